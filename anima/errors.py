@@ -1,0 +1,54 @@
+"""The one family of errors a person can cause or the environment can cause.
+
+Anything raised that is *not* a `KnownError` is a bug: it is never swallowed,
+and the command line shows its traceback and exits 1. A `KnownError` carries a
+message written for people; the command line prints it on one line and exits 2,
+the window shows it in a dialog.
+"""
+
+
+class KnownError(Exception):
+    """A mistake of the user's or the environment's, with a message for people."""
+
+    exit_status = 2
+
+
+class WrongPassphrase(KnownError):
+    def __init__(self, what: str = "this companion"):
+        super().__init__(f"Wrong passphrase for {what}. Nothing was changed.")
+
+
+class NoCompanion(KnownError):
+    pass
+
+
+class CompanionExists(KnownError):
+    pass
+
+
+class DamagedSoul(KnownError):
+    """The database (or its key file) fails its integrity checks."""
+
+
+class NewerSchema(KnownError):
+    pass
+
+
+class BadCore(KnownError):
+    """A portable core file that cannot be imported: not a core, damaged, wrong passphrase, too new."""
+
+
+class DiskFull(KnownError):
+    pass
+
+
+class ReadOnlyRecord(KnownError):
+    """An attempt to change what the store keeps append-only (the growth log)."""
+
+
+class InvalidEdit(KnownError):
+    """An edit that breaks a rule of the store; the old value is kept."""
+
+
+class NotFound(KnownError):
+    pass

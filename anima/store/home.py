@@ -1,0 +1,155 @@
+"""A companion's home directory: create, unlock, change the passphrase, export, import.
+
+The home holds `soul.db` (SQLCipher) and `soul.key` (the database key wrapped
+under the passphrase). Files are only ever replaced by atomic renames of
+complete, verified files; the app never deletes or overwrites a soul in place.
+"""
+
+import os
+from pathlib import Path
+
+from ..errors import BadCore, CompanionExists, KnownError, NoCompanion
+from .. import paths
+from . import core, keychain, keys
+from .soul import SOUL_TABLES, Soul
+
+
+class PassphraseNeeded(KnownError):
+    def __init__(self):
+        super().__init__("This companion is locked: enter its passphrase (or set ANIMA_PASSPHRASE).")
+
+
+class Home:
+    def __init__(self, directory: Path | str | None = None):
+        self.dir = paths.home(directory)
+        self.soul_path = paths.soul_path(self.dir)
+        self.key_path = paths.key_path(self.dir)
+
+    def exists(self) -> bool:
+        return self.soul_path.exists()
+
+    # ---- lifecycle ---------------------------------------------------------
+
+    def create(self, passphrase: str, name: str = "Anima", remember: bool = False) -> Soul:
+        if self.exists():
+            raise CompanionExists(f"A companion already lives in {self.dir}.")
+        self.dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        key = keys.new_database_key()
+        keyfile = keys.KeyFile.wrap(key, passphrase)
+        # Build the database under a temporary name; it takes its real name last,
+        # so a crash mid-create leaves no half-made companion.
+        staging = self._staging("creating")
+        with Soul(staging, key, create=True) as soul:
+            soul.set_meta("name", name)
+            soul.set_meta("companion_id", keyfile.companion_id)
+        keyfile.write(self.key_path)
+        self._install(staging)
+        if remember:
+            keychain.remember(keyfile.companion_id, key)
+        return Soul(self.soul_path, key)
+
+    def keyfile(self) -> keys.KeyFile:
+        if not self.exists():
+            raise NoCompanion(f"No companion lives in {self.dir} yet.")
+        return keys.KeyFile.read(self.key_path)
+
+    def unlock_key(self, passphrase: str | None = None) -> bytes:
+        """The database key: from the passphrase, or else from the keychain."""
+        keyfile = self.keyfile()
+        if passphrase:
+            return keyfile.unwrap(passphrase)
+        key = keychain.recall(keyfile.companion_id)
+        if key is not None and keys.key_check(key) == keyfile.key_check:
+            return key
+        raise PassphraseNeeded()
+
+    def unlock(self, passphrase: str | None = None) -> Soul:
+        return Soul(self.soul_path, self.unlock_key(passphrase))
+
+    def remember(self, passphrase: str) -> bool:
+        """Keep the key in the OS keychain. False (and nothing kept) when there is no usable one."""
+        keyfile = self.keyfile()
+        return keychain.remember(keyfile.companion_id, keyfile.unwrap(passphrase))
+
+    def forget_remembered(self) -> None:
+        keychain.forget(self.keyfile().companion_id)
+
+    def change_passphrase(self, old: str, new: str) -> None:
+        keyfile = self.keyfile()
+        key = keyfile.unwrap(old)
+        # Only the small key file changes, by atomic rename: old or new always opens.
+        keys.KeyFile.wrap(key, new, keyfile.companion_id).write(self.key_path)
+
+    # ---- the portable core ---------------------------------------------------
+
+    @staticmethod
+    def export(soul: Soul, path: Path | str, export_passphrase: str, progress: core.Progress | None = None) -> None:
+        with soul._lock:
+            tables = core.dump_tables(soul.con, SOUL_TABLES)
+        core.write_core(Path(path), tables, soul.schema_version(), export_passphrase, progress)
+
+    def import_core(self, path: Path | str, export_passphrase: str, passphrase: str,
+                    replace: bool = False, progress: core.Progress | None = None) -> None:
+        """Verify the whole core, build a new soul from it beside the old, then swap it in atomically."""
+        contents = core.read_core(Path(path), export_passphrase, progress)
+        unknown = set(contents.tables) - set(SOUL_TABLES)
+        if unknown:
+            raise BadCore(f"{path} holds tables this Anima does not know ({', '.join(sorted(unknown))}).")
+        if self.exists():
+            if not replace:
+                raise CompanionExists(f"A companion already lives in {self.dir}; import refused "
+                                      "(ask to replace it to import over it).")
+            # Replacing proves ownership of the old soul, and keeps its key: then
+            # one rename of the database is the whole switch.
+            keyfile = self.keyfile()
+            key = keyfile.unwrap(passphrase)
+            new_keyfile, companion_id = None, keyfile.companion_id
+        else:
+            self.dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+            key = keys.new_database_key()
+            new_keyfile = keys.KeyFile.wrap(key, passphrase)
+            companion_id = new_keyfile.companion_id
+        staging = self._staging("importing")
+        try:
+            self._restore(staging, key, contents, companion_id)
+        except BaseException:
+            _remove_db(staging)
+            raise
+        if new_keyfile is not None:
+            new_keyfile.write(self.key_path)
+        self._install(staging)
+
+    @staticmethod
+    def _restore(staging: Path, key: bytes, contents: core.CoreContents, companion_id: str) -> None:
+        import sqlcipher3
+        with Soul(staging, key, create=True, migrate_to=contents.schema_version) as soul:
+            try:
+                with soul.transaction() as con:
+                    for table in SOUL_TABLES:
+                        con.execute(f"DELETE FROM {table}")
+                    for table, t in contents.tables.items():
+                        cols = ", ".join(t["columns"])
+                        marks = ", ".join("?" * len(t["columns"]))
+                        con.executemany(f"INSERT INTO {table}({cols}) VALUES ({marks})", t["rows"])
+                    con.execute("INSERT INTO meta VALUES ('companion_id', ?) ON CONFLICT(key) DO UPDATE "
+                                "SET value = excluded.value", (companion_id,))
+            except (sqlcipher3.Error, KnownError) as e:
+                raise BadCore(f"The core's content does not fit the soul's rules ({e}); nothing was imported.") from None
+            from . import migrations
+            migrations.migrate(soul.con)
+            soul.check()
+
+    def _staging(self, what: str) -> Path:
+        staging = self.dir / f".soul.{what}.db"
+        _remove_db(staging)  # a leftover of an interrupted create or import
+        return staging
+
+    def _install(self, staging: Path) -> None:
+        os.chmod(staging, 0o600)  # SQLite gives its -wal and -shm the database's mode
+        os.replace(staging, self.soul_path)
+        keys.fsync_dir(self.dir)
+
+
+def _remove_db(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(str(path) + suffix).unlink(missing_ok=True)

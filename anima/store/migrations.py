@@ -1,0 +1,266 @@
+"""Append-only schema migrations, each a small function, recorded in the file.
+
+Never edit or reorder a migration that has shipped: add a new one at the end.
+A file whose recorded version is newer than the last migration here was
+written by a newer Anima and is refused, untouched.
+"""
+
+from datetime import datetime, timezone
+
+from sqlcipher3 import complete_statement as sqlite_complete
+
+from ..errors import NewerSchema
+
+SELF_SECTIONS = ("identity", "inner_state", "working_memory", "growth_log", "intentions")
+# Sections kept as one rewritable text; the growth log is its own append-only table.
+TEXT_SECTIONS = ("identity", "inner_state", "working_memory", "intentions")
+
+
+def m001_soul(con):
+    """The soul: everything the companion is and knows."""
+    run_script(con, """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+    CREATE TABLE messages (
+        id INTEGER PRIMARY KEY,
+        session TEXT NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('user', 'companion', 'system')),
+        content TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE INDEX messages_session ON messages(session, id);
+
+    CREATE TABLE memories (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('fact', 'preference')),
+        content TEXT NOT NULL CHECK (length(trim(content)) > 0),
+        -- who said it and how: the user stated it, the companion inferred it,
+        -- or it came from untrusted outside text
+        source TEXT NOT NULL CHECK (source IN ('user_stated', 'inferred', 'untrusted')),
+        source_message_id INTEGER REFERENCES messages(id) ON DELETE SET NULL,
+        importance REAL NOT NULL DEFAULT 0.5 CHECK (importance BETWEEN 0 AND 1),
+        valid_from TEXT NOT NULL,
+        valid_to TEXT,
+        superseded_by INTEGER REFERENCES memories(id) ON DELETE SET NULL,
+        suppression REAL NOT NULL DEFAULT 0 CHECK (suppression BETWEEN 0 AND 1),
+        loads INTEGER NOT NULL DEFAULT 0,
+        uses INTEGER NOT NULL DEFAULT 0,
+        last_used_at TEXT,
+        needs_regeneration INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL
+    );
+
+    CREATE TABLE episodes (
+        id INTEGER PRIMARY KEY,
+        summary TEXT NOT NULL CHECK (length(trim(summary)) > 0),
+        started_at TEXT NOT NULL,
+        ended_at TEXT NOT NULL,
+        emotional_arc TEXT NOT NULL DEFAULT '',
+        significance REAL NOT NULL DEFAULT 0.5 CHECK (significance BETWEEN 0 AND 1),
+        self_assessment TEXT NOT NULL DEFAULT '',
+        needs_regeneration INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL
+    );
+
+    -- A part is the JSON object of seed 000's part schema, kept whole.
+    CREATE TABLE parts (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL CHECK (length(trim(name)) > 0),
+        data TEXT NOT NULL CHECK (json_valid(data) AND json_type(data) = 'object'),
+        archived INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+
+    CREATE TABLE predictions (
+        id INTEGER PRIMARY KEY,
+        part_id INTEGER NOT NULL REFERENCES parts(id) ON DELETE CASCADE,
+        suggestion TEXT NOT NULL,
+        predicted_result TEXT NOT NULL,
+        confidence TEXT NOT NULL,
+        timeframe_s INTEGER NOT NULL CHECK (timeframe_s >= 0),
+        made_at TEXT NOT NULL,
+        due_at TEXT NOT NULL,
+        result TEXT,
+        evaluated_at TEXT
+    );
+    CREATE INDEX predictions_due ON predictions(due_at) WHERE evaluated_at IS NULL;
+
+    CREATE TABLE self_model (
+        id INTEGER PRIMARY KEY,
+        section TEXT NOT NULL UNIQUE CHECK (section IN ('identity', 'inner_state', 'working_memory', 'intentions')),
+        content TEXT NOT NULL DEFAULT '',
+        needs_regeneration INTEGER NOT NULL DEFAULT 0,
+        updated_at TEXT NOT NULL
+    );
+
+    -- Persona and the human block: the editable blocks of the SELF floor.
+    -- (Origin and guardrails ship with the app and are not stored.)
+    CREATE TABLE blocks (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE CHECK (name IN ('persona', 'human')),
+        content TEXT NOT NULL DEFAULT '',
+        updated_at TEXT NOT NULL
+    );
+
+    CREATE TABLE growth_log (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        entry TEXT NOT NULL CHECK (length(trim(entry)) > 0),
+        needs_regeneration INTEGER NOT NULL DEFAULT 0
+    );
+
+    CREATE TABLE behavioral_rules (
+        id INTEGER PRIMARY KEY,
+        pattern TEXT NOT NULL CHECK (length(trim(pattern)) > 0),
+        confidence REAL NOT NULL DEFAULT 0.5 CHECK (confidence BETWEEN 0 AND 1),
+        derived_at TEXT NOT NULL,
+        retired_at TEXT,
+        needs_regeneration INTEGER NOT NULL DEFAULT 0
+    );
+
+    CREATE TABLE emotional_signals (
+        id INTEGER PRIMARY KEY,
+        message_id INTEGER REFERENCES messages(id) ON DELETE CASCADE,
+        signal TEXT NOT NULL,
+        evidence TEXT NOT NULL,
+        at TEXT NOT NULL
+    );
+
+    CREATE TABLE world_cards (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('person', 'place', 'situation', 'project', 'platform', 'thread')),
+        title TEXT NOT NULL CHECK (length(trim(title)) > 0),
+        body TEXT NOT NULL CHECK (length(trim(body)) > 0),
+        keywords TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(keywords) AND json_type(keywords) = 'array'),
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+
+    -- What cites what: a rule's evidence, a growth-log entry's, a self-model
+    -- section's, an episode's messages. Forgetting an item deletes its links
+    -- and flags the owners for regeneration.
+    CREATE TABLE evidence (
+        owner_kind TEXT NOT NULL,
+        owner_id INTEGER NOT NULL,
+        item_kind TEXT NOT NULL,
+        item_id INTEGER NOT NULL,
+        PRIMARY KEY (owner_kind, owner_id, item_kind, item_id)
+    );
+    CREATE INDEX evidence_item ON evidence(item_kind, item_id);
+
+    CREATE TABLE embeddings (
+        item_kind TEXT NOT NULL,
+        item_id INTEGER NOT NULL,
+        model TEXT NOT NULL,
+        dim INTEGER NOT NULL,
+        vector BLOB NOT NULL CHECK (length(vector) = 4 * dim),
+        PRIMARY KEY (item_kind, item_id)
+    );
+
+    CREATE TABLE edit_history (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        actor TEXT NOT NULL CHECK (actor IN ('user', 'ai')),
+        item_kind TEXT NOT NULL,
+        item_id INTEGER NOT NULL,
+        op TEXT NOT NULL CHECK (op IN ('create', 'update', 'delete')),
+        before TEXT CHECK (before IS NULL OR json_valid(before)),
+        after TEXT CHECK (after IS NULL OR json_valid(after))
+    );
+    CREATE INDEX edit_history_item ON edit_history(item_kind, item_id);
+
+    -- Present (one row) only inside a user's forget transaction: the one
+    -- time the growth log may lose a row.
+    CREATE TABLE forget_gate (open INTEGER PRIMARY KEY CHECK (open = 1));
+
+    CREATE TRIGGER growth_log_append_only BEFORE UPDATE OF at, entry ON growth_log
+    BEGIN SELECT RAISE(ABORT, 'the growth log is append-only'); END;
+    CREATE TRIGGER growth_log_no_delete BEFORE DELETE ON growth_log
+    WHEN NOT EXISTS (SELECT 1 FROM forget_gate)
+    BEGIN SELECT RAISE(ABORT, 'the growth log is append-only'); END;
+    """)
+    now = _now()
+    for section in TEXT_SECTIONS:
+        con.execute("INSERT INTO self_model(section, content, updated_at) VALUES (?, '', ?)", (section, now))
+    for name in ("persona", "human"):
+        con.execute("INSERT INTO blocks(name, content, updated_at) VALUES (?, '', ?)", (name, now))
+
+
+def m002_full_text(con):
+    """FTS5 (BM25) over what recall searches, kept in step by triggers, inside the encrypted file."""
+    run_script(con, """
+    CREATE VIRTUAL TABLE messages_fts USING fts5(content, content='messages', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+    CREATE VIRTUAL TABLE memories_fts USING fts5(content, content='memories', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+    CREATE VIRTUAL TABLE episodes_fts USING fts5(summary, content='episodes', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+    CREATE VIRTUAL TABLE world_cards_fts USING fts5(title, body, keywords, content='world_cards', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+    """)
+    for table, cols in FTS_COLUMNS.items():
+        new = ", ".join(f"new.{c}" for c in cols)
+        old = ", ".join(f"old.{c}" for c in cols)
+        names = ", ".join(cols)
+        run_script(con, f"""
+        CREATE TRIGGER {table}_fts_ai AFTER INSERT ON {table} BEGIN
+            INSERT INTO {table}_fts(rowid, {names}) VALUES (new.id, {new}); END;
+        CREATE TRIGGER {table}_fts_ad AFTER DELETE ON {table} BEGIN
+            INSERT INTO {table}_fts({table}_fts, rowid, {names}) VALUES ('delete', old.id, {old}); END;
+        CREATE TRIGGER {table}_fts_au AFTER UPDATE OF {names} ON {table} BEGIN
+            INSERT INTO {table}_fts({table}_fts, rowid, {names}) VALUES ('delete', old.id, {old});
+            INSERT INTO {table}_fts(rowid, {names}) VALUES (new.id, {new}); END;
+        INSERT INTO {table}_fts({table}_fts) VALUES ('rebuild');
+        """)
+
+
+FTS_COLUMNS = {
+    "messages": ("content",),
+    "memories": ("content",),
+    "episodes": ("summary",),
+    "world_cards": ("title", "body", "keywords"),
+}
+
+MIGRATIONS = (m001_soul, m002_full_text)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def run_script(con, script: str) -> None:
+    """Run statements one by one inside the caller's transaction (executescript would commit first)."""
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite_complete(pending):
+            con.execute(pending)
+            pending = ""
+    if pending.strip():
+        raise ValueError(f"incomplete SQL statement in migration: {pending!r}")
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+
+
+def current_version(con) -> int:
+    con.execute("""CREATE TABLE IF NOT EXISTS schema_migrations (
+        version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)""")
+    row = con.execute("SELECT max(version) FROM schema_migrations").fetchone()
+    return row[0] or 0
+
+
+def migrate(con, target: int = SCHEMA_VERSION) -> int:
+    """Bring the schema up to `target`, one recorded transaction per migration."""
+    version = current_version(con)
+    if version > SCHEMA_VERSION:
+        raise NewerSchema(
+            f"This soul was written by a newer Anima (schema {version}; this one knows up to "
+            f"{SCHEMA_VERSION}). Update Anima to open it; the file was not changed.")
+    for number in range(version + 1, target + 1):
+        step = MIGRATIONS[number - 1]
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            step(con)
+            con.execute("INSERT INTO schema_migrations(version, name, applied_at) VALUES (?, ?, ?)",
+                        (number, step.__name__, _now()))
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+    return max(version, target)

@@ -1,0 +1,290 @@
+"""The soul store: one SQLCipher 4 database per companion.
+
+Every connection starts with `PRAGMA key`, then WAL, synchronous=FULL and
+foreign keys. Writes go through short transactions that also record the edit
+history (who, when, before, after). SQLite's errors are translated here into
+the `KnownError` family where they are the user's or the disk's doing.
+"""
+
+import json
+import logging
+import threading
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable, Iterator
+
+import sqlcipher3
+
+from ..errors import DamagedSoul, DiskFull, InvalidEdit, NotFound, ReadOnlyRecord
+from . import migrations
+
+log = logging.getLogger(__name__)
+
+# kind -> (table, the columns a person or the AI may write)
+KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "message": ("messages", ("session", "role", "content", "created_at")),
+    "memory": ("memories", ("kind", "content", "source", "source_message_id", "importance", "valid_from",
+                            "valid_to", "superseded_by", "suppression", "loads", "uses", "last_used_at",
+                            "needs_regeneration", "created_at")),
+    "episode": ("episodes", ("summary", "started_at", "ended_at", "emotional_arc", "significance",
+                             "self_assessment", "needs_regeneration", "created_at")),
+    "part": ("parts", ("name", "data", "archived", "created_at", "updated_at")),
+    "prediction": ("predictions", ("part_id", "suggestion", "predicted_result", "confidence", "timeframe_s",
+                                   "made_at", "due_at", "result", "evaluated_at")),
+    "self_model": ("self_model", ("section", "content", "needs_regeneration", "updated_at")),
+    "block": ("blocks", ("name", "content", "updated_at")),
+    "growth_log": ("growth_log", ("at", "entry", "needs_regeneration")),
+    "rule": ("behavioral_rules", ("pattern", "confidence", "derived_at", "retired_at", "needs_regeneration")),
+    "signal": ("emotional_signals", ("message_id", "signal", "evidence", "at")),
+    "world_card": ("world_cards", ("kind", "title", "body", "keywords", "created_at", "updated_at")),
+}
+# Owners of evidence links that carry a needs_regeneration flag.
+FLAGGABLE = ("memory", "episode", "self_model", "growth_log", "rule")
+# Every table that makes up the soul (what an export carries and an import restores).
+SOUL_TABLES = ("meta", "messages", "memories", "episodes", "parts", "predictions", "self_model", "blocks",
+               "growth_log", "behavioral_rules", "emotional_signals", "world_cards", "evidence",
+               "embeddings", "edit_history")
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+
+
+def raw_key_pragma(key: bytes) -> str:
+    # A raw 256-bit key: SQLCipher skips its own PBKDF2 (our key file did the stretching).
+    return f"PRAGMA key = \"x'{key.hex()}'\""
+
+
+def translate(e: sqlcipher3.Error, path: Path | None = None) -> Exception:
+    """Turn SQLite's error into the KnownError it stands for, or return it unchanged (a bug)."""
+    text = str(e).lower()
+    where = f" ({path})" if path else ""
+    if "disk is full" in text or "database or disk is full" in text:
+        return DiskFull(f"The disk is full{where}: nothing of this change was saved. Free some space and try again.")
+    if "not a database" in text or "malformed" in text or "hmac" in text or "corrupt" in text:
+        return DamagedSoul(f"The soul file{where} is damaged and fails its integrity check: {e}. "
+                           "It was not changed; restore it from an exported core.")
+    if "append-only" in text:
+        return ReadOnlyRecord("The growth log is append-only: its entries cannot be changed or removed "
+                              "(only a user's forget removes one).")
+    if isinstance(e, sqlcipher3.IntegrityError):
+        return InvalidEdit(f"That change breaks a rule of the store ({e}); the old value is kept.")
+    return e
+
+
+class Soul:
+    """An open, unlocked soul database. Thread-safe: one connection behind a lock."""
+
+    def __init__(self, path: Path, key: bytes, *, create: bool = False, migrate_to: int | None = None):
+        self.path = Path(path)
+        if not create and not self.path.exists():
+            raise DamagedSoul(f"The soul file {self.path} is missing.")
+        self._lock = threading.RLock()
+        self._forget_listeners: list[Callable[[str, int], None]] = []
+        self.con = sqlcipher3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        try:
+            self.con.execute(raw_key_pragma(key))
+            # Reading the schema proves the key: SQLCipher decrypts and checks page 1's HMAC.
+            self.con.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            self.con.execute("PRAGMA foreign_keys = ON")
+            self.con.execute("PRAGMA journal_mode = WAL").fetchone()
+            self.con.execute("PRAGMA synchronous = FULL")
+            # Nothing plaintext on disk: temp tables in memory, freed pages zeroed.
+            self.con.execute("PRAGMA temp_store = MEMORY")
+            self.con.execute("PRAGMA secure_delete = ON")
+            self.con.execute("PRAGMA busy_timeout = 5000")
+            migrations.migrate(self.con, migrations.SCHEMA_VERSION if migrate_to is None else migrate_to)
+        except sqlcipher3.Error as e:
+            self.con.close()
+            raise translate(e, self.path) from e
+        except BaseException:
+            self.con.close()
+            raise
+
+    # ---- plumbing -------------------------------------------------------
+
+    def close(self) -> None:
+        with self._lock:
+            if self.con is None:
+                return
+            try:
+                self.con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                self.con.close()
+                self.con = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlcipher3.Connection]:
+        """A short write transaction; SQLite errors come out as KnownErrors where they are one."""
+        with self._lock:
+            try:
+                self.con.execute("BEGIN IMMEDIATE")
+            except sqlcipher3.Error as e:
+                raise translate(e, self.path) from e
+            try:
+                yield self.con
+                self.con.execute("COMMIT")
+            except sqlcipher3.Error as e:
+                self._rollback()
+                raise translate(e, self.path) from e
+            except BaseException:
+                self._rollback()
+                raise
+
+    def _rollback(self) -> None:
+        if self.con.in_transaction:
+            self.con.execute("ROLLBACK")
+
+    def query(self, sql: str, params=()) -> list[sqlcipher3.Row]:
+        with self._lock:
+            try:
+                cur = self.con.execute(sql, params)
+                cols = [d[0] for d in cur.description or ()]
+                return [dict(zip(cols, row)) for row in cur.fetchall()]
+            except sqlcipher3.Error as e:
+                raise translate(e, self.path) from e
+
+    def schema_version(self) -> int:
+        return self.query("SELECT max(version) AS v FROM schema_migrations")[0]["v"]
+
+    def check(self) -> None:
+        """Full integrity check of the file (page HMACs and the b-trees); DamagedSoul if anything fails."""
+        with self._lock:
+            try:
+                bad_pages = self.con.execute("PRAGMA cipher_integrity_check").fetchall()
+                result = self.con.execute("PRAGMA integrity_check").fetchall()
+            except sqlcipher3.Error as e:
+                raise translate(e, self.path) from e
+        if bad_pages or result != [("ok",)]:
+            detail = "; ".join(str(r[0]) for r in (bad_pages + result)[:5])
+            raise DamagedSoul(f"The soul file {self.path} is damaged: {detail}. It was not changed.")
+
+    # ---- meta -----------------------------------------------------------
+
+    def get_meta(self, key: str, default: str | None = None) -> str | None:
+        rows = self.query("SELECT value FROM meta WHERE key = ?", (key,))
+        return rows[0]["value"] if rows else default
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction() as con:
+            con.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                        (key, value))
+
+    # ---- records, with their edit history --------------------------------
+
+    def add(self, kind: str, actor: str, /, **fields) -> int:
+        table, allowed = _kind(kind)
+        _check_fields(kind, fields, allowed)
+        cols = list(fields)
+        with self.transaction() as con:
+            cur = con.execute(f"INSERT INTO {table}({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
+                              [fields[c] for c in cols])
+            item_id = cur.lastrowid
+            # The messages table is itself the conversation's log; other kinds record their creation.
+            if kind != "message":
+                self._record(con, actor, kind, item_id, "create", None, fields)
+        return item_id
+
+    def get(self, kind: str, item_id: int) -> dict:
+        table, _ = _kind(kind)
+        rows = self.query(f"SELECT * FROM {table} WHERE id = ?", (item_id,))
+        if not rows:
+            raise NotFound(f"There is no {kind.replace('_', ' ')} #{item_id}.")
+        return rows[0]
+
+    def update(self, kind: str, item_id: int, actor: str, /, **fields) -> dict:
+        """Change some fields of one item; returns the row as it was before."""
+        table, allowed = _kind(kind)
+        _check_fields(kind, fields, allowed)
+        with self.transaction() as con:
+            before = _row(con, table, item_id)
+            if before is None:
+                raise NotFound(f"There is no {kind.replace('_', ' ')} #{item_id}.")
+            sets = ", ".join(f"{c} = ?" for c in fields)
+            con.execute(f"UPDATE {table} SET {sets} WHERE id = ?", [*fields.values(), item_id])
+            self._record(con, actor, kind, item_id, "update",
+                         {c: before[c] for c in fields}, fields)
+        return before
+
+    def history(self, kind: str | None = None, item_id: int | None = None) -> list[dict]:
+        sql, params = "SELECT * FROM edit_history", []
+        if kind is not None:
+            sql += " WHERE item_kind = ?" + (" AND item_id = ?" if item_id is not None else "")
+            params = [kind] + ([item_id] if item_id is not None else [])
+        return self.query(sql + " ORDER BY id", params)
+
+    def _record(self, con, actor, kind, item_id, op, before, after) -> None:
+        if actor not in ("user", "ai"):
+            raise ValueError(f"actor must be 'user' or 'ai', not {actor!r}")
+        con.execute("INSERT INTO edit_history(at, actor, item_kind, item_id, op, before, after) VALUES (?,?,?,?,?,?,?)",
+                    (now(), actor, kind, item_id, op, _json(before), _json(after)))
+
+    # ---- evidence links ---------------------------------------------------
+
+    def cite(self, owner_kind: str, owner_id: int, item_kind: str, item_id: int) -> None:
+        _kind(owner_kind), _kind(item_kind)
+        with self.transaction() as con:
+            con.execute("INSERT OR IGNORE INTO evidence VALUES (?, ?, ?, ?)", (owner_kind, owner_id, item_kind, item_id))
+
+    def citations(self, owner_kind: str, owner_id: int) -> list[tuple[str, int]]:
+        rows = self.query("SELECT item_kind, item_id FROM evidence WHERE owner_kind = ? AND owner_id = ?",
+                          (owner_kind, owner_id))
+        return [(r["item_kind"], r["item_id"]) for r in rows]
+
+    # ---- embeddings -------------------------------------------------------
+
+    def put_vector(self, kind: str, item_id: int, model: str, vector) -> None:
+        import numpy as np
+        v = np.asarray(vector, dtype="<f4").ravel()
+        with self.transaction() as con:
+            con.execute("INSERT INTO embeddings VALUES (?, ?, ?, ?, ?) ON CONFLICT(item_kind, item_id) "
+                        "DO UPDATE SET model = excluded.model, dim = excluded.dim, vector = excluded.vector",
+                        (kind, item_id, model, v.size, v.tobytes()))
+
+    # ---- forgetting -------------------------------------------------------
+
+    def on_forget(self, listener: Callable[[str, int], None]) -> None:
+        """Called after an item is forgotten, so in-memory indexes drop it too."""
+        self._forget_listeners.append(listener)
+
+    def forget(self, kind: str, item_id: int) -> None:
+        from .forget import forget_item
+        with self.transaction() as con:
+            forget_item(con, kind, item_id)
+        from .forget import scrub
+        with self._lock:
+            scrub(self.con)
+        for listener in self._forget_listeners:
+            listener(kind, item_id)
+
+
+def _kind(kind: str) -> tuple[str, tuple[str, ...]]:
+    try:
+        return KINDS[kind]
+    except KeyError:
+        raise ValueError(f"unknown kind of record: {kind!r}") from None
+
+
+def _check_fields(kind: str, fields: dict, allowed: tuple[str, ...]) -> None:
+    unknown = set(fields) - set(allowed)
+    if unknown:
+        raise ValueError(f"{kind} has no field(s) {sorted(unknown)}")
+
+
+def _row(con, table: str, item_id: int) -> dict | None:
+    cur = con.execute(f"SELECT * FROM {table} WHERE id = ?", (item_id,))
+    row = cur.fetchone()
+    return None if row is None else dict(zip([d[0] for d in cur.description], row))
+
+
+def _json(d) -> str | None:
+    if d is None:
+        return None
+    return json.dumps({k: (v.hex() if isinstance(v, bytes) else v) for k, v in d.items()}, ensure_ascii=False)
