@@ -8,7 +8,7 @@ complete, verified files; the app never deletes or overwrites a soul in place.
 import os
 from pathlib import Path
 
-from ..errors import BadCore, CompanionExists, KnownError, NoCompanion
+from ..errors import BadCore, CompanionExists, InvalidEdit, KnownError, NoCompanion, ReadOnlyRecord
 from .. import paths
 from . import core, keychain, keys
 from .soul import SOUL_TABLES, Soul
@@ -133,7 +133,7 @@ class Home:
                         con.executemany(f"INSERT INTO {table}({cols}) VALUES ({marks})", t["rows"])
                     con.execute("INSERT INTO meta VALUES ('companion_id', ?) ON CONFLICT(key) DO UPDATE "
                                 "SET value = excluded.value", (companion_id,))
-            except (sqlcipher3.Error, KnownError) as e:
+            except (sqlcipher3.Error, InvalidEdit, ReadOnlyRecord) as e:
                 raise BadCore(f"The core's content does not fit the soul's rules ({e}); nothing was imported.") from None
             from . import migrations
             migrations.migrate(soul.con)

@@ -1,0 +1,124 @@
+"""The command line: `python -m anima [chat | export | import | passphrase | check | bench]`.
+
+A mistake of the user's or the environment's ends with exit status 2 and one
+line on stderr; anything else is a bug and keeps its traceback (exit 1).
+"""
+
+import argparse
+import errno
+import getpass
+import os
+import sys
+
+from .errors import DiskFull, KnownError
+from .store import Home, PassphraseNeeded
+
+PASSPHRASE_ENV = "ANIMA_PASSPHRASE"
+EXPORT_PASSPHRASE_ENV = "ANIMA_EXPORT_PASSPHRASE"
+# OS errors that are the environment's or the user's doing, not ours.
+_ENVIRONMENT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOENT,
+                       errno.EISDIR, errno.ENOTDIR}
+
+
+def ask(env: str, prompt: str, confirm: bool = False) -> str:
+    """A passphrase from the environment (read, never stored), else from the terminal."""
+    value = os.environ.get(env)
+    if value:
+        return value
+    if not sys.stdin.isatty():
+        raise KnownError(f"No passphrase: set {env} or run from a terminal.")
+    value = getpass.getpass(prompt)
+    if confirm and getpass.getpass("Again: ") != value:
+        raise KnownError("The two passphrases differ; nothing was changed.")
+    return value
+
+
+def unlock(home: Home):
+    passphrase = os.environ.get(PASSPHRASE_ENV)
+    try:
+        return home.unlock(passphrase)
+    except PassphraseNeeded:
+        return home.unlock(ask(PASSPHRASE_ENV, "Passphrase: "))
+
+
+def cmd_export(args) -> int:
+    home = Home(args.home)
+    with unlock(home) as soul:
+        Home.export(soul, args.path, ask(EXPORT_PASSPHRASE_ENV, "Export passphrase: ", confirm=True))
+    print(f"Exported the whole soul to {args.path} (encrypted under the export passphrase).")
+    return 0
+
+
+def cmd_import(args) -> int:
+    home = Home(args.home)
+    export_pass = ask(EXPORT_PASSPHRASE_ENV, "Export passphrase of the core: ")
+    prompt = "Passphrase of the companion to replace: " if home.exists() else "New passphrase for this computer: "
+    passphrase = ask(PASSPHRASE_ENV, prompt, confirm=not home.exists())
+    home.import_core(args.path, export_pass, passphrase, replace=args.replace)
+    print(f"Imported {args.path} into {home.dir}.")
+    return 0
+
+
+def cmd_passphrase(args) -> int:
+    home = Home(args.home)
+    old = ask(PASSPHRASE_ENV, "Current passphrase: ")
+    new = ask("ANIMA_NEW_PASSPHRASE", "New passphrase: ", confirm=True)
+    home.change_passphrase(old, new)
+    print("Passphrase changed.")
+    return 0
+
+
+def cmd_check(args) -> int:
+    with unlock(Home(args.home)) as soul:
+        soul.check()
+    print("The soul passes its integrity checks.")
+    return 0
+
+
+def cmd_bench(args) -> int:
+    from .bench import run
+    return run(args.name, args.rest)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="anima", description="A local-first AI companion.")
+    p.add_argument("--home", help="data directory (default: $ANIMA_HOME or the user data dir)")
+    sub = p.add_subparsers(dest="command")
+    e = sub.add_parser("export", help="write the whole soul to one encrypted core file")
+    e.add_argument("path")
+    e.set_defaults(func=cmd_export)
+    i = sub.add_parser("import", help="read a core file into this home")
+    i.add_argument("path")
+    i.add_argument("--replace", action="store_true", help="replace the companion already in this home")
+    i.set_defaults(func=cmd_import)
+    c = sub.add_parser("passphrase", help="change the passphrase")
+    c.set_defaults(func=cmd_passphrase)
+    k = sub.add_parser("check", help="check the soul file's integrity")
+    k.set_defaults(func=cmd_check)
+    b = sub.add_parser("bench", help="run a benchmark (store, mind, or all)")
+    b.add_argument("name")
+    b.add_argument("rest", nargs=argparse.REMAINDER)
+    b.set_defaults(func=cmd_bench)
+    return p
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    if not getattr(args, "func", None):
+        build_parser().print_help()
+        return 0
+    try:
+        return args.func(args)
+    except KnownError as e:
+        print(f"anima: {e}", file=sys.stderr)
+        return e.exit_status
+    except OSError as e:
+        if e.errno not in _ENVIRONMENT_ERRNOS:
+            raise
+        if e.errno in (errno.ENOSPC, errno.EDQUOT):
+            e = DiskFull(f"The disk is full ({e.filename or 'while writing'}); nothing was changed.")
+        print(f"anima: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("anima: interrupted", file=sys.stderr)
+        return 130

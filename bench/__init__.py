@@ -1,0 +1,1 @@
+"""Benchmarks. Each prints a readable table, then one JSON line: {"bench": NAME, ...}."""

@@ -1,0 +1,129 @@
+"""The portable core: export, import into an empty home, and every bad file refused."""
+
+import hashlib
+import json
+import struct
+
+import pytest
+
+from anima.errors import BadCore, CompanionExists, WrongPassphrase
+from anima.store import Home, SOUL_TABLES
+from anima.store import core
+from tests.conftest import PASSPHRASE
+from tests.store.records import fill
+
+EXPORT = "export passphrase"
+
+
+def all_rows(soul):
+    return {t: soul.query(f"SELECT * FROM {t} ORDER BY rowid") for t in SOUL_TABLES}
+
+
+def home_digest(home):
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in home.dir.iterdir() if p.is_file()}
+
+
+@pytest.fixture
+def exported(anima_home, tmp_path):
+    home = Home(anima_home)
+    with home.create(PASSPHRASE) as soul:
+        fill(soul)
+        for i in range(50):
+            soul.add("message", "user", session="s2", role="user", content=f"line {i} ✓ ünïcode 😀",
+                     created_at="2026")
+        rows = all_rows(soul)
+        Home.export(soul, tmp_path / "soul.core", EXPORT)
+    return tmp_path / "soul.core", rows
+
+
+def test_export_then_import_into_an_empty_home_gives_equal_rows(exported, tmp_path):
+    path, rows = exported
+    target = Home(tmp_path / "elsewhere")
+    progress = []
+    target.import_core(path, EXPORT, "new machine passphrase", progress=lambda d, t: progress.append((d, t)))
+    with target.unlock("new machine passphrase") as soul:
+        got = all_rows(soul)
+        soul.check()
+        # Full-text search is rebuilt too.
+        assert soul.query("SELECT rowid FROM memories_fts WHERE memories_fts MATCH 'memory'")
+    for table in SOUL_TABLES:
+        if table == "meta":
+            continue  # the companion id is the new home's own
+        assert got[table] == rows[table], table
+    assert progress and progress[-1][0] == progress[-1][1]
+
+
+def test_import_refuses_a_home_that_already_has_a_companion_unless_asked(exported, anima_home):
+    path, rows = exported
+    home = Home(anima_home)
+    with home.unlock(PASSPHRASE) as soul:
+        soul.add("message", "user", session="s3", role="user", content="said after the export", created_at="2026")
+    before = home_digest(home)
+    with pytest.raises(CompanionExists):
+        home.import_core(path, EXPORT, PASSPHRASE)
+    with pytest.raises(WrongPassphrase):
+        home.import_core(path, EXPORT, "not the owner", replace=True)
+    assert home_digest(home) == before
+    home.import_core(path, EXPORT, PASSPHRASE, replace=True)
+    with home.unlock(PASSPHRASE) as soul:
+        assert all_rows(soul)["messages"] == rows["messages"]
+
+
+def corrupt(data: bytes, how: str) -> bytes:
+    if how == "truncated":
+        return data[: len(data) - 100]
+    if how == "cut at a chunk boundary":
+        header_len = struct.unpack(">I", data[len(core.MAGIC):len(core.MAGIC) + 4])[0]
+        return data[: len(core.MAGIC) + 4 + header_len]
+    if how == "flipped byte":
+        b = bytearray(data)
+        b[len(b) // 2] ^= 0x01
+        return bytes(b)
+    if how == "not a core":
+        return b"PK\x03\x04 this is a zip file, or anything else" * 100
+    if how == "empty":
+        return b""
+    if how == "newer version":
+        header_len = struct.unpack(">I", data[len(core.MAGIC):len(core.MAGIC) + 4])[0]
+        start = len(core.MAGIC) + 4
+        h = json.loads(data[start:start + header_len])
+        h["schema_version"] = 999
+        newh = json.dumps(h).encode()
+        return core.MAGIC + struct.pack(">I", len(newh)) + newh + data[start + header_len:]
+    raise AssertionError(how)
+
+
+@pytest.mark.parametrize("how", ["truncated", "cut at a chunk boundary", "flipped byte", "not a core", "empty",
+                                 "newer version"])
+def test_a_bad_core_is_refused_and_the_target_stays_as_it_was(exported, tmp_path, how):
+    path, _ = exported
+    bad = tmp_path / f"bad.core"
+    bad.write_bytes(corrupt(path.read_bytes(), how))
+    target = Home(tmp_path / "target")
+    with pytest.raises(BadCore) as err:
+        target.import_core(bad, EXPORT, "pw")
+    assert str(err.value)
+    assert not target.dir.exists() or list(target.dir.iterdir()) == []
+
+
+def test_a_wrong_export_passphrase_is_refused(exported, tmp_path):
+    path, _ = exported
+    target = Home(tmp_path / "target")
+    with pytest.raises(WrongPassphrase):
+        target.import_core(path, "wrong", "pw")
+    assert not target.exists()
+
+
+def test_an_older_core_is_migrated_on_import(anima_home, tmp_path):
+    """A core written at schema 1 imports and comes up at the current schema."""
+    from anima.store import Soul
+    from anima.store.keys import new_database_key
+    key = new_database_key()
+    with Soul(tmp_path / "old.db", key, create=True, migrate_to=1) as old:
+        old.add("memory", "user", kind="fact", content="plays the cello", source="user_stated",
+                valid_from="2020", created_at="2020")
+        core.write_core(tmp_path / "old.core", core.dump_tables(old.con, SOUL_TABLES), 1, EXPORT)
+    home = Home(anima_home)
+    home.import_core(tmp_path / "old.core", EXPORT, PASSPHRASE)
+    with home.unlock(PASSPHRASE) as soul:
+        assert soul.query("SELECT rowid FROM memories_fts WHERE memories_fts MATCH 'cello'")

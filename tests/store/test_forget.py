@@ -1,0 +1,64 @@
+import pytest
+
+from anima.errors import NotFound
+from tests.store.records import fill
+
+
+def fts_hits(soul, table, word):
+    return soul.query(f"SELECT rowid FROM {table}_fts WHERE {table}_fts MATCH ?", (word,))
+
+
+def test_forgetting_a_memory_removes_it_everywhere_and_flags_what_cited_it(soul):
+    ids = fill(soul)
+    heard = []
+    soul.on_forget(lambda kind, item_id: heard.append((kind, item_id)))
+    assert fts_hits(soul, "memories", "memory")
+    soul.forget("memory", ids["memory"])
+
+    assert soul.query("SELECT * FROM memories") == []
+    assert fts_hits(soul, "memories", "memory") == []
+    assert soul.query("SELECT * FROM embeddings WHERE item_kind = 'memory'") == []
+    assert soul.query("SELECT * FROM edit_history WHERE item_kind = 'memory'") == []
+    assert soul.query("SELECT * FROM evidence WHERE item_kind = 'memory'") == []
+    # No placeholder: nothing anywhere still holds its text.
+    for table in ("edit_history", "evidence", "meta"):
+        for row in soul.query(f"SELECT * FROM {table}"):
+            assert "CANARY-memory" not in repr(row)
+    assert heard == [("memory", ids["memory"])]
+    # What cited it is flagged for the next deep reflection.
+    assert soul.get("rule", ids["rule"])["needs_regeneration"] == 1
+    assert soul.get("growth_log", ids["growth_log"])["needs_regeneration"] == 1
+    assert soul.get("self_model", ids["self_model"])["needs_regeneration"] == 1
+    soul.check()
+
+
+def test_forgetting_a_message_takes_its_signals_and_flags_its_episode_and_memories(soul):
+    ids = fill(soul)
+    soul.forget("message", ids["message"])
+    assert soul.query("SELECT * FROM messages") == []
+    assert fts_hits(soul, "messages", "message") == []
+    assert soul.query("SELECT * FROM emotional_signals") == []
+    assert soul.get("episode", ids["episode"])["needs_regeneration"] == 1
+    memory = soul.get("memory", ids["memory"])
+    assert memory["source_message_id"] is None and memory["needs_regeneration"] == 1
+
+
+def test_forgetting_a_part_takes_its_predictions(soul):
+    ids = fill(soul)
+    soul.forget("part", ids["part"])
+    assert soul.query("SELECT * FROM parts") == []
+    assert soul.query("SELECT * FROM predictions") == []
+    assert soul.query("SELECT * FROM edit_history WHERE item_kind IN ('part', 'prediction')") == []
+
+
+def test_forgetting_an_episode_removes_it_from_the_index(soul):
+    ids = fill(soul)
+    soul.forget("episode", ids["episode"])
+    assert soul.query("SELECT * FROM episodes") == []
+    assert fts_hits(soul, "episodes", "episode") == []
+    assert soul.query("SELECT * FROM evidence WHERE owner_kind = 'episode'") == []
+
+
+def test_forgetting_what_is_not_there_is_a_clear_error(soul):
+    with pytest.raises(NotFound):
+        soul.forget("memory", 12345)

@@ -1,0 +1,48 @@
+import hashlib
+
+import pytest
+
+from anima.errors import DamagedSoul
+from anima.store import Home
+from tests.conftest import PASSPHRASE
+from tests.store.records import fill
+
+
+@pytest.mark.parametrize("where", ["first page", "middle", "last page"])
+def test_a_flipped_byte_is_reported_and_the_file_is_left_alone(anima_home, where):
+    home = Home(anima_home)
+    with home.create(PASSPHRASE) as soul:
+        fill(soul)
+        for i in range(200):  # enough pages that "middle" is not page 1
+            soul.add("message", "user", session="s", role="user", content=f"filler {i} " * 40, created_at="2026")
+    data = bytearray(home.soul_path.read_bytes())
+    offset = {"first page": 100, "middle": len(data) // 2 + 17, "last page": len(data) - 40}[where]
+    data[offset] ^= 0x40
+    home.soul_path.write_bytes(bytes(data))
+    damaged = hashlib.sha256(bytes(data)).hexdigest()
+
+    with pytest.raises(DamagedSoul, match="damaged"):
+        soul = home.unlock(PASSPHRASE)  # page 1 damage fails at once
+        try:
+            soul.check()  # any other page fails the full check
+            soul.query("SELECT * FROM messages")
+        finally:
+            soul.close()
+    assert home.soul_path.exists()
+    assert hashlib.sha256(home.soul_path.read_bytes()).hexdigest() == damaged
+
+
+def test_reading_a_damaged_page_raises_instead_of_returning_wrong_data(anima_home):
+    home = Home(anima_home)
+    with home.create(PASSPHRASE) as soul:
+        for i in range(300):
+            soul.add("message", "user", session="s", role="user", content=f"message {i} " * 40, created_at="2026")
+    data = bytearray(home.soul_path.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    home.soul_path.write_bytes(bytes(data))
+    with home.unlock(PASSPHRASE) as soul:
+        with pytest.raises(DamagedSoul):
+            rows = soul.query("SELECT content FROM messages")
+            # Should the damaged page hold no message, every row must still be exactly right.
+            assert all(r["content"].startswith("message ") for r in rows)
+            soul.check()
