@@ -1,0 +1,94 @@
+"""The chat-model interface: one method to implement, and capability flags."""
+
+import threading
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from enum import Enum
+from typing import Generator, Iterator, TypedDict
+
+from ..errors import KnownError
+
+
+class Message(TypedDict):
+    role: str  # "system" | "user" | "assistant"
+    content: str
+
+
+class StopReason(Enum):
+    """Each way a reply can end, by name."""
+    END = "end"              # the model finished its reply
+    LENGTH = "length"        # it hit max_tokens
+    STOP_SEQUENCE = "stop"   # it produced one of the stop strings
+    CANCELLED = "cancelled"  # the cancel flag was set (the user pressed stop, or a turn pre-empted reflection)
+
+
+class ModelError(KnownError):
+    """The model cannot be loaded or reached: a missing or bad file, an endpoint that is down."""
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    streaming: bool = True
+    # The backend can constrain decoding to a JSON schema (a grammar), not only be asked nicely.
+    schema_constrained: bool = False
+    gpu_offload: bool = False
+    context_tokens: int = 4096
+
+
+class Stream:
+    """The reply's text as it comes; `stop_reason` is set once it is exhausted."""
+
+    def __init__(self, pieces: Generator[str, None, StopReason]):
+        self._pieces = pieces
+        self.stop_reason: StopReason | None = None
+        self.text = ""
+
+    def __iter__(self) -> Iterator[str]:
+        self.stop_reason = yield from self._collect()
+
+    def _collect(self):
+        reason = None
+        try:
+            while True:
+                piece = next(self._pieces)
+                self.text += piece
+                yield piece
+        except StopIteration as done:
+            reason = done.value
+        return reason or StopReason.END
+
+    def read(self) -> str:
+        for _ in self:
+            pass
+        return self.text
+
+    def close(self) -> None:
+        self._pieces.close()
+
+
+class ChatModel(ABC):
+    name: str = "model"
+    capabilities: Capabilities = Capabilities()
+
+    @abstractmethod
+    def stream_text(self, messages: list[Message], *, max_tokens: int, temperature: float,
+                    stop: tuple[str, ...], cancel: threading.Event, schema: dict | None
+                    ) -> Generator[str, None, StopReason]:
+        """Yield the reply's text for `messages`; return why it ended.
+
+        Must check `cancel` between pieces and end with CANCELLED when it is set.
+        `schema`, when given, is a JSON schema the reply must match; a backend
+        that can constrain decoding to it does so.
+        """
+
+    def stream(self, messages: list[Message], *, max_tokens: int = 512, temperature: float = 0.7,
+               stop: tuple[str, ...] = (), cancel: threading.Event | None = None,
+               schema: dict | None = None) -> Stream:
+        return Stream(self.stream_text(messages, max_tokens=max_tokens, temperature=temperature, stop=tuple(stop),
+                                       cancel=cancel or threading.Event(), schema=schema))
+
+    def complete(self, messages: list[Message], **kwargs) -> str:
+        return self.stream(messages, **kwargs).read()
+
+    def close(self) -> None:
+        """Free native resources. Idempotent."""

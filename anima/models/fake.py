@@ -1,0 +1,75 @@
+"""Fakes for fast tests: a queue-driven chat model and a hashing embedder."""
+
+import hashlib
+import re
+import threading
+from collections import deque
+from typing import Generator
+
+import numpy as np
+
+from .chat import Capabilities, ChatModel, Message, StopReason
+from .embedder import Embedder
+
+
+class FakeChatModel(ChatModel):
+    """Replies with what was enqueued, in order, and records every call in `history`.
+
+    Enqueue a string (streamed word by word), a list of pieces, or an exception
+    to raise. Like a real model it stops at `max_tokens` (a token here is a
+    word) and at stop strings, and honours the cancel flag.
+    """
+
+    name = "fake"
+
+    def __init__(self, capabilities: Capabilities = Capabilities()):
+        self.capabilities = capabilities
+        self.queue: deque = deque()
+        self.history: list[dict] = []
+
+    def enqueue(self, *replies) -> "FakeChatModel":
+        self.queue.extend(replies)
+        return self
+
+    def stream_text(self, messages: list[Message], *, max_tokens, temperature, stop, cancel: threading.Event,
+                    schema) -> Generator[str, None, StopReason]:
+        self.history.append({"messages": [dict(m) for m in messages], "max_tokens": max_tokens,
+                             "stop": stop, "schema": schema})
+        if not self.queue:
+            raise AssertionError("FakeChatModel was called with nothing enqueued")
+        reply = self.queue.popleft()
+        if isinstance(reply, BaseException):
+            raise reply
+        pieces = reply if isinstance(reply, list) else re.findall(r"\S+\s*|\s+", reply)
+        text = ""
+        for i, piece in enumerate(pieces):
+            if cancel.is_set():
+                return StopReason.CANCELLED
+            if i >= max_tokens:
+                return StopReason.LENGTH
+            for s in stop:
+                if s in text + piece:
+                    yield (text + piece)[len(text):(text + piece).index(s)]
+                    return StopReason.STOP_SEQUENCE
+            text += piece
+            yield piece
+        return StopReason.END
+
+
+class FakeEmbedder(Embedder):
+    """Deterministic bag-of-words vectors: texts sharing words are near; no model needed."""
+
+    name = "fake-hash"
+
+    def __init__(self, dim: int = 384):
+        self.dim = dim
+
+    def embed_batch(self, texts: list[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in re.findall(r"\w+", text.lower()):
+                h = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "little")
+                out[row, h % self.dim] += 1.0 if (h >> 32) & 1 else -1.0
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        out /= np.where(norms == 0, 1, norms)
+        return out

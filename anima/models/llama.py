@@ -1,0 +1,124 @@
+"""Chat through llama.cpp (llama-cpp-python) on any GGUF file."""
+
+import json
+import logging
+import os
+import threading
+from pathlib import Path
+from typing import Generator
+
+from .chat import Capabilities, ChatModel, Message, ModelError, StopReason
+from .defaults import default_gguf
+from .loading import Background
+
+log = logging.getLogger(__name__)
+
+GGUF_MAGIC = b"GGUF"
+
+
+def check_gguf(path: Path) -> Path:
+    """A clear error for the common wrong files, before llama.cpp sees them."""
+    path = Path(path).expanduser()
+    if not path.exists():
+        raise ModelError(f"There is no model file at {path}.")
+    if not path.is_file():
+        raise ModelError(f"{path} is not a file; choose a .gguf model file.")
+    with open(path, "rb") as f:
+        if f.read(4) != GGUF_MAGIC:
+            raise ModelError(f"{path} is not a GGUF model file.")
+    return path
+
+
+def machine_threads() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+class LlamaChatModel(ChatModel):
+    """A GGUF model in this process. Loads in the background; uses the model's own chat template."""
+
+    def __init__(self, path: str | os.PathLike | None = None, *, n_ctx: int = 4096, n_gpu_layers: int = -1,
+                 n_threads: int | None = None, seed: int = 0, repeat_penalty: float = 1.1):
+        self.path = check_gguf(Path(path) if path else default_gguf())
+        self.name = self.path.stem
+        self.n_ctx = n_ctx
+        self.n_gpu_layers = n_gpu_layers
+        self.n_threads = n_threads or machine_threads()
+        self.seed = seed
+        # Small models loop inside a string without it.
+        self.repeat_penalty = repeat_penalty
+        self._lock = threading.Lock()  # one generation at a time on one llama context
+        self._grammars: dict[str, object] = {}
+        self._llm = Background(f"chat model {self.name}", self._load)
+        self.capabilities = Capabilities(streaming=True, schema_constrained=True, gpu_offload=False,
+                                         context_tokens=n_ctx)
+
+    def start_loading(self) -> "LlamaChatModel":
+        self._llm.start()
+        return self
+
+    @property
+    def ready(self) -> bool:
+        return self._llm.ready
+
+    def _load(self):
+        import llama_cpp
+        gpu = bool(llama_cpp.llama_supports_gpu_offload())
+        layers = self.n_gpu_layers if gpu else 0
+        log.info("loading %s: %s, %d threads, context %d", self.path.name,
+                 f"offloading {'all' if layers < 0 else layers} layers to the GPU" if gpu
+                 else "CPU only (this llama.cpp build has no GPU backend)", self.n_threads, self.n_ctx)
+        self.capabilities = Capabilities(streaming=True, schema_constrained=True, gpu_offload=gpu,
+                                         context_tokens=self.n_ctx)
+        try:
+            return llama_cpp.Llama(str(self.path), n_ctx=self.n_ctx, n_gpu_layers=layers, n_threads=self.n_threads,
+                                   n_threads_batch=self.n_threads, seed=self.seed, verbose=False)
+        except ValueError as e:
+            raise ModelError(f"{self.path} could not be loaded as a model (damaged or truncated?): {e}") from None
+
+    @property
+    def llama(self):
+        """The loaded llama_cpp.Llama (waits for the background load)."""
+        return self._llm.get()
+
+    def tokenize(self, text: str) -> list[int]:
+        return self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=True)
+
+    def _grammar(self, schema: dict):
+        from llama_cpp import LlamaGrammar
+        key = json.dumps(schema)  # property order is the order the model writes them in
+        if key not in self._grammars:
+            self._grammars[key] = LlamaGrammar.from_json_schema(key, verbose=False)
+        return self._grammars[key]
+
+    def stream_text(self, messages: list[Message], *, max_tokens, temperature, stop, cancel: threading.Event,
+                    schema) -> Generator[str, None, StopReason]:
+        llm = self.llama
+        grammar = self._grammar(schema) if schema else None
+        with self._lock:
+            chunks = llm.create_chat_completion(list(messages), stream=True, max_tokens=max_tokens,
+                                                temperature=temperature, stop=list(stop) or None, grammar=grammar,
+                                                repeat_penalty=self.repeat_penalty)
+            try:
+                for chunk in chunks:
+                    if cancel.is_set():
+                        return StopReason.CANCELLED
+                    choice = chunk["choices"][0]
+                    text = choice["delta"].get("content")
+                    if text:
+                        yield text
+                    if choice.get("finish_reason") == "length":
+                        return StopReason.LENGTH
+                return StopReason.END
+            finally:
+                chunks.close()
+
+    def close(self) -> None:
+        if self._llm.ready:
+            try:
+                llm = self._llm.get()
+            except ModelError:
+                return
+            llm.close()

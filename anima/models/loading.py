@@ -1,0 +1,53 @@
+"""Loading in the background: heavy models start loading early and nothing waits on them until used."""
+
+import logging
+import threading
+import time
+from typing import Callable, Generic, TypeVar
+
+T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+
+class Background(Generic[T]):
+    """Runs `load` once in a daemon thread; `get()` waits for it and re-raises what it raised."""
+
+    def __init__(self, what: str, load: Callable[[], T]):
+        self.what = what
+        self._load = load
+        self._done = threading.Event()
+        self._value: T | None = None
+        self._error: BaseException | None = None
+        self._started = False
+        self._lock = threading.Lock()
+        self.seconds: float | None = None
+
+    def start(self) -> "Background[T]":
+        with self._lock:
+            if not self._started:
+                self._started = True
+                threading.Thread(target=self._run, name=f"load {self.what}", daemon=True).start()
+        return self
+
+    def _run(self) -> None:
+        t = time.perf_counter()
+        try:
+            self._value = self._load()
+        except BaseException as e:  # handed to whoever calls get(); not swallowed
+            self._error = e
+        finally:
+            self.seconds = time.perf_counter() - t
+            log.info("%s loaded in %.2f s%s", self.what, self.seconds, " (failed)" if self._error else "")
+            self._done.set()
+
+    @property
+    def ready(self) -> bool:
+        return self._done.is_set()
+
+    def get(self, timeout: float | None = None) -> T:
+        self.start()
+        if not self._done.wait(timeout):
+            raise TimeoutError(f"{self.what} did not load within {timeout} s")
+        if self._error is not None:
+            raise self._error
+        return self._value

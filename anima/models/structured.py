@@ -1,0 +1,143 @@
+"""Ask a model for an object matching a JSON schema: a validated object, or a typed failure.
+
+Small local models loop inside a string until the token limit, so every
+string and array in our schemas must carry `maxLength` / `maxItems`; the
+schema is checked for that before any call. On a backend that can, decoding is
+constrained to the schema (llama.cpp turns it into a grammar). The reply is
+parsed leniently about control characters, validated with jsonschema, and on
+failure the model is shown the error and asked again, a bounded number of
+times. Never a half-valid object.
+"""
+
+import json
+import re
+from dataclasses import dataclass, field
+
+import jsonschema
+
+from ..errors import KnownError
+from .chat import ChatModel, Message, StopReason
+
+DEFAULT_RETRIES = 2
+
+
+class StructuredOutputFailed(KnownError):
+    """The model did not produce a valid object within its tries. `attempts` keeps the raw text for the log."""
+
+    def __init__(self, what: str, attempts: list["Attempt"]):
+        self.attempts = attempts
+        last = attempts[-1].error if attempts else "no attempt"
+        super().__init__(f"The model could not produce a valid {what} after {len(attempts)} tries ({last}).")
+
+
+@dataclass
+class Attempt:
+    raw: str
+    error: str
+    stop_reason: StopReason | None = None
+
+
+class UncappedSchema(ValueError):
+    """A schema with a string or array the model could fill forever (a bug in our schema, not the model's)."""
+
+
+def check_caps(schema: dict, where: str = "$") -> None:
+    t = schema.get("type")
+    types = set(t) if isinstance(t, list) else {t}
+    if "string" in types and "maxLength" not in schema and "enum" not in schema and "const" not in schema:
+        raise UncappedSchema(f"{where}: a string without maxLength")
+    if "array" in types:
+        if "maxItems" not in schema:
+            raise UncappedSchema(f"{where}: an array without maxItems")
+        if isinstance(schema.get("items"), dict):
+            check_caps(schema["items"], f"{where}[]")
+    for name, sub in schema.get("properties", {}).items():
+        check_caps(sub, f"{where}.{name}")
+    for key in ("anyOf", "oneOf", "allOf"):
+        for i, sub in enumerate(schema.get(key, [])):
+            check_caps(sub, f"{where}.{key}[{i}]")
+    if schema.get("type") == "object" and schema.get("additionalProperties") not in (False, None):
+        raise UncappedSchema(f"{where}: an object must not allow additional properties")
+
+
+def token_budget(schema: dict) -> int:
+    """A cap on tokens that a valid object can need: its caps, plus room for punctuation."""
+    t = schema.get("type")
+    if t == "string":
+        return schema.get("maxLength", 16) // 2 + 4
+    if t == "array":
+        return schema["maxItems"] * (token_budget(schema.get("items", {})) + 2) + 4
+    if t == "object":
+        return sum(len(k) // 3 + 4 + token_budget(s) for k, s in schema.get("properties", {}).items()) + 4
+    return 8
+
+
+def outline(schema: dict, indent: str = "") -> str:
+    """The fields of an object schema as short lines a small model can follow."""
+    lines = []
+    for name, sub in schema.get("properties", {}).items():
+        t = sub.get("type")
+        if t == "object":
+            lines.append(f"{indent}- {name}: an object with")
+            lines.append(outline(sub, indent + "  "))
+        elif t == "array":
+            lines.append(f"{indent}- {name}: a list of at most {sub['maxItems']} short strings")
+        elif t == "string" and "enum" in sub:
+            lines.append(f"{indent}- {name}: one of {', '.join(sub['enum'])}")
+        elif t == "string":
+            lines.append(f"{indent}- {name}: text, at most {sub['maxLength']} characters")
+        else:
+            lines.append(f"{indent}- {name}: {t}")
+    return "\n".join(lines)
+
+
+def parse_object(raw: str) -> object:
+    """The JSON object in a reply: fences and chatter around it are dropped; control characters allowed."""
+    text = raw.strip()
+    fenced = re.search(r"```(?:json)?\s*(.*?)```", text, re.S)
+    if fenced:
+        text = fenced.group(1).strip()
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end < start:
+        raise ValueError("no JSON object in the reply")
+    return json.loads(text[start:end + 1], strict=False)
+
+
+def ask_structured(model: ChatModel, messages: list[Message], schema: dict, *, what: str = "object",
+                   retries: int = DEFAULT_RETRIES, max_tokens: int | None = None, temperature: float = 0.2,
+                   cancel=None) -> dict:
+    check_caps(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    cap = max_tokens or min(2048, token_budget(schema))
+    # Even where decoding is constrained to the shape, the model needs to see what the fields are;
+    # a backend that cannot constrain it also gets the schema itself.
+    instruction = "Reply with only one JSON object with these fields, and nothing else:\n" + outline(schema)
+    if not model.capabilities.schema_constrained:
+        instruction += "\nIts JSON schema: " + json.dumps(schema, separators=(",", ":"))
+    convo: list[Message] = [*messages, {"role": "user", "content": instruction}]
+    attempts: list[Attempt] = []
+    for _ in range(retries + 1):
+        stream = model.stream(convo, max_tokens=cap, temperature=temperature, cancel=cancel, schema=schema)
+        raw = stream.read()
+        if stream.stop_reason is StopReason.CANCELLED:
+            attempts.append(Attempt(raw, "cancelled", stream.stop_reason))
+            break
+        try:
+            obj = parse_object(raw)
+            errors = sorted(validator.iter_errors(obj), key=lambda e: list(e.absolute_path))
+            if errors:
+                raise ValueError("; ".join(_describe(e) for e in errors[:3]))
+            return obj
+        except ValueError as e:  # json.JSONDecodeError is a ValueError
+            error = str(e) if stream.stop_reason is not StopReason.LENGTH else f"cut off at {cap} tokens: {e}"
+            attempts.append(Attempt(raw, error, stream.stop_reason))
+            convo = [*convo, {"role": "assistant", "content": raw[:2000]},
+                     {"role": "user", "content": f"That was not valid: {error}. "
+                                                 "Reply again with only the corrected JSON object."}]
+    raise StructuredOutputFailed(what, attempts)
+
+
+def _describe(e: jsonschema.ValidationError) -> str:
+    where = "/".join(str(p) for p in e.absolute_path) or "the object"
+    return f"{where}: {e.message[:200]}"
+

