@@ -65,7 +65,8 @@ def _decode(value):
 
 def dump_tables(con, tables) -> dict:
     out = {}
-    for table in tables:
+    present = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    for table in (t for t in tables if t in present):  # an older schema lacks the newer tables
         cur = con.execute(f"SELECT * FROM {table} ORDER BY rowid")
         out[table] = {"columns": [d[0] for d in cur.description],
                       "rows": [[_encode(v) for v in row] for row in cur.fetchall()]}

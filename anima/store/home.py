@@ -125,8 +125,10 @@ class Home:
         with Soul(staging, key, create=True, migrate_to=contents.schema_version) as soul:
             try:
                 with soul.transaction() as con:
+                    present = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
                     for table in SOUL_TABLES:
-                        con.execute(f"DELETE FROM {table}")
+                        if table in present:  # the core's schema may predate some tables
+                            con.execute(f"DELETE FROM {table}")
                     for table, t in contents.tables.items():
                         cols = ", ".join(t["columns"])
                         marks = ", ".join("?" * len(t["columns"]))

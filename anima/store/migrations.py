@@ -25,6 +25,7 @@ def m001_soul(con):
         id INTEGER PRIMARY KEY,
         session TEXT NOT NULL,
         role TEXT NOT NULL CHECK (role IN ('user', 'companion', 'system')),
+        speaker TEXT NOT NULL DEFAULT '',
         content TEXT NOT NULL,
         created_at TEXT NOT NULL
     );
@@ -190,10 +191,10 @@ def m001_soul(con):
 def m002_full_text(con):
     """FTS5 (BM25) over what recall searches, kept in step by triggers, inside the encrypted file."""
     run_script(con, """
-    CREATE VIRTUAL TABLE messages_fts USING fts5(content, content='messages', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
-    CREATE VIRTUAL TABLE memories_fts USING fts5(content, content='memories', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
-    CREATE VIRTUAL TABLE episodes_fts USING fts5(summary, content='episodes', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
-    CREATE VIRTUAL TABLE world_cards_fts USING fts5(title, body, keywords, content='world_cards', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+    CREATE VIRTUAL TABLE messages_fts USING fts5(speaker, content, content='messages', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
+    CREATE VIRTUAL TABLE memories_fts USING fts5(content, content='memories', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
+    CREATE VIRTUAL TABLE episodes_fts USING fts5(summary, content='episodes', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
+    CREATE VIRTUAL TABLE world_cards_fts USING fts5(title, body, keywords, content='world_cards', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
     """)
     for table, cols in FTS_COLUMNS.items():
         new = ", ".join(f"new.{c}" for c in cols)
@@ -211,14 +212,30 @@ def m002_full_text(con):
         """)
 
 
+def m003_workspace_record(con):
+    """What each reply's workspace held and why: the "why did you recall that" of the window."""
+    run_script(con, """
+    CREATE TABLE recalls (
+        message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+        item_kind TEXT NOT NULL,
+        item_id INTEGER NOT NULL,
+        rank INTEGER NOT NULL,
+        score REAL NOT NULL,
+        components TEXT NOT NULL CHECK (json_valid(components)),
+        PRIMARY KEY (message_id, item_kind, item_id)
+    );
+    CREATE INDEX recalls_item ON recalls(item_kind, item_id);
+    """)
+
+
 FTS_COLUMNS = {
-    "messages": ("content",),
+    "messages": ("speaker", "content"),
     "memories": ("content",),
     "episodes": ("summary",),
     "world_cards": ("title", "body", "keywords"),
 }
 
-MIGRATIONS = (m001_soul, m002_full_text)
+MIGRATIONS = (m001_soul, m002_full_text, m003_workspace_record)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

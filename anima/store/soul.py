@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 
 # kind -> (table, the columns a person or the AI may write)
 KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "message": ("messages", ("session", "role", "content", "created_at")),
+    "message": ("messages", ("session", "role", "speaker", "content", "created_at")),
     "memory": ("memories", ("kind", "content", "source", "source_message_id", "importance", "valid_from",
                             "valid_to", "superseded_by", "suppression", "loads", "uses", "last_used_at",
                             "needs_regeneration", "created_at")),
@@ -44,7 +44,7 @@ FLAGGABLE = ("memory", "episode", "self_model", "growth_log", "rule")
 # Every table that makes up the soul (what an export carries and an import restores).
 SOUL_TABLES = ("meta", "messages", "memories", "episodes", "parts", "predictions", "self_model", "blocks",
                "growth_log", "behavioral_rules", "emotional_signals", "world_cards", "evidence",
-               "embeddings", "edit_history")
+               "embeddings", "edit_history", "recalls")
 
 
 def now() -> str:
@@ -62,7 +62,8 @@ def translate(e: sqlcipher3.Error, path: Path | None = None) -> Exception:
     where = f" ({path})" if path else ""
     if "disk is full" in text or "database or disk is full" in text:
         return DiskFull(f"The disk is full{where}: nothing of this change was saved. Free some space and try again.")
-    if "not a database" in text or "malformed" in text or "hmac" in text or "corrupt" in text:
+    # A bare DatabaseError (no subclass) is SQLite's CORRUPT or NOTADB: with a verified key, that is damage.
+    if type(e) is sqlcipher3.DatabaseError or "malformed" in text or "not a database" in text:
         return DamagedSoul(f"The soul file{where} is damaged and fails its integrity check: {e}. "
                            "It was not changed; restore it from an exported core.")
     if "append-only" in text:
