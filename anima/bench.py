@@ -6,7 +6,7 @@ from pathlib import Path
 
 from .errors import KnownError
 
-NAMES = ("store", "mind")
+NAMES = ("store", "mind", "retrieval")
 
 
 def run(name: str, rest: list[str]) -> int:

@@ -1,0 +1,76 @@
+"""Messages: every turn of every conversation is stored, full-text indexed and embedded.
+
+This is the one path by which a message enters the soul (the turn, the
+terminal, imports of old chats and the retrieval benchmark all use it).
+"""
+
+import re
+from dataclasses import dataclass
+
+from ..errors import KnownError
+from ..retrieval.indexer import Indexer
+from ..store.soul import Soul, now
+
+# Control characters other than tab and newline carry no meaning in a chat and upset tokenizers.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
+
+
+class EmptyMessage(KnownError):
+    def __init__(self):
+        super().__init__("The message is empty; nothing was sent.")
+
+
+def clean(text: str) -> str:
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    return _CONTROL.sub("", text).strip()
+
+
+@dataclass
+class NewMessage:
+    role: str
+    content: str
+    speaker: str = ""
+    at: str | None = None
+    session: str = "default"
+
+
+class Conversation:
+    def __init__(self, soul: Soul, indexer: Indexer):
+        self.soul = soul
+        self.indexer = indexer
+
+    def record(self, role: str, content: str, *, speaker: str = "", at: str | None = None,
+               session: str = "default") -> int:
+        return self.record_many([NewMessage(role, content, speaker, at, session)])[0]
+
+    def record_many(self, messages: list[NewMessage]) -> list[int]:
+        rows = []
+        for m in messages:
+            text = clean(m.content)
+            if not text:
+                raise EmptyMessage()
+            rows.append({"session": m.session, "role": m.role, "speaker": m.speaker, "content": text,
+                         "created_at": m.at or now()})
+        ids = []
+        with self.soul.transaction() as con:
+            for r in rows:
+                cur = con.execute("INSERT INTO messages(session, role, speaker, content, created_at) "
+                                  "VALUES (:session, :role, :speaker, :content, :created_at)", r)
+                ids.append(cur.lastrowid)
+        for r, i in zip(rows, ids):
+            r["id"] = i
+        self.indexer.index_items("message", rows)
+        return ids
+
+    def recent(self, session: str, limit: int = 50) -> list[dict]:
+        rows = self.soul.query("SELECT * FROM messages WHERE session = ? ORDER BY id DESC LIMIT ?", (session, limit))
+        return rows[::-1]
+
+    def page(self, before_id: int | None = None, limit: int = 50) -> list[dict]:
+        """Older history, newest last: for a window that loads it lazily as it is scrolled."""
+        if before_id is None:
+            rows = self.soul.query("SELECT * FROM messages ORDER BY id DESC LIMIT ?", (limit,))
+        else:
+            rows = self.soul.query("SELECT * FROM messages WHERE id < ? ORDER BY id DESC LIMIT ?", (before_id, limit))
+        return rows[::-1]

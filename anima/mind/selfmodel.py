@@ -1,0 +1,75 @@
+"""The SELF floor: origin and guardrails (shipped, read-only), persona and the human block, and the
+five-section self-model (seed 003, section 2). Each editable text has a cap, so the floor stays small
+and can never crowd the conversation out of the workspace.
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import InvalidEdit
+from ..store.migrations import TEXT_SECTIONS
+from ..store.soul import Soul, now
+
+RESOURCES = Path(__file__).resolve().parent.parent.parent / "resources"
+
+# Characters, not tokens: caps a person can see in the Open Mind panel.
+CAPS = {
+    "persona": 1200, "human": 1200,
+    "identity": 1200, "intentions": 800, "working_memory": 800, "inner_state": 600,
+}
+BLOCKS = ("persona", "human")
+
+
+def shipped(name: str) -> str:
+    return (RESOURCES / f"{name}.md").read_text(encoding="utf-8").strip()
+
+
+@dataclass(frozen=True)
+class SelfFloor:
+    origin: str
+    guardrails: str
+    persona: str
+    human: str
+    identity: str
+    intentions: str
+    working_memory: str
+    inner_state: str
+
+
+class SelfModel:
+    def __init__(self, soul: Soul):
+        self.soul = soul
+
+    def read(self) -> SelfFloor:
+        texts = {r["section"]: r["content"] for r in self.soul.query("SELECT section, content FROM self_model")}
+        texts |= {r["name"]: r["content"] for r in self.soul.query("SELECT name, content FROM blocks")}
+        return SelfFloor(origin=shipped("origin"), guardrails=shipped("guardrails"),
+                         **{k: texts.get(k, "") for k in (*BLOCKS, *TEXT_SECTIONS)})
+
+    def write(self, name: str, content: str, actor: str) -> None:
+        """Rewrite one section or block. Over its cap or not text: refused, the old value kept."""
+        if name not in CAPS:
+            raise InvalidEdit(f"{name!r} is not an editable part of the self "
+                              f"(origin and guardrails are read-only).")
+        if not isinstance(content, str) or "\x00" in content:
+            raise InvalidEdit(f"The {name.replace('_', ' ')} must be plain text.")
+        content = content.strip()
+        if len(content) > CAPS[name]:
+            raise InvalidEdit(f"The {name.replace('_', ' ')} holds at most {CAPS[name]} characters "
+                              f"({len(content)} given); the old text is kept.")
+        if name in BLOCKS:
+            row = self.soul.query("SELECT id FROM blocks WHERE name = ?", (name,))[0]
+            self.soul.update("block", row["id"], actor, content=content, updated_at=now())
+        else:
+            row = self.soul.query("SELECT id FROM self_model WHERE section = ?", (name,))[0]
+            self.soul.update("self_model", row["id"], actor, content=content, updated_at=now(), needs_regeneration=0)
+
+    def grow(self, entry: str, evidence: list[tuple[str, int]] = ()) -> int:
+        """Append to the growth log (append-only: never edited, never trimmed)."""
+        entry = entry.strip()
+        if not entry or len(entry) > 600:
+            raise InvalidEdit("A growth-log entry is one to 600 characters.")
+        gid = self.soul.add("growth_log", "ai", at=now(), entry=entry)
+        for kind, item_id in evidence:
+            self.soul.cite("growth_log", gid, kind, item_id)
+        return gid

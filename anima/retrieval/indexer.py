@@ -1,0 +1,86 @@
+"""Keeping vectors in step with the soul: embed what is stored, index it in memory, drop what is forgotten."""
+
+import logging
+import threading
+
+import numpy as np
+
+from ..models.embedder import Embedder
+from ..store.soul import Soul
+from .vectors import VectorIndex
+
+log = logging.getLogger(__name__)
+
+# What recall searches, and the text each kind is found by.
+RECALLED = {
+    "message": "SELECT id, speaker, content FROM messages",
+    "memory": "SELECT id, content FROM memories",
+    "episode": "SELECT id, summary FROM episodes",
+    "world_card": "SELECT id, title, body FROM world_cards",
+}
+
+
+def key_text(kind: str, row: dict) -> str:
+    if kind == "message":
+        return f"{row['speaker']}: {row['content']}" if row.get("speaker") else row["content"]
+    if kind == "world_card":
+        return f"{row['title']}: {row['body']}"
+    if kind == "episode":
+        return row["summary"]
+    return row["content"]
+
+
+class Indexer:
+    def __init__(self, soul: Soul, embedder: Embedder, index: VectorIndex | None = None):
+        self.soul = soul
+        self.embedder = embedder
+        self.index = index or VectorIndex(embedder.dim)
+        soul.on_forget(lambda kind, item_id: self.index.remove((kind, item_id)))
+
+    def index_items(self, kind: str, rows: list[dict]) -> None:
+        """Embed rows of one kind (batched), store their vectors, add them to the in-memory index."""
+        if not rows:
+            return
+        vectors = self.embedder.embed_batch([key_text(kind, r) for r in rows])
+        with self.soul.transaction() as con:
+            for r, v in zip(rows, vectors):
+                con.execute("INSERT INTO embeddings VALUES (?, ?, ?, ?, ?) ON CONFLICT(item_kind, item_id) DO UPDATE "
+                            "SET model = excluded.model, dim = excluded.dim, vector = excluded.vector",
+                            (kind, r["id"], self.embedder.name, v.size, np.asarray(v, dtype="<f4").tobytes()))
+        self.index.add_many([(kind, r["id"]) for r in rows], vectors)
+
+    def load(self) -> int:
+        """Fill the in-memory index from the stored vectors of this embedder; returns how many."""
+        rows = self.soul.query("SELECT item_kind, item_id, vector FROM embeddings WHERE model = ? AND dim = ?",
+                               (self.embedder.name, self.embedder.dim))
+        return self.index.load((r["item_kind"], r["item_id"], r["vector"]) for r in rows)
+
+    def missing(self) -> dict[str, list[dict]]:
+        """Recallable items with no usable vector (never embedded, damaged, or from another embedder)."""
+        out = {}
+        for kind, sql in RECALLED.items():
+            rows = self.soul.query(
+                f"{sql} WHERE id NOT IN (SELECT item_id FROM embeddings WHERE item_kind = ? AND model = ? "
+                f"AND dim = ?)", (kind, self.embedder.name, self.embedder.dim))
+            if rows:
+                out[kind] = rows
+        return out
+
+    def reindex_missing(self, batch: int = 256) -> int:
+        todo = self.missing()
+        total = sum(len(v) for v in todo.values())
+        if total:
+            log.warning("re-indexing %d items that had no usable vector", total)
+        for kind, rows in todo.items():
+            for i in range(0, len(rows), batch):
+                self.index_items(kind, rows[i:i + batch])
+        return total
+
+    def start(self) -> threading.Thread:
+        """Load stored vectors, then re-index what lacks one, in the background (exact search serves meanwhile)."""
+        def run():
+            self.load()
+            self.reindex_missing()
+        t = threading.Thread(target=run, name="indexer", daemon=True)
+        t.start()
+        return t

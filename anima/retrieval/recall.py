@@ -1,0 +1,129 @@
+"""Hybrid recall: BM25 and vectors fused by Reciprocal Rank Fusion (k=60), then re-ranked.
+
+The re-rank follows seed 003: importance; passive decay (a 30-day half-life on
+recency, for low-importance memories only); active suppression (a corrected
+memory and its closest associates lose rank); heat (memories the replies used
+gain, memories loaded again and again but never used cool). Each result keeps
+its score components, so "why did you recall that" can be answered.
+"""
+
+import math
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from ..store.soul import Soul
+from . import fts
+from .indexer import Indexer
+
+RRF_K = 60
+CANDIDATES = 100
+HALF_LIFE_DAYS = 30.0
+LOW_IMPORTANCE = 0.35
+KINDS = ("message", "memory", "episode", "world_card")
+
+_HYDRATE = {
+    "message": "SELECT id, speaker, content AS text, created_at AS at, session FROM messages WHERE id IN ({})",
+    "memory": ("SELECT id, content AS text, valid_from AS at, valid_to, superseded_by, importance, suppression, "
+               "loads, uses, source, kind FROM memories WHERE id IN ({})"),
+    "episode": "SELECT id, summary AS text, started_at AS at, significance AS importance FROM episodes WHERE id IN ({})",
+    "world_card": "SELECT id, title || ': ' || body AS text, updated_at AS at, kind FROM world_cards WHERE id IN ({})",
+}
+
+
+@dataclass
+class Recalled:
+    kind: str
+    id: int
+    text: str
+    at: str
+    score: float
+    components: dict = field(default_factory=dict)
+    row: dict = field(default_factory=dict)
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.kind, self.id)
+
+
+def parse_time(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    try:
+        t = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return t if t.tzinfo else t.replace(tzinfo=timezone.utc)
+
+
+def rrf(*rankings: list) -> dict:
+    """Reciprocal Rank Fusion: key -> (score, [rank in each list or None])."""
+    fused: dict = {}
+    for i, ranking in enumerate(rankings):
+        for rank, key in enumerate(ranking, start=1):
+            score, ranks = fused.get(key, (0.0, [None] * len(rankings)))
+            ranks[i] = rank
+            fused[key] = (score + 1.0 / (RRF_K + rank), ranks)
+    return fused
+
+
+class Recall:
+    def __init__(self, soul: Soul, indexer: Indexer):
+        self.soul = soul
+        self.indexer = indexer
+
+    def search(self, query: str, k: int = 10, *, kinds=KINDS, now: datetime | None = None,
+               query_vector=None) -> list[Recalled]:
+        now = now or datetime.now(timezone.utc)
+        kinds = tuple(kinds)
+        lexical = [key for key, _ in fts.search(self.soul, query, kinds, CANDIDATES)]
+        vector = []
+        if query.strip():
+            q = self.indexer.embedder.embed(query) if query_vector is None else query_vector
+            vector = [(key, sim) for key, sim in self.indexer.index.search(q, CANDIDATES * 2) if key[0] in kinds]
+            vector = vector[:CANDIDATES]
+        sims = dict(vector)
+        fused = rrf(lexical, [key for key, _ in vector])
+        rows = self._hydrate(fused.keys())
+        out = []
+        for key, (score, (bm25_rank, vector_rank)) in fused.items():
+            row = rows.get(key)
+            if row is None:
+                continue  # forgotten between the search and now
+            c = {"bm25_rank": bm25_rank, "vector_rank": vector_rank,
+                 "vector_sim": round(sims[key], 4) if key in sims else None, "rrf": round(score, 6)}
+            final = score * self._rerank(key[0], row, now, c)
+            c["final"] = round(final, 6)
+            out.append(Recalled(key[0], key[1], row["text"], row["at"], final, c, row))
+        out.sort(key=lambda r: -r.score)
+        return out[:k]
+
+    def _rerank(self, kind: str, row: dict, now: datetime, c: dict) -> float:
+        importance = row.get("importance", 0.5)
+        factor = 0.75 + 0.5 * importance
+        c["importance"] = round(importance, 3)
+        if kind == "memory":
+            age_days = 0.0
+            at = parse_time(row["at"])
+            if at is not None:
+                age_days = max(0.0, (now - at).total_seconds() / 86400)
+            recency = 0.5 ** (age_days / HALF_LIFE_DAYS) if importance < LOW_IMPORTANCE else 1.0
+            # Heat: used memories warm up; loaded-but-never-used ones cool.
+            heat = 1.0 + 0.1 * math.log1p(row["uses"]) - 0.1 * min(1.0, max(0, row["loads"] - 3 * row["uses"]) / 10)
+            suppression = row["suppression"]
+            superseded = 0.7 if row["valid_to"] else 1.0  # still answerable for "what was true then"
+            factor *= recency * heat * (1.0 - 0.8 * suppression) * superseded
+            c.update(recency=round(recency, 4), heat=round(heat, 4), suppression=round(suppression, 3),
+                     superseded=row["valid_to"] is not None)
+        return factor
+
+    def _hydrate(self, keys) -> dict:
+        by_kind: dict[str, list[int]] = {}
+        for kind, item_id in keys:
+            by_kind.setdefault(kind, []).append(item_id)
+        rows = {}
+        for kind, ids in by_kind.items():
+            for i in range(0, len(ids), 500):
+                chunk = ids[i:i + 500]
+                for r in self.soul.query(_HYDRATE[kind].format(",".join("?" * len(chunk))), chunk):
+                    rows[(kind, r["id"])] = r
+        return rows
