@@ -75,6 +75,68 @@ def cmd_check(args) -> int:
     return 0
 
 
+def open_companion(args, create_if_missing: bool = False):
+    """Unlock (or, in a terminal with no companion yet, create) the companion on the default models."""
+    from .companion import Companion
+    from .models.embedder import MiniLMEmbedder
+    from .models.llama import LlamaChatModel
+    home = Home(args.home)
+    chat = LlamaChatModel(getattr(args, "model", None)).start_loading()
+    embedder = MiniLMEmbedder().start_loading()
+    if not home.exists():
+        if not create_if_missing:
+            raise KnownError(f"No companion lives in {home.dir} yet; start `python -m anima chat` to create one.")
+        name = os.environ.get("ANIMA_NAME") or (input("Name your companion [Anima]: ").strip()
+                                                if sys.stdin.isatty() else "") or "Anima"
+        passphrase = ask(PASSPHRASE_ENV, "Choose a passphrase: ", confirm=True)
+        print(f"Created {name} in {home.dir}.", file=sys.stderr)
+        return Companion.create(home, passphrase, name, chat, embedder)
+    return Companion(home, unlock(home), chat, embedder)
+
+
+def cmd_chat(args) -> int:
+    companion = open_companion(args, create_if_missing=True)
+    interactive = sys.stdin.isatty()
+    try:
+        if interactive:
+            print(f"{companion.name} is here. (Ctrl-D to leave.)")
+        while True:
+            try:
+                line = input("you> " if interactive else "")
+            except EOFError:
+                break
+            if not line.strip():
+                continue
+            if interactive:
+                print(f"{companion.name}> ", end="", flush=True)
+            for piece in companion.turn(line):
+                print(piece, end="", flush=True)
+            print(flush=True)
+    finally:
+        companion.close()
+        companion.chat.close()
+    return 0
+
+
+def cmd_recall(args) -> int:
+    import json
+    companion = open_companion(args)
+    try:
+        companion.indexer_thread.join()
+        found = companion.recall(args.query, args.k)
+        if args.json:
+            print(json.dumps([{"kind": r.kind, "id": r.id, "text": r.text, "at": r.at, "score": r.score,
+                               "components": r.components} for r in found], ensure_ascii=False, indent=1))
+        else:
+            for i, r in enumerate(found, 1):
+                c = ", ".join(f"{k}={v}" for k, v in r.components.items() if v is not None)
+                print(f"{i:>2}. [{r.kind} #{r.id}, {(r.at or '')[:10]}] {r.text[:160]}\n    {c}")
+    finally:
+        companion.close()
+        companion.chat.close()
+    return 0
+
+
 def cmd_bench(args) -> int:
     from .bench import run
     return run(args.name, args.rest)
@@ -95,6 +157,15 @@ def build_parser() -> argparse.ArgumentParser:
     c.set_defaults(func=cmd_passphrase)
     k = sub.add_parser("check", help="check the soul file's integrity")
     k.set_defaults(func=cmd_check)
+    ch = sub.add_parser("chat", help="talk in the terminal (reads one message per line when not a terminal)")
+    ch.add_argument("--model", help="a GGUF file (default: the bundled SmolLM2-135M-Instruct)")
+    ch.set_defaults(func=cmd_chat)
+    r = sub.add_parser("recall", help="show what recall finds for a query, with each item's scores")
+    r.add_argument("query")
+    r.add_argument("--k", type=int, default=10)
+    r.add_argument("--json", action="store_true")
+    r.add_argument("--model", help=argparse.SUPPRESS)
+    r.set_defaults(func=cmd_recall)
     b = sub.add_parser("bench", help="run a benchmark (store, mind, or all)")
     b.add_argument("name")
     b.add_argument("rest", nargs=argparse.REMAINDER)

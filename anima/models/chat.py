@@ -1,6 +1,7 @@
 """The chat-model interface: one method to implement, and capability flags."""
 
 import threading
+from contextlib import contextmanager
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from enum import Enum
@@ -89,6 +90,16 @@ class ChatModel(ABC):
 
     def complete(self, messages: list[Message], **kwargs) -> str:
         return self.stream(messages, **kwargs).read()
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens `text` takes in this model's context. Backends with a tokenizer count exactly."""
+        return len(text) // 4 + 1
+
+    @contextmanager
+    def aside(self):
+        """A call that is not the conversation (a bid, reflection): the conversation's computed
+        prefix must survive it. Backends that keep such state save and restore it here."""
+        yield
 
     def close(self) -> None:
         """Free native resources. Idempotent."""

@@ -54,6 +54,8 @@ class MiniLMEmbedder(Embedder):
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as hf_logging
+        hf_logging.disable_progress_bar()  # no progress bars on the user's terminal
         return SentenceTransformer(path or minilm_path(), device="cpu")
 
     def embed_batch(self, texts: list[str]) -> np.ndarray:

@@ -27,6 +27,9 @@ class FakeChatModel(ChatModel):
         self.queue: deque = deque()
         self.history: list[dict] = []
 
+    def count_tokens(self, text: str) -> int:
+        return len(re.findall(r"\S+\s*|\s+", text))
+
     def enqueue(self, *replies) -> "FakeChatModel":
         self.queue.extend(replies)
         return self

@@ -4,6 +4,7 @@ import json
 import logging
 import os
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Generator
 
@@ -85,6 +86,21 @@ class LlamaChatModel(ChatModel):
 
     def tokenize(self, text: str) -> list[int]:
         return self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=True)
+
+    def count_tokens(self, text: str) -> int:
+        return len(self.tokenize(text))
+
+    @contextmanager
+    def aside(self):
+        """Save the context (the conversation's computed prefix) and put it back after the side call."""
+        llm = self.llama
+        with self._lock:
+            state = llm.save_state()
+        try:
+            yield
+        finally:
+            with self._lock:
+                llm.load_state(state)
 
     def _grammar(self, schema: dict):
         from llama_cpp import LlamaGrammar

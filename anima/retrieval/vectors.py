@@ -123,6 +123,11 @@ class VectorIndex:
             self._building = False
         log.info("approximate vector index ready over %d vectors", len(self))
 
+    def vector(self, key: Key):
+        with self._lock:
+            label = self._labels.get(key)
+            return None if label is None else self._matrix[label].copy()
+
     def search(self, query, k: int, exact: bool = False) -> list[tuple[Key, float]]:
         """The k nearest keys by cosine similarity (vectors are normalised), best first."""
         q = np.asarray(query, dtype=np.float32).reshape(self.dim)

@@ -1,0 +1,117 @@
+"""The Companion: the one facade the window, the terminal and the tests drive.
+
+unlock, turn, recall, the Open Mind (self, memories, world cards, history),
+forget, export and import. Heavy things (the chat model, the embedder, the
+vector index) load in the background; nothing here imports Qt.
+"""
+
+import logging
+import threading
+from pathlib import Path
+
+from .mind.conversation import Conversation
+from .mind.memories import Memories
+from .mind.selfmodel import SelfModel
+from .mind.world import Clerk, WorldCards
+from .models.chat import ChatModel
+from .models.embedder import Embedder
+from .retrieval.indexer import Indexer
+from .retrieval.recall import Recall, Recalled
+from .store import Home, Soul
+from .store.soul import now
+from .turn import TurnStream
+from .workspace import Workspace
+
+log = logging.getLogger(__name__)
+
+
+class Companion:
+    def __init__(self, home: Home, soul: Soul, chat: ChatModel, embedder: Embedder, *, session: str | None = None):
+        self.home = home
+        self.soul = soul
+        self.chat = chat
+        self.embedder = embedder
+        # Each opening is a new session: its turns are the recent history; earlier sessions come back by recall.
+        self.session = session or now()
+        self.reply_tokens = 384
+        self.temperature = 0.7
+        self.indexer = Indexer(soul, embedder)
+        self.indexer_thread = self.indexer.start()
+        self.conversation = Conversation(soul, self.indexer)
+        self.memories = Memories(soul, self.indexer)
+        self.world = WorldCards(soul, self.indexer)
+        self.self_model = SelfModel(soul)
+        self.recaller = Recall(soul, self.indexer)
+        self.clerk = Clerk(soul, self.recaller)
+        self._turn_lock = threading.Lock()
+
+    # ---- opening ------------------------------------------------------------
+
+    @classmethod
+    def create(cls, home: Home, passphrase: str, name: str, chat: ChatModel, embedder: Embedder, *,
+               user_name: str = "", remember: bool = False) -> "Companion":
+        soul = home.create(passphrase, name=name, remember=remember)
+        if user_name:
+            soul.set_meta("user_name", user_name)
+        return cls(home, soul, chat, embedder)
+
+    @classmethod
+    def unlock(cls, home: Home, passphrase: str | None, chat: ChatModel, embedder: Embedder) -> "Companion":
+        return cls(home, home.unlock(passphrase), chat, embedder)
+
+    @property
+    def name(self) -> str:
+        return self.soul.get_meta("name", "Anima")
+
+    @property
+    def user_name(self) -> str:
+        return self.soul.get_meta("user_name", "")
+
+    def workspace(self) -> Workspace:
+        return Workspace(self.chat.count_tokens, self.chat.capabilities.context_tokens)
+
+    # ---- a turn -------------------------------------------------------------
+
+    def turn(self, text: str, cancel: threading.Event | None = None) -> TurnStream:
+        """Record the message and prepare the reply; iterate the result to stream it."""
+        return TurnStream(self, text, cancel)
+
+    def recall(self, query: str, k: int = 10) -> list[Recalled]:
+        return self.clerk.pick(query, k)
+
+    def why(self, message_id: int) -> list[dict]:
+        """What the workspace of a reply held and why (its scores), best first."""
+        import json
+        rows = self.soul.query("SELECT item_kind, item_id, rank, score, components FROM recalls WHERE message_id = ? "
+                               "ORDER BY rank", (message_id,))
+        return [{**r, "components": json.loads(r["components"])} for r in rows]
+
+    # ---- the Open Mind ----------------------------------------------------------
+
+    def forget(self, kind: str, item_id: int) -> None:
+        self.soul.forget(kind, item_id)
+
+    def forget_person(self, name: str) -> int:
+        """Forget every memory, message and card that names a person. Returns how many items went."""
+        words = " ".join(name.replace('"', " ").split())
+        if not words:
+            return 0
+        phrase = f'"{words}"'  # FTS5 phrase: the whole name, in order
+        gone = 0
+        for kind, table in (("memory", "memories"), ("message", "messages"), ("world_card", "world_cards"),
+                            ("episode", "episodes")):
+            ids = [r["rowid"] for r in self.soul.query(f"SELECT rowid FROM {table}_fts WHERE {table}_fts MATCH ?",
+                                                       (phrase,))]
+            for item_id in ids:
+                self.soul.forget(kind, item_id)
+                gone += 1
+        return gone
+
+    # ---- the portable core -------------------------------------------------------
+
+    def export_core(self, path: str | Path, export_passphrase: str, progress=None) -> None:
+        Home.export(self.soul, path, export_passphrase, progress)
+
+    def close(self) -> None:
+        self.indexer_thread.join()
+        self.soul.close()

@@ -1,0 +1,94 @@
+"""Facts and preferences, with who said them and how, and when they were true (seed 003, 5.4 and 5.5).
+
+A new fact that contradicts an old one supersedes it: the old one keeps its
+dates (valid_from .. valid_to) and stays answerable for "what was true then",
+and it and its closest associates are actively suppressed in recall.
+"""
+
+from ..errors import InvalidEdit
+from ..retrieval.indexer import Indexer
+from ..store.soul import Soul, now
+
+SOURCES = ("user_stated", "inferred", "untrusted")
+MAX_CHARS = 1000
+SUPPRESS_CORRECTED = 0.8
+SUPPRESS_ASSOCIATES = 0.4
+ASSOCIATES = 5
+
+
+class Memories:
+    def __init__(self, soul: Soul, indexer: Indexer):
+        self.soul = soul
+        self.indexer = indexer
+
+    def remember(self, content: str, *, kind: str = "fact", source: str = "user_stated", actor: str = "ai",
+                 message_id: int | None = None, importance: float = 0.5, valid_from: str | None = None) -> int:
+        content = _checked(content)
+        if source not in SOURCES:
+            raise InvalidEdit(f"A memory's source is one of {', '.join(SOURCES)}.")
+        t = now()
+        mid = self.soul.add("memory", actor, kind=kind, content=content, source=source,
+                            source_message_id=message_id, importance=importance, valid_from=valid_from or t,
+                            created_at=t)
+        self.indexer.index_items("memory", [{"id": mid, "content": content}])
+        return mid
+
+    def supersede(self, old_id: int, content: str, *, actor: str = "ai", source: str = "user_stated",
+                  message_id: int | None = None, at: str | None = None) -> int:
+        """A new fact replaces an old one from `at` on; the change is recorded and the old one suppressed."""
+        old = self.soul.get("memory", old_id)
+        if old["valid_to"] is not None:
+            raise InvalidEdit(f"Memory #{old_id} was already superseded on {old['valid_to']}.")
+        at = at or now()
+        new_id = self.remember(content, kind=old["kind"], source=source, actor=actor, message_id=message_id,
+                               importance=old["importance"], valid_from=at)
+        self.soul.update("memory", old_id, actor, valid_to=at, superseded_by=new_id)
+        self.suppress(old_id, actor=actor)
+        return new_id
+
+    def edit(self, memory_id: int, content: str, actor: str = "user") -> None:
+        """A correction of what the memory says (not a change in the world): the text is replaced."""
+        content = _checked(content)
+        self.soul.update("memory", memory_id, actor, content=content)
+        self.indexer.index_items("memory", [{"id": memory_id, "content": content}])
+
+    def suppress(self, memory_id: int, actor: str = "ai") -> None:
+        """Active suppression: the corrected memory fades most, its closest associates by how close they are."""
+        self._raise_suppression(memory_id, SUPPRESS_CORRECTED, actor)
+        vector = self.indexer.index.vector(("memory", memory_id))
+        if vector is None:
+            return
+        near = [(key, sim) for key, sim in self.indexer.index.search(vector, ASSOCIATES * 3)
+                if key[0] == "memory" and key[1] != memory_id and sim > 0.5][:ASSOCIATES]
+        for (_, other), sim in near:
+            self._raise_suppression(other, SUPPRESS_ASSOCIATES * sim, actor)
+
+    def _raise_suppression(self, memory_id: int, amount: float, actor: str) -> None:
+        current = self.soul.get("memory", memory_id)["suppression"]
+        self.soul.update("memory", memory_id, actor, suppression=min(1.0, max(current, amount)))
+
+    def as_of(self, when: str) -> list[dict]:
+        """The facts that were true at `when`."""
+        return self.soul.query("SELECT * FROM memories WHERE valid_from <= ? AND (valid_to IS NULL OR valid_to > ?) "
+                               "ORDER BY valid_from", (when, when))
+
+    def current(self) -> list[dict]:
+        return self.soul.query("SELECT * FROM memories WHERE valid_to IS NULL ORDER BY id")
+
+    def lineage(self, memory_id: int) -> list[dict]:
+        """A fact and everything that superseded it, oldest first."""
+        chain, seen = [], set()
+        row = self.soul.get("memory", memory_id)
+        while row is not None and row["id"] not in seen:
+            seen.add(row["id"])
+            chain.append(row)
+            row = self.soul.get("memory", row["superseded_by"]) if row["superseded_by"] else None
+        return chain
+
+
+def _checked(content: str) -> str:
+    if not isinstance(content, str) or not content.strip():
+        raise InvalidEdit("A memory needs some text.")
+    if len(content) > MAX_CHARS or "\x00" in content:
+        raise InvalidEdit(f"A memory is plain text of at most {MAX_CHARS} characters.")
+    return content.strip()

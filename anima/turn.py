@@ -1,0 +1,89 @@
+"""One turn: record the message, recall, assemble the workspace, stream the reply, record it and what was used.
+
+(Parts' bids and the Self's arbitration join here when parts exist; see DESIGN.md, "One turn".)
+"""
+
+import json
+import logging
+import threading
+from typing import Iterator
+
+from .models.chat import StopReason
+from .retrieval.fts import terms
+from .store.soul import now
+
+log = logging.getLogger(__name__)
+
+RECALL_K = 8
+
+
+class TurnStream:
+    """The reply as it streams. After it is exhausted: `reply_id`, `stop_reason`, `workspace`."""
+
+    def __init__(self, companion, text: str, cancel: threading.Event | None):
+        self.companion = companion
+        self.cancel = cancel or threading.Event()
+        c = companion
+        self.user_id = c.conversation.record("user", text, speaker=c.user_name, session=c.session)
+        self.user_text = c.soul.get("message", self.user_id)["content"]
+        history = [m for m in c.conversation.recent(c.session, 200) if m["id"] != self.user_id]
+        self.recalled = [r for r in c.recall(self.user_text, RECALL_K + 1) if r.key != ("message", self.user_id)]
+        self.workspace = c.workspace().assemble(c.self_model.read(), c.name, history, self.recalled, self.user_text)
+        self.reply_id: int | None = None
+        self.stop_reason: StopReason | None = None
+        self.text = ""
+
+    def __iter__(self) -> Iterator[str]:
+        stream = self.companion.chat.stream(self.workspace.messages, max_tokens=self.companion.reply_tokens,
+                                            temperature=self.companion.temperature, cancel=self.cancel)
+        try:
+            for piece in stream:
+                self.text += piece
+                yield piece
+        finally:
+            self.stop_reason = stream.stop_reason or StopReason.CANCELLED
+            self._record()
+
+    def read(self) -> str:
+        for _ in self:
+            pass
+        return self.text
+
+    def _record(self) -> None:
+        c = self.companion
+        reply = self.text.strip()
+        if not reply:
+            return  # stopped before a word: nothing to remember
+        self.reply_id = c.conversation.record("companion", reply, speaker=c.name, session=c.session)
+        with c.soul.transaction() as con:
+            for h in self.workspace.held:
+                con.execute("INSERT INTO recalls VALUES (?, ?, ?, ?, ?, ?)",
+                            (self.reply_id, h.kind, h.id, h.rank, h.score, json.dumps(h.components)))
+        feedback(c.soul, self.workspace.held, reply)
+
+
+def used_by(reply: str, text: str) -> bool:
+    """Whether a reply drew on an item: it repeats enough of the item's content words."""
+    item = set(terms(text))
+    if not item:
+        return False
+    shared = item & set(terms(reply))
+    return len(shared) >= 2 and len(shared) / len(item) >= 0.3
+
+
+def feedback(soul, held, reply: str) -> None:
+    """Memories the reply used gain importance; memories loaded again and again but never used lose it."""
+    memory_ids = [h.id for h in held if h.kind == "memory"]
+    if not memory_ids:
+        return
+    rows = soul.query(f"SELECT id, content, importance, loads, uses FROM memories WHERE id IN "
+                      f"({','.join('?' * len(memory_ids))})", memory_ids)
+    with soul.transaction() as con:
+        for r in rows:
+            if used_by(reply, r["content"]):
+                con.execute("UPDATE memories SET uses = uses + 1, loads = loads + 1, last_used_at = ?, "
+                            "importance = min(1.0, importance + 0.05) WHERE id = ?", (now(), r["id"]))
+            else:
+                cooled = r["importance"] - 0.02 if r["loads"] + 1 >= 5 and r["uses"] == 0 else r["importance"]
+                con.execute("UPDATE memories SET loads = loads + 1, importance = max(0.05, ?) WHERE id = ?",
+                            (cooled, r["id"]))
