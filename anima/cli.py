@@ -43,6 +43,15 @@ def unlock(home: Home):
 
 def cmd_export(args) -> int:
     home = Home(args.home)
+    if args.markdown:
+        from .mind.markdown import WARNING, write_markdown
+        with unlock(home) as soul:
+            written = write_markdown(soul, args.markdown)
+        print(f"Wrote {len(written)} files to {args.markdown}.")
+        print(f"Warning: {WARNING}", file=sys.stderr)
+        return 0
+    if not args.path:
+        raise KnownError("Say where to export: `python -m anima export PATH` (or --markdown DIR).")
     with unlock(home) as soul:
         Home.export(soul, args.path, ask(EXPORT_PASSPHRASE_ENV, "Export passphrase: ", confirm=True))
     print(f"Exported the whole soul to {args.path} (encrypted under the export passphrase).")
@@ -96,6 +105,7 @@ def open_companion(args, create_if_missing: bool = False):
 
 def cmd_chat(args) -> int:
     companion = open_companion(args, create_if_missing=True)
+    companion.temperature = args.temperature
     interactive = sys.stdin.isatty()
     try:
         if interactive:
@@ -147,7 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--home", help="data directory (default: $ANIMA_HOME or the user data dir)")
     sub = p.add_subparsers(dest="command")
     e = sub.add_parser("export", help="write the whole soul to one encrypted core file")
-    e.add_argument("path")
+    e.add_argument("path", nargs="?")
+    e.add_argument("--markdown", metavar="DIR", help="write a readable, NOT encrypted, SELF.md and world/*.md")
     e.set_defaults(func=cmd_export)
     i = sub.add_parser("import", help="read a core file into this home")
     i.add_argument("path")
@@ -159,6 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     k.set_defaults(func=cmd_check)
     ch = sub.add_parser("chat", help="talk in the terminal (reads one message per line when not a terminal)")
     ch.add_argument("--model", help="a GGUF file (default: the bundled SmolLM2-135M-Instruct)")
+    ch.add_argument("--temperature", type=float, default=0.7)
     ch.set_defaults(func=cmd_chat)
     r = sub.add_parser("recall", help="show what recall finds for a query, with each item's scores")
     r.add_argument("query")

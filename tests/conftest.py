@@ -25,3 +25,14 @@ def soul(anima_home):
     s = Home(anima_home).create(PASSPHRASE, name="Test")
     yield s
     s.close()
+
+
+@pytest.fixture
+def companion(anima_home):
+    """A companion on a real encrypted soul, with the fast fakes for the models."""
+    from anima.companion import Companion
+    from anima.models.fake import FakeChatModel, FakeEmbedder
+    c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", FakeChatModel(), FakeEmbedder(), user_name="Ada")
+    c.indexer_thread.join()
+    yield c
+    c.close()

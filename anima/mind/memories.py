@@ -14,6 +14,7 @@ MAX_CHARS = 1000
 SUPPRESS_CORRECTED = 0.8
 SUPPRESS_ASSOCIATES = 0.4
 ASSOCIATES = 5
+ASSOCIATE_SIMILARITY = 0.3  # below this, a memory is not an associate of the corrected one
 
 
 class Memories:
@@ -59,7 +60,7 @@ class Memories:
         if vector is None:
             return
         near = [(key, sim) for key, sim in self.indexer.index.search(vector, ASSOCIATES * 3)
-                if key[0] == "memory" and key[1] != memory_id and sim > 0.5][:ASSOCIATES]
+                if key[0] == "memory" and key[1] != memory_id and sim > ASSOCIATE_SIMILARITY][:ASSOCIATES]
         for (_, other), sim in near:
             self._raise_suppression(other, SUPPRESS_ASSOCIATES * sim, actor)
 

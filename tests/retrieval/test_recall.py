@@ -1,0 +1,98 @@
+"""Recall on a real encrypted soul: hybrid search, supersession, decay, suppression, forgetting, re-indexing."""
+
+import logging
+from datetime import datetime, timedelta, timezone
+
+from anima.companion import Companion
+from anima.models.fake import FakeChatModel, FakeEmbedder
+from anima.store import Home
+from tests.conftest import PASSPHRASE
+
+
+def keys(results):
+    return [r.key for r in results]
+
+
+def test_both_lexical_and_semantic_hits_are_fused_with_their_components(companion):
+    a = companion.memories.remember("Ada's cat is called Miso")
+    companion.memories.remember("Ada works at the hospital in Leeds")
+    found = companion.recall("what is the cat called", 5)
+    assert found[0].key == ("memory", a)
+    c = found[0].components
+    assert c["bm25_rank"] == 1 and c["vector_rank"] == 1 and c["rrf"] > 0 and "final" in c
+
+
+def test_a_superseding_fact_keeps_the_old_one_answerable_for_then(companion):
+    old = companion.memories.remember("Ada works as a software engineer", valid_from="2024-01-01T00:00:00+00:00")
+    new = companion.memories.supersede(old, "Ada works as a product manager", at="2026-03-01T00:00:00+00:00")
+    row = companion.soul.get("memory", old)
+    assert row["valid_to"] == "2026-03-01T00:00:00+00:00" and row["superseded_by"] == new
+    assert [m["id"] for m in companion.memories.as_of("2025-06-01T00:00:00+00:00")] == [old]
+    assert [m["id"] for m in companion.memories.as_of("2026-06-01T00:00:00+00:00")] == [new]
+    assert [m["id"] for m in companion.memories.lineage(old)] == [old, new]
+    found = companion.recall("what does Ada work as", 5)
+    assert found[0].key == ("memory", new)
+    assert ("memory", old) in keys(found)  # still there, ranked below
+    history = companion.soul.history("memory", old)
+    assert any('"superseded_by"' in (h["after"] or "") for h in history)
+
+
+def test_low_importance_memories_decay_with_a_30_day_half_life(companion):
+    t0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    faint = companion.memories.remember("Ada once mentioned liking jazz", importance=0.2, valid_from=t0.isoformat())
+    vivid = companion.memories.remember("Ada loves jazz concerts", importance=0.8, valid_from=t0.isoformat())
+    fresh = companion.recaller.search("jazz", 5, now=t0 + timedelta(hours=1))
+    later = companion.recaller.search("jazz", 5, now=t0 + timedelta(days=60))
+    by = {r.key: r for r in later}
+    assert abs(by[("memory", faint)].components["recency"] - 0.25) < 0.01
+    assert by[("memory", vivid)].components["recency"] == 1.0
+    assert {r.key: r for r in fresh}[("memory", faint)].components["recency"] > 0.99
+
+
+def test_a_corrected_memory_and_its_closest_associates_lose_rank(companion):
+    m = companion.memories
+    wrong = m.remember("Ada's sister Bea lives in Paris")
+    near = m.remember("Bea moved to Paris for work")
+    far = m.remember("Ada plays the cello on Sundays")
+    before = {r.key: r.score for r in companion.recall("where does Bea live Paris", 10)}
+    m.suppress(wrong, actor="user")
+    after = {r.key: r for r in companion.recall("where does Bea live Paris", 10)}
+    assert after[("memory", wrong)].components["suppression"] == 0.8
+    assert after[("memory", wrong)].score < before[("memory", wrong)] * 0.5
+    assert 0 < after[("memory", near)].components["suppression"] < 0.8
+    assert companion.soul.get("memory", far)["suppression"] == 0
+
+
+def test_forgetting_removes_an_item_from_both_indexes(companion):
+    mid = companion.memories.remember("Ada's secret password hint is blue giraffe")
+    assert ("memory", mid) in keys(companion.recall("blue giraffe", 5))
+    companion.forget("memory", mid)
+    assert ("memory", mid) not in keys(companion.recall("blue giraffe", 5))
+    assert companion.soul.query("SELECT rowid FROM memories_fts WHERE memories_fts MATCH 'giraffe'") == []
+    assert companion.indexer.index.vector(("memory", mid)) is None
+    assert companion.soul.query("SELECT * FROM embeddings WHERE item_kind = 'memory'") == []
+
+
+def test_a_damaged_or_missing_vector_store_is_rebuilt_with_a_warning_and_search_works_meanwhile(anima_home, caplog):
+    home = Home(anima_home)
+    c = Companion.create(home, PASSPHRASE, "Anima", FakeChatModel(), FakeEmbedder())
+    ids = [c.memories.remember(f"fact number {i} about gardening tomatoes") for i in range(5)]
+    c.close()
+    with home.unlock(PASSPHRASE) as soul:  # lose some vectors and damage another
+        soul.con.execute("DELETE FROM embeddings WHERE item_id IN (?, ?)", (ids[0], ids[1]))
+        soul.con.execute("UPDATE embeddings SET vector = zeroblob(8), dim = 2 WHERE item_id = ?", (ids[2],))
+    caplog.set_level(logging.WARNING)
+    c = Companion.unlock(home, PASSPHRASE, FakeChatModel(), FakeEmbedder())
+    assert c.recall("gardening tomatoes", 5)  # full-text search answers at once
+    c.indexer_thread.join()
+    assert "re-indexing 3 items" in caplog.text
+    assert {k for k in keys(c.recall("gardening tomatoes", 10))} >= {("memory", i) for i in ids}
+    assert len(c.indexer.index) == 5
+    c.close()
+
+
+def test_a_question_with_no_match_returns_nothing_wrong(companion):
+    companion.memories.remember("Ada's cat is called Miso")
+    assert companion.recall("", 5) == []
+    found = companion.recall("zzqx vorpal", 5)
+    assert all(r.components["bm25_rank"] is None for r in found)

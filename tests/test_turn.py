@@ -1,0 +1,101 @@
+"""A turn end to end with the fast fakes: recording, the why of a reply, feedback, and bad input."""
+
+import pytest
+
+from anima.errors import InvalidEdit
+from anima.mind.conversation import EmptyMessage
+
+
+def test_a_turn_streams_records_both_messages_and_why(companion):
+    mid = companion.memories.remember("Ada's cat is called Miso")
+    companion.chat.enqueue("Your cat Miso is lovely.")
+    turn = companion.turn("tell me about my cat")
+    assert list(turn) == ["Your ", "cat ", "Miso ", "is ", "lovely."]
+    msgs = companion.soul.query("SELECT role, content FROM messages ORDER BY id")
+    assert msgs == [{"role": "user", "content": "tell me about my cat"},
+                    {"role": "companion", "content": "Your cat Miso is lovely."}]
+    why = companion.why(turn.reply_id)
+    assert why[0]["item_kind"] == "memory" and why[0]["item_id"] == mid
+    assert why[0]["components"]["bm25_rank"] is not None and why[0]["score"] > 0
+    row = companion.soul.get("memory", mid)
+    assert row["uses"] == 1 and row["importance"] > 0.5  # the reply used it
+
+
+def test_memories_loaded_again_and_again_but_never_used_cool_down(companion):
+    mid = companion.memories.remember("Ada once visited a cat cafe")
+    for _ in range(6):
+        companion.chat.enqueue("Let's talk about the weather.")
+        companion.turn("cat").read()
+    row = companion.soul.get("memory", mid)
+    assert row["loads"] == 6 and row["uses"] == 0 and row["importance"] < 0.5
+
+
+@pytest.mark.parametrize("text", ["", "   \n\t ", "\x00\x01\x02"])
+def test_an_empty_message_is_refused_and_nothing_is_stored(companion, text):
+    with pytest.raises(EmptyMessage):
+        companion.turn(text)
+    assert companion.soul.query("SELECT * FROM messages") == []
+
+
+def test_an_enormous_message_is_kept_whole_and_cut_only_in_the_workspace(companion):
+    huge = ("word " * 210_000)[:1_000_000]
+    companion.chat.enqueue("That is a lot.")
+    turn = companion.turn(huge)
+    assert turn.workspace.user_text_cut
+    turn.read()
+    stored = companion.soul.query("SELECT content FROM messages WHERE role = 'user'")[0]["content"]
+    assert len(stored) == len(huge.strip())
+
+
+def test_binary_junk_many_scripts_and_emoji_survive_a_turn(companion):
+    junk = bytes(range(256)).decode("latin-1")
+    text = f"{junk} Привет 你好 مرحبا नमस्ते שלום 🐈‍⬛🎻 café"
+    companion.chat.enqueue("🙂 你好")
+    companion.turn(text).read()
+    stored = companion.soul.query("SELECT content FROM messages WHERE role = 'user'")[0]["content"]
+    assert "\x00" not in stored and "你好" in stored and "🐈‍⬛" in stored and "café" in stored
+    assert companion.recall("你好", 5)
+    assert companion.recall("Привет", 5)
+
+
+def test_stopping_a_reply_keeps_what_was_said(companion):
+    import threading
+    cancel = threading.Event()
+    companion.chat.enqueue("one two three four five")
+    turn = companion.turn("count", cancel)
+    got = []
+    for piece in turn:
+        got.append(piece)
+        if len(got) == 2:
+            cancel.set()
+    assert turn.stop_reason.name == "CANCELLED"
+    assert companion.soul.get("message", turn.reply_id)["content"] == "one two"
+
+
+def test_open_mind_edits_that_break_a_rule_keep_the_old_value(companion):
+    companion.self_model.write("persona", "Warm.", "user")
+    with pytest.raises(InvalidEdit, match="at most"):
+        companion.self_model.write("persona", "x" * 5000, "user")
+    with pytest.raises(InvalidEdit, match="read-only"):
+        companion.self_model.write("origin", "I am someone else", "user")
+    assert companion.self_model.read().persona == "Warm."
+    card = companion.world.create("person", "Bea", "Ada's sister, lives in Paris.", ["Bea", "sister"])
+    with pytest.raises(InvalidEdit):
+        companion.world.update(card, body="  ")
+    assert companion.world.all()[0]["body"] == "Ada's sister, lives in Paris."
+
+
+def test_the_clerk_brings_a_card_by_its_keyword(companion):
+    card = companion.world.create("project", "Thesis", "Ada's nursing thesis on night shifts, due in May.",
+                                  ["dissertation"])
+    found = {r.key: r for r in companion.recall("my dissertation is stressing me", 5)}
+    assert ("world_card", card) in found
+
+
+def test_forget_everything_about_a_person(companion):
+    companion.memories.remember("Bea is Ada's sister")
+    companion.memories.remember("Ada's cat is called Miso")
+    companion.world.create("person", "Bea", "Ada's sister in Paris.")
+    assert companion.forget_person("Bea") == 2
+    left = [m["content"] for m in companion.soul.query("SELECT content FROM memories")]
+    assert left == ["Ada's cat is called Miso"] and companion.world.all() == []
