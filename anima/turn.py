@@ -27,7 +27,10 @@ class TurnStream:
         self.user_id = c.conversation.record("user", text, speaker=c.user_name, session=c.session)
         self.user_text = c.soul.get("message", self.user_id)["content"]
         history = [m for m in c.conversation.recent(c.session, 200) if m["id"] != self.user_id]
-        self.recalled = [r for r in c.recall(self.user_text, RECALL_K + 1) if r.key != ("message", self.user_id)]
+        # What is already in the recent turns (or is this very message) is not recalled again.
+        present = {("message", m["id"]) for m in history} | {("message", self.user_id)}
+        found = c.recall(self.user_text, RECALL_K + len(present))
+        self.recalled = [r for r in found if r.key not in present][:RECALL_K]
         self.workspace = c.workspace().assemble(c.self_model.read(), c.name, history, self.recalled, self.user_text)
         self.reply_id: int | None = None
         self.stop_reason: StopReason | None = None

@@ -8,6 +8,7 @@ its score components, so "why did you recall that" can be answered.
 """
 
 import math
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
@@ -17,6 +18,12 @@ from .indexer import Indexer
 
 RRF_K = 60
 CANDIDATES = 100
+# Words name people and rare things exactly; meaning finds paraphrase. Lexical evidence counts a bit more.
+LEXICAL_WEIGHT, VECTOR_WEIGHT = 1.5, 1.0
+# A message whose speaker the query names (the person, or the companion) is likelier to be the answer.
+NAMED_SPEAKER_BOOST = 1.3
+# A conversation's answer often sits right beside the turn that matches the words: neighbours share credit.
+NEIGHBOUR_SHARE = 0.3
 HALF_LIFE_DAYS = 30.0
 LOW_IMPORTANCE = 0.35
 KINDS = ("message", "memory", "episode", "world_card")
@@ -55,14 +62,14 @@ def parse_time(text: str | None) -> datetime | None:
     return t if t.tzinfo else t.replace(tzinfo=timezone.utc)
 
 
-def rrf(*rankings: list) -> dict:
-    """Reciprocal Rank Fusion: key -> (score, [rank in each list or None])."""
+def rrf(rankings: list[list], weights: list[float]) -> dict:
+    """Weighted Reciprocal Rank Fusion: key -> (score, [rank in each list or None])."""
     fused: dict = {}
-    for i, ranking in enumerate(rankings):
+    for i, (ranking, weight) in enumerate(zip(rankings, weights)):
         for rank, key in enumerate(ranking, start=1):
             score, ranks = fused.get(key, (0.0, [None] * len(rankings)))
             ranks[i] = rank
-            fused[key] = (score + 1.0 / (RRF_K + rank), ranks)
+            fused[key] = (score + weight / (RRF_K + rank), ranks)
     return fused
 
 
@@ -82,20 +89,60 @@ class Recall:
             vector = [(key, sim) for key, sim in self.indexer.index.search(q, CANDIDATES * 2) if key[0] in kinds]
             vector = vector[:CANDIDATES]
         sims = dict(vector)
-        fused = rrf(lexical, [key for key, _ in vector])
+        fused = rrf([lexical, [key for key, _ in vector]], [LEXICAL_WEIGHT, VECTOR_WEIGHT])
         rows = self._hydrate(fused.keys())
-        out = []
+        named = self._named_speakers(query)
+        out = {}
         for key, (score, (bm25_rank, vector_rank)) in fused.items():
             row = rows.get(key)
             if row is None:
                 continue  # forgotten between the search and now
             c = {"bm25_rank": bm25_rank, "vector_rank": vector_rank,
                  "vector_sim": round(sims[key], 4) if key in sims else None, "rrf": round(score, 6)}
+            if key[0] == "message" and row.get("speaker") in named:
+                score *= NAMED_SPEAKER_BOOST
+                c["named_speaker"] = row["speaker"]
             final = score * self._rerank(key[0], row, now, c)
-            c["final"] = round(final, 6)
-            out.append(Recalled(key[0], key[1], row["text"], row["at"], final, c, row))
-        out.sort(key=lambda r: -r.score)
-        return out[:k]
+            out[key] = Recalled(key[0], key[1], row["text"], row["at"], final, c, row)
+        self._share_with_neighbours(out)
+        for r in out.values():
+            r.components["final"] = round(r.score, 6)
+        return sorted(out.values(), key=lambda r: -r.score)[:k]
+
+    def _named_speakers(self, query: str) -> set[str]:
+        """Speakers the query names, when it names exactly one (two names say nothing about whose turn it is)."""
+        words = set(re.findall(r"\w+", query.lower()))
+        speakers = [r["speaker"] for r in self.soul.query("SELECT DISTINCT speaker FROM messages WHERE speaker != ''")]
+        named = {s for s in speakers if set(re.findall(r"\w+", s.lower())) <= words}
+        return named if len(named) == 1 else set()
+
+    def _share_with_neighbours(self, found: dict) -> None:
+        """Each message lends a share of its score to the turns just before and after it (same session)."""
+        ids = [key[1] for key in found if key[0] == "message"]
+        if not ids:
+            return
+        marks = ",".join("?" * len(ids))
+        rows = self.soul.query(
+            f"SELECT m.id AS id, (SELECT p.id FROM messages p WHERE p.session = m.session AND p.id < m.id "
+            f"ORDER BY p.id DESC LIMIT 1) AS prev, (SELECT n.id FROM messages n WHERE n.session = m.session "
+            f"AND n.id > m.id ORDER BY n.id LIMIT 1) AS next FROM messages m WHERE m.id IN ({marks})", ids)
+        base = {key: r.score for key, r in found.items()}
+        lent: dict = {}
+        for r in rows:
+            share = NEIGHBOUR_SHARE * base[("message", r["id"])]
+            for nid in (r["prev"], r["next"]):
+                if nid is not None:
+                    lent[nid] = max(lent.get(nid, 0.0), share)
+        missing = [nid for nid in lent if ("message", nid) not in found]
+        if missing:
+            for key, row in self._hydrate([("message", nid) for nid in missing]).items():
+                found[key] = Recalled("message", key[1], row["text"], row["at"], 0.0,
+                                      {"bm25_rank": None, "vector_rank": None, "vector_sim": None, "rrf": 0.0}, row)
+        for nid, share in lent.items():
+            r = found.get(("message", nid))
+            if r is not None and share > 0:
+                r.score = max(r.score, base.get(("message", nid), 0.0) + share)
+                r.components["from_neighbour"] = round(share, 6)
 
     def _rerank(self, kind: str, row: dict, now: datetime, c: dict) -> float:
         importance = row.get("importance", 0.5)

@@ -188,15 +188,59 @@ def m001_soul(con):
         con.execute("INSERT INTO blocks(name, content, updated_at) VALUES (?, '', ?)", (name, now))
 
 
+def _neighbours(id_expr: str, session_expr: str) -> str:
+    """SQL for a message's context key: the text of the turns just before and after it in its session."""
+    return (f"coalesce((SELECT content FROM messages WHERE session = {session_expr} AND id < {id_expr} "
+            f"ORDER BY id DESC LIMIT 1), '') || ' ' || "
+            f"coalesce((SELECT content FROM messages WHERE session = {session_expr} AND id > {id_expr} "
+            f"ORDER BY id LIMIT 1), '')")
+
+
+def _refresh_context(which: str, ref: str) -> str:
+    """An UPDATE of one neighbour's context key; `which` is '<' (the one before) or '>' (the one after)."""
+    order = "DESC" if which == "<" else ""
+    target = (f"(SELECT id FROM messages WHERE session = {ref}.session AND id {which} {ref}.id "
+              f"ORDER BY id {order} LIMIT 1)")
+    return (f"UPDATE messages_fts SET context = {_neighbours('messages_fts.rowid', f'{ref}.session')} "
+            f"WHERE rowid = {target};")
+
+
 def m002_full_text(con):
-    """FTS5 (BM25) over what recall searches, kept in step by triggers, inside the encrypted file."""
+    """FTS5 (BM25) over what recall searches, kept in step by triggers, inside the encrypted file.
+
+    A message is found by its own words and by its neighbours' (the turn before
+    and the turn after, in its session): an answer like "Yes, last Sunday" is
+    found through the question it answers. So messages_fts keeps its own
+    content, and forgetting a message also rewrites its neighbours' keys.
+    """
     run_script(con, """
-    CREATE VIRTUAL TABLE messages_fts USING fts5(speaker, content, content='messages', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
+    CREATE VIRTUAL TABLE messages_fts USING fts5(speaker, content, context, tokenize='porter unicode61 remove_diacritics 2');
     CREATE VIRTUAL TABLE memories_fts USING fts5(content, content='memories', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
     CREATE VIRTUAL TABLE episodes_fts USING fts5(summary, content='episodes', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
     CREATE VIRTUAL TABLE world_cards_fts USING fts5(title, body, keywords, content='world_cards', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
     """)
+    run_script(con, f"""
+    CREATE TRIGGER messages_fts_ai AFTER INSERT ON messages BEGIN
+        INSERT INTO messages_fts(rowid, speaker, content, context)
+            VALUES (new.id, new.speaker, new.content, {_neighbours('new.id', 'new.session')});
+        {_refresh_context('<', 'new')}
+    END;
+    CREATE TRIGGER messages_fts_ad AFTER DELETE ON messages BEGIN
+        DELETE FROM messages_fts WHERE rowid = old.id;
+        {_refresh_context('<', 'old')}
+        {_refresh_context('>', 'old')}
+    END;
+    CREATE TRIGGER messages_fts_au AFTER UPDATE OF speaker, content ON messages BEGIN
+        UPDATE messages_fts SET speaker = new.speaker, content = new.content WHERE rowid = new.id;
+        {_refresh_context('<', 'new')}
+        {_refresh_context('>', 'new')}
+    END;
+    INSERT INTO messages_fts(rowid, speaker, content, context)
+        SELECT m.id, m.speaker, m.content, {_neighbours('m.id', 'm.session')} FROM messages AS m;
+    """)
     for table, cols in FTS_COLUMNS.items():
+        if table == "messages":
+            continue
         new = ", ".join(f"new.{c}" for c in cols)
         old = ", ".join(f"old.{c}" for c in cols)
         names = ", ".join(cols)
@@ -229,7 +273,7 @@ def m003_workspace_record(con):
 
 
 FTS_COLUMNS = {
-    "messages": ("speaker", "content"),
+    "messages": ("speaker", "content", "context"),
     "memories": ("content",),
     "episodes": ("summary",),
     "world_cards": ("title", "body", "keywords"),

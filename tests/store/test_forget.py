@@ -62,3 +62,15 @@ def test_forgetting_an_episode_removes_it_from_the_index(soul):
 def test_forgetting_what_is_not_there_is_a_clear_error(soul):
     with pytest.raises(NotFound):
         soul.forget("memory", 12345)
+
+
+def test_a_forgotten_message_leaves_no_trace_in_its_neighbours_search_keys(soul):
+    ids = [soul.add("message", "user", session="s", role="user", content=text, created_at="2026")
+           for text in ("what did you paint", "a purple TANGERINE sunset", "lovely")]
+    hits = soul.query("SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'tangerine' ORDER BY rowid")
+    assert [h["rowid"] for h in hits] == ids  # found by its own words and through both neighbours
+    soul.forget("message", ids[1])
+    assert soul.query("SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'tangerine'") == []
+    # The neighbours now see each other.
+    hits = soul.query("SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'lovely' ORDER BY rowid")
+    assert [h["rowid"] for h in hits] == [ids[0], ids[2]]
