@@ -20,7 +20,7 @@ from .retrieval.recall import Recall, Recalled
 from .store import Home, Soul
 from .store.soul import now
 from .turn import TurnStream
-from .workspace import Workspace
+from .workspace import Entry, Workspace
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,11 @@ class Companion:
         self.self_model = SelfModel(soul)
         self.recaller = Recall(soul, self.indexer)
         self.clerk = Clerk(soul, self.recaller)
-        self._turn_lock = threading.Lock()
+        # The session's transcript as sent to the model (see workspace.py), and the focus it last saw.
+        self.transcript: list[Entry] = [
+            Entry("assistant" if m["role"] == "companion" else "user", m["content"], frozenset({("message", m["id"])}))
+            for m in self.conversation.recent(self.session, 200)]
+        self.focus_shown = ""
 
     # ---- opening ------------------------------------------------------------
 
@@ -71,6 +75,19 @@ class Companion:
         return Workspace(self.chat.count_tokens, self.chat.capabilities.context_tokens)
 
     # ---- a turn -------------------------------------------------------------
+
+    def start_session(self) -> None:
+        """A new conversation: recent turns start empty, and earlier ones come back by recall."""
+        self.session = now()
+        self.transcript = []
+        self.focus_shown = ""
+
+    def transcript_keys(self) -> set:
+        """Items the transcript already holds: its own messages and the items its notes recalled."""
+        keys = set()
+        for e in self.transcript:
+            keys |= e.keys
+        return keys
 
     def turn(self, text: str, cancel: threading.Event | None = None) -> TurnStream:
         """Record the message and prepare the reply; iterate the result to stream it."""

@@ -4,15 +4,13 @@
 """
 
 import json
-import logging
 import threading
 from typing import Iterator
 
 from .models.chat import StopReason
 from .retrieval.fts import terms
 from .store.soul import now
-
-log = logging.getLogger(__name__)
+from .workspace import Entry
 
 RECALL_K = 8
 
@@ -26,19 +24,23 @@ class TurnStream:
         c = companion
         self.user_id = c.conversation.record("user", text, speaker=c.user_name, session=c.session)
         self.user_text = c.soul.get("message", self.user_id)["content"]
-        history = [m for m in c.conversation.recent(c.session, 200) if m["id"] != self.user_id]
-        # What is already in the recent turns (or is this very message) is not recalled again.
-        present = {("message", m["id"]) for m in history} | {("message", self.user_id)}
+        # What the transcript already holds (or is this very message) is not recalled again.
+        present = c.transcript_keys() | {("message", self.user_id)}
         found = c.recall(self.user_text, RECALL_K + len(present))
         self.recalled = [r for r in found if r.key not in present][:RECALL_K]
-        self.workspace = c.workspace().assemble(c.self_model.read(), c.name, history, self.recalled, self.user_text)
+        floor = c.self_model.read()
+        focus = floor.inner_state if floor.inner_state != c.focus_shown else ""
+        self.workspace = c.workspace().assemble(floor, c.name, c.transcript, self.recalled, self.user_text,
+                                                focus=focus)
+        self._focus = floor.inner_state
         self.reply_id: int | None = None
         self.stop_reason: StopReason | None = None
         self.text = ""
 
     def __iter__(self) -> Iterator[str]:
-        stream = self.companion.chat.stream(self.workspace.messages, max_tokens=self.companion.reply_tokens,
-                                            temperature=self.companion.temperature, cancel=self.cancel)
+        c = self.companion
+        stream = c.chat.stream(self.workspace.messages, max_tokens=c.reply_tokens, temperature=c.temperature,
+                               cancel=self.cancel)
         try:
             for piece in stream:
                 self.text += piece
@@ -54,15 +56,23 @@ class TurnStream:
 
     def _record(self) -> None:
         c = self.companion
+        ws = self.workspace
+        # The transcript grows by exactly what was sent and said, so the next turn's prefix matches.
+        del c.transcript[:ws.kept_from]
+        if ws.note:
+            c.transcript.append(ws.note)
+            c.focus_shown = self._focus
+        c.transcript.append(Entry("user", ws.messages[-1]["content"], frozenset({("message", self.user_id)})))
         reply = self.text.strip()
         if not reply:
             return  # stopped before a word: nothing to remember
         self.reply_id = c.conversation.record("companion", reply, speaker=c.name, session=c.session)
+        c.transcript.append(Entry("assistant", self.text, frozenset({("message", self.reply_id)})))
         with c.soul.transaction() as con:
-            for h in self.workspace.held:
+            for h in ws.held:
                 con.execute("INSERT INTO recalls VALUES (?, ?, ?, ?, ?, ?)",
                             (self.reply_id, h.kind, h.id, h.rank, h.score, json.dumps(h.components)))
-        feedback(c.soul, self.workspace.held, reply)
+        feedback(c.soul, ws.held, reply)
 
 
 def used_by(reply: str, text: str) -> bool:

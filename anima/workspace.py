@@ -8,10 +8,14 @@
 3. Within the remaining budget, counted with the model's own tokenizer:
    recalled memories, episodes and world cards, and the recent turns.
 
-The layout runs from the most stable text to the most volatile, and the stable
-part is rendered byte-identically from turn to turn, so llama.cpp reuses its
-computed prefix: [floor] [recent turns, append-only] [this moment: focus and
-what was recalled] [the new message].
+The layout runs from the most stable text to the most volatile, and what was
+sent once is sent again byte for byte, so llama.cpp reuses its computed
+prefix: [floor] [the session's transcript: earlier notes and turns, append-only]
+[this turn's note: focus, feelings, what was newly recalled] [the new message].
+A recalled item enters the transcript once, in the note of the turn that
+recalled it, and stays there while the transcript holds it. When the
+transcript outgrows the budget its oldest turns go in steps of WINDOW_STEP
+messages, so the prefix stays valid for many turns between steps.
 """
 
 from dataclasses import dataclass, field
@@ -22,8 +26,9 @@ from .retrieval.recall import Recalled
 
 FLOOR_CAP_TOKENS = 1600
 REPLY_RESERVE = 512
-RECALL_SHARE = 0.4
-WINDOW_STEP = 8  # of what is left after the floor and the new message
+RECALL_SHARE = 0.4  # of what is left after the floor and the new message
+WINDOW_STEP = 8
+LABELS = {"message": "said", "memory": "I know", "episode": "we lived", "world_card": "their world"}
 
 
 @dataclass
@@ -37,11 +42,20 @@ class Held:
 
 
 @dataclass
+class Entry:
+    """One message of the session's transcript, as it was sent to the model."""
+    role: str
+    content: str
+    keys: frozenset = frozenset()  # the recalled items a note carries
+
+
+@dataclass
 class Assembled:
     messages: list[dict]
     tiers: dict[str, int]  # tier name -> tokens
     held: list[Held] = field(default_factory=list)
-    history_ids: list[int] = field(default_factory=list)
+    note: Entry | None = None
+    kept_from: int = 0  # the transcript entries before this index did not fit
     user_text_cut: bool = False
 
 
@@ -59,21 +73,20 @@ def render_floor(f: SelfFloor, companion_name: str) -> str:
     return "\n\n".join(parts)
 
 
-def render_moment(inner_state: str, emotional: str, items: list[Recalled]) -> str:
+def render_item(r: Recalled) -> str:
+    note = " (no longer true)" if r.row.get("valid_to") else ""
+    who = f"{r.row['speaker']}: " if r.kind == "message" and r.row.get("speaker") else ""
+    return f"- [{(r.at or '')[:10]}, {LABELS[r.kind]}] {who}{r.text}{note}"
+
+
+def render_note(focus: str, emotional: str, items: list[Recalled]) -> str:
     parts = []
-    if inner_state.strip():
-        parts.append(f"# On my mind\n{inner_state.strip()}")
+    if focus.strip():
+        parts.append(f"# On my mind\n{focus.strip()}")
     if emotional.strip():
         parts.append(f"# What I notice in how they feel\n{emotional.strip()}")
     if items:
-        lines = []
-        for r in items:
-            when = (r.at or "")[:10]
-            label = {"message": "said", "memory": "I know", "episode": "we lived", "world_card": "their world"}[r.kind]
-            note = " (no longer true)" if r.row.get("valid_to") else ""
-            who = f"{r.row['speaker']}: " if r.kind == "message" and r.row.get("speaker") else ""
-            lines.append(f"- [{when}, {label}] {who}{r.text}{note}")
-        parts.append("# What I recall that may matter now\n" + "\n".join(lines))
+        parts.append("# What I recall that may matter now\n" + "\n".join(render_item(r) for r in items))
     return "\n\n".join(parts)
 
 
@@ -82,8 +95,8 @@ class Workspace:
         self.count = count_tokens
         self.budget = context_tokens - REPLY_RESERVE
 
-    def assemble(self, floor: SelfFloor, companion_name: str, history: list[dict], recalled: list[Recalled],
-                 user_text: str, emotional: str = "") -> Assembled:
+    def assemble(self, floor: SelfFloor, companion_name: str, transcript: list[Entry], recalled: list[Recalled],
+                 user_text: str, *, focus: str = "", emotional: str = "") -> Assembled:
         floor_text = render_floor(floor, companion_name)
         floor_tokens = self.count(floor_text)
         if floor_tokens > FLOOR_CAP_TOKENS:
@@ -99,41 +112,31 @@ class Workspace:
             user_tokens = self.count(user_text)
         left -= user_tokens
 
-        # Recalled items, best first, within their share.
-        recall_budget = int(left * RECALL_SHARE)
-        moment_items, used = [], 0
-        history_ids = {m["id"] for m in history}
+        # This turn's note: focus, feelings, and the newly recalled items, best first, within their share.
+        recall_budget, items, used = int(left * RECALL_SHARE), [], 0
         for r in recalled:
-            if r.kind == "message" and r.id in history_ids:
-                continue  # already in the recent turns
-            cost = self.count(render_moment("", "", [r]))
-            if used + cost > recall_budget:
-                continue
-            moment_items.append(r)
-            used += cost
-        moment = render_moment(floor.inner_state, emotional, moment_items)
-        left -= self.count(moment)
+            cost = self.count(render_item(r)) + 1
+            if used + cost <= recall_budget:
+                items.append(r)
+                used += cost
+        note_text = render_note(focus, emotional, items)
+        note = Entry("system", note_text, frozenset(r.key for r in items)) if note_text else None
+        note_tokens = self.count(note_text) if note else 0
+        left -= note_tokens
 
-        # Recent turns, newest first, until the budget is spent.
-        # When they do not all fit, the window's start moves in steps of WINDOW_STEP messages, so
-        # the computed prefix stays valid for several turns instead of changing every turn.
-        costs = [self.count(m["content"]) + 4 for m in history]
-        start, spent = len(history), 0
-        while start > 0 and spent + costs[start - 1] <= left:
-            start -= 1
-            spent += costs[start]
-        if start > 0:
-            aligned = -(-start // WINDOW_STEP) * WINDOW_STEP
-            spent -= sum(costs[start:aligned])
-            start = aligned
-        turns = history[start:]
+        # The transcript, trimmed from the front in steps when it does not fit.
+        costs = [self.count(e.content) + 4 for e in transcript]
+        start, spent = 0, sum(costs)
+        while spent > left and start < len(transcript):
+            step = costs[start:start + WINDOW_STEP]
+            spent -= sum(step)
+            start += len(step)
 
         messages = [{"role": "system", "content": floor_text}]
-        messages += [{"role": "assistant" if m["role"] == "companion" else "user", "content": m["content"]}
-                     for m in turns]
-        if moment:
-            messages.append({"role": "system", "content": moment})
+        messages += [{"role": e.role, "content": e.content} for e in transcript[start:]]
+        if note:
+            messages.append({"role": "system", "content": note.content})
         messages.append({"role": "user", "content": user_text})
-        held = [Held(r.kind, r.id, i + 1, r.score, r.components) for i, r in enumerate(moment_items)]
-        return Assembled(messages, {"floor": floor_tokens, "history": spent, "moment": self.count(moment) if moment else 0,
-                                    "message": user_tokens}, held, [m["id"] for m in turns], cut)
+        held = [Held(r.kind, r.id, i + 1, r.score, r.components) for i, r in enumerate(items)]
+        return Assembled(messages, {"floor": floor_tokens, "transcript": spent, "note": note_tokens,
+                                    "message": user_tokens}, held, note, start, cut)

@@ -22,12 +22,17 @@ def test_a_turn_streams_records_both_messages_and_why(companion):
 
 
 def test_memories_loaded_again_and_again_but_never_used_cool_down(companion):
+    from anima.turn import feedback
+    from anima.workspace import Held
     mid = companion.memories.remember("Ada once visited a cat cafe")
-    for _ in range(10):
-        companion.chat.enqueue("Let's talk about the weather.")
-        companion.turn("cat cafe").read()
+    companion.chat.enqueue("Let's talk about the weather.")
+    turn = companion.turn("cat cafe")
+    assert ("memory", mid) in {(h.kind, h.id) for h in turn.workspace.held}
+    turn.read()
+    for _ in range(5):  # five more workspaces held it; no reply used it
+        feedback(companion.soul, [Held("memory", mid, 1, 0.04, {})], "Let's talk about the weather.")
     row = companion.soul.get("memory", mid)
-    assert row["loads"] >= 5 and row["uses"] == 0 and row["importance"] < 0.5
+    assert row["loads"] == 6 and row["uses"] == 0 and row["importance"] < 0.5
 
 
 @pytest.mark.parametrize("text", ["", "   \n\t ", "\x00\x01\x02"])

@@ -2,7 +2,7 @@
 
 from anima.mind.selfmodel import SelfModel
 from anima.retrieval.recall import Recalled
-from anima.workspace import Workspace
+from anima.workspace import Entry, Workspace
 
 
 def words(text):
@@ -15,8 +15,7 @@ def test_the_self_tier_survives_a_huge_history_recall_and_message(companion):
     sm.write("human", "Ada is a nurse in Leeds; she has a cat named Miso.", "user")
     sm.write("identity", "I am Ada's steady, curious companion.", "ai")
     floor = sm.read()
-    history = [{"id": i, "role": "user" if i % 2 else "companion", "content": f"turn {i} " + "blah " * 200}
-               for i in range(300)]
+    history = [Entry("user" if i % 2 else "assistant", f"turn {i} " + "blah " * 200) for i in range(300)]
     recalled = [Recalled("memory", i, "remembered thing " * 50, "2026-01-01", 1.0 / (i + 1), {}, {})
                 for i in range(100)]
     ws = Workspace(words, 4096)
@@ -27,19 +26,25 @@ def test_the_self_tier_survives_a_huge_history_recall_and_message(companion):
         assert text in system
     assert sum(words(m["content"]) for m in out.messages) <= ws.budget + 50
     assert out.user_text_cut and out.messages[-1]["role"] == "user"
-    assert len(out.history_ids) < 300 and out.held  # both were cut to fit, neither vanished
+    assert 0 < out.kept_from < 300 and out.held  # both were cut to fit, neither vanished
+    assert len(out.messages) == 1 + (300 - out.kept_from) + 2
 
 
-def test_the_stable_prefix_is_byte_identical_between_turns(companion):
-    floor = companion.self_model.read()
-    history = [{"id": i, "role": "user", "content": f"message {i}"} for i in range(10)]
-    ws = Workspace(words, 4096)
-    a = ws.assemble(floor, "Anima", history[:9], [], "first")
-    b = ws.assemble(floor, "Anima", history, [Recalled("memory", 1, "a fact", "2026", 1.0, {}, {})], "second")
-    assert a.messages[0] == b.messages[0]
-    # The turns are a prefix of the next call's turns: only the volatile tail changes.
-    assert a.messages[1:10] == b.messages[1:10]
-    assert b.messages[-2]["role"] == "system" and "a fact" in b.messages[-2]["content"]
+def test_each_turn_sends_the_last_ones_messages_again_byte_for_byte(companion):
+    """The stable prefix: what one turn sent is the start of what the next one sends."""
+    companion.memories.remember("Ada's cat is called Miso")
+    companion.memories.remember("Ada works nights at the hospital")
+    sent = []
+    for text, reply in (("tell me about my cat", "Miso is sweet."), ("and my work at the hospital?", "Nights.")):
+        companion.chat.enqueue(reply)
+        companion.turn(text).read()
+        sent.append(companion.chat.history[-1]["messages"])
+    first, second = sent
+    assert second[:len(first)] == first
+    assert second[len(first)] == {"role": "assistant", "content": "Miso is sweet."}
+    # Each recalled item enters the transcript once.
+    notes = "".join(m["content"] for m in second if m["role"] == "system")
+    assert notes.count("Miso") == 1 and notes.count("nights at the hospital") == 1
 
 
 def test_an_edit_of_the_human_block_shows_in_the_next_workspace(companion):
