@@ -12,7 +12,7 @@ from .retrieval.fts import terms
 from .store.soul import now
 from .workspace import Entry
 
-RECALL_K = 8
+RECALL_K = 3  # newly recalled items per turn; what was recalled before stays in the transcript
 
 
 class TurnStream:
@@ -36,8 +36,15 @@ class TurnStream:
         self.reply_id: int | None = None
         self.stop_reason: StopReason | None = None
         self.text = ""
+        self._pieces: Iterator[str] | None = None
 
     def __iter__(self) -> Iterator[str]:
+        # One reply per turn: iterating again continues the same stream.
+        if self._pieces is None:
+            self._pieces = self._generate()
+        return self._pieces
+
+    def _generate(self) -> Iterator[str]:
         c = self.companion
         stream = c.chat.stream(self.workspace.messages, max_tokens=c.reply_tokens, temperature=c.temperature,
                                cancel=self.cancel)

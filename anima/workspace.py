@@ -14,8 +14,8 @@ prefix: [floor] [the session's transcript: earlier notes and turns, append-only]
 [this turn's note: focus, feelings, what was newly recalled] [the new message].
 A recalled item enters the transcript once, in the note of the turn that
 recalled it, and stays there while the transcript holds it. When the
-transcript outgrows the budget its oldest turns go in steps of WINDOW_STEP
-messages, so the prefix stays valid for many turns between steps.
+transcript outgrows its room its oldest turns go, down to TRIM_TO of the room,
+so the prefix then stays valid for many turns.
 """
 
 from dataclasses import dataclass, field
@@ -26,8 +26,12 @@ from .retrieval.recall import Recalled
 
 FLOOR_CAP_TOKENS = 1600
 REPLY_RESERVE = 512
-RECALL_SHARE = 0.4  # of what is left after the floor and the new message
-WINDOW_STEP = 8
+RECALL_SHARE = 0.25  # of what is left after the floor and the new message
+# When the transcript must be trimmed, it is trimmed to this share of its room, so the next trim
+# (which costs a full recompute of the prompt) is many turns away.
+TRIM_TO = 0.6
+# A recalled item is a reminder, not a transcript: each costs prompt time on every warm turn.
+ITEM_CHARS = 240
 LABELS = {"message": "said", "memory": "I know", "episode": "we lived", "world_card": "their world"}
 
 
@@ -76,7 +80,8 @@ def render_floor(f: SelfFloor, companion_name: str) -> str:
 def render_item(r: Recalled) -> str:
     note = " (no longer true)" if r.row.get("valid_to") else ""
     who = f"{r.row['speaker']}: " if r.kind == "message" and r.row.get("speaker") else ""
-    return f"- [{(r.at or '')[:10]}, {LABELS[r.kind]}] {who}{r.text}{note}"
+    text = r.text if len(r.text) <= ITEM_CHARS else r.text[:ITEM_CHARS].rsplit(" ", 1)[0] + "…"
+    return f"- [{(r.at or '')[:10]}, {LABELS[r.kind]}] {who}{text}{note}"
 
 
 def render_note(focus: str, emotional: str, items: list[Recalled]) -> str:
@@ -127,10 +132,10 @@ class Workspace:
         # The transcript, trimmed from the front in steps when it does not fit.
         costs = [self.count(e.content) + 4 for e in transcript]
         start, spent = 0, sum(costs)
-        while spent > left and start < len(transcript):
-            step = costs[start:start + WINDOW_STEP]
-            spent -= sum(step)
-            start += len(step)
+        if spent > left:
+            while spent > left * TRIM_TO and start < len(transcript):
+                spent -= costs[start]
+                start += 1
 
         messages = [{"role": "system", "content": floor_text}]
         messages += [{"role": e.role, "content": e.content} for e in transcript[start:]]

@@ -1,0 +1,105 @@
+"""`python -m anima bench turn`: time to first token of a turn with a full workspace, cold and warm.
+
+Cold is the first message of a conversation whose transcript already holds
+about 1,500 tokens; warm is a later message of the same conversation, recall
+included, after a side call (a part's structured bid or a reflection) has used
+the model in between. Raw llama-cpp-python on the same prompt, cold and with
+its prefix computed, is measured in the same run as the reference.
+"""
+
+import argparse
+import statistics
+import tempfile
+import time
+
+from anima.companion import Companion
+from anima.mind.part import CREATION_PROMPT, PART_CREATION_SCHEMA
+from anima.models.embedder import MiniLMEmbedder
+from anima.models.llama import LlamaChatModel
+from anima.models.structured import StructuredOutputFailed, ask_structured
+from anima.mind.conversation import NewMessage
+from anima.store import Home
+
+from . import locomo
+from .report import emit, table
+
+WARM_MESSAGES = ["What did I say about painting last week?", "And how is my sister doing, do you think?",
+                 "Remind me what we planned for the weekend.", "Thanks. What should I read next?"]
+
+
+def first_token_ms(pieces) -> float:
+    t = time.perf_counter()
+    for _ in pieces:
+        return (time.perf_counter() - t) * 1000
+    return float("nan")
+
+
+def side_call(chat) -> None:
+    """A part's bid or a reflection: another prompt on the same model, kept aside from the conversation."""
+    with chat.aside():
+        try:
+            ask_structured(chat, [{"role": "system", "content": CREATION_PROMPT},
+                                  {"role": "user", "content": "Moment: they mentioned their sister again."}],
+                           PART_CREATION_SCHEMA, what="part", retries=0, max_tokens=64)
+        except StructuredOutputFailed:
+            pass  # capped at 64 tokens it may not finish: what matters is that it ran on the model
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="anima bench turn")
+    p.add_argument("--transcript-tokens", type=int, default=1300)
+    args = p.parse_args(argv or [])
+    chat = LlamaChatModel(n_ctx=4096).start_loading()
+    embedder = MiniLMEmbedder().start_loading()
+    with tempfile.TemporaryDirectory(prefix="anima-bench-") as tmp:
+        home = Home(tmp)
+        c = Companion.create(home, "bench passphrase", "Anima", chat, embedder, user_name="Caroline")
+        # Earlier sessions to recall from, and this session's transcript of about 1,300 tokens.
+        turns = list(locomo.turns(locomo.load()))
+        c.conversation.record_many([NewMessage("user", t, s, None, "earlier") for s, t in turns[:400]])
+        current, tokens = [], 0
+        for s, t in turns[400:]:
+            current.append(NewMessage("user" if len(current) % 2 == 0 else "companion", t, s, None, c.session))
+            tokens += chat.count_tokens(t) + 4
+            if tokens >= args.transcript_tokens:
+                break
+        c.conversation.record_many(current)
+        c.close()
+        c = Companion(home, home.unlock("bench passphrase"), chat, embedder, session=c.session)
+        c.indexer_thread.join()
+        c.temperature, c.reply_tokens = 0.0, 24
+
+        cold_turn = c.turn("How have you been since we last talked?")
+        cold = first_token_ms(cold_turn)
+        for _ in cold_turn:
+            pass
+        prompt_tokens = sum(chat.count_tokens(m["content"]) + 4 for m in cold_turn.workspace.messages)
+        warm, new_tokens = [], []
+        for text in WARM_MESSAGES:
+            side_call(chat)
+            t = c.turn(text)
+            warm.append(first_token_ms(t))
+            for _ in t:
+                pass
+            new_tokens.append(t.workspace.tiers["note"] + t.workspace.tiers["message"])
+            print(f"warm turn: {warm[-1]:.0f} ms to first token, note {t.workspace.tiers['note']} tokens, "
+                  f"transcript trimmed at {t.workspace.kept_from}", flush=True)
+        messages = cold_turn.workspace.messages
+        c.close()
+
+    # The reference: raw llama-cpp-python on the cold prompt, first from scratch, then with its prefix computed.
+    llm = chat.llama
+    llm.reset()
+    raw_cold = first_token_ms(llm.create_chat_completion(messages, stream=True, max_tokens=8, temperature=0.0))
+    raw_warm = first_token_ms(llm.create_chat_completion(messages[:-1] + [{"role": "user", "content": "And then?"}],
+                                                          stream=True, max_tokens=8, temperature=0.0))
+    chat.close()
+    figures = {"cold_ttft_ms": round(cold, 1), "warm_ttft_ms": round(statistics.median(warm), 1),
+               "warm_ttft_max_ms": round(max(warm), 1), "prompt_tokens": prompt_tokens,
+               "warm_new_tokens": round(statistics.median(new_tokens)), "raw_cold_ttft_ms": round(raw_cold, 1),
+               "raw_warm_ttft_ms": round(raw_warm, 1)}
+    table("turn: time to first token, default model, full workspace (a side call before each warm turn)",
+          ["figure", "value"], [[k, v] for k, v in figures.items()])
+    emit("turn", {"cold_ttft_ms": figures["cold_ttft_ms"], "warm_ttft_ms": figures["warm_ttft_ms"],
+                  **{k: v for k, v in figures.items() if k not in ("cold_ttft_ms", "warm_ttft_ms")}})
+    return 0
