@@ -18,13 +18,16 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: setup
-	$(PY) -m anima
+	$(PY) -m ui
 
 chat: setup
 	$(PY) -m anima chat
 
+# The window tests need a screen: a virtual one (Xvfb) where there is none, else Qt's offscreen platform.
 test: setup
-	$(PY) -m pytest -q
+	@if [ -n "$$DISPLAY" ]; then $(PY) -m pytest -q; \
+	elif command -v xvfb-run >/dev/null; then xvfb-run -a -s "-screen 0 1280x1024x24" $(PY) -m pytest -q; \
+	else QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q; fi
 
 bench: setup
 	$(PY) -m anima bench all

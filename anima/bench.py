@@ -6,7 +6,7 @@ from pathlib import Path
 
 from .errors import KnownError
 
-NAMES = ("store", "mind", "retrieval", "turn")
+NAMES = ("store", "mind", "retrieval", "latency", "turn")
 
 
 def run(name: str, rest: list[str]) -> int:

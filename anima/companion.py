@@ -19,6 +19,7 @@ from .retrieval.indexer import Indexer
 from .retrieval.recall import Recall, Recalled
 from .store import Home, Soul
 from .store.soul import now
+from .errors import NotFound
 from .turn import TurnStream
 from .workspace import Entry, Workspace
 
@@ -123,6 +124,26 @@ class Companion:
                 self.soul.forget(kind, item_id)
                 gone += 1
         return gone
+
+    def undo(self, edit_id: int) -> None:
+        """Undo one recorded edit: an update gets its old values back, a creation is removed.
+        The undo is itself recorded (as the user's), so it can be undone in turn."""
+        import json
+        rows = self.soul.query("SELECT * FROM edit_history WHERE id = ?", (edit_id,))
+        if not rows:
+            raise NotFound(f"There is no edit #{edit_id} to undo.")
+        e = rows[0]
+        if e["op"] == "create":
+            self.soul.forget(e["item_kind"], e["item_id"])
+        elif e["op"] == "update":
+            before = json.loads(e["before"])
+            self.soul.update(e["item_kind"], e["item_id"], "user", **before)
+            if e["item_kind"] in ("memory", "world_card"):
+                row = self.soul.get(e["item_kind"], e["item_id"])
+                self.indexer.index_items(e["item_kind"], [row])
+
+    def edits(self, limit: int = 200) -> list[dict]:
+        return self.soul.query("SELECT * FROM edit_history ORDER BY id DESC LIMIT ?", (limit,))
 
     # ---- the portable core -------------------------------------------------------
 

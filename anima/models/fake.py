@@ -3,6 +3,7 @@
 import hashlib
 import re
 import threading
+import time
 from collections import deque
 from typing import Generator
 
@@ -22,8 +23,9 @@ class FakeChatModel(ChatModel):
 
     name = "fake"
 
-    def __init__(self, capabilities: Capabilities = Capabilities()):
+    def __init__(self, capabilities: Capabilities = Capabilities(), delay: float = 0.0):
         self.capabilities = capabilities
+        self.delay = delay  # seconds per piece, to look like a model that takes its time
         self.queue: deque = deque()
         self.history: list[dict] = []
 
@@ -55,6 +57,8 @@ class FakeChatModel(ChatModel):
                     yield (text + piece)[len(text):(text + piece).index(s)]
                     return StopReason.STOP_SEQUENCE
             text += piece
+            if self.delay:
+                time.sleep(self.delay)
             yield piece
         return StopReason.END
 

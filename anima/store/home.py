@@ -89,8 +89,11 @@ class Home:
         core.write_core(Path(path), tables, soul.schema_version(), export_passphrase, progress)
 
     def import_core(self, path: Path | str, export_passphrase: str, passphrase: str,
-                    replace: bool = False, progress: core.Progress | None = None) -> None:
-        """Verify the whole core, build a new soul from it beside the old, then swap it in atomically."""
+                    replace: bool = False, progress: core.Progress | None = None, before_swap=None) -> None:
+        """Verify the whole core, build a new soul from it beside the old, then swap it in atomically.
+
+        `before_swap` is called once everything is verified and built, just before the swap: the
+        place to close the old soul's connection (no connection may be open on a file being replaced)."""
         contents = core.read_core(Path(path), export_passphrase, progress)
         unknown = set(contents.tables) - set(SOUL_TABLES)
         if unknown:
@@ -115,6 +118,8 @@ class Home:
         except BaseException:
             _remove_db(staging)
             raise
+        if before_swap is not None:
+            before_swap()
         if new_keyfile is not None:
             new_keyfile.write(self.key_path)
         self._install(staging)

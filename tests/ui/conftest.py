@@ -1,0 +1,58 @@
+import os
+from pathlib import Path
+
+import pytest
+
+from anima.companion import Companion
+from anima.models.fake import FakeChatModel, FakeEmbedder
+from anima.settings import Settings
+from anima.store import Home
+from tests.conftest import PASSPHRASE
+
+SHOTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts" / "screenshots"
+
+
+@pytest.fixture(autouse=True)
+def settings_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("ANIMA_SETTINGS", str(tmp_path / "settings.json"))
+
+
+@pytest.fixture
+def screenshot():
+    """Save a widget as a PNG under test-artifacts/screenshots/, for a person to look at."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+
+    def save(widget, name: str) -> Path:
+        path = SHOTS / f"{name}.png"
+        assert widget.grab().save(str(path)), f"could not save {path}"
+        return path
+    return save
+
+
+@pytest.fixture
+def fake_companion(anima_home):
+    c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", FakeChatModel(), FakeEmbedder(), user_name="Ada")
+    c.indexer_thread.join()
+    yield c
+    c.close()
+
+
+@pytest.fixture
+def window(qtbot, fake_companion):
+    from ui.window import MainWindow
+    w = MainWindow(fake_companion, Settings())
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def send(qtbot, window, text: str):
+    """Type a message and press Enter, as a person would; wait for the reply to finish."""
+    from PySide6.QtCore import Qt
+    window.input.setFocus()
+    qtbot.keyClicks(window.input, text)
+    qtbot.keyClick(window.input, Qt.Key_Return)
+    qtbot.waitUntil(lambda: bool(window.worker is None and window.transcript.bubbles
+                                 and window.transcript.bubbles[-1].message_id is not None), timeout=120_000)
+    return window.transcript.bubbles[-1]

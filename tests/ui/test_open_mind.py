@@ -1,0 +1,68 @@
+"""The Open Mind panel: refused edits keep the old value, the human block reaches the workspace, forget works."""
+
+from PySide6.QtWidgets import QMessageBox
+
+from tests.ui.conftest import send
+
+
+def open_view(qtbot, window, title):
+    window.toggle_mind()
+    panel = window.mind
+    panel.setCurrentWidget(panel.views[title])
+    view = panel.views[title]
+    view.refresh()
+    qtbot.waitUntil(lambda: view.loaded, timeout=10_000)
+    return view
+
+
+def test_an_invalid_edit_is_refused_and_the_old_value_kept(qtbot, window, screenshot):
+    window.companion.self_model.write("persona", "Warm and direct.", "user")
+    view = open_view(qtbot, window, "Self")
+    assert view.editors["persona"].toPlainText() == "Warm and direct."
+    view.editors["persona"].setPlainText("x" * 5000)
+    view.save("persona")
+    qtbot.waitUntil(lambda: view.error.isVisible(), timeout=10_000)
+    assert "at most 1200 characters" in view.error.text()
+    assert window.companion.self_model.read().persona == "Warm and direct."
+    qtbot.waitUntil(lambda: view.editors["persona"].toPlainText() == "Warm and direct.", timeout=10_000)
+    screenshot(window, "open-mind-refused-edit")
+
+
+def test_an_edit_of_the_human_block_shows_in_the_next_turn(qtbot, window):
+    view = open_view(qtbot, window, "Self")
+    view.editors["human"].setPlainText("Ada is a night nurse and hates small talk.")
+    view.save("human")
+    qtbot.waitUntil(lambda: window.companion.self_model.read().human.startswith("Ada is a night nurse"),
+                    timeout=10_000)
+    window.companion.chat.enqueue("Straight to it, then.")
+    send(qtbot, window, "hi")
+    system = window.companion.chat.history[-1]["messages"][0]["content"]
+    assert "Ada is a night nurse and hates small talk." in system
+    edits = window.companion.soul.history("block")
+    assert edits[-1]["actor"] == "user"
+
+
+def test_forget_from_the_panel_removes_the_memory_from_core_and_recall(qtbot, window, monkeypatch, screenshot):
+    c = window.companion
+    keep = c.memories.remember("Ada's cat is called Miso")
+    gone = c.memories.remember("Ada's old password hint was purple walrus")
+    view = open_view(qtbot, window, "Memories")
+    screenshot(window, "open-mind-memories")
+    row = next(i for i, r in enumerate(view.rows) if r["id"] == gone)
+    view.table.selectRow(row)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Yes)
+    view.forget()
+    qtbot.waitUntil(lambda: [r["id"] for r in view.rows] == [keep], timeout=10_000)
+    assert c.soul.query("SELECT id FROM memories") == [{"id": keep}]
+    assert ("memory", gone) not in {r.key for r in c.recall("purple walrus password", 10)}
+
+
+def test_an_edit_can_be_undone(qtbot, window):
+    c = window.companion
+    card = c.world.create("person", "Bea", "Ada's sister, in Paris.")
+    c.world.update(card, body="Ada's sister, in Lyon now.", actor="user")
+    view = open_view(qtbot, window, "Edits")
+    row = next(i for i, e in enumerate(view.rows) if e["op"] == "update" and e["item_kind"] == "world_card")
+    view.table.selectRow(row)
+    view.undo()
+    qtbot.waitUntil(lambda: c.world.all()[0]["body"] == "Ada's sister, in Paris.", timeout=10_000)

@@ -1,0 +1,88 @@
+"""The why of a reply, and export then import of the whole soul through the dialogs."""
+
+from anima.store import Home
+from tests.conftest import PASSPHRASE
+from tests.ui.conftest import send
+from ui.chat.why import WhyDialog
+from ui.dialogs.core_io import ExportDialog, ImportDialog
+
+
+def test_the_why_view_lists_what_was_recalled(qtbot, window, screenshot):
+    c = window.companion
+    mid = c.memories.remember("Ada's cat is called Miso")
+    c.chat.enqueue("Miso sounds lovely.")
+    reply = send(qtbot, window, "tell me about my cat")
+    assert reply.why.isVisible()
+    items = c.why(reply.message_id)
+    assert (items[0]["item_kind"], items[0]["item_id"]) == ("memory", mid)
+    dialog = WhyDialog(items, {("memory", mid): "Ada's cat is called Miso"}, window)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    row = dialog.tree.topLevelItem(0)
+    assert row.text(2) == "Ada's cat is called Miso" and "words #" in row.text(3)
+    screenshot(dialog, "why-this-reply")
+
+
+def test_export_then_import_through_the_dialogs(qtbot, window, tmp_path, screenshot):
+    c = window.companion
+    c.memories.remember("Ada's cat is called Miso")
+    core = tmp_path / "ada.anima"
+    export = ExportDialog(c, window)
+    qtbot.addWidget(export)
+    export.path.setText(str(core))
+    export.passphrase.setText("export passphrase")
+    export.again.setText("export passphrase different")
+    export.submit()
+    assert "twice the same" in export.error.text()
+    export.again.setText("export passphrase")
+    export.show()
+    screenshot(export, "export")
+    export.submit()
+    qtbot.waitUntil(lambda: export.result() == 1, timeout=30_000)
+    assert core.exists()
+
+    elsewhere = Home(tmp_path / "other-computer")
+    bad = ImportDialog(elsewhere, replacing=False)
+    qtbot.addWidget(bad)
+    bad.show()
+    bad.path.setText(str(core))
+    bad.export_pass.setText("wrong")
+    bad.passphrase.setText("new passphrase")
+    bad.submit()
+    qtbot.waitUntil(lambda: bad.error.isVisible(), timeout=30_000)
+    assert "Wrong passphrase" in bad.error.text() and not elsewhere.exists()
+    screenshot(bad, "import-refused")
+
+    good = ImportDialog(elsewhere, replacing=False)
+    qtbot.addWidget(good)
+    good.path.setText(str(core))
+    good.export_pass.setText("export passphrase")
+    good.passphrase.setText("new passphrase")
+    good.submit()
+    qtbot.waitUntil(lambda: good.result_value is not None, timeout=30_000)
+    soul = good.result_value
+    assert soul.query("SELECT content FROM memories")[0]["content"] == "Ada's cat is called Miso"
+    soul.close()
+
+
+def test_import_over_the_open_companion_swaps_the_soul_in_the_window(qtbot, window, tmp_path, monkeypatch):
+    c = window.companion
+    c.memories.remember("from the core")
+    core = tmp_path / "x.anima"
+    c.export_core(core, "export passphrase")
+    c.memories.remember("said after the export")
+    dialogs = []
+
+    def run_dialog(self):
+        dialogs.append(self)
+        self.path.setText(str(core))
+        self.export_pass.setText("export passphrase")
+        self.passphrase.setText(PASSPHRASE)
+        self.submit()
+        qtbot.waitUntil(lambda: self.result_value is not None, timeout=30_000)
+        return 1
+    monkeypatch.setattr(ImportDialog, "exec", run_dialog)
+    window.import_()
+    new = window.companion
+    assert new is not c
+    assert [r["content"] for r in new.soul.query("SELECT content FROM memories")] == ["from the core"]

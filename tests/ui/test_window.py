@@ -1,0 +1,54 @@
+from PySide6.QtCore import Qt
+
+from tests.ui.conftest import send
+
+
+def test_enter_sends_and_shift_enter_adds_a_line(qtbot, window):
+    window.companion.chat.enqueue("**Yes**, two lines.")
+    window.input.setFocus()
+    qtbot.keyClicks(window.input, "first line")
+    qtbot.keyClick(window.input, Qt.Key_Return, Qt.ShiftModifier)
+    qtbot.keyClicks(window.input, "second line")
+    assert window.input.toPlainText() == "first line\nsecond line"
+    qtbot.keyClick(window.input, Qt.Key_Return)
+    qtbot.waitUntil(lambda: window.worker is None and window.transcript.bubbles[-1].message_id is not None,
+                    timeout=10_000)
+    assert window.transcript.bubbles[-2].text == "first line\nsecond line"
+    assert window.input.toPlainText() == ""
+    assert window.transcript.bubbles[-1].label.textFormat() == Qt.MarkdownText
+
+
+def test_history_loads_lazily_when_scrolled_to_the_top(qtbot, fake_companion):
+    from anima.settings import Settings
+    from ui.window import MainWindow
+    from anima.mind.conversation import NewMessage
+    fake_companion.conversation.record_many(
+        [NewMessage("user" if i % 2 == 0 else "companion", f"old message {i}") for i in range(100)])
+    w = MainWindow(fake_companion, Settings())
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    qtbot.waitUntil(lambda: len(w.transcript.bubbles) >= 30, timeout=10_000)
+    assert w.transcript.bubbles[-1].text == "old message 99"
+    assert len(w.transcript.bubbles) < 100  # not everything at once
+    bar = w.transcript.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum(), timeout=10_000)  # at the newest
+    shown = len(w.transcript.bubbles)
+    w.transcript.verticalScrollBar().setValue(1)
+    w.transcript.verticalScrollBar().setValue(0)
+    qtbot.waitUntil(lambda: len(w.transcript.bubbles) > shown, timeout=10_000)
+    oldest = int(w.transcript.bubbles[0].text.split()[-1])
+    assert oldest < 100 - shown
+
+
+def test_a_reply_can_be_stopped(qtbot, window):
+    window.companion.chat.delay = 0.002
+    window.companion.chat.enqueue(" ".join(f"word{i}" for i in range(5000)))
+    window.input.setFocus()
+    qtbot.keyClicks(window.input, "talk a lot")
+    qtbot.keyClick(window.input, Qt.Key_Return)
+    qtbot.waitUntil(lambda: window.stop.isEnabled() and len(window.transcript._pending) > 20, timeout=5_000)
+    qtbot.mouseClick(window.stop, Qt.LeftButton)
+    qtbot.waitUntil(lambda: window.worker is None, timeout=10_000)
+    stored = window.companion.soul.query("SELECT content FROM messages WHERE role = 'companion'")
+    assert len(stored) == 1 and len(stored[0]["content"].split()) < 5000

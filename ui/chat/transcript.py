@@ -1,0 +1,120 @@
+"""The conversation as it is read: Markdown-rendered bubbles, the newest streaming in, older ones loaded on scroll."""
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
+
+
+class Bubble(QFrame):
+    def __init__(self, role: str, text: str, message_id: int | None, parent=None):
+        super().__init__(parent)
+        self.role, self.message_id, self.text = role, message_id, text
+        self.setObjectName("bubble-" + role)
+        self.setFrameShape(QFrame.StyledPanel)
+        if role == "user":
+            self.setStyleSheet("QFrame#bubble-user { background: palette(alternate-base); }")
+        layout = QVBoxLayout(self)
+        self.label = QLabel()
+        self.label.setTextFormat(Qt.MarkdownText)
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextSelectableByMouse | Qt.TextSelectableByKeyboard)
+        layout.addWidget(self.label)
+        self.why = QPushButton("Why?")
+        self.why.setFlat(True)
+        self.why.setVisible(role == "companion" and message_id is not None)
+        layout.addWidget(self.why, alignment=Qt.AlignRight)
+        self.set_text(text)
+
+    def set_text(self, text: str) -> None:
+        self.text = text
+        self.label.setText(text)
+
+    def set_id(self, message_id: int) -> None:
+        self.message_id = message_id
+        self.why.setVisible(self.role == "companion")
+
+
+class Transcript(QScrollArea):
+    wants_older = Signal(int)   # the id of the oldest shown message
+    why_asked = Signal(int)     # a reply's message id
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        inner = QWidget()
+        self.column = QVBoxLayout(inner)
+        self.column.addStretch(1)
+        self.setWidget(inner)
+        self.bubbles: list[Bubble] = []
+        self.streaming: Bubble | None = None
+        self._pending = ""
+        self._flush = QTimer(self, interval=50, singleShot=True)  # re-render Markdown at most 20 times a second
+        self._flush.timeout.connect(self._render_stream)
+        self.verticalScrollBar().valueChanged.connect(self._scrolled)
+        # Where the view should sit once the layout has grown: this many pixels above the bottom.
+        self._anchor: int | None = None
+        self.verticalScrollBar().rangeChanged.connect(self._reanchor)
+        self.loading_older = False
+        self.all_loaded = False
+
+    def add(self, role: str, text: str, message_id: int | None = None, at_top: bool = False) -> Bubble:
+        b = Bubble(role, text, message_id)
+        b.why.clicked.connect(lambda: b.message_id is not None and self.why_asked.emit(b.message_id))
+        if at_top:
+            self.column.insertWidget(1, b)
+            self.bubbles.insert(0, b)
+        else:
+            self.column.addWidget(b)
+            self.bubbles.append(b)
+            self._anchor = 0
+            self._to_bottom()
+        return b
+
+    def _to_bottom(self) -> None:
+        self.verticalScrollBar().setValue(self.verticalScrollBar().maximum())
+
+    def _reanchor(self, _min: int, maximum: int) -> None:
+        if self._anchor is not None:
+            self.verticalScrollBar().setValue(maximum - self._anchor)
+
+    def prepend(self, messages: list[dict]) -> None:
+        """Older history, newest last, above what is shown; the view stays where the reader was."""
+        bar = self.verticalScrollBar()
+        self._anchor = bar.maximum() - bar.value()
+        for m in reversed(messages):
+            self.add(m["role"], m["content"], m["id"], at_top=True)
+        self.all_loaded = not messages
+        self.loading_older = False
+
+    def start_reply(self) -> Bubble:
+        self.streaming = self.add("companion", "…")
+        self._pending = ""
+        return self.streaming
+
+    def piece(self, text: str) -> None:
+        self._pending += text
+        if not self._flush.isActive():
+            self._flush.start()
+
+    def _render_stream(self) -> None:
+        if self.streaming is not None:
+            self.streaming.set_text(self._pending or "…")
+            bar = self.verticalScrollBar()
+            bar.setValue(bar.maximum())
+
+    def end_reply(self, message_id: int | None) -> None:
+        self._flush.stop()
+        self._render_stream()
+        if self.streaming is not None and message_id is not None:
+            self.streaming.set_id(message_id)
+        self.streaming = None
+
+    def oldest_id(self) -> int | None:
+        ids = [b.message_id for b in self.bubbles if b.message_id is not None]
+        return min(ids) if ids else None
+
+    def _scrolled(self, value: int) -> None:
+        if self.verticalScrollBar().isSliderDown() or self.underMouse():
+            self._anchor = None  # the reader is scrolling: stop pinning the view
+        if value == 0 and not self.loading_older and not self.all_loaded and self.oldest_id() is not None:
+            self.loading_older = True
+            self.wants_older.emit(self.oldest_id())

@@ -1,0 +1,44 @@
+"""Why did you say that: what a reply's workspace recalled, with each item's scores."""
+
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout
+
+LABELS = {"message": "something said", "memory": "a memory", "episode": "an episode", "world_card": "a world card"}
+
+
+def describe(components: dict) -> str:
+    parts = []
+    if components.get("keyword"):
+        parts.append(f"keyword “{components['keyword']}”")
+    if components.get("bm25_rank"):
+        parts.append(f"words #{components['bm25_rank']}")
+    if components.get("vector_rank"):
+        parts.append(f"meaning #{components['vector_rank']} (similarity {components.get('vector_sim')})")
+    if components.get("from_neighbour"):
+        parts.append("next to a match")
+    for k in ("importance", "recency", "heat", "suppression"):
+        if components.get(k) is not None:
+            parts.append(f"{k} {components[k]}")
+    return ", ".join(parts)
+
+
+class WhyDialog(QDialog):
+    def __init__(self, items: list[dict], texts: dict, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("Why this reply")
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("What I recalled for this reply, best first, and why:" if items else
+                                "Nothing new was recalled for this reply; it drew on the conversation itself."))
+        self.tree = QTreeWidget()
+        self.tree.setHeaderLabels(["#", "what", "text", "why", "score"])
+        for it in items:
+            key = (it["item_kind"], it["item_id"])
+            self.tree.addTopLevelItem(QTreeWidgetItem([
+                str(it["rank"]), LABELS.get(it["item_kind"], it["item_kind"]), texts.get(key, "(forgotten since)"),
+                describe(it["components"]), f"{it['score']:.4f}"]))
+        self.tree.resizeColumnToContents(0)
+        self.tree.setColumnWidth(2, 380)
+        layout.addWidget(self.tree)
+        buttons = QDialogButtonBox(QDialogButtonBox.Close)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.resize(820, 360)

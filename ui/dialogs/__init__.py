@@ -1,0 +1,1 @@
+"""Dialogs: first run, unlock, passphrase, settings, export and import."""

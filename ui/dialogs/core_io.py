@@ -1,0 +1,84 @@
+"""Export and import of the portable core, with progress and clear errors."""
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLineEdit, QPushButton, QWidget
+
+from anima.store import Home
+
+from .form import FormDialog
+
+
+class _Progress(QObject):
+    moved = Signal(int, int)
+
+
+def path_row(dialog: FormDialog, label: str, save: bool) -> QLineEdit:
+    row = QWidget()
+    layout = QHBoxLayout(row)
+    layout.setContentsMargins(0, 0, 0, 0)
+    field = QLineEdit()
+    browse = QPushButton("Choose…")
+
+    def choose():
+        pick = QFileDialog.getSaveFileName if save else QFileDialog.getOpenFileName
+        path, _ = pick(dialog, label, field.text(), "Anima core (*.anima);;All files (*)")
+        if path:
+            field.setText(path)
+    browse.clicked.connect(choose)
+    layout.addWidget(field)
+    layout.addWidget(browse)
+    dialog.form.addRow(label, row)
+    return field
+
+
+class _CoreDialog(FormDialog):
+    def _track(self):
+        """A progress callback that is safe to call from the worker thread."""
+        signal = _Progress(self)
+
+        def moved(done, total):
+            self.progress.setRange(0, max(total, 1))
+            self.progress.setValue(done)
+        signal.moved.connect(moved)
+        return lambda done, total: signal.moved.emit(int(done), int(total))
+
+
+class ExportDialog(_CoreDialog):
+    def __init__(self, companion, parent=None):
+        super().__init__("Export the whole soul", "One encrypted file holding everything your companion is and "
+                         "knows, protected by its own export passphrase. Carry it to another computer and import it "
+                         "there.", parent, "Export")
+        self.companion = companion
+        self.path = path_row(self, "File", save=True)
+        self.passphrase = self.secret("Export passphrase")
+        self.again = self.secret("Again")
+
+    def submit(self):
+        path, pw = self.path.text().strip(), self.passphrase.text()
+        if not path:
+            return self.say("Choose where to write the file.")
+        if len(pw) < 8 or pw != self.again.text():
+            return self.say("Choose an export passphrase of at least 8 characters, twice the same.")
+        progress = self._track()
+        self.work(lambda: self.companion.export_core(path, pw, progress))
+
+
+class ImportDialog(_CoreDialog):
+    def __init__(self, home: Home, replacing: bool, parent=None, before_swap=None):
+        super().__init__("Import a soul", "The file is checked whole before anything changes." +
+                         (" It will replace the companion here." if replacing else ""), parent, "Import")
+        self.home, self.replacing, self.before_swap = home, replacing, before_swap
+        self.path = path_row(self, "File", save=False)
+        self.export_pass = self.secret("Its export passphrase")
+        self.passphrase = self.secret("This companion's passphrase" if replacing else "New passphrase here")
+
+    def submit(self):
+        path, ex, pw = self.path.text().strip(), self.export_pass.text(), self.passphrase.text()
+        if not path or not ex or not pw:
+            return self.say("Fill in the file and both passphrases.")
+        progress = self._track()
+        def run():
+            self.home.import_core(path, ex, pw, replace=self.replacing, progress=progress,
+                                  before_swap=self.before_swap)
+            return self.home.unlock(pw)  # the imported soul, open
+        self.work(run)

@@ -1,0 +1,79 @@
+"""What every dialog here shares: a form, an error line that says what is wrong, and a busy state."""
+
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QProgressBar,
+                               QVBoxLayout, QWidget)
+
+from anima.errors import KnownError
+
+from .. import tasks
+
+
+class FormDialog(QDialog):
+    def __init__(self, title: str, intro: str = "", parent: QWidget | None = None, ok_text: str = "OK"):
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.setModal(True)
+        layout = QVBoxLayout(self)
+        if intro:
+            text = QLabel(intro)
+            text.setWordWrap(True)
+            layout.addWidget(text)
+        self.form = QFormLayout()
+        layout.addLayout(self.form)
+        self.error = QLabel()
+        self.error.setObjectName("error")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #c0392b;")
+        self.error.hide()
+        layout.addWidget(self.error)
+        self.progress = QProgressBar()
+        self.progress.hide()
+        layout.addWidget(self.progress)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        self.buttons.button(QDialogButtonBox.Ok).setText(ok_text)
+        self.buttons.accepted.connect(self.submit)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+        self.result_value = None
+
+    def secret(self, label: str) -> QLineEdit:
+        field = QLineEdit()
+        field.setEchoMode(QLineEdit.Password)
+        self.form.addRow(label, field)
+        return field
+
+    def text(self, label: str, value: str = "") -> QLineEdit:
+        field = QLineEdit(value)
+        self.form.addRow(label, field)
+        return field
+
+    def say(self, message: str) -> None:
+        self.error.setText(message)
+        self.error.setVisible(bool(message))
+
+    def busy(self, on: bool) -> None:
+        self.buttons.setEnabled(not on)
+        self.progress.setVisible(on)
+        if on:
+            self.progress.setRange(0, 0)
+
+    def work(self, fn) -> None:
+        """Run fn off the UI thread; a KnownError is shown in the form, the dialog stays open."""
+        self.say("")
+        self.busy(True)
+
+        def done(value):
+            self.busy(False)
+            self.result_value = value
+            self.accept()
+
+        def failed(error):
+            self.busy(False)
+            if not isinstance(error, KnownError):
+                raise error
+            self.say(str(error))
+
+        tasks.run(fn, done, failed, self)
+
+    def submit(self) -> None:  # overridden
+        self.accept()

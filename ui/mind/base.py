@@ -1,0 +1,56 @@
+"""What every Open Mind view shares: loading off the UI thread, and showing what an edit broke."""
+
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from anima.errors import KnownError
+
+from .. import tasks
+
+
+class MindView(QWidget):
+    title = "?"
+
+    def __init__(self, companion, parent=None):
+        super().__init__(parent)
+        self.companion = companion
+        self.layout_ = QVBoxLayout(self)
+        self.error = QLabel()
+        self.error.setObjectName("error")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #c0392b;")
+        self.error.hide()
+        self.loaded = False
+
+    def say(self, message: str) -> None:
+        self.error.setText(message)
+        self.error.setVisible(bool(message))
+
+    def refresh(self) -> None:
+        """Load the view's data off the UI thread, then show it."""
+        tasks.run(self.load, self._show, self._failed, self)
+
+    def _show(self, data) -> None:
+        self.show_data(data)
+        self.loaded = True
+
+    def change(self, fn, then=None) -> None:
+        """Apply an edit off the UI thread; a broken rule is shown and the old value stays."""
+        self.say("")
+
+        def done(_):
+            if then:
+                then()
+            self.refresh()
+        tasks.run(fn, done, self._failed, self)
+
+    def _failed(self, error) -> None:
+        if not isinstance(error, KnownError):
+            raise error
+        self.say(str(error))
+        self.refresh()
+
+    def load(self):  # overridden: runs on a worker thread, returns the data
+        return None
+
+    def show_data(self, data) -> None:  # overridden: runs on the UI thread
+        pass

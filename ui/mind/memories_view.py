@@ -1,0 +1,47 @@
+"""Memories: what is and was true, what superseded what, where each came from; edit, forget, forget a person."""
+
+from PySide6.QtWidgets import QInputDialog, QMessageBox
+
+from .table_view import TableView
+
+SOURCES = {"user_stated": "you said it", "inferred": "I inferred it", "untrusted": "outside text"}
+
+
+class MemoriesView(TableView):
+    title = "Memories"
+    columns = ("memory", "source", "true from", "until", "superseded by", "importance")
+
+    def __init__(self, companion, parent=None):
+        super().__init__(companion, parent)
+        self.action("Edit…", self.edit)
+        self.action("Forget", self.forget)
+        self.action("Forget a person…", self.forget_person)
+
+    def load(self):
+        return self.companion.soul.query("SELECT * FROM memories ORDER BY valid_from DESC, id DESC")
+
+    def show_data(self, rows):
+        self.fill(rows, lambda m: (m["content"], SOURCES[m["source"]], m["valid_from"][:10],
+                                   (m["valid_to"] or "")[:10], f"#{m['superseded_by']}" if m["superseded_by"] else "",
+                                   f"{m['importance']:.2f}"))
+
+    def edit(self):
+        m = self.selected()
+        if m is None:
+            return self.say("Select a memory first.")
+        text, ok = QInputDialog.getMultiLineText(self, "Edit memory", "What it should say:", m["content"])
+        if ok:
+            self.change(lambda: self.companion.memories.edit(m["id"], text, "user"))
+
+    def forget(self):
+        m = self.selected()
+        if m is None:
+            return self.say("Select a memory first.")
+        if QMessageBox.question(self, "Forget", f"Forget “{m['content']}” completely? This cannot be undone.") \
+                == QMessageBox.Yes:
+            self.change(lambda: self.companion.forget("memory", m["id"]))
+
+    def forget_person(self):
+        name, ok = QInputDialog.getText(self, "Forget a person", "Forget everything about (name):")
+        if ok and name.strip():
+            self.change(lambda: self.companion.forget_person(name.strip()))

@@ -1,0 +1,76 @@
+"""World cards: the people, places, situations, projects, platforms and threads of your life."""
+
+from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLineEdit, QMessageBox, QPlainTextEdit
+
+from anima.mind.world import CARD_KINDS
+
+from .table_view import TableView
+
+
+class CardDialog(QDialog):
+    def __init__(self, card: dict | None, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("World card")
+        form = QFormLayout(self)
+        self.kind = QComboBox()
+        self.kind.addItems(CARD_KINDS)
+        self.title_ = QLineEdit()
+        self.body = QPlainTextEdit()
+        self.keywords = QLineEdit()
+        self.keywords.setPlaceholderText("comma-separated")
+        if card:
+            self.kind.setCurrentText(card["kind"])
+            self.title_.setText(card["title"])
+            self.body.setPlainText(card["body"])
+            self.keywords.setText(", ".join(card["keywords"]))
+        form.addRow("About a", self.kind)
+        form.addRow("Title", self.title_)
+        form.addRow("Card", self.body)
+        form.addRow("Keywords", self.keywords)
+        buttons = QDialogButtonBox(QDialogButtonBox.Save | QDialogButtonBox.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def values(self) -> dict:
+        return {"kind": self.kind.currentText(), "title": self.title_.text(), "body": self.body.toPlainText(),
+                "keywords": [k.strip() for k in self.keywords.text().split(",") if k.strip()]}
+
+
+class WorldView(TableView):
+    title = "World"
+    columns = ("about", "title", "card", "keywords")
+
+    def __init__(self, companion, parent=None):
+        super().__init__(companion, parent)
+        self.action("New card…", self.new)
+        self.action("Edit card…", self.edit)
+        self.action("Delete card", self.delete)
+
+    def load(self):
+        return self.companion.world.all()
+
+    def show_data(self, rows):
+        self.fill(rows, lambda c: (c["kind"], c["title"], c["body"], ", ".join(c["keywords"])))
+
+    def new(self):
+        d = CardDialog(None, self)
+        if d.exec():
+            v = d.values()
+            self.change(lambda: self.companion.world.create(v["kind"], v["title"], v["body"], v["keywords"]))
+
+    def edit(self):
+        card = self.selected()
+        if card is None:
+            return self.say("Select a card first.")
+        d = CardDialog(card, self)
+        if d.exec():
+            v = d.values()
+            self.change(lambda: self.companion.world.update(card["id"], **v))
+
+    def delete(self):
+        card = self.selected()
+        if card is None:
+            return self.say("Select a card first.")
+        if QMessageBox.question(self, "Delete", f"Delete the card “{card['title']}”?") == QMessageBox.Yes:
+            self.change(lambda: self.companion.forget("world_card", card["id"]))

@@ -1,0 +1,189 @@
+"""The main window: the chat, the Open Mind beside it, and the app's actions."""
+
+import threading
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QMainWindow, QProgressBar, QPushButton, QSplitter,
+                               QStatusBar, QVBoxLayout, QWidget)
+
+from . import errors, tasks
+from .chat.input import MessageBox
+from .chat.transcript import Transcript
+from .chat.why import WhyDialog
+from .dialogs.core_io import ExportDialog, ImportDialog
+from .dialogs.settings import SettingsDialog
+from .dialogs.unlock import ChangePassphraseDialog
+from .mind.panel import OpenMind
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, companion, settings, parent=None):
+        super().__init__(parent)
+        self.companion, self.settings = companion, settings
+        self.setWindowTitle(f"{companion.name} — Anima")
+        self.resize(1100, 720)
+        self.worker = None
+        self.cancel: threading.Event | None = None
+        self.queued: list[str] = []
+
+        self.transcript = Transcript()
+        self.transcript.wants_older.connect(self.load_older)
+        self.transcript.why_asked.connect(self.show_why)
+        self.input = MessageBox()
+        self.input.send.connect(self.send)
+        self.stop = QPushButton("Stop")
+        self.stop.setEnabled(False)
+        self.stop.clicked.connect(self.stop_reply)
+        row = QHBoxLayout()
+        row.addWidget(self.input)
+        row.addWidget(self.stop)
+        chat = QWidget()
+        col = QVBoxLayout(chat)
+        col.addWidget(self.transcript)
+        col.addLayout(row)
+
+        self.mind = OpenMind(companion)
+        self.mind.hide()
+        split = QSplitter(Qt.Horizontal)
+        split.addWidget(chat)
+        split.addWidget(self.mind)
+        split.setSizes([650, 450])
+        self.setCentralWidget(split)
+
+        self.loading = QProgressBar()
+        self.loading.setRange(0, 0)
+        self.loading.setMaximumWidth(160)
+        self.loading_label = QLabel("Waking the mind…")
+        self.busy = QLabel("")
+        status = QStatusBar()
+        status.addWidget(self.loading_label)
+        status.addWidget(self.loading)
+        status.addPermanentWidget(self.busy)
+        self.setStatusBar(status)
+        self.poll = QTimer(self, interval=250)
+        self.poll.timeout.connect(self.update_status)
+        self.poll.start()
+        self.update_status()
+
+        self._menu()
+        self.load_older(None)
+        self.input.setFocus()
+
+    def _menu(self):
+        menu = self.menuBar().addMenu("&Anima")
+        for text, key, fn in (("Open &Mind", "Ctrl+M", self.toggle_mind), ("&Export soul…", "Ctrl+E", self.export),
+                              ("&Import soul…", "Ctrl+I", self.import_), ("Change &passphrase…", None, self.passphrase),
+                              ("&Settings…", "Ctrl+,", self.open_settings), ("&Quit", "Ctrl+Q", self.close)):
+            action = QAction(text, self)
+            if key:
+                action.setShortcut(QKeySequence(key))
+            action.triggered.connect(fn)
+            menu.addAction(action)
+
+    # ---- chat ---------------------------------------------------------------
+
+    def send(self, text: str) -> None:
+        if self.worker is not None:
+            self.queued.append(text)
+            return
+        self.transcript.add("user", text)
+        self.transcript.start_reply()
+        self.cancel = threading.Event()
+        self.worker = tasks.TurnWorker(self.companion, text, self.cancel, self)
+        self.worker.piece.connect(self.transcript.piece)
+        self.worker.finished_turn.connect(self.reply_done)
+        self.worker.failed.connect(self.reply_failed)
+        self.stop.setEnabled(True)
+        self.worker.start()
+
+    def reply_done(self, turn) -> None:
+        self.transcript.end_reply(turn.reply_id)
+        self._next()
+
+    def reply_failed(self, error) -> None:
+        self.transcript.end_reply(None)
+        self._next()
+        errors.show(self, error)
+
+    def _next(self) -> None:
+        self.worker.wait()
+        self.worker = None
+        self.stop.setEnabled(False)
+        if self.mind.isVisible():
+            self.mind.refresh()
+        if self.queued:
+            self.send(self.queued.pop(0))
+
+    def stop_reply(self) -> None:
+        if self.cancel is not None:
+            self.cancel.set()
+
+    def load_older(self, before_id) -> None:
+        tasks.run(lambda: self.companion.conversation.page(before_id, 30), self.transcript.prepend,
+                  lambda e: errors.show(self, e), self)
+
+    def show_why(self, message_id: int) -> None:
+        def load():
+            items = self.companion.why(message_id)
+            texts = {}
+            for it in items:
+                found = self.companion.recaller._hydrate([(it["item_kind"], it["item_id"])])
+                for key, row in found.items():
+                    texts[key] = row["text"]
+            return items, texts
+        tasks.run(load, lambda r: WhyDialog(*r, parent=self).exec(), lambda e: errors.show(self, e), self)
+
+    def update_status(self) -> None:
+        ready = getattr(self.companion.chat, "ready", True)
+        self.loading.setVisible(not ready)
+        self.loading_label.setText("" if ready else "Waking the mind… (you can already write)")
+        indexing = self.companion.indexer_thread.is_alive()
+        self.busy.setText("thinking in the background…" if indexing or self.worker else "")
+
+    # ---- the Open Mind and the app's actions -----------------------------------
+
+    def toggle_mind(self) -> None:
+        self.mind.setVisible(not self.mind.isVisible())
+        if self.mind.isVisible():
+            self.mind.refresh()
+
+    def export(self) -> None:
+        ExportDialog(self.companion, self).exec()
+
+    def import_(self) -> None:
+        old = self.companion
+        dialog = ImportDialog(old.home, replacing=old.home.exists(), parent=self, before_swap=old.close)
+        if dialog.exec():
+            from anima.companion import Companion
+            self.set_companion(Companion(old.home, dialog.result_value, old.chat, old.embedder))
+
+    def set_companion(self, companion) -> None:
+        """Show another soul (after an import): a fresh transcript and Open Mind."""
+        self.companion = companion
+        self.setWindowTitle(f"{companion.name} — Anima")
+        split = self.centralWidget()
+        self.mind.deleteLater()
+        self.mind = OpenMind(companion)
+        self.mind.hide()
+        split.addWidget(self.mind)
+        for b in self.transcript.bubbles:
+            b.deleteLater()
+        self.transcript.bubbles.clear()
+        self.transcript.all_loaded = False
+        self.load_older(None)
+
+    def passphrase(self) -> None:
+        ChangePassphraseDialog(self.companion.home, self).exec()
+
+    def open_settings(self) -> None:
+        dialog = SettingsDialog(self.settings, self)
+        if dialog.exec():
+            self.settings = dialog.result_value
+
+    def closeEvent(self, event) -> None:
+        self.stop_reply()
+        if self.worker is not None:
+            self.worker.wait()
+        self.poll.stop()
+        super().closeEvent(event)
