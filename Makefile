@@ -30,7 +30,8 @@ test: setup
 	else QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q; fi
 
 bench: setup
-	$(PY) -m anima bench all
+	@if [ -n "$$DISPLAY" ]; then $(PY) -m anima bench all; \
+	else xvfb-run -a -s "-screen 0 1280x1024x24" $(PY) -m anima bench all; fi
 
 clean:
 	rm -rf $(VENV) .pytest_cache

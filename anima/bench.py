@@ -6,7 +6,7 @@ from pathlib import Path
 
 from .errors import KnownError
 
-NAMES = ("store", "mind", "retrieval", "latency", "turn")
+NAMES = ("store", "mind", "retrieval", "latency", "turn", "ui")
 
 
 def run(name: str, rest: list[str]) -> int:

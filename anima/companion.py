@@ -27,7 +27,8 @@ log = logging.getLogger(__name__)
 
 
 class Companion:
-    def __init__(self, home: Home, soul: Soul, chat: ChatModel, embedder: Embedder, *, session: str | None = None):
+    def __init__(self, home: Home, soul: Soul, chat: ChatModel, embedder: Embedder, *, session: str | None = None,
+                 background: bool = True):
         self.home = home
         self.soul = soul
         self.chat = chat
@@ -37,7 +38,11 @@ class Companion:
         self.reply_tokens = 384
         self.temperature = 0.7
         self.indexer = Indexer(soul, embedder)
-        self.indexer_thread = self.indexer.start()
+        # Loading stored vectors and re-indexing run in the background; a window starts them after its
+        # first paint (start_background), a terminal or a test at once.
+        self.indexer_thread = threading.Thread()
+        if background:
+            self.start_background()
         self.conversation = Conversation(soul, self.indexer)
         self.memories = Memories(soul, self.indexer)
         self.world = WorldCards(soul, self.indexer)
@@ -49,6 +54,15 @@ class Companion:
             Entry("assistant" if m["role"] == "companion" else "user", m["content"], frozenset({("message", m["id"])}))
             for m in self.conversation.recent(self.session, 200)]
         self.focus_shown = ""
+
+    def start_background(self) -> None:
+        """Start what loads in the background: the models, then the vector index."""
+        for model in (self.chat, self.embedder):
+            start = getattr(model, "start_loading", None)
+            if start:
+                start()
+        if not self.indexer_thread.is_alive() and self.indexer_thread.ident is None:
+            self.indexer_thread = self.indexer.start()
 
     # ---- opening ------------------------------------------------------------
 
@@ -151,5 +165,6 @@ class Companion:
         Home.export(self.soul, path, export_passphrase, progress)
 
     def close(self) -> None:
-        self.indexer_thread.join()
+        if self.indexer_thread.ident is not None:
+            self.indexer_thread.join()
         self.soul.close()

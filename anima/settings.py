@@ -59,11 +59,11 @@ class Settings:
         write_atomically(p, json.dumps(asdict(self), indent=1).encode("utf-8"))
 
     def chat_model(self):
-        """The chat model these settings choose (it starts loading in the background)."""
+        """The chat model these settings choose (call its start_loading() when the app may spend the time)."""
         if self.endpoint_url:
             from .models.openai_http import OpenAIChatModel, key_from_keychain
             return OpenAIChatModel(self.endpoint_url, self.endpoint_model, api_key=key_from_keychain(self.endpoint_url),
                                    context_tokens=self.context_tokens)
         from .models.llama import LlamaChatModel
         return LlamaChatModel(self.model_path or None, n_ctx=self.context_tokens,
-                              n_gpu_layers=self.gpu_layers).start_loading()
+                              n_gpu_layers=self.gpu_layers)

@@ -1,18 +1,13 @@
-"""Starting the app: the window shows at once; unlocking and the models load without blocking it."""
+"""Starting the app: the window paints first; the core, the unlock and the models come after it."""
 
+import os
 import sys
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication, QStyleFactory
+from PySide6.QtWidgets import QApplication, QStyleFactory, QWidget
 
-from anima.companion import Companion
-from anima.errors import KnownError
-from anima.models.embedder import MiniLMEmbedder
-from anima.settings import Settings
-from anima.store import Home, PassphraseNeeded
-
-from .dialogs.unlock import FirstRunDialog, UnlockDialog
+from . import tasks
 from .window import MainWindow
 
 
@@ -28,29 +23,73 @@ def follow_system_theme(app: QApplication) -> None:
         app.setPalette(palette)
 
 
-def open_soul(home: Home):
-    """Unlock (keychain, then passphrase) or create. None when the person cancels."""
-    if not home.exists():
-        dialog = FirstRunDialog(home)
-        return dialog.result_value if dialog.exec() else None
-    try:
-        return home.unlock(None)
-    except PassphraseNeeded:
-        dialog = UnlockDialog(home)
-        return dialog.result_value if dialog.exec() else None
-
-
-def start(settings: Settings | None = None) -> MainWindow | None:
-    settings = settings or Settings.load()
-    # The models start loading now, in the background, while the person unlocks.
-    chat = settings.chat_model()
-    embedder = MiniLMEmbedder().start_loading()
+def prepare():
+    """Off the UI thread: import the core, read the settings, and unlock without asking if we can
+    (the keychain, or ANIMA_PASSPHRASE for scripted use). Returns (settings, home, soul or None)."""
+    from anima.companion import Companion  # noqa: F401  (imported here, off the UI thread)
+    from anima.settings import Settings
+    from anima.store import Home, PassphraseNeeded
+    settings = Settings.load()
     home = Home(settings.data_folder or None)
-    soul = open_soul(home)
+    if not home.exists():
+        return settings, home, None
+    try:
+        return settings, home, home.unlock(os.environ.get("ANIMA_PASSPHRASE"))
+    except PassphraseNeeded:
+        return settings, home, None
+
+
+def attach(window: MainWindow, prepared) -> bool:
+    """On the UI thread: ask for what is missing (first run, passphrase), then show the companion."""
+    from anima.companion import Companion
+    from anima.models.embedder import MiniLMEmbedder
+    from .dialogs.unlock import FirstRunDialog, UnlockDialog
+    settings, home, soul = prepared
+    window.settings = settings
     if soul is None:
-        chat.close()
-        return None
-    window = MainWindow(Companion(home, soul, chat, embedder), settings)
+        dialog = (UnlockDialog if home.exists() else FirstRunDialog)(home, window)
+        if not dialog.exec():
+            return False
+        soul = dialog.result_value
+    companion = Companion(home, soul, settings.chat_model(), MiniLMEmbedder(), background=False)
+    window.set_companion(companion)
+    # The models and the index load now that the window is on screen, never before (DESIGN.md).
+    QTimer.singleShot(50, companion.start_background)
+    return True
+
+
+class _AfterFirstPaint(QObject):
+    """Calls `then` once, after the window has first been painted."""
+
+    def __init__(self, window: MainWindow, then):
+        super().__init__(window)
+        self.then = then
+        QApplication.instance().installEventFilter(self)
+
+    def eventFilter(self, obj, event):
+        if event.type() == QEvent.Paint and isinstance(obj, QWidget) and obj.window() is self.parent():
+            QApplication.instance().removeEventFilter(self)
+            QTimer.singleShot(0, self.then)
+        return False
+
+
+def start() -> MainWindow:
+    window = MainWindow()
+
+    def failed(error):
+        from . import errors
+        errors.show(window, error)
+        window.close()
+
+    def ready(prepared):
+        from anima.errors import KnownError
+        try:
+            if not attach(window, prepared):
+                window.close()
+        except KnownError as e:
+            failed(e)
+
+    _AfterFirstPaint(window, lambda: tasks.run(prepare, ready, failed, window))
     window.show()
     return window
 
@@ -59,14 +98,9 @@ def main(argv=None) -> int:
     app = QApplication(sys.argv if argv is None else argv)
     app.setApplicationName("Anima")
     follow_system_theme(app)
-    try:
-        window = start()
-    except KnownError as e:
-        print(f"anima: {e}", file=sys.stderr)
-        return 2
-    if window is None:
-        return 0
+    window = start()
     code = app.exec()
-    window.companion.close()
-    window.companion.chat.close()
+    if window.companion is not None:
+        window.companion.close()
+        window.companion.chat.close()
     return code

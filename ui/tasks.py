@@ -32,7 +32,9 @@ _keep: set = set()
 
 def run(fn: Callable, done: Callable | None = None, failed: Callable | None = None, parent: QObject | None = None):
     """Call fn() on a pool thread; done(result) or failed(error) are then called on the UI thread."""
-    signals = _Signals(parent)
+    # Kept alive here until it has fired, not by a parent: a window closed meanwhile must not
+    # delete it under the worker's feet.
+    signals = _Signals()
     _keep.add(signals)
     if done:
         signals.done.connect(done)

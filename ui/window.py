@@ -1,4 +1,8 @@
-"""The main window: the chat, the Open Mind beside it, and the app's actions."""
+"""The main window: the chat, the Open Mind beside it, and the app's actions.
+
+It paints before the core is loaded: the companion is attached afterwards
+(`set_companion`), and a message typed before that waits in a queue.
+"""
 
 import threading
 
@@ -10,18 +14,13 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QMainWindow, QProgressBar, Q
 from . import errors, tasks
 from .chat.input import MessageBox
 from .chat.transcript import Transcript
-from .chat.why import WhyDialog
-from .dialogs.core_io import ExportDialog, ImportDialog
-from .dialogs.settings import SettingsDialog
-from .dialogs.unlock import ChangePassphraseDialog
-from .mind.panel import OpenMind
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, companion, settings, parent=None):
+    def __init__(self, companion=None, settings=None, parent=None):
         super().__init__(parent)
-        self.companion, self.settings = companion, settings
-        self.setWindowTitle(f"{companion.name} — Anima")
+        self.companion, self.settings = None, settings
+        self.setWindowTitle("Anima")
         self.resize(1100, 720)
         self.worker = None
         self.cancel: threading.Event | None = None
@@ -42,19 +41,15 @@ class MainWindow(QMainWindow):
         col = QVBoxLayout(chat)
         col.addWidget(self.transcript)
         col.addLayout(row)
-
-        self.mind = OpenMind(companion)
-        self.mind.hide()
-        split = QSplitter(Qt.Horizontal)
-        split.addWidget(chat)
-        split.addWidget(self.mind)
-        split.setSizes([650, 450])
-        self.setCentralWidget(split)
+        self.split = QSplitter(Qt.Horizontal)
+        self.split.addWidget(chat)
+        self.setCentralWidget(self.split)
+        self.mind = None
 
         self.loading = QProgressBar()
         self.loading.setRange(0, 0)
         self.loading.setMaximumWidth(160)
-        self.loading_label = QLabel("Waking the mind…")
+        self.loading_label = QLabel("Opening your companion…")
         self.busy = QLabel("")
         status = QStatusBar()
         status.addWidget(self.loading_label)
@@ -64,11 +59,10 @@ class MainWindow(QMainWindow):
         self.poll = QTimer(self, interval=250)
         self.poll.timeout.connect(self.update_status)
         self.poll.start()
-        self.update_status()
-
         self._menu()
-        self.load_older(None)
         self.input.setFocus()
+        if companion is not None:
+            self.set_companion(companion)
 
     def _menu(self):
         menu = self.menuBar().addMenu("&Anima")
@@ -81,13 +75,36 @@ class MainWindow(QMainWindow):
             action.triggered.connect(fn)
             menu.addAction(action)
 
+    def set_companion(self, companion) -> None:
+        """Show a soul: at start, or another one after an import (a fresh transcript and Open Mind)."""
+        from .mind.panel import OpenMind
+        self.companion = companion
+        self.setWindowTitle(f"{companion.name} — Anima")
+        if self.mind is not None:
+            self.mind.deleteLater()
+        self.mind = OpenMind(companion)
+        self.mind.hide()
+        self.split.addWidget(self.mind)
+        self.split.setSizes([650, 450])
+        for b in self.transcript.bubbles:
+            b.deleteLater()
+        self.transcript.bubbles.clear()
+        self.transcript.all_loaded = False
+        self.load_older(None)
+        self.update_status()
+        if self.queued:
+            self.send(self.queued.pop(0), echo=False)
+
     # ---- chat ---------------------------------------------------------------
 
-    def send(self, text: str) -> None:
-        if self.worker is not None:
-            self.queued.append(text)
+    def send(self, text: str, echo: bool = True) -> None:
+        if self.worker is not None or self.companion is None:
+            self.queued.append(text)  # written before the companion was ready, or while it replies
+            if echo:
+                self.transcript.add("user", text)
             return
-        self.transcript.add("user", text)
+        if echo:
+            self.transcript.add("user", text)
         self.transcript.start_reply()
         self.cancel = threading.Event()
         self.worker = tasks.TurnWorker(self.companion, text, self.cancel, self)
@@ -110,32 +127,36 @@ class MainWindow(QMainWindow):
         self.worker.wait()
         self.worker = None
         self.stop.setEnabled(False)
-        if self.mind.isVisible():
+        if self.mind is not None and self.mind.isVisible():
             self.mind.refresh()
         if self.queued:
-            self.send(self.queued.pop(0))
+            self.send(self.queued.pop(0), echo=False)
 
     def stop_reply(self) -> None:
         if self.cancel is not None:
             self.cancel.set()
 
     def load_older(self, before_id) -> None:
-        tasks.run(lambda: self.companion.conversation.page(before_id, 30), self.transcript.prepend,
+        if self.companion is None:
+            return
+        companion = self.companion
+        tasks.run(lambda: companion.conversation.page(before_id, 30), self.transcript.prepend,
                   lambda e: errors.show(self, e), self)
 
     def show_why(self, message_id: int) -> None:
+        from .chat.why import WhyDialog
+        companion = self.companion
+
         def load():
-            items = self.companion.why(message_id)
-            texts = {}
-            for it in items:
-                found = self.companion.recaller._hydrate([(it["item_kind"], it["item_id"])])
-                for key, row in found.items():
-                    texts[key] = row["text"]
-            return items, texts
+            items = companion.why(message_id)
+            rows = companion.recaller._hydrate([(it["item_kind"], it["item_id"]) for it in items])
+            return items, {key: row["text"] for key, row in rows.items()}
         tasks.run(load, lambda r: WhyDialog(*r, parent=self).exec(), lambda e: errors.show(self, e), self)
 
     def update_status(self) -> None:
-        ready = getattr(self.companion.chat, "ready", True)
+        if self.companion is None:
+            return
+        ready = getattr(self.companion.chat, "ready", True)  # a model still loading (or not started)
         self.loading.setVisible(not ready)
         self.loading_label.setText("" if ready else "Waking the mind… (you can already write)")
         indexing = self.companion.indexer_thread.is_alive()
@@ -144,40 +165,36 @@ class MainWindow(QMainWindow):
     # ---- the Open Mind and the app's actions -----------------------------------
 
     def toggle_mind(self) -> None:
+        if self.mind is None:
+            return
         self.mind.setVisible(not self.mind.isVisible())
         if self.mind.isVisible():
             self.mind.refresh()
 
     def export(self) -> None:
-        ExportDialog(self.companion, self).exec()
+        from .dialogs.core_io import ExportDialog
+        if self.companion is not None:
+            ExportDialog(self.companion, self).exec()
 
     def import_(self) -> None:
+        from .dialogs.core_io import ImportDialog
         old = self.companion
+        if old is None:
+            return
         dialog = ImportDialog(old.home, replacing=old.home.exists(), parent=self, before_swap=old.close)
         if dialog.exec():
             from anima.companion import Companion
             self.set_companion(Companion(old.home, dialog.result_value, old.chat, old.embedder))
 
-    def set_companion(self, companion) -> None:
-        """Show another soul (after an import): a fresh transcript and Open Mind."""
-        self.companion = companion
-        self.setWindowTitle(f"{companion.name} — Anima")
-        split = self.centralWidget()
-        self.mind.deleteLater()
-        self.mind = OpenMind(companion)
-        self.mind.hide()
-        split.addWidget(self.mind)
-        for b in self.transcript.bubbles:
-            b.deleteLater()
-        self.transcript.bubbles.clear()
-        self.transcript.all_loaded = False
-        self.load_older(None)
-
     def passphrase(self) -> None:
-        ChangePassphraseDialog(self.companion.home, self).exec()
+        from .dialogs.unlock import ChangePassphraseDialog
+        if self.companion is not None:
+            ChangePassphraseDialog(self.companion.home, self).exec()
 
     def open_settings(self) -> None:
-        dialog = SettingsDialog(self.settings, self)
+        from anima.settings import Settings
+        from .dialogs.settings import SettingsDialog
+        dialog = SettingsDialog(self.settings or Settings.load(), self)
         if dialog.exec():
             self.settings = dialog.result_value
 

@@ -1,0 +1,129 @@
+"""`python -m anima bench ui`: launch to first paint against a bare PySide6 window, and event-loop stalls.
+
+Stalls are measured with a 5 ms timer on the UI thread: any gap beyond its
+interval is time the window could not respond, while a reply streams on the
+real default model and while long background jobs run (an import, re-indexing).
+"""
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .report import emit, percentile, table
+
+ROOT = Path(__file__).resolve().parent.parent
+PASSPHRASE = "bench passphrase"
+
+
+def launch_ms(mode: str, env: dict) -> float:
+    """From starting the process to the child saying its window painted (not to the process's exit)."""
+    t = time.perf_counter()
+    child = subprocess.Popen([sys.executable, "-m", "bench.ui_child", mode], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    line = child.stdout.readline()
+    elapsed = (time.perf_counter() - t) * 1000
+    _, err = child.communicate(timeout=300)
+    if line.strip() != "painted":
+        raise RuntimeError(f"{mode} window never painted: {err[-2000:]}")
+    return elapsed
+
+
+class StallMeter:
+    INTERVAL_MS = 5
+
+    def __init__(self):
+        from PySide6.QtCore import QTimer
+        self.gaps: list[float] = []
+        self.last = time.perf_counter()
+        self.timer = QTimer(interval=self.INTERVAL_MS)
+        self.timer.timeout.connect(self.tick)
+
+    def tick(self):
+        now = time.perf_counter()
+        self.gaps.append(max(0.0, (now - self.last) * 1000 - self.INTERVAL_MS))
+        self.last = now
+
+    def run_until(self, app, done, limit_s=600):
+        self.gaps, self.last = [], time.perf_counter()
+        self.timer.start()
+        end = time.monotonic() + limit_s
+        while not done() and time.monotonic() < end:
+            app.processEvents()
+            time.sleep(0.001)
+        self.timer.stop()
+        return list(self.gaps)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="anima bench ui")
+    p.add_argument("--launches", type=int, default=3)
+    args = p.parse_args(argv or [])
+    tmp = tempfile.TemporaryDirectory(prefix="anima-bench-ui-")
+    home_dir = Path(tmp.name) / "home"
+    env = {**os.environ, "ANIMA_HOME": str(home_dir), "ANIMA_PASSPHRASE": PASSPHRASE,
+           "ANIMA_SETTINGS": str(Path(tmp.name) / "settings.json"), "PYTHONPATH": str(ROOT)}
+    from anima.store import Home
+    Home(home_dir).create(PASSPHRASE, name="Anima").close()
+
+    bare = [launch_ms("bare", env) for _ in range(args.launches)]
+    anima = [launch_ms("anima", env) for _ in range(args.launches)]
+    ready = [launch_ms("anima-ready", env) for _ in range(args.launches)]
+
+    os.environ.update({k: env[k] for k in ("ANIMA_HOME", "ANIMA_PASSPHRASE", "ANIMA_SETTINGS")})
+    from PySide6.QtWidgets import QApplication
+    app = QApplication.instance() or QApplication([])
+    from ui import tasks
+    from ui.app import start
+    window = start()
+    meter = StallMeter()
+    meter.run_until(app, lambda: window.companion is not None, limit_s=120)
+    companion = window.companion
+    companion.start_background()
+    companion.chat.llama  # wait for the models: the stream, not the load, is measured here
+    companion.embedder.embed("warm up")
+    companion.indexer_thread.join()
+
+    window.send("Tell me a long story about a cat who learns to paint.")
+    streaming = meter.run_until(app, lambda: window.worker is None)
+
+    from anima.mind.conversation import NewMessage
+    from bench import locomo
+    turns = [t for _, t in locomo.turns(locomo.load())][:1500]
+    companion.conversation.record_many([NewMessage("user", t) for t in turns])
+    core = Path(tmp.name) / "soul.anima"
+    companion.export_core(core, "export passphrase")
+    done = []
+    target = Home(Path(tmp.name) / "other")
+    tasks.run(lambda: target.import_core(core, "export passphrase", PASSPHRASE), done.append,
+              lambda e: done.append(e))
+    importing = meter.run_until(app, lambda: bool(done))
+    with companion.soul.transaction() as con:
+        con.execute("DELETE FROM embeddings")
+    done.clear()
+    tasks.run(companion.indexer.reindex_missing, done.append, lambda e: done.append(e))
+    reindexing = meter.run_until(app, lambda: bool(done))
+    window.close()
+    companion.close()
+    companion.chat.close()
+    tmp.cleanup()
+
+    rows = []
+    for name, gaps in (("reply streaming", streaming), ("import of 1,500 turns", importing),
+                       ("re-indexing 1,500 turns", reindexing)):
+        rows.append([name, len(gaps), round(max(gaps), 1), round(percentile(gaps, 99), 1)])
+    table("ui: launch to first painted window (median)", ["window", "ms"],
+          [["bare PySide6", round(statistics.median(bare), 1)], ["Anima", round(statistics.median(anima), 1)],
+           ["ratio", round(statistics.median(anima) / statistics.median(bare), 2)],
+           ["Anima, soul unlocked and shown", round(statistics.median(ready), 1)]])
+    table("ui: event-loop stalls beyond a 5 ms timer", ["while", "ticks", "max_ms", "p99_ms"], rows)
+    all_gaps = streaming + importing + reindexing
+    emit("ui", {"bare_ms": round(statistics.median(bare), 1), "anima_ms": round(statistics.median(anima), 1),
+                "startup_ratio": round(statistics.median(anima) / statistics.median(bare), 2),
+                "anima_ready_ms": round(statistics.median(ready), 1),
+                "max_stall_ms": round(max(all_gaps), 1), "p99_stall_ms": round(percentile(all_gaps, 99), 1)})
+    return 0
