@@ -84,14 +84,15 @@ def cmd_check(args) -> int:
     return 0
 
 
-def open_companion(args, create_if_missing: bool = False):
-    """Unlock (or, in a terminal with no companion yet, create) the companion on the default models."""
+def open_companion(args, create_if_missing: bool = False, talk: bool = True):
+    """Unlock (or, in a terminal with no companion yet, create) the companion on the default models.
+    With talk=False the chat model is never loaded (recall needs only the embedder)."""
     from .companion import Companion
     from .models.embedder import MiniLMEmbedder
     from .models.llama import LlamaChatModel
     home = Home(args.home)
-    chat = LlamaChatModel(getattr(args, "model", None)).start_loading()
-    embedder = MiniLMEmbedder().start_loading()
+    chat = LlamaChatModel(getattr(args, "model", None))
+    embedder = MiniLMEmbedder()
     if not home.exists():
         if not create_if_missing:
             raise KnownError(f"No companion lives in {home.dir} yet; start `python -m anima chat` to create one.")
@@ -99,8 +100,11 @@ def open_companion(args, create_if_missing: bool = False):
                                                 if sys.stdin.isatty() else "") or "Anima"
         passphrase = ask(PASSPHRASE_ENV, "Choose a passphrase: ", confirm=True)
         print(f"Created {name} in {home.dir}.", file=sys.stderr)
-        return Companion.create(home, passphrase, name, chat, embedder)
-    return Companion(home, unlock(home), chat, embedder)
+        companion = Companion.create(home, passphrase, name, chat, embedder)
+    else:
+        companion = Companion(home, unlock(home), chat, embedder, background=False)
+        companion.start_background(chat=talk)
+    return companion
 
 
 def cmd_chat(args) -> int:
@@ -130,7 +134,7 @@ def cmd_chat(args) -> int:
 
 def cmd_recall(args) -> int:
     import json
-    companion = open_companion(args)
+    companion = open_companion(args, talk=False)
     try:
         companion.indexer_thread.join()
         found = companion.recall(args.query, args.k)

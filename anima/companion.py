@@ -55,9 +55,9 @@ class Companion:
             for m in self.conversation.recent(self.session, 200)]
         self.focus_shown = ""
 
-    def start_background(self) -> None:
+    def start_background(self, chat: bool = True) -> None:
         """Start what loads in the background: the models, then the vector index."""
-        for model in (self.chat, self.embedder):
+        for model in (self.chat, self.embedder) if chat else (self.embedder,):
             start = getattr(model, "start_loading", None)
             if start:
                 start()

@@ -1,13 +1,8 @@
-import os
 from pathlib import Path
 
 import pytest
 
-from anima.companion import Companion
-from anima.models.fake import FakeChatModel, FakeEmbedder
 from anima.settings import Settings
-from anima.store import Home
-from tests.conftest import PASSPHRASE
 
 SHOTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts" / "screenshots"
 
@@ -30,11 +25,9 @@ def screenshot():
 
 
 @pytest.fixture
-def fake_companion(anima_home):
-    c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", FakeChatModel(), FakeEmbedder(), user_name="Ada")
-    c.indexer_thread.join()
-    yield c
-    c.close()
+def fake_companion(companion):
+    """The companion of tests/conftest.py: a real encrypted soul, fake models."""
+    return companion
 
 
 @pytest.fixture
