@@ -20,6 +20,7 @@ from .retrieval.recall import Recall, Recalled
 from .store import Home, Soul
 from .store.soul import now
 from .errors import NotFound
+from .anticipate import Anticipation
 from .turn import TurnStream
 from .workspace import Entry, Workspace
 
@@ -54,6 +55,7 @@ class Companion:
             Entry("assistant" if m["role"] == "companion" else "user", m["content"], frozenset({("message", m["id"])}))
             for m in self.conversation.recent(self.session, 200)]
         self.focus_shown = ""
+        self.anticipation = Anticipation(self)
 
     def start_background(self, chat: bool = True) -> None:
         """Start what loads in the background: the models, then the vector index."""
@@ -93,6 +95,7 @@ class Companion:
 
     def start_session(self) -> None:
         """A new conversation: recent turns start empty, and earlier ones come back by recall."""
+        self.anticipation.turn_started()
         self.session = now()
         self.transcript = []
         self.focus_shown = ""
@@ -165,6 +168,8 @@ class Companion:
         Home.export(self.soul, path, export_passphrase, progress)
 
     def close(self) -> None:
+        self.anticipation.turn_started()  # whatever it was preparing is no longer wanted
+        self.anticipation.wait()
         if self.indexer_thread.ident is not None:
             self.indexer_thread.join()
         self.soul.close()

@@ -13,6 +13,7 @@ from .store.soul import now
 from .workspace import Entry
 
 RECALL_K = 3  # newly recalled items per turn; what was recalled before stays in the transcript
+RECALL_K_AFTER_ANTICIPATION = 1
 
 
 class TurnStream:
@@ -22,12 +23,15 @@ class TurnStream:
         self.companion = companion
         self.cancel = cancel or threading.Event()
         c = companion
+        c.anticipation.turn_started()
         self.user_id = c.conversation.record("user", text, speaker=c.user_name, session=c.session)
         self.user_text = c.soul.get("message", self.user_id)["content"]
         # What the transcript already holds (or is this very message) is not recalled again.
         present = c.transcript_keys() | {("message", self.user_id)}
         found = c.recall(self.user_text, RECALL_K + len(present))
-        self.recalled = [r for r in found if r.key not in present][:RECALL_K]
+        # After an anticipated note, this message adds only what it newly brings up.
+        k = RECALL_K_AFTER_ANTICIPATION if c.transcript and c.transcript[-1].role == "system" else RECALL_K
+        self.recalled = [r for r in found if r.key not in present and r.relevant][:k]
         floor = c.self_model.read()
         focus = floor.inner_state if floor.inner_state != c.focus_shown else ""
         self.workspace = c.workspace().assemble(floor, c.name, c.transcript, self.recalled, self.user_text,
@@ -75,6 +79,7 @@ class TurnStream:
             return  # stopped before a word: nothing to remember
         self.reply_id = c.conversation.record("companion", reply, speaker=c.name, session=c.session)
         c.transcript.append(Entry("assistant", self.text, frozenset({("message", self.reply_id)})))
+        c.anticipation.after(self.user_text, reply)
         with c.soul.transaction() as con:
             for h in ws.held:
                 con.execute("INSERT INTO recalls VALUES (?, ?, ?, ?, ?, ?)",

@@ -100,6 +100,16 @@ class Workspace:
         self.count = count_tokens
         self.budget = context_tokens - REPLY_RESERVE
 
+    def prefix(self, floor: SelfFloor, companion_name: str, transcript: list[Entry], note: Entry) -> list[dict] | None:
+        """The stable part the next turn will send, with `note` at its end; None if it would not fit untrimmed
+        (leaving room for a next message and its own note)."""
+        floor_text = render_floor(floor, companion_name)
+        entries = [*transcript, note]
+        used = self.count(floor_text) + sum(self.count(e.content) + 4 for e in entries)
+        if used > self.budget * (1 - RECALL_SHARE) - 200:
+            return None
+        return [{"role": "system", "content": floor_text}] + [{"role": e.role, "content": e.content} for e in entries]
+
     def assemble(self, floor: SelfFloor, companion_name: str, transcript: list[Entry], recalled: list[Recalled],
                  user_text: str, *, focus: str = "", emotional: str = "") -> Assembled:
         floor_text = render_floor(floor, companion_name)

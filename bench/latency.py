@@ -99,18 +99,21 @@ def main(argv=None) -> int:
 
     # Ingest: the app's path for storing messages against the bare embedder on the same texts.
     sample = texts[:1000]
-    t = time.perf_counter()
-    for i in range(0, len(sample), 64):
-        embedder.embed_batch(sample[i:i + 64])
-    bare = len(sample) / (time.perf_counter() - t)
-    with tempfile.TemporaryDirectory(prefix="anima-bench-") as tmp:
-        soul = Home(tmp).create("bench passphrase")
-        conversation = Conversation(soul, Indexer(soul, embedder))
+    bare_rates, our_rates = [], []
+    for _ in range(2):  # alternated, so neither always runs on a warmer machine
         t = time.perf_counter()
         for i in range(0, len(sample), 64):
-            conversation.record_many([NewMessage("user", s) for s in sample[i:i + 64]])
-        ours = len(sample) / (time.perf_counter() - t)
-        soul.close()
+            embedder.embed_batch(sample[i:i + 64])
+        bare_rates.append(len(sample) / (time.perf_counter() - t))
+        with tempfile.TemporaryDirectory(prefix="anima-bench-") as tmp:
+            soul = Home(tmp).create("bench passphrase")
+            conversation = Conversation(soul, Indexer(soul, embedder))
+            t = time.perf_counter()
+            for i in range(0, len(sample), 64):
+                conversation.record_many([NewMessage("user", s) for s in sample[i:i + 64]])
+            our_rates.append(len(sample) / (time.perf_counter() - t))
+            soul.close()
+    bare, ours = max(bare_rates), max(our_rates)
     table("ingest: storing 1,000 messages (SQLCipher, FTS, vectors) against the bare embedder",
           ["path", "per_s"], [["bare embedder", round(bare, 1)], ["anima ingest", round(ours, 1)],
                               ["ratio", round(ours / bare, 3)]])

@@ -104,3 +104,14 @@ def test_forget_everything_about_a_person(companion):
     assert companion.forget_person("Bea") == 2
     left = [m["content"] for m in companion.soul.query("SELECT content FROM memories")]
     assert left == ["Ada's cat is called Miso"] and companion.world.all() == []
+
+
+def test_a_mind_that_fails_mid_turn_keeps_the_conversation(companion):
+    from anima.models.chat import ModelError
+    companion.chat.enqueue(ModelError("Cannot reach the model server at http://127.0.0.1:9/v1."))
+    turn = companion.turn("are you there?")
+    with pytest.raises(ModelError, match="Cannot reach"):
+        turn.read()
+    assert [m["content"] for m in companion.soul.query("SELECT content FROM messages")] == ["are you there?"]
+    companion.chat.enqueue("Yes, back now.")
+    assert companion.turn("hello?").read() == "Yes, back now."

@@ -54,3 +54,31 @@ def test_an_edit_of_the_human_block_shows_in_the_next_workspace(companion):
     t = companion.turn("hi again")
     assert "Ada prefers short answers." in t.workspace.messages[0]["content"]
     t.read()
+
+
+def test_between_turns_the_next_note_is_read_ahead_and_kept_in_the_prefix(anima_home):
+    from anima.companion import Companion
+    from anima.models.chat import Capabilities
+    from anima.models.fake import FakeChatModel, FakeEmbedder
+    from anima.store import Home
+    from tests.conftest import PASSPHRASE
+    chat = FakeChatModel(Capabilities(keeps_prefix=True))
+    c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", chat, FakeEmbedder(), user_name="Ada")
+    c.indexer_thread.join()
+    c.memories.remember("Ada's cat Miso sleeps on the piano")
+    c.memories.remember("Ada's piano teacher is called Olga")
+    chat.enqueue("Your cat Miso likes the piano.", ".")
+    c.turn("hello there").read()
+    c.anticipation.wait()
+    ahead = chat.history[-1]
+    assert ahead["max_tokens"] == 1  # the model read the note; nothing was said
+    note = c.transcript[-1]
+    assert note.role == "system" and "Olga" in note.content
+    chat.enqueue("She is strict.")
+    c.turn("who teaches me?").read()
+    sent = chat.history[-1]["messages"]
+    assert sent[:len(ahead["messages"])] == ahead["messages"]  # read ahead, then sent unchanged
+    # A turn that starts first wins: an anticipation that finishes later is dropped.
+    c.anticipation.turn_started()
+    c.anticipation.wait()
+    c.close()

@@ -34,6 +34,9 @@ class Capabilities:
     schema_constrained: bool = False
     gpu_offload: bool = False
     context_tokens: int = 4096
+    # The backend keeps the last prompt's computed prefix in this process, so text evaluated
+    # ahead of time (between turns) makes the next turn's first token come sooner.
+    keeps_prefix: bool = False
 
 
 class Stream:

@@ -54,7 +54,7 @@ class LlamaChatModel(ChatModel):
         self._grammars: dict[str, object] = {}
         self._llm = Background(f"chat model {self.name}", self._load)
         self.capabilities = Capabilities(streaming=True, schema_constrained=True, gpu_offload=False,
-                                         context_tokens=n_ctx)
+                                         context_tokens=n_ctx, keeps_prefix=True)
 
     def start_loading(self) -> "LlamaChatModel":
         self._llm.start()
@@ -72,7 +72,7 @@ class LlamaChatModel(ChatModel):
                  f"offloading {'all' if layers < 0 else layers} layers to the GPU" if gpu
                  else "CPU only (this llama.cpp build has no GPU backend)", self.n_threads, self.n_ctx)
         self.capabilities = Capabilities(streaming=True, schema_constrained=True, gpu_offload=gpu,
-                                         context_tokens=self.n_ctx)
+                                         context_tokens=self.n_ctx, keeps_prefix=True)
         try:
             return llama_cpp.Llama(str(self.path), n_ctx=self.n_ctx, n_gpu_layers=layers, n_threads=self.n_threads,
                                    n_threads_batch=self.n_threads, seed=self.seed, verbose=False)

@@ -8,6 +8,7 @@ its score components, so "why did you recall that" can be answered.
 """
 
 import math
+from concurrent.futures import ThreadPoolExecutor
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -15,6 +16,8 @@ from datetime import datetime, timezone
 from ..store.soul import Soul
 from . import fts
 from .indexer import Indexer
+
+_EMBEDDING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="query-embedding")
 
 RRF_K = 60
 CANDIDATES = 100
@@ -37,6 +40,11 @@ _HYDRATE = {
 }
 
 
+# Vector search always returns its nearest, however far. For the workspace an item must have matched the
+# words, or be at least this close in meaning (cosine, all-MiniLM-L6-v2's scale).
+RELEVANT_SIMILARITY = 0.3
+
+
 @dataclass
 class Recalled:
     kind: str
@@ -50,6 +58,12 @@ class Recalled:
     @property
     def key(self) -> tuple[str, int]:
         return (self.kind, self.id)
+
+    @property
+    def relevant(self) -> bool:
+        c = self.components
+        return (c.get("bm25_rank") is not None or c.get("keyword") is not None
+                or (c.get("vector_sim") or 0.0) >= RELEVANT_SIMILARITY)
 
 
 def parse_time(text: str | None) -> datetime | None:
@@ -82,10 +96,14 @@ class Recall:
                query_vector=None) -> list[Recalled]:
         now = now or datetime.now(timezone.utc)
         kinds = tuple(kinds)
+        # The query's embedding and the full-text search run at the same time (both release the GIL).
+        pending = None
+        if query.strip() and query_vector is None:
+            pending = _EMBEDDING.submit(self.indexer.embedder.embed, query)
         lexical = [key for key, _ in fts.search(self.soul, query, kinds, CANDIDATES)]
         vector = []
         if query.strip():
-            q = self.indexer.embedder.embed(query) if query_vector is None else query_vector
+            q = pending.result() if pending is not None else query_vector
             vector = [(key, sim) for key, sim in self.indexer.index.search(q, CANDIDATES * 2) if key[0] in kinds]
             vector = vector[:CANDIDATES]
         sims = dict(vector)

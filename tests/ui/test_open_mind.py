@@ -66,3 +66,16 @@ def test_an_edit_can_be_undone(qtbot, window):
     view.table.selectRow(row)
     view.undo()
     qtbot.waitUntil(lambda: c.world.all()[0]["body"] == "Ada's sister, in Paris.", timeout=10_000)
+
+
+def test_a_message_forgotten_from_the_conversation_view_is_gone(qtbot, window, monkeypatch):
+    c = window.companion
+    c.chat.enqueue("Noted.")
+    send(qtbot, window, "my locker code is 4417")
+    view = open_view(qtbot, window, "Conversation")
+    row = next(i for i, m in enumerate(view.rows) if "4417" in m["content"])
+    view.table.selectRow(row)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Yes)
+    view.forget()
+    qtbot.waitUntil(lambda: all("4417" not in m["content"] for m in view.rows), timeout=10_000)
+    assert c.soul.query("SELECT rowid FROM messages_fts WHERE messages_fts MATCH '4417'") == []

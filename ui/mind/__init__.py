@@ -5,9 +5,10 @@ as the core gains them), write a module with a `View(MindView)` class and add
 it to VIEWS; no other view changes.
 """
 
+from .conversation_view import ConversationView
 from .history_view import HistoryView
 from .memories_view import MemoriesView
 from .self_view import SelfView
 from .world_view import WorldView
 
-VIEWS = (SelfView, MemoriesView, WorldView, HistoryView)
+VIEWS = (SelfView, MemoriesView, WorldView, ConversationView, HistoryView)
