@@ -8,7 +8,7 @@ exchange brings to mind and evaluates that note into the model's context
 finds it already read, and adds only what its own message newly brings up.
 
 Only for backends that keep their computed prefix in this process (llama.cpp);
-a turn that starts first wins: the note is then dropped, never half-used.
+a turn that starts meanwhile waits for it (it would wait for the model anyway).
 """
 
 import logging
@@ -29,6 +29,9 @@ class Anticipation:
         self.lock = threading.Lock()
 
     def turn_started(self) -> None:
+        """A turn begins: what was read ahead is used if it is done; what is still being prepared is
+        finished first (the turn would wait for the model anyway), never thrown away half-read."""
+        self.wait()
         with self.lock:
             self.serial += 1
 

@@ -168,8 +168,7 @@ class Companion:
         Home.export(self.soul, path, export_passphrase, progress)
 
     def close(self) -> None:
-        self.anticipation.turn_started()  # whatever it was preparing is no longer wanted
-        self.anticipation.wait()
+        self.anticipation.turn_started()
         if self.indexer_thread.ident is not None:
             self.indexer_thread.join()
         self.soul.close()

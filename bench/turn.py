@@ -3,7 +3,8 @@
 Cold is the first message of a conversation whose transcript already holds
 about 1,500 tokens; warm is a later message of the same conversation, recall
 included, after a side call (a part's structured bid or a reflection) has used
-the model in between. Raw llama-cpp-python on the same prompt, cold and with
+the model in between, and after the companion's reading ahead between turns
+(anticipate.py) has finished, as it does while a person reads the reply. Raw llama-cpp-python on the same prompt, cold and with
 its prefix computed, is measured in the same run as the reference.
 """
 
@@ -76,6 +77,7 @@ def main(argv=None) -> int:
         prompt_tokens = sum(chat.count_tokens(m["content"]) + 4 for m in cold_turn.workspace.messages)
         warm, new_tokens = [], []
         for text in WARM_MESSAGES:
+            c.anticipation.wait()  # the person reads the reply: the companion reads ahead meanwhile
             side_call(chat)
             t = c.turn(text)
             warm.append(first_token_ms(t))

@@ -50,7 +50,9 @@ class LlamaChatModel(ChatModel):
         self.seed = seed
         # Small models loop inside a string without it.
         self.repeat_penalty = repeat_penalty
-        self._lock = threading.Lock()  # one generation at a time on one llama context
+        # One generation at a time on one llama context. Re-entrant: a side call holds it from saving
+        # the context to restoring it, and streams inside.
+        self._lock = threading.RLock()
         self._grammars: dict[str, object] = {}
         self._llm = Background(f"chat model {self.name}", self._load)
         self.capabilities = Capabilities(streaming=True, schema_constrained=True, gpu_offload=False,
@@ -92,14 +94,14 @@ class LlamaChatModel(ChatModel):
 
     @contextmanager
     def aside(self):
-        """Save the context (the conversation's computed prefix) and put it back after the side call."""
+        """Save the context (the conversation's computed prefix) and put it back after the side call.
+        Nothing else uses the model in between, so what others evaluate is never rolled back."""
         llm = self.llama
         with self._lock:
             state = llm.save_state()
-        try:
-            yield
-        finally:
-            with self._lock:
+            try:
+                yield
+            finally:
                 llm.load_state(state)
 
     def _grammar(self, schema: dict):
