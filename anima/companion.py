@@ -5,10 +5,11 @@ forget, export and import. Heavy things (the chat model, the embedder, the
 vector index) load in the background; nothing here imports Qt.
 """
 
-import logging
 import threading
 from pathlib import Path
 
+from .anticipate import Anticipation
+from .errors import NotFound
 from .mind.conversation import Conversation
 from .mind.memories import Memories
 from .mind.selfmodel import SelfModel
@@ -19,12 +20,8 @@ from .retrieval.indexer import Indexer
 from .retrieval.recall import Recall, Recalled
 from .store import Home, Soul
 from .store.soul import now
-from .errors import NotFound
-from .anticipate import Anticipation
 from .turn import TurnStream
 from .workspace import Entry, Workspace
-
-log = logging.getLogger(__name__)
 
 
 class Companion:

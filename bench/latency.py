@@ -20,7 +20,7 @@ from anima.retrieval.recall import Recall
 from anima.store import Home
 
 from . import locomo
-from .report import emit, percentile, table
+from .report import emit, percentile, say, table
 
 PREFIXES = ["", "I remember that ", "They told me ", "Noted: ", "Earlier: ", "Once, ", "A while ago: ",
             "Worth keeping: ", "From our chat: ", "It came up that "]
@@ -66,7 +66,7 @@ def main(argv=None) -> int:
     embedder = MiniLMEmbedder()
     t = time.perf_counter()
     vectors = embedder.embed_batch(texts)
-    print(f"embedded {len(texts)} base texts in {time.perf_counter() - t:.1f} s", flush=True)
+    say(f"embedded {len(texts)} base texts in {time.perf_counter() - t:.1f} s")
 
     rows, last = [], {}
     for n in (int(s) for s in args.sizes.split(",")):
@@ -93,7 +93,7 @@ def main(argv=None) -> int:
                 "recall_vs_exact@10": round(float(np.mean(agree)), 4)}
         rows.append([n, last["p50_ms"], last["p95_ms"], last["recall_vs_exact@10"],
                      "hnsw" if n >= indexer.index.APPROXIMATE_FROM else "exact", round(built_s, 1)])
-        print(f"{n} memories: p50 {last['p50_ms']} ms, p95 {last['p95_ms']} ms", flush=True)
+        say(f"{n} memories: p50 {last['p50_ms']} ms, p95 {last['p95_ms']} ms")
     table("latency: one recall (query embedding, BM25, vectors, fusion, re-rank), real questions",
           ["memories", "p50_ms", "p95_ms", "recall_vs_exact@10", "vectors", "build_s"], rows)
 

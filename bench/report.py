@@ -1,20 +1,33 @@
-"""The shape every benchmark prints: a table, then one JSON object as the last line."""
+"""The shape every benchmark prints: a table, then one JSON object as the last line.
+
+llama-cpp-python silences the C library by pointing file descriptors 1 and 2 at
+/dev/null while it loads a model; Python output buffered at that moment would
+vanish. So reports go to a duplicate of the original stdout, taken at import,
+line by line.
+"""
 
 import json
+import os
+
+_OUT = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
+
+
+def say(line: str = "") -> None:
+    _OUT.write(line + "\n")
 
 
 def table(title: str, headers: list[str], rows: list[list]) -> None:
     cells = [[_fmt(c) for c in row] for row in rows]
     widths = [max(len(h), *(len(r[i]) for r in cells)) if cells else len(h) for i, h in enumerate(headers)]
-    print(f"\n{title}")
-    print("  ".join(h.ljust(w) for h, w in zip(headers, widths)))
-    print("  ".join("-" * w for w in widths))
+    say(f"\n{title}")
+    say("  ".join(h.ljust(w) for h, w in zip(headers, widths)))
+    say("  ".join("-" * w for w in widths))
     for r in cells:
-        print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
+        say("  ".join(c.ljust(w) for c, w in zip(r, widths)))
 
 
 def emit(name: str, figures: dict) -> None:
-    print(json.dumps({"bench": name, **figures}), flush=True)
+    say(json.dumps({"bench": name, **figures}))
 
 
 def _fmt(v) -> str:

@@ -22,7 +22,7 @@ from anima.mind.conversation import NewMessage
 from anima.store import Home
 
 from . import locomo
-from .report import emit, table
+from .report import emit, say, table
 
 WARM_MESSAGES = ["What did I say about painting last week?", "And how is my sister doing, do you think?",
                  "Remind me what we planned for the weekend.", "Thanks. What should I read next?"]
@@ -84,8 +84,8 @@ def main(argv=None) -> int:
             for _ in t:
                 pass
             new_tokens.append(t.workspace.tiers["note"] + t.workspace.tiers["message"])
-            print(f"warm turn: {warm[-1]:.0f} ms to first token, note {t.workspace.tiers['note']} tokens, "
-                  f"transcript trimmed at {t.workspace.kept_from}", flush=True)
+            say(f"warm turn: {warm[-1]:.0f} ms to first token, note {t.workspace.tiers['note']} tokens, "
+                f"transcript trimmed at {t.workspace.kept_from}")
         messages = cold_turn.workspace.messages
         c.close()
 
