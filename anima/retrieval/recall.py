@@ -91,6 +91,8 @@ class Recall:
     def __init__(self, soul: Soul, indexer: Indexer):
         self.soul = soul
         self.indexer = indexer
+        self._speakers_at: int | None = -1
+        self._speakers_cache: list[str] = []
 
     def search(self, query: str, k: int = 10, *, kinds=KINDS, now: datetime | None = None,
                query_vector=None) -> list[Recalled]:
@@ -130,9 +132,18 @@ class Recall:
     def _named_speakers(self, query: str) -> set[str]:
         """Speakers the query names, when it names exactly one (two names say nothing about whose turn it is)."""
         words = set(re.findall(r"\w+", query.lower()))
-        speakers = [r["speaker"] for r in self.soul.query("SELECT DISTINCT speaker FROM messages WHERE speaker != ''")]
+        speakers = self._speakers()
         named = {s for s in speakers if set(re.findall(r"\w+", s.lower())) <= words}
         return named if len(named) == 1 else set()
+
+    def _speakers(self) -> list[str]:
+        """The names that have spoken, re-read only when a message has been added (not on every recall)."""
+        newest = self.soul.query("SELECT max(id) AS m FROM messages")[0]["m"]
+        if self._speakers_at != newest:
+            self._speakers_cache = [r["speaker"] for r in
+                                    self.soul.query("SELECT DISTINCT speaker FROM messages WHERE speaker != ''")]
+            self._speakers_at = newest
+        return self._speakers_cache
 
     def _share_with_neighbours(self, found: dict) -> None:
         """Each message lends a share of its score to the turns just before and after it (same session)."""
