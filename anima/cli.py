@@ -157,7 +157,8 @@ def cmd_bench(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="anima", description="A local-first AI companion.")
+    p = argparse.ArgumentParser(prog="python -m anima", description="A local-first AI companion, in the terminal. "
+                                "The window opens with `anima` (or `make run`, or `python -m ui`).")
     p.add_argument("--home", help="data directory (default: $ANIMA_HOME or the user data dir)")
     sub = p.add_subparsers(dest="command")
     e = sub.add_parser("export", help="write the whole soul to one encrypted core file")
