@@ -112,11 +112,13 @@ class Companion:
         return self.clerk.pick(query, k)
 
     def why(self, message_id: int) -> list[dict]:
-        """What the workspace of a reply held and why (its scores), best first."""
+        """What the workspace of a reply held and why (its scores), best first, each with its text now."""
         import json
         rows = self.soul.query("SELECT item_kind, item_id, rank, score, components FROM recalls WHERE message_id = ? "
                                "ORDER BY rank", (message_id,))
-        return [{**r, "components": json.loads(r["components"])} for r in rows]
+        now_rows = self.recaller.items([(r["item_kind"], r["item_id"]) for r in rows])
+        return [{**r, "components": json.loads(r["components"]),
+                 "text": now_rows.get((r["item_kind"], r["item_id"]), {}).get("text")} for r in rows]
 
     # ---- the Open Mind ----------------------------------------------------------
 

@@ -149,8 +149,7 @@ class MainWindow(QMainWindow):
 
         def load():
             items = companion.why(message_id)
-            rows = companion.recaller._hydrate([(it["item_kind"], it["item_id"]) for it in items])
-            return items, {key: row["text"] for key, row in rows.items()}
+            return items, {(it["item_kind"], it["item_id"]): it["text"] for it in items if it["text"] is not None}
         tasks.run(load, lambda r: WhyDialog(*r, parent=self).exec(), lambda e: errors.show(self, e), self)
 
     def update_status(self) -> None:

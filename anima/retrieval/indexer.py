@@ -3,8 +3,6 @@
 import logging
 import threading
 
-import numpy as np
-
 from ..models.embedder import Embedder
 from ..store.soul import Soul
 from .vectors import VectorIndex
@@ -42,11 +40,7 @@ class Indexer:
         if not rows:
             return
         vectors = self.embedder.embed_batch([key_text(kind, r) for r in rows])
-        with self.soul.transaction() as con:
-            for r, v in zip(rows, vectors):
-                con.execute("INSERT INTO embeddings VALUES (?, ?, ?, ?, ?) ON CONFLICT(item_kind, item_id) DO UPDATE "
-                            "SET model = excluded.model, dim = excluded.dim, vector = excluded.vector",
-                            (kind, r["id"], self.embedder.name, v.size, np.asarray(v, dtype="<f4").tobytes()))
+        self.soul.put_vectors(kind, [r["id"] for r in rows], self.embedder.name, vectors)
         self.index.add_many([(kind, r["id"]) for r in rows], vectors)
 
     def load(self) -> int:

@@ -110,7 +110,7 @@ class Recall:
             vector = vector[:CANDIDATES]
         sims = dict(vector)
         fused = rrf([lexical, [key for key, _ in vector]], [LEXICAL_WEIGHT, VECTOR_WEIGHT])
-        rows = self._hydrate(fused.keys())
+        rows = self.items(fused.keys())
         named = self._named_speakers(query)
         out = {}
         for key, (score, (bm25_rank, vector_rank)) in fused.items():
@@ -164,7 +164,7 @@ class Recall:
                     lent[nid] = max(lent.get(nid, 0.0), share)
         missing = [nid for nid in lent if ("message", nid) not in found]
         if missing:
-            for key, row in self._hydrate([("message", nid) for nid in missing]).items():
+            for key, row in self.items([("message", nid) for nid in missing]).items():
                 found[key] = Recalled("message", key[1], row["text"], row["at"], 0.0,
                                       {"bm25_rank": None, "vector_rank": None, "vector_sim": None, "rrf": 0.0}, row)
         for nid, share in lent.items():
@@ -192,7 +192,8 @@ class Recall:
                      superseded=row["valid_to"] is not None)
         return factor
 
-    def _hydrate(self, keys) -> dict:
+    def items(self, keys) -> dict:
+        """The current rows of some recallable items, by key (forgotten ones are simply absent)."""
         by_kind: dict[str, list[int]] = {}
         for kind, item_id in keys:
             by_kind.setdefault(kind, []).append(item_id)

@@ -242,12 +242,18 @@ class Soul:
     # ---- embeddings -------------------------------------------------------
 
     def put_vector(self, kind: str, item_id: int, model: str, vector) -> None:
+        self.put_vectors(kind, [item_id], model, [vector])
+
+    def put_vectors(self, kind: str, item_ids: list[int], model: str, vectors) -> None:
+        """Store (or replace) the embeddings of some items of one kind, in one transaction."""
         import numpy as np
-        v = np.asarray(vector, dtype="<f4").ravel()
+        rows = []
+        for item_id, vector in zip(item_ids, vectors):
+            v = np.asarray(vector, dtype="<f4").ravel()
+            rows.append((kind, item_id, model, v.size, v.tobytes()))
         with self.transaction() as con:
-            con.execute("INSERT INTO embeddings VALUES (?, ?, ?, ?, ?) ON CONFLICT(item_kind, item_id) "
-                        "DO UPDATE SET model = excluded.model, dim = excluded.dim, vector = excluded.vector",
-                        (kind, item_id, model, v.size, v.tobytes()))
+            con.executemany("INSERT INTO embeddings VALUES (?, ?, ?, ?, ?) ON CONFLICT(item_kind, item_id) "
+                            "DO UPDATE SET model = excluded.model, dim = excluded.dim, vector = excluded.vector", rows)
 
     # ---- forgetting -------------------------------------------------------
 
