@@ -126,6 +126,8 @@ def cmd_chat(args) -> int:
             for piece in companion.turn(line):
                 print(piece, end="", flush=True)
             print(flush=True)
+            if not interactive:
+                companion.settle()  # no one is typing: let it learn and read ahead, as it would while they read
     finally:
         companion.close()
         companion.chat.close()

@@ -8,11 +8,14 @@ vector index) load in the background; nothing here imports Qt.
 import threading
 from pathlib import Path
 
-from .anticipate import Anticipation
+import dataclasses
+
+from .between import BetweenTurns
 from .errors import NotFound
 from .mind.conversation import Conversation
+from .mind.human import HumanNotes
 from .mind.memories import Memories
-from .mind.selfmodel import SelfModel
+from .mind.selfmodel import SelfFloor, SelfModel
 from .mind.world import Clerk, WorldCards
 from .models.chat import ChatModel
 from .models.embedder import Embedder
@@ -52,7 +55,12 @@ class Companion:
             Entry("assistant" if m["role"] == "companion" else "user", m["content"], frozenset({("message", m["id"])}))
             for m in self.conversation.recent(self.session, 200)]
         self.focus_shown = ""
-        self.anticipation = Anticipation(self)
+        # Learning about the person as they talk (mind/human.py); a person may turn it off for this soul.
+        self.human_notes = HumanNotes(soul, chat, self.self_model, self.memories)
+        self.learns = soul.get_meta("learns_in_conversation", "1") == "1"
+        self.learned_unsaid: list[tuple[int, str]] = []  # learned, not yet in a note the model has read
+        self.floor_sent: SelfFloor | None = None  # the floor at the head of the transcript's prefix
+        self.between = BetweenTurns(self)
 
     def start_background(self, chat: bool = True) -> None:
         """Start what loads in the background: the models, then the vector index."""
@@ -92,10 +100,26 @@ class Companion:
 
     def start_session(self) -> None:
         """A new conversation: recent turns start empty, and earlier ones come back by recall."""
-        self.anticipation.turn_started()
+        self.between.turn_started()
         self.session = now()
         self.transcript = []
         self.focus_shown = ""
+        self.floor_sent = None
+
+    def floor(self) -> SelfFloor:
+        """The SELF floor for the next prompt. What the companion itself wrote into the human block during
+        this session reaches the model in notes (render_note's `learned`), so the floor, at the very head
+        of the prompt, stays byte-identical and the computed prefix stays valid; a person's own edits
+        show at once."""
+        live = self.self_model.read()
+        sent = self.floor_sent
+        if sent is not None and self.transcript and live.human == self.human_notes.written:
+            return dataclasses.replace(live, human=sent.human)
+        return live
+
+    def settle(self) -> None:
+        """Let the work between turns finish (learning, reading ahead), as a person reading the reply would."""
+        self.between.wait()
 
     def transcript_keys(self) -> set:
         """Items the transcript already holds: its own messages and the items its notes recalled."""
@@ -167,7 +191,7 @@ class Companion:
         Home.export(self.soul, path, export_passphrase, progress)
 
     def close(self) -> None:
-        self.anticipation.turn_started()
+        self.between.turn_started()
         if self.indexer_thread.ident is not None:
             self.indexer_thread.join()
         self.soul.close()

@@ -23,7 +23,7 @@ class TurnStream:
         self.companion = companion
         self.cancel = cancel or threading.Event()
         c = companion
-        c.anticipation.turn_started()
+        c.between.turn_started()
         self.user_id = c.conversation.record("user", text, speaker=c.user_name, session=c.session)
         self.user_text = c.soul.get("message", self.user_id)["content"]
         # What the transcript already holds (or is this very message) is not recalled again.
@@ -32,10 +32,18 @@ class TurnStream:
         # After an anticipated note, this message adds only what it newly brings up.
         k = RECALL_K_AFTER_ANTICIPATION if c.transcript and c.transcript[-1].role == "system" else RECALL_K
         self.recalled = [r for r in found if r.key not in present and r.relevant][:k]
-        floor = c.self_model.read()
+        floor = c.floor()
         focus = floor.inner_state if floor.inner_state != c.focus_shown else ""
-        self.workspace = c.workspace().assemble(floor, c.name, c.transcript, self.recalled, self.user_text,
-                                                focus=focus)
+        self.learned = list(c.learned_unsaid)
+        ws = c.workspace()
+        self.workspace = ws.assemble(floor, c.name, c.transcript, self.recalled, self.user_text, focus=focus,
+                                     learned=self.learned)
+        if self.workspace.kept_from and floor != (live := c.self_model.read()):
+            # The transcript is cut, so the whole prompt is read again anyway: the floor catches up.
+            floor = live
+            self.workspace = ws.assemble(floor, c.name, c.transcript, self.recalled, self.user_text, focus=focus,
+                                         learned=self.learned)
+        self._floor = floor
         self._focus = floor.inner_state
         self.reply_id: int | None = None
         self.stop_reason: StopReason | None = None
@@ -70,16 +78,18 @@ class TurnStream:
         ws = self.workspace
         # The transcript grows by exactly what was sent and said, so the next turn's prefix matches.
         del c.transcript[:ws.kept_from]
+        c.floor_sent = self._floor
         if ws.note:
             c.transcript.append(ws.note)
             c.focus_shown = self._focus
+            del c.learned_unsaid[:len(self.learned)]
         c.transcript.append(Entry("user", ws.messages[-1]["content"], frozenset({("message", self.user_id)})))
         reply = self.text.strip()
         if not reply:
             return  # stopped before a word: nothing to remember
         self.reply_id = c.conversation.record("companion", reply, speaker=c.name, session=c.session)
         c.transcript.append(Entry("assistant", self.text, frozenset({("message", self.reply_id)})))
-        c.anticipation.after(self.user_text, reply)
+        c.between.after(self.user_text, reply)
         with c.soul.transaction() as con:
             for h in ws.held:
                 con.execute("INSERT INTO recalls VALUES (?, ?, ?, ?, ?, ?)",

@@ -84,12 +84,15 @@ def render_item(r: Recalled) -> str:
     return f"- [{(r.at or '')[:10]}, {LABELS[r.kind]}] {who}{text}{note}"
 
 
-def render_note(focus: str, emotional: str, items: list[Recalled]) -> str:
+def render_note(focus: str, emotional: str, items: list[Recalled], learned: list[str] = ()) -> str:
     parts = []
     if focus.strip():
         parts.append(f"# On my mind\n{focus.strip()}")
     if emotional.strip():
         parts.append(f"# What I notice in how they feel\n{emotional.strip()}")
+    if learned:
+        # Written into the human block too; the floor shows it from the next rebuild of the prefix on.
+        parts.append("# What I just learned about them\n" + "\n".join(f"- {fact}" for fact in learned))
     if items:
         parts.append("# What I recall that may matter now\n" + "\n".join(render_item(r) for r in items))
     return "\n\n".join(parts)
@@ -111,7 +114,8 @@ class Workspace:
         return [{"role": "system", "content": floor_text}] + [{"role": e.role, "content": e.content} for e in entries]
 
     def assemble(self, floor: SelfFloor, companion_name: str, transcript: list[Entry], recalled: list[Recalled],
-                 user_text: str, *, focus: str = "", emotional: str = "") -> Assembled:
+                 user_text: str, *, focus: str = "", emotional: str = "",
+                 learned: list[tuple[int, str]] = ()) -> Assembled:
         floor_text = render_floor(floor, companion_name)
         floor_tokens = self.count(floor_text)
         if floor_tokens > FLOOR_CAP_TOKENS:
@@ -134,8 +138,9 @@ class Workspace:
             if used + cost <= recall_budget:
                 items.append(r)
                 used += cost
-        note_text = render_note(focus, emotional, items)
-        note = Entry("system", note_text, frozenset(r.key for r in items)) if note_text else None
+        note_text = render_note(focus, emotional, items, [fact for _, fact in learned])
+        keys = frozenset({r.key for r in items} | {("memory", mid) for mid, _ in learned})
+        note = Entry("system", note_text, keys) if note_text else None
         note_tokens = self.count(note_text) if note else 0
         left -= note_tokens
 

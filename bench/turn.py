@@ -77,7 +77,7 @@ def main(argv=None) -> int:
         prompt_tokens = sum(chat.count_tokens(m["content"]) + 4 for m in cold_turn.workspace.messages)
         warm, new_tokens = [], []
         for text in WARM_MESSAGES:
-            c.anticipation.wait()  # the person reads the reply: the companion reads ahead meanwhile
+            c.settle()  # the person reads the reply: the companion reads ahead meanwhile
             side_call(chat)
             t = c.turn(text)
             warm.append(first_token_ms(t))

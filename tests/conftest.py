@@ -34,5 +34,6 @@ def companion(anima_home):
     from anima.models.fake import FakeChatModel, FakeEmbedder
     c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", FakeChatModel(), FakeEmbedder(), user_name="Ada")
     c.indexer_thread.join()
+    c.learns = False  # the fake model answers only what a test enqueues; tests of learning turn it on
     yield c
     c.close()

@@ -65,11 +65,12 @@ def test_between_turns_the_next_note_is_read_ahead_and_kept_in_the_prefix(anima_
     chat = FakeChatModel(Capabilities(keeps_prefix=True))
     c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", chat, FakeEmbedder(), user_name="Ada")
     c.indexer_thread.join()
+    c.learns = False  # this test is about reading ahead; learning has its own tests (tests/mind/test_human.py)
     c.memories.remember("Ada's cat Miso sleeps on the piano")
     c.memories.remember("Ada's piano teacher is called Olga")
     chat.enqueue("Your cat Miso likes the piano.", ".")
     c.turn("hello there").read()
-    c.anticipation.wait()
+    c.settle()
     ahead = chat.history[-1]
     assert ahead["max_tokens"] == 1  # the model read the note; nothing was said
     note = c.transcript[-1]

@@ -80,10 +80,13 @@ def outline(schema: dict, indent: str = "") -> str:
         if t == "object":
             lines.append(f"{indent}- {name}: an object with")
             lines.append(outline(sub, indent + "  "))
+        elif t == "array" and sub.get("items", {}).get("type") == "object":
+            lines.append(f"{indent}- {name}: a list of at most {sub['maxItems']} objects, each with")
+            lines.append(outline(sub["items"], indent + "  "))
         elif t == "array":
             lines.append(f"{indent}- {name}: a list of at most {sub['maxItems']} short strings")
-        elif t == "string" and "enum" in sub:
-            lines.append(f"{indent}- {name}: one of {', '.join(sub['enum'])}")
+        elif "enum" in sub:
+            lines.append(f"{indent}- {name}: one of {', '.join(map(str, sub['enum']))}")
         elif t == "string":
             lines.append(f"{indent}- {name}: text, at most {sub['maxLength']} characters")
         else:

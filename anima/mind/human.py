@@ -1,0 +1,156 @@
+"""Learning about the person during the conversation: the update_human_memory step (seed 003, "the human layer").
+
+When the person says something about themselves, the companion writes it down
+at once, with no reflection cycle: each new fact becomes a memory (stated by
+the user, citing their message) and a line of the human block, and a fact that
+changes a line supersedes the memory behind that line, so the old one keeps its
+dates and the change is recorded.
+
+The model decides what was stated, through a schema (constrained decoding). A
+small model guesses, so its guesses are checked against the text: most of a
+fact's content words must come from the messages it was read from, and it
+replaces a line only when the two share a word; otherwise it is added, so a
+bad guess is never destructive.
+
+The step remembers the last message it read (meta `human_read_through`), so a
+step pre-empted by a turn is picked up by the next one, messages included.
+"""
+
+import logging
+import re
+import threading
+
+from ..errors import InvalidEdit
+from ..models.chat import ChatModel
+from ..models.structured import StructuredOutputFailed, ask_structured
+from ..retrieval.fts import terms
+from .memories import Memories
+from .selfmodel import CAPS, SelfModel
+
+log = logging.getLogger(__name__)
+
+FACT_CHARS = 160
+FACTS_PER_STEP = 3
+MESSAGES_PER_STEP = 4
+READ_THROUGH = "human_read_through"
+
+# Only a message that speaks of its writer can state something about them; the rest costs no model call.
+SPEAKS_OF_SELF = re.compile(r"\b(i|i'm|im|i've|i'd|i'll|my|mine|me|myself|we|we're|our|call me)\b", re.I)
+
+INSTRUCTIONS = (
+    "List the facts the person states about themselves in their messages below: their name, work, family, pets, "
+    "home, plans, likes. Each fact in a few words. If a fact changes one of your numbered notes, replaces is "
+    "that note's number; otherwise 0.")
+# A fact must be mostly their own words: a small model otherwise writes down a life nobody described.
+GROUNDED = 0.6
+
+
+def schema(lines: int) -> dict:
+    return {"type": "object", "additionalProperties": False, "required": ["facts"], "properties": {
+        "facts": {"type": "array", "maxItems": FACTS_PER_STEP, "items": {
+            "type": "object", "additionalProperties": False, "required": ["fact", "replaces"], "properties": {
+                "fact": {"type": "string", "maxLength": FACT_CHARS},
+                "replaces": {"type": "integer", "enum": list(range(lines + 1))}}}}}}
+
+
+def block_lines(text: str) -> list[str]:
+    """The human block as lines (a person may have written it as prose; each line counts as one)."""
+    return [re.sub(r"^\s*[-*•]\s*", "", ln).strip() for ln in text.splitlines() if ln.strip()]
+
+
+def render_block(lines: list[str]) -> str:
+    return "\n".join(f"- {ln}" for ln in lines)
+
+
+class HumanNotes:
+    """Reads the person's new messages and keeps the human block and their stated facts current."""
+
+    def __init__(self, soul, chat: ChatModel, self_model: SelfModel, memories: Memories):
+        self.soul = soul
+        self.chat = chat
+        self.self_model = self_model
+        self.memories = memories
+        self.written: str | None = None  # the human block as this step last wrote it
+
+    def unread(self) -> list[dict]:
+        """The person's messages since the last step, the newest few, that speak of themselves."""
+        through = int(self.soul.get_meta(READ_THROUGH, "0"))
+        rows = self.soul.query("SELECT id, content FROM messages WHERE role = 'user' AND id > ? "
+                               "ORDER BY id DESC LIMIT ?", (through, MESSAGES_PER_STEP))
+        return [r for r in reversed(rows) if SPEAKS_OF_SELF.search(r["content"])]
+
+    def _mark_read(self) -> None:
+        last = self.soul.query("SELECT max(id) AS id FROM messages WHERE role = 'user'")[0]["id"]
+        if last is not None:
+            self.soul.set_meta(READ_THROUGH, str(last))
+
+    def step(self, cancel: threading.Event | None = None) -> list[tuple[int, str]]:
+        """Read what is unread; returns what was learned as (memory id, fact). Pre-empted: nothing changes
+        and the messages stay unread."""
+        messages = self.unread()
+        if not messages:
+            self._mark_read()
+            return []
+        lines = block_lines(self.self_model.read().human)
+        known = "\n".join(f"{i}. {ln}" for i, ln in enumerate(lines, 1)) or "(none yet)"
+        said = "\n".join(f"- {m['content'][:1000]}" for m in messages)
+        prompt = [{"role": "system", "content": INSTRUCTIONS},
+                  {"role": "user", "content": f"Their newest messages:\n{said}\n\nYour notes:\n{known}"}]
+        try:
+            with self.chat.aside():
+                reply = ask_structured(self.chat, prompt, schema(len(lines)), what="note about the person",
+                                       temperature=0.0, cancel=cancel)
+        except StructuredOutputFailed as e:
+            if cancel is not None and cancel.is_set():
+                return []
+            log.warning("learning about the person skipped these messages: %s", e)
+            self._mark_read()
+            return []
+        learned = self.apply(reply["facts"], messages)
+        self._mark_read()
+        return learned
+
+    def apply(self, facts: list[dict], messages: list[dict]) -> list[tuple[int, str]]:
+        said_words = set(terms(" ".join(m["content"] for m in messages)))
+        lines = block_lines(self.self_model.read().human)
+        learned = []
+        for f in facts:
+            fact = " ".join(f["fact"].split()).rstrip(".")
+            words = set(terms(fact))
+            if not words or len(words & said_words) < GROUNDED * len(words):
+                continue  # not what they said
+            if any(fact.lower() == ln.lower().rstrip(".") for ln in lines):
+                continue
+            r = f["replaces"]
+            replaced = lines[r - 1] if 0 < r <= len(lines) and words & set(terms(lines[r - 1])) else None
+            memory_id = self._remember(fact, replaced, messages[-1]["id"])
+            if replaced is not None:
+                lines[lines.index(replaced)] = fact
+            else:
+                lines.append(fact)
+            learned.append((memory_id, fact))
+        if learned:
+            self._write(lines)
+        return learned
+
+    def _remember(self, fact: str, replaced: str | None, message_id: int) -> int:
+        if replaced is not None:
+            old = self.soul.query("SELECT id FROM memories WHERE content = ? AND valid_to IS NULL "
+                                  "ORDER BY id DESC LIMIT 1", (replaced,))
+            if old:
+                return self.memories.supersede(old[0]["id"], fact, message_id=message_id)
+        return self.memories.remember(fact, kind="fact", source="user_stated", message_id=message_id)
+
+    def _write(self, lines: list[str]) -> None:
+        # A full block keeps its oldest lines: what was learned first was learned longest ago and is still a
+        # memory; reflection condenses the block, this step only writes down.
+        while lines and len(render_block(lines)) > CAPS["human"]:
+            lines.pop()
+        text = render_block(lines)
+        if text == render_block(block_lines(self.self_model.read().human)):
+            return  # it was all remembered, but the block had no room: no empty edit in the history
+        try:
+            self.self_model.write("human", text, "ai")
+            self.written = text
+        except InvalidEdit as e:  # a bug: the lines were fitted to the cap above
+            log.error("the human block was not updated: %s", e)

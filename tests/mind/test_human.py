@@ -1,0 +1,131 @@
+"""Learning about the person mid-conversation (the update_human_memory step), on a real encrypted soul.
+
+The fake model plays the part of the model; what is checked is what a person
+would see in the Open Mind: the human block, the memories and their history.
+"""
+
+import json
+import logging
+import threading
+
+import pytest
+
+from anima.mind.human import READ_THROUGH, block_lines
+
+
+def facts(*pairs) -> str:
+    return json.dumps({"facts": [{"fact": f, "replaces": r} for f, r in pairs]})
+
+
+@pytest.fixture
+def learning(companion):
+    companion.learns = True
+    return companion
+
+
+def say(c, text: str, reply: str = "I see.", *learned) -> None:
+    c.chat.enqueue(reply, *learned)
+    c.turn(text).read()
+    c.settle()
+
+
+def test_what_they_say_about_themselves_goes_into_the_human_block_and_memories(learning):
+    c = learning
+    say(c, "I work as a software engineer at a bank.", "Nice!", facts(("Works as a software engineer", 0)))
+    assert block_lines(c.self_model.read().human) == ["Works as a software engineer"]
+    [m] = c.memories.current()
+    user_msg = c.soul.query("SELECT id FROM messages WHERE role = 'user'")[0]["id"]
+    assert (m["content"], m["source"], m["source_message_id"]) == ("Works as a software engineer", "user_stated",
+                                                                   user_msg)
+    edit = c.edits()[0]
+    assert edit["item_kind"] == "block" and edit["actor"] == "ai"  # shown in the history, undoable there
+
+
+def test_a_changed_fact_supersedes_the_old_one_which_keeps_its_dates(learning):
+    c = learning
+    say(c, "I work as a software engineer.", "Nice!", facts(("Works as a software engineer", 0)))
+    say(c, "Big news: I now work as a product manager!", "Congratulations!",
+        facts(("Works as a product manager", 1)))
+    assert block_lines(c.self_model.read().human) == ["Works as a product manager"]
+    old, new = c.soul.query("SELECT * FROM memories ORDER BY id")
+    assert old["valid_to"] is not None and old["superseded_by"] == new["id"] and new["valid_to"] is None
+    assert [m["content"] for m in c.memories.as_of(old["valid_from"])] == ["Works as a software engineer"]
+    assert [m["content"] for m in c.memories.lineage(old["id"])] == ["Works as a software engineer",
+                                                                     "Works as a product manager"]
+
+
+def test_a_guess_not_grounded_in_their_words_is_not_written_and_an_unrelated_replace_adds(learning):
+    c = learning
+    say(c, "My cat is called Miso.", "Cute!", facts(("Has a cat called Miso", 0)))
+    say(c, "I moved to Lisbon with my partner Sam.", "Lovely.",
+        facts(("Moved to Lisbon with partner Sam", 1), ("Is a professional athlete who plays soccer", 0)))
+    assert block_lines(c.self_model.read().human) == ["Has a cat called Miso", "Moved to Lisbon with partner Sam"]
+    assert len(c.memories.current()) == 2
+
+
+def test_a_question_about_something_else_costs_no_model_call(learning):
+    c = learning
+    say(c, "What do you think about rainy days?", "They are cosy.")
+    assert all(call["schema"] is None for call in c.chat.history)
+    assert c.soul.get_meta(READ_THROUGH) is not None
+
+
+def test_what_was_learned_reaches_the_model_without_changing_the_prompt_head(learning):
+    c = learning
+    say(c, "Hello there.", "Hi!")
+    first_head = c.chat.history[0]["messages"][0]
+    say(c, "I play the cello in an orchestra.", "Wonderful.", facts(("Plays the cello in an orchestra", 0)))
+    c.chat.enqueue("Tell me more.")
+    c.turn("It was a long rehearsal today.").read()
+    sent = c.chat.history[-1]["messages"]
+    assert sent[0] == first_head  # the floor is byte-identical: the computed prefix stays valid
+    assert any("What I just learned" in m["content"] and "cello" in m["content"] for m in sent[1:])
+    assert "cello" in c.self_model.read().human  # and the Open Mind shows it at once
+    c.start_session()
+    c.chat.enqueue("Hi again.")
+    c.turn("Good morning.").read()
+    assert "cello" in c.chat.history[-1]["messages"][0]["content"]  # a new prefix carries it in the floor
+
+
+def test_a_person_edit_of_the_block_shows_in_the_next_prompt_at_once(learning):
+    c = learning
+    say(c, "Hello there.", "Hi!")
+    c.self_model.write("human", "- Prefers to be called Ada Lovelace", "user")
+    c.chat.enqueue("Hello, Ada Lovelace.")
+    c.turn("Who am I?").read()
+    assert "Ada Lovelace" in c.chat.history[-1]["messages"][0]["content"]
+
+
+def test_a_turn_preempts_learning_and_the_messages_are_read_later(learning):
+    c = learning
+    c.chat.delay = 0.05
+    c.chat.enqueue("Nice.", facts(("Grows tomatoes on the balcony with care every single summer", 0)))
+    c.turn("I grow tomatoes on my balcony with care every single summer.").read()
+    gate = threading.Event()
+    while not c.chat.history[-1]["schema"]:  # the step has asked the model
+        gate.wait(0.01)
+    c.chat.enqueue("Sure.", facts(("Grows tomatoes on the balcony", 0)))
+    turn = c.turn("Anyway, how are you?")  # pre-empts the step mid-answer
+    assert c.self_model.read().human == "" and c.soul.get_meta(READ_THROUGH) is None
+    turn.read()
+    c.settle()  # the next step reads the pre-empted message again
+    assert block_lines(c.self_model.read().human) == ["Grows tomatoes on the balcony"]
+
+
+def test_malformed_model_output_writes_nothing_and_is_logged(learning, caplog):
+    c = learning
+    with caplog.at_level(logging.WARNING):
+        say(c, "My favourite colour is green.", "Green is great.", "{not json", '{"facts": "green"}', "nope")
+    assert c.self_model.read().human == "" and c.memories.current() == []
+    assert "learning about the person skipped" in caplog.text
+    say(c, "I said thanks.", "Any time.", facts())  # it moved on: no retry of the same messages forever
+    assert "colour" not in json.dumps(c.chat.history[-1]["messages"])
+
+
+def test_a_full_block_keeps_its_lines_and_the_fact_is_still_remembered(learning):
+    c = learning
+    full = "\n".join(f"- Old note number {i} about the person" for i in range(40))[:1190]
+    c.self_model.write("human", full, "user")
+    say(c, "My brother Tom lives in Oslo.", "Nice.", facts(("Brother Tom lives in Oslo", 0)))
+    assert c.self_model.read().human == full.strip()
+    assert [m["content"] for m in c.memories.current()] == ["Brother Tom lives in Oslo"]
