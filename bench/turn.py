@@ -28,8 +28,8 @@ WARM_MESSAGES = ["What did I say about painting last week?", "And how is my sist
                  "Remind me what we planned for the weekend.", "Thanks. What should I read next?"]
 
 
-def first_token_ms(pieces) -> float:
-    t = time.perf_counter()
+def first_token_ms(pieces, since: float | None = None) -> float:
+    t = time.perf_counter() if since is None else since
     for _ in pieces:
         return (time.perf_counter() - t) * 1000
     return float("nan")
@@ -70,8 +70,10 @@ def main(argv=None) -> int:
         c.indexer_thread.join()
         c.temperature, c.reply_tokens = 0.0, 24
 
+        # Timed from the message's arrival: recording it and recall are part of the wait.
+        t = time.perf_counter()
         cold_turn = c.turn("How have you been since we last talked?")
-        cold = first_token_ms(cold_turn)
+        cold = first_token_ms(cold_turn, t)
         for _ in cold_turn:
             pass
         prompt_tokens = sum(chat.count_tokens(m["content"]) + 4 for m in cold_turn.workspace.messages)
@@ -79,12 +81,15 @@ def main(argv=None) -> int:
         for text in WARM_MESSAGES:
             c.settle()  # the person reads the reply: the companion reads ahead meanwhile
             side_call(chat)
+            start = time.perf_counter()
             t = c.turn(text)
-            warm.append(first_token_ms(t))
+            prepared = (time.perf_counter() - start) * 1000
+            warm.append(first_token_ms(t, start))
             for _ in t:
                 pass
             new_tokens.append(t.workspace.tiers["note"] + t.workspace.tiers["message"])
-            say(f"warm turn: {warm[-1]:.0f} ms to first token, note {t.workspace.tiers['note']} tokens, "
+            say(f"warm turn: {warm[-1]:.0f} ms to first token ({prepared:.0f} ms recording and recall), "
+                f"note {t.workspace.tiers['note']} tokens, message {t.workspace.tiers['message']} tokens, "
                 f"transcript trimmed at {t.workspace.kept_from}")
         messages = cold_turn.workspace.messages
         c.close()

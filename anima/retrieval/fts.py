@@ -2,6 +2,8 @@
 
 import re
 
+import snowballstemmer
+
 from ..store.soul import Soul
 
 TABLES = {"message": "messages", "memory": "memories", "episode": "episodes", "world_card": "world_cards"}
@@ -26,19 +28,43 @@ def terms(text: str) -> list[str]:
     return out
 
 
-def match_expression(text: str) -> str | None:
-    words = terms(text)
+# A word found in more than this share of a table's items says little about which of them is meant, and it is
+# what makes a search slow (BM25 scores every item holding it): it is left out while rarer words remain.
+COMMON_SHARE = 0.05
+COMMON_FROM_ITEMS = 2000  # below this, every word is cheap and kept
+_STEM = snowballstemmer.stemmer("porter")  # the Porter algorithm, as FTS5's porter tokenizer stems
+
+
+def match_expression(words: list[str]) -> str | None:
     return " OR ".join(f'"{w}"' for w in words) if words else None
+
+
+def informative(soul: Soul, table: str, words: list[str]) -> list[str]:
+    """The query's words without the ones common in `table` (all of them, if nothing rarer remains)."""
+    items = soul.query(f"SELECT max(rowid) AS n FROM {table}")[0]["n"] or 0
+    if len(words) < 2 or items < COMMON_FROM_ITEMS:
+        return words
+    if not getattr(soul, "_fts_vocab", False):
+        for t in TABLES.values():  # views of the FTS indexes, in this connection's temp schema: no data
+            soul.query(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{t}_vocab USING fts5vocab(main, '{t}_fts', 'row')")
+        soul._fts_vocab = True
+    stems = {w: _STEM.stemWord(w) for w in words}
+    marks = ",".join("?" * len(stems))
+    docs = {r["term"]: r["doc"] for r in soul.query(f"SELECT term, doc FROM temp.{table}_vocab WHERE term IN ({marks})",
+                                                    list(set(stems.values())))}
+    kept = [w for w in words if docs.get(stems[w], 0) <= COMMON_SHARE * items]
+    return kept or words
 
 
 def search(soul: Soul, query: str, kinds, limit: int = 100) -> list[tuple[tuple[str, int], float]]:
     """(key, bm25) best first; bm25 is SQLite's (lower is better), comparable within one table only."""
-    expr = match_expression(query)
-    if expr is None:
+    words = terms(query)
+    if not words:
         return []
     hits = []
     for kind in kinds:
         table = TABLES[kind]
+        expr = match_expression(informative(soul, table, words))
         rows = soul.query(f"SELECT rowid AS id, bm25({table}_fts) AS s FROM {table}_fts WHERE {table}_fts MATCH ? "
                           f"ORDER BY s LIMIT ?", (expr, limit))
         hits += [((kind, r["id"]), r["s"]) for r in rows]

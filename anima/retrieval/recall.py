@@ -40,6 +40,10 @@ _HYDRATE = {
 }
 
 
+_ROUNDING = {name: (lambda v, d=digits: None if v is None else round(v, d)) for name, digits in
+             (("vector_sim", 4), ("rrf", 6), ("final", 6), ("from_neighbour", 6), ("importance", 3), ("recency", 4),
+              ("heat", 4), ("suppression", 3))}
+
 # Vector search always returns its nearest, however far. For the workspace an item must have matched the
 # words, or be at least this close in meaning (cosine, all-MiniLM-L6-v2's scale).
 RELEVANT_SIMILARITY = 0.3
@@ -118,16 +122,18 @@ class Recall:
             if row is None:
                 continue  # forgotten between the search and now
             c = {"bm25_rank": bm25_rank, "vector_rank": vector_rank,
-                 "vector_sim": round(sims[key], 4) if key in sims else None, "rrf": round(score, 6)}
+                 "vector_sim": sims.get(key), "rrf": score}
             if key[0] == "message" and row.get("speaker") in named:
                 score *= NAMED_SPEAKER_BOOST
                 c["named_speaker"] = row["speaker"]
             final = score * self._rerank(key[0], row, now, c)
             out[key] = Recalled(key[0], key[1], row["text"], row["at"], final, c, row)
         self._share_with_neighbours(out)
-        for r in out.values():
-            r.components["final"] = round(r.score, 6)
-        return sorted(out.values(), key=lambda r: -r.score)[:k]
+        best = sorted(out.values(), key=lambda r: -r.score)[:k]
+        for r in best:  # rounded for people to read, only for what is shown
+            r.components["final"] = r.score
+            r.components.update({name: _ROUNDING[name](v) for name, v in r.components.items() if name in _ROUNDING})
+        return best
 
     def _named_speakers(self, query: str) -> set[str]:
         """Speakers the query names, when it names exactly one (two names say nothing about whose turn it is)."""
@@ -171,12 +177,12 @@ class Recall:
             r = found.get(("message", nid))
             if r is not None and share > 0:
                 r.score = max(r.score, base.get(("message", nid), 0.0) + share)
-                r.components["from_neighbour"] = round(share, 6)
+                r.components["from_neighbour"] = share
 
     def _rerank(self, kind: str, row: dict, now: datetime, c: dict) -> float:
         importance = row.get("importance", 0.5)
         factor = 0.75 + 0.5 * importance
-        c["importance"] = round(importance, 3)
+        c["importance"] = importance
         if kind == "memory":
             age_days = 0.0
             at = parse_time(row["at"])
@@ -188,7 +194,7 @@ class Recall:
             suppression = row["suppression"]
             superseded = 0.7 if row["valid_to"] else 1.0  # still answerable for "what was true then"
             factor *= recency * heat * (1.0 - 0.8 * suppression) * superseded
-            c.update(recency=round(recency, 4), heat=round(heat, 4), suppression=round(suppression, 3),
+            c.update(recency=recency, heat=heat, suppression=suppression,
                      superseded=row["valid_to"] is not None)
         return factor
 
