@@ -7,6 +7,11 @@ exchange brings to mind and evaluates that note (with what it has just learned
 about the person) into the model's context. The next turn then finds it
 already read, and adds only what its own message newly brings up.
 
+While the person types, the companion also reads along (read_draft): the
+window hands it the draft whenever typing pauses, and the model reads the
+prompt that message would make. When the message is sent as it was drafted,
+its turn finds nearly all of its prompt already read.
+
 Only for backends that keep their computed prefix in this process (llama.cpp).
 """
 
@@ -39,3 +44,16 @@ def read_ahead(c, exchange: str, current, lock) -> None:
             c.transcript.append(note)
             del c.learned_unsaid[:len(learned)]
             log.info("read ahead %d recalled items and %d learned facts", len(items), len(learned))
+
+
+def read_draft(c, text: str) -> None:
+    """Read the prompt a message still being typed would make (the turn recomputes it: this only warms the model)."""
+    from .mind.conversation import clean
+    from .turn import choose_recalled, prepare
+    text = clean(text)
+    if not text:
+        return
+    assembled, _ = prepare(c, text, choose_recalled(c, text), list(c.learned_unsaid))
+    if assembled.kept_from:
+        return  # the turn will trim the transcript and read everything again: nothing to gain now
+    c.chat.stream(assembled.messages, max_tokens=1, temperature=0.0).read()

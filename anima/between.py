@@ -4,6 +4,8 @@ After each reply, in one background thread and in this order:
 1. learn: write down what the person just said about themselves (mind/human.py), when they said anything;
 2. read ahead: recall for the exchange and have the model read that note now (anticipate.py).
 
+3. read along: while they type, the prompt their draft would make (anticipate.read_draft).
+
 The person comes first: a turn that starts meanwhile pre-empts the learning
 (it stops at the next token, and its messages stay unread for the next time)
 and waits only for the short read-ahead, which it would wait for anyway
@@ -13,7 +15,7 @@ because both use the one model.
 import logging
 import threading
 
-from .anticipate import read_ahead
+from .anticipate import read_ahead, read_draft
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +27,7 @@ class BetweenTurns:
         self.thread: threading.Thread | None = None
         self.preempt = threading.Event()
         self.lock = threading.Lock()
+        self.latest_draft = ""
 
     def turn_started(self) -> None:
         """A turn begins: learning stops where it is; a read-ahead in flight is finished, never thrown away
@@ -38,6 +41,26 @@ class BetweenTurns:
         self.preempt = threading.Event()
         self.thread = threading.Thread(target=self._run, args=(self.serial, f"{user_text}\n{reply_text}",
                                                                self.preempt), name="between-turns", daemon=True)
+        self.thread.start()
+
+    def draft(self, text: str) -> None:
+        """The person paused while typing `text`: read along, after what is already under way. Never blocks."""
+        if not self.companion.chat.capabilities.keeps_prefix:
+            return
+        self.latest_draft = text
+        before, serial = self.thread, self.serial
+
+        def run():
+            if before is not None:
+                before.join()
+            if self.latest_draft != text or self.serial != serial or self.preempt.is_set():
+                return  # typed on, or sent: a newer draft or the turn itself takes over
+            try:
+                read_draft(self.companion, text)
+            except Exception:
+                log.exception("reading along a draft failed")
+
+        self.thread = threading.Thread(target=run, name="read-along", daemon=True)
         self.thread.start()
 
     def wait(self) -> None:

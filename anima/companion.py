@@ -117,6 +117,10 @@ class Companion:
             return dataclasses.replace(live, human=sent.human)
         return live
 
+    def read_draft(self, text: str) -> None:
+        """The person paused while typing: the model reads ahead what that message would make. Never blocks."""
+        self.between.draft(text)
+
     def settle(self) -> None:
         """Let the work between turns finish (learning, reading ahead), as a person reading the reply would."""
         self.between.wait()

@@ -16,6 +16,28 @@ RECALL_K = 3  # newly recalled items per turn; what was recalled before stays in
 RECALL_K_AFTER_ANTICIPATION = 1
 
 
+def choose_recalled(c, text: str, message_id: int | None = None) -> list:
+    """What this message newly brings to mind: not what the transcript already holds, nor the message itself."""
+    present = c.transcript_keys() | ({("message", message_id)} if message_id is not None else set())
+    found = c.recall(text, RECALL_K + len(present))
+    # After a note read ahead, this message adds only what it newly brings up.
+    k = RECALL_K_AFTER_ANTICIPATION if c.transcript and c.transcript[-1].role == "system" else RECALL_K
+    return [r for r in found if r.key not in present and r.relevant][:k]
+
+
+def prepare(c, text: str, recalled: list, learned: list):
+    """The workspace for a message (sent, or still being typed), and the floor it starts with."""
+    floor = c.floor()
+    focus = floor.inner_state if floor.inner_state != c.focus_shown else ""
+    ws = c.workspace()
+    assembled = ws.assemble(floor, c.name, c.transcript, recalled, text, focus=focus, learned=learned)
+    if assembled.kept_from and floor != (live := c.self_model.read()):
+        # The transcript is cut, so the whole prompt is read again anyway: the floor catches up.
+        floor = live
+        assembled = ws.assemble(floor, c.name, c.transcript, recalled, text, focus=focus, learned=learned)
+    return assembled, floor
+
+
 class TurnStream:
     """The reply as it streams. After it is exhausted: `reply_id`, `stop_reason`, `workspace`."""
 
@@ -26,25 +48,10 @@ class TurnStream:
         c.between.turn_started()
         self.user_id = c.conversation.record("user", text, speaker=c.user_name, session=c.session)
         self.user_text = c.soul.get("message", self.user_id)["content"]
-        # What the transcript already holds (or is this very message) is not recalled again.
-        present = c.transcript_keys() | {("message", self.user_id)}
-        found = c.recall(self.user_text, RECALL_K + len(present))
-        # After an anticipated note, this message adds only what it newly brings up.
-        k = RECALL_K_AFTER_ANTICIPATION if c.transcript and c.transcript[-1].role == "system" else RECALL_K
-        self.recalled = [r for r in found if r.key not in present and r.relevant][:k]
-        floor = c.floor()
-        focus = floor.inner_state if floor.inner_state != c.focus_shown else ""
+        self.recalled = choose_recalled(c, self.user_text, self.user_id)
         self.learned = list(c.learned_unsaid)
-        ws = c.workspace()
-        self.workspace = ws.assemble(floor, c.name, c.transcript, self.recalled, self.user_text, focus=focus,
-                                     learned=self.learned)
-        if self.workspace.kept_from and floor != (live := c.self_model.read()):
-            # The transcript is cut, so the whole prompt is read again anyway: the floor catches up.
-            floor = live
-            self.workspace = ws.assemble(floor, c.name, c.transcript, self.recalled, self.user_text, focus=focus,
-                                         learned=self.learned)
-        self._floor = floor
-        self._focus = floor.inner_state
+        self.workspace, self._floor = prepare(c, self.user_text, self.recalled, self.learned)
+        self._focus = self._floor.inner_state
         self.reply_id: int | None = None
         self.stop_reason: StopReason | None = None
         self.text = ""

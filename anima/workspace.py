@@ -32,6 +32,8 @@ RECALL_SHARE = 0.25  # of what is left after the floor and the new message
 TRIM_TO = 0.6
 # A recalled item is a reminder, not a transcript: each costs prompt time on every warm turn.
 ITEM_CHARS = 240
+# Read ahead only while the next turn (a message and a short note of its own) still fits untrimmed.
+NEXT_TURN_ROOM = 256
 LABELS = {"message": "said", "memory": "I know", "episode": "we lived", "world_card": "their world"}
 
 
@@ -109,7 +111,7 @@ class Workspace:
         floor_text = render_floor(floor, companion_name)
         entries = [*transcript, note]
         used = self.count(floor_text) + sum(self.count(e.content) + 4 for e in entries)
-        if used > self.budget * (1 - RECALL_SHARE) - 200:
+        if used + NEXT_TURN_ROOM > self.budget:
             return None
         return [{"role": "system", "content": floor_text}] + [{"role": e.role, "content": e.content} for e in entries]
 

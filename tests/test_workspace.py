@@ -80,3 +80,28 @@ def test_between_turns_the_next_note_is_read_ahead_and_kept_in_the_prefix(anima_
     sent = chat.history[-1]["messages"]
     assert sent[:len(ahead["messages"])] == ahead["messages"]  # read ahead, then sent unchanged
     c.close()
+
+
+def test_while_they_type_the_model_reads_the_prompt_their_message_will_make(anima_home):
+    from anima.companion import Companion
+    from anima.models.chat import Capabilities
+    from anima.models.fake import FakeChatModel, FakeEmbedder
+    from anima.store import Home
+    from tests.conftest import PASSPHRASE
+    chat = FakeChatModel(Capabilities(keeps_prefix=True))
+    c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", chat, FakeEmbedder(), user_name="Ada")
+    c.indexer_thread.join()
+    c.learns = False
+    c.memories.remember("Ada's piano teacher is called Olga")
+    chat.enqueue("Hello!")
+    c.turn("hello there").read()
+    c.settle()
+    chat.enqueue(".", "She is strict.")
+    c.read_draft("  who teaches me piano?\x00 ")  # as the window hands it over when typing pauses
+    c.settle()
+    draft = chat.history[-1]
+    assert draft["max_tokens"] == 1 and draft["messages"][-1]["content"] == "who teaches me piano?"
+    c.turn("who teaches me piano?").read()
+    assert chat.history[-1]["messages"] == draft["messages"]  # the turn's prompt was read while it was typed
+    assert c.soul.query("SELECT count(*) AS n FROM messages")[0]["n"] == 4  # two turns; a draft is never stored
+    c.close()

@@ -31,6 +31,7 @@ class MainWindow(QMainWindow):
         self.transcript.why_asked.connect(self.show_why)
         self.input = MessageBox()
         self.input.send.connect(self.send)
+        self.input.drafted.connect(self.read_along)
         self.stop = QPushButton("Stop")
         self.stop.setEnabled(False)
         self.stop.clicked.connect(self.stop_reply)
@@ -113,6 +114,11 @@ class MainWindow(QMainWindow):
         self.worker.failed.connect(self.reply_failed)
         self.stop.setEnabled(True)
         self.worker.start()
+
+    def read_along(self, text: str) -> None:
+        # Only while no reply is under way; the companion reads in its own thread and never blocks the window.
+        if self.worker is None and self.companion is not None:
+            self.companion.read_draft(text)
 
     def reply_done(self, turn) -> None:
         self.transcript.end_reply(turn.reply_id)

@@ -52,3 +52,18 @@ def test_a_reply_can_be_stopped(qtbot, window):
     qtbot.waitUntil(lambda: window.worker is None, timeout=10_000)
     stored = window.companion.soul.query("SELECT content FROM messages WHERE role = 'companion'")
     assert len(stored) == 1 and len(stored[0]["content"].split()) < 5000
+
+
+def test_a_pause_in_typing_hands_the_draft_to_the_companion_and_never_blocks(qtbot, window, monkeypatch):
+    drafts = []
+    monkeypatch.setattr(window.companion, "read_draft", drafts.append)
+    window.input.setFocus()
+    with qtbot.waitSignal(window.input.drafted, timeout=5_000):
+        qtbot.keyClicks(window.input, "who teaches me piano?")
+    assert drafts == ["who teaches me piano?"]
+    window.input.clear()
+    window.worker = object()  # a reply is under way: the model is busy with it, no reading along
+    with qtbot.waitSignal(window.input.drafted, timeout=5_000):
+        qtbot.keyClicks(window.input, "and then?")
+    window.worker = None
+    assert drafts == ["who teaches me piano?"]
