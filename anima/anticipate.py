@@ -35,15 +35,28 @@ def read_ahead(c, exchange: str, current, lock) -> None:
         return
     note = Entry("system", render_note("", "", items, learned=[fact for _, fact in learned]),
                  frozenset({r.key for r in items} | {("memory", mid) for mid, _ in learned}))
-    messages = c.workspace().prefix(c.floor(), c.name, c.transcript, note)
-    if messages is None or not current():
-        return  # it would not fit without trimming: leave the prefix alone
-    c.chat.stream(messages, max_tokens=1, temperature=0.0).read()  # the model reads the note now
+    ws = c.workspace()
+    floor, start = c.floor(), 0
+    messages = ws.prefix(floor, c.name, c.transcript, note)
+    if messages is None:
+        # The next turn would have to cut the transcript and read the whole prompt again (seconds on a
+        # laptop): cut it now and read it while the person reads and types. The floor catches up too.
+        floor = c.self_model.read()
+        start = ws.trimmed_start(floor, c.name, c.transcript, note)
+        messages = ws.prefix(floor, c.name, c.transcript[start:], note)
+        if messages is None:
+            return
+    if not current():
+        return
+    c.chat.stream(messages, max_tokens=1, temperature=0.0).read()  # the model reads it now
     with lock:
         if current():
+            del c.transcript[:start]
             c.transcript.append(note)
+            c.floor_sent = floor
             del c.learned_unsaid[:len(learned)]
-            log.info("read ahead %d recalled items and %d learned facts", len(items), len(learned))
+            log.info("read ahead %d recalled items and %d learned facts%s", len(items), len(learned),
+                     f", the transcript cut by {start} entries" if start else "")
 
 
 def read_draft(c, text: str) -> None:

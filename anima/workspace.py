@@ -115,6 +115,16 @@ class Workspace:
             return None
         return [{"role": "system", "content": floor_text}] + [{"role": e.role, "content": e.content} for e in entries]
 
+    def trimmed_start(self, floor: SelfFloor, companion_name: str, transcript: list[Entry], note: Entry) -> int:
+        """Where the transcript would start after the trim a next turn would make (see assemble)."""
+        left = self.budget - self.count(render_floor(floor, companion_name)) - self.count(note.content) - NEXT_TURN_ROOM
+        costs = [self.count(e.content) + 4 for e in transcript]
+        start, spent = 0, sum(costs)
+        while spent > left * TRIM_TO and start < len(transcript):
+            spent -= costs[start]
+            start += 1
+        return start
+
     def assemble(self, floor: SelfFloor, companion_name: str, transcript: list[Entry], recalled: list[Recalled],
                  user_text: str, *, focus: str = "", emotional: str = "",
                  learned: list[tuple[int, str]] = ()) -> Assembled:

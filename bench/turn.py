@@ -4,8 +4,11 @@ Cold is the first message of a conversation whose transcript already holds
 about 1,500 tokens; warm is a later message of the same conversation, recall
 included, after a side call (a part's structured bid or a reflection) has used
 the model in between, and after the companion's reading ahead between turns
-(anticipate.py) has finished, as it does while a person reads the reply. Raw llama-cpp-python on the same prompt, cold and with
-its prefix computed, is measured in the same run as the reference.
+(anticipate.py) has finished, as it does while a person reads the reply. Each
+message is also sent a second time as typed in the window: with a pause
+before Enter, so the companion has read along. Raw llama-cpp-python on the
+same prompt, cold and with its prefix computed, is measured in the same run
+as the reference.
 """
 
 import argparse
@@ -77,20 +80,27 @@ def main(argv=None) -> int:
         for _ in cold_turn:
             pass
         prompt_tokens = sum(chat.count_tokens(m["content"]) + 4 for m in cold_turn.workspace.messages)
-        warm, new_tokens = [], []
-        for text in WARM_MESSAGES:
-            c.settle()  # the person reads the reply: the companion reads ahead meanwhile
+        warm, typed, new_tokens = [], [], []
+        # Each message twice: sent at once (Enter with no pause before it), and typed with a pause before
+        # Enter (the window hands the draft over; the companion reads along).
+        for text, read_along in [(m, r) for m in WARM_MESSAGES for r in (False, True)]:
+            c.settle()  # the person reads the reply: the companion learns and reads ahead meanwhile
             side_call(chat)
+            if read_along:
+                c.read_draft(text)
+                c.settle()
             start = time.perf_counter()
             t = c.turn(text)
             prepared = (time.perf_counter() - start) * 1000
-            warm.append(first_token_ms(t, start))
+            ttft = first_token_ms(t, start)
+            (typed if read_along else warm).append(ttft)
             for _ in t:
                 pass
-            new_tokens.append(t.workspace.tiers["note"] + t.workspace.tiers["message"])
-            say(f"warm turn: {warm[-1]:.0f} ms to first token ({prepared:.0f} ms recording and recall), "
-                f"note {t.workspace.tiers['note']} tokens, message {t.workspace.tiers['message']} tokens, "
-                f"transcript trimmed at {t.workspace.kept_from}")
+            if not read_along:
+                new_tokens.append(t.workspace.tiers["note"] + t.workspace.tiers["message"])
+            say(f"warm turn{' (read along)' if read_along else ''}: {ttft:.0f} ms to first "
+                f"token ({prepared:.0f} ms recording and recall), note {t.workspace.tiers['note']} tokens, message "
+                f"{t.workspace.tiers['message']} tokens, transcript trimmed at {t.workspace.kept_from}")
         messages = cold_turn.workspace.messages
         c.close()
 
@@ -102,7 +112,8 @@ def main(argv=None) -> int:
                                                           stream=True, max_tokens=8, temperature=0.0))
     chat.close()
     figures = {"cold_ttft_ms": round(cold, 1), "warm_ttft_ms": round(statistics.median(warm), 1),
-               "warm_ttft_max_ms": round(max(warm), 1), "prompt_tokens": prompt_tokens,
+               "warm_ttft_max_ms": round(max(warm), 1),
+               "warm_read_along_ttft_ms": round(statistics.median(typed), 1), "prompt_tokens": prompt_tokens,
                "warm_new_tokens": round(statistics.median(new_tokens)), "raw_cold_ttft_ms": round(raw_cold, 1),
                "raw_warm_ttft_ms": round(raw_warm, 1)}
     table("turn: time to first token, default model, full workspace (a side call before each warm turn)",

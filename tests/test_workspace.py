@@ -105,3 +105,32 @@ def test_while_they_type_the_model_reads_the_prompt_their_message_will_make(anim
     assert chat.history[-1]["messages"] == draft["messages"]  # the turn's prompt was read while it was typed
     assert c.soul.query("SELECT count(*) AS n FROM messages")[0]["n"] == 4  # two turns; a draft is never stored
     c.close()
+
+
+def test_a_trim_the_next_turn_would_need_is_done_and_read_between_turns(anima_home):
+    from anima.companion import Companion
+    from anima.models.chat import Capabilities
+    from anima.models.fake import FakeChatModel, FakeEmbedder
+    from anima.store import Home
+    from tests.conftest import PASSPHRASE
+    chat = FakeChatModel(Capabilities(keeps_prefix=True, context_tokens=1400))
+    c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", chat, FakeEmbedder(), user_name="Ada")
+    c.indexer_thread.join()
+    c.learns = False
+    for i in range(12):  # a long conversation: the transcript nears its room
+        chat.enqueue(" ".join(["music"] * 40) + f" reply {i}")
+        c.turn(f"tell me about music number {i}").read()
+        c.settle()
+    c.memories.remember("Ada's piano teacher is called Olga")
+    before = len(c.transcript)
+    chat.enqueue("Your piano teacher called.", ".")
+    c.turn("any news?").read()
+    c.settle()  # the exchange brings Olga to mind: a note to read ahead, which no longer fits untrimmed
+    ahead = chat.history[-1]
+    assert ahead["max_tokens"] == 1 and len(c.transcript) < before  # cut and read while they read
+    chat.enqueue("Weekly.")
+    turn = c.turn("and her lessons?")
+    assert turn.workspace.kept_from == 0  # the turn itself cuts nothing: its prompt extends what was read
+    assert turn.workspace.messages[:len(ahead["messages"])] == ahead["messages"]
+    turn.read()
+    c.close()
