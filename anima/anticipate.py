@@ -17,7 +17,9 @@ Only for backends that keep their computed prefix in this process (llama.cpp).
 
 import logging
 
-from .workspace import Entry, render_note
+from .mind.conversation import clean
+from .turn import choose_recalled, prepare
+from .workspace import note_entry
 
 log = logging.getLogger(__name__)
 
@@ -33,8 +35,7 @@ def read_ahead(c, exchange: str, current, lock) -> None:
         learned = list(c.learned_unsaid)
     if not (items or learned) or not current():
         return
-    note = Entry("system", render_note("", "", items, learned=[fact for _, fact in learned]),
-                 frozenset({r.key for r in items} | {("memory", mid) for mid, _ in learned}))
+    note = note_entry("", "", items, learned)
     ws = c.workspace()
     floor, start = c.floor(), 0
     messages = ws.prefix(floor, c.name, c.transcript, note)
@@ -61,8 +62,6 @@ def read_ahead(c, exchange: str, current, lock) -> None:
 
 def read_draft(c, text: str) -> None:
     """Read the prompt a message still being typed would make (the turn recomputes it: this only warms the model)."""
-    from .mind.conversation import clean
-    from .turn import choose_recalled, prepare
     text = clean(text)
     if not text:
         return

@@ -3,8 +3,7 @@
 After each reply, in one background thread and in this order:
 1. learn: write down what the person just said about themselves (mind/human.py), when they said anything;
 2. read ahead: recall for the exchange and have the model read that note now (anticipate.py).
-
-3. read along: while they type, the prompt their draft would make (anticipate.read_draft).
+And while they type, in the same thread after those: read along, the prompt their draft would make.
 
 The person comes first: a turn that starts meanwhile pre-empts the learning
 (it stops at the next token, and its messages stay unread for the next time)

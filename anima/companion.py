@@ -5,10 +5,9 @@ forget, export and import. Heavy things (the chat model, the embedder, the
 vector index) load in the background; nothing here imports Qt.
 """
 
+import dataclasses
 import threading
 from pathlib import Path
-
-import dataclasses
 
 from .between import BetweenTurns
 from .errors import NotFound

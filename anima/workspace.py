@@ -100,6 +100,13 @@ def render_note(focus: str, emotional: str, items: list[Recalled], learned: list
     return "\n\n".join(parts)
 
 
+def note_entry(focus: str, emotional: str, items: list[Recalled], learned: list[tuple[int, str]]) -> Entry | None:
+    """A turn's note (or one read ahead) as it enters the transcript, with the items it carries; None if empty."""
+    text = render_note(focus, emotional, items, [fact for _, fact in learned])
+    keys = frozenset({r.key for r in items} | {("memory", memory_id) for memory_id, _ in learned})
+    return Entry("system", text, keys) if text else None
+
+
 class Workspace:
     def __init__(self, count_tokens: Callable[[str], int], context_tokens: int):
         self.count = count_tokens
@@ -118,12 +125,18 @@ class Workspace:
     def trimmed_start(self, floor: SelfFloor, companion_name: str, transcript: list[Entry], note: Entry) -> int:
         """Where the transcript would start after the trim a next turn would make (see assemble)."""
         left = self.budget - self.count(render_floor(floor, companion_name)) - self.count(note.content) - NEXT_TURN_ROOM
+        return self._trim(transcript, left, always=True)[0]
+
+    def _trim(self, transcript: list[Entry], left: int, always: bool = False) -> tuple[int, int]:
+        """(first entry kept, tokens kept): when the transcript does not fit in `left` (or `always`), its oldest
+        entries go until it takes TRIM_TO of it."""
         costs = [self.count(e.content) + 4 for e in transcript]
         start, spent = 0, sum(costs)
-        while spent > left * TRIM_TO and start < len(transcript):
-            spent -= costs[start]
-            start += 1
-        return start
+        if always or spent > left:
+            while spent > left * TRIM_TO and start < len(transcript):
+                spent -= costs[start]
+                start += 1
+        return start, spent
 
     def assemble(self, floor: SelfFloor, companion_name: str, transcript: list[Entry], recalled: list[Recalled],
                  user_text: str, *, focus: str = "", emotional: str = "",
@@ -150,19 +163,12 @@ class Workspace:
             if used + cost <= recall_budget:
                 items.append(r)
                 used += cost
-        note_text = render_note(focus, emotional, items, [fact for _, fact in learned])
-        keys = frozenset({r.key for r in items} | {("memory", mid) for mid, _ in learned})
-        note = Entry("system", note_text, keys) if note_text else None
-        note_tokens = self.count(note_text) if note else 0
+        note = note_entry(focus, emotional, items, learned)
+        note_tokens = self.count(note.content) if note else 0
         left -= note_tokens
 
         # The transcript, trimmed from the front in steps when it does not fit.
-        costs = [self.count(e.content) + 4 for e in transcript]
-        start, spent = 0, sum(costs)
-        if spent > left:
-            while spent > left * TRIM_TO and start < len(transcript):
-                spent -= costs[start]
-                start += 1
+        start, spent = self._trim(transcript, left)
 
         messages = [{"role": "system", "content": floor_text}]
         messages += [{"role": e.role, "content": e.content} for e in transcript[start:]]

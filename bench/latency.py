@@ -29,7 +29,7 @@ PREFIXES = ["", "I remember that ", "They told me ", "Noted: ", "Earlier: ", "On
 def build(soul, indexer, texts, vectors, n, rng):
     """n memories: real texts re-worded, their real vectors jittered."""
     now = "2026-11-01T00:00:00+00:00"
-    rows, keys, vecs = [], [], []
+    rows, vecs = [], []
     for i in range(n):
         j = i % len(texts)
         words = texts[j].split()

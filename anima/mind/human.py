@@ -72,24 +72,25 @@ class HumanNotes:
         self.memories = memories
         self.written: str | None = None  # the human block as this step last wrote it
 
-    def unread(self) -> list[dict]:
-        """The person's messages since the last step, the newest few, that speak of themselves."""
+    def unread(self) -> tuple[list[dict], int | None]:
+        """The person's messages since the last step, the newest few, that speak of themselves; and the id of
+        the newest unread one (None when nothing is unread)."""
         through = int(self.soul.get_meta(READ_THROUGH, "0"))
         rows = self.soul.query("SELECT id, content FROM messages WHERE role = 'user' AND id > ? "
                                "ORDER BY id DESC LIMIT ?", (through, MESSAGES_PER_STEP))
-        return [r for r in reversed(rows) if SPEAKS_OF_SELF.search(r["content"])]
+        newest = rows[0]["id"] if rows else None
+        return [r for r in reversed(rows) if SPEAKS_OF_SELF.search(r["content"])], newest
 
-    def _mark_read(self) -> None:
-        last = self.soul.query("SELECT max(id) AS id FROM messages WHERE role = 'user'")[0]["id"]
-        if last is not None:
-            self.soul.set_meta(READ_THROUGH, str(last))
+    def _mark_read(self, newest: int | None) -> None:
+        if newest is not None:
+            self.soul.set_meta(READ_THROUGH, str(newest))
 
     def step(self, cancel: threading.Event | None = None) -> list[tuple[int, str]]:
         """Read what is unread; returns what was learned as (memory id, fact). Pre-empted: nothing changes
         and the messages stay unread."""
-        messages = self.unread()
+        messages, newest = self.unread()
         if not messages:
-            self._mark_read()
+            self._mark_read(newest)
             return []
         lines = block_lines(self.self_model.read().human)
         known = "\n".join(f"{i}. {ln}" for i, ln in enumerate(lines, 1)) or "(none yet)"
@@ -104,15 +105,16 @@ class HumanNotes:
             if cancel is not None and cancel.is_set():
                 return []
             log.warning("learning about the person skipped these messages: %s", e)
-            self._mark_read()
+            self._mark_read(newest)
             return []
         learned = self.apply(reply["facts"], messages)
-        self._mark_read()
+        self._mark_read(newest)
         return learned
 
     def apply(self, facts: list[dict], messages: list[dict]) -> list[tuple[int, str]]:
         said_words = set(terms(" ".join(m["content"] for m in messages)))
-        lines = block_lines(self.self_model.read().human)
+        lines = block_lines(self.self_model.read().human)  # again: a person may have edited it meanwhile
+        before = render_block(lines)
         learned = []
         for f in facts:
             fact = " ".join(f["fact"].split()).rstrip(".")
@@ -125,12 +127,12 @@ class HumanNotes:
             replaced = lines[r - 1] if 0 < r <= len(lines) and words & set(terms(lines[r - 1])) else None
             memory_id = self._remember(fact, replaced, messages[-1]["id"])
             if replaced is not None:
-                lines[lines.index(replaced)] = fact
+                lines[r - 1] = fact
             else:
                 lines.append(fact)
             learned.append((memory_id, fact))
         if learned:
-            self._write(lines)
+            self._write(lines, before)
         return learned
 
     def _remember(self, fact: str, replaced: str | None, message_id: int) -> int:
@@ -141,13 +143,13 @@ class HumanNotes:
                 return self.memories.supersede(old[0]["id"], fact, message_id=message_id)
         return self.memories.remember(fact, kind="fact", source="user_stated", message_id=message_id)
 
-    def _write(self, lines: list[str]) -> None:
+    def _write(self, lines: list[str], before: str) -> None:
         # A full block keeps its oldest lines: what was learned first was learned longest ago and is still a
         # memory; reflection condenses the block, this step only writes down.
         while lines and len(render_block(lines)) > CAPS["human"]:
             lines.pop()
         text = render_block(lines)
-        if text == render_block(block_lines(self.self_model.read().human)):
+        if text == before:
             return  # it was all remembered, but the block had no room: no empty edit in the history
         try:
             self.self_model.write("human", text, "ai")

@@ -3,7 +3,6 @@
 import io
 import logging
 import os
-import threading
 import warnings
 from abc import ABC, abstractmethod
 
@@ -52,11 +51,9 @@ class MiniLMEmbedder(Embedder):
     dim = 384
     MAX_TOKENS = 256  # the model's own limit (sentence-transformers truncates there too)
 
-    def __init__(self, path: str | None = None, batch_size: int = 64, fast_queries: bool = True):
+    def __init__(self, path: str | None = None, batch_size: int = 64):
         self.batch_size = batch_size
-        self.fast_queries = fast_queries
         self._model = Background("embedder", lambda: self._load(path))
-        self._query_lock = threading.Lock()  # one ONNX run at a time: each already uses every core
 
     def start_loading(self) -> "MiniLMEmbedder":
         self._model.start()
@@ -66,7 +63,8 @@ class MiniLMEmbedder(Embedder):
     def ready(self) -> bool:
         return self._model.ready
 
-    def _load(self, path: str | None):
+    @staticmethod
+    def _load(path: str | None):
         # Never reach for a model hub: everything is on disk.
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -74,12 +72,11 @@ class MiniLMEmbedder(Embedder):
         from transformers.utils import logging as hf_logging
         hf_logging.disable_progress_bar()  # no progress bars on the user's terminal
         model = SentenceTransformer(path or minilm_path(), device="cpu")
-        session = None
-        if self.fast_queries:
-            try:
-                session = _onnx_session(model)
-            except Exception as e:  # an optional speed-up: never a reason not to remember
-                log.warning("queries are embedded through torch (ONNX export failed: %s)", e)
+        try:
+            session = _onnx_session(model)
+        except Exception as e:  # an optional speed-up: never a reason not to remember
+            log.warning("queries are embedded through torch (ONNX export failed: %s)", e)
+            session = None
         return model, session
 
     def embed_batch(self, texts: list[str]) -> np.ndarray:
@@ -96,8 +93,7 @@ class MiniLMEmbedder(Embedder):
             return self.embed_batch([text])[0]
         enc = model.tokenizer([text], return_tensors="np", truncation=True, max_length=self.MAX_TOKENS)
         feeds = {k: enc[k].astype(np.int64) for k in ("input_ids", "attention_mask", "token_type_ids")}
-        with self._query_lock:
-            return session.run(None, feeds)[0][0].astype(np.float32)
+        return session.run(None, feeds)[0][0].astype(np.float32)
 
 
 def _onnx_session(model):

@@ -11,7 +11,7 @@ times. Never a half-valid object.
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import jsonschema
 

@@ -1,6 +1,7 @@
 """Full-text search with BM25, inside the encrypted file (SQLite FTS5, Porter stemming)."""
 
 import re
+import weakref
 
 import snowballstemmer
 
@@ -33,6 +34,7 @@ def terms(text: str) -> list[str]:
 COMMON_SHARE = 0.05
 COMMON_FROM_ITEMS = 2000  # below this, every word is cheap and kept
 _STEM = snowballstemmer.stemmer("porter")  # the Porter algorithm, as FTS5's porter tokenizer stems
+_WITH_VOCAB: "weakref.WeakSet[Soul]" = weakref.WeakSet()  # souls whose connection has the vocabulary views
 
 
 def match_expression(words: list[str]) -> str | None:
@@ -44,10 +46,10 @@ def informative(soul: Soul, table: str, words: list[str]) -> list[str]:
     items = soul.query(f"SELECT max(rowid) AS n FROM {table}")[0]["n"] or 0
     if len(words) < 2 or items < COMMON_FROM_ITEMS:
         return words
-    if not getattr(soul, "_fts_vocab", False):
+    if soul not in _WITH_VOCAB:
         for t in TABLES.values():  # views of the FTS indexes, in this connection's temp schema: no data
             soul.query(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{t}_vocab USING fts5vocab(main, '{t}_fts', 'row')")
-        soul._fts_vocab = True
+        _WITH_VOCAB.add(soul)
     stems = {w: _STEM.stemWord(w) for w in words}
     marks = ",".join("?" * len(stems))
     docs = {r["term"]: r["doc"] for r in soul.query(f"SELECT term, doc FROM temp.{table}_vocab WHERE term IN ({marks})",

@@ -40,9 +40,9 @@ _HYDRATE = {
 }
 
 
-_ROUNDING = {name: (lambda v, d=digits: None if v is None else round(v, d)) for name, digits in
-             (("vector_sim", 4), ("rrf", 6), ("final", 6), ("from_neighbour", 6), ("importance", 3), ("recency", 4),
-              ("heat", 4), ("suppression", 3))}
+# Digits shown of each score component (rounded only for the items returned).
+_DIGITS = {"vector_sim": 4, "rrf": 6, "final": 6, "from_neighbour": 6, "importance": 3, "recency": 4, "heat": 4,
+           "suppression": 3}
 
 # Vector search always returns its nearest, however far. For the workspace an item must have matched the
 # words, or be at least this close in meaning (cosine, all-MiniLM-L6-v2's scale).
@@ -132,7 +132,8 @@ class Recall:
         best = sorted(out.values(), key=lambda r: -r.score)[:k]
         for r in best:  # rounded for people to read, only for what is shown
             r.components["final"] = r.score
-            r.components.update({name: _ROUNDING[name](v) for name, v in r.components.items() if name in _ROUNDING})
+            r.components.update({name: round(v, _DIGITS[name]) for name, v in r.components.items()
+                                 if name in _DIGITS and v is not None})
         return best
 
     def _named_speakers(self, query: str) -> set[str]:
