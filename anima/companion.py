@@ -135,8 +135,8 @@ class Companion:
         """Record the message and prepare the reply; iterate the result to stream it."""
         return TurnStream(self, text, cancel)
 
-    def recall(self, query: str, k: int = 10) -> list[Recalled]:
-        return self.clerk.pick(query, k)
+    def recall(self, query: str, k: int = 10, exclude=frozenset()) -> list[Recalled]:
+        return self.clerk.pick(query, k, exclude)
 
     def why(self, message_id: int) -> list[dict]:
         """What the workspace of a reply held and why (its scores), best first, each with its text now."""

@@ -16,12 +16,19 @@ RECALL_K = 3  # newly recalled items per turn; what was recalled before stays in
 RECALL_K_AFTER_ANTICIPATION = 1
 
 
+def follows_read_ahead(c) -> bool:
+    """Whether the transcript ends with a note read ahead (anticipate.py): the message then adds a brief one."""
+    return bool(c.transcript) and c.transcript[-1].role == "system"
+
+
 def choose_recalled(c, text: str, message_id: int | None = None) -> list:
     """What this message newly brings to mind: not what the transcript already holds, nor the message itself."""
-    present = c.transcript_keys() | ({("message", message_id)} if message_id is not None else set())
-    found = c.recall(text, RECALL_K + len(present))
+    # The message itself takes no part: recall then finds for it what it found for its draft (read along).
+    itself = frozenset({("message", message_id)} if message_id is not None else ())
+    present = c.transcript_keys()
+    found = c.recall(text, RECALL_K + len(present), exclude=itself)
     # After a note read ahead, this message adds only what it newly brings up.
-    k = RECALL_K_AFTER_ANTICIPATION if c.transcript and c.transcript[-1].role == "system" else RECALL_K
+    k = RECALL_K_AFTER_ANTICIPATION if follows_read_ahead(c) else RECALL_K
     return [r for r in found if r.key not in present and r.relevant][:k]
 
 
@@ -30,11 +37,13 @@ def prepare(c, text: str, recalled: list, learned: list):
     floor = c.floor()
     focus = floor.inner_state if floor.inner_state != c.focus_shown else ""
     ws = c.workspace()
-    assembled = ws.assemble(floor, c.name, c.transcript, recalled, text, focus=focus, learned=learned)
+    brief = follows_read_ahead(c)
+    assembled = ws.assemble(floor, c.name, c.transcript, recalled, text, focus=focus, learned=learned, brief=brief)
     if assembled.kept_from and floor != (live := c.self_model.read()):
         # The transcript is cut, so the whole prompt is read again anyway: the floor catches up.
         floor = live
-        assembled = ws.assemble(floor, c.name, c.transcript, recalled, text, focus=focus, learned=learned)
+        assembled = ws.assemble(floor, c.name, c.transcript, recalled, text, focus=focus, learned=learned,
+                                brief=brief)
     return assembled, floor
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .mind.selfmodel import SelfFloor
+from .note import render_item, render_note, today
 from .retrieval.recall import Recalled
 
 FLOOR_CAP_TOKENS = 1600
@@ -30,11 +31,8 @@ RECALL_SHARE = 0.25  # of what is left after the floor and the new message
 # When the transcript must be trimmed, it is trimmed to this share of its room, so the next trim
 # (which costs a full recompute of the prompt) is many turns away.
 TRIM_TO = 0.6
-# A recalled item is a reminder, not a transcript: each costs prompt time on every warm turn.
-ITEM_CHARS = 240
 # Read ahead only while the next turn (a message and a short note of its own) still fits untrimmed.
 NEXT_TURN_ROOM = 256
-LABELS = {"message": "said", "memory": "I know", "episode": "we lived", "world_card": "their world"}
 
 
 @dataclass
@@ -79,30 +77,11 @@ def render_floor(f: SelfFloor, companion_name: str) -> str:
     return "\n\n".join(parts)
 
 
-def render_item(r: Recalled) -> str:
-    note = " (no longer true)" if r.row.get("valid_to") else ""
-    who = f"{r.row['speaker']}: " if r.kind == "message" and r.row.get("speaker") else ""
-    text = r.text if len(r.text) <= ITEM_CHARS else r.text[:ITEM_CHARS].rsplit(" ", 1)[0] + "…"
-    return f"- [{(r.at or '')[:10]}, {LABELS[r.kind]}] {who}{text}{note}"
-
-
-def render_note(focus: str, emotional: str, items: list[Recalled], learned: list[str] = ()) -> str:
-    parts = []
-    if focus.strip():
-        parts.append(f"# On my mind\n{focus.strip()}")
-    if emotional.strip():
-        parts.append(f"# What I notice in how they feel\n{emotional.strip()}")
-    if learned:
-        # Written into the human block too; the floor shows it from the next rebuild of the prefix on.
-        parts.append("# What I just learned about them\n" + "\n".join(f"- {fact}" for fact in learned))
-    if items:
-        parts.append("# What I recall that may matter now\n" + "\n".join(render_item(r) for r in items))
-    return "\n\n".join(parts)
-
-
-def note_entry(focus: str, emotional: str, items: list[Recalled], learned: list[tuple[int, str]]) -> Entry | None:
-    """A turn's note (or one read ahead) as it enters the transcript, with the items it carries; None if empty."""
-    text = render_note(focus, emotional, items, [fact for _, fact in learned])
+def note_entry(focus: str, emotional: str, items: list[Recalled], learned: list[tuple[int, str]], *,
+               brief_for: str | None = None) -> Entry | None:
+    """A turn's note (or one read ahead) as it enters the transcript, with the items it carries; None if empty.
+    `brief_for`: the message whose note follows one read ahead (see note.py)."""
+    text = render_note(focus, emotional, items, [fact for _, fact in learned], brief_for=brief_for)
     keys = frozenset({r.key for r in items} | {("memory", memory_id) for memory_id, _ in learned})
     return Entry("system", text, keys) if text else None
 
@@ -140,7 +119,8 @@ class Workspace:
 
     def assemble(self, floor: SelfFloor, companion_name: str, transcript: list[Entry], recalled: list[Recalled],
                  user_text: str, *, focus: str = "", emotional: str = "",
-                 learned: list[tuple[int, str]] = ()) -> Assembled:
+                 learned: list[tuple[int, str]] = (), brief: bool = False) -> Assembled:
+        """`brief`: this message's note follows one read ahead, so it is cut to what touches the message."""
         floor_text = render_floor(floor, companion_name)
         floor_tokens = self.count(floor_text)
         if floor_tokens > FLOOR_CAP_TOKENS:
@@ -158,12 +138,13 @@ class Workspace:
 
         # This turn's note: focus, feelings, and the newly recalled items, best first, within their share.
         recall_budget, items, used = int(left * RECALL_SHARE), [], 0
+        brief_for, on = (user_text if brief else None), today()
         for r in recalled:
-            cost = self.count(render_item(r)) + 1
+            cost = self.count(render_item(r, on, brief_for)) + 1
             if used + cost <= recall_budget:
                 items.append(r)
                 used += cost
-        note = note_entry(focus, emotional, items, learned)
+        note = note_entry(focus, emotional, items, learned, brief_for=brief_for)
         note_tokens = self.count(note.content) if note else 0
         left -= note_tokens
 

@@ -62,8 +62,8 @@ class Clerk:
         self.soul = soul
         self.recall = recall
 
-    def pick(self, text: str, k: int) -> list[Recalled]:
-        found = self.recall.search(text, k)
+    def pick(self, text: str, k: int, exclude=frozenset()) -> list[Recalled]:
+        found = self.recall.search(text, k, exclude=exclude)
         have = {r.key for r in found}
         lowered = text.lower()
         for card in self.soul.query("SELECT id, kind, title, body, keywords, updated_at FROM world_cards"):

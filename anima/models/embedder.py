@@ -40,8 +40,8 @@ def minilm_path() -> str:
 class MiniLMEmbedder(Embedder):
     """all-MiniLM-L6-v2, offline. Importing sentence-transformers takes seconds: it loads in the background.
 
-    Batches (storing messages) run through torch. A single text (the query of
-    every recall) runs through ONNX Runtime: on two cores torch spends ~15 ms on
+    Batches (imports, re-indexing) run through torch. A single text (the query of
+    every recall, a message as it is sent) runs through ONNX Runtime: on two cores torch spends ~15 ms on
     one short sentence, ONNX Runtime ~4 ms, with the same vector (the graph is
     exported from the very same weights when the model loads, in memory: no file
     is written). Where the export fails, queries fall back to torch.
@@ -82,6 +82,11 @@ class MiniLMEmbedder(Embedder):
     def embed_batch(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        if len(texts) == 1:  # a message as it is sent: the fast single-text path (same vector)
+            return self.embed(texts[0])[None, :]
+        return self._torch(texts)
+
+    def _torch(self, texts: list[str]) -> np.ndarray:
         model, _ = self._model.get()
         vectors = model.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True,
                                convert_to_numpy=True, show_progress_bar=False)
@@ -90,7 +95,7 @@ class MiniLMEmbedder(Embedder):
     def embed(self, text: str) -> np.ndarray:
         model, session = self._model.get()
         if session is None:
-            return self.embed_batch([text])[0]
+            return self._torch([text])[0]
         enc = model.tokenizer([text], return_tensors="np", truncation=True, max_length=self.MAX_TOKENS)
         feeds = {k: enc[k].astype(np.int64) for k in ("input_ids", "attention_mask", "token_type_ids")}
         return session.run(None, feeds)[0][0].astype(np.float32)

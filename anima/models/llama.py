@@ -15,6 +15,7 @@ from .loading import Background
 log = logging.getLogger(__name__)
 
 GGUF_MAGIC = b"GGUF"
+COUNTS_KEPT = 4096  # token counts remembered (a session's transcript, with room to spare)
 
 
 def check_gguf(path: Path) -> Path:
@@ -54,6 +55,7 @@ class LlamaChatModel(ChatModel):
         # the context to restoring it, and streams inside.
         self._lock = threading.RLock()
         self._grammars: dict[str, object] = {}
+        self._counts: dict[str, int] = {}
         self._llm = Background(f"chat model {self.name}", self._load)
         self.capabilities = Capabilities(streaming=True, schema_constrained=True, gpu_offload=False,
                                          context_tokens=n_ctx, keeps_prefix=True)
@@ -90,7 +92,13 @@ class LlamaChatModel(ChatModel):
         return self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=True)
 
     def count_tokens(self, text: str) -> int:
-        return len(self.tokenize(text))
+        # Every turn counts the whole transcript again, and it is mostly the same texts: remember the counts.
+        n = self._counts.get(text)
+        if n is None:
+            if len(self._counts) >= COUNTS_KEPT:
+                self._counts.clear()
+            n = self._counts[text] = len(self.tokenize(text))
+        return n
 
     @contextmanager
     def aside(self):

@@ -37,6 +37,11 @@ _STEM = snowballstemmer.stemmer("porter")  # the Porter algorithm, as FTS5's por
 _WITH_VOCAB: "weakref.WeakSet[Soul]" = weakref.WeakSet()  # souls whose connection has the vocabulary views
 
 
+def stems(text: str) -> set[str]:
+    """The Porter stems of a text's content words (as the index matches them)."""
+    return {_STEM.stemWord(w) for w in terms(text)}
+
+
 def match_expression(words: list[str]) -> str | None:
     return " OR ".join(f'"{w}"' for w in words) if words else None
 

@@ -99,18 +99,21 @@ class Recall:
         self._speakers_cache: list[str] = []
 
     def search(self, query: str, k: int = 10, *, kinds=KINDS, now: datetime | None = None,
-               query_vector=None) -> list[Recalled]:
+               query_vector=None, exclude=frozenset()) -> list[Recalled]:
+        """`exclude`: keys that take no part at all (a message recalling for itself would shift every rank)."""
         now = now or datetime.now(timezone.utc)
         kinds = tuple(kinds)
         # The query's embedding and the full-text search run at the same time (both release the GIL).
         pending = None
         if query.strip() and query_vector is None:
             pending = _EMBEDDING.submit(self.indexer.embedder.embed, query)
-        lexical = [key for key, _ in fts.search(self.soul, query, kinds, CANDIDATES)]
+        lexical = [key for key, _ in fts.search(self.soul, query, kinds, CANDIDATES + len(exclude))
+                   if key not in exclude][:CANDIDATES]
         vector = []
         if query.strip():
             q = pending.result() if pending is not None else query_vector
-            vector = [(key, sim) for key, sim in self.indexer.index.search(q, CANDIDATES * 2) if key[0] in kinds]
+            vector = [(key, sim) for key, sim in self.indexer.index.search(q, CANDIDATES * 2)
+                      if key[0] in kinds and key not in exclude]
             vector = vector[:CANDIDATES]
         sims = dict(vector)
         fused = rrf([lexical, [key for key, _ in vector]], [LEXICAL_WEIGHT, VECTOR_WEIGHT])

@@ -1,0 +1,93 @@
+"""A turn's note: what the companion has in mind beside the transcript, as text the model reads.
+
+Every token of a note is read by the model before the first word of a reply,
+so a note says what it must in few tokens: when something happened in words a
+person would use ("yesterday", "3 weeks ago", never digit by digit), and, in
+the short note a message adds after one was read ahead, only the sentences of
+an item that touch the message.
+"""
+
+import re
+from datetime import date, datetime
+
+from .retrieval.fts import stems
+from .retrieval.recall import Recalled, parse_time
+
+# A recalled item is a reminder, not a transcript: each costs prompt time on every warm turn.
+ITEM_CHARS = 240
+# In the note a message adds after one was read ahead, an item is cut to what touches the message.
+BRIEF_ITEM_CHARS = 90
+LABELS = {"message": "said", "memory": "I know", "episode": "we lived", "world_card": "their world"}
+RECALLED = "# What I recall that may matter now"
+ALSO_RECALLED = "# Also recalled"
+# Sentence ends, and the "[shares …]" a message's picture is described by.
+_SENTENCES = re.compile(r"[^.!?…\[]+(?:[.!?…]+|\[[^\]]*\]|$)")
+
+
+def today() -> date:
+    """The person's today: their clock's, not UTC's."""
+    return datetime.now().astimezone().date()
+
+
+def when(at: str | None, on: date) -> str:
+    """How long ago, as a person says it; a date beyond two months (and for anything in the future)."""
+    t = parse_time(at)
+    if t is None:
+        return ""
+    days = (on - t.astimezone().date()).days
+    if days == 0:
+        return "today"
+    if days == 1:
+        return "yesterday"
+    if 1 < days < 14:
+        return f"{days} days ago"
+    if 14 <= days < 60:
+        return f"{days // 7} weeks ago"
+    return f"{t.day} {t:%B %Y}"
+
+
+def cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + "…"
+
+
+def excerpt(text: str, query: str, limit: int) -> str:
+    """The sentences of `text` that share most words with `query`, in order, within `limit` characters."""
+    if len(text) <= limit:
+        return text
+    sentences = [s.strip() for s in _SENTENCES.findall(text) if s.strip()]
+    wanted = stems(query)
+    best = max(range(len(sentences)), key=lambda i: (len(wanted & stems(sentences[i])), -i), default=0)
+    chosen = cut(sentences[best], limit) if sentences else cut(text, limit)
+    # The next sentence too, while it fits: a sentence alone often leans on the one after it.
+    for s in sentences[best + 1:]:
+        if len(chosen) + 1 + len(s) > limit:
+            break
+        chosen += " " + s
+    return ("…" if best > 0 else "") + chosen
+
+
+def render_item(r: Recalled, on: date, query: str | None = None) -> str:
+    note = " (no longer true)" if r.row.get("valid_to") else ""
+    who = f"{r.row['speaker']}: " if r.kind == "message" and r.row.get("speaker") else ""
+    text = cut(r.text, ITEM_CHARS) if query is None else excerpt(r.text, query, BRIEF_ITEM_CHARS)
+    label = ", ".join(filter(None, (when(r.at, on), LABELS[r.kind])))
+    return f"- [{label}] {who}{text}{note}"
+
+
+def render_note(focus: str, emotional: str, items: list[Recalled], learned: list[str] = (), *,
+                brief_for: str | None = None, on: date | None = None) -> str:
+    """`brief_for`: the message this note follows a read-ahead one for (its items are cut to what touches it)."""
+    on = on or today()
+    parts = []
+    if focus.strip():
+        parts.append(f"# On my mind\n{focus.strip()}")
+    if emotional.strip():
+        parts.append(f"# What I notice in how they feel\n{emotional.strip()}")
+    if learned:
+        # Written into the human block too; the floor shows it from the next rebuild of the prefix on.
+        parts.append("# What I just learned about them\n" + "\n".join(f"- {fact}" for fact in learned))
+    if items:
+        header = RECALLED if brief_for is None else ALSO_RECALLED
+        parts.append(header + "\n" + "\n".join(render_item(r, on, brief_for) for r in items))
+    return "\n\n".join(parts)
+
