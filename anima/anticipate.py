@@ -35,7 +35,7 @@ def read_ahead(c, exchange: str, current, lock) -> None:
         learned = list(c.learned_unsaid)
     if not (items or learned) or not current():
         return
-    note = note_entry("", "", items, learned)
+    note = note_entry("", "", items, learned, query=exchange)
     ws = c.workspace()
     floor, start = c.floor(), 0
     messages = ws.prefix(floor, c.name, c.transcript, note)

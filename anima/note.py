@@ -18,6 +18,7 @@ ITEM_CHARS = 240
 # In the note a message adds after one was read ahead, an item is cut to what touches the message.
 BRIEF_ITEM_CHARS = 90
 LABELS = {"message": "said", "memory": "I know", "episode": "we lived", "world_card": "their world"}
+SCANNED_CHARS = 4000  # an enormous item is looked for sentences near its start only
 RECALLED = "# What I recall that may matter now"
 ALSO_RECALLED = "# Also recalled"
 # Sentence ends, and the "[shares …]" a message's picture is described by.
@@ -54,7 +55,7 @@ def excerpt(text: str, query: str, limit: int) -> str:
     """The sentences of `text` that share most words with `query`, in order, within `limit` characters."""
     if len(text) <= limit:
         return text
-    sentences = [s.strip() for s in _SENTENCES.findall(text) if s.strip()]
+    sentences = [s.strip() for s in _SENTENCES.findall(text[:SCANNED_CHARS]) if s.strip()]
     wanted = stems(query)
     best = max(range(len(sentences)), key=lambda i: (len(wanted & stems(sentences[i])), -i), default=0)
     chosen = cut(sentences[best], limit) if sentences else cut(text, limit)
@@ -66,17 +67,17 @@ def excerpt(text: str, query: str, limit: int) -> str:
     return ("…" if best > 0 else "") + chosen
 
 
-def render_item(r: Recalled, on: date, query: str | None = None) -> str:
+def render_item(r: Recalled, on: date, query: str = "", limit: int = ITEM_CHARS) -> str:
+    """One line: when, what kind of knowing, who, and the item (cut to the sentences that touch `query`)."""
     note = " (no longer true)" if r.row.get("valid_to") else ""
     who = f"{r.row['speaker']}: " if r.kind == "message" and r.row.get("speaker") else ""
-    text = cut(r.text, ITEM_CHARS) if query is None else excerpt(r.text, query, BRIEF_ITEM_CHARS)
-    label = ", ".join(filter(None, (when(r.at, on), LABELS[r.kind])))
-    return f"- [{label}] {who}{text}{note}"
+    label = ", ".join(filter(None, (when(r.at, on), "" if who else LABELS[r.kind])))
+    return f"- [{label}] {who}{excerpt(r.text, query, limit)}{note}"
 
 
-def render_note(focus: str, emotional: str, items: list[Recalled], learned: list[str] = (), *,
-                brief_for: str | None = None, on: date | None = None) -> str:
-    """`brief_for`: the message this note follows a read-ahead one for (its items are cut to what touches it)."""
+def render_note(focus: str, emotional: str, items: list[Recalled], learned: list[str] = (), *, query: str = "",
+                brief: bool = False, on: date | None = None) -> str:
+    """`query`: what the items were recalled for. `brief`: the note a message adds after one read ahead."""
     on = on or today()
     parts = []
     if focus.strip():
@@ -87,7 +88,6 @@ def render_note(focus: str, emotional: str, items: list[Recalled], learned: list
         # Written into the human block too; the floor shows it from the next rebuild of the prefix on.
         parts.append("# What I just learned about them\n" + "\n".join(f"- {fact}" for fact in learned))
     if items:
-        header = RECALLED if brief_for is None else ALSO_RECALLED
-        parts.append(header + "\n" + "\n".join(render_item(r, on, brief_for) for r in items))
+        header, limit = (ALSO_RECALLED, BRIEF_ITEM_CHARS) if brief else (RECALLED, ITEM_CHARS)
+        parts.append(header + "\n" + "\n".join(render_item(r, on, query, limit) for r in items))
     return "\n\n".join(parts)
-

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from ..store.soul import Soul
-from . import fts
+from . import dates, fts
 from .indexer import Indexer
 
 _EMBEDDING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="query-embedding")
@@ -27,6 +27,8 @@ LEXICAL_WEIGHT, VECTOR_WEIGHT = 1.5, 1.0
 NAMED_SPEAKER_BOOST = 1.3
 # A conversation's answer often sits right beside the turn that matches the words: neighbours share credit.
 NEIGHBOUR_SHARE = 0.3
+# A question about a time ("on 9 November", "last week") favours what was said or known then.
+IN_SPAN_BOOST = 1.5
 HALF_LIFE_DAYS = 30.0
 LOW_IMPORTANCE = 0.35
 KINDS = ("message", "memory", "episode", "world_card")
@@ -119,6 +121,7 @@ class Recall:
         fused = rrf([lexical, [key for key, _ in vector]], [LEXICAL_WEIGHT, VECTOR_WEIGHT])
         rows = self.items(fused.keys())
         named = self._named_speakers(query)
+        asked_span = dates.span(query, now)
         out = {}
         for key, (score, (bm25_rank, vector_rank)) in fused.items():
             row = rows.get(key)
@@ -129,6 +132,9 @@ class Recall:
             if key[0] == "message" and row.get("speaker") in named:
                 score *= NAMED_SPEAKER_BOOST
                 c["named_speaker"] = row["speaker"]
+            if asked_span and (at := parse_time(row["at"])) and asked_span[0] <= at < asked_span[1]:
+                score *= IN_SPAN_BOOST
+                c["in_asked_span"] = True
             final = score * self._rerank(key[0], row, now, c)
             out[key] = Recalled(key[0], key[1], row["text"], row["at"], final, c, row)
         self._share_with_neighbours(out)

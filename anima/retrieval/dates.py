@@ -1,0 +1,64 @@
+"""Reading when a question is about: "on 9 November, 2022", "in May 2023", "last week", "yesterday".
+
+Recall favours what was said or known in that span (recall.py). A question
+with no time in it, or one this cannot read, gets no span: nothing changes.
+"""
+
+import calendar
+import re
+from datetime import datetime, timedelta
+
+MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
+MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
+_MONTH = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+_YEAR = r"(?P<year>(?:19|20)\d\d)"
+# Most specific first: a day with its month (and year), then a month (and year), then a year alone.
+_PATTERNS = [
+    re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}(?:,?\s*{_YEAR})?\b", re.I),
+    re.compile(rf"\b{_MONTH}\s+{_DAY}(?:,?\s*{_YEAR})?\b", re.I),
+    re.compile(rf"\b{_MONTH}(?:,?\s*(?:of\s+)?{_YEAR})?\b", re.I),
+    re.compile(rf"\b{_YEAR}\b"),
+]
+_RELATIVE = {"today": (0, 1), "yesterday": (1, 1), "last week": (14, 14), "this week": (7, 8),
+             "last month": (62, 62), "this month": (31, 32), "last year": (730, 730)}
+# A day someone names is where they remember it; the days around it are where it was likely said.
+DAY_SLACK = timedelta(days=1)
+
+
+def span(query: str, now: datetime) -> tuple[datetime, datetime] | None:
+    """The time span a query asks about (start inclusive, end exclusive), in now's time zone; None if none."""
+    text = query.lower()
+    for phrase, (back, length) in _RELATIVE.items():
+        if re.search(rf"\b{phrase}\b", text):
+            start = (now - timedelta(days=back)).replace(hour=0, minute=0, second=0, microsecond=0)
+            return start, start + timedelta(days=length)
+    for pattern in _PATTERNS:
+        for m in pattern.finditer(query):
+            found = m.groupdict()
+            if (found.get("month") or "").lower() == "may" and not (found.get("day") or found.get("year")) \
+                    and not re.search(r"\b(in|of|during|since|early|late|mid)\s+$", text[:m.start()]):
+                continue  # "may" alone is most often the verb
+            got = _window(found, now)
+            if got:
+                return got
+    return None
+
+
+def _window(found: dict, now: datetime) -> tuple[datetime, datetime] | None:
+    year = int(found["year"]) if found.get("year") else None
+    month = MONTHS.get((found.get("month") or "").lower())
+    day = int(found["day"]) if found.get("day") else None
+    if month is None:
+        start = now.replace(year=year, month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
+        return start, start.replace(year=year + 1)
+    if year is None:  # the latest such month or day that is not in the future
+        year = now.year if (month, day or 1) <= (now.month, now.day) else now.year - 1
+    try:
+        start = now.replace(year=year, month=month, day=day or 1, hour=0, minute=0, second=0, microsecond=0)
+    except ValueError:  # 31 February
+        return None
+    if day is not None:
+        return start - DAY_SLACK, start + timedelta(days=1) + DAY_SLACK
+    end = start.replace(year=year + 1, month=1) if month == 12 else start.replace(month=month + 1)
+    return start, end

@@ -1,0 +1,59 @@
+"""A turn's note says when in words, and the note a message adds after a read-ahead one is brief."""
+
+from datetime import date
+
+from anima.note import ITEM_CHARS, excerpt, when
+
+LISBON = ("Ada grew up in Lisbon by the sea. Her first job was at a bakery on Rua Augusta, where she learned to "
+          "bake at dawn. She still makes the custard tart recipe from there every Sunday. Her brother Tomas lives "
+          "in Porto now and teaches chemistry at the university.")
+
+
+def test_when_is_said_as_a_person_says_it():
+    on = date(2026, 11, 30)
+    assert when("2026-11-30T09:00:00", on) == "today"
+    assert when("2026-11-29T23:00:00", on) == "yesterday"
+    assert when("2026-11-20T12:00:00", on) == "10 days ago"
+    assert when("2026-10-26T12:00:00", on) == "5 weeks ago"
+    assert when("2023-05-08T13:56:00+00:00", on) == "8 May 2023"
+    assert when("2027-01-01T00:00:00", on) == "1 January 2027"  # a date ahead is named, not counted
+    assert when(None, on) == "" and when("not a time", on) == ""
+
+
+def test_an_excerpt_keeps_the_sentences_that_touch_the_question_within_its_limit():
+    got = excerpt(LISBON, "what does my brother teach?", 90)
+    assert got.startswith("…Her brother Tomas") and "bakery" not in got and len(got) <= 91
+    assert excerpt(LISBON, "", ITEM_CHARS).startswith("Ada grew up in Lisbon")  # nothing asked: from the start
+    assert excerpt("Short and whole.", "brother", 90) == "Short and whole."
+    huge = "word " * 200_000 + "brother."  # an enormous item is cut, not scanned to its end
+    assert len(excerpt(huge, "brother", 90)) <= 91
+
+
+def test_after_a_read_ahead_note_a_message_adds_a_brief_one(anima_home):
+    from anima.companion import Companion
+    from anima.models.chat import Capabilities
+    from anima.models.fake import FakeChatModel, FakeEmbedder
+    from anima.store import Home
+    from tests.conftest import PASSPHRASE
+    chat = FakeChatModel(Capabilities(keeps_prefix=True))
+    c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", chat, FakeEmbedder(), user_name="Ada")
+    c.indexer_thread.join()
+    c.learns = False
+    c.memories.remember("Ada's cat Miso sleeps on the piano")
+    c.memories.remember("Ada's piano teacher is called Olga")
+    c.memories.remember(LISBON)
+    chat.enqueue("Miso sleeps on your piano again!", ".")
+    first = c.turn("my cat Miso")
+    first.read()
+    assert "[today, I know] Ada's cat Miso sleeps on the piano" in first.workspace.note.content
+    c.settle()
+    assert c.transcript[-1].role == "system"  # a note was read ahead
+    assert "Olga" in c.transcript[-1].content and "Lisbon" not in c.transcript[-1].content
+    chat.enqueue("Chemistry.")
+    turn = c.turn("what does my brother teach?")
+    turn.read()
+    note = turn.workspace.note.content
+    assert note.startswith("# Also recalled\n- [today, I know] …Her brother Tomas lives in Porto")
+    assert "bakery" not in note
+    assert ("memory", 3) in turn.workspace.note.keys  # the whole memory is held; the note shows its part
+    c.close()
