@@ -49,6 +49,19 @@ def side_call(chat) -> None:
             pass  # capped at 64 tokens it may not finish: what matters is that it ran on the model
 
 
+def raw_same_prompt(chat, before, messages) -> float:
+    """Raw llama-cpp-python's time to first token on a warm turn's own prompt, from the prefix that turn found
+    computed (`before`, the context's tokens then): the same tokens left to read, with no recall and no
+    companion. The conversation's context is put back afterwards."""
+    llm = chat.llama
+    with chat.aside():
+        now = llm.input_ids[:llm.n_tokens]
+        kept = next((i for i, (a, b) in enumerate(zip(before, now)) if a != b), min(len(before), len(now)))
+        llm.n_tokens = kept  # forget what the turn read and said: the model must read it again
+        return first_token_ms(llm.create_chat_completion(messages, stream=True, max_tokens=1, temperature=0.0,
+                                                         repeat_penalty=chat.repeat_penalty))
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="anima bench turn")
     p.add_argument("--transcript-tokens", type=int, default=1300)
@@ -80,7 +93,7 @@ def main(argv=None) -> int:
         for _ in cold_turn:
             pass
         prompt_tokens = sum(chat.count_tokens(m["content"]) + 4 for m in cold_turn.workspace.messages)
-        warm, typed, new_tokens = [], [], []
+        warm, typed, new_tokens, raw_same = [], [], [], []
         # Each message twice: sent at once (Enter with no pause before it), and typed with a pause before
         # Enter (the window hands the draft over; the companion reads along).
         for text, read_along in [(m, r) for m in WARM_MESSAGES for r in (False, True)]:
@@ -89,6 +102,7 @@ def main(argv=None) -> int:
             if read_along:
                 c.read_draft(text)
                 c.settle()
+            before = chat.llama.input_ids[:chat.llama.n_tokens].copy()
             start = time.perf_counter()
             t = c.turn(text)
             prepared = (time.perf_counter() - start) * 1000
@@ -98,9 +112,12 @@ def main(argv=None) -> int:
                 pass
             if not read_along:
                 new_tokens.append(t.workspace.tiers["note"] + t.workspace.tiers["message"])
+                raw_same.append(raw_same_prompt(chat, before, t.workspace.messages))
             say(f"warm turn{' (read along)' if read_along else ''}: {ttft:.0f} ms to first "
-                f"token ({prepared:.0f} ms recording and recall), note {t.workspace.tiers['note']} tokens, message "
-                f"{t.workspace.tiers['message']} tokens, transcript trimmed at {t.workspace.kept_from}")
+                f"token ({prepared:.0f} ms recording and recall), prompt {sum(t.workspace.tiers.values())} tokens, "
+                f"note {t.workspace.tiers['note']}, message {t.workspace.tiers['message']}, transcript trimmed at "
+                f"{t.workspace.kept_from}" + ("" if read_along else f"; raw llama.cpp on the same prompt and "
+                                             f"prefix: {raw_same[-1]:.0f} ms"))
         messages = cold_turn.workspace.messages
         c.close()
 
@@ -115,7 +132,8 @@ def main(argv=None) -> int:
                "warm_ttft_max_ms": round(max(warm), 1),
                "warm_read_along_ttft_ms": round(statistics.median(typed), 1), "prompt_tokens": prompt_tokens,
                "warm_new_tokens": round(statistics.median(new_tokens)), "raw_cold_ttft_ms": round(raw_cold, 1),
-               "raw_warm_ttft_ms": round(raw_warm, 1)}
+               "raw_warm_ttft_ms": round(raw_warm, 1),
+               "raw_same_as_warm_ttft_ms": round(statistics.median(raw_same), 1)}
     table("turn: time to first token, default model, full workspace (a side call before each warm turn)",
           ["figure", "value"], [[k, v] for k, v in figures.items()])
     emit("turn", {"cold_ttft_ms": figures["cold_ttft_ms"], "warm_ttft_ms": figures["warm_ttft_ms"],

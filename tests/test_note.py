@@ -29,7 +29,8 @@ def test_an_excerpt_keeps_the_sentences_that_touch_the_question_within_its_limit
     assert len(excerpt(huge, "brother", 90)) <= 91
 
 
-def test_after_a_read_ahead_note_a_message_adds_a_brief_one(anima_home):
+def read_ahead_of_olga(anima_home):
+    """A companion whose transcript ends with a note read ahead (Olga, the piano teacher), and the chat."""
     from anima.companion import Companion
     from anima.models.chat import Capabilities
     from anima.models.fake import FakeChatModel, FakeEmbedder
@@ -49,6 +50,11 @@ def test_after_a_read_ahead_note_a_message_adds_a_brief_one(anima_home):
     c.settle()
     assert c.transcript[-1].role == "system"  # a note was read ahead
     assert "Olga" in c.transcript[-1].content and "Lisbon" not in c.transcript[-1].content
+    return c, chat
+
+
+def test_after_a_read_ahead_note_a_message_adds_a_brief_one(anima_home):
+    c, chat = read_ahead_of_olga(anima_home)
     chat.enqueue("Chemistry.")
     turn = c.turn("what does my brother teach?")
     turn.read()
