@@ -65,7 +65,7 @@ def read_draft(c, text: str) -> None:
     text = clean(text)
     if not text:
         return
-    assembled, _ = prepare(c, text, choose_recalled(c, text), list(c.learned_unsaid))
+    assembled, _, _ = prepare(c, text, choose_recalled(c, text), list(c.learned_unsaid))
     if assembled.kept_from:
         return  # the turn will trim the transcript and read everything again: nothing to gain now
     c.chat.stream(assembled.messages, max_tokens=1, temperature=0.0).read()

@@ -12,6 +12,7 @@ from pathlib import Path
 from .between import BetweenTurns
 from .errors import NotFound
 from .mind.conversation import Conversation
+from .mind.feelings import Feelings
 from .mind.human import HumanNotes
 from .mind.memories import Memories
 from .mind.selfmodel import SelfFloor, SelfModel
@@ -47,13 +48,14 @@ class Companion:
         self.memories = Memories(soul, self.indexer)
         self.world = WorldCards(soul, self.indexer)
         self.self_model = SelfModel(soul)
+        self.feelings = Feelings(soul)
         self.recaller = Recall(soul, self.indexer)
         self.clerk = Clerk(soul, self.recaller)
-        # The session's transcript as sent to the model (see workspace.py), and the focus it last saw.
+        # The session's transcript as sent to the model (see workspace.py), and the focus and feelings it last saw.
         self.transcript: list[Entry] = [
             Entry("assistant" if m["role"] == "companion" else "user", m["content"], frozenset({("message", m["id"])}))
             for m in self.conversation.recent(self.session, 200)]
-        self.focus_shown = ""
+        self.focus_shown = self.feelings_shown = ""
         # Learning about the person as they talk (mind/human.py); a person may turn it off for this soul.
         self.human_notes = HumanNotes(soul, chat, self.self_model, self.memories)
         self.learns = soul.get_meta("learns_in_conversation", "1") == "1"
@@ -102,7 +104,7 @@ class Companion:
         self.between.turn_started()
         self.session = now()
         self.transcript = []
-        self.focus_shown = ""
+        self.focus_shown = self.feelings_shown = ""
         self.floor_sent = None
 
     def floor(self) -> SelfFloor:

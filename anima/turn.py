@@ -33,18 +33,24 @@ def choose_recalled(c, text: str, message_id: int | None = None) -> list:
 
 
 def prepare(c, text: str, recalled: list, learned: list):
-    """The workspace for a message (sent, or still being typed), and the floor it starts with."""
+    """The workspace for a message (sent, or still being typed), the floor it starts with, and the emotional
+    context of the moment. Focus and feelings enter a note when they changed since the transcript last had them."""
     floor = c.floor()
     focus = floor.inner_state if floor.inner_state != c.focus_shown else ""
+    feelings = c.feelings.context()
+    emotional = feelings if feelings != c.feelings_shown else ""
     ws = c.workspace()
     brief = follows_read_ahead(c)
-    assembled = ws.assemble(floor, c.name, c.transcript, recalled, text, focus=focus, learned=learned, brief=brief)
+
+    def assemble():
+        return ws.assemble(floor, c.name, c.transcript, recalled, text, focus=focus, emotional=emotional,
+                           learned=learned, brief=brief)
+    assembled = assemble()
     if assembled.kept_from and floor != (live := c.self_model.read()):
         # The transcript is cut, so the whole prompt is read again anyway: the floor catches up.
         floor = live
-        assembled = ws.assemble(floor, c.name, c.transcript, recalled, text, focus=focus, learned=learned,
-                                brief=brief)
-    return assembled, floor
+        assembled = assemble()
+    return assembled, floor, feelings
 
 
 class TurnStream:
@@ -59,7 +65,7 @@ class TurnStream:
         self.user_text = c.soul.get("message", self.user_id)["content"]
         self.recalled = choose_recalled(c, self.user_text, self.user_id)
         self.learned = list(c.learned_unsaid)
-        self.workspace, self._floor = prepare(c, self.user_text, self.recalled, self.learned)
+        self.workspace, self._floor, self._feelings = prepare(c, self.user_text, self.recalled, self.learned)
         self._focus = self._floor.inner_state
         self.reply_id: int | None = None
         self.stop_reason: StopReason | None = None
@@ -98,6 +104,7 @@ class TurnStream:
         if ws.note:
             c.transcript.append(ws.note)
             c.focus_shown = self._focus
+            c.feelings_shown = self._feelings
             del c.learned_unsaid[:len(self.learned)]
         c.transcript.append(Entry("user", ws.messages[-1]["content"], frozenset({("message", self.user_id)})))
         reply = self.text.strip()

@@ -1,0 +1,40 @@
+"""The emotional tier: recent signals with their evidence reach the workspace once, and fade."""
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from anima.errors import InvalidEdit
+
+
+def test_a_signal_needs_its_evidence(companion):
+    with pytest.raises(InvalidEdit, match="evidence"):
+        companion.feelings.notice("tired", "   ")
+    assert companion.soul.query("SELECT count(*) AS n FROM emotional_signals")[0]["n"] == 0
+
+
+def test_a_recent_signal_reaches_the_next_note_once_and_an_old_one_has_faded(companion):
+    c = companion
+    week_ago = (datetime.now(timezone.utc) - timedelta(days=7)).isoformat()
+    c.feelings.notice("angry", "an old argument", at=week_ago)
+    said = c.conversation.record("user", "long day, everything went wrong", speaker="Ada", session=c.session)
+    c.feelings.notice("worn out", 'they wrote "long day, everything went wrong"', message_id=said)
+    c.chat.enqueue("That sounds hard.", "Sure.")
+    first = c.turn("can we talk about something light?")
+    first.read()
+    assert ("# What I notice in how they feel\n- today they seemed worn out "
+            '(they wrote "long day, everything went wrong")') in first.workspace.note.content
+    assert "angry" not in first.workspace.note.content  # signals decay: a week-old one is gone
+    second = c.turn("tell me a joke")
+    second.read()
+    assert "how they feel" not in (second.workspace.note.content if second.workspace.note else "")
+    assert "worn out" in first.workspace.messages[-2]["content"]  # still in the transcript the model reads
+    assert any("worn out" in m["content"] for m in second.workspace.messages)
+
+
+def test_forgetting_the_message_forgets_the_signal_it_was_evidence_for(companion):
+    c = companion
+    said = c.conversation.record("user", "I am so nervous about tomorrow", speaker="Ada", session=c.session)
+    c.feelings.notice("nervous", "they said so", message_id=said)
+    c.forget("message", said)
+    assert c.feelings.context() == ""
