@@ -37,3 +37,24 @@ def companion(anima_home):
     c.learns = False  # the fake model answers only what a test enqueues; tests of learning turn it on
     yield c
     c.close()
+
+
+@pytest.fixture
+def reading_companion(anima_home):
+    """Makes a companion whose (fake) chat model keeps its computed prefix, so it reads ahead between turns and
+    along while the person types; `make(**capabilities)` -> (companion, chat). Learning is off, as above."""
+    from anima.companion import Companion
+    from anima.models.chat import Capabilities
+    from anima.models.fake import FakeChatModel, FakeEmbedder
+    made = []
+
+    def make(**capabilities):
+        chat = FakeChatModel(Capabilities(keeps_prefix=True, **capabilities))
+        c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", chat, FakeEmbedder(), user_name="Ada")
+        c.indexer_thread.join()
+        c.learns = False
+        made.append(c)
+        return c, chat
+    yield make
+    for c in made:
+        c.close()

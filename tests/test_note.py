@@ -29,17 +29,8 @@ def test_an_excerpt_keeps_the_sentences_that_touch_the_question_within_its_limit
     assert len(excerpt(huge, "brother", 90)) <= 91
 
 
-def read_ahead_of_olga(anima_home):
-    """A companion whose transcript ends with a note read ahead (Olga, the piano teacher), and the chat."""
-    from anima.companion import Companion
-    from anima.models.chat import Capabilities
-    from anima.models.fake import FakeChatModel, FakeEmbedder
-    from anima.store import Home
-    from tests.conftest import PASSPHRASE
-    chat = FakeChatModel(Capabilities(keeps_prefix=True))
-    c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", chat, FakeEmbedder(), user_name="Ada")
-    c.indexer_thread.join()
-    c.learns = False
+def test_after_a_read_ahead_note_a_message_adds_a_brief_one(reading_companion):
+    c, chat = reading_companion()
     c.memories.remember("Ada's cat Miso sleeps on the piano")
     c.memories.remember("Ada's piano teacher is called Olga")
     c.memories.remember(LISBON)
@@ -50,11 +41,6 @@ def read_ahead_of_olga(anima_home):
     c.settle()
     assert c.transcript[-1].role == "system"  # a note was read ahead
     assert "Olga" in c.transcript[-1].content and "Lisbon" not in c.transcript[-1].content
-    return c, chat
-
-
-def test_after_a_read_ahead_note_a_message_adds_a_brief_one(anima_home):
-    c, chat = read_ahead_of_olga(anima_home)
     chat.enqueue("Chemistry.")
     turn = c.turn("what does my brother teach?")
     turn.read()
@@ -62,4 +48,3 @@ def test_after_a_read_ahead_note_a_message_adds_a_brief_one(anima_home):
     assert note.startswith("# Also recalled\n- [today, I know] …Her brother Tomas lives in Porto")
     assert "bakery" not in note
     assert ("memory", 3) in turn.workspace.note.keys  # the whole memory is held; the note shows its part
-    c.close()

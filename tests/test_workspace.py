@@ -56,16 +56,8 @@ def test_an_edit_of_the_human_block_shows_in_the_next_workspace(companion):
     t.read()
 
 
-def test_between_turns_the_next_note_is_read_ahead_and_kept_in_the_prefix(anima_home):
-    from anima.companion import Companion
-    from anima.models.chat import Capabilities
-    from anima.models.fake import FakeChatModel, FakeEmbedder
-    from anima.store import Home
-    from tests.conftest import PASSPHRASE
-    chat = FakeChatModel(Capabilities(keeps_prefix=True))
-    c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", chat, FakeEmbedder(), user_name="Ada")
-    c.indexer_thread.join()
-    c.learns = False  # this test is about reading ahead; learning has its own tests (tests/mind/test_human.py)
+def test_between_turns_the_next_note_is_read_ahead_and_kept_in_the_prefix(reading_companion):
+    c, chat = reading_companion()
     c.memories.remember("Ada's cat Miso sleeps on the piano")
     c.memories.remember("Ada's piano teacher is called Olga")
     chat.enqueue("Your cat Miso likes the piano.", ".")
@@ -79,19 +71,10 @@ def test_between_turns_the_next_note_is_read_ahead_and_kept_in_the_prefix(anima_
     c.turn("who teaches me?").read()
     sent = chat.history[-1]["messages"]
     assert sent[:len(ahead["messages"])] == ahead["messages"]  # read ahead, then sent unchanged
-    c.close()
 
 
-def test_while_they_type_the_model_reads_the_prompt_their_message_will_make(anima_home):
-    from anima.companion import Companion
-    from anima.models.chat import Capabilities
-    from anima.models.fake import FakeChatModel, FakeEmbedder
-    from anima.store import Home
-    from tests.conftest import PASSPHRASE
-    chat = FakeChatModel(Capabilities(keeps_prefix=True))
-    c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", chat, FakeEmbedder(), user_name="Ada")
-    c.indexer_thread.join()
-    c.learns = False
+def test_while_they_type_the_model_reads_the_prompt_their_message_will_make(reading_companion):
+    c, chat = reading_companion()
     c.memories.remember("Ada's piano teacher is called Olga")
     chat.enqueue("Hello!")
     c.turn("hello there").read()
@@ -104,19 +87,10 @@ def test_while_they_type_the_model_reads_the_prompt_their_message_will_make(anim
     c.turn("who teaches me piano?").read()
     assert chat.history[-1]["messages"] == draft["messages"]  # the turn's prompt was read while it was typed
     assert c.soul.query("SELECT count(*) AS n FROM messages")[0]["n"] == 4  # two turns; a draft is never stored
-    c.close()
 
 
-def test_a_trim_the_next_turn_would_need_is_done_and_read_between_turns(anima_home):
-    from anima.companion import Companion
-    from anima.models.chat import Capabilities
-    from anima.models.fake import FakeChatModel, FakeEmbedder
-    from anima.store import Home
-    from tests.conftest import PASSPHRASE
-    chat = FakeChatModel(Capabilities(keeps_prefix=True, context_tokens=1400))
-    c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", chat, FakeEmbedder(), user_name="Ada")
-    c.indexer_thread.join()
-    c.learns = False
+def test_a_trim_the_next_turn_would_need_is_done_and_read_between_turns(reading_companion):
+    c, chat = reading_companion(context_tokens=1400)
     for i in range(12):  # a long conversation: the transcript nears its room
         chat.enqueue(" ".join(["music"] * 40) + f" reply {i}")
         c.turn(f"tell me about music number {i}").read()
@@ -133,4 +107,3 @@ def test_a_trim_the_next_turn_would_need_is_done_and_read_between_turns(anima_ho
     assert turn.workspace.kept_from == 0  # the turn itself cuts nothing: its prompt extends what was read
     assert turn.workspace.messages[:len(ahead["messages"])] == ahead["messages"]
     turn.read()
-    c.close()
