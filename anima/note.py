@@ -56,7 +56,7 @@ def excerpt(text: str, query: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     sentences = [s.strip() for s in _SENTENCES.findall(text[:SCANNED_CHARS]) if s.strip()]
-    wanted = stems(query)
+    wanted = stems(query[:SCANNED_CHARS])
     best = max(range(len(sentences)), key=lambda i: (len(wanted & stems(sentences[i])), -i), default=0)
     chosen = cut(sentences[best], limit) if sentences else cut(text, limit)
     # The next sentence too, while it fits: a sentence alone often leans on the one after it.

@@ -24,10 +24,12 @@ _RELATIVE = {"today": (0, 1), "yesterday": (1, 1), "last week": (14, 14), "this 
              "last month": (62, 62), "this month": (31, 32), "last year": (730, 730)}
 # A day someone names is where they remember it; the days around it are where it was likely said.
 DAY_SLACK = timedelta(days=1)
+READ_CHARS = 1000  # a question says when near its start; an enormous message is not read to its end
 
 
 def span(query: str, now: datetime) -> tuple[datetime, datetime] | None:
     """The time span a query asks about (start inclusive, end exclusive), in now's time zone; None if none."""
+    query = query[:READ_CHARS]
     text = query.lower()
     for phrase, (back, length) in _RELATIVE.items():
         if re.search(rf"\b{phrase}\b", text):
@@ -36,8 +38,9 @@ def span(query: str, now: datetime) -> tuple[datetime, datetime] | None:
     for pattern in _PATTERNS:
         for m in pattern.finditer(query):
             found = m.groupdict()
+            before = text[max(0, m.start() - 12):m.start()]
             if (found.get("month") or "").lower() == "may" and not (found.get("day") or found.get("year")) \
-                    and not re.search(r"\b(in|of|during|since|early|late|mid)\s+$", text[:m.start()]):
+                    and not re.search(r"\b(in|of|during|since|early|late|mid)\s+$", before):
                 continue  # "may" alone is most often the verb
             got = _window(found, now)
             if got:

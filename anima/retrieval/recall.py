@@ -104,6 +104,7 @@ class Recall:
                query_vector=None, exclude=frozenset()) -> list[Recalled]:
         """`exclude`: keys that take no part at all (a message recalling for itself would shift every rank)."""
         now = now or datetime.now(timezone.utc)
+        now = now if now.tzinfo else now.replace(tzinfo=timezone.utc)  # stored times are all zoned
         kinds = tuple(kinds)
         # The query's embedding and the full-text search run at the same time (both release the GIL).
         pending = None
