@@ -82,6 +82,16 @@ def parse_time(text: str | None) -> datetime | None:
     return t if t.tzinfo else t.replace(tzinfo=timezone.utc)
 
 
+def shaped_like_a_key(query: str, named: set[str]) -> str:
+    """A query that names one speaker, worded as messages are embedded ("Speaker: text", see indexer.key_text):
+    "What did Gina find for her store?" -> "Gina: What did find for her store?"."""
+    if len(named) != 1:
+        return query
+    name = next(iter(named))
+    rest = re.sub(rf"\b{re.escape(name)}(?:'s)?\b", "", query, flags=re.I)
+    return f"{name}: {' '.join(rest.split())}"
+
+
 def rrf(rankings: list[list], weights: list[float]) -> dict:
     """Weighted Reciprocal Rank Fusion: key -> (score, [rank in each list or None])."""
     fused: dict = {}
@@ -106,10 +116,11 @@ class Recall:
         now = now or datetime.now(timezone.utc)
         now = now if now.tzinfo else now.replace(tzinfo=timezone.utc)  # stored times are all zoned
         kinds = tuple(kinds)
+        named = self._named_speakers(query)
         # The query's embedding and the full-text search run at the same time (both release the GIL).
         pending = None
         if query.strip() and query_vector is None:
-            pending = _EMBEDDING.submit(self.indexer.embedder.embed, query)
+            pending = _EMBEDDING.submit(self.indexer.embedder.embed, shaped_like_a_key(query, named))
         lexical = [key for key, _ in fts.search(self.soul, query, kinds, CANDIDATES + len(exclude))
                    if key not in exclude][:CANDIDATES]
         vector = []
@@ -121,7 +132,6 @@ class Recall:
         sims = dict(vector)
         fused = rrf([lexical, [key for key, _ in vector]], [LEXICAL_WEIGHT, VECTOR_WEIGHT])
         rows = self.items(fused.keys())
-        named = self._named_speakers(query)
         asked_span = dates.span(query, now)
         out = {}
         for key, (score, (bm25_rank, vector_rank)) in fused.items():

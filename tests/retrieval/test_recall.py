@@ -96,3 +96,11 @@ def test_a_question_with_no_match_returns_nothing_wrong(companion):
     assert companion.recall("", 5) == []
     found = companion.recall("zzqx vorpal", 5)
     assert all(r.components["bm25_rank"] is None for r in found)
+
+
+def test_a_question_naming_one_speaker_is_embedded_worded_as_their_messages_are():
+    from anima.retrieval.recall import shaped_like_a_key
+    assert shaped_like_a_key("What is Caroline's relationship status?", {"Caroline"}) == \
+        "Caroline: What is relationship status?"
+    assert shaped_like_a_key("what did mary ann say?", {"Mary Ann"}) == "Mary Ann: what did say?"
+    assert shaped_like_a_key("What did we say?", set()) == "What did we say?"
