@@ -55,11 +55,11 @@ def informative(soul: Soul, table: str, words: list[str]) -> list[str]:
         for t in TABLES.values():  # views of the FTS indexes, in this connection's temp schema: no data
             soul.query(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{t}_vocab USING fts5vocab(main, '{t}_fts', 'row')")
         _WITH_VOCAB.add(soul)
-    stems = {w: _STEM.stemWord(w) for w in words}
-    marks = ",".join("?" * len(stems))
-    docs = {r["term"]: r["doc"] for r in soul.query(f"SELECT term, doc FROM temp.{table}_vocab WHERE term IN ({marks})",
-                                                    list(set(stems.values())))}
-    kept = [w for w in words if docs.get(stems[w], 0) <= COMMON_SHARE * items]
+    stem_of = {w: _STEM.stemWord(w) for w in words}
+    unique = sorted(set(stem_of.values()))  # "paint" and "painting" are one term in the index
+    docs = {r["term"]: r["doc"] for r in soul.query(
+        f"SELECT term, doc FROM temp.{table}_vocab WHERE term IN ({','.join('?' * len(unique))})", unique)}
+    kept = [w for w in words if docs.get(stem_of[w], 0) <= COMMON_SHARE * items]
     return kept or words
 
 

@@ -104,3 +104,16 @@ def test_a_question_naming_one_speaker_is_embedded_worded_as_their_messages_are(
         "Caroline: What is relationship status?"
     assert shaped_like_a_key("what did mary ann say?", {"Mary Ann"}) == "Mary Ann: what did say?"
     assert shaped_like_a_key("What did we say?", set()) == "What did we say?"
+
+
+def test_in_a_large_table_common_words_leave_the_query_and_words_sharing_a_stem_are_fine(companion, monkeypatch):
+    from anima.mind.conversation import NewMessage
+    from anima.retrieval import fts
+    monkeypatch.setattr(fts, "COMMON_FROM_ITEMS", 50)  # the same path as at 2,000 items, on a small soul
+    c = companion
+    c.conversation.record_many([NewMessage("user", f"music night number {i}", "Ada") for i in range(60)] +
+                               [NewMessage("user", "I started painting a music mural", "Ada")])
+    assert fts.informative(c.soul, "messages", ["music", "painting", "paint"]) == ["painting", "paint"]
+    assert fts.informative(c.soul, "messages", ["music", "night"]) == ["music", "night"]  # nothing rarer: all
+    found = c.recall("painting and paint with music", 3)
+    assert "mural" in found[0].text
