@@ -4,12 +4,13 @@ Recall favours what was said or known in that span (recall.py). A question
 with no time in it, or one this cannot read, gets no span: nothing changes.
 """
 
-import calendar
 import re
 from datetime import datetime, timedelta
 
-MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
-MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
+# English names, whatever the machine's locale (calendar.month_name follows it).
+_NAMES = "january february march april may june july august september october november december".split()
+MONTHS = {**{name: i for i, name in enumerate(_NAMES, 1)}, **{name[:3]: i for i, name in enumerate(_NAMES, 1)},
+          "sept": 9}
 _MONTH = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
