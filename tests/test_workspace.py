@@ -68,8 +68,9 @@ def test_between_turns_the_next_note_is_read_ahead_and_kept_in_the_prefix(readin
     note = c.transcript[-1]
     assert note.role == "system" and "Olga" in note.content
     chat.enqueue("She is strict.")
-    c.turn("who teaches me?").read()
-    sent = chat.history[-1]["messages"]
+    turn = c.turn("who teaches me?")
+    turn.read()
+    sent = turn.workspace.messages  # (not the last call: reading ahead after this reply may already have begun)
     assert sent[:len(ahead["messages"])] == ahead["messages"]  # read ahead, then sent unchanged
 
 
@@ -84,8 +85,9 @@ def test_while_they_type_the_model_reads_the_prompt_their_message_will_make(read
     c.settle()
     draft = chat.history[-1]
     assert draft["max_tokens"] == 1 and draft["messages"][-1]["content"] == "who teaches me piano?"
-    c.turn("who teaches me piano?").read()
-    assert chat.history[-1]["messages"] == draft["messages"]  # the turn's prompt was read while it was typed
+    turn = c.turn("who teaches me piano?")
+    turn.read()
+    assert turn.workspace.messages == draft["messages"]  # the turn's prompt was read while it was typed
     assert c.soul.query("SELECT count(*) AS n FROM messages")[0]["n"] == 4  # two turns; a draft is never stored
 
 
