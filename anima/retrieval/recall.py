@@ -42,6 +42,8 @@ _HYDRATE = {
 }
 
 
+READ_CHARS = 2000  # a name that matters to recall is near the start of a query
+
 # Digits shown of each score component (rounded only for the items returned).
 _DIGITS = {"vector_sim": 4, "rrf": 6, "final": 6, "from_neighbour": 6, "importance": 3, "recency": 4, "heat": 4,
            "suppression": 3}
@@ -80,6 +82,14 @@ def parse_time(text: str | None) -> datetime | None:
     except ValueError:
         return None
     return t if t.tzinfo else t.replace(tzinfo=timezone.utc)
+
+
+def mentions(query: str, name: str) -> bool:
+    """Whether a query speaks of `name`. A name said to someone, at the start or the end and set off by a comma
+    ("Anima, I had a rough day", "Hey Anima! ...", "... thanks, Anima."), addresses them: not asking about them."""
+    n = re.escape(name)
+    spoken_of = re.sub(rf"^\s*(?:(?:hey|hi|hello|dear|oh)\s+)?{n}\s*[,!]|,\s*{n}\s*[.!?]*\s*$", " ", query, flags=re.I)
+    return set(re.findall(r"\w+", name.lower())) <= set(re.findall(r"\w+", spoken_of.lower()))
 
 
 def shaped_like_a_key(query: str, named: set[str]) -> str:
@@ -158,9 +168,7 @@ class Recall:
 
     def _named_speakers(self, query: str) -> set[str]:
         """Speakers the query names, when it names exactly one (two names say nothing about whose turn it is)."""
-        words = set(re.findall(r"\w+", query.lower()))
-        speakers = self._speakers()
-        named = {s for s in speakers if set(re.findall(r"\w+", s.lower())) <= words}
+        named = {s for s in self._speakers() if mentions(query[:READ_CHARS], s)}
         return named if len(named) == 1 else set()
 
     def _speakers(self) -> list[str]:

@@ -117,3 +117,18 @@ def test_in_a_large_table_common_words_leave_the_query_and_words_sharing_a_stem_
     assert fts.informative(c.soul, "messages", ["music", "night"]) == ["music", "night"]  # nothing rarer: all
     found = c.recall("painting and paint with music", 3)
     assert "mural" in found[0].text
+
+
+def test_a_name_said_to_someone_addresses_them_and_does_not_favour_their_turns(companion):
+    from anima.retrieval.recall import mentions
+    assert not mentions("Anima, I had a rough day", "Anima") and not mentions("Hey Anima! you there?", "Anima")
+    assert not mentions("I had a rough day, Anima.", "Anima")
+    assert mentions("What did Anima say about my rough day?", "Anima")
+    assert mentions("Did Jon, after losing his job, start a studio?", "Jon")
+    c = companion
+    c.conversation.record("user", "I had a rough day at the hospital", speaker="Ada", session="s")
+    c.conversation.record("companion", "A rough day deserves a quiet evening", speaker="Anima", session="s")
+    addressed = c.recaller.search("Anima, I had a rough day again", 5)
+    assert addressed and all("named_speaker" not in r.components for r in addressed)
+    asked = c.recaller.search("What did Anima say about my rough day?", 5)
+    assert asked[0].components.get("named_speaker") == "Anima"
