@@ -67,8 +67,9 @@ def excerpt(text: str, query: str, limit: int) -> str:
     return ("…" if best > 0 else "") + chosen
 
 
-def render_item(r: Recalled, on: date, query: str = "", limit: int = ITEM_CHARS) -> str:
+def render_item(r: Recalled, on: date, query: str = "", brief: bool = False) -> str:
     """One line: when, what kind of knowing, who, and the item (cut to the sentences that touch `query`)."""
+    limit = BRIEF_ITEM_CHARS if brief else ITEM_CHARS
     note = " (no longer true)" if r.row.get("valid_to") else ""
     who = f"{r.row['speaker']}: " if r.kind == "message" and r.row.get("speaker") else ""
     label = ", ".join(filter(None, (when(r.at, on), "" if who else LABELS[r.kind])))
@@ -88,6 +89,6 @@ def render_note(focus: str, emotional: str, items: list[Recalled], learned: list
         # Written into the human block too; the floor shows it from the next rebuild of the prefix on.
         parts.append("# What I just learned about them\n" + "\n".join(f"- {fact}" for fact in learned))
     if items:
-        header, limit = (ALSO_RECALLED, BRIEF_ITEM_CHARS) if brief else (RECALLED, ITEM_CHARS)
-        parts.append(header + "\n" + "\n".join(render_item(r, on, query, limit) for r in items))
+        header = ALSO_RECALLED if brief else RECALLED
+        parts.append(header + "\n" + "\n".join(render_item(r, on, query, brief) for r in items))
     return "\n\n".join(parts)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .mind.selfmodel import SelfFloor
-from .note import BRIEF_ITEM_CHARS, ITEM_CHARS, render_item, render_note, today
+from .note import render_item, render_note, today
 from .retrieval.recall import Recalled
 
 FLOOR_CAP_TOKENS = 1600
@@ -78,10 +78,10 @@ def render_floor(f: SelfFloor, companion_name: str) -> str:
 
 
 def note_entry(focus: str, emotional: str, items: list[Recalled], learned: list[tuple[int, str]], *,
-               query: str = "", brief: bool = False) -> Entry | None:
+               query: str = "", brief: bool = False, on=None) -> Entry | None:
     """A turn's note (or one read ahead) as it enters the transcript, with the items it carries; None if empty.
-    See render_note for `query` and `brief`."""
-    text = render_note(focus, emotional, items, [fact for _, fact in learned], query=query, brief=brief)
+    See render_note for `query`, `brief` and `on`."""
+    text = render_note(focus, emotional, items, [fact for _, fact in learned], query=query, brief=brief, on=on)
     keys = frozenset({r.key for r in items} | {("memory", memory_id) for memory_id, _ in learned})
     return Entry("system", text, keys) if text else None
 
@@ -138,13 +138,13 @@ class Workspace:
 
         # This turn's note: focus, feelings, and the newly recalled items, best first, within their share.
         recall_budget, items, used = int(left * RECALL_SHARE), [], 0
-        on, limit = today(), BRIEF_ITEM_CHARS if brief else ITEM_CHARS
+        on = today()  # one day for the counting and the writing, even at midnight
         for r in recalled:
-            cost = self.count(render_item(r, on, user_text, limit)) + 1
+            cost = self.count(render_item(r, on, user_text, brief)) + 1
             if used + cost <= recall_budget:
                 items.append(r)
                 used += cost
-        note = note_entry(focus, emotional, items, learned, query=user_text, brief=brief)
+        note = note_entry(focus, emotional, items, learned, query=user_text, brief=brief, on=on)
         note_tokens = self.count(note.content) if note else 0
         left -= note_tokens
 
