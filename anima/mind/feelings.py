@@ -11,7 +11,8 @@ from datetime import datetime, timedelta, timezone
 
 from ..errors import InvalidEdit
 from ..note import cut, when
-from ..store.soul import Soul, now
+from ..retrieval.recall import parse_time
+from ..store.soul import Soul
 
 FADES_AFTER = timedelta(days=3)
 SHOWN = 3
@@ -28,13 +29,18 @@ class Feelings:
         signal, evidence = " ".join(signal.split()), " ".join(evidence.split())
         if not signal or not evidence:
             raise InvalidEdit("An emotional signal needs both what was noticed and the evidence for it.")
+        when_noticed = parse_time(at) if at else datetime.now(timezone.utc)
+        if when_noticed is None:
+            raise InvalidEdit(f"{at!r} is not a time.")
+        # Stored in UTC, so `recent` can compare the texts.
         return self.soul.add("signal", actor, message_id=message_id, signal=cut(signal, SIGNAL_CHARS),
-                             evidence=cut(evidence, EVIDENCE_CHARS), at=at or now())
+                             evidence=cut(evidence, EVIDENCE_CHARS),
+                             at=when_noticed.astimezone(timezone.utc).isoformat(timespec="microseconds"))
 
     def recent(self, at: datetime | None = None) -> list[dict]:
         """The signals that have not faded yet, newest first."""
         at = at or datetime.now(timezone.utc)
-        since = (at - FADES_AFTER).isoformat()
+        since = (at - FADES_AFTER).astimezone(timezone.utc).isoformat(timespec="microseconds")
         return [dict(r) for r in self.soul.query("SELECT * FROM emotional_signals WHERE at >= ? ORDER BY at DESC, "
                                                  "id DESC LIMIT ?", (since, SHOWN))]
 

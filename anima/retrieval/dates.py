@@ -21,8 +21,10 @@ _PATTERNS = [
     re.compile(rf"\b{_MONTH}(?:,?\s*(?:of\s+)?{_YEAR})?\b", re.I),
     re.compile(rf"\b{_YEAR}\b"),
 ]
-_RELATIVE = {"today": (0, 1), "yesterday": (1, 1), "last week": (14, 14), "this week": (7, 8),
-             "last month": (62, 62), "this month": (31, 32), "last year": (730, 730)}
+# Said relative to now: (days back to the span's start, days it lasts).
+_RELATIVE = [(re.compile(rf"\b{phrase}\b"), back, length) for phrase, back, length in (
+    ("today", 0, 1), ("yesterday", 1, 1), ("last week", 14, 14), ("this week", 7, 8), ("last month", 62, 62),
+    ("this month", 31, 32), ("last year", 730, 730))]
 # A day someone names is where they remember it; the days around it are where it was likely said.
 DAY_SLACK = timedelta(days=1)
 READ_CHARS = 1000  # a question says when near its start; an enormous message is not read to its end
@@ -32,8 +34,8 @@ def span(query: str, now: datetime) -> tuple[datetime, datetime] | None:
     """The time span a query asks about (start inclusive, end exclusive), in now's time zone; None if none."""
     query = query[:READ_CHARS]
     text = query.lower()
-    for phrase, (back, length) in _RELATIVE.items():
-        if re.search(rf"\b{phrase}\b", text):
+    for phrase, back, length in _RELATIVE:
+        if phrase.search(text):
             start = (now - timedelta(days=back)).replace(hour=0, minute=0, second=0, microsecond=0)
             return start, start + timedelta(days=length)
     for pattern in _PATTERNS:

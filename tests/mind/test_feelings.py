@@ -38,3 +38,12 @@ def test_forgetting_the_message_forgets_the_signal_it_was_evidence_for(companion
     c.feelings.notice("nervous", "they said so", message_id=said)
     c.forget("message", said)
     assert c.feelings.context() == ""
+
+
+def test_a_signal_noticed_in_another_time_zone_fades_on_the_same_clock(companion):
+    c = companion
+    two_days_ago = (datetime.now(timezone.utc) - timedelta(days=2)).astimezone(timezone(timedelta(hours=-8)))
+    c.feelings.notice("hopeful", "they said the interview went well", at=two_days_ago.isoformat())
+    assert [s["signal"] for s in c.feelings.recent()] == ["hopeful"]
+    with pytest.raises(InvalidEdit, match="not a time"):
+        c.feelings.notice("calm", "they said so", at="last Tuesday")
