@@ -24,3 +24,13 @@ def soul_path(home_dir: Path) -> Path:
 
 def key_path(home_dir: Path) -> Path:
     return home_dir / "soul.key"
+
+
+CACHE_ENV = "ANIMA_CACHE"
+
+
+def cache() -> Path:
+    """Where derived files that can always be made again live (never the soul): $ANIMA_CACHE, else the platform's
+    user cache dir."""
+    env = os.environ.get(CACHE_ENV)
+    return Path(env).expanduser() if env else Path(platformdirs.user_cache_dir("anima", appauthor=False))

@@ -11,6 +11,7 @@ from typing import Generator
 from .chat import Capabilities, ChatModel, Message, ModelError, StopReason
 from .defaults import default_gguf
 from .loading import Background
+from .reencode import ReencodeFailed, reencoded
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,8 @@ class LlamaChatModel(ChatModel):
     def __init__(self, path: str | os.PathLike | None = None, *, n_ctx: int = 4096, n_gpu_layers: int = -1,
                  n_threads: int | None = None, seed: int = 0, repeat_penalty: float = 1.1):
         self.path = check_gguf(Path(path) if path else default_gguf())
+        self.bundled = not path  # the bundled model runs from a re-encoded copy (reencode.py)
+        self.running_from = self.path
         self.name = self.path.stem
         self.n_ctx = n_ctx
         self.n_gpu_layers = n_gpu_layers
@@ -77,11 +80,26 @@ class LlamaChatModel(ChatModel):
                  else "CPU only (this llama.cpp build has no GPU backend)", self.n_threads, self.n_ctx)
         self.capabilities = Capabilities(streaming=True, schema_constrained=True, gpu_offload=gpu,
                                          context_tokens=self.n_ctx, keeps_prefix=True)
+        if self.bundled:
+            try:
+                copy = reencoded(self.path)
+                try:
+                    return self._open(llama_cpp, copy, layers)
+                except ModelError as e:
+                    copy.unlink(missing_ok=True)  # damaged since it was made: made again next time
+                    log.warning("the re-encoded copy of the default model did not load (%s); using the original", e)
+            except ReencodeFailed as e:
+                log.warning("%s; using the original (prompts read more slowly)", e)
+        return self._open(llama_cpp, self.path, layers)
+
+    def _open(self, llama_cpp, path: Path, layers: int):
         try:
-            return llama_cpp.Llama(str(self.path), n_ctx=self.n_ctx, n_gpu_layers=layers, n_threads=self.n_threads,
-                                   n_threads_batch=self.n_threads, seed=self.seed, verbose=False)
+            llm = llama_cpp.Llama(str(path), n_ctx=self.n_ctx, n_gpu_layers=layers, n_threads=self.n_threads,
+                                  n_threads_batch=self.n_threads, seed=self.seed, verbose=False)
         except ValueError as e:
-            raise ModelError(f"{self.path} could not be loaded as a model (damaged or truncated?): {e}") from None
+            raise ModelError(f"{path} could not be loaded as a model (damaged or truncated?): {e}") from None
+        self.running_from = path
+        return llm
 
     @property
     def llama(self):
