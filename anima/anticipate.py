@@ -40,8 +40,9 @@ def read_ahead(c, exchange: str, current, lock) -> None:
     floor, start = c.floor(), 0
     messages = ws.prefix(floor, c.name, c.transcript, note)
     if messages is None:
-        # The next turn would have to cut the transcript and read the whole prompt again (seconds on a
-        # laptop): cut it now and read it while the person reads and types. The floor catches up too.
+        # The next turn would have to cut the transcript: cut it now, while the person reads and types. llama.cpp
+        # drops the cut turns from what it computed (models/shift.py); if the floor changed meanwhile, it catches
+        # up here too, and then the whole prompt is read again (seconds on a laptop), better now than in a turn.
         floor = c.self_model.read()
         start = ws.trimmed_start(floor, c.name, c.transcript, note)
         messages = ws.prefix(floor, c.name, c.transcript[start:], note)
@@ -67,5 +68,5 @@ def read_draft(c, text: str) -> None:
         return
     assembled, _, _ = prepare(c, text, choose_recalled(c, text), list(c.learned_unsaid))
     if assembled.kept_from:
-        return  # the turn will trim the transcript and read everything again: nothing to gain now
+        return  # a trim may bring a new floor and a full read, which the turn could not interrupt: leave it
     c.chat.stream(assembled.messages, max_tokens=1, temperature=0.0).read()

@@ -13,6 +13,7 @@ from pathlib import Path
 import platformdirs
 
 from .errors import KnownError
+from .models.chat import DEFAULT_CONTEXT_TOKENS
 
 
 @dataclass
@@ -21,7 +22,7 @@ class Settings:
     endpoint_url: str = ""        # an OpenAI-compatible server; when set, used instead of the GGUF
     endpoint_model: str = ""
     gpu_layers: int = -1          # -1: all layers, when the llama.cpp build has a GPU backend
-    context_tokens: int = 4096
+    context_tokens: int = DEFAULT_CONTEXT_TOKENS  # see models/chat.py
     data_folder: str = ""         # empty: $ANIMA_HOME or the platform's user data dir
 
     @staticmethod

@@ -15,7 +15,8 @@ prefix: [floor] [the session's transcript: earlier notes and turns, append-only]
 A recalled item enters the transcript once, in the note of the turn that
 recalled it, and stays there while the transcript holds it. When the
 transcript outgrows its room its oldest turns go, down to TRIM_TO of the room,
-so the prefix then stays valid for many turns.
+so the prefix then stays valid for many turns; llama.cpp drops them from what it
+computed rather than reading the rest again (models/shift.py).
 """
 
 from dataclasses import dataclass, field
@@ -28,8 +29,8 @@ from .retrieval.recall import Recalled
 FLOOR_CAP_TOKENS = 1600
 REPLY_RESERVE = 512
 RECALL_SHARE = 0.25  # of what is left after the floor and the new message
-# When the transcript must be trimmed, it is trimmed to this share of its room, so the next trim
-# (which costs a full recompute of the prompt) is many turns away.
+# When the transcript must be trimmed, it is trimmed to this share of its room, so the next trim is many
+# turns away (a trim is cheap where the model can drop tokens from its cache, a full re-read elsewhere).
 TRIM_TO = 0.6
 # Read ahead only while the next turn (a message and a short note of its own) still fits untrimmed.
 NEXT_TURN_ROOM = 256

@@ -8,7 +8,8 @@ the model in between, and after the companion's reading ahead between turns
 message is also sent a second time as typed in the window: with a pause
 before Enter, so the companion has read along. Raw llama-cpp-python on the
 same prompt, cold and with its prefix computed, is measured in the same run
-as the reference.
+as the reference (on the file the companion runs from, and cold on the file as
+it ships).
 """
 
 import argparse
@@ -19,6 +20,7 @@ import time
 from anima.companion import Companion
 from anima.mind.part import CREATION_PROMPT, PART_CREATION_SCHEMA
 from anima.models.embedder import MiniLMEmbedder
+from anima.models.chat import DEFAULT_CONTEXT_TOKENS
 from anima.models.llama import LlamaChatModel
 from anima.models.structured import StructuredOutputFailed, ask_structured
 from anima.mind.conversation import NewMessage
@@ -65,8 +67,9 @@ def raw_same_prompt(chat, before, messages) -> float:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="anima bench turn")
     p.add_argument("--transcript-tokens", type=int, default=1300)
+    p.add_argument("--context", type=int, default=DEFAULT_CONTEXT_TOKENS, help="the model's context (the app's default)")
     args = p.parse_args(argv or [])
-    chat = LlamaChatModel(n_ctx=4096).start_loading()
+    chat = LlamaChatModel(n_ctx=args.context).start_loading()
     embedder = MiniLMEmbedder().start_loading()
     with tempfile.TemporaryDirectory(prefix="anima-bench-") as tmp:
         home = Home(tmp)
@@ -128,12 +131,19 @@ def main(argv=None) -> int:
     raw_warm = first_token_ms(llm.create_chat_completion(messages[:-1] + [{"role": "user", "content": "And then?"}],
                                                           stream=True, max_tokens=8, temperature=0.0))
     chat.close()
+    # And the model file as it ships (Q4_1), before the re-encoding (anima/models/reencode.py) and with F16 keys.
+    import llama_cpp
+    shipped = llama_cpp.Llama(str(chat.path), n_ctx=args.context, n_threads=chat.n_threads,
+                              n_threads_batch=chat.n_threads, verbose=False)
+    shipped_cold = first_token_ms(shipped.create_chat_completion(messages, stream=True, max_tokens=8, temperature=0.0))
+    shipped.close()
     figures = {"cold_ttft_ms": round(cold, 1), "warm_ttft_ms": round(statistics.median(warm), 1),
                "warm_ttft_max_ms": round(max(warm), 1),
                "warm_read_along_ttft_ms": round(statistics.median(typed), 1), "prompt_tokens": prompt_tokens,
                "warm_new_tokens": round(statistics.median(new_tokens)), "raw_cold_ttft_ms": round(raw_cold, 1),
                "raw_warm_ttft_ms": round(raw_warm, 1),
-               "raw_same_as_warm_ttft_ms": round(statistics.median(raw_same), 1)}
+               "raw_same_as_warm_ttft_ms": round(statistics.median(raw_same), 1),
+               "raw_shipped_file_cold_ttft_ms": round(shipped_cold, 1)}
     table("turn: time to first token, default model, full workspace (a side call before each warm turn)",
           ["figure", "value"], [[k, v] for k, v in figures.items()])
     emit("turn", {"cold_ttft_ms": figures["cold_ttft_ms"], "warm_ttft_ms": figures["warm_ttft_ms"],

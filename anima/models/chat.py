@@ -27,13 +27,21 @@ class ModelError(KnownError):
     """The model cannot be loaded or reached: a missing or bad file, an endpoint that is down."""
 
 
+# The tokens a local model sees at once: the workspace and room for the reply. Every new token is read
+# against every token before it, so on two cores a warm turn at 3,000 tokens waits ~100 ms longer than one at
+# 2,000 (bench/turn.py). Since a trim no longer makes the model read the conversation again (shift.py), a
+# smaller context costs only the oldest verbatim turns, which recall brings back when they matter. A bigger
+# machine or model can raise it in the settings.
+DEFAULT_CONTEXT_TOKENS = 3072
+
+
 @dataclass(frozen=True)
 class Capabilities:
     streaming: bool = True
     # The backend can constrain decoding to a JSON schema (a grammar), not only be asked nicely.
     schema_constrained: bool = False
     gpu_offload: bool = False
-    context_tokens: int = 4096
+    context_tokens: int = DEFAULT_CONTEXT_TOKENS
     # The backend keeps the last prompt's computed prefix in this process, so text evaluated
     # ahead of time (between turns) makes the next turn's first token come sooner.
     keeps_prefix: bool = False

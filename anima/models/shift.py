@@ -1,0 +1,88 @@
+"""Dropping a block from the middle of llama.cpp's computed prompt, so what follows it is not read again.
+
+When the workspace trims the transcript, its oldest turns go from between the
+SELF floor and the rest of the conversation. Every token after them moves, so
+llama.cpp's prefix reuse keeps only the floor, and the model reads the whole
+conversation again: seconds on a laptop (2,000 tokens take 6-8 s on two cores).
+Instead, the dropped tokens are removed from the cache and the positions after
+them shifted back (llama.cpp's context shift, the same thing llama-server does
+when its context fills). The kept turns keep what they computed while the
+dropped ones were still before them: an approximation llama.cpp accepts, and
+the model only reads what is new.
+
+Used only where the prompt the model will see can be tokenized exactly as
+llama-cpp-python will (the model's own chat template from its metadata).
+"""
+
+import logging
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+# A shift is worth it only when it saves reading at least this many tokens.
+WORTH = 32
+
+
+class PromptTokens:
+    """The tokens llama-cpp-python's create_chat_completion will build for `messages` (the GGUF's own template)."""
+
+    def __init__(self, llm):
+        from llama_cpp import llama_chat_format
+        self.llm = llm
+        template = llm.metadata.get("tokenizer.chat_template") if llm.chat_format == "chat_template.default" else None
+        self._format = None
+        if template:
+            eos, bos = llm.token_eos(), llm.token_bos()
+            self._format = llama_chat_format.Jinja2ChatFormatter(
+                template=template, eos_token=llm._model.token_get_text(eos) if eos != -1 else "",
+                bos_token=llm._model.token_get_text(bos) if bos != -1 else "", stop_token_ids=[eos])
+
+    @property
+    def known(self) -> bool:
+        return self._format is not None
+
+    def __call__(self, messages: list[dict]) -> list[int]:
+        result = self._format(messages=messages)
+        return self.llm.tokenize(result.prompt.encode("utf-8"), add_bos=not result.added_special, special=True)
+
+
+def common_prefix(a: np.ndarray, b: np.ndarray) -> int:
+    n = min(len(a), len(b))
+    differ = np.flatnonzero(a[:n] != b[:n])
+    return int(differ[0]) if len(differ) else n
+
+
+def drop_block(llm, wanted: list[int]) -> int:
+    """If `wanted` is the cached prompt with one block removed after their common prefix, remove that block from
+    the cache and shift what follows it back. Returns how many tokens were dropped (0: nothing done)."""
+    n = llm.n_tokens
+    cached = llm.input_ids[:n].copy()
+    new = np.asarray(wanted)
+    p = common_prefix(cached, new)
+    if p >= len(new) or p >= n - WORTH:
+        return 0
+    # Where the rest of the new prompt resumes in the cache: the first place its next WORTH tokens match.
+    window = new[p:p + WORTH]
+    if len(window) < WORTH:
+        return 0
+    for start in np.flatnonzero(cached[p + 1:n - WORTH + 1] == window[0]) + p + 1:
+        if np.array_equal(cached[start:start + WORTH], window):
+            break
+    else:
+        return 0
+    gap = int(start - p)
+    kept = common_prefix(cached[start:], new[p:])  # the tokens after the block that stay valid
+    import llama_cpp
+    if not llama_cpp.llama_memory_can_shift(llm._ctx.memory):
+        return 0
+    if not llm._ctx.kv_cache_seq_rm(-1, p, start):
+        return 0
+    llm._ctx.kv_cache_seq_rm(-1, start + kept, -1)  # what follows the kept run no longer matches anything
+    llm._ctx.kv_cache_seq_shift(0, start, start + kept, -gap)
+    llm.input_ids[p:p + kept] = cached[start:start + kept]
+    llm.n_tokens = p + kept
+    if hasattr(llm, "_requires_eval"):
+        llm._requires_eval = True  # the last logits belong to the old prompt
+    log.info("dropped %d tokens from the computed prompt at %d; %d after them kept", gap, p, kept)
+    return gap
