@@ -29,8 +29,11 @@ from anima.store import Home
 from . import locomo
 from .report import emit, say, table
 
+# Eight: on a shared machine one turn's time moves by a third from run to run, so the median needs several.
 WARM_MESSAGES = ["What did I say about painting last week?", "And how is my sister doing, do you think?",
-                 "Remind me what we planned for the weekend.", "Thanks. What should I read next?"]
+                 "Remind me what we planned for the weekend.", "Thanks. What should I read next?",
+                 "I finally finished the blue painting!", "Do you remember what I told you about my job?",
+                 "My friend wants to go camping again, any ideas?", "Good night, talk tomorrow."]
 
 
 def first_token_ms(pieces, since: float | None = None) -> float:
