@@ -50,7 +50,8 @@ def bench_generation(runs: int) -> dict:
     ours = LlamaChatModel(n_ctx=4096).start_loading()
     ours.llama  # loaded: running_from now names the file it runs from (the re-encoded copy)
     # The same file and cache types as ours: what is compared is our interface, not the weights.
-    raw = llama_cpp.Llama(str(ours.running_from), n_ctx=4096, n_gpu_layers=0 if not llama_cpp.llama_supports_gpu_offload() else -1,
+    raw = llama_cpp.Llama(str(ours.running_from), n_ctx=4096,
+                          n_gpu_layers=0 if not llama_cpp.llama_supports_gpu_offload() else -1,
                           n_threads=machine_threads(), n_threads_batch=machine_threads(), seed=0, verbose=False,
                           type_k=llama_cpp.GGML_TYPE_Q8_0)
     r_ttft, r_tps, o_ttft, o_tps, prompt_tokens = [], [], [], [], 0

@@ -70,7 +70,7 @@ def raw_same_prompt(chat, before, messages) -> float:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="anima bench turn")
     p.add_argument("--transcript-tokens", type=int, default=1300)
-    p.add_argument("--context", type=int, default=DEFAULT_CONTEXT_TOKENS, help="the model's context (the app's default)")
+    p.add_argument("--context", type=int, default=DEFAULT_CONTEXT_TOKENS, help="the model's context (the app's)")
     args = p.parse_args(argv or [])
     chat = LlamaChatModel(n_ctx=args.context).start_loading()
     embedder = MiniLMEmbedder().start_loading()

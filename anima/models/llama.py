@@ -43,8 +43,8 @@ def machine_threads() -> int:
 class LlamaChatModel(ChatModel):
     """A GGUF model in this process. Loads in the background; uses the model's own chat template."""
 
-    def __init__(self, path: str | os.PathLike | None = None, *, n_ctx: int = DEFAULT_CONTEXT_TOKENS, n_gpu_layers: int = -1,
-                 n_threads: int | None = None, seed: int = 0, repeat_penalty: float = 1.1):
+    def __init__(self, path: str | os.PathLike | None = None, *, n_ctx: int = DEFAULT_CONTEXT_TOKENS,
+                 n_gpu_layers: int = -1, n_threads: int | None = None, seed: int = 0, repeat_penalty: float = 1.1):
         self.path = check_gguf(Path(path) if path else default_gguf())
         self.bundled = not path  # the bundled model runs from a re-encoded copy (reencode.py)
         self.running_from = self.path
