@@ -12,7 +12,7 @@ from .chat import DEFAULT_CONTEXT_TOKENS, Capabilities, ChatModel, Message, Mode
 from .defaults import default_gguf
 from .loading import Background
 from .reencode import ReencodeFailed, reencoded
-from .shift import PromptTokens, drop_block
+from .shift import PromptTokens, can_shift, drop_block
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,7 @@ class LlamaChatModel(ChatModel):
         self._counts: dict[str, int] = {}
         self.dropped = 0  # tokens the last trim dropped from the computed prompt
         self._sent: list[Message] = []  # the messages whose prompt the context holds (shift.py)
-        self._prompt_tokens = None
+        self._prompt_tokens = None  # PromptTokens, or False where the cache cannot shift
         self._llm = Background(f"chat model {self.name}", self._load)
         self.capabilities = Capabilities(streaming=True, schema_constrained=True, gpu_offload=False,
                                          context_tokens=n_ctx, keeps_prefix=True)
@@ -176,8 +176,8 @@ class LlamaChatModel(ChatModel):
         if len(sent) < 2 or len(messages) < 2 or messages[0] != sent[0] or messages[1] == sent[1]:
             return  # a continuation, a first call, or a new floor (all after it must be read again anyway)
         if self._prompt_tokens is None:
-            self._prompt_tokens = PromptTokens(llm)
-        if self._prompt_tokens.known:
+            self._prompt_tokens = PromptTokens(llm) if can_shift(llm) else False
+        if self._prompt_tokens and self._prompt_tokens.known:
             self.dropped = drop_block(llm, self._prompt_tokens(list(messages)))
 
     def close(self) -> None:

@@ -14,11 +14,14 @@ import ctypes
 import logging
 import os
 import threading
+import time
 from pathlib import Path
 
 from ..paths import cache
 
 log = logging.getLogger(__name__)
+
+PARTIAL_LITTER_S = 600  # making a copy takes seconds: a partial file this old was abandoned
 
 
 class ReencodeFailed(Exception):
@@ -63,6 +66,13 @@ def reencoded(source: Path, folder: Path | None = None) -> Path:
     for old in target.parent.glob(f"{source.stem}.*.Q8_0.gguf"):
         if old != target:
             old.unlink(missing_ok=True)
+    # A copy whose making was cut short (the app killed meanwhile) leaves its partial file: an old one is litter.
+    for left in target.parent.glob(f"{source.stem}.*.partial"):
+        try:
+            if time.time() - left.stat().st_mtime > PARTIAL_LITTER_S:
+                left.unlink()
+        except OSError:
+            pass  # another load just finished or removed it
     log.info("re-encoded %s as Q8_0 in %s", source.name, target)
     return target
 

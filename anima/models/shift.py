@@ -47,6 +47,19 @@ class PromptTokens:
         return self.llm.tokenize(result.prompt.encode("utf-8"), add_bos=not result.added_special, special=True)
 
 
+def can_shift(llm) -> bool:
+    """Whether this llama-cpp-python exposes what a shift needs, and this model's cache can shift positions
+    (not every architecture can)."""
+    import llama_cpp
+    ctx = getattr(llm, "_ctx", None)
+    needed = (hasattr(ctx, "kv_cache_seq_rm") and hasattr(ctx, "kv_cache_seq_shift") and hasattr(ctx, "memory")
+              and hasattr(llama_cpp, "llama_memory_can_shift") and hasattr(llm, "_model"))
+    if not needed:
+        log.info("this llama-cpp-python cannot drop tokens from its cache: a trim reads the prompt again")
+        return False
+    return bool(llama_cpp.llama_memory_can_shift(ctx.memory))
+
+
 def common_prefix(a: np.ndarray, b: np.ndarray) -> int:
     n = min(len(a), len(b))
     differ = np.flatnonzero(a[:n] != b[:n])
@@ -55,7 +68,8 @@ def common_prefix(a: np.ndarray, b: np.ndarray) -> int:
 
 def drop_block(llm, wanted: list[int]) -> int:
     """If `wanted` is the cached prompt with one block removed after their common prefix, remove that block from
-    the cache and shift what follows it back. Returns how many tokens were dropped (0: nothing done)."""
+    the cache and shift what follows it back. Returns how many tokens were dropped (0: nothing done).
+    Only for a model where can_shift(llm)."""
     n = llm.n_tokens
     cached = llm.input_ids[:n].copy()
     new = np.asarray(wanted)
@@ -73,9 +87,6 @@ def drop_block(llm, wanted: list[int]) -> int:
         return 0
     gap = int(start - p)
     kept = common_prefix(cached[start:], new[p:])  # the tokens after the block that stay valid
-    import llama_cpp
-    if not llama_cpp.llama_memory_can_shift(llm._ctx.memory):
-        return 0
     if not llm._ctx.kv_cache_seq_rm(-1, p, start):
         return 0
     llm._ctx.kv_cache_seq_rm(-1, start + kept, -1)  # what follows the kept run no longer matches anything

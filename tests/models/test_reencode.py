@@ -2,6 +2,8 @@
 
 import json
 import logging
+import os
+import time
 from pathlib import Path
 
 import numpy as np
@@ -53,10 +55,13 @@ def test_the_copy_predicts_what_the_shipped_model_predicts(tmp_path):
 def test_the_copy_is_made_once_and_replaces_an_older_one(tmp_path):
     stale = tmp_path / f"{default_gguf().stem}.1-2.Q8_0.gguf"  # the copy of a since reinstalled package
     stale.write_bytes(b"old")
+    abandoned = tmp_path / f"{default_gguf().stem}.1-2.Q8_0.gguf.99-1.partial"  # a making cut short long ago
+    abandoned.write_bytes(b"half")
+    os.utime(abandoned, (time.time() - 3600, time.time() - 3600))
     first = reencoded(default_gguf(), tmp_path)
     made = first.stat().st_mtime_ns
     assert reencoded(default_gguf(), tmp_path) == first and first.stat().st_mtime_ns == made
-    assert not stale.exists()
+    assert not stale.exists() and not abandoned.exists()
     assert [p.name for p in tmp_path.iterdir()] == [first.name]  # no partial file left behind
 
 
