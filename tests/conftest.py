@@ -10,15 +10,10 @@ PASSPHRASE = "correct horse battery staple"
 @pytest.fixture(autouse=True, scope="session")
 def anima_cache(tmp_path_factory):
     """Derived files (the re-encoded default model) go to one cache for the whole run, never the user's."""
-    import os
     folder = tmp_path_factory.mktemp("cache")
-    previous = os.environ.get("ANIMA_CACHE")
-    os.environ["ANIMA_CACHE"] = str(folder)
-    yield folder
-    if previous is None:
-        os.environ.pop("ANIMA_CACHE", None)
-    else:
-        os.environ["ANIMA_CACHE"] = previous
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("ANIMA_CACHE", str(folder))
+        yield folder
 
 
 @pytest.fixture(autouse=True)

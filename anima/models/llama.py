@@ -12,7 +12,7 @@ from .chat import DEFAULT_CONTEXT_TOKENS, Capabilities, ChatModel, Message, Mode
 from .defaults import default_gguf
 from .loading import Background
 from .reencode import ReencodeFailed, reencoded
-from .shift import PromptTokens, can_shift, drop_block
+from .shift import drop_block, shiftable
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,7 @@ class LlamaChatModel(ChatModel):
         self._counts: dict[str, int] = {}
         self.dropped = 0  # tokens the last trim dropped from the computed prompt
         self._sent: list[Message] = []  # the messages whose prompt the context holds (shift.py)
-        self._prompt_tokens = None  # PromptTokens, or False where the cache cannot shift
+        self._prompt_tokens = None  # shift.PromptTokens, set at load where a trim can be dropped from the cache
         self._llm = Background(f"chat model {self.name}", self._load)
         self.capabilities = Capabilities(streaming=True, schema_constrained=True, gpu_offload=False,
                                          context_tokens=n_ctx, keeps_prefix=True)
@@ -86,7 +86,7 @@ class LlamaChatModel(ChatModel):
                                          context_tokens=self.n_ctx, keeps_prefix=True)
         if self.bundled:
             try:
-                copy = reencoded(self.path)
+                copy = reencoded(self.path, threads=self.n_threads)
                 try:
                     return self._open(llama_cpp, copy, layers)
                 except ModelError as e:
@@ -107,6 +107,7 @@ class LlamaChatModel(ChatModel):
         except ValueError as e:
             raise ModelError(f"{path} could not be loaded as a model (damaged or truncated?): {e}") from None
         self.running_from = path
+        self._prompt_tokens = shiftable(llm)
         return llm
 
     @property
@@ -175,9 +176,7 @@ class LlamaChatModel(ChatModel):
         sent, self._sent = self._sent, list(messages)
         if len(sent) < 2 or len(messages) < 2 or messages[0] != sent[0] or messages[1] == sent[1]:
             return  # a continuation, a first call, or a new floor (all after it must be read again anyway)
-        if self._prompt_tokens is None:
-            self._prompt_tokens = PromptTokens(llm) if can_shift(llm) else False
-        if self._prompt_tokens and self._prompt_tokens.known:
+        if self._prompt_tokens:
             self.dropped = drop_block(llm, self._prompt_tokens(list(messages)))
 
     def close(self) -> None:

@@ -34,7 +34,7 @@ def copy_path(source: Path, folder: Path | None = None) -> Path:
     return (folder or cache() / "models") / f"{source.stem}.{st.st_size}-{st.st_mtime_ns}.Q8_0.gguf"
 
 
-def reencoded(source: Path, folder: Path | None = None) -> Path:
+def reencoded(source: Path, folder: Path | None = None, threads: int = 1) -> Path:
     """The Q8_0 copy of a Q4_1 `source`, made now if it is not there yet. Raises ReencodeFailed (the caller then
     uses the source: slower, never wrong). Older copies of the same model are removed."""
     target = copy_path(source, folder)
@@ -46,7 +46,7 @@ def reencoded(source: Path, folder: Path | None = None) -> Path:
     params = llama_cpp.llama_model_quantize_default_params()
     params.ftype = llama_cpp.LLAMA_FTYPE_MOSTLY_Q8_0
     params.allow_requantize = True  # from Q4_1: each weight is kept as it was, to within Q8_0's rounding
-    params.nthread = max(1, len(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") else 1
+    params.nthread = threads
     # Two loads at once (the app and a bench) each write their own partial file.
     partial = target.with_name(f"{target.name}.{os.getpid()}-{threading.get_ident()}.partial")
     try:

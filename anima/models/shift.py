@@ -27,24 +27,24 @@ WORTH = 32
 class PromptTokens:
     """The tokens llama-cpp-python's create_chat_completion will build for `messages` (the GGUF's own template)."""
 
-    def __init__(self, llm):
+    def __init__(self, llm, template: str):
         from llama_cpp import llama_chat_format
         self.llm = llm
-        template = llm.metadata.get("tokenizer.chat_template") if llm.chat_format == "chat_template.default" else None
-        self._format = None
-        if template:
-            eos, bos = llm.token_eos(), llm.token_bos()
-            self._format = llama_chat_format.Jinja2ChatFormatter(
-                template=template, eos_token=llm._model.token_get_text(eos) if eos != -1 else "",
-                bos_token=llm._model.token_get_text(bos) if bos != -1 else "", stop_token_ids=[eos])
-
-    @property
-    def known(self) -> bool:
-        return self._format is not None
+        eos, bos = llm.token_eos(), llm.token_bos()
+        self._format = llama_chat_format.Jinja2ChatFormatter(
+            template=template, eos_token=llm._model.token_get_text(eos) if eos != -1 else "",
+            bos_token=llm._model.token_get_text(bos) if bos != -1 else "", stop_token_ids=[eos])
 
     def __call__(self, messages: list[dict]) -> list[int]:
         result = self._format(messages=messages)
         return self.llm.tokenize(result.prompt.encode("utf-8"), add_bos=not result.added_special, special=True)
+
+
+def shiftable(llm) -> PromptTokens | None:
+    """How to tokenize prompts for drop_block, where a shift can be made: the model uses its own template (so the
+    tokens can be known exactly), this llama-cpp-python exposes the cache operations, and the cache can shift."""
+    template = llm.metadata.get("tokenizer.chat_template") if llm.chat_format == "chat_template.default" else None
+    return PromptTokens(llm, template) if template and can_shift(llm) else None
 
 
 def can_shift(llm) -> bool:
@@ -69,7 +69,7 @@ def common_prefix(a: np.ndarray, b: np.ndarray) -> int:
 def drop_block(llm, wanted: list[int]) -> int:
     """If `wanted` is the cached prompt with one block removed after their common prefix, remove that block from
     the cache and shift what follows it back. Returns how many tokens were dropped (0: nothing done).
-    Only for a model where can_shift(llm)."""
+    Only for a model where shiftable(llm)."""
     n = llm.n_tokens
     cached = llm.input_ids[:n].copy()
     new = np.asarray(wanted)
