@@ -1,7 +1,9 @@
-"""The command line: `python -m anima [chat | export | import | passphrase | check | bench]`.
+"""The command line: `python -m anima [chat | recall | forget | export | import | passphrase | check | bench]`.
 
 A mistake of the user's or the environment's ends with exit status 2 and one
-line on stderr; anything else is a bug and keeps its traceback (exit 1).
+line on stderr; anything else is a bug and keeps its traceback (exit 1). An
+OS error is the person's mistake only when it is about a path they gave (the
+home, a file to export to or import from); any other is a bug.
 """
 
 import argparse
@@ -10,8 +12,10 @@ import getpass
 import os
 import sys
 
+from pathlib import Path
+
 from .errors import DiskFull, KnownError
-from .store import Home, PassphraseNeeded
+from .store import KINDS, Home, PassphraseNeeded
 
 PASSPHRASE_ENV = "ANIMA_PASSPHRASE"
 EXPORT_PASSPHRASE_ENV = "ANIMA_EXPORT_PASSPHRASE"
@@ -50,8 +54,16 @@ def cmd_export(args) -> int:
         print(f"Wrote {len(written)} files to {args.markdown}.")
         print(f"Warning: {WARNING}", file=sys.stderr)
         return 0
+    if args.json:
+        from .mind.export import WARNING, export_json
+        with unlock(home) as soul:
+            counts = export_json(soul, args.json)
+        print(f"Wrote everything the soul holds to {args.json}: "
+              + ", ".join(f"{n} {kind}" for kind, n in counts.items()) + ".")
+        print(f"Warning: {WARNING}", file=sys.stderr)
+        return 0
     if not args.path:
-        raise KnownError("Say where to export: `python -m anima export PATH` (or --markdown DIR).")
+        raise KnownError("Say where to export: `python -m anima export PATH` (or --markdown DIR, or --json FILE).")
     with unlock(home) as soul:
         Home.export(soul, args.path, ask(EXPORT_PASSPHRASE_ENV, "Export passphrase: ", confirm=True))
     print(f"Exported the whole soul to {args.path} (encrypted under the export passphrase).")
@@ -130,7 +142,6 @@ def cmd_chat(args) -> int:
                 companion.settle()  # no one is typing: let it learn and read ahead, as it would while they read
     finally:
         companion.close()
-        companion.chat.close()
     return 0
 
 
@@ -149,7 +160,27 @@ def cmd_recall(args) -> int:
                 print(f"{i:>2}. [{r.kind} #{r.id}, {(r.at or '')[:10]}] {r.text[:160]}\n    {c}")
     finally:
         companion.close()
-        companion.chat.close()
+    return 0
+
+
+def cmd_forget(args) -> int:
+    companion = open_companion(args, talk=False)
+    try:
+        companion.indexer_thread.join()
+        if args.person:
+            gone = companion.forget_person(args.person).by_kind()
+        elif args.kind and args.id is not None:
+            if args.kind not in KINDS:
+                raise KnownError(f"There is no kind of record {args.kind!r}; the kinds are {', '.join(KINDS)}.")
+            gone = {}
+            for kind, _ in companion.forget(args.kind, args.id):
+                gone[kind] = gone.get(kind, 0) + 1
+        else:
+            raise KnownError("Say what to forget: `forget --person NAME` or `forget KIND ID`.")
+    finally:
+        companion.close()
+    print("Forgot " + (", ".join(f"{n} {kind}" for kind, n in gone.items()) if gone else "nothing: nothing held it")
+          + ".")
     return 0
 
 
@@ -166,6 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
     e = sub.add_parser("export", help="write the whole soul to one encrypted core file")
     e.add_argument("path", nargs="?")
     e.add_argument("--markdown", metavar="DIR", help="write a readable, NOT encrypted, SELF.md and world/*.md")
+    e.add_argument("--json", metavar="FILE", help="write every record of every kind as readable, NOT encrypted, JSON")
     e.set_defaults(func=cmd_export)
     i = sub.add_parser("import", help="read a core file into this home")
     i.add_argument("path")
@@ -185,11 +217,32 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--json", action="store_true")
     r.add_argument("--model", help=argparse.SUPPRESS)
     r.set_defaults(func=cmd_recall)
+    f = sub.add_parser("forget", help="forget a person (everything that names them) or one item, everywhere")
+    f.add_argument("kind", nargs="?", help=f"the kind of record: {', '.join(KINDS)}")
+    f.add_argument("id", nargs="?", type=int)
+    f.add_argument("--person", metavar="NAME", help="forget everything whose own words name this person")
+    f.add_argument("--model", help=argparse.SUPPRESS)
+    f.set_defaults(func=cmd_forget)
     b = sub.add_parser("bench", help="run a benchmark (store, mind, or all)")
     b.add_argument("name")
     b.add_argument("rest", nargs=argparse.REMAINDER)
     b.set_defaults(func=cmd_bench)
     return p
+
+
+def _given(args, e: OSError) -> bool:
+    """Whether an OS error is about a path the person gave (or the home they chose, where the soul lives)."""
+    given = [getattr(args, name, None) for name in ("path", "markdown", "json", "home")]
+    given = [Path(p).expanduser().absolute() for p in given if p] + [Home(args.home).dir.absolute()]
+    for name in (e.filename, e.filename2):
+        if name is None:
+            continue
+        p = Path(os.fsdecode(name)).expanduser().absolute()
+        # The path itself, inside it, a folder on the way to it, or a partial file written beside it.
+        if any(p == g or g in p.parents or p in g.parents or (p.parent == g.parent and p.name.startswith(g.name))
+               for g in given):
+            return True
+    return False
 
 
 def main(argv=None) -> int:
@@ -203,7 +256,7 @@ def main(argv=None) -> int:
         print(f"anima: {e}", file=sys.stderr)
         return e.exit_status
     except OSError as e:
-        if e.errno not in _ENVIRONMENT_ERRNOS:
+        if e.errno not in _ENVIRONMENT_ERRNOS or not _given(args, e):
             raise
         if e.errno in (errno.ENOSPC, errno.EDQUOT):
             e = DiskFull(f"The disk is full ({e.filename or 'while writing'}); nothing was changed.")

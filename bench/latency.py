@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-from anima.mind.conversation import Conversation, NewMessage
+from anima.mind.messages import Messages, NewMessage
 from anima.models.embedder import MiniLMEmbedder
 from anima.retrieval.indexer import Indexer
 from anima.retrieval.recall import Recall
@@ -110,7 +110,7 @@ def main(argv=None) -> int:
         bare_rates.append(len(sample) / (time.perf_counter() - t))
         with tempfile.TemporaryDirectory(prefix="anima-bench-") as tmp:
             soul = Home(tmp).create("bench passphrase")
-            conversation = Conversation(soul, Indexer(soul, embedder))
+            conversation = Messages(soul, Indexer(soul, embedder))
             t = time.perf_counter()
             for i in range(0, len(sample), 64):
                 conversation.record_many([NewMessage("user", s) for s in sample[i:i + 64]])

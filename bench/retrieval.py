@@ -10,7 +10,7 @@ import tempfile
 import time
 from datetime import datetime, timezone
 
-from anima.mind.conversation import Conversation, NewMessage
+from anima.mind.messages import Messages, NewMessage
 from anima.models.embedder import MiniLMEmbedder
 from anima.retrieval.indexer import Indexer
 from anima.retrieval.recall import Recall
@@ -27,7 +27,7 @@ def session_time(text: str) -> str:
     return datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=timezone.utc).isoformat()
 
 
-def ingest(conv: dict, conversation: Conversation) -> tuple[dict[int, str], str]:
+def ingest(conv: dict, conversation: Messages) -> tuple[dict[int, str], str]:
     messages, dia_ids = [], []
     n, last = 1, None
     while f"session_{n}" in conv:
@@ -58,7 +58,7 @@ def main(argv=None) -> int:
         with tempfile.TemporaryDirectory(prefix="anima-bench-") as tmp:
             soul = Home(tmp).create("bench passphrase")
             indexer = Indexer(soul, embedder)
-            by_id, last = ingest(item["conversation"], Conversation(soul, indexer))
+            by_id, last = ingest(item["conversation"], Messages(soul, indexer))
             recall = Recall(soul, indexer)
             now = datetime.fromisoformat(last)
             for qa in item["qa"]:

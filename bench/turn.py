@@ -23,7 +23,7 @@ from anima.models.embedder import MiniLMEmbedder
 from anima.models.chat import DEFAULT_CONTEXT_TOKENS
 from anima.models.llama import LlamaChatModel
 from anima.models.structured import StructuredOutputFailed, ask_structured
-from anima.mind.conversation import NewMessage
+from anima.mind.messages import NewMessage
 from anima.store import Home
 
 from . import locomo
@@ -79,16 +79,16 @@ def main(argv=None) -> int:
         c = Companion.create(home, "bench passphrase", "Anima", chat, embedder, user_name="Caroline")
         # Earlier sessions to recall from, and this session's transcript of about 1,300 tokens.
         turns = list(locomo.turns(locomo.load()))
-        c.conversation.record_many([NewMessage("user", t, s, None, "earlier") for s, t in turns[:400]])
+        c.messages.record_many([NewMessage("user", t, s, None, "earlier") for s, t in turns[:400]])
         current, tokens = [], 0
         for s, t in turns[400:]:
-            current.append(NewMessage("user" if len(current) % 2 == 0 else "companion", t, s, None, c.session))
+            current.append(NewMessage("user" if len(current) % 2 == 0 else "companion", t, s, None, c.conversation.session))
             tokens += chat.count_tokens(t) + 4
             if tokens >= args.transcript_tokens:
                 break
-        c.conversation.record_many(current)
+        c.messages.record_many(current)
         c.close()
-        c = Companion(home, home.unlock("bench passphrase"), chat, embedder, session=c.session)
+        c = Companion(home, home.unlock("bench passphrase"), chat, embedder, session=c.conversation.session)
         c.indexer_thread.join()
         c.temperature, c.reply_tokens = 0.0, 24
 

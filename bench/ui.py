@@ -91,10 +91,10 @@ def main(argv=None) -> int:
     window.send("Tell me a long story about a cat who learns to paint.")
     streaming = meter.run_until(app, lambda: window.worker is None)
 
-    from anima.mind.conversation import NewMessage
+    from anima.mind.messages import NewMessage
     from bench import locomo
     turns = [t for _, t in locomo.turns(locomo.load())][:1500]
-    companion.conversation.record_many([NewMessage("user", t) for t in turns])
+    companion.messages.record_many([NewMessage("user", t) for t in turns])
     core = Path(tmp.name) / "soul.anima"
     companion.export_core(core, "export passphrase")
     done = []

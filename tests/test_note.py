@@ -2,7 +2,8 @@
 
 from datetime import date
 
-from anima.note import ITEM_CHARS, excerpt, when
+from anima.mind.wording import when
+from anima.workspace.note import ITEM_CHARS, excerpt
 
 LISBON = ("Ada grew up in Lisbon by the sea. Her first job was at a bakery on Rua Augusta, where she learned to "
           "bake at dawn. She still makes the custard tart recipe from there every Sunday. Her brother Tomas lives "
@@ -39,8 +40,8 @@ def test_after_a_read_ahead_note_a_message_adds_a_brief_one(reading_companion):
     first.read()
     assert "[today, I know] Ada's cat Miso sleeps on the piano" in first.workspace.note.content
     c.settle()
-    assert c.transcript[-1].role == "system"  # a note was read ahead
-    assert "Olga" in c.transcript[-1].content and "Lisbon" not in c.transcript[-1].content
+    assert c.conversation.entries()[-1].role == "system"  # a note was read ahead
+    assert "Olga" in c.conversation.entries()[-1].content and "Lisbon" not in c.conversation.entries()[-1].content
     chat.enqueue("Chemistry.")
     turn = c.turn("what does my brother teach?")
     turn.read()

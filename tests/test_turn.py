@@ -3,7 +3,7 @@
 import pytest
 
 from anima.errors import InvalidEdit
-from anima.mind.conversation import EmptyMessage
+from anima.mind.messages import EmptyMessage
 
 
 def test_a_turn_streams_records_both_messages_and_why(companion):
@@ -22,15 +22,13 @@ def test_a_turn_streams_records_both_messages_and_why(companion):
 
 
 def test_memories_loaded_again_and_again_but_never_used_cool_down(companion):
-    from anima.turn import feedback
-    from anima.workspace import Held
     mid = companion.memories.remember("Ada once visited a cat cafe")
     companion.chat.enqueue("Let's talk about the weather.")
     turn = companion.turn("cat cafe")
     assert ("memory", mid) in {(h.kind, h.id) for h in turn.workspace.held}
     turn.read()
     for _ in range(5):  # five more workspaces held it; no reply used it
-        feedback(companion.soul, [Held("memory", mid, 1, 0.04, {})], "Let's talk about the weather.")
+        companion.memories.feedback([mid], "Let's talk about the weather.")
     row = companion.soul.get("memory", mid)
     assert row["loads"] == 6 and row["uses"] == 0 and row["importance"] < 0.5
 
@@ -101,7 +99,7 @@ def test_forget_everything_about_a_person(companion):
     companion.memories.remember("Bea is Ada's sister")
     companion.memories.remember("Ada's cat is called Miso")
     companion.world.create("person", "Bea", "Ada's sister in Paris.")
-    assert companion.forget_person("Bea") == 2
+    assert companion.forget_person("Bea").by_kind() == {"memory": 1, "world_card": 1}
     left = [m["content"] for m in companion.soul.query("SELECT content FROM memories")]
     assert left == ["Ada's cat is called Miso"] and companion.world.all() == []
 

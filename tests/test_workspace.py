@@ -65,7 +65,7 @@ def test_between_turns_the_next_note_is_read_ahead_and_kept_in_the_prefix(readin
     c.settle()
     ahead = chat.history[-1]
     assert ahead["max_tokens"] == 1  # the model read the note; nothing was said
-    note = c.transcript[-1]
+    note = c.conversation.entries()[-1]
     assert note.role == "system" and "Olga" in note.content
     chat.enqueue("She is strict.")
     turn = c.turn("who teaches me?")
@@ -98,12 +98,12 @@ def test_a_trim_the_next_turn_would_need_is_done_and_read_between_turns(reading_
         c.turn(f"tell me about music number {i}").read()
         c.settle()
     c.memories.remember("Ada's piano teacher is called Olga")
-    before = len(c.transcript)
+    before = len(c.conversation.entries())
     chat.enqueue("Your piano teacher called.", ".")
     c.turn("any news?").read()
     c.settle()  # the exchange brings Olga to mind: a note to read ahead, which no longer fits untrimmed
     ahead = chat.history[-1]
-    assert ahead["max_tokens"] == 1 and len(c.transcript) < before  # cut and read while they read
+    assert ahead["max_tokens"] == 1 and len(c.conversation.entries()) < before  # cut and read while they read
     chat.enqueue("Weekly.")
     turn = c.turn("and her lessons?")
     assert turn.workspace.kept_from == 0  # the turn itself cuts nothing: its prompt extends what was read

@@ -146,7 +146,7 @@ class MainWindow(QMainWindow):
         if self.companion is None:
             return
         companion = self.companion
-        tasks.run(lambda: companion.conversation.page(before_id, 30), self.transcript.prepend,
+        tasks.run(lambda: companion.messages.page(before_id, 30), self.transcript.prepend,
                   lambda e: errors.show(self, e), self)
 
     def show_why(self, message_id: int) -> None:

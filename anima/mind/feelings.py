@@ -10,7 +10,7 @@ never as what they are.
 from datetime import datetime, timedelta, timezone
 
 from ..errors import InvalidEdit
-from ..note import cut, when
+from .wording import cut, when
 from ..retrieval.recall import parse_time
 from ..store.soul import Soul
 

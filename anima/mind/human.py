@@ -70,7 +70,6 @@ class HumanNotes:
         self.chat = chat
         self.self_model = self_model
         self.memories = memories
-        self.written: str | None = None  # the human block as this step last wrote it
 
     def unread(self) -> tuple[list[dict], int | None]:
         """The person's messages since the last step, the newest few, that speak of themselves; and the id of
@@ -85,13 +84,13 @@ class HumanNotes:
         if newest is not None:
             self.soul.set_meta(READ_THROUGH, str(newest))
 
-    def step(self, cancel: threading.Event | None = None) -> list[tuple[int, str]]:
-        """Read what is unread; returns what was learned as (memory id, fact). Pre-empted: nothing changes
-        and the messages stay unread."""
+    def step(self, cancel: threading.Event | None = None) -> tuple[list[tuple[int, str]], str | None]:
+        """Read what is unread; returns what was learned as (memory id, fact), and the human block as this step
+        wrote it (None if it did not). Pre-empted: nothing changes and the messages stay unread."""
         messages, newest = self.unread()
         if not messages:
             self._mark_read(newest)
-            return []
+            return [], None
         lines = block_lines(self.self_model.read().human)
         known = "\n".join(f"{i}. {ln}" for i, ln in enumerate(lines, 1)) or "(none yet)"
         said = "\n".join(f"- {m['content'][:1000]}" for m in messages)
@@ -103,15 +102,15 @@ class HumanNotes:
                                        temperature=0.0, cancel=cancel)
         except StructuredOutputFailed as e:
             if cancel is not None and cancel.is_set():
-                return []
+                return [], None
             log.warning("learning about the person skipped these messages: %s", e)
             self._mark_read(newest)
-            return []
-        learned = self.apply(reply["facts"], messages)
+            return [], None
+        learned, block = self.apply(reply["facts"], messages)
         self._mark_read(newest)
-        return learned
+        return learned, block
 
-    def apply(self, facts: list[dict], messages: list[dict]) -> list[tuple[int, str]]:
+    def apply(self, facts: list[dict], messages: list[dict]) -> tuple[list[tuple[int, str]], str | None]:
         said_words = set(terms(" ".join(m["content"] for m in messages)))
         lines = block_lines(self.self_model.read().human)  # again: a person may have edited it meanwhile
         before = render_block(lines)
@@ -131,9 +130,7 @@ class HumanNotes:
             else:
                 lines.append(fact)
             learned.append((memory_id, fact))
-        if learned:
-            self._write(lines, before)
-        return learned
+        return learned, (self._write(lines, before) if learned else None)
 
     def _remember(self, fact: str, replaced: str | None, message_id: int) -> int:
         if replaced is not None:
@@ -143,16 +140,17 @@ class HumanNotes:
                 return self.memories.supersede(old[0]["id"], fact, message_id=message_id)
         return self.memories.remember(fact, kind="fact", source="user_stated", message_id=message_id)
 
-    def _write(self, lines: list[str], before: str) -> None:
+    def _write(self, lines: list[str], before: str) -> str | None:
         # A full block keeps its oldest lines: what was learned first was learned longest ago and is still a
         # memory; reflection condenses the block, this step only writes down.
         while lines and len(render_block(lines)) > CAPS["human"]:
             lines.pop()
         text = render_block(lines)
         if text == before:
-            return  # it was all remembered, but the block had no room: no empty edit in the history
+            return None  # it was all remembered, but the block had no room: no empty edit in the history
         try:
             self.self_model.write("human", text, "ai")
-            self.written = text
+            return text
         except InvalidEdit as e:  # a bug: the lines were fitted to the cap above
             log.error("the human block was not updated: %s", e)
+            return None

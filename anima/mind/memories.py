@@ -6,6 +6,7 @@ and it and its closest associates are actively suppressed in recall.
 """
 
 from ..errors import InvalidEdit
+from ..retrieval.fts import terms
 from ..retrieval.indexer import Indexer
 from ..store.soul import Soul, now
 
@@ -73,6 +74,26 @@ class Memories:
         return self.soul.query("SELECT * FROM memories WHERE valid_from <= ? AND (valid_to IS NULL OR valid_to > ?) "
                                "ORDER BY valid_from", (when, when))
 
+    def all(self) -> list[dict]:
+        """Every memory, true now or once, newest first (the Open Mind's view)."""
+        return self.soul.query("SELECT * FROM memories ORDER BY valid_from DESC, id DESC")
+
+    def feedback(self, memory_ids: list[int], reply: str) -> None:
+        """Heat: memories a reply used gain importance; memories loaded again and again but never used lose it."""
+        if not memory_ids:
+            return
+        rows = self.soul.query(f"SELECT id, content, importance, loads, uses FROM memories WHERE id IN "
+                               f"({','.join('?' * len(memory_ids))})", memory_ids)
+        with self.soul.transaction() as con:
+            for r in rows:
+                if used_by(reply, r["content"]):
+                    con.execute("UPDATE memories SET uses = uses + 1, loads = loads + 1, last_used_at = ?, "
+                                "importance = min(1.0, importance + 0.05) WHERE id = ?", (now(), r["id"]))
+                else:
+                    cooled = r["importance"] - 0.02 if r["loads"] + 1 >= 5 and r["uses"] == 0 else r["importance"]
+                    con.execute("UPDATE memories SET loads = loads + 1, importance = max(0.05, ?) WHERE id = ?",
+                                (cooled, r["id"]))
+
     def current(self) -> list[dict]:
         return self.soul.query("SELECT * FROM memories WHERE valid_to IS NULL ORDER BY id")
 
@@ -93,3 +114,12 @@ def _checked(content: str) -> str:
     if len(content) > MAX_CHARS or "\x00" in content:
         raise InvalidEdit(f"A memory is plain text of at most {MAX_CHARS} characters.")
     return content.strip()
+
+
+def used_by(reply: str, text: str) -> bool:
+    """Whether a reply drew on an item: it repeats enough of the item's content words."""
+    item = set(terms(text))
+    if not item:
+        return False
+    shared = item & set(terms(reply))
+    return len(shared) >= 2 and len(shared) / len(item) >= 0.3

@@ -64,6 +64,10 @@ class SelfModel:
             row = self.soul.query("SELECT id FROM self_model WHERE section = ?", (name,))[0]
             self.soul.update("self_model", row["id"], actor, content=content, updated_at=now(), needs_regeneration=0)
 
+    def growth(self, limit: int = 50) -> list[dict]:
+        """The newest growth-log entries, newest first."""
+        return self.soul.query("SELECT at, entry FROM growth_log ORDER BY id DESC LIMIT ?", (limit,))
+
     def grow(self, entry: str, evidence: list[tuple[str, int]] = ()) -> int:
         """Append to the growth log (append-only: never edited, never trimmed)."""
         entry = entry.strip()

@@ -112,5 +112,9 @@ class ChatModel(ABC):
         prefix must survive it. Backends that keep such state save and restore it here."""
         yield
 
+    def forget_computed(self) -> None:
+        """Something in the conversation was forgotten: drop whatever this backend computed or remembered from
+        earlier prompts, so none of it is reused. Backends that keep nothing need do nothing."""
+
     def close(self) -> None:
         """Free native resources. Idempotent."""

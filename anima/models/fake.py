@@ -28,9 +28,13 @@ class FakeChatModel(ChatModel):
         self.delay = delay  # seconds per piece, to look like a model that takes its time
         self.queue: deque = deque()
         self.history: list[dict] = []
+        self.forgotten = 0  # times forget_computed was called
 
     def count_tokens(self, text: str) -> int:
         return len(re.findall(r"\S+\s*|\s+", text))
+
+    def forget_computed(self) -> None:
+        self.forgotten += 1
 
     def enqueue(self, *replies) -> "FakeChatModel":
         self.queue.extend(replies)

@@ -179,6 +179,21 @@ class LlamaChatModel(ChatModel):
         if self._prompt_tokens:
             self.dropped = drop_block(llm, self._prompt_tokens(list(messages)))
 
+    def forget_computed(self) -> None:
+        """The next prompt is read from its first token; the cached keys and values and the remembered texts go."""
+        with self._lock:
+            self._sent = []
+            self._counts.clear()
+            if self._llm.ready:
+                try:
+                    llm = self._llm.get()
+                except ModelError:
+                    return
+                llm.reset()
+                clear = getattr(llm, "_ctx", None) and getattr(llm._ctx, "kv_cache_clear", None)
+                if clear:
+                    clear()
+
     def close(self) -> None:
         if self._llm.ready:
             try:

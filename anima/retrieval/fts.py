@@ -1,13 +1,21 @@
-"""Full-text search with BM25, inside the encrypted file (SQLite FTS5, Porter stemming)."""
+"""Full-text search with BM25, inside the encrypted file (SQLite FTS5, Porter stemming).
+
+Scripts written without spaces (Chinese, Japanese, Thai...) have no words for
+the stemmed index to find: FTS5 keeps a whole run of them as one token. Their
+text is also in a trigram index ({table}_grams, store/migrations.py m004), and
+a query's runs are searched there by their character pairs (bigrams): most
+Chinese words are two characters long, and a question seldom shares three in a
+row with the memory it is after.
+"""
 
 import re
 import weakref
 
 import snowballstemmer
 
+from ..store.kinds import INDEXED, KINDS
+from ..store.migrations import UNSPACED_RANGES
 from ..store.soul import Soul
-
-TABLES = {"message": "messages", "memory": "memories", "episode": "episodes", "world_card": "world_cards"}
 
 # Words that say how a question is asked, not what it is about.
 STOPWORDS = frozenset("""
@@ -20,12 +28,24 @@ whom why will with would you your yours yourself yourselves s t don ever kind
 """.split())
 
 
+_SCRIPT = "".join(f"{chr(a)}-{chr(b)}" for a, b in UNSPACED_RANGES)
+UNSPACED = re.compile(f"[{_SCRIPT}]+")  # a run of text in a script written without spaces
+_WORD = re.compile(f"([{_SCRIPT}]+)|[^\\W{_SCRIPT}]+")
+
+
+def pairs(run: str) -> list[str]:
+    """A run of unspaced text as the words it may hold: its character pairs (the run itself if one character)."""
+    return [run[i:i + 2] for i in range(len(run) - 1)] or [run]
+
+
 def terms(text: str) -> list[str]:
+    """The content words of a text; a run of unspaced text gives its character pairs (see pairs)."""
     seen, out = set(), []
-    for w in re.findall(r"\w+", text.lower()):
-        if w not in STOPWORDS and w not in seen and len(w) > 1:
-            seen.add(w)
-            out.append(w)
+    for m in _WORD.finditer(text.lower()):
+        for w in pairs(m.group(1)) if m.group(1) else (m.group(0),):
+            if w not in STOPWORDS and w not in seen and len(w) > 1:
+                seen.add(w)
+                out.append(w)
     return out
 
 
@@ -51,10 +71,7 @@ def informative(soul: Soul, table: str, words: list[str]) -> list[str]:
     items = soul.query(f"SELECT max(rowid) AS n FROM {table}")[0]["n"] or 0
     if len(words) < 2 or items < COMMON_FROM_ITEMS:
         return words
-    if soul not in _WITH_VOCAB:
-        for t in TABLES.values():  # views of the FTS indexes, in this connection's temp schema: no data
-            soul.query(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{t}_vocab USING fts5vocab(main, '{t}_fts', 'row')")
-        _WITH_VOCAB.add(soul)
+    _vocabulary(soul)
     stem_of = {w: _STEM.stemWord(w) for w in words}
     unique = sorted(set(stem_of.values()))  # "paint" and "painting" are one term in the index
     docs = {r["term"]: r["doc"] for r in soul.query(
@@ -64,16 +81,57 @@ def informative(soul: Soul, table: str, words: list[str]) -> list[str]:
 
 
 def search(soul: Soul, query: str, kinds, limit: int = 100) -> list[tuple[tuple[str, int], float]]:
-    """(key, bm25) best first; bm25 is SQLite's (lower is better), comparable within one table only."""
-    words = terms(query)
-    if not words:
-        return []
-    hits = []
+    """(key, bm25) best first; bm25 is SQLite's (lower is better), comparable within one table only. An item
+    found by both indexes scores the sum of its two (BM25 adds up over a query's terms)."""
+    words = [w for w in terms(query) if not UNSPACED.search(w)]  # the stemmed index has no pairs
+    runs = UNSPACED.findall(query.lower())
+    scores: dict[tuple[str, int], float] = {}
     for kind in kinds:
-        table = TABLES[kind]
-        expr = match_expression(informative(soul, table, words))
-        rows = soul.query(f"SELECT rowid AS id, bm25({table}_fts) AS s FROM {table}_fts WHERE {table}_fts MATCH ? "
-                          f"ORDER BY s LIMIT ?", (expr, limit))
-        hits += [((kind, r["id"]), r["s"]) for r in rows]
-    hits.sort(key=lambda h: h[1])
-    return hits[:limit]
+        table = KINDS[kind].table
+        rows = []
+        if words:
+            expr = match_expression(informative(soul, table, words))
+            rows += soul.query(f"SELECT rowid AS id, bm25({table}_fts) AS s FROM {table}_fts "
+                               f"WHERE {table}_fts MATCH ? ORDER BY s LIMIT ?", (expr, limit))
+        if runs and (expr := gram_expression(soul, table, runs)):
+            rows += soul.query(f"SELECT rowid AS id, bm25({table}_grams) AS s FROM {table}_grams "
+                               f"WHERE {table}_grams MATCH ? ORDER BY s LIMIT ?", (expr, limit))
+        for r in rows:
+            scores[(kind, r["id"])] = scores.get((kind, r["id"]), 0.0) + r["s"]
+    return sorted(scores.items(), key=lambda h: h[1])[:limit]
+
+
+# A query's pairs are looked up as the trigrams that begin with them; at most this many trigrams are searched.
+GRAM_TERMS = 256
+
+
+def gram_expression(soul: Soul, table: str, runs: list[str]) -> str | None:
+    """A MATCH for {table}_grams: every trigram that begins with one of the runs' pairs (each indexed text ends
+    in two spaces, so every pair in it begins one), the rarest pairs first; pairs common in a large table are
+    left out while rarer ones remain, as words are (informative)."""
+    _vocabulary(soul)
+    units = list(dict.fromkeys(p for run in runs for p in pairs(run)))
+    found = []  # (documents holding the pair, at most; its trigrams)
+    for unit in units:
+        after = unit[:-1] + chr(ord(unit[-1]) + 1)  # the first string past every one that begins with `unit`
+        rows = soul.query(f"SELECT term, doc FROM temp.{table}_grams_vocab WHERE term >= ? AND term < ?",
+                          (unit, after))
+        if rows:
+            found.append((sum(r["doc"] for r in rows), [r["term"] for r in rows]))
+    if not found:
+        return None
+    found.sort(key=lambda f: f[0])
+    items = soul.query(f"SELECT max(rowid) AS n FROM {table}")[0]["n"] or 0
+    if len(found) > 1 and items >= COMMON_FROM_ITEMS:
+        found = [f for f in found if f[0] <= COMMON_SHARE * items] or found
+    grams = [g for _, unit_grams in found for g in unit_grams][:GRAM_TERMS]
+    return " OR ".join('"' + g.replace('"', '""') + '"' for g in grams)
+
+
+def _vocabulary(soul: Soul) -> None:
+    """Views of the FTS indexes' vocabularies, in this connection's temp schema (they hold no data)."""
+    if soul not in _WITH_VOCAB:
+        for t in (k.table for k in INDEXED):
+            for view, index in ((f"{t}_vocab", f"{t}_fts"), (f"{t}_grams_vocab", f"{t}_grams")):
+                soul.query(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{view} USING fts5vocab(main, '{index}', 'row')")
+        _WITH_VOCAB.add(soul)

@@ -4,28 +4,17 @@ import logging
 import threading
 
 from ..models.embedder import Embedder
+from ..store.kinds import KINDS, RECALLED
 from ..store.soul import Soul
 from .vectors import VectorIndex
 
 log = logging.getLogger(__name__)
 
-# What recall searches, and the text each kind is found by.
-RECALLED = {
-    "message": "SELECT id, speaker, content FROM messages",
-    "memory": "SELECT id, content FROM memories",
-    "episode": "SELECT id, summary FROM episodes",
-    "world_card": "SELECT id, title, body FROM world_cards",
-}
-
 
 def key_text(kind: str, row: dict) -> str:
-    if kind == "message":
-        return f"{row['speaker']}: {row['content']}" if row.get("speaker") else row["content"]
-    if kind == "world_card":
-        return f"{row['title']}: {row['body']}"
-    if kind == "episode":
-        return row["summary"]
-    return row["content"]
+    """The text an item's vector is made from: its kind's `embedded` columns (store/kinds.py), "Speaker: text",
+    "Title: body" (recall shapes a question that names a speaker the same way)."""
+    return ": ".join(row[c] for c in KINDS[kind].embedded if row.get(c))
 
 
 class Indexer:
@@ -52,9 +41,10 @@ class Indexer:
     def missing(self) -> dict[str, list[dict]]:
         """Recallable items with no usable vector (never embedded, damaged, or from another embedder)."""
         out = {}
-        for kind, sql in RECALLED.items():
+        for kind in RECALLED:
+            k = KINDS[kind]
             rows = self.soul.query(
-                f"{sql} WHERE id NOT IN (SELECT item_id FROM embeddings WHERE item_kind = ? AND model = ? "
+                f"SELECT id, {', '.join(k.embedded)} FROM {k.table} WHERE id NOT IN (SELECT item_id FROM embeddings WHERE item_kind = ? AND model = ? "
                 f"AND dim = ?)", (kind, self.embedder.name, self.embedder.dim))
             if rows:
                 out[kind] = rows

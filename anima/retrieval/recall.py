@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
+from ..store.kinds import RECALLED
 from ..store.soul import Soul
 from . import dates, fts
 from .indexer import Indexer
@@ -31,7 +32,7 @@ NEIGHBOUR_SHARE = 0.3
 IN_SPAN_BOOST = 1.5
 HALF_LIFE_DAYS = 30.0
 LOW_IMPORTANCE = 0.35
-KINDS = ("message", "memory", "episode", "world_card")
+KINDS = RECALLED
 
 _HYDRATE = {
     "message": "SELECT id, speaker, content AS text, created_at AS at, session FROM messages WHERE id IN ({})",

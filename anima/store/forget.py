@@ -6,31 +6,101 @@ history that held its text. What cited it (rules, growth-log entries,
 self-model sections, episodes) is flagged for regeneration by the next deep
 reflection. Freed pages are zeroed (secure_delete) and the WAL is truncated,
 so the text does not linger even in encrypted free space.
+
+Forgetting a person (seed 003, 5.5) removes every item whose own words name
+them (never an item that only sits beside one that does), the lines of the
+self-model and the blocks that name them, and every edit whose before or
+after held their name.
 """
 
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
 from ..errors import NotFound
-from .migrations import FTS_COLUMNS
+from .kinds import KINDS, full_text_tables
 
-# owner kind -> table with a needs_regeneration flag
-_FLAG_TABLES = {"memory": "memories", "episode": "episodes", "self_model": "self_model",
-                "growth_log": "growth_log", "rule": "behavioral_rules"}
+# Scripts written without spaces between words: a name in them is found inside a run of letters.
+_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0eff\u1000-\u109f"
+                       r"\u1780-\u17ff]")
 
 
-def forget_item(con, kind: str, item_id: int) -> None:
-    from .soul import KINDS
-    table = KINDS[kind][0]
+@dataclass
+class Forgotten:
+    """What one forget removed: the items by key, lines of sections by kind, and edits of the history."""
+    items: list[tuple[str, int]] = field(default_factory=list)
+    lines: Counter = field(default_factory=Counter)
+    edits: int = 0
+
+    def by_kind(self) -> dict[str, int]:
+        counts = Counter(kind for kind, _ in self.items)
+        for kind, n in self.lines.items():
+            counts[f"{kind} lines"] += n
+        if self.edits:
+            counts["edit_history"] = self.edits
+        return dict(counts)
+
+    @property
+    def total(self) -> int:
+        return len(self.items) + sum(self.lines.values()) + self.edits
+
+
+def name_pattern(name: str) -> re.Pattern | None:
+    """How a name is found in a text: as a whole word (case aside, any spacing inside it), or, in a script
+    written without spaces, anywhere in a run of letters."""
+    words = name.split()
+    if not words:
+        return None
+    body = r"\s+".join(re.escape(w) for w in words)
+    if _UNSPACED.search(name):
+        return re.compile(body, re.I)
+    return re.compile(rf"(?<!\w){body}(?!\w)", re.I)
+
+
+def said(value) -> str:
+    """The text of a stored value; JSON (a part, a card's keywords) is read as the strings it holds."""
+    if not isinstance(value, str):
+        return ""
+    if value[:1] in "[{":
+        try:
+            return " ".join(_strings(json.loads(value)))
+        except ValueError:
+            pass
+    return value
+
+
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+def forget_item(con, kind: str, item_id: int) -> list[tuple[str, int]]:
+    """Remove one item and everything derived from it alone; returns the keys that went (the item first)."""
+    table = KINDS[kind].table
     if con.execute(f"SELECT 1 FROM {table} WHERE id = ?", (item_id,)).fetchone() is None:
-        raise NotFound(f"There is no {kind.replace('_', ' ')} #{item_id} to forget.")
+        raise NotFound(f"There is no {KINDS[kind].title} #{item_id} to forget.")
+    gone = [(kind, item_id)]
     # Derived items whose whole content came from this one go with it.
     if kind == "part":
         for (pid,) in con.execute("SELECT id FROM predictions WHERE part_id = ?", (item_id,)).fetchall():
             _drop_traces(con, "prediction", pid)
+            gone.append(("prediction", pid))
     if kind == "message":
         for (sid,) in con.execute("SELECT id FROM emotional_signals WHERE message_id = ?", (item_id,)).fetchall():
             _drop_traces(con, "signal", sid)
+            gone.append(("signal", sid))
         # A memory drawn from this message keeps its text but loses its source, and is flagged for review.
         con.execute("UPDATE memories SET needs_regeneration = 1 WHERE source_message_id = ?", (item_id,))
     if kind == "memory":
+        # What this one had superseded is current again only through a person's undo; here it just loses the link.
         con.execute("UPDATE memories SET superseded_by = NULL WHERE superseded_by = ?", (item_id,))
     _flag_citers(con, kind, item_id)
     _drop_traces(con, kind, item_id)
@@ -40,15 +110,45 @@ def forget_item(con, kind: str, item_id: int) -> None:
         con.execute("DELETE FROM forget_gate")
     else:
         con.execute(f"DELETE FROM {table} WHERE id = ?", (item_id,))
+    return gone
+
+
+def forget_person(con, name: str) -> Forgotten:
+    """Everything whose own words name `name`, in one transaction (the caller's)."""
+    pattern = name_pattern(name)
+    out, seen = Forgotten(), set()
+    if pattern is None:
+        return out
+    for k in KINDS.values():
+        cols = ", ".join(k.text)
+        rows = con.execute(f"SELECT id, {cols} FROM {k.table}").fetchall()
+        if k.sections:
+            for item_id, content in rows:
+                kept = [ln for ln in content.splitlines() if not pattern.search(ln)]
+                if len(kept) != len(content.splitlines()):
+                    out.lines[k.name] += len(content.splitlines()) - len(kept)
+                    con.execute(f"UPDATE {k.table} SET content = ? WHERE id = ?", ("\n".join(kept).strip(), item_id))
+            continue
+        for item_id, *texts in rows:
+            if (k.name, item_id) not in seen and any(pattern.search(said(t)) for t in texts):
+                gone = [key for key in forget_item(con, k.name, item_id) if key not in seen]
+                seen.update(gone)
+                out.items += gone
+    # The history of every edit: an edit whose old or new value named them goes (undoing it would bring them back).
+    for edit_id, before, after in con.execute("SELECT id, before, after FROM edit_history").fetchall():
+        if any(pattern.search(said(v)) for v in (before, after)):
+            con.execute("DELETE FROM edit_history WHERE id = ?", (edit_id,))
+            out.edits += 1
+    return out
 
 
 def _flag_citers(con, kind: str, item_id: int) -> None:
     owners = con.execute("SELECT owner_kind, owner_id FROM evidence WHERE item_kind = ? AND item_id = ?",
                          (kind, item_id)).fetchall()
     for owner_kind, owner_id in owners:
-        table = _FLAG_TABLES.get(owner_kind)
-        if table:
-            con.execute(f"UPDATE {table} SET needs_regeneration = 1 WHERE id = ?", (owner_id,))
+        owner = KINDS.get(owner_kind)
+        if owner is not None and owner.flaggable:
+            con.execute(f"UPDATE {owner.table} SET needs_regeneration = 1 WHERE id = ?", (owner_id,))
     con.execute("DELETE FROM evidence WHERE item_kind = ? AND item_id = ?", (kind, item_id))
 
 
@@ -62,6 +162,6 @@ def _drop_traces(con, kind: str, item_id: int) -> None:
 
 def scrub(con) -> None:
     """After a forget commits: merge FTS segments so deleted terms are gone, and empty the WAL."""
-    for table in FTS_COLUMNS:
-        con.execute(f"INSERT INTO {table}_fts({table}_fts) VALUES ('optimize')")
+    for table in full_text_tables():
+        con.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
     con.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()

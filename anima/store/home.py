@@ -11,7 +11,8 @@ from pathlib import Path
 from ..errors import BadCore, CompanionExists, InvalidEdit, KnownError, NoCompanion, ReadOnlyRecord
 from .. import paths
 from . import core, keychain, keys
-from .soul import SOUL_TABLES, Soul
+from .kinds import SOUL_TABLES
+from .soul import Soul
 
 
 class PassphraseNeeded(KnownError):

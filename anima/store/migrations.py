@@ -238,7 +238,7 @@ def m002_full_text(con):
     INSERT INTO messages_fts(rowid, speaker, content, context)
         SELECT m.id, m.speaker, m.content, {_neighbours('m.id', 'm.session')} FROM messages AS m;
     """)
-    for table, cols in FTS_COLUMNS.items():
+    for table, cols in _M002_FTS_COLUMNS.items():
         if table == "messages":
             continue
         new = ", ".join(f"new.{c}" for c in cols)
@@ -272,14 +272,63 @@ def m003_workspace_record(con):
     """)
 
 
-FTS_COLUMNS = {
+# As m002 shipped them (the registry, store/kinds.py, may grow; a shipped migration never changes).
+_M002_FTS_COLUMNS = {
     "messages": ("speaker", "content", "context"),
     "memories": ("content",),
     "episodes": ("summary",),
     "world_cards": ("title", "body", "keywords"),
 }
 
-MIGRATIONS = (m001_soul, m002_full_text, m003_workspace_record)
+# Scripts written without spaces between words, as m004 shipped them (code point ranges): Thai, Lao, Tibetan,
+# Myanmar, Khmer, the ideographic iteration marks, Hiragana, Katakana, Han (and its extensions), halfwidth Katakana.
+UNSPACED_RANGES = ((0x0E00, 0x0EFF), (0x0F00, 0x0FFF), (0x1000, 0x109F), (0x1780, 0x17FF), (0x3005, 0x3007),
+                   (0x3040, 0x30FF), (0x31F0, 0x31FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF),
+                   (0xFF66, 0xFF9F), (0x20000, 0x3134F))
+# Each text's own words, as m004 shipped them (a message's context key, its neighbours' words, is not its own).
+_M004_GRAM_COLUMNS = {
+    "messages": ("speaker", "content"),
+    "memories": ("content",),
+    "episodes": ("summary",),
+    "world_cards": ("title", "body", "keywords"),
+}
+# Two characters after each text, so every character of it begins a trigram: a search for one or two characters
+# then looks up the trigrams that begin with them (retrieval/fts.py).
+GRAM_END = "  "
+
+
+def m004_unspaced_scripts(con):
+    """A trigram index beside the stemmed one, for text in scripts written without spaces.
+
+    FTS5's unicode61 tokenizer keeps a run of Chinese, Japanese or Thai as one
+    token, and the Porter stemmer is English, so "咖啡" in a question never
+    matched "我喜欢喝咖啡" in a memory. {table}_grams holds, in trigrams, the
+    own words of the rows that contain such characters, and only those: a
+    soul written in English pays one GLOB per written row and stores nothing.
+    """
+    script = "".join(f"{chr(a)}-{chr(b)}" for a, b in UNSPACED_RANGES)
+    for table, cols in _M004_GRAM_COLUMNS.items():
+        names = ", ".join(cols)
+
+        def has_unspaced(row: str) -> str:
+            return " OR ".join(f"{row}.{c} GLOB '*[{script}]*'" for c in cols)
+
+        def ended(row: str) -> str:
+            return ", ".join(f"{row}.{c} || '{GRAM_END}'" for c in cols)
+        run_script(con, f"""
+        CREATE VIRTUAL TABLE {table}_grams USING fts5({names}, tokenize='trigram');
+        CREATE TRIGGER {table}_grams_ai AFTER INSERT ON {table} WHEN {has_unspaced('new')} BEGIN
+            INSERT INTO {table}_grams(rowid, {names}) VALUES (new.id, {ended('new')}); END;
+        CREATE TRIGGER {table}_grams_ad AFTER DELETE ON {table} BEGIN
+            DELETE FROM {table}_grams WHERE rowid = old.id; END;
+        CREATE TRIGGER {table}_grams_au AFTER UPDATE OF {names} ON {table} BEGIN
+            DELETE FROM {table}_grams WHERE rowid = old.id;
+            INSERT INTO {table}_grams(rowid, {names}) SELECT new.id, {ended('new')} WHERE {has_unspaced('new')}; END;
+        INSERT INTO {table}_grams(rowid, {names}) SELECT id, {ended(table)} FROM {table} WHERE {has_unspaced(table)};
+        """)
+
+
+MIGRATIONS = (m001_soul, m002_full_text, m003_workspace_record, m004_unspaced_scripts)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -17,35 +17,10 @@ from typing import Callable, Iterator
 import sqlcipher3
 
 from ..errors import DamagedSoul, DiskFull, InvalidEdit, NotFound, ReadOnlyRecord
-from . import migrations
+from . import forget, migrations
+from .kinds import kind as _kind_of
 
 log = logging.getLogger(__name__)
-
-# kind -> (table, the columns a person or the AI may write)
-KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "message": ("messages", ("session", "role", "speaker", "content", "created_at")),
-    "memory": ("memories", ("kind", "content", "source", "source_message_id", "importance", "valid_from",
-                            "valid_to", "superseded_by", "suppression", "loads", "uses", "last_used_at",
-                            "needs_regeneration", "created_at")),
-    "episode": ("episodes", ("summary", "started_at", "ended_at", "emotional_arc", "significance",
-                             "self_assessment", "needs_regeneration", "created_at")),
-    "part": ("parts", ("name", "data", "archived", "created_at", "updated_at")),
-    "prediction": ("predictions", ("part_id", "suggestion", "predicted_result", "confidence", "timeframe_s",
-                                   "made_at", "due_at", "result", "evaluated_at")),
-    "self_model": ("self_model", ("section", "content", "needs_regeneration", "updated_at")),
-    "block": ("blocks", ("name", "content", "updated_at")),
-    "growth_log": ("growth_log", ("at", "entry", "needs_regeneration")),
-    "rule": ("behavioral_rules", ("pattern", "confidence", "derived_at", "retired_at", "needs_regeneration")),
-    "signal": ("emotional_signals", ("message_id", "signal", "evidence", "at")),
-    "world_card": ("world_cards", ("kind", "title", "body", "keywords", "created_at", "updated_at")),
-}
-# Owners of evidence links that carry a needs_regeneration flag.
-FLAGGABLE = ("memory", "episode", "self_model", "growth_log", "rule")
-# Every table that makes up the soul (what an export carries and an import restores).
-SOUL_TABLES = ("meta", "messages", "memories", "episodes", "parts", "predictions", "self_model", "blocks",
-               "growth_log", "behavioral_rules", "emotional_signals", "world_cards", "evidence",
-               "embeddings", "edit_history", "recalls")
-
 
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="microseconds")
@@ -261,22 +236,34 @@ class Soul:
         """Called after an item is forgotten, so in-memory indexes drop it too."""
         self._forget_listeners.append(listener)
 
-    def forget(self, kind: str, item_id: int) -> None:
-        from .forget import forget_item
+    def forget(self, kind: str, item_id: int) -> list[tuple[str, int]]:
+        """Forget one item and what was derived from it alone; returns the keys that went."""
         with self.transaction() as con:
-            forget_item(con, kind, item_id)
-        from .forget import scrub
+            gone = forget.forget_item(con, kind, item_id)
+        self._forgotten(gone)
+        return gone
+
+    def forget_person(self, name: str) -> "forget.Forgotten":
+        """Forget everything whose own words name a person (store/forget.py); says what went, by kind."""
+        with self.transaction() as con:
+            gone = forget.forget_person(con, name)
+        self._forgotten(gone.items)
+        return gone
+
+    def _forgotten(self, keys: list[tuple[str, int]]) -> None:
         with self._lock:
-            scrub(self.con)
-        for listener in self._forget_listeners:
-            listener(kind, item_id)
+            try:
+                forget.scrub(self.con)
+            except sqlcipher3.Error as e:
+                raise translate(e, self.path) from e
+        for kind, item_id in keys:
+            for listener in self._forget_listeners:
+                listener(kind, item_id)
 
 
 def _kind(kind: str) -> tuple[str, tuple[str, ...]]:
-    try:
-        return KINDS[kind]
-    except KeyError:
-        raise ValueError(f"unknown kind of record: {kind!r}") from None
+    k = _kind_of(kind)
+    return k.table, k.columns
 
 
 def _check_fields(kind: str, fields: dict, allowed: tuple[str, ...]) -> None:

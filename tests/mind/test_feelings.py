@@ -17,7 +17,7 @@ def test_a_recent_signal_reaches_the_next_note_once_and_an_old_one_has_faded(com
     c = companion
     week_ago = (datetime.now(timezone.utc) - timedelta(days=7)).isoformat()
     c.feelings.notice("angry", "an old argument", at=week_ago)
-    said = c.conversation.record("user", "long day, everything went wrong", speaker="Ada", session=c.session)
+    said = c.messages.record("user", "long day, everything went wrong", speaker="Ada", session=c.conversation.session)
     c.feelings.notice("worn out", 'they wrote "long day, everything went wrong"', message_id=said)
     c.chat.enqueue("That sounds hard.", "Sure.")
     first = c.turn("can we talk about something light?")
@@ -34,7 +34,7 @@ def test_a_recent_signal_reaches_the_next_note_once_and_an_old_one_has_faded(com
 
 def test_forgetting_the_message_forgets_the_signal_it_was_evidence_for(companion):
     c = companion
-    said = c.conversation.record("user", "I am so nervous about tomorrow", speaker="Ada", session=c.session)
+    said = c.messages.record("user", "I am so nervous about tomorrow", speaker="Ada", session=c.conversation.session)
     c.feelings.notice("nervous", "they said so", message_id=said)
     c.forget("message", said)
     assert c.feelings.context() == ""

@@ -107,11 +107,11 @@ def test_a_question_naming_one_speaker_is_embedded_worded_as_their_messages_are(
 
 
 def test_in_a_large_table_common_words_leave_the_query_and_words_sharing_a_stem_are_fine(companion, monkeypatch):
-    from anima.mind.conversation import NewMessage
+    from anima.mind.messages import NewMessage
     from anima.retrieval import fts
     monkeypatch.setattr(fts, "COMMON_FROM_ITEMS", 50)  # the same path as at 2,000 items, on a small soul
     c = companion
-    c.conversation.record_many([NewMessage("user", f"music night number {i}", "Ada") for i in range(60)] +
+    c.messages.record_many([NewMessage("user", f"music night number {i}", "Ada") for i in range(60)] +
                                [NewMessage("user", "I started painting a music mural", "Ada")])
     assert fts.informative(c.soul, "messages", ["music", "painting", "paint"]) == ["painting", "paint"]
     assert fts.informative(c.soul, "messages", ["music", "night"]) == ["music", "night"]  # nothing rarer: all
@@ -126,8 +126,8 @@ def test_a_name_said_to_someone_addresses_them_and_does_not_favour_their_turns(c
     assert mentions("What did Anima say about my rough day?", "Anima")
     assert mentions("Did Jon, after losing his job, start a studio?", "Jon")
     c = companion
-    c.conversation.record("user", "I had a rough day at the hospital", speaker="Ada", session="s")
-    c.conversation.record("companion", "A rough day deserves a quiet evening", speaker="Anima", session="s")
+    c.messages.record("user", "I had a rough day at the hospital", speaker="Ada", session="s")
+    c.messages.record("companion", "A rough day deserves a quiet evening", speaker="Anima", session="s")
     addressed = c.recaller.search("Anima, I had a rough day again", 5)
     assert addressed and all("named_speaker" not in r.components for r in addressed)
     asked = c.recaller.search("What did Anima say about my rough day?", 5)

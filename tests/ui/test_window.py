@@ -21,8 +21,8 @@ def test_enter_sends_and_shift_enter_adds_a_line(qtbot, window):
 def test_history_loads_lazily_when_scrolled_to_the_top(qtbot, fake_companion):
     from anima.settings import Settings
     from ui.window import MainWindow
-    from anima.mind.conversation import NewMessage
-    fake_companion.conversation.record_many(
+    from anima.mind.messages import NewMessage
+    fake_companion.messages.record_many(
         [NewMessage("user" if i % 2 == 0 else "companion", f"old message {i}") for i in range(100)])
     w = MainWindow(fake_companion, Settings())
     qtbot.addWidget(w)

@@ -2,7 +2,7 @@
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout
 
-LABELS = {"message": "something said", "memory": "a memory", "episode": "an episode", "world_card": "a world card"}
+from anima.store.kinds import KINDS
 
 
 def describe(components: dict) -> str:
@@ -33,7 +33,7 @@ class WhyDialog(QDialog):
         for it in items:
             key = (it["item_kind"], it["item_id"])
             self.tree.addTopLevelItem(QTreeWidgetItem([
-                str(it["rank"]), LABELS.get(it["item_kind"], it["item_kind"]), texts.get(key, "(forgotten since)"),
+                str(it["rank"]), KINDS[it["item_kind"]].title, texts.get(key, "(forgotten since)"),
                 describe(it["components"]), f"{it['score']:.4f}"]))
         self.tree.resizeColumnToContents(0)
         self.tree.setColumnWidth(2, 380)

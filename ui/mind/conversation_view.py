@@ -14,8 +14,7 @@ class ConversationView(TableView):
         self.action("Forget this message", self.forget)
 
     def load(self):
-        return self.companion.soul.query("SELECT id, role, speaker, content, created_at FROM messages "
-                                         "ORDER BY id DESC LIMIT 500")
+        return self.companion.messages.newest(500)
 
     def show_data(self, rows):
         self.fill(rows, lambda m: (m["created_at"][:16].replace("T", " "),

@@ -18,7 +18,7 @@ class MemoriesView(TableView):
         self.action("Forget a person…", self.forget_person)
 
     def load(self):
-        return self.companion.soul.query("SELECT * FROM memories ORDER BY valid_from DESC, id DESC")
+        return self.companion.memories.all()
 
     def show_data(self, rows):
         self.fill(rows, lambda m: (m["content"], SOURCES[m["source"]], m["valid_from"][:10],

@@ -50,7 +50,7 @@ class SelfView(MindView):
         self.layout_.addWidget(scroll)
 
     def load(self):
-        growth = self.companion.soul.query("SELECT at, entry FROM growth_log ORDER BY id DESC LIMIT 50")
+        growth = self.companion.self_model.growth(50)
         return self.companion.self_model.read(), growth
 
     def show_data(self, data):

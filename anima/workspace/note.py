@@ -8,10 +8,11 @@ an item that touch the message.
 """
 
 import re
-from datetime import date, datetime
+from datetime import date
 
-from .retrieval.fts import stems
-from .retrieval.recall import Recalled, parse_time
+from ..mind.wording import cut, today, when
+from ..retrieval.fts import stems
+from ..retrieval.recall import Recalled
 
 # A recalled item is a reminder, not a transcript: each costs prompt time on every warm turn.
 ITEM_CHARS = 240
@@ -23,32 +24,6 @@ RECALLED = "# What I recall that may matter now"
 ALSO_RECALLED = "# Also recalled"
 # Sentence ends, and the "[shares …]" a message's picture is described by.
 _SENTENCES = re.compile(r"[^.!?…\[]+(?:[.!?…]+|\[[^\]]*\]|$)")
-
-
-def today() -> date:
-    """The person's today: their clock's, not UTC's."""
-    return datetime.now().astimezone().date()
-
-
-def when(at: str | None, on: date) -> str:
-    """How long ago, as a person says it; a date beyond two months (and for anything in the future)."""
-    t = parse_time(at)
-    if t is None:
-        return ""
-    days = (on - t.astimezone().date()).days
-    if days == 0:
-        return "today"
-    if days == 1:
-        return "yesterday"
-    if 1 < days < 14:
-        return f"{days} days ago"
-    if 14 <= days < 60:
-        return f"{days // 7} weeks ago"
-    return f"{t.day} {t:%B %Y}"
-
-
-def cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + "…"
 
 
 def excerpt(text: str, query: str, limit: int) -> str:

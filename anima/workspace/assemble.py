@@ -22,9 +22,10 @@ computed rather than reading the rest again (models/shift.py).
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .mind.selfmodel import SelfFloor
-from .note import render_item, render_note, today
-from .retrieval.recall import Recalled
+from ..mind.selfmodel import SelfFloor
+from ..mind.wording import today
+from ..retrieval.recall import Recalled
+from .note import render_item, render_note
 
 FLOOR_CAP_TOKENS = 1600
 REPLY_RESERVE = 512

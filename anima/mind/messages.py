@@ -35,7 +35,7 @@ class NewMessage:
     session: str = "default"
 
 
-class Conversation:
+class Messages:
     def __init__(self, soul: Soul, indexer: Indexer):
         self.soul = soul
         self.indexer = indexer
@@ -66,6 +66,11 @@ class Conversation:
     def recent(self, session: str, limit: int = 50) -> list[dict]:
         rows = self.soul.query("SELECT * FROM messages WHERE session = ? ORDER BY id DESC LIMIT ?", (session, limit))
         return rows[::-1]
+
+    def newest(self, limit: int = 500) -> list[dict]:
+        """The newest messages, newest first (the Open Mind's conversation view)."""
+        return self.soul.query("SELECT id, role, speaker, content, created_at FROM messages ORDER BY id DESC LIMIT ?",
+                               (limit,))
 
     def page(self, before_id: int | None = None, limit: int = 50) -> list[dict]:
         """Older history, newest last: for a window that loads it lazily as it is scrolled."""

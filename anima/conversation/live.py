@@ -1,0 +1,225 @@
+"""The live conversation: the one owner of the session's state.
+
+What the model has been sent (the transcript after the SELF floor, and the
+floor at its head), the focus and feelings it last saw, what was learned but
+not yet said in a note, and the serial that tells work prepared before a turn
+that it is stale. The turn (turn.py) and the work between turns
+(reflect/) change it only through the methods here; the lock guards the
+transcript's end between the turn and the background.
+
+The layout the model reads, and why it is kept byte-identical from call to
+call, is in workspace/assemble.py.
+"""
+
+import dataclasses
+import re
+import threading
+from dataclasses import dataclass
+from typing import Callable
+
+from ..mind.feelings import Feelings
+from ..mind.memories import Memories
+from ..mind.messages import Messages
+from ..mind.recalls import WorkspaceRecord
+from ..mind.selfmodel import SelfFloor, SelfModel
+from ..mind.world import Clerk
+from ..models.chat import ChatModel
+from ..retrieval.recall import Recalled
+from ..store.soul import now
+from ..workspace import Assembled, Entry, Workspace
+
+RECALL_K = 3  # newly recalled items per turn; what was recalled before stays in the transcript
+RECALL_K_AFTER_READ_AHEAD = 1
+HISTORY_ON_OPEN = 200  # messages of a reopened session taken back into its transcript
+
+
+@dataclass
+class Prepared:
+    """A message's workspace, the floor it starts with, and the moment's focus and feelings."""
+    assembled: Assembled
+    floor: SelfFloor
+    focus: str
+    feelings: str
+
+
+class Conversation:
+    def __init__(self, *, messages: Messages, memories: Memories, self_model: SelfModel, feelings: Feelings,
+                 clerk: Clerk, record: WorkspaceRecord, chat: ChatModel, names: Callable[[], tuple[str, str]],
+                 session: str | None = None):
+        """`names()`: the companion's name and the person's, as they are now."""
+        self.messages = messages
+        self.memories = memories
+        self.self_model = self_model
+        self.feelings = feelings
+        self.clerk = clerk
+        self.record = record
+        self.chat = chat
+        self.names = names
+        self.lock = threading.Lock()
+        # Each opening is a new session: its turns are the recent history; earlier sessions come back by recall.
+        self.session = session or now()
+        self._transcript: list[Entry] = [
+            Entry("assistant" if m["role"] == "companion" else "user", m["content"], frozenset({("message", m["id"])}))
+            for m in messages.recent(self.session, HISTORY_ON_OPEN)]
+        self._floor_sent: SelfFloor | None = None  # the floor at the head of the transcript's prefix
+        self._focus_shown = self._feelings_shown = ""
+        self._learned: list[tuple[int, str]] = []  # learned, not yet in a note the model has read
+        self._written: str | None = None  # the human block as the companion's learning last wrote it
+        self.serial = 0  # bumped by every turn: work prepared before it is stale
+
+    # ---- reading the state --------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        return self.names()[0]
+
+    def workspace(self) -> Workspace:
+        return Workspace(self.chat.count_tokens, self.chat.capabilities.context_tokens)
+
+    def entries(self) -> list[Entry]:
+        with self.lock:
+            return list(self._transcript)
+
+    def keys(self) -> set:
+        """Items the transcript already holds: its own messages and the items its notes recalled."""
+        keys = set()
+        for e in self.entries():
+            keys |= e.keys
+        return keys
+
+    def follows_read_ahead(self) -> bool:
+        """Whether the transcript ends with a note read ahead: a message then adds a brief one."""
+        with self.lock:
+            return bool(self._transcript) and self._transcript[-1].role == "system"
+
+    def learned(self) -> list[tuple[int, str]]:
+        with self.lock:
+            return list(self._learned)
+
+    def floor(self) -> SelfFloor:
+        """The SELF floor for the next prompt. What the companion itself wrote into the human block during
+        this session reaches the model in notes, so the floor, at the very head of the prompt, stays
+        byte-identical and the computed prefix stays valid; a person's own edits show at once."""
+        live = self.self_model.read()
+        with self.lock:
+            sent, has_turns, written = self._floor_sent, bool(self._transcript), self._written
+        if sent is not None and has_turns and live.human == written:
+            return dataclasses.replace(live, human=sent.human)
+        return live
+
+    def live_floor(self) -> SelfFloor:
+        return self.self_model.read()
+
+    # ---- a turn -------------------------------------------------------------
+
+    def begin_turn(self) -> None:
+        with self.lock:
+            self.serial += 1
+
+    def record_message(self, role: str, text: str) -> int:
+        companion, person = self.names()
+        return self.messages.record(role, text, speaker=companion if role == "companion" else person,
+                                    session=self.session)
+
+    def recall_for(self, text: str, message_id: int | None = None) -> list[Recalled]:
+        """What this message newly brings to mind: not what the transcript already holds, nor the message itself."""
+        # The message itself takes no part: recall then finds for it what it found for its draft (read along).
+        itself = frozenset({("message", message_id)} if message_id is not None else ())
+        present = self.keys()
+        found = self.clerk.pick(text, RECALL_K + len(present), exclude=itself)
+        # After a note read ahead, this message adds only what it newly brings up.
+        k = RECALL_K_AFTER_READ_AHEAD if self.follows_read_ahead() else RECALL_K
+        return [r for r in found if r.key not in present and r.relevant][:k]
+
+    def prepare(self, text: str, recalled: list[Recalled], learned: list[tuple[int, str]]) -> Prepared:
+        """The workspace for a message (sent, or still being typed). Focus and feelings enter a note when they
+        changed since the transcript last had them."""
+        floor = self.floor()
+        feelings = self.feelings.context()
+        with self.lock:
+            focus = floor.inner_state if floor.inner_state != self._focus_shown else ""
+            emotional = feelings if feelings != self._feelings_shown else ""
+            transcript = list(self._transcript)
+        ws = self.workspace()
+        brief = bool(transcript) and transcript[-1].role == "system"
+
+        def assemble(f):
+            return ws.assemble(f, self.name, transcript, recalled, text, focus=focus, emotional=emotional,
+                               learned=learned, brief=brief)
+        assembled = assemble(floor)
+        if assembled.kept_from and floor != (live := self.live_floor()):
+            # The transcript is cut, so the whole prompt is read again anyway: the floor catches up.
+            floor = live
+            assembled = assemble(floor)
+        return Prepared(assembled, floor, floor.inner_state, feelings)
+
+    def record_turn(self, prepared: Prepared, learned: int, user_id: int, reply: str) -> int | None:
+        """The transcript grows by exactly what was sent and said, so the next turn's prefix matches. Records the
+        reply and what its workspace held; returns the reply's id (None when it stopped before a word)."""
+        ws = prepared.assembled
+        with self.lock:
+            del self._transcript[:ws.kept_from]
+            self._floor_sent = prepared.floor
+            if ws.note:
+                self._transcript.append(ws.note)
+                self._focus_shown = prepared.focus
+                self._feelings_shown = prepared.feelings
+                del self._learned[:learned]
+            self._transcript.append(Entry("user", ws.messages[-1]["content"], frozenset({("message", user_id)})))
+        said = reply.strip()
+        if not said:
+            return None  # stopped before a word: nothing to remember
+        reply_id = self.record_message("companion", said)
+        with self.lock:
+            self._transcript.append(Entry("assistant", reply, frozenset({("message", reply_id)})))
+        self.record.record(reply_id, ws.held)
+        self.memories.feedback([h.id for h in ws.held if h.kind == "memory"], said)
+        return reply_id
+
+    # ---- between turns --------------------------------------------------------
+
+    def note_learned(self, learned: list[tuple[int, str]], block: str | None) -> None:
+        """Learning wrote these facts (and the human block as `block`): they reach the model in the next note."""
+        with self.lock:
+            self._learned += learned
+            if block is not None:
+                self._written = block
+
+    def read_ahead(self, serial: int, start: int, note: Entry, floor: SelfFloor, learned: int) -> bool:
+        """A note the model has read ahead joins the transcript (its first `start` entries cut), unless a turn
+        began since `serial`. Returns whether it joined."""
+        with self.lock:
+            if self.serial != serial:
+                return False
+            del self._transcript[:start]
+            self._transcript.append(note)
+            self._floor_sent = floor
+            del self._learned[:learned]
+            return True
+
+    def restart(self) -> None:
+        """A new conversation: recent turns start empty, and earlier ones come back by recall."""
+        with self.lock:
+            self.session = now()
+            self._transcript = []
+            self._focus_shown = self._feelings_shown = ""
+            self._floor_sent = None
+
+    # ---- forgetting -----------------------------------------------------------
+
+    def forget(self, keys: set, names: re.Pattern | None = None) -> int:
+        """What was forgotten leaves the live session: entries that carry a forgotten item or name `names`, what
+        was learned of it, and the prompt the model computed from it (never reused). Returns entries dropped."""
+        def touched(text: str, entry_keys=frozenset()) -> bool:
+            return bool(entry_keys & keys) or (names is not None and names.search(text) is not None)
+        with self.lock:
+            kept = [e for e in self._transcript if not touched(e.content, e.keys)]
+            dropped = len(self._transcript) - len(kept)
+            self._transcript = kept
+            self._learned = [(i, fact) for i, fact in self._learned if not touched(fact, {("memory", i)})]
+            self._written = None
+            self._floor_sent = None
+            self._focus_shown = self._feelings_shown = ""
+            self.serial += 1  # a note being read ahead may carry it
+        self.chat.forget_computed()
+        return dropped

@@ -1,0 +1,99 @@
+"""The reflector: what the companion does while the person reads and types (seed 003, sleep-time compute).
+
+After each reply, in one background thread and in this order:
+1. learn: write down what the person just said about themselves (mind/human.py), when they said anything;
+2. read ahead: recall for the exchange and have the model read that note now (read_ahead.py).
+And while they type, in the same thread after those: read along, the prompt their draft would make.
+
+The person comes first: a turn that starts meanwhile pre-empts the learning
+(it stops at the next token, and its messages stay unread for the next time)
+and waits only for the short read-ahead, which it would wait for anyway
+because both use the one model.
+
+The jobs take the conversation and the models; this class only schedules them
+(the window runs it as it is; the terminal and the tests may call `settle`).
+A job that fails is a bug: it is logged and told to `on_failure` listeners
+(the window's status line), and never reaches the next turn.
+"""
+
+import logging
+import threading
+from typing import Callable
+
+from ..conversation import Conversation
+from ..mind.human import HumanNotes
+from .read_ahead import read_ahead, read_draft
+
+log = logging.getLogger(__name__)
+
+
+class Reflector:
+    def __init__(self, conversation: Conversation, human_notes: HumanNotes, *, learns: bool = True):
+        self.conversation = conversation
+        self.human_notes = human_notes
+        self.learns = learns
+        self.thread: threading.Thread | None = None
+        self.preempt = threading.Event()
+        self.latest_draft = ""
+        self._failure_listeners: list[Callable[[str], None]] = []
+
+    def on_failure(self, listener: Callable[[str], None]) -> None:
+        """`listener(what)` hears of a job that failed because of a bug; `what` never holds message text."""
+        self._failure_listeners.append(listener)
+
+    def turn_started(self) -> None:
+        """A turn begins: learning stops where it is; a read-ahead in flight is finished, never thrown away
+        half-read."""
+        self.preempt.set()
+        self.wait()
+
+    def after(self, user_text: str, reply_text: str) -> None:
+        self.preempt = threading.Event()
+        self.thread = threading.Thread(target=self._run, args=(self.conversation.serial,
+                                                               f"{user_text}\n{reply_text}", self.preempt),
+                                       name="reflector", daemon=True)
+        self.thread.start()
+
+    def draft(self, text: str) -> None:
+        """The person paused while typing `text`: read along, after what is already under way. Never blocks."""
+        if not self.conversation.chat.capabilities.keeps_prefix:
+            return
+        self.latest_draft = text
+        before, serial = self.thread, self.conversation.serial
+
+        def run():
+            if before is not None:
+                before.join()
+            if self.latest_draft != text or self.conversation.serial != serial or self.preempt.is_set():
+                return  # typed on, or sent: a newer draft or the turn itself takes over
+            self._guarded("reading along a draft", read_draft, self.conversation, text)
+
+        self.thread = threading.Thread(target=run, name="read-along", daemon=True)
+        self.thread.start()
+
+    def wait(self) -> None:
+        """Wait until the work between turns is done (a terminal fed by a pipe lets it finish, as a reader would)."""
+        if self.thread is not None:
+            self.thread.join()
+
+    def _run(self, serial: int, exchange: str, preempt: threading.Event) -> None:
+        c = self.conversation
+        if self.learns and not self._guarded("learning about the person", self._learn, preempt):
+            return
+        if c.chat.capabilities.keeps_prefix and not preempt.is_set():
+            self._guarded("reading ahead", read_ahead, c, exchange, serial)
+
+    def _learn(self, preempt: threading.Event) -> None:
+        learned, block = self.human_notes.step(preempt)
+        self.conversation.note_learned(learned, block)
+
+    def _guarded(self, what: str, job, *args) -> bool:
+        """Run one job; a failure is a bug, logged and told, and never reaches the next turn."""
+        try:
+            job(*args)
+            return True
+        except Exception:
+            log.exception("%s failed", what)
+            for listener in self._failure_listeners:
+                listener(f"{what[0].upper()}{what[1:]} failed (a bug; the log has the details).")
+            return False

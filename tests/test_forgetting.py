@@ -1,0 +1,127 @@
+"""Forgetting is absolute (seed 003, 5.5): a forgotten person is gone from every record, the edit history, both
+indexes, the live conversation, the model's computed prompt and the file's decrypted pages, on a real encrypted
+soul; what does not name them stays."""
+
+import json
+import re
+
+import pytest
+
+from anima.companion import Companion
+from anima.models.chat import Capabilities
+from anima.models.fake import FakeChatModel, FakeEmbedder
+from anima.store import Home
+from tests.conftest import PASSPHRASE
+from tests.mind.test_human import facts
+from tests.store.pages import holds
+
+CONVERSATION = [
+    ("My partner Sam and I went hiking on Saturday.", "That sounds lovely, where did you go?"),
+    ("Up to the lake. My sister Bea came too.", "A family day out, then."),
+    ("Bea brought her dog, it was chaos.", "Dogs make every hike an adventure."),
+    ("Sam's knee hurts a bit today.", "I hope it heals soon."),
+    ("I love the lake in autumn.", "Autumn colours on water are hard to beat."),
+]
+
+
+class Scripted(FakeChatModel):
+    """Replies from the queue; learning gets `learn`'s next answer (else nothing learned), reading ahead a dot."""
+
+    def __init__(self):
+        super().__init__(Capabilities(keeps_prefix=True))
+        self.learn: list[str] = []
+
+    def stream_text(self, messages, *, max_tokens, temperature, stop, cancel, schema):
+        if schema is not None:
+            self.queue.appendleft(self.learn.pop(0) if self.learn else facts())
+        elif max_tokens == 1:
+            self.queue.appendleft(".")
+        return super().stream_text(messages, max_tokens=max_tokens, temperature=temperature, stop=stop,
+                                   cancel=cancel, schema=schema)
+
+
+@pytest.fixture
+def talked(anima_home):
+    """A conversation naming Sam and Bea, a fact learned about Sam, and an edit of the human block."""
+    chat = Scripted()
+    c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", chat, FakeEmbedder(), user_name="Ada")
+    c.indexer_thread.join()
+    chat.learn.append(facts(("Has a partner named Sam", 0)))
+    for said, reply in CONVERSATION:
+        chat.enqueue(reply)
+        c.turn(said).read()
+        c.settle()
+    assert "Has a partner named Sam" in c.self_model.read().human
+    c.self_model.write("human", c.self_model.read().human + "\n- Sister Bea has a dog\n- Likes hiking", "user")
+    c.world.create("person", "Sam", "Ada's partner; hurt a knee hiking.", ["partner"])
+    c.feelings.notice("worried", "said Sam's knee hurts")
+    yield c, chat
+    c.close()
+
+
+def everything(c, tmp_path) -> str:
+    path = tmp_path / "all.json"
+    c.export_json(path)
+    return path.read_text(encoding="utf-8")
+
+
+def test_forgetting_a_person_leaves_no_trace_and_keeps_what_does_not_name_them(talked, tmp_path, anima_home):
+    c, chat = talked
+    key = Home(anima_home).unlock_key(PASSPHRASE)
+    assert "Sam" in c.self_model.read().human and "Sam" in everything(c, tmp_path)
+    assert any("Sam" in e.content for e in c.conversation.entries())
+    c.soul.query("PRAGMA wal_checkpoint(TRUNCATE)")
+    assert holds(c.soul.path, key, "Sam")  # the page check sees what is there
+
+    gone = c.forget_person("Sam")
+
+    assert gone.by_kind()["message"] == 2 and gone.by_kind()["memory"] == 1 and gone.by_kind()["world_card"] == 1
+    assert gone.by_kind()["signal"] == 1 and gone.by_kind()["block lines"] == 1
+    exported = everything(c, tmp_path)
+    assert not re.search(r"\bsam\b", exported, re.I)
+    data = json.loads(exported)
+    # Every message that does not name Sam is still there, the neighbour of one that did included.
+    kept = [m["content"] for m in data["messages"]]
+    assert kept == [t for pair in CONVERSATION for t in pair if "Sam" not in t]
+    assert "Sister Bea has a dog" in c.self_model.read().human
+    # Recall, by word and by meaning.
+    assert not [r for r in c.recall("Sam partner knee", 20) if "Sam" in r.text]
+    assert all(c.indexer.index.vector(k) is None for k in gone.items)
+    # The live conversation and what the model computed from it.
+    assert not [e for e in c.conversation.entries() if "Sam" in e.content]
+    assert chat.forgotten >= 1
+    chat.enqueue("Bea is great.")
+    turn = c.turn("Tell me about my family.")
+    turn.read()
+    assert not re.search(r"\bsam\b", json.dumps(turn.workspace.messages), re.I)
+    c.settle()
+    # The file itself: no decrypted page, free pages and old index segments included, holds the name.
+    assert not holds(c.soul.path, key, "Sam")
+    assert not c.soul.path.with_name("soul.db-wal").exists() or c.soul.path.with_name("soul.db-wal").stat().st_size \
+        == 0 or not holds(c.soul.path.with_name("soul.db-wal"), key, "Sam")
+    c.soul.check()
+
+
+def test_a_name_matches_what_an_item_says_never_its_neighbours(talked):
+    c, _ = talked
+    gone = c.forget_person("Bea")
+    kept = [m["content"] for m in c.messages.newest(100)]
+    assert "That sounds lovely, where did you go?" in kept and "A family day out, then." in kept
+    assert gone.by_kind()["message"] == 2
+    assert c.forget_person("Samantha").total == 0  # a longer name is another person
+
+
+def test_forgetting_one_item_drops_it_from_the_live_conversation(talked):
+    c, chat = talked
+    [said] = [e for e in c.conversation.entries() if e.content.startswith("Sam's knee")]
+    (kind, item_id), = said.keys
+    assert c.forget(kind, item_id)[0] == (kind, item_id)
+    assert not [e for e in c.conversation.entries() if (kind, item_id) in e.keys]
+    assert chat.forgotten >= 1
+
+
+def test_a_name_in_a_script_without_spaces_is_found_inside_a_sentence(companion):
+    companion.memories.remember("我的朋友小明喜欢猫")
+    companion.memories.remember("我喜欢咖啡")
+    assert companion.forget_person("小明").by_kind() == {"memory": 1}
+    assert [m["content"] for m in companion.memories.current()] == ["我喜欢咖啡"]
