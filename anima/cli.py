@@ -239,8 +239,7 @@ def _given(args, e: OSError) -> bool:
             continue
         p = Path(os.fsdecode(name)).expanduser().absolute()
         # The path itself, inside it, a folder on the way to it, or a partial file written beside it.
-        if any(p == g or g in p.parents or p in g.parents or (p.parent == g.parent and p.name.startswith(g.name))
-               for g in given):
+        if any(p == g or g in p.parents or p in g.parents or p.parent == g.parent for g in given):
             return True
     return False
 

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from anima.store import Home
 from tests.conftest import PASSPHRASE
 from tests.store.records import fill
@@ -59,3 +61,58 @@ def test_check_reports_a_healthy_soul(anima_home):
     Home(anima_home).create(PASSPHRASE).close()
     r = anima("check", env={"ANIMA_PASSPHRASE": PASSPHRASE})
     assert r.returncode == 0 and "passes" in r.stdout
+
+
+def test_export_json_holds_every_kind_readable_and_says_it_is_not_encrypted(anima_home, tmp_path):
+    with Home(anima_home).create(PASSPHRASE) as soul:
+        fill(soul)
+    out = tmp_path / "all.json"
+    r = anima("export", "--json", str(out), env={"ANIMA_PASSPHRASE": PASSPHRASE})
+    assert r.returncode == 0, r.stderr
+    assert "NOT encrypted" in r.stderr
+    import json
+    data = json.loads(out.read_text(encoding="utf-8"))
+    for key in ("messages", "memories", "world_cards", "episodes", "parts", "predictions", "growth_log",
+                "behavioral_rules", "emotional_signals", "self_model", "blocks", "edit_history"):
+        assert isinstance(data[key], list), key
+    assert data["memories"][0]["content"] == "CANARY-memory"
+    assert isinstance(data["parts"][0]["data"], dict)  # JSON is written as JSON, not as a string
+
+
+@pytest.mark.slow  # opens the companion on the real embedder
+def test_forget_from_the_command_line_says_what_went(anima_home, tmp_path):
+    with Home(anima_home).create(PASSPHRASE) as soul:
+        for text in ("Lunch with Bea today", "Bea's dog is called Rex", "The weather is grey"):
+            soul.add("message", "user", session="s", role="user", content=text, created_at="2026-11-30")
+        memory = soul.add("memory", "ai", kind="fact", content="Likes grey weather", source="user_stated",
+                          valid_from="2026-11-30", created_at="2026-11-30")
+    env = {"ANIMA_PASSPHRASE": PASSPHRASE}
+    r = anima("forget", "--person", "Bea", env=env)
+    assert r.returncode == 0, r.stderr
+    assert "2 message" in r.stdout
+    r = anima("forget", "memory", str(memory), env=env)
+    assert r.returncode == 0 and "1 memory" in r.stdout, r.stderr
+    r = anima("forget", "memory", str(memory), env=env)
+    assert r.returncode == 2 and "no memory" in r.stderr.lower()
+    r = anima("forget", "thought", "1", env=env)
+    assert r.returncode == 2 and "kinds are" in r.stderr
+    with Home(anima_home).unlock(PASSPHRASE) as soul:
+        assert [m["content"] for m in soul.query("SELECT content FROM messages")] == ["The weather is grey"]
+
+
+def test_an_os_error_is_a_mistake_only_about_a_path_the_person_gave(tmp_path, monkeypatch, capsys):
+    import errno
+
+    from anima import cli
+    given = tmp_path / "out" / "all.json"
+
+    def fails_on(path):
+        def run(args):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return run
+    monkeypatch.setattr(cli, "cmd_export", fails_on(given.with_name("all.json.partial")))
+    assert cli.main(["export", "--json", str(given)]) == 2  # theirs: one line
+    assert capsys.readouterr().err.count("\n") == 1
+    monkeypatch.setattr(cli, "cmd_export", fails_on("/usr/lib/something-of-ours"))
+    with pytest.raises(PermissionError):  # not theirs: a bug, with its traceback
+        cli.main(["export", "--json", str(given)])

@@ -10,7 +10,11 @@ import threading
 
 import pytest
 
+from anima.companion import Companion
 from anima.mind.human import READ_THROUGH, block_lines
+from anima.models.fake import FakeChatModel, FakeEmbedder
+from anima.store import Home
+from tests.conftest import PASSPHRASE
 
 
 def facts(*pairs) -> str:
@@ -99,20 +103,37 @@ def test_a_person_edit_of_the_block_shows_in_the_next_prompt_at_once(learning):
     assert turn.workspace.messages in [call["messages"] for call in c.chat.history]  # as it was sent
 
 
-def test_a_turn_preempts_learning_and_the_messages_are_read_later(learning):
-    c = learning
-    c.chat.delay = 0.05
+class HeldMidAnswer(FakeChatModel):
+    """Holds the first structured answer after it has begun, until a turn pre-empts it: the turn always finds
+    learning mid-answer (a gate, not a race against a sleep)."""
+
+    def __init__(self):
+        super().__init__()
+        self.asked = threading.Event()
+
+    def stream_text(self, messages, *, max_tokens, temperature, stop, cancel, schema):
+        pieces = super().stream_text(messages, max_tokens=max_tokens, temperature=temperature, stop=stop,
+                                     cancel=cancel, schema=schema)
+        if schema is not None and not self.asked.is_set():
+            yield next(pieces)
+            self.asked.set()
+            assert cancel.wait(timeout=60), "the turn never pre-empted learning"
+        return (yield from pieces)
+
+
+def test_a_turn_preempts_learning_and_the_messages_are_read_later(anima_home):
+    c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", HeldMidAnswer(), FakeEmbedder(), user_name="Ada")
+    c.indexer_thread.join()
     c.chat.enqueue("Nice.", facts(("Grows tomatoes on the balcony with care every single summer", 0)))
     c.turn("I grow tomatoes on my balcony with care every single summer.").read()
-    gate = threading.Event()
-    while not c.chat.history[-1]["schema"]:  # the step has asked the model
-        gate.wait(0.01)
+    assert c.chat.asked.wait(timeout=60)  # the step has begun its answer, and is held there
     c.chat.enqueue("Sure.", facts(("Grows tomatoes on the balcony", 0)))
     turn = c.turn("Anyway, how are you?")  # pre-empts the step mid-answer
     assert c.self_model.read().human == "" and c.soul.get_meta(READ_THROUGH) is None
     turn.read()
     c.settle()  # the next step reads the pre-empted message again
     assert block_lines(c.self_model.read().human) == ["Grows tomatoes on the balcony"]
+    c.close()
 
 
 def test_malformed_model_output_writes_nothing_and_is_logged(learning, caplog):
