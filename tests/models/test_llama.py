@@ -75,3 +75,19 @@ def test_a_truncated_gguf_is_a_clear_error_and_the_process_lives_on(tmp_path):
     with pytest.raises(ModelError, match="could not be loaded"):
         model.stream([{"role": "user", "content": "hi"}]).read()
     model.close()
+
+
+def test_after_forgetting_nothing_computed_before_is_reused(real_model):
+    ask = [{"role": "system", "content": "Ada's partner is called Sam."},
+           {"role": "user", "content": "Who is my partner?"}]
+    real_model.stream(ask, max_tokens=1, temperature=0.0).read()
+    llm = real_model.llama
+    real_model.count_tokens("Ada's partner is called Sam.")  # token counts are remembered by text
+    assert llm.n_tokens > 0
+    real_model.forget_computed()
+    # No computed token and no remembered text is left to reuse.
+    assert llm.n_tokens == 0 and not real_model._counts and not real_model._sent
+    # The same prompt again is read from its first token: the reply is what a fresh read gives.
+    again = real_model.stream(ask, max_tokens=8, temperature=0.0).read()
+    real_model.forget_computed()
+    assert again == real_model.stream(ask, max_tokens=8, temperature=0.0).read()
