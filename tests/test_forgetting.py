@@ -125,3 +125,13 @@ def test_a_name_in_a_script_without_spaces_is_found_inside_a_sentence(companion)
     companion.memories.remember("我喜欢咖啡")
     assert companion.forget_person("小明").by_kind() == {"memory": 1}
     assert [m["content"] for m in companion.memories.current()] == ["我喜欢咖啡"]
+
+
+def test_forgetting_a_learned_fact_takes_its_line_in_the_human_block_and_its_history(talked):
+    c, chat = talked
+    [fact] = [m for m in c.memories.current() if m["content"] == "Has a partner named Sam"]
+    c.forget("memory", fact["id"])
+    assert "Has a partner named Sam" not in c.self_model.read().human
+    assert "Sister Bea has a dog" in c.self_model.read().human  # the person's own lines stay
+    assert not [e for e in c.edits() if "Has a partner named Sam" in f"{e['before']}{e['after']}"]
+    assert not [e for e in c.conversation.entries() if ("memory", fact["id"]) in e.keys]

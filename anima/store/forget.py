@@ -64,7 +64,7 @@ def said(value) -> str:
         return ""
     if value[:1] in "[{":
         try:
-            return " ".join(_strings(json.loads(value)))
+            return "\n".join(_strings(json.loads(value)))
         except ValueError:
             pass
     return value
@@ -82,8 +82,9 @@ def _strings(value):
             yield from _strings(v)
 
 
-def forget_item(con, kind: str, item_id: int) -> list[tuple[str, int]]:
-    """Remove one item and everything derived from it alone; returns the keys that went (the item first)."""
+def forget_item(con, kind: str, item_id: int, lines: Counter | None = None) -> list[tuple[str, int]]:
+    """Remove one item and everything derived from it alone; returns the keys that went (the item first).
+    `lines` counts the lines of sections (and, under "edit_history", the edits) that went with it."""
     table = KINDS[kind].table
     if con.execute(f"SELECT 1 FROM {table} WHERE id = ?", (item_id,)).fetchone() is None:
         raise NotFound(f"There is no {KINDS[kind].title} #{item_id} to forget.")
@@ -104,6 +105,11 @@ def forget_item(con, kind: str, item_id: int) -> list[tuple[str, int]]:
         con.execute("UPDATE memories SET superseded_by = NULL WHERE superseded_by = ?", (item_id,))
     _flag_citers(con, kind, item_id)
     _drop_traces(con, kind, item_id)
+    if kind == "memory":
+        # Learning wrote the fact into the human block too, word for word: that line and the edits that held it go.
+        (content,) = con.execute("SELECT content FROM memories WHERE id = ?", (item_id,)).fetchone()
+        (lines if lines is not None else Counter()).update(
+            _forget_lines(con, re.compile(rf"^[-*•\s]*{re.escape(content.strip().rstrip('.'))}\.?\s*$", re.I)))
     if kind == "growth_log":
         con.execute("INSERT INTO forget_gate(open) VALUES (1)")
         con.execute("DELETE FROM growth_log WHERE id = ?", (item_id,))
@@ -120,26 +126,39 @@ def forget_person(con, name: str) -> Forgotten:
     if pattern is None:
         return out
     for k in KINDS.values():
-        cols = ", ".join(k.text)
-        rows = con.execute(f"SELECT id, {cols} FROM {k.table}").fetchall()
         if k.sections:
-            for item_id, content in rows:
-                kept = [ln for ln in content.splitlines() if not pattern.search(ln)]
-                if len(kept) != len(content.splitlines()):
-                    out.lines[k.name] += len(content.splitlines()) - len(kept)
-                    con.execute(f"UPDATE {k.table} SET content = ? WHERE id = ?", ("\n".join(kept).strip(), item_id))
             continue
+        rows = con.execute(f"SELECT id, {', '.join(k.text)} FROM {k.table}").fetchall()
         for item_id, *texts in rows:
             if (k.name, item_id) not in seen and any(pattern.search(said(t)) for t in texts):
-                gone = [key for key in forget_item(con, k.name, item_id) if key not in seen]
+                gone = [key for key in forget_item(con, k.name, item_id, out.lines) if key not in seen]
                 seen.update(gone)
                 out.items += gone
-    # The history of every edit: an edit whose old or new value named them goes (undoing it would bring them back).
-    for edit_id, before, after in con.execute("SELECT id, before, after FROM edit_history").fetchall():
-        if any(pattern.search(said(v)) for v in (before, after)):
-            con.execute("DELETE FROM edit_history WHERE id = ?", (edit_id,))
-            out.edits += 1
+    # Lines that name them, and the history of every edit whose old or new value named them (undoing it would
+    # bring them back).
+    out.lines.update(_forget_lines(con, pattern))
+    out.edits = out.lines.pop("edit_history", 0)
     return out
+
+
+def _forget_lines(con, pattern: re.Pattern) -> Counter:
+    """Remove the lines of the self-model's sections and the blocks that match, and every edit whose before or
+    after held such a line; returns the lines removed by kind (the edits under "edit_history")."""
+    removed = Counter()
+    for k in KINDS.values():
+        if not k.sections:
+            continue
+        for item_id, content in con.execute(f"SELECT id, content FROM {k.table}").fetchall():
+            lines = content.splitlines()
+            kept = [ln for ln in lines if not pattern.search(ln)]
+            if len(kept) != len(lines):
+                removed[k.name] += len(lines) - len(kept)
+                con.execute(f"UPDATE {k.table} SET content = ? WHERE id = ?", ("\n".join(kept).strip(), item_id))
+    for edit_id, before, after in con.execute("SELECT id, before, after FROM edit_history").fetchall():
+        if any(pattern.search(line) for v in (before, after) for line in said(v).splitlines()):
+            con.execute("DELETE FROM edit_history WHERE id = ?", (edit_id,))
+            removed["edit_history"] += 1
+    return removed
 
 
 def _flag_citers(con, kind: str, item_id: int) -> None:
