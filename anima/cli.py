@@ -168,19 +168,16 @@ def cmd_forget(args) -> int:
     try:
         companion.indexer_thread.join()
         if args.person:
-            gone = companion.forget_person(args.person).by_kind()
+            gone = companion.forget_person(args.person)
         elif args.kind and args.id is not None:
             if args.kind not in KINDS:
                 raise KnownError(f"There is no kind of record {args.kind!r}; the kinds are {', '.join(KINDS)}.")
-            gone = {}
-            for kind, _ in companion.forget(args.kind, args.id):
-                gone[kind] = gone.get(kind, 0) + 1
+            gone = companion.forget(args.kind, args.id)
         else:
             raise KnownError("Say what to forget: `forget --person NAME` or `forget KIND ID`.")
     finally:
         companion.close()
-    print("Forgot " + (", ".join(f"{n} {kind}" for kind, n in gone.items()) if gone else "nothing: nothing held it")
-          + ".")
+    print(f"Forgot {gone.describe()}.")
     return 0
 
 

@@ -137,11 +137,11 @@ class Companion:
 
     # ---- the Open Mind ----------------------------------------------------------
 
-    def forget(self, kind: str, item_id: int) -> list[tuple[str, int]]:
+    def forget(self, kind: str, item_id: int) -> Forgotten:
         """Forget one item everywhere, the live conversation and the model's computed prompt included."""
         self.reflector.turn_started()  # nothing between turns may hold it meanwhile
         gone = self.soul.forget(kind, item_id)
-        self.conversation.forget(set(gone))
+        self.conversation.forget(set(gone.items))
         return gone
 
     def forget_person(self, name: str) -> Forgotten:

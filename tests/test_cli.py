@@ -89,9 +89,9 @@ def test_forget_from_the_command_line_says_what_went(anima_home, tmp_path):
     env = {"ANIMA_PASSPHRASE": PASSPHRASE}
     r = anima("forget", "--person", "Bea", env=env)
     assert r.returncode == 0, r.stderr
-    assert "2 message" in r.stdout
+    assert "message: 2" in r.stdout
     r = anima("forget", "memory", str(memory), env=env)
-    assert r.returncode == 0 and "1 memory" in r.stdout, r.stderr
+    assert r.returncode == 0 and "memory: 1" in r.stdout, r.stderr
     r = anima("forget", "memory", str(memory), env=env)
     assert r.returncode == 2 and "no memory" in r.stderr.lower()
     r = anima("forget", "thought", "1", env=env)

@@ -115,7 +115,7 @@ def test_forgetting_one_item_drops_it_from_the_live_conversation(talked):
     c, chat = talked
     [said] = [e for e in c.conversation.entries() if e.content.startswith("Sam's knee")]
     (kind, item_id), = said.keys
-    assert c.forget(kind, item_id)[0] == (kind, item_id)
+    assert c.forget(kind, item_id).items[0] == (kind, item_id)
     assert not [e for e in c.conversation.entries() if (kind, item_id) in e.keys]
     assert chat.forgotten >= 1
 

@@ -34,14 +34,14 @@ class History:
             if kind == "memory":
                 for old in self.soul.query("SELECT id FROM memories WHERE superseded_by = ?", (item_id,)):
                     self.soul.update("memory", old["id"], "user", valid_to=None, superseded_by=None)
-            return self.soul.forget(kind, item_id)
+            return self.soul.forget(kind, item_id).items
         elif e["op"] == "update":
             after = json.loads(e["after"] or "{}")
             newer = after.get("superseded_by") if kind == "memory" else None
             self.soul.update(kind, item_id, "user", **json.loads(e["before"]))
             gone = []
             if newer is not None and self.soul.query("SELECT 1 FROM memories WHERE id = ?", (newer,)):
-                gone = self.soul.forget("memory", newer)
+                gone = self.soul.forget("memory", newer).items
             if KINDS[kind].recalled:
                 self.indexer.index_items(kind, [self.soul.get(kind, item_id)])
             return gone

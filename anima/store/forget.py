@@ -41,6 +41,13 @@ class Forgotten:
             counts["edit_history"] = self.edits
         return dict(counts)
 
+    def describe(self) -> str:
+        """What went, for a person: "message: 2, memory: 1, lines of block: 1, edits: 3"."""
+        parts = [f"{KINDS[k].title}: {n}" for k, n in Counter(kind for kind, _ in self.items).items()]
+        parts += [f"lines of {KINDS[k].title}: {n}" for k, n in self.lines.items()]
+        parts += [f"edits: {self.edits}"] if self.edits else []
+        return ", ".join(parts) or "nothing (nothing held it)"
+
     @property
     def total(self) -> int:
         return len(self.items) + sum(self.lines.values()) + self.edits

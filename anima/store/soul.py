@@ -236,11 +236,13 @@ class Soul:
         """Called after an item is forgotten, so in-memory indexes drop it too."""
         self._forget_listeners.append(listener)
 
-    def forget(self, kind: str, item_id: int) -> list[tuple[str, int]]:
-        """Forget one item and what was derived from it alone; returns the keys that went."""
+    def forget(self, kind: str, item_id: int) -> "forget.Forgotten":
+        """Forget one item and what was derived from it alone; says what went."""
+        gone = forget.Forgotten()
         with self.transaction() as con:
-            gone = forget.forget_item(con, kind, item_id)
-        self._forgotten(gone)
+            gone.items = forget.forget_item(con, kind, item_id, gone.lines)
+            gone.edits = gone.lines.pop("edit_history", 0)
+        self._forgotten(gone.items)
         return gone
 
     def forget_person(self, name: str) -> "forget.Forgotten":

@@ -44,4 +44,6 @@ class MemoriesView(TableView):
     def forget_person(self):
         name, ok = QInputDialog.getText(self, "Forget a person", "Forget everything about (name):")
         if ok and name.strip():
-            self.change(lambda: self.companion.forget_person(name.strip()))
+            gone = []
+            self.change(lambda: gone.append(self.companion.forget_person(name.strip())),
+                        then=lambda: self.say(f"Forgot {gone[0].describe()}."))
