@@ -29,12 +29,16 @@ class FakeChatModel(ChatModel):
         self.queue: deque = deque()
         self.history: list[dict] = []
         self.forgotten = 0  # times forget_computed was called
+        self.closed = False
 
     def count_tokens(self, text: str) -> int:
         return len(re.findall(r"\S+\s*|\s+", text))
 
     def forget_computed(self) -> None:
         self.forgotten += 1
+
+    def close(self) -> None:
+        self.closed = True
 
     def enqueue(self, *replies) -> "FakeChatModel":
         self.queue.extend(replies)
