@@ -10,7 +10,7 @@ from ..errors import InvalidEdit
 from ..store.migrations import TEXT_SECTIONS
 from ..store.soul import Soul, now
 
-RESOURCES = Path(__file__).resolve().parent.parent.parent / "resources"
+RESOURCES = Path(__file__).resolve().parent.parent / "resources"  # shipped in the package (pyproject.toml)
 
 # Characters, not tokens: caps a person can see in the Open Mind panel.
 CAPS = {
