@@ -7,7 +7,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QStyleFactory, QWidget
 
-from . import tasks
+from . import crash, tasks
 from .window import MainWindow
 
 
@@ -46,6 +46,8 @@ def attach(window: MainWindow, prepared) -> bool:
     from .dialogs.unlock import FirstRunDialog, UnlockDialog
     settings, home, soul = prepared
     window.settings = settings
+    if crash.installed() is not None:
+        crash.installed().use_home(home.dir)  # the log lives with the companion from now on
     if soul is None:
         dialog = (UnlockDialog if home.exists() else FirstRunDialog)(home, window)
         if not dialog.exec():
@@ -98,9 +100,13 @@ def main(argv=None) -> int:
     app = QApplication(sys.argv if argv is None else argv)
     app.setApplicationName("Anima")
     follow_system_theme(app)
-    window = start()
-    code = app.exec()
-    if window.companion is not None:
-        window.companion.close()
-        window.companion.chat.close()
-    return code
+    crash.install()  # before anything can fail: a bug is shown and logged, never lost
+    try:
+        window = start()
+        code = app.exec()
+        if window.companion is not None:
+            window.companion.close()
+            window.companion.chat.close()
+        return code
+    finally:
+        crash.uninstall()

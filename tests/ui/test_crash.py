@@ -1,0 +1,145 @@
+"""The crash handler: a bug in a thread or in a Qt slot is logged and shown; a KnownError is not a bug."""
+
+import logging
+import sys
+import threading
+from contextlib import contextmanager
+
+import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from anima.errors import KnownError
+from ui import crash, errors
+
+# The handler is installed inside each test's own body: pytest-qt and pytest put their hooks in place
+# around each phase of a test, and the handler must find them there and give them back.
+SECRET = "my cat is called Miso"
+
+
+@pytest.fixture
+def dialogs(monkeypatch):
+    """The dialogs the handler shows, recorded instead of shown: (kind, text, on the UI thread)."""
+    shown = []
+
+    def record(kind):
+        return lambda parent, title, text, *a, **k: shown.append(
+            (kind, text, threading.current_thread() is threading.main_thread()))
+    monkeypatch.setattr(QMessageBox, "critical", record("critical"))
+    monkeypatch.setattr(QMessageBox, "warning", record("warning"))
+    return shown
+
+
+@contextmanager
+def installed(folder):
+    before = (sys.excepthook, threading.excepthook)
+    handler = crash.install(folder)
+    try:
+        yield handler
+    finally:
+        crash.uninstall()
+        assert (sys.excepthook, threading.excepthook) == before, "the handler did not give the hooks back"
+        assert crash.installed() is None
+
+
+def learn():
+    raise ValueError(f"could not read {SECRET!r}")  # a message that quotes what the person said
+
+
+def test_a_bug_in_a_thread_is_logged_and_shown_on_the_ui_thread(qtbot, tmp_path, dialogs):
+    with installed(tmp_path / "logs") as handler:
+        worker = threading.Thread(target=learn, name="between turns")
+        worker.start()
+        worker.join()
+        qtbot.waitUntil(lambda: bool(dialogs))
+    [(kind, text, on_ui_thread)] = dialogs
+    assert kind == "critical" and on_ui_thread
+    assert "ValueError" in text and str(tmp_path / "logs" / "anima.log") in text
+    log = (tmp_path / "logs" / "anima.log").read_text(encoding="utf-8")
+    assert "ERROR ui.crash: a bug in background work (between turns)" in log
+    assert "Traceback (most recent call last)" in log and "in learn" in log and "builtins.ValueError" in log
+    assert SECRET not in log and "Miso" not in log  # the exception's message is never written
+
+
+def test_a_bug_in_a_qt_slot_is_logged_and_shown(qtbot, tmp_path, dialogs):
+    with installed(tmp_path / "logs") as handler:
+        QTimer.singleShot(0, learn)  # raised inside Qt's event loop, as a slot's bug is
+        qtbot.waitUntil(lambda: bool(dialogs))
+        assert handler.log_path == tmp_path / "logs" / "anima.log"
+    [(kind, text, _)] = dialogs
+    assert kind == "critical" and "ValueError" in text
+    log = (tmp_path / "logs" / "anima.log").read_text(encoding="utf-8")
+    assert "a bug in the window" in log and "in learn" in log and "Miso" not in log
+
+
+def test_a_chained_bug_logs_each_traceback_without_messages(qtbot, tmp_path, dialogs):
+    def wrap():
+        try:
+            learn()
+        except ValueError as e:
+            raise RuntimeError(f"learning failed: {e}") from e
+    with installed(tmp_path / "logs"):
+        threading.Thread(target=wrap).start()
+        qtbot.waitUntil(lambda: bool(dialogs))
+    log = (tmp_path / "logs" / "anima.log").read_text(encoding="utf-8")
+    assert log.index("builtins.ValueError") < log.index("The above led to") < log.index("builtins.RuntimeError")
+    assert "Miso" not in log
+
+
+def test_a_known_error_is_not_a_bug(qtbot, tmp_path, dialogs):
+    def fill_the_disk():
+        raise KnownError("The disk is full.")
+    with installed(tmp_path / "logs"):
+        threading.Thread(target=fill_the_disk).start()
+        qtbot.waitUntil(lambda: bool(dialogs))
+        errors.show(QWidget(), KnownError("Wrong passphrase."))
+    assert [(kind, text) for kind, text, _ in dialogs] == [("warning", "The disk is full."),
+                                                           ("warning", "Wrong passphrase.")]
+    assert not (tmp_path / "logs" / "anima.log").exists()  # nothing was logged
+
+
+def test_errors_show_hands_a_bug_to_the_handler_instead_of_raising(qtbot, tmp_path, dialogs):
+    try:
+        learn()
+    except ValueError as e:
+        bug = e
+    with pytest.raises(ValueError):
+        errors.show(QWidget(), bug)  # with no handler installed a bug still cannot pass unseen
+    with installed(tmp_path / "logs"):
+        errors.show(QWidget(), bug)
+        qtbot.waitUntil(lambda: bool(dialogs))
+    assert dialogs[0][0] == "critical"
+    assert "in learn" in (tmp_path / "logs" / "anima.log").read_text(encoding="utf-8")
+
+
+def test_the_log_moves_to_the_companions_home(qtbot, tmp_path, dialogs):
+    with installed(tmp_path / "early") as handler:
+        handler.use_home(tmp_path / "home")
+        assert handler.log_path == tmp_path / "home" / "logs" / "anima.log"
+        assert (tmp_path / "home" / "logs" / "faults.log").exists()
+        assert (tmp_path / "home").stat().st_mode & 0o077 == 0  # as private as the home it may have made
+        threading.Thread(target=learn).start()
+        qtbot.waitUntil(lambda: bool(dialogs))
+    assert "in learn" in (tmp_path / "home" / "logs" / "anima.log").read_text(encoding="utf-8")
+    assert not (tmp_path / "early" / "anima.log").exists()
+
+
+def test_the_log_folder_before_a_home_is_known(anima_home, monkeypatch):
+    assert crash.log_dir() == anima_home / "logs"
+    assert crash.log_dir(anima_home / "other") == anima_home / "other" / "logs"
+    monkeypatch.delenv("ANIMA_HOME")
+    assert crash.log_dir().name in ("log", "logs", "Logs")  # the platform's user log dir
+
+
+def test_an_exception_passed_to_a_log_call_is_written_as_its_type(qtbot, tmp_path, dialogs):
+    try:
+        learn()
+    except ValueError as e:
+        bug = e
+    with installed(tmp_path / "logs"):
+        logging.getLogger("anima.mind.human").warning("learning skipped %d messages: %s", 3, bug)
+        logging.getLogger("anima.reflect").error("the work between turns failed", exc_info=bug)
+    log = (tmp_path / "logs" / "anima.log").read_text(encoding="utf-8")
+    assert "WARNING anima.mind.human: learning skipped 3 messages: builtins.ValueError" in log
+    assert "ERROR anima.reflect: the work between turns failed" in log and "in learn" in log
+    assert "Miso" not in log
