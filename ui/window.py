@@ -6,7 +6,7 @@ It paints before the core is loaded: the companion is attached afterwards
 
 import threading
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QMainWindow, QProgressBar, QPushButton, QSplitter,
                                QStatusBar, QVBoxLayout, QWidget)
@@ -17,6 +17,9 @@ from .chat.transcript import Transcript
 
 
 class MainWindow(QMainWindow):
+    # Said from the companion's background thread; shown on the UI thread.
+    background_failed = Signal(str)
+
     def __init__(self, companion=None, settings=None, parent=None):
         super().__init__(parent)
         self.companion, self.settings = None, settings
@@ -52,9 +55,13 @@ class MainWindow(QMainWindow):
         self.loading.setMaximumWidth(160)
         self.loading_label = QLabel("Opening your companion…")
         self.busy = QLabel("")
+        self.trouble = QLabel("")  # work between turns that failed: a bug, also in the log
+        self.trouble.setStyleSheet("color: #c0392b;")
+        self.background_failed.connect(self.show_background_failure)
         status = QStatusBar()
         status.addWidget(self.loading_label)
         status.addWidget(self.loading)
+        status.addWidget(self.trouble)
         status.addPermanentWidget(self.busy)
         self.setStatusBar(status)
         self.poll = QTimer(self, interval=250)
@@ -81,6 +88,9 @@ class MainWindow(QMainWindow):
         from .mind.panel import OpenMind
         self.companion = companion
         self.setWindowTitle(f"{companion.name} — Anima")
+        self.trouble.setText("")
+        if hasattr(companion, "on_background_failure"):
+            companion.on_background_failure(self.background_failed.emit)
         if self.mind is not None:
             self.mind.deleteLater()
         self.mind = OpenMind(companion)
@@ -157,6 +167,14 @@ class MainWindow(QMainWindow):
             items = companion.why(message_id)
             return items, {(it["item_kind"], it["item_id"]): it["text"] for it in items if it["text"] is not None}
         tasks.run(load, lambda r: WhyDialog(*r, parent=self).exec(), lambda e: errors.show(self, e), self)
+
+    @Slot(str)
+    def show_background_failure(self, what: str) -> None:
+        """Work between turns failed (a short description, no message text); it stays until the next soul."""
+        from . import crash
+        self.trouble.setText(what)
+        handler = crash.installed()
+        self.trouble.setToolTip(f"The log: {handler.log_path}" if handler is not None else "")
 
     def update_status(self) -> None:
         if self.companion is None:
