@@ -89,8 +89,7 @@ class MainWindow(QMainWindow):
         self.companion = companion
         self.setWindowTitle(f"{companion.name} — Anima")
         self.trouble.setText("")
-        if hasattr(companion, "on_background_failure"):
-            companion.on_background_failure(self.background_failed.emit)
+        companion.on_background_failure(self.background_failed.emit)
         if self.mind is not None:
             self.mind.deleteLater()
         self.mind = OpenMind(companion)
