@@ -179,25 +179,28 @@ class LlamaChatModel(ChatModel):
         if self._prompt_tokens:
             self.dropped = drop_block(llm, self._prompt_tokens(list(messages)))
 
+    def _loaded(self):
+        """The model if it has loaded (never waits for it, never loads it); None otherwise."""
+        if not self._llm.ready:
+            return None
+        try:
+            return self._llm.get()
+        except ModelError:
+            return None
+
     def forget_computed(self) -> None:
         """The next prompt is read from its first token; the cached keys and values and the remembered texts go."""
         with self._lock:
             self._sent = []
             self._counts.clear()
-            if self._llm.ready:
-                try:
-                    llm = self._llm.get()
-                except ModelError:
-                    return
+            llm = self._loaded()
+            if llm is not None:
                 llm.reset()
                 clear = getattr(llm, "_ctx", None) and getattr(llm._ctx, "kv_cache_clear", None)
                 if clear:
                     clear()
 
     def close(self) -> None:
-        if self._llm.ready:
-            try:
-                llm = self._llm.get()
-            except ModelError:
-                return
+        llm = self._loaded()
+        if llm is not None:
             llm.close()
