@@ -47,7 +47,7 @@ class Companion:
         self.messages = Messages(soul, self.indexer)
         self.memories = Memories(soul, self.indexer)
         self.world = WorldCards(soul, self.indexer)
-        self.self_model = SelfModel(soul)
+        self.self_model = SelfModel(soul, lambda floor: self.conversation.workspace().floor_tokens(floor, self.name))
         self.feelings = Feelings(soul)
         self.history = History(soul, self.indexer)
         self.recaller = Recall(soul, self.indexer)

@@ -142,8 +142,11 @@ class HumanNotes:
 
     def _write(self, lines: list[str], before: str) -> str | None:
         # A full block keeps its oldest lines: what was learned first was learned longest ago and is still a
-        # memory; reflection condenses the block, this step only writes down.
-        while lines and len(render_block(lines)) > CAPS["human"]:
+        # memory; reflection condenses the block, this step only writes down. Full is within its cap in
+        # characters and within the floor's in the model's tokens (in Chinese the second comes first).
+        def full(block: str) -> bool:
+            return len(block) > CAPS["human"] or not self.self_model.fits("human", block)
+        while lines and full(render_block(lines)):
             lines.pop()
         text = render_block(lines)
         if text == before:
@@ -151,6 +154,6 @@ class HumanNotes:
         try:
             self.self_model.write("human", text, "ai")
             return text
-        except InvalidEdit as e:  # a bug: the lines were fitted to the cap above
+        except InvalidEdit as e:  # a bug, or a person's edit meanwhile: the lines were fitted above
             log.error("the human block was not updated: %s", e)
             return None

@@ -1,10 +1,16 @@
 """The SELF floor: origin and guardrails (shipped, read-only), persona and the human block, and the
 five-section self-model (seed 003, section 2). Each editable text has a cap, so the floor stays small
 and can never crowd the conversation out of the workspace.
+
+A cap in characters means different things in different scripts: in the default model 1,200 characters
+are some 300 tokens of English and 2,600 of Chinese. So whenever a text is written the floor as a whole
+is also measured in the chat model's own tokens, as the workspace renders it: an edit after which it
+would take more than FLOOR_CAP_TOKENS is refused, and the companion's learning fits what it writes to both.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Callable
 
 from ..errors import InvalidEdit
 from ..store.migrations import TEXT_SECTIONS
@@ -18,6 +24,8 @@ CAPS = {
     "identity": 1200, "intentions": 800, "working_memory": 800, "inner_state": 600,
 }
 BLOCKS = ("persona", "human")
+# The whole floor, in the chat model's tokens (workspace/assemble.py renders it and keeps it within this).
+FLOOR_CAP_TOKENS = 1600
 
 
 def shipped(name: str) -> str:
@@ -36,9 +44,16 @@ class SelfFloor:
     inner_state: str
 
 
+def label(name: str) -> str:
+    return "human block" if name == "human" else name.replace("_", " ")
+
+
 class SelfModel:
-    def __init__(self, soul: Soul):
+    def __init__(self, soul: Soul, measure: Callable[[SelfFloor], int] | None = None):
+        """`measure(floor)`: the tokens the floor takes in the chat model's context (None: only the character
+        caps are kept). It may wait for the model to load, so edits run off the UI thread."""
         self.soul = soul
+        self.measure = measure
 
     def read(self) -> SelfFloor:
         texts = {r["section"]: r["content"] for r in self.soul.query("SELECT section, content FROM self_model")}
@@ -47,7 +62,8 @@ class SelfModel:
                          **{k: texts.get(k, "") for k in (*BLOCKS, *TEXT_SECTIONS)})
 
     def write(self, name: str, content: str, actor: str) -> None:
-        """Rewrite one section or block. Over its cap or not text: refused, the old value kept."""
+        """Rewrite one section or block. Over its cap, not text, or making the floor too large for the model:
+        refused, the old value kept."""
         if name not in CAPS:
             raise InvalidEdit(f"{name!r} is not an editable part of the self "
                               f"(origin and guardrails are read-only).")
@@ -57,12 +73,33 @@ class SelfModel:
         if len(content) > CAPS[name]:
             raise InvalidEdit(f"The {name.replace('_', ' ')} holds at most {CAPS[name]} characters "
                               f"({len(content)} given); the old text is kept.")
+        if (tokens := self._floor_too_large(name, content)) is not None:
+            raise InvalidEdit(
+                f"With this text the self would take {tokens:,} of the model's tokens in every turn, more than "
+                f"the {FLOOR_CAP_TOKENS:,} it may (some scripts, such as Chinese, take a token or more for each "
+                f"character); the old text is kept. Shorten the {label(name)} by about "
+                f"{tokens - FLOOR_CAP_TOKENS:,} tokens.")
         if name in BLOCKS:
             row = self.soul.query("SELECT id FROM blocks WHERE name = ?", (name,))[0]
             self.soul.update("block", row["id"], actor, content=content, updated_at=now())
         else:
             row = self.soul.query("SELECT id FROM self_model WHERE section = ?", (name,))[0]
             self.soul.update("self_model", row["id"], actor, content=content, updated_at=now(), needs_regeneration=0)
+
+    def fits(self, name: str, content: str) -> bool:
+        """Whether `content` may be written as `name` without making the floor too large (see write)."""
+        return self._floor_too_large(name, content.strip()) is None
+
+    def _floor_too_large(self, name: str, content: str) -> int | None:
+        """The floor's tokens with `content` as `name`, if that is over FLOOR_CAP_TOKENS and more than now. (A
+        floor already over it, measured anew by a hungrier tokenizer, may still be shortened a little at a time.)"""
+        if self.measure is None:
+            return None
+        floor = self.read()
+        tokens = self.measure(replace(floor, **{name: content}))
+        if tokens <= FLOOR_CAP_TOKENS or tokens <= self.measure(floor):
+            return None
+        return tokens
 
     def growth(self, limit: int = 50) -> list[dict]:
         """The newest growth-log entries, newest first."""

@@ -2,8 +2,9 @@
 
 1. The SELF floor, always present and never cut: origin, guardrails, persona,
    the self-model's identity and intentions, the human block, working memory.
-   Its texts are capped where they are written, and the floor as a whole has a
-   hard cap here, so it can never crowd the conversation out.
+   Its texts are capped where they are written, and the floor as a whole is
+   kept within FLOOR_CAP_TOKENS there too (mind/selfmodel.py), so it can never
+   crowd the conversation out.
 2. Emotional context and current focus (the inner state).
 3. Within the remaining budget, counted with the model's own tokenizer:
    recalled memories, episodes and world cards, and the recent turns.
@@ -19,16 +20,21 @@ so the prefix then stays valid for many turns; llama.cpp drops them from what it
 computed rather than reading the rest again (models/shift.py).
 """
 
+import logging
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..mind.selfmodel import SelfFloor
+from ..errors import KnownError
+from ..mind.selfmodel import CAPS, FLOOR_CAP_TOKENS, SelfFloor, label
 from ..mind.wording import today
 from ..retrieval.recall import Recalled
 from .note import render_item, render_note
 
-FLOOR_CAP_TOKENS = 1600
+log = logging.getLogger(__name__)
+
 REPLY_RESERVE = 512
+# A floor over FLOOR_CAP_TOKENS still goes in whole while it leaves the conversation this much (see _over_cap).
+CONVERSATION_LEAST = 512
 RECALL_SHARE = 0.25  # of what is left after the floor and the new message
 # When the transcript must be trimmed, it is trimmed to this share of its room, so the next trim is many
 # turns away (a trim is cheap where the model can drop tokens from its cache, a full re-read elsewhere).
@@ -65,8 +71,11 @@ class Assembled:
     user_text_cut: bool = False
 
 
-class FloorTooLarge(Exception):
-    """A bug: the caps on the self's texts should make this impossible."""
+_over_noted: int | None = None  # the over-cap floor last logged (once, not every turn)
+
+
+class FloorTooLarge(KnownError):
+    """The self's texts leave a turn no room for the conversation; they must be shortened."""
 
 
 def render_floor(f: SelfFloor, companion_name: str) -> str:
@@ -119,6 +128,32 @@ class Workspace:
                 start += 1
         return start, spent
 
+    def floor_tokens(self, floor: SelfFloor, companion_name: str) -> int:
+        """What the floor takes in this model's tokens (SelfModel measures its edits with this)."""
+        return self.count(render_floor(floor, companion_name))
+
+    def _over_cap(self, floor: SelfFloor, tokens: int) -> None:
+        """A floor over FLOOR_CAP_TOKENS. Its texts are measured in the model's tokens when they are written
+        (SelfModel.write), so it is over only when they were measured with another tokenizer: the person
+        switched to a model that takes more tokens for the same text, imported a core, or undid an edit. That is
+        no bug, and no reason to stop talking: the turn goes on with the whole floor, and less room for the rest.
+        (Cutting the texts to fit would have the companion forget parts of itself without a word.) Only a floor
+        that would leave the conversation (the message, the note, recent turns) under CONVERSATION_LEAST tokens
+        stops the turn, with a message saying what to shorten; an edit that shortens it is always accepted."""
+        global _over_noted
+        most = max(FLOOR_CAP_TOKENS, self.budget - CONVERSATION_LEAST)
+        if tokens > most:
+            sizes = sorted(((self.count(getattr(floor, name)), name) for name in CAPS), reverse=True)
+            longest = " and ".join(f"the {label(name)} ({n:,})" for n, name in sizes[:2] if n)
+            raise FloorTooLarge(
+                f"The self takes {tokens:,} of this model's tokens, which leaves too little of its context for the "
+                f"conversation (it may take {most:,}). Shorten it in the Open Mind's Self view (the longest texts, "
+                f"in tokens: {longest}), or give the model a larger context in the settings.")
+        if _over_noted != tokens:
+            _over_noted = tokens
+            log.warning("the SELF floor takes %d tokens with this model, over its cap of %d; turns go on with less "
+                        "room for the rest", tokens, FLOOR_CAP_TOKENS)
+
     def assemble(self, floor: SelfFloor, companion_name: str, transcript: list[Entry], recalled: list[Recalled],
                  user_text: str, *, focus: str = "", emotional: str = "",
                  learned: list[tuple[int, str]] = (), brief: bool = False) -> Assembled:
@@ -126,7 +161,7 @@ class Workspace:
         floor_text = render_floor(floor, companion_name)
         floor_tokens = self.count(floor_text)
         if floor_tokens > FLOOR_CAP_TOKENS:
-            raise FloorTooLarge(f"the SELF floor takes {floor_tokens} tokens (cap {FLOOR_CAP_TOKENS})")
+            self._over_cap(floor, floor_tokens)
         left = self.budget - floor_tokens
 
         # The new message always fits: an enormous one is cut to half of what is left, keeping its end.
