@@ -42,6 +42,32 @@ def test_upgrade_from_the_first_schema_keeps_the_data(anima_home):
         assert names == [m.__name__ for m in migrations.MIGRATIONS]
 
 
+def test_upgrade_from_schema_3_indexes_the_unspaced_text_already_there(anima_home):
+    import json
+    home = Home(anima_home)
+    home.create(PASSPHRASE).close()
+    key = home.unlock_key(PASSPHRASE)
+    home.soul_path.unlink()
+    with Soul(home.soul_path, key, create=True, migrate_to=3) as old:
+        said = old.add("message", "user", session="s1", role="user", speaker="Ada", content="我住在北京",
+                       created_at=NOW)
+        old.add("message", "user", session="s1", role="user", speaker="Ada", content="I live in Leeds",
+                created_at=NOW)
+        fact = old.add("memory", "user", kind="fact", content="猫の名前はタマ", source="user_stated",
+                       valid_from=NOW, created_at=NOW)
+        old.add("memory", "user", kind="fact", content="has a cat named Miso", source="user_stated",
+                valid_from=NOW, created_at=NOW)
+        card = old.add("world_card", "user", kind="place", title="Home", body="A flat.",
+                       keywords=json.dumps(["ฉันชอบกาแฟ"], ensure_ascii=False), created_at=NOW, updated_at=NOW)
+    with home.unlock(PASSPHRASE) as soul:
+        assert soul.schema_version() == migrations.SCHEMA_VERSION
+        held = {t: [r["rowid"] for r in soul.query(f"SELECT rowid FROM {t}_grams")]
+                for t in ("messages", "memories", "episodes", "world_cards")}
+        assert held == {"messages": [said], "memories": [fact], "episodes": [], "world_cards": [card]}
+        assert soul.query("SELECT rowid FROM memories_grams WHERE memories_grams MATCH '名前は'") == [{"rowid": fact}]
+        assert soul.query("SELECT rowid FROM world_cards_grams WHERE world_cards_grams MATCH 'ชอบ'") == [{"rowid": card}]
+
+
 def test_a_soul_from_a_newer_schema_is_refused_and_left_unchanged(anima_home):
     home = Home(anima_home)
     with home.create(PASSPHRASE) as soul:
