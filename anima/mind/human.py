@@ -103,7 +103,9 @@ class HumanNotes:
         except StructuredOutputFailed as e:
             if cancel is not None and cancel.is_set():
                 return [], None
-            log.warning("learning about the person skipped these messages: %s", e)
+            # The error quotes what the model wrote about them: the log (plaintext) gets only its shape.
+            log.warning("learning about the person skipped %d messages: no valid answer in %d tries",
+                        len(messages), len(e.attempts))
             self._mark_read(newest)
             return [], None
         learned, block = self.apply(reply["facts"], messages)

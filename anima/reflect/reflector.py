@@ -12,8 +12,9 @@ because both use the one model.
 
 The jobs take the conversation and the models; this class only schedules them
 (the window runs it as it is; the terminal and the tests may call `settle`).
-A job that fails is a bug: it is logged and told to `on_failure` listeners
-(the window's status line), and never reaches the next turn.
+A job that fails is logged and told to `on_failure` listeners (the window's
+status line): a KnownError with its message for people, anything else as a
+bug. Neither reaches the next turn.
 """
 
 import logging
@@ -21,6 +22,7 @@ import threading
 from typing import Callable
 
 from ..conversation import Conversation
+from ..errors import KnownError
 from ..mind.human import HumanNotes
 from .read_ahead import read_ahead, read_draft
 
@@ -92,6 +94,11 @@ class Reflector:
         try:
             job(*args)
             return True
+        except KnownError as e:  # the person's or the machine's doing (a full disk, a floor too large): say it
+            log.warning("%s stopped: %s", what, type(e).__name__)
+            for listener in self._failure_listeners:
+                listener(f"{what[0].upper()}{what[1:]} stopped: {e}")
+            return False
         except Exception:
             log.exception("%s failed", what)
             for listener in self._failure_listeners:
