@@ -7,7 +7,6 @@ the others are down, slow, or answer garbage.
 import json
 import socket
 import threading
-import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -88,27 +87,28 @@ def test_an_endpoint_that_is_down_is_a_clear_error():
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # closed again when the block ends: nothing listens there
     model = OpenAIChatModel(f"http://127.0.0.1:{port}/v1", "m", timeout=5)
-    t = time.monotonic()
-    with pytest.raises(ModelError, match="Cannot reach"):
+    with pytest.raises(ModelError, match="Cannot reach .*refused"):  # refused at once, not waited out
         model.complete([{"role": "user", "content": "hi"}])
-    assert time.monotonic() - t < 5
 
 
 def test_a_slow_endpoint_times_out_with_a_clear_error():
+    given_up = threading.Event()
+
     class Slow(BaseHTTPRequestHandler):
         def log_message(self, *args):
             pass
 
         def do_POST(self):
-            time.sleep(3)
+            given_up.wait(60)  # says nothing until the client has given up
 
     server = serve(Slow)
     model = OpenAIChatModel(f"http://127.0.0.1:{server.server_address[1]}/v1", "m", timeout=0.5)
-    t = time.monotonic()
-    with pytest.raises(ModelError, match="did not answer within 0.5 s"):
-        model.complete([{"role": "user", "content": "hi"}])
-    assert time.monotonic() - t < 3
-    stop(server)
+    try:
+        with pytest.raises(ModelError, match="did not answer within 0.5 s"):
+            model.complete([{"role": "user", "content": "hi"}])
+    finally:
+        given_up.set()
+        stop(server)
 
 
 @pytest.mark.parametrize("status, body", [
