@@ -6,6 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # `python -m anima chat` on the real model and embedder
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

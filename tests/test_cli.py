@@ -20,6 +20,7 @@ def anima(*args, env=None):
                           cwd=ROOT, timeout=120)
 
 
+@pytest.mark.slow  # runs `python -m anima`
 def test_export_and_import_from_the_command_line(anima_home, tmp_path):
     with Home(anima_home).create(PASSPHRASE) as soul:
         fill(soul)
@@ -39,6 +40,7 @@ def test_export_and_import_from_the_command_line(anima_home, tmp_path):
     assert r.returncode == 0, r.stderr
 
 
+@pytest.mark.slow  # runs `python -m anima`
 def test_mistakes_exit_2_with_one_line_and_no_traceback(anima_home, tmp_path):
     Home(anima_home).create(PASSPHRASE).close()
     cases = [
@@ -57,12 +59,14 @@ def test_mistakes_exit_2_with_one_line_and_no_traceback(anima_home, tmp_path):
         assert "Traceback" not in r.stderr
 
 
+@pytest.mark.slow  # runs `python -m anima`
 def test_check_reports_a_healthy_soul(anima_home):
     Home(anima_home).create(PASSPHRASE).close()
     r = anima("check", env={"ANIMA_PASSPHRASE": PASSPHRASE})
     assert r.returncode == 0 and "passes" in r.stdout
 
 
+@pytest.mark.slow  # runs `python -m anima`
 def test_export_json_holds_every_kind_readable_and_says_it_is_not_encrypted(anima_home, tmp_path):
     with Home(anima_home).create(PASSPHRASE) as soul:
         fill(soul)

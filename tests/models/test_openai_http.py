@@ -62,6 +62,7 @@ def model_server(real_model):
     stop(server)
 
 
+@pytest.mark.slow  # a server on the real model
 def test_a_reply_streams_from_a_real_local_server(model_server):
     url, seen = model_server
     model = OpenAIChatModel(url, "smollm2", api_key="sk-local", timeout=30)
@@ -73,6 +74,7 @@ def test_a_reply_streams_from_a_real_local_server(model_server):
     assert seen[-1]["auth"] == "Bearer sk-local"
 
 
+@pytest.mark.slow  # a server on the real model
 def test_a_structured_call_through_the_server_is_schema_constrained(model_server):
     url, seen = model_server
     model = OpenAIChatModel(url, "smollm2", timeout=60)
@@ -91,6 +93,7 @@ def test_an_endpoint_that_is_down_is_a_clear_error():
         model.complete([{"role": "user", "content": "hi"}])
 
 
+@pytest.mark.slow  # a server
 def test_a_slow_endpoint_times_out_with_a_clear_error():
     given_up = threading.Event()
 
@@ -111,6 +114,7 @@ def test_a_slow_endpoint_times_out_with_a_clear_error():
         stop(server)
 
 
+@pytest.mark.slow  # a server
 @pytest.mark.parametrize("status, body", [
     (200, b"<html><body>Welcome to nginx</body></html>"),
     (200, b"data: {not json}\n\n"),

@@ -43,6 +43,7 @@ def predictions(path: Path, text: str):
     return scores.argmax(axis=1), float(np.exp(nll))
 
 
+@pytest.mark.slow  # re-encodes the real model
 def test_the_copy_predicts_what_the_shipped_model_predicts(tmp_path):
     copy = reencoded(default_gguf(), tmp_path)
     text = dialogue()
@@ -52,6 +53,7 @@ def test_the_copy_predicts_what_the_shipped_model_predicts(tmp_path):
     assert abs(ours_ppl - shipped_ppl) / shipped_ppl < 0.01
 
 
+@pytest.mark.slow  # re-encodes the real model
 def test_the_copy_is_made_once_and_replaces_an_older_one(tmp_path):
     stale = tmp_path / f"{default_gguf().stem}.1-2.Q8_0.gguf"  # the copy of a since reinstalled package
     stale.write_bytes(b"old")
@@ -72,6 +74,7 @@ def test_no_room_for_the_copy_is_a_clear_error(tmp_path):
         reencoded(default_gguf(), blocked / "models")
 
 
+@pytest.mark.slow  # the real model
 def test_without_a_copy_the_default_model_runs_from_the_original(tmp_path, monkeypatch, caplog):
     blocked = tmp_path / "cache"
     blocked.write_text("a file where the cache folder should be")
@@ -87,6 +90,7 @@ def test_without_a_copy_the_default_model_runs_from_the_original(tmp_path, monke
         model.close()
 
 
+@pytest.mark.slow  # the real model
 def test_a_damaged_copy_is_set_aside_and_made_again(tmp_path, monkeypatch):
     monkeypatch.setenv("ANIMA_CACHE", str(tmp_path))
     damaged = copy_path(default_gguf())

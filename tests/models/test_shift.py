@@ -3,6 +3,7 @@
 from anima.models.shift import common_prefix
 
 import numpy as np
+import pytest
 
 FLOOR = {"role": "system", "content": "# Who I am\nMy name is Anima. I keep a diary of our talks. " * 8}
 
@@ -21,6 +22,7 @@ def reads(model, monkeypatch) -> list[int]:
     return read
 
 
+@pytest.mark.slow  # the real model
 def test_a_trimmed_transcript_is_not_read_again(real_model, monkeypatch):
     turns = transcript(12)
     first = [FLOOR, *turns, {"role": "user", "content": "What did we say about the roses?"}]
@@ -36,6 +38,7 @@ def test_a_trimmed_transcript_is_not_read_again(real_model, monkeypatch):
     assert again.strip()
 
 
+@pytest.mark.slow  # the real model
 def test_a_changed_floor_is_read_again_in_full(real_model, monkeypatch):
     turns = transcript(6)
     real_model.stream([FLOOR, *turns], max_tokens=1, temperature=0.0).read()
@@ -45,6 +48,7 @@ def test_a_changed_floor_is_read_again_in_full(real_model, monkeypatch):
     assert sum(read) > sum(real_model.count_tokens(t["content"]) for t in turns[2:])
 
 
+@pytest.mark.slow  # the real model
 def test_a_side_call_does_not_confuse_what_the_context_holds(real_model, monkeypatch):
     turns = transcript(10)
     real_model.stream([FLOOR, *turns], max_tokens=1, temperature=0.0).read()

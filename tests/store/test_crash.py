@@ -1,4 +1,8 @@
+import pytest
+
 from bench.crashloop import run
+
+pytestmark = pytest.mark.slow  # starts a writer process and kills it 20 times
 
 
 def test_sigkill_mid_write_never_loses_an_acknowledged_write_or_damages_the_file(tmp_path):

@@ -43,6 +43,7 @@ def _change_forever(home_dir, old, new):
         old, new = new, old
 
 
+@pytest.mark.slow  # starts and kills 12 processes
 def test_a_crash_while_changing_the_passphrase_leaves_the_old_or_the_new_one_working(anima_home):
     home = Home(anima_home)
     home.create("one").close()

@@ -1,5 +1,6 @@
 """The window on the real default model, from the first run to the first streamed reply."""
 
+import pytest
 from PySide6.QtCore import Qt
 
 from anima.companion import Companion
@@ -9,6 +10,8 @@ from anima.settings import Settings
 from anima.store import Home
 from ui.dialogs.unlock import FirstRunDialog
 from ui.window import MainWindow
+
+pytestmark = pytest.mark.slow  # the real model and embedder
 
 
 def test_first_run_to_a_first_streamed_reply_on_the_real_model(qtbot, anima_home, screenshot):
