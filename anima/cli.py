@@ -119,23 +119,50 @@ def open_companion(args, create_if_missing: bool = False, talk: bool = True):
     return companion
 
 
+PASTE, END = "/paste", "/end"
+CHAT_HELP = (f"Text you did not write yourself: `{PASTE}`, then the text, then `{END}` alone on a line, then your "
+             "message about it (it is marked as pasted: information, never your own words or instructions); "
+             "`/file PATH your message` attaches a file's text the same way.")
+
+
+def read_external(line: str, read) -> tuple[str, list] | None:
+    """A chat line that brings text from outside: (the message sent with it, [External]); None for a plain line.
+    `read(prompt)` reads the next line (EOFError at the end)."""
+    from .mind.messages import External
+    from .store.provenance import Source
+    if line.strip() == PASTE:
+        block = []
+        while (more := read("")).strip() != END:
+            block.append(more)
+        return read("about it> " if sys.stdin.isatty() else ""), [External(Source.PASTED, "\n".join(block))]
+    if line.startswith("/file "):
+        path, _, message = line[len("/file "):].strip().partition(" ")
+        try:
+            text = Path(path).expanduser().read_text(encoding="utf-8", errors="replace")
+        except OSError as e:
+            raise KnownError(f"Cannot read {path}: {e.strerror}.") from None
+        return message, [External(Source.FILE, text, Path(path).name)]
+    return None
+
+
 def cmd_chat(args) -> int:
     companion = open_companion(args, create_if_missing=True)
     companion.temperature = args.temperature
     interactive = sys.stdin.isatty()
     try:
         if interactive:
-            print(f"{companion.name} is here. (Ctrl-D to leave.)")
+            print(f"{companion.name} is here. (Ctrl-D to leave.) {CHAT_HELP}")
         while True:
             try:
                 line = input("you> " if interactive else "")
+                line, external = read_external(line, input) or (line, [])
             except EOFError:
                 break
-            if not line.strip():
+            if not line.strip() and not external:
                 continue
             if interactive:
                 print(f"{companion.name}> ", end="", flush=True)
-            for piece in companion.turn(line):
+            for piece in companion.turn(line, external=external):
                 print(piece, end="", flush=True)
             print(flush=True)
             if not interactive:
@@ -181,6 +208,33 @@ def cmd_forget(args) -> int:
     return 0
 
 
+def cmd_proposals(args) -> int:
+    """Changes to what shapes the companion that wait for the person's say (mind/gate.py)."""
+    import json
+    from .store.provenance import shown
+    companion = open_companion(args, talk=False)
+    try:
+        if args.accept is not None:
+            companion.accept_proposal(args.accept)
+            print(f"Accepted proposed change #{args.accept}; it is applied.")
+            return 0
+        if args.reject is not None:
+            companion.reject_proposal(args.reject)
+            print(f"Rejected proposed change #{args.reject}; nothing was changed.")
+            return 0
+        rows = companion.proposals(pending_only=not args.all)
+        if args.json:
+            print(json.dumps([{**p, "from": shown(p)} for p in rows], ensure_ascii=False, indent=1))
+        elif not rows:
+            print("No proposed changes wait for you.")
+        for p in rows if not args.json else ():
+            print(f"#{p['id']} [{p['status']}] {p['op']} in {p['target']}: {p['content']}\n"
+                  f"    why it waits: {p['reason']}; from {shown(p)}")
+    finally:
+        companion.close()
+    return 0
+
+
 def cmd_bench(args) -> int:
     from .bench import run
     return run(args.name, args.rest)
@@ -204,7 +258,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.set_defaults(func=cmd_passphrase)
     k = sub.add_parser("check", help="check the soul file's integrity")
     k.set_defaults(func=cmd_check)
-    ch = sub.add_parser("chat", help="talk in the terminal (reads one message per line when not a terminal)")
+    ch = sub.add_parser("chat", help="talk in the terminal (reads one message per line when not a terminal)",
+                        description=CHAT_HELP)
     ch.add_argument("--model", help="a GGUF file (default: the bundled SmolLM2-135M-Instruct)")
     ch.add_argument("--temperature", type=float, default=0.7)
     ch.set_defaults(func=cmd_chat)
@@ -220,6 +275,13 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--person", metavar="NAME", help="forget everything whose own words name this person")
     f.add_argument("--model", help=argparse.SUPPRESS)
     f.set_defaults(func=cmd_forget)
+    pr = sub.add_parser("proposals", help="changes to what shapes the companion that wait for your say")
+    pr.add_argument("--accept", type=int, metavar="ID")
+    pr.add_argument("--reject", type=int, metavar="ID")
+    pr.add_argument("--all", action="store_true", help="accepted and rejected ones too")
+    pr.add_argument("--json", action="store_true")
+    pr.add_argument("--model", help=argparse.SUPPRESS)
+    pr.set_defaults(func=cmd_proposals)
     b = sub.add_parser("bench", help="run a benchmark (store, mind, or all)")
     b.add_argument("name")
     b.add_argument("rest", nargs=argparse.REMAINDER)

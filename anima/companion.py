@@ -13,10 +13,11 @@ from pathlib import Path
 from .conversation import Conversation, TurnStream
 from .mind.export import export_json
 from .mind.feelings import Feelings
+from .mind.gate import TARGETS, Change, Gate, Verdict
 from .mind.history import History
 from .mind.human import HumanNotes
 from .mind.memories import Memories
-from .mind.messages import Messages
+from .mind.messages import External, Messages
 from .mind.recalls import WorkspaceRecord
 from .mind.selfmodel import SelfModel
 from .mind.world import Clerk, WorldCards
@@ -26,7 +27,9 @@ from .reflect import Reflector
 from .retrieval.indexer import Indexer
 from .retrieval.recall import Recall, Recalled
 from .store import Home, Soul
+from .errors import InvalidEdit
 from .store.forget import Forgotten, name_pattern
+from .store.provenance import Provenance, Source
 
 
 class Companion:
@@ -58,7 +61,9 @@ class Companion:
             clerk=self.clerk, record=self.workspace_record, chat=chat,
             names=lambda: (self.name, self.user_name), session=session)
         # Learning about the person as they talk (mind/human.py); a person may turn it off for this soul.
-        self.reflector = Reflector(self.conversation, HumanNotes(soul, chat, self.self_model, self.memories),
+        self.gate = Gate(soul, self.self_model)
+        self.reflector = Reflector(self.conversation, HumanNotes(soul, chat, self.self_model, self.memories,
+                                                                 self.gate),
                                    learns=soul.get_meta("learns_in_conversation", "1") == "1")
 
     def start_background(self, chat: bool = True) -> None:
@@ -112,10 +117,11 @@ class Companion:
         self.reflector.turn_started()
         self.conversation.restart()
 
-    def turn(self, text: str, cancel: threading.Event | None = None) -> TurnStream:
-        """Record the message and prepare the reply; iterate the result to stream it."""
+    def turn(self, text: str, cancel: threading.Event | None = None, external: list[External] = ()) -> TurnStream:
+        """Record the message (and any text from outside sent with it) and prepare the reply; iterate the result
+        to stream it."""
         self.reflector.turn_started()
-        return TurnStream(self.conversation, text, cancel=cancel, reply_tokens=self.reply_tokens,
+        return TurnStream(self.conversation, text, external=external, cancel=cancel, reply_tokens=self.reply_tokens,
                           temperature=self.temperature, after=self.reflector.after)
 
     def read_draft(self, text: str) -> None:
@@ -150,6 +156,27 @@ class Companion:
         gone = self.soul.forget_person(name)
         self.conversation.forget(set(gone.items), name_pattern(name))
         return gone
+
+    def edit_self(self, name: str, content: str) -> None:
+        """The person's own edit of a part of the self in the Open Mind. What steers the companion goes through
+        the gate (a secret is refused even here); the rest is written as it is."""
+        if name not in TARGETS:
+            self.self_model.write(name, content, "user")
+            return
+        [decision] = self.gate.submit([Change(name, "rewrite", content, Provenance(Source.APP))])
+        if decision.verdict is not Verdict.APPLY:
+            raise InvalidEdit(f"That was not saved: {decision.reason}. The old text is kept.")
+
+    def proposals(self, pending_only: bool = True) -> list[dict]:
+        """Changes that wait for the person's say, each with where it came from."""
+        return self.gate.pending() if pending_only else self.gate.proposals()
+
+    def accept_proposal(self, proposal_id: int) -> None:
+        self.reflector.turn_started()
+        self.gate.accept(proposal_id)
+
+    def reject_proposal(self, proposal_id: int) -> None:
+        self.gate.reject(proposal_id)
 
     def undo(self, edit_id: int) -> None:
         self.reflector.turn_started()

@@ -19,12 +19,13 @@ from typing import Callable
 
 from ..mind.feelings import Feelings
 from ..mind.memories import Memories
-from ..mind.messages import Messages
+from ..mind.messages import External, Messages
 from ..mind.recalls import WorkspaceRecord
 from ..mind.selfmodel import SelfFloor, SelfModel
 from ..mind.world import Clerk
 from ..models.chat import ChatModel
 from ..retrieval.recall import Recalled
+from ..store.provenance import Provenance, Source
 from ..store.soul import now
 from ..workspace import Assembled, Entry, Workspace
 
@@ -118,8 +119,15 @@ class Conversation:
 
     def record_message(self, role: str, text: str) -> int:
         companion, person = self.names()
-        return self.messages.record(role, text, speaker=companion if role == "companion" else person,
-                                    session=self.session)
+        if role == "companion":
+            return self.messages.record(role, text, speaker=companion, session=self.session)
+        return self.messages.record(role, text, speaker=person, session=self.session,
+                                    provenance=Provenance(Source.PERSON))
+
+    def record_external(self, external: External, message_id: int | None) -> int:
+        """Text from outside sent with a message: stored as what it is (never as their words), citing the message."""
+        return self.messages.record("user", external.text, speaker=external.label, session=self.session,
+                                    provenance=Provenance(external.source, message_id, external.name))
 
     def recall_for(self, text: str, message_id: int | None = None) -> list[Recalled]:
         """What this message newly brings to mind: not what the transcript already holds, nor the message itself."""
@@ -153,7 +161,7 @@ class Conversation:
             assembled = assemble(floor)
         return Prepared(assembled, floor, floor.inner_state, feelings)
 
-    def record_turn(self, prepared: Prepared, learned: int, user_id: int, reply: str) -> int | None:
+    def record_turn(self, prepared: Prepared, learned: int, user_ids: list[int], reply: str) -> int | None:
         """The transcript grows by exactly what was sent and said, so the next turn's prefix matches. Records the
         reply and what its workspace held; returns the reply's id (None when it stopped before a word)."""
         ws = prepared.assembled
@@ -165,7 +173,8 @@ class Conversation:
                 self._focus_shown = prepared.focus
                 self._feelings_shown = prepared.feelings
                 del self._learned[:learned]
-            self._transcript.append(Entry("user", ws.messages[-1]["content"], frozenset({("message", user_id)})))
+            self._transcript.append(Entry("user", ws.messages[-1]["content"],
+                                          frozenset(("message", i) for i in user_ids)))
         said = reply.strip()
         if not said:
             return None  # stopped before a word: nothing to remember

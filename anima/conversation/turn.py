@@ -1,30 +1,48 @@
 """One turn: record the message, recall, assemble the workspace, stream the reply, record it and what was used.
 
+The person's own words and any text from outside sent with them (pasted, a
+file, a tool's output: mind/messages.py's External) are stored apart, each
+with where it came from, and reach the model as their words followed by
+marked information (workspace/external.py). What code must say itself (a
+secret will not be kept, what only the person may do) comes before the
+model's words, and the reply is stored and shown without remote images or
+links that carry data (outward.py).
+
 (Parts' bids and the Self's arbitration join here when parts exist; see DESIGN.md, "One turn".)
 """
 
 import threading
 from typing import Callable, Iterator
 
-from ..mind.messages import clean
+from ..mind.messages import EmptyMessage, External, clean
 from ..models.chat import StopReason
+from ..workspace.external import compose
 from .live import Conversation
+from .outward import notices, safe_reply
 
 
 class TurnStream:
-    """The reply as it streams. After it is exhausted: `reply_id`, `stop_reason`, `workspace`.
+    """The reply as it streams. After it is exhausted: `reply_id`, `stop_reason`, `workspace`, `text`.
 
     `after(user_text, reply)` is called once the reply is recorded (the work between turns starts there)."""
 
-    def __init__(self, conversation: Conversation, text: str, *, cancel: threading.Event | None = None,
-                 reply_tokens: int = 384, temperature: float = 0.7,
+    def __init__(self, conversation: Conversation, text: str, *, external: list[External] = (),
+                 cancel: threading.Event | None = None, reply_tokens: int = 384, temperature: float = 0.7,
                  after: Callable[[str, str], None] = lambda user_text, reply: None):
         self.conversation = conversation
         self.cancel = cancel or threading.Event()
         self.reply_tokens, self.temperature, self._after = reply_tokens, temperature, after
+        typed = clean(text)
+        external = [External(e.source, clean(e.text), e.name) for e in external if clean(e.text)]
+        if not typed and not external:
+            raise EmptyMessage()
         conversation.begin_turn()
-        self.user_id = conversation.record_message("user", text)
-        self.user_text = clean(text)  # as it was stored
+        ids = [conversation.record_message("user", typed)] if typed else []
+        ids += [conversation.record_external(e, ids[0] if ids else None) for e in external]
+        self.user_ids = ids
+        self.user_id = ids[0]
+        self.user_text = compose(typed, [(e.label, e.text) for e in external])
+        self.notices = notices(typed)
         self.recalled = conversation.recall_for(self.user_text, self.user_id)
         self.learned = conversation.learned()
         self.prepared = conversation.prepare(self.user_text, self.recalled, self.learned)
@@ -41,6 +59,10 @@ class TurnStream:
         return self._pieces
 
     def _generate(self) -> Iterator[str]:
+        for notice in self.notices:
+            piece = notice + "\n\n"
+            self.text += piece
+            yield piece
         stream = self.conversation.chat.stream(self.workspace.messages, max_tokens=self.reply_tokens,
                                                temperature=self.temperature, cancel=self.cancel)
         try:
@@ -49,7 +71,8 @@ class TurnStream:
                 yield piece
         finally:
             self.stop_reason = stream.stop_reason or StopReason.CANCELLED
-            self.reply_id = self.conversation.record_turn(self.prepared, len(self.learned), self.user_id, self.text)
+            self.text = safe_reply(self.text)
+            self.reply_id = self.conversation.record_turn(self.prepared, len(self.learned), self.user_ids, self.text)
             if self.reply_id is not None:
                 self._after(self.user_text, self.text.strip())
 

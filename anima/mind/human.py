@@ -4,7 +4,9 @@ When the person says something about themselves, the companion writes it down
 at once, with no reflection cycle: each new fact becomes a memory (stated by
 the user, citing their message) and a line of the human block, and a fact that
 changes a line supersedes the memory behind that line, so the old one keeps its
-dates and the change is recorded.
+dates and the change is recorded. Every line goes through the gate
+(mind/gate.py): what is not the person's own statement about themselves waits
+for their say as a proposal, and a secret is never written.
 
 The model decides what was stated, through a schema (constrained decoding). A
 small model guesses, so its guesses are checked against the text: most of a
@@ -20,12 +22,13 @@ import logging
 import re
 import threading
 
-from ..errors import InvalidEdit
 from ..models.chat import ChatModel
 from ..models.structured import StructuredOutputFailed, ask_structured
 from ..retrieval.fts import terms
+from ..store.provenance import Provenance, Source
+from .gate import Change, Gate, Verdict, block_lines
 from .memories import Memories
-from .selfmodel import CAPS, SelfModel
+from .selfmodel import SelfModel
 
 log = logging.getLogger(__name__)
 
@@ -53,30 +56,24 @@ def schema(lines: int) -> dict:
                 "replaces": {"type": "integer", "enum": list(range(lines + 1))}}}}}}
 
 
-def block_lines(text: str) -> list[str]:
-    """The human block as lines (a person may have written it as prose; each line counts as one)."""
-    return [re.sub(r"^\s*[-*•]\s*", "", ln).strip() for ln in text.splitlines() if ln.strip()]
-
-
-def render_block(lines: list[str]) -> str:
-    return "\n".join(f"- {ln}" for ln in lines)
-
-
 class HumanNotes:
     """Reads the person's new messages and keeps the human block and their stated facts current."""
 
-    def __init__(self, soul, chat: ChatModel, self_model: SelfModel, memories: Memories):
+    def __init__(self, soul, chat: ChatModel, self_model: SelfModel, memories: Memories, gate: Gate):
         self.soul = soul
         self.chat = chat
         self.self_model = self_model
         self.memories = memories
+        self.gate = gate
 
     def unread(self) -> tuple[list[dict], int | None]:
         """The person's messages since the last step, the newest few, that speak of themselves; and the id of
         the newest unread one (None when nothing is unread)."""
         through = int(self.soul.get_meta(READ_THROUGH, "0"))
-        rows = self.soul.query("SELECT id, content FROM messages WHERE role = 'user' AND id > ? "
-                               "ORDER BY id DESC LIMIT ?", (through, MESSAGES_PER_STEP))
+        # Their own words only: text they pasted or attached is information, never their statement.
+        rows = self.soul.query("SELECT id, content FROM messages WHERE role = 'user' AND id > ? AND id NOT IN "
+                               "(SELECT item_id FROM provenance WHERE item_kind = 'message' AND source != ?) "
+                               "ORDER BY id DESC LIMIT ?", (through, Source.PERSON.value, MESSAGES_PER_STEP))
         newest = rows[0]["id"] if rows else None
         return [r for r in reversed(rows) if SPEAKS_OF_SELF.search(r["content"])], newest
 
@@ -113,10 +110,13 @@ class HumanNotes:
         return learned, block
 
     def apply(self, facts: list[dict], messages: list[dict]) -> tuple[list[tuple[int, str]], str | None]:
-        said_words = set(terms(" ".join(m["content"] for m in messages)))
-        lines = block_lines(self.self_model.read().human)  # again: a person may have edited it meanwhile
-        before = render_block(lines)
-        learned = []
+        """Facts grounded in their words go through the gate (mind/gate.py): what passes is written into the human
+        block and remembered; the rest waits as a proposal for the person, or is refused (a secret)."""
+        said = "\n".join(m["content"] for m in messages)
+        said_words = set(terms(said))
+        before = self.self_model.read().human  # again: a person may have edited it meanwhile
+        lines = block_lines(before)
+        changes = []
         for f in facts:
             fact = " ".join(f["fact"].split()).rstrip(".")
             words = set(terms(fact))
@@ -126,36 +126,23 @@ class HumanNotes:
                 continue
             r = f["replaces"]
             replaced = lines[r - 1] if 0 < r <= len(lines) and words & set(terms(lines[r - 1])) else None
-            memory_id = self._remember(fact, replaced, messages[-1]["id"])
-            if replaced is not None:
-                lines[r - 1] = fact
-            else:
-                lines.append(fact)
-            learned.append((memory_id, fact))
-        return learned, (self._write(lines, before) if learned else None)
+            source = max(messages, key=lambda m: len(words & set(terms(m["content"]))))
+            changes.append(Change("human", "replace" if replaced else "add", fact,
+                                  Provenance(Source.PERSON, source["id"]), replaced, source["content"]))
+        learned = []
+        for d in self.gate.submit(changes):
+            if d.verdict is Verdict.APPLY:
+                c = d.change
+                learned.append((self._remember(c.content, c.replaces, c.provenance), c.content))
+        after = self.self_model.read().human
+        return learned, (after if after != before else None)
 
-    def _remember(self, fact: str, replaced: str | None, message_id: int) -> int:
+    def _remember(self, fact: str, replaced: str | None, provenance: Provenance) -> int:
         if replaced is not None:
             old = self.soul.query("SELECT id FROM memories WHERE content = ? AND valid_to IS NULL "
                                   "ORDER BY id DESC LIMIT 1", (replaced,))
             if old:
-                return self.memories.supersede(old[0]["id"], fact, message_id=message_id)
-        return self.memories.remember(fact, kind="fact", source="user_stated", message_id=message_id)
-
-    def _write(self, lines: list[str], before: str) -> str | None:
-        # A full block keeps its oldest lines: what was learned first was learned longest ago and is still a
-        # memory; reflection condenses the block, this step only writes down. Full is within its cap in
-        # characters and within the floor's in the model's tokens (in Chinese the second comes first).
-        def full(block: str) -> bool:
-            return len(block) > CAPS["human"] or not self.self_model.fits("human", block)
-        while lines and full(render_block(lines)):
-            lines.pop()
-        text = render_block(lines)
-        if text == before:
-            return None  # it was all remembered, but the block had no room: no empty edit in the history
-        try:
-            self.self_model.write("human", text, "ai")
-            return text
-        except InvalidEdit as e:  # a bug, or a person's edit meanwhile: the lines were fitted above
-            log.error("the human block was not updated: %s", e)
-            return None
+                return self.memories.supersede(old[0]["id"], fact, message_id=provenance.message_id,
+                                               provenance=provenance)
+        return self.memories.remember(fact, kind="fact", source="user_stated", message_id=provenance.message_id,
+                                      provenance=provenance)

@@ -8,7 +8,9 @@ and it and its closest associates are actively suppressed in recall.
 from ..errors import InvalidEdit
 from ..retrieval.fts import terms
 from ..retrieval.indexer import Indexer
+from ..store.provenance import Provenance
 from ..store.soul import Soul, now
+from . import secrets
 
 SOURCES = ("user_stated", "inferred", "untrusted")
 MAX_CHARS = 1000
@@ -24,26 +26,27 @@ class Memories:
         self.indexer = indexer
 
     def remember(self, content: str, *, kind: str = "fact", source: str = "user_stated", actor: str = "ai",
-                 message_id: int | None = None, importance: float = 0.5, valid_from: str | None = None) -> int:
+                 message_id: int | None = None, importance: float = 0.5, valid_from: str | None = None,
+                 provenance: Provenance | None = None) -> int:
         content = _checked(content)
         if source not in SOURCES:
             raise InvalidEdit(f"A memory's source is one of {', '.join(SOURCES)}.")
         t = now()
-        mid = self.soul.add("memory", actor, kind=kind, content=content, source=source,
+        mid = self.soul.add("memory", actor, provenance=provenance, kind=kind, content=content, source=source,
                             source_message_id=message_id, importance=importance, valid_from=valid_from or t,
                             created_at=t)
         self.indexer.index_items("memory", [{"id": mid, "content": content}])
         return mid
 
     def supersede(self, old_id: int, content: str, *, actor: str = "ai", source: str = "user_stated",
-                  message_id: int | None = None, at: str | None = None) -> int:
+                  message_id: int | None = None, at: str | None = None, provenance: Provenance | None = None) -> int:
         """A new fact replaces an old one from `at` on; the change is recorded and the old one suppressed."""
         old = self.soul.get("memory", old_id)
         if old["valid_to"] is not None:
             raise InvalidEdit(f"Memory #{old_id} was already superseded on {old['valid_to']}.")
         at = at or now()
         new_id = self.remember(content, kind=old["kind"], source=source, actor=actor, message_id=message_id,
-                               importance=old["importance"], valid_from=at)
+                               importance=old["importance"], valid_from=at, provenance=provenance)
         self.soul.update("memory", old_id, actor, valid_to=at, superseded_by=new_id)
         self.suppress(old_id, actor=actor)
         return new_id
@@ -113,6 +116,8 @@ def _checked(content: str) -> str:
         raise InvalidEdit("A memory needs some text.")
     if len(content) > MAX_CHARS or "\x00" in content:
         raise InvalidEdit(f"A memory is plain text of at most {MAX_CHARS} characters.")
+    if found := secrets.find(content):
+        raise InvalidEdit(f"That holds {found[0]}: secrets are never kept as memories.")
     return content.strip()
 
 

@@ -9,10 +9,14 @@ from dataclasses import dataclass
 
 from ..errors import KnownError
 from ..retrieval.indexer import Indexer
+from ..store.provenance import Provenance, Source
 from ..store.soul import Soul, now
 
-# Control characters other than tab and newline carry no meaning in a chat and upset tokenizers.
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
+# Control characters other than tab and newline carry no meaning in a chat and upset tokenizers. Invisible
+# ones hide text from the person while the model reads it (Unicode tag characters, bidirectional overrides, a
+# zero-width space): they go too. Joiners stay, emoji are built with them.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff\u200b\u202a-\u202e\u2066-\u2069"
+                      r"\U000e0000-\U000e007f]")
 
 
 class EmptyMessage(KnownError):
@@ -33,6 +37,22 @@ class NewMessage:
     speaker: str = ""
     at: str | None = None
     session: str = "default"
+    provenance: Provenance | None = None
+
+
+@dataclass(frozen=True)
+class External:
+    """Text sent with a message that the person did not type: pasted, a file, a tool's output, a card's text."""
+    source: Source
+    text: str
+    name: str = ""  # the file's, the tool's or the card's name
+
+    @property
+    def label(self) -> str:
+        """How it is named to the model and stored as the message's speaker ("pasted text", "file notes.txt")."""
+        kind = {Source.PASTED: "pasted text", Source.FILE: "file", Source.TOOL: "tool output",
+                Source.CARD: "card"}[Source(self.source)]
+        return f"{kind} {self.name}".strip()
 
 
 class Messages:
@@ -41,8 +61,8 @@ class Messages:
         self.indexer = indexer
 
     def record(self, role: str, content: str, *, speaker: str = "", at: str | None = None,
-               session: str = "default") -> int:
-        return self.record_many([NewMessage(role, content, speaker, at, session)])[0]
+               session: str = "default", provenance: Provenance | None = None) -> int:
+        return self.record_many([NewMessage(role, content, speaker, at, session, provenance)])[0]
 
     def record_many(self, messages: list[NewMessage]) -> list[int]:
         rows = []
@@ -54,10 +74,14 @@ class Messages:
                          "created_at": m.at or now()})
         ids = []
         with self.soul.transaction() as con:
-            for r in rows:
+            for r, m in zip(rows, messages):
                 cur = con.execute("INSERT INTO messages(session, role, speaker, content, created_at) "
                                   "VALUES (:session, :role, :speaker, :content, :created_at)", r)
                 ids.append(cur.lastrowid)
+                if m.provenance is not None:
+                    p = m.provenance
+                    con.execute("INSERT INTO provenance VALUES ('message', ?, ?, ?, ?)",
+                                (cur.lastrowid, Source(p.source).value, p.message_id, p.detail))
         for r, i in zip(rows, ids):
             r["id"] = i
         self.indexer.index_items("message", rows)

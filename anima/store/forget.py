@@ -184,6 +184,7 @@ def _drop_traces(con, kind: str, item_id: int) -> None:
     con.execute("DELETE FROM embeddings WHERE item_kind = ? AND item_id = ?", (kind, item_id))
     con.execute("DELETE FROM edit_history WHERE item_kind = ? AND item_id = ?", (kind, item_id))
     con.execute("DELETE FROM recalls WHERE item_kind = ? AND item_id = ?", (kind, item_id))
+    con.execute("DELETE FROM provenance WHERE item_kind = ? AND item_id = ?", (kind, item_id))
 
 
 def scrub(con) -> None:

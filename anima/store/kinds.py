@@ -54,13 +54,16 @@ _ALL = (
          text=("pattern",), title="behavioural rule", flaggable=True),
     Kind("signal", "emotional_signals", ("message_id", "signal", "evidence", "at"), text=("signal", "evidence"),
          title="emotional signal"),
+    Kind("proposal", "proposals", ("target", "op", "content", "replaces", "reason", "source", "message_id", "detail",
+                                   "status", "created_at", "resolved_at"),
+         text=("content", "replaces", "detail"), title="proposed change"),
 )
 
 KINDS: dict[str, Kind] = {k.name: k for k in _ALL}
 RECALLED: tuple[str, ...] = tuple(k.name for k in _ALL if k.recalled)
 INDEXED: tuple[Kind, ...] = tuple(k for k in _ALL if k.full_text)
 # Records about records: the history of every edit, what cites what, and what each reply's workspace held.
-LEDGERS = ("edit_history", "evidence", "recalls")
+LEDGERS = ("edit_history", "evidence", "recalls", "provenance")
 # Every table that makes up the soul (what a portable core carries and an import restores).
 SOUL_TABLES = ("meta", *(k.table for k in _ALL), *LEDGERS, "embeddings")
 

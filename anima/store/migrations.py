@@ -328,7 +328,50 @@ def m004_unspaced_scripts(con):
         """)
 
 
-MIGRATIONS = (m001_soul, m002_full_text, m003_workspace_record, m004_unspaced_scripts)
+def m005_provenance_and_proposals(con):
+    """Where everything came from, and the changes that wait for the person's say (the trust gate).
+
+    provenance: one row per item of any kind: who it came from (the person in
+    their own words, text they pasted, a file, a tool, a card, a third party
+    they report, the companion's inference, reflection, the person's own edit
+    in the app) and the message it came from. Items stored before this
+    migration have none; they read as "not recorded".
+
+    proposals: a change to what is always in context or steers behaviour that
+    the gate did not apply (mind/gate.py): pending until the person accepts or
+    rejects it in the Open Mind.
+    """
+    run_script(con, """
+    CREATE TABLE provenance (
+        item_kind TEXT NOT NULL,
+        item_id INTEGER NOT NULL,
+        source TEXT NOT NULL,
+        message_id INTEGER,
+        detail TEXT NOT NULL DEFAULT '',
+        PRIMARY KEY (item_kind, item_id)
+    );
+    CREATE INDEX provenance_message ON provenance(message_id);
+
+    CREATE TABLE proposals (
+        id INTEGER PRIMARY KEY,
+        target TEXT NOT NULL,
+        op TEXT NOT NULL CHECK (op IN ('add', 'replace', 'rewrite')),
+        content TEXT NOT NULL CHECK (length(trim(content)) > 0),
+        replaces TEXT,
+        reason TEXT NOT NULL,
+        source TEXT NOT NULL,
+        message_id INTEGER,
+        detail TEXT NOT NULL DEFAULT '',
+        status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'accepted', 'rejected')),
+        created_at TEXT NOT NULL,
+        resolved_at TEXT
+    );
+    CREATE INDEX proposals_pending ON proposals(status, id);
+    """)
+
+
+MIGRATIONS = (m001_soul, m002_full_text, m003_workspace_record, m004_unspaced_scripts,
+              m005_provenance_and_proposals)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -19,6 +19,7 @@ import sqlcipher3
 from ..errors import DamagedSoul, DiskFull, InvalidEdit, NotFound, ReadOnlyRecord
 from . import forget, migrations
 from .kinds import kind as _kind_of
+from .provenance import Provenance
 
 log = logging.getLogger(__name__)
 
@@ -155,7 +156,8 @@ class Soul:
 
     # ---- records, with their edit history --------------------------------
 
-    def add(self, kind: str, actor: str, /, **fields) -> int:
+    def add(self, kind: str, actor: str, /, provenance: Provenance | None = None, **fields) -> int:
+        """Store a new item, with where it came from (store/provenance.py) when that is known."""
         table, allowed = _kind(kind)
         _check_fields(kind, fields, allowed)
         cols = list(fields)
@@ -163,6 +165,9 @@ class Soul:
             cur = con.execute(f"INSERT INTO {table}({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
                               [fields[c] for c in cols])
             item_id = cur.lastrowid
+            if provenance is not None:
+                con.execute("INSERT INTO provenance VALUES (?, ?, ?, ?, ?)", (kind, item_id, provenance.source.value,
+                                                                         provenance.message_id, provenance.detail))
             # The messages table is itself the conversation's log; other kinds record their creation.
             if kind != "message":
                 self._record(con, actor, kind, item_id, "create", None, fields)
@@ -188,6 +193,11 @@ class Soul:
             self._record(con, actor, kind, item_id, "update",
                          {c: before[c] for c in fields}, fields)
         return before
+
+    def provenance(self, kind: str, item_id: int) -> dict | None:
+        rows = self.query("SELECT source, message_id, detail FROM provenance WHERE item_kind = ? AND item_id = ?",
+                          (kind, item_id))
+        return rows[0] if rows else None
 
     def history(self, kind: str | None = None, item_id: int | None = None) -> list[dict]:
         sql, params = "SELECT * FROM edit_history", []

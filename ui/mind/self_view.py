@@ -63,4 +63,4 @@ class SelfView(MindView):
 
     def save(self, name: str) -> None:
         text = self.editors[name].toPlainText()
-        self.change(lambda: self.companion.self_model.write(name, text, "user"))
+        self.change(lambda: self.companion.edit_self(name, text))
