@@ -29,7 +29,7 @@ from .retrieval.recall import Recall, Recalled
 from .store import Home, Soul
 from .errors import InvalidEdit
 from .store.forget import Forgotten, name_pattern
-from .store.provenance import Provenance, Source
+from .store.provenance import Provenance, Source, shown
 
 
 class Companion:
@@ -166,6 +166,10 @@ class Companion:
         [decision] = self.gate.submit([Change(name, "rewrite", content, Provenance(Source.APP))])
         if decision.verdict is not Verdict.APPLY:
             raise InvalidEdit(f"That was not saved: {decision.reason}. The old text is kept.")
+
+    def provenance(self, kind: str, item_id: int) -> str:
+        """Where an item came from, for a person ("text you pasted, message #12"; "not recorded" for old items)."""
+        return shown(self.soul.provenance(kind, item_id))
 
     def proposals(self, pending_only: bool = True) -> list[dict]:
         """Changes that wait for the person's say, each with where it came from."""
