@@ -8,7 +8,7 @@ and it and its closest associates are actively suppressed in recall.
 from ..errors import InvalidEdit
 from ..retrieval.fts import terms
 from ..retrieval.indexer import Indexer
-from ..store.provenance import Provenance
+from ..store.provenance import Provenance, Source
 from ..store.soul import Soul, now
 from . import secrets
 
@@ -32,6 +32,8 @@ class Memories:
         if source not in SOURCES:
             raise InvalidEdit(f"A memory's source is one of {', '.join(SOURCES)}.")
         t = now()
+        if provenance is None and actor == "user":
+            provenance = Provenance(Source.APP)  # one the person wrote in the Open Mind
         mid = self.soul.add("memory", actor, provenance=provenance, kind=kind, content=content, source=source,
                             source_message_id=message_id, importance=importance, valid_from=valid_from or t,
                             created_at=t)

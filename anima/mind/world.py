@@ -10,6 +10,7 @@ import re
 from ..errors import InvalidEdit
 from ..retrieval.indexer import Indexer
 from ..retrieval.recall import Recall, Recalled
+from ..store.provenance import Provenance, Source
 from ..store.soul import Soul, now
 
 CARD_KINDS = ("person", "place", "situation", "project", "platform", "thread")
@@ -38,7 +39,8 @@ class WorldCards:
     def create(self, kind: str, title: str, body: str, keywords: list[str] = (), actor: str = "user") -> int:
         fields = _validated(kind, title, body, list(keywords))
         t = now()
-        cid = self.soul.add("world_card", actor, **fields, created_at=t, updated_at=t)
+        made = Provenance(Source.APP) if actor == "user" else None  # a card the person wrote in the Open Mind
+        cid = self.soul.add("world_card", actor, provenance=made, **fields, created_at=t, updated_at=t)
         self.indexer.index_items("world_card", [{"id": cid, **fields}])
         return cid
 
