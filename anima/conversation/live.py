@@ -129,10 +129,11 @@ class Conversation:
         return self.messages.record("user", external.text, speaker=external.label, session=self.session,
                                     provenance=Provenance(external.source, message_id, external.name))
 
-    def recall_for(self, text: str, message_id: int | None = None) -> list[Recalled]:
-        """What this message newly brings to mind: not what the transcript already holds, nor the message itself."""
+    def recall_for(self, text: str, message_ids: list[int] = ()) -> list[Recalled]:
+        """What this message newly brings to mind: not what the transcript already holds, nor the message itself
+        (its own words and what was sent with it)."""
         # The message itself takes no part: recall then finds for it what it found for its draft (read along).
-        itself = frozenset({("message", message_id)} if message_id is not None else ())
+        itself = frozenset(("message", i) for i in message_ids)
         present = self.keys()
         found = self.clerk.pick(text, RECALL_K + len(present), exclude=itself)
         # After a note read ahead, this message adds only what it newly brings up.

@@ -43,7 +43,7 @@ class TurnStream:
         self.user_id = ids[0]
         self.user_text = compose(typed, [(e.label, e.text) for e in external])
         self.notices = notices(typed)
-        self.recalled = conversation.recall_for(self.user_text, self.user_id)
+        self.recalled = conversation.recall_for(self.user_text, ids)
         self.learned = conversation.learned()
         self.prepared = conversation.prepare(self.user_text, self.recalled, self.learned)
         self.workspace = self.prepared.assembled
