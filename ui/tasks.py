@@ -53,13 +53,13 @@ class TurnWorker(QThread):
     finished_turn = Signal(object)
     failed = Signal(object)
 
-    def __init__(self, companion, text: str, cancel, parent=None):
+    def __init__(self, companion, text: str, cancel, parent=None, external=()):
         super().__init__(parent)
-        self.companion, self.text, self.cancel = companion, text, cancel
+        self.companion, self.text, self.cancel, self.external = companion, text, cancel, list(external)
 
     def run(self):
         try:
-            turn = self.companion.turn(self.text, self.cancel)
+            turn = self.companion.turn(self.text, self.cancel, external=self.external)
             for p in turn:
                 self.piece.emit(p)
         except Exception as e:  # shown in the window; a bug is re-raised there

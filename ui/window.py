@@ -8,10 +8,11 @@ import threading
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QMainWindow, QProgressBar, QPushButton, QSplitter,
-                               QStatusBar, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QMainWindow, QProgressBar, QPushButton,
+                               QSplitter, QStatusBar, QVBoxLayout, QWidget)
 
 from . import errors, tasks
+from .chat.attachments import outside
 from .chat.input import MessageBox
 from .chat.transcript import Transcript
 
@@ -27,7 +28,7 @@ class MainWindow(QMainWindow):
         self.resize(1100, 720)
         self.worker = None
         self.cancel: threading.Event | None = None
-        self.queued: list[str] = []
+        self.queued: list[tuple[str, list]] = []  # (typed text, attachments)
 
         self.transcript = Transcript()
         self.transcript.wants_older.connect(self.load_older)
@@ -38,12 +39,19 @@ class MainWindow(QMainWindow):
         self.stop = QPushButton("Stop")
         self.stop.setEnabled(False)
         self.stop.clicked.connect(self.stop_reply)
+        self.attach = QPushButton("Attach file…")
+        self.attach.setToolTip("Send a text file with your message, marked as text from outside")
+        self.attach.clicked.connect(self.attach_file)
+        buttons = QVBoxLayout()
+        buttons.addWidget(self.attach)
+        buttons.addWidget(self.stop)
         row = QHBoxLayout()
         row.addWidget(self.input)
-        row.addWidget(self.stop)
+        row.addLayout(buttons)
         chat = QWidget()
         col = QVBoxLayout(chat)
         col.addWidget(self.transcript)
+        col.addWidget(self.input.attachments)
         col.addLayout(row)
         self.split = QSplitter(Qt.Horizontal)
         self.split.addWidget(chat)
@@ -103,21 +111,21 @@ class MainWindow(QMainWindow):
         self.load_older(None)
         self.update_status()
         if self.queued:
-            self.send(self.queued.pop(0), echo=False)
+            self.send(*self.queued.pop(0), echo=False)
 
     # ---- chat ---------------------------------------------------------------
 
-    def send(self, text: str, echo: bool = True) -> None:
-        if self.worker is not None or self.companion is None:
-            self.queued.append(text)  # written before the companion was ready, or while it replies
-            if echo:
-                self.transcript.add("user", text)
-            return
+    def send(self, text: str, external: list = (), echo: bool = True) -> None:
+        """Send the typed text and the attachments (External: text from outside) that go with it."""
+        external = list(external)
         if echo:
-            self.transcript.add("user", text)
+            self.transcript.add("user", text, outside=[(e.label, e.text) for e in external])
+        if self.worker is not None or self.companion is None:
+            self.queued.append((text, external))  # written before the companion was ready, or while it replies
+            return
         self.transcript.start_reply()
         self.cancel = threading.Event()
-        self.worker = tasks.TurnWorker(self.companion, text, self.cancel, self)
+        self.worker = tasks.TurnWorker(self.companion, text, self.cancel, self, external=external)
         self.worker.piece.connect(self.transcript.piece)
         self.worker.finished_turn.connect(self.reply_done)
         self.worker.failed.connect(self.reply_failed)
@@ -128,6 +136,13 @@ class MainWindow(QMainWindow):
         # Only while no reply is under way; the companion reads in its own thread and never blocks the window.
         if self.worker is None and self.companion is not None:
             self.companion.read_draft(text)
+
+    def attach_file(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, "Attach a text file", "",
+                                                "Text files (*.txt *.md *.csv *.json *.log);;All files (*)")
+        for path in paths:
+            self.input.attach_file(path)
+        self.input.setFocus()
 
     def reply_done(self, turn) -> None:
         self.transcript.end_reply(turn.reply_id)
@@ -145,7 +160,7 @@ class MainWindow(QMainWindow):
         if self.mind is not None and self.mind.isVisible():
             self.mind.refresh()
         if self.queued:
-            self.send(self.queued.pop(0), echo=False)
+            self.send(*self.queued.pop(0), echo=False)
 
     def stop_reply(self) -> None:
         if self.cancel is not None:
@@ -155,8 +170,11 @@ class MainWindow(QMainWindow):
         if self.companion is None:
             return
         companion = self.companion
-        tasks.run(lambda: companion.messages.page(before_id, 30), self.transcript.prepend,
-                  lambda e: errors.show(self, e), self)
+
+        def load():
+            page = companion.messages.page(before_id, 30)
+            return [{**m, "outside": outside(companion, m)} for m in page]
+        tasks.run(load, self.transcript.prepend, lambda e: errors.show(self, e), self)
 
     def show_why(self, message_id: int) -> None:
         from .chat.why import WhyDialog

@@ -1,19 +1,31 @@
+"""The message box: Enter sends, Shift+Enter starts a new line; text from outside waits beside it as attachments.
+
+A paste of more than one line, and a file dropped on the box or attached, do not join the typed text: each
+becomes an attachment (chat/attachments.py) that is sent with it, marked as text from outside.
+"""
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QPlainTextEdit
 
+from anima.errors import KnownError
+from anima.mind.messages import External
+from anima.store.provenance import Source
+
+from .. import errors
+from .attachments import AttachmentBar, is_outside_paste, read_file
+
 
 class MessageBox(QPlainTextEdit):
-    """Enter sends; Shift+Enter starts a new line."""
-
-    send = Signal(str)
+    send = Signal(str, list)  # the typed text, and the attachments (External) sent with it
     drafted = Signal(str)  # typing paused on this text: the companion may read along
 
     PAUSE_MS = 400
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.setPlaceholderText("Write a message… (Enter sends, Shift+Enter for a new line)")
+        self.setPlaceholderText("Write a message… (Enter sends, Shift+Enter for a new line; "
+                                "pasted text and dropped files are attached as text from outside)")
         self.setMaximumHeight(110)
+        self.attachments = AttachmentBar()  # placed by the window, above the box
         self.pause = QTimer(self, singleShot=True, interval=self.PAUSE_MS)
         self.pause.timeout.connect(self._paused)
         self.textChanged.connect(self.pause.start)
@@ -25,10 +37,35 @@ class MessageBox(QPlainTextEdit):
 
     def keyPressEvent(self, event):
         if event.key() in (Qt.Key_Return, Qt.Key_Enter) and not event.modifiers() & Qt.ShiftModifier:
-            text = self.toPlainText().strip()
-            if text:
+            text, external = self.toPlainText().strip(), self.attachments.items()
+            if text or external:
                 self.clear()
+                self.attachments.clear()
                 self.pause.stop()
-                self.send.emit(text)
+                self.send.emit(text, external)
             return
         super().keyPressEvent(event)
+
+    # ---- text from outside -----------------------------------------------------
+
+    def canInsertFromMimeData(self, source) -> bool:
+        return any(u.isLocalFile() for u in source.urls()) or super().canInsertFromMimeData(source)
+
+    def insertFromMimeData(self, source) -> None:
+        """A paste or a drop: local files and text of more than one line become attachments."""
+        files = [u.toLocalFile() for u in source.urls() if u.isLocalFile()]
+        if files:
+            for path in files:
+                self.attach_file(path)
+        elif source.hasText() and is_outside_paste(source.text()):
+            self.attachments.add(External(Source.PASTED, source.text()))
+        else:
+            super().insertFromMimeData(source)
+
+    def attach_file(self, path: str) -> None:
+        try:
+            external = read_file(path)
+        except KnownError as e:
+            errors.show(self, e)
+        else:
+            self.attachments.add(external)

@@ -1,11 +1,18 @@
-"""The conversation as it is read: Markdown-rendered bubbles, the newest streaming in, older ones loaded on scroll."""
+"""The conversation as it is read: Markdown-rendered bubbles, the newest streaming in, older ones loaded on scroll.
+
+Text from outside sent with a message is shown apart from the person's words,
+as plain text (chat/attachments.py).
+"""
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
+from .attachments import OutsideText
+
 
 class Bubble(QFrame):
-    def __init__(self, role: str, text: str, message_id: int | None, parent=None):
+    def __init__(self, role: str, text: str, message_id: int | None, parent=None,
+                 outside: list[tuple[str, str]] = ()):
         super().__init__(parent)
         self.role, self.message_id, self.text = role, message_id, text
         self.setObjectName("bubble-" + role)
@@ -18,6 +25,10 @@ class Bubble(QFrame):
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(Qt.TextSelectableByMouse | Qt.TextSelectableByKeyboard)
         layout.addWidget(self.label)
+        self.outside: list[OutsideText] = []
+        for label, body in outside:  # (its label, its text): what was sent with the message from outside
+            self.outside.append(OutsideText(label, body))
+            layout.addWidget(self.outside[-1])
         self.why = QPushButton("Why?")
         self.why.setFlat(True)
         self.why.setVisible(role == "companion" and message_id is not None)
@@ -27,6 +38,7 @@ class Bubble(QFrame):
     def set_text(self, text: str) -> None:
         self.text = text
         self.label.setText(text)
+        self.label.setVisible(bool(text) or not self.outside)
 
     def set_id(self, message_id: int) -> None:
         self.message_id = message_id
@@ -56,8 +68,9 @@ class Transcript(QScrollArea):
         self.loading_older = False
         self.all_loaded = False
 
-    def add(self, role: str, text: str, message_id: int | None = None, at_top: bool = False) -> Bubble:
-        b = Bubble(role, text, message_id)
+    def add(self, role: str, text: str, message_id: int | None = None, at_top: bool = False,
+            outside: list[tuple[str, str]] = ()) -> Bubble:
+        b = Bubble(role, text, message_id, outside=outside)
         b.why.clicked.connect(lambda: b.message_id is not None and self.why_asked.emit(b.message_id))
         if at_top:
             self.column.insertWidget(1, b)
@@ -77,11 +90,24 @@ class Transcript(QScrollArea):
             self.verticalScrollBar().setValue(maximum - self._anchor)
 
     def prepend(self, messages: list[dict]) -> None:
-        """Older history, newest last, above what is shown; the view stays where the reader was."""
+        """Older history, newest last, above what is shown; the view stays where the reader was.
+
+        A message whose "outside" is its provenance (text from outside) joins the message it was sent with."""
         bar = self.verticalScrollBar()
         self._anchor = bar.maximum() - bar.value()
-        for m in reversed(messages):
-            self.add(m["role"], m["content"], m["id"], at_top=True)
+        shown: list[tuple[dict | None, list[dict]]] = []  # a message and the outside text sent with it
+        for m in messages:
+            cites = m.get("outside")
+            if cites is None:
+                shown.append((m, []))
+            elif shown and shown[-1][0] is not None and shown[-1][0]["id"] == cites["message_id"]:
+                shown[-1][1].append(m)
+            else:  # sent with no typed words, or with a message on an older page
+                shown.append((None, [m]))
+        for m, sent_with in reversed(shown):
+            first = m or sent_with[0]
+            self.add(first["role"], m["content"] if m else "", first["id"], at_top=True,
+                     outside=[(o["speaker"], o["content"]) for o in sent_with])
         self.all_loaded = not messages
         self.loading_older = False
 

@@ -1,0 +1,158 @@
+"""Text the person did not type, sent with a message: a paste of more than one line, a file attached or dropped.
+
+Each waits as a chip above the message box, named for what it is ("pasted
+text (12 lines)", "file notes.txt (3 lines)"), and can be removed before
+sending. It goes to the companion as `External`, which the core marks as
+information from outside, never as the person's own words; in the transcript
+it is shown as plain text in its own box, never rendered as Markdown.
+"""
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
+
+from anima.errors import KnownError
+from anima.mind.messages import External
+from anima.store.provenance import EXTERNAL, Source
+
+FILE_BYTES = 1_000_000  # a text file beyond this is not a message's attachment
+SHOWN_LINES = 8         # of outside text in a transcript bubble; the rest is in its tooltip and stored
+
+
+class NotAttachable(KnownError):
+    pass
+
+
+def lines(text: str) -> int:
+    return len(text.strip("\r\n").splitlines())
+
+
+def is_outside_paste(text: str) -> bool:
+    """A paste of more than one line is text from outside; a single line stays ordinary typing."""
+    return lines(text) > 1
+
+
+def read_file(path: str | Path) -> External:
+    """A text file, as an attachment; a file that is missing, too large or not text is refused in words."""
+    path = Path(path)
+    try:
+        if path.stat().st_size > FILE_BYTES:
+            raise NotAttachable(f"{path.name} is larger than {FILE_BYTES // 1_000_000} MB; "
+                                "only text files up to that size can be attached.")
+        data = path.read_bytes()
+    except OSError as e:
+        raise NotAttachable(f"{path.name} could not be read ({e.strerror or 'an error'}).") from e
+    try:
+        if b"\0" in data:
+            raise UnicodeDecodeError("utf-8", data, 0, 1, "a NUL byte")
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise NotAttachable(f"{path.name} is not a text file (UTF-8); only text can be attached.") from None
+    if not text.strip():
+        raise NotAttachable(f"{path.name} is empty; nothing was attached.")
+    return External(Source.FILE, text, path.name)
+
+
+def describe(label: str, text: str) -> str:
+    """How an attachment is named to the person: its label and its length."""
+    n = lines(text)
+    return f"{label} ({n} line{'s' * (n != 1)})"
+
+
+def outside(companion, message: dict) -> dict | None:
+    """The provenance of a stored message when it is text from outside (else None), for the transcript."""
+    if message["role"] != "user" or not message.get("speaker"):
+        return None
+    # TODO(the anima/ lead): the transcript needs the row itself (its source and the message it cites), not
+    # Companion.provenance's words; a Companion.provenance_row(kind, id), or provenance with Messages.page.
+    row = companion.soul.provenance("message", message["id"])
+    return row if row and Source(row["source"]) in EXTERNAL else None
+
+
+class Chip(QFrame):
+    """One attachment waiting to be sent, with a button that removes it."""
+
+    removed = Signal(object)
+
+    def __init__(self, external: External, parent=None):
+        super().__init__(parent)
+        self.external = external
+        self.setObjectName("attachment")
+        self.setFrameShape(QFrame.StyledPanel)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(6, 2, 2, 2)
+        self.label = QLabel(describe(external.label, external.text))
+        self.label.setTextFormat(Qt.PlainText)
+        self.label.setToolTip(preview(external.text))
+        row.addWidget(self.label)
+        self.remove = QToolButton()
+        self.remove.setText("×")
+        self.remove.setToolTip("Remove it; it is not sent")
+        self.remove.setObjectName("remove-attachment")
+        self.remove.clicked.connect(lambda: self.removed.emit(self))
+        row.addWidget(self.remove)
+
+
+class AttachmentBar(QWidget):
+    """The attachments of the message being written; hidden while there are none."""
+
+    changed = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.row = QHBoxLayout(self)
+        self.row.setContentsMargins(0, 0, 0, 0)
+        self.row.addWidget(QLabel("Sent with it, as text from outside:"))
+        self.row.addStretch(1)
+        self.chips: list[Chip] = []
+        self.hide()
+
+    def add(self, external: External) -> Chip:
+        chip = Chip(external)
+        chip.removed.connect(self._remove)
+        self.row.insertWidget(self.row.count() - 1, chip)
+        self.chips.append(chip)
+        self.show()
+        self.changed.emit()
+        return chip
+
+    def _remove(self, chip: Chip) -> None:
+        self.chips.remove(chip)
+        chip.deleteLater()
+        self.setVisible(bool(self.chips))
+        self.changed.emit()
+
+    def items(self) -> list[External]:
+        return [c.external for c in self.chips]
+
+    def clear(self) -> None:
+        for chip in list(self.chips):
+            self._remove(chip)
+
+
+def preview(text: str) -> str:
+    shown = text.strip("\r\n").splitlines()
+    more = len(shown) - SHOWN_LINES
+    return "\n".join(shown[:SHOWN_LINES]) + (f"\n… ({more} more line{'s' * (more != 1)})" if more > 0 else "")
+
+
+class OutsideText(QFrame):
+    """Outside text in a transcript bubble: marked as such, shown as plain text (never rendered, never fetched)."""
+
+    def __init__(self, label: str, text: str, parent=None):
+        super().__init__(parent)
+        self.setObjectName("outside-text")
+        self.setFrameShape(QFrame.Box)
+        self.setStyleSheet("QFrame#outside-text { border: 1px dashed palette(mid); }")
+        col = QVBoxLayout(self)
+        col.setContentsMargins(6, 4, 6, 4)
+        self.header = QLabel(f"Text from outside: {describe(label, text)}")
+        self.header.setTextFormat(Qt.PlainText)
+        self.header.setStyleSheet("font-style: italic;")
+        col.addWidget(self.header)
+        self.body = QLabel(preview(text))
+        self.body.setTextFormat(Qt.PlainText)
+        self.body.setWordWrap(True)
+        self.body.setTextInteractionFlags(Qt.TextSelectableByMouse | Qt.TextSelectableByKeyboard)
+        col.addWidget(self.body)
