@@ -145,7 +145,7 @@ class MainWindow(QMainWindow):
         self.input.setFocus()
 
     def reply_done(self, turn) -> None:
-        self.transcript.end_reply(turn.reply_id)
+        self.transcript.end_reply(turn.reply_id, turn.text)  # as stored: no remote image, no link with data
         self._next()
 
     def reply_failed(self, error) -> None:

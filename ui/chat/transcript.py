@@ -1,11 +1,16 @@
 """The conversation as it is read: Markdown-rendered bubbles, the newest streaming in, older ones loaded on scroll.
 
+Rendering never fetches anything: a bubble is a QLabel, whose document loads no
+remote resource, and a reply is shown as the core stores it (remote images and
+links carrying data removed, conversation/outward.py), while it streams too.
 Text from outside sent with a message is shown apart from the person's words,
 as plain text (chat/attachments.py).
 """
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
+
+from anima.conversation.outward import safe_reply
 
 from .attachments import OutsideText
 
@@ -123,13 +128,16 @@ class Transcript(QScrollArea):
 
     def _render_stream(self) -> None:
         if self.streaming is not None:
-            self.streaming.set_text(self._pending or "…")
+            self.streaming.set_text(safe_reply(self._pending) or "…")
             bar = self.verticalScrollBar()
             bar.setValue(bar.maximum())
 
-    def end_reply(self, message_id: int | None) -> None:
+    def end_reply(self, message_id: int | None, text: str | None = None) -> None:
+        """The reply ended; `text` is the reply as the core stored it, which the bubble then shows."""
         self._flush.stop()
         self._render_stream()
+        if self.streaming is not None and text is not None:
+            self.streaming.set_text(text or "…")
         if self.streaming is not None and message_id is not None:
             self.streaming.set_id(message_id)
         self.streaming = None
