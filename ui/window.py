@@ -1,7 +1,9 @@
 """The main window: the chat, the Open Mind beside it, and the app's actions.
 
 It paints before the core is loaded: the companion is attached afterwards
-(`set_companion`), and a message typed before that waits in a queue.
+(`set_companion`), and a message typed before that waits in a queue. Changes
+that wait for the person's say (proposals) are noted quietly in the status
+line, a link to them in the Open Mind.
 """
 
 import threading
@@ -65,11 +67,17 @@ class MainWindow(QMainWindow):
         self.busy = QLabel("")
         self.trouble = QLabel("")  # work between turns that failed: a bug, also in the log
         self.trouble.setStyleSheet("color: #c0392b;")
+        self.pending = QLabel("")  # changes that wait for the person's say: a link to them
+        self.pending.setObjectName("pending-changes")
+        self.pending.setTextFormat(Qt.RichText)
+        self.pending.linkActivated.connect(lambda _: self.show_proposals())
+        self.after_turn = False  # a turn ended: count the proposals once the work between turns is done
         self.background_failed.connect(self.show_background_failure)
         status = QStatusBar()
         status.addWidget(self.loading_label)
         status.addWidget(self.loading)
         status.addWidget(self.trouble)
+        status.addWidget(self.pending)
         status.addPermanentWidget(self.busy)
         self.setStatusBar(status)
         self.poll = QTimer(self, interval=250)
@@ -90,6 +98,7 @@ class MainWindow(QMainWindow):
                 action.setShortcut(QKeySequence(key))
             action.triggered.connect(fn)
             menu.addAction(action)
+        self.mind_action = menu.actions()[0]  # its text says when changes wait for the person
 
     def set_companion(self, companion) -> None:
         """Show a soul: at start, or another one after an import (a fresh transcript and Open Mind)."""
@@ -101,6 +110,7 @@ class MainWindow(QMainWindow):
         if self.mind is not None:
             self.mind.deleteLater()
         self.mind = OpenMind(companion)
+        self.mind.proposals.pending.connect(self.show_pending)
         self.mind.hide()
         self.split.addWidget(self.mind)
         self.split.setSizes([650, 450])
@@ -110,6 +120,8 @@ class MainWindow(QMainWindow):
         self.transcript.all_loaded = False
         self.load_older(None)
         self.update_status()
+        self.show_pending(0)
+        self.refresh_pending()
         if self.queued:
             self.send(*self.queued.pop(0), echo=False)
 
@@ -146,6 +158,7 @@ class MainWindow(QMainWindow):
 
     def reply_done(self, turn) -> None:
         self.transcript.end_reply(turn.reply_id, turn.text)  # as stored: no remote image, no link with data
+        self.after_turn = True
         self._next()
 
     def reply_failed(self, error) -> None:
@@ -201,6 +214,45 @@ class MainWindow(QMainWindow):
         self.loading_label.setText("" if ready else "Waking the mind… (you can already write)")
         indexing = self.companion.indexer_thread.is_alive()
         self.busy.setText("thinking in the background…" if indexing or self.worker else "")
+        # Learning after a turn may have proposed changes: ask again when that work ends.
+        # (A core callback on new proposals would replace this look at the reflector's thread.)
+        thread = self.companion.reflector.thread
+        if self.after_turn and not (thread is not None and thread.is_alive()):
+            self.after_turn = False
+            self.refresh_pending()
+
+    # ---- changes that wait for the person's say ----------------------------------
+
+    def refresh_pending(self) -> None:
+        """Count the proposals that wait, off the UI thread, and say so quietly."""
+        companion = self.companion
+        if companion is None:
+            return
+        tasks.run(lambda: (companion, len(companion.proposals())), self._counted, lambda e: errors.show(self, e), self)
+
+    def _counted(self, counted) -> None:
+        companion, count = counted
+        if companion is self.companion:  # not a soul swapped out meanwhile
+            self.show_pending(count)
+
+    def show_pending(self, count: int) -> None:
+        if count:
+            waits = "1 change waits" if count == 1 else f"{count} changes wait"
+            self.pending.setText(f'<a href="proposals">{waits} for you</a>')
+            self.pending.setToolTip("Proposed changes, in the Open Mind: accept or reject each")
+        else:
+            self.pending.setText("")
+        self.mind_action.setText(f"Open &Mind ({count} waiting)" if count else "Open &Mind")
+        if self.mind is not None:
+            self.mind.note_pending(count)
+
+    def show_proposals(self) -> None:
+        """Open the Open Mind on the proposed changes."""
+        if self.mind is None:
+            return
+        self.mind.show()
+        self.mind.setCurrentWidget(self.mind.proposals)
+        self.mind.refresh()
 
     # ---- the Open Mind and the app's actions -----------------------------------
 

@@ -8,7 +8,8 @@ it to VIEWS; no other view changes.
 from .conversation_view import ConversationView
 from .history_view import HistoryView
 from .memories_view import MemoriesView
+from .proposals_view import ProposalsView
 from .self_view import SelfView
 from .world_view import WorldView
 
-VIEWS = (SelfView, MemoriesView, WorldView, ConversationView, HistoryView)
+VIEWS = (SelfView, ProposalsView, MemoriesView, WorldView, ConversationView, HistoryView)
