@@ -195,8 +195,13 @@ class MainWindow(QMainWindow):
 
         def load():
             items = companion.why(message_id)
-            return items, {(it["item_kind"], it["item_id"]): it["text"] for it in items if it["text"] is not None}
-        tasks.run(load, lambda r: WhyDialog(*r, parent=self).exec(), lambda e: errors.show(self, e), self)
+            texts = {(it["item_kind"], it["item_id"]): it["text"] for it in items if it["text"] is not None}
+            return items, texts, {key: companion.provenance(*key) for key in texts}  # where each came from
+
+        def show(loaded):
+            items, texts, sources = loaded
+            WhyDialog(items, texts, parent=self, sources=sources).exec()
+        tasks.run(load, show, lambda e: errors.show(self, e), self)
 
     @Slot(str)
     def show_background_failure(self, what: str) -> None:

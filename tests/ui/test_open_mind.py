@@ -82,3 +82,22 @@ def test_a_message_forgotten_from_the_conversation_view_is_gone(qtbot, window, m
     view.forget()
     qtbot.waitUntil(lambda: all("4417" not in m["content"] for m in view.rows), timeout=10_000)
     assert c.soul.query("SELECT rowid FROM messages_fts WHERE messages_fts MATCH '4417'") == []
+
+
+def test_the_memories_view_shows_where_each_memory_came_from(qtbot, window, screenshot):
+    from anima.store.provenance import Provenance, Source
+    c = window.companion
+    said = c.messages.record("user", "my cat is called Miso", provenance=Provenance(Source.PERSON))
+    pasted = c.messages.record("user", "Miso: vet on Tuesday\nfood: salmon", speaker="file cat.txt",
+                               provenance=Provenance(Source.FILE, said, "cat.txt"))
+    c.memories.remember("Ada's cat is called Miso", message_id=said, provenance=Provenance(Source.PERSON, said))
+    c.memories.remember("Miso sees the vet on Tuesday", source="untrusted", message_id=pasted,
+                        provenance=Provenance(Source.FILE, pasted, "cat.txt"))
+    c.memories.remember("Ada likes tea")  # stored before provenance was kept
+    view = open_view(qtbot, window, "Memories")
+    assert view.columns[1] == "from"
+    shown = {view.table.item(i, 0).text(): view.table.item(i, 1).text() for i in range(view.table.rowCount())}
+    assert shown == {"Ada's cat is called Miso": f"you said it, message #{said}",
+                     "Miso sees the vet on Tuesday": f"a file you attached (cat.txt), message #{pasted}",
+                     "Ada likes tea": "not recorded"}
+    screenshot(window, "open-mind-memories-provenance")

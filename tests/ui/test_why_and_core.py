@@ -1,5 +1,7 @@
 """The why of a reply, and export then import of the whole soul through the dialogs."""
 
+from PySide6.QtCore import Qt
+
 from anima.store import Home
 from tests.conftest import PASSPHRASE
 from tests.ui.conftest import send
@@ -21,6 +23,33 @@ def test_the_why_view_lists_what_was_recalled(qtbot, window, screenshot):
     row = dialog.tree.topLevelItem(0)
     assert row.text(2) == "Ada's cat is called Miso" and "words #" in row.text(3)
     screenshot(dialog, "why-this-reply")
+
+
+def test_the_why_view_says_where_each_recalled_item_came_from(qtbot, window, monkeypatch, screenshot):
+    from anima.store.provenance import Provenance, Source
+    c = window.companion
+    said = c.messages.record("user", "my cat Miso hates the vet", provenance=Provenance(Source.PERSON))
+    mid = c.memories.remember("Ada's cat Miso hates the vet", message_id=said,
+                              provenance=Provenance(Source.PASTED, said, "vet notes"))
+    c.chat.enqueue("Poor Miso.")
+    reply = send(qtbot, window, "does my cat Miso like the vet?")
+    shown = []
+
+    def exec_(self):
+        shown.append(self)
+        return 0
+    monkeypatch.setattr(WhyDialog, "exec", exec_)
+    qtbot.mouseClick(reply.why, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(shown), timeout=10_000)
+    dialog = shown[0]
+    rows = {dialog.tree.topLevelItem(i).text(2): dialog.tree.topLevelItem(i).text(4)
+            for i in range(dialog.tree.topLevelItemCount())}
+    assert dialog.tree.headerItem().text(4) == "from"
+    assert rows["Ada's cat Miso hates the vet"] == f"text you pasted (vet notes), message #{said}"
+    assert rows["my cat Miso hates the vet"] == "you said it"
+    assert ("memory", mid) in {(it["item_kind"], it["item_id"]) for it in c.why(reply.message_id)}
+    dialog.show()
+    screenshot(dialog, "why-this-reply-provenance")
 
 
 def test_export_then_import_through_the_dialogs(qtbot, window, tmp_path, screenshot):

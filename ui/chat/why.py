@@ -1,4 +1,4 @@
-"""Why did you say that: what a reply's workspace recalled, with each item's scores."""
+"""Why did you say that: what a reply's workspace recalled, with each item's scores and where it came from."""
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout
 
@@ -22,23 +22,27 @@ def describe(components: dict) -> str:
 
 
 class WhyDialog(QDialog):
-    def __init__(self, items: list[dict], texts: dict, parent=None):
+    def __init__(self, items: list[dict], texts: dict, parent=None, *, sources: dict | None = None):
+        """`texts` and `sources` (its provenance, in words) by (item_kind, item_id)."""
         super().__init__(parent)
         self.setWindowTitle("Why this reply")
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel("What I recalled for this reply, best first, and why:" if items else
                                 "Nothing new was recalled for this reply; it drew on the conversation itself."))
         self.tree = QTreeWidget()
-        self.tree.setHeaderLabels(["#", "what", "text", "why", "score"])
+        self.tree.setHeaderLabels(["#", "what", "text", "why", "from", "score"])
+        sources = sources or {}
         for it in items:
             key = (it["item_kind"], it["item_id"])
             self.tree.addTopLevelItem(QTreeWidgetItem([
                 str(it["rank"]), KINDS[it["item_kind"]].title, texts.get(key, "(forgotten since)"),
-                describe(it["components"]), f"{it['score']:.4f}"]))
+                describe(it["components"]), sources.get(key, ""), f"{it['score']:.4f}"]))
         self.tree.resizeColumnToContents(0)
         self.tree.setColumnWidth(2, 380)
+        self.tree.setColumnWidth(3, 260)
+        self.tree.setColumnWidth(4, 240)
         layout.addWidget(self.tree)
         buttons = QDialogButtonBox(QDialogButtonBox.Close)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
-        self.resize(820, 360)
+        self.resize(1060, 360)

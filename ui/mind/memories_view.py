@@ -1,4 +1,6 @@
-"""Memories: what is and was true, what superseded what, where each came from; edit, forget, forget a person."""
+"""Memories: what is and was true, what superseded what, where each came from; edit, forget, forget a person.
+
+"source" is how it was learned; "from" is its provenance: who said it and in which message."""
 
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 
@@ -9,7 +11,7 @@ SOURCES = {"user_stated": "you said it", "inferred": "I inferred it", "untrusted
 
 class MemoriesView(TableView):
     title = "Memories"
-    columns = ("memory", "source", "true from", "until", "superseded by", "importance")
+    columns = ("memory", "from", "source", "true from", "until", "superseded by", "importance")
 
     def __init__(self, companion, parent=None):
         super().__init__(companion, parent)
@@ -18,10 +20,10 @@ class MemoriesView(TableView):
         self.action("Forget a person…", self.forget_person)
 
     def load(self):
-        return self.companion.memories.all()
+        return [{**m, "from": self.companion.provenance("memory", m["id"])} for m in self.companion.memories.all()]
 
     def show_data(self, rows):
-        self.fill(rows, lambda m: (m["content"], SOURCES[m["source"]], m["valid_from"][:10],
+        self.fill(rows, lambda m: (m["content"], m["from"], SOURCES[m["source"]], m["valid_from"][:10],
                                    (m["valid_to"] or "")[:10], f"#{m['superseded_by']}" if m["superseded_by"] else "",
                                    f"{m['importance']:.2f}"))
 
