@@ -175,6 +175,10 @@ class Companion:
         """Changes that wait for the person's say, each with where it came from."""
         return self.gate.pending() if pending_only else self.gate.proposals()
 
+    def on_proposals(self, listener) -> None:
+        """`listener()` hears, from any thread, that proposals were made or resolved (the window counts them)."""
+        self.gate.on_proposals(listener)
+
     def accept_proposal(self, proposal_id: int) -> None:
         self.reflector.turn_started()
         self.gate.accept(proposal_id)

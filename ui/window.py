@@ -22,6 +22,7 @@ from .chat.transcript import Transcript
 class MainWindow(QMainWindow):
     # Said from the companion's background thread; shown on the UI thread.
     background_failed = Signal(str)
+    proposals_changed = Signal()
 
     def __init__(self, companion=None, settings=None, parent=None):
         super().__init__(parent)
@@ -71,8 +72,8 @@ class MainWindow(QMainWindow):
         self.pending.setObjectName("pending-changes")
         self.pending.setTextFormat(Qt.RichText)
         self.pending.linkActivated.connect(lambda _: self.show_proposals())
-        self.after_turn = False  # a turn ended: count the proposals once the work between turns is done
         self.background_failed.connect(self.show_background_failure)
+        self.proposals_changed.connect(self.refresh_pending)  # queued: the core tells from its own threads
         status = QStatusBar()
         status.addWidget(self.loading_label)
         status.addWidget(self.loading)
@@ -107,6 +108,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{companion.name} — Anima")
         self.trouble.setText("")
         companion.on_background_failure(self.background_failed.emit)
+        companion.on_proposals(self.proposals_changed.emit)
         if self.mind is not None:
             self.mind.deleteLater()
         self.mind = OpenMind(companion)
@@ -158,7 +160,6 @@ class MainWindow(QMainWindow):
 
     def reply_done(self, turn) -> None:
         self.transcript.end_reply(turn.reply_id, turn.text)  # as stored: no remote image, no link with data
-        self.after_turn = True
         self._next()
 
     def reply_failed(self, error) -> None:
@@ -186,7 +187,7 @@ class MainWindow(QMainWindow):
 
         def load():
             page = companion.messages.page(before_id, 30)
-            return [{**m, "outside": outside(companion, m)} for m in page]
+            return [{**m, "outside": outside(m)} for m in page]
         tasks.run(load, self.transcript.prepend, lambda e: errors.show(self, e), self)
 
     def show_why(self, message_id: int) -> None:
@@ -219,12 +220,6 @@ class MainWindow(QMainWindow):
         self.loading_label.setText("" if ready else "Waking the mind… (you can already write)")
         indexing = self.companion.indexer_thread.is_alive()
         self.busy.setText("thinking in the background…" if indexing or self.worker else "")
-        # Learning after a turn may have proposed changes: ask again when that work ends.
-        # (A core callback on new proposals would replace this look at the reflector's thread.)
-        thread = self.companion.reflector.thread
-        if self.after_turn and not (thread is not None and thread.is_alive()):
-            self.after_turn = False
-            self.refresh_pending()
 
     # ---- changes that wait for the person's say ----------------------------------
 

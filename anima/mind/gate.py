@@ -20,6 +20,7 @@ import logging
 import re
 from dataclasses import dataclass
 from enum import Enum
+from typing import Callable
 
 from ..errors import InvalidEdit, NotFound
 from ..retrieval.fts import terms
@@ -138,6 +139,15 @@ class Gate:
     def __init__(self, soul: Soul, self_model: SelfModel):
         self.soul = soul
         self.self_model = self_model
+        self._listeners: list[Callable[[], None]] = []
+
+    def on_proposals(self, listener: Callable[[], None]) -> None:
+        """`listener()` is called (from whatever thread made the change) when proposals were made or resolved."""
+        self._listeners.append(listener)
+
+    def _told(self) -> None:
+        for listener in self._listeners:
+            listener()
 
     def submit(self, changes: list[Change]) -> list[Decision]:
         """THE way to change what shapes the companion. Changes to one target: the ones that pass are applied in
@@ -157,6 +167,8 @@ class Gate:
                 d.proposal_id = self._propose(d)
             elif d.verdict is Verdict.REFUSE:
                 log.info("a change to %s was refused", d.change.target)
+        if any(d.proposal_id is not None for d in decisions):
+            self._told()
         return decisions
 
     def _apply(self, decisions: list[Decision]) -> None:
@@ -220,11 +232,13 @@ class Gate:
         if decision.verdict is not Verdict.APPLY:
             raise InvalidEdit(f"That change cannot be applied: {decision.reason}.")
         self.soul.update("proposal", proposal_id, "user", status="accepted", resolved_at=now())
+        self._told()
         return decision
 
     def reject(self, proposal_id: int) -> None:
         self._pending(proposal_id)
         self.soul.update("proposal", proposal_id, "user", status="rejected", resolved_at=now())
+        self._told()
 
     def _pending(self, proposal_id: int) -> dict:
         rows = self.soul.query("SELECT * FROM proposals WHERE id = ?", (proposal_id,))

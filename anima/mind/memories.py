@@ -8,7 +8,7 @@ and it and its closest associates are actively suppressed in recall.
 from ..errors import InvalidEdit
 from ..retrieval.fts import terms
 from ..retrieval.indexer import Indexer
-from ..store.provenance import Provenance, Source
+from ..store.provenance import Provenance, Source, shown
 from ..store.soul import Soul, now
 from . import secrets
 
@@ -80,8 +80,14 @@ class Memories:
                                "ORDER BY valid_from", (when, when))
 
     def all(self) -> list[dict]:
-        """Every memory, true now or once, newest first (the Open Mind's view)."""
-        return self.soul.query("SELECT * FROM memories ORDER BY valid_from DESC, id DESC")
+        """Every memory, true now or once, newest first, each with where it came from in words (`from`)."""
+        rows = self.soul.query(
+            "SELECT m.*, p.source AS p_source, p.message_id AS p_message, p.detail AS p_detail FROM memories AS m "
+            "LEFT JOIN provenance AS p ON p.item_kind = 'memory' AND p.item_id = m.id "
+            "ORDER BY m.valid_from DESC, m.id DESC")
+        return [{**{k: v for k, v in r.items() if not k.startswith("p_")},
+                 "from": shown({"source": r["p_source"], "message_id": r["p_message"], "detail": r["p_detail"]}
+                               if r["p_source"] else None)} for r in rows]
 
     def feedback(self, memory_ids: list[int], reply: str) -> None:
         """Heat: memories a reply used gain importance; memories loaded again and again but never used lose it."""

@@ -19,6 +19,9 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff\u200b\u202a-
                       r"\U000e0000-\U000e007f]")
 
 
+_NEWEST = 2 ** 63 - 1  # past SQLite's largest rowid: the page before it is the newest
+
+
 class EmptyMessage(KnownError):
     def __init__(self):
         super().__init__("The message is empty; nothing was sent.")
@@ -97,9 +100,10 @@ class Messages:
                                (limit,))
 
     def page(self, before_id: int | None = None, limit: int = 50) -> list[dict]:
-        """Older history, newest last: for a window that loads it lazily as it is scrolled."""
-        if before_id is None:
-            rows = self.soul.query("SELECT * FROM messages ORDER BY id DESC LIMIT ?", (limit,))
-        else:
-            rows = self.soul.query("SELECT * FROM messages WHERE id < ? ORDER BY id DESC LIMIT ?", (before_id, limit))
+        """Older history, newest last: for a window that loads it lazily as it is scrolled. Each row says where it
+        came from (`source`, None before provenance was kept) and which message it was sent with (`sent_with`)."""
+        rows = self.soul.query(
+            "SELECT m.*, p.source AS source, p.message_id AS sent_with, p.detail AS detail FROM messages AS m "
+            "LEFT JOIN provenance AS p ON p.item_kind = 'message' AND p.item_id = m.id WHERE m.id < ? "
+            "ORDER BY m.id DESC LIMIT ?", (before_id if before_id is not None else _NEWEST, limit))
         return rows[::-1]

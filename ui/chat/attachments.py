@@ -60,14 +60,14 @@ def describe(label: str, text: str) -> str:
     return f"{label} ({n} line{'s' * (n != 1)})"
 
 
-def outside(companion, message: dict) -> dict | None:
+def outside(message: dict) -> dict | None:
     """The provenance of a stored message when it is text from outside (else None), for the transcript."""
     if message["role"] != "user" or not message.get("speaker"):
         return None
-    # TODO(the anima/ lead): the transcript needs the row itself (its source and the message it cites), not
-    # Companion.provenance's words; a Companion.provenance_row(kind, id), or provenance with Messages.page.
-    row = companion.soul.provenance("message", message["id"])
-    return row if row and Source(row["source"]) in EXTERNAL else None
+    source = message.get("source")  # Messages.page says where each message came from
+    if source is None or Source(source) not in EXTERNAL:
+        return None
+    return {"source": source, "message_id": message.get("sent_with"), "detail": message.get("detail", "")}
 
 
 class Chip(QFrame):

@@ -20,7 +20,7 @@ class MemoriesView(TableView):
         self.action("Forget a person…", self.forget_person)
 
     def load(self):
-        return [{**m, "from": self.companion.provenance("memory", m["id"])} for m in self.companion.memories.all()]
+        return self.companion.memories.all()  # each with "from": its provenance in words
 
     def show_data(self, rows):
         self.fill(rows, lambda m: (m["content"], m["from"], SOURCES[m["source"]], m["valid_from"][:10],
