@@ -23,13 +23,18 @@ def test_a_new_soul_has_the_whole_schema_and_the_pragmas(soul):
     assert sections == set(migrations.TEXT_SECTIONS)
 
 
-def test_upgrade_from_the_first_schema_keeps_the_data(anima_home):
+def at_schema(anima_home, version: int) -> tuple[Home, Soul]:
+    """A companion whose file is rebuilt as schema `version` wrote it (to be filled, closed, and upgraded)."""
     home = Home(anima_home)
     home.create(PASSPHRASE).close()
     key = home.unlock_key(PASSPHRASE)
-    # Rebuild the file as the first schema wrote it, with a memory in it.
     home.soul_path.unlink()
-    with Soul(home.soul_path, key, create=True, migrate_to=1) as old:
+    return home, Soul(home.soul_path, key, create=True, migrate_to=version)
+
+
+def test_upgrade_from_the_first_schema_keeps_the_data(anima_home):
+    home, old = at_schema(anima_home, 1)
+    with old:
         assert old.schema_version() == 1
         old.add("memory", "user", kind="fact", content="has a cat named Miso", source="user_stated",
                 valid_from=NOW, created_at=NOW)
@@ -44,11 +49,8 @@ def test_upgrade_from_the_first_schema_keeps_the_data(anima_home):
 
 def test_upgrade_from_schema_3_indexes_the_unspaced_text_already_there(anima_home):
     import json
-    home = Home(anima_home)
-    home.create(PASSPHRASE).close()
-    key = home.unlock_key(PASSPHRASE)
-    home.soul_path.unlink()
-    with Soul(home.soul_path, key, create=True, migrate_to=3) as old:
+    home, old = at_schema(anima_home, 3)
+    with old:
         said = old.add("message", "user", session="s1", role="user", speaker="Ada", content="我住在北京",
                        created_at=NOW)
         old.add("message", "user", session="s1", role="user", speaker="Ada", content="I live in Leeds",
