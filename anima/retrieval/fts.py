@@ -5,15 +5,16 @@ the stemmed index to find: FTS5 keeps a whole run of them as one token. Their
 text is also in a trigram index ({table}_grams, store/migrations.py m004), and
 a query's runs are searched there by their character pairs (bigrams): most
 Chinese words are two characters long, and a question seldom shares three in a
-row with the memory it is after.
+row with the memory it is after. What to search for is chosen here; the SQL
+that searches is in store/full_text.py.
 """
 
 import re
-import weakref
 
 import snowballstemmer
 
-from ..store.kinds import INDEXED, KINDS
+from ..store import full_text
+from ..store.kinds import KINDS
 from ..store.migrations import UNSPACED_RANGES
 from ..store.soul import Soul
 
@@ -54,7 +55,6 @@ def terms(text: str) -> list[str]:
 COMMON_SHARE = 0.05
 COMMON_FROM_ITEMS = 2000  # below this, every word is cheap and kept
 _STEM = snowballstemmer.stemmer("porter")  # the Porter algorithm, as FTS5's porter tokenizer stems
-_WITH_VOCAB: "weakref.WeakSet[Soul]" = weakref.WeakSet()  # souls whose connection has the vocabulary views
 
 
 def stems(text: str) -> set[str]:
@@ -68,14 +68,11 @@ def match_expression(words: list[str]) -> str | None:
 
 def informative(soul: Soul, table: str, words: list[str]) -> list[str]:
     """The query's words without the ones common in `table` (all of them, if nothing rarer remains)."""
-    items = soul.query(f"SELECT max(rowid) AS n FROM {table}")[0]["n"] or 0
+    items = full_text.items(soul, table)
     if len(words) < 2 or items < COMMON_FROM_ITEMS:
         return words
-    _vocabulary(soul)
     stem_of = {w: _STEM.stemWord(w) for w in words}
-    unique = sorted(set(stem_of.values()))  # "paint" and "painting" are one term in the index
-    docs = {r["term"]: r["doc"] for r in soul.query(
-        f"SELECT term, doc FROM temp.{table}_vocab WHERE term IN ({','.join('?' * len(unique))})", unique)}
+    docs = full_text.documents(soul, table, sorted(set(stem_of.values())))  # "paint", "painting": one term
     kept = [w for w in words if docs.get(stem_of[w], 0) <= COMMON_SHARE * items]
     return kept or words
 
@@ -88,16 +85,13 @@ def search(soul: Soul, query: str, kinds, limit: int = 100) -> list[tuple[tuple[
     scores: dict[tuple[str, int], float] = {}
     for kind in kinds:
         table = KINDS[kind].table
-        rows = []
+        found = []
         if words:
-            expr = match_expression(informative(soul, table, words))
-            rows += soul.query(f"SELECT rowid AS id, bm25({table}_fts) AS s FROM {table}_fts "
-                               f"WHERE {table}_fts MATCH ? ORDER BY s LIMIT ?", (expr, limit))
+            found += full_text.matches(soul, table, "fts", match_expression(informative(soul, table, words)), limit)
         if runs and (expr := gram_expression(soul, table, runs)):
-            rows += soul.query(f"SELECT rowid AS id, bm25({table}_grams) AS s FROM {table}_grams "
-                               f"WHERE {table}_grams MATCH ? ORDER BY s LIMIT ?", (expr, limit))
-        for r in rows:
-            scores[(kind, r["id"])] = scores.get((kind, r["id"]), 0.0) + r["s"]
+            found += full_text.matches(soul, table, "grams", expr, limit)
+        for item_id, bm25 in found:
+            scores[(kind, item_id)] = scores.get((kind, item_id), 0.0) + bm25
     return sorted(scores.items(), key=lambda h: h[1])[:limit]
 
 
@@ -109,29 +103,17 @@ def gram_expression(soul: Soul, table: str, runs: list[str]) -> str | None:
     """A MATCH for {table}_grams: every trigram that begins with one of the runs' pairs (each indexed text ends
     in two spaces, so every pair in it begins one), the rarest pairs first; pairs common in a large table are
     left out while rarer ones remain, as words are (informative)."""
-    _vocabulary(soul)
     units = list(dict.fromkeys(p for run in runs for p in pairs(run)))
     found = []  # (documents holding the pair, at most; its trigrams)
     for unit in units:
-        after = unit[:-1] + chr(ord(unit[-1]) + 1)  # the first string past every one that begins with `unit`
-        rows = soul.query(f"SELECT term, doc FROM temp.{table}_grams_vocab WHERE term >= ? AND term < ?",
-                          (unit, after))
-        if rows:
-            found.append((sum(r["doc"] for r in rows), [r["term"] for r in rows]))
+        if grams := full_text.grams_beginning(soul, table, unit):
+            found.append((sum(doc for _, doc in grams), [g for g, _ in grams]))
     if not found:
         return None
     found.sort(key=lambda f: f[0])
-    items = soul.query(f"SELECT max(rowid) AS n FROM {table}")[0]["n"] or 0
+    items = full_text.items(soul, table)
     if len(found) > 1 and items >= COMMON_FROM_ITEMS:
         found = [f for f in found if f[0] <= COMMON_SHARE * items] or found
     grams = [g for _, unit_grams in found for g in unit_grams][:GRAM_TERMS]
     return " OR ".join('"' + g.replace('"', '""') + '"' for g in grams)
 
-
-def _vocabulary(soul: Soul) -> None:
-    """Views of the FTS indexes' vocabularies, in this connection's temp schema (they hold no data)."""
-    if soul not in _WITH_VOCAB:
-        for t in (k.table for k in INDEXED):
-            for view, index in ((f"{t}_vocab", f"{t}_fts"), (f"{t}_grams_vocab", f"{t}_grams")):
-                soul.query(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{view} USING fts5vocab(main, '{index}', 'row')")
-        _WITH_VOCAB.add(soul)

@@ -4,6 +4,7 @@ import logging
 import threading
 
 from ..models.embedder import Embedder
+from ..store import recallable
 from ..store.kinds import KINDS, RECALLED
 from ..store.soul import Soul
 from .vectors import VectorIndex
@@ -34,19 +35,13 @@ class Indexer:
 
     def load(self) -> int:
         """Fill the in-memory index from the stored vectors of this embedder; returns how many."""
-        rows = self.soul.query("SELECT item_kind, item_id, vector FROM embeddings WHERE model = ? AND dim = ?",
-                               (self.embedder.name, self.embedder.dim))
-        return self.index.load((r["item_kind"], r["item_id"], r["vector"]) for r in rows)
+        return self.index.load(recallable.vectors(self.soul, self.embedder.name, self.embedder.dim))
 
     def missing(self) -> dict[str, list[dict]]:
         """Recallable items with no usable vector (never embedded, damaged, or from another embedder)."""
         out = {}
         for kind in RECALLED:
-            k = KINDS[kind]
-            rows = self.soul.query(
-                f"SELECT id, {', '.join(k.embedded)} FROM {k.table} WHERE id NOT IN (SELECT item_id FROM embeddings WHERE item_kind = ? AND model = ? "
-                f"AND dim = ?)", (kind, self.embedder.name, self.embedder.dim))
-            if rows:
+            if rows := recallable.unembedded(self.soul, kind, self.embedder.name, self.embedder.dim):
                 out[kind] = rows
         return out
 

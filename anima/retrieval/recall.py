@@ -4,7 +4,8 @@ The re-rank follows seed 003: importance; passive decay (a 30-day half-life on
 recency, for low-importance memories only); active suppression (a corrected
 memory and its closest associates lose rank); heat (memories the replies used
 gain, memories loaded again and again but never used cool). Each result keeps
-its score components, so "why did you recall that" can be answered.
+its score components, so "why did you recall that" can be answered. The SQL
+that reads the items is in store/recallable.py.
 """
 
 import math
@@ -13,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
+from ..store import recallable
 from ..store.kinds import RECALLED
 from ..store.soul import Soul
 from . import dates, fts
@@ -33,15 +35,6 @@ IN_SPAN_BOOST = 1.5
 HALF_LIFE_DAYS = 30.0
 LOW_IMPORTANCE = 0.35
 KINDS = RECALLED
-
-_HYDRATE = {
-    "message": "SELECT id, speaker, content AS text, created_at AS at, session FROM messages WHERE id IN ({})",
-    "memory": ("SELECT id, content AS text, valid_from AS at, valid_to, superseded_by, importance, suppression, "
-               "loads, uses, source, kind FROM memories WHERE id IN ({})"),
-    "episode": "SELECT id, summary AS text, started_at AS at, significance AS importance FROM episodes WHERE id IN ({})",
-    "world_card": "SELECT id, title || ': ' || body AS text, updated_at AS at, kind FROM world_cards WHERE id IN ({})",
-}
-
 
 READ_CHARS = 2000  # a name that matters to recall is near the start of a query
 
@@ -174,10 +167,9 @@ class Recall:
 
     def _speakers(self) -> list[str]:
         """The names that have spoken, re-read only when a message has been added (not on every recall)."""
-        newest = self.soul.query("SELECT max(id) AS m FROM messages")[0]["m"]
+        newest = recallable.newest_message(self.soul)
         if self._speakers_at != newest:
-            self._speakers_cache = [r["speaker"] for r in
-                                    self.soul.query("SELECT DISTINCT speaker FROM messages WHERE speaker != ''")]
+            self._speakers_cache = recallable.speakers(self.soul)
             self._speakers_at = newest
         return self._speakers_cache
 
@@ -186,16 +178,11 @@ class Recall:
         ids = [key[1] for key in found if key[0] == "message"]
         if not ids:
             return
-        marks = ",".join("?" * len(ids))
-        rows = self.soul.query(
-            f"SELECT m.id AS id, (SELECT p.id FROM messages p WHERE p.session = m.session AND p.id < m.id "
-            f"ORDER BY p.id DESC LIMIT 1) AS prev, (SELECT n.id FROM messages n WHERE n.session = m.session "
-            f"AND n.id > m.id ORDER BY n.id LIMIT 1) AS next FROM messages m WHERE m.id IN ({marks})", ids)
         base = {key: r.score for key, r in found.items()}
         lent: dict = {}
-        for r in rows:
-            share = NEIGHBOUR_SHARE * base[("message", r["id"])]
-            for nid in (r["prev"], r["next"]):
+        for message_id, before, after in recallable.neighbours(self.soul, ids):
+            share = NEIGHBOUR_SHARE * base[("message", message_id)]
+            for nid in (before, after):
                 if nid is not None:
                     lent[nid] = max(lent.get(nid, 0.0), share)
         missing = [nid for nid in lent if ("message", nid) not in found]
@@ -230,13 +217,4 @@ class Recall:
 
     def items(self, keys) -> dict:
         """The current rows of some recallable items, by key (forgotten ones are simply absent)."""
-        by_kind: dict[str, list[int]] = {}
-        for kind, item_id in keys:
-            by_kind.setdefault(kind, []).append(item_id)
-        rows = {}
-        for kind, ids in by_kind.items():
-            for i in range(0, len(ids), 500):
-                chunk = ids[i:i + 500]
-                for r in self.soul.query(_HYDRATE[kind].format(",".join("?" * len(chunk))), chunk):
-                    rows[(kind, r["id"])] = r
-        return rows
+        return recallable.rows(self.soul, keys)

@@ -1,0 +1,92 @@
+"""The items recall finds, read: their rows, the speakers and neighbours of messages, their stored vectors.
+
+How recall ranks them is retrieval's (retrieval/recall.py, indexer.py); the
+SQL is here, over the tables the registry names (kinds.py).
+"""
+
+from dataclasses import dataclass
+
+from .kinds import KINDS, RECALLED
+from .soul import Soul
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What recall reads of one recallable kind. Every row it reads has `id`, `text` and `at`."""
+    text: str                       # what the item says: a column, or an expression of its columns
+    at: str                         # when it was said, or became known
+    importance: str | None = None   # its importance, where it has one (recall takes 0.5 otherwise)
+    columns: tuple[str, ...] = ()   # read as they are, for the re-rank and for how the item reads
+
+
+READINGS: dict[str, Reading] = {
+    "message": Reading(text="content", at="created_at", columns=("speaker", "session")),
+    "memory": Reading(text="content", at="valid_from", importance="importance",
+                      columns=("valid_to", "superseded_by", "suppression", "loads", "uses", "source", "kind")),
+    "episode": Reading(text="summary", at="started_at", importance="significance"),
+    "world_card": Reading(text="title || ': ' || body", at="updated_at", columns=("kind",)),
+}
+
+_CHUNK = 500  # ids per statement (SQLite limits the parameters of one)
+
+
+def _select(kind: str) -> str:
+    r = READINGS[kind]
+    names = [f"{r.text} AS text", f"{r.at} AS at", *([f"{r.importance} AS importance"] if r.importance else []),
+             *r.columns]
+    return f"SELECT id, {', '.join(names)} FROM {KINDS[kind].table} WHERE id IN "
+
+
+_SELECT = {kind: _select(kind) for kind in RECALLED}  # a recalled kind with no reading fails here, at import
+
+
+def rows(soul: Soul, keys) -> dict[tuple[str, int], dict]:
+    """The current rows of some recallable items, by key (forgotten ones are simply absent)."""
+    by_kind: dict[str, list[int]] = {}
+    for kind, item_id in keys:
+        by_kind.setdefault(kind, []).append(item_id)
+    out = {}
+    for kind, ids in by_kind.items():
+        for i in range(0, len(ids), _CHUNK):
+            chunk = ids[i:i + _CHUNK]
+            for r in soul.query(f"{_SELECT[kind]}({','.join('?' * len(chunk))})", chunk):
+                out[(kind, r["id"])] = r
+    return out
+
+
+_MESSAGES = KINDS["message"].table
+
+
+def newest_message(soul: Soul) -> int | None:
+    return soul.query(f"SELECT max(id) AS m FROM {_MESSAGES}")[0]["m"]
+
+
+def speakers(soul: Soul) -> list[str]:
+    """The names that have spoken (each once)."""
+    return [r["speaker"] for r in soul.query(f"SELECT DISTINCT speaker FROM {_MESSAGES} WHERE speaker != ''")]
+
+
+def neighbours(soul: Soul, ids: list[int]) -> list[tuple[int, int | None, int | None]]:
+    """(message id, the one before it, the one after it) in its session, for some messages."""
+    m = _MESSAGES
+    found = soul.query(
+        f"SELECT m.id AS id, (SELECT p.id FROM {m} p WHERE p.session = m.session AND p.id < m.id "
+        f"ORDER BY p.id DESC LIMIT 1) AS prev, (SELECT n.id FROM {m} n WHERE n.session = m.session "
+        f"AND n.id > m.id ORDER BY n.id LIMIT 1) AS next FROM {m} m WHERE m.id IN ({','.join('?' * len(ids))})", ids)
+    return [(r["id"], r["prev"], r["next"]) for r in found]
+
+
+def vectors(soul: Soul, model: str, dim: int) -> list[tuple[str, int, bytes]]:
+    """(kind, id, vector bytes) of every stored vector one embedder made."""
+    found = soul.query("SELECT item_kind, item_id, vector FROM embeddings WHERE model = ? AND dim = ?", (model, dim))
+    return [(r["item_kind"], r["item_id"], r["vector"]) for r in found]
+
+
+def unembedded(soul: Soul, kind: str, model: str, dim: int) -> list[dict]:
+    """The items of a recallable kind that have no vector from this embedder: id and the columns their vector
+    is made from (the registry's `embedded`)."""
+    k = KINDS[kind]
+    if not k.recalled:
+        raise ValueError(f"{kind} is not recalled: it has no vector")
+    return soul.query(f"SELECT id, {', '.join(k.embedded)} FROM {k.table} WHERE id NOT IN (SELECT item_id FROM "
+                      f"embeddings WHERE item_kind = ? AND model = ? AND dim = ?)", (kind, model, dim))
