@@ -32,9 +32,12 @@ _CHUNK = 500  # ids per statement (SQLite limits the parameters of one)
 
 def _select(kind: str) -> str:
     r = READINGS[kind]
+    table = KINDS[kind].table
+    # Where it came from (store/provenance.py): a note marks text from outside as information, not instructions.
+    origin = f"(SELECT source FROM provenance WHERE item_kind = '{kind}' AND item_id = {table}.id) AS origin"
     names = [f"{r.text} AS text", f"{r.at} AS at", *([f"{r.importance} AS importance"] if r.importance else []),
-             *r.columns]
-    return f"SELECT id, {', '.join(names)} FROM {KINDS[kind].table} WHERE id IN "
+             *r.columns, origin]
+    return f"SELECT id, {', '.join(names)} FROM {table} WHERE id IN "
 
 
 _SELECT = {kind: _select(kind) for kind in RECALLED}  # a recalled kind with no reading fails here, at import
