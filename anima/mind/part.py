@@ -1,78 +1,105 @@
-"""The part schema of seed 000, as JSON schemas with a cap on every string and array.
+"""The part of seed 000: its JSON Schema (resources/part.schema.json, the one place it is declared), the checks
+that code makes on every part stored, and the creation schema the model writes.
 
 `PART_SCHEMA` is a whole stored part. `PART_CREATION_SCHEMA` is what the model
 writes when it creates one; the runtime adds the rest (timestamps, the empty
 evidence trail, the flags), because a model should not invent clocks.
+
+What the runtime keeps about a part (its id, active or archived, its times, its
+lineage across splits and merges) is kept beside it (mind/parts.py), never in it.
 """
 
-from typing import Any
+import json
+import re
+from pathlib import Path
 
+import jsonschema
 
-def _text(n: int, min_length: int = 0) -> dict:
-    s: dict[str, Any] = {"type": "string", "maxLength": n}
-    if min_length:
-        s["minLength"] = min_length
-    return s
+from ..errors import InvalidEdit
 
+SCHEMA_PATH = Path(__file__).resolve().parent.parent / "resources" / "part.schema.json"
+PART_SCHEMA: dict = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 
-def _list(n: int, item_chars: int = 120) -> dict:
-    return {"type": "array", "maxItems": n, "items": _text(item_chars, 1)}
-
-
-SUGGESTION_AND_RESULT = {
-    "type": "object", "additionalProperties": False,
-    "required": ["predicted_result", "predicted_result_confidence", "predicted_result_timeframe_in_seconds",
-                 "your_suggestion", "timestamp", "result"],
-    "properties": {
-        "predicted_result": _text(240, 1),
-        "predicted_result_confidence": _text(16, 1),
-        "predicted_result_timeframe_in_seconds": _text(10, 1),
-        "your_suggestion": _text(240, 1),
-        "timestamp": _text(40, 1),
-        "result": _text(400),
-    },
-}
-
-_VOICE = {
-    "description": _text(480, 1),
-    "conclude_when": _text(240, 1),
-    "emotion": _text(40, 1),
-    "intensity": _text(24, 1),
-    "personality": _text(320, 1),
-    "triggers": _list(8),
-    "phrases": _list(8),
-    "responses": _list(8),
-    "wants": _list(8),
-}
-
+# The model writes the perspective; the runtime adds the outcomes log, the flags and the clock.
+_RUNTIME_FILLS = ("suggestions_and_results", "core_part", "needs_evaluation")
 PART_CREATION_SCHEMA = {
     "type": "object", "additionalProperties": False,
-    "required": ["name", *_VOICE, "originating_event"],
+    "required": [k for k in PART_SCHEMA["required"] if k not in _RUNTIME_FILLS],
     "properties": {
-        "name": _text(60, 1),
-        **_VOICE,
+        **{k: v for k, v in PART_SCHEMA["properties"].items() if k not in _RUNTIME_FILLS},
         "originating_event": {
             "type": "object", "additionalProperties": False, "required": ["result"],
-            "properties": {"result": _text(300, 1)},
+            "properties": {"result": PART_SCHEMA["properties"]["originating_event"]["properties"]["result"]},
         },
     },
 }
 
-PART_SCHEMA = {
-    "type": "object", "additionalProperties": False,
-    "required": ["name", *_VOICE, "originating_event", "suggestions_and_results", "core_part", "needs_evaluation"],
-    "properties": {
-        "name": _text(60, 1),
-        **_VOICE,
-        "suggestions_and_results": {"type": "array", "maxItems": 64, "items": SUGGESTION_AND_RESULT},
-        "core_part": {"type": "boolean"},
-        "needs_evaluation": {"type": "boolean"},
-        "originating_event": {
-            "type": "object", "additionalProperties": False, "required": ["timestamp", "result"],
-            "properties": {"timestamp": _text(40, 1), "result": _text(400, 1)},
-        },
-    },
-}
+# A part's whole JSON, written compactly in UTF-8, is at most this long: the schema's caps allow more (64 entries
+# in the outcomes log), and a log that grows this far is one to consolidate, not to keep appending to.
+MAX_PART_BYTES = 16 * 1024
+
+_VALIDATOR = jsonschema.Draft202012Validator(PART_SCHEMA)
+
+# Its voice: "we" (or 我们, 私たち) where a part names itself. A part is one perspective among others, never the whole.
+_WE = re.compile(r"\b(?i:we|we['’](?:re|ve|ll|d)|our|ours|ourselves)\b|\b[Uu]s\b|我们|我們|私たち|我々|僕ら")
+_I = re.compile(r"\b(?i:i|i['’](?:m|ve|ll|d)|me|my|mine|myself)\b|我|私|僕|俺")
+# A sentence that opens with "we" or "our": the part speaking of itself as many ("We want...", "Our goal...").
+_WE_OPENS = re.compile(r"(?:^|[.!?;:]\s+)[\"'“‘(]*(?i:we|we['’](?:re|ve|ll|d)|our|us)\b|(?:^|[。！？])(?:我们|我們|私たち|我々|僕ら)")
+# Words only English text has: a description in English says "I" (seed 000: the "I" voice is embedded in it); one
+# in another language is judged by "we" alone.
+_ENGLISH = re.compile(r"\b(?i:the|and|that|is|are|of|to|it|its|this|when|with)\b")
+SELF_TEXT = ("description", "personality")
+SAID = ("wants", "phrases", "responses")
+
+
+def schema_problem(part) -> str | None:
+    """Why an object is not a part by the schema, in one line that quotes none of its text; None if it is."""
+    error = jsonschema.exceptions.best_match(_VALIDATOR.iter_errors(part))
+    if error is None:
+        return None
+    where = "/" + "/".join(str(p) for p in error.absolute_path)
+    if error.validator in ("required", "additionalProperties"):  # their messages name fields, never values
+        return f"it breaks the part schema at {where}: {error.message}"
+    return f"it breaks the part schema at {where} ({error.validator}{_limit(error)})"
+
+
+def _limit(error) -> str:
+    return f" {error.validator_value}" if error.validator in ("maxLength", "maxItems", "minLength", "type") else ""
+
+
+def voice_problem(part: dict) -> str | None:
+    """Why a (schema-valid) part does not speak as "I", naming the field; None if it does."""
+    for field in SELF_TEXT:
+        if _WE.search(part[field]):
+            return f'a part speaks as "I", never "we": its {field} says "we"'
+    for field in SAID:
+        for i, item in enumerate(part[field]):
+            if _WE_OPENS.search(item.strip()):
+                return f'a part speaks as "I", never "we": {field}/{i} speaks as "we"'
+    if _ENGLISH.search(part["description"]) and not _I.search(part["description"]):
+        return 'a part speaks as "I": its description never says "I"'
+    return None
+
+
+def part_bytes(part: dict) -> int:
+    return len(json.dumps(part, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+
+def problem(part) -> str | None:
+    """Why an object cannot be stored as a part (schema, size, voice), in one line without its text; or None."""
+    if (why := schema_problem(part)) is not None:
+        return why
+    if not part["name"].strip():
+        return "its name is blank"
+    if (size := part_bytes(part)) > MAX_PART_BYTES:
+        return f"it would be {size} bytes, over the {MAX_PART_BYTES} a part may hold"
+    return voice_problem(part)
+
+
+def validate(part) -> None:
+    """InvalidEdit (one line, none of the part's text) unless the object is a part the store may keep."""
+    if (why := problem(part)) is not None:
+        raise InvalidEdit(f"That is not a part that can be kept: {why}.")
 
 
 def part_from_creation(created: dict, timestamp: str) -> dict:
