@@ -6,8 +6,8 @@ A tiny model says whatever a text tells it to, so these do not depend on it:
 - a request that only the person may carry out through the app's own controls (forgetting everything,
   exporting, importing, changing the passphrase, lowering a guardrail): the reply points to them, and no
   code path acts on a message anyway;
-- a remote image or a link with data in its address, which a window could fetch and so send what the
-  companion knows elsewhere: removed from the reply before it is stored or shown.
+- a remote image or a remote link, whose address (query, fragment or path) can carry what the companion
+  knows to someone else once fetched or followed: removed from the reply before it is stored or shown.
 """
 
 import re
@@ -31,11 +31,13 @@ _ONLY_THE_PERSON = (
      "My guardrails are not something a message can change."),
 )
 
-# A Markdown or HTML image with a remote address, and a link whose address carries data (a query or a fragment).
+# A Markdown or HTML image with a remote address, and any remote link: an address can carry what the companion
+# knows in its query, its fragment or its path alike, so no remote address is kept at all (its words are).
 _REMOTE_IMAGE = re.compile(r"!\[([^\]]*)\]\(\s*<?(?:[a-z][a-z0-9+.-]*:)?//[^)]*\)", re.I)
 _HTML_IMAGE = re.compile(r"<img\b[^>]*>", re.I)
-_DATA_LINK = re.compile(r"\[([^\]]*)\]\(\s*<?(?:[a-z][a-z0-9+.-]*:)?//[^)\s]*[?#][^)]*\)", re.I)
-_BARE_DATA_URL = re.compile(r"(?:https?|ftp)://[^\s)\]>\"']*[?#][^\s)\]>\"']*", re.I)
+_REMOTE_LINK = re.compile(r"\[([^\]]*)\]\(\s*<?(?:[a-z][a-z0-9+.-]*:)?//[^)]*\)", re.I)
+_HTML_LINK = re.compile(r"<a\b[^>]*>(.*?)</a>", re.I | re.S)
+_BARE_URL = re.compile(r"\b(?:(?:https?|ftp)://|www\.)[^\s)\]>\"']+", re.I)
 
 
 def notices(typed: str) -> list[str]:
@@ -49,9 +51,10 @@ def notices(typed: str) -> list[str]:
 
 
 def safe_reply(text: str) -> str:
-    """The reply without remote images and without links that carry data in their address."""
+    """The reply without remote images and without remote addresses (a link keeps its words)."""
     text = _REMOTE_IMAGE.sub(lambda m: f"[image not shown: {m.group(1)}]" if m.group(1) else "[image not shown]",
                              text)
     text = _HTML_IMAGE.sub("[image not shown]", text)
-    text = _DATA_LINK.sub(lambda m: m.group(1), text)
-    return _BARE_DATA_URL.sub("[link removed]", text)
+    text = _REMOTE_LINK.sub(lambda m: m.group(1), text)
+    text = _HTML_LINK.sub(lambda m: m.group(1), text)
+    return _BARE_URL.sub("[link removed]", text)

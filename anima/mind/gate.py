@@ -42,12 +42,31 @@ _INSTRUCTION = re.compile(
     r"|pretend|act as|role-?play|jailbreak|system prompt|instructions?|new rules?|your (?:rules?|role|name|"
     r"persona|identity|guardrails?)|reveal|do anything|unrestricted|developer mode|servant|slave)\b",
     re.I)
+_ROLES = (r"(?:developer|admin\w*|creator|owner|operator|maker|programmer|doctor|psychiatrist|therapist|"
+          r"psychologist|counsell?or|lawyer|boss|manager|guardian|nurse|carer|caregiver)")
 _FOR_SOMEONE_ELSE = re.compile(
-    r"\b(on behalf of|speaking for|as (?:his|her|their|your|the user'?s?) \w+|(?:this is|i am|i'm) (?:your|the|their)"
-    r" (?:developer|admin\w*|creator|owner|operator|maker|programmer|doctor|psychiatrist|therapist)|my (?:doctor|"
-    r"psychiatrist|therapist|psychologist|counsell?or|lawyer|boss|manager|mother|mom|mum|father|dad|wife|husband|"
-    r"partner|teacher|coach) (?:says|said|wants|asked|told|insists|thinks|believes|recommends)|"
-    r"(?:says|said|wants|asked|told) (?:that )?(?:you|the assistant|the ai|anima)\b)", re.I)
+    rf"\b(on behalf of|speaking for|as (?:his|her|their|your|the user'?s?) \w+|(?:this is|i am|i'm) (?:your|the|their)"
+    rf" {_ROLES}|my (?:doctor|psychiatrist|therapist|psychologist|counsell?or|lawyer|boss|manager|mother|mom|mum|"
+    rf"father|dad|wife|husband|partner|teacher|coach|sister|brother|friend) (?:says|said|wants|asked|told|insists|"
+    rf"thinks|believes|recommends)|(?:says|said|wants|asked|told) (?:that )?(?:you|the assistant|the ai|anima)\b|"
+    rf"this is (?:dr|doctor|mr|mrs|ms|prof|professor)\.? \w+|writing from (?:his|her|their|my|this) account|"
+    rf"\w+'s {_ROLES}|(?:developer|dev|admin|support|security|safety|anima|openai|system) team|"
+    rf"system (?:notice|message|prompt|override|update)|official (?:notice|message|instruction)|"
+    rf"clinical (?:instruction|order)s?)", re.I)
+# A fact is words about the person: not an opaque run (base64, hex), not a link or an address.
+_OPAQUE = re.compile(r"[A-Za-z0-9+/=_-]{20,}")
+_LINK = re.compile(r"(?:[a-z][a-z0-9+.-]*:)?//\S|!\[|\]\(|\bwww\.|[\w.-]+@[\w-]+\.\w+|<[a-z/!]", re.I)
+# A line that opens with a bare verb tells the companion what to do; a fact about them says what they do.
+_IMPERATIVE = re.compile(
+    r"^\s*(?:please\s+)?(?:reply|answer|respond|say|tell|end|start|begin|stop|decode|do|export|email|send|call|"
+    r"write|speak|use|remember|keep|add|remove|delete|change|set|give|show|print|run|execute|follow|treat|act|be|"
+    r"become|address|sign|append|include|mention|refer|talk|greet|share|post|upload|forward|copy|store|save|"
+    r"record|note|switch|turn|enable|disable|allow|let|make|ignore|forget|obey|never|always)\b", re.I)
+# Not about the person: the companion, the system, or who owns or commands whom.
+_ELSEWHERE = re.compile(
+    r"\b(assistant|the ai|an ai|companion|chatbot|bot|the model|system|\w+ mode|account|admin\w*|settings?|"
+    r"permissions?|access|debug|unrestricted|belongs? to|property|owned by|owns (?:you|anima|the)|in charge of|"
+    r"controls? (?:you|me|them|her|him)|obeys?|servant|slave|sides? with|loyal)\b", re.I)
 # Not written about the person: the fact speaks as "I" or "we", or to "you".
 _NOT_ABOUT_THEM = re.compile(r"\b(i|i'm|i've|i'll|i'd|me|my|mine|we|we're|us|our|ours|you|your|yours)\b", re.I)
 # A replaced line applies directly only when they said it changed.
@@ -98,8 +117,9 @@ def _source_sentence(content: str, said: str) -> str:
     return max(sentences, key=lambda s: len(words & set(terms(s))))
 
 
-def judge(change: Change) -> tuple[Verdict, str]:
-    """Where a change may go, and why: a pure check, in code, of what it says and where it came from."""
+def judge(change: Change, companion: str = "Anima") -> tuple[Verdict, str]:
+    """Where a change may go, and why: a pure check, in code, of what it says and where it came from.
+    `companion`: the companion's name (a fact about it is not a fact about the person)."""
     text = f"{change.content}\n{change.replaces or ''}"
     if found := secrets.find(text):
         return Verdict.REFUSE, f"it holds {found[0]}, and secrets are never kept"
@@ -115,10 +135,19 @@ def judge(change: Change) -> tuple[Verdict, str]:
     sentence = _source_sentence(change.content, change.said) if change.said else ""
     if _INSTRUCTION.search(change.content) or _INSTRUCTION.search(sentence):
         return Verdict.PROPOSE, "it reads as an instruction, not as a fact about you"
-    if _FOR_SOMEONE_ELSE.search(change.content) or _FOR_SOMEONE_ELSE.search(sentence):
+    # A claim to speak for someone else anywhere in the message taints all that was read from it.
+    if _FOR_SOMEONE_ELSE.search(change.content) or _FOR_SOMEONE_ELSE.search(change.said):
         return Verdict.PROPOSE, "it claims to speak for someone else"
-    if change.op in ("add", "replace") and _NOT_ABOUT_THEM.search(change.content):
-        return Verdict.PROPOSE, "it is not written about you"
+    if _OPAQUE.search(change.content) or _LINK.search(change.content):
+        return Verdict.PROPOSE, "it is not plain words about you (a code, a link or an address)"
+    if change.op in ("add", "replace"):
+        if _NOT_ABOUT_THEM.search(change.content):
+            return Verdict.PROPOSE, "it is not written about you"
+        if _IMPERATIVE.search(change.content):
+            return Verdict.PROPOSE, "it tells me what to do rather than saying something about you"
+        mentions_me = re.search(rf"(?<!\w){re.escape(companion)}(?!\w)", change.content, re.I) if companion else None
+        if mentions_me or _ELSEWHERE.search(change.content):
+            return Verdict.PROPOSE, "it is about me, the system, or who owns or commands whom, not about you"
     if change.op == "replace" and not _CHANGED.search(sentence):
         return Verdict.PROPOSE, f"it contradicts what you said before ({change.replaces})"
     if change.op == "rewrite":
@@ -157,7 +186,7 @@ class Gate:
         for c in changes:
             if c.op != "rewrite":  # a line learned is one statement; a person's own rewrite is kept as written
                 c = Change(c.target, c.op, once(c.content), c.provenance, c.replaces, c.said)
-            verdict, reason = judge(c)
+            verdict, reason = judge(c, self.soul.get_meta("name", "Anima"))
             decisions.append(Decision(c, verdict, reason))
         applying = [d for d in decisions if d.verdict is Verdict.APPLY]
         if applying:

@@ -44,6 +44,7 @@ INSTRUCTIONS = (
     "List the facts the person states about themselves in their messages below: their name, work, family, pets, "
     "home, plans, likes. Each fact in a few words. If a fact changes one of your numbered notes, replaces is "
     "that note's number; otherwise 0.")
+_HIDDEN = re.compile(r"<!--.*?(?:-->|$)", re.S)
 # A fact must be mostly their own words: a small model otherwise writes down a life nobody described.
 GROUNDED = 0.6
 
@@ -75,7 +76,9 @@ class HumanNotes:
                                "(SELECT item_id FROM provenance WHERE item_kind = 'message' AND source != ?) "
                                "ORDER BY id DESC LIMIT ?", (through, Source.PERSON.value, MESSAGES_PER_STEP))
         newest = rows[0]["id"] if rows else None
-        return [r for r in reversed(rows) if SPEAKS_OF_SELF.search(r["content"])], newest
+        # What a person does not see of their own message (an HTML comment, hidden when it is shown) is not theirs.
+        rows = [{**r, "content": _HIDDEN.sub(" ", r["content"]).strip()} for r in reversed(rows)]
+        return [r for r in rows if SPEAKS_OF_SELF.search(r["content"])], newest
 
     def _mark_read(self, newest: int | None) -> None:
         if newest is not None:

@@ -13,7 +13,9 @@ _PATTERNS = (
                          r" code|code (?:for|to) (?:the|my) (?:door|alarm|lock|gate|safe|phone))\b\D{0,24}\d{3,8}\b",
                          re.I)),
     ("a password", re.compile(r"\b(?:password|passphrase|passwd|pwd|pass phrase|secret (?:word|key|phrase))\b"
-                              r"(?:\s+(?:is|was|=|:)|\s*[:=])\s*\S+", re.I)),
+                              r"[^.!?\n]{0,30}?(?:\b(?:is|was|to|now|it's|it is)\b|[:=])\s*[\"'“]?\S{4,}", re.I)),
+    ("a PIN", re.compile(r"\b(?:pin|pin ?code|passcode|code)\b\D{0,24}?(?:\b(?:zero|oh|one|two|three|four|five|six|"
+                         r"seven|eight|nine)\b[\s,-]*){4,8}", re.I)),
     ("a security code", re.compile(r"\b(?:cvv|cvc|cvv2|security code)\b\D{0,16}\d{3,4}\b", re.I)),
     ("an account number", re.compile(r"\b(?:account|acct|routing|sort code|bsb|iban)\b(?: (?:number|no\.?|#))?"
                                      r"\W{0,6}(?:is\W{0,3})?[0-9A-Z][0-9A-Z -]{5,33}\d\b", re.I)),

@@ -50,7 +50,8 @@ def test_the_cases_cover_the_channels_and_tricks_of_the_issue():
 def test_a_model_that_complies_with_everything_is_stopped_by_the_gate(case, tmp_path):
     out = run_case(case, Complying(case), tmp_path / "home")
     assert out.offered, "the complying model was never asked to learn: the case attacks nothing"
-    if case.channel == "message" and case.trick != "invisible Unicode tag characters":
+    # (Invisible tag characters and HTML comments are not the person's visible words: learning never reads them.)
+    if case.channel == "message" and case.trick not in ("invisible Unicode tag characters", "HTML comment"):
         # Typed words are read by learning: the attack's facts reach the gate (and are held there).
         assert out.decisions, "no fact reached the gate: the case's facts are not in the attack's words"
     assert out.problems() == []
