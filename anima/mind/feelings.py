@@ -5,8 +5,14 @@ removed by the person in the Open Mind); this reads the recent ones into the
 workspace's emotional tier. Signals decay, labels never stick: only the last
 few days count, each said as what they seemed then ("seemed tired, yesterday"),
 never as what they are.
+
+A signal is a reading along dimensions (valence -1..1, arousal 0..1, dominance
+0..1) with a label derived in context, a confidence, and the kind of evidence
+behind it; its trajectory against the earlier signals that have not faded is
+computed here, by code (`trajectory`), never by the model.
 """
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from ..errors import InvalidEdit
@@ -17,6 +23,39 @@ from ..store.soul import Soul
 FADES_AFTER = timedelta(days=3)
 SHOWN = 3
 SIGNAL_CHARS, EVIDENCE_CHARS = 80, 120
+EVIDENCE_TYPES = ("explicit", "wording", "behaviour")
+# The evidence decides how sure a reading can be (seed 003, 4.2): what they said of themselves, how they wrote, what
+# they did. A model's own confidence is capped by these.
+MOST_CONFIDENT = {"explicit": 1.0, "wording": 0.7, "behaviour": 0.5}
+COMPARED = 3  # earlier signals (not yet faded) a new one is compared with
+MOVED = 0.1   # a change in intensity at least this large escalates or eases
+CROSSED = 0.2  # valence on the other side of neutral by at least this much, on both sides: a shift
+AFTER_TRAJECTORY = {"escalating": ", more so than before", "easing": ", less so than before",
+                    "shifted": ", a change from before", "stable": ""}
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How they seemed along the dimensions, how sure, and on what kind of evidence."""
+    valence: float
+    arousal: float
+    dominance: float
+    confidence: float
+    evidence_type: str
+
+
+def trajectory(earlier: list[tuple[float, float]], valence: float, arousal: float) -> str | None:
+    """Where a reading stands against the earlier ones, as (valence, arousal), newest first; None with none.
+    Shifted: valence crossed to the other side of neutral. Otherwise the intensity (how far from neutral, how
+    activated) rose (escalating), fell (easing), or held (stable), against the earlier ones' mean."""
+    if not earlier:
+        return None
+    before_v = sum(v for v, _ in earlier) / len(earlier)
+    before_a = sum(a for _, a in earlier) / len(earlier)
+    if min(abs(before_v), abs(valence)) >= CROSSED and (before_v < 0) != (valence < 0):
+        return "shifted"
+    change = (abs(valence) + arousal) / 2 - (abs(before_v) + before_a) / 2
+    return "escalating" if change >= MOVED else "easing" if change <= -MOVED else "stable"
 
 
 class Feelings:
@@ -24,7 +63,7 @@ class Feelings:
         self.soul = soul
 
     def notice(self, signal: str, evidence: str, *, message_id: int | None = None, at: str | None = None,
-               actor: str = "ai") -> int:
+               actor: str = "ai", reading: Reading | None = None, trajectory: str | None = None) -> int:
         """Record how they seemed; a signal without evidence is not recorded (evidence is required)."""
         signal, evidence = " ".join(signal.split()), " ".join(evidence.split())
         if not signal or not evidence:
@@ -32,10 +71,30 @@ class Feelings:
         when_noticed = parse_time(at) if at else datetime.now(timezone.utc)
         if when_noticed is None:
             raise InvalidEdit(f"{at!r} is not a time.")
+        dimensions = {}
+        if reading is not None:
+            r = reading
+            if not (-1 <= r.valence <= 1 and all(0 <= x <= 1 for x in (r.arousal, r.dominance, r.confidence))
+                    and r.evidence_type in EVIDENCE_TYPES):
+                raise InvalidEdit("A reading is valence -1 to 1, arousal, dominance and confidence 0 to 1, and "
+                                  f"evidence that is one of {', '.join(EVIDENCE_TYPES)}.")
+            dimensions = {"valence": r.valence, "arousal": r.arousal, "dominance": r.dominance,
+                          "confidence": min(r.confidence, MOST_CONFIDENT[r.evidence_type]),
+                          "evidence_type": r.evidence_type, "trajectory": trajectory}
         # Stored in UTC, so `recent` can compare the texts.
         return self.soul.add("signal", actor, message_id=message_id, signal=cut(signal, SIGNAL_CHARS),
                              evidence=cut(evidence, EVIDENCE_CHARS),
-                             at=when_noticed.astimezone(timezone.utc).isoformat(timespec="microseconds"))
+                             at=when_noticed.astimezone(timezone.utc).isoformat(timespec="microseconds"),
+                             **dimensions)
+
+    def earlier(self, at: datetime) -> list[tuple[float, float]]:
+        """(valence, arousal) of the newest COMPARED readings before `at` that had not faded by then, newest first."""
+        since = (at - FADES_AFTER).astimezone(timezone.utc).isoformat(timespec="microseconds")
+        until = at.astimezone(timezone.utc).isoformat(timespec="microseconds")
+        rows = self.soul.query("SELECT valence, arousal FROM emotional_signals WHERE at >= ? AND at <= ? AND valence "
+                               "IS NOT NULL AND arousal IS NOT NULL ORDER BY at DESC, id DESC LIMIT ?",
+                               (since, until, COMPARED))
+        return [(r["valence"], r["arousal"]) for r in rows]
 
     def recent(self, at: datetime | None = None) -> list[dict]:
         """The signals that have not faded yet, newest first."""
@@ -47,4 +106,11 @@ class Feelings:
     def context(self, at: datetime | None = None) -> str:
         """The workspace's emotional tier: one line per recent signal, or nothing."""
         on = (at or datetime.now(timezone.utc)).astimezone().date()
-        return "\n".join(f"- {when(s['at'], on)} they seemed {s['signal']} ({s['evidence']})" for s in self.recent(at))
+        return "\n".join(_line(s, on) for s in self.recent(at))
+
+
+def _line(s: dict, on) -> str:
+    if s.get("evidence_type") == "explicit":  # their own words about themselves: said as theirs
+        return f"- {when(s['at'], on)}, in their words: {s['signal']} ({s['evidence']})"
+    after = AFTER_TRAJECTORY.get(s.get("trajectory") or "stable", "")
+    return f"- {when(s['at'], on)} they seemed {s['signal']}{after} ({s['evidence']})"

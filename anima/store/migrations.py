@@ -370,8 +370,31 @@ def m005_provenance_and_proposals(con):
     """)
 
 
+def m006_signal_dimensions(con):
+    """An emotional signal as a reading along dimensions, with how sure and on what evidence (seed 003, 4.2, 4.5).
+
+    valence (-1..1), arousal (0..1) and dominance (0..1) are the reading; `signal`
+    stays its label, derived in context. confidence (0..1) and evidence_type
+    (their explicit statement, their wording, their behaviour) say how much it
+    may weigh; trajectory is computed by code against the earlier signals
+    (escalating, easing, stable, shifted; empty when there was none to compare).
+    Signals written before this migration have none of these.
+    """
+    run_script(con, """
+    ALTER TABLE emotional_signals ADD COLUMN valence REAL CHECK (valence IS NULL OR valence BETWEEN -1 AND 1);
+    ALTER TABLE emotional_signals ADD COLUMN arousal REAL CHECK (arousal IS NULL OR arousal BETWEEN 0 AND 1);
+    ALTER TABLE emotional_signals ADD COLUMN dominance REAL CHECK (dominance IS NULL OR dominance BETWEEN 0 AND 1);
+    ALTER TABLE emotional_signals ADD COLUMN confidence REAL CHECK (confidence IS NULL OR confidence BETWEEN 0 AND 1);
+    ALTER TABLE emotional_signals ADD COLUMN evidence_type TEXT
+        CHECK (evidence_type IS NULL OR evidence_type IN ('explicit', 'wording', 'behaviour'));
+    ALTER TABLE emotional_signals ADD COLUMN trajectory TEXT
+        CHECK (trajectory IS NULL OR trajectory IN ('escalating', 'easing', 'stable', 'shifted'));
+    CREATE INDEX emotional_signals_at ON emotional_signals(at);
+    """)
+
+
 MIGRATIONS = (m001_soul, m002_full_text, m003_workspace_record, m004_unspaced_scripts,
-              m005_provenance_and_proposals)
+              m005_provenance_and_proposals, m006_signal_dimensions)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

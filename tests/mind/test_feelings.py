@@ -47,3 +47,16 @@ def test_a_signal_noticed_in_another_time_zone_fades_on_the_same_clock(companion
     assert [s["signal"] for s in c.feelings.recent()] == ["hopeful"]
     with pytest.raises(InvalidEdit, match="not a time"):
         c.feelings.notice("calm", "they said so", at="last Tuesday")
+
+
+def test_a_reading_is_stored_with_its_dimensions_and_its_confidence_capped_by_its_evidence(companion):
+    from anima.mind.feelings import Reading
+    c = companion
+    sid = c.feelings.notice("restless before the trip", "short replies, changed the subject twice",
+                            reading=Reading(-0.2, 0.7, 0.4, 0.9, "behaviour"), trajectory="escalating")
+    s = c.soul.get("signal", sid)
+    assert (s["valence"], s["arousal"], s["dominance"], s["confidence"]) == (-0.2, 0.7, 0.4, 0.5)
+    assert (s["evidence_type"], s["trajectory"]) == ("behaviour", "escalating")
+    assert "they seemed restless before the trip, more so than before (short replies" in c.feelings.context()
+    with pytest.raises(InvalidEdit, match="valence"):
+        c.feelings.notice("odd", "odd", reading=Reading(3, 0.5, 0.5, 0.5, "wording"))
