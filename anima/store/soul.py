@@ -99,8 +99,12 @@ class Soul:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlcipher3.Connection]:
-        """A short write transaction; SQLite errors come out as KnownErrors where they are one."""
+        """A short write transaction; SQLite errors come out as KnownErrors where they are one. Opened inside
+        one of this thread's own transactions it is part of that one: all of it is written, or none."""
         with self._lock:
+            if self.con.in_transaction:  # only this thread can be in one: the lock is held for its whole length
+                yield self.con
+                return
             try:
                 self.con.execute("BEGIN IMMEDIATE")
             except sqlcipher3.Error as e:
