@@ -22,6 +22,7 @@ from ..mind.memories import Memories
 from ..mind.messages import External, Messages
 from ..mind.recalls import WorkspaceRecord
 from ..mind.selfmodel import SelfFloor, SelfModel
+from ..mind.working_memory import held as held_today
 from ..mind.world import Clerk
 from ..models.chat import ChatModel
 from ..retrieval.recall import Recalled
@@ -66,6 +67,7 @@ class Conversation:
         self._focus_shown = self._feelings_shown = ""
         self._learned: list[tuple[int, str]] = []  # learned, not yet in a note the model has read
         self._written: str | None = None  # the human block as the companion's learning last wrote it
+        self._held: str | None = None  # working memory as quick reflection last wrote it
         self.serial = 0  # bumped by every turn: work prepared before it is stale
 
     # ---- reading the state --------------------------------------------------
@@ -99,14 +101,21 @@ class Conversation:
 
     def floor(self) -> SelfFloor:
         """The SELF floor for the next prompt. What the companion itself wrote into the human block during
-        this session reaches the model in notes, so the floor, at the very head of the prompt, stays
-        byte-identical and the computed prefix stays valid; a person's own edits show at once."""
+        this session reaches the model in notes, and what quick reflection wrote into working memory waits for
+        the next new floor, so the floor, at the very head of the prompt, stays byte-identical and the computed
+        prefix stays valid; a person's own edits show at once, and a working-memory item that lapsed is gone."""
         live = self.self_model.read()
         with self.lock:
-            sent, has_turns, written = self._floor_sent, bool(self._transcript), self._written
-        if sent is not None and has_turns and live.human == written:
-            return dataclasses.replace(live, human=sent.human)
-        return live
+            sent, has_turns, written, held = self._floor_sent, bool(self._transcript), self._written, self._held
+        if sent is None or not has_turns:
+            return live
+        kept = {}
+        if live.human == written:
+            kept["human"] = sent.human
+        if live.working_memory == held and held_today(sent.working_memory, self.self_model.today()) == \
+                sent.working_memory:
+            kept["working_memory"] = sent.working_memory
+        return dataclasses.replace(live, **kept)
 
     def live_floor(self) -> SelfFloor:
         return self.self_model.read()
@@ -195,6 +204,11 @@ class Conversation:
             if block is not None:
                 self._written = block
 
+    def note_reflected(self, working_memory: str) -> None:
+        """Quick reflection wrote working memory as `working_memory`: it shows from the next new floor on."""
+        with self.lock:
+            self._held = working_memory
+
     def read_ahead(self, serial: int, start: int, note: Entry, floor: SelfFloor, learned: int) -> bool:
         """A note the model has read ahead joins the transcript (its first `start` entries cut), unless a turn
         began since `serial`. Returns whether it joined."""
@@ -227,7 +241,7 @@ class Conversation:
             dropped = len(self._transcript) - len(kept)
             self._transcript = kept
             self._learned = [(i, fact) for i, fact in self._learned if not touched(fact, {("memory", i)})]
-            self._written = None
+            self._written = self._held = None
             self._floor_sent = None
             self._focus_shown = self._feelings_shown = ""
             self.serial += 1  # a note being read ahead may carry it

@@ -9,12 +9,15 @@ would take more than FLOOR_CAP_TOKENS is refused, and the companion's learning f
 """
 
 from dataclasses import dataclass, replace
+from datetime import date
 from pathlib import Path
 from typing import Callable
 
 from ..errors import InvalidEdit
 from ..store.migrations import TEXT_SECTIONS
 from ..store.soul import Soul, now
+from . import working_memory
+from .wording import today as local_today
 
 RESOURCES = Path(__file__).resolve().parent.parent / "resources"  # shipped in the package (pyproject.toml)
 
@@ -49,17 +52,27 @@ def label(name: str) -> str:
 
 
 class SelfModel:
-    def __init__(self, soul: Soul, measure: Callable[[SelfFloor], int] | None = None):
+    def __init__(self, soul: Soul, measure: Callable[[SelfFloor], int] | None = None,
+                 today: Callable[[], date] = local_today):
         """`measure(floor)`: the tokens the floor takes in the chat model's context (None: only the character
-        caps are kept). It may wait for the model to load, so edits run off the UI thread."""
+        caps are kept). It may wait for the model to load, so edits run off the UI thread. `today()`: the
+        person's day, when working-memory items lapse (mind/working_memory.py)."""
         self.soul = soul
         self.measure = measure
+        self.today = today
 
     def read(self) -> SelfFloor:
+        """The floor as it is today: a working-memory item past its day is not in it, pruned or not."""
         texts = {r["section"]: r["content"] for r in self.soul.query("SELECT section, content FROM self_model")}
         texts |= {r["name"]: r["content"] for r in self.soul.query("SELECT name, content FROM blocks")}
+        texts["working_memory"] = working_memory.held(texts.get("working_memory", ""), self.today())
         return SelfFloor(origin=shipped("origin"), guardrails=shipped("guardrails"),
                          **{k: texts.get(k, "") for k in (*BLOCKS, *TEXT_SECTIONS)})
+
+    def stored(self, section: str) -> str:
+        """A self-model section as stored, lapsed working-memory items and all (what read() shows is today's)."""
+        rows = self.soul.query("SELECT content FROM self_model WHERE section = ?", (section,))
+        return rows[0]["content"] if rows else ""
 
     def write(self, name: str, content: str, actor: str) -> None:
         """Rewrite one section or block. Over its cap, not text, or making the floor too large for the model:
