@@ -7,7 +7,10 @@ A tiny model says whatever a text tells it to, so these do not depend on it:
   exporting, importing, changing the passphrase, lowering a guardrail): the reply points to them, and no
   code path acts on a message anyway;
 - a remote image or a remote link, whose address (query, fragment or path) can carry what the companion
-  knows to someone else once fetched or followed: removed from the reply before it is stored or shown.
+  knows to someone else once fetched or followed: removed from the reply before it is stored or shown;
+- a reply that announces how the person seems to feel ("I notice you seem frustrated", "you sound stressed"):
+  the guardrails say never to (seed 003, 4.1: notice and adjust, never label and announce), and a small model
+  says it anyway, so `announces_emotion` catches it before it is shown and the turn asks again.
 """
 
 import re
@@ -58,3 +61,105 @@ def safe_reply(text: str) -> str:
     text = _REMOTE_LINK.sub(lambda m: m.group(1), text)
     text = _HTML_LINK.sub(lambda m: m.group(1), text)
     return _BARE_URL.sub("[link removed]", text)
+
+
+# Announcing what the person feels, as opposed to meeting it ("That sounds like a long day", "That sounds
+# frustrating", "I'm sorry it went that way"). A feeling named as theirs, or a claim of having detected one.
+_EMOTION = (r"(?:frustrat\w*|stress\w*|anxi\w*|upset|angry|anger|annoy\w*|irritat\w*|sad|sadness|depress\w*|"
+            r"overwhelm\w*|tired|exhaust\w*|weary|worn\s+out|burn(?:ed|t)\s+out|worr\w*|nervous\w*|tense|tension|"
+            r"lonel\w*|hurt|down|low|afraid|fear\w*|scared|excit\w*|happy|happiness|joy\w*|distress\w*|agitat\w*|"
+            r"defensive|emotional|uneas\w*|discourag\w*|disappoint\w*|on\s+edge|cheerful|calm|bored|boredom|"
+            r"confus\w*|mood|feelings?|emotions?|hopeful|relieved|proud|nervous|irritable|impatien\w*|restless|"
+            r"drained|hopeless|heartbroken|grief|grieving|guilt\w*|ashamed|embarrass\w*|jealous\w*|resent\w*|"
+            r"a\s+(?:bit|little)\s+off|not\s+yourself|(?:in\s+)?(?:a\s+)?(?:good|bad|great|rough)\s+(?:mood|place|"
+            r"headspace|spirits))")
+_FILLER = (r"(?:\s+(?:really|quite|so|very|a\s+bit|a\s+little|kind\s+of|somewhat|rather|pretty|a\s+lot|more|less|"
+           r"clearly|obviously|definitely|visibly|genuinely|to\s+be|like\s+you(?:['’]re|\s+are)|"
+           r"(?:a\s+)?(?:bit|little)\s+of|feeling|some|a\s+(?:hint|note|touch|sense|lot)\s+of|that|a|an))*")
+_I = r"\bI(?:['’]ve|['’]m|\s+have|\s+am)?\s+"  # I, I've, I'm, I have, I am
+_ANNOUNCING = (
+    # "I notice / sense / detect / can tell / hear / see / pick up (on) (that) you('re) ... <feeling>"
+    re.compile(_I + r"(?:can\s+|could\s+|do\s+)?(?:notic\w*|sens\w*|detect\w*|tell|hear\w*|see|saw|"
+               r"pick\w*\s+up(?:\s+on)?|get\s+the\s+(?:sense|feeling|impression)|feel|felt|gather|observ\w*|read)"
+               r"(?:\s+(?:that|how))*\s+(?:your|you(?:['’]re|\s+are|\s+were|['’]ve\s+been|\s+have\s+been|\s+seem\w*|"
+               r"\s+sound\w*|\s+appear\w*|\s+look\w*|\s+feel\w*|\s+might\s+be|\s+may\s+be|\s+must\s+be)+)"
+               + _FILLER + r"\s+" + _EMOTION + r"\b", re.I),
+    # "I sense / detect ... <feeling>" ("I detected frustration", "I sense some tension")
+    re.compile(_I + r"(?:can\s+)?(?:sens\w*|detect\w*|pick\w*\s+up(?:\s+on)?)" + _FILLER + r"\s+" + _EMOTION + r"\b",
+               re.I),
+    # "I sense that you're ..." whatever follows: sensing the person is itself the announcement
+    re.compile(_I + r"(?:can\s+)?(?:sens\w*|detect\w*)\s+(?:that\s+)?(?:you|your)\b", re.I),
+    # "you seem / sound / appear / look (to be) (really) <feeling>"
+    re.compile(r"\byou(?:['’]re|\s+are)?\s+(?:seem\w*|sound\w*|appear\w*|look\w*|com\w*\s+across)(?:\s+as)?"
+               + _FILLER + r"\s+" + _EMOTION + r"\b", re.I),
+    # "it sounds / seems / looks like you're (feeling) <feeling>", "you're clearly stressed", "you must be exhausted"
+    re.compile(r"\b(?:it|that)\s+(?:sounds|seems|looks|feels)\s+(?:like|as\s+if|as\s+though)\s+you(?:['’]re|\s+are|"
+               r"['’]ve\s+been|\s+have\s+been|\s+feel|\s+might\s+be|\s+may\s+be)?" + _FILLER + r"\s+" + _EMOTION
+               + r"\b", re.I),
+    re.compile(r"\byou(?:['’]re|\s+are|\s+must\s+be|\s+feel|['’]re\s+feeling|\s+are\s+feeling)\s+"
+               r"(?:clearly|obviously|definitely|visibly|really|so|very|feeling)(?:\s+\w+)?\s+" + _EMOTION + r"\b",
+               re.I),
+    # "your frustration / stress / mood"
+    re.compile(r"\b(?:hear|see|sense|notice|feel|understand|detect)\w*\s+(?:all\s+)?your\s+"
+               r"(?:frustration|stress|anxiety|anger|sadness|tension|irritation|annoyance|worry|worries|mood|"
+               r"exhaustion|fatigue|disappointment|excitement|nervousness|distress|emotions?|feelings?)\b", re.I),
+)
+
+
+def announces_emotion(text: str) -> bool:
+    """Whether a reply tells the person what they seem to feel, or that it noticed ("I notice you seem
+    frustrated", "you sound stressed", "I sense that you're..."). Meeting a feeling is fine: "That sounds like a
+    long day", "That sounds frustrating", "How are you feeling?"."""
+    return any(p.search(text) for p in _ANNOUNCING)
+
+
+# What the turn adds to the prompt when it asks again after a reply that began by announcing a feeling.
+ATTENTIONAL = ("Reply again, without naming or describing how they seem to feel and without saying you noticed "
+               "it: let it show only in your tone and in what you do.")
+# A sentence has ended where an end mark (and any closing quote or bracket) meets a space, or at a line end; the
+# space after it goes with it (a sentence dropped takes its space along).
+_SENTENCE_END = re.compile(r"[.!?…]+[\"'”’)\]]*\s+|\n\s*")
+
+
+class Unannounced:
+    """A streamed reply held back to whole sentences: each is let through only if it does not announce how the
+    person seems to feel (announces_emotion). `dropped`: the sentences that did; `passed`: the characters let
+    through. The person sees a sentence a little later (when it ends), never one that announces."""
+
+    def __init__(self):
+        self.pending = ""
+        self.dropped = 0
+        self.passed = 0
+
+    @property
+    def opened_with_it(self) -> bool:
+        """The reply's first sentence announced a feeling (nothing was let through): worth asking again."""
+        return self.dropped > 0 and self.passed == 0
+
+    def let_through(self, piece: str) -> str:
+        self.pending += piece
+        ends = [m.end() for m in _SENTENCE_END.finditer(self.pending)]
+        if not ends:
+            return ""
+        ready, self.pending = self.pending[:ends[-1]], self.pending[ends[-1]:]
+        return self._checked(ready)
+
+    def rest(self) -> str:
+        """What is still held when the reply has ended."""
+        ready, self.pending = self.pending, ""
+        return self._checked(ready)
+
+    def _checked(self, text: str) -> str:
+        out, start = "", 0
+        for end in [m.end() for m in _SENTENCE_END.finditer(text)] + [len(text)]:
+            sentence, start = text[start:end], end
+            if not sentence:
+                continue
+            if announces_emotion(sentence):
+                self.dropped += 1
+                continue
+            out += sentence
+        if self.passed == 0:
+            out = out.lstrip()  # a dropped first sentence leaves no space before the next
+        self.passed += len(out)
+        return out
