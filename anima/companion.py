@@ -24,6 +24,7 @@ from .mind.world import Clerk, WorldCards
 from .models.chat import ChatModel
 from .models.embedder import Embedder
 from .reflect import Reflector
+from .reflect.quick import EVERY, QuickReflection, Reflected
 from .retrieval.indexer import Indexer
 from .retrieval.recall import Recall, Recalled
 from .store import Home, Soul
@@ -64,7 +65,10 @@ class Companion:
         self.gate = Gate(soul, self.self_model)
         self.reflector = Reflector(self.conversation, HumanNotes(soul, chat, self.self_model, self.memories,
                                                                  self.gate),
-                                   learns=soul.get_meta("learns_in_conversation", "1") == "1")
+                                   learns=soul.get_meta("learns_in_conversation", "1") == "1",
+                                   quick=QuickReflection(soul, chat, self.messages, self.self_model, self.feelings,
+                                                         names=lambda: (self.name, self.user_name)),
+                                   every=int(soul.get_meta(EVERY, "1")))
 
     def start_background(self, chat: bool = True) -> None:
         """Start what loads in the background: the models, then the vector index."""
@@ -131,6 +135,14 @@ class Companion:
     def settle(self) -> None:
         """Let the work between turns finish (learning, reading ahead), as a person reading the reply would."""
         self.reflector.wait()
+
+    def reflect(self) -> Reflected:
+        """Quick reflection now, on what it has not read yet (`python -m anima reflect`)."""
+        self.reflector.turn_started()  # nothing else between turns uses the model meanwhile
+        done = self.reflector.quick.run()
+        if done.working_memory is not None:
+            self.conversation.note_reflected(done.working_memory)
+        return done
 
     def recall(self, query: str, k: int = 10, exclude=frozenset()) -> list[Recalled]:
         return self.clerk.pick(query, k, exclude)

@@ -44,6 +44,7 @@ def companion(anima_home):
     c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", FakeChatModel(), FakeEmbedder(), user_name="Ada")
     c.indexer_thread.join()
     c.learns = False  # the fake model answers only what a test enqueues; tests of learning turn it on
+    c.reflector.every = 0  # and quick reflection too (tests/reflect/ turn it on)
     yield c
     c.close()
 
@@ -62,6 +63,7 @@ def reading_companion(anima_home):
         c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", chat, FakeEmbedder(), user_name="Ada")
         c.indexer_thread.join()
         c.learns = False
+        c.reflector.every = 0
         made.append(c)
         return c, chat
     yield make

@@ -94,6 +94,15 @@ class Messages:
         rows = self.soul.query("SELECT * FROM messages WHERE session = ? ORDER BY id DESC LIMIT ?", (session, limit))
         return rows[::-1]
 
+    def since(self, message_id: int, limit: int) -> list[dict]:
+        """The newest `limit` messages after `message_id`, oldest first, each with where it came from (`source`:
+        None for the companion's replies and for messages stored before provenance was kept)."""
+        rows = self.soul.query(
+            "SELECT m.id, m.role, m.speaker, m.content, m.created_at, p.source AS source FROM messages AS m "
+            "LEFT JOIN provenance AS p ON p.item_kind = 'message' AND p.item_id = m.id WHERE m.id > ? "
+            "ORDER BY m.id DESC LIMIT ?", (message_id, limit))
+        return rows[::-1]
+
     def newest(self, limit: int = 500) -> list[dict]:
         """The newest messages, newest first (the Open Mind's conversation view)."""
         return self.soul.query("SELECT id, role, speaker, content, created_at FROM messages ORDER BY id DESC LIMIT ?",

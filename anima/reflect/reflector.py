@@ -2,13 +2,16 @@
 
 After each reply, in one background thread and in this order:
 1. learn: write down what the person just said about themselves (mind/human.py), when they said anything;
-2. read ahead: recall for the exchange and have the model read that note now (read_ahead.py).
+2. read ahead: recall for the exchange and have the model read that note now (read_ahead.py);
+3. quick reflection, after every `every`th turn: inner state, working memory, an emotional read (quick.py).
+   It comes after the read-ahead because it is the long one (seconds of the model writing on a laptop), and
+   the next turn's first token should not wait for it: it runs aside (chat.aside), so what was read ahead stays.
 And while they type, in the same thread after those: read along, the prompt their draft would make.
 
-The person comes first: a turn that starts meanwhile pre-empts the learning
-(it stops at the next token, and its messages stay unread for the next time)
-and waits only for the short read-ahead, which it would wait for anyway
-because both use the one model.
+The person comes first: a turn that starts meanwhile pre-empts learning and
+quick reflection (each stops at the next token, and its messages stay unread
+for the next time) and waits only for the short read-ahead, which it would
+wait for anyway because both use the one model.
 
 The jobs take the conversation and the models; this class only schedules them
 (the window runs it as it is; the terminal and the tests may call `settle`).
@@ -24,16 +27,22 @@ from typing import Callable
 from ..conversation import Conversation
 from ..errors import KnownError
 from ..mind.human import HumanNotes
+from .quick import Outcome, QuickReflection
 from .read_ahead import read_ahead, read_draft
 
 log = logging.getLogger(__name__)
 
 
 class Reflector:
-    def __init__(self, conversation: Conversation, human_notes: HumanNotes, *, learns: bool = True):
+    def __init__(self, conversation: Conversation, human_notes: HumanNotes, *, learns: bool = True,
+                 quick: QuickReflection | None = None, every: int = 1):
+        """`every`: quick reflection follows every `every`th turn (0: never)."""
         self.conversation = conversation
         self.human_notes = human_notes
         self.learns = learns
+        self.quick = quick
+        self.every = every
+        self.unreflected = 0  # turns since quick reflection last ran to its end
         self.thread: threading.Thread | None = None
         self.preempt = threading.Event()
         self.latest_draft = ""
@@ -50,6 +59,7 @@ class Reflector:
         self.wait()
 
     def after(self, user_text: str, reply_text: str) -> None:
+        self.unreflected += 1
         self.preempt = threading.Event()
         self.thread = threading.Thread(target=self._run, args=(self.conversation.serial,
                                                                f"{user_text}\n{reply_text}", self.preempt),
@@ -84,10 +94,19 @@ class Reflector:
             return
         if c.chat.capabilities.keeps_prefix and not preempt.is_set():
             self._guarded("reading ahead", read_ahead, c, exchange, serial)
+        if self.quick is not None and 0 < self.every <= self.unreflected and not preempt.is_set():
+            self._guarded("reflecting", self._reflect, preempt)
 
     def _learn(self, preempt: threading.Event) -> None:
         learned, block = self.human_notes.step(preempt)
         self.conversation.note_learned(learned, block)
+
+    def _reflect(self, preempt: threading.Event) -> None:
+        done = self.quick.run(preempt)
+        if done.outcome is not Outcome.PREEMPTED:
+            self.unreflected = 0
+        if done.working_memory is not None:
+            self.conversation.note_reflected(done.working_memory)
 
     def _guarded(self, what: str, job, *args) -> bool:
         """Run one job; a failure is a bug, logged and told, and never reaches the next turn."""
