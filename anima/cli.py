@@ -1,4 +1,5 @@
-"""The command line: `python -m anima [chat | recall | forget | export | import | passphrase | check | bench]`.
+"""The command line: `python -m anima [chat | reflect | recall | forget | export | import | passphrase | check |
+bench]`.
 
 A mistake of the user's or the environment's ends with exit status 2 and one
 line on stderr; anything else is a bug and keeps its traceback (exit 1). An
@@ -235,6 +236,25 @@ def cmd_proposals(args) -> int:
     return 0
 
 
+def cmd_reflect(args) -> int:
+    """Quick reflection once, on what it has not read yet; says what changed (this is the person's own terminal)."""
+    companion = open_companion(args)
+    try:
+        done = companion.reflect()
+    finally:
+        companion.close()
+    print(f"Quick reflection: {done.summary()}.")
+    if done.inner_state is not None:
+        print(f"On my mind now: {done.inner_state}")
+    for line in done.held:
+        print(f"Holding: {line[2:]}")
+    if done.signal is not None:
+        s = done.signal
+        print(f"How they seemed: {s['signal']} ({s['evidence']}; {s['reading'].evidence_type}, "
+              f"confidence {s['reading'].confidence:.2f}{', ' + s['trajectory'] if s['trajectory'] else ''}).")
+    return 0
+
+
 def cmd_bench(args) -> int:
     from .bench import run
     return run(args.name, args.rest)
@@ -282,6 +302,9 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--json", action="store_true")
     pr.add_argument("--model", help=argparse.SUPPRESS)
     pr.set_defaults(func=cmd_proposals)
+    rf = sub.add_parser("reflect", help="reflect now on what was said since the last time, and say what changed")
+    rf.add_argument("--model", help="a GGUF file (default: the bundled SmolLM2-135M-Instruct)")
+    rf.set_defaults(func=cmd_reflect)
     b = sub.add_parser("bench", help="run a benchmark (store, mind, or all)")
     b.add_argument("name")
     b.add_argument("rest", nargs=argparse.REMAINDER)

@@ -10,6 +10,7 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
+from anima import cli
 from anima.companion import Companion
 from anima.mind.feelings import trajectory
 from anima.models.fake import FakeChatModel, FakeEmbedder
@@ -338,6 +339,21 @@ def test_a_turn_preempts_quick_reflection_which_reads_the_messages_later(anima_h
         assert "adopted a puppy" in json.dumps(quick_calls(c)[-1]["messages"])  # read now, not lost
     finally:
         c.close()
+
+
+def test_python_m_anima_reflect_says_what_changed(anima_home, clock, monkeypatch, capsys):
+    c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", FakeChatModel(), FakeEmbedder(), user_name="Ada")
+    c.indexer_thread.join()
+    reflecting(c, clock)
+    c.messages.record("user", "The exam is on Thursday and I'm nervous.", speaker="Ada",
+                      session=c.conversation.session)
+    c.chat.enqueue(answer("Ada's exam is close.", hold=[("Ask how the exam went", 4)]))
+    monkeypatch.setattr(cli, "open_companion", lambda args: c)
+    assert cli.main(["reflect"]) == 0
+    out = capsys.readouterr().out
+    assert "1 messages read" in out and "changed: inner state, working memory" in out
+    assert "On my mind now: Ada's exam is close." in out and "Holding: Ask how the exam went (until" in out
+    assert "How they seemed: nervous" in out and "explicit" in out
 
 
 @pytest.mark.slow  # the real default model
