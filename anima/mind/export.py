@@ -20,8 +20,8 @@ from ..store.soul import Soul
 WARNING = ("This file is a plain-text copy of everything the companion holds. It is NOT encrypted: "
            "anyone who can read it can read all of it.")
 # Columns whose text is itself JSON.
-_JSON = {("parts", "data"), ("world_cards", "keywords"), ("edit_history", "before"), ("edit_history", "after"),
-         ("recalls", "components")}
+_JSON = {("parts", "data"), ("parts", "lineage"), ("world_cards", "keywords"), ("edit_history", "before"),
+         ("edit_history", "after"), ("recalls", "components")}
 
 
 def everything(soul: Soul) -> dict[str, list[dict]]:

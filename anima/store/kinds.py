@@ -40,7 +40,7 @@ _ALL = (
     Kind("world_card", "world_cards", ("kind", "title", "body", "keywords", "created_at", "updated_at"),
          text=("title", "body", "keywords"), title="world card", full_text=("title", "body", "keywords"),
          embedded=("title", "body")),
-    Kind("part", "parts", ("name", "data", "archived", "created_at", "updated_at"),
+    Kind("part", "parts", ("name", "data", "archived", "created_at", "updated_at", "lineage"),
          text=("name", "data"), title="part"),
     Kind("prediction", "predictions", ("part_id", "suggestion", "predicted_result", "confidence", "timeframe_s",
                                        "made_at", "due_at", "result", "evaluated_at"),

@@ -393,8 +393,21 @@ def m006_signal_dimensions(con):
     """)
 
 
+def m007_part_lineage(con):
+    """A part's lineage, beside it: the parts it was split or merged from (seed 000, split / merge).
+
+    {"from": [part ids], "how": "split" | "merge"}, or {} for a part born on its
+    own (every part stored before this migration). Only the runtime writes it
+    (mind/parts.py); a patch to the part never reaches it.
+    """
+    run_script(con, """
+    ALTER TABLE parts ADD COLUMN lineage TEXT NOT NULL DEFAULT '{}'
+        CHECK (json_valid(lineage) AND json_type(lineage) = 'object');
+    """)
+
+
 MIGRATIONS = (m001_soul, m002_full_text, m003_workspace_record, m004_unspaced_scripts,
-              m005_provenance_and_proposals, m006_signal_dimensions)
+              m005_provenance_and_proposals, m006_signal_dimensions, m007_part_lineage)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
