@@ -18,6 +18,8 @@ from .mind.history import History
 from .mind.human import HumanNotes
 from .mind.memories import Memories
 from .mind.messages import External, Messages
+from .mind.packs import Packs
+from .mind.parts import Parts
 from .mind.recalls import WorkspaceRecord
 from .mind.selfmodel import SelfModel
 from .mind.world import Clerk, WorldCards
@@ -51,6 +53,8 @@ class Companion:
         self.messages = Messages(soul, self.indexer)
         self.memories = Memories(soul, self.indexer)
         self.world = WorldCards(soul, self.indexer)
+        self.parts = Parts(soul)  # seed 000's parts, changed by JSON Patch; packs install and export them
+        self.packs = Packs(self.parts)
         self.self_model = SelfModel(soul, lambda floor: self.conversation.workspace().floor_tokens(floor, self.name))
         self.feelings = Feelings(soul)
         self.history = History(soul, self.indexer)
