@@ -255,6 +255,64 @@ def cmd_reflect(args) -> int:
     return 0
 
 
+def cmd_parts(args) -> int:
+    """Seed 000's parts: list, show, patch (as the person), install or export a pack."""
+    import json
+    from .mind import packs
+    from .store.provenance import shown
+    companion = open_companion(args, talk=False)
+    try:
+        parts = companion.parts
+        if args.action == "list":
+            found = parts.all(None if args.archived else False)
+            if args.json:
+                print(json.dumps([{"id": p.id, "name": p.name, "status": p.status} for p in found],
+                                 ensure_ascii=False, indent=1))
+            elif not found:
+                print("No parts yet.")
+            else:
+                for p in found:
+                    print(f"#{p.id} [{p.status}{', core' if p.core else ''}] {p.name}")
+        elif args.action == "show":
+            p = parts.get(args.id)
+            shown_part = {**p.data, **p.runtime(), "children": parts.children(p.id),
+                          "provenance": shown(companion.soul.provenance("part", p.id))}
+            if args.json:
+                print(json.dumps(shown_part, ensure_ascii=False, indent=1))
+            else:
+                for key, value in shown_part.items():
+                    print(f"{key}: {value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)}")
+        elif args.action == "patch":
+            try:
+                operations = json.loads(Path(args.path).read_text(encoding="utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError) as e:
+                raise KnownError(f"{args.path} is not a JSON file ({type(e).__name__}); part #{args.id} was not "
+                                 "changed.") from None
+            before = parts.get(args.id)
+            p = parts.patch(args.id, operations, "user")
+            if p.data == before.data:
+                print(f"Part #{p.id} already read so; nothing changed.")
+            else:
+                edit = companion.soul.history("part", p.id)[-1]
+                print(f"Patched part #{p.id}: edit #{edit['id']} in the history (the Open Mind can undo it).")
+        elif args.action == "install-pack":
+            done = companion.packs.install(packs.read(args.path))
+            print(f"Installed the pack {done.pack!r}: {len(done.created)} parts"
+                  + (f"; skipped {len(done.skipped)} already here ({', '.join(done.skipped)})" if done.skipped else "")
+                  + ".")
+        elif args.action == "export-pack":
+            pack = companion.packs.export(args.name or f"{companion.name}'s parts",
+                                          args.description or f"The active parts and affect profile of "
+                                                              f"{companion.name}.")
+            Path(args.path).write_text(json.dumps(pack, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+            print(f"Exported {len(pack['parts'])} parts and the affect profile to {args.path}.")
+            print("Warning: a pack is plain JSON, NOT encrypted: anyone who can read the file can read the parts.",
+                  file=sys.stderr)
+    finally:
+        companion.close()
+    return 0
+
+
 def cmd_bench(args) -> int:
     from .bench import run
     return run(args.name, args.rest)
@@ -305,6 +363,26 @@ def build_parser() -> argparse.ArgumentParser:
     rf = sub.add_parser("reflect", help="reflect now on what was said since the last time, and say what changed")
     rf.add_argument("--model", help="a GGUF file (default: the bundled SmolLM2-135M-Instruct)")
     rf.set_defaults(func=cmd_reflect)
+    pa = sub.add_parser("parts", help="the companion's parts: list, show, patch, install or export a pack")
+    pa.set_defaults(func=cmd_parts)
+    pas = pa.add_subparsers(dest="action", required=True)
+    pl = pas.add_parser("list", help="the active parts (id, name, status)")
+    pl.add_argument("--json", action="store_true")
+    pl.add_argument("--archived", action="store_true", help="the archived parts too")
+    ps = pas.add_parser("show", help="one part: its fields, and what the runtime keeps beside it")
+    ps.add_argument("id", type=int)
+    ps.add_argument("--json", action="store_true")
+    pp = pas.add_parser("patch", help="apply an RFC 6902 JSON Patch file to a part, as your own edit")
+    pp.add_argument("id", type=int)
+    pp.add_argument("path", metavar="FILE")
+    pi = pas.add_parser("install-pack", help="install a parts pack (a JSON file; resources/packs/ has some)")
+    pi.add_argument("path", metavar="FILE")
+    pe = pas.add_parser("export-pack", help="write the active parts and the affect profile as a pack")
+    pe.add_argument("path", metavar="FILE")
+    pe.add_argument("--name")
+    pe.add_argument("--description")
+    for each in (pl, ps, pp, pi, pe):
+        each.add_argument("--model", help=argparse.SUPPRESS)
     b = sub.add_parser("bench", help="run a benchmark (store, mind, or all)")
     b.add_argument("name")
     b.add_argument("rest", nargs=argparse.REMAINDER)

@@ -120,3 +120,65 @@ def test_an_os_error_is_a_mistake_only_about_a_path_the_person_gave(tmp_path, mo
     monkeypatch.setattr(cli, "cmd_export", fails_on("/usr/lib/something-of-ours"))
     with pytest.raises(PermissionError):  # not theirs: a bug, with its traceback
         cli.main(["export", "--json", str(given)])
+
+
+@pytest.mark.slow  # runs `python -m anima`
+def test_parts_from_the_command_line(anima_home, tmp_path):
+    import json
+
+    from anima.mind.parts import Parts
+    Home(anima_home).create(PASSPHRASE).close()
+    env = {"ANIMA_PASSPHRASE": PASSPHRASE}
+    pack = ROOT / "anima" / "resources" / "packs" / "personal-assistant.json"
+    r = anima("parts", "install-pack", str(pack), env=env)
+    assert r.returncode == 0 and "5 parts" in r.stdout, r.stderr
+    r = anima("parts", "list", "--json", env=env)
+    assert r.returncode == 0, r.stderr
+    listed = json.loads(r.stdout)
+    assert [set(p) for p in listed] == [{"id", "name", "status"}] * 5
+    assert listed[0] == {"id": 1, "name": "User Preferences", "status": "active"}
+    r = anima("parts", "show", "3", "--json", env=env)
+    shown = json.loads(r.stdout)
+    assert shown["name"] == "Things that annoy them" and shown["status"] == "active" and shown["id"] == 3
+    assert {"created_at", "updated_at", "lineage", "triggers", "suggestions_and_results"} <= set(shown)
+    # A good patch, as the person (core parts too).
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps([{"op": "replace", "path": "/intensity", "value": "High"},
+                                {"op": "replace", "path": "/core_part", "value": False}]), encoding="utf-8")
+    r = anima("parts", "patch", "1", str(good), env=env)
+    assert r.returncode == 0 and "Patched part #1" in r.stdout, r.stderr
+    # A rejected patch: exit 2, one line, nothing changed.
+    with Home(anima_home).unlock(PASSPHRASE) as soul:
+        before = soul.query("SELECT * FROM parts ORDER BY id"), soul.history("part")
+    for bad in ([{"op": "replace", "path": "", "value": {}}], {"op": "remove", "path": "/wants"},
+                [{"op": "remove", "path": "/wants"}]):
+        (tmp_path / "bad.json").write_text(json.dumps(bad), encoding="utf-8")
+        r = anima("parts", "patch", "1", str(tmp_path / "bad.json"), env=env)
+        lines = r.stderr.strip().splitlines()
+        assert r.returncode == 2 and len(lines) == 1 and lines[0].startswith("anima: Part #1 was not changed"), r.stderr
+    (tmp_path / "bad.json").write_text("[{oops", encoding="utf-8")
+    r = anima("parts", "patch", "1", str(tmp_path / "bad.json"), env=env)
+    assert r.returncode == 2 and "not a JSON file" in r.stderr
+    r = anima("parts", "patch", "99", str(good), env=env)
+    assert r.returncode == 2 and "no part #99" in r.stderr
+    with Home(anima_home).unlock(PASSPHRASE) as soul:
+        assert (soul.query("SELECT * FROM parts ORDER BY id"), soul.history("part")) == before
+        assert Parts(soul).get(1).data["intensity"] == "High"
+    with Home(anima_home).unlock(PASSPHRASE) as soul:
+        Parts(soul).set_archived(5, True, "user")
+    r = anima("parts", "list", "--json", env=env)
+    assert [p["id"] for p in json.loads(r.stdout)] == [1, 2, 3, 4]
+    r = anima("parts", "list", "--json", "--archived", env=env)
+    assert json.loads(r.stdout)[-1] == {"id": 5, "name": "What success looks like", "status": "archived"}
+    # Export (the active parts), and install the export into another companion.
+    out = tmp_path / "mine.json"
+    r = anima("parts", "export-pack", str(out), "--name", "Mine", env=env)
+    assert r.returncode == 0 and "NOT encrypted" in r.stderr, r.stderr
+    exported = json.loads(out.read_text(encoding="utf-8"))
+    assert exported["name"] == "Mine" and len(exported["parts"]) == 4
+    other = tmp_path / "other"
+    Home(other).create(PASSPHRASE).close()
+    r = anima("parts", "install-pack", str(out), env={**env, "ANIMA_HOME": str(other)})
+    assert r.returncode == 0, r.stderr
+    with Home(other).unlock(PASSPHRASE) as soul:
+        assert [p.data for p in Parts(soul).all()] == exported["parts"]
