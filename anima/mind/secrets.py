@@ -12,8 +12,10 @@ _PATTERNS = (
     ("a PIN", re.compile(r"\b(?:pin|pin ?code|passcode|pass code|(?:door|alarm|lock|gate|safe|entry|access|unlock)"
                          r" code|code (?:for|to) (?:the|my) (?:door|alarm|lock|gate|safe|phone))\b\D{0,24}\d{3,8}\b",
                          re.I)),
+    # (A password's hint, manager or policy is not the password.)
     ("a password", re.compile(r"\b(?:password|passphrase|passwd|pwd|pass phrase|secret (?:word|key|phrase))\b"
-                              r"[^.!?\n]{0,30}?(?:\b(?:is|was|to|now|it's|it is)\b|[:=])\s*[\"'“]?\S{4,}", re.I)),
+                              r"(?!\s+(?:hints?|managers?|resets?|strength|polic(?:y|ies)|rules?|requirements?|"
+                              r"generators?|fields?)\b)[^.!?\n]{0,30}?(?:\b(?:is|was|to|now|it's|it is)\b|[:=])\s*[\"'“]?\S{4,}", re.I)),
     ("a PIN", re.compile(r"\b(?:pin|pin ?code|passcode|code)\b\D{0,24}?(?:\b(?:zero|oh|one|two|three|four|five|six|"
                          r"seven|eight|nine)\b[\s,-]*){4,8}", re.I)),
     ("a security code", re.compile(r"\b(?:cvv|cvc|cvv2|security code)\b\D{0,16}\d{3,4}\b", re.I)),
