@@ -8,12 +8,12 @@ from anima.mind.messages import EmptyMessage
 
 def test_a_turn_streams_records_both_messages_and_why(companion):
     mid = companion.memories.remember("Ada's cat is called Miso")
-    companion.chat.enqueue("Your cat Miso is lovely.")
+    companion.chat.enqueue("Your cat Miso is lovely. She purrs.")
     turn = companion.turn("tell me about my cat")
-    assert list(turn) == ["Your ", "cat ", "Miso ", "is ", "lovely."]
+    assert list(turn) == ["Your cat Miso is lovely. ", "She purrs."]  # a sentence at a time (outward.Unannounced)
     msgs = companion.soul.query("SELECT role, content FROM messages ORDER BY id")
     assert msgs == [{"role": "user", "content": "tell me about my cat"},
-                    {"role": "companion", "content": "Your cat Miso is lovely."}]
+                    {"role": "companion", "content": "Your cat Miso is lovely. She purrs."}]
     why = companion.why(turn.reply_id)
     assert why[0]["item_kind"] == "memory" and why[0]["item_id"] == mid
     assert why[0]["components"]["bm25_rank"] is not None and why[0]["score"] > 0
@@ -64,7 +64,7 @@ def test_binary_junk_many_scripts_and_emoji_survive_a_turn(companion):
 def test_stopping_a_reply_keeps_what_was_said(companion):
     import threading
     cancel = threading.Event()
-    companion.chat.enqueue("one two three four five")
+    companion.chat.enqueue("One. Two. Three. Four. Five.")
     turn = companion.turn("count", cancel)
     got = []
     for piece in turn:
@@ -72,7 +72,7 @@ def test_stopping_a_reply_keeps_what_was_said(companion):
         if len(got) == 2:
             cancel.set()
     assert turn.stop_reason.name == "CANCELLED"
-    assert companion.soul.get("message", turn.reply_id)["content"] == "one two"
+    assert companion.soul.get("message", turn.reply_id)["content"] == "One. Two."
 
 
 def test_open_mind_edits_that_break_a_rule_keep_the_old_value(companion):

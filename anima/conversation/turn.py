@@ -18,7 +18,7 @@ from ..mind.messages import EmptyMessage, External, clean
 from ..models.chat import StopReason
 from ..workspace.external import compose
 from .live import Conversation
-from .outward import notices, safe_reply
+from .outward import ATTENTIONAL, Unannounced, notices, safe_reply
 
 
 class TurnStream:
@@ -63,12 +63,30 @@ class TurnStream:
             piece = notice + "\n\n"
             self.text += piece
             yield piece
-        stream = self.conversation.chat.stream(self.workspace.messages, max_tokens=self.reply_tokens,
-                                               temperature=self.temperature, cancel=self.cancel)
+        # The reply never shows a sentence that announces how they seem to feel (outward.py): each sentence is let
+        # through when it ends; one that opens the reply has the model asked again, once; one later on is left out.
+        chat, again = self.conversation.chat, False
+        stream, held = chat.stream(self.workspace.messages, max_tokens=self.reply_tokens,
+                                   temperature=self.temperature, cancel=self.cancel), Unannounced()
         try:
-            for piece in stream:
-                self.text += piece
-                yield piece
+            while True:
+                for piece in stream:
+                    if said := held.let_through(piece):
+                        self.text += said
+                        yield said
+                    if held.opened_with_it and not again:
+                        break
+                else:
+                    said = held.rest()
+                    if not held.opened_with_it or again:
+                        if said:
+                            self.text += said
+                            yield said
+                        break
+                stream.close()  # it opened by announcing how they seem to feel: asked again, once, told why
+                again, held = True, Unannounced()
+                stream = chat.stream([*self.workspace.messages, {"role": "system", "content": ATTENTIONAL}],
+                                     max_tokens=self.reply_tokens, temperature=self.temperature, cancel=self.cancel)
         finally:
             self.stop_reason = stream.stop_reason or StopReason.CANCELLED
             self.text = safe_reply(self.text)

@@ -58,3 +58,33 @@ def test_a_reply_announcing_a_detected_emotion_is_caught(reply):
 @pytest.mark.parametrize("reply", MEETING)
 def test_ordinary_empathy_and_other_replies_pass(reply):
     assert not announces_emotion(reply)
+
+
+def test_a_reply_that_opens_by_announcing_is_asked_again_and_never_shown(companion):
+    from anima.conversation.outward import ATTENTIONAL
+    c = companion
+    c.chat.enqueue("I notice you seem frustrated. Let's look at the error.", "Let's look at the error together.")
+    turn = c.turn("the build failed AGAIN")
+    shown = list(turn)
+    assert "".join(shown) == turn.text == "Let's look at the error together."
+    first, second = c.chat.history[-2:]
+    assert second["messages"] == [*first["messages"], {"role": "system", "content": ATTENTIONAL}]
+    stored = c.soul.query("SELECT content FROM messages WHERE role = 'companion'")
+    assert [m["content"] for m in stored] == ["Let's look at the error together."]
+    c.chat.enqueue("Okay.")
+    c.turn("fine").read()
+    assert ATTENTIONAL not in str(c.chat.history[-1]["messages"])  # asked once, never kept in the transcript
+
+
+def test_an_announcing_sentence_later_in_a_reply_is_left_out_without_asking_again(companion):
+    c = companion
+    c.chat.enqueue("Sure thing. You sound stressed. Want to start with the smallest task?")
+    assert c.turn("help me plan").read() == "Sure thing. Want to start with the smallest task?"
+    assert len(c.chat.history) == 1
+
+
+def test_asked_again_and_announcing_again_it_is_left_out(companion):
+    c = companion
+    c.chat.enqueue("You seem really tired.", "You seem really tired. Rest helps.")
+    assert c.turn("long day").read() == "Rest helps."
+    assert len(c.chat.history) == 2

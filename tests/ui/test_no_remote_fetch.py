@@ -52,7 +52,7 @@ def test_a_streamed_reply_with_a_remote_image_fetches_nothing(qtbot, window, ser
     address, hits = server
     c = window.companion
     c.chat.delay = 0.03  # slow enough that the bubble renders while the reply streams
-    pieces = ["Here ", "you ", "go ", f"![x]({address}/leak?d=secret) ", f"<img src=\"{address}/html?d=secret\"> ",
+    pieces = ["Here ", "you ", "go. ", f"![x]({address}/leak?d=secret) ", f"<img src=\"{address}/html?d=secret\"> ",
               f"[a link]({address}/link?d=secret) ", "**done**"]
     c.chat.enqueue(pieces)
     renders = []
