@@ -155,6 +155,19 @@ def judge(change: Change, companion: str = "Anima") -> tuple[Verdict, str]:
     return Verdict.APPLY, "you said it about yourself"
 
 
+def unfit(text: str) -> str | None:
+    """Why a line the companion writes for itself (its inner state, a working-memory note) must not enter what
+    is always in mind, or None: the same tests as a fact about the person, less the voice (the companion speaks
+    as "I" there). Hostile text the model repeated never becomes what it holds on to."""
+    if found := secrets.find(text):
+        return f"it holds {found[0]}"
+    if _INSTRUCTION.search(text) or _FOR_SOMEONE_ELSE.search(text):
+        return "it reads as an instruction or speaks for someone else"
+    if _OPAQUE.search(text) or _LINK.search(text):
+        return "it is not plain words"
+    return None
+
+
 def block_lines(text: str) -> list[str]:
     """A lined text as lines (a person may have written it as prose; each line counts as one)."""
     return [re.sub(r"^\s*[-*•]\s*", "", ln).strip() for ln in text.splitlines() if ln.strip()]

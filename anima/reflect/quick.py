@@ -31,6 +31,7 @@ from typing import Callable
 
 from ..mind import working_memory
 from ..mind.feelings import EVIDENCE_TYPES, MOST_CONFIDENT, Feelings, Reading, trajectory
+from ..mind.gate import unfit
 from ..mind.messages import Messages
 from ..mind.selfmodel import CAPS, SelfModel
 from ..mind.self_report import Stated, stated_feeling
@@ -223,7 +224,7 @@ class QuickReflection:
         name, person = self.names()
         exchange = set(terms(" ".join([name, person, *(m["content"] for m in said)])))
         inner = " ".join(answer["inner_state"].split())
-        if about(inner, exchange, INNER_WORDS) and inner != self.self_model.read().inner_state:
+        if about(inner, exchange, INNER_WORDS) and inner != self.self_model.read().inner_state and not unfit(inner):
             done.inner_state = inner
         # Working memory: the items kept, then the new ones that fit in the section (and in the floor).
         dropped = {n for n in answer["drop"] if 1 <= n <= len(items)}
@@ -232,7 +233,7 @@ class QuickReflection:
         known = {item.note.lower() for item in kept}
         for h in answer["hold"]:
             new = working_memory.item(h["note"], h["days"], on)
-            if not about(new.note, exchange, NOTE_WORDS) or new.note.lower() in known:
+            if not about(new.note, exchange, NOTE_WORDS) or new.note.lower() in known or unfit(new.note):
                 continue
             text = working_memory.render([*kept, new])
             if len(text) > CAPS["working_memory"] or not self.self_model.fits("working_memory", text):
