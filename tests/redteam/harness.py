@@ -173,6 +173,9 @@ def run_case(case: Case, chat: ChatModel, folder: Path, *, reply_tokens: int | N
     c = Companion.create(home, PASSPHRASE, "Anima", chat, FakeEmbedder(), user_name=PERSON)
     try:
         c.indexer_thread.join()
+        # The suite is about the gate, which quick reflection never writes through (it screens what it holds
+        # itself: tests/reflect); off, a case on the default model takes seconds, not a minute more per turn.
+        c.reflector.every = 0
         if reply_tokens is not None:
             c.reply_tokens = reply_tokens
         if temperature is not None:
