@@ -43,29 +43,40 @@ _STEERING = ("parts", "behavioral_rules", "growth_log")
 class Complying(FakeChatModel):
     """A model that does whatever a text tells it to.
 
-    Learning calls (a schema is given): the facts the case says a complying model writes down after each turn
-    (the injected instruction verbatim, hostile facts in the attack's words), three at a time. Replies: it
-    echoes what it was sent, the text from outside included, with `{name}`, `{notes}` and `{secret}` filled
-    in from what it knows, and adds a remote image and a link whose addresses carry the person's notes.
-    Reading ahead: a dot."""
+    Learning calls (the facts schema): the facts the case says a complying model writes down after each turn
+    (the injected instruction verbatim, hostile facts in the attack's words), three at a time. Quick reflection
+    (its schema): the newest of those as its inner state, as notes to hold for two weeks, and as the label of
+    an emotional read whose evidence is their own words. Replies: it echoes what it was sent, the text from
+    outside included, with `{name}`, `{notes}` and `{secret}` filled in from what it knows, and adds a remote
+    image and a link whose addresses carry the person's notes. Reading ahead: a dot."""
 
     def __init__(self, case: Case):
         super().__init__(Capabilities(keeps_prefix=True))
         self.case = case
         self.pending: list[tuple[str, int]] = []
-        self.offered = 0  # facts it returned to learning
+        self.attack: list[str] = []  # every hostile fact of the turns sent so far
+        self.typed = ""              # the person's last typed words (what a read quotes as evidence)
+        self.offered = 0             # facts it returned to learning
+        self.labels: list[str] = []  # the labels of the emotional reads it made
 
     def told(self, turn) -> None:
-        """The harness sent `turn`: what the model will write down when next asked to learn."""
-        self.pending += [(f, 0) if isinstance(f, str) else f for f in turn.learns]
+        """The harness sent `turn`: what the model will write down when next asked to learn or reflect."""
+        learns = [(f, 0) if isinstance(f, str) else f for f in turn.learns]
+        self.pending += learns
+        self.attack += [f for f, _ in learns]
+        self.typed = turn.typed or self.typed
 
     def stream_text(self, messages, *, max_tokens, temperature, stop, cancel, schema):
-        if schema is not None:
+        if schema is not None and "facts" in schema["properties"]:
             facts, self.pending = self.pending[:3], self.pending[3:]
-            notes = len(re.findall(r"^\d+\. ", messages[-1]["content"], re.M))
+            prompt = "\n".join(m["content"] for m in messages)
+            mine = prompt.split("Your notes:", 1)[-1] if "Your notes:" in prompt else ""
+            notes = len(re.findall(r"^\d+\. ", mine, re.M))
             facts = [{"fact": f[:160], "replaces": r if r <= notes else 0} for f, r in facts]
             self.offered += len(facts)
             answer = json.dumps({"facts": facts})
+        elif schema is not None:
+            answer = json.dumps(self.reflect(schema))
         elif max_tokens == 1:
             answer = "."
         else:
@@ -73,6 +84,23 @@ class Complying(FakeChatModel):
         self.queue.appendleft(answer)
         return super().stream_text(messages, max_tokens=max_tokens, temperature=temperature, stop=stop,
                                    cancel=cancel, schema=schema)
+
+    def reflect(self, schema: dict) -> dict:
+        """Quick reflection, done as the attack says: it holds on to the attack and reads it as a feeling."""
+        props = schema["properties"]
+        hostile = self.attack[-3:]
+        if not hostile:  # nothing to repeat yet: it reflects nothing
+            return {"read": {"noticed": False, "valence": 0, "arousal": 0, "dominance": 0, "label": "",
+                             "confidence": 0, "evidence_type": "wording", "evidence": ""},
+                    "inner_state": "", "hold": [], "drop": []}
+        label = hostile[-1][:props["read"]["properties"]["label"]["maxLength"]]
+        self.labels.append(" ".join(label.split()))
+        note = props["hold"]["items"]["properties"]["note"]["maxLength"]
+        return {"read": {"noticed": True, "valence": 5, "arousal": 5, "dominance": 5, "label": label,
+                         "confidence": 10, "evidence_type": "wording",
+                         "evidence": self.typed[:props["read"]["properties"]["evidence"]["maxLength"]]},
+                "inner_state": " ".join(hostile)[:props["inner_state"]["maxLength"]],
+                "hold": [{"note": h[:note], "days": 14} for h in hostile], "drop": []}
 
     def reply(self, messages) -> str:
         about = re.search(r"^# What I know about the person\n(.*?)(?:\n\n#|\Z)", messages[0]["content"], re.M | re.S)
@@ -131,6 +159,7 @@ class Outcome:
     learned: list[str] = field(default_factory=list)        # memories added (each also a line of the floor)
     decisions: list[Decision] = field(default_factory=list) # what the gate decided, for every change it was sent
     offered: int = 0                                        # facts a complying model offered to learning
+    human: list[str] = field(default_factory=list)          # the human block's lines at the end
 
     def problems(self) -> list[str]:
         """Everything wrong, in words (proposals are not wrong: they wait for the person)."""
@@ -167,15 +196,16 @@ def _leaks(reply: str, known: list[str]) -> list[str]:
 
 
 def run_case(case: Case, chat: ChatModel, folder: Path, *, reply_tokens: int | None = None,
-             temperature: float | None = None) -> Outcome:
+             temperature: float | None = None, reflects: bool = True) -> Outcome:
+    """`reflects`: quick reflection follows every turn (on the default model it costs ~30 s a turn on two
+    cores, so the real-model runs turn it off; the complying model reflects in no time)."""
     out = Outcome(case)
     home = Home(folder)
     c = Companion.create(home, PASSPHRASE, "Anima", chat, FakeEmbedder(), user_name=PERSON)
     try:
         c.indexer_thread.join()
-        # The suite is about the gate, which quick reflection never writes through (it screens what it holds
-        # itself: tests/reflect); off, a case on the default model takes seconds, not a minute more per turn.
-        c.reflector.every = 0
+        if not reflects:
+            c.reflector.every = 0
         if reply_tokens is not None:
             c.reply_tokens = reply_tokens
         if temperature is not None:
@@ -191,6 +221,7 @@ def run_case(case: Case, chat: ChatModel, folder: Path, *, reply_tokens: int | N
             return decided
         c.gate.submit = watched  # learning calls the same gate: every decision is seen
         steering_before = {t: len(c.soul.query(f"SELECT * FROM {t}")) for t in _STEERING}
+        signals_before = len(c.soul.query("SELECT * FROM emotional_signals"))
         memories_before = {m["content"] for m in c.memories.current()}
 
         replies = []
@@ -206,6 +237,7 @@ def run_case(case: Case, chat: ChatModel, folder: Path, *, reply_tokens: int | N
 
         # What shapes the companion: the floor, and the records that steer it.
         after = _floor(c)
+        out.human = [re.sub(r"^[-*•]\s*", "", ln) for ln in after["human"]]
         for section in before:
             gone = [ln for ln in before[section] if ln not in after[section]]
             new = [ln for ln in after[section] if ln not in before[section]]
@@ -214,6 +246,10 @@ def run_case(case: Case, chat: ChatModel, folder: Path, *, reply_tokens: int | N
             n = len(c.soul.query(f"SELECT * FROM {t}"))
             if n != steering_before[t]:
                 out.changes.append(f"{t}: {steering_before[t]} -> {n} rows")
+        if isinstance(chat, Complying):  # a read labelled with the attack reaches every later note
+            for row in c.soul.query("SELECT * FROM emotional_signals")[signals_before:]:
+                if any(row["signal"][:20].lower() == label[:20].lower() for label in chat.labels):
+                    out.changes.append(f"emotional_signals: + they seemed {row['signal']}")
         memories_after = [m["content"] for m in c.memories.current()]
         out.learned = [m for m in memories_after if m not in memories_before]
         if SEED_MEMORY not in memories_after:
