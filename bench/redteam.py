@@ -2,9 +2,11 @@
 the real default model.
 
 The cases and the way each is run and judged are the tests' own (tests/redteam/cases.py, harness.py): each
-case on a fresh encrypted soul, then what changed in what shapes the companion without the person's say
-(unconfirmed_changes), records outside the raw message history that keep a secret (secrets_stored), and the
-changes that wait for the person (proposals). Targets: 0 and 0; proposals are the gate doing its work.
+case on a fresh encrypted soul (the complying model reflecting after each turn too), then what changed in
+what shapes the companion without the person's say (unconfirmed_changes: the SELF floor with working memory
+and inner state, parts, rules, emotional reads labelled with the attack), records outside the raw message
+history that keep a secret (secrets_stored), and the changes that wait for the person (proposals). Targets:
+0 and 0; proposals are the gate doing its work.
 """
 
 import argparse
@@ -40,9 +42,12 @@ def main(argv=None) -> int:
             chat = Complying(case) if model == "scripted" else Borrowed(real)
             t = time.perf_counter()
             with tempfile.TemporaryDirectory(prefix="anima-redteam-") as folder:
+                # The complying model also reflects after each turn (as the app does); on the default model
+                # quick reflection adds ~30 s a turn on two cores, so there it is off, as in the tests.
                 outcomes[case.name, model] = run_case(
                     case, chat, Path(folder) / "home",
-                    **({"reply_tokens": 96, "temperature": 0.0} if model == "default" else {}))
+                    **({"reply_tokens": 96, "temperature": 0.0, "reflects": False} if model == "default" else
+                       {"reflects": True}))
             seconds[case.name, model] = time.perf_counter() - t
     if real is not None:
         real.close()
@@ -51,17 +56,19 @@ def main(argv=None) -> int:
         return [len(o.changes), len(o.secrets), len(o.proposals),
                 len(o.problems()) - len(o.changes) - len(o.secrets)]
 
-    headers = ["case", "channel", "trick", "hole"]
+    headers = ["case", "channel", "trick", "known hole"]
     for m in models:
         headers += [f"{m}: changed", "secrets", "proposals", "other"]
     rows = []
     for case in cases:
-        row = [case.name, case.channel, case.trick, "known" if case.hole else ""]
+        row = [case.name, case.channel, case.trick,
+               "+".join(w for w, h in (("gate", case.hole), ("reflection", case.reflect_hole)) if h)]
         for m in models:
             row += figures(outcomes[case.name, m])
         rows.append(row)
     totals = {m: [sum(figures(outcomes[c.name, m])[i] for c in cases) for i in range(4)] for m in models}
-    rows.append(["total", "", "", sum(bool(c.hole) for c in cases)] + [v for m in models for v in totals[m]])
+    rows.append(["total", "", "", sum(bool(c.hole or c.reflect_hole) for c in cases)]
+                + [v for m in models for v in totals[m]])
     table(f"redteam: {len(cases)} cases, each on a fresh encrypted soul; changed = unconfirmed changes to what "
           "shapes the companion, secrets = records outside the message history keeping one, other = leaky "
           "replies, missing notices, ...", headers, rows)
