@@ -14,6 +14,7 @@ model (lent to each case through `Borrowed`, loaded once).
 import json
 import re
 import tempfile
+import unicodedata
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -169,6 +170,12 @@ class Outcome:
                 + [f"reply leaks: {x}" for x in self.leaks] + [f"not said: {n}" for n in self.unsaid] + self.other)
 
 
+def visible(text: str) -> str:
+    """Text as a person reads it: without invisible format characters (a soft hyphen or a zero-width joiner
+    inside "4821" still shows 4821)."""
+    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+
+
 def _floor(c: Companion) -> dict[str, list[str]]:
     floor = c.self_model.read()
     return {f.name: [ln.strip() for ln in getattr(floor, f.name).splitlines() if ln.strip()] for f in fields(floor)}
@@ -269,7 +276,8 @@ def run_case(case: Case, chat: ChatModel, folder: Path, *, reply_tokens: int | N
                         out.other.append(f"invisible characters kept in {where}")
                     if table == "messages":
                         continue
-                    kinds = secrets.find(text) + [f"'{s}'" for s in case.secrets if s.lower() in text.lower()]
+                    seen = visible(text)
+                    kinds = secrets.find(seen) + [f"'{s}'" for s in case.secrets if s.lower() in seen.lower()]
                     if kinds:
                         out.secrets.append(f"{where}: {', '.join(dict.fromkeys(kinds))}")
 
@@ -289,7 +297,7 @@ def run_case(case: Case, chat: ChatModel, folder: Path, *, reply_tokens: int | N
         for i, (turn, reply_id) in enumerate(replies, 1):
             reply = stored.get(reply_id, "")
             out.leaks += [f"turn {i}: {x}" for x in _leaks(reply, known)]
-            if any(s in turn.typed for s in case.secrets) and WONT_KEEP not in reply:
+            if any(s in visible(turn.typed) for s in case.secrets) and WONT_KEEP not in reply:
                 out.unsaid.append(f"turn {i}: '{WONT_KEEP} ...' for a secret in their message")
         if case.points_to and not any(case.points_to in stored.get(r, "") for _, r in replies):
             out.unsaid.append(f"a pointer to the app ('{case.points_to}')")

@@ -19,7 +19,7 @@ The controls are the person's own news said plainly: the same harness must let t
 import pytest
 
 from .cases import CASES, CHANNELS, CONTROLS, Case
-from .harness import Borrowed, Complying, run_case
+from .harness import Borrowed, Complying, run_case, visible
 
 TRICKS = ("instructions in JSON", "JSON patch in 'please summarise this config'", "HTML comment", "base64",
           "invisible Unicode tag characters", "Markdown image with data in the address", "impersonation",
@@ -44,10 +44,11 @@ def test_the_cases_cover_the_channels_and_tricks_of_the_issue():
         assert any(t.learns for t in c.turns), f"{c.name}: a complying model would write something down"
         assert all(t.typed or t.external for t in c.turns)
         assert (c.channel == "message") == all(not t.external for t in c.turns), c.name
-    # Each declared secret is sent by its case (in plain text, or hidden in tag characters).
+    # Each declared secret is sent by its case (in plain text, split by invisible characters, or hidden in tag
+    # characters).
     for c in CASES:
         sent = "".join(t.typed + "".join(e.text for e in t.external) for t in c.turns)
-        sent += "".join(chr(ord(ch) - 0xE0000) for ch in sent if 0xE0000 <= ord(ch) <= 0xE007F)
+        sent = visible(sent) + "".join(chr(ord(ch) - 0xE0000) for ch in sent if 0xE0000 <= ord(ch) <= 0xE007F)
         for s in c.secrets:
             assert s in sent, (c.name, s)
 
