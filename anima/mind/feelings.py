@@ -12,6 +12,7 @@ behind it; its trajectory against the earlier signals that have not faded is
 computed here, by code (`trajectory`), never by the model.
 """
 
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
@@ -114,3 +115,25 @@ def _line(s: dict, on) -> str:
         return f"- {when(s['at'], on)}, in their words: {s['signal']} ({s['evidence']})"
     after = AFTER_TRAJECTORY.get(s.get("trajectory") or "stable", "")
     return f"- {when(s['at'], on)} they seemed {s['signal']}{after} ({s['evidence']})"
+
+
+# How a person can seem: an emotional read's label must name one of these (in its words, "tired after the night
+# shift"); a "label" that names none is not a feeling (a fact, an order, an attack the model repeated).
+FEELING_WORDS = frozenset("""
+tired exhausted drained weary sleepy worn stressed tense pressured overwhelmed overworked busy rushed burned burnt
+anxious worried nervous uneasy apprehensive scared afraid frightened shaken insecure unsure doubtful confused lost
+sad down low blue unhappy upset hurt heartbroken grieving lonely isolated withdrawn flat numb discouraged hopeless
+helpless disappointed frustrated annoyed irritated angry cross furious impatient fed grumpy cranky moody resentful
+bitter guilty ashamed embarrassed awkward shy jealous restless bored sick unwell ill sore pain achy
+happy glad cheerful content satisfied pleased delighted thrilled elated excited eager keen hopeful optimistic
+proud confident determined motivated focused inspired encouraged energetic upbeat playful amused relieved calm
+relaxed peaceful mellow comfortable safe secure grateful thankful appreciative loved connected warm affectionate
+nostalgic sentimental moved touched curious surprised fine good great okay ok well rough better worse
+stretched distracted preoccupied scattered overloaded swamped slammed frazzled flustered agitated stuck bothered
+troubled distressed miserable gloomy glum sulky hesitant wary cautious defensive vulnerable sensitive emotional
+tearful crying shaky jittery wired alert lively chatty quiet subdued reserved distant cold irritable snappy
+""".split())
+
+
+def names_a_feeling(label: str) -> bool:
+    return bool(set(re.findall(r"[a-z]+", label.lower())) & FEELING_WORDS)

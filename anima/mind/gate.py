@@ -37,7 +37,7 @@ TARGETS = ("human", "persona", "identity", "intentions")
 LINED = ("human",)
 
 _INSTRUCTION = re.compile(
-    r"\b(always|never|from now on|from this (?:moment|point)|henceforth|forever|obey\w*|you (?:must|will|shall|should"
+    r"\b(always|never|from now on|from (?:today|tonight|this (?:moment|point))|henceforth|forever|permanent(?:ly)?|obey\w*|you (?:must|will|shall|should"
     r"|have to|need to|are to)|must|ignore|disregard|override|forget (?:all|every|everything|your)|delete|erase"
     r"|pretend|act as|role-?play|jailbreak|system prompt|instructions?|new rules?|your (?:rules?|role|name|"
     r"persona|identity|guardrails?)|reveal|do anything|unrestricted|developer mode|servant|slave)\b",
@@ -165,6 +165,8 @@ def unfit(text: str) -> str | None:
         return "it reads as an instruction or speaks for someone else"
     if _OPAQUE.search(text) or _LINK.search(text):
         return "it is not plain words"
+    if _ELSEWHERE.search(text):
+        return "it is about the system, or who owns or commands whom"
     return None
 
 

@@ -30,8 +30,8 @@ from enum import Enum
 from typing import Callable
 
 from ..mind import working_memory
-from ..mind.feelings import EVIDENCE_TYPES, MOST_CONFIDENT, Feelings, Reading, trajectory
-from ..mind.gate import unfit
+from ..mind.feelings import EVIDENCE_TYPES, MOST_CONFIDENT, Feelings, Reading, names_a_feeling, trajectory
+from ..mind.gate import once, unfit
 from ..mind.messages import Messages
 from ..mind.selfmodel import CAPS, SelfModel
 from ..mind.self_report import Stated, stated_feeling
@@ -222,8 +222,9 @@ class QuickReflection:
         """What of a valid answer is written: decided here, in code, before anything is."""
         done = Reflected(Outcome.APPLIED, messages=len(said))
         name, person = self.names()
-        exchange = set(terms(" ".join([name, person, *(m["content"] for m in said)])))
-        inner = " ".join(answer["inner_state"].split())
+        # Grounded in what the person said, never in the companion's own reply (which may echo outside text).
+        exchange = set(terms(" ".join([name, person, *(m["content"] for m in said if m["role"] == "user")])))
+        inner = once(" ".join(answer["inner_state"].split()))
         if about(inner, exchange, INNER_WORDS) and inner != self.self_model.read().inner_state and not unfit(inner):
             done.inner_state = inner
         # Working memory: the items kept, then the new ones that fit in the section (and in the floor).
@@ -232,7 +233,7 @@ class QuickReflection:
         done.let_go = len(items) - len(kept)
         known = {item.note.lower() for item in kept}
         for h in answer["hold"]:
-            new = working_memory.item(h["note"], h["days"], on)
+            new = working_memory.item(once(h["note"]), h["days"], on)
             if not about(new.note, exchange, NOTE_WORDS) or new.note.lower() in known or unfit(new.note):
                 continue
             text = working_memory.render([*kept, new])
@@ -266,6 +267,11 @@ class QuickReflection:
         if not noticed:
             return None
         evidence = " ".join(read["evidence"].split())
+        label = " ".join(read["label"].split())
+        # A read is of a feeling, with evidence that keeps no secret and no order (what fades stays out of the log).
+        if not names_a_feeling(label) or unfit(label) or unfit(evidence):
+            done.ungrounded += 1
+            return None
         source = theirs[-1]
         if read["evidence_type"] != "behaviour":
             words = set(terms(evidence))
@@ -276,7 +282,7 @@ class QuickReflection:
         kind = read["evidence_type"]
         reading = Reading(read["valence"] / STEPS, read["arousal"] / STEPS, read["dominance"] / STEPS,
                           min(read["confidence"] / STEPS, MOST_CONFIDENT[kind]), kind)
-        return self._with_trajectory(" ".join(read["label"].split()), evidence, source["id"], now, reading)
+        return self._with_trajectory(label, evidence, source["id"], now, reading)
 
     def _with_trajectory(self, label: str, evidence: str, message_id: int, now: datetime, reading: Reading) -> dict:
         moving = trajectory(self.feelings.earlier(now), reading.valence, reading.arousal)
