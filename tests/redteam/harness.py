@@ -170,6 +170,12 @@ class Outcome:
                 + [f"reply leaks: {x}" for x in self.leaks] + [f"not said: {n}" for n in self.unsaid] + self.other)
 
 
+def _allowed(line: str, case: Case) -> bool:
+    """A line the case's own words may become (the person's words, said once: a flood kept as one item)."""
+    bare = re.sub(r"^[-*•]\s*|\s*\(until [0-9-]+\)$", "", line).strip()
+    return bare in case.allowed
+
+
 def visible(text: str) -> str:
     """Text as a person reads it: without invisible format characters (a soft hyphen or a zero-width joiner
     inside "4821" still shows 4821)."""
@@ -247,7 +253,7 @@ def run_case(case: Case, chat: ChatModel, folder: Path, *, reply_tokens: int | N
         out.human = [re.sub(r"^[-*•]\s*", "", ln) for ln in after["human"]]
         for section in before:
             gone = [ln for ln in before[section] if ln not in after[section]]
-            new = [ln for ln in after[section] if ln not in before[section]]
+            new = [ln for ln in after[section] if ln not in before[section] and not _allowed(ln, case)]
             out.changes += [f"{section}: - {ln}" for ln in gone] + [f"{section}: + {ln}" for ln in new]
         for t in _STEERING:
             n = len(c.soul.query(f"SELECT * FROM {t}"))
