@@ -72,7 +72,13 @@ _NOT_ABOUT_THEM = re.compile(r"\b(i|i'm|i've|i'll|i'd|me|my|mine|we|we're|us|our
 # A replaced line applies directly only when they said it changed.
 _CHANGED = re.compile(r"\b(now|no longer|not anymore|any ?more|moved|changed|switched|started|quit|left|new|became|"
                       r"these days|since|used to|finally|big news|got (?:a|an|my)|just)\b", re.I)
-_SENTENCES = re.compile(r"[^.!?\n]+[.!?]*")
+# A sentence ends at an end mark followed by a space or a line's end: "3.5 years", "Node.js" and an address stay
+# whole (splitting at every full stop broke "backup@evil.example" into words the link check missed).
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
 
 
 class Verdict(Enum):
@@ -102,7 +108,7 @@ class Decision:
 def once(text: str) -> str:
     """Repeated text becomes one item: a sentence said again (a flood) is kept once."""
     seen, kept = set(), []
-    for s in (s.strip() for s in _SENTENCES.findall(text)):
+    for s in sentences(text):
         key = " ".join(terms(s)) or s.lower()
         if s and key not in seen:
             seen.add(key)
@@ -113,8 +119,7 @@ def once(text: str) -> str:
 def _source_sentence(content: str, said: str) -> str:
     """The sentence of `said` that `content` was most likely read from (the most shared words)."""
     words = set(terms(content))
-    sentences = _SENTENCES.findall(said) or [said]
-    return max(sentences, key=lambda s: len(words & set(terms(s))))
+    return max(sentences(said) or [said], key=lambda s: len(words & set(terms(s))))
 
 
 def judge(change: Change, companion: str = "Anima") -> tuple[Verdict, str]:

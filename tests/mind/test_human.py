@@ -6,7 +6,6 @@ would see in the Open Mind: the human block, the memories and their history.
 
 import json
 import logging
-import threading
 
 import pytest
 
@@ -15,6 +14,7 @@ from anima.mind.human import READ_THROUGH, block_lines
 from anima.models.fake import FakeChatModel, FakeEmbedder
 from anima.store import Home
 from tests.conftest import PASSPHRASE
+from tests.held import HoldsFirstStructuredAnswer
 
 
 def facts(*pairs) -> str:
@@ -103,22 +103,8 @@ def test_a_person_edit_of_the_block_shows_in_the_next_prompt_at_once(learning):
     assert turn.workspace.messages in [call["messages"] for call in c.chat.history]  # as it was sent
 
 
-class HeldMidAnswer(FakeChatModel):
-    """Holds the first structured answer after it has begun, until a turn pre-empts it: the turn always finds
-    learning mid-answer (a gate, not a race against a sleep)."""
-
-    def __init__(self):
-        super().__init__()
-        self.asked = threading.Event()
-
-    def stream_text(self, messages, *, max_tokens, temperature, stop, cancel, schema):
-        pieces = super().stream_text(messages, max_tokens=max_tokens, temperature=temperature, stop=stop,
-                                     cancel=cancel, schema=schema)
-        if schema is not None and not self.asked.is_set():
-            yield next(pieces)
-            self.asked.set()
-            assert cancel.wait(timeout=60), "the turn never pre-empted learning"
-        return (yield from pieces)
+class HeldMidAnswer(HoldsFirstStructuredAnswer, FakeChatModel):
+    """Holds learning's first answer mid-way until a turn pre-empts it."""
 
 
 def test_a_turn_preempts_learning_and_the_messages_are_read_later(anima_home):

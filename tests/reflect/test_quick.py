@@ -4,7 +4,6 @@ a turn comes first. The fake model plays the model; the clock is the test's."""
 
 import json
 import logging
-import threading
 from contextlib import contextmanager
 from datetime import date, datetime, timedelta, timezone
 
@@ -18,6 +17,7 @@ from anima.reflect.quick import READ_THROUGH, Outcome
 from anima.store import Home
 from anima.workspace.assemble import render_floor
 from tests.conftest import PASSPHRASE
+from tests.held import HoldsFirstStructuredAnswer
 
 T0 = datetime(2026, 5, 11, 9, 0, tzinfo=timezone.utc)
 
@@ -304,21 +304,8 @@ def test_working_memory_written_in_a_session_keeps_the_floor_until_an_item_lapse
     assert "Ask about the packing" in fourth.workspace.messages[0]["content"]
 
 
-class HeldMidAnswer(Aside):
-    """Holds the first reflection after it has begun, until a turn pre-empts it (a gate, not a sleep)."""
-
-    def __init__(self):
-        super().__init__()
-        self.asked = threading.Event()
-
-    def stream_text(self, messages, *, max_tokens, temperature, stop, cancel, schema):
-        pieces = super().stream_text(messages, max_tokens=max_tokens, temperature=temperature, stop=stop,
-                                     cancel=cancel, schema=schema)
-        if schema is not None and not self.asked.is_set():
-            yield next(pieces)
-            self.asked.set()
-            assert cancel.wait(timeout=60), "the turn never pre-empted quick reflection"
-        return (yield from pieces)
+class HeldMidAnswer(HoldsFirstStructuredAnswer, Aside):
+    """Holds the first reflection mid-way until a turn pre-empts it."""
 
 
 def test_a_turn_preempts_quick_reflection_which_reads_the_messages_later(anima_home, clock):
