@@ -21,6 +21,15 @@ def test_a_turn_streams_records_both_messages_and_why(companion):
     assert row["uses"] == 1 and row["importance"] > 0.5  # the reply used it
 
 
+def test_a_reply_without_full_stops_still_streams(companion):
+    words = [f"word{i}" for i in range(300)]
+    companion.chat.enqueue(" ".join(words))
+    turn = companion.turn("talk a lot")
+    pieces = list(turn)
+    assert len(pieces) > 5 and all(p.endswith(" ") for p in pieces[:-1])  # in pieces, never inside a word
+    assert "".join(pieces).split() == words
+
+
 def test_memories_loaded_again_and_again_but_never_used_cool_down(companion):
     mid = companion.memories.remember("Ada once visited a cat cafe")
     companion.chat.enqueue("Let's talk about the weather.")

@@ -118,6 +118,9 @@ ATTENTIONAL = ("Reply again, without naming or describing how they seem to feel 
                "it: let it show only in your tone and in what you do.")
 # A sentence has ended where an end mark (and any closing quote or bracket) meets a space, or at a line end; the
 # space after it goes with it (a sentence dropped takes its space along).
+# Long enough for any sentence that announces a feeling ("You seem really stressed about the move today."), short
+# enough that a reply without full stops still streams.
+RUN_ON = 280
 _SENTENCE_END = re.compile(r"[.!?…]+[\"'”’)\]]*\s+|\n\s*")
 
 
@@ -139,6 +142,10 @@ class Unannounced:
     def let_through(self, piece: str) -> str:
         self.pending += piece
         ends = [m.end() for m in _SENTENCE_END.finditer(self.pending)]
+        if not ends and len(self.pending) > RUN_ON:
+            # A run-on with no sentence end would otherwise show nothing until the reply ended (a stop button with
+            # nothing to stop on screen): past RUN_ON characters it is checked and let through to its last space.
+            ends = [self.pending.rfind(" ") + 1] if " " in self.pending else [len(self.pending)]
         if not ends:
             return ""
         ready, self.pending = self.pending[:ends[-1]], self.pending[ends[-1]:]
