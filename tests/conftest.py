@@ -16,6 +16,16 @@ def anima_cache(tmp_path_factory):
         yield folder
 
 
+@pytest.fixture(autouse=True, scope="session")
+def cheap_keys():
+    """Keys are wrapped at a trivial scrypt cost in tests (the real 2^17 takes half a second a wrap), here and in
+    the `python -m anima` the tests start. tests/store/test_keys.py takes it away to check the real cost."""
+    from anima.store import keys
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(keys.INSECURE_TEST_COST_ENV, "1")
+        yield
+
+
 @pytest.fixture(autouse=True)
 def anima_home(tmp_path, monkeypatch):
     """Every test gets its own data directory, and no test touches the real OS keychain."""

@@ -6,7 +6,8 @@ Layout (all integers big-endian):
     chunk = ciphertext length (u32) | AES-256-GCM ciphertext of up to 1 MiB
 
 The header carries the format, the schema version, and the scrypt salt and
-cost; it is authenticated as every chunk's associated data. Each chunk's nonce
+cost (keys.Cost: a core written at an older cost still imports; a cost beyond
+keys' bounds is refused before any work); it is authenticated as every chunk's associated data. Each chunk's nonce
 is a random prefix, the chunk's index and a final-chunk flag, so a reordered,
 truncated or extended file fails authentication. The payload is zlib-compressed
 JSON of every soul table's rows. No vector index is ever carried: vectors are
@@ -76,12 +77,12 @@ def dump_tables(con, tables) -> dict:
 def write_core(path: Path, tables: dict, schema_version: int, passphrase: str, progress: Progress | None = None) -> None:
     """Write the core to `path` atomically: a partial file never takes the name."""
     payload = zlib.compress(json.dumps({"tables": tables}, ensure_ascii=False).encode("utf-8"), 6)
-    salt, prefix = secrets.token_bytes(16), secrets.token_bytes(7)
-    aead = AESGCM(keys.derive(passphrase, salt))
+    salt, prefix, cost = secrets.token_bytes(16), secrets.token_bytes(7), keys.wrap_cost()
+    aead = AESGCM(keys.derive(passphrase, salt, cost))
     header = json.dumps({
         "format": "anima-core", "format_version": FORMAT_VERSION, "schema_version": schema_version,
         "anima_version": __version__,
-        "kdf": {"name": "scrypt", "n": keys.SCRYPT_N, "r": keys.SCRYPT_R, "p": keys.SCRYPT_P,
+        "kdf": {"name": "scrypt", "n": cost.n, "r": cost.r, "p": cost.p,
                 "salt": base64.b64encode(salt).decode("ascii")},
         "nonce_prefix": base64.b64encode(prefix).decode("ascii"),
         # Tells a wrong passphrase apart from a damaged file.
@@ -136,15 +137,18 @@ def read_core(path: Path, passphrase: str, progress: Progress | None = None) -> 
             raise BadCore(f"{path} was exported by a newer Anima (core format {h['format_version']}, "
                           f"schema {h['schema_version']}); update Anima to import it.")
         k = h["kdf"]
+        if k.get("name") != "scrypt":
+            raise ValueError(f"key derivation {k.get('name')!r} is not supported")
         salt = base64.b64decode(k["salt"], validate=True)
         prefix = base64.b64decode(h["nonce_prefix"], validate=True)
-        n, r, p = int(k["n"]), int(k["r"]), int(k["p"])
+        # Bounded before any work: a header cannot make an import spend unbounded memory or time.
+        cost = keys.Cost(int(k["n"]), int(k["r"]), int(k["p"])).bounded()
         check = base64.b64decode(h["check"], validate=True)
-        if len(prefix) != 7 or not (2 <= n <= 2**20 and 1 <= r <= 32 and 1 <= p <= 16):
-            raise ValueError("bad key-derivation parameters")
-    except (ValueError, KeyError, TypeError) as e:
+        if len(prefix) != 7:
+            raise ValueError("bad nonce prefix")
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise BadCore(f"{path} is damaged (its header cannot be read: {e}).") from None
-    aead = AESGCM(keys.derive(passphrase, salt, n, r, p))
+    aead = AESGCM(keys.derive(passphrase, salt, cost))
     try:
         aead.decrypt(_check_nonce(prefix), check, None)
     except InvalidTag:

@@ -5,14 +5,17 @@ under the passphrase). Files are only ever replaced by atomic renames of
 complete, verified files; the app never deletes or overwrites a soul in place.
 """
 
+import logging
 import os
 from pathlib import Path
 
-from ..errors import BadCore, CompanionExists, InvalidEdit, KnownError, NoCompanion, ReadOnlyRecord
+from ..errors import BadCore, CompanionExists, DiskFull, InvalidEdit, KnownError, NoCompanion, ReadOnlyRecord
 from .. import paths
 from . import core, keychain, keys
 from .kinds import SOUL_TABLES
 from .soul import Soul
+
+log = logging.getLogger(__name__)
 
 
 class PassphraseNeeded(KnownError):
@@ -58,11 +61,29 @@ class Home:
         """The database key: from the passphrase, or else from the keychain."""
         keyfile = self.keyfile()
         if passphrase:
-            return keyfile.unwrap(passphrase)
+            return self._unwrap(keyfile, passphrase)
         key = keychain.recall(keyfile.companion_id)
         if key is not None and keys.key_check(key) == keyfile.key_check:
             return key
         raise PassphraseNeeded()
+
+    def _unwrap(self, keyfile: keys.KeyFile, passphrase: str) -> bytes:
+        """The database key; a key file wrapped more cheaply than new ones is re-wrapped at today's cost
+        (atomically: the old or the new file is in place, and the same passphrase opens either). When it cannot
+        be written (a full disk, a read-only home) the old file stays, opens as before, and is tried again next time."""
+        key = keyfile.unwrap(passphrase)
+        if keyfile.outdated():
+            upgraded = keys.KeyFile.wrap(key, passphrase, keyfile.companion_id)
+            try:
+                upgraded.write(self.key_path)
+            except (DiskFull, OSError) as e:
+                log.warning("could not re-wrap the key file of companion %s at %s (%s); it keeps %s until the next "
+                            "unlock", keyfile.companion_id, upgraded.cost, type(e).__name__, keyfile.cost)
+            else:
+                # A notice worth keeping (the log never holds the passphrase or the key).
+                log.warning("re-wrapped the key file of companion %s: %s, was %s", keyfile.companion_id,
+                            upgraded.cost, keyfile.cost)
+        return key
 
     def unlock(self, passphrase: str | None = None) -> Soul:
         return Soul(self.soul_path, self.unlock_key(passphrase))
@@ -70,7 +91,7 @@ class Home:
     def remember(self, passphrase: str) -> bool:
         """Keep the key in the OS keychain. False (and nothing kept) when there is no usable one."""
         keyfile = self.keyfile()
-        return keychain.remember(keyfile.companion_id, keyfile.unwrap(passphrase))
+        return keychain.remember(keyfile.companion_id, self._unwrap(keyfile, passphrase))
 
     def forget_remembered(self) -> None:
         keychain.forget(self.keyfile().companion_id)
@@ -106,7 +127,7 @@ class Home:
             # Replacing proves ownership of the old soul, and keeps its key: then
             # one rename of the database is the whole switch.
             keyfile = self.keyfile()
-            key = keyfile.unwrap(passphrase)
+            key = self._unwrap(keyfile, passphrase)
             new_keyfile, companion_id = None, keyfile.companion_id
         else:
             self.dir.mkdir(parents=True, exist_ok=True, mode=0o700)

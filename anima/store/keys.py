@@ -8,38 +8,101 @@ from the user's passphrase with scrypt. So:
 * changing the passphrase rewrites only the key file, by write-new, fsync,
   atomic rename: after a crash either the old or the new file is in place, so
   either the old or the new passphrase opens the soul.
+
+The scrypt cost is written beside what it wrapped (the key file, the portable
+core's header), so a file wrapped at an older, cheaper cost still opens; the
+home re-wraps a key file at today's cost when its passphrase next unlocks it.
+A cost read from a file is bounded before any work is done on it, so a file
+cannot make Anima spend unbounded memory or time.
 """
 
 import base64
+import errno
+import glob
 import hashlib
 import json
 import os
 import secrets
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
-from ..errors import DamagedSoul, WrongPassphrase
+from ..errors import DamagedSoul, DiskFull, WrongPassphrase
 
 FORMAT = "anima-key"
 VERSION = 1
 KEY_BYTES = 32
-# scrypt cost: about 0.1 s and 16 MiB on a laptop; slow enough to hurt guessing.
-SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
+
+
+@dataclass(frozen=True)
+class Cost:
+    """scrypt's parameters: N (work and memory), r (block size), p (parallelism)."""
+
+    n: int
+    r: int = 8
+    p: int = 1
+
+    @property
+    def memory(self) -> int:
+        """Bytes scrypt allocates: its V array (128 r N) and its B blocks (128 r p), plus a little."""
+        return 128 * self.r * (self.n + self.p + 2)
+
+    @property
+    def work(self) -> int:
+        return 128 * self.n * self.r * self.p
+
+    def weaker_than(self, other: "Cost") -> bool:
+        return self.n * self.r < other.n * other.r or self.work < other.work
+
+    def bounded(self) -> "Cost":
+        """This cost, if it is one Anima will pay to open a file; else ValueError (the file is not to be trusted)."""
+        if self.n < 2 or self.n & (self.n - 1):
+            raise ValueError(f"scrypt N={self.n} is not a power of two")
+        if not (1 <= self.r <= 32 and 1 <= self.p <= 16):
+            raise ValueError(f"scrypt r={self.r}, p={self.p} are out of range")
+        if self.memory > MAX_MEMORY or self.work > MAX_WORK:
+            raise ValueError(f"{self} asks for more memory or time than Anima spends on a key")
+        return self
+
+    def __str__(self) -> str:
+        return f"scrypt N=2^{self.n.bit_length() - 1} r={self.r} p={self.p}"
+
+
+# OWASP's floor for scrypt (its password storage cheat sheet): N=2^17, r=8, p=1. That is 128 MiB
+# and about 0.55 s on a two-core laptop (measured: 0.52 s, against 0.05 s at the old 2^14).
+DEFAULT_COST = Cost(2**17, 8, 1)
+# What earlier versions wrote; such files still open, and are re-wrapped at DEFAULT_COST.
+LEGACY_COST = Cost(2**14, 8, 1)
+# The most a file may ask for: age's 2^18 (256 MiB) with room for p up to 4 (about 4 s).
+MAX_MEMORY = 128 * 8 * (2**18 + 64)
+MAX_WORK = 4 * 128 * 8 * 2**18
+
+# Tests only: set to 1 to wrap with a trivial cost, so hundreds of test souls are quick to make.
+# Nothing Anima ships sets it; a key wrapped so is as weak as its passphrase.
+INSECURE_TEST_COST_ENV = "ANIMA_INSECURE_TEST_KDF"
+_INSECURE_TEST_COST = Cost(2**4, 8, 1)
+
+
+def wrap_cost() -> Cost:
+    """The cost of every new wrap: the key file, the portable core."""
+    if os.environ.get(INSECURE_TEST_COST_ENV) == "1":
+        return _INSECURE_TEST_COST
+    return DEFAULT_COST
 
 
 def new_database_key() -> bytes:
     return secrets.token_bytes(KEY_BYTES)
 
 
-def derive(passphrase: str, salt: bytes, n: int = SCRYPT_N, r: int = SCRYPT_R, p: int = SCRYPT_P) -> bytes:
+def derive(passphrase: str, salt: bytes, cost: Cost) -> bytes:
     if not passphrase:
         raise WrongPassphrase("an empty passphrase")
-    return Scrypt(salt=salt, length=32, n=n, r=r, p=p).derive(passphrase.encode("utf-8"))
+    # OpenSSL refuses anything over 32 MiB unless told: allow exactly what this cost needs.
+    return hashlib.scrypt(passphrase.encode("utf-8"), salt=salt, n=cost.n, r=cost.r, p=cost.p,
+                          maxmem=cost.memory + (1 << 16), dklen=32)
 
 
 def _b64(b: bytes) -> str:
@@ -57,19 +120,22 @@ class KeyFile:
     nonce: bytes
     wrapped: bytes
     key_check: str = ""
-    n: int = SCRYPT_N
-    r: int = SCRYPT_R
-    p: int = SCRYPT_P
+    cost: Cost = field(default_factory=wrap_cost)
 
     @classmethod
-    def wrap(cls, database_key: bytes, passphrase: str, companion_id: str | None = None) -> "KeyFile":
-        salt, nonce = secrets.token_bytes(16), secrets.token_bytes(12)
+    def wrap(cls, database_key: bytes, passphrase: str, companion_id: str | None = None,
+             cost: Cost | None = None) -> "KeyFile":
+        salt, nonce, cost = secrets.token_bytes(16), secrets.token_bytes(12), cost or wrap_cost()
         cid = companion_id or uuid.uuid4().hex
-        wrapped = AESGCM(derive(passphrase, salt)).encrypt(nonce, database_key, _aad(cid))
-        return cls(cid, salt, nonce, wrapped, key_check(database_key))
+        wrapped = AESGCM(derive(passphrase, salt, cost)).encrypt(nonce, database_key, _aad(cid))
+        return cls(cid, salt, nonce, wrapped, key_check(database_key), cost)
+
+    def outdated(self) -> bool:
+        """Whether this file was wrapped more cheaply than new files are (re-wrap it once the passphrase is known)."""
+        return self.cost.weaker_than(wrap_cost())
 
     def unwrap(self, passphrase: str) -> bytes:
-        kek = derive(passphrase, self.salt, self.n, self.r, self.p)
+        kek = derive(passphrase, self.salt, self.cost)
         try:
             return AESGCM(kek).decrypt(self.nonce, self.wrapped, _aad(self.companion_id))
         except InvalidTag:
@@ -78,7 +144,7 @@ class KeyFile:
     def to_bytes(self) -> bytes:
         return json.dumps({
             "format": FORMAT, "version": VERSION, "companion_id": self.companion_id,
-            "kdf": {"name": "scrypt", "n": self.n, "r": self.r, "p": self.p, "salt": _b64(self.salt)},
+            "kdf": {"name": "scrypt", "n": self.cost.n, "r": self.cost.r, "p": self.cost.p, "salt": _b64(self.salt)},
             "nonce": _b64(self.nonce), "wrapped": _b64(self.wrapped), "key_check": self.key_check,
         }, indent=1).encode("ascii")
 
@@ -95,8 +161,11 @@ class KeyFile:
             if d.get("version") != VERSION:
                 raise ValueError(f"key file version {d.get('version')} is not supported")
             k = d["kdf"]
+            if k.get("name") != "scrypt":
+                raise ValueError(f"key derivation {k.get('name')!r} is not supported")
+            cost = Cost(int(k["n"]), int(k["r"]), int(k["p"])).bounded()
             return cls(str(d["companion_id"]), _unb64(k["salt"]), _unb64(d["nonce"]), _unb64(d["wrapped"]),
-                       str(d["key_check"]), int(k["n"]), int(k["r"]), int(k["p"]))
+                       str(d["key_check"]), cost)
         except (ValueError, KeyError, TypeError, UnicodeDecodeError) as e:
             raise DamagedSoul(f"The key file {path} is damaged ({e}).") from None
 
@@ -114,16 +183,46 @@ def _aad(companion_id: str) -> bytes:
 
 
 def write_atomically(path: Path, data: bytes) -> None:
-    """Write-new, fsync, rename, fsync the directory: the old or the new content survives a crash."""
-    tmp = path.with_name(path.name + ".new")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    """Write-new, fsync, rename, fsync the directory: the old or the new content survives a crash.
+
+    The new file's name is this process's own, so two programs re-wrapping the same key file at once
+    never write into each other's half-written file; a full disk is a DiskFull and leaves nothing behind."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.new")
     try:
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
-    fsync_dir(path.parent)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+        fsync_dir(path.parent)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        if e.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise DiskFull(f"The disk is full: {path} was not changed. Free some space and try again.") from e
+        raise
+    _remove_leftovers(path)
+
+
+def _remove_leftovers(path: Path) -> None:
+    """New files that a killed program left half-written beside `path` (their writer is gone)."""
+    for leftover in path.parent.glob(f"{glob.escape(path.name)}.*.new"):
+        pid = leftover.name[len(path.name) + 1:-len(".new")]
+        if pid.isdigit() and not _alive(int(pid)):
+            leftover.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def fsync_dir(directory: Path) -> None:

@@ -83,6 +83,13 @@ def corrupt(data: bytes, how: str) -> bytes:
         return b"PK\x03\x04 this is a zip file, or anything else" * 100
     if how == "empty":
         return b""
+    if how == "costly header":  # asks for 1 GiB of scrypt memory: refused before any is spent
+        header_len = struct.unpack(">I", data[len(core.MAGIC):len(core.MAGIC) + 4])[0]
+        start = len(core.MAGIC) + 4
+        h = json.loads(data[start:start + header_len])
+        h["kdf"]["n"] = 2**20
+        newh = json.dumps(h).encode()
+        return core.MAGIC + struct.pack(">I", len(newh)) + newh + data[start + header_len:]
     if how == "newer version":
         header_len = struct.unpack(">I", data[len(core.MAGIC):len(core.MAGIC) + 4])[0]
         start = len(core.MAGIC) + 4
@@ -94,7 +101,7 @@ def corrupt(data: bytes, how: str) -> bytes:
 
 
 @pytest.mark.parametrize("how", ["truncated", "cut at a chunk boundary", "flipped byte", "not a core", "empty",
-                                 "newer version"])
+                                 "newer version", "costly header"])
 def test_a_bad_core_is_refused_and_the_target_stays_as_it_was(exported, tmp_path, how):
     path, _ = exported
     bad = tmp_path / f"bad.core"
@@ -127,3 +134,22 @@ def test_an_older_core_is_migrated_on_import(anima_home, tmp_path):
     home.import_core(tmp_path / "old.core", EXPORT, PASSPHRASE)
     with home.unlock(PASSPHRASE) as soul:
         assert soul.query("SELECT rowid FROM memories_fts WHERE memories_fts MATCH 'cello'")
+
+
+def test_a_core_wrapped_at_the_old_cost_still_imports(anima_home, tmp_path, monkeypatch):
+    """Cores exported before the cost rose (scrypt N=2^14) carry their cost in the header and import as before."""
+    from anima.store import keys
+    with monkeypatch.context() as mp, Home(tmp_path / "old").create(PASSPHRASE) as soul:
+        fill(soul)
+        mp.setattr(keys, "wrap_cost", lambda: keys.LEGACY_COST)
+        Home.export(soul, tmp_path / "old.core", EXPORT)
+    header = core.MAGIC + b"...."
+    data = (tmp_path / "old.core").read_bytes()
+    (length,) = struct.unpack(">I", data[len(core.MAGIC):len(header)])
+    assert json.loads(data[len(header):len(header) + length])["kdf"]["n"] == 2**14
+    home = Home(anima_home)
+    home.import_core(tmp_path / "old.core", EXPORT, PASSPHRASE)
+    with home.unlock(PASSPHRASE) as soul:
+        assert soul.query("SELECT content FROM memories")[0]["content"] == "CANARY-memory"
+    with pytest.raises(WrongPassphrase, match="Wrong passphrase for the core"):
+        Home(tmp_path / "third").import_core(tmp_path / "old.core", "not the export passphrase", PASSPHRASE)
