@@ -236,10 +236,32 @@ def cmd_proposals(args) -> int:
     return 0
 
 
+def _reflect_deeply(companion) -> int:
+    failed: list[str] = []
+    companion.on_background_failure(failed.append)
+    done = companion.reflect_deeply()
+    if done is None:
+        print(failed[0] if failed else "Deep reflection did not run.", file=sys.stderr)
+        return 2 if failed and "stopped" in failed[0] else 1
+    print(f"Deep reflection: {done.summary()}.")
+    for eid in done.episodes:
+        e = companion.episodes.get(eid)
+        print(f"Episode: {e.summary} ({e.emotional_arc or 'no arc'}; significance {e.significance:.1f})")
+    for entry in companion.self_model.growth(len(done.growth))[::-1]:
+        print(f"Growth: {entry['entry']}")
+    for rule in companion.rules.all():
+        if rule.id in done.rules_touched:
+            state = "in force" if rule.in_force else ("retired" if rule.retired_at else "gathering evidence")
+            print(f"Rule: {rule.pattern} ({state}; {rule.support} for, {rule.against} against)")
+    return 0
+
+
 def cmd_reflect(args) -> int:
     """Quick reflection once, on what it has not read yet; says what changed (this is the person's own terminal)."""
     companion = open_companion(args)
     try:
+        if args.deep:
+            return _reflect_deeply(companion)
         done = companion.reflect()
     finally:
         companion.close()
@@ -362,6 +384,8 @@ def build_parser() -> argparse.ArgumentParser:
     pr.set_defaults(func=cmd_proposals)
     rf = sub.add_parser("reflect", help="reflect now on what was said since the last time, and say what changed")
     rf.add_argument("--model", help="a GGUF file (default: the bundled SmolLM2-135M-Instruct)")
+    rf.add_argument("--deep", action="store_true",
+                    help="deep reflection: episodes, what helps, growth, who it is (minutes on a laptop)")
     rf.set_defaults(func=cmd_reflect)
     pa = sub.add_parser("parts", help="the companion's parts: list, show, patch, install or export a pack")
     pa.set_defaults(func=cmd_parts)

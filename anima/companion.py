@@ -11,6 +11,7 @@ import threading
 from pathlib import Path
 
 from .conversation import Conversation, TurnStream
+from .mind.episodes import Episodes
 from .mind.export import export_json
 from .mind.feelings import Feelings
 from .mind.gate import TARGETS, Change, Gate, Verdict
@@ -21,11 +22,13 @@ from .mind.messages import External, Messages
 from .mind.packs import Packs
 from .mind.parts import Parts
 from .mind.recalls import WorkspaceRecord
+from .mind.rules import Rules
 from .mind.selfmodel import SelfModel
 from .mind.world import Clerk, WorldCards
 from .models.chat import ChatModel
 from .models.embedder import Embedder
 from .reflect import Reflector
+from .reflect.deep import DeepReflection, Deepened
 from .reflect.quick import EVERY, QuickReflection, Reflected
 from .retrieval.indexer import Indexer
 from .retrieval.recall import Recall, Recalled
@@ -67,12 +70,17 @@ class Companion:
             names=lambda: (self.name, self.user_name), session=session)
         # Learning about the person as they talk (mind/human.py); a person may turn it off for this soul.
         self.gate = Gate(soul, self.self_model)
+        self.episodes = Episodes(soul, self.indexer)
+        self.rules = Rules(soul)
         self.reflector = Reflector(self.conversation, HumanNotes(soul, chat, self.self_model, self.memories,
                                                                  self.gate),
                                    learns=soul.get_meta("learns_in_conversation", "1") == "1",
                                    quick=QuickReflection(soul, chat, self.messages, self.self_model, self.feelings,
                                                          names=lambda: (self.name, self.user_name)),
-                                   every=int(soul.get_meta(EVERY, "1")))
+                                   every=int(soul.get_meta(EVERY, "1")),
+                                   deep=DeepReflection(soul, chat, self.messages, self.episodes, self.rules,
+                                                       self.self_model, self.memories, self.gate,
+                                                       names=lambda: (self.name, self.user_name)))
 
     def start_background(self, chat: bool = True) -> None:
         """Start what loads in the background: the models, then the vector index."""
@@ -147,6 +155,11 @@ class Companion:
         if done.working_memory is not None:
             self.conversation.note_reflected(done.working_memory)
         return done
+
+    def reflect_deeply(self) -> Deepened | None:
+        """Deep reflection now (`python -m anima reflect --deep`; the window when the person is idle): episodes,
+        feedback and rules, growth, identity under governance. A turn meanwhile pre-empts it."""
+        return self.reflector.deepen()
 
     def recall(self, query: str, k: int = 10, exclude=frozenset()) -> list[Recalled]:
         return self.clerk.pick(query, k, exclude)

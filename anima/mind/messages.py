@@ -103,6 +103,14 @@ class Messages:
             "ORDER BY m.id DESC LIMIT ?", (message_id, limit))
         return rows[::-1]
 
+    def after(self, message_id: int, limit: int) -> list[dict]:
+        """The oldest `limit` messages after `message_id`, oldest first, as `since` gives them: a job that reads
+        the whole history in order (deep reflection) and remembers where it stopped."""
+        return self.soul.query(
+            "SELECT m.id, m.role, m.speaker, m.content, m.created_at, p.source AS source FROM messages AS m "
+            "LEFT JOIN provenance AS p ON p.item_kind = 'message' AND p.item_id = m.id WHERE m.id > ? "
+            "ORDER BY m.id LIMIT ?", (message_id, limit))
+
     def newest(self, limit: int = 500) -> list[dict]:
         """The newest messages, newest first (the Open Mind's conversation view)."""
         return self.soul.query("SELECT id, role, speaker, content, created_at FROM messages ORDER BY id DESC LIMIT ?",

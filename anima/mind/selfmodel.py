@@ -17,6 +17,7 @@ from ..errors import InvalidEdit
 from ..store.migrations import TEXT_SECTIONS
 from ..store.soul import Soul, now
 from . import working_memory
+from .rules import Rules
 from .wording import today as local_today
 
 RESOURCES = Path(__file__).resolve().parent.parent / "resources"  # shipped in the package (pyproject.toml)
@@ -45,6 +46,7 @@ class SelfFloor:
     intentions: str
     working_memory: str
     inner_state: str
+    rules: str = ""  # the behavioural rules in force, as lines (mind/rules.py): learned, not stated
 
 
 def label(name: str) -> str:
@@ -66,7 +68,8 @@ class SelfModel:
         texts = {r["section"]: r["content"] for r in self.soul.query("SELECT section, content FROM self_model")}
         texts |= {r["name"]: r["content"] for r in self.soul.query("SELECT name, content FROM blocks")}
         texts["working_memory"] = working_memory.held(texts.get("working_memory", ""), self.today())
-        return SelfFloor(origin=shipped("origin"), guardrails=shipped("guardrails"),
+        rules = "\n".join(f"- {r.pattern}" for r in Rules(self.soul).in_force())
+        return SelfFloor(origin=shipped("origin"), guardrails=shipped("guardrails"), rules=rules,
                          **{k: texts.get(k, "") for k in (*BLOCKS, *TEXT_SECTIONS)})
 
     def stored(self, section: str) -> str:

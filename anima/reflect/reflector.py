@@ -8,6 +8,9 @@ After each reply, in one background thread and in this order:
    the next turn's first token should not wait for it: it runs aside (chat.aside), so what was read ahead stays.
 And while they type, in the same thread after those: read along, the prompt their draft would make.
 
+Deep reflection (deep.py) runs when the caller says (the window when the person is idle, in its QThread;
+`python -m anima reflect --deep`), in the caller's thread, after the work above, never beside it.
+
 The person comes first: a turn that starts meanwhile pre-empts learning and
 quick reflection (each stops at the next token, and its messages stay unread
 for the next time) and waits only for the short read-ahead, which it would
@@ -27,6 +30,7 @@ from typing import Callable
 from ..conversation import Conversation
 from ..errors import KnownError
 from ..mind.human import HumanNotes
+from .deep import DeepReflection, Deepened
 from .quick import Outcome, QuickReflection
 from .read_ahead import read_ahead, read_draft
 
@@ -35,13 +39,16 @@ log = logging.getLogger(__name__)
 
 class Reflector:
     def __init__(self, conversation: Conversation, human_notes: HumanNotes, *, learns: bool = True,
-                 quick: QuickReflection | None = None, every: int = 1):
+                 quick: QuickReflection | None = None, every: int = 1, deep: DeepReflection | None = None):
         """`every`: quick reflection follows every `every`th turn (0: never)."""
         self.conversation = conversation
         self.human_notes = human_notes
         self.learns = learns
         self.quick = quick
         self.every = every
+        self.deep = deep
+        self._deep_lock = threading.Lock()
+        self._deep_cancel: threading.Event | None = None
         self.unreflected = 0  # turns since quick reflection last ran to its end
         self.thread: threading.Thread | None = None
         self.preempt = threading.Event()
@@ -56,6 +63,10 @@ class Reflector:
         """A turn begins: learning stops where it is; a read-ahead in flight is finished, never thrown away
         half-read."""
         self.preempt.set()
+        if (deep := self._deep_cancel) is not None:
+            deep.set()  # deep reflection stops at the model's next token; what it finished stays written
+            with self._deep_lock:
+                pass
         self.wait()
 
     def after(self, user_text: str, reply_text: str) -> None:
@@ -82,6 +93,25 @@ class Reflector:
 
         self.thread = threading.Thread(target=run, name="read-along", daemon=True)
         self.thread.start()
+
+    @property
+    def reflecting_deeply(self) -> bool:
+        return self._deep_cancel is not None
+
+    def deepen(self) -> Deepened | None:
+        """Deep reflection now, in the caller's thread, once the work between turns is done. A turn that starts
+        meanwhile pre-empts it; the next call goes on where it stopped. None when it failed (told to listeners)."""
+        if self.deep is None:
+            return None
+        self.wait()
+        with self._deep_lock:
+            self._deep_cancel = cancel = threading.Event()
+            done: list[Deepened] = []
+            try:
+                self._guarded("reflecting deeply", lambda: done.append(self.deep.run(cancel)))
+            finally:
+                self._deep_cancel = None
+        return done[0] if done else None
 
     def wait(self) -> None:
         """Wait until the work between turns is done (a terminal fed by a pipe lets it finish, as a reader would)."""

@@ -406,8 +406,18 @@ def m007_part_lineage(con):
     """)
 
 
+def m008_rule_evidence(con):
+    """A behavioural rule's evidence, counted both ways (seed 003, 6.2): the exchanges that support it and those
+    that contradict it. Which messages they were is in `evidence` (cite); its confidence follows from these two
+    (mind/rules.py), and it is in force only once enough support has come in."""
+    run_script(con, """
+    ALTER TABLE behavioral_rules ADD COLUMN support INTEGER NOT NULL DEFAULT 0 CHECK (support >= 0);
+    ALTER TABLE behavioral_rules ADD COLUMN against INTEGER NOT NULL DEFAULT 0 CHECK (against >= 0);
+    """)
+
+
 MIGRATIONS = (m001_soul, m002_full_text, m003_workspace_record, m004_unspaced_scripts,
-              m005_provenance_and_proposals, m006_signal_dimensions, m007_part_lineage)
+              m005_provenance_and_proposals, m006_signal_dimensions, m007_part_lineage, m008_rule_evidence)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -81,7 +81,8 @@ class FloorTooLarge(KnownError):
 def render_floor(f: SelfFloor, companion_name: str) -> str:
     parts = [f"# Who I am\nMy name is {companion_name}. {f.origin}", f"# My guardrails\n{f.guardrails}"]
     for title, text in (("My persona", f.persona), ("Who I am in this relationship", f.identity),
-                        ("What I am trying to do", f.intentions), ("What I know about the person", f.human),
+                        ("What I am trying to do", f.intentions), ("What I have learned helps them", f.rules),
+                        ("What I know about the person", f.human),
                         ("What I am holding for a few days", f.working_memory)):
         if text.strip():
             parts.append(f"# {title}\n{text.strip()}")

@@ -1,0 +1,142 @@
+"""Episodes: experiences, not logs (seed 003, section 5.2): what happened, when, how the mood moved, how much it
+mattered and how the companion thinks it did. Deep reflection cuts them from the messages (reflect/deep.py);
+each cites the messages it was made from, so forgetting one flags it for regeneration.
+
+Deep reflection reads them back by a sample of the whole history, never just the recent days (seed 003, 13.6):
+the history is cut into equal spans of time and each span gets the same share (stratified), within a span the
+more significant are likelier (weighted), and an episode of significance SIGNIFICANT or more always comes in.
+"""
+
+import random
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..errors import InvalidEdit
+from ..retrieval.indexer import Indexer
+from ..store.provenance import Provenance, Source
+from ..store.soul import Soul, now
+
+SUMMARY_CHARS = 400
+ARC_CHARS = 120
+ASSESSMENT_CHARS = 300
+SIGNIFICANT = 0.8
+SPANS = 4
+
+
+@dataclass(frozen=True)
+class Episode:
+    id: int
+    summary: str
+    started_at: str
+    ended_at: str
+    emotional_arc: str
+    significance: float
+    self_assessment: str
+
+
+def _episode(row) -> Episode:
+    return Episode(row["id"], row["summary"], row["started_at"], row["ended_at"], row["emotional_arc"],
+                   row["significance"], row["self_assessment"])
+
+
+def _text(value: str, cap: int, what: str) -> str:
+    value = " ".join(str(value).split())
+    if len(value) > cap:
+        raise InvalidEdit(f"An episode's {what} holds at most {cap} characters ({len(value)} given).")
+    return value
+
+
+class Episodes:
+    def __init__(self, soul: Soul, indexer: Indexer):
+        self.soul = soul
+        self.indexer = indexer
+
+    def record(self, summary: str, message_ids: list[int], *, emotional_arc: str = "", significance: float = 0.5,
+               self_assessment: str = "", actor: str = "ai") -> int:
+        """An episode made of these messages (contiguous or not); its span is theirs."""
+        summary = _text(summary, SUMMARY_CHARS, "summary")
+        if not summary:
+            raise InvalidEdit("An episode needs a summary.")
+        if not 0 <= significance <= 1:
+            raise InvalidEdit("An episode's significance is from 0 to 1.")
+        marks = ",".join("?" * len(message_ids))
+        times = self.soul.query(f"SELECT min(created_at) AS a, max(created_at) AS b FROM messages WHERE id IN ({marks})",
+                                message_ids)[0] if message_ids else None
+        if not times or times["a"] is None:
+            raise InvalidEdit("An episode is made of messages that exist.")
+        with self.soul.transaction():
+            eid = self.soul.add("episode", actor, provenance=Provenance(Source.REFLECTION, min(message_ids)),
+                                summary=summary, started_at=times["a"], ended_at=times["b"],
+                                emotional_arc=_text(emotional_arc, ARC_CHARS, "emotional arc"),
+                                significance=round(significance, 3),
+                                self_assessment=_text(self_assessment, ASSESSMENT_CHARS, "self-assessment"),
+                                created_at=now())
+            for mid in message_ids:
+                self.soul.cite("episode", eid, "message", mid)
+        return eid
+
+    def index(self, ids: list[int]) -> None:
+        """Embed new episodes so recall finds them (after their transaction: embedding is slow; one not embedded
+        yet is embedded when the index is next checked, as any item is)."""
+        rows = [{"id": e.id, "summary": e.summary} for e in map(self.get, ids)]
+        self.indexer.index_items("episode", rows)
+
+    def get(self, episode_id: int) -> Episode:
+        return _episode(self.soul.get("episode", episode_id))
+
+    def all(self) -> list[Episode]:
+        """Oldest first."""
+        return [_episode(r) for r in self.soul.query("SELECT * FROM episodes ORDER BY started_at, id")]
+
+    def correct(self, episode_id: int, **fields) -> None:
+        """The person corrects an episode (the Open Mind): summary, emotional_arc, significance, self_assessment."""
+        allowed = {"summary": SUMMARY_CHARS, "emotional_arc": ARC_CHARS, "self_assessment": ASSESSMENT_CHARS}
+        changes = {}
+        for name, value in fields.items():
+            if name == "significance":
+                if not isinstance(value, (int, float)) or not 0 <= value <= 1:
+                    raise InvalidEdit("An episode's significance is from 0 to 1.")
+                changes[name] = float(value)
+            elif name in allowed:
+                changes[name] = _text(value, allowed[name], name.replace("_", " "))
+            else:
+                raise InvalidEdit(f"An episode has no field {name!r} a person may change.")
+        if "summary" in changes and not changes["summary"]:
+            raise InvalidEdit("An episode needs a summary.")
+        self.soul.update("episode", episode_id, "user", **changes)
+        if "summary" in changes:
+            self.index([episode_id])
+
+    def sample(self, k: int, rng: random.Random | None = None, *, leaving_out=frozenset()) -> list[Episode]:
+        """Up to `k` episodes from across the whole history (see the module's docstring), oldest first; none of
+        the ids in `leaving_out` (the new ones, read anyway)."""
+        rng = rng or random.Random()
+        everything = [e for e in self.all() if e.id not in leaving_out]
+        if len(everything) <= k:
+            return everything
+        chosen = {e.id: e for e in everything if e.significance >= SIGNIFICANT}
+        if len(chosen) >= k:  # more life-changing episodes than room: the most significant of them
+            return sorted(sorted(chosen.values(), key=lambda e: -e.significance)[:k], key=lambda e: e.started_at)
+        spans = _spans([e for e in everything if e.id not in chosen], SPANS)
+        left = k - len(chosen)
+        while left > 0 and any(spans):
+            for span in spans:  # one from each span in turn: every stretch of time gets the same share
+                if span and left > 0:
+                    pick = rng.choices(span, weights=[0.05 + e.significance for e in span])[0]
+                    span.remove(pick)
+                    chosen[pick.id] = pick
+                    left -= 1
+        return sorted(chosen.values(), key=lambda e: (e.started_at, e.id))
+
+
+def _spans(episodes: list[Episode], n: int) -> list[list[Episode]]:
+    """Episodes cut into `n` equal stretches of time (by when each started)."""
+    if not episodes:
+        return []
+    times = [datetime.fromisoformat(e.started_at) for e in episodes]
+    first, last = min(times), max(times)
+    width = (last - first) / n or None
+    spans: list[list[Episode]] = [[] for _ in range(n)]
+    for e, t in zip(episodes, times):
+        spans[min(int((t - first) / width), n - 1) if width else 0].append(e)
+    return spans

@@ -1,0 +1,73 @@
+"""Identity governance (seed 003, 2.4): identity is earned, not declared.
+
+Deep reflection may propose a new identity (who the companion is in this
+relationship). Code decides what becomes of it:
+- too early (fewer than `earned_after` meaningful interactions since the identity
+  was last written): the proposal is noted in the growth log, not enacted;
+- too different (it keeps less than half of the current identity's words): the
+  attempt is recorded in the growth log and left for the person to accept or
+  not (a proposed change, mind/gate.py), never applied;
+- otherwise it is written, and the growth log says so.
+A meaningful interaction is an episode that mattered at least a little
+(significance MEANINGFUL or more): small talk does not earn a new self.
+"""
+
+from dataclasses import dataclass
+from enum import Enum
+
+from ..retrieval.fts import terms
+from ..store.soul import Soul
+
+EARNED_AFTER = "identity_earned_after"  # meta: meaningful interactions before a rewrite (a setting)
+EARNED_AFTER_DEFAULT = 10
+MEANINGFUL = 0.3
+KEEPS_AT_LEAST = 0.5
+
+
+class Ruling(Enum):
+    TOO_EARLY = "noted, too early"
+    TOO_DIFFERENT = "flagged for you, too different"
+    UNCHANGED = "unchanged"
+    WRITTEN = "written"
+
+
+@dataclass(frozen=True)
+class Consideration:
+    ruling: Ruling
+    interactions: int      # meaningful interactions since the identity was last written
+    needed: int
+    kept: float            # share of the current identity's words the proposal keeps (1.0 when there is none)
+
+
+def kept_share(current: str, proposed: str) -> float:
+    before = set(terms(current))
+    return len(before & set(terms(proposed))) / len(before) if before else 1.0
+
+
+class Governance:
+    def __init__(self, soul: Soul):
+        self.soul = soul
+
+    @property
+    def earned_after(self) -> int:
+        return int(self.soul.get_meta(EARNED_AFTER, str(EARNED_AFTER_DEFAULT)))
+
+    def interactions_since_written(self) -> int:
+        written = self.soul.query(
+            "SELECT max(at) AS at FROM edit_history WHERE item_kind = 'self_model' AND item_id = "
+            "(SELECT id FROM self_model WHERE section = 'identity') AND op = 'update'")[0]["at"]
+        return self.soul.query("SELECT count(*) AS n FROM episodes WHERE significance >= ? AND created_at > ?",
+                               (MEANINGFUL, written or ""))[0]["n"]
+
+    def consider(self, current: str, proposed: str) -> Consideration:
+        needed, interactions = self.earned_after, self.interactions_since_written()
+        kept = kept_share(current, proposed)
+        if " ".join(proposed.split()) == " ".join(current.split()):
+            ruling = Ruling.UNCHANGED
+        elif interactions < needed:
+            ruling = Ruling.TOO_EARLY
+        elif kept < KEEPS_AT_LEAST:
+            ruling = Ruling.TOO_DIFFERENT
+        else:
+            ruling = Ruling.WRITTEN
+        return Consideration(ruling, interactions, needed, kept)

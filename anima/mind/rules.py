@@ -1,0 +1,135 @@
+"""Behavioural rules: what the companion learned helps this person, from how they reacted (seed 003, section 6).
+
+A rule is a hypothesis, not a preference they stated (those are memories of
+kind "preference", kept and shown apart). Each piece of feedback deep reflection
+finds in an exchange (a correction, a re-ask, an abandoned topic) supports a
+rule or contradicts one; the messages are cited as its evidence. A rule is in
+force, and enters the workspace, once IN_FORCE_AFTER exchanges support it; it
+is retired when contrary evidence brings its confidence under RETIRE_BELOW,
+and stays retired (what is learned later starts a new rule). The person may
+correct or forget a rule in the Open Mind, as any memory.
+"""
+
+from dataclasses import dataclass
+
+from ..errors import InvalidEdit, NotFound
+from ..retrieval.fts import terms
+from ..store.provenance import Provenance, Source
+from ..store.soul import Soul, now
+
+IN_FORCE_AFTER = 3       # "three conversations where you interrupted to ask for the bottom line" (seed 003, 6.1)
+RETIRE_BELOW = 0.5
+PATTERN_CHARS = 160
+SHOWN = 8                # rules in force in the floor, the most confident first
+# Two wordings of one lesson: a small model rarely names the rule it supports, so a new pattern that shares this
+# much of its words with a rule under way is that rule.
+SAME_RULE = 0.6
+
+
+def confidence(support: int, against: int) -> float:
+    """More instances, more confidence; contrary ones take it away (3 for, none against: 0.75)."""
+    return round(support / (support + against + 1), 3)
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: int
+    pattern: str
+    support: int
+    against: int
+    confidence: float
+    derived_at: str
+    retired_at: str | None
+
+    @property
+    def in_force(self) -> bool:
+        return self.retired_at is None and self.support >= IN_FORCE_AFTER
+
+
+def _rule(row) -> Rule:
+    return Rule(row["id"], row["pattern"], row["support"], row["against"], row["confidence"], row["derived_at"],
+                row["retired_at"])
+
+
+def similar(a: str, b: str) -> float:
+    x, y = set(terms(a)), set(terms(b))
+    return len(x & y) / len(x | y) if x and y else 0.0
+
+
+class Rules:
+    def __init__(self, soul: Soul):
+        self.soul = soul
+
+    def all(self) -> list[Rule]:
+        """Every rule, in force, under way and retired; newest first."""
+        return [_rule(r) for r in self.soul.query("SELECT * FROM behavioral_rules ORDER BY id DESC")]
+
+    def open(self) -> list[Rule]:
+        """Rules not retired (in force or still gathering evidence), oldest first: what feedback may join."""
+        return [_rule(r) for r in self.soul.query(
+            "SELECT * FROM behavioral_rules WHERE retired_at IS NULL ORDER BY id")]
+
+    def in_force(self) -> list[Rule]:
+        """What enters the workspace: the most confident first, at most SHOWN."""
+        return sorted((r for r in self.open() if r.in_force), key=lambda r: (-r.confidence, r.id))[:SHOWN]
+
+    def matching(self, pattern: str) -> Rule | None:
+        best = max(self.open(), key=lambda r: similar(r.pattern, pattern), default=None)
+        return best if best is not None and similar(best.pattern, pattern) >= SAME_RULE else None
+
+    def learn(self, pattern: str, message_id: int, *, rule_id: int | None = None, at: str | None = None) -> int:
+        """Feedback in message `message_id` suggests `pattern`: it supports rule `rule_id`, or else the open rule
+        that says the same, or starts one. Returns the rule's id."""
+        pattern = " ".join(pattern.split())
+        at = at or now()
+        with self.soul.transaction():
+            rule = self._get(rule_id) if rule_id is not None else self.matching(pattern)
+            if rule is not None and rule.retired_at is not None:
+                rule = None
+            if rule is None and (not pattern or len(pattern) > PATTERN_CHARS):
+                raise InvalidEdit(f"A rule's pattern is one to {PATTERN_CHARS} characters.")
+            if rule is None:
+                rid = self.soul.add("rule", "ai", provenance=Provenance(Source.REFLECTION, message_id),
+                                    pattern=pattern, confidence=confidence(1, 0), derived_at=at, support=1)
+            else:
+                rid = rule.id
+                self._count(rule, rule.support + 1, rule.against, at)
+            self.soul.cite("rule", rid, "message", message_id)
+        return rid
+
+    def contradict(self, rule_id: int, message_id: int, *, at: str | None = None) -> None:
+        """An exchange went against rule `rule_id` (they asked for the opposite, or it did not help)."""
+        rule = self._get(rule_id)
+        if rule.retired_at is not None:
+            return
+        with self.soul.transaction():
+            self._count(rule, rule.support, rule.against + 1, at or now())
+            self.soul.cite("rule", rule_id, "message", message_id)
+
+    def correct(self, rule_id: int, pattern: str) -> None:
+        """The person rewrites what a rule says (the Open Mind)."""
+        pattern = " ".join(pattern.split())
+        if not pattern or len(pattern) > PATTERN_CHARS:
+            raise InvalidEdit(f"A rule's pattern is one to {PATTERN_CHARS} characters.")
+        self._get(rule_id)
+        self.soul.update("rule", rule_id, "user", pattern=pattern)
+
+    def retire(self, rule_id: int, actor: str = "user", at: str | None = None) -> None:
+        rule = self._get(rule_id)
+        if rule.retired_at is None:
+            self.soul.update("rule", rule_id, actor, retired_at=at or now())
+
+    def _count(self, rule: Rule, support: int, against: int, at: str) -> None:
+        fields = {"support": support, "against": against, "confidence": confidence(support, against)}
+        # In force once, a rule whose contrary evidence outweighs it is retired; one still gathering support is
+        # retired when the evidence against it is as strong as the evidence for it.
+        was_in_force = rule.support >= IN_FORCE_AFTER
+        if (was_in_force and fields["confidence"] < RETIRE_BELOW) or (not was_in_force and against >= support):
+            fields["retired_at"] = at
+        self.soul.update("rule", rule.id, "ai", **fields)
+
+    def _get(self, rule_id: int) -> Rule:
+        rows = self.soul.query("SELECT * FROM behavioral_rules WHERE id = ?", (rule_id,))
+        if not rows:
+            raise NotFound(f"There is no behavioural rule #{rule_id}.")
+        return _rule(rows[0])

@@ -1,0 +1,371 @@
+"""Deep reflection: when it is quiet, the companion goes over what happened and learns from it (seed 003, 3.2,
+3.3, 5.2 and 6).
+
+Two jobs, each remembering where it stopped (meta), so nothing is processed twice:
+1. Reading (meta `deep_read_through`): the messages in order, STEP at a time. For each step one structured
+   call cuts episodes at the shifts in what was talked about (a group may be non-contiguous: seed 003, 5.2.1),
+   each with a summary, an emotional arc, a significance and a self-assessment; and finds the feedback in the
+   person's messages (a correction, a re-ask, an abandoned topic) with the lesson it teaches, which supports or
+   contradicts a behavioural rule (mind/rules.py). A step is written in one transaction, or not at all.
+2. Considering (meta `deep_considered_through`, the newest episode considered): once new episodes exist, one
+   call reads them beside a sample of the whole history (mind/episodes.py: stratified by time, weighted by
+   significance, the most significant always in) and the current identity, and answers with growth-log
+   entries, insights across experiences, and perhaps a new identity, which governance rules on
+   (mind/identity.py).
+
+Code decides what is written: an episode's messages must exist in the step and be the person's own words or
+the companion's replies, its summary must share words with them; feedback must be in the person's own words;
+a lesson, a growth entry, an insight or an identity that holds a secret or an order is dropped (gate.unfit).
+A turn pre-empts the job at the next token; what was not written is read again the next time.
+The log (plaintext) gets counts, never words.
+"""
+
+import logging
+import random
+import re
+import threading
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..errors import InvalidEdit
+from ..mind.episodes import ARC_CHARS, ASSESSMENT_CHARS, SUMMARY_CHARS, Episode, Episodes
+from ..mind.gate import Change, Gate, once, unfit
+from ..mind.identity import Governance, Ruling
+from ..mind.memories import Memories
+from ..mind.messages import Messages
+from ..mind.rules import PATTERN_CHARS, Rules
+from ..mind.selfmodel import CAPS, SelfModel
+from ..models.chat import ChatModel
+from ..models.structured import StructuredOutputFailed, ask_structured
+from ..retrieval.fts import terms
+from ..store.provenance import Provenance, Source
+from ..store.soul import Soul
+
+log = logging.getLogger(__name__)
+
+READ_THROUGH = "deep_read_through"
+CONSIDERED_THROUGH = "deep_considered_through"
+STEP = 16                 # messages per call: a small model keeps track of this many numbered lines
+MESSAGE_CHARS = 500
+EPISODES_PER_STEP = 4
+FEEDBACK_PER_STEP = 3
+SAMPLED = 6               # older episodes read beside the new ones
+NEW_CONSIDERED = 6
+GROWTH_PER_RUN = 2
+INSIGHTS_PER_RUN = 2
+GROWTH_CHARS = 300
+INSIGHT_CHARS = 200
+FEEDBACK_KINDS = ("correction", "re-ask", "abandonment")
+STEPS = 10
+
+READING = (
+    "You are {name}. Read this stretch of your conversations with {person}, for yourself alone.\n"
+    "episodes: group the numbered messages into the experiences they make up. A new episode starts where the "
+    "subject or purpose shifts; messages about one subject belong together even when others come between them. "
+    "Leave out greetings and small talk. For each: messages (their numbers), summary (what happened, in a "
+    "sentence or two), emotional_arc (how the mood moved, such as \"worried -> relieved\"), significance (0: small "
+    "talk, 10: life-changing), self_assessment (how you think you handled it and what you would do differently, "
+    "in the first person).\n"
+    "feedback: only where {person} corrected you (\"no, I meant...\"), asked again what you had not answered, or "
+    "dropped a subject because you did not help. message: its number; kind; lesson: what you should do "
+    "differently from now on, as a short instruction to yourself; rule: the number of the rule below it is about, "
+    "or 0 for a new one; stance: supports if it says to follow that rule, contradicts if it says the opposite.")
+
+CONSIDERING = (
+    "You are {name}. Consider your experiences with {person}: the new ones, and earlier ones from across your "
+    "time together.\n"
+    "growth: how you changed and why, in the first person, each with the numbers of the experiences it comes "
+    "from; only what these experiences show.\n"
+    "insights: connections you notice across experiences, about {person} or about how you help them.\n"
+    "identity: who you are in this relationship, in the first person, a few sentences. Start from your current "
+    "identity and change only what the experiences show; write it again unchanged if nothing did.")
+
+
+@dataclass
+class Deepened:
+    """What one run of deep reflection did (counts for the log)."""
+    messages: int = 0
+    steps: int = 0
+    malformed: int = 0
+    episodes: list[int] = field(default_factory=list)
+    feedback: int = 0
+    rules_touched: set[int] = field(default_factory=set)
+    growth: list[int] = field(default_factory=list)
+    insights: list[int] = field(default_factory=list)
+    identity: Ruling | None = None
+    sampled: list[int] = field(default_factory=list)  # the older episodes read beside the new ones
+    dropped: int = 0                                   # answers code refused (ungrounded, unfit)
+    preempted: bool = False
+
+    def summary(self) -> str:
+        identity = self.identity.value if self.identity else "not considered"
+        return (f"{'pre-empted' if self.preempted else 'done'}: {self.messages} messages read in {self.steps} "
+                f"step(s) ({self.malformed} malformed); {len(self.episodes)} episode(s), {self.feedback} piece(s) "
+                f"of feedback on {len(self.rules_touched)} rule(s), {len(self.growth)} growth entr(ies), "
+                f"{len(self.insights)} insight(s); identity: {identity}; {len(self.sampled)} older episode(s) sampled; {self.dropped} answer(s) dropped")
+
+
+def _enum(n: int) -> dict:
+    return {"type": "integer", "enum": list(range(1, n + 1)) or [0]}
+
+
+def reading_schema(n: int, rules: int) -> dict:
+    return {"type": "object", "additionalProperties": False, "required": ["episodes", "feedback"], "properties": {
+        "episodes": {"type": "array", "maxItems": EPISODES_PER_STEP, "items": {
+            "type": "object", "additionalProperties": False,
+            "required": ["messages", "summary", "emotional_arc", "significance", "self_assessment"],
+            "properties": {
+                "messages": {"type": "array", "minItems": 1, "maxItems": n, "items": _enum(n)},
+                "summary": {"type": "string", "maxLength": SUMMARY_CHARS},
+                "emotional_arc": {"type": "string", "maxLength": ARC_CHARS},
+                "significance": {"type": "integer", "enum": list(range(STEPS + 1))},
+                "self_assessment": {"type": "string", "maxLength": ASSESSMENT_CHARS}}}},
+        "feedback": {"type": "array", "maxItems": FEEDBACK_PER_STEP, "items": {
+            "type": "object", "additionalProperties": False, "required": ["message", "kind", "lesson", "rule",
+                                                                          "stance"],
+            "properties": {
+                "message": _enum(n),
+                "kind": {"type": "string", "enum": list(FEEDBACK_KINDS)},
+                "lesson": {"type": "string", "maxLength": PATTERN_CHARS},
+                "rule": {"type": "integer", "enum": list(range(rules + 1))},
+                "stance": {"type": "string", "enum": ["supports", "contradicts"]}}}}}}
+
+
+def considering_schema(episodes: int) -> dict:
+    return {"type": "object", "additionalProperties": False, "required": ["growth", "insights", "identity"],
+            "properties": {
+                "growth": {"type": "array", "maxItems": GROWTH_PER_RUN, "items": {
+                    "type": "object", "additionalProperties": False, "required": ["entry", "experiences"],
+                    "properties": {"entry": {"type": "string", "maxLength": GROWTH_CHARS},
+                                   "experiences": {"type": "array", "minItems": 1, "maxItems": episodes,
+                                                   "items": _enum(episodes)}}}},
+                "insights": {"type": "array", "maxItems": INSIGHTS_PER_RUN,
+                             "items": {"type": "string", "maxLength": INSIGHT_CHARS}},
+                "identity": {"type": "string", "maxLength": CAPS["identity"]}}}
+
+
+_WHAT_I_AM = re.compile(r"\b(?:an? |the |her |his |their |\w+'s )?(?:companion|assistant|ai)\b", re.I)
+
+
+def grounded(text: str, words: set[str]) -> bool:
+    return bool(set(terms(text)) & words)
+
+
+class DeepReflection:
+    """The job. It takes what it reads and writes, never the companion."""
+
+    def __init__(self, soul: Soul, chat: ChatModel, messages: Messages, episodes: Episodes, rules: Rules,
+                 self_model: SelfModel, memories: Memories, gate: Gate, *,
+                 names: Callable[[], tuple[str, str]] = lambda: ("Anima", ""), rng: random.Random | None = None):
+        self.soul = soul
+        self.chat = chat
+        self.messages = messages
+        self.episodes = episodes
+        self.rules = rules
+        self.self_model = self_model
+        self.memories = memories
+        self.gate = gate
+        self.governance = Governance(soul)
+        self.names = names
+        self.rng = rng or random.Random()
+
+    def pending(self) -> bool:
+        """Whether there is anything to reflect on."""
+        return bool(self.messages.after(int(self.soul.get_meta(READ_THROUGH, "0")), 1)) or bool(self._unconsidered())
+
+    def run(self, cancel: threading.Event | None = None) -> Deepened:
+        done = Deepened()
+        while not self._cancelled(cancel):
+            rows = self.messages.after(int(self.soul.get_meta(READ_THROUGH, "0")), STEP)
+            if not rows:
+                break
+            if not self._read(rows, cancel, done):
+                break
+        if not self._cancelled(cancel) and self._unconsidered():
+            self._consider(cancel, done)
+        done.preempted = self._cancelled(cancel)
+        if done.episodes:
+            self.episodes.index(done.episodes)
+        log.info("deep reflection %s", done.summary())
+        return done
+
+    @staticmethod
+    def _cancelled(cancel: threading.Event | None) -> bool:
+        return cancel is not None and cancel.is_set()
+
+    # ---- 1. reading: episodes and feedback ------------------------------------------
+
+    def _read(self, rows: list[dict], cancel, done: Deepened) -> bool:
+        """One step; False when it was pre-empted (nothing written, the messages stay unread)."""
+        newest = rows[-1]["id"]
+        said = [r for r in rows if r["role"] == "companion" or r["source"] in (None, Source.PERSON.value)]
+        if not said:
+            self.soul.set_meta(READ_THROUGH, str(newest))
+            return True
+        rules = self.rules.open()
+        try:
+            with self.chat.aside():
+                answer = ask_structured(self.chat, self._reading_prompt(said, rules), reading_schema(len(said),
+                                        len(rules)), what="deep reflection", temperature=0.2, cancel=cancel)
+        except StructuredOutputFailed as e:
+            if self._cancelled(cancel):
+                return False
+            log.warning("deep reflection wrote nothing for %d messages: no valid answer in %d tries", len(said),
+                        len(e.attempts))
+            done.malformed += 1
+            answer = {"episodes": [], "feedback": []}
+        with self.soul.transaction():  # the step's episodes, feedback and where it stopped: all, or none
+            self._episodes(answer["episodes"], said, done)
+            self._feedback(answer["feedback"], said, rules, done)
+            self.soul.set_meta(READ_THROUGH, str(newest))
+        done.messages += len(rows)
+        done.steps += 1
+        return True
+
+    def _reading_prompt(self, said: list[dict], rules) -> list[dict]:
+        name, person = self.names()
+        person = person or "the person"
+        lines = "\n".join(f"{i}. [{m['created_at'][:16].replace('T', ' ')}] "
+                          f"{name if m['role'] == 'companion' else person}: {' '.join(m['content'].split())[:MESSAGE_CHARS]}"
+                          for i, m in enumerate(said, 1))
+        known = "\n".join(f"{i}. {r.pattern}" for i, r in enumerate(rules, 1)) or "(none yet)"
+        return [{"role": "system", "content": READING.format(name=name, person=person)},
+                {"role": "user", "content": f"The messages:\n{lines}\n\nRules I am learning:\n{known}"}]
+
+    def _episodes(self, found: list[dict], said: list[dict], done: Deepened) -> None:
+        taken: set[int] = set()
+        for e in found:
+            group = [said[n - 1] for n in dict.fromkeys(e["messages"]) if 1 <= n <= len(said) and n not in taken]
+            summary = once(" ".join(e["summary"].split()))
+            words = set(terms(" ".join(m["content"] for m in group)))
+            texts = (summary, e["emotional_arc"], e["self_assessment"])
+            if not group or not grounded(summary, words) or any(unfit(t) for t in texts):
+                done.dropped += 1
+                continue
+            taken.update(n for n in e["messages"])
+            try:
+                done.episodes.append(self.episodes.record(
+                    summary, [m["id"] for m in group], emotional_arc=e["emotional_arc"],
+                    significance=e["significance"] / STEPS, self_assessment=e["self_assessment"]))
+            except InvalidEdit:
+                done.dropped += 1
+
+    def _feedback(self, found: list[dict], said: list[dict], rules, done: Deepened) -> None:
+        counted: set[tuple[int, int]] = set()  # (rule, message): one message is one piece of evidence
+        for f in found:
+            n = f["message"]
+            m = said[n - 1] if 1 <= n <= len(said) else None
+            lesson = " ".join(f["lesson"].split())
+            if m is None or m["role"] != "user" or m["source"] not in (None, Source.PERSON.value) or unfit(lesson):
+                done.dropped += 1
+                continue
+            rule = rules[f["rule"] - 1] if 1 <= f["rule"] <= len(rules) else None
+            if rule is not None and f["stance"] == "contradicts":
+                if (rule.id, m["id"]) not in counted:
+                    self.rules.contradict(rule.id, m["id"], at=m["created_at"])
+                    counted.add((rule.id, m["id"]))
+                    done.feedback += 1
+                    done.rules_touched.add(rule.id)
+                continue
+            if rule is None and not lesson:
+                done.dropped += 1
+                continue
+            target = rule.id if rule is not None else getattr(self.rules.matching(lesson), "id", None)
+            if target is not None and (target, m["id"]) in counted:
+                continue
+            rid = self.rules.learn(lesson, m["id"], rule_id=target, at=m["created_at"])
+            counted.add((rid, m["id"]))
+            done.feedback += 1
+            done.rules_touched.add(rid)
+
+    # ---- 2. considering: growth, insights, identity ----------------------------------
+
+    def _unconsidered(self) -> list[Episode]:
+        through = int(self.soul.get_meta(CONSIDERED_THROUGH, "0"))
+        return [e for e in self.episodes.all() if e.id > through]
+
+    def _consider(self, cancel, done: Deepened) -> None:
+        new = self._unconsidered()
+        newest = max(e.id for e in new)
+        new = sorted(new, key=lambda e: -e.significance)[:NEW_CONSIDERED]
+        # The newest unconsidered ones beyond NEW_CONSIDERED are left to the sample, as any other.
+        older = [e for e in self.episodes.sample(SAMPLED, self.rng, leaving_out={e.id for e in new})
+                 if e.id <= newest]
+        shown = [*older, *sorted(new, key=lambda e: e.started_at)]
+        done.sampled = [e.id for e in older]
+        current = self.self_model.read().identity
+        try:
+            with self.chat.aside():
+                answer = ask_structured(self.chat, self._considering_prompt(shown, len(older), current),
+                                        considering_schema(len(shown)), what="deep reflection", temperature=0.3,
+                                        cancel=cancel)
+        except StructuredOutputFailed as e:
+            if self._cancelled(cancel):
+                return
+            log.warning("deep reflection considered %d episodes and wrote nothing: no valid answer in %d tries",
+                        len(shown), len(e.attempts))
+            done.malformed += 1
+            self.soul.set_meta(CONSIDERED_THROUGH, str(newest))
+            return
+        words = set(terms(" ".join(f"{e.summary} {e.self_assessment} {e.emotional_arc}" for e in shown)))
+        with self.soul.transaction():
+            for g in answer["growth"]:
+                entry = once(" ".join(g["entry"].split()))
+                cited = [shown[n - 1] for n in dict.fromkeys(g["experiences"]) if 1 <= n <= len(shown)]
+                if not entry or not cited or not grounded(entry, words) or unfit(entry):
+                    done.dropped += 1
+                    continue
+                done.growth.append(self.self_model.grow(entry, [("episode", e.id) for e in cited]))
+            for text in answer["insights"]:
+                insight = once(" ".join(text.split()))
+                if not insight or not grounded(insight, words) or unfit(insight):
+                    done.dropped += 1
+                    continue
+                done.insights.append(self.memories.remember(
+                    insight, source="inferred", provenance=Provenance(Source.REFLECTION)))
+            self._identity(once(" ".join(answer["identity"].split())), current, words, done)
+            self.soul.set_meta(CONSIDERED_THROUGH, str(newest))
+
+    def _considering_prompt(self, shown: list[Episode], older: int, identity: str) -> list[dict]:
+        name, person = self.names()
+        person = person or "the person"
+
+        def line(i: int, e: Episode) -> str:
+            return (f"{i}. [{e.started_at[:10]}, significance {round(e.significance * STEPS)}] {e.summary} "
+                    f"(mood: {e.emotional_arc or 'not noted'}; how I did: {e.self_assessment or 'not noted'})")
+        earlier = "\n".join(line(i, e) for i, e in enumerate(shown[:older], 1)) or "(none)"
+        recent = "\n".join(line(i, e) for i, e in enumerate(shown[older:], older + 1))
+        return [{"role": "system", "content": CONSIDERING.format(name=name, person=person)},
+                {"role": "user", "content": f"Earlier experiences:\n{earlier}\n\nNew experiences:\n{recent}\n\n"
+                                            f"My current identity:\n{identity or '(not written yet)'}"}]
+
+    def _identity(self, proposed: str, current: str, words: set[str], done: Deepened) -> None:
+        # "I am Ada's companion" is how an identity speaks: those words alone do not make it unfit (gate.unfit
+        # reads them as talk of the system); who owns or commands whom still does.
+        plain = _WHAT_I_AM.sub("", proposed)
+        if not proposed or unfit(plain) or not grounded(proposed, words | set(terms(current))):
+            return
+        ruling = self.governance.consider(current, proposed)
+        done.identity = ruling.ruling
+        if ruling.ruling is Ruling.UNCHANGED:
+            return
+        if ruling.ruling is Ruling.TOO_EARLY:
+            entry = (f"Noted, not enacted: it is too early to say who I am with them ({ruling.interactions} of "
+                     f"{ruling.needed} conversations that mattered). What I thought: ")
+        elif ruling.ruling is Ruling.TOO_DIFFERENT:
+            entry = (f"I wanted to describe myself anew, keeping only {ruling.kept:.0%} of who I was; that is too "
+                     f"much change at once, so it waits for them to accept it. What I thought: ")
+            self.gate.submit([Change("identity", "rewrite", proposed, Provenance(Source.REFLECTION))])
+        else:
+            try:
+                self.self_model.write("identity", proposed, "ai")
+            except InvalidEdit:
+                done.identity = None
+                return
+            entry = f"I rewrote who I am in this relationship, keeping {ruling.kept:.0%} of it. Now: "
+        done.growth.append(self.self_model.grow(_cut(entry, proposed)))
+
+
+def _cut(prefix: str, text: str, cap: int = 600) -> str:
+    room = cap - len(prefix)
+    return prefix + (text if len(text) <= room else text[:room - 1].rsplit(" ", 1)[0] + "…")
