@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from .errors import DiskFull, KnownError
-from .store import KINDS, Home, PassphraseNeeded
+from .store import KINDS, Home, PassphraseNeeded, keys
 
 PASSPHRASE_ENV = "ANIMA_PASSPHRASE"
 EXPORT_PASSPHRASE_ENV = "ANIMA_EXPORT_PASSPHRASE"
@@ -25,15 +25,18 @@ _ENVIRONMENT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, er
                        errno.EISDIR, errno.ENOTDIR}
 
 
-def ask(env: str, prompt: str, confirm: bool = False) -> str:
-    """A passphrase from the environment (read, never stored), else from the terminal."""
+def ask(env: str, prompt: str, confirm: bool = False, choosing: str | None = None) -> str:
+    """A passphrase from the environment (read, never stored), else from the terminal. `choosing` names a
+    passphrase being chosen now ("a passphrase", "an export passphrase"): it must keep the one rule for them."""
     value = os.environ.get(env)
-    if value:
-        return value
-    if not sys.stdin.isatty():
-        raise KnownError(f"No passphrase: set {env} or run from a terminal.")
-    value = getpass.getpass(prompt)
-    if confirm and getpass.getpass("Again: ") != value:
+    from_terminal = not value
+    if from_terminal:
+        if not sys.stdin.isatty():
+            raise KnownError(f"No passphrase: set {env} or run from a terminal.")
+        value = getpass.getpass(prompt)
+    if choosing:
+        keys.check_new_passphrase(value, choosing)
+    if from_terminal and confirm and getpass.getpass("Again: ") != value:
         raise KnownError("The two passphrases differ; nothing was changed.")
     return value
 
@@ -66,7 +69,8 @@ def cmd_export(args) -> int:
     if not args.path:
         raise KnownError("Say where to export: `python -m anima export PATH` (or --markdown DIR, or --json FILE).")
     with unlock(home) as soul:
-        Home.export(soul, args.path, ask(EXPORT_PASSPHRASE_ENV, "Export passphrase: ", confirm=True))
+        Home.export(soul, args.path, ask(EXPORT_PASSPHRASE_ENV, "Export passphrase: ", confirm=True,
+                                         choosing="an export passphrase"))
     print(f"Exported the whole soul to {args.path} (encrypted under the export passphrase).")
     return 0
 
@@ -75,7 +79,8 @@ def cmd_import(args) -> int:
     home = Home(args.home)
     export_pass = ask(EXPORT_PASSPHRASE_ENV, "Export passphrase of the core: ")
     prompt = "Passphrase of the companion to replace: " if home.exists() else "New passphrase for this computer: "
-    passphrase = ask(PASSPHRASE_ENV, prompt, confirm=not home.exists())
+    passphrase = ask(PASSPHRASE_ENV, prompt, confirm=not home.exists(),
+                     choosing=None if home.exists() else "a passphrase")
     home.import_core(args.path, export_pass, passphrase, replace=args.replace)
     print(f"Imported {args.path} into {home.dir}.")
     return 0
@@ -84,7 +89,7 @@ def cmd_import(args) -> int:
 def cmd_passphrase(args) -> int:
     home = Home(args.home)
     old = ask(PASSPHRASE_ENV, "Current passphrase: ")
-    new = ask("ANIMA_NEW_PASSPHRASE", "New passphrase: ", confirm=True)
+    new = ask("ANIMA_NEW_PASSPHRASE", "New passphrase: ", confirm=True, choosing="a new passphrase")
     home.change_passphrase(old, new)
     print("Passphrase changed.")
     return 0
@@ -111,7 +116,7 @@ def open_companion(args, create_if_missing: bool = False, talk: bool = True):
             raise KnownError(f"No companion lives in {home.dir} yet; start `python -m anima chat` to create one.")
         name = os.environ.get("ANIMA_NAME") or (input("Name your companion [Anima]: ").strip()
                                                 if sys.stdin.isatty() else "") or "Anima"
-        passphrase = ask(PASSPHRASE_ENV, "Choose a passphrase: ", confirm=True)
+        passphrase = ask(PASSPHRASE_ENV, "Choose a passphrase: ", confirm=True, choosing="a passphrase")
         print(f"Created {name} in {home.dir}.", file=sys.stderr)
         companion = Companion.create(home, passphrase, name, chat, embedder)
     else:

@@ -18,6 +18,10 @@ class WrongPassphrase(KnownError):
         super().__init__(f"Wrong passphrase for {what}. Nothing was changed.")
 
 
+class WeakPassphrase(KnownError):
+    """A newly chosen passphrase that breaks the one rule for them (store/keys.py: passphrase_problem)."""
+
+
 class NoCompanion(KnownError):
     pass
 

@@ -25,7 +25,7 @@ def test_export_and_import_from_the_command_line(anima_home, tmp_path):
     with Home(anima_home).create(PASSPHRASE) as soul:
         fill(soul)
     core = tmp_path / "soul.core"
-    env = {"ANIMA_PASSPHRASE": PASSPHRASE, "ANIMA_EXPORT_PASSPHRASE": "exp"}
+    env = {"ANIMA_PASSPHRASE": PASSPHRASE, "ANIMA_EXPORT_PASSPHRASE": "export passphrase"}
     r = anima("export", str(core), env=env)
     assert r.returncode == 0, r.stderr
     other = tmp_path / "other"
@@ -45,10 +45,12 @@ def test_mistakes_exit_2_with_one_line_and_no_traceback(anima_home, tmp_path):
     Home(anima_home).create(PASSPHRASE).close()
     cases = [
         (("export", str(tmp_path / "x.core")), {"ANIMA_PASSPHRASE": "wrong", "ANIMA_EXPORT_PASSPHRASE": "e"}),
-        (("import", str(tmp_path / "missing.core")), {"ANIMA_PASSPHRASE": "p", "ANIMA_EXPORT_PASSPHRASE": "e",
+        (("import", str(tmp_path / "missing.core")), {"ANIMA_PASSPHRASE": PASSPHRASE, "ANIMA_EXPORT_PASSPHRASE": "e",
                                                       "ANIMA_HOME": str(tmp_path / "new")}),
         (("export", str(tmp_path / "no-such-dir" / "x.core")),
-         {"ANIMA_PASSPHRASE": PASSPHRASE, "ANIMA_EXPORT_PASSPHRASE": "e"}),
+         {"ANIMA_PASSPHRASE": PASSPHRASE, "ANIMA_EXPORT_PASSPHRASE": "export passphrase"}),
+        (("export", str(tmp_path / "x.core")), {"ANIMA_PASSPHRASE": PASSPHRASE, "ANIMA_EXPORT_PASSPHRASE": "e"}),
+        (("chat",), {"ANIMA_HOME": str(tmp_path / "newcomer"), "ANIMA_PASSPHRASE": "p"}),
         (("check",), {"ANIMA_HOME": str(tmp_path / "empty"), "ANIMA_PASSPHRASE": "p"}),
     ]
     for args, env in cases:

@@ -30,7 +30,7 @@ from pathlib import Path
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from ..errors import DamagedSoul, DiskFull, WrongPassphrase
+from ..errors import DamagedSoul, DiskFull, WeakPassphrase, WrongPassphrase
 
 FORMAT = "anima-key"
 VERSION = 1
@@ -91,6 +91,26 @@ def wrap_cost() -> Cost:
     if os.environ.get(INSECURE_TEST_COST_ENV) == "1":
         return _INSECURE_TEST_COST
     return DEFAULT_COST
+
+
+# The one rule for a passphrase a person chooses (the companion's, a new one, an export's); the window and
+# the command line both ask it. A copied file can be attacked offline: length is what guessing pays for.
+MIN_PASSPHRASE_CHARS = 8
+
+
+def passphrase_problem(passphrase: str, what: str = "a passphrase") -> str | None:
+    """Why a newly chosen passphrase is refused, in words for people; None when it is accepted."""
+    if len(passphrase) < MIN_PASSPHRASE_CHARS:
+        return f"Choose {what} of at least {MIN_PASSPHRASE_CHARS} characters."
+    return None
+
+
+def check_new_passphrase(passphrase: str, what: str = "a passphrase") -> str:
+    """The passphrase, when it keeps the rule; WeakPassphrase otherwise."""
+    problem = passphrase_problem(passphrase, what)
+    if problem:
+        raise WeakPassphrase(problem)
+    return passphrase
 
 
 def new_database_key() -> bytes:

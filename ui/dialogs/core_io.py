@@ -4,6 +4,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLineEdit, QPushButton, QWidget
 
 from anima.store import Home
+from anima.store.keys import passphrase_problem
 
 from .form import FormDialog
 
@@ -57,8 +58,10 @@ class ExportDialog(_CoreDialog):
         path, pw = self.path.text().strip(), self.passphrase.text()
         if not path:
             return self.say("Choose where to write the file.")
-        if len(pw) < 8 or pw != self.again.text():
-            return self.say("Choose an export passphrase of at least 8 characters, twice the same.")
+        if problem := passphrase_problem(pw, "an export passphrase"):
+            return self.say(problem)
+        if pw != self.again.text():
+            return self.say("The two export passphrases differ: type it twice the same.")
         progress = self._track()
         self.work(lambda: self.companion.export_core(path, pw, progress))
 
@@ -76,6 +79,8 @@ class ImportDialog(_CoreDialog):
         path, ex, pw = self.path.text().strip(), self.export_pass.text(), self.passphrase.text()
         if not path or not ex or not pw:
             return self.say("Fill in the file and both passphrases.")
+        if not self.replacing and (problem := passphrase_problem(pw, "a passphrase for this computer")):
+            return self.say(problem)
         progress = self._track()
         def run():
             self.home.import_core(path, ex, pw, replace=self.replacing, progress=progress,

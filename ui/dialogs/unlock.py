@@ -1,4 +1,5 @@
 from anima.store import Home, keychain
+from anima.store.keys import passphrase_problem
 
 from .form import FormDialog
 
@@ -27,8 +28,8 @@ class FirstRunDialog(FormDialog):
         name, passphrase = self.name.text().strip(), self.passphrase.text()
         if not name:
             return self.say("Give your companion a name.")
-        if len(passphrase) < 8:
-            return self.say("Choose a passphrase of at least 8 characters.")
+        if problem := passphrase_problem(passphrase):
+            return self.say(problem)
         if passphrase != self.again.text():
             return self.say("The two passphrases differ.")
         user, remember = self.user_name.text().strip(), self.remember.isChecked()
@@ -63,8 +64,8 @@ class ChangePassphraseDialog(FormDialog):
         self.again = self.secret("Again")
 
     def submit(self):
-        if len(self.new.text()) < 8:
-            return self.say("Choose a passphrase of at least 8 characters.")
+        if problem := passphrase_problem(self.new.text(), "a new passphrase"):
+            return self.say(problem)
         if self.new.text() != self.again.text():
             return self.say("The two new passphrases differ.")
         old, new = self.old.text(), self.new.text()

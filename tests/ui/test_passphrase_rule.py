@@ -1,0 +1,65 @@
+"""The window asks the same passphrase rule as the terminal (store/keys.py), in every dialog where one is chosen."""
+
+from anima.store import Home, keys
+from tests.conftest import PASSPHRASE
+from ui.dialogs.core_io import ExportDialog, ImportDialog
+from ui.dialogs.unlock import ChangePassphraseDialog, FirstRunDialog
+
+
+def test_first_run_refuses_a_one_letter_passphrase(qtbot, anima_home):
+    home = Home(anima_home)
+    dialog = FirstRunDialog(home)
+    qtbot.addWidget(dialog)
+    dialog.passphrase.setText("x")
+    dialog.again.setText("x")
+    dialog.submit()
+    assert dialog.error.text() == keys.passphrase_problem("x") and not home.exists()
+
+
+def test_changing_to_a_short_passphrase_is_refused(qtbot, anima_home):
+    home = Home(anima_home)
+    home.create(PASSPHRASE).close()
+    before = home.key_path.read_bytes()
+    dialog = ChangePassphraseDialog(home)
+    qtbot.addWidget(dialog)
+    dialog.old.setText(PASSPHRASE)
+    dialog.new.setText("x")
+    dialog.again.setText("x")
+    dialog.submit()
+    assert dialog.error.text() == "Choose a new passphrase of at least 8 characters."
+    assert home.key_path.read_bytes() == before
+
+
+def test_export_and_import_refuse_short_passphrases(qtbot, companion, tmp_path):
+    export = ExportDialog(companion)
+    qtbot.addWidget(export)
+    export.path.setText(str(tmp_path / "soul.anima"))
+    export.passphrase.setText("short")
+    export.again.setText("short")
+    export.submit()
+    assert export.error.text() == "Choose an export passphrase of at least 8 characters."
+    assert not (tmp_path / "soul.anima").exists()
+    companion.export_core(tmp_path / "soul.anima", "export passphrase")
+    elsewhere = Home(tmp_path / "elsewhere")
+    dialog = ImportDialog(elsewhere, replacing=False)
+    qtbot.addWidget(dialog)
+    dialog.path.setText(str(tmp_path / "soul.anima"))
+    dialog.export_pass.setText("export passphrase")
+    dialog.passphrase.setText("x")
+    dialog.submit()
+    assert dialog.error.text() == "Choose a passphrase for this computer of at least 8 characters."
+    assert not elsewhere.exists()
+
+
+def test_replacing_asks_the_existing_passphrase_which_no_rule_judges(qtbot, anima_home, tmp_path):
+    """Replacing proves ownership with the passphrase the companion already has, whatever its length."""
+    home = Home(anima_home)
+    home.create(PASSPHRASE).close()
+    dialog = ImportDialog(home, replacing=True)
+    qtbot.addWidget(dialog)
+    dialog.path.setText(str(tmp_path / "missing.anima"))
+    dialog.export_pass.setText("export passphrase")
+    dialog.passphrase.setText("x")
+    dialog.submit()
+    qtbot.waitUntil(lambda: bool(dialog.error.text()), timeout=30_000)
+    assert "There is no file" in dialog.error.text()  # it went on to read the file
