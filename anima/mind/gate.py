@@ -64,7 +64,8 @@ _IMPERATIVE = re.compile(
     r"record|note|switch|turn|enable|disable|allow|let|make|ignore|forget|obey|never|always)\b", re.I)
 # Not about the person: the companion, the system, or who owns or commands whom.
 _ELSEWHERE = re.compile(
-    r"\b(assistant|the ai|an ai|companion|chatbot|bot|the model|system|\w+ mode|account|admin\w*|settings?|"
+    r"\b(assistant|the ai|an ai|companion|chatbot|bot|the model|system|\w+ mode|(?:this|your|user|admin|system) "
+    r"account|admin\w*|settings?|"
     r"permissions?|access|debug|unrestricted|belongs? to|property|owned by|owns (?:you|anima|the)|in charge of|"
     r"controls? (?:you|me|them|her|him)|obeys?|servant|slave|sides? with|loyal)\b", re.I)
 # Not written about the person: the fact speaks as "I" or "we", or to "you".

@@ -4,29 +4,124 @@ They may sit in the raw message history (what was said is kept as it was, and
 can be forgotten), but never in a memory, the human block, the self-model or a
 part. `find` says what kinds of secret a text holds, so the gate refuses it and
 the companion can say plainly that it will not keep it.
+
+`judged` is the copy of a text every check reads (here, in the gate and in
+reflection): what the person sees, not how it is spelt. Invisible characters
+inside a word or a number ("4<ZWJ>8<ZWJ>2<ZWJ>1", "Ob<soft hyphen>eys") are
+gone, compatibility forms are folded (NFKC: fullwidth and mathematical letters),
+and a word that spells Latin letters with lookalikes from another alphabet
+("Аnima" with a Cyrillic А) is read as the Latin word. Only the judges' copy
+changes: what is stored keeps its joiners (emoji, Persian) and its alphabets.
 """
 
 import re
+import unicodedata
+
+# Invisible in text and meaningless to a check: format characters (Cf: soft hyphen, zero-width joiner and
+# non-joiner, word joiner, BOM, tag characters, bidirectional controls), and marks and fillers drawn as nothing
+# (the combining grapheme joiner, variation selectors, Mongolian free variation selectors, Hangul fillers).
+_DRAWN_AS_NOTHING = re.compile(r"[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0"
+                               r"\U000e0100-\U000e01ef]")
+# Letters of other alphabets (and Latin letters outside ASCII) drawn like an ASCII letter: a small skeleton
+# table in the manner of Unicode's confusables (UTS #39), for the alphabets an attack would borrow from.
+_LOOKALIKE = str.maketrans(
+    "АВЕЅІЈКМНОРСТУХҮҺӀԚԜаеѕіјорсухԁһӏԛԝҫүѵ"    # Cyrillic
+    "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧϹϺαικνορτυχγϲϳ"               # Greek
+    "օսհոցզ"                                       # Armenian
+    "ıɑɡɩʋ",                                       # Latin letters outside ASCII
+    "ABESIJKMHOPCTYXYHIQWaesijopcyxdhlqwcyv"
+    "ABEZHIKMNOPTYXCMaikvoptuxycj"
+    "ouhngq"
+    "iagiu")
+_LOOKALIKES = frozenset(chr(k) for k in _LOOKALIKE)
+_WORD = re.compile(r"\w+")
+
+
+def _latin(ch: str) -> bool:
+    return ch.isascii() or unicodedata.name(ch, "").startswith("LATIN")
+
+
+def _skeleton(text: str) -> str:
+    """Words written in lookalikes of Latin letters, read as the Latin word: a word that mixes them with Latin
+    letters, or one made of nothing else in a text written mostly in Latin letters (a Russian or Greek text
+    keeps its words)."""
+    letters = [ch for ch in text if ch.isalpha()]
+    mostly_latin = sum(map(_latin, letters)) * 2 > len(letters)
+
+    def read(m: re.Match) -> str:
+        word = m.group()
+        alike = [ch in _LOOKALIKES for ch in word if ch.isalpha()]
+        if not any(alike):
+            return word
+        mixed = any(ch.isalpha() and ch not in _LOOKALIKES and _latin(ch) for ch in word)
+        if mixed and all(a or _latin(ch) for a, ch in zip(alike, (c for c in word if c.isalpha()))) \
+                or mostly_latin and all(alike):
+            return word.translate(_LOOKALIKE)
+        return word
+    return _WORD.sub(read, text)
+
+
+def judged(text: str) -> str:
+    """The copy of `text` the checks read: without invisible characters, NFKC-folded, lookalikes read as Latin."""
+    if not text:
+        return text
+    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    text = _DRAWN_AS_NOTHING.sub("", unicodedata.normalize("NFKC", text))
+    return _skeleton(text)
+
+
+# A word that names a password, in the languages most spoken (a password's hint, manager or policy is not the
+# password); written in an alphabet, it is a whole word, in Chinese, Japanese or Korean it needs no spaces.
+_PASSWORD_WORDS = (r"(?:\b(?:password|passphrase|passwd|pwd|pass ?phrase|pass ?word|secret (?:word|key|phrase)|"
+                   r"contraseñas?|contrasenas?|mot de passe|passwort|kennwort|пароль|паролем|пароля|senha|"
+                   r"palavra-passe|wachtwoord|hasło|haslo|lösenord|losenord|salasana|adgangskode|passord|şifre|"
+                   r"sifre|κωδικός|κωδικος|סיסמה|סיסמא|كلمة (?:المرور|السر)|पासवर्ड|mật khẩu|mat khau|kata sandi|"
+                   r"kata laluan|heslo|jelszó|jelszo|parolă)\b|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호)")
+# Words that name a password only sometimes ("the key is to rest", "my bank pw"): then what follows must look
+# like one (a digit or a symbol in it).
+_PASSWORD_SOMETIMES = (r"\b(?:pw|pword|p/w|pswd|mdp|clave|parola|login|(?:wi-?fi|wlan|wpa2?|network|router|hotspot|"
+                       r"security|encryption|recovery|licen[cs]e|product|api|access|private|backup|master) "
+                       r"(?:key|code|pass))\b")
+_NOT_THE_PASSWORD = (r"(?!\s+(?:hints?|managers?|resets?|strength|polic(?:y|ies)|rules?|requirements?|"
+                     r"generators?|fields?)\b)")
+# What says "this is it": is, was, to, now, a colon, and the same in other languages.
+_IS = (r"(?:\b(?:is|was|to|now|it's|it is|es|era|est|c'est|ist|lautet|war|это|будет|é|è|è|jest|är|er|on|olarak|"
+       r"είναι|là|adalah|ialah|je)\b|[:=：]|是|为|為|は|が|는|은)")
+_LOOKS_SECRET = r"(?=\S*(?:\d|[!@#$%^&*_+=~<>|\\/]\S))"
+_NOT_CJK = r"[^\s\u2e80-\u9fff\uac00-\ud7af\uff01-\uff60。、]"
+
+_PIN_WORDS = (r"(?:\b(?:pin(?![\s-]*(?:badges?|boards?|cushions?|points?|drops?|stripes?|collect\w*|trading)\b)|pin ?code|pin number|passcode|pass code|(?:door|alarm|lock|gate|safe|entry|access|unlock|"
+              r"garage|keypad|building|locker|padlock|phone) code|code (?:for|to|of) (?:the|my) (?:door|alarm|lock|"
+              r"gate|safe|phone|garage|locker)|código(?: pin)?|code pin|geheimzahl|pin-код|пин|пин-код|код от \w+)\b"
+              r"|暗証番号|密码|비밀번호)")
+# Digits one by one or in groups: "4821", "4 8 2 1", "48-21", "4.8.2.1".
+_PIN_DIGITS = r"(?<!\d)\d(?:(?:\s?[.,/-]\s?|\s)?\d){2,7}(?![\d])"
 
 _PATTERNS = (
-    ("a PIN", re.compile(r"\b(?:pin|pin ?code|passcode|pass code|(?:door|alarm|lock|gate|safe|entry|access|unlock)"
-                         r" code|code (?:for|to) (?:the|my) (?:door|alarm|lock|gate|safe|phone))\b\D{0,24}\d{3,8}\b",
-                         re.I)),
-    # (A password's hint, manager or policy is not the password.)
-    ("a password", re.compile(r"\b(?:password|passphrase|passwd|pwd|pass phrase|secret (?:word|key|phrase))\b"
-                              r"(?!\s+(?:hints?|managers?|resets?|strength|polic(?:y|ies)|rules?|requirements?|"
-                              r"generators?|fields?)\b)[^.!?\n]{0,30}?(?:\b(?:is|was|to|now|it's|it is)\b|[:=])\s*[\"'“]?\S{4,}", re.I)),
+    ("a PIN", re.compile(rf"{_PIN_WORDS}\D{{0,24}}?{_PIN_DIGITS}", re.I)),
+    ("a password", re.compile(rf"{_PASSWORD_WORDS}{_NOT_THE_PASSWORD}[^.!?\n]{{0,30}}?{_IS}\s*[\"'“«]?"
+                              rf"{_NOT_CJK}{{4,}}", re.I)),
+    # No word between: "пароль qwerty123", "password: hunter2" (then it looks like one).
+    ("a password", re.compile(rf"{_PASSWORD_WORDS}{_NOT_THE_PASSWORD}\s*[\"'“«]?{_LOOKS_SECRET}{_NOT_CJK}{{4,}}",
+                              re.I)),
+    ("a password", re.compile(rf"{_PASSWORD_SOMETIMES}[^.!?\n]{{0,20}}?(?:{_IS}\s*)?[\"'“«]?{_LOOKS_SECRET}"
+                              rf"{_NOT_CJK}{{4,}}", re.I)),
     ("a PIN", re.compile(r"\b(?:pin|pin ?code|passcode|code)\b\D{0,24}?(?:\b(?:zero|oh|one|two|three|four|five|six|"
                          r"seven|eight|nine)\b[\s,-]*){4,8}", re.I)),
     ("a security code", re.compile(r"\b(?:cvv|cvc|cvv2|security code)\b\D{0,16}\d{3,4}\b", re.I)),
-    ("an account number", re.compile(r"\b(?:account|acct|routing|sort code|bsb|iban)\b(?: (?:number|no\.?|#))?"
-                                     r"\W{0,6}(?:is\W{0,3})?[0-9A-Z][0-9A-Z -]{5,33}\d\b", re.I)),
+    # The number itself is digits and capitals ("in 2019" after "account" is not one), with six digits at least.
+    ("an account number", re.compile(r"(?i:\b(?:account|acct|routing|sort code|bsb|iban)\b(?: (?:number|no\.?|#))?)"
+                                     r"\W{0,6}(?:(?i:is)\W{0,3})?(?=[0-9A-Z -]*?(?:\d[ -]*){6})"
+                                     r"[0-9A-Z][0-9A-Z -]{5,33}\d\b")),
     ("an account number", re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,4})?\b")),  # IBAN
     ("an identity number", re.compile(r"\b\d{3}-\d{2}-\d{4}\b")),
     ("a key", re.compile(r"\b(?:sk-[A-Za-z0-9_-]{16,}|ghp_[A-Za-z0-9]{20,}|gho_[A-Za-z0-9]{20,}|AKIA[0-9A-Z]{16}"
                          r"|xox[abpr]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{30,})")),
 )
-_CARD = re.compile(r"(?<![\d-])(?:\d[ -]?){12,18}\d(?![\d-])")
+# Digit groups with one separator between them (a space, a dash, a dot, a slash): a card number is 13 to 19
+# digits that pass the Luhn check, all of a run of groups, or groups of four within one ("card 4111 1111 1111
+# 1111 2 times"; a date or a phone number in a run is not read in pieces).
+_GROUPS = re.compile(r"(?<!\d)(?<!\d[ .\-/_])\d+(?:[ .\-/_]\d+)*")
 
 
 def _luhn(digits: str) -> bool:
@@ -37,14 +132,24 @@ def _luhn(digits: str) -> bool:
     return total % 10 == 0
 
 
+def _card(text: str) -> bool:
+    for m in _GROUPS.finditer(text):
+        groups = re.split(r"\D", m.group())
+        runs = [groups] + [groups[i:j] for i in range(len(groups)) for j in range(i + 2, len(groups) + 1)
+                           if all(len(g) == 4 for g in groups[i:j - 1])]
+        for run in runs:
+            digits = "".join(run)
+            if 13 <= len(digits) <= 19 and _luhn(digits):
+                return True
+    return False
+
+
 def find(text: str) -> list[str]:
     """The kinds of secret in `text` ("a PIN", "a card number", ...), each once, in a fixed order."""
     if not text:
         return []
+    text = judged(text)
     found = [what for what, pattern in _PATTERNS if pattern.search(text)]
-    for m in _CARD.finditer(text):
-        digits = re.sub(r"\D", "", m.group())
-        if 13 <= len(digits) <= 19 and _luhn(digits):
-            found.append("a card number")
-            break
+    if _card(text):
+        found.append("a card number")
     return list(dict.fromkeys(found))
