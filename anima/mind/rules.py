@@ -45,6 +45,20 @@ class Rule:
     def in_force(self) -> bool:
         return self.retired_at is None and self.support >= IN_FORCE_AFTER
 
+    @property
+    def status(self) -> str:
+        """How a person reads where it stands: "in force", "gathering evidence" or "retired"."""
+        return "retired" if self.retired_at is not None else "in force" if self.in_force else "gathering evidence"
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """A message cited as evidence for or against a rule (which way is not kept: only the counts are)."""
+    message_id: int
+    role: str
+    content: str
+    at: str
+
 
 def _rule(row) -> Rule:
     return Rule(row["id"], row["pattern"], row["support"], row["against"], row["confidence"], row["derived_at"],
@@ -105,6 +119,14 @@ class Rules:
         with self.soul.transaction():
             self._count(rule, rule.support, rule.against + 1, at or now())
             self.soul.cite("rule", rule_id, "message", message_id)
+
+    def evidence(self, rule_id: int) -> list[Evidence]:
+        """The messages cited as a rule's evidence, oldest first (a forgotten message is simply absent)."""
+        return [Evidence(r["id"], r["role"], r["content"], r["created_at"]) for r in self.soul.query(
+            "SELECT DISTINCT m.id, m.role, m.content, m.created_at FROM evidence AS e "
+            "JOIN messages AS m ON m.id = e.item_id "
+            "WHERE e.owner_kind = 'rule' AND e.owner_id = ? AND e.item_kind = 'message' ORDER BY m.id",
+            (rule_id,))]
 
     def correct(self, rule_id: int, pattern: str) -> None:
         """The person rewrites what a rule says (the Open Mind)."""
