@@ -45,6 +45,28 @@ class Reading:
     evidence_type: str
 
 
+@dataclass(frozen=True)
+class Signal:
+    """One stored emotional signal as a person reads it in the Open Mind (the dimensions are None on a signal
+    recorded without a reading, or corrected by the person)."""
+    id: int
+    signal: str
+    evidence: str
+    at: str
+    message_id: int | None
+    valence: float | None
+    arousal: float | None
+    dominance: float | None
+    confidence: float | None
+    evidence_type: str | None
+    trajectory: str | None
+
+    def faded(self, on: datetime | None = None) -> bool:
+        """Past FADES_AFTER: no longer read into the workspace (kept until forgotten, never a trait)."""
+        noticed = parse_time(self.at)
+        return noticed is not None and noticed < (on or datetime.now(timezone.utc)) - FADES_AFTER
+
+
 def trajectory(earlier: list[tuple[float, float]], valence: float, arousal: float) -> str | None:
     """Where a reading stands against the earlier ones, as (valence, arousal), newest first; None with none.
     Shifted: valence crossed to the other side of neutral. Otherwise the intensity (how far from neutral, how
@@ -103,6 +125,23 @@ class Feelings:
         since = (at - FADES_AFTER).astimezone(timezone.utc).isoformat(timespec="microseconds")
         return [dict(r) for r in self.soul.query("SELECT * FROM emotional_signals WHERE at >= ? ORDER BY at DESC, "
                                                  "id DESC LIMIT ?", (since, SHOWN))]
+
+    def all(self, limit: int = 200) -> list[Signal]:
+        """Every stored signal, faded or not, newest first (the Open Mind)."""
+        return [Signal(r["id"], r["signal"], r["evidence"], r["at"], r["message_id"], r["valence"], r["arousal"],
+                       r["dominance"], r["confidence"], r["evidence_type"], r["trajectory"])
+                for r in self.soul.query("SELECT * FROM emotional_signals ORDER BY at DESC, id DESC LIMIT ?",
+                                         (limit,))]
+
+    def correct(self, signal_id: int, signal: str) -> None:
+        """The person says how they felt instead (the Open Mind): their words replace the reading, as their own
+        statement does in conversation; the companion's dimensions and trajectory for it are dropped."""
+        signal = " ".join(signal.split())
+        if not signal:
+            raise InvalidEdit("Say how you felt, or forget the signal instead.")
+        self.soul.update("signal", signal_id, "user", signal=cut(signal, SIGNAL_CHARS),
+                         evidence="their correction in the Open Mind", evidence_type="explicit", valence=None,
+                         arousal=None, dominance=None, confidence=None, trajectory=None)
 
     def context(self, at: datetime | None = None) -> str:
         """The workspace's emotional tier: one line per recent signal, or nothing."""
