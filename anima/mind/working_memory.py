@@ -57,6 +57,22 @@ def held(text: str, on: date) -> str:
     return text if len(kept) == len(lines) else "\n".join(kept).strip()
 
 
+def held_items(text: str, on: date) -> list[Item]:
+    """The items held on day `on`, in the order written (the Open Mind lists them with their expiry)."""
+    return [i for i in parse(text) if not i.lapsed(on)]
+
+
+def replacing(text: str, old: Item, new: Item | None) -> str:
+    """The section with the first line that reads as `old` written as `new`, or left out (None); the other lines
+    exactly as they are. `old` not in it: the text unchanged."""
+    lines = text.splitlines()
+    for n, raw in enumerate(lines):
+        if parse(raw) == [old]:
+            lines[n:n + 1] = [new.line()] if new is not None else []
+            break
+    return "\n".join(lines).strip()
+
+
 def item(note: str, days: int, on: date) -> Item:
     """A new item held for `days` days from `on` (1 to LONGEST_DAYS)."""
     days = min(max(int(days), 1), LONGEST_DAYS)
