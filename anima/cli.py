@@ -117,8 +117,8 @@ def open_companion(args, create_if_missing: bool = False, talk: bool = True):
         name = os.environ.get("ANIMA_NAME") or (input("Name your companion [Anima]: ").strip()
                                                 if sys.stdin.isatty() else "") or "Anima"
         passphrase = ask(PASSPHRASE_ENV, "Choose a passphrase: ", confirm=True, choosing="a passphrase")
-        print(f"Created {name} in {home.dir}.", file=sys.stderr)
         companion = Companion.create(home, passphrase, name, chat, embedder)
+        print(f"Created {name} in {home.dir}.", file=sys.stderr)
     else:
         companion = Companion(home, unlock(home), chat, embedder, background=False)
         companion.start_background(chat=talk)

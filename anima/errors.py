@@ -46,6 +46,10 @@ class DiskFull(KnownError):
     pass
 
 
+class DiskError(KnownError):
+    """The disk failed to read or write the soul, and it is not full (an I/O error of the device or the system)."""
+
+
 class ReadOnlyRecord(KnownError):
     """An attempt to change what the store keeps append-only (the growth log)."""
 

@@ -43,10 +43,14 @@ class Home:
         # Build the database under a temporary name; it takes its real name last,
         # so a crash mid-create leaves no half-made companion.
         staging = self._staging("creating")
-        with Soul(staging, key, create=True) as soul:
-            soul.set_meta("name", name)
-            soul.set_meta("companion_id", keyfile.companion_id)
-        keyfile.write(self.key_path)
+        try:
+            with Soul(staging, key, create=True) as soul:
+                soul.set_meta("name", name)
+                soul.set_meta("companion_id", keyfile.companion_id)
+            keyfile.write(self.key_path)
+        except BaseException:
+            _remove_db(staging)  # a full disk, say: nothing half-made is left
+            raise
         self._install(staging)
         if remember:
             keychain.remember(keyfile.companion_id, key)

@@ -8,6 +8,7 @@ the `KnownError` family where they are the user's or the disk's doing.
 
 import json
 import logging
+import os
 import threading
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -16,7 +17,7 @@ from typing import Callable, Iterator
 
 import sqlcipher3
 
-from ..errors import DamagedSoul, DiskFull, InvalidEdit, NotFound, ReadOnlyRecord
+from ..errors import DamagedSoul, DiskError, DiskFull, InvalidEdit, NotFound, ReadOnlyRecord
 from . import forget, migrations
 from .kinds import kind as _kind_of
 from .provenance import Provenance
@@ -50,6 +51,32 @@ def translate(e: sqlcipher3.Error, path: Path | None = None) -> Exception:
     return e
 
 
+# Below this much free space, a disk that fails a read or write is taken to be full: SQLite reports a full disk
+# as a bare I/O error when it makes the -shm file or truncates the WAL, which opening and closing do.
+NEARLY_FULL = 64 * 1024 * 1024
+_SQLITE_IOERR, _SQLITE_FULL = 10, 13
+OPENING = "the soul was not opened, and nothing in it was changed"
+CREATING = "no soul was made, and nothing half-made is left"
+CLOSING = ("everything already saved is kept (in {name}-wal), and is folded into the soul the next time it opens "
+           "with room to spare")
+
+
+def translate_disk(e: sqlcipher3.Error, path: Path, outcome: str) -> Exception:
+    """At open and at close: a full disk or a failing one as the KnownError it is (`outcome`: what that left);
+    anything else as translate() has it."""
+    if getattr(e, "sqlite_errorcode", None) not in (_SQLITE_IOERR, _SQLITE_FULL):
+        return translate(e, path)
+    try:
+        st = os.statvfs(path.parent)
+        free = st.f_bavail * st.f_frsize
+    except OSError:
+        free = None
+    if e.sqlite_errorcode == _SQLITE_FULL or (free is not None and free < NEARLY_FULL):
+        room = "" if free is None else f", {free // 1024} KiB free"
+        return DiskFull(f"The disk holding {path.parent} is full{room}: {outcome}. Free some space and try again.")
+    return DiskError(f"The disk failed to read or write {path} ({e}): {outcome}. Check the disk, then try again.")
+
+
 class Soul:
     """An open, unlocked soul database. Thread-safe: one connection behind a lock."""
 
@@ -74,7 +101,7 @@ class Soul:
             migrations.migrate(self.con, migrations.SCHEMA_VERSION if migrate_to is None else migrate_to)
         except sqlcipher3.Error as e:
             self.con.close()
-            raise translate(e, self.path) from e
+            raise translate_disk(e, self.path, CREATING if create else OPENING) from e
         except BaseException:
             self.con.close()
             raise
@@ -87,6 +114,8 @@ class Soul:
                 return
             try:
                 self.con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlcipher3.Error as e:
+                raise translate_disk(e, self.path, CLOSING.format(name=self.path.name)) from e
             finally:
                 self.con.close()
                 self.con = None

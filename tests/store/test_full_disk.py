@@ -1,0 +1,198 @@
+"""A full disk when the soul opens and when it closes: one KnownError with a message for people, nothing lost.
+
+Most tests here run on a genuinely small filesystem: an 8 MiB tmpfs, mounted for the test (this needs root, as in
+the project's containers). Where no mount is possible they are skipped, saying so, and the simulated tests at the
+end, which fail SQLite's own calls the way a full disk does, cover the same translation."""
+
+import errno
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sqlcipher3
+
+from anima import cli
+from anima.errors import DiskError, DiskFull
+from anima.store import Home, soul as soul_module
+from tests.conftest import PASSPHRASE
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """An 8 MiB filesystem of its own (tmpfs), unmounted after the test."""
+    where = tmp_path / "disk"
+    where.mkdir()
+    if os.geteuid() != 0 or not shutil.which("mount"):
+        pytest.skip("mounting a small tmpfs needs root here; the simulated tests in this file cover the same")
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m,mode=0700", "tmpfs", str(where)],
+                       capture_output=True, text=True)
+    if r.returncode:
+        pytest.skip(f"no tmpfs mount here ({r.stderr.strip()}); the simulated tests in this file cover the same")
+    yield where
+    subprocess.run(["umount", "-l", str(where)], check=True)
+
+
+def fill(disk: Path) -> Path:
+    """Take every free byte of the disk; returns the filler file (delete it to free the space)."""
+    filler = disk / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        for block in (1 << 16, 1 << 12, 1):
+            try:
+                while True:
+                    os.write(fd, b"\0" * block)
+            except OSError as e:
+                assert e.errno == errno.ENOSPC
+    finally:
+        os.close(fd)
+    assert shutil.disk_usage(disk).free < 4096
+    return filler
+
+
+def digests(home: Home) -> dict:
+    return {p.name: p.read_bytes() for p in (home.soul_path, home.key_path)}
+
+
+def test_opening_on_a_full_disk_is_disk_full_and_changes_nothing(small_disk):
+    home = Home(small_disk / "home")
+    with home.create(PASSPHRASE) as soul:
+        soul.add("message", "user", session="s", role="user", content="kept", created_at="2026")
+    before = digests(home)
+    filler = fill(small_disk)
+    with pytest.raises(DiskFull, match=r"is full, 0 KiB free: the soul was not opened, and nothing in it was"):
+        home.unlock(PASSPHRASE)
+    assert digests(home) == before
+    filler.unlink()
+    with home.unlock(PASSPHRASE) as soul:
+        assert soul.query("SELECT content FROM messages")[0]["content"] == "kept"
+        soul.check()
+
+
+def test_closing_on_a_full_disk_keeps_what_was_saved(small_disk):
+    """The checkpoint at close cannot write the soul file: what was committed stays in the WAL, and is there
+    at the next open."""
+    home = Home(small_disk / "home")
+    home.create(PASSPHRASE).close()
+    soul = home.unlock(PASSPHRASE)
+    soul.con.execute("PRAGMA wal_autocheckpoint = 0")  # everything stays in the WAL until close
+    with soul.transaction():
+        for i in range(150):
+            soul.add("message", "user", session="s", role="user", content=f"{i} " + os.urandom(1500).hex(),
+                     created_at="2026")
+    filler = fill(small_disk)
+    with pytest.raises(DiskFull, match=r"is full.*everything already saved is kept \(in soul.db-wal\)"):
+        soul.close()
+    assert soul.con is None  # closed all the same
+    filler.unlink()
+    with home.unlock(PASSPHRASE) as again:
+        assert again.query("SELECT count(*) AS n FROM messages")[0]["n"] == 150
+        again.check()
+
+
+def test_creating_on_a_full_disk_leaves_nothing_half_made(small_disk):
+    fill(small_disk)
+    home = Home(small_disk / "home")
+    with pytest.raises(DiskFull, match="no soul was made"):
+        home.create(PASSPHRASE)
+    assert not home.exists() and list(home.dir.iterdir()) == []
+
+
+def test_the_command_line_on_a_full_disk_says_one_line_and_exits_2(small_disk, monkeypatch, capsys):
+    home = Home(small_disk / "home")
+    home.create(PASSPHRASE).close()
+    fill(small_disk)
+    monkeypatch.setenv("ANIMA_HOME", str(home.dir))
+    monkeypatch.setenv("ANIMA_PASSPHRASE", PASSPHRASE)
+    for command in (["chat"], ["check"]):
+        assert cli.main(command) == 2
+        lines = capsys.readouterr().err.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"anima: The disk holding {home.dir} is full"), lines
+
+
+@pytest.mark.slow  # runs `python -m anima`
+def test_python_m_anima_chat_at_start_on_a_full_disk(small_disk):
+    """The issue's case, as a person meets it: no traceback, one line, exit 2."""
+    home = Home(small_disk / "home")
+    home.create(PASSPHRASE).close()
+    fill(small_disk)
+    env = {**os.environ, "ANIMA_HOME": str(home.dir), "ANIMA_PASSPHRASE": PASSPHRASE}
+    r = subprocess.run([sys.executable, "-m", "anima", "chat"], input="hello\n", capture_output=True, text=True,
+                       env=env, cwd=ROOT, timeout=120)
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert "is full" in r.stderr
+
+
+# ---- simulated: SQLite's calls fail as they do on a full (or failing) disk -------------------------------------
+
+class _Failing(sqlcipher3.Connection):
+    """A real connection whose one chosen statement fails with SQLite's own I/O error (SQLITE_IOERR, 10), as
+    making the -shm file or writing the soul file does when the disk is full."""
+    fail_on: str = ""
+    code = 10
+    message = "disk I/O error"
+
+    def execute(self, sql, *args):
+        if sql.startswith(self.fail_on):
+            e = sqlcipher3.OperationalError(self.message)
+            e.sqlite_errorcode = self.code
+            raise e
+        return super().execute(sql, *args)
+
+
+def simulate(monkeypatch, fail_on: str, free: int, code: int = 10, message: str = "disk I/O error"):
+    real = sqlcipher3.connect
+    _Failing.fail_on, _Failing.code, _Failing.message = fail_on, code, message
+    monkeypatch.setattr(soul_module.sqlcipher3, "connect", lambda *a, **k: real(*a, factory=_Failing, **k))
+    real_statvfs = os.statvfs
+
+    class Stat:
+        def __init__(self, path):
+            st = real_statvfs(path)
+            self.f_frsize, self.f_bavail = st.f_frsize, free // st.f_frsize
+    monkeypatch.setattr(soul_module.os, "statvfs", Stat)
+
+
+def test_simulated_an_io_error_at_open_on_a_nearly_full_disk_is_disk_full(anima_home, monkeypatch):
+    home = Home(anima_home)
+    home.create(PASSPHRASE).close()
+    simulate(monkeypatch, "SELECT count(*) FROM sqlite_master", free=12 * 1024)
+    with pytest.raises(DiskFull, match="12 KiB free: the soul was not opened"):
+        home.unlock(PASSPHRASE)
+
+
+def test_simulated_an_io_error_on_a_disk_with_room_is_a_disk_error_not_a_bug(anima_home, monkeypatch):
+    home = Home(anima_home)
+    home.create(PASSPHRASE).close()
+    simulate(monkeypatch, "SELECT count(*) FROM sqlite_master", free=50 * 2**30)
+    with pytest.raises(DiskError, match=r"The disk failed to read or write .*soul.db \(disk I/O error\): the soul "
+                                        "was not opened"):
+        home.unlock(PASSPHRASE)
+
+
+def test_simulated_a_full_disk_at_the_checkpoint_on_close(anima_home, monkeypatch):
+    home = Home(anima_home)
+    home.create(PASSPHRASE).close()
+    with monkeypatch.context() as mp:
+        simulate(mp, "PRAGMA wal_checkpoint", free=50 * 2**30, code=13, message="database or disk is full")
+        soul = home.unlock(PASSPHRASE)
+        soul.add("message", "user", session="s", role="user", content="kept", created_at="2026")
+        with pytest.raises(DiskFull, match="everything already saved is kept"):
+            soul.close()
+        assert soul.con is None
+        soul.close()  # closing twice is harmless
+    with home.unlock(PASSPHRASE) as again:
+        assert again.query("SELECT content FROM messages")[0]["content"] == "kept"
+
+
+def test_other_errors_at_open_keep_their_translation(anima_home, monkeypatch):
+    home = Home(anima_home)
+    home.create(PASSPHRASE).close()
+    simulate(monkeypatch, "SELECT count(*) FROM sqlite_master", free=0, code=1, message="no such table: x")
+    with pytest.raises(sqlcipher3.OperationalError):  # a bug stays a bug
+        home.unlock(PASSPHRASE)
