@@ -1,0 +1,81 @@
+"""Episodes: the experiences deep reflection cut from the conversations, newest first, with their time span,
+emotional arc, significance and the companion's self-assessment. The person corrects the summary, the arc and
+the significance, or forgets one."""
+
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLineEdit, QMessageBox,
+                               QPlainTextEdit)
+
+from anima.mind.episodes import ARC_CHARS, SUMMARY_CHARS
+
+from .table_view import TableView
+from .tips import full_text_tips
+
+
+def span(e) -> str:
+    """"2026-05-11 09:00 – 09:14", or two dates when it crossed midnight."""
+    start, end = e.started_at[:16].replace("T", " "), e.ended_at[:16].replace("T", " ")
+    return start if start == end else f"{start} – {end[11:] if end[:10] == start[:10] else end}"
+
+
+class EpisodeDialog(QDialog):
+    def __init__(self, episode, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("Correct an episode")
+        form = QFormLayout(self)
+        self.summary = QPlainTextEdit(episode.summary)
+        self.summary.setPlaceholderText(f"at most {SUMMARY_CHARS} characters")
+        self.arc = QLineEdit(episode.emotional_arc)
+        self.arc.setPlaceholderText(f"how the mood moved, such as “worried -> relieved” (at most {ARC_CHARS})")
+        self.significance = QDoubleSpinBox()
+        self.significance.setRange(0, 1)
+        self.significance.setSingleStep(0.1)
+        self.significance.setDecimals(2)
+        self.significance.setValue(episode.significance)
+        form.addRow("What happened", self.summary)
+        form.addRow("Emotional arc", self.arc)
+        form.addRow("How much it mattered (0 to 1)", self.significance)
+        buttons = QDialogButtonBox(QDialogButtonBox.Save | QDialogButtonBox.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def values(self) -> dict:
+        return {"summary": self.summary.toPlainText(), "emotional_arc": self.arc.text(),
+                "significance": round(self.significance.value(), 3)}
+
+
+class EpisodesView(TableView):
+    title = "Episodes"
+    columns = ("when", "what happened", "mood", "mattered", "how I think I did")
+    dialog = EpisodeDialog  # a test may put a scripted one in its place
+
+    def __init__(self, companion, parent=None):
+        super().__init__(companion, parent)
+        self.action("Correct…", self.correct)
+        self.action("Forget", self.forget)
+
+    def load(self):
+        return self.companion.episodes.all()[::-1]  # newest first
+
+    def show_data(self, rows):
+        self.fill(rows, lambda e: (span(e), e.summary, e.emotional_arc, f"{e.significance:.2f}", e.self_assessment))
+        full_text_tips(self.table)
+
+    def correct(self):
+        e = self.selected()
+        if e is None:
+            return self.say("Select an episode first.")
+        d = self.dialog(e, self)
+        if d.exec():
+            v = d.values()
+            changed = {k: x for k, x in v.items() if x != getattr(e, k)}
+            if changed:
+                self.change(lambda: self.companion.episodes.correct(e.id, **changed))
+
+    def forget(self):
+        e = self.selected()
+        if e is None:
+            return self.say("Select an episode first.")
+        if QMessageBox.question(self, "Forget", f"Forget the episode “{e.summary}” completely? "
+                                "This cannot be undone.") == QMessageBox.Yes:
+            self.change(lambda: self.companion.forget("episode", e.id))

@@ -1,0 +1,46 @@
+"""The growth log: how the companion changed and why, newest first, each entry with the experiences it cites.
+
+Append-only: no entry is ever edited, by the companion or the person; the person may forget one."""
+
+from PySide6.QtWidgets import QLabel, QMessageBox
+
+from anima.mind.growth import GrowthLog
+
+from .table_view import TableView
+from .tips import full_text_tips
+
+
+def cited(entry) -> str:
+    """What an entry comes from, for a person: "episode #3: Ada asked for the bottom line"."""
+    said = "; ".join(f"{c.kind.replace('_', ' ')} #{c.id}: {c.text}" for c in entry.cites)
+    flag = " (something it came from was forgotten)" if entry.flagged else ""
+    return (said or "nothing cited") + flag
+
+
+class GrowthView(TableView):
+    title = "Growth"
+    columns = ("when", "how I changed", "from")
+
+    def __init__(self, companion, parent=None):
+        super().__init__(companion, parent)
+        intro = QLabel("How I have changed, in my own words. Append-only: I never rewrite an entry; "
+                       "you may forget one.")
+        intro.setWordWrap(True)
+        self.layout_.insertWidget(0, intro)
+        self.log = GrowthLog(companion.soul)
+        self.action("Forget", self.forget)
+
+    def load(self):
+        return self.log.entries()
+
+    def show_data(self, rows):
+        self.fill(rows, lambda g: (g.at[:10], g.entry, cited(g)))
+        full_text_tips(self.table)
+
+    def forget(self):
+        g = self.selected()
+        if g is None:
+            return self.say("Select an entry first.")
+        if QMessageBox.question(self, "Forget", f"Forget “{g.entry}” completely? This cannot be undone.") \
+                == QMessageBox.Yes:
+            self.change(lambda: self.companion.forget("growth_log", g.id))

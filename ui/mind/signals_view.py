@@ -1,0 +1,78 @@
+"""Emotional signals: how the person seemed, on what evidence, when, and whether it has faded.
+
+A signal is a reading of a moment, never a trait: it fades after a few days
+(anima/mind/feelings.py) and is then no longer in the companion's mind, though
+it stays here until forgotten. The person may say how they actually felt (their
+words replace the reading) or forget it."""
+
+from datetime import datetime, timezone
+
+from PySide6.QtWidgets import QInputDialog, QLabel, QMessageBox
+
+from anima.mind.feelings import FADES_AFTER
+from anima.retrieval.recall import parse_time
+
+from .table_view import TableView
+from .tips import full_text_tips
+
+EVIDENCE = {"explicit": "you said so", "wording": "how you wrote", "behaviour": "what you did"}
+
+
+def fading(signal, now: datetime | None = None) -> str:
+    """"faded", or how long it stays in mind ("fades in 2 days", "fades today")."""
+    now = now or datetime.now(timezone.utc)
+    if signal.faded(now):
+        return "faded"
+    left = parse_time(signal.at) + FADES_AFTER - now
+    return f"fades in {left.days} day{'s' if left.days != 1 else ''}" if left.days else "fades today"
+
+
+def reading(signal) -> str:
+    if signal.valence is None:
+        return ""
+    return (f"mood {signal.valence:+.1f}, energy {signal.arousal:.1f}, in control {signal.dominance:.1f}; "
+            f"{signal.confidence:.0%} sure")
+
+
+class SignalsView(TableView):
+    title = "Feelings"
+    columns = ("you seemed", "evidence", "when", "in mind", "from", "trend", "reading")
+
+    def __init__(self, companion, parent=None):
+        super().__init__(companion, parent)
+        intro = QLabel("How you seemed to me, and why. A reading of a moment, never who you are: each fades "
+                       "after a few days. Tell me how you actually felt, or forget one.")
+        intro.setWordWrap(True)
+        self.layout_.insertWidget(0, intro)
+        self.action("How I felt…", self.correct)
+        self.action("Forget", self.forget)
+
+    def load(self):
+        return self.companion.feelings.all()
+
+    def show_data(self, rows):
+        now = datetime.now(timezone.utc)
+        self.fill(rows, lambda s: (s.signal, s.evidence, parse_time(s.at).astimezone().strftime("%Y-%m-%d %H:%M"),
+                                   fading(s, now), EVIDENCE.get(s.evidence_type or "", ""), s.trajectory or "",
+                                   reading(s)))
+        full_text_tips(self.table)
+        for i, s in enumerate(rows):  # a faded reading is no longer in mind: shown greyed
+            if s.faded(now):
+                for j in range(self.table.columnCount()):
+                    self.table.item(i, j).setForeground(self.palette().placeholderText())
+
+    def correct(self):
+        s = self.selected()
+        if s is None:
+            return self.say("Select a signal first.")
+        text, ok = QInputDialog.getText(self, "How you felt", f"I read “{s.signal}”. How did you feel?")
+        if ok:
+            self.change(lambda: self.companion.feelings.correct(s.id, text))
+
+    def forget(self):
+        s = self.selected()
+        if s is None:
+            return self.say("Select a signal first.")
+        if QMessageBox.question(self, "Forget", f"Forget that you seemed “{s.signal}”? This cannot be undone.") \
+                == QMessageBox.Yes:
+            self.change(lambda: self.companion.forget("signal", s.id))
