@@ -71,6 +71,12 @@ def test_a_crash_while_changing_the_passphrase_leaves_the_old_or_the_new_one_wor
             except WrongPassphrase:
                 pass
         assert opened == 1
+    # What the killed writers left half-written goes at the next write.
+    try:
+        home.change_passphrase("one", "three")
+    except WrongPassphrase:
+        home.change_passphrase("two", "three")
+    assert [p.name for p in anima_home.iterdir() if p.name.endswith(".new")] == []
 
 
 def test_a_missing_or_damaged_key_file_is_reported(anima_home):
