@@ -67,3 +67,32 @@ class TurnWorker(QThread):
             self.failed.emit(e)
         else:
             self.finished_turn.emit(turn)
+
+
+class ReflectWorker(QThread):
+    """Deep reflection in its own thread (the design's background reflector): `began` once it reflects, then
+    `finished_reflecting` with what it did (anima's Deepened; None when there was nothing to reflect on, or when it
+    failed, which the companion tells its failure listeners) or `failed` with an error it raised. A turn started
+    meanwhile pre-empts it at the model's next token (companion.turn does that); it goes on the next time."""
+
+    began = Signal()
+    finished_reflecting = Signal(object)
+    failed = Signal(object)
+
+    def __init__(self, companion, only_if_pending: bool, parent=None):
+        super().__init__(parent)
+        self.companion, self.only_if_pending = companion, only_if_pending
+
+    def run(self):
+        try:
+            deep = self.companion.reflector.deep
+            if deep is None or (self.only_if_pending and not deep.pending()):
+                done = None
+            else:
+                self.began.emit()
+                done = self.companion.reflect_deeply()
+        except Exception as e:  # shown in the window; a bug is re-raised there
+            e.__traceback_text__ = traceback.format_exc()
+            self.failed.emit(e)
+        else:
+            self.finished_reflecting.emit(done)

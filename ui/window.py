@@ -4,6 +4,13 @@ It paints before the core is loaded: the companion is attached afterwards
 (`set_companion`), and a message typed before that waits in a queue. Changes
 that wait for the person's say (proposals) are noted quietly in the status
 line, a link to them in the Open Mind.
+
+When the person has been idle for IDLE_MS (no typing, no turn) and there is
+something to reflect on, the companion reflects deeply in a QThread
+(tasks.ReflectWorker), once per idle stretch; "Reflect now" asks for it at any
+time. A turn sent meanwhile pre-empts it (the core sees to that) and the window
+never waits on it; "Reflecting…" shows quietly while it runs, and the Open Mind
+shows what it made when it ends.
 """
 
 import threading
@@ -14,6 +21,8 @@ from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QMainWindow, QP
                                QSplitter, QStatusBar, QVBoxLayout, QWidget)
 
 from . import errors, tasks
+
+IDLE_MS = 3 * 60_000  # idle this long (no typing, no turn): the companion reflects deeply
 from .chat.attachments import outside
 from .chat.input import MessageBox
 from .chat.transcript import Transcript
@@ -23,6 +32,8 @@ class MainWindow(QMainWindow):
     # Said from the companion's background thread; shown on the UI thread.
     background_failed = Signal(str)
     proposals_changed = Signal()
+    reflected = Signal(object)  # deep reflection ended: what it did (anima's Deepened), or None
+    idle_ms = IDLE_MS  # a test sets a shorter one
 
     def __init__(self, companion=None, settings=None, parent=None):
         super().__init__(parent)
@@ -30,6 +41,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("Anima")
         self.resize(1100, 720)
         self.worker = None
+        self.reflecting: tasks.ReflectWorker | None = None
         self.cancel: threading.Event | None = None
         self.queued: list[tuple[str, list]] = []  # (typed text, attachments)
 
@@ -39,6 +51,7 @@ class MainWindow(QMainWindow):
         self.input = MessageBox()
         self.input.send.connect(self.send)
         self.input.drafted.connect(self.read_along)
+        self.input.textChanged.connect(self.note_activity)
         self.stop = QPushButton("Stop")
         self.stop.setEnabled(False)
         self.stop.clicked.connect(self.stop_reply)
@@ -66,6 +79,9 @@ class MainWindow(QMainWindow):
         self.loading.setMaximumWidth(160)
         self.loading_label = QLabel("Opening your companion…")
         self.busy = QLabel("")
+        self.reflecting_label = QLabel("")  # quiet: the companion reflects deeply
+        self.reflecting_label.setObjectName("reflecting")
+        self.reflecting_label.setStyleSheet("color: palette(placeholder-text);")
         self.trouble = QLabel("")  # work between turns that failed: a bug, also in the log
         self.trouble.setStyleSheet("color: #c0392b;")
         self.pending = QLabel("")  # changes that wait for the person's say: a link to them
@@ -79,11 +95,14 @@ class MainWindow(QMainWindow):
         status.addWidget(self.loading)
         status.addWidget(self.trouble)
         status.addWidget(self.pending)
+        status.addPermanentWidget(self.reflecting_label)
         status.addPermanentWidget(self.busy)
         self.setStatusBar(status)
         self.poll = QTimer(self, interval=250)
         self.poll.timeout.connect(self.update_status)
         self.poll.start()
+        self.idle = QTimer(self, singleShot=True)
+        self.idle.timeout.connect(self.idle_reached)
         self._menu()
         self.input.setFocus()
         if companion is not None:
@@ -93,7 +112,8 @@ class MainWindow(QMainWindow):
         menu = self.menuBar().addMenu("&Anima")
         for text, key, fn in (("Open &Mind", "Ctrl+M", self.toggle_mind), ("&Export soul…", "Ctrl+E", self.export),
                               ("&Import soul…", "Ctrl+I", self.import_), ("Change &passphrase…", None, self.passphrase),
-                              ("&Settings…", "Ctrl+,", self.open_settings), ("&Quit", "Ctrl+Q", self.close)):
+                              ("&Reflect now", None, self.reflect_now), ("&Settings…", "Ctrl+,", self.open_settings),
+                              ("&Quit", "Ctrl+Q", self.close)):
             action = QAction(text, self)
             if key:
                 action.setShortcut(QKeySequence(key))
@@ -104,6 +124,7 @@ class MainWindow(QMainWindow):
     def set_companion(self, companion) -> None:
         """Show a soul: at start, or another one after an import (a fresh transcript and Open Mind)."""
         from .mind.panel import OpenMind
+        self._stop_reflecting()  # the old soul's (an import closed it, which stopped it already)
         self.companion = companion
         self.setWindowTitle(f"{companion.name} — Anima")
         self.trouble.setText("")
@@ -124,6 +145,7 @@ class MainWindow(QMainWindow):
         self.update_status()
         self.show_pending(0)
         self.refresh_pending()
+        self.note_activity()
         if self.queued:
             self.send(*self.queued.pop(0), echo=False)
 
@@ -137,6 +159,7 @@ class MainWindow(QMainWindow):
         if self.worker is not None or self.companion is None:
             self.queued.append((text, external))  # written before the companion was ready, or while it replies
             return
+        self.idle.stop()  # a turn: no idle stretch until it has ended (it pre-empts deep reflection itself)
         self.transcript.start_reply()
         self.cancel = threading.Event()
         self.worker = tasks.TurnWorker(self.companion, text, self.cancel, self, external=external)
@@ -173,6 +196,7 @@ class MainWindow(QMainWindow):
         self.stop.setEnabled(False)
         if self.mind is not None and self.mind.isVisible():
             self.mind.refresh()
+        self.note_activity()
         if self.queued:
             self.send(*self.queued.pop(0), echo=False)
 
@@ -220,6 +244,60 @@ class MainWindow(QMainWindow):
         self.loading_label.setText("" if ready else "Waking the mind… (you can already write)")
         indexing = self.companion.indexer_thread.is_alive()
         self.busy.setText("thinking in the background…" if indexing or self.worker else "")
+
+    # ---- reflecting deeply while the person is away ------------------------------
+
+    def note_activity(self) -> None:
+        """The person typed, or a turn ended: a new idle stretch starts now."""
+        if self.companion is not None and self.worker is None:
+            self.idle.start(self.idle_ms)
+
+    def idle_reached(self) -> None:
+        """Idle for idle_ms: reflect deeply if there is anything to reflect on (found in the worker's thread).
+        The timer is started again only by activity, so this happens once per idle stretch."""
+        if self.companion is None or self.worker is not None or self.reflecting is not None or self.queued:
+            return
+        if not getattr(self.companion.chat, "ready", True):  # the model still loading: wait another stretch
+            self.idle.start(self.idle_ms)
+            return
+        self._reflect(only_if_pending=True)
+
+    def reflect_now(self) -> None:
+        """The menu's "Reflect now": deep reflection at once, a turn sent meanwhile still coming first."""
+        if self.companion is None:
+            return
+        if self.reflecting is not None:
+            self.statusBar().showMessage("Already reflecting.", 3000)
+            return
+        self._reflect(only_if_pending=False)
+
+    def _reflect(self, only_if_pending: bool) -> None:
+        worker = self.reflecting = tasks.ReflectWorker(self.companion, only_if_pending, self)
+        worker.began.connect(lambda: self.reflecting_label.setText("Reflecting…"))
+        worker.finished_reflecting.connect(lambda done: self._reflected(worker, done))
+        worker.failed.connect(lambda error: self._reflection_failed(worker, error))
+        self.reflecting_label.setToolTip("Going over what happened between us; a message you send comes first")
+        worker.start()
+
+    def _reflected(self, worker, done) -> None:
+        if worker is not self.reflecting:  # a soul swapped out meanwhile: already waited for
+            return
+        self._stop_reflecting()
+        if done is not None and self.mind is not None and self.mind.isVisible():
+            self.mind.refresh()
+        self.reflected.emit(done)
+
+    def _reflection_failed(self, worker, error) -> None:
+        if worker is self.reflecting:
+            self._stop_reflecting()
+        errors.show(self, error)
+
+    def _stop_reflecting(self) -> None:
+        """Wait for the reflecting thread to end (it has ended, or its soul was closed, which stops it)."""
+        if self.reflecting is not None:
+            self.reflecting.wait()
+            self.reflecting = None
+        self.reflecting_label.setText("")
 
     # ---- changes that wait for the person's say ----------------------------------
 
@@ -294,5 +372,9 @@ class MainWindow(QMainWindow):
         self.stop_reply()
         if self.worker is not None:
             self.worker.wait()
+        if self.reflecting is not None:
+            self.companion.reflector.turn_started()  # stops deep reflection at the model's next token
+        self._stop_reflecting()
+        self.idle.stop()
         self.poll.stop()
         super().closeEvent(event)
