@@ -78,7 +78,8 @@ class ScriptedEpisode:
 
     def values(self):
         return {"summary": self.episode.summary, "emotional_arc": self.episode.emotional_arc,
-                "significance": self.episode.significance, **self.values_}
+                "significance": self.episode.significance, "self_assessment": self.episode.self_assessment,
+                **self.values_}
 
 
 def test_episodes_show_their_span_arc_and_significance_and_are_corrected_and_forgotten(qtbot, window, monkeypatch,
@@ -243,3 +244,30 @@ def test_working_memory_shows_expiry_and_an_item_is_corrected_or_forgotten(qtbot
     view.forget()
     qtbot.waitUntil(lambda: cells(view.table, 0) == ["Ask how the big presentation went"], timeout=10_000)
     assert "holiday" not in c.self_model.read().working_memory
+
+
+def test_the_episode_dialog_gives_back_what_the_person_wrote(qtbot, window):
+    from ui.mind.episodes_view import EpisodeDialog
+    c = window.companion
+    e = c.episodes.get(c.episodes.record("Ada moved house", said(c, "We moved house!", "Exciting!"),
+                                         emotional_arc="tired -> happy", significance=0.6))
+    d = EpisodeDialog(e, window)
+    qtbot.addWidget(d)
+    assert d.values() == {"summary": "Ada moved house", "emotional_arc": "tired -> happy", "significance": 0.6,
+                          "self_assessment": ""}
+    d.arc.setText("stressed -> relieved")
+    d.significance.setValue(0.9)
+    d.assessment.setPlainText("I should have asked about the kids.")
+    assert d.values()["emotional_arc"] == "stressed -> relieved" and d.values()["significance"] == 0.9
+    assert d.values()["self_assessment"] == "I should have asked about the kids."
+
+
+def test_the_working_memory_dialog_keeps_or_drops_the_date(qtbot, window):
+    from anima.mind.working_memory import Item
+    from ui.mind.working_memory_view import ItemDialog
+    day = window.companion.self_model.today() + timedelta(days=2)
+    d = ItemDialog(Item("Ask about the move", day), window)
+    qtbot.addWidget(d)
+    assert d.value() == Item("Ask about the move", day)
+    d.lapses.setChecked(False)
+    assert d.value() == Item("Ask about the move", None) and not d.until.isEnabled()

@@ -1,11 +1,11 @@
 """Episodes: the experiences deep reflection cut from the conversations, newest first, with their time span,
-emotional arc, significance and the companion's self-assessment. The person corrects the summary, the arc and
-the significance, or forgets one."""
+emotional arc, significance and the companion's self-assessment. The person corrects any of these, or forgets
+one."""
 
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLineEdit, QMessageBox,
                                QPlainTextEdit)
 
-from anima.mind.episodes import ARC_CHARS, SUMMARY_CHARS
+from anima.mind.episodes import ARC_CHARS, ASSESSMENT_CHARS, SUMMARY_CHARS
 
 from .table_view import TableView
 from .tips import full_text_tips
@@ -31,9 +31,12 @@ class EpisodeDialog(QDialog):
         self.significance.setSingleStep(0.1)
         self.significance.setDecimals(2)
         self.significance.setValue(episode.significance)
+        self.assessment = QPlainTextEdit(episode.self_assessment)
+        self.assessment.setPlaceholderText(f"how I think I handled it (at most {ASSESSMENT_CHARS} characters)")
         form.addRow("What happened", self.summary)
         form.addRow("Emotional arc", self.arc)
         form.addRow("How much it mattered (0 to 1)", self.significance)
+        form.addRow("How I think I did", self.assessment)
         buttons = QDialogButtonBox(QDialogButtonBox.Save | QDialogButtonBox.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -41,7 +44,8 @@ class EpisodeDialog(QDialog):
 
     def values(self) -> dict:
         return {"summary": self.summary.toPlainText(), "emotional_arc": self.arc.text(),
-                "significance": round(self.significance.value(), 3)}
+                "significance": round(self.significance.value(), 3),
+                "self_assessment": self.assessment.toPlainText()}
 
 
 class EpisodesView(TableView):
