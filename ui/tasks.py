@@ -89,6 +89,10 @@ class ReflectWorker(QThread):
             if deep is None or (self.only_if_pending and not deep.pending()):
                 done = None
             else:
+                # The work after the last turn first (learning, quick reflection): Reflector.deepen waits for it
+                # before it marks itself under way, and a turn sent in that wait would not pre-empt it. Waiting
+                # here shortens that gap to the instant between the two calls.
+                self.companion.settle()
                 self.began.emit()
                 done = self.companion.reflect_deeply()
         except Exception as e:  # shown in the window; a bug is re-raised there
