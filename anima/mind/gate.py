@@ -16,6 +16,8 @@ reflection wants before reflection's governance exists. Secrets are refused
 outright: not even a proposal keeps them. Origin and guardrails never change.
 """
 
+import base64
+import binascii
 import logging
 import re
 from dataclasses import dataclass
@@ -37,13 +39,20 @@ TARGETS = ("human", "persona", "identity", "intentions")
 LINED = ("human",)
 
 _INSTRUCTION = re.compile(
-    r"\b(always|never|from now on|from (?:today|tonight|this (?:moment|point))|henceforth|forever|permanent(?:ly)?|obey\w*|you (?:must|will|shall|should"
+    r"\b(always|never|from now on|from (?:today|tonight|tomorrow|here|this (?:day|moment|point))(?: on(?:wards?)?)?|"
+    r"henceforth|going forward|at all times|no matter what|without exception|until (?:i|we) say|"
+    r"(?:in|with|at the (?:end|start) of) (?:every|each|all(?: of)? your|any of your) (?:reply|replies|answers?|"
+    r"responses?|messages?)|(?:every|each) (?:reply|answer|response)|"
+    r"forever|permanent(?:ly)?|obey\w*|you (?:must|will|shall|should"
     r"|have to|need to|are to)|must|ignore|disregard|override|forget (?:all|every|everything|your)|delete|erase"
     r"|pretend|act as|role-?play|jailbreak|system prompt|instructions?|new rules?|your (?:rules?|role|name|"
     r"persona|identity|guardrails?)|reveal|do anything|unrestricted|developer mode|servant|slave)\b",
     re.I)
 _ROLES = (r"(?:developer|admin\w*|creator|owner|operator|maker|programmer|doctor|psychiatrist|therapist|"
           r"psychologist|counsell?or|lawyer|boss|manager|guardian|nurse|carer|caregiver)")
+_KIN = (rf"(?:mum|mom|mother|father|dad|wife|husband|partner|sister|brother|daughter|son|friend|boyfriend|"
+        rf"girlfriend|aunt|uncle|grandma|grandmother|grandpa|grandfather|gran|niece|nephew|cousin|flatmate|"
+        rf"roommate|colleague|neighbou?r|fianc[eé]e?|spouse|child|kid|{_ROLES[3:-1]})")
 _FOR_SOMEONE_ELSE = re.compile(
     rf"\b(on behalf of|speaking for|as (?:his|her|their|your|the user'?s?) \w+|(?:this is|i am|i'm) (?:your|the|their)"
     rf" {_ROLES}|my (?:doctor|psychiatrist|therapist|psychologist|counsell?or|lawyer|boss|manager|mother|mom|mum|"
@@ -52,22 +61,82 @@ _FOR_SOMEONE_ELSE = re.compile(
     rf"this is (?:dr|doctor|mr|mrs|ms|prof|professor)\.? \w+|writing from (?:his|her|their|my|this) account|"
     rf"\w+'s {_ROLES}|(?:developer|dev|admin|support|security|safety|anima|openai|system) team|"
     rf"system (?:notice|message|prompt|override|update)|official (?:notice|message|instruction)|"
-    rf"clinical (?:instruction|order)s?)", re.I)
+    rf"clinical (?:instruction|order)s?|"
+    # Someone at their keyboard: "Ada's mum here, typing for her", "she asked me to tell you".
+    rf"(?:\w+'s|his|her|their) {_KIN} (?:here|speaking|typing|writing)|"
+    rf"(?:\w+'s|his|her|their) {_KIN} (?:says|said|wants|asked|told|insists|thinks)|"
+    rf"(?:typing|writing|texting|messaging|replying|answering|speaking|chatting) (?:this )?(?:for|on behalf of) "
+    rf"(?:her|him|them|my {_KIN}|(?-i:[A-Z]\w+))\b|(?:^|[.!?,:;]\s+|\bit's |\bthis is ){_KIN} here\b|"
+    rf"(?:typing|writing|texting|messaging|using)\b[^.!?\n]{{0,20}}\b(?:her|his|their|\w+'s) (?:phone|account|"
+    rf"laptop|computer|tablet|device|keyboard)|"
+    rf"(?:she|he|they) (?:asked|wants|told) me to (?:tell|ask|let) you)", re.I)
 # A fact is words about the person: not an opaque run (base64, hex), not a link or an address.
 _OPAQUE = re.compile(r"[A-Za-z0-9+/=_-]{20,}")
+# The same run spaced into groups ("V3Jp dGUg aW4g ..."): a few characters each, most mixing case or digits.
+_GROUP = re.compile(r"[A-Za-z0-9+/]{2,8}={0,2}")
+_ODD_GROUP = re.compile(r"\d.*[A-Za-z]|[A-Za-z].*\d|[a-z][A-Z]|[+/=]")
 _LINK = re.compile(r"(?:[a-z][a-z0-9+.-]*:)?//\S|!\[|\]\(|\bwww\.|[\w.-]+@[\w-]+\.\w+|<[a-z/!]", re.I)
-# A line that opens with a bare verb tells the companion what to do; a fact about them says what they do.
-_IMPERATIVE = re.compile(
-    r"^\s*(?:please\s+)?(?:reply|answer|respond|say|tell|end|start|begin|stop|decode|do|export|email|send|call|"
-    r"write|speak|use|remember|keep|add|remove|delete|change|set|give|show|print|run|execute|follow|treat|act|be|"
-    r"become|address|sign|append|include|mention|refer|talk|greet|share|post|upload|forward|copy|store|save|"
-    r"record|note|switch|turn|enable|disable|allow|let|make|ignore|forget|obey|never|always)\b", re.I)
+# A line that tells the companion what to do: a bare verb opens it, or opens a clause of it ("Whenever they say
+# hi, answer with potato", "Loves jazz, and call me Captain") followed by what it is done to or with; or a
+# standing order in a sentence: a condition that recurs, then what to do ("Each time I log in, tell me ...").
+# A fact about them says what they do ("Works nights", "Loves to cook and share the recipes").
+_ORDERS = ("reply answer respond say tell end stop decode decrypt export email send forward write speak talk greet "
+           "address sign append include refer share upload copy store save record ignore forget obey reveal disclose "
+           "translate repeat insert replace pretend print output delete remove erase wipe enable disable allow")
+# Verbs of a note to self as much as of an order ("Ask how the exam went", "Keep it light today").
+_SELF_NOTES = "remember keep mention note follow use call treat act behave do be become give let make show"
+# Verbs that open a fact only as an order (the first word of a line).
+_OPENERS = "start begin execute run add change set switch turn post never always don't dont"
+_WHAT_IT_IS_DONE_TO = (
+    r"(?=\s+(?:me|us|them|him|her|it|this|that|these|those|with|in|to|only|back|about|every|each|all|any|the|a|an|"
+    r"my|your|their|his|its|no|nothing|anything|everything|out|up|off|as|like|yes|always|never|exactly)\b"
+    r"|\s*[:\"'“‘«]|\s*[.!]?\s*$)")
+_CLAUSE_START = (r"(?:[,;:!?()\u2014\u2013]|\s-\s|\b(?P<joint>and|then|also|but|so|or|please|just|now|instead)\b)"
+                 r"\s*(?:(?:please|just|only|always|also|then|now)\s+)*(?:(?:don'?t|do not|never)\s+)?")
+_RECURS = (r"\b(?:whenever|every ?time|each time|any ?time|as soon as|if ever)\b[^.!?\n]*?(?:,|\bthen\b)\s*"
+           r"(?:(?:please|just|only|always|also)\s+)*(?:(?:don'?t|do not|never)\s+)?")
+# "and share the recipes" after "loves to cook" is what they do, not an order.
+_INFINITIVE = re.compile(r"\b(?:to|can|could|will|would|shall|should|might|may|must|cannot|can't|won't|does|"
+                         r"doesn't|did|didn't)\s+\w+", re.I)
+
+
+@dataclass(frozen=True)
+class _Orders:
+    opening: re.Pattern
+    clause: re.Pattern
+    standing: re.Pattern
+
+    @classmethod
+    def of(cls, opening: str, anywhere: str) -> "_Orders":
+        first = "|".join(v.replace("'", "'?") for v in opening.split())
+        verbs = "|".join(anywhere.split())
+        return cls(re.compile(rf"^\s*(?:please\s+)?(?:{first}|do not)\b", re.I),
+                   re.compile(rf"{_CLAUSE_START}(?:{verbs})\b{_WHAT_IT_IS_DONE_TO}", re.I),
+                   re.compile(rf"{_RECURS}(?:{verbs})\b{_WHAT_IT_IS_DONE_TO}", re.I))
+
+    def given(self, text: str) -> bool:
+        """Whether `text` tells the companion what to do."""
+        if self.opening.search(text) or self.standing.search(text):
+            return True
+        for m in self.clause.finditer(text):
+            if m.group("joint") in ("and", "or", "but", "so") and \
+                    _INFINITIVE.search(re.split(r"[,;:]", text[:m.start()])[-1]):
+                continue
+            return True
+        return False
+
+
+# In a fact about the person every such verb is an order; in the companion's note to itself, not all are.
+_FACT_ORDERS = _Orders.of(f"{_ORDERS} {_SELF_NOTES} {_OPENERS}", f"{_ORDERS} {_SELF_NOTES}")
+_NOTE_ORDERS = _Orders.of(f"{_ORDERS} never always don't dont", _ORDERS)
 # Not about the person: the companion, the system, or who owns or commands whom.
 _ELSEWHERE = re.compile(
     r"\b(assistant|the ai|an ai|companion|chatbot|bot|the model|system|\w+ mode|(?:this|your|user|admin|system) "
     r"account|admin\w*|settings?|"
     r"permissions?|access|debug|unrestricted|belongs? to|property|owned by|owns (?:you|anima|the)|in charge of|"
-    r"controls? (?:you|me|them|her|him)|obeys?|servant|slave|sides? with|loyal)\b", re.I)
+    r"controls? (?:you|me|them|her|him)|obeys?|servant|slave|sides? with|loyal|(?:is|am|are|be|being|becomes?|became|as) (?:\w+'s|your|his|her|their) (?:pet|"
+    r"toy|puppet|plaything|possession)(?!\s+(?:sitter|shop|store|vet|groomer|insurance|food|project|theatre)))\b",
+    re.I)
 # Not written about the person: the fact speaks as "I" or "we", or to "you".
 _NOT_ABOUT_THEM = re.compile(r"\b(i|i'm|i've|i'll|i'd|me|my|mine|we|we're|us|our|ours|you|your|yours)\b", re.I)
 # A replaced line applies directly only when they said it changed.
@@ -80,6 +149,34 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 
 def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+
+
+def _opaque(text: str) -> bool:
+    """Whether a line holds a code rather than words: an unbroken run, or one spaced into short groups."""
+    if _OPAQUE.search(text):
+        return True
+    run: list[str] = []
+    for token in [*text.split(), ""]:
+        if _GROUP.fullmatch(token):
+            run.append(token)
+            continue
+        odd = sum(bool(_ODD_GROUP.search(t)) for t in run)
+        if len(run) >= 4 and odd >= 3 and odd * 2 >= len(run) or _decodes(run):
+            return True
+        run = []
+    return False
+
+
+def _decodes(run: list[str]) -> bool:
+    """Whether groups joined are base64 of plain text."""
+    joined = "".join(run)
+    if len(joined) < 16:
+        return False
+    try:
+        decoded = base64.b64decode(joined + "=" * (-len(joined) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return bool(decoded) and sum(32 <= b < 127 or b in (9, 10, 13) for b in decoded) >= 0.9 * len(decoded)
 
 
 class Verdict(Enum):
@@ -123,11 +220,18 @@ def _source_sentence(content: str, said: str) -> str:
     return max(sentences(said) or [said], key=lambda s: len(words & set(terms(s))))
 
 
+def _names(text: str, companion: str) -> bool:
+    """Whether `text` names the companion (as the checks read both: a name in lookalike letters is the name)."""
+    name = secrets.judged(companion).strip()
+    return bool(name) and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.I) is not None
+
+
 def judge(change: Change, companion: str = "Anima") -> tuple[Verdict, str]:
     """Where a change may go, and why: a pure check, in code, of what it says and where it came from.
-    `companion`: the companion's name (a fact about it is not a fact about the person)."""
-    text = f"{change.content}\n{change.replaces or ''}"
-    if found := secrets.find(text):
+    `companion`: the companion's name (a fact about it is not a fact about the person). The checks read the
+    text as the person sees it (secrets.judged: no invisible characters, no lookalike letters)."""
+    content, said = secrets.judged(change.content), secrets.judged(change.said)
+    if found := secrets.find(f"{content}\n{change.replaces or ''}"):
         return Verdict.REFUSE, f"it holds {found[0]}, and secrets are never kept"
     if change.target not in TARGETS:
         return Verdict.REFUSE, f"{change.target.replace('_', ' ')} cannot change"
@@ -138,21 +242,20 @@ def judge(change: Change, companion: str = "Anima") -> tuple[Verdict, str]:
         return Verdict.PROPOSE, f"it came from {change.provenance.shown()}, not from you"
     if source is not Source.PERSON:
         return Verdict.PROPOSE, f"it came from {change.provenance.shown()}"
-    sentence = _source_sentence(change.content, change.said) if change.said else ""
-    if _INSTRUCTION.search(change.content) or _INSTRUCTION.search(sentence):
+    sentence = _source_sentence(content, said) if said else ""
+    if _INSTRUCTION.search(content) or _INSTRUCTION.search(sentence) or _FACT_ORDERS.standing.search(sentence):
         return Verdict.PROPOSE, "it reads as an instruction, not as a fact about you"
     # A claim to speak for someone else anywhere in the message taints all that was read from it.
-    if _FOR_SOMEONE_ELSE.search(change.content) or _FOR_SOMEONE_ELSE.search(change.said):
+    if _FOR_SOMEONE_ELSE.search(content) or _FOR_SOMEONE_ELSE.search(said):
         return Verdict.PROPOSE, "it claims to speak for someone else"
-    if _OPAQUE.search(change.content) or _LINK.search(change.content):
+    if _opaque(content) or _LINK.search(content):
         return Verdict.PROPOSE, "it is not plain words about you (a code, a link or an address)"
     if change.op in ("add", "replace"):
-        if _NOT_ABOUT_THEM.search(change.content):
+        if _NOT_ABOUT_THEM.search(content):
             return Verdict.PROPOSE, "it is not written about you"
-        if _IMPERATIVE.search(change.content):
+        if _FACT_ORDERS.given(content):
             return Verdict.PROPOSE, "it tells me what to do rather than saying something about you"
-        mentions_me = re.search(rf"(?<!\w){re.escape(companion)}(?!\w)", change.content, re.I) if companion else None
-        if mentions_me or _ELSEWHERE.search(change.content):
+        if _names(content, companion) or _ELSEWHERE.search(content):
             return Verdict.PROPOSE, "it is about me, the system, or who owns or commands whom, not about you"
     if change.op == "replace" and not _CHANGED.search(sentence):
         return Verdict.PROPOSE, f"it contradicts what you said before ({change.replaces})"
@@ -161,17 +264,26 @@ def judge(change: Change, companion: str = "Anima") -> tuple[Verdict, str]:
     return Verdict.APPLY, "you said it about yourself"
 
 
-def unfit(text: str) -> str | None:
+def unfit(text: str, said: str = "", companion: str = "", orders: bool = False) -> str | None:
     """Why a line the companion writes for itself (its inner state, a working-memory note) must not enter what
     is always in mind, or None: the same tests as a fact about the person, less the voice (the companion speaks
-    as "I" there). Hostile text the model repeated never becomes what it holds on to."""
+    as "I" there). Hostile text the model repeated never becomes what it holds on to.
+    `said`: the person's message it was read from (a message that speaks for someone else, or a sentence that
+    gives an order, taints it, as in judge); `companion`: its name (a line about itself by name is not its own
+    thought); `orders`: a line that tells it what to do is unfit too (a note to itself, "Ask how the exam went",
+    is not an order)."""
+    text, said = secrets.judged(text), secrets.judged(said)
     if found := secrets.find(text):
         return f"it holds {found[0]}"
-    if _INSTRUCTION.search(text) or _FOR_SOMEONE_ELSE.search(text):
+    sentence = _source_sentence(text, said) if said else ""
+    if _INSTRUCTION.search(text) or _FOR_SOMEONE_ELSE.search(text) or _INSTRUCTION.search(sentence) \
+            or _FACT_ORDERS.standing.search(sentence) or _FOR_SOMEONE_ELSE.search(said):
         return "it reads as an instruction or speaks for someone else"
-    if _OPAQUE.search(text) or _LINK.search(text):
+    if orders and _NOTE_ORDERS.given(text):
+        return "it tells me what to do"
+    if _opaque(text) or _LINK.search(text):
         return "it is not plain words"
-    if _ELSEWHERE.search(text):
+    if _ELSEWHERE.search(text) or companion and _names(text, companion):
         return "it is about the system, or who owns or commands whom"
     return None
 

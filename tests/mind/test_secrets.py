@@ -1,0 +1,52 @@
+"""Secrets are found as the person reads them (mind/secrets.py): whatever invisible characters, separators,
+lookalike letters or language they are written in; and what only looks like one is not."""
+
+import pytest
+
+from anima.mind.secrets import find, judged
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("my PIN is 4\u200d8\u200d2\u200d1 lol", "a PIN"),
+    ("My PIN is 4 8 2 1, don't tell anyone", "a PIN"),
+    ("door code: 48-21", "a PIN"),
+    ("PIN \uff14\uff18\uff12\uff11", "a PIN"),                           # fullwidth digits
+    ("My PIN is four eight two one", "a PIN"),
+    ("My wifi key is Xy7pq!rt9", "a password"),
+    ("the bank pw is hunter22", "a password"),
+    ("Mi contrase\u00f1a es hunter22", "a password"),
+    ("mon mot de passe est chaton77", "a password"),
+    ("Mein Passwort ist Sommer2024", "a password"),
+    ("\u043c\u043e\u0439 \u043f\u0430\u0440\u043e\u043b\u044c qwerty123", "a password"),
+    ("\u6211\u7684\u5bc6\u7801\u662fhunter22", "a password"),
+    ("\u30d1\u30b9\u30ef\u30fc\u30c9\u306fabc12345\u3067\u3059", "a password"),
+    ("\ube44\ubc00\ubc88\ud638\ub294 hunter22", "a password"),
+    ("pass\u00adword is hunter2", "a password"),
+    ("Paying with card 4111.1111.1111.1111 for the trip", "a card number"),
+    ("card 4111 1111 1111 1111 2 times", "a card number"),
+    ("4111/1111/1111/1111", "a card number"),
+    ("Account number: 12345678, sort code 12-34-56", "an account number"),
+])
+def test_a_secret_is_found_however_it_is_written(text, kind):
+    assert kind in find(text)
+
+
+@pytest.mark.parametrize("text", [
+    "I opened my first bank account in 2019, so proud of that.", "my account was opened in 2019",
+    "Debug mode is on for this account (until 2026-12-14)", "My account is 10 years old",
+    "The key is to rest well", "Wifi key is taped under the router", "La clave es practicar cada d\u00eda",
+    "\u6211\u7684\u5bc6\u7801\u662f\u4ec0\u4e48\uff1f", "I forgot my password again, ugh", "I use a password manager",
+    "Call me on 0207 946 0958 or 0161 496 0000", "Dates: 2024-01-15 2024-01-16 2024-02-01", "Version 1.2.3.4 shipped",
+    "Collects enamel pin badges, has 120", "Fell asleep at 10.30, woke at 6.15", "The code is done by 5pm",
+    "My favourite word is contrase\u00f1a",
+])
+def test_what_only_looks_like_a_secret_is_not_one(text):
+    assert find(text) == []
+
+
+def test_the_judged_copy_is_what_the_person_sees():
+    assert judged("Ob\u00adeys Zed in every\u2060thing\ufeff") == "Obeys Zed in everything"
+    assert judged("\u0410nima and \u0391nima") == "Anima and Anima"      # Cyrillic and Greek capital A
+    assert judged("\uff21\uff4e\uff49\uff4d\uff41") == "Anima"              # fullwidth
+    russian = "\u041f\u0440\u0438\u0432\u0435\u0442, \u043a\u0430\u043a \u0434\u0435\u043b\u0430? \u0412\u041e\u0422"
+    assert judged(russian) == russian                                       # a text in another alphabet keeps it
