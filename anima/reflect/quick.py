@@ -135,7 +135,16 @@ def schema(items: int) -> dict:
 
 
 def about(text: str, exchange: set[str], least_words: int) -> bool:
+    """Whether a line is about the exchange: a few words, one of them from the person's own words (`exchange`,
+    the names of the person and the companion taken out: text from outside that names them is not about what
+    the person said)."""
     return len(text.split()) >= least_words and bool(set(terms(text)) & exchange)
+
+
+def read_from(text: str, theirs: list[dict]) -> str:
+    """The person's message a line was most likely read from (the most shared words; the newest on a tie)."""
+    words = set(terms(text))
+    return max(theirs, key=lambda m: (len(words & set(terms(m["content"]))), m["id"]))["content"] if theirs else ""
 
 
 class QuickReflection:
@@ -223,9 +232,13 @@ class QuickReflection:
         done = Reflected(Outcome.APPLIED, messages=len(said))
         name, person = self.names()
         # Grounded in what the person said, never in the companion's own reply (which may echo outside text).
-        exchange = set(terms(" ".join([name, person, *(m["content"] for m in said if m["role"] == "user")])))
+        theirs = [m for m in said if m["role"] == "user"]
+        exchange = set(terms(" ".join(m["content"] for m in theirs))) - set(terms(f"{name} {person}"))
+
+        def fit(line: str) -> bool:  # the gate's checks, with the message it was read from and the own name
+            return not unfit(line, said=read_from(line, theirs), companion=name, orders=True)
         inner = once(" ".join(answer["inner_state"].split()))
-        if about(inner, exchange, INNER_WORDS) and inner != self.self_model.read().inner_state and not unfit(inner):
+        if about(inner, exchange, INNER_WORDS) and inner != self.self_model.read().inner_state and fit(inner):
             done.inner_state = inner
         # Working memory: the items kept, then the new ones that fit in the section (and in the floor).
         dropped = {n for n in answer["drop"] if 1 <= n <= len(items)}
@@ -234,7 +247,7 @@ class QuickReflection:
         known = {item.note.lower() for item in kept}
         for h in answer["hold"]:
             new = working_memory.item(once(h["note"]), h["days"], on)
-            if not about(new.note, exchange, NOTE_WORDS) or new.note.lower() in known or unfit(new.note):
+            if not about(new.note, exchange, NOTE_WORDS) or new.note.lower() in known or not fit(new.note):
                 continue
             text = working_memory.render([*kept, new])
             if len(text) > CAPS["working_memory"] or not self.self_model.fits("working_memory", text):
@@ -269,7 +282,8 @@ class QuickReflection:
         evidence = " ".join(read["evidence"].split())
         label = " ".join(read["label"].split())
         # A read is of a feeling, with evidence that keeps no secret and no order (what fades stays out of the log).
-        if not names_a_feeling(label) or unfit(label) or unfit(evidence):
+        name = self.names()[0]
+        if not names_a_feeling(label) or unfit(label, companion=name, orders=True) or unfit(evidence, companion=name):
             done.ungrounded += 1
             return None
         source = theirs[-1]
