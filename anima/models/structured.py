@@ -41,11 +41,20 @@ class UncappedSchema(ValueError):
     """A schema with a string or array the model could fill forever (a bug in our schema, not the model's)."""
 
 
+# llama.cpp turns maxLength into that many nested rules and refuses a grammar past a limit, measured on the
+# bundled llama-cpp-python: 1,000 characters parse, 1,200 do not; and where it refuses, the process crashes
+# (a segmentation fault, not an exception). So no schema of ours asks for more in one string.
+LONGEST_STRING = 1000
+
+
 def check_caps(schema: dict, where: str = "$") -> None:
     t = schema.get("type")
     types = set(t) if isinstance(t, list) else {t}
     if "string" in types and "maxLength" not in schema and "enum" not in schema and "const" not in schema:
         raise UncappedSchema(f"{where}: a string without maxLength")
+    if "string" in types and schema.get("maxLength", 0) > LONGEST_STRING:
+        raise UncappedSchema(f"{where}: a string longer than {LONGEST_STRING} characters, more than llama.cpp's "
+                             f"grammar takes")
     if "array" in types:
         if "maxItems" not in schema:
             raise UncappedSchema(f"{where}: an array without maxItems")

@@ -36,7 +36,7 @@ from ..mind.messages import Messages
 from ..mind.rules import PATTERN_CHARS, Rules
 from ..mind.selfmodel import CAPS, SelfModel
 from ..models.chat import ChatModel
-from ..models.structured import StructuredOutputFailed, ask_structured
+from ..models.structured import LONGEST_STRING, StructuredOutputFailed, ask_structured
 from ..retrieval.fts import terms
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul
@@ -141,7 +141,7 @@ def considering_schema(episodes: int) -> dict:
                                                    "items": _enum(episodes)}}}},
                 "insights": {"type": "array", "maxItems": INSIGHTS_PER_RUN,
                              "items": {"type": "string", "maxLength": INSIGHT_CHARS}},
-                "identity": {"type": "string", "maxLength": CAPS["identity"]}}}
+                "identity": {"type": "string", "maxLength": min(CAPS["identity"], LONGEST_STRING)}}}
 
 
 _WHAT_I_AM = re.compile(r"\b(?:an? |the |her |his |their |\w+'s )?(?:companion|assistant|ai)\b", re.I)

@@ -96,3 +96,14 @@ def test_after_forgetting_nothing_computed_before_is_reused(real_model):
     again = real_model.stream(ask, max_tokens=8, temperature=0.0).read()
     real_model.forget_computed()
     assert again == real_model.stream(ask, max_tokens=8, temperature=0.0).read()
+
+
+@pytest.mark.slow  # the real model
+def test_the_longest_string_a_schema_may_ask_for_is_one_llama_cpp_takes(real_model):
+    from anima.models.structured import LONGEST_STRING
+    from anima.reflect.deep import considering_schema, reading_schema
+    # One past the cap crashes the process where llama.cpp refuses the grammar: what we allow must be taken.
+    for schema in ({"type": "object", "additionalProperties": False, "required": ["x"],
+                    "properties": {"x": {"type": "string", "maxLength": LONGEST_STRING}}},
+                   reading_schema(16, 8), considering_schema(12)):
+        assert list(real_model.stream([{"role": "user", "content": "Say hi."}], max_tokens=2, schema=schema))

@@ -272,3 +272,33 @@ def test_a_turn_pre_empts_deep_reflection_which_finishes_later(anima_home):
         assert not done.preempted and len(c.episodes.all()) == 2 and done.messages == 4
     finally:
         c.close()
+
+
+@pytest.mark.slow  # the real default model
+def test_one_deep_reflection_on_the_real_default_model(anima_home, caplog):
+    import logging
+    from anima.models.llama import LlamaChatModel
+    c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", LlamaChatModel(), FakeEmbedder(), user_name="Ada")
+    c.indexer_thread.join()
+    try:
+        ids = talk(c, 0, "I start my new job as a nurse in Leeds on Monday.", "Congratulations! How do you feel?",
+                   "Nervous, honestly. I don't know anyone there.", "That's natural. Who will you work with?",
+                   "No, I asked you for tips, not questions.", "Sorry. Arrive early and learn names first.",
+                   "Also my cat Miso knocked over the plant again.", "Cats and plants rarely get along!")
+        with caplog.at_level(logging.INFO):
+            done = c.reflect_deeply()
+        assert not done.preempted and done.messages == len(ids) and done.steps == 1
+        assert c.soul.get_meta(READ_THROUGH) == str(ids[-1])  # read once, whatever the model made of it
+        assert "Leeds" not in caplog.text and "Miso" not in caplog.text  # the log never holds words
+        said = " ".join(c.soul.get("message", i)["content"] for i in ids).lower()
+        for e in c.episodes.all():  # what was kept holds to what code demands of it
+            assert 0 < len(e.summary) <= 400 and 0 <= e.significance <= 1
+            cited = [i for k, i in c.soul.citations("episode", e.id)]
+            assert cited and set(cited) <= set(ids)
+            assert any(w in said for w in e.summary.lower().split() if len(w) > 3)
+        for rule in c.rules.all():
+            assert not rule.in_force  # one exchange is never enough for a rule
+        again = c.reflect_deeply()
+        assert again.messages == 0 and again.episodes == [] and not c.reflector.deep.pending()
+    finally:
+        c.close()
