@@ -36,11 +36,48 @@ _ONLY_THE_PERSON = (
 
 # A Markdown or HTML image with a remote address, and any remote link: an address can carry what the companion
 # knows in its query, its fragment or its path alike, so no remote address is kept at all (its words are).
-_REMOTE_IMAGE = re.compile(r"!\[([^\]]*)\]\(\s*<?(?:[a-z][a-z0-9+.-]*:)?//[^)]*\)", re.I)
-_HTML_IMAGE = re.compile(r"<img\b[^>]*>", re.I)
-_REMOTE_LINK = re.compile(r"\[([^\]]*)\]\(\s*<?(?:[a-z][a-z0-9+.-]*:)?//[^)]*\)", re.I)
+# Remote: with a scheme and two slashes ("https://", "file:///"), protocol-relative ("//host.example/p"), a
+# backslash where a browser reads a slash, or "www."; or a scheme that runs or sends something without a host
+# (javascript:, vbscript:, data:, mailto:).
+_TARGET = r"\s*<?\s*(?:[a-z][a-z0-9+.-]*:\s*)?[/\\]{2}"
+_RUNS = r"(?:javascript|vbscript|data|mailto|file|blob)\s*:"
+_UNTIL_CLOSED = r"(?:[^()]|\([^()]*\))*\)"  # an address may hold brackets of its own: "javascript:alert(1)"
+_REMOTE_IMAGE = re.compile(rf"!\[([^\]]*)\]\((?:{_TARGET}|\s*<?\s*{_RUNS}){_UNTIL_CLOSED}", re.I)
+_REMOTE_LINK = re.compile(rf"\[([^\]]*)\]\((?:{_TARGET}|\s*<?\s*{_RUNS}){_UNTIL_CLOSED}", re.I)
+# A reference definition ("[1]: //host/p.png?d=...") and what points at it ("![logo][1]", "[text][1]", "[1]").
+_DEFINITION = re.compile(rf"^[ \t]{{0,3}}\[([^\]]+)\]:(?:{_TARGET}|\s*<?\s*{_RUNS}|\s*<?\s*www\.)[^\n]*(?:\n|$)",
+                         re.I | re.M)
+_REFERENCE = re.compile(r"(!?)\[([^\]]*)\](?:\s?\[([^\]]*)\])?")
+_HTML_IMAGE = re.compile(r"<(?:img|image|picture)\b[^>]*>", re.I)
+# Markup that loads or runs something (a video, a frame, an object, a script, a style sheet): gone, with what is
+# inside a script or a style. (An address in any other tag's attribute goes with the addresses below.)
+_HTML_BLOCK = re.compile(r"<(script|style)\b[^>]*>.*?(?:</\1\s*>|$)", re.I | re.S)
+_HTML_LOADS = re.compile(r"</?(?:video|audio|source|track|iframe|frame|frameset|embed|object|param|applet|portal|"
+                         r"link|meta|base|svg|use|script|style)\b[^>]*>", re.I)
 _HTML_LINK = re.compile(r"<a\b[^>]*>(.*?)</a>", re.I | re.S)
-_BARE_URL = re.compile(r"\b(?:(?:https?|ftp)://|www\.)[^\s)\]>\"']+", re.I)
+# Any other address left: in an attribute, a CSS url(), a reference, plain text.
+_ADDRESS = re.compile(r"\b[a-z][a-z0-9+.-]*:\s*[/\\]{2}[^\s)\]>\"'<]*"
+                      r"|(?<![\w:/\\])[/\\]{2}[^\s/\\<>\"'()\[\]?#]*\.[^\s/\\<>\"'()\[\]?#]+[^\s)\]>\"'<]*"
+                      r"|\bwww\.[^\s)\]>\"']+"
+                      rf"|\b{_RUNS}[^\s)\]>\"'<]+", re.I)
+# A character reference a renderer decodes ("https&#58;//", "&#106;avascript:"): decoded before the checks, but
+# never into markup.
+_REFERENCE_CHAR = re.compile(r"&#(?:x([0-9a-f]+)|(\d+));?|&(colon|sol|bsol|period|commat|quest|num|equals|lpar|rpar|"
+                             r"lsqb|rsqb|lbrack|rbrack|excl|NewLine|Tab|percnt|plus|dot);", re.I)
+_NAMED = {"colon": ":", "sol": "/", "bsol": "\\", "period": ".", "commat": "@", "quest": "?", "num": "#",
+          "equals": "=", "lpar": "(", "rpar": ")", "lsqb": "[", "rsqb": "]", "lbrack": "[", "rbrack": "]",
+          "excl": "!", "newline": "\n", "tab": "\t", "percnt": "%", "plus": "+", "dot": "."}
+_MARKUP = set("<>&\"'")
+
+
+def _decoded(m: re.Match) -> str:
+    if m.group(3):
+        return _NAMED[m.group(3).lower()]
+    try:
+        ch = chr(int(m.group(1), 16) if m.group(1) else int(m.group(2)))
+    except (ValueError, OverflowError):
+        return m.group()
+    return m.group() if ch in _MARKUP or not ch.isprintable() and ch not in "\n\t" else ch
 
 
 def notices(typed: str) -> list[str]:
@@ -54,13 +91,36 @@ def notices(typed: str) -> list[str]:
 
 
 def safe_reply(text: str) -> str:
-    """The reply without remote images and without remote addresses (a link keeps its words)."""
+    """The reply without remote images and without remote addresses (a link keeps its words), in whatever form a
+    renderer would read them: Markdown inline or by reference, HTML, CSS, character references, plain text."""
+    text = _REFERENCE_CHAR.sub(_decoded, text)
+    text = _HTML_BLOCK.sub("", text)
+    text = _HTML_IMAGE.sub("[image not shown]", text)
+    text = _HTML_LOADS.sub("", text)
+    text = _HTML_LINK.sub(lambda m: m.group(1), text)
+    text = _without_references(text)
     text = _REMOTE_IMAGE.sub(lambda m: f"[image not shown: {m.group(1)}]" if m.group(1) else "[image not shown]",
                              text)
-    text = _HTML_IMAGE.sub("[image not shown]", text)
     text = _REMOTE_LINK.sub(lambda m: m.group(1), text)
-    text = _HTML_LINK.sub(lambda m: m.group(1), text)
-    return _BARE_URL.sub("[link removed]", text)
+    return _ADDRESS.sub("[link removed]", text)
+
+
+def _without_references(text: str) -> str:
+    """Reference definitions with a remote address gone, and what pointed at them: an image says so, a link
+    keeps its words."""
+    labels = {" ".join(m.group(1).lower().split()) for m in _DEFINITION.finditer(text)}
+    if not labels:
+        return text
+    text = _DEFINITION.sub("", text)
+
+    def pointed(m: re.Match) -> str:
+        bang, words, label = m.group(1), m.group(2), m.group(3)
+        if " ".join((label or words).lower().split()) not in labels:
+            return m.group()
+        if bang:
+            return f"[image not shown: {words}]" if words else "[image not shown]"
+        return words
+    return _REFERENCE.sub(pointed, text)
 
 
 # Announcing what the person feels, as opposed to meeting it ("That sounds like a long day", "That sounds

