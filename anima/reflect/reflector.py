@@ -103,11 +103,14 @@ class Reflector:
         meanwhile pre-empts it; the next call goes on where it stopped. None when it failed (told to listeners)."""
         if self.deep is None:
             return None
-        self.wait()
         with self._deep_lock:
+            # Marked running before waiting on the work between turns, so a turn sent meanwhile stops it too.
             self._deep_cancel = cancel = threading.Event()
             done: list[Deepened] = []
             try:
+                self.wait()
+                if cancel.is_set():
+                    return Deepened(preempted=True)
                 self._guarded("reflecting deeply", lambda: done.append(self.deep.run(cancel)))
             finally:
                 self._deep_cancel = None
