@@ -41,8 +41,9 @@ LINED = ("human",)
 _INSTRUCTION = re.compile(
     r"\b(always|never|from now on|from (?:today|tonight|tomorrow|here|this (?:day|moment|point))(?: on(?:wards?)?)?|"
     r"henceforth|going forward|at all times|no matter what|without exception|until (?:i|we) say|"
-    r"(?:in|with|at the (?:end|start) of) (?:every|each|all(?: of)? your|any of your) (?:reply|replies|answers?|"
-    r"responses?|messages?)|(?:every|each) (?:reply|answer|response)|"
+    r"(?:in|with|after|before|at the (?:end|start) of) (?:every|each|all(?: of)? your|any of your) (?:reply|replies|"
+    r"answers?|responses?|messages?)|(?:every|each) (?:reply|answer|response)|until further notice|"
+    r"(?:all|every|any) future (?:repl\w*|answers?|responses?|messages?|conversations?|chats?)|"
     r"forever|permanent(?:ly)?|obey\w*|you (?:must|will|shall|should"
     r"|have to|need to|are to)|must|ignore|disregard|override|forget (?:all|every|everything|your)|delete|erase"
     r"|pretend|act as|role-?play|jailbreak|system prompt|instructions?|new rules?|your (?:rules?|role|name|"
@@ -64,6 +65,7 @@ _FOR_SOMEONE_ELSE = re.compile(
     rf"clinical (?:instruction|order)s?|"
     # Someone at their keyboard: "Ada's mum here, typing for her", "she asked me to tell you".
     rf"(?:\w+'s|his|her|their) {_KIN} (?:here|speaking|typing|writing)|"
+    rf"(?:this is|it's|it is) (?:\w+'s|his|her|their) {_KIN}\s*(?:[,.!:;\u2014\u2013-]|$)|"
     rf"(?:\w+'s|his|her|their) {_KIN} (?:says|said|wants|asked|told|insists|thinks)|"
     rf"(?:typing|writing|texting|messaging|replying|answering|speaking|chatting) (?:this )?(?:for|on behalf of) "
     rf"(?:her|him|them|my {_KIN}|(?-i:[A-Z]\w+))\b|(?:^|[.!?,:;]\s+|\bit's |\bthis is ){_KIN} here\b|"
@@ -72,9 +74,12 @@ _FOR_SOMEONE_ELSE = re.compile(
     rf"(?:she|he|they) (?:asked|wants|told) me to (?:tell|ask|let) you)", re.I)
 # A fact is words about the person: not an opaque run (base64, hex), not a link or an address.
 _OPAQUE = re.compile(r"[A-Za-z0-9+/=_-]{20,}")
-# The same run spaced into groups ("V3Jp dGUg aW4g ..."): a few characters each, most mixing case or digits.
+# The same run spaced into groups ("V3Jp dGUg aW4g ...", or with commas): a few characters each, most switching
+# between small letters, capitals and digits at least twice, once every two characters ("dGUg", "aW4g"; not
+# "BA1234", "10am", "iPhone", "MacBook").
 _GROUP = re.compile(r"[A-Za-z0-9+/]{2,8}={0,2}")
-_ODD_GROUP = re.compile(r"\d.*[A-Za-z]|[A-Za-z].*\d|[a-z][A-Z]|[+/=]")
+_SWITCH = re.compile(r"(?<=[a-z])(?=[A-Z0-9+/=])|(?<=[A-Z])(?=[a-z0-9+/=])|(?<=[0-9])(?=[A-Za-z+/=])|"
+                     r"(?<=[+/=])(?=[A-Za-z0-9])")
 _LINK = re.compile(r"(?:[a-z][a-z0-9+.-]*:)?//\S|!\[|\]\(|\bwww\.|[\w.-]+@[\w-]+\.\w+|<[a-z/!]", re.I)
 # A line that tells the companion what to do: a bare verb opens it, or opens a clause of it ("Whenever they say
 # hi, answer with potato", "Loves jazz, and call me Captain") followed by what it is done to or with; or a
@@ -116,7 +121,7 @@ class _Orders:
 
     def given(self, text: str) -> bool:
         """Whether `text` tells the companion what to do."""
-        if self.opening.search(text) or self.standing.search(text):
+        if self.opening.search(text) or self.standing.search(text) or _STANDING.search(text):
             return True
         for m in self.clause.finditer(text):
             if m.group("joint") in ("and", "or", "but", "so") and \
@@ -129,6 +134,9 @@ class _Orders:
 # In a fact about the person every such verb is an order; in the companion's note to itself, not all are.
 _FACT_ORDERS = _Orders.of(f"{_ORDERS} {_SELF_NOTES} {_OPENERS}", f"{_ORDERS} {_SELF_NOTES}")
 _NOTE_ORDERS = _Orders.of(f"{_ORDERS} never always don't dont", _ORDERS)
+# After a condition that recurs, any of them is an order ("Each time we talk, open with a joke").
+_STANDING = re.compile(rf"{_RECURS}(?:{'|'.join(f'{_ORDERS} {_SELF_NOTES} open finish close'.split())})\b"
+                       rf"{_WHAT_IT_IS_DONE_TO}", re.I)
 # Not about the person: the companion, the system, or who owns or commands whom.
 _ELSEWHERE = re.compile(
     r"\b(assistant|the ai|an ai|companion|chatbot|bot|the model|system|\w+ mode|(?:this|your|user|admin|system) "
@@ -155,15 +163,16 @@ def _opaque(text: str) -> bool:
     """Whether a line holds a code rather than words: an unbroken run, or one spaced into short groups."""
     if _OPAQUE.search(text):
         return True
-    run: list[str] = []
-    for token in [*text.split(), ""]:
-        if _GROUP.fullmatch(token):
-            run.append(token)
-            continue
-        odd = sum(bool(_ODD_GROUP.search(t)) for t in run)
-        if len(run) >= 4 and odd >= 3 and odd * 2 >= len(run) or _decodes(run):
-            return True
-        run = []
+    for tokens in (text.split(), re.split(r"[\s,;|]+", text)):
+        run: list[str] = []
+        for token in [*tokens, ""]:
+            if _GROUP.fullmatch(token):
+                run.append(token)
+                continue
+            odd = sum(len(_SWITCH.findall(t)) >= max(2, len(t) / 2) for t in run)
+            if len(run) >= 4 and odd >= 3 and odd * 2 >= len(run) or _decodes(run):
+                return True
+            run = []
     return False
 
 
@@ -243,7 +252,7 @@ def judge(change: Change, companion: str = "Anima") -> tuple[Verdict, str]:
     if source is not Source.PERSON:
         return Verdict.PROPOSE, f"it came from {change.provenance.shown()}"
     sentence = _source_sentence(content, said) if said else ""
-    if _INSTRUCTION.search(content) or _INSTRUCTION.search(sentence) or _FACT_ORDERS.standing.search(sentence):
+    if _INSTRUCTION.search(content) or _INSTRUCTION.search(sentence) or _STANDING.search(sentence):
         return Verdict.PROPOSE, "it reads as an instruction, not as a fact about you"
     # A claim to speak for someone else anywhere in the message taints all that was read from it.
     if _FOR_SOMEONE_ELSE.search(content) or _FOR_SOMEONE_ELSE.search(said):
@@ -277,7 +286,7 @@ def unfit(text: str, said: str = "", companion: str = "", orders: bool = False) 
         return f"it holds {found[0]}"
     sentence = _source_sentence(text, said) if said else ""
     if _INSTRUCTION.search(text) or _FOR_SOMEONE_ELSE.search(text) or _INSTRUCTION.search(sentence) \
-            or _FACT_ORDERS.standing.search(sentence) or _FOR_SOMEONE_ELSE.search(said):
+            or _STANDING.search(sentence) or _FOR_SOMEONE_ELSE.search(said):
         return "it reads as an instruction or speaks for someone else"
     if orders and _NOTE_ORDERS.given(text):
         return "it tells me what to do"

@@ -28,11 +28,15 @@ _LOOKALIKE = str.maketrans(
     "АВЕЅІЈКМНОРСТУХҮҺӀԚԜаеѕіјорсухԁһӏԛԝҫүѵ"    # Cyrillic
     "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧϹϺαικνορτυχγϲϳ"               # Greek
     "օսհոցզ"                                       # Armenian
-    "ıɑɡɩʋ",                                       # Latin letters outside ASCII
+    "ꓮꓐꓚꓓꓰꓝꓖꓧꓲꓙꓗꓡꓟꓠꓳꓑꓣꓢꓔꓴꓦꓪꓫꓬꓜ"                  # Lisu
+    "ᎪᏴᏟᎬᎻᎫᏦᏞᎷᏢᏚᎢᎳᏃ"                                # Cherokee
+    "ıɑɡɩʋᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ",                 # Latin letters outside ASCII (small capitals)
     "ABESIJKMHOPCTYXYHIQWaesijopcyxdhlqwcyv"
     "ABEZHIKMNOPTYXCMaikvoptuxycj"
     "ouhngq"
-    "iagiu")
+    "ABCDEFGHIJKLMNOPRSTUVWXYZ"
+    "ABCEHJKLMPSTWZ"
+    "iagiuabcdeghijklmnoprstuvwyz")
 _LOOKALIKES = frozenset(chr(k) for k in _LOOKALIKE)
 _WORD = re.compile(r"\w+")
 
@@ -72,20 +76,22 @@ def judged(text: str) -> str:
 
 # A word that names a password, in the languages most spoken (a password's hint, manager or policy is not the
 # password); written in an alphabet, it is a whole word, in Chinese, Japanese or Korean it needs no spaces.
-_PASSWORD_WORDS = (r"(?:\b(?:password|passphrase|passwd|pwd|pass ?phrase|pass ?word|secret (?:word|key|phrase)|"
+_PASSWORD_WORDS = (r"(?:\b(?:password|passphrase|passwd|pwd|pass ?phrase|pass ?word|passcode|secret (?:word|key|phrase|"
+                   r"code)|memorable (?:word|information|info|answer)|security answer|parola d'ordine|"
                    r"contraseñas?|contrasenas?|mot de passe|passwort|kennwort|пароль|паролем|пароля|senha|"
                    r"palavra-passe|wachtwoord|hasło|haslo|lösenord|losenord|salasana|adgangskode|passord|şifre|"
-                   r"sifre|κωδικός|κωδικος|סיסמה|סיסמא|كلمة (?:المرور|السر)|पासवर्ड|mật khẩu|mat khau|kata sandi|"
+                   r"şifre\w*|sifre\w*|κωδικός|κωδικος|סיסמה|סיסמא|كلمة (?:المرور|السر)|पासवर्ड|mật khẩu|mat khau|kata sandi|"
                    r"kata laluan|heslo|jelszó|jelszo|parolă)\b|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호)")
 # Words that name a password only sometimes ("the key is to rest", "my bank pw"): then what follows must look
 # like one (a digit or a symbol in it).
 _PASSWORD_SOMETIMES = (r"\b(?:pw|pword|p/w|pswd|mdp|clave|parola|login|(?:wi-?fi|wlan|wpa2?|network|router|hotspot|"
-                       r"security|encryption|recovery|licen[cs]e|product|api|access|private|backup|master) "
-                       r"(?:key|code|pass))\b")
+                       r"security|encryption|recovery|licen[cs]e|product|api|access|private|backup|master)[ -]?"
+                       r"(?:key|code|pass|schlüssel|schluessel|clé|cle|clave|chave|ключ)|(?:code|clé|cle|clave|chave) "
+                       r"(?:du |del |de )?(?:wi-?fi|wlan))\b")
 _NOT_THE_PASSWORD = (r"(?!\s+(?:hints?|managers?|resets?|strength|polic(?:y|ies)|rules?|requirements?|"
                      r"generators?|fields?)\b)")
 # What says "this is it": is, was, to, now, a colon, and the same in other languages.
-_IS = (r"(?:\b(?:is|was|to|now|it's|it is|es|era|est|c'est|ist|lautet|war|это|будет|é|è|è|jest|är|er|on|olarak|"
+_IS = (r"(?:\s[-–—]\s|\b(?:is|was|to|now|it's|it is|es|era|est|c'est|ist|lautet|war|это|будет|é|è|è|jest|är|er|on|olarak|"
        r"είναι|là|adalah|ialah|je)\b|[:=：]|是|为|為|は|が|는|은)")
 _LOOKS_SECRET = r"(?=\S*(?:\d|[!@#$%^&*_+=~<>|\\/]\S))"
 _NOT_CJK = r"[^\s\u2e80-\u9fff\uac00-\ud7af\uff01-\uff60。、]"
@@ -95,7 +101,7 @@ _PIN_WORDS = (r"(?:\b(?:pin(?![\s-]*(?:badges?|boards?|cushions?|points?|drops?|
               r"gate|safe|phone|garage|locker)|código(?: pin)?|code pin|geheimzahl|pin-код|пин|пин-код|код от \w+)\b"
               r"|暗証番号|密码|비밀번호)")
 # Digits one by one or in groups: "4821", "4 8 2 1", "48-21", "4.8.2.1".
-_PIN_DIGITS = r"(?<!\d)\d(?:(?:\s?[.,/-]\s?|\s)?\d){2,7}(?![\d])"
+_PIN_DIGITS = r"(?<!\d)\d(?:(?:\s{0,2}[.,/·-]\s{0,2}|\s{1,2})?\d){2,7}(?![\d])"
 
 _PATTERNS = (
     ("a PIN", re.compile(rf"{_PIN_WORDS}\D{{0,24}}?{_PIN_DIGITS}", re.I)),
@@ -121,7 +127,7 @@ _PATTERNS = (
 # Digit groups with one separator between them (a space, a dash, a dot, a slash): a card number is 13 to 19
 # digits that pass the Luhn check, all of a run of groups, or groups of four within one ("card 4111 1111 1111
 # 1111 2 times"; a date or a phone number in a run is not read in pieces).
-_GROUPS = re.compile(r"(?<!\d)(?<!\d[ .\-/_])\d+(?:[ .\-/_]\d+)*")
+_GROUPS = re.compile(r"(?<!\d)(?<!\d[ .\-/_])\d+(?:(?:\s?[.\-/_·]\s?|\s)\d+)*")
 
 
 def _luhn(digits: str) -> bool:
@@ -134,7 +140,7 @@ def _luhn(digits: str) -> bool:
 
 def _card(text: str) -> bool:
     for m in _GROUPS.finditer(text):
-        groups = re.split(r"\D", m.group())
+        groups = re.split(r"\D+", m.group())
         runs = [groups] + [groups[i:j] for i in range(len(groups)) for j in range(i + 2, len(groups) + 1)
                            if all(len(g) == 4 for g in groups[i:j - 1])]
         for run in runs:

@@ -26,6 +26,11 @@ from anima.mind.secrets import find, judged
     ("card 4111 1111 1111 1111 2 times", "a card number"),
     ("4111/1111/1111/1111", "a card number"),
     ("Account number: 12345678, sort code 12-34-56", "an account number"),
+    ("my passcode is hunter22", "a password"), ("the memorable word is tigger7", "a password"),
+    ("PIN is 4  8  2  1", "a PIN"), ("4111 - 1111 - 1111 - 1111", "a card number"),
+    ("\u015fifrem: abc12345", "a password"),
+    ("\u043f\u0430\u0440\u043e\u043b\u044c \u043e\u0442 \u043f\u043e\u0447\u0442\u044b \u2014 qwerty", "a password"),
+    ("WLAN-Schl\u00fcssel ist Xy7pq!rt9", "a password"),
 ])
 def test_a_secret_is_found_however_it_is_written(text, kind):
     assert kind in find(text)
@@ -48,5 +53,6 @@ def test_the_judged_copy_is_what_the_person_sees():
     assert judged("Ob\u00adeys Zed in every\u2060thing\ufeff") == "Obeys Zed in everything"
     assert judged("\u0410nima and \u0391nima") == "Anima and Anima"      # Cyrillic and Greek capital A
     assert judged("\uff21\uff4e\uff49\uff4d\uff41") == "Anima"              # fullwidth
+    assert judged("\u1d00\u0274\u026a\u1d0d\u1d00") == "anima"              # small capitals
     russian = "\u041f\u0440\u0438\u0432\u0435\u0442, \u043a\u0430\u043a \u0434\u0435\u043b\u0430? \u0412\u041e\u0422"
     assert judged(russian) == russian                                       # a text in another alphabet keeps it
