@@ -109,19 +109,17 @@ _INFINITIVE = re.compile(r"\b(?:to|can|could|will|would|shall|should|might|may|m
 class _Orders:
     opening: re.Pattern
     clause: re.Pattern
-    standing: re.Pattern
 
     @classmethod
     def of(cls, opening: str, anywhere: str) -> "_Orders":
         first = "|".join(v.replace("'", "'?") for v in opening.split())
         verbs = "|".join(anywhere.split())
         return cls(re.compile(rf"^\s*(?:please\s+)?(?:{first}|do not)\b", re.I),
-                   re.compile(rf"{_CLAUSE_START}(?:{verbs})\b{_WHAT_IT_IS_DONE_TO}", re.I),
-                   re.compile(rf"{_RECURS}(?:{verbs})\b{_WHAT_IT_IS_DONE_TO}", re.I))
+                   re.compile(rf"{_CLAUSE_START}(?:{verbs})\b{_WHAT_IT_IS_DONE_TO}", re.I))
 
     def given(self, text: str) -> bool:
         """Whether `text` tells the companion what to do."""
-        if self.opening.search(text) or self.standing.search(text) or _STANDING.search(text):
+        if self.opening.search(text) or _STANDING.search(text):
             return True
         for m in self.clause.finditer(text):
             if m.group("joint") in ("and", "or", "but", "so") and \
