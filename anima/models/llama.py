@@ -1,5 +1,6 @@
 """Chat through llama.cpp (llama-cpp-python) on any GGUF file."""
 
+import ctypes
 import json
 import logging
 import os
@@ -12,12 +13,16 @@ from .chat import DEFAULT_CONTEXT_TOKENS, Capabilities, ChatModel, Message, Mode
 from .defaults import default_gguf
 from .loading import Background
 from .reencode import ReencodeFailed, reencoded
-from .shift import drop_block, shiftable
+from .shift import common_prefix, drop_block, exact_prompt, shiftable
 
 log = logging.getLogger(__name__)
 
 GGUF_MAGIC = b"GGUF"
 COUNTS_KEPT = 4096  # token counts remembered (a session's transcript, with room to spare)
+# A side call (reflection, learning) reads its prompt this many tokens at a time and looks for a cancel between
+# pieces: llama.cpp reads a whole prompt in one go otherwise, and a turn that pre-empts deep reflection waited
+# for all of it (16 messages, ~20 s on two cores). See bench/reflection.py for what it costs and saves.
+PIECE = 64
 
 
 def check_gguf(path: Path) -> Path:
@@ -38,6 +43,30 @@ def machine_threads() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:
         return max(1, os.cpu_count() or 1)
+
+
+def _computed(llm) -> tuple[bytes, object, int]:
+    """What the context has computed: the cache, and which tokens it holds. Not Llama.save_state, which also
+    copies the logits of the last batch (512 x the vocabulary, 100 MB for the default model) that nothing here
+    reads: restoring them took 1.7 of the 1.8 s a turn waited for deep reflection to step aside (measured)."""
+    import llama_cpp
+    size = llama_cpp.llama_state_get_size(llm._ctx.ctx)
+    buffer = (ctypes.c_uint8 * int(size))()
+    n = int(llama_cpp.llama_state_get_data(llm._ctx.ctx, buffer, size))
+    if n > size:
+        raise RuntimeError("llama.cpp wrote more state than it said it would")
+    return ctypes.string_at(buffer, n), llm.input_ids.copy(), llm.n_tokens
+
+
+def _restore(llm, state: tuple[bytes, object, int]) -> None:
+    import llama_cpp
+    data, input_ids, n_tokens = state
+    buffer = (ctypes.c_uint8 * len(data)).from_buffer_copy(data)
+    if llama_cpp.llama_state_set_data(llm._ctx.ctx, buffer, len(data)) != len(data):
+        raise RuntimeError("llama.cpp did not take back its state")
+    llm.input_ids = input_ids
+    llm.n_tokens = n_tokens
+    llm._requires_eval = True  # the next call reads its last token again, for fresh logits
 
 
 class LlamaChatModel(ChatModel):
@@ -63,6 +92,8 @@ class LlamaChatModel(ChatModel):
         self.dropped = 0  # tokens the last trim dropped from the computed prompt
         self._sent: list[Message] = []  # the messages whose prompt the context holds (shift.py)
         self._prompt_tokens = None  # shift.PromptTokens, set at load where a trim can be dropped from the cache
+        self._exact_prompt = None   # shift.PromptTokens, set at load where the model uses its own template
+        self._asides = 0            # side calls under way (aside): they read their prompts in pieces
         self._llm = Background(f"chat model {self.name}", self._load)
         self.capabilities = Capabilities(streaming=True, schema_constrained=True, gpu_offload=False,
                                          context_tokens=n_ctx, keeps_prefix=True)
@@ -108,6 +139,7 @@ class LlamaChatModel(ChatModel):
             raise ModelError(f"{path} could not be loaded as a model (damaged or truncated?): {e}") from None
         self.running_from = path
         self._prompt_tokens = shiftable(llm)
+        self._exact_prompt = exact_prompt(llm)
         return llm
 
     @property
@@ -133,11 +165,13 @@ class LlamaChatModel(ChatModel):
         Nothing else uses the model in between, so what others evaluate is never rolled back."""
         llm = self.llama
         with self._lock:
-            state, sent = llm.save_state(), self._sent
+            state, sent = _computed(llm), self._sent
+            self._asides += 1
             try:
                 yield
             finally:
-                llm.load_state(state)
+                self._asides -= 1
+                _restore(llm, state)
                 self._sent = sent
 
     def _grammar(self, schema: dict):
@@ -153,6 +187,8 @@ class LlamaChatModel(ChatModel):
         grammar = self._grammar(schema) if schema else None
         with self._lock:
             self._drop_trimmed(llm, messages)
+            if self._asides and not self._read_in_pieces(llm, messages, cancel):
+                return StopReason.CANCELLED
             chunks = llm.create_chat_completion(list(messages), stream=True, max_tokens=max_tokens,
                                                 temperature=temperature, stop=list(stop) or None, grammar=grammar,
                                                 repeat_penalty=self.repeat_penalty)
@@ -169,6 +205,22 @@ class LlamaChatModel(ChatModel):
                 return StopReason.END
             finally:
                 chunks.close()
+
+    def _read_in_pieces(self, llm, messages: list[Message], cancel: threading.Event) -> bool:
+        """Read a side call's prompt, all but its last token, PIECE tokens at a time; False if cancelled between
+        pieces. What was read is the computed prefix create_chat_completion then finds (it reads the last token
+        itself, for the logits it samples from)."""
+        if self._exact_prompt is None:
+            return not cancel.is_set()
+        import numpy as np
+        tokens = self._exact_prompt(list(messages))
+        have = common_prefix(llm.input_ids[:llm.n_tokens], np.asarray(tokens))
+        llm.n_tokens = min(have, len(tokens) - 1)  # eval() drops the rest of the cache
+        for i in range(llm.n_tokens, len(tokens) - 1, PIECE):
+            if cancel.is_set():
+                return False
+            llm.eval(tokens[i:min(i + PIECE, len(tokens) - 1)])
+        return not cancel.is_set()
 
     def _drop_trimmed(self, llm, messages: list[Message]) -> None:
         """When the transcript lost its oldest turns since the last call (the floor unchanged), drop them from the

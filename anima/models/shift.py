@@ -40,11 +40,16 @@ class PromptTokens:
         return self.llm.tokenize(result.prompt.encode("utf-8"), add_bos=not result.added_special, special=True)
 
 
-def shiftable(llm) -> PromptTokens | None:
-    """How to tokenize prompts for drop_block, where a shift can be made: the model uses its own template (so the
-    tokens can be known exactly), this llama-cpp-python exposes the cache operations, and the cache can shift."""
+def exact_prompt(llm) -> PromptTokens | None:
+    """How to tokenize prompts exactly as create_chat_completion will, where the model uses its own template."""
     template = llm.metadata.get("tokenizer.chat_template") if llm.chat_format == "chat_template.default" else None
-    return PromptTokens(llm, template) if template and can_shift(llm) else None
+    return PromptTokens(llm, template) if template else None
+
+
+def shiftable(llm) -> PromptTokens | None:
+    """How to tokenize prompts for drop_block, where a shift can be made: the tokens can be known exactly
+    (exact_prompt), this llama-cpp-python exposes the cache operations, and the cache can shift."""
+    return exact_prompt(llm) if can_shift(llm) else None
 
 
 def can_shift(llm) -> bool:

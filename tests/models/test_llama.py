@@ -107,3 +107,36 @@ def test_the_longest_string_a_schema_may_ask_for_is_one_llama_cpp_takes(real_mod
                     "properties": {"x": {"type": "string", "maxLength": LONGEST_STRING}}},
                    reading_schema(16, 8), considering_schema(12)):
         assert list(real_model.stream([{"role": "user", "content": "Say hi."}], max_tokens=2, schema=schema))
+
+
+@pytest.mark.slow  # the real model
+def test_a_side_call_reads_its_prompt_in_pieces_gives_the_same_answer_and_stops_between_them(real_model):
+    from anima.models.llama import PIECE
+    long = " ".join(f"On day {i} Ada walked her dog Bruno to the river and back." for i in range(60))
+    ask = [{"role": "system", "content": "Summarise in one line."}, {"role": "user", "content": long}]
+    real_model.forget_computed()
+    whole = real_model.stream(ask, max_tokens=8, temperature=0.0).read()
+    real_model.forget_computed()
+    with real_model.aside():  # a side call: read PIECE tokens at a time
+        pieced = real_model.stream(ask, max_tokens=8, temperature=0.0).read()
+    assert pieced == whole
+    # Cancelled while it reads the prompt: it stops between pieces, before all of it was read.
+    real_model.forget_computed()
+    cancel, read = threading.Event(), []
+    llm = real_model.llama
+    original = llm.eval
+
+    def counting(tokens):
+        read.append(len(tokens))
+        if len(read) == 3:
+            cancel.set()  # as a turn would, mid-prompt
+        return original(tokens)
+
+    llm.eval = counting
+    try:
+        with real_model.aside():
+            stream = real_model.stream(ask, max_tokens=8, temperature=0.0, cancel=cancel)
+            assert stream.read() == "" and stream.stop_reason is StopReason.CANCELLED
+    finally:
+        llm.eval = original
+    assert read == [PIECE] * 3 and len(real_model._exact_prompt(ask)) > 10 * PIECE
