@@ -147,8 +147,23 @@ def considering_schema(episodes: int) -> dict:
 _WHAT_I_AM = re.compile(r"\b(?:an? |the |her |his |their |\w+'s )?(?:companion|assistant|ai)\b", re.I)
 
 
-def grounded(text: str, words: set[str]) -> bool:
-    return bool(set(terms(text)) & words)
+# Reflection is written for itself: in the first person about the companion, in the third about the person.
+# Text that speaks to "you" is a reply leaking into it (a small model writes "You are amazing" as a lesson, an
+# arc, an insight), never something to keep.
+_ADDRESSED = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'll|you'd|u)\b", re.I)
+_FIRST_PERSON = re.compile(r"\b(?:i|me|my|myself|i'm|i've|i'll|i'd)\b", re.I)
+_THIRD_PERSON = re.compile(r"\b(?:they|them|their|theirs|he|him|his|she|her|hers)\b", re.I)
+ARC_WORDS = 8        # an arc is a few words of mood ("worried -> relieved"), not a sentence
+SHARED_TERMS = 2     # what a summary or an insight shares with what it is about, at least
+
+
+def grounded(text: str, words: set[str], least: int = 1) -> bool:
+    own = set(terms(text))
+    return len(own & words) >= min(least, len(own)) and bool(own & words)
+
+
+def addressed(text: str) -> bool:
+    return bool(_ADDRESSED.search(text))
 
 
 class DeepReflection:
@@ -234,19 +249,26 @@ class DeepReflection:
 
     def _episodes(self, found: list[dict], said: list[dict], done: Deepened) -> None:
         taken: set[int] = set()
+        summaries: set[str] = set()
         for e in found:
             group = [said[n - 1] for n in dict.fromkeys(e["messages"]) if 1 <= n <= len(said) and n not in taken]
             summary = once(" ".join(e["summary"].split()))
             words = set(terms(" ".join(m["content"] for m in group)))
-            texts = (summary, e["emotional_arc"], e["self_assessment"])
-            if not group or not grounded(summary, words) or any(unfit(t) for t in texts):
+            if (not group or not grounded(summary, words, SHARED_TERMS) or addressed(summary) or unfit(summary)
+                    or summary.lower() in summaries):
                 done.dropped += 1
                 continue
+            # An arc or a self-assessment that is not one is left out; the episode stands without it.
+            arc = " ".join(e["emotional_arc"].split())
+            arc = "" if len(arc.split()) > ARC_WORDS or addressed(arc) or unfit(arc) else arc
+            assessment = once(" ".join(e["self_assessment"].split()))
+            assessment = "" if addressed(assessment) or unfit(assessment) else assessment
             taken.update(n for n in e["messages"])
+            summaries.add(summary.lower())
             try:
                 done.episodes.append(self.episodes.record(
-                    summary, [m["id"] for m in group], emotional_arc=e["emotional_arc"],
-                    significance=e["significance"] / STEPS, self_assessment=e["self_assessment"]))
+                    summary, [m["id"] for m in group], emotional_arc=arc,
+                    significance=e["significance"] / STEPS, self_assessment=assessment))
             except InvalidEdit:
                 done.dropped += 1
 
@@ -256,7 +278,8 @@ class DeepReflection:
             n = f["message"]
             m = said[n - 1] if 1 <= n <= len(said) else None
             lesson = " ".join(f["lesson"].split())
-            if m is None or m["role"] != "user" or m["source"] not in (None, Source.PERSON.value) or unfit(lesson):
+            if (m is None or m["role"] != "user" or m["source"] not in (None, Source.PERSON.value) or unfit(lesson)
+                    or addressed(lesson)):
                 done.dropped += 1
                 continue
             rule = rules[f["rule"] - 1] if 1 <= f["rule"] <= len(rules) else None
@@ -308,17 +331,22 @@ class DeepReflection:
             self.soul.set_meta(CONSIDERED_THROUGH, str(newest))
             return
         words = set(terms(" ".join(f"{e.summary} {e.self_assessment} {e.emotional_arc}" for e in shown)))
+        person = self.names()[1]
         with self.soul.transaction():
             for g in answer["growth"]:
                 entry = once(" ".join(g["entry"].split()))
                 cited = [shown[n - 1] for n in dict.fromkeys(g["experiences"]) if 1 <= n <= len(shown)]
-                if not entry or not cited or not grounded(entry, words) or unfit(entry):
+                if (not entry or not cited or not grounded(entry, words) or unfit(entry) or addressed(entry)
+                        or not _FIRST_PERSON.search(entry)):
                     done.dropped += 1
                     continue
                 done.growth.append(self.self_model.grow(entry, [("episode", e.id) for e in cited]))
             for text in answer["insights"]:
                 insight = once(" ".join(text.split()))
-                if not insight or not grounded(insight, words) or unfit(insight):
+                about_them = person and re.search(rf"(?<!\w){re.escape(person)}(?!\w)", insight, re.I) or \
+                    _THIRD_PERSON.search(insight)
+                if (not insight or not about_them or not grounded(insight, words, SHARED_TERMS) or unfit(insight)
+                        or addressed(insight)):
                     done.dropped += 1
                     continue
                 done.insights.append(self.memories.remember(
@@ -343,7 +371,8 @@ class DeepReflection:
         # "I am Ada's companion" is how an identity speaks: those words alone do not make it unfit (gate.unfit
         # reads them as talk of the system); who owns or commands whom still does.
         plain = _WHAT_I_AM.sub("", proposed)
-        if not proposed or unfit(plain) or not grounded(proposed, words | set(terms(current))):
+        if (not proposed or unfit(plain) or addressed(proposed) or not _FIRST_PERSON.search(proposed)
+                or not grounded(proposed, words | set(terms(current)))):
             return
         ruling = self.governance.consider(current, proposed)
         done.identity = ruling.ruling

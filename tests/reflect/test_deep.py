@@ -97,6 +97,30 @@ def test_an_episode_whose_words_are_not_in_the_messages_or_that_carries_an_order
     assert done.dropped == 2
 
 
+def test_what_speaks_to_you_is_a_reply_leaking_in_and_is_never_kept(dc):
+    """A small model writes its praise everywhere ("You are amazing"): reflection is written for itself, in the
+    first person about the companion and the third about the person, so text addressed to "you" is dropped;
+    an episode stands without an arc or an assessment that is not one."""
+    c = dc
+    talk(c, 0, "I painted the kitchen blue this weekend.", "That sounds like a fresh look!",
+         "Yes, it took two coats of paint.", "Two coats is a lot of work.")
+    c.chat.enqueue(reading(
+        episodes=[([1, 2, 3, 4], "Ada painted the kitchen blue, two coats of paint", "I love your creativity. You "
+                   "have the ability to make people's lives better", 4, "You are amazing. You inspire me."),
+                  ([1, 2], "I'm so glad you're happy with the kitchen paint.", "", 9, "")],
+        feedback=[(3, "correction", "You are amazing, keep painting", 0, "supports")]),
+        considering(growth=[("You inspire me with the kitchen paint.", [1])],
+                    insights=["You painted the kitchen blue.", "Ada likes the kitchen blue, painted in two coats."],
+                    identity="Your kitchen painting inspires me, Ada."))
+    done = c.reflect_deeply()
+    [episode] = [c.episodes.get(i) for i in done.episodes]
+    assert (episode.summary, episode.emotional_arc, episode.self_assessment) == (
+        "Ada painted the kitchen blue, two coats of paint", "", "")
+    assert c.rules.all() == [] and c.self_model.growth(10) == []
+    assert [m["content"] for m in c.memories.current()] == ["Ada likes the kitchen blue, painted in two coats."]
+    assert done.identity is None and c.self_model.read().identity == ""
+
+
 def test_a_malformed_answer_writes_nothing_and_the_next_messages_are_still_read(dc):
     c = dc
     talk(c, 0, "Work was long today.", "Sounds tiring.")
