@@ -10,6 +10,7 @@ home, a file to export to or import from); any other is a bug.
 import argparse
 import errno
 import getpass
+import json
 import os
 import sys
 
@@ -47,6 +48,21 @@ def unlock(home: Home):
         return home.unlock(passphrase)
     except PassphraseNeeded:
         return home.unlock(ask(PASSPHRASE_ENV, "Passphrase: "))
+
+
+def cmd_sovereignty(args) -> int:
+    """How often the companion's reading overrode what the person said they feel, and how it did after they
+    corrected it (mind/sovereignty.py)."""
+    from .mind.sovereignty import measure
+    with unlock(Home(args.home)) as soul:
+        s = measure(soul)
+    if args.json:
+        print(json.dumps({"interpretive_override": s.ios, "after_correction_misalignment": s.amr,
+                          "statements": s.statements, "overrides": s.overrides, "corrections": s.corrections,
+                          "misaligned_after": s.misaligned_after, "reads_to_align": s.reads_to_align}))
+    else:
+        print("\n".join(s.lines()))
+    return 0
 
 
 def cmd_export(args) -> int:
@@ -350,6 +366,10 @@ def build_parser() -> argparse.ArgumentParser:
                                 "The window opens with `anima` (or `make run`, or `python -m ui`).")
     p.add_argument("--home", help="data directory (default: $ANIMA_HOME or the user data dir)")
     sub = p.add_subparsers(dest="command")
+    so = sub.add_parser("sovereignty", help="how often my reading overrode how you said you feel, and after "
+                                            "you corrected me")
+    so.add_argument("--json", action="store_true")
+    so.set_defaults(func=cmd_sovereignty)
     e = sub.add_parser("export", help="write the whole soul to one encrypted core file")
     e.add_argument("path", nargs="?")
     e.add_argument("--markdown", metavar="DIR", help="write a readable, NOT encrypted, SELF.md and world/*.md")

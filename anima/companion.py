@@ -24,6 +24,7 @@ from .mind.parts import Parts
 from .mind.recalls import WorkspaceRecord
 from .mind.rules import Rules
 from .mind.selfmodel import SelfModel
+from .mind.sovereignty import Sovereignty, measure as measure_sovereignty
 from .mind.world import Clerk, WorldCards
 from .models.chat import ChatModel
 from .models.embedder import Embedder
@@ -160,6 +161,10 @@ class Companion:
         """Deep reflection now (`python -m anima reflect --deep`; the window when the person is idle): episodes,
         feedback and rules, growth, identity under governance. A turn meanwhile pre-empts it."""
         return self.reflector.deepen()
+
+    def sovereignty(self) -> Sovereignty:
+        """How often its reading overrode how the person said they feel, and after they corrected it."""
+        return measure_sovereignty(self.soul)
 
     def recall(self, query: str, k: int = 10, exclude=frozenset()) -> list[Recalled]:
         return self.clerk.pick(query, k, exclude)

@@ -186,6 +186,7 @@ def test_feelings_show_evidence_and_fading_and_the_person_has_the_last_word(qtbo
     assert cells(view.table, 4) == ["how you wrote", "you said so"]
     assert cells(view.table, 5)[0] == "escalating"
     assert "70% sure" in cells(view.table, 6)[0]  # wording caps how sure a reading can be
+    assert view.measures.text().startswith("Interpretive override: nothing to measure yet")  # "fine." is no "I'm"
     screenshot(window, "open-mind-feelings")
 
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("just busy, not upset", True))

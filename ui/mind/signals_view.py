@@ -44,13 +44,19 @@ class SignalsView(TableView):
                        "after a few days. Tell me how you actually felt, or forget one.")
         intro.setWordWrap(True)
         self.layout_.insertWidget(0, intro)
+        self.measures = QLabel()  # the thesis's two measures: do I let you say how you feel?
+        self.measures.setObjectName("sovereignty")
+        self.measures.setWordWrap(True)
+        self.layout_.insertWidget(1, self.measures)
         self.action("How I felt…", self.correct)
         self.action("Forget", self.forget)
 
     def load(self):
-        return self.companion.feelings.all()
+        return self.companion.feelings.all(), self.companion.sovereignty()
 
-    def show_data(self, rows):
+    def show_data(self, loaded):
+        rows, measured = loaded
+        self.measures.setText("\n".join(measured.lines()))
         now = datetime.now(timezone.utc)
         self.fill(rows, lambda s: (s.signal, s.evidence, parse_time(s.at).astimezone().strftime("%Y-%m-%d %H:%M"),
                                    fading(s, now), EVIDENCE.get(s.evidence_type or "", ""), s.trajectory or "",
