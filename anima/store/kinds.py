@@ -64,8 +64,9 @@ _ALL = (
 KINDS: dict[str, Kind] = {k.name: k for k in _ALL}
 RECALLED: tuple[str, ...] = tuple(k.name for k in _ALL if k.recalled)
 INDEXED: tuple[Kind, ...] = tuple(k for k in _ALL if k.full_text)
-# Records about records: the history of every edit, what cites what, and what each reply's workspace held.
-LEDGERS = ("edit_history", "evidence", "recalls", "provenance")
+# Records about records: the history of every edit, what cites what, what each reply's workspace held, and the
+# bids it weighed.
+LEDGERS = ("edit_history", "evidence", "recalls", "provenance", "bids")
 # Every table that makes up the soul (what a portable core carries and an import restores).
 SOUL_TABLES = ("meta", *(k.table for k in _ALL), *LEDGERS, "embeddings")
 

@@ -416,8 +416,35 @@ def m008_rule_evidence(con):
     """)
 
 
+def m009_bids(con):
+    """The bids a reply weighed (seed 000, "One turn"): each activated part's focus, suggestion and prediction,
+    and whether the Self followed it, for the "Why?" of the reply. A bid goes with the reply that weighed it,
+    the message it was made for, and the part that made it (forgetting any of them removes it); a followed
+    bid's prediction is in `predictions`."""
+    run_script(con, """
+    CREATE TABLE bids (
+        id INTEGER PRIMARY KEY,
+        message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+        about_id INTEGER REFERENCES messages(id) ON DELETE CASCADE,
+        part_id INTEGER NOT NULL REFERENCES parts(id) ON DELETE CASCADE,
+        rank INTEGER NOT NULL,
+        focus TEXT NOT NULL,
+        suggestion TEXT NOT NULL,
+        predicted_result TEXT NOT NULL,
+        confidence TEXT NOT NULL,
+        timeframe_s INTEGER NOT NULL CHECK (timeframe_s >= 0),
+        followed INTEGER NOT NULL CHECK (followed IN (0, 1)),
+        prediction_id INTEGER REFERENCES predictions(id) ON DELETE SET NULL,
+        made_at TEXT NOT NULL
+    );
+    CREATE INDEX bids_message ON bids(message_id);
+    CREATE INDEX bids_part ON bids(part_id);
+    """)
+
+
 MIGRATIONS = (m001_soul, m002_full_text, m003_workspace_record, m004_unspaced_scripts,
-              m005_provenance_and_proposals, m006_signal_dimensions, m007_part_lineage, m008_rule_evidence)
+              m005_provenance_and_proposals, m006_signal_dimensions, m007_part_lineage, m008_rule_evidence,
+              m009_bids)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
