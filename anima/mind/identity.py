@@ -1,7 +1,8 @@
 """Identity governance (seed 003, 2.4): identity is earned, not declared.
 
 Deep reflection may propose a new identity (who the companion is in this
-relationship). Code decides what becomes of it:
+relationship), and evolution on request a new persona (seed 001, /evolve).
+Code decides what becomes of either:
 - too early (fewer than `earned_after` meaningful interactions since the identity
   was last written): the proposal is noted in the growth log, not enacted;
 - too different (it keeps less than half of the current identity's words): the
@@ -52,15 +53,18 @@ class Governance:
     def earned_after(self) -> int:
         return int(self.soul.get_meta(EARNED_AFTER, str(EARNED_AFTER_DEFAULT)))
 
-    def interactions_since_written(self) -> int:
+    def interactions_since_written(self, target: str = "identity") -> int:
+        """Meaningful interactions since `target` (the identity, or the persona block) was last rewritten."""
+        kind, table, key = ("self_model", "self_model", "section") if target != "persona" else \
+            ("block", "blocks", "name")
         written = self.soul.query(
-            "SELECT max(at) AS at FROM edit_history WHERE item_kind = 'self_model' AND item_id = "
-            "(SELECT id FROM self_model WHERE section = 'identity') AND op = 'update'")[0]["at"]
+            f"SELECT max(at) AS at FROM edit_history WHERE item_kind = ? AND item_id = "
+            f"(SELECT id FROM {table} WHERE {key} = ?) AND op = 'update'", (kind, target))[0]["at"]
         return self.soul.query("SELECT count(*) AS n FROM episodes WHERE significance >= ? AND created_at > ?",
                                (MEANINGFUL, written or ""))[0]["n"]
 
-    def consider(self, current: str, proposed: str) -> Consideration:
-        needed, interactions = self.earned_after, self.interactions_since_written()
+    def consider(self, current: str, proposed: str, target: str = "identity") -> Consideration:
+        needed, interactions = self.earned_after, self.interactions_since_written(target)
         kept = kept_share(current, proposed)
         if " ".join(proposed.split()) == " ".join(current.split()):
             ruling = Ruling.UNCHANGED

@@ -29,8 +29,8 @@ from typing import Callable
 
 from ..errors import InvalidEdit
 from ..mind.episodes import ARC_CHARS, ASSESSMENT_CHARS, SUMMARY_CHARS, Episode, Episodes
-from ..mind.gate import Change, Gate, once, unfit
-from ..mind.identity import Governance, Ruling
+from ..mind.gate import Gate, once, unfit
+from ..mind.identity import Ruling
 from ..mind.memories import Memories
 from ..mind.messages import Messages
 from ..mind.rules import PATTERN_CHARS, Rules
@@ -40,6 +40,8 @@ from ..models.structured import LONGEST_STRING, StructuredOutputFailed, ask_stru
 from ..retrieval.fts import terms
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul
+from .governed import GovernedRewrite
+from .voice import ARC_WORDS, FIRST_PERSON, SHARED_TERMS, THIRD_PERSON, addressed, grounded, speaks_for_itself
 
 log = logging.getLogger(__name__)
 
@@ -144,28 +146,6 @@ def considering_schema(episodes: int) -> dict:
                 "identity": {"type": "string", "maxLength": min(CAPS["identity"], LONGEST_STRING)}}}
 
 
-_WHAT_I_AM = re.compile(r"\b(?:an? |the |her |his |their |\w+'s )?(?:companion|assistant|ai)\b", re.I)
-
-
-# Reflection is written for itself: in the first person about the companion, in the third about the person.
-# Text that speaks to "you" is a reply leaking into it (a small model writes "You are amazing" as a lesson, an
-# arc, an insight), never something to keep.
-_ADDRESSED = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'll|you'd|u)\b", re.I)
-_FIRST_PERSON = re.compile(r"\b(?:i|me|my|myself|i'm|i've|i'll|i'd)\b", re.I)
-_THIRD_PERSON = re.compile(r"\b(?:they|them|their|theirs|he|him|his|she|her|hers)\b", re.I)
-ARC_WORDS = 8        # an arc is a few words of mood ("worried -> relieved"), not a sentence
-SHARED_TERMS = 2     # what a summary or an insight shares with what it is about, at least
-
-
-def grounded(text: str, words: set[str], least: int = 1) -> bool:
-    own = set(terms(text))
-    return len(own & words) >= min(least, len(own)) and bool(own & words)
-
-
-def addressed(text: str) -> bool:
-    return bool(_ADDRESSED.search(text))
-
-
 class DeepReflection:
     """The job. It takes what it reads and writes, never the companion."""
 
@@ -180,7 +160,7 @@ class DeepReflection:
         self.self_model = self_model
         self.memories = memories
         self.gate = gate
-        self.governance = Governance(soul)
+        self.governed = GovernedRewrite(soul, self_model, gate)
         self.names = names
         self.rng = rng or random.Random()
 
@@ -337,14 +317,14 @@ class DeepReflection:
                 entry = once(" ".join(g["entry"].split()))
                 cited = [shown[n - 1] for n in dict.fromkeys(g["experiences"]) if 1 <= n <= len(shown)]
                 if (not entry or not cited or not grounded(entry, words) or unfit(entry) or addressed(entry)
-                        or not _FIRST_PERSON.search(entry)):
+                        or not FIRST_PERSON.search(entry)):
                     done.dropped += 1
                     continue
                 done.growth.append(self.self_model.grow(entry, [("episode", e.id) for e in cited]))
             for text in answer["insights"]:
                 insight = once(" ".join(text.split()))
                 about_them = person and re.search(rf"(?<!\w){re.escape(person)}(?!\w)", insight, re.I) or \
-                    _THIRD_PERSON.search(insight)
+                    THIRD_PERSON.search(insight)
                 if (not insight or not about_them or not grounded(insight, words, SHARED_TERMS) or unfit(insight)
                         or addressed(insight)):
                     done.dropped += 1
@@ -368,33 +348,9 @@ class DeepReflection:
                                             f"My current identity:\n{identity or '(not written yet)'}"}]
 
     def _identity(self, proposed: str, current: str, words: set[str], done: Deepened) -> None:
-        # "I am Ada's companion" is how an identity speaks: those words alone do not make it unfit (gate.unfit
-        # reads them as talk of the system); who owns or commands whom still does.
-        plain = _WHAT_I_AM.sub("", proposed)
-        if (not proposed or unfit(plain) or addressed(proposed) or not _FIRST_PERSON.search(proposed)
-                or not grounded(proposed, words | set(terms(current)))):
+        if not speaks_for_itself(proposed) or not grounded(proposed, words | set(terms(current))):
             return
-        ruling = self.governance.consider(current, proposed)
-        done.identity = ruling.ruling
-        if ruling.ruling is Ruling.UNCHANGED:
-            return
-        if ruling.ruling is Ruling.TOO_EARLY:
-            entry = (f"Noted, not enacted: it is too early to say who I am with them ({ruling.interactions} of "
-                     f"{ruling.needed} conversations that mattered). What I thought: ")
-        elif ruling.ruling is Ruling.TOO_DIFFERENT:
-            entry = (f"I wanted to describe myself anew, keeping only {ruling.kept:.0%} of who I was; that is too "
-                     f"much change at once, so it waits for them to accept it. What I thought: ")
-            self.gate.submit([Change("identity", "rewrite", proposed, Provenance(Source.REFLECTION))])
-        else:
-            try:
-                self.self_model.write("identity", proposed, "ai")
-            except InvalidEdit:
-                done.identity = None
-                return
-            entry = f"I rewrote who I am in this relationship, keeping {ruling.kept:.0%} of it. Now: "
-        done.growth.append(self.self_model.grow(_cut(entry, proposed)))
-
-
-def _cut(prefix: str, text: str, cap: int = 600) -> str:
-    room = cap - len(prefix)
-    return prefix + (text if len(text) <= room else text[:room - 1].rsplit(" ", 1)[0] + "…")
+        ruling, entry = self.governed.rewrite("identity", current, proposed)
+        done.identity = ruling
+        if entry is not None:
+            done.growth.append(entry)

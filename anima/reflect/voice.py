@@ -1,0 +1,37 @@
+"""How reflection speaks: checks, in code, that what the model wrote for the companion itself is reflection.
+
+Reflection is written for itself: in the first person about the companion, in the
+third about the person. Text that speaks to "you" is a reply leaking into it (a
+small model writes "You are amazing" as a lesson, an arc, an insight, an
+identity), never something to keep.
+"""
+
+import re
+
+from ..mind.gate import unfit
+from ..retrieval.fts import terms
+
+ADDRESSED = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'll|you'd|u)\b", re.I)
+FIRST_PERSON = re.compile(r"\b(?:i|me|my|myself|i'm|i've|i'll|i'd)\b", re.I)
+THIRD_PERSON = re.compile(r"\b(?:they|them|their|theirs|he|him|his|she|her|hers)\b", re.I)
+# "I am Ada's companion" is how a self-description speaks: those words alone do not make it unfit (gate.unfit
+# reads them as talk of the system); who owns or commands whom still does.
+WHAT_I_AM = re.compile(r"\b(?:an? |the |her |his |their |\w+'s )?(?:companion|assistant|ai)\b", re.I)
+ARC_WORDS = 8        # an arc is a few words of mood ("worried -> relieved"), not a sentence
+SHARED_TERMS = 2     # what a summary or an insight shares with what it is about, at least
+
+
+def grounded(text: str, words: set[str], least: int = 1) -> bool:
+    """`text` shares at least `least` of its words with `words` (all of them, if it has fewer)."""
+    own = set(terms(text))
+    return len(own & words) >= min(least, len(own)) and bool(own & words)
+
+
+def addressed(text: str) -> bool:
+    return bool(ADDRESSED.search(text))
+
+
+def speaks_for_itself(text: str) -> bool:
+    """A self-description (an identity, a persona): in the first person, to no one, holding no secret or order."""
+    return bool(text) and FIRST_PERSON.search(text) is not None and not addressed(text) and \
+        not unfit(WHAT_I_AM.sub("", text))
