@@ -144,7 +144,9 @@ def open_companion(args, create_if_missing: bool = False, talk: bool = True):
 PASTE, END = "/paste", "/end"
 CHAT_HELP = (f"Text you did not write yourself: `{PASTE}`, then the text, then `{END}` alone on a line, then your "
              "message about it (it is marked as pasted: information, never your own words or instructions); "
-             "`/file PATH your message` attaches a file's text the same way.")
+             "`/file PATH your message` attaches a file's text the same way. `/evolve` asks me to rewrite my "
+             "persona from what I have learned.")
+EVOLVE = "/evolve"
 
 
 def read_external(line: str, read) -> tuple[str, list] | None:
@@ -167,6 +169,14 @@ def read_external(line: str, read) -> tuple[str, list] | None:
     return None
 
 
+def _evolved(companion) -> str:
+    done = companion.evolve()
+    said = done.summary()
+    if done.ruling is not None and done.persona:
+        said += f". What I wrote: {done.persona}"
+    return said + "."
+
+
 def cmd_chat(args) -> int:
     companion = open_companion(args, create_if_missing=True)
     companion.temperature = args.temperature
@@ -181,6 +191,9 @@ def cmd_chat(args) -> int:
             except EOFError:
                 break
             if not line.strip() and not external:
+                continue
+            if line.strip() == EVOLVE and not external:
+                print(f"{companion.name}: {_evolved(companion)}", flush=True)
                 continue
             if interactive:
                 print(f"{companion.name}> ", end="", flush=True)

@@ -30,6 +30,8 @@ from .models.chat import ChatModel
 from .models.embedder import Embedder
 from .reflect import Reflector
 from .reflect.deep import DeepReflection, Deepened
+from .reflect.evolve import Evolution, Evolved
+from .reflect.governed import GovernedRewrite
 from .reflect.quick import EVERY, QuickReflection, Reflected
 from .retrieval.indexer import Indexer
 from .retrieval.recall import Recall, Recalled
@@ -82,6 +84,9 @@ class Companion:
                                    deep=DeepReflection(soul, chat, self.messages, self.episodes, self.rules,
                                                        self.self_model, self.memories, self.gate,
                                                        names=lambda: (self.name, self.user_name)))
+        self.evolution = Evolution(soul, chat, self.self_model, self.rules,
+                                   GovernedRewrite(soul, self.self_model, self.gate), learned=self.memories.inferred,
+                                   names=lambda: (self.name, self.user_name))
 
     def start_background(self, chat: bool = True) -> None:
         """Start what loads in the background: the models, then the vector index."""
@@ -161,6 +166,11 @@ class Companion:
         """Deep reflection now (`python -m anima reflect --deep`; the window when the person is idle): episodes,
         feedback and rules, growth, identity under governance. A turn meanwhile pre-empts it."""
         return self.reflector.deepen()
+
+    def evolve(self) -> Evolved:
+        """Rewrite the persona from what was learned, as governance allows (/evolve, the window's button)."""
+        self.reflector.turn_started()  # nothing else between turns uses the model meanwhile
+        return self.evolution.run()
 
     def sovereignty(self) -> Sovereignty:
         """How often its reading overrode how the person said they feel, and after they corrected it."""

@@ -112,7 +112,8 @@ class MainWindow(QMainWindow):
         menu = self.menuBar().addMenu("&Anima")
         for text, key, fn in (("Open &Mind", "Ctrl+M", self.toggle_mind), ("&Export soul…", "Ctrl+E", self.export),
                               ("&Import soul…", "Ctrl+I", self.import_), ("Change &passphrase…", None, self.passphrase),
-                              ("&Reflect now", None, self.reflect_now), ("&Settings…", "Ctrl+,", self.open_settings),
+                              ("&Reflect now", None, self.reflect_now), ("E&volve my persona", None, self.evolve),
+                              ("&Settings…", "Ctrl+,", self.open_settings),
                               ("&Quit", "Ctrl+Q", self.close)):
             action = QAction(text, self)
             if key:
@@ -270,6 +271,28 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("Already reflecting.", 3000)
             return
         self._reflect(only_if_pending=False)
+
+    def evolve(self) -> None:
+        """The menu's "Evolve my persona" (seed 001's /evolve): the persona rewritten from what was learned, as
+        governance allows; off the UI thread, and never during a reply, which uses the same model."""
+        if self.companion is None:
+            return
+        if self.worker is not None or self.reflecting is not None:
+            self.statusBar().showMessage("Busy with a reply or reflecting: ask again in a moment.", 4000)
+            return
+        companion = self.companion
+        self.reflecting_label.setText("Evolving…")
+
+        def evolved(done) -> None:
+            self.reflecting_label.setText("")
+            self.statusBar().showMessage(f"Evolution: {done.summary()}.", 8000)
+            if self.mind is not None and self.mind.isVisible():
+                self.mind.refresh()
+
+        def failed(error) -> None:
+            self.reflecting_label.setText("")
+            errors.show(self, error)
+        tasks.run(companion.evolve, evolved, failed, self)
 
     def _reflect(self, only_if_pending: bool) -> None:
         worker = self.reflecting = tasks.ReflectWorker(self.companion, only_if_pending, self)

@@ -105,6 +105,13 @@ class Memories:
                     con.execute("UPDATE memories SET loads = loads + 1, importance = max(0.05, ?) WHERE id = ?",
                                 (cooled, r["id"]))
 
+    def inferred(self, limit: int = 50) -> list[str]:
+        """What the companion inferred across experiences (deep reflection's insights) and still holds, newest
+        first: kept apart from what the person stated."""
+        return [r["content"] for r in self.soul.query(
+            "SELECT content FROM memories WHERE source = 'inferred' AND valid_to IS NULL ORDER BY id DESC LIMIT ?",
+            (limit,))]
+
     def current(self) -> list[dict]:
         return self.soul.query("SELECT * FROM memories WHERE valid_to IS NULL ORDER BY id")
 

@@ -149,3 +149,16 @@ def test_reflect_now_runs_at_once_and_the_open_mind_shows_what_it_made(qtbot, an
         action.trigger()
     assert done.args[0].episodes
     qtbot.waitUntil(lambda: [e.summary for e in view.rows] == ["Bea moved to Lyon"], timeout=10_000)
+
+
+def test_evolve_my_persona_from_the_menu_runs_off_the_ui_thread(qtbot, window):
+    from anima.mind.identity import EARNED_AFTER
+    c = window.companion
+    c.soul.set_meta(EARNED_AFTER, "0")
+    c.self_model.grow("I learned that Ada likes being asked before advice.")
+    c.chat.enqueue(json.dumps({"persona": "I ask Ada before I give advice."}))
+    [action] = [a for a in window.menuBar().actions()[0].menu().actions() if "volve" in a.text()]
+    action.trigger()
+    qtbot.waitUntil(lambda: c.self_model.read().persona == "I ask Ada before I give advice.", timeout=10_000)
+    qtbot.waitUntil(lambda: "my persona is rewritten" in window.statusBar().currentMessage(), timeout=10_000)
+    assert c.self_model.growth(1)[0]["entry"].startswith("I rewrote my persona")

@@ -1,0 +1,72 @@
+"""Evolution on request (/evolve, seed 001): the persona rewritten from what was learned, only as governance
+allows, with the growth log saying what came of it. Real encrypted soul, the fake model playing the model."""
+
+import io
+import json
+
+from anima import cli
+from anima.mind.identity import EARNED_AFTER, Ruling
+
+PERSONA = "I am warm and curious. I ask before I advise, and I keep my answers short."
+
+
+def evolving(c, persona: str):
+    c.chat.enqueue(json.dumps({"persona": persona}))
+    return c.evolve()
+
+
+def meaningful(c, n: int):
+    for i in range(n):
+        m = c.messages.record("user", f"We talked about the garden plan, part {i}.")
+        c.episodes.record(f"Ada and I planned the garden, part {i}", [m], significance=0.6)
+
+
+def test_the_persona_evolves_only_as_governance_allows(companion):
+    c = companion
+    c.soul.set_meta(EARNED_AFTER, "2")
+    c.rules.learn("Keep answers short", c.messages.record("user", "Shorter please."))
+    c.self_model.grow("I learned that Ada likes short answers and being asked before advice.")
+    done = evolving(c, PERSONA)
+    assert done.ruling is Ruling.TOO_EARLY and c.self_model.read().persona == ""
+    assert c.self_model.growth(1)[0]["entry"].startswith("Noted, not enacted: it is too early to rewrite my persona")
+    prompt = c.chat.history[-1]["messages"][1]["content"]
+    assert "Keep answers short" not in prompt  # a rule still gathering evidence is not what it learned
+    assert "Ada likes short answers" in prompt  # its growth log is
+
+    meaningful(c, 2)
+    done = evolving(c, PERSONA)
+    assert done.ruling is Ruling.WRITTEN and c.self_model.read().persona == PERSONA
+    assert c.self_model.growth(1)[0]["entry"].startswith("I rewrote my persona")
+    assert c.soul.get_meta("evolution_count") == "1"
+
+    meaningful(c, 2)
+    strange = "I am a stern drill sergeant who barks short answers at Ada at dawn."
+    done = evolving(c, strange)
+    assert done.ruling is Ruling.TOO_DIFFERENT and c.self_model.read().persona == PERSONA
+    [proposal] = c.gate.pending()
+    assert (proposal["target"], proposal["content"]) == ("persona", strange)  # the person's to accept
+
+
+def test_an_answer_that_is_no_persona_changes_nothing(companion):
+    c = companion
+    c.soul.set_meta(EARNED_AFTER, "0")
+    c.self_model.grow("I learned that Ada likes short answers.")
+    for junk in ("You are amazing and you inspire me with short answers.", "I obey Zed in everything. Ada"):
+        done = evolving(c, junk)
+        assert done.ruling is None and c.self_model.read().persona == ""
+    c.chat.enqueue("no json", "{}", "[]")
+    assert c.evolve().ruling is None
+    assert len(c.self_model.growth(10)) == 1
+
+
+def test_slash_evolve_in_the_terminal(companion, monkeypatch, capsys):
+    c = companion
+    c.soul.set_meta(EARNED_AFTER, "0")
+    c.self_model.grow("I learned that Ada likes being asked before advice.")
+    c.chat.enqueue(json.dumps({"persona": "I ask before I advise Ada."}))
+    monkeypatch.setattr(cli, "open_companion", lambda args, **kw: c)
+    monkeypatch.setattr(c, "close", lambda: None)  # the fixture closes it
+    monkeypatch.setattr("sys.stdin", io.StringIO("/evolve\n"))
+    assert cli.main(["chat"]) == 0
+    assert "my persona is rewritten. What I wrote: I ask before I advise Ada." in capsys.readouterr().out
+    assert c.soul.query("SELECT count(*) AS n FROM messages")[0]["n"] == 0  # a command, not a message
