@@ -316,10 +316,18 @@ def cmd_parts(args) -> int:
     import json
     from .mind import packs
     from .store.provenance import shown
-    companion = open_companion(args, talk=False)
+    companion = open_companion(args, talk=args.action == "tend")
     try:
         parts = companion.parts
-        if args.action == "list":
+        if args.action == "tend":
+            from .reflect.hygiene import tend
+            done = tend(companion.soul, companion.chat, parts, messages=companion.messages, name=companion.name,
+                        only=args.ids or None)
+            print(f"Parts hygiene: {done.summary()}.")
+            for d in done.decisions:
+                print(f"#{d.part_id}: {d.action.value if d.action else 'no answer'} ({d.outcome.value}, {d.tries} "
+                      f"tr{'y' if d.tries == 1 else 'ies'}{', made #' + ', #'.join(map(str, d.made)) if d.made else ''})")
+        elif args.action == "list":
             found = parts.all(None if args.archived else False)
             if args.json:
                 print(json.dumps([{"id": p.id, "name": p.name, "status": p.status} for p in found],
@@ -443,8 +451,11 @@ def build_parser() -> argparse.ArgumentParser:
     pe.add_argument("path", metavar="FILE")
     pe.add_argument("--name")
     pe.add_argument("--description")
+    pt = pas.add_parser("tend", help="parts hygiene now: the model keeps, consolidates, splits, merges or archives")
+    pt.add_argument("ids", type=int, nargs="*", help="only these parts (default: those due)")
     for each in (pl, ps, pp, pi, pe):
         each.add_argument("--model", help=argparse.SUPPRESS)
+    pt.add_argument("--model", help="a GGUF file (default: the bundled SmolLM2-135M-Instruct)")
     b = sub.add_parser("bench", help="run a benchmark (store, mind, or all)")
     b.add_argument("name")
     b.add_argument("rest", nargs=argparse.REMAINDER)
