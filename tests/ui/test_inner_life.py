@@ -38,7 +38,7 @@ def said(c, *lines):
 def test_the_inner_life_shares_one_tab_and_the_panel_fits_the_window(qtbot, window, screenshot):
     window.toggle_mind()
     panel = window.mind
-    assert panel.count() == 7  # six tabs and the inner life, its five views behind one selector
+    assert panel.count() == 8  # six tabs, the inner life (its five views behind one selector) and parts
     assert [panel.inner_life.selector.itemText(i) for i in range(panel.inner_life.selector.count())] == \
         ["Growth", "Episodes", "How to help you", "Feelings", "Working memory"]
     qtbot.wait(50)

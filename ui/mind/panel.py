@@ -3,12 +3,14 @@ from PySide6.QtWidgets import QTabWidget
 from . import VIEWS
 from .inner_life import InnerLife
 from .memories_view import MemoriesView
+from .parts_tab import PartsTab
 from .proposals_view import ProposalsView
 
 
 class OpenMind(QTabWidget):
-    """Read and correct everything the companion holds, one tab per kind of belief; the inner life (what
-    reflection made: growth, episodes, rules, feelings, working memory) shares one tab."""
+    """Read and correct everything the companion holds, one tab per kind of belief; related views share a tab
+    behind a selector (group.py): the inner life (what reflection made: growth, episodes, rules, feelings, working
+    memory), and parts with their predictions."""
 
     def __init__(self, companion, parent=None):
         super().__init__(parent)
@@ -19,9 +21,14 @@ class OpenMind(QTabWidget):
             self.views[cls.title] = view
             self.addTab(view, cls.title)
         self.inner_life = InnerLife(companion)
-        self.insertTab(self.indexOf(self.views[MemoriesView.title]) + 1, self.inner_life, InnerLife.title)
-        for view in self.inner_life.views:
-            self.views[view.title] = view
+        self.parts = PartsTab(companion)
+        after = self.indexOf(self.views[MemoriesView.title])
+        for group in (self.inner_life, self.parts):
+            after += 1
+            self.insertTab(after, group, group.title)
+            for view in group.views:
+                self.views[view.title] = view
+        self.groups = (self.inner_life, self.parts)
         self.proposals: ProposalsView = self.views[ProposalsView.title]
         self.currentChanged.connect(lambda i: self.widget(i).refresh())
 
@@ -29,13 +36,14 @@ class OpenMind(QTabWidget):
         self.currentWidget().refresh()
 
     def open_view(self, title: str):
-        """Bring a view forward by its title, an inner-life one included; returns it."""
+        """Bring a view forward by its title, one in a group included; returns it."""
         view = self.views[title]
-        if view in self.inner_life.views:
-            self.setCurrentWidget(self.inner_life)
-            self.inner_life.show_view(view)
-        else:
-            self.setCurrentWidget(view)
+        for group in self.groups:
+            if view in group.views:
+                self.setCurrentWidget(group)
+                group.show_view(view)
+                return view
+        self.setCurrentWidget(view)
         return view
 
     def note_pending(self, count: int) -> None:

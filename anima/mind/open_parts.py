@@ -1,0 +1,108 @@
+"""What the Open Mind reads and does about parts and predictions, typed, so ui/ holds no SQL and no patch logic.
+
+- `PartShown`: a part with what a person needs beside it: where it came from (split or merged from which parts) and
+  what it became (the parts split or merged from it), and its edits.
+- `edit_whole`: a person's edit of a part as a whole JSON text, turned into a patch of the top-level fields it
+  changes and applied through Parts.patch, so the same checks hold (schema, size, voice, protected fields) and a
+  refused edit changes nothing.
+- `PredictionShown` and `predictions`: every prediction with its part's name and where it stands (pending, due,
+  evaluated) at a given time.
+"""
+
+import json
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from ..errors import InvalidEdit
+from ..store.soul import Soul
+from .parts import Part, Parts
+
+PENDING, DUE, EVALUATED = "pending", "due", "evaluated"
+
+
+@dataclass(frozen=True)
+class PartShown:
+    part: Part
+    children: list[int]       # the parts split or merged from it
+    edits: list[dict]         # its edit history, oldest first
+
+    @property
+    def came_from(self) -> str:
+        """"split from #3", "merged from #4, #5", or ""."""
+        lineage = self.part.lineage
+        if not lineage:
+            return ""
+        return f"{lineage['how']} from " + ", ".join(f"#{i}" for i in lineage["from"])
+
+    @property
+    def became(self) -> str:
+        """"became #6, #7" for a part split or merged into others, or ""."""
+        return "became " + ", ".join(f"#{i}" for i in self.children) if self.children else ""
+
+
+def shown_parts(soul: Soul, parts: Parts, archived: bool | None = None) -> list[PartShown]:
+    """The parts (active first, then archived; each oldest first) with their lineage both ways and their edits."""
+    every = parts.all(archived)
+    every.sort(key=lambda p: (p.archived, p.id))
+    return [PartShown(p, parts.children(p.id), soul.history("part", p.id)) for p in every]
+
+
+def edit_whole(parts: Parts, part_id: int, text: str, actor: str = "user") -> Part:
+    """Apply a part's whole JSON as edited by a person: InvalidEdit (one clear line) when it is not JSON, not an
+    object, or a part the store would not keep; then nothing changes."""
+    try:
+        after = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InvalidEdit(f"Part #{part_id} was not changed: that is not JSON ({e.msg} at line {e.lineno}, column "
+                          f"{e.colno}).") from None
+    if not isinstance(after, dict):
+        raise InvalidEdit(f"Part #{part_id} was not changed: a part is a JSON object {{...}}, not a "
+                          f"{type(after).__name__}.")
+    before = parts.get(part_id).data
+    operations = [{"op": "remove", "path": "/" + _pointer(k)} for k in before if k not in after]
+    operations += [{"op": "add" if k not in before else "replace", "path": "/" + _pointer(k), "value": v}
+                   for k, v in after.items() if before.get(k, _MISSING) != v]
+    return parts.patch(part_id, operations, actor)
+
+
+_MISSING = object()
+
+
+def _pointer(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+@dataclass(frozen=True)
+class PredictionShown:
+    id: int
+    part_id: int
+    part_name: str
+    suggestion: str
+    predicted_result: str
+    confidence: str
+    timeframe_s: int
+    made_at: str
+    due_at: str
+    result: str | None
+    evaluated_at: str | None
+
+    def state(self, at: datetime) -> str:
+        if self.evaluated_at is not None:
+            return EVALUATED
+        return DUE if _when(self.due_at) <= at else PENDING
+
+
+def predictions(soul: Soul) -> list[PredictionShown]:
+    """Every prediction, the soonest due first, the evaluated ones after (the newest evaluated first)."""
+    rows = soul.query(
+        "SELECT pr.id, pr.part_id, p.name AS part_name, pr.suggestion, pr.predicted_result, pr.confidence, "
+        "pr.timeframe_s, pr.made_at, pr.due_at, pr.result, pr.evaluated_at FROM predictions AS pr "
+        "JOIN parts AS p ON p.id = pr.part_id "
+        "ORDER BY pr.evaluated_at IS NOT NULL, CASE WHEN pr.evaluated_at IS NULL THEN pr.due_at END, "
+        "pr.evaluated_at DESC, pr.id")
+    return [PredictionShown(**r) for r in rows]
+
+
+def _when(stamp: str) -> datetime:
+    t = datetime.fromisoformat(stamp)
+    return t if t.tzinfo else t.replace(tzinfo=timezone.utc)

@@ -1,0 +1,150 @@
+"""Parts (seed 000): the perspectives that bid, active and archived, each with its outcomes, its JSON, where it came
+from and what it became (splits and merges), and its edits. The person edits a part's JSON (checked as any patch
+is: a JSON that breaks the schema is refused with a clear message and nothing changes), archives it or makes it
+active again."""
+
+import json
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QListWidget, QPlainTextEdit, QPushButton, QSplitter,
+                               QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget)
+
+from anima.mind.open_parts import edit_whole, shown_parts
+
+from .base import MindView
+from .tips import full_text_tips
+
+
+def outcome_line(o: dict) -> str:
+    result = o["result"] or "(not known yet)"
+    return (f"{o['timestamp'][:16].replace('T', ' ')}: I suggested “{o['your_suggestion']}”, predicting "
+            f"“{o['predicted_result']}” ({o['predicted_result_confidence']}, within "
+            f"{o['predicted_result_timeframe_in_seconds']} s). What came of it: {result}")
+
+
+def edit_line(e: dict) -> str:
+    return f"{e['at'][:19].replace('T', ' ')}  {'you' if e['actor'] == 'user' else 'I'}: {e['op']} (edit #{e['id']})"
+
+
+class PartsView(MindView):
+    title = "Parts"
+    columns = ("#", "part", "status", "lineage", "outcomes")
+
+    def __init__(self, companion, parent=None):
+        super().__init__(companion, parent)
+        self.table = QTableWidget(0, len(self.columns))
+        self.table.setObjectName("parts")
+        self.table.setHorizontalHeaderLabels(self.columns)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.verticalHeader().hide()
+        self.table.itemSelectionChanged.connect(self.show_part)
+
+        self.outcomes = QListWidget()
+        self.outcomes.setObjectName("part-outcomes")
+        self.outcomes.setWordWrap(True)
+        self.json = QPlainTextEdit()
+        self.json.setObjectName("part-json")
+        self.edits = QListWidget()
+        self.edits.setObjectName("part-edits")
+        json_page = QWidget()
+        json_col = QVBoxLayout(json_page)
+        json_col.setContentsMargins(0, 0, 0, 0)
+        json_col.addWidget(self.json)
+        json_buttons = QHBoxLayout()
+        self.save_button = self._button("Save JSON", "save-part", self.save, json_buttons)
+        self._button("Revert", "revert-part", self.show_part, json_buttons)
+        json_col.addLayout(json_buttons)
+        self.details = QTabWidget()
+        self.details.addTab(self.outcomes, "Outcomes")
+        self.details.addTab(json_page, "JSON")
+        self.details.addTab(self.edits, "Edits")
+
+        split = QSplitter(Qt.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(self.details)
+        buttons = QHBoxLayout()
+        self.archive_button = self._button("Archive", "archive-part", self.toggle_archived, buttons)
+        buttons.addStretch(1)
+        self.layout_.addWidget(self.error)
+        self.layout_.addWidget(split)
+        self.layout_.addLayout(buttons)
+        self.rows: list = []
+        self._draft: tuple[int, str] | None = None  # a refused edit's text, kept for the person to fix
+
+    @staticmethod
+    def _button(text, name, fn, row) -> QPushButton:
+        b = QPushButton(text)
+        b.setObjectName(name)
+        b.clicked.connect(lambda: fn())
+        row.addWidget(b)
+        return b
+
+    def load(self):
+        return shown_parts(self.companion.soul, self.companion.parts)
+
+    def show_data(self, rows) -> None:
+        keep = self.selected()
+        self.rows = rows
+        self.table.blockSignals(True)
+        self.table.setRowCount(len(rows))
+        for i, s in enumerate(rows):
+            p = s.part
+            lineage = "; ".join(x for x in (s.came_from, s.became) if x)
+            for j, value in enumerate((f"#{p.id}", p.name, p.status + (", core" if p.core else ""), lineage,
+                                       len(p.data["suggestions_and_results"]))):
+                self.table.setItem(i, j, QTableWidgetItem(str(value)))
+        self.table.resizeColumnsToContents()
+        full_text_tips(self.table)
+        self.table.blockSignals(False)
+        self.select(keep.part.id if keep else None)
+
+    def select(self, part_id: int | None) -> None:
+        """Select a part by its id (tests; and the selection kept across reloads); the first when it is gone."""
+        ids = [s.part.id for s in self.rows]
+        if ids:
+            self.table.selectRow(ids.index(part_id) if part_id in ids else 0)
+        self.show_part()
+
+    def selected(self):
+        i = self.table.currentRow()
+        return self.rows[i] if 0 <= i < len(self.rows) else None
+
+    def show_part(self) -> None:
+        s = self.selected()
+        self.outcomes.clear()
+        self.edits.clear()
+        if s is None:
+            self.json.setPlainText("")
+            self.archive_button.setEnabled(False)
+            self.save_button.setEnabled(False)
+            return
+        p = s.part
+        self.outcomes.addItems([outcome_line(o) for o in p.data["suggestions_and_results"]]
+                               or ["No outcomes yet: nothing it suggested has been followed and checked."])
+        draft = self._draft[1] if self._draft and self._draft[0] == p.id else None
+        self.json.setPlainText(draft if draft is not None else json.dumps(p.data, ensure_ascii=False, indent=1))
+        self.edits.addItems([edit_line(e) for e in s.edits[::-1]])
+        self.archive_button.setText("Make active" if p.archived else "Archive")
+        self.archive_button.setEnabled(True)
+        self.save_button.setEnabled(True)
+
+    def save(self) -> None:
+        s = self.selected()
+        if s is None:
+            return self.say("Select a part first.")
+        pid, text = s.part.id, self.json.toPlainText()
+        self._draft = (pid, text)
+
+        def saved():
+            self._draft = None
+        self.change(lambda: edit_whole(self.companion.parts, pid, text), saved)
+
+    def toggle_archived(self) -> None:
+        s = self.selected()
+        if s is None:
+            return self.say("Select a part first.")
+        self._draft = None
+        self.change(lambda: self.companion.parts.set_archived(s.part.id, not s.part.archived, "user"))
