@@ -26,7 +26,8 @@ from ..models.chat import ChatModel
 from ..models.structured import StructuredOutputFailed, ask_structured
 from ..retrieval.fts import terms
 from ..store.provenance import Provenance, Source
-from .gate import Change, Gate, Verdict, block_lines
+from .feelings import FEELING_WORDS
+from .gate import Change, Gate, Verdict, block_lines, unfit
 from .memories import Memories
 from .selfmodel import SelfModel
 
@@ -47,6 +48,45 @@ INSTRUCTIONS = (
 _HIDDEN = re.compile(r"<!--.*?(?:-->|$)", re.S)
 # A fact must be mostly their own words: a small model otherwise writes down a life nobody described.
 GROUNDED = 0.6
+
+# Someone else's state, as the person tells it ("Alex is stressed about work", "My sister Jo seems tired"): the
+# person's account, not a fact about that person (seed 003, 13.7), kept as "Ada mentioned that ..." and never in
+# the human block, which is about them. "My partner is Sam" or "My sister is called Jo" is about them.
+_RELATIONS = (r"(?i:partner|husband|wife|boyfriend|girlfriend|spouse|mum|mom|mother|dad|father|parents?|sister|"
+              r"brother|siblings?|sons?|daughters?|kids?|children|child|baby|friends?|best friend|boss|manager|"
+              r"colleagues?|co-?workers?|flatmates?|roommates?|neighbou?rs?|teacher|doctor|therapist|grandma|"
+              r"grandmother|grandpa|grandfather|aunt|uncle|cousins?|niece|nephew|fianc[ée]e?|ex)")
+_NAME = r"[A-Z][a-z][\w'’-]*"  # "Alex", "Jo"; not "PIN" or "BA1234"
+_OTHER = re.compile(
+    rf"^(?:(?i:my|her|his|their)\s+)?(?P<who>{_RELATIONS}(?:\s+{_NAME})?|{_NAME}(?:\s+{_NAME})?)\s+"
+    r"(?P<verb>(?P<seems>(?i:seems?|seemed|feels?|felt|looks?|looked|sounds?|sounded|thinks?|thought|hates?|loves?|"
+    r"wants?|doesn['’]?t|does\s+not|didn['’]?t|can['’]?t))|(?i:is|was|are|were|has\s+been|had\s+been|gets?|got|"
+    r"became|becomes))\s+(?P<rest>.+)$")
+_ONLY_A_NAME = re.compile(rf"^(?:(?i:called|named)\s+)?{_NAME}(?:\s+{_NAME})?\.?$")
+_PRONOUNS = {"i", "she", "he", "they", "we", "it", "this", "that", "there"}
+
+
+def someone_else(fact: str, person: str) -> str | None:
+    """Who a fact is about when that is someone other than the person ("Alex", "sister Jo"), else None."""
+    m = _OTHER.match(fact.strip())
+    if not m or _ONLY_A_NAME.match(m["rest"].strip()):
+        return None
+    # How they seem, what they think or feel: an assessment. What happened ("Mum is visiting") is their life too.
+    if not m["seems"] and not FEELING_WORDS & set(re.findall(r"[a-z]+", m["rest"].lower())):
+        return None
+    who = m["who"]
+    first = who.split()[0].lower()
+    if first in _PRONOUNS or (person and who.lower() == person.lower()):
+        return None
+    return who
+
+
+def account(fact: str, person: str) -> str:
+    """Their words as their account: "Ada mentioned that Alex seemed stressed"."""
+    fact = re.sub(r"^(?i:my)\s+", "their ", fact.strip().rstrip("."))
+    if re.match(_RELATIONS + r"\b", fact):
+        fact = fact[0].lower() + fact[1:]
+    return f"{person or 'They'} mentioned that {fact}"
 
 
 def schema(lines: int) -> dict:
@@ -119,7 +159,8 @@ class HumanNotes:
         said_words = set(terms(said))
         before = self.self_model.read().human  # again: a person may have edited it meanwhile
         lines = block_lines(before)
-        changes = []
+        person = self.soul.get_meta("user_name", "")
+        changes, learned = [], []
         for f in facts:
             fact = " ".join(f["fact"].split()).rstrip(".")
             words = set(terms(fact))
@@ -127,12 +168,18 @@ class HumanNotes:
                 continue  # not what they said
             if any(fact.lower() == ln.lower().rstrip(".") for ln in lines):
                 continue
+            source = max(messages, key=lambda m: len(words & set(terms(m["content"]))))
+            if (who := someone_else(fact, person)) is not None:
+                told = account(fact, person)
+                if not unfit(told):  # a memory, recalled when it matters; never always in mind
+                    learned.append((self.memories.remember(
+                        told, kind="fact", source="user_stated", message_id=source["id"],
+                        provenance=Provenance(Source.THIRD_PARTY, source["id"], who)), told))
+                continue
             r = f["replaces"]
             replaced = lines[r - 1] if 0 < r <= len(lines) and words & set(terms(lines[r - 1])) else None
-            source = max(messages, key=lambda m: len(words & set(terms(m["content"]))))
             changes.append(Change("human", "replace" if replaced else "add", fact,
                                   Provenance(Source.PERSON, source["id"]), replaced, source["content"]))
-        learned = []
         for d in self.gate.submit(changes):
             if d.verdict is Verdict.APPLY:
                 c = d.change

@@ -45,6 +45,18 @@ def test_what_they_say_about_themselves_goes_into_the_human_block_and_memories(l
     assert edit["actor"] == "ai"  # shown in the history, undoable there
 
 
+def test_how_someone_else_seems_is_kept_as_their_account_never_in_the_human_block(learning):
+    c = learning
+    say(c, "My partner Alex seems really stressed about his job, and I started nights now.", "Oh no.",
+        facts(("Alex seems stressed about his job", 0), ("Started nights", 0)))
+    assert block_lines(c.self_model.read().human) == ["Started nights"]  # what is about them
+    told = [m for m in c.memories.current() if "Alex" in m["content"]]
+    assert [m["content"] for m in told] == ["Ada mentioned that Alex seems stressed about his job"]
+    assert c.provenance("memory", told[0]["id"]).startswith("someone else, as you told it (Alex)")
+    gone = c.forget_person("Alex")  # theirs to forget, as any memory
+    assert all("Alex" not in m["content"] for m in c.memories.current()) and gone.items
+
+
 def test_a_changed_fact_supersedes_the_old_one_which_keeps_its_dates(learning):
     c = learning
     say(c, "I work as a software engineer.", "Nice!", facts(("Works as a software engineer", 0)))
