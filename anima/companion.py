@@ -11,6 +11,8 @@ import threading
 from pathlib import Path
 
 from .conversation import Conversation, TurnStream
+from .mind.affect import Affect
+from .mind.bids import Bidding, Mode
 from .mind.episodes import Episodes
 from .mind.export import export_json
 from .mind.feelings import Feelings
@@ -21,6 +23,7 @@ from .mind.memories import Memories
 from .mind.messages import External, Messages
 from .mind.packs import Packs
 from .mind.parts import Parts
+from .mind.predictions import Clock, Evaluated, Evaluation, Predictions, utc_now
 from .mind.recalls import WorkspaceRecord
 from .mind.rules import Rules
 from .mind.selfmodel import SelfModel
@@ -30,6 +33,7 @@ from .models.chat import ChatModel
 from .models.embedder import Embedder
 from .reflect import Reflector
 from .reflect.deep import DeepReflection, Deepened
+from .reflect.parts import PartCreation
 from .reflect.evolve import Evolution, Evolved
 from .reflect.governed import GovernedRewrite
 from .reflect.quick import EVERY, QuickReflection, Reflected
@@ -43,7 +47,8 @@ from .store.provenance import Provenance, Source, shown
 
 class Companion:
     def __init__(self, home: Home, soul: Soul, chat: ChatModel, embedder: Embedder, *, session: str | None = None,
-                 background: bool = True):
+                 background: bool = True, clock: Clock = utc_now):
+        """`clock`: when predictions are made and fall due (tests move it)."""
         self.home = home
         self.soul = soul
         self.chat = chat
@@ -61,6 +66,10 @@ class Companion:
         self.world = WorldCards(soul, self.indexer)
         self.parts = Parts(soul)  # seed 000's parts, changed by JSON Patch; packs install and export them
         self.packs = Packs(self.parts)
+        self.affect = Affect(soul)  # what the Self values, fears and seeks: parts grow from it
+        self.predictions = Predictions(soul, clock)
+        names = lambda: (self.name, self.user_name)  # noqa: E731
+        self.bidding = Bidding(soul, chat, self.parts, embedder, self.affect, self.predictions, names)
         self.self_model = SelfModel(soul, lambda floor: self.conversation.workspace().floor_tokens(floor, self.name))
         self.feelings = Feelings(soul)
         self.history = History(soul, self.indexer)
@@ -70,7 +79,7 @@ class Companion:
         self.conversation = Conversation(
             messages=self.messages, memories=self.memories, self_model=self.self_model, feelings=self.feelings,
             clerk=self.clerk, record=self.workspace_record, chat=chat,
-            names=lambda: (self.name, self.user_name), session=session)
+            names=lambda: (self.name, self.user_name), session=session, bidding=self.bidding)
         # Learning about the person as they talk (mind/human.py); a person may turn it off for this soul.
         self.gate = Gate(soul, self.self_model)
         self.episodes = Episodes(soul, self.indexer)
@@ -83,7 +92,9 @@ class Companion:
                                    every=int(soul.get_meta(EVERY, "1")),
                                    deep=DeepReflection(soul, chat, self.messages, self.episodes, self.rules,
                                                        self.self_model, self.memories, self.gate,
-                                                       names=lambda: (self.name, self.user_name)))
+                                                       names=lambda: (self.name, self.user_name)),
+                                   evaluation=Evaluation(chat, self.parts, self.predictions, names),
+                                   creation=PartCreation(chat, self.parts, self.affect, names, clock))
         self.evolution = Evolution(soul, chat, self.self_model, self.rules,
                                    GovernedRewrite(soul, self.self_model, self.gate), learned=self.memories.inferred,
                                    names=lambda: (self.name, self.user_name))
@@ -175,6 +186,26 @@ class Companion:
     def sovereignty(self) -> Sovereignty:
         """How often its reading overrode how the person said they feel, and after they corrected it."""
         return measure_sovereignty(self.soul)
+
+    def bids(self, message_id: int) -> list[dict]:
+        """The bids a reply weighed, each with its part and whether the Self followed it (the "Why?" of a reply)."""
+        return self.bidding.of(message_id)
+
+    @property
+    def parts_mode(self) -> Mode:
+        """Standard, or isolated: text from outside reaches the Self only through the parts' bids."""
+        return self.bidding.mode
+
+    @parts_mode.setter
+    def parts_mode(self, mode: str | Mode) -> None:
+        self.reflector.turn_started()  # bids weighed in the other mode are not used
+        self.bidding.set_mode(mode)
+        self.conversation.restart_bids()
+
+    def evaluate_due(self) -> list[Evaluated]:
+        """Judge the predictions that fell due now, as the reflector does between turns."""
+        self.reflector.turn_started()
+        return self.reflector.evaluation.run()
 
     def recall(self, query: str, k: int = 10, exclude=frozenset()) -> list[Recalled]:
         return self.clerk.pick(query, k, exclude)

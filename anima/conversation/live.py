@@ -17,6 +17,7 @@ import threading
 from dataclasses import dataclass
 from typing import Callable
 
+from ..mind.bids import Bidding, Mode, Weighed
 from ..mind.feelings import Feelings
 from ..mind.memories import Memories
 from ..mind.messages import External, Messages
@@ -26,7 +27,7 @@ from ..mind.working_memory import held as held_today
 from ..mind.world import Clerk
 from ..models.chat import ChatModel
 from ..retrieval.recall import Recalled
-from ..store.provenance import Provenance, Source
+from ..store.provenance import EXTERNAL, Provenance, Source
 from ..store.soul import now
 from ..workspace import Assembled, Entry, Workspace
 
@@ -42,13 +43,15 @@ class Prepared:
     floor: SelfFloor
     focus: str
     feelings: str
+    weighed: Weighed | None = None  # the parts' bids on the message and the Self's choice (its note holds the chosen)
 
 
 class Conversation:
     def __init__(self, *, messages: Messages, memories: Memories, self_model: SelfModel, feelings: Feelings,
                  clerk: Clerk, record: WorkspaceRecord, chat: ChatModel, names: Callable[[], tuple[str, str]],
-                 session: str | None = None):
-        """`names()`: the companion's name and the person's, as they are now."""
+                 session: str | None = None, bidding: Bidding | None = None):
+        """`names()`: the companion's name and the person's, as they are now. `bidding`: the parts that bid and the
+        Self that chooses (mind/bids.py); None: no parts take part in a turn."""
         self.messages = messages
         self.memories = memories
         self.self_model = self_model
@@ -57,6 +60,7 @@ class Conversation:
         self.record = record
         self.chat = chat
         self.names = names
+        self.bidding = bidding
         self.lock = threading.Lock()
         # Each opening is a new session: its turns are the recent history; earlier sessions come back by recall.
         self.session = session or now()
@@ -69,6 +73,11 @@ class Conversation:
         self._written: str | None = None  # the human block as the companion's learning last wrote it
         self._held: str | None = None  # working memory as quick reflection last wrote it
         self.serial = 0  # bumped by every turn: work prepared before it is stale
+        # Bids weighed between turns (on the exchange) that the model has read: recorded with the next reply, and
+        # their parts do not bid again on its message. Each with the message it was made for.
+        self._heard: list[tuple[Weighed, int | None]] = []
+        self._drafted: tuple[str, Weighed] | None = None  # bids weighed on the draft as it was typed
+        self._last_reply: int | None = None
 
     # ---- reading the state --------------------------------------------------
 
@@ -94,6 +103,23 @@ class Conversation:
         """Whether the transcript ends with a note read ahead: a message then adds a brief one."""
         with self.lock:
             return bool(self._transcript) and self._transcript[-1].role == "system"
+
+    @property
+    def last_reply(self) -> int | None:
+        """The id of the last reply this session recorded."""
+        with self.lock:
+            return self._last_reply
+
+    def isolated(self) -> bool:
+        """Isolation mode (mind/bids.py): text from outside reaches the Self only through the parts' bids."""
+        return self.bidding is not None and self.bidding.mode is Mode.ISOLATED
+
+    def admissible(self, found: list[Recalled]) -> list[Recalled]:
+        """Recalled items the Self may read: in isolation mode, none that came from outside."""
+        if not self.isolated():
+            return found
+        outside = {s.value for s in EXTERNAL}
+        return [r for r in found if r.row.get("origin") not in outside]
 
     def learned(self) -> list[tuple[int, str]]:
         with self.lock:
@@ -144,14 +170,57 @@ class Conversation:
         # The message itself takes no part: recall then finds for it what it found for its draft (read along).
         itself = frozenset(("message", i) for i in message_ids)
         present = self.keys()
-        found = self.clerk.pick(text, RECALL_K + len(present), exclude=itself)
+        found = self.admissible(self.clerk.pick(text, RECALL_K + len(present), exclude=itself))
         # After a note read ahead, this message adds only what it newly brings up.
         k = RECALL_K_AFTER_READ_AHEAD if self.follows_read_ahead() else RECALL_K
         return [r for r in found if r.key not in present and r.relevant][:k]
 
-    def prepare(self, text: str, recalled: list[Recalled], learned: list[tuple[int, str]]) -> Prepared:
+    def weigh(self, event: str, shown: str | None = None, *, cancel: threading.Event | None = None) -> Weighed | None:
+        """The parts' bids on a message and the Self's choice: those weighed on its draft when it was sent as
+        drafted, else weighed now (a model call per part, and one for the Self). Parts that bid between turns
+        are not asked again. None without parts."""
+        if self.bidding is None:
+            return None
+        with self.lock:
+            drafted, heard = self._drafted, [w for w, _ in self._heard]
+        if drafted is not None and drafted[0] == event:
+            return drafted[1]
+        return self.bidding.weigh(event, shown, skip=set().union(*(w.part_ids for w in heard)), cancel=cancel)
+
+    def weigh_draft(self, text: str, cancel: threading.Event | None = None) -> None:
+        """Weigh the bids on a draft while it is typed (in the background): the turn finds them if it is sent so."""
+        if self.bidding is None:
+            return
+        with self.lock:
+            if self._drafted is not None and self._drafted[0] == text:
+                return
+        weighed = self.weigh(text, cancel=cancel)
+        if weighed is not None and not (cancel is not None and cancel.is_set()):
+            with self.lock:
+                self._drafted = (text, weighed)
+
+    def drafted(self, text: str) -> Weighed | None:
+        with self.lock:
+            return self._drafted[1] if self._drafted is not None and self._drafted[0] == text else None
+
+    def weigh_exchange(self, exchange: str, cancel: threading.Event | None = None) -> Weighed | None:
+        """Between turns: the bids on the exchange that just ended (their chosen ones are read ahead in a note)."""
+        if self.bidding is None:
+            return None
+        return self.bidding.weigh(exchange, cancel=cancel)
+
+    def hear(self, weighed: Weighed, serial: int) -> bool:
+        """Bids weighed between turns that need no note (none was chosen): recorded with the next reply."""
+        with self.lock:
+            if self.serial != serial or not weighed.bids:
+                return False
+            self._heard.append((weighed, self._last_reply))
+            return True
+
+    def prepare(self, text: str, recalled: list[Recalled], learned: list[tuple[int, str]],
+                weighed: Weighed | None = None) -> Prepared:
         """The workspace for a message (sent, or still being typed). Focus and feelings enter a note when they
-        changed since the transcript last had them."""
+        changed since the transcript last had them; the bids the Self chose to follow (`weighed`) too."""
         floor = self.floor()
         feelings = self.feelings.context()
         with self.lock:
@@ -163,13 +232,13 @@ class Conversation:
 
         def assemble(f):
             return ws.assemble(f, self.name, transcript, recalled, text, focus=focus, emotional=emotional,
-                               learned=learned, brief=brief)
+                               learned=learned, brief=brief, bids=weighed.chosen() if weighed else ())
         assembled = assemble(floor)
         if assembled.kept_from and floor != (live := self.live_floor()):
             # The transcript is cut, so the whole prompt is read again anyway: the floor catches up.
             floor = live
             assembled = assemble(floor)
-        return Prepared(assembled, floor, floor.inner_state, feelings)
+        return Prepared(assembled, floor, floor.inner_state, feelings, weighed)
 
     def record_turn(self, prepared: Prepared, learned: int, user_ids: list[int], reply: str) -> int | None:
         """The transcript grows by exactly what was sent and said, so the next turn's prefix matches. Records the
@@ -191,7 +260,11 @@ class Conversation:
         reply_id = self.record_message("companion", said)
         with self.lock:
             self._transcript.append(Entry("assistant", reply, frozenset({("message", reply_id)})))
+            weighed = [*self._heard, *([(prepared.weighed, user_ids[0])] if prepared.weighed else [])]
+            self._heard, self._drafted, self._last_reply = [], None, reply_id
         self.record.record(reply_id, ws.held)
+        if self.bidding is not None and any(w.bids for w, _ in weighed):
+            self.bidding.record(reply_id, weighed)
         self.memories.feedback([h.id for h in ws.held if h.kind == "memory"], said)
         return reply_id
 
@@ -209,9 +282,10 @@ class Conversation:
         with self.lock:
             self._held = working_memory
 
-    def read_ahead(self, serial: int, start: int, note: Entry, floor: SelfFloor, learned: int) -> bool:
+    def read_ahead(self, serial: int, start: int, note: Entry, floor: SelfFloor, learned: int,
+                   weighed: Weighed | None = None) -> bool:
         """A note the model has read ahead joins the transcript (its first `start` entries cut), unless a turn
-        began since `serial`. Returns whether it joined."""
+        began since `serial`; with it, the bids it carries (`weighed`). Returns whether it joined."""
         with self.lock:
             if self.serial != serial:
                 return False
@@ -219,6 +293,8 @@ class Conversation:
             self._transcript.append(note)
             self._floor_sent = floor
             del self._learned[:learned]
+            if weighed is not None and weighed.bids:
+                self._heard.append((weighed, self._last_reply))
             return True
 
     def restart(self) -> None:
@@ -226,8 +302,14 @@ class Conversation:
         with self.lock:
             self.session = now()
             self._transcript = []
+            self._heard, self._drafted = [], None
             self._focus_shown = self._feelings_shown = ""
             self._floor_sent = None
+
+    def restart_bids(self) -> None:
+        """Bids weighed so far are dropped (the mode changed): the next message's parts bid again."""
+        with self.lock:
+            self._heard, self._drafted = [], None
 
     # ---- forgetting -----------------------------------------------------------
 
@@ -241,6 +323,10 @@ class Conversation:
             dropped = len(self._transcript) - len(kept)
             self._transcript = kept
             self._learned = [(i, fact) for i, fact in self._learned if not touched(fact, {("memory", i)})]
+            self._heard = [(w, about) for w, about in self._heard
+                           if not any(touched(b.line(), {("part", b.part_id)}) for b in w.bids)
+                           and not touched(w.event, {("message", about)})]
+            self._drafted = None
             self._written = self._held = None
             self._floor_sent = None
             self._focus_shown = self._feelings_shown = ""

@@ -8,12 +8,19 @@ secret will not be kept, what only the person may do) comes before the
 model's words, and the reply is stored and shown without remote images or
 links that carry data (outward.py).
 
-(Parts' bids and the Self's arbitration join here when parts exist; see DESIGN.md, "One turn".)
+Parts bid on the message and the Self chooses (mind/bids.py) before the
+workspace is assembled: the bids it follows go in the turn's note, never the
+floor, so the computed prefix is kept; they were usually weighed already, on the
+draft as it was typed or between turns (reflect/reflector.py), and are weighed
+here only when the message woke parts nobody asked yet. In isolation mode the
+parts read the text from outside and the Self does not: its prompt carries the
+person's own words, a marker where that text was, and the bids.
 """
 
 import threading
 from typing import Callable, Iterator
 
+from ..mind.bids import HIDDEN
 from ..mind.messages import EmptyMessage, External, clean
 from ..models.chat import StopReason
 from ..workspace.external import compose
@@ -41,11 +48,13 @@ class TurnStream:
         ids += [conversation.record_external(e, ids[0] if ids else None) for e in external]
         self.user_ids = ids
         self.user_id = ids[0]
-        self.user_text = compose(typed, [(e.label, e.text) for e in external])
+        event = compose(typed, [(e.label, e.text) for e in external])  # what the parts read
+        self.user_text = compose(typed, [(e.label, HIDDEN) for e in external]) if conversation.isolated() else event
         self.notices = notices(typed)
+        self.weighed = conversation.weigh(event, self.user_text, cancel=self.cancel)
         self.recalled = conversation.recall_for(self.user_text, ids)
         self.learned = conversation.learned()
-        self.prepared = conversation.prepare(self.user_text, self.recalled, self.learned)
+        self.prepared = conversation.prepare(self.user_text, self.recalled, self.learned, self.weighed)
         self.workspace = self.prepared.assembled
         self.reply_id: int | None = None
         self.stop_reason: StopReason | None = None

@@ -81,6 +81,11 @@ def voice_problem(part: dict) -> str | None:
     return None
 
 
+def speaks_as_we(text: str) -> bool:
+    """Whether a thing a part says (a phrase, a bid) speaks of itself as "we" (a sentence opens with it)."""
+    return _WE_OPENS.search(text.strip()) is not None
+
+
 def part_bytes(part: dict) -> int:
     return len(json.dumps(part, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
 

@@ -26,17 +26,21 @@ log = logging.getLogger(__name__)
 READ_AHEAD_ITEMS = 3
 
 
-def read_ahead(conversation: Conversation, exchange: str, serial: int) -> None:
-    """`serial`: the conversation's serial when the exchange ended; a turn begun since makes this stale."""
+def read_ahead(conversation: Conversation, exchange: str, serial: int, weighed=None) -> None:
+    """`serial`: the conversation's serial when the exchange ended; a turn begun since makes this stale.
+    `weighed`: the parts' bids on the exchange (mind/bids.py): the ones the Self follows join the note."""
     c = conversation
     present = c.keys()
-    found = [r for r in c.clerk.pick(exchange, READ_AHEAD_ITEMS + len(present))
+    found = [r for r in c.admissible(c.clerk.pick(exchange, READ_AHEAD_ITEMS + len(present)))
              if r.key not in present and r.relevant]
     items = found[:READ_AHEAD_ITEMS]
     learned = c.learned()
-    if not (items or learned) or c.serial != serial:
+    chosen = weighed.chosen() if weighed is not None else []
+    if not (items or learned or chosen) or c.serial != serial:
+        if weighed is not None and not chosen:
+            c.hear(weighed, serial)  # weighed, none followed: the next reply records them
         return
-    note = note_entry("", "", items, learned, query=exchange)
+    note = note_entry("", "", items, learned, query=exchange, bids=chosen)
     ws = c.workspace()
     floor, start, transcript = c.floor(), 0, c.entries()
     messages = ws.prefix(floor, c.name, transcript, note)
@@ -52,8 +56,8 @@ def read_ahead(conversation: Conversation, exchange: str, serial: int) -> None:
     if c.serial != serial:
         return
     c.chat.stream(messages, max_tokens=1, temperature=0.0).read()  # the model reads it now
-    if c.read_ahead(serial, start, note, floor, len(learned)):
-        log.info("read ahead %d recalled items and %d learned facts%s", len(items), len(learned),
+    if c.read_ahead(serial, start, note, floor, len(learned), weighed):
+        log.info("read ahead %d recalled items, %d learned facts and %d bids%s", len(items), len(learned), len(chosen),
                  f", the transcript cut by {start} entries" if start else "")
 
 
@@ -63,7 +67,7 @@ def read_draft(conversation: Conversation, text: str) -> None:
     if not text:
         return
     c = conversation
-    prepared = c.prepare(text, c.recall_for(text), c.learned())
+    prepared = c.prepare(text, c.recall_for(text), c.learned(), c.drafted(text))
     if prepared.assembled.kept_from:
         return  # a trim may bring a new floor and a full read, which the turn could not interrupt: leave it
     c.chat.stream(prepared.assembled.messages, max_tokens=1, temperature=0.0).read()

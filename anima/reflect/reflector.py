@@ -2,11 +2,17 @@
 
 After each reply, in one background thread and in this order:
 1. learn: write down what the person just said about themselves (mind/human.py), when they said anything;
-2. read ahead: recall for the exchange and have the model read that note now (read_ahead.py);
-3. quick reflection, after every `every`th turn: inner state, working memory, an emotional read (quick.py).
+2. read ahead: the parts the exchange wakes bid on it and the Self chooses (mind/bids.py, aside); recall for
+   the exchange; and have the model read that note (recalled items, what was learned, the bids it follows) now
+   (read_ahead.py);
+3. predictions that fell due: each judged by the model as its part, and the part revised (mind/predictions.py);
+4. creation from affect: did something in the exchange matter enough to the Self to deserve a part
+   (reflect/parts.py)?
+5. quick reflection, after every `every`th turn: inner state, working memory, an emotional read (quick.py).
    It comes after the read-ahead because it is the long one (seconds of the model writing on a laptop), and
    the next turn's first token should not wait for it: it runs aside (chat.aside), so what was read ahead stays.
-And while they type, in the same thread after those: read along, the prompt their draft would make.
+And while they type, in the same thread after those: the parts bid on the draft, and the model reads along the
+prompt their draft would make. Steps 2 to 4 run aside, and a turn pre-empts them (each stops at the next token).
 
 Deep reflection (deep.py) runs when the caller says (the window when the person is idle, in its QThread;
 `python -m anima reflect --deep`), in the caller's thread, after the work above, never beside it.
@@ -30,7 +36,10 @@ from typing import Callable
 from ..conversation import Conversation
 from ..errors import KnownError
 from ..mind.human import HumanNotes
+from ..mind.messages import clean
+from ..mind.predictions import Evaluation
 from .deep import DeepReflection, Deepened
+from .parts import PartCreation
 from .quick import Outcome, QuickReflection
 from .read_ahead import read_ahead, read_draft
 
@@ -39,14 +48,18 @@ log = logging.getLogger(__name__)
 
 class Reflector:
     def __init__(self, conversation: Conversation, human_notes: HumanNotes, *, learns: bool = True,
-                 quick: QuickReflection | None = None, every: int = 1, deep: DeepReflection | None = None):
-        """`every`: quick reflection follows every `every`th turn (0: never)."""
+                 quick: QuickReflection | None = None, every: int = 1, deep: DeepReflection | None = None,
+                 evaluation: Evaluation | None = None, creation: PartCreation | None = None):
+        """`every`: quick reflection follows every `every`th turn (0: never). `evaluation`: judges predictions that
+        fell due; `creation`: creates parts from affect (None: not between turns)."""
         self.conversation = conversation
         self.human_notes = human_notes
         self.learns = learns
         self.quick = quick
         self.every = every
         self.deep = deep
+        self.evaluation = evaluation
+        self.creation = creation
         self._deep_lock = threading.Lock()
         self._deep_cancel: threading.Event | None = None
         self.unreflected = 0  # turns since quick reflection last ran to its end
@@ -79,17 +92,22 @@ class Reflector:
 
     def draft(self, text: str) -> None:
         """The person paused while typing `text`: read along, after what is already under way. Never blocks."""
-        if not self.conversation.chat.capabilities.keeps_prefix:
+        c = self.conversation
+        reads = c.chat.capabilities.keeps_prefix
+        if not reads and c.bidding is None:
             return
         self.latest_draft = text
-        before, serial = self.thread, self.conversation.serial
+        before, serial, preempt = self.thread, c.serial, self.preempt
 
         def run():
             if before is not None:
                 before.join()
-            if self.latest_draft != text or self.conversation.serial != serial or self.preempt.is_set():
+            if self.latest_draft != text or c.serial != serial or preempt.is_set():
                 return  # typed on, or sent: a newer draft or the turn itself takes over
-            self._guarded("reading along a draft", read_draft, self.conversation, text)
+            if c.bidding is not None and (typed := clean(text)):
+                self._guarded("weighing the parts' bids on a draft", c.weigh_draft, typed, preempt)
+            if reads and not preempt.is_set():
+                self._guarded("reading along a draft", read_draft, c, text)
 
         self.thread = threading.Thread(target=run, name="read-along", daemon=True)
         self.thread.start()
@@ -126,7 +144,15 @@ class Reflector:
         if self.learns and not self._guarded("learning about the person", self._learn, preempt):
             return
         if c.chat.capabilities.keeps_prefix and not preempt.is_set():
-            self._guarded("reading ahead", read_ahead, c, exchange, serial)
+            weighed = []
+            if c.bidding is not None:
+                self._guarded("weighing the parts' bids", lambda: weighed.append(c.weigh_exchange(exchange, preempt)))
+            if not preempt.is_set():
+                self._guarded("reading ahead", read_ahead, c, exchange, serial, weighed[0] if weighed else None)
+        if self.evaluation is not None and not preempt.is_set():
+            self._guarded("evaluating predictions", self.evaluation.run, preempt)
+        if self.creation is not None and not preempt.is_set():
+            self._guarded("considering a new part", self.creation.consider, exchange, c.last_reply, preempt)
         if self.quick is not None and 0 < self.every <= self.unreflected and not preempt.is_set():
             self._guarded("reflecting", self._reflect, preempt)
 

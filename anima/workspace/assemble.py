@@ -90,11 +90,13 @@ def render_floor(f: SelfFloor, companion_name: str) -> str:
 
 
 def note_entry(focus: str, emotional: str, items: list[Recalled], learned: list[tuple[int, str]], *,
-               query: str = "", brief: bool = False, on=None) -> Entry | None:
+               query: str = "", brief: bool = False, on=None, bids=()) -> Entry | None:
     """A turn's note (or one read ahead) as it enters the transcript, with the items it carries; None if empty.
-    See render_note for `query`, `brief` and `on`."""
-    text = render_note(focus, emotional, items, [fact for _, fact in learned], query=query, brief=brief, on=on)
-    keys = frozenset({r.key for r in items} | {("memory", memory_id) for memory_id, _ in learned})
+    See render_note for `query`, `brief`, `on` and `bids`."""
+    text = render_note(focus, emotional, items, [fact for _, fact in learned], query=query, brief=brief, on=on,
+                       bids=bids)
+    keys = frozenset({r.key for r in items} | {("memory", memory_id) for memory_id, _ in learned}
+                     | {("part", b.part_id) for b in bids})
     return Entry("system", text, keys) if text else None
 
 
@@ -157,8 +159,9 @@ class Workspace:
 
     def assemble(self, floor: SelfFloor, companion_name: str, transcript: list[Entry], recalled: list[Recalled],
                  user_text: str, *, focus: str = "", emotional: str = "",
-                 learned: list[tuple[int, str]] = (), brief: bool = False) -> Assembled:
-        """`brief`: this message's note follows one read ahead, so it is cut to what touches the message."""
+                 learned: list[tuple[int, str]] = (), brief: bool = False, bids=()) -> Assembled:
+        """`brief`: this message's note follows one read ahead, so it is cut to what touches the message.
+        `bids`: the parts' bids the Self follows, in the note (never the floor: the computed prefix stays)."""
         floor_text = render_floor(floor, companion_name)
         floor_tokens = self.count(floor_text)
         if floor_tokens > FLOOR_CAP_TOKENS:
@@ -182,7 +185,7 @@ class Workspace:
             if used + cost <= recall_budget:
                 items.append(r)
                 used += cost
-        note = note_entry(focus, emotional, items, learned, query=user_text, brief=brief, on=on)
+        note = note_entry(focus, emotional, items, learned, query=user_text, brief=brief, on=on, bids=bids)
         note_tokens = self.count(note.content) if note else 0
         left -= note_tokens
 

@@ -24,6 +24,7 @@ LABELS = {"message": "said", "memory": "I know", "episode": "we lived", "world_c
 SCANNED_CHARS = 4000  # an enormous item is looked for sentences near its start only
 RECALLED = "# What I recall that may matter now"
 ALSO_RECALLED = "# Also recalled"
+BIDS = "# What parts of me bid, and I follow"
 # Sentence ends, and the "[shares …]" a message's picture is described by.
 _SENTENCES = re.compile(r"[^.!?…\[]+(?:[.!?…]+|\[[^\]]*\]|$)")
 
@@ -56,8 +57,9 @@ def render_item(r: Recalled, on: date, query: str = "", brief: bool = False) -> 
 
 
 def render_note(focus: str, emotional: str, items: list[Recalled], learned: list[str] = (), *, query: str = "",
-                brief: bool = False, on: date | None = None) -> str:
-    """`query`: what the items were recalled for. `brief`: the note a message adds after one read ahead."""
+                brief: bool = False, on: date | None = None, bids=()) -> str:
+    """`query`: what the items were recalled for. `brief`: the note a message adds after one read ahead.
+    `bids`: the parts' bids the Self chose to follow (mind/bids.py Bid), each in its part's own words."""
     on = on or today()
     parts = []
     if focus.strip():
@@ -70,4 +72,6 @@ def render_note(focus: str, emotional: str, items: list[Recalled], learned: list
     if items:
         header = ALSO_RECALLED if brief else RECALLED
         parts.append(header + "\n" + "\n".join(render_item(r, on, query, brief) for r in items))
+    if bids:
+        parts.append(BIDS + "\n" + "\n".join(f"- {b.line()}" for b in bids))
     return "\n\n".join(parts)
