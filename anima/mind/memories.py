@@ -53,6 +53,17 @@ class Memories:
         self.suppress(old_id, actor=actor)
         return new_id
 
+    def resolve(self, old_id: int, new_id: int, actor: str = "ai") -> None:
+        """Two stored facts conflict and the newer is current (deep reflection's contradiction check): the older
+        stops being true when the newer began, and keeps its dates (seed 003, 5.4: superseded, never deleted)."""
+        old, new = self.soul.get("memory", old_id), self.soul.get("memory", new_id)
+        if old["valid_to"] is not None:
+            return
+        with self.soul.transaction():
+            self.soul.update("memory", old_id, actor, valid_to=max(new["valid_from"], old["valid_from"]),
+                             superseded_by=new_id)
+            self._raise_suppression(old_id, SUPPRESS_CORRECTED, actor)  # not its associates: the newer is one
+
     def edit(self, memory_id: int, content: str, actor: str = "user") -> None:
         """A correction of what the memory says (not a change in the world): the text is replaced."""
         content = _checked(content)
@@ -104,6 +115,11 @@ class Memories:
                     cooled = r["importance"] - 0.02 if r["loads"] + 1 >= 5 and r["uses"] == 0 else r["importance"]
                     con.execute("UPDATE memories SET loads = loads + 1, importance = max(0.05, ?) WHERE id = ?",
                                 (cooled, r["id"]))
+
+    def stated_facts(self, limit: int = 200) -> list[dict]:
+        """The facts the person stated that are true now, newest first: what may contradict one another."""
+        return self.soul.query("SELECT id, content, valid_from FROM memories WHERE kind = 'fact' AND valid_to IS NULL "
+                               "AND source = 'user_stated' ORDER BY id DESC LIMIT ?", (limit,))
 
     def inferred(self, limit: int = 50) -> list[str]:
         """What the companion inferred across experiences (deep reflection's insights) and still holds, newest

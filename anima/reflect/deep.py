@@ -40,6 +40,7 @@ from ..models.structured import LONGEST_STRING, StructuredOutputFailed, ask_stru
 from ..retrieval.fts import terms
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul
+from .contradictions import resolve as resolve_contradictions
 from .governed import GovernedRewrite
 from .voice import ARC_WORDS, FIRST_PERSON, SHARED_TERMS, THIRD_PERSON, addressed, grounded, speaks_for_itself
 
@@ -96,6 +97,7 @@ class Deepened:
     insights: list[int] = field(default_factory=list)
     identity: Ruling | None = None
     sampled: list[int] = field(default_factory=list)  # the older episodes read beside the new ones
+    superseded: int = 0                                # older facts a newer one contradicted
     dropped: int = 0                                   # answers code refused (ungrounded, unfit)
     preempted: bool = False
 
@@ -104,7 +106,8 @@ class Deepened:
         return (f"{'pre-empted' if self.preempted else 'done'}: {self.messages} messages read in {self.steps} "
                 f"step(s) ({self.malformed} malformed); {len(self.episodes)} episode(s), {self.feedback} piece(s) "
                 f"of feedback on {len(self.rules_touched)} rule(s), {len(self.growth)} growth entr(ies), "
-                f"{len(self.insights)} insight(s); identity: {identity}; {len(self.sampled)} older episode(s) sampled; {self.dropped} answer(s) dropped")
+                f"{len(self.insights)} insight(s); identity: {identity}; {self.superseded} fact(s) superseded; "
+                f"{len(self.sampled)} older episode(s) sampled; {self.dropped} answer(s) dropped")
 
 
 def _enum(n: int) -> dict:
@@ -178,6 +181,8 @@ class DeepReflection:
                 break
         if not self._cancelled(cancel) and self._unconsidered():
             self._consider(cancel, done)
+        if not self._cancelled(cancel):
+            done.superseded = resolve_contradictions(self.soul, self.chat, self.memories, self.names()[1], cancel) or 0
         done.preempted = self._cancelled(cancel)
         if done.episodes:
             self.episodes.index(done.episodes)

@@ -326,3 +326,28 @@ def test_one_deep_reflection_on_the_real_default_model(anima_home, caplog):
         assert again.messages == 0 and again.episodes == [] and not c.reflector.deep.pending()
     finally:
         c.close()
+
+
+def test_a_contradicted_fact_stops_being_current_and_keeps_its_dates(dc):
+    c = dc
+    old = c.memories.remember("Works as a nurse in Leeds")
+    cat = c.memories.remember("Has a cat called Miso")
+    new = c.memories.remember("Works as a teacher in York now")
+    also = c.memories.remember("Works weekends at the Leeds market")  # shares words with the nurse fact
+    c.chat.enqueue(json.dumps({"pairs": [{"pair": 1, "verdict": "both"}, {"pair": 2, "verdict": "changed"},
+                                         {"pair": 3, "verdict": "both"}]}))
+    done = c.reflect_deeply()
+    assert done.superseded == 1
+    prompt = c.chat.history[-1]["messages"][1]["content"]
+    assert prompt.splitlines() == [  # the most alike first; the cat shares nothing with the rest
+        "1. older: Works as a nurse in Leeds | newer: Works weekends at the Leeds market",
+        "2. older: Works as a nurse in Leeds | newer: Works as a teacher in York now",
+        "3. older: Works as a teacher in York now | newer: Works weekends at the Leeds market"]
+    current = {m["id"] for m in c.memories.current()}
+    assert old not in current and {cat, new, also} <= current
+    row = c.soul.get("memory", old)
+    assert row["superseded_by"] == new and row["valid_to"] == c.soul.get("memory", new)["valid_from"]
+    assert old in {m["id"] for m in c.memories.as_of(row["valid_from"])}  # what was true, then
+    calls = len(c.chat.history)
+    c.reflect_deeply()
+    assert len(c.chat.history) == calls  # nothing stated since: no pair checked twice
