@@ -9,6 +9,7 @@ row with the memory it is after. What to search for is chosen here; the SQL
 that searches is in store/full_text.py.
 """
 
+import functools
 import re
 
 import snowballstemmer
@@ -57,9 +58,15 @@ COMMON_FROM_ITEMS = 2000  # below this, every word is cheap and kept
 _STEM = snowballstemmer.stemmer("porter")  # the Porter algorithm, as FTS5's porter tokenizer stems
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _stem(word: str) -> str:
+    # Stemming is pure and a vocabulary is small: finding parts stems every trigger of every part per moment.
+    return _STEM.stemWord(word)
+
+
 def stems(text: str) -> set[str]:
     """The Porter stems of a text's content words (as the index matches them)."""
-    return {_STEM.stemWord(w) for w in terms(text)}
+    return {_stem(w) for w in terms(text)}
 
 
 def match_expression(words: list[str]) -> str | None:
