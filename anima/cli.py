@@ -372,6 +372,37 @@ def cmd_parts(args) -> int:
             print(f"Exported {len(pack['parts'])} parts and the affect profile to {args.path}.")
             print("Warning: a pack is plain JSON, NOT encrypted: anyone who can read the file can read the parts.",
                   file=sys.stderr)
+        elif args.action == "affect":
+            if args.set:
+                try:
+                    profile = json.loads(Path(args.set).read_text(encoding="utf-8"))
+                except (UnicodeDecodeError, json.JSONDecodeError) as e:
+                    raise KnownError(f"{args.set} is not a JSON file ({type(e).__name__}); the affect profile was not "
+                                     "changed.") from None
+                companion.affect.set(profile, "user")
+                print("The affect profile is set.")
+            print(json.dumps(companion.affect.profile(), ensure_ascii=False, indent=1))
+        elif args.action == "mode":
+            if args.mode:
+                companion.parts_mode = args.mode
+            print(f"Parts mode: {companion.parts_mode.value}"
+                  + (" (text from outside reaches the Self only through the parts' bids)"
+                     if companion.parts_mode.value == "isolated" else " (the Self reads what the parts read)"))
+        elif args.action == "bids":
+            shown_bids = companion.bids(args.message_id)
+            if args.json:
+                print(json.dumps(shown_bids, ensure_ascii=False, indent=1))
+            elif not shown_bids:
+                print(f"Reply #{args.message_id} weighed no bids.")
+            for b in [] if args.json else shown_bids:
+                print(f"[{'followed' if b['followed'] else 'left'}] {b['part']} (#{b['part_id']}): focus: {b['focus']}; "
+                      f"suggests: {b['suggestion']}; predicts: {b['predicted_result']} ({b['confidence']}, "
+                      f"{b['timeframe_s']} s)")
+        elif args.action == "predictions":
+            now = companion.predictions.now()
+            for p in companion.predictions.all():
+                print(f"#{p.id} [{p.status(now)}] part #{p.part_id}: {p.predicted_result} (due {p.due_at})"
+                      + (f" -> {p.result}" if p.result else ""))
     finally:
         companion.close()
     return 0
@@ -433,7 +464,7 @@ def build_parser() -> argparse.ArgumentParser:
     rf.add_argument("--deep", action="store_true",
                     help="deep reflection: episodes, what helps, growth, who it is (minutes on a laptop)")
     rf.set_defaults(func=cmd_reflect)
-    pa = sub.add_parser("parts", help="the companion's parts: list, show, patch, install or export a pack")
+    pa = sub.add_parser("parts", help="the companion's parts: list, show, patch, packs, affect, mode, bids, predictions")
     pa.set_defaults(func=cmd_parts)
     pas = pa.add_subparsers(dest="action", required=True)
     pl = pas.add_parser("list", help="the active parts (id, name, status)")
@@ -453,7 +484,15 @@ def build_parser() -> argparse.ArgumentParser:
     pe.add_argument("--description")
     pt = pas.add_parser("tend", help="parts hygiene now: the model keeps, consolidates, splits, merges or archives")
     pt.add_argument("ids", type=int, nargs="*", help="only these parts (default: those due)")
-    for each in (pl, ps, pp, pi, pe):
+    pf = pas.add_parser("affect", help="the Self's affect profile (what it values, fears, seeks): show or set it")
+    pf.add_argument("--set", metavar="FILE", help='a JSON file: {"values": [...], "fears": [...], "seeks": [...]}')
+    pm = pas.add_parser("mode", help="standard, or isolated: text from outside reaches the Self only through bids")
+    pm.add_argument("mode", nargs="?", choices=["standard", "isolated"])
+    pb = pas.add_parser("bids", help="the bids a reply weighed, and which it followed")
+    pb.add_argument("message_id", type=int)
+    pb.add_argument("--json", action="store_true")
+    pd = pas.add_parser("predictions", help="the parts' predictions: pending, due, evaluated")
+    for each in (pl, ps, pp, pi, pe, pf, pm, pb, pd):
         each.add_argument("--model", help=argparse.SUPPRESS)
     pt.add_argument("--model", help="a GGUF file (default: the bundled SmolLM2-135M-Instruct)")
     b = sub.add_parser("bench", help="run a benchmark (store, mind, or all)")
