@@ -8,10 +8,11 @@ person's own word (a memory of kind "preference"). The person may correct,
 retire or forget a rule, and edit or forget a preference."""
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QAbstractItemView, QGroupBox, QHBoxLayout, QInputDialog, QLabel, QListWidget,
-                               QMessageBox, QPushButton, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout)
+from PySide6.QtWidgets import (QGroupBox, QHBoxLayout, QInputDialog, QLabel, QListWidget, QMessageBox, QPushButton,
+                               QSplitter, QVBoxLayout)
 
 from .base import MindView
+from .table_view import fill_rows, row_table
 from .tips import full_text_tips
 
 EVIDENCE_SHOWN = 200  # characters of each message in the evidence pane
@@ -22,12 +23,7 @@ class Rows(QGroupBox):
 
     def __init__(self, title: str, columns: tuple[str, ...], parent=None):
         super().__init__(title, parent)
-        self.table = QTableWidget(0, len(columns))
-        self.table.setHorizontalHeaderLabels(columns)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table = row_table(columns)
         self.col = QVBoxLayout(self)
         self.col.addWidget(self.table)
         self.buttons = QHBoxLayout()
@@ -43,11 +39,7 @@ class Rows(QGroupBox):
 
     def fill(self, rows: list, cells) -> None:
         self.rows = rows
-        self.table.setRowCount(len(rows))
-        for i, row in enumerate(rows):
-            for j, value in enumerate(cells(row)):
-                self.table.setItem(i, j, QTableWidgetItem("" if value is None else str(value)))
-        self.table.resizeColumnsToContents()
+        fill_rows(self.table, rows, cells)
         full_text_tips(self.table)
 
     def selected(self):

@@ -5,17 +5,32 @@ from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QPushButton, QTabl
 from .base import MindView
 
 
+def row_table(columns: tuple[str, ...]) -> QTableWidget:
+    """A read-only table of whole rows, one selected at a time."""
+    table = QTableWidget(0, len(columns))
+    table.setHorizontalHeaderLabels(columns)
+    table.setSelectionBehavior(QAbstractItemView.SelectRows)
+    table.setSelectionMode(QAbstractItemView.SingleSelection)
+    table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+    table.horizontalHeader().setStretchLastSection(True)
+    return table
+
+
+def fill_rows(table: QTableWidget, rows: list, cells) -> None:
+    """One row per item, its cells as `cells(item)` gives them."""
+    table.setRowCount(len(rows))
+    for i, row in enumerate(rows):
+        for j, value in enumerate(cells(row)):
+            table.setItem(i, j, QTableWidgetItem("" if value is None else str(value)))
+    table.resizeColumnsToContents()
+
+
 class TableView(MindView):
     columns: tuple[str, ...] = ()
 
     def __init__(self, companion, parent=None):
         super().__init__(companion, parent)
-        self.table = QTableWidget(0, len(self.columns))
-        self.table.setHorizontalHeaderLabels(self.columns)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table = row_table(self.columns)
         self.actions = QHBoxLayout()
         self.layout_.addWidget(self.error)
         self.layout_.addWidget(self.table)
@@ -31,11 +46,7 @@ class TableView(MindView):
 
     def fill(self, rows: list[dict], cells) -> None:
         self.rows = rows
-        self.table.setRowCount(len(rows))
-        for i, row in enumerate(rows):
-            for j, value in enumerate(cells(row)):
-                self.table.setItem(i, j, QTableWidgetItem("" if value is None else str(value)))
-        self.table.resizeColumnsToContents()
+        fill_rows(self.table, rows, cells)
 
     def selected(self) -> dict | None:
         i = self.table.currentRow()
