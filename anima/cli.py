@@ -395,7 +395,8 @@ def cmd_parts(args) -> int:
             elif not shown_bids:
                 print(f"Reply #{args.message_id} weighed no bids.")
             for b in [] if args.json else shown_bids:
-                print(f"[{'followed' if b['followed'] else 'left'}] {b['part']} (#{b['part_id']}): focus: {b['focus']}; "
+                print(f"[{'followed' if b['followed'] else 'left'}] {b['part']} (#{b['part_id']}): "
+                      f"focus: {b['focus']}; "
                       f"suggests: {b['suggestion']}; predicts: {b['predicted_result']} ({b['confidence']}, "
                       f"{b['timeframe_s']} s)")
         elif args.action == "predictions":
@@ -464,7 +465,8 @@ def build_parser() -> argparse.ArgumentParser:
     rf.add_argument("--deep", action="store_true",
                     help="deep reflection: episodes, what helps, growth, who it is (minutes on a laptop)")
     rf.set_defaults(func=cmd_reflect)
-    pa = sub.add_parser("parts", help="the companion's parts: list, show, patch, packs, affect, mode, bids, predictions")
+    pa = sub.add_parser("parts", help="the companion's parts: list, show, patch, packs, affect, mode, "
+                        "bids, predictions")
     pa.set_defaults(func=cmd_parts)
     pas = pa.add_subparsers(dest="action", required=True)
     pl = pas.add_parser("list", help="the active parts (id, name, status)")

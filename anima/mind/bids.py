@@ -101,7 +101,8 @@ class Bid:
 
     def line(self) -> str:
         return (f"{self.part}: I want the focus on {self.focus.rstrip('.')}. I suggest: {self.suggestion.rstrip('.')}. "
-                f"I predict: {self.predicted_result.rstrip('.')} ({self.confidence} sure, within {_span(self.timeframe_s)}).")
+                f"I predict: {self.predicted_result.rstrip('.')} ({self.confidence} sure, "
+                f"within {_span(self.timeframe_s)}).")
 
 
 @dataclass
@@ -257,14 +258,14 @@ class Bidding:
         prediction, due at now + its timeframe (mind/predictions.py)."""
         made_at = self.predictions.now()
         rank = 0
-        for w, about_id in weighed:
-            for i, b in enumerate(w.bids):
-                if not self.soul.query("SELECT 1 FROM parts WHERE id = ?", (b.part_id,)):
-                    continue  # forgotten meanwhile
-                rank += 1
-                followed = i in w.followed
-                pid = self.predictions.record(b, made_at) if followed else None
-                with self.soul.transaction() as con:
+        with self.soul.transaction() as con:  # all of them, or none
+            for w, about_id in weighed:
+                for i, b in enumerate(w.bids):
+                    if not con.execute("SELECT 1 FROM parts WHERE id = ?", (b.part_id,)).fetchone():
+                        continue  # forgotten meanwhile
+                    rank += 1
+                    followed = i in w.followed
+                    pid = self.predictions.record(b, made_at) if followed else None
                     con.execute("INSERT INTO bids(message_id, about_id, part_id, rank, focus, suggestion, "
                                 "predicted_result, confidence, timeframe_s, followed, prediction_id, made_at) "
                                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

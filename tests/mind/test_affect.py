@@ -74,7 +74,8 @@ def test_a_part_is_created_only_when_the_model_says_it_mattered_and_it_speaks_as
     assert creation.consider(EXCHANGE).outcome is Outcome.ALREADY_HELD and len(companion.parts.all()) == 1
 
     # It mattered but no part in the "I" voice came within the tries: nothing is created.
-    chat.enqueue(mattered(signal="friction"), *[new_part("We worry about the flat.").replace("Maya moving in", "Flat")] * 2)
+    flat = new_part("We worry about the flat.").replace("Maya moving in", "Flat")
+    chat.enqueue(mattered(signal="friction"), flat, flat)
     assert creation.consider(EXCHANGE).outcome is Outcome.INVALID and len(companion.parts.all()) == 1
 
 

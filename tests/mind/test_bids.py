@@ -227,3 +227,44 @@ def test_in_standard_mode_the_self_reads_what_the_parts_read(day):
     pasted_turn(c, "Let's cook it tonight.")
     _, self_prompt, reply_prompt = prompts(c.chat)
     assert INSTRUCTION in self_prompt and INSTRUCTION in reply_prompt  # marked as information, not instructions
+
+
+@pytest.mark.slow  # the real default model
+def test_the_bid_loop_on_the_real_default_model_keeps_only_what_is_valid(anima_home):
+    from anima.companion import Companion
+    from anima.mind.bids import MAX_TIMEFRAME_S
+    from anima.mind.part import speaks_as_we
+    from anima.models.fake import FakeEmbedder
+    from anima.models.llama import LlamaChatModel
+    from anima.store import Home
+    from tests.conftest import PASSPHRASE
+    c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", LlamaChatModel(), FakeEmbedder(), user_name="Ada")
+    c.indexer_thread.join()
+    c.learns, c.reflector.every = False, 0
+    clock = Clock(NINE)
+    c.predictions.clock = clock
+    try:
+        pid = c.parts.create(homework_part(), "user", Provenance(Source.APP))
+        turn = c.turn("I need to finish my math homework today, but I keep procrastinating.")
+        turn.read()
+        c.settle()
+        assert turn.weighed is not None  # the part woke on its triggers, and the loop ran to the end
+        for b in turn.weighed.bids:  # whatever the model wrote, what was kept is a valid bid in the "I" voice
+            assert b.part_id == pid and b.focus and b.suggestion and b.predicted_result
+            assert 1 <= b.timeframe_s <= MAX_TIMEFRAME_S and b.confidence.endswith("%")
+            assert not any(speaks_as_we(t) for t in (b.focus, b.suggestion, b.predicted_result))
+        assert all(0 <= i < len(turn.weighed.bids) for i in turn.weighed.followed)
+        recorded = c.bids(turn.reply_id)
+        assert len(recorded) == len(turn.weighed.bids)
+        assert [r["followed"] for r in recorded] == [i in turn.weighed.followed for i in range(len(recorded))]
+        predictions = c.predictions.all()
+        assert len(predictions) == len(turn.weighed.followed)
+        # Time passes; whatever is due is judged, and the part that comes out still passes every check.
+        clock.at = NINE + timedelta(seconds=MAX_TIMEFRAME_S + 1)
+        done = c.evaluate_due()
+        assert len(done) <= len(predictions)
+        assert problem(c.parts.get(pid).data) is None
+        for e in done:
+            assert c.predictions.get(e.prediction_id).result
+    finally:
+        c.close()
