@@ -2,6 +2,9 @@
 
 A card is a short prose card about the people, places, recurring situations,
 projects, platforms and threads of the person's life, with optional keywords.
+A card that came from a lorebook (mind/lorebook.py) may be disabled (never woken)
+and keeps the entry's options: it wakes by its keys as SillyTavern's World Info
+would (secondary keys and their logic, case, constant entries), not by its title.
 """
 
 import json
@@ -15,19 +18,24 @@ from ..store.soul import Soul, now
 
 CARD_KINDS = ("person", "place", "situation", "project", "platform", "thread")
 TITLE_CHARS, BODY_CHARS, KEYWORDS, KEYWORD_CHARS = 80, 1200, 12, 40
+# An entry of an imported lorebook may be longer, with more keys: a recalled item is cut to what touches the
+# moment anyway (workspace/note.py).
+IMPORTED_BODY_CHARS, IMPORTED_KEYWORDS, IMPORTED_KEYWORD_CHARS = 16_000, 64, 200
 
 
-def _validated(kind: str, title: str, body: str, keywords: list[str]) -> dict:
+def _validated(kind: str, title: str, body: str, keywords: list[str], imported: bool = False) -> dict:
     if kind not in CARD_KINDS:
         raise InvalidEdit(f"A world card is about one of: {', '.join(CARD_KINDS)}.")
     title, body = (title or "").strip(), (body or "").strip()
     if not title or not body:
         raise InvalidEdit("A world card needs a title and some text.")
-    if len(title) > TITLE_CHARS or len(body) > BODY_CHARS:
-        raise InvalidEdit(f"A card's title holds at most {TITLE_CHARS} characters and its text {BODY_CHARS}.")
+    body_chars, most, chars = ((IMPORTED_BODY_CHARS, IMPORTED_KEYWORDS, IMPORTED_KEYWORD_CHARS) if imported
+                               else (BODY_CHARS, KEYWORDS, KEYWORD_CHARS))
+    if len(title) > TITLE_CHARS or len(body) > body_chars:
+        raise InvalidEdit(f"A card's title holds at most {TITLE_CHARS} characters and its text {body_chars}.")
     keywords = [k.strip() for k in keywords or [] if k and k.strip()]
-    if len(keywords) > KEYWORDS or any(len(k) > KEYWORD_CHARS for k in keywords):
-        raise InvalidEdit(f"A card has at most {KEYWORDS} keywords of at most {KEYWORD_CHARS} characters.")
+    if len(keywords) > most or any(len(k) > chars for k in keywords):
+        raise InvalidEdit(f"A card has at most {most} keywords of at most {chars} characters.")
     return {"kind": kind, "title": title, "body": body, "keywords": json.dumps(keywords, ensure_ascii=False)}
 
 
@@ -36,11 +44,14 @@ class WorldCards:
         self.soul = soul
         self.indexer = indexer
 
-    def create(self, kind: str, title: str, body: str, keywords: list[str] = (), actor: str = "user") -> int:
-        fields = _validated(kind, title, body, list(keywords))
+    def create(self, kind: str, title: str, body: str, keywords: list[str] = (), actor: str = "user", *,
+               enabled: bool = True, options: dict | None = None, provenance: Provenance | None = None) -> int:
+        """`options`, `provenance`: a lorebook entry's (mind/lorebook.py); its larger limits come with them."""
+        fields = _validated(kind, title, body, list(keywords), imported=bool(options))
         t = now()
-        made = Provenance(Source.APP) if actor == "user" else None  # a card the person wrote in the Open Mind
-        cid = self.soul.add("world_card", actor, provenance=made, **fields, created_at=t, updated_at=t)
+        made = provenance or (Provenance(Source.APP) if actor == "user" else None)  # the person's, in the Open Mind
+        extra = {"enabled": int(enabled), "options": json.dumps(options or {}, ensure_ascii=False)}
+        cid = self.soul.add("world_card", actor, provenance=made, **fields, **extra, created_at=t, updated_at=t)
         self.indexer.index_items("world_card", [{"id": cid, **fields}])
         return cid
 
@@ -48,12 +59,13 @@ class WorldCards:
         old = self.soul.get("world_card", card_id)
         merged = {"kind": old["kind"], "title": old["title"], "body": old["body"],
                   "keywords": json.loads(old["keywords"]), **changes}
-        fields = _validated(merged["kind"], merged["title"], merged["body"], merged["keywords"])
+        fields = _validated(merged["kind"], merged["title"], merged["body"], merged["keywords"],
+                            imported=old.get("options", "{}") != "{}")
         self.soul.update("world_card", card_id, actor, **fields, updated_at=now())
         self.indexer.index_items("world_card", [{"id": card_id, **fields}])
 
     def all(self) -> list[dict]:
-        return [{**r, "keywords": json.loads(r["keywords"])}
+        return [{**r, "keywords": json.loads(r["keywords"]), "options": json.loads(r["options"])}
                 for r in self.soul.query("SELECT * FROM world_cards ORDER BY kind, title")]
 
 
@@ -65,15 +77,60 @@ class Clerk:
         self.recall = recall
 
     def pick(self, text: str, k: int, exclude=frozenset()) -> list[Recalled]:
-        found = self.recall.search(text, k, exclude=exclude)
+        cards = self.soul.query(
+            "SELECT w.id, w.kind, w.title, w.body, w.keywords, w.updated_at, w.enabled, w.options, "
+            "(SELECT source FROM provenance WHERE item_kind = 'world_card' AND item_id = w.id) AS origin "
+            "FROM world_cards AS w")
+        disabled = {("world_card", c["id"]) for c in cards if not c["enabled"]}
+        found = [r for r in self.recall.search(text, k, exclude=exclude) if r.key not in disabled]
         have = {r.key for r in found}
-        lowered = text.lower()
-        for card in self.soul.query("SELECT id, kind, title, body, keywords, updated_at FROM world_cards"):
-            if ("world_card", card["id"]) in have:
+        woken = []
+        for card in cards:
+            if ("world_card", card["id"]) in have or not card["enabled"]:
                 continue
-            for word in [card["title"], *json.loads(card["keywords"])]:
-                if word and re.search(rf"(?<!\w){re.escape(word.lower())}(?!\w)", lowered):
-                    found.append(Recalled("world_card", card["id"], f"{card['title']}: {card['body']}",
-                                          card["updated_at"], 0.0, {"keyword": word}, card))
-                    break
-        return found
+            options = json.loads(card["options"])
+            word = _wakes(text, card["title"], json.loads(card["keywords"]), options)
+            if word is not None:
+                row = {key: card[key] for key in ("id", "kind", "title", "body", "keywords", "updated_at", "origin")}
+                woken.append((-int(options.get("order") or 0), Recalled(
+                    "world_card", card["id"], f"{card['title']}: {card['body']}", card["updated_at"], 0.0,
+                    {"keyword": word}, row)))
+        # A lorebook's higher insertion order first, as SillyTavern gives it the higher priority.
+        return found + [r for _, r in sorted(woken, key=lambda pair: pair[0])]
+
+
+_REGEX_KEY = re.compile(r"^/(.{1,200})/([a-z]*)$", re.S)
+# A key that is a pattern with a quantified group holding a quantifier (catastrophic backtracking) is not run.
+_NESTED = re.compile(r"\([^)]*[*+}][^)]*\)\s*[*+{]")
+
+
+def _matches(key: str, text: str, case_sensitive: bool) -> bool:
+    if m := _REGEX_KEY.match(key):
+        if _NESTED.search(m.group(1)):
+            return False
+        try:
+            pattern = re.compile(m.group(1), re.I if "i" in m.group(2) else 0)
+        except re.error:
+            return False
+        return pattern.search(text) is not None
+    flags = 0 if case_sensitive else re.I
+    return re.search(rf"(?<!\w){re.escape(key)}(?!\w)", text, flags) is not None
+
+
+def _wakes(text: str, title: str, keywords: list[str], options: dict) -> str | None:
+    """The word that wakes a card in `text`, or None. A card written in Anima wakes by its title or a keyword; a
+    lorebook entry by its keys, then its secondary keys by their logic (SillyTavern's selectiveLogic: 0 AND ANY,
+    1 NOT ALL, 2 NOT ANY, 3 AND ALL); a constant entry always."""
+    if not options:
+        return next((w for w in [title, *keywords] if w and _matches(w, text, False)), None)
+    if options.get("constant"):
+        return "(constant)"
+    case = bool(options.get("case_sensitive"))
+    word = next((w for w in keywords if _matches(w, text, case)), None)
+    secondary = [w for w in options.get("secondary_keys") or [] if w]
+    if word is None or not options.get("selective") or not secondary:
+        return word
+    hits = [_matches(w, text, case) for w in secondary]
+    logic = options.get("selective_logic", 0)
+    passed = {0: any(hits), 1: not all(hits), 2: not any(hits), 3: all(hits)}.get(logic, any(hits))
+    return word if passed else None

@@ -442,9 +442,37 @@ def m009_bids(con):
     """)
 
 
+def m010_character_cards(con):
+    """Character cards and lorebooks (SillyTavern's chara_card_v2 / v3 and World Info; mind/cards.py).
+
+    A world card gains `enabled` (a lorebook's disabled entry comes in disabled: the clerk never wakes it) and
+    `options`: what a lorebook entry says beyond its keys and text (secondary keys and their logic, constant,
+    order, position, case sensitivity, its id, name and extensions), kept so an export gives it back; {} for a
+    card written in Anima.
+
+    character_cards: each imported card, its fields kept whole as JSON (`data`: the card's own field names;
+    its lorebook's entries are world cards, not here), the persona that was made from it (`persona`: export
+    knows whether the person changed it since), and its picture (`avatar`: base64 PNG, '' for none).
+    """
+    run_script(con, """
+    ALTER TABLE world_cards ADD COLUMN enabled INTEGER NOT NULL DEFAULT 1 CHECK (enabled IN (0, 1));
+    ALTER TABLE world_cards ADD COLUMN options TEXT NOT NULL DEFAULT '{}'
+        CHECK (json_valid(options) AND json_type(options) = 'object');
+    CREATE TABLE character_cards (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL CHECK (length(trim(name)) > 0),
+        spec TEXT NOT NULL,
+        data TEXT NOT NULL CHECK (json_valid(data) AND json_type(data) = 'object'),
+        persona TEXT NOT NULL DEFAULT '',
+        avatar TEXT NOT NULL DEFAULT '',
+        imported_at TEXT NOT NULL
+    );
+    """)
+
+
 MIGRATIONS = (m001_soul, m002_full_text, m003_workspace_record, m004_unspaced_scripts,
               m005_provenance_and_proposals, m006_signal_dimensions, m007_part_lineage, m008_rule_evidence,
-              m009_bids)
+              m009_bids, m010_character_cards)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
