@@ -268,3 +268,11 @@ def test_the_bid_loop_on_the_real_default_model_keeps_only_what_is_valid(anima_h
             assert c.predictions.get(e.prediction_id).result
     finally:
         c.close()
+
+
+def test_a_bid_that_only_repeats_the_form_is_not_kept(day):
+    c, _, _ = day
+    form = bid(focus="text", suggestion="text, at most 160 characters", predicted="a JSON object")
+    c.chat.enqueue(form, form, "Fine.")
+    turn = c.turn("math homework")
+    assert turn.read() == "Fine." and c.bids(turn.reply_id) == [] and len(c.chat.history) == 3
