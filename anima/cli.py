@@ -294,6 +294,11 @@ def cmd_reflect(args) -> int:
     """Quick reflection once, on what it has not read yet; says what changed (this is the person's own terminal)."""
     companion = open_companion(args)
     try:
+        if args.every is not None or args.earned_after is not None:
+            r = companion.rhythm.set(every=args.every, earned_after=args.earned_after)
+            print(f"Quick reflection after every {r.every} turn(s) (0: never); who I am may be rewritten after "
+                  f"{r.earned_after} meaningful conversation(s).")
+            return 0
         if args.deep:
             return _reflect_deeply(companion)
         done = companion.reflect()
@@ -462,6 +467,9 @@ def build_parser() -> argparse.ArgumentParser:
     pr.set_defaults(func=cmd_proposals)
     rf = sub.add_parser("reflect", help="reflect now on what was said since the last time, and say what changed")
     rf.add_argument("--model", help="a GGUF file (default: the bundled SmolLM2-135M-Instruct)")
+    rf.add_argument("--every", type=int, metavar="N", help="from now on, quick reflection after every N turns (0: never)")
+    rf.add_argument("--earned-after", type=int, metavar="N",
+                    help="from now on, who I am may be rewritten only after N meaningful conversations")
     rf.add_argument("--deep", action="store_true",
                     help="deep reflection: episodes, what helps, growth, who it is (minutes on a laptop)")
     rf.set_defaults(func=cmd_reflect)

@@ -36,6 +36,7 @@ from .reflect.deep import DeepReflection, Deepened
 from .reflect.parts import PartCreation
 from .reflect.evolve import Evolution, Evolved
 from .reflect.governed import GovernedRewrite
+from .reflect.rhythm import Rhythms
 from .reflect.quick import EVERY, QuickReflection, Reflected
 from .retrieval.indexer import Indexer
 from .retrieval.recall import Recall, Recalled
@@ -95,6 +96,7 @@ class Companion:
                                                        names=lambda: (self.name, self.user_name)),
                                    evaluation=Evaluation(chat, self.parts, self.predictions, names),
                                    creation=PartCreation(chat, self.parts, self.affect, names, clock))
+        self.rhythm = Rhythms(soul, self.reflector)
         self.evolution = Evolution(soul, chat, self.self_model, self.rules,
                                    GovernedRewrite(soul, self.self_model, self.gate), learned=self.memories.inferred,
                                    names=lambda: (self.name, self.user_name))

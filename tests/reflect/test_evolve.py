@@ -70,3 +70,14 @@ def test_slash_evolve_in_the_terminal(companion, monkeypatch, capsys):
     assert cli.main(["chat"]) == 0
     assert "my persona is rewritten. What I wrote: I ask before I advise Ada." in capsys.readouterr().out
     assert c.soul.query("SELECT count(*) AS n FROM messages")[0]["n"] == 0  # a command, not a message
+
+
+def test_the_rhythm_of_reflection_is_set_from_the_terminal_and_checked(companion, monkeypatch, capsys):
+    c = companion
+    monkeypatch.setattr(cli, "open_companion", lambda args, **kw: c)
+    monkeypatch.setattr(c, "close", lambda: None)  # the fixture closes it
+    assert cli.main(["reflect", "--every", "2", "--earned-after", "6"]) == 0
+    assert "after every 2 turn(s)" in capsys.readouterr().out
+    assert (c.reflector.every, c.rhythm.read().earned_after) == (2, 6)
+    assert cli.main(["reflect", "--every", "-1"]) == 2  # one line, nothing changed
+    assert "whole number from 0 to 1000" in capsys.readouterr().err and c.reflector.every == 2

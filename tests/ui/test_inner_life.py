@@ -3,7 +3,7 @@ through the view is stored, a forget removes it."""
 
 from datetime import datetime, timedelta, timezone
 
-from PySide6.QtWidgets import QInputDialog, QMessageBox
+from PySide6.QtWidgets import QInputDialog, QMessageBox, QPushButton
 
 from anima.mind.feelings import Reading
 
@@ -272,3 +272,15 @@ def test_the_working_memory_dialog_keeps_or_drops_the_date(qtbot, window):
     assert d.value() == Item("Ask about the move", day)
     d.lapses.setChecked(False)
     assert d.value() == Item("Ask about the move", None) and not d.until.isEnabled()
+
+
+def test_how_often_it_reflects_is_set_in_the_self_view_and_kept_in_the_soul(qtbot, window):
+    c = window.companion
+    view = open_view(qtbot, window, "Self")
+    assert (view.every.value(), view.earned_after.value()) == (c.reflector.every, 10)
+    view.every.setValue(3)
+    view.earned_after.setValue(5)
+    view.findChild(QPushButton, "save-rhythm").click()
+    qtbot.waitUntil(lambda: c.rhythm.read().every == 3, timeout=10_000)
+    assert c.reflector.every == 3 and c.soul.get_meta("quick_reflection_every") == "3"
+    assert c.soul.get_meta("identity_earned_after") == "5"

@@ -1,6 +1,7 @@
 """The self: origin and guardrails (read-only), persona, the human block and the self-model's sections."""
 
-from PySide6.QtWidgets import QLabel, QPlainTextEdit, QPushButton, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QFormLayout, QLabel, QPlainTextEdit, QPushButton, QScrollArea, QSpinBox,
+                               QVBoxLayout, QWidget)
 
 from anima.mind.selfmodel import CAPS
 
@@ -40,26 +41,39 @@ class SelfView(MindView):
             save.setObjectName(f"save-{name}")
             save.clicked.connect(lambda _=False, n=name: self.save(n))
             col.addWidget(save)
-        self.growth = QLabel()
-        self.growth.setWordWrap(True)
-        col.addWidget(QLabel("<b>How I have changed</b> (the growth log: append-only)"))
-        col.addWidget(self.growth)
+        # How I have changed is the Inner life tab's growth log; here, how often I reflect (anima/reflect/rhythm.py).
+        col.addWidget(QLabel("<b>How I reflect</b>"))
+        rhythm = QFormLayout()
+        self.every = QSpinBox(objectName="reflect-every", minimum=0, maximum=1000)
+        self.every.setSpecialValueText("never")
+        rhythm.addRow("Quick reflection after every … turns", self.every)
+        self.earned_after = QSpinBox(objectName="earned-after", minimum=0, maximum=1000)
+        rhythm.addRow("Who I am may change after … conversations that mattered", self.earned_after)
+        col.addLayout(rhythm)
+        save = QPushButton("Save")
+        save.setObjectName("save-rhythm")
+        save.clicked.connect(self.save_rhythm)
+        col.addWidget(save)
         col.addStretch(1)
         scroll.setWidget(inner)
         self.layout_.addWidget(self.error)
         self.layout_.addWidget(scroll)
 
     def load(self):
-        growth = self.companion.self_model.growth(50)
-        return self.companion.self_model.read(), growth
+        return self.companion.self_model.read(), self.companion.rhythm.read()
 
     def show_data(self, data):
-        floor, growth = data
+        floor, rhythm = data
+        self.every.setValue(rhythm.every)
+        self.earned_after.setValue(rhythm.earned_after)
         self.origin.setText(floor.origin)
         self.guardrails.setText(floor.guardrails)
         for name, editor in self.editors.items():
             editor.setPlainText(getattr(floor, name))
-        self.growth.setText("\n".join(f"{g['at'][:10]}: {g['entry']}" for g in growth) or "Nothing yet.")
+
+    def save_rhythm(self) -> None:
+        every, earned_after = self.every.value(), self.earned_after.value()
+        self.change(lambda: self.companion.rhythm.set(every=every, earned_after=earned_after))
 
     def save(self, name: str) -> None:
         text = self.editors[name].toPlainText()
