@@ -505,6 +505,8 @@ def build_parser() -> argparse.ArgumentParser:
     for each in (pl, ps, pp, pi, pe, pf, pm, pb, pd):
         each.add_argument("--model", help=argparse.SUPPRESS)
     pt.add_argument("--model", help="a GGUF file (default: the bundled SmolLM2-135M-Instruct)")
+    from .cli_cards import add_parsers as card_parsers
+    card_parsers(sub)
     b = sub.add_parser("bench", help="run a benchmark (store, mind, or all)")
     b.add_argument("name")
     b.add_argument("rest", nargs=argparse.REMAINDER)

@@ -118,15 +118,14 @@ def _matches(key: str, text: str, case_sensitive: bool) -> bool:
 
 
 def _wakes(text: str, title: str, keywords: list[str], options: dict) -> str | None:
-    """The word that wakes a card in `text`, or None. A card written in Anima wakes by its title or a keyword; a
-    lorebook entry by its keys, then its secondary keys by their logic (SillyTavern's selectiveLogic: 0 AND ANY,
+    """The word that wakes a card in `text`, or None. A card written in Anima wakes by its title or a keyword (and
+    keeps doing so after a trip through a lorebook: `title_wakes`); a lorebook entry by its keys, then its secondary keys by their logic (SillyTavern's selectiveLogic: 0 AND ANY,
     1 NOT ALL, 2 NOT ANY, 3 AND ALL); a constant entry always."""
-    if not options:
-        return next((w for w in [title, *keywords] if w and _matches(w, text, False)), None)
     if options.get("constant"):
         return "(constant)"
     case = bool(options.get("case_sensitive"))
-    word = next((w for w in keywords if _matches(w, text, case)), None)
+    words = [title, *keywords] if not options or options.get("title_wakes") else keywords
+    word = next((w for w in words if w and _matches(w, text, case)), None)
     secondary = [w for w in options.get("secondary_keys") or [] if w]
     if word is None or not options.get("selective") or not secondary:
         return word

@@ -1,0 +1,96 @@
+"""`python -m anima import-card FILE [--into-new]`, `import-lorebook FILE`, `export-card FILE [--lorebook FILE]`:
+character cards and lorebooks (mind/cards.py, mind/lorebook.py) from the terminal.
+
+Each import prints what it brings (the same preview the window shows) and then what it did; a card that
+cannot come in is refused with one line, and nothing is changed.
+"""
+
+import argparse
+import sys
+from pathlib import Path
+
+from .errors import KnownError
+
+
+def _new_companion(args, name: str):
+    """A new companion named after the card, in the home given (which must have none yet)."""
+    from .cli import PASSPHRASE_ENV, ask
+    from .companion import Companion
+    from .models.embedder import MiniLMEmbedder
+    from .models.llama import LlamaChatModel
+    from .store import Home
+    home = Home(args.home)
+    if home.exists():
+        raise KnownError(f"A companion already lives in {home.dir}: import the card into it (without --into-new), "
+                         "or give another home with --home.")
+    passphrase = ask(PASSPHRASE_ENV, "Choose a passphrase: ", confirm=True, choosing="a passphrase")
+    companion = Companion.create(home, passphrase, name, LlamaChatModel(getattr(args, "model", None)),
+                                 MiniLMEmbedder())
+    print(f"Created {name} in {home.dir}.", file=sys.stderr)
+    return companion
+
+
+def cmd_import_card(args) -> int:
+    from .cli import open_companion
+    from .mind import cards
+    card = cards.read(args.path)  # refused here, before anything is opened or made
+    companion = _new_companion(args, card.name) if args.into_new else open_companion(args)
+    try:
+        companion.indexer_thread.join()
+        plan = cards.plan(companion, card)
+        print("\n".join(plan.lines()))
+        done = cards.apply(companion, plan)
+    finally:
+        companion.close()
+    print(f"Imported {args.path}: {plan.name}, with {done.summary()}.")
+    return 0
+
+
+def cmd_import_lorebook(args) -> int:
+    from .cli import open_companion
+    from .mind import cards
+    book = cards.read_lorebook(args.path)
+    companion = open_companion(args, talk=False)
+    try:
+        companion.indexer_thread.join()
+        print("\n".join(cards.book_lines(companion, book)))
+        done = cards.import_lorebook(companion, book, Path(args.path).name)
+    finally:
+        companion.close()
+    print(f"Imported {args.path}: {done.summary()}.")
+    return 0
+
+
+def cmd_export_card(args) -> int:
+    from .cli import open_companion
+    from .mind import cards
+    companion = open_companion(args, talk=False)
+    try:
+        card = cards.write(companion, args.path, args.lorebook)
+    finally:
+        companion.close()
+    entries = len((card["data"].get("character_book") or {}).get("entries", []))
+    print(f"Wrote {card['data']['name']} to {args.path} as a chara_card_v2 "
+          f"{'PNG' if Path(args.path).suffix.lower() == '.png' else 'JSON'} card with {entries} lorebook entries"
+          + (f", and the world cards to {args.lorebook} as a SillyTavern World Info file." if args.lorebook else "."))
+    print("Warning: a card is NOT encrypted: anyone who can read the file can read the persona and the world cards.",
+          file=sys.stderr)
+    return 0
+
+
+def add_parsers(sub) -> None:
+    ic = sub.add_parser("import-card", help="bring in a character card (SillyTavern chara_card_v2 / v3, PNG or JSON)")
+    ic.add_argument("path", metavar="FILE")
+    ic.add_argument("--into-new", action="store_true", help="make a new companion from it (in --home, empty)")
+    ic.add_argument("--model", help=argparse.SUPPRESS)
+    ic.set_defaults(func=cmd_import_card)
+    il = sub.add_parser("import-lorebook", help="bring in a lorebook (SillyTavern World Info JSON) as world cards")
+    il.add_argument("path", metavar="FILE")
+    il.add_argument("--model", help=argparse.SUPPRESS)
+    il.set_defaults(func=cmd_import_lorebook)
+    ec = sub.add_parser("export-card", help="write the companion as a chara_card_v2 card (PNG if FILE ends in .png, "
+                                            "JSON otherwise), its world cards as the card's lorebook")
+    ec.add_argument("path", metavar="FILE")
+    ec.add_argument("--lorebook", metavar="FILE", help="also write the world cards as a SillyTavern World Info file")
+    ec.add_argument("--model", help=argparse.SUPPRESS)
+    ec.set_defaults(func=cmd_export_card)

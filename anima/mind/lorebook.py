@@ -1,0 +1,288 @@
+"""Lorebooks: SillyTavern's World Info files and a character card's `character_book`, in and out as world cards.
+
+Two shapes come in. A World Info file is `{"entries": {"<uid>": {key, keysecondary, comment, content, constant,
+selective, selectiveLogic, order, position (a number), disable, caseSensitive, ...}}}`; a character book (the
+chara_card_v2 / v3 specs) is `{"entries": [{keys, secondary_keys, comment, name, content, constant, selective,
+insertion_order, enabled, position ("before_char" | "after_char"), case_sensitive, priority, id, extensions}]}`.
+Both become the same entries, mapped as SillyTavern's own conversions map one to the other (the World Info
+fields it has no v2 name for live in the entry's `extensions`, under the names SillyTavern writes there). Each
+entry is a world card: its keys are the card's keywords, its comment (or name, or first key) its title, its
+content its text, its enabled state the card's, and the rest its options, so an export gives it all back.
+
+Text in a lorebook is data: a card made from it is marked as from an imported card (store/provenance.py), and
+a note shows it as information, never instructions (workspace/note.py).
+"""
+
+import json
+from dataclasses import dataclass, field
+
+from ..errors import KnownError
+from ..store.provenance import Provenance, Source
+from ..store.soul import Soul
+from .world import (CARD_KINDS, IMPORTED_BODY_CHARS, IMPORTED_KEYWORD_CHARS, IMPORTED_KEYWORDS, TITLE_CHARS,
+                    WorldCards)
+
+ENTRIES_MOST = 2000
+DEFAULT_KIND = "situation"  # a lorebook says nothing of Anima's kinds; one exported from Anima says its own
+# World Info fields and the names SillyTavern gives them in a character book entry's `extensions`.
+_WI_TO_EXTENSION = {
+    "position": "position", "excludeRecursion": "exclude_recursion", "preventRecursion": "prevent_recursion",
+    "delayUntilRecursion": "delay_until_recursion", "displayIndex": "display_index", "probability": "probability",
+    "useProbability": "useProbability", "depth": "depth", "selectiveLogic": "selectiveLogic", "group": "group",
+    "groupOverride": "group_override", "groupWeight": "group_weight", "scanDepth": "scan_depth",
+    "matchWholeWords": "match_whole_words", "useGroupScoring": "use_group_scoring",
+    "automationId": "automation_id", "role": "role", "vectorized": "vectorized", "sticky": "sticky",
+    "cooldown": "cooldown", "delay": "delay",
+}
+_EXTENSION_TO_WI = {v: k for k, v in _WI_TO_EXTENSION.items()}
+# World Info fields every entry is mapped from (the rest are kept under options["wi"] as they were).
+_WI_MAPPED = {"uid", "key", "keysecondary", "comment", "content", "constant", "selective", "order", "disable",
+              "caseSensitive", "anima"} | set(_WI_TO_EXTENSION)
+
+
+class LorebookRefused(KnownError):
+    """A lorebook (or a card's book) that cannot come in; nothing was changed."""
+
+
+@dataclass
+class LoreEntry:
+    title: str
+    content: str
+    keys: list[str]
+    enabled: bool = True
+    kind: str = DEFAULT_KIND
+    options: dict = field(default_factory=dict)
+
+
+@dataclass
+class Lorebook:
+    name: str
+    entries: list[LoreEntry]
+    meta: dict = field(default_factory=dict)  # a character book's own fields (scan_depth, ...), entries aside
+    empty: int = 0  # entries with no text, left out
+
+
+def _strings(value) -> list[str]:
+    """Keys as a list of non-empty strings: a list, or one comma-separated string (older files)."""
+    if isinstance(value, str):
+        value = value.split(",")
+    if not isinstance(value, list):
+        return []
+    out = []
+    for v in value:
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            v = str(v)
+        if isinstance(v, str) and v.strip() and v.strip() not in out:
+            out.append(v.strip())
+    return out
+
+
+def _text(value) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    return ""
+
+
+def _number(value, default=None):
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else default
+
+
+def _title(options: dict, keys: list[str], content: str) -> str:
+    for candidate in (options.get("comment"), options.get("name"), *keys[:1], content):
+        candidate = " ".join(_text(candidate).split())
+        if candidate:
+            if len(candidate) <= TITLE_CHARS:
+                return candidate
+            cut = candidate[:TITLE_CHARS - 1].rsplit(" ", 1)[0] or candidate[:TITLE_CHARS - 1]
+            return cut + "…"
+    return "Entry"
+
+
+def _entry(where: str, content: str, keys: list[str], enabled: bool, options: dict) -> LoreEntry:
+    if len(content) > IMPORTED_BODY_CHARS:
+        raise LorebookRefused(f"{where} holds {len(content):,} characters of text; an entry may hold at most "
+                              f"{IMPORTED_BODY_CHARS:,}. Nothing was imported.")
+    if len(keys) > IMPORTED_KEYWORDS or any(len(k) > IMPORTED_KEYWORD_CHARS for k in keys):
+        raise LorebookRefused(f"{where} has more keys than an entry may ({IMPORTED_KEYWORDS} of at most "
+                              f"{IMPORTED_KEYWORD_CHARS} characters). Nothing was imported.")
+    anima = (options.get("extensions") or {}).get("anima") or {}
+    kind = anima.get("kind") if anima.get("kind") in CARD_KINDS else DEFAULT_KIND
+    if anima.get("title_wakes") is True:  # a card written in Anima, exported: it wakes by its title still
+        options["title_wakes"] = True
+    options = {k: v for k, v in options.items() if v is not None and v != [] and v != ""}
+    options.setdefault("order", 100)  # a lorebook entry's options are never empty (world.py reads that so)
+    return LoreEntry(_title(options, keys, content), content.strip(), keys, enabled, kind, options)
+
+
+def from_book(book: dict, name: str = "") -> Lorebook:
+    """A character card's `character_book` (chara_card_v2 / v3)."""
+    raw = book.get("entries")
+    if isinstance(raw, dict):
+        raw = list(raw.values())
+    if not isinstance(raw, list):
+        raise LorebookRefused("Its lorebook has no list of entries. Nothing was imported.")
+    _count(raw)
+    entries, empty = [], 0
+    for i, e in enumerate(raw):
+        if not isinstance(e, dict):
+            raise LorebookRefused(f"Entry {i + 1} of its lorebook is not an object. Nothing was imported.")
+        content = _text(e.get("content"))
+        if not content.strip():
+            empty += 1
+            continue
+        ext = e.get("extensions") if isinstance(e.get("extensions"), dict) else {}
+        position = e.get("position") if e.get("position") in ("before_char", "after_char") else None
+        options = {"id": e.get("id") if isinstance(e.get("id"), (int, str)) else None,
+                   "secondary_keys": _strings(e.get("secondary_keys")), "selective": bool(e.get("selective")),
+                   "selective_logic": _number(ext.get("selectiveLogic")), "constant": bool(e.get("constant")),
+                   "order": _number(e.get("insertion_order"), 100), "position": position,
+                   "case_sensitive": e.get("case_sensitive") if isinstance(e.get("case_sensitive"), bool) else None,
+                   "priority": _number(e.get("priority")), "name": _text(e.get("name")),
+                   "comment": _text(e.get("comment")), "use_regex": e.get("use_regex"), "extensions": ext}
+        entries.append(_entry(f"Entry {i + 1} of its lorebook", content, _strings(e.get("keys")),
+                              e.get("enabled") is not False, options))
+    meta = {k: v for k, v in book.items() if k != "entries"}
+    return Lorebook(_text(book.get("name")) or name, entries, meta, empty)
+
+
+def from_world_info(data: dict, name: str = "") -> Lorebook:
+    """A SillyTavern World Info file: `entries` keyed by id."""
+    raw = data.get("entries")
+    items = list(raw.items()) if isinstance(raw, dict) else list(enumerate(raw or []))
+    _count(items)
+    entries, empty = [], 0
+    for uid, e in items:
+        if not isinstance(e, dict):
+            raise LorebookRefused(f"Entry {uid} of the lorebook is not an object. Nothing was imported.")
+        content = _text(e.get("content"))
+        if not content.strip():
+            empty += 1
+            continue
+        ext = {_WI_TO_EXTENSION[k]: v for k, v in e.items() if k in _WI_TO_EXTENSION and k != "selectiveLogic"}
+        if isinstance(e.get("anima"), dict):
+            ext["anima"] = e["anima"]
+        position = _number(e.get("position"))
+        options = {"id": e.get("uid", uid), "secondary_keys": _strings(e.get("keysecondary")),
+                   "selective": bool(e.get("selective")), "selective_logic": _number(e.get("selectiveLogic")),
+                   "constant": bool(e.get("constant")), "order": _number(e.get("order"), 100),
+                   "position": None if position is None else ("before_char" if position == 0 else "after_char"),
+                   "case_sensitive": e.get("caseSensitive") if isinstance(e.get("caseSensitive"), bool) else None,
+                   "comment": _text(e.get("comment")), "extensions": ext,
+                   "wi": {k: v for k, v in e.items() if k not in _WI_MAPPED}}
+        entries.append(_entry(f"Entry {uid} of the lorebook", content, _strings(e.get("key")),
+                              not e.get("disable"), options))
+    return Lorebook(_text(data.get("name")) or name, entries, {}, empty)
+
+
+def _count(entries) -> None:
+    if len(entries) > ENTRIES_MOST:
+        raise LorebookRefused(f"It has {len(entries):,} lorebook entries; Anima takes at most {ENTRIES_MOST:,} at "
+                              "once. Nothing was imported.")
+
+
+def parse(data, name: str = "") -> Lorebook:
+    """Any lorebook: a World Info file, a bare character book, or a character card that carries one."""
+    if not isinstance(data, dict):
+        raise LorebookRefused("It is not a lorebook (a JSON object with entries). Nothing was imported.")
+    if str(data.get("spec", "")).startswith("chara_card_") and isinstance(data.get("data"), dict):
+        book = data["data"].get("character_book")
+        if not isinstance(book, dict):
+            raise LorebookRefused("It is a character card with no lorebook in it. Nothing was imported.")
+        return from_book(book, _text(data["data"].get("name")) or name)
+    entries = data.get("entries")
+    if isinstance(entries, list) and all(isinstance(e, dict) and "key" not in e for e in entries):
+        return from_book(data, name)
+    if isinstance(entries, (dict, list)):
+        return from_world_info(data, name)
+    raise LorebookRefused("It is not a lorebook: there are no entries in it. Nothing was imported.")
+
+
+# ---- into the soul ----------------------------------------------------------------
+
+@dataclass
+class Imported:
+    created: list[int] = field(default_factory=list)
+    disabled: int = 0
+    already: int = 0  # the same card (title, text, keys) was already there
+
+    def summary(self) -> str:
+        said = f"{len(self.created)} world card{'s' if len(self.created) != 1 else ''}"
+        if self.disabled:
+            said += f" ({self.disabled} disabled, as they were)"
+        if self.already:
+            said += f"; {self.already} already here"
+        return said
+
+
+def existing(soul: Soul) -> set[tuple]:
+    return {(r["title"], r["body"], tuple(json.loads(r["keywords"])))
+            for r in soul.query("SELECT title, body, keywords FROM world_cards")}
+
+
+def add(world: WorldCards, entries: list[LoreEntry], detail: str) -> Imported:
+    """Each entry as a world card (inside the caller's transaction when there is one: all of them, or none)."""
+    done, have = Imported(), existing(world.soul)
+    with world.soul.transaction():
+        for e in entries:
+            if (e.title, e.content, tuple(e.keys)) in have:
+                done.already += 1
+                continue
+            done.created.append(world.create(e.kind, e.title, e.content, e.keys, "user", enabled=e.enabled,
+                                             options=e.options, provenance=Provenance(Source.CARD, detail=detail)))
+            have.add((e.title, e.content, tuple(e.keys)))
+            done.disabled += not e.enabled
+    return done
+
+
+# ---- out of it ---------------------------------------------------------------------
+
+def _book_entry(card: dict, index: int) -> dict:
+    o = card["options"]
+    ext = dict(o.get("extensions") or {})
+    if o.get("selective_logic") is not None:
+        ext["selectiveLogic"] = o["selective_logic"]
+    ext["anima"] = {**(ext.get("anima") or {}), "kind": card["kind"]}
+    if not o or o.get("title_wakes"):
+        ext["anima"]["title_wakes"] = True
+    entry = {"id": o.get("id", index), "keys": card["keywords"], "secondary_keys": o.get("secondary_keys", []),
+             "comment": o.get("comment", card["title"]) if o else card["title"], "content": card["body"],
+             "constant": bool(o.get("constant")), "selective": bool(o.get("selective")),
+             "insertion_order": o.get("order", 100), "enabled": bool(card["enabled"]),
+             "position": o.get("position") or "before_char", "use_regex": o.get("use_regex", True),
+             "extensions": ext}
+    for key in ("name", "priority", "case_sensitive"):
+        if o.get(key) is not None:
+            entry[key] = o[key]
+    return entry
+
+
+def character_book(cards: list[dict], meta: dict, name: str) -> dict:
+    """World cards (WorldCards.all()) as a card's `character_book`."""
+    book = {"name": f"{name}'s world", "extensions": {}, **meta}
+    book["entries"] = [_book_entry(c, i) for i, c in enumerate(sorted(cards, key=lambda c: c["id"]))]
+    return book
+
+
+def world_info(cards: list[dict]) -> dict:
+    """World cards as a SillyTavern World Info file (what its World Info import reads)."""
+    entries = {}
+    for i, card in enumerate(sorted(cards, key=lambda c: c["id"])):
+        b = _book_entry(card, i)
+        uid = b["id"] if isinstance(b["id"], int) and str(b["id"]) not in entries else i
+        while str(uid) in entries:  # two books' entries may share an id
+            uid += 1
+        ext = b["extensions"]
+        e = {"uid": uid, "key": b["keys"], "keysecondary": b["secondary_keys"], "comment": b["comment"],
+             "content": b["content"], "constant": b["constant"], "vectorized": False, "selective": b["selective"],
+             "selectiveLogic": ext.get("selectiveLogic", 0), "addMemo": True, "order": b["insertion_order"],
+             "position": ext.get("position", 0 if b["position"] == "before_char" else 1),
+             "disable": not b["enabled"], "probability": 100, "useProbability": True, "depth": 4,
+             "displayIndex": i, "anima": ext["anima"]}
+        e.update({_EXTENSION_TO_WI[k]: v for k, v in ext.items() if k in _EXTENSION_TO_WI and k != "selectiveLogic"})
+        if b.get("case_sensitive") is not None:
+            e["caseSensitive"] = b["case_sensitive"]
+        e.update(card["options"].get("wi") or {})
+        entries[str(uid)] = e
+    return {"entries": entries}

@@ -1,0 +1,118 @@
+"""Lorebooks in and out: SillyTavern World Info files and character books, enabled and disabled entries, entries
+without keys, secondary keys, and a round trip through the World Info file Anima writes."""
+
+import json
+
+import pytest
+
+from anima.mind import cards, lorebook
+from anima.companion import Companion
+from anima.models.fake import FakeChatModel, FakeEmbedder
+from anima.store import Home
+from tests.conftest import PASSPHRASE
+from tests.mind.cardfiles import book, entry, png, v2, wi_entry, world_info
+
+
+@pytest.fixture
+def other_home(tmp_path):
+    made = []
+
+    def make():
+        c = Companion.create(Home(tmp_path / f"other{len(made)}"), PASSPHRASE, "Other", FakeChatModel(),
+                             FakeEmbedder())
+        c.indexer_thread.join()
+        made.append(c)
+        return c
+    yield make
+    for c in made:
+        c.close()
+
+
+def bring(companion, path):
+    b = cards.read_lorebook(path)
+    return b, cards.import_lorebook(companion, b, path.name)
+
+
+def test_a_world_info_file_comes_in_with_its_disabled_entries_disabled(companion, tmp_path):
+    path = tmp_path / "eldoria.json"
+    path.write_text(json.dumps(world_info(
+        wi_entry(0, ["Saltmarsh", "the village"], "Saltmarsh is the village across the bay."),
+        wi_entry(7, ["Grimhold"], "Grimhold is the ruined fort.", disable=True),
+        wi_entry(9, [], "Gulls are sacred on the island.", comment=""),
+        wi_entry(11, ["nothing"], "   "))))
+    b, done = bring(companion, path)
+    assert done.summary() == "3 world cards (1 disabled, as they were)" and b.empty == 1
+    by_title = {c["title"]: c for c in companion.world.all()}
+    assert by_title["lore 0"]["keywords"] == ["Saltmarsh", "the village"] and by_title["lore 0"]["enabled"] == 1
+    assert by_title["lore 7"]["enabled"] == 0
+    keyless = by_title["lore 9"] if "lore 9" in by_title else by_title["Gulls are sacred on the island."]
+    assert keyless["keywords"] == [] and keyless["options"]["id"] == 9
+    assert by_title["lore 0"]["options"]["wi"] == {"addMemo": True}  # what has no other place, kept as it was
+    assert companion.provenance("world_card", by_title["lore 0"]["id"]) == "an imported card (eldoria.json)"
+
+
+def test_the_world_info_anima_writes_reads_back_the_same(companion, other_home, tmp_path):
+    path = tmp_path / "eldoria.json"
+    path.write_text(json.dumps(world_info(
+        wi_entry(0, ["Saltmarsh"], "Saltmarsh is the village across the bay.", selectiveLogic=2,
+                 keysecondary=["storm"], caseSensitive=True, position=4, depth=2),
+        wi_entry(3, ["Grimhold"], "Grimhold is the ruined fort.", disable=True, constant=True))))
+    bring(companion, path)
+    companion.world.create("place", "Cabin", "A cabin by the lake.", ["lake"])
+    out, again = tmp_path / "out.json", tmp_path / "again.json"
+    cards.write(companion, tmp_path / "card.json", out)
+    written = json.loads(out.read_text())["entries"]
+    assert written["0"]["position"] == 4 and written["0"]["depth"] == 2 and written["0"]["selectiveLogic"] == 2
+    assert written["3"]["disable"] is True and written["0"]["keysecondary"] == ["storm"]
+    other = other_home()
+    bring(other, out)
+    cards.write(other, tmp_path / "card2.json", again)
+    assert json.loads(again.read_text()) == json.loads(out.read_text())
+    mine = sorted((c["kind"], c["title"], c["body"], c["keywords"], c["enabled"]) for c in companion.world.all())
+    assert mine == sorted((c["kind"], c["title"], c["body"], c["keywords"], c["enabled"]) for c in other.world.all())
+
+
+def test_secondary_keys_wake_as_their_logic_says(companion, tmp_path):
+    path = tmp_path / "logic.json"
+    path.write_text(json.dumps(world_info(
+        wi_entry(0, ["dragon"], "Dragons sleep in winter.", keysecondary=["winter"], selectiveLogic=0),
+        wi_entry(1, ["dragon"], "Dragons hoard sea glass.", keysecondary=["winter"], selectiveLogic=2),
+        wi_entry(2, ["/gh?osts?/i"], "Ghosts walk the pier.", selective=False))))
+    bring(companion, path)
+
+    def woken(text):
+        return sorted(r.text for r in companion.clerk.pick(text, 0) if r.kind == "world_card")
+    assert woken("a dragon in winter") == ["lore 0: Dragons sleep in winter."]
+    assert woken("a dragon in spring") == ["lore 1: Dragons hoard sea glass."]
+    assert woken("GHOSTS!") == ["lore 2: Ghosts walk the pier."]
+
+
+def test_a_card_is_also_a_lorebook_and_a_bare_character_book_is_one(companion, tmp_path):
+    card = tmp_path / "mira.png"
+    card.write_bytes(png(v2()))
+    b, done = bring(companion, card)
+    assert len(done.created) == 1 and companion.name == "Anima"  # only its lorebook came in
+    bare = tmp_path / "book.json"
+    bare.write_text(json.dumps(book(entry(0, ["Pier"], "The pier is half sunk."),
+                                    entry(1, "Tide, tides", "The tide comes twice a day."))))
+    b, done = bring(companion, bare)
+    assert len(done.created) == 2
+    assert {tuple(c["keywords"]) for c in companion.world.all()} >= {("Pier",), ("Tide", "tides")}
+
+
+@pytest.mark.parametrize("content", [b"[1, 2, 3]", b'{"name": "x"}', b"{not json", b'{"entries": {"0": 5}}'])
+def test_what_is_not_a_lorebook_is_refused_and_changes_nothing(companion, tmp_path, content):
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    with pytest.raises(cards.CardRefused) as refused:
+        bring(companion, path)
+    assert "\n" not in str(refused.value)
+    assert companion.world.all() == []
+
+
+def test_too_many_entries_are_refused(companion, tmp_path):
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps(world_info(*(wi_entry(i, ["k"], "text") for i in range(lorebook.ENTRIES_MOST + 1)))))
+    with pytest.raises(cards.CardRefused, match="at most"):
+        bring(companion, path)
+    assert companion.world.all() == []
