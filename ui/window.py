@@ -121,6 +121,12 @@ class MainWindow(QMainWindow):
             action.triggered.connect(fn)
             menu.addAction(action)
         self.mind_action = menu.actions()[0]  # its text says when changes wait for the person
+        from .dialogs import card_import
+        cards = self.menuBar().addMenu("&File")
+        for text, fn in (("Import character &card…", card_import.import_card),
+                         ("Import &lorebook…", card_import.import_lorebook),
+                         ("E&xport character card…", card_import.export_card)):
+            cards.addAction(text, lambda fn=fn: fn(self))
 
     def set_companion(self, companion) -> None:
         """Show a soul: at start, or another one after an import (a fresh transcript and Open Mind)."""

@@ -1,0 +1,57 @@
+"""The File menu: a card and a lorebook previewed, then imported; a card exported; a refused card is one line."""
+
+import json
+
+from PySide6.QtWidgets import QMessageBox
+
+from tests.mind.cardfiles import PICTURE, png, v2, wi_entry, world_info
+from ui.dialogs import card_import
+
+
+def test_the_file_menu_previews_a_card_then_imports_it(qtbot, window, monkeypatch, tmp_path, screenshot):
+    titles = [a.text() for a in window.menuBar().actions()]
+    assert "&File" in titles
+    file_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&File")
+    assert [a.text() for a in file_menu.actions()] == ["Import character &card…", "Import &lorebook…",
+                                                      "E&xport character card…"]
+    shown = []
+
+    def exec_(dialog):
+        shown.append(dialog.text.toPlainText())
+        screenshot(dialog, "card-import-preview")
+        return 1
+    monkeypatch.setattr(card_import.PreviewDialog, "exec", exec_)
+    path = tmp_path / "mira.png"
+    path.write_bytes(png(v2()))
+    card_import.import_card(window, str(path))
+    qtbot.waitUntil(lambda: window.companion.name == "Mira" and window.windowTitle().startswith("Mira"),
+                    timeout=20_000)
+    assert "Name: Mira" in shown[0] and "Saltmarsh" in shown[0] and "system prompt" in shown[0]
+    assert not window.windowIcon().isNull()  # the card's picture
+    qtbot.waitUntil(lambda: bool(window.transcript.bubbles), timeout=10_000)  # the card's greeting
+
+    book = tmp_path / "eldoria.json"
+    book.write_text(json.dumps(world_info(wi_entry(0, ["Pier"], "The pier is half sunk.", disable=True))))
+    card_import.import_lorebook(window, str(book))
+    qtbot.waitUntil(lambda: len(window.companion.world.all()) == 2, timeout=20_000)
+    assert "(disabled)" in shown[1]
+
+    out = tmp_path / "out.png"
+    card_import.export_card(window, str(out))
+    qtbot.waitUntil(out.exists, timeout=20_000)
+
+
+def test_a_cancelled_preview_changes_nothing_and_a_refused_card_says_one_line(qtbot, window, monkeypatch, tmp_path):
+    monkeypatch.setattr(card_import.PreviewDialog, "exec", lambda dialog: 0)
+    path = tmp_path / "mira.json"
+    path.write_text(json.dumps(v2()))
+    card_import.import_card(window, str(path))
+    qtbot.wait(300)
+    said = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: said.append(text))
+    bad = tmp_path / "bad.png"
+    bad.write_bytes(PICTURE)
+    card_import.import_card(window, str(bad))
+    qtbot.waitUntil(lambda: bool(said), timeout=10_000)
+    assert "no character card in it" in said[0] and "\n" not in said[0]
+    assert window.companion.name == "Anima" and window.companion.world.all() == []

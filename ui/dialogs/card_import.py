@@ -1,0 +1,142 @@
+"""The File menu's character cards and lorebooks: a preview of what will come in before anything is applied.
+
+The reading, the plan and the import run off the UI thread (tasks.run); a card that cannot come in is shown
+as the one line the core says, and nothing is changed.
+"""
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QIcon, QPixmap
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit, QVBoxLayout
+
+from anima.mind import cards
+
+from .. import errors, tasks
+
+CARD_FILTER = "Character cards (*.png *.json);;All files (*)"
+LOREBOOK_FILTER = "Lorebooks (*.json *.png);;All files (*)"
+
+
+class PreviewDialog(QDialog):
+    """What an import will bring, for the person to read before it is applied."""
+
+    def __init__(self, title: str, lines: list[str], picture: bytes = b"", parent=None):
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.resize(640, 520)
+        layout = QVBoxLayout(self)
+        top = QHBoxLayout()
+        if picture:
+            image = QLabel()
+            image.setObjectName("card-picture")
+            pixmap = QPixmap()
+            if pixmap.loadFromData(picture):
+                image.setPixmap(pixmap.scaled(120, 180, Qt.KeepAspectRatio, Qt.SmoothTransformation))
+                top.addWidget(image)
+        intro = QLabel("This is what will come in. Text from a card is information about the character: it never "
+                       "changes the guardrails, and what reads as an instruction stays out of the persona.")
+        intro.setWordWrap(True)
+        top.addWidget(intro, 1)
+        layout.addLayout(top)
+        self.text = QPlainTextEdit("\n".join(lines))
+        self.text.setObjectName("card-preview")
+        self.text.setReadOnly(True)
+        layout.addWidget(self.text)
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons.button(QDialogButtonBox.Ok).setText("Import")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+
+def _ready(window) -> bool:
+    if window.companion is None:
+        return False
+    if window.worker is not None:
+        window.statusBar().showMessage("Busy with a reply: try again when it has ended.", 4000)
+        return False
+    return True
+
+
+def show_picture(window, companion) -> None:
+    """The companion's picture (its card's) as the window's icon."""
+    picture = cards.avatar(companion.soul)
+    pixmap = QPixmap()
+    if picture and pixmap.loadFromData(picture):
+        window.setWindowIcon(QIcon(pixmap))
+
+
+def _refresh(window, companion, said: str) -> None:
+    """After an import: the name, the picture, the conversation as stored (the greeting) and the Open Mind."""
+    if companion is not window.companion:
+        return
+    window.setWindowTitle(f"{companion.name} — Anima")
+    show_picture(window, companion)
+    for b in window.transcript.bubbles:
+        b.deleteLater()
+    window.transcript.bubbles.clear()
+    window.transcript.all_loaded = False
+    window.load_older(None)
+    if window.mind is not None and window.mind.isVisible():
+        window.mind.refresh()
+    window.statusBar().showMessage(said, 8000)
+
+
+def import_card(window, path: str | None = None) -> None:
+    """File ▸ Import character card…: choose, preview, then import."""
+    if not _ready(window):
+        return
+    if path is None:
+        path, _ = QFileDialog.getOpenFileName(window, "Import a character card", "", CARD_FILTER)
+        if not path:
+            return
+    companion = window.companion
+
+    def previewed(plan) -> None:
+        dialog = PreviewDialog(f"Import {Path(path).name}", plan.lines(), plan.card.avatar, window)
+        if dialog.exec():
+            tasks.run(lambda: cards.apply(companion, plan),
+                      lambda done: _refresh(window, companion, f"Imported {plan.name}, with {done.summary()}."),
+                      lambda e: errors.show(window, e), window)
+    tasks.run(lambda: cards.plan(companion, cards.read(path)), previewed, lambda e: errors.show(window, e), window)
+
+
+def import_lorebook(window, path: str | None = None) -> None:
+    """File ▸ Import lorebook…: its entries as world cards, disabled ones disabled."""
+    if not _ready(window):
+        return
+    if path is None:
+        path, _ = QFileDialog.getOpenFileName(window, "Import a lorebook", "", LOREBOOK_FILTER)
+        if not path:
+            return
+    companion = window.companion
+
+    def read():
+        book = cards.read_lorebook(path)
+        return book, cards.book_lines(companion, book)
+
+    def previewed(loaded) -> None:
+        book, lines = loaded
+        if PreviewDialog(f"Import {Path(path).name}", lines, parent=window).exec():
+            tasks.run(lambda: cards.import_lorebook(companion, book, Path(path).name),
+                      lambda done: _refresh(window, companion, f"Imported {done.summary()}."),
+                      lambda e: errors.show(window, e), window)
+    tasks.run(read, previewed, lambda e: errors.show(window, e), window)
+
+
+def export_card(window, path: str | None = None) -> None:
+    """File ▸ Export character card…: a v2 card (PNG or JSON by the name's ending), world cards as its lorebook."""
+    if window.companion is None:
+        return
+    if path is None:
+        path, _ = QFileDialog.getSaveFileName(window, "Export as a character card", f"{window.companion.name}.png",
+                                              "PNG card (*.png);;JSON card (*.json)")
+        if not path:
+            return
+    companion = window.companion
+    tasks.run(lambda: cards.write(companion, path),
+              lambda card: window.statusBar().showMessage(
+                  f"Wrote {card['data']['name']} to {path} (not encrypted), with "
+                  f"{len((card['data'].get('character_book') or {}).get('entries', []))} lorebook entries.", 8000),
+              lambda e: errors.show(window, e), window)
