@@ -36,6 +36,7 @@ from .reflect.deep import DeepReflection, Deepened
 from .reflect.parts import PartCreation
 from .reflect.evolve import Evolution, Evolved
 from .reflect.governed import GovernedRewrite
+from .reflect.hygiene import Hygiene
 from .reflect.rhythm import Rhythms
 from .reflect.quick import EVERY, QuickReflection, Reflected
 from .retrieval.indexer import Indexer
@@ -93,7 +94,10 @@ class Companion:
                                    every=int(soul.get_meta(EVERY, "1")),
                                    deep=DeepReflection(soul, chat, self.messages, self.episodes, self.rules,
                                                        self.self_model, self.memories, self.gate,
-                                                       names=lambda: (self.name, self.user_name)),
+                                                       names=lambda: (self.name, self.user_name),
+                                                       tending=lambda cancel: Hygiene(
+                                                           soul, chat, self.parts, messages=self.messages,
+                                                           name=self.name).run(cancel)),
                                    evaluation=Evaluation(chat, self.parts, self.predictions, names),
                                    creation=PartCreation(chat, self.parts, self.affect, names, clock))
         self.rhythm = Rhythms(soul, self.reflector)

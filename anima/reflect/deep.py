@@ -98,6 +98,7 @@ class Deepened:
     identity: Ruling | None = None
     sampled: list[int] = field(default_factory=list)  # the older episodes read beside the new ones
     superseded: int = 0                                # older facts a newer one contradicted
+    tended: object = None                              # what parts hygiene did (hygiene.Tended), when it ran
     dropped: int = 0                                   # answers code refused (ungrounded, unfit)
     preempted: bool = False
 
@@ -107,7 +108,8 @@ class Deepened:
                 f"step(s) ({self.malformed} malformed); {len(self.episodes)} episode(s), {self.feedback} piece(s) "
                 f"of feedback on {len(self.rules_touched)} rule(s), {len(self.growth)} growth entr(ies), "
                 f"{len(self.insights)} insight(s); identity: {identity}; {self.superseded} fact(s) superseded; "
-                f"{len(self.sampled)} older episode(s) sampled; {self.dropped} answer(s) dropped")
+                f"{len(self.sampled)} older episode(s) sampled; {self.dropped} answer(s) dropped"
+                + (f"; parts: {self.tended.summary()}" if self.tended is not None else ""))
 
 
 def _enum(n: int) -> dict:
@@ -154,7 +156,9 @@ class DeepReflection:
 
     def __init__(self, soul: Soul, chat: ChatModel, messages: Messages, episodes: Episodes, rules: Rules,
                  self_model: SelfModel, memories: Memories, gate: Gate, *,
-                 names: Callable[[], tuple[str, str]] = lambda: ("Anima", ""), rng: random.Random | None = None):
+                 names: Callable[[], tuple[str, str]] = lambda: ("Anima", ""), rng: random.Random | None = None,
+                 tending: Callable[[threading.Event | None], object] | None = None):
+        """`tending(cancel)`: the parts' hygiene (hygiene.py), run last, when the rest is done."""
         self.soul = soul
         self.chat = chat
         self.messages = messages
@@ -166,6 +170,7 @@ class DeepReflection:
         self.governed = GovernedRewrite(soul, self_model, gate)
         self.names = names
         self.rng = rng or random.Random()
+        self.tending = tending
 
     def pending(self) -> bool:
         """Whether there is anything to reflect on."""
@@ -183,6 +188,8 @@ class DeepReflection:
             self._consider(cancel, done)
         if not self._cancelled(cancel):
             done.superseded = resolve_contradictions(self.soul, self.chat, self.memories, self.names()[1], cancel) or 0
+        if not self._cancelled(cancel) and self.tending is not None:
+            done.tended = self.tending(cancel)
         done.preempted = self._cancelled(cancel)
         if done.episodes:
             self.episodes.index(done.episodes)

@@ -351,3 +351,17 @@ def test_a_contradicted_fact_stops_being_current_and_keeps_its_dates(dc):
     calls = len(c.chat.history)
     c.reflect_deeply()
     assert len(c.chat.history) == calls  # nothing stated since: no pair checked twice
+
+
+def test_deep_reflection_ends_by_tending_the_parts(dc):
+    from anima.store.provenance import Provenance, Source
+    from tests.reflect.test_hygiene import part
+    c = dc
+    homework = c.parts.create(part("Homework", "I watch over Ada's maths homework until it is handed in.",
+                                   ["homework"], conclude_when="When the homework is handed in."),
+                              "ai", Provenance(Source.REFLECTION))
+    talk(c, 0, "I handed in the maths homework today!", "Well done, Ada!")
+    c.chat.enqueue(reading(), json.dumps({"action": "archive", "why": "The homework is handed in."}))
+    done = c.reflect_deeply()
+    assert c.parts.get(homework).archived  # its conclude_when was met
+    assert "parts:" in done.summary() and not c.chat.queue
