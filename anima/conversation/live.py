@@ -159,6 +159,17 @@ class Conversation:
         return self.messages.record(role, text, speaker=person, session=self.session,
                                     provenance=Provenance(Source.PERSON))
 
+    def greet(self, text: str, provenance: Provenance) -> int:
+        """The companion opens the conversation (an imported card's first message): stored as its own words in
+        this session and in the transcript, so its next reply follows from it. A turn that begins meanwhile
+        makes the greeting stale work: it is still stored, and the transcript keeps what the turn sent."""
+        message_id = self.messages.record("companion", text, speaker=self.name, session=self.session,
+                                          provenance=provenance)
+        with self.lock:
+            self._transcript.append(Entry("assistant", text, frozenset({("message", message_id)})))
+            self.serial += 1  # what was read ahead did not know of it
+        return message_id
+
     def record_external(self, external: External, message_id: int | None) -> int:
         """Text from outside sent with a message: stored as what it is (never as their words), citing the message."""
         return self.messages.record("user", external.text, speaker=external.label, session=self.session,

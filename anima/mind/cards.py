@@ -359,10 +359,8 @@ def apply(companion, p: Plan) -> lorebook.Imported:
             con.execute("UPDATE character_cards SET avatar = ? WHERE id = ?",
                         (base64.b64encode(p.card.avatar).decode("ascii"), cid))
         done = lorebook.add(companion.world, p.entries, detail)
-        if p.greeting:
-            companion.messages.record("companion", p.greeting, speaker=p.name,
-                                      session=companion.conversation.session,
-                                      provenance=Provenance(Source.CARD, detail=detail))
+        if p.greeting:  # it opens the conversation: in the transcript the model reads, not only in the history
+            companion.conversation.greet(p.greeting, Provenance(Source.CARD, detail=detail))
     return done
 
 

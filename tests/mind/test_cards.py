@@ -52,6 +52,10 @@ def test_a_v2_png_card_lands_field_by_field(companion, tmp_path):
     [greeting] = companion.soul.query("SELECT * FROM messages")
     assert greeting["role"] == "companion" and greeting["content"].startswith("*waves from the rocks* Hello, Ada!")
     assert companion.provenance("message", greeting["id"]).startswith("an imported card")
+    companion.chat.enqueue("Pleased to meet you too.")
+    companion.turn("Hi! Nice to meet you.").read()  # the reply follows from the greeting the model was given
+    sent = [m["content"] for m in companion.chat.history[-1]["messages"]]
+    assert any(m.startswith("*waves from the rocks* Hello, Ada!") for m in sent)
     # The rest is kept whole, never in the floor.
     [row] = companion.soul.query("SELECT * FROM character_cards")
     data = json.loads(row["data"])
