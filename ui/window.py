@@ -134,6 +134,8 @@ class MainWindow(QMainWindow):
         self._stop_reflecting()  # the old soul's (an import closed it, which stopped it already)
         self.companion = companion
         self.setWindowTitle(f"{companion.name} — Anima")
+        from .dialogs.card_import import show_picture
+        show_picture(self, companion)  # its card's picture, if it came from one
         self.trouble.setText("")
         companion.on_background_failure(self.background_failed.emit)
         companion.on_proposals(self.proposals_changed.emit)

@@ -2,6 +2,7 @@
 
 import json
 
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QMessageBox
 
 from tests.mind.cardfiles import PICTURE, png, v2, wi_entry, world_info
@@ -29,6 +30,9 @@ def test_the_file_menu_previews_a_card_then_imports_it(qtbot, window, monkeypatc
     assert "Name: Mira" in shown[0] and "Saltmarsh" in shown[0] and "system prompt" in shown[0]
     assert not window.windowIcon().isNull()  # the card's picture
     qtbot.waitUntil(lambda: bool(window.transcript.bubbles), timeout=10_000)  # the card's greeting
+    window.setWindowIcon(QIcon())
+    window.set_companion(window.companion)  # as at the next start: the picture comes from the soul
+    assert not window.windowIcon().isNull()
 
     book = tmp_path / "eldoria.json"
     book.write_text(json.dumps(world_info(wi_entry(0, ["Pier"], "The pier is half sunk.", disable=True))))
