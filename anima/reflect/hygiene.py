@@ -234,8 +234,8 @@ class Hygiene:
 
     def _tend(self, p: Part, recent: str, cancel) -> Tried:
         neighbours = self._neighbours(p)
-        shown = _outcomes_shown(p)
-        convo = self._prompt(p, neighbours, shown, recent)
+        shown = outcomes_shown(p)
+        convo = self.prompt(p, neighbours, shown, recent)
         tried = Tried(p.id, Outcome.REFUSED)
         for _ in range(RETRIES + 1):
             tried.tries += 1
@@ -325,7 +325,8 @@ class Hygiene:
         found = self.parts.search(cue, k=NEIGHBOURS + 1)
         return [f.part for f in found if f.part.id != p.id and not f.part.core][:NEIGHBOURS]
 
-    def _prompt(self, p: Part, neighbours: list[Part], shown: list[int], recent: str) -> list[dict]:
+    def prompt(self, p: Part, neighbours: list[Part], shown: list[int], recent: str) -> list[dict]:
+        """What the model reads to tend one part (the bench asks it for patches the same way)."""
         data = {k: v for k, v in p.data.items() if k != "suggestions_and_results"}
         log_ = p.data["suggestions_and_results"]
         outcomes = "\n".join(f"{i}. {json.dumps(log_[i], ensure_ascii=False)}" for i in shown) or "(none yet)"
@@ -380,7 +381,7 @@ def _again(why: str) -> dict:
                                        "possible)."}
 
 
-def _outcomes_shown(p: Part) -> list[int]:
+def outcomes_shown(p: Part) -> list[int]:
     """The indexes in the part's log of the outcomes the model reads: the newest OUTCOMES_SHOWN."""
     n = len(p.data["suggestions_and_results"])
     return list(range(max(0, n - OUTCOMES_SHOWN), n))
