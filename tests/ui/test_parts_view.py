@@ -72,6 +72,7 @@ def test_a_json_edit_is_stored_and_one_that_breaks_the_schema_is_refused_and_not
                          ('{"name": "Roly at work",', "that is not JSON"),
                          ("[]", "a part is a JSON object")):
         view.json.setPlainText(broken)
+        view.loaded = False
         view.save()
         qtbot.waitUntil(lambda: view.error.isVisible() and says in view.error.text(), timeout=10_000)
         qtbot.waitUntil(lambda: view.loaded, timeout=10_000)
@@ -90,7 +91,8 @@ def test_a_part_is_archived_and_made_active_again_from_the_view(qtbot, window):
     qtbot.waitUntil(lambda: c.parts.get(tech).archived and view.selected().part.archived, timeout=10_000)
     assert view.archive_button.text() == "Make active"
     view.toggle_archived()
-    qtbot.waitUntil(lambda: not c.parts.get(tech).archived, timeout=10_000)
+    qtbot.waitUntil(lambda: not view.selected().part.archived, timeout=10_000)  # stored, and shown again
+    assert not c.parts.get(tech).archived
     assert c.soul.history("part", tech)[-1]["actor"] == "user"
 
 

@@ -139,7 +139,8 @@ class PartsView(MindView):
         self._draft = (pid, text)
 
         def saved():
-            self._draft = None
+            if self._draft == (pid, text):  # not a newer edit made while this one was saved
+                self._draft = None
         self.change(lambda: edit_whole(self.companion.parts, pid, text), saved)
 
     def toggle_archived(self) -> None:
