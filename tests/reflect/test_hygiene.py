@@ -216,7 +216,7 @@ BAD = {
         {"patch": [{"op": "replace", "path": "/description", "value": "We keep track of Roly."}]}),
     "a patch with a path it does not have": (
         {"action": "consolidate", "why": "noisy"},
-        {"patch": [{"op": "remove", "path": "/wants/7"}]}),
+        {"patch": [{"op": "remove", "path": "/wants/7", "value": ""}]}),
     "a merge with no part to merge with": ({"action": "merge", "why": "same"},),
 }
 
