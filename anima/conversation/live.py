@@ -64,9 +64,10 @@ class Conversation:
         self.lock = threading.Lock()
         # Each opening is a new session: its turns are the recent history; earlier sessions come back by recall.
         self.session = session or now()
+        # A greeting the person has not answered yet opens this conversation too, whichever session stored it.
         self._transcript: list[Entry] = [
             Entry("assistant" if m["role"] == "companion" else "user", m["content"], frozenset({("message", m["id"])}))
-            for m in messages.recent(self.session, HISTORY_ON_OPEN)]
+            for m in messages.recent(self.session, HISTORY_ON_OPEN) or messages.unanswered_opening()]
         self._floor_sent: SelfFloor | None = None  # the floor at the head of the transcript's prefix
         self._focus_shown = self._feelings_shown = ""
         self._learned: list[tuple[int, str]] = []  # learned, not yet in a note the model has read

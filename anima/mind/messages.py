@@ -103,6 +103,13 @@ class Messages:
             "ORDER BY m.id DESC LIMIT ?", (message_id, limit))
         return rows[::-1]
 
+    def unanswered_opening(self) -> list[dict]:
+        """What the companion said before the person ever wrote (an imported card's greeting), oldest first;
+        nothing once they have written."""
+        if self.soul.query("SELECT 1 FROM messages WHERE role = 'user' LIMIT 1"):
+            return []
+        return self.soul.query("SELECT * FROM messages WHERE role = 'companion' ORDER BY id")
+
     def after(self, message_id: int, limit: int) -> list[dict]:
         """The oldest `limit` messages after `message_id`, oldest first, as `since` gives them: a job that reads
         the whole history in order (deep reflection) and remembers where it stopped."""

@@ -236,3 +236,22 @@ def test_importing_the_same_card_again_adds_no_second_copy_of_its_world(companio
     plan, done = bring(companion, path)
     assert plan.already == 1 and done.created == [] and len(companion.world.all()) == 1
     assert plan.greeting is None  # there is a conversation now: the greeting stays with the card
+
+
+def test_an_unanswered_greeting_still_opens_the_conversation_after_a_restart(anima_home, tmp_path):
+    c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", FakeChatModel(), FakeEmbedder(), user_name="Ada")
+    path = tmp_path / "mira.png"
+    path.write_bytes(png(v2()))
+    bring(c, path)
+    c.close()
+    again = Companion.unlock(Home(anima_home), PASSPHRASE, FakeChatModel(), FakeEmbedder())
+    try:
+        again.learns, again.reflector.every = False, 0
+        again.chat.enqueue("Glad you came.")
+        again.turn("Hello Mira!").read()
+        sent = [m["content"] for m in again.chat.history[-1]["messages"]]
+        assert any(m.startswith("*waves from the rocks* Hello, Ada!") for m in sent)
+        again.start_session()  # answered now: a new conversation starts empty, as any other
+        assert again.conversation.entries() == []
+    finally:
+        again.close()
