@@ -11,13 +11,14 @@
 
 import json
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 
 from ..errors import InvalidEdit
 from ..store.soul import Soul
 from .parts import Part, Parts
+from .predictions import Prediction
 
-PENDING, DUE, EVALUATED = "pending", "due", "evaluated"
+PENDING, DUE, EVALUATED = "pending", "due", "evaluated"  # what Prediction.status says
 
 
 @dataclass(frozen=True)
@@ -73,23 +74,12 @@ def _pointer(key: str) -> str:
 
 
 @dataclass(frozen=True)
-class PredictionShown:
-    id: int
-    part_id: int
-    part_name: str
-    suggestion: str
-    predicted_result: str
-    confidence: str
-    timeframe_s: int
-    made_at: str
-    due_at: str
-    result: str | None
-    evaluated_at: str | None
+class PredictionShown(Prediction):
+    """A prediction with its part's name, as the Open Mind lists it."""
+    part_name: str = ""
 
     def state(self, at: datetime) -> str:
-        if self.evaluated_at is not None:
-            return EVALUATED
-        return DUE if _when(self.due_at) <= at else PENDING
+        return self.status(at)
 
 
 def predictions(soul: Soul) -> list[PredictionShown]:
@@ -101,8 +91,3 @@ def predictions(soul: Soul) -> list[PredictionShown]:
         "ORDER BY pr.evaluated_at IS NOT NULL, CASE WHEN pr.evaluated_at IS NULL THEN pr.due_at END, "
         "pr.evaluated_at DESC, pr.id")
     return [PredictionShown(**r) for r in rows]
-
-
-def _when(stamp: str) -> datetime:
-    t = datetime.fromisoformat(stamp)
-    return t if t.tzinfo else t.replace(tzinfo=timezone.utc)

@@ -87,7 +87,8 @@ class Prediction:
     def status(self, now: datetime) -> str:
         if self.evaluated_at is not None:
             return "evaluated"
-        return "due" if datetime.fromisoformat(self.due_at) <= now else "pending"
+        due = datetime.fromisoformat(self.due_at)
+        return "due" if (due if due.tzinfo else due.replace(tzinfo=timezone.utc)) <= now else "pending"
 
 
 @dataclass
