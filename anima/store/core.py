@@ -16,7 +16,6 @@ rows, and the index is rebuilt from them after import.
 
 import base64
 import json
-import os
 import secrets
 import struct
 import zlib
@@ -28,7 +27,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from .. import __version__
-from ..errors import BadCore, DiskFull, WrongPassphrase
+from ..errors import BadCore, WrongPassphrase
 from . import keys
 from .migrations import SCHEMA_VERSION
 
@@ -88,25 +87,17 @@ def write_core(path: Path, tables: dict, schema_version: int, passphrase: str, p
         # Tells a wrong passphrase apart from a damaged file.
         "check": base64.b64encode(aead.encrypt(_check_nonce(prefix), CHECK, None)).decode("ascii"),
     }).encode("ascii")
-    tmp = path.with_name(f".{path.name}.partial")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(MAGIC + struct.pack(">I", len(header)) + header)
-            count = max(1, -(-len(payload) // CHUNK))
-            for i in range(count):
-                piece = payload[i * CHUNK:(i + 1) * CHUNK]
-                sealed = aead.encrypt(_nonce(prefix, i, i == count - 1), piece, header)
-                f.write(struct.pack(">I", len(sealed)) + sealed)
-                if progress:
-                    progress(min((i + 1) * CHUNK, len(payload)), len(payload))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as e:
-        tmp.unlink(missing_ok=True)
-        if e.errno == 28:  # ENOSPC
-            raise DiskFull(f"The disk is full: the core was not written to {path}.") from e
-        raise
+    out = bytearray(MAGIC + struct.pack(">I", len(header)) + header)
+    count = max(1, -(-len(payload) // CHUNK))
+    for i in range(count):
+        piece = payload[i * CHUNK:(i + 1) * CHUNK]
+        sealed = aead.encrypt(_nonce(prefix, i, i == count - 1), piece, header)
+        out += struct.pack(">I", len(sealed)) + sealed
+        if progress:
+            progress(min((i + 1) * CHUNK, len(payload)), len(payload))
+    # Write-new (named for this program), fsync, rename: a killed export leaves the old file or none, and its
+    # partial file is removed by the next write beside it; a full disk is a DiskFull and leaves nothing.
+    keys.write_atomically(path, bytes(out))
 
 
 @dataclass

@@ -9,7 +9,7 @@ import logging
 import os
 from pathlib import Path
 
-from ..errors import BadCore, CompanionExists, DiskFull, InvalidEdit, KnownError, NoCompanion, ReadOnlyRecord
+from ..errors import BadCore, CompanionExists, DiskError, DiskFull, InvalidEdit, KnownError, NoCompanion, ReadOnlyRecord
 from .. import paths
 from . import core, keychain, keys
 from .kinds import SOUL_TABLES
@@ -90,7 +90,23 @@ class Home:
         return key
 
     def unlock(self, passphrase: str | None = None) -> Soul:
-        return Soul(self.soul_path, self.unlock_key(passphrase))
+        soul = Soul(self.soul_path, self.unlock_key(passphrase))
+        self.tidy()
+        return soul
+
+    def tidy(self) -> list[Path]:
+        """Remove what a killed program left half-written in the home: a staging soul of a create or an import,
+        a key file's new copy, a core's partial file. Only files whose writer (the pid in their name) is gone:
+        another program at work on this home keeps its own. Returns what went."""
+        gone = []
+        for path in [*self.dir.glob(".soul.*.*.db*"), *self.dir.glob("*.*.new")]:
+            pid = path.name.split(".")[3] if path.name.startswith(".soul.") else path.name.rsplit(".", 2)[-2]
+            if _dead_writer(pid):
+                path.unlink(missing_ok=True)
+                gone.append(path)
+        if gone:
+            log.warning("removed %d partial files left by an interrupted write", len(gone))
+        return gone
 
     def remember(self, passphrase: str) -> bool:
         """Keep the key in the OS keychain. False (and nothing kept) when there is no usable one."""
@@ -101,9 +117,11 @@ class Home:
         keychain.forget(self.keyfile().companion_id)
 
     def change_passphrase(self, old: str, new: str) -> None:
+        """Only the small key file changes, by write-new, fsync, atomic rename (keys.write_atomically): a program
+        killed at any moment leaves the old file (the old passphrase opens) until the rename, and the new one
+        (the new passphrase opens) from the rename on; a full disk leaves the old one and says so."""
         keyfile = self.keyfile()
         key = keyfile.unwrap(old)
-        # Only the small key file changes, by atomic rename: old or new always opens.
         keys.KeyFile.wrap(key, new, keyfile.companion_id).write(self.key_path)
 
     # ---- the portable core ---------------------------------------------------
@@ -120,6 +138,12 @@ class Home:
 
         `before_swap` is called once everything is verified and built, just before the swap: the
         place to close the old soul's connection (no connection may be open on a file being replaced)."""
+        try:
+            self._import(path, export_passphrase, passphrase, replace, progress, before_swap)
+        except (DiskFull, DiskError) as e:
+            raise type(e)(f"{e} Nothing was imported; the companion here, if any, is as it was.") from e
+
+    def _import(self, path, export_passphrase, passphrase, replace, progress, before_swap) -> None:
         contents = core.read_core(Path(path), export_passphrase, progress)
         unknown = set(contents.tables) - set(SOUL_TABLES)
         if unknown:
@@ -169,18 +193,28 @@ class Home:
             except (sqlcipher3.Error, InvalidEdit, ReadOnlyRecord) as e:
                 raise BadCore(f"The core's content does not fit the soul's rules ({e}); nothing was imported.") from None
             from . import migrations
-            migrations.migrate(soul.con)
+            from .soul import translate
+            try:
+                migrations.migrate(soul.con)
+            except sqlcipher3.Error as e:
+                raise translate(e, staging) from e
             soul.check()
 
     def _staging(self, what: str) -> Path:
-        staging = self.dir / f".soul.{what}.db"
-        _remove_db(staging)  # a leftover of an interrupted create or import
+        # This program's own name: two programs never build into one file, and tidy() knows a dead writer's.
+        staging = self.dir / f".soul.{what}.{os.getpid()}.db"
+        _remove_db(staging)
+        self.tidy()  # leftovers of a create or an import that was killed
         return staging
 
     def _install(self, staging: Path) -> None:
         os.chmod(staging, 0o600)  # SQLite gives its -wal and -shm the database's mode
         os.replace(staging, self.soul_path)
         keys.fsync_dir(self.dir)
+
+
+def _dead_writer(pid: str) -> bool:
+    return pid.isdigit() and not keys.alive(int(pid))
 
 
 def _remove_db(path: Path) -> None:

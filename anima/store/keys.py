@@ -31,6 +31,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from ..errors import DamagedSoul, DiskFull, WeakPassphrase, WrongPassphrase
+from . import strength
 
 FORMAT = "anima-key"
 VERSION = 1
@@ -98,10 +99,14 @@ def wrap_cost() -> Cost:
 MIN_PASSPHRASE_CHARS = 8
 
 
-def passphrase_problem(passphrase: str, what: str = "a passphrase") -> str | None:
-    """Why a newly chosen passphrase is refused, in words for people; None when it is accepted."""
+def passphrase_problem(passphrase: str, what: str = "a passphrase", known: tuple[str, ...] = ()) -> str | None:
+    """Why a newly chosen passphrase is refused, in words for people; None when it is accepted. `known`: words
+    a thief would try first (the companion's name, the person's)."""
     if len(passphrase) < MIN_PASSPHRASE_CHARS:
         return f"Choose {what} of at least {MIN_PASSPHRASE_CHARS} characters."
+    found = strength.estimate(passphrase, known)
+    if not found.accepted:
+        return f"Choose {what} that is harder to guess. {found}"
     return None
 
 
@@ -224,18 +229,21 @@ def write_atomically(path: Path, data: bytes) -> None:
         if e.errno in (errno.ENOSPC, errno.EDQUOT):
             raise DiskFull(f"The disk is full: {path} was not changed. Free some space and try again.") from e
         raise
-    _remove_leftovers(path)
+    remove_leftovers(path)
 
 
-def _remove_leftovers(path: Path) -> None:
-    """New files that a killed program left half-written beside `path` (their writer is gone)."""
+def remove_leftovers(path: Path) -> list[Path]:
+    """New files that a killed program left half-written beside `path` (their writer is gone); returns them."""
+    gone = []
     for leftover in path.parent.glob(f"{glob.escape(path.name)}.*.new"):
         pid = leftover.name[len(path.name) + 1:-len(".new")]
-        if pid.isdigit() and not _alive(int(pid)):
+        if pid.isdigit() and not alive(int(pid)):
             leftover.unlink(missing_ok=True)
+            gone.append(leftover)
+    return gone
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -39,6 +39,9 @@ def translate(e: sqlcipher3.Error, path: Path | None = None) -> Exception:
     where = f" ({path})" if path else ""
     if "disk is full" in text or "database or disk is full" in text:
         return DiskFull(f"The disk is full{where}: nothing of this change was saved. Free some space and try again.")
+    if path is not None and _primary(e) == _SQLITE_IOERR:
+        # Writing the WAL or growing the -shm on a nearly full disk fails as a bare I/O error.
+        return translate_disk(e, path, UNSAVED)
     # A bare DatabaseError (no subclass) is SQLite's CORRUPT or NOTADB: with a verified key, that is damage.
     if type(e) is sqlcipher3.DatabaseError or "malformed" in text or "not a database" in text:
         return DamagedSoul(f"The soul file{where} is damaged and fails its integrity check: {e}. "
@@ -55,6 +58,7 @@ def translate(e: sqlcipher3.Error, path: Path | None = None) -> Exception:
 # as a bare I/O error when it makes the -shm file or truncates the WAL, which opening and closing do.
 NEARLY_FULL = 64 * 1024 * 1024
 _SQLITE_IOERR, _SQLITE_FULL = 10, 13
+UNSAVED = "nothing of this change was saved"
 OPENING = "the soul was not opened, and nothing in it was changed"
 CREATING = "no soul was made, and nothing half-made is left"
 CLOSING = ("everything already saved is kept (in {name}-wal), and is folded into the soul the next time it opens "
@@ -64,17 +68,23 @@ CLOSING = ("everything already saved is kept (in {name}-wal), and is folded into
 def translate_disk(e: sqlcipher3.Error, path: Path, outcome: str) -> Exception:
     """At open and at close: a full disk or a failing one as the KnownError it is (`outcome`: what that left);
     anything else as translate() has it."""
-    if getattr(e, "sqlite_errorcode", None) not in (_SQLITE_IOERR, _SQLITE_FULL):
+    if _primary(e) not in (_SQLITE_IOERR, _SQLITE_FULL):
         return translate(e, path)
     try:
         st = os.statvfs(path.parent)
         free = st.f_bavail * st.f_frsize
     except OSError:
         free = None
-    if e.sqlite_errorcode == _SQLITE_FULL or (free is not None and free < NEARLY_FULL):
+    if _primary(e) == _SQLITE_FULL or (free is not None and free < NEARLY_FULL):
         room = "" if free is None else f", {free // 1024} KiB free"
         return DiskFull(f"The disk holding {path.parent} is full{room}: {outcome}. Free some space and try again.")
     return DiskError(f"The disk failed to read or write {path} ({e}): {outcome}. Check the disk, then try again.")
+
+
+def _primary(e: sqlcipher3.Error) -> int | None:
+    """SQLite's primary result code: an extended one (SQLITE_IOERR_WRITE is 778) keeps it in its low byte."""
+    code = getattr(e, "sqlite_errorcode", None)
+    return None if code is None else code & 0xFF
 
 
 class Soul:
@@ -149,8 +159,13 @@ class Soul:
                 raise
 
     def _rollback(self) -> None:
+        # SQLite has already rolled back after some errors (a full disk, an I/O error); a ROLLBACK that fails
+        # too must not hide the error that caused it: the journal undoes the rest at the next open.
         if self.con.in_transaction:
-            self.con.execute("ROLLBACK")
+            try:
+                self.con.execute("ROLLBACK")
+            except sqlcipher3.Error:
+                log.warning("rollback failed after a failed write; the WAL keeps only what was committed")
 
     def query(self, sql: str, params=()) -> list[sqlcipher3.Row]:
         with self._lock:
