@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from .errors import DiskFull, KnownError
-from .store import KINDS, Home, PassphraseNeeded, keys
+from .store import KINDS, Home, PassphraseNeeded, keys, strength
 
 PASSPHRASE_ENV = "ANIMA_PASSPHRASE"
 EXPORT_PASSPHRASE_ENV = "ANIMA_EXPORT_PASSPHRASE"
@@ -37,6 +37,8 @@ def ask(env: str, prompt: str, confirm: bool = False, choosing: str | None = Non
         value = getpass.getpass(prompt)
     if choosing:
         keys.check_new_passphrase(value, choosing)
+        if from_terminal:  # as the window shows it while typing
+            print(f"Strength: {strength.estimate(value)}", file=sys.stderr)
     if from_terminal and confirm and getpass.getpass("Again: ") != value:
         raise KnownError("The two passphrases differ; nothing was changed.")
     return value

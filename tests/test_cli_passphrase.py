@@ -20,8 +20,34 @@ def test_the_rule_is_one_rule():
     assert keys.MIN_PASSPHRASE_CHARS == 8
     assert keys.passphrase_problem("x") == "Choose a passphrase of at least 8 characters."
     assert keys.passphrase_problem("seven c") is not None
-    assert keys.passphrase_problem("eight ch") is None
+    assert keys.passphrase_problem("lantern orchard") is None
     assert keys.check_new_passphrase("ünïcødé!") == "ünïcødé!"  # characters, not bytes
+
+
+@pytest.mark.parametrize("guessable", ["password", "password1", "12345678", "qwertyuiop", "abcdefgh",
+                                       "iloveyou1", "P@ssw0rd"])
+def test_long_enough_but_among_the_first_guesses_is_refused(guessable):
+    problem = keys.passphrase_problem(guessable)
+    assert problem is not None and problem.startswith("Choose a passphrase that is harder to guess.")
+    assert "to guess offline" in problem  # says how long, so the person sees why
+
+
+def test_the_names_a_thief_knows_count_against_a_passphrase():
+    assert keys.passphrase_problem("Quillonwood") is None
+    assert keys.passphrase_problem("Quillonwood", known=("Quillonwood",)) is not None
+
+
+def test_a_long_passphrase_is_judged_by_its_first_72_characters():
+    assert keys.passphrase_problem("tangerine lighthouse " * 10) is None
+    assert keys.passphrase_problem("a" * 200) is not None
+
+
+def test_the_terminal_refuses_a_common_passphrase_with_why(anima_home, monkeypatch, capsys):
+    monkeypatch.setenv("ANIMA_PASSPHRASE", "password1")
+    assert cli.main(["chat"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("anima: Choose a passphrase that is harder to guess.")
+    assert not Home(anima_home).exists()
 
 
 def test_creating_a_companion_with_a_one_letter_passphrase_is_refused(anima_home, monkeypatch, capsys):

@@ -63,3 +63,34 @@ def test_replacing_asks_the_existing_passphrase_which_no_rule_judges(qtbot, anim
     dialog.submit()
     qtbot.waitUntil(lambda: bool(dialog.error.text()), timeout=30_000)
     assert "There is no file" in dialog.error.text()  # it went on to read the file
+
+
+def test_the_strength_of_a_new_passphrase_shows_as_it_is_typed(qtbot, anima_home):
+    dialog = FirstRunDialog(Home(anima_home))
+    qtbot.addWidget(dialog)
+    meter = dialog.passphrase.meter
+    assert meter.text() == ""
+    dialog.passphrase.setText("password1")
+    assert meter.text().startswith("Strength: Very weak") and "common" in meter.text()
+    dialog.passphrase.setText("tangerine lighthouse orbit")
+    assert meter.text().startswith("Strength: Very strong")
+    dialog.name.setText("Quillonwood")
+    dialog.passphrase.setText("Quillonwood")  # its own name: the first thing a thief tries
+    assert meter.estimate is not None and not meter.estimate.accepted
+    dialog.again.setText("Quillonwood")
+    dialog.submit()
+    assert dialog.error.text().startswith("Choose a passphrase that is harder to guess.")
+    assert not Home(anima_home).exists()
+
+
+def test_every_dialog_that_chooses_a_passphrase_shows_its_strength(qtbot, companion, anima_home, tmp_path):
+    change = ChangePassphraseDialog(Home(anima_home))
+    export = ExportDialog(companion)
+    new_home = ImportDialog(Home(tmp_path / "elsewhere"), replacing=False)
+    replacing = ImportDialog(Home(anima_home), replacing=True)
+    for dialog in (change, export, new_home, replacing):
+        qtbot.addWidget(dialog)
+    for field in (change.new, export.passphrase, new_home.passphrase):
+        field.setText("12345678")
+        assert field.meter.text().startswith("Strength: Very weak")
+    assert not hasattr(replacing.passphrase, "meter")  # an existing passphrase is not judged

@@ -51,7 +51,7 @@ class ExportDialog(_CoreDialog):
                          "there.", parent, "Export")
         self.companion = companion
         self.path = path_row(self, "File", save=True)
-        self.passphrase = self.secret("Export passphrase")
+        self.passphrase = self.new_secret("Export passphrase")
         self.again = self.secret("Again")
 
     def submit(self):
@@ -73,7 +73,9 @@ class ImportDialog(_CoreDialog):
         self.home, self.replacing, self.before_swap = home, replacing, before_swap
         self.path = path_row(self, "File", save=False)
         self.export_pass = self.secret("Its export passphrase")
-        self.passphrase = self.secret("This companion's passphrase" if replacing else "New passphrase here")
+        # Replacing proves ownership with the passphrase it has; a new home chooses one, and sees its strength.
+        self.passphrase = (self.secret("This companion's passphrase") if replacing
+                           else self.new_secret("New passphrase here"))
 
     def submit(self):
         path, ex, pw = self.path.text().strip(), self.export_pass.text(), self.passphrase.text()

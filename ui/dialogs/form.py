@@ -6,6 +6,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QLabel, Q
 from anima.errors import KnownError
 
 from .. import tasks
+from .strength import StrengthMeter
 
 
 class FormDialog(QDialog):
@@ -40,6 +41,14 @@ class FormDialog(QDialog):
         field = QLineEdit()
         field.setEchoMode(QLineEdit.Password)
         self.form.addRow(label, field)
+        return field
+
+    def new_secret(self, label: str, known=tuple) -> QLineEdit:
+        """A passphrase being chosen: its field, with its strength shown beneath as the person types (`known`:
+        the names a thief would try first). The rule itself is asked on submit (keys.passphrase_problem)."""
+        field = self.secret(label)
+        field.meter = StrengthMeter(field, known)
+        self.form.addRow("", field.meter)
         return field
 
     def text(self, label: str, value: str = "") -> QLineEdit:

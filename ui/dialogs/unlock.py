@@ -13,7 +13,7 @@ class FirstRunDialog(FormDialog):
         self.home = home
         self.name = self.text("Its name", "Anima")
         self.user_name = self.text("Your name")
-        self.passphrase = self.secret("Passphrase")
+        self.passphrase = self.new_secret("Passphrase", known=self.known)
         self.again = self.secret("Again")
         from PySide6.QtWidgets import QCheckBox
         self.remember = QCheckBox("Remember on this computer (in the system keychain)")
@@ -24,11 +24,15 @@ class FirstRunDialog(FormDialog):
             self.remember.setText(self.remember.text() + " — no keychain available here")
         self.form.addRow(self.remember)
 
+    def known(self) -> tuple[str, ...]:
+        """The names a thief who knows this companion would try first."""
+        return (self.name.text().strip(), self.user_name.text().strip())
+
     def submit(self):
         name, passphrase = self.name.text().strip(), self.passphrase.text()
         if not name:
             return self.say("Give your companion a name.")
-        if problem := passphrase_problem(passphrase):
+        if problem := passphrase_problem(passphrase, known=self.known()):
             return self.say(problem)
         if passphrase != self.again.text():
             return self.say("The two passphrases differ.")
@@ -60,7 +64,7 @@ class ChangePassphraseDialog(FormDialog):
         super().__init__("Change passphrase", "", parent, "Change")
         self.home = home
         self.old = self.secret("Current passphrase")
-        self.new = self.secret("New passphrase")
+        self.new = self.new_secret("New passphrase")
         self.again = self.secret("Again")
 
     def submit(self):

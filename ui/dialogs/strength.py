@@ -1,0 +1,33 @@
+"""The strength of a passphrase being chosen, shown under its field as the person types (store/strength.py)."""
+
+from typing import Callable
+
+from PySide6.QtWidgets import QLabel, QLineEdit
+
+from anima.store import strength
+
+# One colour per zxcvbn score, from very weak to very strong.
+_COLOURS = ("#c0392b", "#d35400", "#b7950b", "#27ae60", "#1e8449")
+
+
+class StrengthMeter(QLabel):
+    """Follows one passphrase field. zxcvbn takes 1-5 ms on a 72-character passphrase (measured on two cores),
+    so estimating on every keystroke keeps up with typing without a thread."""
+
+    def __init__(self, field: QLineEdit, known: Callable[[], tuple[str, ...]] = tuple):
+        super().__init__()
+        self.setObjectName("strength")
+        self.setWordWrap(True)
+        self._known = known
+        self.estimate: strength.Strength | None = None
+        field.textChanged.connect(self.follow)
+        self.follow(field.text())
+
+    def follow(self, passphrase: str) -> None:
+        if not passphrase:
+            self.estimate = None
+            self.setText("")
+            return
+        self.estimate = found = strength.estimate(passphrase, self._known())
+        self.setText(f"Strength: {found}")
+        self.setStyleSheet(f"color: {_COLOURS[found.score]};")
