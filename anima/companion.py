@@ -289,5 +289,7 @@ class Companion:
         self.reflector.turn_started()
         if self.indexer_thread.ident is not None:
             self.indexer_thread.join()
-        self.soul.close()
-        self.chat.close()
+        try:
+            self.soul.close()  # a full disk at the checkpoint is a DiskFull (what was saved is kept)
+        finally:
+            self.chat.close()  # the model's native memory is freed all the same
