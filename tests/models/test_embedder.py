@@ -1,28 +1,71 @@
+import logging
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
-from anima.models.embedder import MiniLMEmbedder
+from anima.models.embedder import MODEL_FILE, MiniLMEmbedder, onnx_dir
 
 pytestmark = pytest.mark.slow  # the real embedder
 
+TEXTS = ["What did Caroline say about her painting last week?", "", "猫の名前はミソです 🐱",
+         "Привет, как дела? مرحبا", "  Leading and trailing spaces, CAPITALS and accents: café, naïve.  ",
+         "word " * 2000,  # far over the model's 256 tokens: truncated there, as sentence-transformers does
+         "I have a puppy named Max.\nHe likes the park.\tTabs, too.", "x"]
 
-def test_the_bundled_minilm_embeds_offline_normalised_and_by_meaning():
+
+@pytest.fixture(scope="module")
+def onnx():
     e = MiniLMEmbedder().start_loading()
-    v = e.embed_batch(["My dog is called Max.", "I have a puppy named Max.", "The quarterly tax return is due."])
+    assert e.runtime == "onnxruntime", f"no ONNX embedder in {onnx_dir()}: `make setup` exports it"
+    return e
+
+
+def test_the_bundled_minilm_embeds_offline_normalised_and_by_meaning(onnx):
+    v = onnx.embed_batch(["My dog is called Max.", "I have a puppy named Max.", "The quarterly tax return is due."])
     assert v.shape == (3, 384) and v.dtype == np.float32
     assert np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
     assert v[0] @ v[1] > v[0] @ v[2] + 0.2
-    assert np.allclose(e.embed("My dog is called Max."), v[0], atol=1e-5)
-    assert e.embed_batch([]).shape == (0, 384)
+    assert np.allclose(onnx.embed("My dog is called Max."), v[0], atol=1e-5)
+    assert onnx.embed_batch([]).shape == (0, 384)
 
 
-def test_a_single_query_through_onnx_is_the_same_vector_as_through_torch():
-    e = MiniLMEmbedder().start_loading()
-    assert e._model.get()[1] is not None  # the fast path loaded (its failure would be a logged fallback)
-    texts = ["What did Caroline say about her painting last week?", "", "猫の名前はミソです 🐱",
-             "Привет, как дела? مرحبا", "word " * 2000]  # the last is over the model's 256 tokens
-    batch = e.embed_batch(texts)
-    for text, expected in zip(texts, batch):
-        got = e.embed(text)
-        assert got.dtype == np.float32 and got.shape == (384,)
-        assert float(got @ expected) > 0.9999, text[:30]
+def test_onnx_vectors_equal_sentence_transformers_alone_and_in_padded_batches(onnx):
+    torch = MiniLMEmbedder(onnx="/nonexistent").start_loading()
+    assert torch.runtime == "torch"
+    expected = torch.embed_batch(TEXTS)
+    batched = onnx.embed_batch(TEXTS)  # padded to the longest (256 tokens) around the short ones
+    small_batches = MiniLMEmbedder(batch_size=3).embed_batch(TEXTS)
+    for i, text in enumerate(TEXTS):
+        alone = onnx.embed(text)
+        assert alone.dtype == np.float32 and alone.shape == (384,)
+        for got in (alone, batched[i], small_batches[i]):
+            assert float(got @ expected[i]) > 0.9999, text[:30]
+
+
+def test_without_the_onnx_file_it_falls_back_to_torch_and_says_so(tmp_path, caplog):
+    caplog.set_level(logging.WARNING, "anima.models.embedder")
+    e = MiniLMEmbedder(onnx=tmp_path).start_loading()
+    v = e.embed("My dog is called Max.")
+    assert e.runtime == "torch" and v.shape == (384,)
+    assert any(str(tmp_path) in r.getMessage() and "torch" in r.getMessage() for r in caplog.records)
+
+
+def test_embedding_imports_neither_torch_nor_transformers():
+    assert (onnx_dir() / MODEL_FILE).is_file(), "`make setup` exports the ONNX embedder"
+    code = ("import sys\nfrom anima.models.embedder import MiniLMEmbedder\n"
+            "e = MiniLMEmbedder(); v = e.embed_batch(['a', 'b c'])\n"
+            "print(e.runtime, v.shape, sorted(m for m in ('torch', 'transformers', 'sentence_transformers') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.split("\n")[0] == "onnxruntime (2, 384) []"
+
+
+def test_the_export_writes_a_graph_that_gives_the_same_vectors(tmp_path, onnx):
+    from anima.models.export_onnx import main
+    assert main(["--dest", str(tmp_path / "out")]) == 0
+    fresh = MiniLMEmbedder(onnx=tmp_path / "out").start_loading()
+    assert fresh.runtime == "onnxruntime"
+    assert np.allclose(fresh.embed_batch(TEXTS[:4]), onnx.embed_batch(TEXTS[:4]), atol=1e-6)
+    assert main(["--dest", str(tmp_path / "out"), "--if-missing"]) == 0
