@@ -37,9 +37,9 @@ def cmd_import_card(args) -> int:
     companion = _new_companion(args, card.name) if args.into_new else open_companion(args)
     try:
         companion.indexer_thread.join()
-        plan = cards.plan(companion, card)
+        plan = companion.characters.plan(card)
         print("\n".join(plan.lines()))
-        done = cards.apply(companion, plan)
+        done = companion.characters.apply(plan)
     finally:
         companion.close()
     print(f"Imported {args.path}: {plan.name}, with {done.summary()}.")
@@ -53,8 +53,8 @@ def cmd_import_lorebook(args) -> int:
     companion = open_companion(args, talk=False)
     try:
         companion.indexer_thread.join()
-        print("\n".join(cards.book_lines(companion, book)))
-        done = cards.import_lorebook(companion, book, Path(args.path).name)
+        print("\n".join(companion.characters.book_lines(book)))
+        done = companion.characters.import_lorebook(book, Path(args.path).name)
     finally:
         companion.close()
     print(f"Imported {args.path}: {done.summary()}.")
@@ -63,10 +63,9 @@ def cmd_import_lorebook(args) -> int:
 
 def cmd_export_card(args) -> int:
     from .cli import open_companion
-    from .mind import cards
     companion = open_companion(args, talk=False)
     try:
-        card = cards.write(companion, args.path, args.lorebook)
+        card = companion.characters.write(args.path, args.lorebook)
     finally:
         companion.close()
     entries = len((card["data"].get("character_book") or {}).get("entries", []))

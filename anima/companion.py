@@ -13,6 +13,7 @@ from pathlib import Path
 from .conversation import Conversation, TurnStream
 from .mind.affect import Affect
 from .mind.bids import Bidding, Mode
+from .mind.characters import Characters
 from .mind.episodes import Episodes
 from .mind.export import export_json
 from .mind.feelings import Feelings
@@ -101,6 +102,9 @@ class Companion:
                                    evaluation=Evaluation(chat, self.parts, self.predictions, names),
                                    creation=PartCreation(chat, self.parts, self.affect, names, clock))
         self.rhythm = Rhythms(soul, self.reflector)
+        # The character cards it came from, and itself as one (SillyTavern's formats).
+        self.characters = Characters(soul, self.self_model, self.gate, self.world, self.conversation,
+                                     names=lambda: (self.name, self.user_name), quiet=self.reflector.turn_started)
         self.evolution = Evolution(soul, chat, self.self_model, self.rules,
                                    GovernedRewrite(soul, self.self_model, self.gate), learned=self.memories.inferred,
                                    names=lambda: (self.name, self.user_name))

@@ -23,19 +23,14 @@ JSON_MOST, it is not JSON, its PNG holds no card or is damaged, or its spec is n
 
 import base64
 import binascii
-import hashlib
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import InvalidEdit, KnownError
+from ..errors import KnownError
 from ..store import png_text
-from ..store.provenance import Provenance, Source
-from ..store.soul import now
 from . import lorebook, secrets
-from .gate import Change, Verdict, sentences
-from .selfmodel import CAPS
 
 FILE_MOST = 16 * 1024 * 1024   # a card's file (PNG or JSON)
 JSON_MOST = 4 * 1024 * 1024    # the card's JSON, decoded
@@ -197,27 +192,7 @@ def read_lorebook(path) -> lorebook.Lorebook:
         raise CardRefused(f"{path.name}: {e}") from None
 
 
-def book_lines(companion, book: lorebook.Lorebook) -> list[str]:
-    """What importing a lorebook would bring (the preview)."""
-    have = lorebook.existing(companion.soul)
-    new = [e for e in book.entries if (e.title, e.content, tuple(e.keys)) not in have]
-    disabled = sum(not e.enabled for e in new)
-    out = [f"Lorebook: {book.name or 'unnamed'}: {len(new)} world cards"
-           + (f" ({disabled} disabled, as they were)" if disabled else "")
-           + (f"; {len(book.entries) - len(new)} already here" if len(book.entries) > len(new) else "")
-           + (f"; {book.empty} empty left out" if book.empty else "")]
-    out += [f"  - {e.title} [{', '.join(e.keys[:6]) or 'no keys'}]" + ("" if e.enabled else " (disabled)")
-            for e in new[:50]]
-    if len(new) > 50:
-        out.append(f"  … and {len(new) - 50} more")
-    return out
-
-
-def import_lorebook(companion, book: lorebook.Lorebook, detail: str) -> lorebook.Imported:
-    return lorebook.add(companion.world, book.entries, detail)
-
-
-# ---- what comes in, and where -----------------------------------------------------------
+# ---- what a card's text may put in the floor ---------------------------------------------
 
 def filled(text: str, name: str, user: str) -> str:
     """{{char}} and <BOT> as the companion's name, {{user}} and <USER> as the person's (or "you")."""
@@ -229,203 +204,3 @@ def held_back(sentence: str) -> bool:
     """Whether a sentence of a card stays out of the floor: an order to the model, a link, a code, a secret."""
     return bool(_ORDERS.search(sentence) or _IMPERATIVE.search(sentence) or _OPAQUE.search(sentence)
                 or secrets.find(sentence))
-
-
-def _fit(sections: list[tuple[str, list[str]]], room: int) -> str:
-    """The sections (a heading and its sentences) within `room` characters: each a fair share (what a short one
-    leaves goes to the others), cut at whole sentences; a first sentence longer than its share is cut at a word."""
-    full = [(head, " ".join(ss)) for head, ss in sections]
-    if len(_joined(full)) <= room:
-        return _joined(full)
-    shares, left, open_ = {}, room - sum(len(h) + 4 for h, _ in full), list(range(len(full)))
-    while open_:
-        each = max(0, left) // len(open_)
-        small = [i for i in open_ if len(full[i][1]) <= each]
-        if not small:
-            for i in open_:
-                shares[i] = each
-            break
-        for i in small:
-            shares[i] = len(full[i][1])
-            left -= shares[i]
-            open_.remove(i)
-    kept = []
-    for i, (head, ss) in enumerate(sections):
-        text = ""
-        for s in ss:
-            if len(text) + len(s) + 1 > shares[i]:
-                break
-            text = f"{text} {s}".strip()
-        if not text and ss and shares[i] > 20:
-            text = ss[0][:shares[i] - 1].rsplit(" ", 1)[0] + "…"
-        if text:
-            kept.append((head, text))
-    return _joined(kept)
-
-
-def _joined(sections: list[tuple[str, str]]) -> str:
-    return "\n\n".join(f"{head}{text}" for head, text in sections if text)
-
-
-@dataclass
-class Plan:
-    """What an import will do, before it does it (the preview)."""
-    card: Card
-    name: str
-    persona: str                 # what the floor will hold
-    persona_full: int            # characters of the persona the card gives, before trimming
-    held: list[str]              # sentences kept out of the floor
-    greeting: str | None         # the first message, when the soul has no conversation yet
-    entries: list[lorebook.LoreEntry]
-    already: int = 0
-    kept: dict = field(default_factory=dict)  # fields kept and shown, never in the floor
-
-    @property
-    def trimmed(self) -> bool:
-        return len(self.persona) < self.persona_full
-
-    def lines(self) -> list[str]:
-        out = [f"Name: {self.name}",
-               f"Persona ({len(self.persona)} characters"
-               + (f", trimmed from {self.persona_full}; the full text stays with the card)" if self.trimmed else ")")
-               + f":\n{self.persona or '(none: the persona is left as it is)'}"]
-        if self.held:
-            out.append(f"Held out of the persona ({len(self.held)}: read as instructions, links or secrets; kept "
-                       "with the card as data):\n" + "\n".join(f"  - {s}" for s in self.held))
-        out.append(f"First message: {self.greeting}" if self.greeting else
-                   "First message: " + ("kept with the card (there is already a conversation)"
-                                        if self.card.data.get("first_mes") else "none"))
-        disabled = sum(not e.enabled for e in self.entries)
-        keyless = sum(not e.keys and not e.options.get("constant") for e in self.entries)
-        out.append(f"World cards from its lorebook: {len(self.entries)}"
-                   + (f" ({disabled} disabled)" if disabled else "")
-                   + (f"; {keyless} without keys (found by meaning only)" if keyless else "")
-                   + (f"; {self.already} already here" if self.already else "")
-                   + (f"; {self.card.book.empty} empty left out" if self.card.book.empty else ""))
-        for e in self.entries[:50]:
-            out.append(f"  - {e.title} [{', '.join(e.keys[:6]) or 'no keys'}]" + ("" if e.enabled else " (disabled)"))
-        if len(self.entries) > 50:
-            out.append(f"  … and {len(self.entries) - 50} more")
-        for key, value in self.kept.items():
-            shown = value if isinstance(value, str) else f"{len(value)} of them"
-            out.append(f"Kept with the card, not followed as instructions: {key.replace('_', ' ')}: {shown[:300]}")
-        if self.card.avatar:
-            out.append("Picture: the card's, as the companion's picture")
-        return out
-
-
-def plan(companion, card: Card) -> Plan:
-    """What importing `card` into `companion` would do; changes nothing."""
-    name, user = card.name, companion.user_name
-    sections, held = [], []
-    for key, head in (("description", ""), ("personality", "Personality: "), ("scenario", "Scenario: ")):
-        text = filled(card.data.get(key, ""), name, user)
-        kept = []
-        for s in sentences(text):
-            (held if held_back(s) else kept).append(s)
-        if kept:
-            sections.append((head if sections or head else "", kept))
-    full = _joined([(h, " ".join(ss)) for h, ss in sections])
-    room = CAPS["persona"]
-    persona = _fit(sections, room)
-    while persona and not companion.self_model.fits("persona", persona) and room > 100:
-        room = int(room * 0.8)  # a script that takes more tokens: shorter still, until the floor fits
-        persona = _fit(sections, room)
-    greeting = None
-    if card.data.get("first_mes", "").strip() and not companion.soul.query("SELECT 1 FROM messages LIMIT 1"):
-        greeting = filled(card.data["first_mes"], name, user).strip()
-    have = lorebook.existing(companion.soul)
-    entries = [e for e in card.book.entries if (e.title, e.content, tuple(e.keys)) not in have]
-    kept = {k: card.data[k] for k in KEPT if card.data.get(k)}
-    return Plan(card, name, persona, len(full), held, greeting, entries, len(card.book.entries) - len(entries), kept)
-
-
-def apply(companion, p: Plan) -> lorebook.Imported:
-    """Make the plan so, in one transaction: all of it, or (on any error) none of it."""
-    soul, detail = companion.soul, p.card.source or p.name
-    companion.reflector.turn_started()  # nothing between turns uses the old self meanwhile
-    with soul.transaction() as con:
-        soul.set_meta("name", p.name)
-        if p.persona:
-            [decision] = companion.gate.submit([Change("persona", "rewrite", p.persona,
-                                                       Provenance(Source.APP, detail=f"the card {detail}"))])
-            if decision.verdict is not Verdict.APPLY:
-                raise InvalidEdit(f"The card's persona cannot be used: {decision.reason}. Nothing was changed.")
-        persona = companion.self_model.read().persona
-        cid = soul.add("character_card", "user", provenance=Provenance(Source.CARD, detail=detail), name=p.name,
-                       spec=p.card.spec, data=json.dumps(p.card.data, ensure_ascii=False), persona=persona,
-                       imported_at=now())
-        if p.card.avatar:  # kept beside the row, not in its edit history (a picture is not an edit)
-            con.execute("UPDATE character_cards SET avatar = ? WHERE id = ?",
-                        (base64.b64encode(p.card.avatar).decode("ascii"), cid))
-        done = lorebook.add(companion.world, p.entries, detail)
-        if p.greeting:  # it opens the conversation: in the transcript the model reads, not only in the history
-            companion.conversation.greet(p.greeting, Provenance(Source.CARD, detail=detail))
-    return done
-
-
-# ---- out again --------------------------------------------------------------------------
-
-def latest(soul) -> dict | None:
-    rows = soul.query("SELECT * FROM character_cards ORDER BY id DESC LIMIT 1")
-    return rows[0] if rows else None
-
-
-def avatar(soul) -> bytes:
-    """The companion's picture: the last imported card's, or b"" when it has none."""
-    row = latest(soul)
-    return base64.b64decode(row["avatar"]) if row and row["avatar"] else b""
-
-
-def card_of(companion) -> dict:
-    """The companion as a chara_card_v2 card, with its world cards as the card's lorebook."""
-    row = latest(companion.soul)
-    data = json.loads(row["data"]) if row else {}
-    persona = companion.self_model.read().persona
-    data["name"] = companion.name
-    if row is None or persona != row["persona"]:  # the person (or its growth) changed it: the persona is it now
-        data.update(description=persona, personality="", scenario="")
-    for key in TEXT_FIELDS:
-        data.setdefault(key, "")
-    for key in LIST_FIELDS:
-        data.setdefault(key, [])
-    data.setdefault("extensions", {})
-    meta = data.pop("character_book", {}) or {}
-    cards = companion.world.all()
-    if cards:
-        data["character_book"] = lorebook.character_book(cards, meta, companion.name)
-    return {"spec": "chara_card_v2", "spec_version": "2.0", "data": data}
-
-
-def write(companion, path, lorebook_path=None) -> dict:
-    """Write the card to `path`: a PNG with a `chara` chunk when it ends in .png, JSON otherwise; the world cards
-    also as a SillyTavern World Info file at `lorebook_path`. Each file is written whole or not at all."""
-    card = card_of(companion)
-    text = json.dumps(card, ensure_ascii=False, indent=1)
-    path = Path(path)
-    if path.suffix.lower() == ".png":
-        picture = avatar(companion.soul) or png_text.plain(400, 600, _colour(companion.name))
-        body = png_text.with_texts(picture, {"chara": base64.b64encode(text.encode("utf-8")).decode("ascii")})
-    else:
-        body = (text + "\n").encode("utf-8")
-    _write(path, body)
-    if lorebook_path is not None:
-        book = json.dumps(lorebook.world_info(companion.world.all()), ensure_ascii=False, indent=1)
-        _write(Path(lorebook_path), (book + "\n").encode("utf-8"))
-    return card
-
-
-def _colour(name: str) -> tuple[int, int, int]:
-    h = hashlib.sha256(name.encode("utf-8")).digest()
-    return tuple(96 + b % 128 for b in h[:3])
-
-
-def _write(path: Path, body: bytes) -> None:
-    partial = path.with_name(path.name + ".partial")
-    try:
-        partial.write_bytes(body)
-        partial.replace(path)
-    except OSError as e:
-        raise KnownError(f"Cannot write {path}: {e.strerror}; nothing was written there.") from None
-    finally:
-        partial.unlink(missing_ok=True)

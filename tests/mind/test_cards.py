@@ -28,8 +28,8 @@ def other(tmp_path):
 
 
 def bring(companion, path):
-    plan = cards.plan(companion, cards.read(path))
-    return plan, cards.apply(companion, plan)
+    plan = companion.characters.plan(cards.read(path))
+    return plan, companion.characters.apply(plan)
 
 
 def state(c) -> dict:
@@ -66,7 +66,7 @@ def test_a_v2_png_card_lands_field_by_field(companion, tmp_path):
     rendered = render_floor(companion.self_model.read(), companion.name)
     assert "Write in the third person" not in rendered and "Keep replies short" not in rendered
     # The picture is the card's, without the card in it.
-    assert cards.avatar(companion.soul) == PICTURE
+    assert companion.characters.avatar() == PICTURE
     # Its lorebook entry is a world card with its keys and options, from the card.
     [card] = companion.world.all()
     assert (card["title"], card["body"], card["keywords"], card["enabled"]) == \
@@ -86,7 +86,7 @@ def test_a_v3_png_wins_over_its_v2_chunk_and_keeps_fields_anima_does_not_know(co
     data = json.loads(companion.soul.query("SELECT data FROM character_cards")[0]["data"])
     assert data["a_field_from_the_future"] == {"x": 1} and data["nickname"] == "Mi"
     out = tmp_path / "out.json"
-    cards.write(companion, out)
+    companion.characters.write( out)
     assert json.loads(out.read_text())["data"]["a_field_from_the_future"] == {"x": 1}
 
 
@@ -112,20 +112,20 @@ def test_a_round_trip_through_export_and_import_changes_nothing(companion, other
     bring(companion, path)
     companion.world.create("person", "Bea", "Ada's sister, in Paris.", ["sister"])  # one written in Anima
     for out in (tmp_path / "out.png", tmp_path / "out.json"):
-        cards.write(companion, out)
+        companion.characters.write( out)
         fresh = Companion.create(Home(tmp_path / out.suffix[1:]), PASSPHRASE, "X", FakeChatModel(), FakeEmbedder(),
                                  user_name="Ada")
         try:
             fresh.indexer_thread.join()
             bring(fresh, out)
-            assert cards.card_of(fresh) == cards.card_of(companion)
+            assert fresh.characters.card() == companion.characters.card()
             assert fresh.self_model.read().persona == companion.self_model.read().persona
             strip = lambda rows: sorted(({k: v for k, v in r.items() if k not in ("id", "created_at", "updated_at")}
                                          for r in rows), key=lambda r: r["title"])  # noqa: E731
             mine, theirs = strip(companion.world.all()), strip(fresh.world.all())
             assert [(r["kind"], r["title"], r["body"], r["keywords"], r["enabled"]) for r in mine] == \
                 [(r["kind"], r["title"], r["body"], r["keywords"], r["enabled"]) for r in theirs]
-            assert cards.avatar(fresh.soul) == (PICTURE if out.suffix == ".png" else b"")  # JSON has no picture
+            assert fresh.characters.avatar() == (PICTURE if out.suffix == ".png" else b"")  # JSON has no picture
         finally:
             fresh.close()
     # The PNG SillyTavern reads: a chara chunk of base64 v2 JSON.
@@ -140,7 +140,7 @@ def test_a_persona_changed_after_import_is_what_goes_out(companion, tmp_path):
     path.write_text(json.dumps(v2()))
     bring(companion, path)
     companion.edit_self("persona", "A lighthouse keeper who has learned to like visitors.")
-    data = cards.card_of(companion)["data"]
+    data = companion.characters.card()["data"]
     assert data["description"] == "A lighthouse keeper who has learned to like visitors."
     assert data["personality"] == data["scenario"] == ""
     assert data["first_mes"] == v2()["data"]["first_mes"]
@@ -155,7 +155,7 @@ def test_a_long_persona_is_trimmed_in_the_floor_and_kept_whole_with_the_card(com
     assert len(persona) <= CAPS["persona"] and plan.trimmed
     assert "shipwreck number 0 " in persona and "Personality: Patient." in persona and "Scenario:" in persona
     assert json.loads(companion.soul.query("SELECT data FROM character_cards")[0]["data"])["description"] == long
-    assert cards.card_of(companion)["data"]["description"] == long  # the export gives the whole text back
+    assert companion.characters.card()["data"]["description"] == long  # the export gives the whole text back
 
 
 BAD = {

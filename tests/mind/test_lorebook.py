@@ -30,7 +30,7 @@ def other_home(tmp_path):
 
 def bring(companion, path):
     b = cards.read_lorebook(path)
-    return b, cards.import_lorebook(companion, b, path.name)
+    return b, companion.characters.import_lorebook(b, path.name)
 
 
 def test_a_world_info_file_comes_in_with_its_disabled_entries_disabled(companion, tmp_path):
@@ -60,13 +60,13 @@ def test_the_world_info_anima_writes_reads_back_the_same(companion, other_home, 
     bring(companion, path)
     companion.world.create("place", "Cabin", "A cabin by the lake.", ["lake"])
     out, again = tmp_path / "out.json", tmp_path / "again.json"
-    cards.write(companion, tmp_path / "card.json", out)
+    companion.characters.write( tmp_path / "card.json", out)
     written = json.loads(out.read_text())["entries"]
     assert written["0"]["position"] == 4 and written["0"]["depth"] == 2 and written["0"]["selectiveLogic"] == 2
     assert written["3"]["disable"] is True and written["0"]["keysecondary"] == ["storm"]
     other = other_home()
     bring(other, out)
-    cards.write(other, tmp_path / "card2.json", again)
+    other.characters.write( tmp_path / "card2.json", again)
     assert json.loads(again.read_text()) == json.loads(out.read_text())
     mine = sorted((c["kind"], c["title"], c["body"], c["keywords"], c["enabled"]) for c in companion.world.all())
     assert mine == sorted((c["kind"], c["title"], c["body"], c["keywords"], c["enabled"]) for c in other.world.all())

@@ -61,7 +61,7 @@ def _ready(window) -> bool:
 
 def show_picture(window, companion) -> None:
     """The companion's picture (its card's) as the window's icon."""
-    picture = cards.avatar(companion.soul)
+    picture = companion.characters.avatar()
     pixmap = QPixmap()
     if picture and pixmap.loadFromData(picture):
         window.setWindowIcon(QIcon(pixmap))
@@ -96,10 +96,10 @@ def import_card(window, path: str | None = None) -> None:
     def previewed(plan) -> None:
         dialog = PreviewDialog(f"Import {Path(path).name}", plan.lines(), plan.card.avatar, window)
         if dialog.exec():
-            tasks.run(lambda: cards.apply(companion, plan),
+            tasks.run(lambda: companion.characters.apply(plan),
                       lambda done: _refresh(window, companion, f"Imported {plan.name}, with {done.summary()}."),
                       lambda e: errors.show(window, e), window)
-    tasks.run(lambda: cards.plan(companion, cards.read(path)), previewed, lambda e: errors.show(window, e), window)
+    tasks.run(lambda: companion.characters.plan(cards.read(path)), previewed, lambda e: errors.show(window, e), window)
 
 
 def import_lorebook(window, path: str | None = None) -> None:
@@ -114,12 +114,12 @@ def import_lorebook(window, path: str | None = None) -> None:
 
     def read():
         book = cards.read_lorebook(path)
-        return book, cards.book_lines(companion, book)
+        return book, companion.characters.book_lines(book)
 
     def previewed(loaded) -> None:
         book, lines = loaded
         if PreviewDialog(f"Import {Path(path).name}", lines, parent=window).exec():
-            tasks.run(lambda: cards.import_lorebook(companion, book, Path(path).name),
+            tasks.run(lambda: companion.characters.import_lorebook(book, Path(path).name),
                       lambda done: _refresh(window, companion, f"Imported {done.summary()}."),
                       lambda e: errors.show(window, e), window)
     tasks.run(read, previewed, lambda e: errors.show(window, e), window)
@@ -135,7 +135,7 @@ def export_card(window, path: str | None = None) -> None:
         if not path:
             return
     companion = window.companion
-    tasks.run(lambda: cards.write(companion, path),
+    tasks.run(lambda: companion.characters.write(path),
               lambda card: window.statusBar().showMessage(
                   f"Wrote {card['data']['name']} to {path} (not encrypted), with "
                   f"{len((card['data'].get('character_book') or {}).get('entries', []))} lorebook entries.", 8000),
