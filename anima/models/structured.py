@@ -121,14 +121,12 @@ def ask_structured(model: ChatModel, messages: list[Message], schema: dict, *, w
     check_caps(schema)
     validator = jsonschema.Draft202012Validator(schema)
     cap = max_tokens or min(2048, token_budget(schema))
-    # Even where decoding is constrained to the shape, the model needs to see what the fields are;
-    # a backend that cannot constrain it also gets the schema itself.
-    instruction = "Reply with only one JSON object with these fields, and nothing else:\n" + outline(schema)
-    if not model.capabilities.schema_constrained:
-        instruction += "\nIts JSON schema: " + json.dumps(schema, separators=(",", ":"))
-    convo: list[Message] = [*messages, {"role": "user", "content": instruction}]
     attempts: list[Attempt] = []
+    said: list[Message] = []  # each failed try and what was wrong with it
     for _ in range(retries + 1):
+        # Read again each try: a model server finds out on the first call whether it can keep to a schema
+        # (dialects.py), and one that cannot must be shown the schema on the retry.
+        convo = [*messages, {"role": "user", "content": _instruction(model, schema)}, *said]
         stream = model.stream(convo, max_tokens=cap, temperature=temperature, cancel=cancel, schema=schema)
         raw = stream.read()
         if stream.stop_reason is StopReason.CANCELLED:
@@ -143,10 +141,19 @@ def ask_structured(model: ChatModel, messages: list[Message], schema: dict, *, w
         except ValueError as e:  # json.JSONDecodeError is a ValueError
             error = str(e) if stream.stop_reason is not StopReason.LENGTH else f"cut off at {cap} tokens: {e}"
             attempts.append(Attempt(raw, error, stream.stop_reason))
-            convo = [*convo, {"role": "assistant", "content": raw[:2000]},
+            said += [{"role": "assistant", "content": raw[:2000]},
                      {"role": "user", "content": f"That was not valid: {error}. "
                                                  "Reply again with only the corrected JSON object."}]
     raise StructuredOutputFailed(what, attempts)
+
+
+def _instruction(model: ChatModel, schema: dict) -> str:
+    # Even where decoding is constrained to the shape, the model needs to see what the fields are;
+    # a backend that cannot constrain it also gets the schema itself.
+    instruction = "Reply with only one JSON object with these fields, and nothing else:\n" + outline(schema)
+    if not model.capabilities.schema_constrained:
+        instruction += "\nIts JSON schema: " + json.dumps(schema, separators=(",", ":"))
+    return instruction
 
 
 def _describe(e: jsonschema.ValidationError) -> str:
