@@ -28,10 +28,12 @@ def cheap_keys():
 
 @pytest.fixture(autouse=True)
 def anima_home(tmp_path, monkeypatch):
-    """Every test gets its own data directory, and no test touches the real OS keychain."""
+    """Every test gets its own data directory and settings, and no test touches the real OS keychain."""
     home = tmp_path / "home"
     monkeypatch.setenv("ANIMA_HOME", str(home))
-    for var in ("ANIMA_PASSPHRASE", "ANIMA_EXPORT_PASSPHRASE", "ANIMA_NEW_PASSPHRASE"):
+    # `python -m anima chat` reads the window's settings: a test's own, never the user's.
+    monkeypatch.setenv("ANIMA_SETTINGS", str(tmp_path / "settings.json"))
+    for var in ("ANIMA_PASSPHRASE", "ANIMA_EXPORT_PASSPHRASE", "ANIMA_NEW_PASSPHRASE", "ANIMA_ENDPOINT_KEY"):
         monkeypatch.delenv(var, raising=False)
     previous = keyring.get_keyring()
     keyring.set_keyring(keyring.backends.fail.Keyring())
