@@ -120,14 +120,43 @@ def cmd_check(args) -> int:
     return 0
 
 
+def ask_endpoint_key(url: str) -> str:
+    """The API key of a model server that needs one and whose key no keychain here keeps: asked each time."""
+    from .models.endpoint_key import ENV
+    if not sys.stdin.isatty():
+        raise KnownError(f"The model server at {url} needs its API key and no keychain here keeps it: set {ENV}.")
+    return getpass.getpass(f"API key for {url}: ")
+
+
+def chosen_chat_model(args):
+    """The chat model the window's settings choose, with this run's --model or --endpoint instead if given."""
+    from .settings import Settings
+    settings = Settings.load()
+    model, endpoint = getattr(args, "model", None), getattr(args, "endpoint", None)
+    if model and endpoint:
+        raise KnownError("Choose a model file (--model) or a model server (--endpoint), not both.")
+    if model:
+        settings.model_path, settings.endpoint_url = model, ""
+    if endpoint:
+        if endpoint.rstrip("/") != settings.endpoint_url.rstrip("/"):
+            settings.endpoint_uses_key = False  # its key, if any, comes from the keychain or the environment
+        settings.endpoint_url = endpoint
+        settings.endpoint_model = getattr(args, "endpoint_model", None) or settings.endpoint_model
+    elif getattr(args, "endpoint_model", None):
+        if not settings.endpoint_url:
+            raise KnownError("--endpoint-model names a model on a server: give the server with --endpoint URL.")
+        settings.endpoint_model = args.endpoint_model
+    settings.validate()
+    return settings.chat_model(ask_key=ask_endpoint_key)
+
+
 def open_companion(args, create_if_missing: bool = False, talk: bool = True):
     """Unlock (or, in a terminal with no companion yet, create) the companion on the default models.
     With talk=False the chat model is never loaded (recall needs only the embedder)."""
     from .companion import Companion
     from .models.embedder import MiniLMEmbedder
-    from .models.llama import LlamaChatModel
     home = Home(args.home)
-    chat = LlamaChatModel(getattr(args, "model", None))
+    chat = chosen_chat_model(args)
     embedder = MiniLMEmbedder()
     if not home.exists():
         if not create_if_missing:
@@ -445,7 +474,11 @@ def build_parser() -> argparse.ArgumentParser:
     k.set_defaults(func=cmd_check)
     ch = sub.add_parser("chat", help="talk in the terminal (reads one message per line when not a terminal)",
                         description=CHAT_HELP)
-    ch.add_argument("--model", help="a GGUF file (default: the bundled SmolLM2-135M-Instruct)")
+    ch.add_argument("--model", help="a GGUF file for this run (default: the one in the settings, else the bundled "
+                    "SmolLM2-135M-Instruct)")
+    ch.add_argument("--endpoint", metavar="URL", help="an OpenAI-compatible model server for this run, e.g. "
+                    "http://127.0.0.1:8080/v1 (its API key: $ANIMA_ENDPOINT_KEY, or the keychain)")
+    ch.add_argument("--endpoint-model", metavar="NAME", help="the model that server should use")
     ch.add_argument("--temperature", type=float, default=0.7)
     ch.set_defaults(func=cmd_chat)
     r = sub.add_parser("recall", help="show what recall finds for a query, with each item's scores")

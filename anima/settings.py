@@ -9,6 +9,7 @@ import json
 import os
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
+from typing import Callable
 
 import platformdirs
 
@@ -21,6 +22,8 @@ class Settings:
     model_path: str = ""          # a GGUF file; empty: the bundled default
     endpoint_url: str = ""        # an OpenAI-compatible server; when set, used instead of the GGUF
     endpoint_model: str = ""
+    endpoint_dialect: str = "auto"  # how the server takes a JSON schema (models/dialects.py); auto: found once
+    endpoint_uses_key: bool = False  # an API key was entered for it: from the keychain, else asked for
     gpu_layers: int = -1          # -1: all layers, when the llama.cpp build has a GPU backend
     context_tokens: int = DEFAULT_CONTEXT_TOKENS  # see models/chat.py
     data_folder: str = ""         # empty: $ANIMA_HOME or the platform's user data dir
@@ -49,6 +52,9 @@ class Settings:
             raise KnownError("The endpoint must be an http:// or https:// address.")
         if self.endpoint_url and not self.endpoint_model:
             raise KnownError("Name the model the endpoint should use.")
+        from .models.dialects import CHOICES
+        if self.endpoint_dialect not in CHOICES:
+            raise KnownError(f"The structured-output dialect must be one of {', '.join(CHOICES)}.")
         if self.model_path and not Path(self.model_path).expanduser().is_file():
             raise KnownError(f"There is no model file at {self.model_path}.")
 
@@ -59,12 +65,32 @@ class Settings:
         from .store.keys import write_atomically
         write_atomically(p, json.dumps(asdict(self), indent=1).encode("utf-8"))
 
-    def chat_model(self):
-        """The chat model these settings choose (call its start_loading() when the app may spend the time)."""
+    def chat_model(self, ask_key: Callable[[str], str] | None = None):
+        """The chat model these settings choose (call its start_loading() when the app may spend the time).
+
+        An endpoint's API key is looked for when the first request is made, off the window's thread. Where the
+        settings say the server needs one and none is at hand, `ask_key(url)` is asked now (the terminal), or,
+        with none, the first request says how to give it (the window: Settings)."""
         if self.endpoint_url:
-            from .models.openai_http import OpenAIChatModel, key_from_keychain
-            return OpenAIChatModel(self.endpoint_url, self.endpoint_model, api_key=key_from_keychain(self.endpoint_url),
-                                   context_tokens=self.context_tokens)
+            from .models import endpoint_key
+            from .models.openai_http import OpenAIChatModel
+            url = self.endpoint_url
+            if self.endpoint_uses_key and ask_key is not None and endpoint_key.find(url) is None:
+                endpoint_key.hold(url, ask_key(url))
+            return OpenAIChatModel(url, self.endpoint_model, api_key=_key_finder(url, self.endpoint_uses_key),
+                                   dialect=self.endpoint_dialect, context_tokens=self.context_tokens)
         from .models.llama import LlamaChatModel
         return LlamaChatModel(self.model_path or None, n_ctx=self.context_tokens,
                               n_gpu_layers=self.gpu_layers)
+
+
+def _key_finder(url: str, needed: bool):
+    def find() -> str | None:
+        from .models import endpoint_key
+        from .models.chat import ModelError
+        key = endpoint_key.find(url)
+        if key is None and needed:
+            raise ModelError(f"The model server at {url} needs its API key, and no keychain on this computer keeps "
+                             f"it: enter it in Settings (it is kept until Anima closes), or set {endpoint_key.ENV}.")
+        return key
+    return find
