@@ -20,9 +20,12 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QMainWindow, QProgressBar, QPushButton,
                                QSplitter, QStatusBar, QVBoxLayout, QWidget)
 
+from anima import __version__
+
 from . import errors, tasks
 
 IDLE_MS = 3 * 60_000  # idle this long (no typing, no turn): the companion reflects deeply
+TITLE = f"Anima {__version__}"  # the app's name and version, in every title
 from .chat.attachments import outside
 from .chat.input import MessageBox
 from .chat.transcript import Transcript
@@ -38,7 +41,7 @@ class MainWindow(QMainWindow):
     def __init__(self, companion=None, settings=None, parent=None):
         super().__init__(parent)
         self.companion, self.settings = None, settings
-        self.setWindowTitle("Anima")
+        self.setWindowTitle(TITLE)
         self.resize(1100, 720)
         self.worker = None
         self.reflecting: tasks.ReflectWorker | None = None
@@ -133,7 +136,7 @@ class MainWindow(QMainWindow):
         from .mind.panel import OpenMind
         self._stop_reflecting()  # the old soul's (an import closed it, which stopped it already)
         self.companion = companion
-        self.setWindowTitle(f"{companion.name} — Anima")
+        self.setWindowTitle(f"{companion.name} — {TITLE}")
         from .dialogs.card_import import show_picture
         show_picture(self, companion)  # its card's picture, if it came from one
         self.trouble.setText("")

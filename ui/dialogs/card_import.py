@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QHBoxLayou
 from anima.mind import cards
 
 from .. import errors, tasks
+from ..window import TITLE
 
 CARD_FILTER = "Character cards (*.png *.json);;All files (*)"
 LOREBOOK_FILTER = "Lorebooks (*.json *.png);;All files (*)"
@@ -71,7 +72,7 @@ def _refresh(window, companion, said: str) -> None:
     """After an import: the name, the picture, the conversation as stored (the greeting) and the Open Mind."""
     if companion is not window.companion:
         return
-    window.setWindowTitle(f"{companion.name} — Anima")
+    window.setWindowTitle(f"{companion.name} — {TITLE}")
     show_picture(window, companion)
     for b in window.transcript.bubbles:
         b.deleteLater()
