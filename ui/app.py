@@ -97,7 +97,19 @@ def start() -> MainWindow:
 
 
 def main(argv=None) -> int:
-    app = QApplication(sys.argv if argv is None else argv)
+    argv = sys.argv if argv is None else argv
+    # One executable (the bundle's): the window, or --version, --selftest, or the terminal's commands.
+    if argv[1:2] == ["--version"]:
+        from anima import __version__
+        print(f"Anima {__version__}")
+        return 0
+    if argv[1:2] == ["--selftest"]:
+        from .selftest import main as selftest
+        return selftest()
+    if argv[1:2] == ["cli"]:
+        from anima.cli import main as cli
+        return cli(argv[2:])
+    app = QApplication(argv)
     app.setApplicationName("Anima")
     follow_system_theme(app)
     crash.install()  # before anything can fail: a bug is shown and logged, never lost
