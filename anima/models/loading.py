@@ -1,5 +1,6 @@
 """Loading in the background: heavy models start loading early and nothing waits on them until used."""
 
+import atexit
 import logging
 import threading
 import time
@@ -26,6 +27,9 @@ class Background(Generic[T]):
         with self._lock:
             if not self._started:
                 self._started = True
+                # Exiting while a native library loads in this thread aborts the process (see settle): let the
+                # load end first, however the program ends.
+                atexit.register(self.settle)
                 threading.Thread(target=self._run, name=f"load {self.what}", daemon=True).start()
         return self
 
@@ -43,6 +47,13 @@ class Background(Generic[T]):
     @property
     def ready(self) -> bool:
         return self._done.is_set()
+
+    def settle(self) -> None:
+        """Wait for a load that has started to end; at once when none started. A process must not exit while a
+        native library is loading in this thread: ONNX Runtime, for one, aborts it ("terminate called without
+        an active exception", seen in about half of short `python -m anima` commands)."""
+        if self._started:
+            self._done.wait()
 
     def get(self, timeout: float | None = None) -> T:
         self.start()
