@@ -64,6 +64,11 @@ class WorldCards:
         self.soul.update("world_card", card_id, actor, **fields, updated_at=now())
         self.indexer.index_items("world_card", [{"id": card_id, **fields}])
 
+    def set_enabled(self, card_id: int, on: bool, actor: str = "user") -> None:
+        """Turn a card on or off: a card that is off stays, and is shown, but the clerk never wakes it (a
+        lorebook's disabled entry comes in off; the person may turn it on)."""
+        self.soul.update("world_card", card_id, actor, enabled=int(on), updated_at=now())
+
     def all(self) -> list[dict]:
         return [{**r, "keywords": json.loads(r["keywords"]), "options": json.loads(r["options"])}
                 for r in self.soul.query("SELECT * FROM world_cards ORDER BY kind, title")]

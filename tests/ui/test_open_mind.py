@@ -101,3 +101,23 @@ def test_the_memories_view_shows_where_each_memory_came_from(qtbot, window, scre
                      "Miso sees the vet on Tuesday": f"a file you attached (cat.txt), message #{pasted}",
                      "Ada likes tea": "not recorded"}
     screenshot(window, "open-mind-memories-provenance")
+
+
+def test_a_world_card_turned_off_in_the_panel_is_never_woken_until_turned_on(qtbot, window):
+    c = window.companion
+    c.world.create("place", "The Lighthouse", "Where Ada spent summers as a child.", ["lighthouse"])
+    woken = lambda: [r.kind for r in c.clerk.pick("we drove past the lighthouse", 0)].count("world_card")  # noqa: E731
+    assert woken() == 1
+    view = open_view(qtbot, window, "World")
+    row = next(i for i, r in enumerate(view.rows) if r["title"] == "The Lighthouse")
+    assert view.table.item(row, 4).text() == "by its keys"
+    view.table.selectRow(row)
+    view.toggle()
+    qtbot.waitUntil(lambda: view.rows and not view.rows[0]["enabled"], timeout=10_000)
+    assert view.table.item(0, 4).text() == "off: never woken"
+    assert woken() == 0
+    assert c.soul.history("world_card")[-1]["actor"] == "user"  # the person's edit, in the history
+    view.table.selectRow(0)
+    view.toggle()
+    qtbot.waitUntil(lambda: view.rows and view.rows[0]["enabled"], timeout=10_000)
+    assert woken() == 1

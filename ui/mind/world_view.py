@@ -39,19 +39,21 @@ class CardDialog(QDialog):
 
 class WorldView(TableView):
     title = "World"
-    columns = ("about", "title", "card", "keywords")
+    columns = ("about", "title", "card", "keywords", "woken")
 
     def __init__(self, companion, parent=None):
         super().__init__(companion, parent)
         self.action("New card…", self.new)
         self.action("Edit card…", self.edit)
+        self.action("Turn on / off", self.toggle)
         self.action("Delete card", self.delete)
 
     def load(self):
         return self.companion.world.all()
 
     def show_data(self, rows):
-        self.fill(rows, lambda c: (c["kind"], c["title"], c["body"], ", ".join(c["keywords"])))
+        self.fill(rows, lambda c: (c["kind"], c["title"], c["body"], ", ".join(c["keywords"]),
+                                   "by its keys" if c["enabled"] else "off: never woken"))
 
     def new(self):
         d = CardDialog(None, self)
@@ -67,6 +69,12 @@ class WorldView(TableView):
         if d.exec():
             v = d.values()
             self.change(lambda: self.companion.world.update(card["id"], **v))
+
+    def toggle(self):
+        card = self.selected()
+        if card is None:
+            return self.say("Select a card first.")
+        self.change(lambda: self.companion.world.set_enabled(card["id"], not card["enabled"]))
 
     def delete(self):
         card = self.selected()
