@@ -58,12 +58,14 @@ class TurnWorker(QThread):
         self.companion, self.text, self.cancel, self.external = companion, text, cancel, list(external)
 
     def run(self):
+        turn = None
         try:
             turn = self.companion.turn(self.text, self.cancel, external=self.external)
             for p in turn:
                 self.piece.emit(p)
         except Exception as e:  # shown in the window; a bug is re-raised there
             e.__traceback_text__ = traceback.format_exc()
+            e.message_saved = turn is not None  # a full disk before it was recorded: the window gives it back
             self.failed.emit(e)
         else:
             self.finished_turn.emit(turn)

@@ -21,12 +21,14 @@ from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QMainWindow, QP
                                QSplitter, QStatusBar, QVBoxLayout, QWidget)
 
 from anima import __version__
+from anima.errors import DiskError, DiskFull
 
 from . import errors, tasks
 
 IDLE_MS = 3 * 60_000  # idle this long (no typing, no turn): the companion reflects deeply
 TITLE = f"Anima {__version__}"  # the app's name and version, in every title
 from .chat.attachments import outside
+from .chat.disk_banner import DiskBanner
 from .chat.input import MessageBox
 from .chat.transcript import Transcript
 
@@ -70,6 +72,9 @@ class MainWindow(QMainWindow):
         chat = QWidget()
         col = QVBoxLayout(chat)
         col.addWidget(self.transcript)
+        self.disk_banner = DiskBanner()  # a full disk: the message goes back to the box and is sent again
+        self.disk_banner.retry.connect(self.input.submit)
+        col.addWidget(self.disk_banner)
         col.addWidget(self.input.attachments)
         col.addLayout(row)
         self.split = QSplitter(Qt.Horizontal)
@@ -194,13 +199,32 @@ class MainWindow(QMainWindow):
         self.input.setFocus()
 
     def reply_done(self, turn) -> None:
+        self.disk_banner.clear()  # a turn was saved: there is room again
         self.transcript.end_reply(turn.reply_id, turn.text)  # as stored: no remote image, no link with data
         self._next()
 
     def reply_failed(self, error) -> None:
+        if isinstance(error, (DiskFull, DiskError)) and self.companion is not None:
+            self._disk_failed(error)
+            return
         self.transcript.end_reply(None)
         self._next()
         errors.show(self, error)
+
+    def _disk_failed(self, error) -> None:
+        """A full (or failing) disk during a turn: a banner, not a dialog. A message that was not saved goes back
+        into the box and is sent again when there is room; one that was saved stays in the transcript."""
+        worker, reply = self.worker, self.transcript.streaming
+        self.transcript.end_reply(None)
+        waiting = not getattr(error, "message_saved", False)
+        if waiting:
+            shown = [b for b in self.transcript.bubbles if b is not reply]
+            mine = [b for b in shown[::-1] if b.role == "user" and b.text == worker.text][:1]
+            self.transcript.withdraw([*mine, reply])
+            self.input.give_back(worker.text, worker.external)
+        self.disk_banner.show_full(str(error) if waiting else f"{error} Your message was saved; the reply was not.",
+                                   self.companion.home.dir, waiting)
+        self._next()
 
     def _next(self) -> None:
         self.worker.wait()

@@ -37,14 +37,28 @@ class MessageBox(QPlainTextEdit):
 
     def keyPressEvent(self, event):
         if event.key() in (Qt.Key_Return, Qt.Key_Enter) and not event.modifiers() & Qt.ShiftModifier:
-            text, external = self.toPlainText().strip(), self.attachments.items()
-            if text or external:
-                self.clear()
-                self.attachments.clear()
-                self.pause.stop()
-                self.send.emit(text, external)
+            self.submit()
             return
         super().keyPressEvent(event)
+
+    def submit(self) -> bool:
+        """Send what is typed and attached, as Enter does; False when there is nothing to send."""
+        text, external = self.toPlainText().strip(), self.attachments.items()
+        if not (text or external):
+            return False
+        self.clear()
+        self.attachments.clear()
+        self.pause.stop()
+        self.send.emit(text, external)
+        return True
+
+    def give_back(self, text: str, external: list[External]) -> None:
+        """A message that could not be saved comes back to the box, before whatever was typed since."""
+        typed = self.toPlainText().strip()
+        self.setPlainText(text + (f"\n{typed}" if typed else ""))
+        for e in external:
+            self.attachments.add(e)
+        self.moveCursor(self.textCursor().MoveOperation.End)
 
     # ---- text from outside -----------------------------------------------------
 

@@ -142,6 +142,15 @@ class Transcript(QScrollArea):
             self.streaming.set_id(message_id)
         self.streaming = None
 
+    def withdraw(self, bubbles: list) -> None:
+        """Take bubbles out again: a message that was not saved (a full disk) goes back to the box, not here."""
+        for b in bubbles:
+            if b in self.bubbles:
+                self.bubbles.remove(b)
+                b.deleteLater()
+            if b is self.streaming:
+                self.streaming = None
+
     def oldest_id(self) -> int | None:
         ids = [b.message_id for b in self.bubbles if b.message_id is not None]
         return min(ids) if ids else None

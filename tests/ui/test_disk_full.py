@@ -1,0 +1,81 @@
+"""A full disk during a send, in the window, on a real small filesystem (an 8 MiB tmpfs; mounting one needs root,
+see tests/store/test_full_disk.py): a banner, not a dialog; the typed message goes back into the box; it is sent
+by itself once space returns, or at once with Retry."""
+
+import pytest
+from PySide6.QtCore import Qt
+
+from anima.settings import Settings
+from anima.store import Home
+from tests.conftest import PASSPHRASE
+from tests.store.test_full_disk import fill, small_disk  # noqa: F401  (small_disk is a fixture)
+
+
+@pytest.fixture
+def disk_window(qtbot, small_disk, monkeypatch):  # noqa: F811
+    from anima.companion import Companion
+    from anima.models.fake import FakeChatModel, FakeEmbedder
+    from ui import errors
+    from ui.chat.disk_banner import DiskBanner
+    from ui.window import MainWindow
+    monkeypatch.setattr(DiskBanner, "POLL_MS", 100)
+    dialogs = []
+    monkeypatch.setattr(errors, "show", lambda parent, error, title="Anima": dialogs.append(error))
+    c = Companion.create(Home(small_disk / "home"), PASSPHRASE, "Anima", FakeChatModel(), FakeEmbedder(),
+                         user_name="Ada")
+    c.indexer_thread.join()
+    c.learns, c.reflector.every = False, 0
+    w = MainWindow(c, Settings())
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    qtbot.waitUntil(lambda: w.worker is None, timeout=10_000)
+    yield w, c, small_disk, dialogs
+    (small_disk / "filler").unlink(missing_ok=True)
+    w.close()
+    c.close()
+
+
+def typed(qtbot, w, text: str) -> None:
+    w.input.setFocus()
+    qtbot.keyClicks(w.input, text)
+    qtbot.keyClick(w.input, Qt.Key_Return)
+
+
+def said(c) -> list[str]:
+    return [r["content"] for r in c.soul.query("SELECT content FROM messages ORDER BY id")]
+
+
+def test_a_full_disk_during_a_send_keeps_the_message_and_sends_it_when_space_returns(qtbot, disk_window):
+    w, c, disk, dialogs = disk_window
+    c.chat.enqueue("Glad you told me.")
+    filler = fill(disk)
+    typed(qtbot, w, "I moved to Lisbon")
+    qtbot.waitUntil(lambda: w.disk_banner.isVisible() and w.worker is None, timeout=10_000)
+    assert "disk" in w.disk_banner.label.text() and "is full" in w.disk_banner.label.text()
+    assert "kept in the box" in w.disk_banner.label.text()
+    assert w.input.toPlainText() == "I moved to Lisbon"  # back in the box, not lost
+    assert "I moved to Lisbon" not in [b.text for b in w.transcript.bubbles]  # not shown as sent
+    assert said(c) == [] and dialogs == []  # nothing half-saved; no modal error
+    qtbot.wait(400)
+    assert w.disk_banner.isVisible() and said(c) == []  # still full: it waits
+    filler.unlink()
+    qtbot.waitUntil(lambda: said(c) == ["I moved to Lisbon", "Glad you told me."] and w.worker is None,
+                    timeout=10_000)
+    assert not w.disk_banner.isVisible() and w.input.toPlainText() == ""
+    assert [b.text for b in w.transcript.bubbles][-2:] == ["I moved to Lisbon", "Glad you told me."]
+    assert dialogs == []
+
+
+def test_retry_sends_the_kept_message_at_once(qtbot, disk_window):
+    w, c, disk, dialogs = disk_window
+    c.chat.enqueue("Noted.")
+    filler = fill(disk)
+    typed(qtbot, w, "Remember my sister's name")
+    qtbot.waitUntil(lambda: w.disk_banner.isVisible() and w.worker is None, timeout=10_000)
+    assert w.disk_banner.button.isVisible()
+    w.disk_banner.poll.stop()  # only the button, here
+    filler.unlink()
+    qtbot.mouseClick(w.disk_banner.button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: said(c) == ["Remember my sister's name", "Noted."] and w.worker is None, timeout=10_000)
+    assert not w.disk_banner.isVisible() and dialogs == []
