@@ -98,7 +98,8 @@ def _case(step: str, fn) -> Case:
         return Case(step, False, f"{type(e).__name__}: {e}\n{traceback.format_exc()}", traceback=True)
 
 
-def run_cases(disk: Path) -> list[Case]:
+def run_cases(disk: Path, command_line: bool = True) -> list[Case]:
+    """Every step on the full disk, in order, on one companion; then `python -m anima` (when `command_line`)."""
     from anima.errors import DiskError, DiskFull
     from anima.store import Home
     from anima.store.soul import Soul
@@ -209,7 +210,8 @@ def run_cases(disk: Path) -> list[Case]:
                                                ("export", export), ("import", import_),
                                                ("passphrase change", passphrase), ("closing", close),
                                                ("opening", opening))]
-    cases += command_line_cases(disk, home)
+    if command_line:
+        cases += command_line_cases(disk, home)
     return cases
 
 

@@ -138,11 +138,18 @@ class _Failing(sqlcipher3.Connection):
     message = "disk I/O error"
 
     def execute(self, sql, *args):
+        self._fail(sql)
+        return super().execute(sql, *args)
+
+    def executemany(self, sql, *args):
+        self._fail(sql)
+        return super().executemany(sql, *args)
+
+    def _fail(self, sql):
         if sql.startswith(self.fail_on):
             e = sqlcipher3.OperationalError(self.message)
             e.sqlite_errorcode = self.code
             raise e
-        return super().execute(sql, *args)
 
 
 def simulate(monkeypatch, fail_on: str, free: int, code: int = 10, message: str = "disk I/O error"):
