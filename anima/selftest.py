@@ -156,7 +156,7 @@ def main(window_step: Callable[[Run], None] | None = None) -> int:
         finally:
             c = run.state.get("companion")
             if c is not None:
-                c.close()
+                run.step("close", lambda: c.close() or "the soul and the models closed")
     print(run.summary(), flush=True)
     return 0 if run.passed else 1
 
