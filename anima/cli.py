@@ -563,6 +563,17 @@ def _given(args, e: OSError) -> bool:
     return False
 
 
+def _first_said(e: KnownError) -> str:
+    """What to say, on one line: the first mistake, when closing the soul after it failed too (a full disk
+    fails the checkpoint at close as well) and so replaced it; then what closing said."""
+    first, seen = e, e.__context__
+    while seen is not None:
+        if isinstance(seen, KnownError):
+            first = seen
+        seen = seen.__context__
+    return str(e) if first is e else f"{first} Closing then failed too: {e}"
+
+
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     if not getattr(args, "func", None):
@@ -571,7 +582,7 @@ def main(argv=None) -> int:
     try:
         return args.func(args)
     except KnownError as e:
-        print(f"anima: {e}", file=sys.stderr)
+        print(f"anima: {_first_said(e)}", file=sys.stderr)
         return e.exit_status
     except OSError as e:
         if e.errno not in _ENVIRONMENT_ERRNOS or not _given(args, e):

@@ -108,3 +108,19 @@ def test_simulated_a_full_disk_while_importing_leaves_the_old_companion(anima_ho
     monkeypatch.undo()
     assert home.soul_path.read_bytes() == before
     assert sorted(p.name for p in home.dir.iterdir()) == ["soul.db", "soul.key"]  # the staging soul is gone
+
+
+def test_when_closing_fails_after_a_mistake_the_terminal_says_the_mistake_first(anima_home, monkeypatch, capsys):
+    """A turn fails on a full disk, then the checkpoint at close fails too: one line, the turn's mistake first."""
+    from anima import cli
+
+    def fails(args):
+        try:
+            raise DiskFull("The disk is full: nothing of this change was saved.")
+        finally:
+            raise DiskFull("The disk holding it is full: everything already saved is kept.")
+    monkeypatch.setattr(cli, "cmd_check", fails)
+    assert cli.main(["check"]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert lines == ["anima: The disk is full: nothing of this change was saved. Closing then failed too: The disk "
+                     "holding it is full: everything already saved is kept."]
