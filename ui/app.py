@@ -117,8 +117,14 @@ def main(argv=None) -> int:
         window = start()
         code = app.exec()
         if window.companion is not None:
-            window.companion.close()
-            window.companion.chat.close()
+            from anima.errors import KnownError
+            try:
+                window.companion.close()  # frees the chat model too, even when the soul's close fails
+            except KnownError as e:
+                # A full disk at the closing checkpoint, after the window is gone: what was saved is kept (in the
+                # WAL) and folded in at the next open. One line, as the terminal says it; not a crash.
+                print(f"anima: {e}", file=sys.stderr)
+                return code or 2
         return code
     finally:
         crash.uninstall()
