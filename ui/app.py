@@ -2,9 +2,12 @@
 
 import os
 import sys
+from pathlib import Path
+
+import anima
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QGuiApplication, QPalette
+from PySide6.QtGui import QGuiApplication, QIcon, QPalette
 from PySide6.QtWidgets import QApplication, QStyleFactory, QWidget
 
 from . import crash, tasks
@@ -111,6 +114,8 @@ def main(argv=None) -> int:
         return cli(argv[2:])
     app = QApplication(argv)
     app.setApplicationName("Anima")
+    app.setDesktopFileName("anima")  # packaging/anima.desktop: the desktop shows its icon for the window
+    app.setWindowIcon(QIcon(str(Path(anima.__file__).parent / "resources" / "anima.png")))
     follow_system_theme(app)
     crash.install()  # before anything can fail: a bug is shown and logged, never lost
     try:
