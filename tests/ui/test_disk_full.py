@@ -79,3 +79,24 @@ def test_retry_sends_the_kept_message_at_once(qtbot, disk_window):
     qtbot.mouseClick(w.disk_banner.button, Qt.LeftButton)
     qtbot.waitUntil(lambda: said(c) == ["Remember my sister's name", "Noted."] and w.worker is None, timeout=10_000)
     assert not w.disk_banner.isVisible() and dialogs == []
+
+
+def test_learning_that_meets_a_full_disk_is_told_and_done_again_later(qtbot, disk_window):
+    """Learning between turns on a full disk: the thread lives on, the window's status line says so, nothing is
+    half-written, and the next time (with room) it learns what it could not."""
+    import json
+    w, c, disk, dialogs = disk_window
+    c.messages.record("user", "I moved to Lisbon last spring", speaker="Ada")
+    c.learns = True
+    learned = json.dumps({"facts": [{"fact": "moved to Lisbon last spring", "replaces": 0}]})
+    c.chat.enqueue(learned)
+    filler = fill(disk)
+    c.reflector.after("I moved to Lisbon last spring", "Oh, how lovely.")
+    qtbot.waitUntil(lambda: "stopped: The disk is full" in w.trouble.text(), timeout=10_000)
+    assert w.trouble.text().startswith("Learning about the person stopped")
+    assert c.soul.query("SELECT count(*) AS n FROM memories")[0]["n"] == 0 and dialogs == []
+    filler.unlink()
+    c.chat.enqueue(learned)
+    c.reflector.after("I moved to Lisbon last spring", "Oh, how lovely.")
+    c.settle()
+    assert [m["content"] for m in c.soul.query("SELECT content FROM memories")] == ["moved to Lisbon last spring"]
