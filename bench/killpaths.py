@@ -84,7 +84,8 @@ def _answer(schema: dict | None, messages) -> str:
                            "inner_state": f"Thinking about notebook {n}.", "hold": [], "drop": []})
     if "episodes" in props:
         lines = re.findall(r"^(\d+)\. \[", said, re.M)  # the messages as deep reflection numbers them
-        episodes = [{"messages": [int(x) for x in lines[:2]], "summary": f"We talked about notebook {n}", "emotional_arc": "calm",
+        first = re.findall(r"^1\. \[[^\]]*\] [^:]*: (.*)$", said, re.M)  # an episode is about what was said
+        episodes = [{"messages": [int(x) for x in lines[:2]], "summary": f"Talk of {first[0]}" if first else "", "emotional_arc": "calm",
                      "significance": 5, "self_assessment": "I listened."}] if len(lines) >= 2 else []
         return json.dumps({"episodes": episodes, "feedback": []})
     if "growth" in props:
