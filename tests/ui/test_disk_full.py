@@ -100,3 +100,24 @@ def test_learning_that_meets_a_full_disk_is_told_and_done_again_later(qtbot, dis
     c.reflector.after("I moved to Lisbon last spring", "Oh, how lovely.")
     c.settle()
     assert [m["content"] for m in c.soul.query("SELECT content FROM memories")] == ["moved to Lisbon last spring"]
+
+
+def test_a_full_disk_after_the_message_was_saved_says_so_and_keeps_it_shown(qtbot, window, monkeypatch):
+    """Simulated: the disk fills between the person's message and the reply. Their message stays in the transcript
+    (it was saved); the banner says the reply was not, and there is nothing to send again."""
+    from anima.errors import DiskFull
+    from ui import errors
+    dialogs = []
+    monkeypatch.setattr(errors, "show", lambda parent, error, title="Anima": dialogs.append(error))
+    c = window.companion
+
+    def full(*args):
+        raise DiskFull("The disk is full: nothing of this change was saved. Free some space and try again.")
+    monkeypatch.setattr(c.conversation, "record_turn", full)
+    c.chat.enqueue("A reply that cannot be saved.")
+    typed(qtbot, window, "Saved before the disk filled")
+    qtbot.waitUntil(lambda: window.disk_banner.isVisible() and window.worker is None, timeout=10_000)
+    assert "Your message was saved; the reply was not." in window.disk_banner.label.text()
+    assert not window.disk_banner.button.isVisible() and window.input.toPlainText() == ""
+    assert "Saved before the disk filled" in [b.text for b in window.transcript.bubbles]
+    assert said(c) == ["Saved before the disk filled"] and dialogs == []
