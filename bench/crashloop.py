@@ -3,7 +3,10 @@
 After each kill the soul must open, pass `PRAGMA integrity_check` and
 `PRAGMA cipher_integrity_check`, and hold every write the writer had
 acknowledged (printed after its commit returned). Used by `bench store`
-(hundreds of kills) and by the tests (tens).
+(hundreds of kills) and by the tests (tens). This writer only adds messages
+and vectors; bench/killpaths.py kills every other write path too (turns,
+learning and reflection, forgetting, export, import, passphrase changes), for
+`bench faults`.
 """
 
 import os

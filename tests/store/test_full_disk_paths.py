@@ -32,7 +32,6 @@ def test_a_full_disk_at_each_step_is_one_known_error_and_nothing_half_saved(smal
 
 @pytest.mark.slow  # four runs of `python -m anima`
 def test_the_commands_on_a_full_disk_say_one_line_and_exit_2(small_disk):  # noqa: F811
-    from anima.companion import Companion  # noqa: F401  (the steps' companion is made on this disk first)
     home = Home(small_disk / "home")
     c = diskfull.companion(home)
     c.export_core(small_disk / "core.anima", diskfull.EXPORT_PASSPHRASE)
