@@ -36,7 +36,7 @@ class Step:
 class Run:
     """The steps so far; each prints its line as it ends, so a hang shows where it is."""
 
-    def __init__(self, out=sys.stdout):
+    def __init__(self, out=None):
         self.steps: list[Step] = []
         self.out = out
         self.state: dict = {}
@@ -50,8 +50,8 @@ class Run:
             traceback.print_exc(file=sys.stderr)
         s = Step(name, ok, time.perf_counter() - t, said)
         self.steps.append(s)
-        print(f"selftest: {name:<8} {'ok' if ok else 'FAILED':<6} {s.seconds:7.2f} s  {said}", file=self.out,
-              flush=True)
+        print(f"selftest: {name:<8} {'ok' if ok else 'FAILED':<6} {s.seconds:7.2f} s  {said}",
+              file=self.out or sys.stdout, flush=True)
         return ok
 
     @property
@@ -135,9 +135,10 @@ def core_steps(run: Run, folder: Path) -> None:
 
 
 def isolated(folder: Path) -> None:
-    """Point the app's home and cache into `folder`, and keep the keychain out."""
+    """Point the app's home, cache and settings into `folder`, and keep the keychain out."""
     os.environ["ANIMA_HOME"] = str(folder / "home")
     os.environ["ANIMA_CACHE"] = str(folder / "cache")
+    os.environ["ANIMA_SETTINGS"] = str(folder / "settings.json")
     os.environ.pop("ANIMA_PASSPHRASE", None)
 
 
