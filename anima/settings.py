@@ -55,8 +55,9 @@ class Settings:
         from .models.dialects import CHOICES
         if self.endpoint_dialect not in CHOICES:
             raise KnownError(f"The structured-output dialect must be one of {', '.join(CHOICES)}.")
-        if self.model_path and not Path(self.model_path).expanduser().is_file():
-            raise KnownError(f"There is no model file at {self.model_path}.")
+        if self.model_path:
+            from .models.gguf import read_header
+            read_header(self.model_path)  # a file that is not a GGUF model is refused before it is used
 
     def save(self) -> None:
         self.validate()

@@ -16,6 +16,7 @@ from anima.models.dialects import Dialect
 from anima.models.llama import LlamaChatModel
 from anima.models.openai_http import OpenAIChatModel
 from anima.settings import Settings
+from tests.models.fake_gguf import fake_gguf
 from tests.models.test_dialects import Simulated
 from tests.store.test_keychain import MemoryKeyring
 
@@ -53,7 +54,7 @@ def test_endpoint_and_model_on_the_command_line_are_for_this_run_only(server, tm
     assert Settings.load().endpoint_url == "http://elsewhere:8080/v1"  # nothing saved
     # A model file for one run replaces the saved server.
     gguf = tmp_path / "mine.gguf"
-    gguf.write_bytes(b"GGUF" + bytes(60))
+    gguf.write_bytes(fake_gguf())
     model = chosen_chat_model(chat_args("--model", str(gguf)))
     assert isinstance(model, LlamaChatModel) and model.path == gguf
 
@@ -63,6 +64,7 @@ def test_endpoint_and_model_on_the_command_line_are_for_this_run_only(server, tm
     (("--endpoint", "http://127.0.0.1:1/v1"), "Name the model"),
     (("--endpoint-model", "m"), "give the server with --endpoint"),
     (("--model", "x.gguf", "--endpoint", "http://h/v1", "--endpoint-model", "m"), "not both"),
+    (("--model", "tests/conftest.py"), "not a GGUF model file"),
 ])
 def test_a_wrong_endpoint_on_the_command_line_is_one_clear_line(argv, says):
     with pytest.raises(KnownError, match=says):
