@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .errors import KnownError
 
-NAMES = ("store", "mind", "retrieval", "latency", "turn", "ui", "redteam", "reflection", "parts", "faults")
+NAMES = ("store", "mind", "retrieval", "latency", "turn", "ui", "redteam", "reflection", "parts", "faults", "bundle")
 
 
 def run(name: str, rest: list[str]) -> int:
