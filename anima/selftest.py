@@ -65,6 +65,17 @@ class Run:
                 else f"selftest: FAILED: {', '.join(failed)} ({len(failed)} of {len(self.steps)} steps)")
 
 
+def resident_mb() -> float:
+    """This process's resident memory now (Linux), else its peak so far."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:")) / 1024
+    except (OSError, StopIteration):
+        import resource
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak / (1024 * 1024 if sys.platform == "darwin" else 1024)
+
+
 def core_steps(run: Run, folder: Path) -> None:
     """Every step but the window's; leaves the unlocked companion in run.state["companion"]."""
     from .companion import Companion
@@ -96,7 +107,8 @@ def core_steps(run: Run, folder: Path) -> None:
         reply = "".join(c.turn("Hello! My name is Ada.")).strip()
         if not reply:
             raise AssertionError("the model replied nothing")
-        return f"{c.chat.name}, {gpu_report(c.chat)}; replied {len(reply)} characters"
+        return (f"{c.chat.name}, {gpu_report(c.chat)}; replied {len(reply)} characters; "
+                f"resident {resident_mb():.0f} MB")
 
     def memory():
         c = state["companion"]
