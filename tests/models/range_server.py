@@ -2,6 +2,7 @@
 connection midway or ignore Range, as real servers and networks do. No test reaches the internet."""
 
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
@@ -11,6 +12,7 @@ class FileServer:
         self.ranges: list[str | None] = []  # the Range header of each request, in order
         self.drop_after: list[int] = []     # for the next requests, one each: send this many bytes, then hang up
         self.ignore_range = False
+        self.pace = 0.0  # seconds between pieces of 64 KiB: a slow network, for a download to be caught midway
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -48,8 +50,14 @@ class FileServer:
                 if outer.drop_after:
                     body = body[:outer.drop_after.pop(0)]
                     self.close_connection = True
-                self.wfile.write(body)
-                self.wfile.flush()
+                piece = 1 << 16 if outer.pace else len(body) or 1
+                for at in range(0, len(body), piece):
+                    try:
+                        self.wfile.write(body[at:at + piece])
+                        self.wfile.flush()
+                    except ConnectionError:
+                        return  # the client hung up (a cancelled download)
+                    time.sleep(outer.pace)
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True

@@ -1,24 +1,91 @@
-"""Settings: the mind (a GGUF file or an OpenAI-compatible endpoint and its API key), GPU layers, context size,
-data folder.
+"""Settings: the mind (a model from the catalogue, a GGUF file, or an OpenAI-compatible endpoint and its API key),
+GPU layers, context size, data folder.
+
+A catalogue model is downloaded only when Download is pressed, in a thread of its own (the window never waits on
+the network or the disk), into the data folder's models/; it can be cancelled, and goes on from where it stopped
+the next time. A file chosen from disk is checked to be a GGUF model before it is put in the field.
 
 The API key goes to the OS keychain, off the window's thread, when Save is pressed; where there is no keychain it
 is kept until Anima closes and asked for again the next time. It is never written to the settings file.
 """
 
-from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox
+import threading
+import traceback
 
+import shiboken6
+from PySide6.QtCore import QThread, Signal
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QHBoxLayout, QLabel, QListWidget, QProgressBar,
+                               QPushButton, QSpinBox)
+
+from anima.errors import KnownError
+from anima.models.catalogue import CATALOGUE, downloaded, local_path
 from anima.models.dialects import CHOICES, LABELS
 from anima.settings import Settings
 from anima.store import keychain
 
+from .. import tasks
 from .form import FormDialog
+
+_running: set = set()  # downloads still finishing after their dialog closed (a cancel ends them at the next chunk)
+
+
+class Download(QThread):
+    """One catalogue model downloading: `progressed(done, total)`, then `downloaded(path)` or `failed(error)`."""
+
+    progressed = Signal(object, object)  # objects: a size past 2 GB does not fit Qt's int
+    downloaded = Signal(object)
+    failed = Signal(object)
+
+    def __init__(self, model, dest):
+        super().__init__()
+        self.model, self.dest, self.cancel = model, dest, threading.Event()
+        _running.add(self)
+        self.finished.connect(lambda: _running.discard(self))
+
+    def run(self):
+        from anima.models.download import download
+        try:
+            path = download(self.model.url, self.dest, size=self.model.size, sha256=self.model.sha256,
+                            progress=self.progressed.emit, cancel=self.cancel)
+        except Exception as e:  # shown in the dialog; a bug is re-raised there
+            e.__traceback_text__ = traceback.format_exc()
+            self.failed.emit(e)
+        else:
+            self.downloaded.emit(path)
 
 
 class SettingsDialog(FormDialog):
-    def __init__(self, settings: Settings, parent=None):
+    def __init__(self, settings: Settings, parent=None, catalogue=CATALOGUE):
         super().__init__("Settings", "Changes to the model take effect the next time Anima starts. "
                          "See models/README.md for which model suits which machine.", parent, "Save")
         self.settings = settings
+        self.models = tuple(catalogue)
+        self.catalogue = QListWidget()
+        self.catalogue.addItems([m.describe() for m in self.models])
+        self.catalogue.setCurrentRow(0)
+        self.catalogue.setWordWrap(True)
+        self.form.addRow(QLabel("A better mind: these run on a laptop. Nothing is downloaded until you press "
+                                "Download."))
+        self.form.addRow(self.catalogue)
+        self.download_button = QPushButton("Download")
+        self.cancel_button = QPushButton("Cancel download")
+        self.cancel_button.setEnabled(False)
+        self.choose_button = QPushButton("Use a GGUF file I have…")
+        row = QHBoxLayout()
+        for button in (self.download_button, self.cancel_button, self.choose_button):
+            row.addWidget(button)
+        self.form.addRow(row)
+        self.download_progress = QProgressBar()
+        self.download_progress.setRange(0, 1000)  # in thousandths: a byte count past 2 GB does not fit Qt's int
+        self.download_progress.hide()
+        self.download_status = QLabel()
+        self.download_status.setWordWrap(True)
+        self.form.addRow(self.download_progress)
+        self.form.addRow(self.download_status)
+        self.download_button.clicked.connect(self.start_download)
+        self.cancel_button.clicked.connect(self.cancel_download)
+        self.choose_button.clicked.connect(self.choose_file)
+        self.downloading: Download | None = None
         self.model_path = self.text("Model file (GGUF; empty = bundled)", settings.model_path)
         self.endpoint_url = self.text("Or an OpenAI-compatible server", settings.endpoint_url)
         self.endpoint_url.setPlaceholderText("http://127.0.0.1:11434/v1")
@@ -54,6 +121,98 @@ class SettingsDialog(FormDialog):
         self.context.setValue(settings.context_tokens)
         self.form.addRow("Context size (tokens)", self.context)
         self.data_folder = self.text("Data folder (empty = default)", settings.data_folder)
+        folder = settings.data_folder
+        tasks.run(lambda: [downloaded(m, folder) for m in self.models], self._while_open(self._mark_downloaded),
+                  parent=self)
+
+    def _while_open(self, fn):
+        """`fn`, called only while this dialog still exists: work off the thread may end after it closed."""
+        def call(*args):
+            if shiboken6.isValid(self):
+                fn(*args)
+            elif args and isinstance(args[0], Exception) and not isinstance(args[0], KnownError):
+                raise args[0]  # a bug is never lost with its dialog
+        return call
+
+    # ---- the catalogue ----------------------------------------------------------
+
+    def _mark_downloaded(self, on_disk: list[bool]) -> None:
+        for i, yes in enumerate(on_disk):
+            if yes:
+                self.catalogue.item(i).setText(self.models[i].describe() + " (downloaded)")
+
+    def start_download(self) -> None:
+        row = self.catalogue.currentRow()
+        if row < 0 or self.downloading is not None:
+            return
+        model = self.models[row]
+        self.downloading = Download(model, local_path(model, self.data_folder.text().strip()))
+        self.downloading.progressed.connect(self._while_open(self._progressed))
+        self.downloading.downloaded.connect(self._while_open(self._downloaded))
+        self.downloading.failed.connect(self._while_open(self._failed))
+        self.download_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.download_progress.setValue(0)
+        self.download_progress.show()
+        self.download_status.setText(f"Downloading {model.name}…")
+        self.downloading.start()
+
+    def cancel_download(self) -> None:
+        if self.downloading is not None:
+            self.downloading.cancel.set()
+
+    def _progressed(self, done: int, total: int | None) -> None:
+        if total and self.downloading is not None:
+            self.download_progress.setValue(int(1000 * done / total))
+            self.download_status.setText(f"Downloading {self.downloading.model.name}: {done / 1e6:,.0f} of "
+                                         f"{total / 1e6:,.0f} MB")
+
+    def _finished(self) -> None:
+        self.downloading = None
+        self.download_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+
+    def _downloaded(self, path) -> None:
+        name = self.downloading.model.name
+        self._finished()
+        self.download_progress.setValue(1000)
+        self.model_path.setText(str(path))
+        self.endpoint_url.clear()  # the model chosen is this file, not a server
+        self.download_status.setText(f"{name} is downloaded and checked. Save to use it from the next start.")
+        self._mark_downloaded([m.file == path.name for m in self.models])
+
+    def _failed(self, error) -> None:
+        self._finished()
+        self.download_progress.hide()
+        if not isinstance(error, KnownError):
+            raise error
+        self.download_status.setText(str(error))
+
+    def choose_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "A GGUF model file", "", "GGUF models (*.gguf);;All files (*)")
+        if path:
+            self.use_file(path)
+
+    def use_file(self, path: str) -> None:
+        """Put a model file in the field once it has been read to be a GGUF model (off this thread)."""
+        from anima.models.gguf import read_header
+
+        def checked(_header):
+            self.model_path.setText(path)
+            self.endpoint_url.clear()
+            self.download_status.setText("Save to use this model from the next start.")
+
+        def failed(error):
+            if not isinstance(error, KnownError):
+                raise error
+            self.download_status.setText(str(error))
+        tasks.run(lambda: read_header(path), self._while_open(checked), self._while_open(failed), self)
+
+    def done(self, result) -> None:
+        self.cancel_download()  # closing the dialog stops a download; what came is kept for the next time
+        super().done(result)
+
+    # ---- saving -------------------------------------------------------------------
 
     def chosen(self) -> Settings:
         return Settings(model_path=self.model_path.text().strip(), endpoint_url=self.endpoint_url.text().strip(),
