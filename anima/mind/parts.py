@@ -4,7 +4,8 @@ The runtime stays plain: it keeps each part as its JSON object (mind/part.py
 checks every one: the schema, a size cap, the "I" voice) and, beside it, what
 only the runtime writes: id, active or archived, created and updated times, and
 lineage (the parts it was split or merged from). It finds parts for a moment by
-their triggers and by the words of their name and description, and it applies
+their triggers and by the words of their name and description (through an index
+in memory, mind/part_index.py), and it applies
 the patches the model or the person writes (RFC 6902, `jsonpatch`): to a copy,
 one operation at a time under a size cap, then checked whole; all of it is
 written, as one edit in the history that can be undone, or none of it is.
@@ -23,10 +24,10 @@ import jsonpatch
 import jsonpointer
 
 from ..errors import InvalidEdit, NotFound
-from ..retrieval.fts import stems
 from ..store.provenance import Provenance
 from ..store.soul import Soul, now
 from . import part as schema
+from .part_index import PartIndex
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +80,7 @@ def _part(row: dict) -> Part:
 class Parts:
     def __init__(self, soul: Soul):
         self.soul = soul
+        self.index = PartIndex(soul)
 
     # ---- reading -------------------------------------------------------------
 
@@ -101,27 +103,16 @@ class Parts:
 
     def search(self, text: str, k: int = 5, archived: bool | None = False) -> list[Found]:
         """The parts a moment wakes, best first: by their triggers (the share of a trigger's words the text holds,
-        stemmed) and by the words of their name and description. Plain matching over the parts, no index: parts
-        are few, and finding them by meaning (vectors and BM25, fused) comes with the clerk that wakes them."""
-        said = stems(text)
-        if not said:
+        stemmed) and by the words of their name and description. Through an index in memory (mind/part_index.py):
+        only the parts that share a word with the moment are scored, and only the best k are read."""
+        scored = self.index.search(text, k, archived)
+        if not scored:
             return []
-        found = []
-        for p in self.all(archived):
-            best, trigger = 0.0, None
-            for t in p.data["triggers"]:
-                words = stems(t)
-                share = len(words & said) / len(words) if words else 0.0
-                if share > best:
-                    best, trigger = share, t
-            named = stems(p.data["name"])
-            described = stems(p.data["description"])
-            score = (best if best >= 0.5 else 0.0) * 2 + len(named & said) / max(len(named), 1) \
-                + len(described & said) / max(len(said), 1) * 0.5
-            if score > 0:
-                found.append(Found(p, round(score, 4), trigger if best >= 0.5 else None))
-        found.sort(key=lambda f: (-f.score, f.part.id))
-        return found[:k]
+        ids = [s.part_id for s in scored]
+        rows = {r["id"]: _part(r) for r in self.soul.query(
+            f"SELECT * FROM parts WHERE id IN ({','.join('?' * len(ids))})", ids)}
+        # One forgotten by another program meanwhile is not found: the index learns it at its next search.
+        return [Found(rows[s.part_id], s.score, s.trigger) for s in scored if s.part_id in rows]
 
     # ---- writing -------------------------------------------------------------
 
