@@ -183,3 +183,13 @@ def test_a_plain_turn_carries_no_dialect(simulated):
     stream = model.stream([{"role": "user", "content": "hi"}])
     assert stream.read() == ANSWER and stream.stop_reason is StopReason.END
     assert len(s.seen) == 1 and "response_format" not in s.seen[0][1] and model.dialect is None
+
+
+def test_ollama_native_stream_ends_as_it_says():
+    from anima.models.openai_http import _ollama_line
+    assert _ollama_line(b'{"message": {"content": "Mi"}, "done": false}', "x") == ("Mi", None)
+    assert _ollama_line(b'{"done": true, "done_reason": "length"}', "x") == (None, "length")
+    with pytest.raises(ModelError, match="failed mid-reply: model not found"):
+        _ollama_line(b'{"error": "model not found"}', "x")
+    with pytest.raises(ModelError, match="not Ollama's stream"):
+        _ollama_line(b"<html>", "x")

@@ -93,7 +93,8 @@ class SettingsDialog(FormDialog):
         self.dialect = QComboBox()
         for choice in CHOICES:
             self.dialect.addItem(LABELS[choice], choice)
-        self.dialect.setCurrentIndex(CHOICES.index(settings.endpoint_dialect))
+        # A hand-edited settings file may name none of them: shown as auto, and Save writes a valid one.
+        self.dialect.setCurrentIndex(max(0, self.dialect.findData(settings.endpoint_dialect)))
         self.dialect.setToolTip("How the server is asked to keep a reply to a JSON schema. Whatever it does, "
                                 "every reply is still checked here and asked again when it is not valid.")
         self.form.addRow("Structured output", self.dialect)
