@@ -44,7 +44,10 @@ class OpenAIChatModel(ChatModel):
         self.name = model
         self._key = api_key
         self.timeout = timeout
-        self._dialects = parse(dialect)
+        try:
+            self._dialects = parse(dialect)
+        except ValueError as e:  # a hand-edited settings file
+            raise ModelError(f"The settings name {e}.") from None
         self.dialect: Dialect | None = self._dialects[0] if len(self._dialects) == 1 else None  # None: not yet known
         self.capabilities = Capabilities(streaming=True, schema_constrained=self._dialects[0] is not Dialect.PROMPT,
                                          context_tokens=context_tokens)
