@@ -157,6 +157,22 @@ def run_cases(disk: Path, command_line: bool = True) -> list[Case]:
         c.reflector.every = 0
         return failed[-1]
 
+    def deep():
+        failed: list[str] = []
+        c.on_background_failure(failed.append)
+        for i in range(4):
+            c.messages.record("user" if i % 2 == 0 else "companion", f"Notebook 12 line {i}.")
+        read, episodes = c.soul.get_meta("deep_read_through", "0"), count(c.soul, "episodes")
+        with full(disk):
+            assert c.reflect_deeply() is None, "deep reflection said it was done on a full disk"
+            assert failed and "stopped" in failed[-1], failed
+            assert c.soul.get_meta("deep_read_through", "0") == read, "deep reflection half-written"
+            assert count(c.soul, "episodes") == episodes
+        done = c.reflect_deeply()  # with room: it goes over the same messages again
+        assert done is not None and done.episodes and c.soul.get_meta("deep_read_through", "0") != read
+        assert not c.indexer.missing(), "an episode without its vector"
+        return failed[-1]
+
     def export():
         with full(disk):
             message = expect_full(lambda: c.export_core(disk / "core.anima", EXPORT_PASSPHRASE))
@@ -207,7 +223,7 @@ def run_cases(disk: Path, command_line: bool = True) -> list[Case]:
         return message
 
     cases = [_case(step, fn) for step, fn in (("a turn", turn), ("learning", learning), ("quick reflection", quick),
-                                               ("export", export), ("import", import_),
+                                               ("deep reflection", deep), ("export", export), ("import", import_),
                                                ("passphrase change", passphrase), ("closing", close),
                                                ("opening", opening))]
     if command_line:
