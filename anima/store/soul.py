@@ -96,6 +96,7 @@ class Soul:
             raise DamagedSoul(f"The soul file {self.path} is missing.")
         self._lock = threading.RLock()
         self._forget_listeners: list[Callable[[str, int], None]] = []
+        self._scrub_pending = False  # a forget whose scrub met a full disk (see _scrub)
         self.con = sqlcipher3.connect(str(self.path), isolation_level=None, check_same_thread=False)
         try:
             self.con.execute(raw_key_pragma(key))
@@ -122,6 +123,8 @@ class Soul:
         with self._lock:
             if self.con is None:
                 return
+            if self._scrub_pending:
+                self._scrub()
             try:
                 self.con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             except sqlcipher3.Error as e:
@@ -157,6 +160,8 @@ class Soul:
             except BaseException:
                 self._rollback()
                 raise
+            if self._scrub_pending:  # a write found room: so may the scrub a full disk put off
+                self._scrub()
 
     def _rollback(self) -> None:
         # SQLite has already rolled back after some errors (a full disk, an I/O error); a ROLLBACK that fails
@@ -311,14 +316,26 @@ class Soul:
         return gone
 
     def _forgotten(self, keys: list[tuple[str, int]]) -> None:
-        with self._lock:
-            try:
-                forget.scrub(self.con)
-            except sqlcipher3.Error as e:
-                raise translate(e, self.path) from e
+        # The forget is committed: the in-memory indexes drop it first, whatever the scrub below meets.
         for kind, item_id in keys:
             for listener in self._forget_listeners:
                 listener(kind, item_id)
+        self._scrub()
+
+    def _scrub(self) -> None:
+        """Merge the full-text indexes and empty the WAL after a forget. On a full disk the forget stands (it was
+        committed; saying "nothing was saved" would be untrue) and the scrub is tried again after the next write
+        and at close, so the forgotten words do not linger in the index's old segments."""
+        with self._lock:
+            try:
+                forget.scrub(self.con)
+                self._scrub_pending = False
+            except sqlcipher3.Error as e:
+                known = translate(e, self.path)
+                if not isinstance(known, (DiskFull, DiskError)):
+                    raise known from e
+                self._scrub_pending = True
+                log.warning("a forget is committed but its scrub waits for room (%s)", type(known).__name__)
 
 
 def _kind(kind: str) -> tuple[str, tuple[str, ...]]:

@@ -124,3 +124,30 @@ def test_when_closing_fails_after_a_mistake_the_terminal_says_the_mistake_first(
     lines = capsys.readouterr().err.strip().splitlines()
     assert lines == ["anima: The disk is full: nothing of this change was saved. Closing then failed too: The disk "
                      "holding it is full: everything already saved is kept."]
+
+
+def test_simulated_a_forget_whose_scrub_meets_a_full_disk_stands_and_is_scrubbed_later(anima_home, monkeypatch):
+    """The forget commits, then merging the full-text index meets a full disk: the item is gone (rows, vectors,
+    the in-memory index), nobody is told "nothing was saved", and the merge is done after the next write."""
+    from anima.companion import Companion
+    from anima.models.fake import FakeChatModel, FakeEmbedder
+    from tests.store.test_full_disk import _Failing
+    simulate(monkeypatch, "INSERT INTO messages_fts(messages_fts)", free=4096, code=13,
+             message="database or disk is full")
+    c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", FakeChatModel(), FakeEmbedder())
+    try:
+        c.indexer_thread.join()
+        gone = c.messages.record("user", "Bea's phone number is secret")
+        kept = c.messages.record("user", "The weather is grey")
+        c.forget("message", gone)
+        assert not c.soul.query("SELECT 1 FROM messages WHERE id = ?", (gone,))
+        assert not c.soul.query("SELECT 1 FROM embeddings WHERE item_kind = 'message' AND item_id = ?", (gone,))
+        assert ("message", gone) not in {(r.kind, r.id) for r in c.recall("Bea phone number", 10)}
+        assert c.soul._scrub_pending
+        _Failing.fail_on = "no statement starts like this"  # room again
+        c.soul.set_meta("any", "write")
+        assert not c.soul._scrub_pending
+        assert c.soul.query("SELECT 1 FROM messages WHERE id = ?", (kept,))
+    finally:
+        monkeypatch.undo()
+        c.close()
