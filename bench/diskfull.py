@@ -173,6 +173,17 @@ def run_cases(disk: Path, command_line: bool = True) -> list[Case]:
         assert not c.indexer.missing(), "an episode without its vector"
         return failed[-1]
 
+    def forgetting():
+        mid = c.messages.record("user", "Bea's phone number is a secret")
+        with full(disk):
+            message = expect_full(lambda: c.forget("message", mid))
+            assert c.soul.query("SELECT 1 FROM messages WHERE id = ?", (mid,)), "half-forgotten: its row went"
+            assert not c.indexer.missing(), "half-forgotten: its vector went"
+        c.forget("message", mid)
+        assert not c.soul.query("SELECT 1 FROM messages WHERE id = ?", (mid,))
+        assert not c.soul.query("SELECT 1 FROM embeddings WHERE item_kind = 'message' AND item_id = ?", (mid,))
+        return message
+
     def export():
         with full(disk):
             message = expect_full(lambda: c.export_core(disk / "core.anima", EXPORT_PASSPHRASE))
@@ -223,7 +234,8 @@ def run_cases(disk: Path, command_line: bool = True) -> list[Case]:
         return message
 
     cases = [_case(step, fn) for step, fn in (("a turn", turn), ("learning", learning), ("quick reflection", quick),
-                                               ("deep reflection", deep), ("export", export), ("import", import_),
+                                               ("deep reflection", deep), ("forgetting", forgetting),
+                                               ("export", export), ("import", import_),
                                                ("passphrase change", passphrase), ("closing", close),
                                                ("opening", opening))]
     if command_line:

@@ -19,7 +19,8 @@ from tests.store.test_full_disk import simulate, small_disk  # noqa: F401  (smal
 
 def test_a_full_disk_at_each_step_is_one_known_error_and_nothing_half_saved(small_disk):  # noqa: F811
     cases = diskfull.run_cases(small_disk, command_line=False)
-    assert [c.step for c in cases] == ["a turn", "learning", "quick reflection", "deep reflection", "export", "import",
+    assert [c.step for c in cases] == ["a turn", "learning", "quick reflection", "deep reflection",
+                                       "forgetting", "export", "import",
                                        "passphrase change", "closing", "opening"]
     failed = [f"{c.step}: {c.said}" for c in cases if not c.ok]
     assert not failed, "\n".join(failed)
