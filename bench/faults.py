@@ -78,7 +78,12 @@ def main(argv=None) -> int:
     print(f"Kill loop: {args.kills} SIGKILLs over {', '.join(killpaths.PATHS)} …", flush=True)
     t = time.perf_counter()
     notes: list[str] = []
-    k = killpaths.run(args.kills, seed=args.seed, log=notes.append)
+
+    def progress(r) -> None:
+        if r.kills % 100 == 0:
+            print(f"  {r.kills} kills, {time.perf_counter() - t:.0f} s: {r.acknowledged_lost} lost, "
+                  f"{r.integrity_failures} integrity failures, {r.tracebacks} tracebacks", flush=True)
+    k = killpaths.run(args.kills, seed=args.seed, log=notes.append, progress=progress)
     loop_s = time.perf_counter() - t
     print(f"{'path':<12} {'kills':>6}")
     for path in killpaths.PATHS:

@@ -165,7 +165,8 @@ def _current(home) -> str:
 
 # ---- the parent -----------------------------------------------------------------------------------------------
 
-def run(kills: int, seed: int = 11, home: str | None = None, paths=PATHS, log=None) -> PathResults:
+def run(kills: int, seed: int = 11, home: str | None = None, paths=PATHS, log=None, progress=None) -> PathResults:
+    """`log(line)`: what went wrong, as it happens; `progress(results)`: after every kill's checks."""
     from anima.store import Home, keys
     rng = random.Random(seed)
     tmp = None
@@ -206,6 +207,8 @@ def run(kills: int, seed: int = 11, home: str | None = None, paths=PATHS, log=No
             if path == "passphrase":
                 which = _opened(h, which, res)
             _restart(h, which, kept, gone, res, log)
+            if progress:
+                progress(res)
         res.acknowledged = len(kept) + len(gone)
     finally:
         if tmp is not None:
