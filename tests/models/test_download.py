@@ -102,11 +102,12 @@ def test_a_catalogue_model_downloads_into_the_data_directory(server, anima_home)
 
 
 @pytest.mark.slow  # the real bundled model (98 MB) is served, downloaded, then answers
-def test_the_downloaded_model_is_the_one_the_next_chat_uses(anima_home):
-    from anima.cli import build_parser, chosen_chat_model
+def test_the_downloaded_model_is_the_one_the_next_chat_uses(anima_home, monkeypatch):
+    from anima.cli import build_parser, open_companion
     from anima.models.defaults import default_gguf
     from anima.models.llama import LlamaChatModel
     from anima.settings import Settings
+    from tests.conftest import PASSPHRASE
     real = default_gguf().read_bytes()
     server = FileServer({"/SmolLM2.gguf": real})
     try:
@@ -117,9 +118,11 @@ def test_the_downloaded_model_is_the_one_the_next_chat_uses(anima_home):
     finally:
         server.close()
     Settings(model_path=str(dest)).save()  # what the settings dialog does when Save is pressed
-    chat = chosen_chat_model(build_parser().parse_args(["chat"]))  # what `python -m anima chat` opens
+    monkeypatch.setenv("ANIMA_PASSPHRASE", PASSPHRASE)
+    companion = open_companion(build_parser().parse_args(["chat"]), create_if_missing=True)  # `anima chat`
     try:
-        assert isinstance(chat, LlamaChatModel) and chat.path == dest
-        assert chat.start_loading().complete([{"role": "user", "content": "Say hello."}], max_tokens=8).strip()
+        assert isinstance(companion.chat, LlamaChatModel) and companion.chat.path == dest
+        companion.chat.start_loading()
+        assert companion.chat.complete([{"role": "user", "content": "Say hello."}], max_tokens=8).strip()
     finally:
-        chat.close()
+        companion.close()
