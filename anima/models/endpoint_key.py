@@ -1,8 +1,9 @@
 """An endpoint's API key: in the OS keychain when there is a usable one, else held for this run only.
 
 Never written to a file. Where it comes from, first found wins: $ANIMA_ENDPOINT_KEY (read, never stored), a key
-entered during this run (in the settings where no keychain could keep it, or typed in the terminal), the keychain. As with the database key (store/keychain.py),
-a key counts as kept only once it has been read back equal: keyring's null backend accepts and forgets.
+entered during this run (in the settings where no keychain could keep it, or typed in the terminal), the
+keychain. As with the database key (store/keychain.py), a key counts as kept only once it has been read back
+equal: keyring's null backend accepts and forgets.
 """
 
 import logging

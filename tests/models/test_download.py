@@ -24,7 +24,8 @@ def server():
 
 def test_progress_is_reported_up_to_the_whole_file(server, tmp_path):
     seen = []
-    dest = download(f"{server.url}/m.gguf", tmp_path / "m.gguf", progress=lambda done, total: seen.append((done, total)))
+    dest = download(f"{server.url}/m.gguf", tmp_path / "m.gguf",
+                    progress=lambda done, total: seen.append((done, total)))
     assert dest.read_bytes() == DATA and not part_of(dest).exists()
     assert seen[0] == (0, len(DATA)) and seen[-1] == (len(DATA), len(DATA))
     assert any(0 < done < len(DATA) for done, _ in seen)
