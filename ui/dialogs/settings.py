@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QHBoxLayout, Q
 from anima.errors import KnownError
 from anima.models.catalogue import CATALOGUE, downloaded, local_path
 from anima.models.dialects import CHOICES, LABELS
+from anima.models.gpu import gpu_report
 from anima.settings import Settings
 from anima.store import keychain
 
@@ -116,6 +117,11 @@ class SettingsDialog(FormDialog):
         self.gpu_layers.setValue(settings.gpu_layers)
         self.gpu_layers.setSpecialValueText("all")
         self.form.addRow("GPU layers", self.gpu_layers)
+        # What this llama.cpp build does with them (anima/models/gpu.py), asked off the UI thread: it may load llama.cpp.
+        self.gpu = QLabel("")
+        self.form.addRow("", self.gpu)
+        chat = getattr(getattr(parent, "companion", None), "chat", None)
+        tasks.run(lambda: gpu_report(chat), lambda said: shiboken6.isValid(self.gpu) and self.gpu.setText(said))
         self.context = QSpinBox()
         self.context.setRange(1024, 131072)
         self.context.setSingleStep(1024)
