@@ -211,6 +211,10 @@ def _evolved(companion) -> str:
 def cmd_chat(args) -> int:
     companion = open_companion(args, create_if_missing=True)
     companion.temperature = args.temperature
+    if args.verbose:
+        from .models.gpu import gpu_report
+        getattr(companion.chat, "llama", None)  # a local model: loaded, so the report can count its layers
+        print(f"Model: {companion.chat.name}; {gpu_report(companion.chat)}.", file=sys.stderr)
     interactive = sys.stdin.isatty()
     try:
         if interactive:
@@ -480,6 +484,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "http://127.0.0.1:8080/v1 (its API key: $ANIMA_ENDPOINT_KEY, or the keychain)")
     ch.add_argument("--endpoint-model", metavar="NAME", help="the model that server should use")
     ch.add_argument("--temperature", type=float, default=0.7)
+    ch.add_argument("--verbose", action="store_true", help="say which model runs, and on the CPU or the GPU")
     ch.set_defaults(func=cmd_chat)
     r = sub.add_parser("recall", help="show what recall finds for a query, with each item's scores")
     r.add_argument("query")

@@ -27,6 +27,8 @@ def offloaded_layers(model) -> tuple[int, int] | None:
 def gpu_report(model=None) -> str:
     """One line for a person, e.g. "CPU only: this llama.cpp build has no GPU backend" or
     "GPU: 30 of 30 layers offloaded"."""
+    if model is not None and getattr(model, "_llm", None) is None:
+        return "the model runs on its server (an endpoint): the GPU, if any, is the server's"
     if not supports_offload():
         return "CPU only: this llama.cpp build has no GPU backend (make setup GPU=cuda or GPU=vulkan builds one)"
     if model is None:
