@@ -89,6 +89,9 @@ def outline(schema: dict, indent: str = "") -> str:
         if t == "object":
             lines.append(f"{indent}- {name}: an object with")
             lines.append(outline(sub, indent + "  "))
+        elif t == "array" and "anyOf" in sub.get("items", {}):
+            lines.append(f"{indent}- {name}: a list of at most {sub['maxItems']} objects, each one of these:")
+            lines += [f"{indent}  - {_inline(alt)}" for alt in sub["items"]["anyOf"]]
         elif t == "array" and sub.get("items", {}).get("type") == "object":
             lines.append(f"{indent}- {name}: a list of at most {sub['maxItems']} objects, each with")
             lines.append(outline(sub["items"], indent + "  "))
@@ -101,6 +104,20 @@ def outline(schema: dict, indent: str = "") -> str:
         else:
             lines.append(f"{indent}- {name}: {t}")
     return "\n".join(lines)
+
+
+def _inline(schema: dict) -> str:
+    """One alternative of a list's items, on one line: its fields and what each holds."""
+    if schema.get("type") != "object":
+        return outline({"properties": {"it": schema}}).removeprefix("- it: ")
+    said = []
+    for k, v in schema.get("properties", {}).items():
+        line = outline({"properties": {k: v}}).splitlines()[0].removeprefix("- ")
+        if line.endswith(" with"):  # objects inside: their fields' names
+            inner = v.get("items", v).get("properties", {})
+            line += " " + ", ".join(inner)
+        said.append(line)
+    return "; ".join(said)
 
 
 def parse_object(raw: str) -> object:
