@@ -21,6 +21,7 @@ def selftest(command: list[str], cwd: Path) -> str:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     env.pop("PYTHONPATH", None)
     done = subprocess.run([*command, "--selftest"], capture_output=True, text=True, env=env, cwd=cwd, timeout=600)
+    # A bundle is what `make dist` made of the sources then: after a change, `make dist` again.
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
 
