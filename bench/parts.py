@@ -29,7 +29,7 @@ from anima.mind.parts import Parts
 from anima.models.embedder import MiniLMEmbedder
 from anima.models.llama import LlamaChatModel
 from anima.models.structured import StructuredOutputFailed, ask_structured
-from anima.reflect.hygiene import DETAIL, PATCH_SCHEMA, PATCH_TOKENS, Action, Hygiene, outcomes_shown
+from anima.reflect.hygiene import DETAIL, PATCH_TOKENS, Action, Hygiene, outcomes_shown, patch_schema
 from anima.store import Home
 from anima.store.provenance import Provenance, Source
 
@@ -163,7 +163,7 @@ def patched(chat, soul, parts: Parts, n: int, rng: random.Random) -> list[int | 
                 return str(e)
             return None
         tries.append(try_until_valid(
-            lambda told: ask_structured(chat, base + told, PATCH_SCHEMA, what="patch", retries=0,
+            lambda told: ask_structured(chat, base + told, patch_schema(p, outcomes_shown(p)), what="patch", retries=0,
                                         max_tokens=PATCH_TOKENS), check))
         say(f"patch {i + 1}: {'valid on try ' + str(tries[-1]) if tries[-1] else 'never valid'}")
     return tries

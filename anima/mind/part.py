@@ -20,17 +20,48 @@ from ..errors import InvalidEdit
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "resources" / "part.schema.json"
 PART_SCHEMA: dict = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 
-# The model writes the perspective; the runtime adds the outcomes log, the flags and the clock.
+# The model writes the perspective; the runtime adds the outcomes log, the flags and the clock. What it writes is
+# a narrower part than the schema allows (every creation is a valid part's fields): shorter texts and lists, the
+# intensity one of three words, and a description that begins with "I " (the grammar writes the word, the model
+# the rest: the bundled 135M model described every part in the third person, "She is moving...", in every try).
 _RUNTIME_FILLS = ("suggestions_and_results", "core_part", "needs_evaluation")
+_P = PART_SCHEMA["properties"]
+DESCRIPTION_CHARS = 240
+
+
+def first_person(most: int) -> dict:
+    """A description the model writes after the "I " the grammar has written. No quote, backslash or line break
+    in it: a pattern is written as is, without JSON's escapes."""
+    return {**_P["description"], "maxLength": min(most, _P["description"]["maxLength"]),
+            "pattern": r'^I [^"\\\x00-\x1f]{1,%d}$' % (min(most, _P["description"]["maxLength"]) - 2)}
+
+
+def _text(field: str, most: int) -> dict:
+    return {**_P[field], "maxLength": min(most, _P[field]["maxLength"])}
+
+
+def _lines(field: str, items: int, most: int) -> dict:
+    return {**_P[field], "maxItems": items, "items": {**_P[field]["items"], "maxLength": most}}
+
+
 PART_CREATION_SCHEMA = {
     "type": "object", "additionalProperties": False,
     "required": [k for k in PART_SCHEMA["required"] if k not in _RUNTIME_FILLS],
     "properties": {
-        **{k: v for k, v in PART_SCHEMA["properties"].items() if k not in _RUNTIME_FILLS},
+        "name": _text("name", 40),
+        "description": first_person(DESCRIPTION_CHARS),
         "originating_event": {
             "type": "object", "additionalProperties": False, "required": ["result"],
-            "properties": {"result": PART_SCHEMA["properties"]["originating_event"]["properties"]["result"]},
+            "properties": {"result": {**_P["originating_event"]["properties"]["result"], "maxLength": 200}},
         },
+        "conclude_when": _text("conclude_when", 160),
+        "emotion": _text("emotion", 30),
+        "intensity": {**_P["intensity"], "enum": ["Low", "Medium", "High"]},
+        "personality": _text("personality", 160),
+        "triggers": {**_lines("triggers", 4, 80), "minItems": 1},
+        "phrases": _lines("phrases", 3, 80),
+        "responses": _lines("responses", 3, 60),
+        "wants": _lines("wants", 3, 80),
     },
 }
 

@@ -43,7 +43,6 @@ OUTCOMES_SHOWN = 8         # the newest entries of a part's log the model reads 
 NEIGHBOURS = 3             # parts that wake with it, shown as candidates for a merge
 RECENT = 8                 # messages of the conversation shown, the newest
 MESSAGE_CHARS = 300
-PATCH_OPERATIONS = 16      # operations one consolidation may write (mind/parts.py caps any patch at 64)
 WHY_CHARS = 240
 
 
@@ -111,7 +110,7 @@ INHERITED = ("conclude_when", "emotion", "intensity", "responses")
 
 
 def _written(outcomes: list[int]) -> dict:
-    props = {"name": _P["name"], "description": {**_P["description"], "maxLength": 320},
+    props = {"name": _P["name"], "description": schema.first_person(320),
              "personality": {**_P["personality"], "maxLength": 200},
              "triggers": _SHORT_LIST, "phrases": _SHORT_LIST, "wants": _SHORT_LIST}
     if outcomes:
@@ -132,25 +131,51 @@ def merge_schema(neighbours: int) -> dict:
         "merged": _written([])}}
 
 
-CONSOLIDATING = ("add", "remove", "replace")
-POINTER = "^/[a-z_]+(/[0-9]+|/-)?$"   # a field of the part, or one item of a list field
-_VALUE = {"anyOf": [
-    {"type": "string", "maxLength": _P["description"]["maxLength"]},
-    {"type": "boolean"},
-    {"type": "array", "maxItems": 8, "items": {"type": "string", "maxLength": 120}},
-    _OUTCOME,
-    {"type": "array", "maxItems": PATCH_OPERATIONS, "items": _OUTCOME}]}
-PATCH_SCHEMA = {"type": "object", "additionalProperties": False, "required": ["patch"], "properties": {
-    "patch": {"type": "array", "minItems": 1, "maxItems": PATCH_OPERATIONS, "items": {
-        "type": "object", "additionalProperties": False, "required": ["op", "path", "value"], "properties": {
-            "op": {"type": "string", "enum": list(CONSOLIDATING)},
-            "path": {"type": "string", "maxLength": 80, "pattern": POINTER},
-            "value": _VALUE}}}}}
-PATCH_TOKENS = 1200
-# A consolidation rewrites: it adds, removes and replaces, each with a value (a remove's is ignored). Offered all six
-# operations with "from" and "value" optional, the bundled model wrote "move" with no "from", then "add" with no
-# value, in every try of the first bench runs; Parts.patch still checks whatever comes.
+# A consolidation is a JSON Patch whose every operation is one the part can take: the grammar offers its own paths
+# and nothing else (a text field replaced; a list replaced whole, an item added, replaced or removed; an outcome's
+# result rewritten or the outcome removed; the log replaced by a shorter one; needs_evaluation set), each with a
+# value of the field's own shape. Offered any pointer ("^/field(/n)?"), the bundled 135M model wrote paths the part
+# does not have; offered all six operations with "from" and "value" optional, it wrote "move" with no "from".
+# Parts.patch still checks whatever comes (an index that a removal before it shifted, the "I" voice, the caps).
+TEXTS = ("description", "personality", "conclude_when", "emotion", "intensity")
+LISTS = ("triggers", "phrases", "responses", "wants")
+PATCH_OPERATIONS = 8       # operations one consolidation may write (mind/parts.py caps any patch at 64)
+TEXT_CHARS = 240           # a text the model rewrites (the schema allows the description more)
+_LINE = {"type": "string", "minLength": 1, "maxLength": 120}
 
+
+def _operation(op: str, paths: list[str], value: dict | None = None) -> dict:
+    props = {"op": {"type": "string", "enum": [op]}, "path": {"type": "string", "enum": paths}}
+    if value is not None:
+        props["value"] = value
+    return {"type": "object", "additionalProperties": False, "required": list(props), "properties": props}
+
+
+def patch_schema(p: Part, shown: list[int]) -> dict:
+    """The consolidation patches this part can take (`shown`: the indexes of the outcomes the model read)."""
+    d = p.data
+    most = {f: _P[f]["maxItems"] for f in LISTS}
+    items = [f"/{f}/{i}" for f in LISTS for i in range(len(d[f]))]
+    ops = [*(_operation("replace", [f"/{f}"], {**_P[f], "maxLength": min(TEXT_CHARS, _P[f]["maxLength"])})
+             for f in TEXTS),
+           _operation("replace", [f"/{f}" for f in LISTS], {"type": "array", "maxItems": min(most.values()),
+                                                            "items": _LINE}),
+           _operation("replace", ["/suggestions_and_results"],
+                      {"type": "array", "maxItems": max(1, len(shown)), "items": _OUTCOME}),
+           _operation("replace", ["/needs_evaluation"], {"type": "boolean"})]
+    if growing := [f"/{f}/-" for f in LISTS if len(d[f]) < most[f]]:
+        ops.append(_operation("add", growing, _LINE))
+    if items:
+        ops += [_operation("replace", items, _LINE), _operation("remove", items)]
+    if shown:
+        ops += [_operation("replace", [f"/suggestions_and_results/{i}/result" for i in shown],
+                           _OUTCOME["properties"]["result"]),
+                _operation("remove", [f"/suggestions_and_results/{i}" for i in shown])]
+    return {"type": "object", "additionalProperties": False, "required": ["patch"], "properties": {
+        "patch": {"type": "array", "minItems": 1, "maxItems": PATCH_OPERATIONS, "items": {"anyOf": ops}}}}
+
+
+PATCH_TOKENS = 1200
 TENDING = (
     "You are {name}'s inner Self, tending your parts between conversations. A part is one perspective inside you; "
     "it speaks as \"I\", never \"we\". Read this part, its outcomes (what it suggested, what it predicted and what "
@@ -170,7 +195,8 @@ DETAIL = {
     Action.CONSOLIDATE: (
         "Write the JSON Patch (RFC 6902) that consolidates this part: each operation has op, path (a field of the "
         "part, such as /description, /triggers, /suggestions_and_results or /suggestions_and_results/0) and, for "
-        "add, replace and test, value. Replace /needs_evaluation with false once it reads clearly again."),
+        "add and replace, value. Operations apply in order: remove the higher-numbered item first. Replace "
+        "/needs_evaluation with false once it reads clearly again."),
     Action.SPLIT: (
         "Write the two parts it divides into, each for one context: a name that says its context, a description "
         "in the first person (\"I ...\"), its personality, the triggers that wake it there, its phrases and wants, "
@@ -180,9 +206,9 @@ DETAIL = {
         "become: a name, a description in the first person (\"I ...\"), its personality, triggers, phrases and "
         "wants."),
 }
-SCHEMAS = {Action.CONSOLIDATE: lambda outcomes, neighbours: PATCH_SCHEMA,  # outcomes: the indexes shown
-           Action.SPLIT: lambda outcomes, neighbours: split_schema(outcomes),
-           Action.MERGE: lambda outcomes, neighbours: merge_schema(neighbours)}
+SCHEMAS = {Action.CONSOLIDATE: lambda p, outcomes, neighbours: patch_schema(p, outcomes),  # outcomes: indexes shown
+           Action.SPLIT: lambda p, outcomes, neighbours: split_schema(outcomes),
+           Action.MERGE: lambda p, outcomes, neighbours: merge_schema(neighbours)}
 
 
 # ---- the job -------------------------------------------------------------------------------------------------
@@ -253,7 +279,7 @@ class Hygiene:
                         if action is Action.MERGE and not neighbours:
                             raise _Refused("merge", "merge: no part wakes with it to merge with")
                         answer.append({"role": "user", "content": DETAIL[action]})
-                        wanted = SCHEMAS[action](shown, len(neighbours))
+                        wanted = SCHEMAS[action](p, shown, len(neighbours))
                         detail = ask_structured(self.chat, convo + answer, wanted, what=f"hygiene {action.value}",
                                                 cancel=cancel, max_tokens=PATCH_TOKENS
                                                 if action is Action.CONSOLIDATE else min(2048, token_budget(wanted)))

@@ -60,7 +60,7 @@ def test_a_part_is_created_only_when_the_model_says_it_mattered_and_it_speaks_as
     assert "I fear: letting them down." in chat.history[-1]["messages"][0]["content"]
 
     # It mattered; the first part written speaks as "we": refused, the model asked again, and the second is kept.
-    chat.enqueue(mattered(), new_part("We keep track of Maya, Ada's sister."), new_part())
+    chat.enqueue(mattered(), new_part("I keep track of Maya, Ada's sister. We are family."), new_part())
     done = companion.reflector.creation.consider(EXCHANGE, message_id=None)
     assert done.outcome is Outcome.CREATED and done.signal == "a new person"
     assert any('speaks as "I"' in m["content"] for m in chat.history[-1]["messages"])
@@ -74,7 +74,7 @@ def test_a_part_is_created_only_when_the_model_says_it_mattered_and_it_speaks_as
     assert creation.consider(EXCHANGE).outcome is Outcome.ALREADY_HELD and len(companion.parts.all()) == 1
 
     # It mattered but no part in the "I" voice came within the tries: nothing is created.
-    flat = new_part("We worry about the flat.").replace("Maya moving in", "Flat")
+    flat = new_part("I notice the flat. We worry about it.").replace("Maya moving in", "Flat")
     chat.enqueue(mattered(signal="friction"), flat, flat)
     assert creation.consider(EXCHANGE).outcome is Outcome.INVALID and len(companion.parts.all()) == 1
 

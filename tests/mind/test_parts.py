@@ -4,6 +4,7 @@ refused with the part untouched), lineage, finding parts, and packs."""
 import json
 import logging
 
+import jsonschema
 import pytest
 
 from anima.errors import InvalidEdit, NotFound
@@ -113,8 +114,32 @@ def test_the_schema_is_one_file_in_resources_and_it_is_capped():
     assert schema.PART_SCHEMA == json.loads(schema.SCHEMA_PATH.read_text(encoding="utf-8"))
     check_caps(schema.PART_SCHEMA)
     check_caps(schema.PART_CREATION_SCHEMA)
-    # The creation schema is the part's, less what the runtime fills in.
-    assert schema.PART_CREATION_SCHEMA["properties"]["triggers"] is schema.PART_SCHEMA["properties"]["triggers"]
+
+
+def test_what_the_model_writes_to_create_a_part_is_a_narrower_part():
+    """Less to write for a small model, never something the part schema refuses: the part's fields but those the
+    runtime fills in, each as capped or more, the intensity one of three words, the description opening with "I"."""
+    made, whole = schema.PART_CREATION_SCHEMA, schema.PART_SCHEMA
+    assert set(made["required"]) == set(whole["required"]) - {"suggestions_and_results", "core_part",
+                                                               "needs_evaluation"}
+    for field, sub in made["properties"].items():
+        part = whole["properties"][field]
+        assert sub["type"] == part["type"], field
+        if sub["type"] == "array":
+            assert sub["maxItems"] <= part["maxItems"] and sub["items"]["maxLength"] <= part["items"]["maxLength"]
+        elif sub["type"] == "string":
+            assert sub["maxLength"] <= part["maxLength"], field
+    created = {"name": "Space at home", "description": "I notice when Ada feels crowded at home.",
+               "originating_event": {"result": "Ada's sister is moving in"}, "conclude_when": "When Ada feels at home",
+               "emotion": "Worry", "intensity": "Medium", "personality": "Gentle. I speak softly.",
+               "triggers": ["her sister moving in"], "phrases": ["Is there room for you?"], "responses": ["Leaning in"],
+               "wants": ["Ada has a room of her own"]}
+    jsonschema.validate(created, made)
+    assert schema.problem(schema.part_from_creation(created, NOW)) is None
+    for field, value in (("description", "She is moving in next week and feels anxious."), ("intensity", "Some"),
+                         ("description", 'I say "no"'), ("triggers", [])):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({**created, field: value}, made)
 
 
 def test_the_seeds_fear_of_dogs_validates_exactly_as_written():

@@ -193,7 +193,7 @@ ROLY = part("Roly", "I keep track of Roly and what tone works with them.", ["Rol
 BAD = {
     "a split child that speaks as we": (
         {"action": "split", "why": "two contexts"},
-        {"parts": [written("Roly at work", "We handle Roly at work.", ["Roly at work"]),
+        {"parts": [written("Roly at work", "I handle Roly at work. We keep it short.", ["Roly at work"]),
                    written("Roly at home", "I look after Roly at home.", ["Roly at home"])]}),
     "a split into two parts of the same name": (
         {"action": "split", "why": "two contexts"},
@@ -203,20 +203,15 @@ BAD = {
         {"action": "split", "why": "two contexts"},
         {"parts": [written("Roly at work", "I handle Roly at work.", ["Roly"]),
                    written("Roly at home", "I look after Roly at home.", ["Roly"])]}),
-    "a patch to a protected field": (
-        {"action": "consolidate", "why": "noisy"}, {"patch": [{"op": "add", "path": "/lineage", "value": "x"}]}),
-    "a patch that makes it a core part": (
+    "a patch whose result breaks the schema (nine triggers)": (
         {"action": "consolidate", "why": "noisy"},
-        {"patch": [{"op": "replace", "path": "/core_part", "value": True}]}),
-    "a patch whose result breaks the schema": (
-        {"action": "consolidate", "why": "noisy"},
-        {"patch": [{"op": "replace", "path": "/triggers", "value": "Roly"}]}),
+        {"patch": [{"op": "add", "path": "/triggers/-", "value": f"Roly asks {i}"} for i in range(8)]}),
     "a patch that rewrites it as we": (
         {"action": "consolidate", "why": "noisy"},
         {"patch": [{"op": "replace", "path": "/description", "value": "We keep track of Roly."}]}),
     "a patch with a path it does not have": (
         {"action": "consolidate", "why": "noisy"},
-        {"patch": [{"op": "remove", "path": "/wants/7", "value": ""}]}),
+        {"patch": [{"op": "remove", "path": "/wants/0"}, {"op": "remove", "path": "/wants/0"}]}),
     "a merge with no part to merge with": ({"action": "merge", "why": "same"},),
 }
 
@@ -281,3 +276,35 @@ def test_only_parts_that_changed_or_were_talked_past_are_due_and_core_parts_neve
     c.messages.record("user", "Roly is coming over tonight.")
     assert [p.id for p in hygiene.due()] == [pid]          # something was said since
     assert core not in [p.id for p in hygiene.due()]
+
+
+def test_the_consolidation_a_model_can_write_names_only_the_parts_own_paths():
+    """The grammar a consolidation is written in offers this part's own fields and items, each with a value of its
+    shape: no runtime field, no core_part, no item it does not have, no move, no root."""
+    import jsonschema
+    from llama_cpp import LlamaGrammar
+
+    from anima.mind.parts import Part
+    from anima.reflect.hygiene import outcomes_shown, patch_schema
+
+    p = Part(1, {**ROLY, "suggestions_and_results": [outcome(f"Try {i}", "Accepted") for i in range(10)]}, False,
+             T, T)
+    wanted = patch_schema(p, outcomes_shown(p))
+    LlamaGrammar.from_json_schema(json.dumps(wanted), verbose=False)  # llama.cpp takes it
+    good = [{"op": "replace", "path": "/description", "value": "I keep track of Roly's reviews."},
+            {"op": "add", "path": "/triggers/-", "value": "Roly asks for a review"},
+            {"op": "remove", "path": "/wants/0"},
+            {"op": "remove", "path": "/suggestions_and_results/9"},
+            {"op": "replace", "path": "/suggestions_and_results/2/result", "value": "Accepted, twice"},
+            {"op": "replace", "path": "/needs_evaluation", "value": False}]
+    jsonschema.validate({"patch": good}, wanted)
+    for bad in ({"op": "add", "path": "/lineage", "value": "x"},
+                {"op": "replace", "path": "/core_part", "value": True},
+                {"op": "remove", "path": "/wants/1"},                   # it has one want
+                {"op": "remove", "path": "/suggestions_and_results/0"},  # not among the outcomes it was shown
+                {"op": "move", "from": "/triggers/0", "path": "/wants/-"},
+                {"op": "replace", "path": "", "value": "x"},
+                {"op": "replace", "path": "/triggers", "value": "Roly"},
+                {"op": "replace", "path": "/needs_evaluation", "value": "no"}):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({"patch": [bad]}, wanted)
