@@ -105,7 +105,7 @@ class Bid:
     def line(self) -> str:
         return (f"{self.part}: I want the focus on {self.focus.rstrip('.')}. I suggest: {self.suggestion.rstrip('.')}. "
                 f"I predict: {self.predicted_result.rstrip('.')} ({self.confidence} sure, "
-                f"within {_span(self.timeframe_s)}).")
+                f"within {span(self.timeframe_s)}).")
 
 
 @dataclass
@@ -124,7 +124,8 @@ class Weighed:
         return {b.part_id for b in self.bids}
 
 
-def _span(seconds: int) -> str:
+def span(seconds: int) -> str:
+    """A timeframe in words: "90 minutes", "3 days"."""
     for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
         if seconds >= size * 2:
             return f"{seconds // size} {unit}"

@@ -1,7 +1,9 @@
-"""Why did you say that: what a reply's workspace recalled, with each item's scores and where it came from."""
+"""Why did you say that: what a reply's workspace recalled, with each item's scores and where it came from, and the
+parts' bids it weighed (seed 000): what each part wanted, suggested and predicted, and which the Self followed."""
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout
 
+from anima.mind.bids import span
 from anima.store.kinds import KINDS
 
 
@@ -22,8 +24,10 @@ def describe(components: dict) -> str:
 
 
 class WhyDialog(QDialog):
-    def __init__(self, items: list[dict], texts: dict, parent=None, *, sources: dict | None = None):
-        """`texts` and `sources` (its provenance, in words) by (item_kind, item_id)."""
+    def __init__(self, items: list[dict], texts: dict, parent=None, *, sources: dict | None = None,
+                 bids: list[dict] | None = None):
+        """`texts` and `sources` (its provenance, in words) by (item_kind, item_id); `bids`: the bids the reply
+        weighed (Companion.bids)."""
         super().__init__(parent)
         self.setWindowTitle("Why this reply")
         layout = QVBoxLayout(self)
@@ -42,7 +46,21 @@ class WhyDialog(QDialog):
         self.tree.setColumnWidth(3, 260)
         self.tree.setColumnWidth(4, 240)
         layout.addWidget(self.tree)
+        bids = bids or []
+        layout.addWidget(QLabel("What my parts proposed, and which I followed:" if bids else
+                                "No part bid on this reply."))
+        self.bids = QTreeWidget()
+        self.bids.setObjectName("why-bids")
+        self.bids.setHeaderLabels(["part", "followed", "focus", "suggestion", "predicted", "sure", "within"])
+        for b in bids:
+            self.bids.addTopLevelItem(QTreeWidgetItem([
+                b["part"], "yes" if b["followed"] else "no", b["focus"], b["suggestion"], b["predicted_result"],
+                b["confidence"], span(b["timeframe_s"])]))
+        for column, width in ((0, 140), (2, 200), (3, 240), (4, 240)):
+            self.bids.setColumnWidth(column, width)
+        self.bids.setVisible(bool(bids))
+        layout.addWidget(self.bids)
         buttons = QDialogButtonBox(QDialogButtonBox.Close)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
-        self.resize(1060, 360)
+        self.resize(1060, 520 if bids else 360)
