@@ -1,7 +1,8 @@
 """What the Open Mind reads and does about parts and predictions, typed, so ui/ holds no SQL and no patch logic.
 
 - `PartShown`: a part with what a person needs beside it: where it came from (split or merged from which parts) and
-  what it became (the parts split or merged from it), and its edits.
+  what it became (the parts split or merged from it), its edits, and its recent bids (what it proposed, when, and
+  whether the Self followed it).
 - `edit_whole`: a person's edit of a part as a whole JSON text, turned into a patch of the top-level fields it
   changes and applied through Parts.patch, so the same checks hold (schema, size, voice, protected fields) and a
   refused edit changes nothing.
@@ -10,11 +11,13 @@
 """
 
 import json
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..errors import InvalidEdit
 from ..store.soul import Soul
+from .bids import span
 from .parts import Part, Parts
 from .predictions import Prediction
 
@@ -26,6 +29,7 @@ class PartShown:
     part: Part
     children: list[int]       # the parts split or merged from it
     edits: list[dict]         # its edit history, oldest first
+    bids: list[dict] = field(default_factory=list)   # its recent bids, newest first (Bidding.of_part)
 
     @property
     def came_from(self) -> str:
@@ -41,11 +45,23 @@ class PartShown:
         return "became " + ", ".join(f"#{i}" for i in self.children) if self.children else ""
 
 
-def shown_parts(soul: Soul, parts: Parts, archived: bool | None = None) -> list[PartShown]:
-    """The parts (active first, then archived; each oldest first) with their lineage both ways and their edits."""
+def shown_parts(soul: Soul, parts: Parts, archived: bool | None = None,
+                bids: Callable[[int], list[dict]] | None = None) -> list[PartShown]:
+    """The parts (active first, then archived; each oldest first) with their lineage both ways, their edits and,
+    given `bids` (a part's id -> its recent bids: Bidding.of_part), their bids."""
     every = parts.all(archived)
     every.sort(key=lambda p: (p.archived, p.id))
-    return [PartShown(p, parts.children(p.id), soul.history("part", p.id)) for p in every]
+    return [PartShown(p, parts.children(p.id), soul.history("part", p.id), bids(p.id) if bids else [])
+            for p in every]
+
+
+def bid_line(b: dict) -> str:
+    """One bid as the Open Mind says it: when, whether it was followed, and what the part wanted, suggested and
+    predicted (Bidding.of and of_part rows)."""
+    followed = "followed" if b["followed"] else "not followed"
+    return (f"{b['made_at'][:16].replace('T', ' ')} ({followed}): I wanted the focus on {b['focus'].rstrip('.')}; "
+            f"I suggested: {b['suggestion'].rstrip('.')}; I predicted: {b['predicted_result'].rstrip('.')} "
+            f"({b['confidence']} sure, within {span(b['timeframe_s'])}).")
 
 
 def edit_whole(parts: Parts, part_id: int, text: str, actor: str = "user") -> Part:

@@ -1,13 +1,18 @@
 """The Open Mind's parts and predictions on a real encrypted soul: active and archived parts with their outcomes,
-JSON, lineage and edits; an edit of the JSON checked like any patch (one that breaks the schema is refused with a
-clear message and nothing changes); archiving; predictions pending, due and evaluated."""
+recent bids, JSON, lineage and edits; an edit of the JSON checked like any patch (one that breaks the schema is
+refused with a clear message and nothing changes); archiving; predictions pending, due and evaluated; the affect
+profile edited, a bad edit refused with the old profile kept; and the bids a reply weighed in its "Why?"."""
 
 import json
 from datetime import datetime, timedelta, timezone
 
+from PySide6.QtCore import Qt
+
+from anima.mind.bids import Bid, Weighed
 from anima.store.provenance import Provenance, Source
 from tests.reflect.test_hygiene import outcome, part
 
+from .conftest import send
 from .test_inner_life import cells, open_view, reload
 
 
@@ -31,7 +36,7 @@ def test_parts_and_predictions_share_one_tab_and_the_panel_fits_the_window(qtbot
     window.toggle_mind()
     panel = window.mind
     selector = panel.parts.selector
-    assert [selector.itemText(i) for i in range(selector.count())] == ["Parts", "Predictions"]
+    assert [selector.itemText(i) for i in range(selector.count())] == ["Parts", "Predictions", "Affect"]
     assert panel.tabText(panel.indexOf(panel.parts)) == "Parts"
     qtbot.wait(50)
     assert window.width() <= 1100 and window.mind.width() < window.width()
@@ -49,7 +54,7 @@ def test_parts_show_active_and_archived_with_outcomes_json_lineage_and_edits(qtb
     assert json.loads(view.json.toPlainText()) == c.parts.get(roly).data
     assert view.archive_button.text() == "Make active"
     assert view.edits.count() == 2 and "I: update" in view.edits.item(0).text()  # archived, then created
-    view.details.setCurrentIndex(1)
+    view.details.setCurrentWidget(view.json.parentWidget())
     screenshot(window, "open-mind-parts")
 
 
@@ -126,3 +131,85 @@ def test_predictions_are_shown_pending_due_and_evaluated(qtbot, window, screensh
     view.state.setCurrentText("all")
     reload(qtbot, view)
     assert cells(view.table, 0) == ["due", "due", "evaluated"]
+
+
+def weighed_by(c, reply_id, pid, name, followed):
+    """What the parts bid on one message, as a turn records it: a bid each, the first followed or not."""
+    bids = [Bid(pid, name, "the math homework", "Do 20 minutes now", "Ada finishes question 1", "70%", 5400),
+            Bid(pid, name, "a break", "Rest first", "Ada comes back fresher", "40%", 600)]
+    c.bidding.record(reply_id, [(Weighed("homework again", bids, [0] if followed else []), None)])
+
+
+def test_a_parts_recent_bids_say_what_it_proposed_when_and_whether_it_was_followed(qtbot, window, screenshot):
+    c = window.companion
+    pid = made(c, part("Homework Focus", "I pull attention back to the math homework.", ["homework"]))
+    quiet = made(c, part("Garden", "I look after the garden.", ["garden"]))
+    first = c.messages.record("companion", "Shall we start with question 1?")
+    weighed_by(c, first, pid, "Homework Focus", followed=True)
+    later = c.messages.record("companion", "A short break, then.")
+    weighed_by(c, later, pid, "Homework Focus", followed=False)
+    view = open_view(qtbot, window, "Parts")
+    view.select(pid)
+    said = [view.bids.item(i).text() for i in range(view.bids.count())]
+    assert len(said) == 4  # newest first: the later message's two, neither followed; then the first's
+    assert "(not followed): I wanted the focus on the math homework; I suggested: Do 20 minutes now" in said[1]
+    assert "(followed): I wanted the focus on the math homework" in said[3] and "(70% sure, within 90 minutes)" \
+        in said[3]
+    assert said[3][:4].isdigit()  # when it bid
+    view.details.setCurrentWidget(view.bids)
+    screenshot(window, "open-mind-part-bids")
+    view.select(quiet)
+    assert view.bids.item(0).text().startswith("No bids yet")
+
+
+def test_the_why_of_a_reply_shows_the_bids_it_weighed_and_which_were_followed(qtbot, window, monkeypatch,
+                                                                             screenshot):
+    from ui.chat.why import WhyDialog
+    c = window.companion
+    c.chat.enqueue("Let us start with question 1.")
+    reply = send(qtbot, window, "where do I start?")
+    pid = made(c, part("Homework Focus", "I pull attention back to the math homework.", ["homework"]))
+    weighed_by(c, reply.message_id, pid, "Homework Focus", followed=True)
+    shown = []
+    monkeypatch.setattr(WhyDialog, "exec", lambda self: shown.append(self) or 0)
+    qtbot.mouseClick(reply.why, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(shown), timeout=10_000)
+    tree = shown[0].bids
+    rows = [[tree.topLevelItem(i).text(j) for j in range(7)] for i in range(tree.topLevelItemCount())]
+    assert rows == [["Homework Focus", "yes", "the math homework", "Do 20 minutes now", "Ada finishes question 1",
+                     "70%", "90 minutes"],
+                    ["Homework Focus", "no", "a break", "Rest first", "Ada comes back fresher", "40%", "10 minutes"]]
+    shown[0].show()
+    screenshot(shown[0], "why-this-reply-bids")
+
+
+def test_a_reply_no_part_bid_on_says_so_in_its_why(qtbot, window):
+    from ui.chat.why import WhyDialog
+    dialog = WhyDialog([], {}, window, bids=[])
+    qtbot.addWidget(dialog)
+    assert dialog.bids.topLevelItemCount() == 0 and not dialog.bids.isVisibleTo(dialog)
+
+
+def test_the_affect_profile_is_edited_in_the_window_and_a_bad_edit_keeps_the_old_one(qtbot, window, screenshot):
+    c = window.companion
+    c.affect.set({"values": ["being reliable"], "fears": ["letting Ada down"], "seeks": ["things finished"]})
+    view = open_view(qtbot, window, "Affect")
+    assert view.boxes["fears"].toPlainText() == "letting Ada down"
+    view.boxes["values"].setPlainText("being reliable\n\nAda's trust\n")
+    view.save()
+    qtbot.waitUntil(lambda: c.affect.profile()["values"] == ["being reliable", "Ada's trust"], timeout=10_000)
+    assert c.affect.profile()["fears"] == ["letting Ada down"]
+    screenshot(window, "open-mind-affect")
+
+    kept = c.affect.profile()
+    for broken, says in (("x" * 200, "maxLength fails"), ("my PIN is 4921", "secrets are never kept")):
+        view.boxes["seeks"].setPlainText(broken)
+        view.loaded = False
+        view.save()
+        qtbot.waitUntil(lambda: view.error.isVisible() and says in view.error.text(), timeout=10_000)
+        qtbot.waitUntil(lambda: view.loaded, timeout=10_000)
+        assert "the old profile is kept" in view.error.text()
+        assert c.affect.profile() == kept
+        assert view.boxes["seeks"].toPlainText() == broken  # the person's text stays, to be fixed
+    view.revert()
+    assert view.boxes["seeks"].toPlainText() == "things finished" and not view.error.isVisible()

@@ -1,5 +1,6 @@
-"""Parts and their predictions in one Open Mind tab, behind a selector (group.py)."""
+"""Parts, their predictions and the affect they grow from, in one Open Mind tab, behind a selector (group.py)."""
 
+from .affect_view import AffectView
 from .group import ViewGroup
 from .parts_view import PartsView
 from .predictions_view import PredictionsView
@@ -7,5 +8,5 @@ from .predictions_view import PredictionsView
 
 class PartsTab(ViewGroup):
     title = "Parts"
-    kinds = (PartsView, PredictionsView)
+    kinds = (PartsView, PredictionsView, AffectView)
     name = "parts"

@@ -1,5 +1,6 @@
-"""Parts (seed 000): the perspectives that bid, active and archived, each with its outcomes, its JSON, where it came
-from and what it became (splits and merges), and its edits. The person edits a part's JSON (checked as any patch
+"""Parts (seed 000): the perspectives that bid, active and archived, each with its outcomes, its recent bids (what it
+proposed, when, and whether the Self followed it), its JSON, where it came from and what it became (splits and
+merges), and its edits. The person edits a part's JSON (checked as any patch
 is: a JSON that breaks the schema is refused with a clear message and nothing changes), archives it or makes it
 active again."""
 
@@ -9,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QListWidget, QPlainTextEdit, QPushButton, QSplitter,
                                QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget)
 
-from anima.mind.open_parts import edit_whole, shown_parts
+from anima.mind.open_parts import bid_line, edit_whole, shown_parts
 
 from .base import MindView
 from .tips import full_text_tips
@@ -49,6 +50,9 @@ class PartsView(MindView):
         self.json.setObjectName("part-json")
         self.edits = QListWidget()
         self.edits.setObjectName("part-edits")
+        self.bids = QListWidget()
+        self.bids.setObjectName("part-bids")
+        self.bids.setWordWrap(True)
         json_page = QWidget()
         json_col = QVBoxLayout(json_page)
         json_col.setContentsMargins(0, 0, 0, 0)
@@ -59,6 +63,7 @@ class PartsView(MindView):
         json_col.addLayout(json_buttons)
         self.details = QTabWidget()
         self.details.addTab(self.outcomes, "Outcomes")
+        self.details.addTab(self.bids, "Bids")
         self.details.addTab(json_page, "JSON")
         self.details.addTab(self.edits, "Edits")
 
@@ -83,7 +88,7 @@ class PartsView(MindView):
         return b
 
     def load(self):
-        return shown_parts(self.companion.soul, self.companion.parts)
+        return shown_parts(self.companion.soul, self.companion.parts, bids=self.companion.bidding.of_part)
 
     def show_data(self, rows) -> None:
         keep = self.selected()
@@ -116,6 +121,7 @@ class PartsView(MindView):
         s = self.selected()
         self.outcomes.clear()
         self.edits.clear()
+        self.bids.clear()
         if s is None:
             self.json.setPlainText("")
             self.archive_button.setEnabled(False)
@@ -124,6 +130,8 @@ class PartsView(MindView):
         p = s.part
         self.outcomes.addItems([outcome_line(o) for o in p.data["suggestions_and_results"]]
                                or ["No outcomes yet: nothing it suggested has been followed and checked."])
+        self.bids.addItems([bid_line(b) for b in s.bids]
+                           or ["No bids yet: nothing has woken it since it was made."])
         draft = self._draft[1] if self._draft and self._draft[0] == p.id else None
         self.json.setPlainText(draft if draft is not None else json.dumps(p.data, ensure_ascii=False, indent=1))
         self.edits.addItems([edit_line(e) for e in s.edits[::-1]])
