@@ -13,6 +13,7 @@ import getpass
 import json
 import os
 import sys
+from contextlib import closing
 
 from pathlib import Path
 
@@ -209,14 +210,13 @@ def _evolved(companion) -> str:
 
 
 def cmd_chat(args) -> int:
-    companion = open_companion(args, create_if_missing=True)
-    companion.temperature = args.temperature
-    if args.verbose:
-        from .models.gpu import gpu_report
-        getattr(companion.chat, "llama", None)  # a local model: loaded, so the report can count its layers
-        print(f"Model: {companion.chat.name}; {gpu_report(companion.chat)}.", file=sys.stderr)
-    interactive = sys.stdin.isatty()
-    try:
+    with closing(open_companion(args, create_if_missing=True)) as companion:
+        companion.temperature = args.temperature
+        if args.verbose:
+            from .models.gpu import gpu_report
+            getattr(companion.chat, "llama", None)  # a local model: loaded, so the report can count its layers
+            print(f"Model: {companion.chat.name}; {gpu_report(companion.chat)}.", file=sys.stderr)
+        interactive = sys.stdin.isatty()
         if interactive:
             print(f"{companion.name} is here. (Ctrl-D to leave.) {CHAT_HELP}")
         while True:
@@ -237,15 +237,12 @@ def cmd_chat(args) -> int:
             print(flush=True)
             if not interactive:
                 companion.settle()  # no one is typing: let it learn and read ahead, as it would while they read
-    finally:
-        companion.close()
     return 0
 
 
 def cmd_recall(args) -> int:
     import json
-    companion = open_companion(args, talk=False)
-    try:
+    with closing(open_companion(args, talk=False)) as companion:
         companion.indexer_thread.join()
         found = companion.recall(args.query, args.k)
         if args.json:
@@ -255,14 +252,11 @@ def cmd_recall(args) -> int:
             for i, r in enumerate(found, 1):
                 c = ", ".join(f"{k}={v}" for k, v in r.components.items() if v is not None)
                 print(f"{i:>2}. [{r.kind} #{r.id}, {(r.at or '')[:10]}] {r.text[:160]}\n    {c}")
-    finally:
-        companion.close()
     return 0
 
 
 def cmd_forget(args) -> int:
-    companion = open_companion(args, talk=False)
-    try:
+    with closing(open_companion(args, talk=False)) as companion:
         companion.indexer_thread.join()
         if args.person:
             gone = companion.forget_person(args.person)
@@ -272,8 +266,6 @@ def cmd_forget(args) -> int:
             gone = companion.forget(args.kind, args.id)
         else:
             raise KnownError("Say what to forget: `forget --person NAME` or `forget KIND ID`.")
-    finally:
-        companion.close()
     print(f"Forgot {gone.describe()}.")
     return 0
 
@@ -282,8 +274,7 @@ def cmd_proposals(args) -> int:
     """Changes to what shapes the companion that wait for the person's say (mind/gate.py)."""
     import json
     from .store.provenance import shown
-    companion = open_companion(args, talk=False)
-    try:
+    with closing(open_companion(args, talk=False)) as companion:
         if args.accept is not None:
             companion.accept_proposal(args.accept)
             print(f"Accepted proposed change #{args.accept}; it is applied.")
@@ -300,8 +291,6 @@ def cmd_proposals(args) -> int:
         for p in rows if not args.json else ():
             print(f"#{p['id']} [{p['status']}] {p['op']} in {p['target']}: {p['content']}\n"
                   f"    why it waits: {p['reason']}; from {shown(p)}")
-    finally:
-        companion.close()
     return 0
 
 
@@ -327,8 +316,7 @@ def _reflect_deeply(companion) -> int:
 
 def cmd_reflect(args) -> int:
     """Quick reflection once, on what it has not read yet; says what changed (this is the person's own terminal)."""
-    companion = open_companion(args)
-    try:
+    with closing(open_companion(args)) as companion:
         if args.every is not None or args.earned_after is not None:
             r = companion.rhythm.set(every=args.every, earned_after=args.earned_after)
             print(f"Quick reflection after every {r.every} turn(s) (0: never); who I am may be rewritten after "
@@ -337,8 +325,6 @@ def cmd_reflect(args) -> int:
         if args.deep:
             return _reflect_deeply(companion)
         done = companion.reflect()
-    finally:
-        companion.close()
     print(f"Quick reflection: {done.summary()}.")
     if done.inner_state is not None:
         print(f"On my mind now: {done.inner_state}")
@@ -356,8 +342,7 @@ def cmd_parts(args) -> int:
     import json
     from .mind import packs
     from .store.provenance import shown
-    companion = open_companion(args, talk=args.action == "tend")
-    try:
+    with closing(open_companion(args, talk=args.action == "tend")) as companion:
         parts = companion.parts
         if args.action == "tend":
             from .reflect.hygiene import tend
@@ -444,8 +429,6 @@ def cmd_parts(args) -> int:
             for p in companion.predictions.all():
                 print(f"#{p.id} [{p.status(now)}] part #{p.part_id}: {p.predicted_result} (due {p.due_at})"
                       + (f" -> {p.result}" if p.result else ""))
-    finally:
-        companion.close()
     return 0
 
 

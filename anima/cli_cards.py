@@ -7,6 +7,7 @@ cannot come in is refused with one line, and nothing is changed.
 
 import argparse
 import sys
+from contextlib import closing
 from pathlib import Path
 
 from .errors import KnownError
@@ -34,14 +35,11 @@ def cmd_import_card(args) -> int:
     from .cli import open_companion
     from .mind import cards
     card = cards.read(args.path)  # refused here, before anything is opened or made
-    companion = _new_companion(args, card.name) if args.into_new else open_companion(args)
-    try:
+    with closing(_new_companion(args, card.name) if args.into_new else open_companion(args)) as companion:
         companion.indexer_thread.join()
         plan = companion.characters.plan(card)
         print("\n".join(plan.lines()))
         done = companion.characters.apply(plan)
-    finally:
-        companion.close()
     print(f"Imported {args.path}: {plan.name}, with {done.summary()}.")
     return 0
 
@@ -50,24 +48,18 @@ def cmd_import_lorebook(args) -> int:
     from .cli import open_companion
     from .mind import cards
     book = cards.read_lorebook(args.path)
-    companion = open_companion(args, talk=False)
-    try:
+    with closing(open_companion(args, talk=False)) as companion:
         companion.indexer_thread.join()
         print("\n".join(companion.characters.book_lines(book)))
         done = companion.characters.import_lorebook(book, Path(args.path).name)
-    finally:
-        companion.close()
     print(f"Imported {args.path}: {done.summary()}.")
     return 0
 
 
 def cmd_export_card(args) -> int:
     from .cli import open_companion
-    companion = open_companion(args, talk=False)
-    try:
+    with closing(open_companion(args, talk=False)) as companion:
         card = companion.characters.write(args.path, args.lorebook)
-    finally:
-        companion.close()
     entries = len((card["data"].get("character_book") or {}).get("entries", []))
     print(f"Wrote {card['data']['name']} to {args.path} as a chara_card_v2 "
           f"{'PNG' if Path(args.path).suffix.lower() == '.png' else 'JSON'} card with {entries} lorebook entries"
