@@ -147,6 +147,7 @@ class Bidding:
         self.predictions = predictions
         self.names = names
         self._vectors: dict[int, tuple[str, np.ndarray]] = {}  # part id -> (updated_at, vector)
+        self._matrix: tuple[list[int], np.ndarray | None] = ([], None)  # the active parts' vectors, one per row
 
     # ---- the setting ---------------------------------------------------------
 
@@ -167,29 +168,37 @@ class Bidding:
             named = f.trigger is not None or f.score >= WORDS_FLOOR
             if named and f.part.id not in skip:
                 scores[f.part.id], by_id[f.part.id] = f.score, f.part
-        for part, near in self._near(text):
-            if part.id not in skip and near >= MEANING_FLOOR:
-                scores[part.id] = scores.get(part.id, 0.0) + near
-                by_id[part.id] = part
+        for pid, near in self._near(text):
+            if pid not in skip:
+                scores[pid] = scores.get(pid, 0.0) + near
         best = sorted(scores, key=lambda pid: (-scores[pid], pid))[:k]
-        return [by_id[pid] for pid in best]
+        by_id.update((p.id, p) for p in self.parts.some(pid for pid in best if pid not in by_id))
+        return [by_id[pid] for pid in best if pid in by_id]
 
-    def _near(self, text: str) -> list[tuple[Part, float]]:
-        """Each active part with its cosine to the text. Not before the embedder has loaded (it takes seconds in
-        the background): until then parts wake by their words alone."""
+    def _near(self, text: str) -> list[tuple[int, float]]:
+        """The active parts at least MEANING_FLOOR near the text (cosine), by id. Each part's vector is kept in
+        memory and made again only when the part changed (its updated_at), so an event reads the parts' ids and
+        times, not the parts. Not before the embedder has loaded (it takes seconds in the background): until then
+        parts wake by their words alone."""
         if not getattr(self.embedder, "ready", True):
             return []
-        active = self.parts.all()
-        stale = [p for p in active if self._vectors.get(p.id, ("",))[0] != p.updated_at]
-        if stale:
+        stamps = self.parts.stamps()
+        stale = [pid for pid, at in stamps.items() if self._vectors.get(pid, ("",))[0] != at]
+        for start in range(0, len(stale), 256):
+            parts = self.parts.some(stale[start:start + 256])
             rows = self.embedder.embed_batch([f"{p.name}. {p.data['description']} {'; '.join(p.data['triggers'])}"
-                                              for p in stale])
-            for p, v in zip(stale, rows):
+                                              for p in parts])
+            for p, v in zip(parts, rows):
                 self._vectors[p.id] = (p.updated_at, v)
-        if not active:
+        for pid in [pid for pid in self._vectors if pid not in stamps]:  # archived or forgotten since
+            del self._vectors[pid]
+        ids = [pid for pid in stamps if pid in self._vectors]
+        if not ids:
             return []
-        query = self.embedder.embed(text[:EVENT_CHARS])
-        return [(p, float(np.dot(self._vectors[p.id][1], query))) for p in active]
+        if stale or self._matrix[0] != ids:
+            self._matrix = (ids, np.stack([self._vectors[pid][1] for pid in ids]))
+        near = self._matrix[1] @ self.embedder.embed(text[:EVENT_CHARS])
+        return [(ids[i], float(near[i])) for i in np.flatnonzero(near >= MEANING_FLOOR)]
 
     # ---- bids and the Self's choice ----------------------------------------------
 

@@ -95,6 +95,20 @@ class Parts:
         where = "" if archived is None else f" WHERE archived = {int(archived)}"
         return [_part(r) for r in self.soul.query(f"SELECT * FROM parts{where} ORDER BY id")]
 
+    def some(self, ids) -> list[Part]:
+        """The parts with these ids, in no order; one that is not there is left out."""
+        ids, found = list(ids), []
+        for start in range(0, len(ids), 500):  # SQLite takes so many parameters at once
+            chunk = ids[start:start + 500]
+            found += [_part(r) for r in self.soul.query(
+                f"SELECT * FROM parts WHERE id IN ({','.join('?' * len(chunk))})", chunk)]
+        return found
+
+    def stamps(self) -> dict[int, str]:
+        """Each active part's id and when it last changed: what a cache of them (their vectors) lacks, told
+        without reading the parts themselves."""
+        return {r["id"]: r["updated_at"] for r in self.soul.query("SELECT id, updated_at FROM parts WHERE archived = 0")}
+
     def children(self, part_id: int) -> list[int]:
         """The parts split or merged from this one."""
         rows = self.soul.query("SELECT p.id FROM parts AS p, json_each(p.lineage, '$.from') AS f "
@@ -108,9 +122,7 @@ class Parts:
         scored = self.index.search(text, k, archived)
         if not scored:
             return []
-        ids = [s.part_id for s in scored]
-        rows = {r["id"]: _part(r) for r in self.soul.query(
-            f"SELECT * FROM parts WHERE id IN ({','.join('?' * len(ids))})", ids)}
+        rows = {p.id: p for p in self.some(s.part_id for s in scored)}
         # One forgotten by another program meanwhile is not found: the index learns it at its next search.
         return [Found(rows[s.part_id], s.score, s.trigger) for s in scored if s.part_id in rows]
 
