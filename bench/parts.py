@@ -6,7 +6,8 @@
   of them, p95 (target under 5 ms);
 - first_try_valid_rate / valid_rate: of the parts the real default model creates (part.CREATION_PROMPT) and the
   patches it writes (a hygiene consolidation, reflect/hygiene.py), the share that pass every check on the first try,
-  and after at most two retries that tell it what was refused;
+  and after at most two retries that tell it what was refused (the checks creation and hygiene make: the schema,
+  the size, the "I" voice, the patch rules, and no field that only repeats the form it was shown);
 - warm_ttft_ms_parts / warm_ttft_ms_no_parts: the warm time to first token of a turn with three activated parts
   against the same turn with none (the three archived), medians, same companion, same run, alternated; as in
   `bench turn` the draft is typed first (the parts bid on it while it is typed) and the work between turns is let
@@ -29,7 +30,7 @@ from anima.mind.parts import Parts
 from anima.models.embedder import MiniLMEmbedder
 from anima.models.llama import LlamaChatModel
 from anima.models.structured import StructuredOutputFailed, ask_structured
-from anima.reflect.hygiene import DETAIL, PATCH_TOKENS, Action, Hygiene, outcomes_shown, patch_schema
+from anima.reflect.hygiene import DETAIL, PATCH_TOKENS, Action, Hygiene, consolidate, outcomes_shown, patch_schema
 from anima.store import Home
 from anima.store.provenance import Provenance, Source
 
@@ -138,7 +139,8 @@ def created(chat, n: int) -> list[int | None]:
                 {"role": "user", "content": f"Moment: {moment}"}]
         tries.append(try_until_valid(
             lambda told: ask_structured(chat, base + told, schema.PART_CREATION_SCHEMA, what="part", retries=0),
-            lambda c: schema.problem(schema.part_from_creation(c, "2026-03-02T10:00:00+00:00"))))
+            lambda c: schema.problem(schema.part_from_creation(c, "2026-03-02T10:00:00+00:00"))
+            or schema.form_problem(c)))
         say(f"created part for moment {len(tries)}: {'valid on try ' + str(tries[-1]) if tries[-1] else 'never valid'}"
             f" ({time.perf_counter() - t:.0f} s)")
     return tries
@@ -158,7 +160,7 @@ def patched(chat, soul, parts: Parts, n: int, rng: random.Random) -> list[int | 
 
         def check(answer, pid=pid):
             try:
-                parts.patch(pid, answer["patch"], "ai")
+                consolidate(parts, pid, answer["patch"])
             except InvalidEdit as e:
                 return str(e)
             return None

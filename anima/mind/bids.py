@@ -19,7 +19,6 @@ followed bid's prediction goes to mind/predictions.py, due at its time plus its 
 
 import json
 import logging
-import re
 import threading
 from dataclasses import dataclass, field
 from enum import Enum
@@ -53,8 +52,6 @@ EVENT_CHARS = 1500       # of the event, in a part's prompt
 MAX_TIMEFRAME_S = 30 * 24 * 3600
 BID_TRIES = 2            # a bid in another voice is asked for again this many times in all
 HIDDEN = "[seen by my parts only: what they make of it is in their bids]"
-# A small model fills the fields with the form itself ("text, at most 200 characters", "a JSON object"): no bid.
-_FORM = re.compile(r"^\W*text\W*$|at most \d+ characters|\bJSON\b", re.I)
 
 BID_SCHEMA = {
     "type": "object", "additionalProperties": False,
@@ -238,8 +235,8 @@ class Bidding:
                 return None
             said = {k: " ".join(str(got[k]).split()) for k in ("focus", "suggestion", "predicted_result")}
             why = next((f"its {k} is blank" for k, v in said.items() if not v), None) \
-                or next((f"its {k} repeats the form instead of bidding" for k, v in said.items() if _FORM.search(v)),
-                        None) \
+                or next((f"its {k} repeats the form instead of bidding" for k, v in said.items()
+                         if part_schema.repeats_form(v)), None) \
                 or next((f"its {k} speaks as \"we\"" for k, v in said.items() if part_schema.speaks_as_we(v)), None)
             if why is None:
                 return Bid(p.id, p.name, said["focus"], said["suggestion"], said["predicted_result"],

@@ -112,6 +112,30 @@ def voice_problem(part: dict) -> str | None:
     return None
 
 
+# A small model fills a field with the form it was shown instead of an answer ("text", "text, at most 240
+# characters", "a list of at most 4 short strings", "a JSON object"): such a part would wake on the form's words.
+_FORM = re.compile(r"^\W*(?:text|string|a list|an object)\W*$|^\W*text\s*:|\bat most \d+ (?:characters|short "
+                   r"strings|objects)\b|\bshort strings\b|\ba JSON object\b", re.I)
+
+
+def repeats_form(text: str) -> bool:
+    """Whether a text a model wrote is the form it was asked to fill, not something said."""
+    return _FORM.search(text) is not None
+
+
+def form_problem(written, where: str = "") -> str | None:
+    """Which field of what a model wrote (a part, its fields, a patch's values) repeats the form instead of saying
+    something, in one line that quotes none of it; None if none does. Only for what a model wrote: a person's own
+    words are theirs."""
+    if isinstance(written, str):
+        return f"its {where or 'text'} repeats the form instead of saying something" if repeats_form(written) else None
+    items = written.items() if isinstance(written, dict) else enumerate(written) if isinstance(written, list) else ()
+    for key, value in items:
+        if (why := form_problem(value, f"{where}/{key}".lstrip("/"))) is not None:
+            return why
+    return None
+
+
 def speaks_as_we(text: str) -> bool:
     """Whether a thing a part says (a phrase, a bid) speaks of itself as "we" (a sentence opens with it)."""
     return _WE_OPENS.search(text.strip()) is not None

@@ -15,7 +15,8 @@ the parts that wake with it and what was said lately, and chooses one action:
 A second call writes what the action needs (the patch, the two parts, the merged part).
 
 Code validates every change before any of it is written: the schema, the size cap and the "I" voice (mind/part.py),
-the patch caps and protected fields (mind/parts.py). A change that fails leaves every part as it was, is logged (the
+the patch caps and protected fields (mind/parts.py), and that no value the model wrote is the form it was shown
+("text, at most 240 characters"). A change that fails leaves every part as it was, is logged (the
 part's id and the action, never its words), and the model is told why and asked again, a bounded number of times.
 Core parts steer behaviour and change only by the person: hygiene never touches them.
 """
@@ -319,10 +320,11 @@ class Hygiene:
         if action is Action.EVALUATE:
             self.parts.patch(p.id, [{"op": "replace", "path": "/needs_evaluation", "value": True}], "ai")
         elif action is Action.CONSOLIDATE:
-            self.parts.patch(p.id, detail["patch"], "ai")
+            consolidate(self.parts, p.id, detail["patch"])
         elif action is Action.ARCHIVE:
             self.parts.set_archived(p.id, True, "ai")
         elif action is Action.SPLIT:
+            _written_whole(detail["parts"])
             children = [_whole(c, [p], [p.data["suggestions_and_results"][i] for i in
                                         dict.fromkeys(i for i in c.get("outcomes", []) if i in shown)])
                         for c in detail["parts"]]
@@ -331,6 +333,7 @@ class Hygiene:
                 tried.made = [self.parts.create(c, "ai", made_by, parents=[p.id], how="split") for c in children]
                 self.parts.set_archived(p.id, True, "ai")
         elif action is Action.MERGE:
+            _written_whole([detail["merged"]])
             other = neighbours[detail["with"] - 1]
             other = self.parts.get(other.id)
             if other.archived or other.core:
@@ -409,6 +412,22 @@ class _Refused(Exception):
 def _again(why: str) -> dict:
     return {"role": "user", "content": f"That was refused: {why} Nothing was changed. Decide again (keep is always "
                                        "possible)."}
+
+
+def consolidate(parts: Parts, part_id: int, patch: list) -> Part:
+    """Apply a consolidation the model wrote: refused (InvalidEdit, the part as it was) when a value repeats the
+    form instead of saying something, or when Parts.patch refuses it."""
+    for op in patch:
+        if (why := schema.form_problem(op.get("value"), str(op.get("path", "")))) is not None:
+            log.info("a consolidation of part #%d was refused: it repeats the form", part_id)
+            raise InvalidEdit(f"Part #{part_id} was not changed: {why}.")
+    return parts.patch(part_id, patch, "ai")
+
+
+def _written_whole(written: list[dict]) -> None:
+    for n, w in enumerate(written, 1):
+        if (why := schema.form_problem(w)) is not None:
+            raise InvalidEdit(f"Part {n} of {len(written)} cannot be kept: {why}.")
 
 
 def outcomes_shown(p: Part) -> list[int]:

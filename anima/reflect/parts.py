@@ -8,7 +8,7 @@ charge, a new person or project it will meet again) and why. Only then does a
 second call write the part (mind/part.py's creation schema); code fills in the
 clock and the flags, and the part must pass every check (the schema, its size, the
 "I" voice: one in another voice is refused and the model asked again, a bounded
-number of times). The same moment makes a part in one companion and nothing in
+number of times; so is one that fills a field with the form it was shown, "text"). The same moment makes a part in one companion and nothing in
 another: the affect profile is the lever, and a soul without one (no pack installed,
 none written by the person) creates none.
 """
@@ -131,7 +131,7 @@ class PartCreation:
             created = ask_structured(self.chat, prompt, part_schema.PART_CREATION_SCHEMA, what="part",
                                      temperature=0.3, cancel=cancel)
             data = part_schema.part_from_creation(created, self.clock().isoformat())
-            why = part_schema.problem(data)
+            why = part_schema.problem(data) or part_schema.form_problem(created)
             if why is None and (found := secrets.find(json.dumps(data, ensure_ascii=False))):
                 why = f"it holds {found[0]}, and secrets are never kept"
             if why is None:

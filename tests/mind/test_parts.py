@@ -179,6 +179,18 @@ def test_a_part_in_another_voice_is_refused_and_nothing_is_stored(soul, parts, f
     assert soul.query("SELECT count(*) AS n FROM parts")[0]["n"] == 0
 
 
+def test_what_a_model_wrote_that_only_repeats_its_form_is_found_and_real_words_are_not():
+    for form in ("text", "Text.", "text, at most 240 characters", "a list of at most 4 short strings",
+                 "an object with short strings", "text: I am excited", "a JSON object"):
+        assert schema.repeats_form(form), form
+    for said in ("Ada sends a text", "I text Ada at night", "Reading a JSON file", "a gift, an object with meaning",
+                 "At most two coffees a day"):
+        assert not schema.repeats_form(said), said
+    assert schema.form_problem({**fear(), "wants": ["Avoid dogs", "text"]}) == \
+        "its wants/1 repeats the form instead of saying something"
+    assert schema.form_problem(fear()) is None
+
+
 def test_we_with_the_person_is_not_a_part_speaking_as_we():
     # The seed's own part asks "Can we go another way?": the person and I, not the part as many.
     part = {**fear(), "phrases": ["Can we go another way?", "Shall we leave now?"]}

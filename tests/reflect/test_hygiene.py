@@ -212,6 +212,13 @@ BAD = {
     "a patch with a path it does not have": (
         {"action": "consolidate", "why": "noisy"},
         {"patch": [{"op": "remove", "path": "/wants/0"}, {"op": "remove", "path": "/wants/0"}]}),
+    "a patch that fills a field with the form": (
+        {"action": "consolidate", "why": "noisy"},
+        {"patch": [{"op": "replace", "path": "/personality", "value": "text, at most 240 characters"}]}),
+    "a split child that repeats the form": (
+        {"action": "split", "why": "two contexts"},
+        {"parts": [written("Roly at work", "I handle Roly at work.", ["a list of at most 4 short strings"]),
+                   written("Roly at home", "I look after Roly at home.", ["Roly at home"])]}),
     "a merge with no part to merge with": ({"action": "merge", "why": "same"},),
 }
 
