@@ -178,5 +178,6 @@ CREATION_PROMPT = (
     "perspective: create a part for it. A part speaks as \"I\" (never \"we\"): its description says what it "
     "is about and what it cares about; its triggers are cues that wake it; its phrases are things it says; "
     "its responses are how it reacts; its wants are what it pushes for; conclude_when says when it can be "
-    "archived. Keep every field short and concrete."
+    "archived. Keep every field short and concrete, in words about this moment and this person, never a "
+    "description of the field."
 )

@@ -196,8 +196,9 @@ DETAIL = {
     Action.CONSOLIDATE: (
         "Write the JSON Patch (RFC 6902) that consolidates this part: each operation has op, path (a field of the "
         "part, such as /description, /triggers, /suggestions_and_results or /suggestions_and_results/0) and, for "
-        "add and replace, value. Operations apply in order: remove the higher-numbered item first. Replace "
-        "/needs_evaluation with false once it reads clearly again."),
+        "add and replace, value: the new words themselves, never a description of the field. Operations apply in "
+        "order: remove the higher-numbered item first. Replace /needs_evaluation with false once it reads clearly "
+        "again."),
     Action.SPLIT: (
         "Write the two parts it divides into, each for one context: a name that says its context, a description "
         "in the first person (\"I ...\"), its personality, the triggers that wake it there, its phrases and wants, "
