@@ -132,14 +132,12 @@ def merge_schema(neighbours: int) -> dict:
         "merged": _written([])}}
 
 
-# A consolidation is a JSON Patch whose every operation is one the part can take: the grammar offers its own paths
-# and nothing else (a text field replaced; a list replaced whole, an item added, replaced or removed; an outcome's
-# result rewritten or the outcome removed; the log replaced by a shorter one; needs_evaluation set), each with a
-# value of the field's own shape. Offered any pointer ("^/field(/n)?"), the bundled 135M model wrote paths the part
-# does not have; offered all six operations with "from" and "value" optional, it wrote "move" with no "from".
-# Parts.patch still checks whatever comes (an index that a removal before it shifted, the "I" voice, the caps).
-TEXTS = ("description", "personality", "conclude_when", "emotion", "intensity")
-LISTS = ("triggers", "phrases", "responses", "wants")
+# A consolidation is a JSON Patch whose every operation is one that consolidating this part takes (seed 000: fewer,
+# summarised outcomes; more decisive or more conditional wording; narrower triggers): the grammar offers the part's
+# own paths and nothing else, each with a value of the field's shape, the removals (which hold no words) first.
+# Offered any pointer ("^/field(/n)?"), the bundled 135M model wrote paths the part does not have; offered every
+# field, it rewrote the first one offered (its personality) with the outline of the field. Parts.patch still checks
+# whatever comes (an index that a removal before it shifted, the "I" voice, the caps).
 PATCH_OPERATIONS = 8       # operations one consolidation may write (mind/parts.py caps any patch at 64)
 TEXT_CHARS = 240           # a text the model rewrites (the schema allows the description more)
 _LINE = {"type": "string", "minLength": 1, "maxLength": 120}
@@ -154,24 +152,19 @@ def _operation(op: str, paths: list[str], value: dict | None = None) -> dict:
 
 def patch_schema(p: Part, shown: list[int]) -> dict:
     """The consolidation patches this part can take (`shown`: the indexes of the outcomes the model read)."""
-    d = p.data
-    most = {f: _P[f]["maxItems"] for f in LISTS}
-    items = [f"/{f}/{i}" for f in LISTS for i in range(len(d[f]))]
-    ops = [*(_operation("replace", [f"/{f}"], {**_P[f], "maxLength": min(TEXT_CHARS, _P[f]["maxLength"])})
-             for f in TEXTS),
-           _operation("replace", [f"/{f}" for f in LISTS], {"type": "array", "maxItems": min(most.values()),
-                                                            "items": _LINE}),
+    triggers = [f"/triggers/{i}" for i in range(len(p.data["triggers"]))]
+    outcomes = [f"/suggestions_and_results/{i}" for i in shown]
+    ops = ([_operation("remove", outcomes)] if outcomes else []) \
+        + ([_operation("remove", triggers)] if triggers else []) \
+        + ([_operation("replace", [f"{o}/result" for o in outcomes], _OUTCOME["properties"]["result"])]
+           if outcomes else []) \
+        + [_operation("replace", ["/needs_evaluation"], {"type": "boolean"}),
+           _operation("replace", ["/description"], schema.first_person(TEXT_CHARS)),
+           _operation("replace", ["/intensity"], _P["intensity"]),
+           _operation("replace", ["/triggers"], {"type": "array", "maxItems": _P["triggers"]["maxItems"],
+                                                 "items": _LINE}),
            _operation("replace", ["/suggestions_and_results"],
-                      {"type": "array", "maxItems": max(1, len(shown)), "items": _OUTCOME}),
-           _operation("replace", ["/needs_evaluation"], {"type": "boolean"})]
-    if growing := [f"/{f}/-" for f in LISTS if len(d[f]) < most[f]]:
-        ops.append(_operation("add", growing, _LINE))
-    if items:
-        ops += [_operation("replace", items, _LINE), _operation("remove", items)]
-    if shown:
-        ops += [_operation("replace", [f"/suggestions_and_results/{i}/result" for i in shown],
-                           _OUTCOME["properties"]["result"]),
-                _operation("remove", [f"/suggestions_and_results/{i}" for i in shown])]
+                      {"type": "array", "maxItems": max(1, len(shown)), "items": _OUTCOME})]
     return {"type": "object", "additionalProperties": False, "required": ["patch"], "properties": {
         "patch": {"type": "array", "minItems": 1, "maxItems": PATCH_OPERATIONS, "items": {"anyOf": ops}}}}
 

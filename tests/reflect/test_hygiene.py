@@ -203,18 +203,16 @@ BAD = {
         {"action": "split", "why": "two contexts"},
         {"parts": [written("Roly at work", "I handle Roly at work.", ["Roly"]),
                    written("Roly at home", "I look after Roly at home.", ["Roly"])]}),
-    "a patch whose result breaks the schema (nine triggers)": (
-        {"action": "consolidate", "why": "noisy"},
-        {"patch": [{"op": "add", "path": "/triggers/-", "value": f"Roly asks {i}"} for i in range(8)]}),
+
     "a patch that rewrites it as we": (
         {"action": "consolidate", "why": "noisy"},
-        {"patch": [{"op": "replace", "path": "/description", "value": "We keep track of Roly."}]}),
+        {"patch": [{"op": "replace", "path": "/description", "value": "I keep track of Roly. We get on."}]}),
     "a patch with a path it does not have": (
         {"action": "consolidate", "why": "noisy"},
-        {"patch": [{"op": "remove", "path": "/wants/0"}, {"op": "remove", "path": "/wants/0"}]}),
+        {"patch": [{"op": "remove", "path": "/triggers/0"}, {"op": "remove", "path": "/triggers/0"}]}),
     "a patch that fills a field with the form": (
         {"action": "consolidate", "why": "noisy"},
-        {"patch": [{"op": "replace", "path": "/personality", "value": "text, at most 240 characters"}]}),
+        {"patch": [{"op": "replace", "path": "/triggers", "value": ["text, at most 120 characters"]}]}),
     "a split child that repeats the form": (
         {"action": "split", "why": "two contexts"},
         {"parts": [written("Roly at work", "I handle Roly at work.", ["a list of at most 4 short strings"]),
@@ -286,8 +284,9 @@ def test_only_parts_that_changed_or_were_talked_past_are_due_and_core_parts_neve
 
 
 def test_the_consolidation_a_model_can_write_names_only_the_parts_own_paths():
-    """The grammar a consolidation is written in offers this part's own fields and items, each with a value of its
-    shape: no runtime field, no core_part, no item it does not have, no move, no root."""
+    """The grammar a consolidation is written in offers what consolidating this part takes, on its own fields and
+    items, each with a value of its shape: no runtime field, no core_part, no item it does not have, no move, no
+    root, no field consolidation does not rewrite."""
     import jsonschema
     from llama_cpp import LlamaGrammar
 
@@ -299,15 +298,17 @@ def test_the_consolidation_a_model_can_write_names_only_the_parts_own_paths():
     wanted = patch_schema(p, outcomes_shown(p))
     LlamaGrammar.from_json_schema(json.dumps(wanted), verbose=False)  # llama.cpp takes it
     good = [{"op": "replace", "path": "/description", "value": "I keep track of Roly's reviews."},
-            {"op": "add", "path": "/triggers/-", "value": "Roly asks for a review"},
-            {"op": "remove", "path": "/wants/0"},
+            {"op": "replace", "path": "/triggers", "value": ["Roly asks for a review"]},
+            {"op": "remove", "path": "/triggers/0"},
             {"op": "remove", "path": "/suggestions_and_results/9"},
             {"op": "replace", "path": "/suggestions_and_results/2/result", "value": "Accepted, twice"},
             {"op": "replace", "path": "/needs_evaluation", "value": False}]
     jsonschema.validate({"patch": good}, wanted)
     for bad in ({"op": "add", "path": "/lineage", "value": "x"},
                 {"op": "replace", "path": "/core_part", "value": True},
-                {"op": "remove", "path": "/wants/1"},                   # it has one want
+                {"op": "remove", "path": "/triggers/1"},                # it has one trigger
+                {"op": "replace", "path": "/personality", "value": "Blunt."},
+                {"op": "replace", "path": "/description", "value": "She keeps track of Roly."},
                 {"op": "remove", "path": "/suggestions_and_results/0"},  # not among the outcomes it was shown
                 {"op": "move", "from": "/triggers/0", "path": "/wants/-"},
                 {"op": "replace", "path": "", "value": "x"},
