@@ -22,8 +22,9 @@ PART_SCHEMA: dict = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 
 # The model writes the perspective; the runtime adds the outcomes log, the flags and the clock. What it writes is
 # a narrower part than the schema allows (every creation is a valid part's fields): shorter texts and lists, the
-# intensity one of three words, and a description that begins with "I " (the grammar writes the word, the model
-# the rest: the bundled 135M model described every part in the third person, "She is moving...", in every try).
+# intensity one of three words, a description that begins with "I " (the grammar writes the word, the model the
+# rest: the bundled 135M model described every part in the third person, "She is moving...", in every try), and
+# triggers that begin with "When ".
 _RUNTIME_FILLS = ("suggestions_and_results", "core_part", "needs_evaluation")
 _P = PART_SCHEMA["properties"]
 DESCRIPTION_CHARS = 240
@@ -34,6 +35,12 @@ def first_person(most: int) -> dict:
     in it: a pattern is written as is, without JSON's escapes."""
     return {**_P["description"], "maxLength": min(most, _P["description"]["maxLength"]),
             "pattern": r'^I [^"\\\x00-\x1f]{1,%d}$' % (min(most, _P["description"]["maxLength"]) - 2)}
+
+
+def cue(most: int) -> dict:
+    """A trigger the model writes after the "When " the grammar has written (a cue, not the field's outline: left
+    free, the bundled model wrote "a list of at most 4 short strings" as a trigger)."""
+    return {**_P["triggers"]["items"], "maxLength": most, "pattern": r'^When [^"\\\x00-\x1f]{1,%d}$' % (most - 5)}
 
 
 def _text(field: str, most: int) -> dict:
@@ -58,7 +65,7 @@ PART_CREATION_SCHEMA = {
         "emotion": _text("emotion", 30),
         "intensity": {**_P["intensity"], "enum": ["Low", "Medium", "High"]},
         "personality": _text("personality", 160),
-        "triggers": {**_lines("triggers", 4, 80), "minItems": 1},
+        "triggers": {**_lines("triggers", 4, 80), "minItems": 1, "items": cue(80)},
         "phrases": _lines("phrases", 3, 80),
         "responses": _lines("responses", 3, 60),
         "wants": _lines("wants", 3, 80),

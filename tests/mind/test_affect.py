@@ -22,7 +22,7 @@ def new_part(description="I keep track of Maya, Ada's sister, who moves in next 
         "originating_event": {"result": "Ada said her sister Maya moves in next week"},
         "conclude_when": "When Maya has settled in and Ada feels at home again.", "emotion": "Protective care",
         "intensity": "Medium", "personality": "Gentle and practical. I ask about the next small arrangement.",
-        "triggers": ["Maya", "sister moving in", "sharing the flat"], "phrases": ["How are the two of you doing?"],
+        "triggers": ["When Maya comes up", "When her sister moves in", "When they share the flat"], "phrases": ["How are the two of you doing?"],
         "responses": ["Notice tension at home"], "wants": ["Ada at ease in her own home"]})
 
 

@@ -118,7 +118,8 @@ def test_the_schema_is_one_file_in_resources_and_it_is_capped():
 
 def test_what_the_model_writes_to_create_a_part_is_a_narrower_part():
     """Less to write for a small model, never something the part schema refuses: the part's fields but those the
-    runtime fills in, each as capped or more, the intensity one of three words, the description opening with "I"."""
+    runtime fills in, each as capped or more, the intensity one of three words, the description opening with "I",
+    each trigger with "When"."""
     made, whole = schema.PART_CREATION_SCHEMA, schema.PART_SCHEMA
     assert set(made["required"]) == set(whole["required"]) - {"suggestions_and_results", "core_part",
                                                                "needs_evaluation"}
@@ -132,12 +133,12 @@ def test_what_the_model_writes_to_create_a_part_is_a_narrower_part():
     created = {"name": "Space at home", "description": "I notice when Ada feels crowded at home.",
                "originating_event": {"result": "Ada's sister is moving in"}, "conclude_when": "When Ada feels at home",
                "emotion": "Worry", "intensity": "Medium", "personality": "Gentle. I speak softly.",
-               "triggers": ["her sister moving in"], "phrases": ["Is there room for you?"], "responses": ["Leaning in"],
+               "triggers": ["When her sister moves in"], "phrases": ["Is there room for you?"], "responses": ["Leaning in"],
                "wants": ["Ada has a room of her own"]}
     jsonschema.validate(created, made)
     assert schema.problem(schema.part_from_creation(created, NOW)) is None
     for field, value in (("description", "She is moving in next week and feels anxious."), ("intensity", "Some"),
-                         ("description", 'I say "no"'), ("triggers", [])):
+                         ("description", 'I say "no"'), ("triggers", []), ("triggers", ["her sister moving in"])):
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate({**created, field: value}, made)
 

@@ -14,13 +14,13 @@ def hollow(**fields) -> str:
 def test_a_created_part_that_repeats_the_form_is_refused_and_asked_again(companion):
     companion.affect.set(PROFILE)
     chat = companion.chat
-    chat.enqueue(mattered(), hollow(triggers=["a list of at most 4 short strings"]), new_part())
+    chat.enqueue(mattered(), hollow(phrases=["a list of at most 3 short strings"]), new_part())
     done = companion.reflector.creation.consider(EXCHANGE)
     assert done.outcome is Outcome.CREATED
-    assert any("its triggers/0 repeats the form instead of saying something" in m["content"]
+    assert any("its phrases/0 repeats the form instead of saying something" in m["content"]
                for m in chat.history[-1]["messages"])
     [part] = companion.parts.all()
-    assert part.data["triggers"] == ["Maya", "sister moving in", "sharing the flat"]
+    assert part.data["triggers"] == ["When Maya comes up", "When her sister moves in", "When they share the flat"]
 
     chat.enqueue(mattered(), *[hollow(name="Flat", conclude_when="text")] * 2)
     assert companion.reflector.creation.consider(EXCHANGE).outcome is Outcome.INVALID
