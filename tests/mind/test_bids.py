@@ -172,19 +172,24 @@ def test_bids_are_weighed_ahead_so_the_turn_calls_the_model_once(reading_compani
     chat.enqueue("Twenty minutes, starting now.", bid(focus="the first problem", seconds=900), follow(1), "x")
     turn = c.turn(draft)
     turn.read()
-    assert len(chat.history) == calls + 1 and chat.history[calls]["messages"] == read_along
+    # The first call after sending is the reply, on the prompt read along (the work between turns may already
+    # have begun calling the model once the reply ended: it is counted after settling).
+    assert chat.history[calls]["messages"] == read_along
     c.settle()
+    assert len(chat.history) == calls + 4  # the reply; between turns the part's bid, the Self's choice, the note
     ahead = chat.history[-1]["messages"]
     assert "I want the focus on the first problem" in ahead[-1]["content"]
 
     # Their next message wakes the same part: it already bid since the last reply, so it is not asked again.
     calls = len(chat.history)
-    chat.enqueue("Good luck!", "x")
+    chat.enqueue("Good luck!", bid(focus="starting", seconds=300), follow(1), "x")
     nxt = c.turn("I'm procrastinating a bit")
     nxt.read()
-    assert len(chat.history) == calls + 1
-    assert chat.history[calls]["messages"][:len(ahead)] == ahead  # the prefix read ahead is kept, byte for byte
+    reply_call = chat.history[calls]["messages"]
+    assert reply_call[-1]["content"].endswith("I'm procrastinating a bit")  # no bid was asked before the reply
+    assert reply_call[:len(ahead)] == ahead  # the prefix read ahead is kept, byte for byte
     c.settle()
+    assert len(chat.history) == calls + 4  # the reply, then between turns the part bids on this exchange anew
     weighed = c.bids(nxt.reply_id)
     assert [(b["part_id"], b["focus"], b["followed"]) for b in weighed] == [(pid, "the first problem", True)]
     assert [b["focus"] for b in c.bids(turn.reply_id)] == ["the math assignment"]
