@@ -7,7 +7,8 @@ from pathlib import Path
 
 from .errors import KnownError
 
-NAMES = ("store", "mind", "retrieval", "latency", "turn", "ui", "redteam", "reflection", "parts", "faults", "bundle")
+NAMES = ("store", "mind", "retrieval", "latency", "turn", "ui", "redteam", "reflection", "parts", "faults", "bundle",
+         "scale")
 
 
 def run(name: str, rest: list[str]) -> int:

@@ -102,12 +102,30 @@ class Companion:
                                    evaluation=Evaluation(chat, self.parts, self.predictions, names),
                                    creation=PartCreation(chat, self.parts, self.affect, names, clock))
         self.rhythm = Rhythms(soul, self.reflector)
+        # Another program on this soul (the window and `python -m anima chat`) may change these meanwhile: they
+        # are read again when it has written something (the indexer notices, at the next recall).
+        self._settings = self._stored_settings()
+        self.indexer.on_change_elsewhere(self._reread_settings)
         # The character cards it came from, and itself as one (SillyTavern's formats).
         self.characters = Characters(soul, self.self_model, self.gate, self.world, self.conversation,
                                      names=lambda: (self.name, self.user_name), quiet=self.reflector.turn_started)
         self.evolution = Evolution(soul, chat, self.self_model, self.rules,
                                    GovernedRewrite(soul, self.self_model, self.gate), learned=self.memories.inferred,
                                    names=lambda: (self.name, self.user_name))
+
+    def _stored_settings(self) -> tuple[str | None, str | None]:
+        return self.soul.get_meta("learns_in_conversation"), self.soul.get_meta(EVERY)
+
+    def _reread_settings(self) -> None:
+        """What another program changed of the settings read once at unlock (a value this one set, or that is
+        as it was, stays as it is)."""
+        stored = self._stored_settings()
+        (learns, every), (learns_was, every_was) = stored, self._settings
+        self._settings = stored
+        if learns != learns_was:
+            self.reflector.learns = (learns or "1") == "1"
+        if every != every_was:
+            self.reflector.every = int(every or "1")
 
     def start_background(self, chat: bool = True) -> None:
         """Start what loads in the background: the models, then the vector index."""
@@ -293,6 +311,7 @@ class Companion:
         self.reflector.turn_started()
         if self.indexer_thread.ident is not None:
             self.indexer_thread.join()
+        self.indexer.close()  # keeps the built vector graph in the soul when that is cheap
         try:
             self.soul.close()  # a full disk at the checkpoint is a DiskFull (what was saved is kept)
         finally:

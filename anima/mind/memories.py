@@ -34,10 +34,12 @@ class Memories:
         t = now()
         if provenance is None and actor == "user":
             provenance = Provenance(Source.APP)  # one the person wrote in the Open Mind
-        mid = self.soul.add("memory", actor, provenance=provenance, kind=kind, content=content, source=source,
-                            source_message_id=message_id, importance=importance, valid_from=valid_from or t,
-                            created_at=t)
-        self.indexer.index_items("memory", [{"id": mid, "content": content}])
+        vectors = self.indexer.embed("memory", [{"content": content}])  # before: the memory and its vector go together
+        with self.indexer.transaction():
+            mid = self.soul.add("memory", actor, provenance=provenance, kind=kind, content=content, source=source,
+                                source_message_id=message_id, importance=importance, valid_from=valid_from or t,
+                                created_at=t)
+            self.indexer.put("memory", [mid], vectors)
         return mid
 
     def supersede(self, old_id: int, content: str, *, actor: str = "ai", source: str = "user_stated",
@@ -67,8 +69,10 @@ class Memories:
     def edit(self, memory_id: int, content: str, actor: str = "user") -> None:
         """A correction of what the memory says (not a change in the world): the text is replaced."""
         content = _checked(content)
-        self.soul.update("memory", memory_id, actor, content=content)
-        self.indexer.index_items("memory", [{"id": memory_id, "content": content}])
+        vectors = self.indexer.embed("memory", [{"content": content}])
+        with self.indexer.transaction():
+            self.soul.update("memory", memory_id, actor, content=content)
+            self.indexer.put("memory", [memory_id], vectors)
 
     def suppress(self, memory_id: int, actor: str = "ai") -> None:
         """Active suppression: the corrected memory fades most, its closest associates by how close they are."""

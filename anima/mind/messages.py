@@ -75,8 +75,11 @@ class Messages:
                 raise EmptyMessage()
             rows.append({"session": m.session, "role": m.role, "speaker": m.speaker, "content": text,
                          "created_at": m.at or now()})
+        # Embedded first (slow, and holding no lock), then each message and its vector are stored together:
+        # a full disk leaves both or neither.
+        vectors = self.indexer.embed("message", rows)
         ids = []
-        with self.soul.transaction() as con:
+        with self.indexer.transaction() as con:
             for r, m in zip(rows, messages):
                 cur = con.execute("INSERT INTO messages(session, role, speaker, content, created_at) "
                                   "VALUES (:session, :role, :speaker, :content, :created_at)", r)
@@ -85,9 +88,7 @@ class Messages:
                     p = m.provenance
                     con.execute("INSERT INTO provenance VALUES ('message', ?, ?, ?, ?)",
                                 (cur.lastrowid, Source(p.source).value, p.message_id, p.detail))
-        for r, i in zip(rows, ids):
-            r["id"] = i
-        self.indexer.index_items("message", rows)
+            self.indexer.put("message", ids, vectors)
         return ids
 
     def recent(self, session: str, limit: int = 50) -> list[dict]:

@@ -51,8 +51,10 @@ class WorldCards:
         t = now()
         made = provenance or (Provenance(Source.APP) if actor == "user" else None)  # the person's, in the Open Mind
         extra = {"enabled": int(enabled), "options": json.dumps(options or {}, ensure_ascii=False)}
-        cid = self.soul.add("world_card", actor, provenance=made, **fields, **extra, created_at=t, updated_at=t)
-        self.indexer.index_items("world_card", [{"id": cid, **fields}])
+        vectors = self.indexer.embed("world_card", [fields])  # before: the card and its vector go together
+        with self.indexer.transaction():
+            cid = self.soul.add("world_card", actor, provenance=made, **fields, **extra, created_at=t, updated_at=t)
+            self.indexer.put("world_card", [cid], vectors)
         return cid
 
     def update(self, card_id: int, *, actor: str = "user", **changes) -> None:
@@ -61,8 +63,10 @@ class WorldCards:
                   "keywords": json.loads(old["keywords"]), **changes}
         fields = _validated(merged["kind"], merged["title"], merged["body"], merged["keywords"],
                             imported=old.get("options", "{}") != "{}")
-        self.soul.update("world_card", card_id, actor, **fields, updated_at=now())
-        self.indexer.index_items("world_card", [{"id": card_id, **fields}])
+        vectors = self.indexer.embed("world_card", [fields])
+        with self.indexer.transaction():
+            self.soul.update("world_card", card_id, actor, **fields, updated_at=now())
+            self.indexer.put("world_card", [card_id], vectors)
 
     def set_enabled(self, card_id: int, on: bool, actor: str = "user") -> None:
         """Turn a card on or off: a card that is off stays, and is shown, but the clerk never wakes it (a

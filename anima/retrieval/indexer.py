@@ -1,15 +1,42 @@
-"""Keeping vectors in step with the soul: embed what is stored, index it in memory, drop what is forgotten."""
+"""Keeping vectors in step with the soul: embed what is stored, index it in memory, drop what is forgotten.
 
+An item and its vector are written in one transaction (`transaction()` and `put()`; `index_items()` for an
+item already stored): a full disk leaves both or neither. The vector is embedded before the transaction, so
+the slow part holds no lock, and joins the in-memory index once the transaction commits.
+
+Several programs may have one soul open (the window and `python -m anima chat`). Each keeps its own in-memory
+index, so each follows what the others wrote through the soul's vector feed (store/migrations.py, m011):
+triggers on `embeddings` append every change to it, and before each recall `catch_up()` applies what it has
+not seen yet. `PRAGMA data_version` changes only when another connection commits, so while nobody else writes
+a catch-up costs that one pragma.
+
+The built approximate graph is kept in the soul (snapshot.py: its links, never its vectors), saved in the
+background after a build and after enough changes, and read at unlock instead of being built again; what
+changed since it was kept is caught up from the feed.
+"""
+
+import json
 import logging
 import threading
+import time
+from contextlib import contextmanager
+from typing import Callable
 
+import numpy as np
+import sqlcipher3
+
+from ..errors import KnownError
 from ..models.embedder import Embedder
 from ..store import recallable
 from ..store.kinds import KINDS, RECALLED
 from ..store.soul import Soul
-from .vectors import VectorIndex
+from . import snapshot
+from .vectors import VectorIndex, read
 
 log = logging.getLogger(__name__)
+
+Key = tuple[str, int]
+PART = 1 << 20  # bytes of a kept graph per row, each written in a transaction of its own (short: never a turn's wait)
 
 
 def key_text(kind: str, row: dict) -> str:
@@ -19,23 +46,153 @@ def key_text(kind: str, row: dict) -> str:
 
 
 class Indexer:
+    # The graph is saved again after this many changes (or this share of its size, if more) since it was kept.
+    SAVE_EVERY, SAVE_SHARE = 1000, 0.05
+    # At close it is saved when this is cheap: up to this many vectors (about a second on two cores).
+    SAVE_AT_CLOSE_UP_TO = 250_000
+    # The feed's rows are pruned once a kept graph holds them and they are this old: a program that has not
+    # looked at the feed for longer reads its index again (in the background).
+    PRUNE_AFTER_S = 3600
+    # A kept graph still being written this long after it was begun was left by a program that ended.
+    ABANDONED_AFTER_S = 3600
+
     def __init__(self, soul: Soul, embedder: Embedder, index: VectorIndex | None = None):
         self.soul = soul
         self.embedder = embedder
         self.index = index or VectorIndex(embedder.dim)
-        soul.on_forget(lambda kind, item_id: self.index.remove((kind, item_id)))
+        self._sync = threading.RLock()  # taken after the soul's lock, never before it
+        self._feed = bool(soul.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vector_feed'"))
+        self._applied = 0         # every feed row up to this seq is in the index
+        self._version = None      # PRAGMA data_version when the feed was last read
+        self._loaded = False      # the stored vectors have been read (until then the loader follows the feed)
+        self.ready = threading.Event()  # set once recall by meaning has every stored vector (exactly, at first)
+        self._unknown = False     # a write of ours joined a transaction that is not ours: the feed will say
+        self._depth = 0
+        self._pending: list[tuple[str, list[int], np.ndarray]] = []
+        self._unsaved = 0         # changes since the kept graph
+        self._saving: threading.Thread | None = None
+        self._save_lock = threading.Lock()  # one save at a time
+        self._loader: threading.Thread | None = None
+        self._closed = False
+        self._elsewhere: list[Callable[[], None]] = []
+        self.index.on_built(self._built)
+        soul.on_forget(self._forgotten)
+
+    # ---- writing ------------------------------------------------------------
+
+    def embed(self, kind: str, rows: list[dict]) -> np.ndarray:
+        """The vectors of some items of one kind (rows with their `embedded` columns), in one batch."""
+        return self.embedder.embed_batch([key_text(kind, r) for r in rows])
+
+    @contextmanager
+    def transaction(self):
+        """The soul's transaction, in which put() stores vectors: they join the in-memory index once it
+        commits, and never if it does not. Inside a transaction that is not one of these (a caller's own
+        soul.transaction()), the vectors are found in the feed at the next recall instead."""
+        with self.soul._lock, self._sync:
+            foreign = self._depth == 0 and self.soul.con is not None and self.soul.con.in_transaction
+            top = self._depth == 0 and not foreign
+            if top:
+                self._pending = []
+            self._depth += 1
+            try:
+                with self.soul.transaction() as con:
+                    before = self._sequence(con) if top and self._feed else None
+                    yield con
+                    after = self._sequence(con) if top and self._feed else None
+            except BaseException:
+                if top:
+                    self._pending = []
+                if foreign:
+                    self._unknown = True
+                raise
+            finally:
+                self._depth -= 1
+            if foreign:
+                self._unknown = self._unknown or bool(self._pending)
+                self._pending = []
+                return
+            if not top:
+                return
+            pending, self._pending = self._pending, []
+            for kind, ids, vectors in pending:
+                self.index.add_many([(kind, i) for i in ids], vectors)
+                self._unsaved += len(ids)
+            # What the feed gained in this transaction is ours, and now in the index.
+            if self._loaded and before is not None and before == self._applied:
+                self._applied = after
+        self._save_if_due()
+
+    def put(self, kind: str, ids: list[int], vectors) -> None:
+        """Store the vectors of some items of one kind, in the current transaction() (or one of their own)."""
+        if not ids:
+            return
+        vectors = np.asarray(vectors, dtype=np.float32).reshape(len(ids), -1)
+        with self.transaction():
+            self.soul.put_vectors(kind, ids, self.embedder.name, vectors)
+            self._pending.append((kind, list(ids), vectors))
 
     def index_items(self, kind: str, rows: list[dict]) -> None:
-        """Embed rows of one kind (batched), store their vectors, add them to the in-memory index."""
+        """Embed rows of one kind (batched) that are already stored, store their vectors, add them to the
+        in-memory index."""
         if not rows:
             return
-        vectors = self.embedder.embed_batch([key_text(kind, r) for r in rows])
-        self.soul.put_vectors(kind, [r["id"] for r in rows], self.embedder.name, vectors)
-        self.index.add_many([(kind, r["id"]) for r in rows], vectors)
+        vectors = self.embed(kind, rows)
+        self.put(kind, [r["id"] for r in rows], vectors)
+
+    def _forgotten(self, kind: str, item_id: int) -> None:
+        self.index.remove((kind, item_id))
+        self._unsaved += 1
+        self._unknown = True  # the feed moved past what this index has applied: the next look catches up
+
+    # ---- reading what is stored ---------------------------------------------
 
     def load(self) -> int:
-        """Fill the in-memory index from the stored vectors of this embedder; returns how many."""
-        return self.index.load(recallable.vectors(self.soul, self.embedder.name, self.embedder.dim))
+        """Fill the in-memory index from the stored vectors of this embedder and follow the feed from there:
+        exact search serves as soon as they are read (`ready` is set). Then the kept graph, when there is one
+        that fits, is read back and takes over; else one is built in the background (from 5,000 vectors).
+        Returns how many vectors."""
+        if not self._feed:
+            n = self.index.load(recallable.vectors(self.soul, self.embedder.name, self.embedder.dim))
+            self._loaded = True
+            self.ready.set()
+            return n
+        top = self._sequence()
+        stored = read(recallable.vectors(self.soul, self.embedder.name, self.embedder.dim), self.embedder.dim)
+        kept = self._kept()
+        n = self.index.replace(stored, build=kept is None)
+        self._unsaved = n
+        with self.soul._lock, self._sync:
+            self._applied = top
+            self._version = None  # the feed is read now, whoever wrote
+            self._loaded = True
+            self._catch_up_locked()
+        self.ready.set()
+        if kept is None:
+            return n
+        through, header, payload = kept
+        try:
+            changed = {(r["item_kind"], r["item_id"]) for r in self.soul.query(
+                "SELECT item_kind, item_id FROM vector_feed WHERE seq > ?", (through,))}
+            state, keys = snapshot.unpack(header, payload, self.embedder.dim)
+            del payload
+            restored = self.index.prepare(state, keys, stored, changed)
+        except snapshot.BadSnapshot as e:
+            log.warning("the kept vector graph cannot be used (%s); it is built again", e)
+            self.index.build_in_background()
+            return n
+        except Exception:
+            log.exception("reading the kept vector graph failed; it is built again")
+            self.index.build_in_background()
+            return n
+        del stored
+        with self.soul._lock, self._sync:
+            n = self.index.install(restored)
+            self._unsaved = len(changed)
+            self._applied = min(self._applied, top)  # what came since the rows were read is followed again
+            self._catch_up_locked()
+        log.info("vector index read from the soul: %d vectors, %d changed since it was kept", n, len(changed))
+        return n
 
     def missing(self) -> dict[str, list[dict]]:
         """Recallable items with no usable vector (never embedded, damaged, or from another embedder)."""
@@ -62,4 +219,263 @@ class Indexer:
             self.reindex_missing()
         t = threading.Thread(target=run, name="indexer", daemon=True)
         t.start()
+        self._loader = t
         return t
+
+    # ---- other programs on the same soul --------------------------------------
+
+    def on_change_elsewhere(self, listener: Callable[[], None]) -> None:
+        """`listener()` hears, at the next recall, that another program committed something to the soul (a
+        setting, the self-model): what is cached from the soul can be read again."""
+        self._elsewhere.append(listener)
+
+    def catch_up(self, force: bool = False) -> None:
+        """Apply what other programs stored or forgot since the last look (before each recall). While none
+        wrote, this is one pragma."""
+        if not self._feed or not self._loaded:
+            return
+        elsewhere = False
+        with self.soul._lock:
+            if self.soul.con is None or self.soul.con.in_transaction:
+                return  # closed, or inside a transaction of this thread's whose end is not known yet
+            version = self._data_version()
+            elsewhere = version != self._version
+            if elsewhere or self._unknown or force:
+                with self._sync:
+                    self._catch_up_locked(version)
+        if elsewhere:
+            for listener in self._elsewhere:
+                try:
+                    listener()
+                except Exception:
+                    log.exception("a listener for changes made elsewhere failed")
+
+    def _catch_up_locked(self, version: int | None = None) -> None:
+        """The soul's lock and _sync held."""
+        self._version = self._data_version() if version is None else version
+        self._unknown = False
+        top = self._sequence()
+        if self._applied < self._pruned_through():
+            # Rows this program never read were pruned: read the whole index again, in the background.
+            self._reload_in_background()
+            return
+        latest: dict[Key, str] = {}
+        for r in self.soul.query("SELECT item_kind, item_id, op FROM vector_feed WHERE seq > ? AND seq <= ? "
+                                 "ORDER BY seq", (self._applied, top)):
+            latest[(r["item_kind"], r["item_id"])] = r["op"]
+        if latest:
+            stored = self._stored([key for key, op in latest.items() if op == "put"])
+            keys, vectors = [], []
+            for key, op in latest.items():
+                v = stored.get(key)
+                if v is None:  # dropped, forgotten since, or another embedder's
+                    if self.index.vector(key) is not None:
+                        self.index.remove(key)
+                        self._unsaved += 1
+                    continue
+                now = self.index.vector(key)
+                if now is None or not np.array_equal(now, v):
+                    keys.append(key)
+                    vectors.append(v)
+            if keys:
+                self.index.add_many(keys, np.vstack(vectors))
+                self._unsaved += len(keys)
+        self._applied = max(self._applied, top)
+
+    def _stored(self, keys: list[Key]) -> dict[Key, np.ndarray]:
+        by_kind: dict[str, list[int]] = {}
+        for kind, item_id in keys:
+            by_kind.setdefault(kind, []).append(item_id)
+        out = {}
+        for kind, ids in by_kind.items():
+            for i in range(0, len(ids), 500):
+                chunk = ids[i:i + 500]
+                for r in self.soul.query(
+                        f"SELECT item_id, vector FROM embeddings WHERE item_kind = ? AND model = ? AND dim = ? "
+                        f"AND item_id IN ({','.join('?' * len(chunk))})",
+                        [kind, self.embedder.name, self.embedder.dim, *chunk]):
+                    out[(kind, r["item_id"])] = np.frombuffer(r["vector"], dtype="<f4")
+        return out
+
+    def _reload_in_background(self) -> None:
+        if self._loader is not None and self._loader.is_alive():
+            return
+        self._loaded = False
+        log.warning("another program pruned vector changes this one had not read; reading the index again")
+        self._loader = threading.Thread(target=self._guarded(self.load), name="indexer reload", daemon=True)
+        self._loader.start()
+
+    # ---- keeping the built graph ---------------------------------------------
+
+    def _built(self) -> None:
+        """The graph was built (a background thread): keep it, so the next unlock need not build it again."""
+        self._unsaved = max(self._unsaved, 1)
+        self.save_in_background()
+
+    def _save_if_due(self) -> None:
+        if self.index.approximate and self._unsaved >= max(self.SAVE_EVERY, self.SAVE_SHARE * len(self.index)):
+            self.save_in_background()
+
+    def save_in_background(self) -> threading.Thread | None:
+        if self._closed or (self._saving is not None and self._saving.is_alive()):
+            return None
+        self._saving = threading.Thread(target=self._guarded(self.save), name="vector graph save", daemon=True)
+        self._saving.start()
+        return self._saving
+
+    def _guarded(self, job):
+        def run():
+            try:
+                job()
+            except _SoulClosing:
+                pass
+            except (KnownError, sqlcipher3.Error) as e:  # a full disk, a locked soul: the graph is only a help
+                log.warning("the vector index was not kept in the soul this time (%s)", e)
+            except Exception:
+                log.exception("keeping the vector index in the soul failed")
+        return run
+
+    def save(self, closing: bool = False) -> bool:
+        """Keep the built graph in the soul, in parts of short transactions (none holds the soul for long);
+        the last one makes it the one read at unlock, removes the older one and prunes the feed. False when
+        there was nothing to keep (no graph yet, or the soul is closing)."""
+        if not self._feed or (self._closed and not closing):
+            return False
+        with self._save_lock:
+            return self._save()
+
+    def _save(self) -> bool:
+        self.catch_up(force=True)  # what the feed says is in the index: the graph can stand for all of it
+        through, unsaved = self._applied, self._unsaved
+        taken = self.index.snapshot()
+        if taken is None:
+            return False
+        header, payload = snapshot.pack(*taken)
+        del taken
+        parts = [payload[i:i + PART] for i in range(0, len(payload), PART)] or [b""]
+        del payload
+        with self._open() as con:
+            sid = con.execute("INSERT INTO vector_snapshots(model, dim, through, parts, header, made_at) "
+                              "VALUES (?, ?, ?, ?, ?, ?)", (self.embedder.name, self.embedder.dim, through,
+                                                            len(parts), snapshot.dumps_header(header),
+                                                            int(time.time()))).lastrowid
+        try:
+            for n, part in enumerate(parts):
+                with self._open() as con:
+                    con.execute("INSERT INTO vector_snapshot_parts VALUES (?, ?, ?)", (sid, n, part))
+            with self._open() as con:
+                newest = con.execute("SELECT max(through) FROM vector_snapshots WHERE state = 'complete' AND "
+                                     "model = ? AND dim = ?", (self.embedder.name, self.embedder.dim)).fetchone()[0]
+                written = con.execute("SELECT count(*) FROM vector_snapshot_parts WHERE snapshot_id = ?",
+                                      (sid,)).fetchone()[0]
+                if written != len(parts) or (newest is not None and newest > through):
+                    con.execute("UPDATE vector_snapshots SET state = 'retired' WHERE id = ?", (sid,))
+                else:
+                    con.execute("UPDATE vector_snapshots SET state = 'retired' WHERE state = 'complete'")
+                    con.execute("UPDATE vector_snapshots SET state = 'complete' WHERE id = ?", (sid,))
+                    self._prune(con, through)
+        except BaseException:
+            self._retire(sid)
+            raise
+        self._unsaved = max(0, self._unsaved - unsaved)
+        self._remove_retired()
+        log.info("vector graph kept in the soul (%d parts, through change %d)", len(parts), through)
+        return True
+
+    @contextmanager
+    def _open(self):
+        """A transaction, unless the soul is closed or closing (then SoulClosing, which save() stops at)."""
+        with self.soul._lock:
+            if self.soul.con is None:
+                raise _SoulClosing()
+            with self.soul.transaction() as con:
+                yield con
+
+    def _prune(self, con, through: int) -> None:
+        """Feed rows that a kept graph holds (seq <= through) and that are old go (the caller's transaction)."""
+        cutoff = con.execute("SELECT max(seq) FROM vector_feed WHERE seq <= ? AND at <= ?",
+                             (through, int(time.time()) - self.PRUNE_AFTER_S)).fetchone()[0]
+        if cutoff is not None:
+            con.execute("DELETE FROM vector_feed WHERE seq <= ?", (cutoff,))
+            con.execute("UPDATE vector_state SET value = max(value, ?) WHERE key = 'pruned_through'", (cutoff,))
+
+    def _retire(self, sid: int) -> None:
+        try:
+            with self._open() as con:
+                con.execute("UPDATE vector_snapshots SET state = 'retired' WHERE id = ?", (sid,))
+        except (KnownError, sqlcipher3.Error, _SoulClosing):
+            pass  # removed at a later save (an unfinished one is retired once it is old)
+
+    def _remove_retired(self) -> None:
+        """Old graphs go a part per transaction; so does one left unfinished by a program that ended."""
+        stale = int(time.time()) - self.ABANDONED_AFTER_S
+        for r in self._query("SELECT id FROM vector_snapshots WHERE state = 'retired' OR "
+                             "(state = 'writing' AND made_at < ?)", (stale,)):
+            for p in self._query("SELECT n FROM vector_snapshot_parts WHERE snapshot_id = ?", (r["id"],)):
+                with self._open() as con:
+                    con.execute("DELETE FROM vector_snapshot_parts WHERE snapshot_id = ? AND n = ?", (r["id"], p["n"]))
+            with self._open() as con:
+                con.execute("DELETE FROM vector_snapshots WHERE id = ?", (r["id"],))
+
+    def _kept(self) -> tuple[int, dict, bytes] | None:
+        """The kept graph for this embedder: (through, header, payload), or None."""
+        found = self.soul.query("SELECT id, through, parts, header FROM vector_snapshots WHERE state = 'complete' "
+                                "AND model = ? AND dim = ? ORDER BY through DESC LIMIT 1",
+                                (self.embedder.name, self.embedder.dim))
+        if not found:
+            return None
+        s = found[0]
+        parts = self.soul.query("SELECT data FROM vector_snapshot_parts WHERE snapshot_id = ? ORDER BY n", (s["id"],))
+        if len(parts) != s["parts"]:
+            log.warning("the kept vector graph is missing parts; it is built again")
+            return None
+        try:
+            header = json.loads(s["header"])
+        except ValueError:
+            return None
+        return s["through"], header, b"".join(p["data"] for p in parts)
+
+    # ---- closing --------------------------------------------------------------
+
+    def close(self) -> None:
+        """Before the soul closes: keep the graph if it changed and that is cheap. No background save starts
+        after this."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._loader is not None and self._loader.ident is not None:
+            self._loader.join()
+        if self._saving is not None and self._saving.ident is not None:
+            self._saving.join()
+        if (self._feed and self.index.approximate and self._unsaved > 0
+                and len(self.index) <= self.SAVE_AT_CLOSE_UP_TO):
+            self._guarded(lambda: self.save(closing=True))()
+
+    # ---- plumbing ---------------------------------------------------------------
+
+    def _query(self, sql: str, params=()) -> list[dict]:
+        """soul.query for the background save: _SoulClosing once the soul is closed."""
+        with self.soul._lock:
+            if self.soul.con is None:
+                raise _SoulClosing()
+            return self.soul.query(sql, params)
+
+    def _data_version(self) -> int:
+        return self.soul.query("PRAGMA data_version")[0]["data_version"]
+
+    def _sequence(self, con=None) -> int:
+        """The highest feed seq ever given (AUTOINCREMENT keeps it, whatever was pruned)."""
+        sql = "SELECT seq FROM sqlite_sequence WHERE name = 'vector_feed'"
+        if con is not None:
+            row = con.execute(sql).fetchone()
+            return row[0] if row else 0
+        rows = self.soul.query(sql)
+        return rows[0]["seq"] if rows else 0
+
+    def _pruned_through(self) -> int:
+        rows = self.soul.query("SELECT value FROM vector_state WHERE key = 'pruned_through'")
+        return rows[0]["value"] if rows else 0
+
+
+class _SoulClosing(Exception):
+    """The soul closed under a background save: it stops, and the graph is kept another time."""

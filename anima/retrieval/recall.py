@@ -120,6 +120,8 @@ class Recall:
         now = now or datetime.now(timezone.utc)
         now = now if now.tzinfo else now.replace(tzinfo=timezone.utc)  # stored times are all zoned
         kinds = tuple(kinds)
+        # What another program on this soul stored or forgot since the last recall (one pragma when nothing).
+        self.indexer.catch_up()
         named = self._named_speakers(query)
         # The query's embedding and the full-text search run at the same time (both release the GIL).
         pending = None
@@ -166,10 +168,17 @@ class Recall:
         return named if len(named) == 1 else set()
 
     def _speakers(self) -> list[str]:
-        """The names that have spoken, re-read only when a message has been added (not on every recall)."""
+        """The names that have spoken, re-read only when a message has been added (not on every recall), and
+        then only in the new messages (a year of them takes a while to read); all of them again when the newest
+        was forgotten."""
         newest = recallable.newest_message(self.soul)
         if self._speakers_at != newest:
-            self._speakers_cache = recallable.speakers(self.soul)
+            at = self._speakers_at
+            if at is not None and at >= 0 and newest is not None and newest > at:
+                new = [s for s in recallable.speakers(self.soul, after=at) if s not in self._speakers_cache]
+                self._speakers_cache = self._speakers_cache + new
+            else:
+                self._speakers_cache = recallable.speakers(self.soul)
             self._speakers_at = newest
         return self._speakers_cache
 

@@ -470,9 +470,75 @@ def m010_character_cards(con):
     """)
 
 
+def m011_vector_feed(con):
+    """What other programs on the same soul need to keep their in-memory vector index in step, and the built
+    approximate index kept inside the encrypted file (retrieval/indexer.py, retrieval/snapshot.py).
+
+    vector_feed: one row per stored vector changed (put) or removed (drop), in commit order (`seq`), written by
+    triggers on `embeddings`, so every path that writes a vector (a turn, an import, re-indexing, a forget)
+    feeds it. Only the newest row of an item is kept: an older one says nothing the newer does not. `at`: when
+    (Unix seconds), so old rows can be pruned once a saved index holds them (vector_state.pruned_through).
+
+    vector_snapshots / vector_snapshot_parts: the built hnswlib graph, in parts of at most 1 MiB, written by a
+    background job and read at unlock instead of building the graph again. It holds the graph's links and which
+    item each node is, never a vector (those are in `embeddings`, read at unlock): a forgotten item's vector is
+    in no blob. `through`: the feed's seq it reflects; `state`: 'writing' until every part is written, then
+    'complete' (the one read at unlock), then 'retired' once a newer one is complete (and removed).
+
+    None of these is carried by an export: they are remade from the embeddings.
+    """
+    run_script(con, """
+    CREATE TABLE vector_feed (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        item_kind TEXT NOT NULL,
+        item_id INTEGER NOT NULL,
+        op TEXT NOT NULL CHECK (op IN ('put', 'drop')),
+        at INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER))
+    );
+    CREATE INDEX vector_feed_item ON vector_feed(item_kind, item_id);
+
+    CREATE TRIGGER embeddings_feed_insert AFTER INSERT ON embeddings BEGIN
+        DELETE FROM vector_feed WHERE item_kind = new.item_kind AND item_id = new.item_id;
+        INSERT INTO vector_feed(item_kind, item_id, op) VALUES (new.item_kind, new.item_id, 'put');
+    END;
+    CREATE TRIGGER embeddings_feed_update AFTER UPDATE ON embeddings BEGIN
+        DELETE FROM vector_feed WHERE (item_kind = old.item_kind AND item_id = old.item_id)
+            OR (item_kind = new.item_kind AND item_id = new.item_id);
+        INSERT INTO vector_feed(item_kind, item_id, op)
+            SELECT old.item_kind, old.item_id, 'drop'
+            WHERE old.item_kind != new.item_kind OR old.item_id != new.item_id;
+        INSERT INTO vector_feed(item_kind, item_id, op) VALUES (new.item_kind, new.item_id, 'put');
+    END;
+    CREATE TRIGGER embeddings_feed_delete AFTER DELETE ON embeddings BEGIN
+        DELETE FROM vector_feed WHERE item_kind = old.item_kind AND item_id = old.item_id;
+        INSERT INTO vector_feed(item_kind, item_id, op) VALUES (old.item_kind, old.item_id, 'drop');
+    END;
+
+    CREATE TABLE vector_state (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+    INSERT INTO vector_state VALUES ('pruned_through', 0);
+
+    CREATE TABLE vector_snapshots (
+        id INTEGER PRIMARY KEY,
+        model TEXT NOT NULL,
+        dim INTEGER NOT NULL,
+        through INTEGER NOT NULL,
+        parts INTEGER NOT NULL,
+        header TEXT NOT NULL CHECK (json_valid(header)),
+        state TEXT NOT NULL DEFAULT 'writing' CHECK (state IN ('writing', 'complete', 'retired')),
+        made_at INTEGER NOT NULL
+    );
+    CREATE TABLE vector_snapshot_parts (
+        snapshot_id INTEGER NOT NULL REFERENCES vector_snapshots(id) ON DELETE CASCADE,
+        n INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (snapshot_id, n)
+    );
+    """)
+
+
 MIGRATIONS = (m001_soul, m002_full_text, m003_workspace_record, m004_unspaced_scripts,
               m005_provenance_and_proposals, m006_signal_dimensions, m007_part_lineage, m008_rule_evidence,
-              m009_bids, m010_character_cards)
+              m009_bids, m010_character_cards, m011_vector_feed)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -510,6 +576,9 @@ def migrate(con, target: int = SCHEMA_VERSION) -> int:
         step = MIGRATIONS[number - 1]
         con.execute("BEGIN IMMEDIATE")
         try:
+            if current_version(con) >= number:  # another program opening this soul applied it meanwhile
+                con.execute("COMMIT")
+                continue
             step(con)
             con.execute("INSERT INTO schema_migrations(version, name, applied_at) VALUES (?, ?, ?)",
                         (number, step.__name__, _now()))

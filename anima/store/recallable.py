@@ -64,9 +64,10 @@ def newest_message(soul: Soul) -> int | None:
     return soul.query(f"SELECT max(id) AS m FROM {_MESSAGES}")[0]["m"]
 
 
-def speakers(soul: Soul) -> list[str]:
-    """The names that have spoken (each once)."""
-    return [r["speaker"] for r in soul.query(f"SELECT DISTINCT speaker FROM {_MESSAGES} WHERE speaker != ''")]
+def speakers(soul: Soul, after: int = 0) -> list[str]:
+    """The names that have spoken (each once); `after`: in the messages after that id only."""
+    return [r["speaker"] for r in soul.query(f"SELECT DISTINCT speaker FROM {_MESSAGES} WHERE id > ? AND "
+                                             f"speaker != ''", (after,))]
 
 
 def neighbours(soul: Soul, ids: list[int]) -> list[tuple[int, int | None, int | None]]:
