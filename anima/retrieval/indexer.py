@@ -29,7 +29,7 @@ from ..errors import KnownError
 from ..models.embedder import Embedder
 from ..store import recallable
 from ..store.kinds import KINDS, RECALLED
-from ..store.soul import Soul
+from ..store.soul import Soul, Standing
 from . import snapshot
 from .vectors import VectorIndex, read
 
@@ -89,8 +89,8 @@ class Indexer:
         """The soul's transaction, in which put() stores vectors: they join the in-memory index once it
         commits, and never if it does not. Inside a transaction that is not one of these (a caller's own
         soul.transaction()), the vectors are found in the feed at the next recall instead."""
-        with self.soul._lock, self._sync:
-            foreign = self._depth == 0 and self.soul.con is not None and self.soul.con.in_transaction
+        with self.soul.held() as standing, self._sync:
+            foreign = self._depth == 0 and standing is Standing.IN_TRANSACTION
             top = self._depth == 0 and not foreign
             if top:
                 self._pending = []
@@ -162,7 +162,7 @@ class Indexer:
         kept = self._kept()
         n = self.index.replace(stored, build=kept is None)
         self._unsaved = n
-        with self.soul._lock, self._sync:
+        with self.soul.held(), self._sync:
             self._applied = top
             self._version = None  # the feed is read now, whoever wrote
             self._loaded = True
@@ -186,7 +186,7 @@ class Indexer:
             self.index.build_in_background()
             return n
         del stored
-        with self.soul._lock, self._sync:
+        with self.soul.held(), self._sync:
             n = self.index.install(restored)
             self._unsaved = len(changed)
             self._applied = min(self._applied, top)  # what came since the rows were read is followed again
@@ -235,8 +235,8 @@ class Indexer:
         if not self._feed or not self._loaded:
             return
         elsewhere = False
-        with self.soul._lock:
-            if self.soul.con is None or self.soul.con.in_transaction:
+        with self.soul.held() as standing:
+            if standing is not Standing.IDLE:
                 return  # closed, or inside a transaction of this thread's whose end is not known yet
             version = self._data_version()
             elsewhere = version != self._version
@@ -385,8 +385,8 @@ class Indexer:
     @contextmanager
     def _open(self):
         """A transaction, unless the soul is closed or closing (then SoulClosing, which save() stops at)."""
-        with self.soul._lock:
-            if self.soul.con is None:
+        with self.soul.held() as standing:
+            if standing is Standing.CLOSED:
                 raise _SoulClosing()
             with self.soul.transaction() as con:
                 yield con
@@ -455,13 +455,13 @@ class Indexer:
 
     def _query(self, sql: str, params=()) -> list[dict]:
         """soul.query for the background save: _SoulClosing once the soul is closed."""
-        with self.soul._lock:
-            if self.soul.con is None:
+        with self.soul.held() as standing:
+            if standing is Standing.CLOSED:
                 raise _SoulClosing()
             return self.soul.query(sql, params)
 
     def _data_version(self) -> int:
-        return self.soul.query("PRAGMA data_version")[0]["data_version"]
+        return self.soul.data_version()
 
     def _sequence(self, con=None) -> int:
         """The highest feed seq ever given (AUTOINCREMENT keeps it, whatever was pruned)."""

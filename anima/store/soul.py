@@ -6,6 +6,7 @@ history (who, when, before, after). SQLite's errors are translated here into
 the `KnownError` family where they are the user's or the disk's doing.
 """
 
+import enum
 import json
 import logging
 import os
@@ -87,6 +88,13 @@ def _primary(e: sqlcipher3.Error) -> int | None:
     return None if code is None else code & 0xFF
 
 
+class Standing(enum.Enum):
+    """Where the soul stands while its lock is held (Soul.held)."""
+    CLOSED = "closed"
+    IN_TRANSACTION = "in a transaction"  # the lock holder's own: its end is not known yet
+    IDLE = "idle"                        # open, between transactions: reads see only what is committed
+
+
 class Soul:
     """An open, unlocked soul database. Thread-safe: one connection behind a lock."""
 
@@ -132,6 +140,20 @@ class Soul:
             finally:
                 self.con.close()
                 self.con = None
+
+    @contextmanager
+    def held(self) -> Iterator[Standing]:
+        """Its lock, for a few reads and writes that must see one state of the file with no other thread of
+        this program between them (the vector index catching up); yields where the soul stands meanwhile."""
+        with self._lock:
+            if self.con is None:
+                yield Standing.CLOSED
+            else:
+                yield Standing.IN_TRANSACTION if self.con.in_transaction else Standing.IDLE
+
+    def data_version(self) -> int:
+        """SQLite's count that changes when another connection (another program) commits to the file."""
+        return self.query("PRAGMA data_version")[0]["data_version"]
 
     def __enter__(self):
         return self
