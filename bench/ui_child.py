@@ -2,22 +2,10 @@
 
 import sys
 
-from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
 
-
-class FirstPaint(QObject):
-    """The first paint of anything inside a main window (the same test for both windows)."""
-
-    seen = False
-
-    def eventFilter(self, obj, event):
-        if (not self.seen and event.type() == QEvent.Paint and hasattr(obj, "window")
-                and isinstance(obj.window(), QMainWindow)):
-            self.seen = True
-            print("painted", flush=True)
-            QTimer.singleShot(0, QApplication.instance().quit)
-        return False
+from ui.first_paint import FirstPaint
 
 
 def main(mode: str) -> None:

@@ -55,21 +55,10 @@ def first_paint() -> int:
     and quit (bench/bundle.py times it from the process's start, the bundle's against the source's)."""
     import sys
 
-    from PySide6.QtCore import QEvent, QObject, QTimer
-    from PySide6.QtWidgets import QApplication, QMainWindow
+    from PySide6.QtWidgets import QApplication
 
     from .app import follow_system_theme, start
-
-    class FirstPaint(QObject):
-        seen = False
-
-        def eventFilter(self, obj, event):
-            if (not self.seen and event.type() == QEvent.Paint and hasattr(obj, "window")
-                    and isinstance(obj.window(), QMainWindow)):
-                self.seen = True
-                print("painted", flush=True)
-                QTimer.singleShot(0, QApplication.instance().quit)
-            return False
+    from .first_paint import FirstPaint
 
     app = QApplication(sys.argv[:1])
     follow_system_theme(app)

@@ -4,9 +4,7 @@ processes); the built graph kept in the soul, without a single vector."""
 
 import hashlib
 import logging
-import os
 import shutil
-import subprocess
 import time
 
 import numpy as np
@@ -24,6 +22,7 @@ from anima.retrieval.recall import Recall
 from anima.retrieval.vectors import VectorIndex
 from anima.store import Home, soul as soul_module
 from tests.conftest import PASSPHRASE
+from tests.store.test_full_disk import small_disk  # noqa: F401  (a fixture: a real 8 MiB tmpfs)
 
 WORDS = ("apple banana cherry dog eagle falcon grape house island jungle kite lemon mango night ocean piano "
          "queen river sun tree violin window yarn zebra amber basil cedar delta ember fjord").split()
@@ -108,21 +107,6 @@ def test_a_full_disk_at_the_vectors_leaves_no_message_without_its_vector(home, m
     assert soul.query("SELECT count(*) AS n FROM world_cards")[0]["n"] == 0
     assert len(indexer.index) == 1  # nothing that was not stored is in the index either
     soul.close()
-
-
-@pytest.fixture
-def small_disk(tmp_path):
-    """An 8 MiB filesystem of its own (tmpfs), as tests/store/test_full_disk.py mounts it."""
-    where = tmp_path / "disk"
-    where.mkdir()
-    if os.geteuid() != 0 or not shutil.which("mount"):
-        pytest.skip("mounting a small tmpfs needs root here; the simulated test above covers the same")
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m,mode=0700", "tmpfs", str(where)],
-                       capture_output=True, text=True)
-    if r.returncode:
-        pytest.skip(f"no tmpfs mount here ({r.stderr.strip()}); the simulated test above covers the same")
-    yield where
-    subprocess.run(["umount", "-l", str(where)], check=True)
 
 
 def test_on_a_really_full_disk_every_message_kept_has_its_vector(small_disk):

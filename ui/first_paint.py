@@ -1,0 +1,19 @@
+"""The moment a main window is first painted: how `anima --first-paint` and bench/ui_child.py time a start."""
+
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication, QMainWindow
+
+
+class FirstPaint(QObject):
+    """An application event filter: at the first paint of anything inside a main window (the same test for a
+    bare window and Anima's), print "painted" and quit."""
+
+    seen = False
+
+    def eventFilter(self, obj, event):
+        if (not self.seen and event.type() == QEvent.Paint and hasattr(obj, "window")
+                and isinstance(obj.window(), QMainWindow)):
+            self.seen = True
+            print("painted", flush=True)
+            QTimer.singleShot(0, QApplication.instance().quit)
+        return False
