@@ -22,9 +22,18 @@ class _Job(QRunnable):
             result = self.fn()
         except Exception as e:  # handed to the UI thread, which shows it or re-raises a bug
             e.__traceback_text__ = traceback.format_exc()
-            self.signals.failed.emit(e)
+            self._tell(self.signals.failed, e)
         else:
-            self.signals.done.emit(result)
+            self._tell(self.signals.done, result)
+
+    @staticmethod
+    def _tell(signal, value) -> None:
+        try:
+            signal.emit(value)
+        except RuntimeError:
+            # The application quit while this ran (its objects are deleted as the process ends): there is no
+            # window left to tell, and a traceback on the terminal would only alarm (seen at `--first-paint`).
+            pass
 
 
 _keep: set = set()
