@@ -59,6 +59,7 @@ def translate(e: sqlcipher3.Error, path: Path | None = None) -> Exception:
 # as a bare I/O error when it makes the -shm file or truncates the WAL, which opening and closing do.
 NEARLY_FULL = 64 * 1024 * 1024
 _SQLITE_IOERR, _SQLITE_FULL = 10, 13
+CLOSING_WAIT_MS = 250  # how long closing waits for another program's readers before leaving the WAL as it is
 UNSAVED = "nothing of this change was saved"
 OPENING = "the soul was not opened, and nothing in it was changed"
 CREATING = "no soul was made, and nothing half-made is left"
@@ -134,6 +135,10 @@ class Soul:
             if self._scrub_pending:
                 self._scrub()
             try:
+                # While another program reads the file, the checkpoint cannot finish: at the full busy timeout it
+                # waited 5 s (measured) and then gave up anyway. What stays in the WAL is safe there, and is
+                # folded in by the program that closes last; closing need not keep a person waiting for it.
+                self.con.execute(f"PRAGMA busy_timeout = {CLOSING_WAIT_MS}")
                 self.con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             except sqlcipher3.Error as e:
                 raise translate_disk(e, self.path, CLOSING.format(name=self.path.name)) from e
