@@ -128,8 +128,7 @@ class Home:
 
     @staticmethod
     def export(soul: Soul, path: Path | str, export_passphrase: str, progress: core.Progress | None = None) -> None:
-        with soul._lock:
-            tables = core.dump_tables(soul.con, SOUL_TABLES)
+        tables = soul.dump(SOUL_TABLES)
         core.write_core(Path(path), tables, soul.schema_version(), export_passphrase, progress)
 
     def import_core(self, path: Path | str, export_passphrase: str, passphrase: str,

@@ -19,7 +19,7 @@ from typing import Callable, Iterator
 import sqlcipher3
 
 from ..errors import DamagedSoul, DiskError, DiskFull, InvalidEdit, NotFound, ReadOnlyRecord
-from . import forget, migrations
+from . import core, forget, migrations
 from .kinds import kind as _kind_of
 from .provenance import Provenance
 
@@ -205,6 +205,22 @@ class Soul:
                 cur = self.con.execute(sql, params)
                 cols = [d[0] for d in cur.description or ()]
                 return [dict(zip(cols, row)) for row in cur.fetchall()]
+            except sqlcipher3.Error as e:
+                raise translate(e, self.path) from e
+
+    def dump(self, tables) -> dict:
+        """Every row of these tables (those the file has), read as one snapshot even while another program
+        writes: what the portable core carries (store/core.py)."""
+        with self._lock:
+            own = not self.con.in_transaction
+            try:
+                if own:
+                    self.con.execute("BEGIN")  # deferred: one read snapshot for every table
+                try:
+                    return core.dump_tables(self.con, tables)
+                finally:
+                    if own:
+                        self.con.execute("COMMIT")
             except sqlcipher3.Error as e:
                 raise translate(e, self.path) from e
 
