@@ -49,6 +49,9 @@ def test_selftest_from_source_passes_every_step(tmp_path):
     check(selftest([sys.executable, "-m", "ui"], tmp_path), "from source")
 
 
+# CI builds the bundle first (.ci/run) and sets ANIMA_REQUIRE_BUNDLE: there a missing bundle fails, never skips.
+if os.environ.get("ANIMA_REQUIRE_BUNDLE") == "1" and not BUNDLE.exists():
+    raise RuntimeError(f"no bundle at {BUNDLE}, and ANIMA_REQUIRE_BUNDLE=1: `make dist` did not build it")
 bundled = pytest.mark.skipif(not BUNDLE.exists(), reason=f"no bundle at {BUNDLE}: `make dist` builds one")
 
 
