@@ -125,9 +125,32 @@ _FORM = re.compile(r"^\W*(?:text|string|a list|an object)\W*$|^\W*text\s*:|\bat 
                    r"strings|objects)\b|\bshort strings\b|\ba JSON object\b", re.I)
 
 
+def _said_of_fields(schema: dict) -> list[str]:
+    """What the schema says each field holds (its `description`s), as the model was shown them."""
+    found = [_plain(schema["description"])] if isinstance(schema.get("description"), str) else []
+    for sub in [*schema.get("properties", {}).values(), *([schema["items"]] if "items" in schema else [])]:
+        found += _said_of_fields(sub)
+    return found
+
+
+def _plain(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+# What the fields hold, as the outline tells the model (models/structured.py): a field that repeats it is an echo
+# too. Not the whole schema's own description (a paragraph for people), only the fields'.
+_FIELDS_SAID = _said_of_fields({"properties": PART_SCHEMA["properties"]})
+
+
 def repeats_form(text: str) -> bool:
-    """Whether a text a model wrote is the form it was asked to fill, not something said."""
-    return _FORM.search(text) is not None
+    """Whether a text a model wrote is the form it was asked to fill, not something said: the form's words, or
+    what the schema says a field holds."""
+    if _FORM.search(text) is not None:
+        return True
+    # Most of the text is one of them (a real answer may use the same words in passing: "she ignored what I
+    # suggested").
+    plain = _plain(text)
+    return any(said in plain and len(said) >= 0.6 * len(plain) for said in _FIELDS_SAID)
 
 
 def form_problem(written, where: str = "") -> str | None:

@@ -47,7 +47,7 @@ class FakeChatModel(ChatModel):
     def stream_text(self, messages: list[Message], *, max_tokens, temperature, stop, cancel: threading.Event,
                     schema) -> Generator[str, None, StopReason]:
         self.history.append({"messages": [dict(m) for m in messages], "max_tokens": max_tokens,
-                             "stop": stop, "schema": schema})
+                             "stop": stop, "schema": schema, "temperature": temperature})
         if not self.queue:
             raise AssertionError("FakeChatModel was called with nothing enqueued")
         reply = self.queue.popleft()

@@ -31,7 +31,7 @@ from ..errors import InvalidEdit, NotFound
 from ..mind import part as schema
 from ..mind.parts import Part, Parts
 from ..models.chat import ChatModel
-from ..models.structured import StructuredOutputFailed, ask_structured, token_budget
+from ..models.structured import DEFAULT_TEMPERATURE, StructuredOutputFailed, ask_structured, token_budget, warmer
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul
 
@@ -262,11 +262,13 @@ class Hygiene:
         shown = outcomes_shown(p)
         convo = self.prompt(p, neighbours, shown, recent)
         tried = Tried(p.id, Outcome.REFUSED)
-        for _ in range(RETRIES + 1):
+        for attempt in range(RETRIES + 1):
             tried.tries += 1
+            temperature = warmer(DEFAULT_TEMPERATURE, attempt)  # asked again after a refusal: a little warmer
             try:
                 with self.chat.aside():
-                    choice = ask_structured(self.chat, convo, CHOICE_SCHEMA, what="hygiene choice", cancel=cancel)
+                    choice = ask_structured(self.chat, convo, CHOICE_SCHEMA, what="hygiene choice", cancel=cancel,
+                                            temperature=temperature)
                     action = Action(choice["action"])
                     answer = [{"role": "assistant", "content": json.dumps(choice, ensure_ascii=False)}]
                     detail = None
@@ -276,7 +278,7 @@ class Hygiene:
                         answer.append({"role": "user", "content": DETAIL[action]})
                         wanted = SCHEMAS[action](p, shown, len(neighbours))
                         detail = ask_structured(self.chat, convo + answer, wanted, what=f"hygiene {action.value}",
-                                                cancel=cancel, max_tokens=PATCH_TOKENS
+                                                cancel=cancel, temperature=temperature, max_tokens=PATCH_TOKENS
                                                 if action is Action.CONSOLIDATE else min(2048, token_budget(wanted)))
                         answer.append({"role": "assistant", "content": json.dumps(detail, ensure_ascii=False)})
             except StructuredOutputFailed as e:

@@ -26,7 +26,7 @@ from ..mind.affect import Affect
 from ..mind.parts import Parts
 from ..mind.predictions import Clock, utc_now
 from ..models.chat import ChatModel
-from ..models.structured import StructuredOutputFailed, ask_structured
+from ..models.structured import StructuredOutputFailed, ask_structured, warmer
 from ..store.provenance import Provenance, Source
 
 log = logging.getLogger(__name__)
@@ -35,6 +35,7 @@ SIGNALS = ("surprise", "friction", "emotional charge", "a new person", "a new pr
            "a recurring pattern", "nothing")
 EXCHANGE_CHARS = 2000
 CREATION_TRIES = 2
+CREATION_TEMPERATURE = 0.3
 
 MATTERED_SCHEMA = {
     "type": "object", "additionalProperties": False, "required": ["mattered", "signal", "why"],
@@ -127,9 +128,9 @@ class PartCreation:
                                                 f"{self.affect.rendered()}"},
                   {"role": "user", "content": f"The exchange:\n{exchange}\n\nWhy it mattered to you: "
                                               f"{verdict['signal']}: {verdict['why']}"}]
-        for _ in range(CREATION_TRIES):
+        for tried in range(CREATION_TRIES):
             created = ask_structured(self.chat, prompt, part_schema.PART_CREATION_SCHEMA, what="part",
-                                     temperature=0.3, cancel=cancel)
+                                     temperature=warmer(CREATION_TEMPERATURE, tried), cancel=cancel)
             data = part_schema.part_from_creation(created, self.clock().isoformat())
             why = part_schema.problem(data) or part_schema.form_problem(created)
             if why is None and (found := secrets.find(json.dumps(data, ensure_ascii=False))):

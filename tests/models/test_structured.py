@@ -1,5 +1,6 @@
 import pytest
 
+from anima.models.chat import Capabilities
 from anima.models.fake import FakeChatModel
 from anima.models.structured import StructuredOutputFailed, UncappedSchema, ask_structured, check_caps
 from anima.mind.part import PART_CREATION_SCHEMA, PART_SCHEMA
@@ -31,6 +32,27 @@ def test_the_model_is_shown_its_error_and_a_second_try_can_succeed():
     assert ask_structured(model, ASK, SCHEMA)["reasons"] == ["it said so"]
     retry_prompt = model.history[1]["messages"][-1]["content"]
     assert "reasons" in retry_prompt and "not valid" in retry_prompt
+
+
+def test_each_retry_samples_warmer():
+    model = FakeChatModel().enqueue("no", "still no", '{"mood": "calm", "reasons": []}')
+    ask_structured(model, ASK, SCHEMA, temperature=0.2, retries=2)
+    assert [h["temperature"] for h in model.history] == pytest.approx([0.2, 0.45, 0.7])
+
+
+def test_where_decoding_keeps_to_the_schema_fields_are_only_named_and_elsewhere_described_with_caps():
+    # The bundled model copied what a field was said to hold into the answer (models/structured.py's outline).
+    described = {**SCHEMA, "properties": {**SCHEMA["properties"],
+                                          "mood": {"type": "string", "description": "how they seem", "maxLength": 20}}}
+    shown = {}
+    for constrained in (True, False):
+        model = FakeChatModel(Capabilities(schema_constrained=constrained))
+        ask_structured(model.enqueue('{"mood": "calm", "reasons": []}'), ASK, described)
+        shown[constrained] = model.history[0]["messages"][-1]["content"].splitlines()
+    assert "- mood" in shown[True] and "- reasons: a list" in shown[True]
+    assert not any("how they seem" in line or "at most" in line for line in shown[True])
+    assert "- mood: how they seem (at most 20 characters)" in shown[False]
+    assert "- reasons: a list of at most 3 short strings" in shown[False]  # a field the schema does not describe
 
 
 @pytest.mark.parametrize("replies", [
