@@ -91,6 +91,35 @@ def test_while_they_type_the_model_reads_the_prompt_their_message_will_make(read
     assert c.soul.query("SELECT count(*) AS n FROM messages")[0]["n"] == 4  # two turns; a draft is never stored
 
 
+def test_a_message_sent_as_drafted_takes_what_was_recalled_for_its_draft(reading_companion, monkeypatch):
+    c, chat = reading_companion()
+    c.memories.remember("Ada's piano teacher is called Olga")
+    chat.enqueue("Hello!")
+    c.turn("hello there").read()
+    c.settle()
+    chat.enqueue(".")
+    c.read_draft("who teaches me piano?")
+    c.settle()
+    searched = []
+    real = c.clerk.pick
+    monkeypatch.setattr(c.clerk, "pick", lambda *a, **kw: searched.append(a[0]) or real(*a, **kw))
+    chat.enqueue("Olga does.")
+    turn = c.turn("who teaches me piano?")
+    assert searched == [] and any("Olga" in r.text for r in turn.recalled)  # not searched again
+    turn.read()
+    c.settle()
+    # Something written to the soul after the draft: the turn recalls afresh, and finds it.
+    chat.enqueue(".")
+    c.read_draft("and who tunes the piano?")
+    c.settle()
+    c.memories.remember("Ada's piano tuner is called Bram")
+    searched.clear()
+    chat.enqueue("Bram.")
+    turn = c.turn("and who tunes the piano?")
+    assert searched == ["and who tunes the piano?"] and any("Bram" in r.text for r in turn.recalled)
+    turn.read()
+
+
 def test_a_trim_the_next_turn_would_need_is_done_and_read_between_turns(reading_companion):
     c, chat = reading_companion(context_tokens=1400)
     for i in range(12):  # a long conversation: the transcript nears its room

@@ -43,16 +43,17 @@ class TurnStream:
         external = [External(e.source, clean(e.text), e.name) for e in external if clean(e.text)]
         if not typed and not external:
             raise EmptyMessage()
+        event = compose(typed, [(e.label, e.text) for e in external])  # what the parts read
+        self.user_text = compose(typed, [(e.label, HIDDEN) for e in external]) if conversation.isolated() else event
+        drafted = conversation.recalled_for_draft(self.user_text)  # asked before the message is stored
         conversation.begin_turn()
         ids = [conversation.record_message("user", typed)] if typed else []
         ids += [conversation.record_external(e, ids[0] if ids else None) for e in external]
         self.user_ids = ids
         self.user_id = ids[0]
-        event = compose(typed, [(e.label, e.text) for e in external])  # what the parts read
-        self.user_text = compose(typed, [(e.label, HIDDEN) for e in external]) if conversation.isolated() else event
         self.notices = notices(typed)
         self.weighed = conversation.weigh(event, self.user_text, cancel=self.cancel)
-        self.recalled = conversation.recall_for(self.user_text, ids)
+        self.recalled = drafted if drafted is not None else conversation.recall_for(self.user_text, ids)
         self.learned = conversation.learned()
         self.prepared = conversation.prepare(self.user_text, self.recalled, self.learned, self.weighed)
         self.workspace = self.prepared.assembled

@@ -67,7 +67,7 @@ def read_draft(conversation: Conversation, text: str) -> None:
     if not text:
         return
     c = conversation
-    prepared = c.prepare(text, c.recall_for(text), c.learned(), c.drafted(text))
+    prepared = c.prepare(text, c.recall_for_draft(text), c.learned(), c.drafted(text))
     if prepared.assembled.kept_from:
         return  # a trim may bring a new floor and a full read, which the turn could not interrupt: leave it
     c.chat.stream(prepared.assembled.messages, max_tokens=1, temperature=0.0).read()

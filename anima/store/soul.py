@@ -156,6 +156,13 @@ class Soul:
             else:
                 yield Standing.IN_TRANSACTION if self.con.in_transaction else Standing.IDLE
 
+    def writes(self) -> tuple[int, int]:
+        """A mark of everything written to the file so far, by this program and by others: the same mark twice
+        means nothing was written in between."""
+        with self._lock:
+            mine = self.con.total_changes if self.con is not None else -1
+        return mine, self.data_version()
+
     def data_version(self) -> int:
         """SQLite's count that changes when another connection (another program) commits to the file."""
         return self.query("PRAGMA data_version")[0]["data_version"]
