@@ -19,6 +19,7 @@ from pathlib import Path
 
 from .errors import DiskFull, KnownError
 from .store import KINDS, Home, PassphraseNeeded, keys, strength
+from .settings import chosen_home
 
 PASSPHRASE_ENV = "ANIMA_PASSPHRASE"
 EXPORT_PASSPHRASE_ENV = "ANIMA_EXPORT_PASSPHRASE"
@@ -57,7 +58,7 @@ def cmd_sovereignty(args) -> int:
     """How often the companion's reading overrode what the person said they feel, and how it did after they
     corrected it (mind/sovereignty.py)."""
     from .mind.sovereignty import measure
-    with unlock(Home(args.home)) as soul:
+    with unlock(Home(chosen_home(args.home))) as soul:
         s = measure(soul)
     if args.json:
         print(json.dumps({"interpretive_override": s.ios, "after_correction_misalignment": s.amr,
@@ -69,7 +70,7 @@ def cmd_sovereignty(args) -> int:
 
 
 def cmd_export(args) -> int:
-    home = Home(args.home)
+    home = Home(chosen_home(args.home))
     if args.markdown:
         from .mind.markdown import WARNING, write_markdown
         with unlock(home) as soul:
@@ -95,7 +96,7 @@ def cmd_export(args) -> int:
 
 
 def cmd_import(args) -> int:
-    home = Home(args.home)
+    home = Home(chosen_home(args.home))
     export_pass = ask(EXPORT_PASSPHRASE_ENV, "Export passphrase of the core: ")
     prompt = "Passphrase of the companion to replace: " if home.exists() else "New passphrase for this computer: "
     passphrase = ask(PASSPHRASE_ENV, prompt, confirm=not home.exists(),
@@ -106,7 +107,7 @@ def cmd_import(args) -> int:
 
 
 def cmd_passphrase(args) -> int:
-    home = Home(args.home)
+    home = Home(chosen_home(args.home))
     old = ask(PASSPHRASE_ENV, "Current passphrase: ")
     new = ask("ANIMA_NEW_PASSPHRASE", "New passphrase: ", confirm=True, choosing="a new passphrase")
     home.change_passphrase(old, new)
@@ -115,7 +116,7 @@ def cmd_passphrase(args) -> int:
 
 
 def cmd_check(args) -> int:
-    with unlock(Home(args.home)) as soul:
+    with unlock(Home(chosen_home(args.home))) as soul:
         soul.check()
     print("The soul passes its integrity checks.")
     return 0
@@ -156,7 +157,7 @@ def open_companion(args, create_if_missing: bool = False, talk: bool = True):
     With talk=False the chat model is never loaded (recall needs only the embedder)."""
     from .companion import Companion
     from .models.embedder import MiniLMEmbedder
-    home = Home(args.home)
+    home = Home(chosen_home(args.home))
     chat = chosen_chat_model(args)
     embedder = MiniLMEmbedder()
     if not home.exists():
@@ -540,7 +541,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _given(args, e: OSError) -> bool:
     """Whether an OS error is about a path the person gave (or the home they chose, where the soul lives)."""
     given = [getattr(args, name, None) for name in ("path", "markdown", "json", "home")]
-    given = [Path(p).expanduser().absolute() for p in given if p] + [Home(args.home).dir.absolute()]
+    given = [Path(p).expanduser().absolute() for p in given if p] + [Home(chosen_home(args.home)).dir.absolute()]
     for name in (e.filename, e.filename2):
         if name is None:
             continue

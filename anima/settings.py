@@ -85,6 +85,12 @@ class Settings:
                               n_gpu_layers=self.gpu_layers)
 
 
+def chosen_home(explicit: str | None = None) -> str | None:
+    """The data folder a terminal command opens: `--home`, else the one chosen in the window's settings (so the
+    window and the terminal open the same companion), else None: $ANIMA_HOME or the platform's user data dir."""
+    return explicit or Settings.load().data_folder or None
+
+
 def _key_finder(url: str, needed: bool):
     def find() -> str | None:
         from .models import endpoint_key

@@ -68,6 +68,17 @@ def test_check_reports_a_healthy_soul(anima_home):
     assert r.returncode == 0 and "passes" in r.stdout
 
 
+def test_the_terminal_opens_the_data_folder_chosen_in_the_window(anima_home, tmp_path):
+    from anima.settings import Settings
+    chosen = tmp_path / "moved"
+    Home(chosen).create(PASSPHRASE, name="Moved").close()
+    Settings(data_folder=str(chosen)).save()  # as the window's Settings dialog saves it
+    r = anima("check", env={"ANIMA_PASSPHRASE": PASSPHRASE})
+    assert r.returncode == 0 and "passes" in r.stdout and not Home(anima_home).exists()  # none lives there
+    r = anima("check", "--home", str(anima_home), env={"ANIMA_PASSPHRASE": PASSPHRASE})
+    assert r.returncode == 2 and str(anima_home) in r.stderr  # --home still wins
+
+
 @pytest.mark.slow  # runs `python -m anima`
 def test_export_json_holds_every_kind_readable_and_says_it_is_not_encrypted(anima_home, tmp_path):
     with Home(anima_home).create(PASSPHRASE) as soul:
