@@ -187,8 +187,11 @@ def _drop_traces(con, kind: str, item_id: int) -> None:
     con.execute("DELETE FROM provenance WHERE item_kind = ? AND item_id = ?", (kind, item_id))
 
 
-def scrub(con) -> None:
-    """After a forget commits: merge FTS segments so deleted terms are gone, and empty the WAL."""
+def scrub(con) -> bool:
+    """After a forget commits: merge FTS segments so deleted terms are gone, and empty the WAL. Returns False
+    when another program's reader kept the WAL from being emptied (the forgotten words are still in it, and the
+    scrub must be tried again)."""
     for table in full_text_tables():
         con.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
-    con.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+    busy, _, _ = con.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    return not busy

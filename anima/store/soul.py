@@ -59,7 +59,10 @@ def translate(e: sqlcipher3.Error, path: Path | None = None) -> Exception:
 # as a bare I/O error when it makes the -shm file or truncates the WAL, which opening and closing do.
 NEARLY_FULL = 64 * 1024 * 1024
 _SQLITE_IOERR, _SQLITE_FULL = 10, 13
-CLOSING_WAIT_MS = 250  # how long closing waits for another program's readers before leaving the WAL as it is
+BUSY_TIMEOUT_MS = 5000  # how long a write waits for another program's write to end
+# How long closing, or the scrub after a forget, waits for another program's readers to let go of the WAL
+# before leaving it as it is (at the full busy timeout a forget kept the person waiting 5 s, measured).
+CLOSING_WAIT_MS = 250
 UNSAVED = "nothing of this change was saved"
 OPENING = "the soul was not opened, and nothing in it was changed"
 CREATING = "no soul was made, and nothing half-made is left"
@@ -117,7 +120,7 @@ class Soul:
             # Nothing plaintext on disk: temp tables in memory, freed pages zeroed.
             self.con.execute("PRAGMA temp_store = MEMORY")
             self.con.execute("PRAGMA secure_delete = ON")
-            self.con.execute("PRAGMA busy_timeout = 5000")
+            self.con.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             migrations.migrate(self.con, migrations.SCHEMA_VERSION if migrate_to is None else migrate_to)
         except sqlcipher3.Error as e:
             self.con.close()
@@ -375,11 +378,20 @@ class Soul:
     def _scrub(self) -> None:
         """Merge the full-text indexes and empty the WAL after a forget. On a full disk the forget stands (it was
         committed; saying "nothing was saved" would be untrue) and the scrub is tried again after the next write
-        and at close, so the forgotten words do not linger in the index's old segments."""
+        and at close, so the forgotten words do not linger in the index's old segments. While another program
+        reads the soul the WAL cannot be emptied: the forget waits CLOSING_WAIT_MS for it, not the busy timeout,
+        and the last program to close the soul empties it."""
         with self._lock:
             try:
-                forget.scrub(self.con)
+                self.con.execute(f"PRAGMA busy_timeout = {CLOSING_WAIT_MS}")
+                try:
+                    emptied = forget.scrub(self.con)
+                finally:
+                    self.con.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
                 self._scrub_pending = False
+                if not emptied:  # not tried again on every write (each would wait): closing empties it
+                    log.info("a forget is committed; the WAL that still holds its words is emptied when the last "
+                             "program on this soul closes it")
             except sqlcipher3.Error as e:
                 known = translate(e, self.path)
                 if not isinstance(known, (DiskFull, DiskError)):

@@ -74,3 +74,28 @@ def test_a_forgotten_message_leaves_no_trace_in_its_neighbours_search_keys(soul)
     # The neighbours now see each other.
     hits = soul.query("SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'lovely' ORDER BY rowid")
     assert [h["rowid"] for h in hits] == [ids[0], ids[2]]
+
+
+def test_a_forget_while_another_program_reads_commits_and_its_words_leave_the_file_when_the_last_closes(
+        anima_home):
+    from anima.store import Home
+    from tests.conftest import PASSPHRASE
+    from tests.store.pages import holds
+    home = Home(anima_home)
+    soul = home.create(PASSPHRASE)
+    ids = fill(soul)
+    soul.query("PRAGMA wal_checkpoint(TRUNCATE)")
+    key = home.unlock_key(PASSPHRASE)
+    assert holds(home.dir / "soul.db", key, "CANARY-memory")  # what the check would see
+    other = home.unlock(PASSPHRASE)  # the window and `anima chat` on one companion
+    other.con.execute("BEGIN")
+    other.con.execute("SELECT count(*) FROM memories").fetchall()  # a reader the WAL must wait for
+    soul.forget("memory", ids["memory"])
+    assert soul.query("SELECT * FROM memories") == []  # committed at once, not after the reader
+    other.con.execute("COMMIT")
+    assert other.query("SELECT * FROM memories") == []
+    other.close()
+    soul.close()
+    wal = home.dir / "soul.db-wal"
+    assert not holds(home.dir / "soul.db", key, "CANARY-memory")
+    assert not wal.exists() or wal.stat().st_size == 0
