@@ -23,6 +23,7 @@ Core parts steer behaviour and change only by the person: hygiene never touches 
 
 import json
 import logging
+import re
 import threading
 from dataclasses import dataclass, field
 from enum import Enum
@@ -189,9 +190,8 @@ DETAIL = {
     Action.CONSOLIDATE: (
         "Write the JSON Patch (RFC 6902) that consolidates this part: each operation has op, path (a field of the "
         "part, such as /description, /triggers, /suggestions_and_results or /suggestions_and_results/0) and, for "
-        "add and replace, value: the new words themselves, never a description of the field. Operations apply in "
-        "order: remove the higher-numbered item first. Replace /needs_evaluation with false once it reads clearly "
-        "again."),
+        "add and replace, value: the new words themselves, never a description of the field. Name each item by its "
+        "number as shown here. Replace /needs_evaluation with false once it reads clearly again."),
     Action.SPLIT: (
         "Write the two parts it divides into, each for one context: a name that says its context, a description "
         "in the first person (\"I ...\"), its personality, the triggers that wake it there, its phrases and wants, "
@@ -410,9 +410,42 @@ def _again(why: str) -> dict:
                                        "possible)."}
 
 
+# The lists whose items a consolidation may remove or rewrite one by one (patch_schema).
+_ITEMS = re.compile(r"^/(triggers|suggestions_and_results)/(\d+)(/.*)?$")
+
+
+def as_shown(part_id: int, patch: list) -> list:
+    """The model's consolidation with its items named as the part was shown to it, rewritten as RFC 6902 reads
+    a patch (each operation on the part the ones before it left). Told to remove the higher-numbered item first,
+    the bundled model still removed a lower-numbered trigger and then /triggers/3, the fourth as shown, which by
+    then was /triggers/2: 2 of 8 consolidations in bench/parts.py were refused for it, in each of three tries. In
+    descending order both readings are the same patch. An operation on an item an earlier one removed is
+    refused (InvalidEdit)."""
+    if not isinstance(patch, list):
+        return patch  # Parts.patch says what is wrong with it
+    removed: dict[str, list[int]] = {}
+    out = []
+    for n, op in enumerate(patch, 1):
+        path = op.get("path") if isinstance(op, dict) else None
+        if isinstance(path, str) and (m := _ITEMS.match(path)):
+            name, i, rest = m.group(1), int(m.group(2)), m.group(3) or ""
+            gone = removed.setdefault(name, [])
+            if i in gone:
+                raise InvalidEdit(f"Part #{part_id} was not changed: operation {n} ({op.get('op')} {path}) names an "
+                                  f"item an earlier operation removed.")
+            op = {**op, "path": f"/{name}/{i - sum(1 for g in gone if g < i)}{rest}"}
+            if op.get("op") == "remove" and not rest:
+                gone.append(i)
+        elif isinstance(path, str) and path.lstrip("/") in removed:
+            del removed[path.lstrip("/")]  # the whole list rewritten: later numbers name its new items
+        out.append(op)
+    return out
+
+
 def consolidate(parts: Parts, part_id: int, patch: list) -> Part:
-    """Apply a consolidation the model wrote: refused (InvalidEdit, the part as it was) when a value repeats the
-    form instead of saying something, or when Parts.patch refuses it."""
+    """Apply a consolidation the model wrote (its items named as shown: as_shown): refused (InvalidEdit, the part
+    as it was) when a value repeats the form instead of saying something, or when Parts.patch refuses it."""
+    patch = as_shown(part_id, patch)
     for op in patch:
         if (why := schema.form_problem(op.get("value"), str(op.get("path", "")))) is not None:
             log.info("a consolidation of part #%d was refused: it repeats the form", part_id)

@@ -316,3 +316,28 @@ def test_the_consolidation_a_model_can_write_names_only_the_parts_own_paths():
                 {"op": "replace", "path": "/needs_evaluation", "value": "no"}):
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate({"patch": [bad]}, wanted)
+
+
+def test_a_consolidation_names_items_as_the_part_was_shown(c):
+    """The model removes the second and the fourth trigger as it read them, lowest first; RFC 6902 alone would
+    find no fourth trigger left after the first removal."""
+    from anima.errors import InvalidEdit
+    from anima.reflect.hygiene import consolidate
+    pid = made_by_ai(c, part("Cues", "I notice the cues that matter to Ada.", ["one", "two", "three", "four"],
+                             suggestions_and_results=[outcome(f"Try {i}", "Accepted") for i in range(3)]))
+    p = consolidate(c.parts, pid, [
+        {"op": "remove", "path": "/triggers/1"}, {"op": "remove", "path": "/triggers/3"},
+        {"op": "remove", "path": "/suggestions_and_results/0"},
+        {"op": "replace", "path": "/suggestions_and_results/2/result", "value": "Accepted twice, then ignored"}])
+    assert p.data["triggers"] == ["one", "three"]
+    assert [o["your_suggestion"] for o in p.data["suggestions_and_results"]] == ["Try 1", "Try 2"]
+    assert p.data["suggestions_and_results"][1]["result"] == "Accepted twice, then ignored"
+    # Highest first, as RFC 6902 reads it, is the same patch.
+    p = consolidate(c.parts, pid, [{"op": "remove", "path": "/triggers/1"}, {"op": "remove", "path": "/triggers/0"}])
+    assert p.data["triggers"] == []
+    # An item named after an operation removed it: refused, the part as it was.
+    pid = made_by_ai(c, part("Cues again", "I notice other cues.", ["a", "b", "c"]))
+    with pytest.raises(InvalidEdit, match="names an item an earlier operation removed"):
+        consolidate(c.parts, pid, [{"op": "remove", "path": "/triggers/1"},
+                                   {"op": "replace", "path": "/triggers/1", "value": "bee"}])
+    assert c.parts.get(pid).data["triggers"] == ["a", "b", "c"]
