@@ -20,7 +20,7 @@ from typing import Callable
 from ..mind.bids import Bidding, Mode, Weighed
 from ..mind.feelings import Feelings
 from ..mind.memories import Memories
-from ..mind.messages import External, Messages
+from ..mind.messages import External, Messages, NewMessage
 from ..mind.recalls import WorkspaceRecord
 from ..mind.selfmodel import SelfFloor, SelfModel
 from ..mind.working_memory import held as held_today
@@ -177,10 +177,14 @@ class Conversation:
             self.serial += 1  # what was read ahead did not know of it
         return message_id
 
-    def record_external(self, external: External, message_id: int | None) -> int:
-        """Text from outside sent with a message: stored as what it is (never as their words), citing the message."""
-        return self.messages.record("user", external.text, speaker=external.label, session=self.session,
-                                    provenance=Provenance(external.source, message_id, external.name))
+    def record_sent(self, typed: str, outside: list[External]) -> list[int]:
+        """What the person sent: their words (if any) and the text from outside sent with them, each stored as
+        what it is (never as their words) and citing their message; all together or none (a full disk)."""
+        person = self.names()[1]
+        sent = [NewMessage("user", typed, person, None, self.session, Provenance(Source.PERSON))] if typed else []
+        sent += [NewMessage("user", e.text, e.label, None, self.session, Provenance(e.source, None, e.name))
+                 for e in outside]
+        return self.messages.record_many(sent, citing_first=bool(typed))
 
     def recall_for(self, text: str, message_ids: list[int] = ()) -> list[Recalled]:
         """What this message newly brings to mind: not what the transcript already holds, nor the message itself

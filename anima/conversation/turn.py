@@ -47,8 +47,7 @@ class TurnStream:
         self.user_text = compose(typed, [(e.label, HIDDEN) for e in external]) if conversation.isolated() else event
         drafted = conversation.recalled_for_draft(self.user_text)  # asked before the message is stored
         conversation.begin_turn()
-        ids = [conversation.record_message("user", typed)] if typed else []
-        ids += [conversation.record_external(e, ids[0] if ids else None) for e in external]
+        ids = conversation.record_sent(typed, external)
         self.user_ids = ids
         self.user_id = ids[0]
         self.notices = notices(typed)

@@ -67,7 +67,9 @@ class Messages:
                session: str = "default", provenance: Provenance | None = None) -> int:
         return self.record_many([NewMessage(role, content, speaker, at, session, provenance)])[0]
 
-    def record_many(self, messages: list[NewMessage]) -> list[int]:
+    def record_many(self, messages: list[NewMessage], *, citing_first: bool = False) -> list[int]:
+        """All of them or none (a full disk). `citing_first`: each after the first was sent with it (text from
+        outside: a paste, a file) and its provenance cites the first's id, which exists only once it is stored."""
         rows = []
         for m in messages:
             text = clean(m.content)
@@ -86,8 +88,9 @@ class Messages:
                 ids.append(cur.lastrowid)
                 if m.provenance is not None:
                     p = m.provenance
+                    cited = ids[0] if citing_first and len(ids) > 1 else p.message_id
                     con.execute("INSERT INTO provenance VALUES ('message', ?, ?, ?, ?)",
-                                (cur.lastrowid, Source(p.source).value, p.message_id, p.detail))
+                                (cur.lastrowid, Source(p.source).value, cited, p.detail))
             self.indexer.put("message", ids, vectors)
         return ids
 

@@ -134,6 +134,7 @@ class _Failing(sqlcipher3.Connection):
     """A real connection whose one chosen statement fails with SQLite's own I/O error (SQLITE_IOERR, 10), as
     making the -shm file or writing the soul file does when the disk is full."""
     fail_on: str = ""
+    skip = 0
     code = 10
     message = "disk I/O error"
 
@@ -147,14 +148,17 @@ class _Failing(sqlcipher3.Connection):
 
     def _fail(self, sql):
         if sql.startswith(self.fail_on):
+            if _Failing.skip > 0:  # this many of them succeed first
+                _Failing.skip -= 1
+                return
             e = sqlcipher3.OperationalError(self.message)
             e.sqlite_errorcode = self.code
             raise e
 
 
-def simulate(monkeypatch, fail_on: str, free: int, code: int = 10, message: str = "disk I/O error"):
+def simulate(monkeypatch, fail_on: str, free: int, code: int = 10, message: str = "disk I/O error", skip: int = 0):
     real = sqlcipher3.connect
-    _Failing.fail_on, _Failing.code, _Failing.message = fail_on, code, message
+    _Failing.fail_on, _Failing.code, _Failing.message, _Failing.skip = fail_on, code, message, skip
     monkeypatch.setattr(soul_module.sqlcipher3, "connect", lambda *a, **k: real(*a, factory=_Failing, **k))
     real_statvfs = os.statvfs
 

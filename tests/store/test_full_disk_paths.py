@@ -60,6 +60,37 @@ def test_simulated_a_full_disk_when_a_turn_records_the_message(anima_home, monke
         c.close()
 
 
+def test_simulated_a_full_disk_between_a_message_and_the_file_sent_with_it_saves_neither(anima_home, monkeypatch):
+    from anima.companion import Companion
+    from anima.mind.messages import External
+    from anima.models.fake import FakeChatModel, FakeEmbedder
+    from anima.store.provenance import Source
+    sent = ("what do you make of this?", [External(Source.FILE, "Minutes of the meeting", "a.txt")])
+    # Their words are stored; the attached file's text, the next message row, meets the full disk.
+    simulate(monkeypatch, "INSERT INTO messages", free=50 * 2**30, code=13, message="database or disk is full", skip=1)
+    home = Home(anima_home)
+    c = Companion.create(home, PASSPHRASE, "Anima", FakeChatModel(), FakeEmbedder())
+    try:
+        c.indexer_thread.join()
+        with pytest.raises(DiskFull, match="nothing of this change was saved"):
+            c.turn(sent[0], external=sent[1])
+        assert c.soul.query("SELECT count(*) AS n FROM messages")[0]["n"] == 0
+    finally:
+        monkeypatch.undo()
+        c.close()
+    # Space again: both are stored, the file's text citing the message it came with.
+    c = Companion(home, home.unlock(PASSPHRASE), FakeChatModel().enqueue("They look fine."), FakeEmbedder())
+    try:
+        c.turn(sent[0], external=sent[1]).read()
+        rows = c.soul.query("SELECT m.id, m.content, p.source, p.message_id FROM messages AS m "
+                            "JOIN provenance AS p ON p.item_kind = 'message' AND p.item_id = m.id ORDER BY m.id")
+        assert [(r["content"], r["source"]) for r in rows][:2] == [(sent[0], "person"), ("Minutes of the meeting",
+                                                                                         "file")]
+        assert rows[1]["message_id"] == rows[0]["id"]
+    finally:
+        c.close()
+
+
 def test_simulated_an_io_error_inside_a_write_on_a_nearly_full_disk_is_disk_full(anima_home, monkeypatch):
     """SQLite reports some writes on a full disk as a bare I/O error (SQLITE_IOERR_WRITE, 778): a DiskFull when
     the disk is nearly full, a DiskError when it has room; never an untranslated bug."""
