@@ -125,32 +125,32 @@ _FORM = re.compile(r"^\W*(?:text|string|a list|an object)\W*$|^\W*text\s*:|\bat 
                    r"strings|objects)\b|\bshort strings\b|\ba JSON object\b", re.I)
 
 
-def _said_of_fields(schema: dict) -> list[str]:
-    """What the schema says each field holds (its `description`s), as the model was shown them."""
-    found = [_plain(schema["description"])] if isinstance(schema.get("description"), str) else []
-    for sub in [*schema.get("properties", {}).values(), *([schema["items"]] if "items" in schema else [])]:
-        found += _said_of_fields(sub)
-    return found
+def _said_of_fields(schema: dict, said: dict[str, set[str]]) -> dict[str, set[str]]:
+    """What the schema says each field holds (its `description`s, as the model may be shown them), by field name
+    (a list's items under the list's name)."""
+    for name, sub in schema.get("properties", {}).items():
+        if isinstance(sub.get("description"), str):
+            said.setdefault(name, set()).add(_plain(sub["description"]))
+        _said_of_fields(sub.get("items", sub), said)
+    return said
 
 
 def _plain(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.lower()))
 
 
-# What the fields hold, as the outline tells the model (models/structured.py): a field that repeats it is an echo
-# too. Not the whole schema's own description (a paragraph for people), only the fields'.
-_FIELDS_SAID = _said_of_fields({"properties": PART_SCHEMA["properties"]})
+_FIELDS_SAID = _said_of_fields(PART_SCHEMA, {})
 
 
-def repeats_form(text: str) -> bool:
+def repeats_form(text: str, field: str = "") -> bool:
     """Whether a text a model wrote is the form it was asked to fill, not something said: the form's words, or
-    what the schema says a field holds."""
+    what the schema says `field` holds, with at most one word more ("Text: the feeling I carry"; not "She did
+    what I suggested", a result that uses the words of its field's description in passing)."""
     if _FORM.search(text) is not None:
         return True
-    # Most of the text is one of them (a real answer may use the same words in passing: "she ignored what I
-    # suggested").
-    plain = _plain(text)
-    return any(said in plain and len(said) >= 0.6 * len(plain) for said in _FIELDS_SAID)
+    plain = f" {_plain(text)} "
+    return any(f" {said} " in plain and len(plain.split()) <= len(said.split()) + 1
+               for said in _FIELDS_SAID.get(field, ()))
 
 
 def form_problem(written, where: str = "") -> str | None:
@@ -158,7 +158,9 @@ def form_problem(written, where: str = "") -> str | None:
     something, in one line that quotes none of it; None if none does. Only for what a model wrote: a person's own
     words are theirs."""
     if isinstance(written, str):
-        return f"its {where or 'text'} repeats the form instead of saying something" if repeats_form(written) else None
+        field = next((part for part in reversed(where.split("/")) if part and not part.isdigit()), "")
+        return f"its {where or 'text'} repeats the form instead of saying something" \
+            if repeats_form(written, field) else None
     items = written.items() if isinstance(written, dict) else enumerate(written) if isinstance(written, list) else ()
     for key, value in items:
         if (why := form_problem(value, f"{where}/{key}".lstrip("/"))) is not None:

@@ -101,20 +101,21 @@ def outline(schema: dict, indent: str = "", *, limits: bool = True) -> str:
     the descriptions (and the schema itself)."""
     lines = []
     for name, sub in schema.get("properties", {}).items():
-        t, said = sub.get("type"), sub.get("description")
+        t, said = sub.get("type"), sub.get("description") if limits else None
+        most = f"at most {sub.get('maxItems')} " if limits else ""
         if t == "object":
             lines.append(f"{indent}- {name}: {said + ', ' if said else ''}an object with")
             lines.append(outline(sub, indent + "  ", limits=limits))
         elif t == "array" and "anyOf" in sub.get("items", {}):
-            lines.append(f"{indent}- {name}: a list of at most {sub['maxItems']} objects, each one of these:")
-            lines += [f"{indent}  - {_inline(alt)}" for alt in sub["items"]["anyOf"]]
+            lines.append(f"{indent}- {name}: a list of {most}objects, each one of these:")
+            lines += [f"{indent}  - {_inline(alt, limits)}" for alt in sub["items"]["anyOf"]]
         elif t == "array" and sub.get("items", {}).get("type") == "object":
-            lines.append(f"{indent}- {name}: a list of at most {sub['maxItems']} objects, each with")
+            lines.append(f"{indent}- {name}: a list of {most}objects, each with")
             lines.append(outline(sub["items"], indent + "  ", limits=limits))
-        elif t == "array" and not limits and sub.get("items", {}).get("type") == "string":
+        elif t == "array" and not limits:
             lines.append(f"{indent}- {name}: a list")
         elif t == "array" and said:
-            lines.append(f"{indent}- {name}: {said}" + (f" (at most {sub['maxItems']})" if limits else ""))
+            lines.append(f"{indent}- {name}: {said} (at most {sub['maxItems']})")
         elif t == "array":
             lines.append(f"{indent}- {name}: a list of at most {sub['maxItems']} short strings")
         elif "enum" in sub:
@@ -122,7 +123,7 @@ def outline(schema: dict, indent: str = "", *, limits: bool = True) -> str:
         elif t == "string" and not limits:
             lines.append(f"{indent}- {name}")
         elif t == "string" and said:
-            lines.append(f"{indent}- {name}: {said}" + (f" (at most {sub['maxLength']} characters)" if limits else ""))
+            lines.append(f"{indent}- {name}: {said} (at most {sub['maxLength']} characters)")
         elif t == "string":
             lines.append(f"{indent}- {name}: text, at most {sub['maxLength']} characters")
         else:
@@ -130,13 +131,14 @@ def outline(schema: dict, indent: str = "", *, limits: bool = True) -> str:
     return "\n".join(lines)
 
 
-def _inline(schema: dict) -> str:
+def _inline(schema: dict, limits: bool = True) -> str:
     """One alternative of a list's items, on one line: its fields and what each holds."""
     if schema.get("type") != "object":
-        return outline({"properties": {"it": schema}}).removeprefix("- it: ")
+        return outline({"properties": {"it": schema}}, limits=limits).removeprefix("- it").removeprefix(": ") \
+            or "a value"
     said = []
     for k, v in schema.get("properties", {}).items():
-        line = outline({"properties": {k: v}}).splitlines()[0].removeprefix("- ")
+        line = outline({"properties": {k: v}}, limits=limits).splitlines()[0].removeprefix("- ")
         if line.endswith(" with"):  # objects inside: their fields' names
             inner = v.get("items", v).get("properties", {})
             line += " " + ", ".join(inner)

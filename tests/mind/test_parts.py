@@ -195,10 +195,13 @@ def test_what_a_model_wrote_that_only_repeats_its_form_is_found_and_real_words_a
 def test_a_field_that_repeats_what_the_schema_says_it_holds_is_an_echo_and_a_mention_is_not():
     # The outline shows each field's description (models/structured.py); a model may copy that instead.
     result = schema.PART_SCHEMA["properties"]["originating_event"]["properties"]["result"]["description"]
-    for echo in (result, f"Text: {result.upper()}.", schema.PART_SCHEMA["properties"]["emotion"]["description"]):
-        assert schema.repeats_form(echo), echo
+    for echo in (result, f"Text: {result.upper()}."):
+        assert schema.repeats_form(echo, "result"), echo
+    emotion = schema.PART_SCHEMA["properties"]["emotion"]["description"]
+    assert schema.repeats_form(emotion, "emotion") and not schema.repeats_form(emotion, "wants")
     said = schema.PART_SCHEMA["properties"]["suggestions_and_results"]["items"]["properties"]["your_suggestion"]
-    assert not schema.repeats_form(f"Ada ignored {said['description']} about the leash and the park")
+    for mention in (f"Ada ignored {said['description']} about the leash", f"She did {said['description']}"):
+        assert not schema.repeats_form(mention, "your_suggestion"), mention
     assert schema.form_problem({**fear(), "originating_event": {"timestamp": "now", "result": result}}) == \
         "its originating_event/result repeats the form instead of saying something"
 
