@@ -82,7 +82,8 @@ class Companion:
         self.conversation = Conversation(
             messages=self.messages, memories=self.memories, self_model=self.self_model, feelings=self.feelings,
             clerk=self.clerk, record=self.workspace_record, chat=chat,
-            names=lambda: (self.name, self.user_name), writes=soul.writes, session=session, bidding=self.bidding)
+            names=lambda: (self.name, self.user_name), searched=lambda: (soul.writes(), self.indexer.mark()),
+            session=session, bidding=self.bidding)
         # Learning about the person as they talk (mind/human.py); a person may turn it off for this soul.
         self.gate = Gate(soul, self.self_model)
         self.episodes = Episodes(soul, self.indexer)

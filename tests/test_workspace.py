@@ -118,6 +118,28 @@ def test_a_message_sent_as_drafted_takes_what_was_recalled_for_its_draft(reading
     turn = c.turn("and who tunes the piano?")
     assert searched == ["and who tunes the piano?"] and any("Bram" in r.text for r in turn.recalled)
     turn.read()
+    c.settle()
+    # A vector that reaches the index without a write (another program's, read from the feed): afresh too.
+    chat.enqueue(".")
+    c.read_draft("what about the piano?")
+    c.settle()
+    c.indexer.index.add(("memory", 999_999), c.indexer.embedder.embed("a piano"))
+    searched.clear()
+    chat.enqueue("Yes.")
+    c.turn("what about the piano?").read()
+    assert searched[:1] == ["what about the piano?"]  # (then reading ahead after the reply)
+    c.settle()
+    # A draft left a long while (recall weighs how recent things are): afresh.
+    chat.enqueue(".")
+    c.read_draft("and the cat?")
+    c.settle()
+    import anima.conversation.live as live
+    later = live.time.monotonic() + live.DRAFT_RECALL_KEPT_S + 1
+    monkeypatch.setattr(live.time, "monotonic", lambda: later)
+    searched.clear()
+    chat.enqueue("Miso.")
+    c.turn("and the cat?").read()
+    assert searched[:1] == ["and the cat?"]
 
 
 def test_a_trim_the_next_turn_would_need_is_done_and_read_between_turns(reading_companion):

@@ -14,6 +14,7 @@ call, is in workspace/assemble.py.
 import dataclasses
 import re
 import threading
+import time
 from dataclasses import dataclass
 from typing import Callable
 
@@ -33,6 +34,7 @@ from ..workspace import Assembled, Entry, Workspace
 
 RECALL_K = 3  # newly recalled items per turn; what was recalled before stays in the transcript
 RECALL_K_AFTER_READ_AHEAD = 1
+DRAFT_RECALL_KEPT_S = 60
 HISTORY_ON_OPEN = 200  # messages of a reopened session taken back into its transcript
 
 
@@ -49,10 +51,10 @@ class Prepared:
 class Conversation:
     def __init__(self, *, messages: Messages, memories: Memories, self_model: SelfModel, feelings: Feelings,
                  clerk: Clerk, record: WorkspaceRecord, chat: ChatModel, names: Callable[[], tuple[str, str]],
-                 writes: Callable[[], object], session: str | None = None, bidding: Bidding | None = None):
-        """`names()`: the companion's name and the person's, as they are now. `writes()`: a mark of what has been
-        written to the soul (Soul.writes). `bidding`: the parts that bid and the Self that chooses
-        (mind/bids.py); None: no parts take part in a turn."""
+                 searched: Callable[[], object], session: str | None = None, bidding: Bidding | None = None):
+        """`names()`: the companion's name and the person's, as they are now. `searched()`: a mark of what recall
+        searches, that changes when anything it could find does (Soul.writes, Indexer.mark). `bidding`: the parts
+        that bid and the Self that chooses (mind/bids.py); None: no parts take part in a turn."""
         self.messages = messages
         self.memories = memories
         self.self_model = self_model
@@ -61,7 +63,7 @@ class Conversation:
         self.record = record
         self.chat = chat
         self.names = names
-        self.writes = writes
+        self.searched = searched
         self.bidding = bidding
         self.lock = threading.Lock()
         # Each opening is a new session: its turns are the recent history; earlier sessions come back by recall.
@@ -80,8 +82,8 @@ class Conversation:
         # their parts do not bid again on its message. Each with the message it was made for.
         self._heard: list[tuple[Weighed, int | None]] = []
         self._drafted: tuple[str, Weighed] | None = None  # bids weighed on the draft as it was typed
-        # What recall found for the draft, and the mark of the transcript and the soul it found it in.
-        self._draft_recall: tuple[str, tuple, list[Recalled]] | None = None
+        # What recall found for the draft, the mark of the transcript and the soul it found it in, and when.
+        self._draft_recall: tuple[str, tuple, list[Recalled], float] | None = None
         self._changes = 0  # bumped by every change to the transcript (what recall leaves out depends on it)
         self._last_reply: int | None = None
 
@@ -199,26 +201,28 @@ class Conversation:
 
     def recall_for_draft(self, text: str) -> list[Recalled]:
         """What a message still being typed would bring to mind, kept for its turn if it is sent as drafted."""
-        mark = self._recall_mark()
+        mark, at = self._recall_mark(), time.monotonic()
         found = self.recall_for(text)
         with self.lock:
-            self._draft_recall = (text, mark, found)
+            self._draft_recall = (text, mark, found, at)
         return found
 
     def recalled_for_draft(self, text: str) -> list[Recalled] | None:
         """What recall found for this text as its draft, if neither the transcript nor the soul changed since: a
         turn asks before it stores its message (which recall leaves out). None: recall it now. At 100,000
-        messages a recall takes 15-20 ms (bench/scale.py), a quarter of a typed message's wait."""
+        messages a recall takes 15-20 ms (bench/scale.py), a quarter of a typed message's wait. A draft left
+        longer than DRAFT_RECALL_KEPT_S is recalled again (recall weighs how recent things are, and "today")."""
         with self.lock:
             kept = self._draft_recall
-        if kept is None or kept[0] != text or kept[1] != self._recall_mark():
+        if kept is None or kept[0] != text or time.monotonic() - kept[3] > DRAFT_RECALL_KEPT_S \
+                or kept[1] != self._recall_mark():
             return None
         return kept[2]
 
     def _recall_mark(self) -> tuple:
         with self.lock:
             changes = self._changes
-        return changes, self.writes()
+        return changes, self.searched()
 
     def weigh(self, event: str, shown: str | None = None, *, cancel: threading.Event | None = None) -> Weighed | None:
         """The parts' bids on a message and the Self's choice: those weighed on its draft when it was sent as
@@ -351,6 +355,7 @@ class Conversation:
             self.session = now()
             self._transcript = []
             self._changes += 1
+            self._draft_recall = None
             self._heard, self._drafted = [], None
             self._focus_shown = self._feelings_shown = ""
             self._floor_sent = None
@@ -373,6 +378,7 @@ class Conversation:
             dropped = len(self._transcript) - len(kept)
             self._transcript = kept
             self._changes += 1
+            self._draft_recall = None  # it may hold what was forgotten
             self._learned = [(i, fact) for i, fact in self._learned if not touched(fact, {("memory", i)})]
             self._heard = [(w, about) for w, about in self._heard
                            if not any(touched(b.line(), {("part", b.part_id)}) for b in w.bids)

@@ -80,6 +80,11 @@ class Indexer:
 
     # ---- writing ------------------------------------------------------------
 
+    def mark(self) -> tuple:
+        """What recall by meaning searches, as a mark: it changes when the stored vectors are loaded (or read
+        again), added or removed, even where nothing was written to the soul."""
+        return self.ready.is_set(), self._loaded, self.index.changes
+
     def embed(self, kind: str, rows: list[dict]) -> np.ndarray:
         """The vectors of some items of one kind (rows with their `embedded` columns), in one batch."""
         return self.embedder.embed_batch([key_text(kind, r) for r in rows])

@@ -53,6 +53,7 @@ class VectorIndex:
         self._hold = False                         # no graph built: a kept one is being read back
         self._grapher: threading.Thread | None = None
         self._generation = getattr(self, "_generation", 0) + 1  # a build of an older content is thrown away
+        self.changes = getattr(self, "changes", 0) + 1  # bumped whenever what a search can find changes
 
     def __len__(self) -> int:
         return len(self._labels)
@@ -108,6 +109,7 @@ class VectorIndex:
                 self._keys.append(key)
                 self._labels[key] = start + i
             self._count = need
+            self.changes += 1
             if self._hnsw is not None and not self._building:
                 if self._graphed == start and len(keys) <= self.GRAPH_AT_ONCE:
                     self._graph_locked(start, need)
@@ -125,6 +127,7 @@ class VectorIndex:
                 self._remove_locked(key)
 
     def _remove_locked(self, key: Key) -> None:
+        self.changes += 1
         label = self._labels.pop(key)
         self._keys[label] = None
         self._matrix[label] = 0.0
