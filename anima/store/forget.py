@@ -187,11 +187,14 @@ def _drop_traces(con, kind: str, item_id: int) -> None:
     con.execute("DELETE FROM provenance WHERE item_kind = ? AND item_id = ?", (kind, item_id))
 
 
-def scrub(con) -> bool:
-    """After a forget commits: merge FTS segments so deleted terms are gone, and empty the WAL. Returns False
-    when another program's reader kept the WAL from being emptied (the forgotten words are still in it, and the
-    scrub must be tried again)."""
+def merge_segments(con) -> None:
+    """After a forget commits: merge the full-text indexes' segments, so the deleted terms are gone from them."""
     for table in full_text_tables():
         con.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
+
+
+def empty_wal(con) -> bool:
+    """Fold the WAL into the file and empty it. False when another program's reader kept it from being emptied
+    (the forgotten words are still in it)."""
     busy, _, _ = con.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
     return not busy

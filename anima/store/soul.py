@@ -376,16 +376,18 @@ class Soul:
         self._scrub()
 
     def _scrub(self) -> None:
-        """Merge the full-text indexes and empty the WAL after a forget. On a full disk the forget stands (it was
-        committed; saying "nothing was saved" would be untrue) and the scrub is tried again after the next write
-        and at close, so the forgotten words do not linger in the index's old segments. While another program
-        reads the soul the WAL cannot be emptied: the forget waits CLOSING_WAIT_MS for it, not the busy timeout,
-        and the last program to close the soul empties it."""
+        """Merge the full-text indexes and empty the WAL after a forget. On a full disk, or while another program
+        keeps writing past the busy timeout, the forget stands (it was committed; saying "nothing was saved" would
+        be untrue) and the scrub is tried again after the next write and at close, so the forgotten words do not
+        linger in the index's old segments. While another program reads the soul the WAL cannot be emptied: the
+        forget waits CLOSING_WAIT_MS for it, not the busy timeout, and the last program to close the soul empties
+        it."""
         with self._lock:
             try:
+                forget.merge_segments(self.con)  # writes: they wait for another program's writes as any write does
                 self.con.execute(f"PRAGMA busy_timeout = {CLOSING_WAIT_MS}")
                 try:
-                    emptied = forget.scrub(self.con)
+                    emptied = forget.empty_wal(self.con)
                 finally:
                     self.con.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
                 self._scrub_pending = False
@@ -394,7 +396,8 @@ class Soul:
                              "program on this soul closes it")
             except sqlcipher3.Error as e:
                 known = translate(e, self.path)
-                if not isinstance(known, (DiskFull, DiskError)):
+                busy = getattr(e, "sqlite_errorcode", None) in (5, 6)  # another program writing a long while
+                if not busy and not isinstance(known, (DiskFull, DiskError)):
                     raise known from e
                 self._scrub_pending = True
                 log.warning("a forget is committed but its scrub waits for room (%s)", type(known).__name__)
