@@ -58,7 +58,7 @@ def cmd_sovereignty(args) -> int:
     """How often the companion's reading overrode what the person said they feel, and how it did after they
     corrected it (mind/sovereignty.py)."""
     from .mind.sovereignty import measure
-    with unlock(Home(chosen_home(args.home))) as soul:
+    with unlock(Home(args.home)) as soul:
         s = measure(soul)
     if args.json:
         print(json.dumps({"interpretive_override": s.ios, "after_correction_misalignment": s.amr,
@@ -70,7 +70,7 @@ def cmd_sovereignty(args) -> int:
 
 
 def cmd_export(args) -> int:
-    home = Home(chosen_home(args.home))
+    home = Home(args.home)
     if args.markdown:
         from .mind.markdown import WARNING, write_markdown
         with unlock(home) as soul:
@@ -96,7 +96,7 @@ def cmd_export(args) -> int:
 
 
 def cmd_import(args) -> int:
-    home = Home(chosen_home(args.home))
+    home = Home(args.home)
     export_pass = ask(EXPORT_PASSPHRASE_ENV, "Export passphrase of the core: ")
     prompt = "Passphrase of the companion to replace: " if home.exists() else "New passphrase for this computer: "
     passphrase = ask(PASSPHRASE_ENV, prompt, confirm=not home.exists(),
@@ -107,7 +107,7 @@ def cmd_import(args) -> int:
 
 
 def cmd_passphrase(args) -> int:
-    home = Home(chosen_home(args.home))
+    home = Home(args.home)
     old = ask(PASSPHRASE_ENV, "Current passphrase: ")
     new = ask("ANIMA_NEW_PASSPHRASE", "New passphrase: ", confirm=True, choosing="a new passphrase")
     home.change_passphrase(old, new)
@@ -116,7 +116,7 @@ def cmd_passphrase(args) -> int:
 
 
 def cmd_check(args) -> int:
-    with unlock(Home(chosen_home(args.home))) as soul:
+    with unlock(Home(args.home)) as soul:
         soul.check()
     print("The soul passes its integrity checks.")
     return 0
@@ -157,7 +157,7 @@ def open_companion(args, create_if_missing: bool = False, talk: bool = True):
     With talk=False the chat model is never loaded (recall needs only the embedder)."""
     from .companion import Companion
     from .models.embedder import MiniLMEmbedder
-    home = Home(chosen_home(args.home))
+    home = Home(args.home)
     chat = chosen_chat_model(args)
     embedder = MiniLMEmbedder()
     if not home.exists():
@@ -441,7 +441,8 @@ def cmd_bench(args) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m anima", description="A local-first AI companion, in the terminal. "
                                 "The window opens with `anima` (or `make run`, or `python -m ui`).")
-    p.add_argument("--home", help="data directory (default: $ANIMA_HOME or the user data dir)")
+    p.add_argument("--home", help="data directory (default: the one chosen in the window's Settings, else "
+                                  "$ANIMA_HOME, else the user data dir)")
     sub = p.add_subparsers(dest="command")
     so = sub.add_parser("sovereignty", help="how often my reading overrode how you said you feel, and after "
                                             "you corrected me")
@@ -541,7 +542,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _given(args, e: OSError) -> bool:
     """Whether an OS error is about a path the person gave (or the home they chose, where the soul lives)."""
     given = [getattr(args, name, None) for name in ("path", "markdown", "json", "home")]
-    given = [Path(p).expanduser().absolute() for p in given if p] + [Home(chosen_home(args.home)).dir.absolute()]
+    given = [Path(p).expanduser().absolute() for p in given if p] + [Home(args.home).dir.absolute()]
     for name in (e.filename, e.filename2):
         if name is None:
             continue
@@ -569,6 +570,9 @@ def main(argv=None) -> int:
         build_parser().print_help()
         return 0
     try:
+        # One data folder for the whole command, as the window would open it (a damaged settings file is a
+        # one-line mistake here, not a traceback from the error handling below).
+        args.home = chosen_home(args.home)
         return args.func(args)
     except KnownError as e:
         print(f"anima: {_first_said(e)}", file=sys.stderr)

@@ -11,7 +11,6 @@ from contextlib import closing
 from pathlib import Path
 
 from .errors import KnownError
-from .settings import chosen_home
 
 
 def _new_companion(args, name: str):
@@ -21,7 +20,7 @@ def _new_companion(args, name: str):
     from .models.embedder import MiniLMEmbedder
     from .models.llama import LlamaChatModel
     from .store import Home
-    home = Home(chosen_home(args.home))
+    home = Home(args.home)
     if home.exists():
         raise KnownError(f"A companion already lives in {home.dir}: import the card into it (without --into-new), "
                          "or give another home with --home.")

@@ -246,6 +246,7 @@ def run_cases(disk: Path, command_line: bool = True) -> list[Case]:
 def command_line_cases(disk: Path, home) -> list[Case]:
     """`python -m anima` on the full disk: one line, exit 2, no traceback."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "ANIMA_HOME": str(home.dir), "ANIMA_PASSPHRASE": PASSPHRASE,
+           "ANIMA_SETTINGS": str(Path(home.dir).parent / "settings.json"),  # never the user's own data folder
            "ANIMA_EXPORT_PASSPHRASE": EXPORT_PASSPHRASE, "ANIMA_NEW_PASSPHRASE": "another passphrase"}
     out = []
     for step, args in (("anima check", ["check"]), ("anima export", ["export", str(disk / "cli.anima")]),
