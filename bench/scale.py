@@ -3,7 +3,8 @@
 Measured for both: unlock to recall by meaning ready (the stored vectors in memory, the kept hnswlib graph read
 back rather than built), unlock to the window painted with the soul shown (a child process, as `bench ui`
 times it), first token of a turn on the real default model (cold: the model's computed prefix forgotten before
-each message, so both souls' prompts are read whole; and warm: a conversation going on), one recall, resident
+each message, so both souls' prompts are read whole; and warm: a conversation going on, each message sent at
+once and again as typed in the window, the draft handed over at a pause and read along), one recall, resident
 memory, and export and import of the portable core. Then, with the fake models, resident memory over a
 2,000-turn session.
 
@@ -258,6 +259,7 @@ def turns(figures: dict, companions: dict, chat) -> None:
             prompt[label].append(sum(chat.count_tokens(m["content"]) + 4 for m in turn.workspace.messages))
             c.settle()
     labels = list(companions)
+    typed = {label: [] for label in companions}
     for label in labels + labels[::-1]:
         c = companions[label]
         chat.forget_computed()
@@ -269,10 +271,18 @@ def turns(figures: dict, companions: dict, chat) -> None:
             shown[label].append(words)
             notes[label].append(turn.workspace.tiers["note"])
             c.settle()
+            # As typed in the window: a pause before Enter hands the draft over, and the companion reads along.
+            c.read_draft(text + " Go on.")
+            c.settle()
+            ms, _, _ = first.turn(c, text + " Go on.")
+            typed[label].append(ms)
+            c.settle()
     for label in companions:
         say(f"scale: {label}: first token, cold {[round(x) for x in cold[label]]} ms, warm "
-            f"{[round(x) for x in warm[label]]} ms; first words shown, warm {[round(x) for x in shown[label]]} ms")
-        figures[label].update(first_token_ms=statistics.median(warm[label]),
+            f"{[round(x) for x in warm[label]]} ms, typed {[round(x) for x in typed[label]]} ms; first words "
+            f"shown, warm {[round(x) for x in shown[label]]} ms")
+        figures[label].update(first_token_typed_ms=statistics.median(typed[label]),
+                              first_token_ms=statistics.median(warm[label]),
                               first_token_cold_ms=statistics.median(cold[label]),
                               first_words_ms=statistics.median(shown[label]),
                               prompt_tokens=statistics.median(prompt[label]),
@@ -378,7 +388,8 @@ def main(argv=None) -> int:
             ("vector_ready_s", "unlock to recall by meaning ready s", 2),
             ("graph_ready_s", "unlock to the kept graph read back s", 2),
             ("window_ms", "start to window painted, soul shown ms", 0), ("recall_ms", "one recall ms", 1),
-            ("first_token_ms", "first token, warm (a conversation) ms", 0),
+            ("first_token_ms", "first token, warm (a conversation), sent at once ms", 0),
+            ("first_token_typed_ms", "first token, warm, typed (the draft read along) ms", 0),
             ("first_token_cold_ms", "first token, cold (whole prompt read) ms", 0),
             ("first_words_ms", "first words shown, warm ms", 0),
             ("prompt_tokens", "prompt tokens, cold", 0),
@@ -395,17 +406,22 @@ def main(argv=None) -> int:
               ["turns", "rss_mb"], [[i, round(m, 1)] for i, m in session])
         growth = session[-1][1] - session[1][1] if len(session) > 2 else None
     warm = y["first_token_ms"] / e["first_token_ms"]
+    typed = y["first_token_typed_ms"] / e["first_token_typed_ms"]
     cold = y["first_token_cold_ms"] / e["first_token_cold_ms"]
     small = figures[labels[1]]
     say(f"scale: targets: vectors ready in {y['vector_ready_s']:.2f} s (5 s: "
-        f"{'met' if y['vector_ready_s'] <= 5 else 'NOT met'}); first token {warm:.2f}x the empty soul's (1.5x: "
-        f"{'met' if warm <= 1.5 else 'NOT met'}); cold, the whole prompt read, {cold:.2f}x. Against the "
+        f"{'met' if y['vector_ready_s'] <= 5 else 'NOT met'}); first token of a message sent at once "
+        f"{warm:.2f}x the empty soul's (1.5x: {'met' if warm <= 1.5 else 'NOT met'}), of one typed (the draft "
+        f"read along) {typed:.2f}x (1.5x: {'met' if typed <= 1.5 else 'NOT met'}); cold, the whole prompt read, "
+        f"{cold:.2f}x. Against the "
         f"{labels[1]}-message soul (which recalls as much into a turn: an empty soul recalls nothing): warm "
         f"{y['first_token_ms'] / small['first_token_ms']:.2f}x, cold "
         f"{y['first_token_cold_ms'] / small['first_token_cold_ms']:.2f}x")
     emit("scale", {"messages": args.messages, "vector_ready_s": round(y["vector_ready_s"], 2),
                    "first_token_ms": round(y["first_token_ms"], 1),
                    "first_token_ms_empty": round(e["first_token_ms"], 1),
+                   "first_token_typed_ms": round(y["first_token_typed_ms"], 1),
+                   "first_token_typed_ms_empty": round(e["first_token_typed_ms"], 1),
                    "rss_mb": round(y["rss_mb"], 1),
                    "first_token_cold_ms": round(y["first_token_cold_ms"], 1),
                    "first_token_cold_ms_empty": round(e["first_token_cold_ms"], 1),
