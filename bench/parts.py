@@ -29,7 +29,8 @@ from anima.mind import part as schema
 from anima.mind.parts import Parts
 from anima.models.embedder import MiniLMEmbedder
 from anima.models.llama import LlamaChatModel
-from anima.models.structured import StructuredOutputFailed, ask_structured
+from anima.models.structured import DEFAULT_TEMPERATURE, StructuredOutputFailed, ask_structured, warmer
+from anima.reflect.parts import CREATION_TEMPERATURE
 from anima.reflect.hygiene import DETAIL, PATCH_TOKENS, Action, Hygiene, consolidate, outcomes_shown, patch_schema
 from anima.store import Home
 from anima.store.provenance import Provenance, Source
@@ -55,7 +56,11 @@ MOMENTS = ["Ada said her sister is moving in next week and she feels anxious abo
            "Ada mentioned she is training for a 10k run in May.",
            "Ada was upset that I forgot her cat's name.",
            "Ada is planning a trip to Lisbon and is worried about the budget.",
-           "Ada said she cannot sleep before big meetings."]
+           "Ada said she cannot sleep before big meetings.",
+           "Sam told me his father died last spring and he still cannot open the letters.",
+           "Lee laughed when I mixed up her two cats, Miso and Tofu.",
+           "Priya starts a new job at a bakery on Monday and is nervous about the early shifts.",
+           "Jon keeps asking me to write his essays for him."]
 
 
 def synthetic(i: int, rng: random.Random) -> dict:
@@ -115,7 +120,7 @@ def try_until_valid(ask, check) -> int | None:
     told, why = [], ""
     for n in range(1, RETRIES + 2):
         try:
-            answer = ask(told)
+            answer = ask(told, n - 1)
         except StructuredOutputFailed as e:
             why = e.attempts[-1].error[:160] if e.attempts else "no attempt"
             told = [{"role": "assistant", "content": e.attempts[-1].raw[:1500] if e.attempts else ""},
@@ -138,7 +143,8 @@ def created(chat, n: int) -> list[int | None]:
         base = [{"role": "system", "content": schema.CREATION_PROMPT},
                 {"role": "user", "content": f"Moment: {moment}"}]
         tries.append(try_until_valid(
-            lambda told: ask_structured(chat, base + told, schema.PART_CREATION_SCHEMA, what="part", retries=0),
+            lambda told, tried: ask_structured(chat, base + told, schema.PART_CREATION_SCHEMA, what="part", retries=0,
+                                               temperature=warmer(CREATION_TEMPERATURE, tried)),
             lambda c: schema.problem(schema.part_from_creation(c, "2026-03-02T10:00:00+00:00"))
             or schema.form_problem(c)))
         say(f"created part for moment {len(tries)}: {'valid on try ' + str(tries[-1]) if tries[-1] else 'never valid'}"
@@ -165,8 +171,9 @@ def patched(chat, soul, parts: Parts, n: int, rng: random.Random) -> list[int | 
                 return str(e)
             return None
         tries.append(try_until_valid(
-            lambda told: ask_structured(chat, base + told, patch_schema(p, outcomes_shown(p)), what="patch", retries=0,
-                                        max_tokens=PATCH_TOKENS), check))
+            lambda told, tried: ask_structured(chat, base + told, patch_schema(p, outcomes_shown(p)), what="patch",
+                                               retries=0, max_tokens=PATCH_TOKENS,
+                                               temperature=warmer(DEFAULT_TEMPERATURE, tried)), check))
         say(f"patch {i + 1}: {'valid on try ' + str(tries[-1]) if tries[-1] else 'never valid'}")
     return tries
 
@@ -229,9 +236,10 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="anima bench parts")
     p.add_argument("--parts", type=int, default=10_000)
     # Each answer of the bundled model can run to its token cap (2,000 tokens for a part) on a grammar: on two
-    # shared cores a try takes up to a minute, so the defaults are small.
-    p.add_argument("--moments", type=int, default=4, help=f"parts the real model is asked to create (<= {len(MOMENTS)})")
-    p.add_argument("--patches", type=int, default=4, help="patches asked of the real model")
+    # shared cores a try takes 5 s to a minute. Twenty answers in all: fewer say little about a rate of 0.95.
+    p.add_argument("--moments", type=int, default=len(MOMENTS),
+                   help=f"parts the real model is asked to create (<= {len(MOMENTS)})")
+    p.add_argument("--patches", type=int, default=8, help="patches asked of the real model")
     p.add_argument("--turns", type=int, default=4, help=f"warm turns each way (<= {len(TURNS)})")
     p.add_argument("--no-model", action="store_true", help="only the store's figures (no model)")
     args = p.parse_args(argv or [])
