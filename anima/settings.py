@@ -61,6 +61,10 @@ class Settings:
 
     def save(self) -> None:
         self.validate()
+        # Kept absolute: the window and the terminal start in different folders, and must mean the same place.
+        for name in ("data_folder", "model_path"):
+            if value := getattr(self, name):
+                setattr(self, name, str(Path(value).expanduser().absolute()))
         p = self.path()
         p.parent.mkdir(parents=True, exist_ok=True)
         from .store.keys import write_atomically

@@ -77,6 +77,12 @@ def test_the_terminal_opens_the_data_folder_chosen_in_the_window(anima_home, tmp
     assert r.returncode == 0 and "passes" in r.stdout and not Home(anima_home).exists()  # none lives there
     r = anima("check", "--home", str(anima_home), env={"ANIMA_PASSPHRASE": PASSPHRASE})
     assert r.returncode == 2 and str(anima_home) in r.stderr  # --home still wins
+    # A folder typed as a relative path in Settings means where the window was started, wherever the terminal is.
+    (tmp_path / "window").mkdir()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(tmp_path / "window")
+        Settings(data_folder="moved-here").save()
+    assert Settings.load().data_folder == str(tmp_path / "window" / "moved-here")
 
 
 @pytest.mark.slow  # runs `python -m anima`
