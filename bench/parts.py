@@ -144,7 +144,7 @@ def created(chat, n: int) -> list[int | None]:
                 {"role": "user", "content": f"Moment: {moment}"}]
         tries.append(try_until_valid(
             lambda told, tried: ask_structured(chat, base + told, schema.PART_CREATION_SCHEMA, what="part", retries=0,
-                                               temperature=warmer(CREATION_TEMPERATURE, tried)),
+                                               temperature=warmer(CREATION_TEMPERATURE, tried), names_only=True),
             lambda c: schema.problem(schema.part_from_creation(c, "2026-03-02T10:00:00+00:00"))
             or schema.form_problem(c)))
         say(f"created part for moment {len(tries)}: {'valid on try ' + str(tries[-1]) if tries[-1] else 'never valid'}"
@@ -173,7 +173,8 @@ def patched(chat, soul, parts: Parts, n: int, rng: random.Random) -> list[int | 
         tries.append(try_until_valid(
             lambda told, tried: ask_structured(chat, base + told, patch_schema(p, outcomes_shown(p)), what="patch",
                                                retries=0, max_tokens=PATCH_TOKENS,
-                                               temperature=warmer(DEFAULT_TEMPERATURE, tried)), check))
+                                               temperature=warmer(DEFAULT_TEMPERATURE, tried), names_only=True),
+            check))
         say(f"patch {i + 1}: {'valid on try ' + str(tries[-1]) if tries[-1] else 'never valid'}")
     return tries
 

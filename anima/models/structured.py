@@ -93,8 +93,8 @@ def token_budget(schema: dict) -> int:
 
 def outline(schema: dict, indent: str = "", *, limits: bool = True) -> str:
     """The fields of an object schema as short lines a small model can follow. `limits`: say what each field
-    holds and how long it may be; False where decoding keeps to the schema anyway, and then a field is named and
-    nothing more, because the bundled model copies what it is shown into the answer. Asked for a part once for
+    holds and how long it may be; False (an ask with names_only, where decoding keeps to the schema anyway): a
+    field is named and nothing more, because the bundled model copies what it is shown into the answer. Asked for a part once for
     each of bench/parts.py's moments: shown "text, at most 200 characters", it wrote such a phrase as an answer in
     2 of 12; shown what each field holds (the schema's `description`s), it copied those words in 10 of 13; shown
     the names alone, it wrote 12 parts in 12. A model behind a server that cannot keep to a schema is shown the caps and
@@ -160,8 +160,11 @@ def parse_object(raw: str) -> object:
 
 def ask_structured(model: ChatModel, messages: list[Message], schema: dict, *, what: str = "object",
                    retries: int = DEFAULT_RETRIES, max_tokens: int | None = None,
-                   temperature: float = DEFAULT_TEMPERATURE,
-                   cancel=None) -> dict:
+                   temperature: float = DEFAULT_TEMPERATURE, cancel=None, names_only: bool = False) -> dict:
+    """`names_only`: where decoding keeps to the schema, the model is shown the fields' names alone (see
+    outline: the bundled model copied what it was told a field holds into the parts it wrote). Only for the
+    asks where that was measured (parts and their patches): with names alone for every ask, its learning wrote
+    down a line of a red-team attack's turn ("They love this game", tests/redteam) that it left out before."""
     check_caps(schema)
     validator = jsonschema.Draft202012Validator(schema)
     cap = max_tokens or min(2048, token_budget(schema))
@@ -170,7 +173,7 @@ def ask_structured(model: ChatModel, messages: list[Message], schema: dict, *, w
     for tried in range(retries + 1):
         # Read again each try: a model server finds out on the first call whether it can keep to a schema
         # (dialects.py), and one that cannot must be shown the schema on the retry.
-        convo = [*messages, {"role": "user", "content": _instruction(model, schema)}, *said]
+        convo = [*messages, {"role": "user", "content": _instruction(model, schema, names_only)}, *said]
         stream = model.stream(convo, max_tokens=cap, temperature=warmer(temperature, tried), cancel=cancel,
                               schema=schema)
         raw = stream.read()
@@ -192,12 +195,12 @@ def ask_structured(model: ChatModel, messages: list[Message], schema: dict, *, w
     raise StructuredOutputFailed(what, attempts)
 
 
-def _instruction(model: ChatModel, schema: dict) -> str:
+def _instruction(model: ChatModel, schema: dict, names_only: bool = False) -> str:
     # Even where decoding is constrained to the shape, the model needs to see what the fields are;
     # a backend that cannot constrain it also gets the schema itself.
     constrained = model.capabilities.schema_constrained
     instruction = ("Reply with only one JSON object with these fields, and nothing else:\n"
-                   + outline(schema, limits=not constrained))
+                   + outline(schema, limits=not (constrained and names_only)))
     if not constrained:
         instruction += "\nIts JSON schema: " + json.dumps(schema, separators=(",", ":"))
     return instruction

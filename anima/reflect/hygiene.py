@@ -279,7 +279,8 @@ class Hygiene:
                         wanted = SCHEMAS[action](p, shown, len(neighbours))
                         detail = ask_structured(self.chat, convo + answer, wanted, what=f"hygiene {action.value}",
                                                 cancel=cancel, temperature=temperature, max_tokens=PATCH_TOKENS
-                                                if action is Action.CONSOLIDATE else min(2048, token_budget(wanted)))
+                                                if action is Action.CONSOLIDATE else min(2048, token_budget(wanted)),
+                                                names_only=True)
                         answer.append({"role": "assistant", "content": json.dumps(detail, ensure_ascii=False)})
             except StructuredOutputFailed as e:
                 if cancel is not None and cancel.is_set():

@@ -130,7 +130,8 @@ class PartCreation:
                                               f"{verdict['signal']}: {verdict['why']}"}]
         for tried in range(CREATION_TRIES):
             created = ask_structured(self.chat, prompt, part_schema.PART_CREATION_SCHEMA, what="part",
-                                     temperature=warmer(CREATION_TEMPERATURE, tried), cancel=cancel)
+                                     temperature=warmer(CREATION_TEMPERATURE, tried), cancel=cancel,
+                                     names_only=True)
             data = part_schema.part_from_creation(created, self.clock().isoformat())
             why = part_schema.problem(data) or part_schema.form_problem(created)
             if why is None and (found := secrets.find(json.dumps(data, ensure_ascii=False))):

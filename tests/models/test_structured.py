@@ -40,19 +40,20 @@ def test_each_retry_samples_warmer():
     assert [h["temperature"] for h in model.history] == pytest.approx([0.2, 0.45, 0.7])
 
 
-def test_where_decoding_keeps_to_the_schema_fields_are_only_named_and_elsewhere_described_with_caps():
+def test_an_ask_for_names_only_names_fields_where_decoding_keeps_to_the_schema_and_elsewhere_describes_them():
     # The bundled model copied what a field was said to hold into the answer (models/structured.py's outline).
     described = {**SCHEMA, "properties": {**SCHEMA["properties"],
                                           "mood": {"type": "string", "description": "how they seem", "maxLength": 20}}}
     shown = {}
-    for constrained in (True, False):
+    for constrained, names_only in ((True, True), (False, True), (True, False)):
         model = FakeChatModel(Capabilities(schema_constrained=constrained))
-        ask_structured(model.enqueue('{"mood": "calm", "reasons": []}'), ASK, described)
-        shown[constrained] = model.history[0]["messages"][-1]["content"].splitlines()
-    assert "- mood" in shown[True] and "- reasons: a list" in shown[True]
-    assert not any("how they seem" in line or "at most" in line for line in shown[True])
-    assert "- mood: how they seem (at most 20 characters)" in shown[False]
-    assert "- reasons: a list of at most 3 short strings" in shown[False]  # a field the schema does not describe
+        ask_structured(model.enqueue('{"mood": "calm", "reasons": []}'), ASK, described, names_only=names_only)
+        shown[constrained, names_only] = model.history[0]["messages"][-1]["content"].splitlines()
+    assert "- mood" in shown[True, True] and "- reasons: a list" in shown[True, True]
+    assert not any("how they seem" in line or "at most" in line for line in shown[True, True])
+    for described_and_capped in (shown[False, True], shown[True, False]):
+        assert "- mood: how they seem (at most 20 characters)" in described_and_capped
+        assert "- reasons: a list of at most 3 short strings" in described_and_capped  # not described
 
 
 @pytest.mark.parametrize("replies", [
