@@ -12,10 +12,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from .report import emit, say, table
+from .ui import painted_ms
 
 ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "dist"
@@ -42,18 +42,6 @@ def largest(folder: Path, n: int) -> list[tuple[str, int]]:
             else:
                 parts.append((str(p.relative_to(folder)), size(p)))
     return sorted(parts, key=lambda x: -x[1])[:n]
-
-
-def launch_ms(command: list[str], env: dict) -> float:
-    """From starting the process to its saying that its window painted."""
-    t = time.perf_counter()
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
-    line = child.stdout.readline()
-    elapsed = (time.perf_counter() - t) * 1000
-    _, err = child.communicate(timeout=300)
-    if line.strip() != "painted":
-        raise RuntimeError(f"{command[0]}: the window never painted: {err[-2000:]}")
-    return elapsed
 
 
 def selftest(command: list[str], env: dict) -> dict:
@@ -110,7 +98,7 @@ def main(argv=None) -> int:
                 "Anima from source": [sys.executable, "-m", "ui", "--first-paint"]}
     if have_bundle:
         commands["Anima bundle"] = [str(BUNDLE), "--first-paint"]
-    launches = {name: statistics.median(launch_ms(c, env) for _ in range(args.launches))
+    launches = {name: statistics.median(painted_ms(c, env) for _ in range(args.launches))
                 for name, c in commands.items()}
     rows = [[name, round(ms, 1)] for name, ms in launches.items()]
     if have_bundle:

@@ -105,7 +105,6 @@ def run_cases(disk: Path, command_line: bool = True) -> list[Case]:
     from anima.store.soul import Soul
     home = Home(disk / "home")
     c = companion(home)
-    said: dict[str, str] = {}
 
     def expect_full(fn):
         try:

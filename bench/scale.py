@@ -22,7 +22,6 @@ import re
 import resource
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -32,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from .report import emit, say, table
+from .ui import painted_ms
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSPHRASE = "bench scale passphrase"
@@ -160,15 +160,7 @@ def window_ms(home: Path, tmp: Path) -> float:
            "ANIMA_SETTINGS": str(tmp / "settings.json")}
     if not env.get("DISPLAY") and not env.get("WAYLAND_DISPLAY"):
         env["QT_QPA_PLATFORM"] = "offscreen"
-    t = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-m", "bench.ui_child", "anima-ready"], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
-    line = child.stdout.readline()
-    elapsed = (time.perf_counter() - t) * 1000
-    _, err = child.communicate(timeout=600)
-    if line.strip() != "painted":
-        raise RuntimeError(f"the window never painted: {err[-2000:]}")
-    return elapsed
+    return painted_ms([sys.executable, "-m", "bench.ui_child", "anima-ready"], env, timeout=600)
 
 
 def opened(label: str, home_dir: Path, chat, embedder, tmp: Path, windows: int) -> tuple[dict, object]:

@@ -20,17 +20,21 @@ ROOT = Path(__file__).resolve().parent.parent
 PASSPHRASE = "bench passphrase"
 
 
-def launch_ms(mode: str, env: dict) -> float:
-    """From starting the process to the child saying its window painted (not to the process's exit)."""
+def painted_ms(command: list[str], env: dict, timeout: float = 300) -> float:
+    """From starting a process to its saying that its window painted (not to the process's exit): bench.ui_child,
+    or a bundle's --first-paint."""
     t = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-m", "bench.ui_child", mode], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
     line = child.stdout.readline()
     elapsed = (time.perf_counter() - t) * 1000
-    _, err = child.communicate(timeout=300)
+    _, err = child.communicate(timeout=timeout)
     if line.strip() != "painted":
-        raise RuntimeError(f"{mode} window never painted: {err[-2000:]}")
+        raise RuntimeError(f"{' '.join(command)}: the window never painted: {err[-2000:]}")
     return elapsed
+
+
+def launch_ms(mode: str, env: dict) -> float:
+    return painted_ms([sys.executable, "-m", "bench.ui_child", mode], env)
 
 
 class StallMeter:
