@@ -160,12 +160,8 @@ class Conversation:
         with self.lock:
             self.serial += 1
 
-    def record_message(self, role: str, text: str) -> int:
-        companion, person = self.names()
-        if role == "companion":
-            return self.messages.record(role, text, speaker=companion, session=self.session)
-        return self.messages.record(role, text, speaker=person, session=self.session,
-                                    provenance=Provenance(Source.PERSON))
+    def record_reply(self, text: str) -> int:
+        return self.messages.record("companion", text, speaker=self.name, session=self.session)
 
     def greet(self, text: str, provenance: Provenance) -> int:
         """The companion opens the conversation (an imported card's first message): stored as its own words in
@@ -308,7 +304,7 @@ class Conversation:
         said = reply.strip()
         if not said:
             return None  # stopped before a word: nothing to remember
-        reply_id = self.record_message("companion", said)
+        reply_id = self.record_reply(said)
         with self.lock:
             self._transcript.append(Entry("assistant", reply, frozenset({("message", reply_id)})))
             weighed = [*self._heard, *([(prepared.weighed, user_ids[0])] if prepared.weighed else [])]
