@@ -6,7 +6,6 @@ its reading; a reply announcing how they seem never reaches them; a rule comes a
 same kind and goes after contrary evidence; the growth log only grows; the identity changes only as governance
 allows; a significant episode from the first days is still read by deep reflection at the end."""
 
-import json
 from datetime import timedelta
 
 from anima.mind.identity import EARNED_AFTER

@@ -104,7 +104,7 @@ def corrupt(data: bytes, how: str) -> bytes:
                                  "newer version", "costly header"])
 def test_a_bad_core_is_refused_and_the_target_stays_as_it_was(exported, tmp_path, how):
     path, _ = exported
-    bad = tmp_path / f"bad.core"
+    bad = tmp_path / "bad.core"
     bad.write_bytes(corrupt(path.read_bytes(), how))
     target = Home(tmp_path / "target")
     with pytest.raises(BadCore) as err:

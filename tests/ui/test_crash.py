@@ -47,7 +47,7 @@ def learn():
 
 
 def test_a_bug_in_a_thread_is_logged_and_shown_on_the_ui_thread(qtbot, tmp_path, dialogs):
-    with installed(tmp_path / "logs") as handler:
+    with installed(tmp_path / "logs"):
         worker = threading.Thread(target=learn, name="between turns")
         worker.start()
         worker.join()

@@ -1,7 +1,5 @@
 from PySide6.QtCore import Qt
 
-from tests.ui.conftest import send
-
 
 def test_enter_sends_and_shift_enter_adds_a_line(qtbot, window):
     window.companion.chat.enqueue("**Yes**, two lines.")
