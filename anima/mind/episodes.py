@@ -64,7 +64,9 @@ class Episodes:
                                 message_ids)[0] if message_ids else None
         if not times or times["a"] is None:
             raise InvalidEdit("An episode is made of messages that exist.")
-        with self.soul.transaction():
+        # Embedded first and stored in the episode's own transaction: a crash never leaves it without a vector.
+        vector = self.indexer.embed("episode", [{"summary": summary}])
+        with self.indexer.transaction():
             eid = self.soul.add("episode", actor, provenance=Provenance(Source.REFLECTION, min(message_ids)),
                                 summary=summary, started_at=times["a"], ended_at=times["b"],
                                 emotional_arc=_text(emotional_arc, ARC_CHARS, "emotional arc"),
@@ -73,13 +75,8 @@ class Episodes:
                                 created_at=now())
             for mid in message_ids:
                 self.soul.cite("episode", eid, "message", mid)
+            self.indexer.put("episode", [eid], vector)
         return eid
-
-    def index(self, ids: list[int]) -> None:
-        """Embed new episodes so recall finds them (after their transaction: embedding is slow; one not embedded
-        yet is embedded when the index is next checked, as any item is)."""
-        rows = [{"id": e.id, "summary": e.summary} for e in map(self.get, ids)]
-        self.indexer.index_items("episode", rows)
 
     def get(self, episode_id: int) -> Episode:
         return _episode(self.soul.get("episode", episode_id))
@@ -103,9 +100,13 @@ class Episodes:
                 raise InvalidEdit(f"An episode has no field {name!r} a person may change.")
         if "summary" in changes and not changes["summary"]:
             raise InvalidEdit("An episode needs a summary.")
-        self.soul.update("episode", episode_id, "user", **changes)
-        if "summary" in changes:
-            self.index([episode_id])
+        if "summary" not in changes:
+            self.soul.update("episode", episode_id, "user", **changes)
+            return
+        vector = self.indexer.embed("episode", [changes])
+        with self.indexer.transaction():
+            self.soul.update("episode", episode_id, "user", **changes)
+            self.indexer.put("episode", [episode_id], vector)
 
     def sample(self, k: int, rng: random.Random | None = None, *, leaving_out=frozenset()) -> list[Episode]:
         """Up to `k` episodes from across the whole history (see the module's docstring), oldest first; none of

@@ -38,11 +38,16 @@ class History:
         elif e["op"] == "update":
             after = json.loads(e["after"] or "{}")
             newer = after.get("superseded_by") if kind == "memory" else None
-            self.soul.update(kind, item_id, "user", **json.loads(e["before"]))
+            before = json.loads(e["before"])
+            # The old text's vector is made first and stored with it: a crash never leaves the one without the other.
+            vector = (self.indexer.embed(kind, [{**self.soul.get(kind, item_id), **before}])
+                      if KINDS[kind].recalled else None)
+            with self.indexer.transaction():
+                self.soul.update(kind, item_id, "user", **before)
+                if vector is not None:
+                    self.indexer.put(kind, [item_id], vector)
             gone = []
             if newer is not None and self.soul.query("SELECT 1 FROM memories WHERE id = ?", (newer,)):
                 gone = self.soul.forget("memory", newer).items
-            if KINDS[kind].recalled:
-                self.indexer.index_items(kind, [self.soul.get(kind, item_id)])
             return gone
         return []

@@ -191,8 +191,6 @@ class DeepReflection:
         if not self._cancelled(cancel) and self.tending is not None:
             done.tended = self.tending(cancel)
         done.preempted = self._cancelled(cancel)
-        if done.episodes:
-            self.episodes.index(done.episodes)
         log.info("deep reflection %s", done.summary())
         return done
 
