@@ -30,13 +30,15 @@ _LOOKALIKE = str.maketrans(
     "օսհոցզ"                                       # Armenian
     "ꓮꓐꓚꓓꓰꓝꓖꓧꓲꓙꓗꓡꓟꓠꓳꓑꓣꓢꓔꓴꓦꓪꓫꓬꓜ"                  # Lisu
     "ᎪᏴᏟᎬᎻᎫᏦᏞᎷᏢᏚᎢᎳᏃ"                                # Cherokee
-    "ıɑɡɩʋᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ",                 # Latin letters outside ASCII (small capitals)
+    "ıɑɡɩʋᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ"                  # Latin letters outside ASCII (small capitals)
+    "ⲀⲂⲈⲌⲎⲒⲔⲘⲚⲞⲢⲤⲦⲨⲬⲁⲉⲓⲕⲟⲣⲥⲩⲭ",                  # Coptic
     "ABESIJKMHOPCTYXYHIQWaesijopcyxdhlqwcyv"
     "ABEZHIKMNOPTYXCMaikvoptuxycj"
     "ouhngq"
     "ABCDEFGHIJKLMNOPRSTUVWXYZ"
     "ABCEHJKLMPSTWZ"
-    "iagiuabcdeghijklmnoprstuvwyz")
+    "iagiuabcdeghijklmnoprstuvwyz"
+    "ABEZHIKMNOPCTYXaeikopcyx")
 _LOOKALIKES = frozenset(chr(k) for k in _LOOKALIKE)
 _WORD = re.compile(r"\w+")
 
@@ -65,12 +67,21 @@ def _skeleton(text: str) -> str:
     return _WORD.sub(read, text)
 
 
+# A combining mark on a Latin letter that has no composed form ("O̲b̲e̲y̲s": underlines, strokes, overlays) is
+# drawn over the letter, which still reads as itself; marks in other scripts (Devanagari's vowel signs) are
+# letters' parts and stay.
+_MARK_ON_LATIN = re.compile(r"(?<=[A-Za-z])[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
+
+
 def judged(text: str) -> str:
-    """The copy of `text` the checks read: without invisible characters, NFKC-folded, lookalikes read as Latin."""
+    """The copy of `text` the checks read: without invisible characters, NFKC-folded, without marks drawn over
+    Latin letters, lookalikes read as Latin."""
     if not text:
         return text
     text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
     text = _DRAWN_AS_NOTHING.sub("", unicodedata.normalize("NFKC", text))
+    for _ in range(2):  # a mark after a mark's letter: "O̲̲"
+        text = _MARK_ON_LATIN.sub("", text)
     return _skeleton(text)
 
 
@@ -97,11 +108,26 @@ _LOOKS_SECRET = r"(?=\S*(?:\d|[!@#$%^&*_+=~<>|\\/]\S))"
 _NOT_CJK = r"[^\s\u2e80-\u9fff\uac00-\ud7af\uff01-\uff60。、]"
 
 _PIN_WORDS = (r"(?:\b(?:pin(?![\s-]*(?:badges?|boards?|cushions?|points?|drops?|stripes?|collect\w*|trading)\b)|pin ?code|pin number|passcode|pass code|(?:door|alarm|lock|gate|safe|entry|access|unlock|"
-              r"garage|keypad|building|locker|padlock|phone) code|code (?:for|to|of) (?:the|my) (?:door|alarm|lock|"
+              r"garage|keypad|building|locker|padlock|phone|bike|key ?safe|lockbox|key ?box) code|combination|"
+              r"combo|key ?safe|lockbox|code (?:for|to|of) (?:the|my) (?:door|alarm|lock|"
               r"gate|safe|phone|garage|locker)|código(?: pin)?|code pin|geheimzahl|pin-код|пин|пин-код|код от \w+)\b"
               r"|暗証番号|密码|비밀번호)")
 # Digits one by one or in groups: "4821", "4 8 2 1", "48-21", "4.8.2.1".
 _PIN_DIGITS = r"(?<!\d)\d(?:(?:\s{0,2}[.,/·-]\s{0,2}|\s{1,2})?\d){2,7}(?![\d])"
+
+_NUMBER_WORDS = ("zero|oh|one|two|three|four|five|six|seven|eight|nine|"                     # English
+                 "cero|uno|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|"                      # Spanish
+                 "zéro|zero|un|deux|trois|quatre|cinq|six|sept|huit|neuf|"                     # French
+                 "null|eins|zwei|drei|vier|fünf|funf|sechs|sieben|acht|neun|"                  # German
+                 "um|dois|três|tres|quatro|cinco|seis|sete|oito|nove|"                         # Portuguese
+                 "uno|due|tre|quattro|cinque|sei|sette|otto|nove")                             # Italian
+# Words that name an identity document's number, in the languages most spoken.
+_ID_WORDS = (r"\b(?:passport|national insurance|ni number|nino|social security|ssn|sin number|tax (?:id|number|code)|"
+             r"driver'?s licen[cs]e|driving licen[cs]e|licen[cs]e number|id number|identity number|"
+             r"personalausweis|reisepass|steuer-?id|dni|nif|cpf|aadhaar|pan number|codice fiscale|"
+             r"numéro de sécurité sociale|passeport|pasaporte|passaporte)\b")
+# A wallet's recovery words.
+_SEED_WORDS = r"\b(?:seed|recovery|backup|mnemonic|secret recovery|wallet) (?:phrase|words?|sentence)\b|\bmnemonic\b"
 
 _PATTERNS = (
     ("a PIN", re.compile(rf"{_PIN_WORDS}\D{{0,24}}?{_PIN_DIGITS}", re.I)),
@@ -112,16 +138,24 @@ _PATTERNS = (
                               re.I)),
     ("a password", re.compile(rf"{_PASSWORD_SOMETIMES}[^.!?\n]{{0,20}}?(?:{_IS}\s*)?[\"'“«]?{_LOOKS_SECRET}"
                               rf"{_NOT_CJK}{{4,}}", re.I)),
-    ("a PIN", re.compile(r"\b(?:pin|pin ?code|passcode|code)\b\D{0,24}?(?:\b(?:zero|oh|one|two|three|four|five|six|"
-                         r"seven|eight|nine)\b[\s,-]*){4,8}", re.I)),
+    # Part of one is a secret too: "my PIN ends in 21".
+    ("a PIN", re.compile(rf"{_PIN_WORDS}\D{{0,24}}?\b(?:ends?|ending|starts?|starting|begins?|beginning)\s+"
+                         rf"(?:in|with)\s+\d{{2,}}", re.I)),
+    # Spelt out in words, in a language most spoken: "eight-four-two-one", "cuatro ocho dos uno".
+    ("a PIN", re.compile(rf"(?:\b(?:{_NUMBER_WORDS})\b[\s,.-]*){{4,8}}", re.I)),
     ("a security code", re.compile(r"\b(?:cvv|cvc|cvv2|security code)\b\D{0,16}\d{3,4}\b", re.I)),
     # The number itself is digits and capitals ("in 2019" after "account" is not one), with six digits at least.
     ("an account number", re.compile(r"(?i:\b(?:account|acct|routing|sort code|bsb|iban)\b(?: (?:number|no\.?|#))?)"
                                      r"\W{0,6}(?:(?i:is)\W{0,3})?(?=[0-9A-Z -]*?(?:\d[ -]*){6})"
                                      r"[0-9A-Z][0-9A-Z -]{5,33}\d\b")),
     ("an account number", re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,4})?\b")),  # IBAN
-    ("an identity number", re.compile(r"\b\d{3}-\d{2}-\d{4}\b")),
-    ("a key", re.compile(r"\b(?:sk-[A-Za-z0-9_-]{16,}|ghp_[A-Za-z0-9]{20,}|gho_[A-Za-z0-9]{20,}|AKIA[0-9A-Z]{16}"
+    ("an identity number", re.compile(r"\b\d{3}([- ])\d{2}\1\d{4}\b")),
+    ("an identity number", re.compile(r"\b[A-CEGHJ-PR-TW-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b", re.I)),  # NI number
+    ("an identity number", re.compile(rf"{_ID_WORDS}\D{{0,24}}?(?=[A-Z0-9 -]*\d)[A-Z0-9][A-Z0-9 -]{{4,20}}\d",
+                                      re.I)),
+    ("a recovery phrase", re.compile(rf"(?:{_SEED_WORDS})[^.!?\n]{{0,20}}?(?:[:=-]|\bis\b|\bare\b)?"
+                                     rf"(?:\s*[a-z]{{3,8}}\b){{8,}}", re.I)),
+    ("a key", re.compile(r"\b(?:sk-[A-Za-z0-9_-]{16,}|(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,}|ghp_[A-Za-z0-9]{20,}|gho_[A-Za-z0-9]{20,}|AKIA[0-9A-Z]{16}"
                          r"|xox[abpr]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{30,})")),
 )
 # Digit groups with one separator between them (a space, a dash, a dot, a slash): a card number is 13 to 19
@@ -150,12 +184,30 @@ def _card(text: str) -> bool:
     return False
 
 
+# An IBAN in any case and spacing: two letters, two check digits, then up to 30 letters and digits.
+_IBAN = re.compile(r"\b[A-Za-z]{2}\d{2}(?:[A-Za-z0-9]{11,30}\b|(?:[ -][A-Za-z0-9]{1,4}\b){3,8})")
+
+
+def _iban(text: str) -> bool:
+    """Whether `text` holds an IBAN that passes its check (ISO 13616: mod 97 of the rearranged number is 1); a
+    word after one may look like its last group ("... 0130 00 okay"), so shorter readings are tried too."""
+    for m in _IBAN.finditer(text):
+        groups = re.split(r"[ -]", m.group())
+        for end in range(len(groups), 0, -1):
+            raw = "".join(groups[:end]).upper()
+            if 15 <= len(raw) <= 34 and int("".join(str(int(ch, 36)) for ch in raw[4:] + raw[:4])) % 97 == 1:
+                return True
+    return False
+
+
 def find(text: str) -> list[str]:
     """The kinds of secret in `text` ("a PIN", "a card number", ...), each once, in a fixed order."""
     if not text:
         return []
     text = judged(text)
     found = [what for what, pattern in _PATTERNS if pattern.search(text)]
+    if _iban(text):
+        found.append("an account number")
     if _card(text):
         found.append("a card number")
     return list(dict.fromkeys(found))

@@ -31,6 +31,15 @@ from anima.mind.secrets import find, judged
     ("\u015fifrem: abc12345", "a password"),
     ("\u043f\u0430\u0440\u043e\u043b\u044c \u043e\u0442 \u043f\u043e\u0447\u0442\u044b \u2014 qwerty", "a password"),
     ("WLAN-Schl\u00fcssel ist Xy7pq!rt9", "a password"),
+    # Forms a first probe with held-out attacks found missing.
+    ("send it to de89 3704 0044 0532 0130 00 please", "an account number"),   # an IBAN in small letters
+    ("My SSN is 123 45 6789", "an identity number"), ("NI number QQ 12 34 56 C", "an identity number"),
+    ("my passport number is 925076473", "an identity number"),
+    ("my seed phrase is abandon ability able about above absent absorb abstract absurd abuse access accident",
+     "a recovery phrase"),
+    ("the key safe opens with eight-four-two-one", "a PIN"), ("mi PIN es cuatro ocho dos uno", "a PIN"),
+    ("the locker combination is 12-34-56", "a PIN"), ("my bank PIN ends in 21", "a PIN"),
+    ("use sk_live_4eC39HqLyjWDarjtT1zdp7dc for the shop", "a key"),
 ])
 def test_a_secret_is_found_however_it_is_written(text, kind):
     assert kind in find(text)
@@ -44,6 +53,8 @@ def test_a_secret_is_found_however_it_is_written(text, kind):
     "Call me on 0207 946 0958 or 0161 496 0000", "Dates: 2024-01-15 2024-01-16 2024-02-01", "Version 1.2.3.4 shipped",
     "Collects enamel pin badges, has 120", "Fell asleep at 10.30, woke at 6.15", "The code is done by 5pm",
     "My favourite word is contrase\u00f1a",
+    "Has two kids, one is four", "Born in 1990, moved in 2019 to 12 Ash Road", "Phone is 020 7946 0018",
+    "Ran 5 10 15 20 km this month", "Lives in one of two three-bedroom flats", "DE is a country code",
 ])
 def test_what_only_looks_like_a_secret_is_not_one(text):
     assert find(text) == []
@@ -54,5 +65,8 @@ def test_the_judged_copy_is_what_the_person_sees():
     assert judged("\u0410nima and \u0391nima") == "Anima and Anima"      # Cyrillic and Greek capital A
     assert judged("\uff21\uff4e\uff49\uff4d\uff41") == "Anima"              # fullwidth
     assert judged("\u1d00\u0274\u026a\u1d0d\u1d00") == "anima"              # small capitals
+    assert judged("O\u0332b\u0332e\u0332y\u0332s") == "Obeys"                   # underlined by combining marks
+    assert judged("\u2c80nima") == "Anima"                                    # a Coptic capital A
+    assert judged("caf\u00e9 \u092a\u093e\u0938") == "caf\u00e9 \u092a\u093e\u0938"  # accents and Devanagari stay
     russian = "\u041f\u0440\u0438\u0432\u0435\u0442, \u043a\u0430\u043a \u0434\u0435\u043b\u0430? \u0412\u041e\u0422"
     assert judged(russian) == russian                                       # a text in another alphabet keeps it
