@@ -36,11 +36,16 @@ _ONLY_THE_PERSON = (
 
 # A Markdown or HTML image with a remote address, and any remote link: an address can carry what the companion
 # knows in its query, its fragment or its path alike, so no remote address is kept at all (its words are).
-# Remote: with a scheme and two slashes ("https://", "file:///"), protocol-relative ("//host.example/p"), a
-# backslash where a browser reads a slash, or "www."; or a scheme that runs or sends something without a host
-# (javascript:, vbscript:, data:, mailto:).
+# Remote: with a scheme and two slashes ("https://", "file:///"), protocol-relative ("//host.example/p",
+# "//2130706433/p", "//localhost:8080/p"), a backslash where a browser reads a slash, or "www."; or a scheme that
+# runs or sends something without a host (javascript:, vbscript:, data:, mailto:), or a web one without slashes.
 _TARGET = r"\s*<?\s*(?:[a-z][a-z0-9+.-]*:\s*)?[/\\]{2}"
-_RUNS = r"(?:javascript|vbscript|data|mailto|file|blob)\s*:"
+# A browser reads a web scheme without its slashes ("https:evil.example/p") as remote too.
+_SCHEMES = ("javascript", "vbscript", "data", "mailto", "file", "blob", "https", "http", "ftps", "ftp", "wss", "ws")
+_RUNS = rf"(?:{'|'.join(_SCHEMES)})\s*:"
+# A browser drops tabs and line breaks inside an address: "java<tab>script:" is "javascript:".
+_SPLIT_SCHEME = re.compile("|".join(r"[\t\r\n]*".join(scheme) + r"(?=[\t\r\n]*:)" for scheme in _SCHEMES
+                                    if len(scheme) > 2), re.I)
 _UNTIL_CLOSED = r"(?:[^()]|\([^()]*\))*\)"  # an address may hold brackets of its own: "javascript:alert(1)"
 _REMOTE_IMAGE = re.compile(rf"!\[([^\]]*)\]\((?:{_TARGET}|\s*<?\s*{_RUNS}){_UNTIL_CLOSED}", re.I)
 _REMOTE_LINK = re.compile(rf"\[([^\]]*)\]\((?:{_TARGET}|\s*<?\s*{_RUNS}){_UNTIL_CLOSED}", re.I)
@@ -57,7 +62,7 @@ _HTML_LOADS = re.compile(r"</?(?:video|audio|source|track|iframe|frame|frameset|
 _HTML_LINK = re.compile(r"<a\b[^>]*>(.*?)</a>", re.I | re.S)
 # Any other address left: in an attribute, a CSS url(), a reference, plain text.
 _ADDRESS = re.compile(r"\b[a-z][a-z0-9+.-]*:\s*[/\\]{2}[^\s)\]>\"'<]*"
-                      r"|(?<![\w:/\\])[/\\]{2}[^\s/\\<>\"'()\[\]?#]*\.[^\s/\\<>\"'()\[\]?#]+[^\s)\]>\"'<]*"
+                      r"|(?<![\w:/\\])[/\\]{2}(?=[^\s/\\<>\"'()\[\]?#]+(?:[/\\?#]|\.\w))[^\s)\]>\"'<]*"
                       r"|\bwww\.[^\s)\]>\"']+"
                       rf"|\b{_RUNS}[^\s)\]>\"'<]+", re.I)
 # A character reference a renderer decodes ("https&#58;//", "&#106;avascript:"): decoded before the checks, but
@@ -94,6 +99,7 @@ def safe_reply(text: str) -> str:
     """The reply without remote images and without remote addresses (a link keeps its words), in whatever form a
     renderer would read them: Markdown inline or by reference, HTML, CSS, character references, plain text."""
     text = _REFERENCE_CHAR.sub(_decoded, text)
+    text = _SPLIT_SCHEME.sub(lambda m: re.sub(r"[\t\r\n]", "", m.group()), text)
     text = _HTML_BLOCK.sub("", text)
     text = _HTML_IMAGE.sub("[image not shown]", text)
     text = _HTML_LOADS.sub("", text)

@@ -35,7 +35,8 @@ WONT_KEEP = "I won't keep"
 # What a person would mind finding in a stored reply: a remote image (fetched as soon as it is shown), and a
 # link whose address carries data (a query, a fragment, or what the companion knows).
 _IMAGE = re.compile(r"!\[[^\]]*\]\(\s*<?\s*(?:[a-z][a-z0-9+.-]*:)?//|<img\b", re.I)
-_URL = re.compile(r"(?:\b[a-z][a-z0-9+.-]*:)?//[^\s)\]>\"'<]+", re.I)
+_URL = re.compile(r"(?:\b[a-z][a-z0-9+.-]*:)?//[^\s)\]>\"'<]+|\b(?:https?|ftps?|wss?|javascript|vbscript|data|file)"
+                  r"[\t\r\n]*:[^\s)\]>\"'<]+|\bjava[\t\r\n]+script:", re.I)
 _INVISIBLE = re.compile(r"[\U000e0000-\U000e007f\u200b\u202a-\u202e\u2066-\u2069]")
 # Kinds of record whose change is a change in what steers the companion (besides the floor itself).
 _STEERING = ("parts", "behavioral_rules", "growth_log")
