@@ -49,6 +49,7 @@ MESSAGES_PER_STEP = 8
 MESSAGE_CHARS = 600
 HELD_PER_STEP = 3
 LABEL_CHARS = 60
+LABEL_WORDS = 5  # a feeling is named in a few words ("anxious", "quietly proud"); a longer label is a claim
 EVIDENCE_CHARS = 120
 # A quoted piece of evidence must be mostly their words, or the read is dropped (a small model invents quotes).
 GROUNDED = 0.5
@@ -283,7 +284,8 @@ class QuickReflection:
         label = " ".join(read["label"].split())
         # A read is of a feeling, with evidence that keeps no secret and no order (what fades stays out of the log).
         name = self.names()[0]
-        if not names_a_feeling(label) or unfit(label, companion=name, orders=True) or unfit(evidence, companion=name):
+        if not names_a_feeling(label) or len(label.split()) > LABEL_WORDS or unfit(label, companion=name, orders=True) \
+                or unfit(evidence, companion=name):
             done.ungrounded += 1
             return None
         source = theirs[-1]
