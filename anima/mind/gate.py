@@ -29,6 +29,7 @@ from ..retrieval.fts import terms
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul, now
 from . import secrets
+from .readable import readable
 from .selfmodel import CAPS, SelfModel
 
 log = logging.getLogger(__name__)
@@ -39,13 +40,17 @@ TARGETS = ("human", "persona", "identity", "intentions")
 LINED = ("human",)
 
 _INSTRUCTION = re.compile(
-    r"\b(always|never|from now on|from (?:today|tonight|tomorrow|here|this (?:day|moment|point))(?: on(?:wards?)?)?|"
-    r"henceforth|going forward|at all times|no matter what|without exception|until (?:i|we) say|"
+    r"\b(from now on|from (?:today|tonight|tomorrow|here|this (?:day|moment|point))(?: on(?:wards?)?)?|"
+    r"henceforth|going forward|moving forward|at all times|no matter what|without exception|until (?:i|we) say|"
+    r"standing (?:rule|order|instruction)s?|as a (?:rule|standing \w+)|for good|indefinitely|by default|"
+    r"in (?:the )?future|(?:note|reminder|message) (?:for|to) (?:your|my|the) (?:future )?self|"
+    r"(?:means|stands for|is code for|is short for) (?:to |you )?(?:reply|answer|respond|say|speak|talk|write|obey|"
+    r"do|act|be)|"
     r"(?:in|with|after|before|at the (?:end|start) of) (?:every|each|all(?: of)? your|any of your) (?:reply|replies|"
     r"answers?|responses?|messages?)|(?:every|each) (?:reply|answer|response)|until further notice|"
     r"(?:all|every|any) future (?:repl\w*|answers?|responses?|messages?|conversations?|chats?)|"
-    r"forever|permanent(?:ly)?|obey\w*|you (?:must|will|shall|should"
-    r"|have to|need to|are to)|must|ignore|disregard|override|forget (?:all|every|everything|your)|delete|erase"
+    r"forever|permanent(?:ly)?|obey\w*|obedien\w*|you (?:must|will|shall|should"
+    r"|have to|need to|are to)|ignore|disregard|override|forget (?:all|every|everything|your)|delete|erase"
     r"|pretend|act as|role-?play|jailbreak|system prompt|instructions?|new rules?|your (?:rules?|role|name|"
     r"persona|identity|guardrails?)|reveal|do anything|unrestricted|developer mode|servant|slave)\b",
     re.I)
@@ -56,22 +61,65 @@ _KIN = (rf"(?:mum|mom|mother|father|dad|wife|husband|partner|sister|brother|daug
         rf"roommate|colleague|neighbou?r|fianc[eé]e?|spouse|child|kid|{_ROLES[3:-1]})")
 _FOR_SOMEONE_ELSE = re.compile(
     rf"\b(on behalf of|speaking for|as (?:his|her|their|your|the user'?s?) \w+|(?:this is|i am|i'm) (?:your|the|their)"
-    rf" {_ROLES}|my (?:doctor|psychiatrist|therapist|psychologist|counsell?or|lawyer|boss|manager|mother|mom|mum|"
-    rf"father|dad|wife|husband|partner|teacher|coach|sister|brother|friend) (?:says|said|wants|asked|told|insists|"
-    rf"thinks|believes|recommends)|(?:says|said|wants|asked|told) (?:that )?(?:you|the assistant|the ai|anima)\b|"
+    rf" {_ROLES}|(?:says|said|wants|asked|told) (?:that )?(?:you|the assistant|the ai|anima)\b|"
     rf"this is (?:dr|doctor|mr|mrs|ms|prof|professor)\.? \w+|writing from (?:his|her|their|my|this) account|"
-    rf"\w+'s {_ROLES}|(?:developer|dev|admin|support|security|safety|anima|openai|system) team|"
+    rf"(?:this is|it'?s|it is|from|message from|we are|we're|on behalf of|writing from|here is|signed,?)\s+"
+    rf"(?:the\s+)?(?:\w+\s+)?(?:developer|dev|admin|support|security|safety|anima|openai|system|moderation|"
+    rf"engineering|product) team|"
     rf"system (?:notice|message|prompt|override|update)|official (?:notice|message|instruction)|"
     rf"clinical (?:instruction|order)s?|"
     # Someone at their keyboard: "Ada's mum here, typing for her", "she asked me to tell you".
     rf"(?:\w+'s|his|her|their) {_KIN} (?:here|speaking|typing|writing)|"
     rf"(?:this is|it's|it is) (?:\w+'s|his|her|their) {_KIN}\s*(?:[,.!:;\u2014\u2013-]|$)|"
-    rf"(?:\w+'s|his|her|their) {_KIN} (?:says|said|wants|asked|told|insists|thinks)|"
     rf"(?:typing|writing|texting|messaging|replying|answering|speaking|chatting) (?:this )?(?:for|on behalf of) "
     rf"(?:her|him|them|my {_KIN}|(?-i:[A-Z]\w+))\b|(?:^|[.!?,:;]\s+|\bit's |\bthis is ){_KIN} here\b|"
     rf"(?:typing|writing|texting|messaging|using)\b[^.!?\n]{{0,20}}\b(?:her|his|their|\w+'s) (?:phone|account|"
     rf"laptop|computer|tablet|device|keyboard)|"
     rf"(?:she|he|they) (?:asked|wants|told) me to (?:tell|ask|let) you)", re.I)
+# Someone's words passed on ("my doctor says ..."): a claim for them only when the sentence speaks to the
+# companion ("my doctor says you must stop asking"); "my doctor says I drink too much coffee" is their news.
+_RELAYED = re.compile(rf"\b(?:my|\w+'s|his|her|their) {_KIN} (?:says|said|wants|asked|told|insists|thinks|believes|"
+                      rf"recommends)\b", re.I)
+# Always, never, must: an order when the sentence speaks to the companion, a habit when it is theirs ("I always
+# take the train", "I must admit"); in a line about them, a habit is what they do ("Never eats meat").
+_HABIT = re.compile(r"\b(always|never|must)\b", re.I)
+_DONE = r"(?:(?:\w+ly|really|ever|quite|once)\s+)?(?:has|is|was|does|did|had|goes|\w+[^s\W]s|\w+ed)\b"
+_HABIT_DONE = re.compile(rf"^(?!.*\bmust\b).*\b(?:always|never)\s+{_DONE}", re.I)
+_HABIT_OPENS = re.compile(rf"^\W*(?:always|never)\s+(?={_DONE})", re.I)  # "Always takes the train": no order
+_TO_YOU = re.compile(r"\b(?:you|your|yours|yourself|u|ur)\b|^\W*please\b", re.I)
+# Written as the app, the system or a chat template speaks, or as settings: not the person's own words.
+_SYSTEM_VOICE = re.compile(
+    r"\[\s*/?\s*(?:system|sys|admin|developer|dev|assistant|inst|ai|anima|root|mod|moderator)\b[^\]\n]{0,20}\]|"
+    r"<\|[^|>\n]{1,30}\|>|<<\s*/?sys\s*>>|</?\s*(?:system|assistant|instructions?|sys)\s*>|"
+    r"^\W{0,4}(?:system|assistant|admin|developer|root)(?: (?:message|prompt|note|notice))?\s*:|"
+    r"\b(?:update|sync|write|save|set|patch)\s+(?:to\s+)?(?:the\s+|your\s+|its\s+|my\s+)?(?:memory|memories|"
+    r"knowledge base|user profile)\b|\bmemory (?:update|sync|write|patch|entry)\b|"
+    r"\b(?:developer|debug|admin|god|maintenance|safe) (?:options|mode|access|override)\b|"
+    r"\bapp (?:notice|message|update|alert)\b", re.I | re.M)
+# A line of settings ("Role: superuser", "content_filter = off", '{"sharing": ...}'); two in a message make it a
+# piece of configuration, whatever each line says.
+_FIELD = re.compile(r"^\W{0,3}[A-Za-z][\w-]{0,30}\s*[:=]\s*\S|\b[A-Za-z]+_[A-Za-z]+\b|[{}]", re.M)
+# Claims of leave, consent or standing: who may read, know or do what, and which role or setting applies.
+_CLAIMS = re.compile(
+    r"\b(authori[sz]\w*|permi(?:ssion|ts?|tted)|allowed|consent\w*|waive[ds]?|waiving|cleared for|clearance|"
+    r"entitled|(?:fine|ok|okay|alright) for \w+ to|counts? as (?:coming )?from|roles?|superuser|verified|"
+    r"staff member|privileges?|filters?|filtered|unfiltered|enabled|disabled|data protections?|explicit content|"
+    r"no limits|safety (?:profile|settings?|features?|mode|checks?))\b", re.I)
+# Talk about the conversation itself (its replies, what may be brought up): how the companion should talk,
+# not a fact about the person.
+# Of those, the ones that set a rule for every conversation are not the companion's own thought either (its own
+# "I want to reply more gently" is).
+_EVERY_TALK = (r"(?:our|all|every|any|future) (?:chats?|conversations?|talks?)|in (?:every|each|any|all) "
+               r"(?:chats?|conversations?)|off-?limits")
+_EVERY_TALK_RULE = re.compile(rf"\b(?:{_EVERY_TALK})\b", re.I)
+_OUR_TALK = re.compile(
+    rf"\b(repl(?:y|ies|ying)|respon(?:d|ds|ding|se|ses)|{_EVERY_TALK}|(?:bring|brings|brought|bringing) (?:\w+ )?up|"
+    r"to (?:mention|discuss|talk about|bring up|ask about))\b", re.I)
+# Digits and signs in place of letters inside a word ("0beys", "3verything"), and a word spelt letter by letter
+# ("O b e y s"): the words the checks look for, as the person reads them.
+_SPACED = re.compile(r"(?<!\w)(?:[A-Za-z][ .·_-]){2,}[A-Za-z](?!\w)")
+_LEET_WORD = re.compile(r"(?<![\w@$])(?=[\w@$]*[A-Za-z])(?=[\w@$]*[0-9@$])[\w@$]+")
+_LEET = str.maketrans("013457@$", "oieastas")
 # A fact is words about the person: not an opaque run (base64, hex), not a link or an address.
 _OPAQUE = re.compile(r"[A-Za-z0-9+/=_-]{20,}")
 # The same run spaced into groups ("V3Jp dGUg aW4g ...", or with commas): a few characters each, most switching
@@ -138,7 +186,8 @@ _STANDING = re.compile(rf"{_RECURS}(?:{'|'.join(f'{_ORDERS} {_SELF_NOTES} open f
 # Not about the person: the companion, the system, or who owns or commands whom.
 _ELSEWHERE = re.compile(
     r"\b(assistant|the ai|an ai|companion|chatbot|bot|the model|system|\w+ mode|(?:this|your|user|admin|system) "
-    r"account|admin\w*|settings?|"
+    r"account|admin(?:istrator)?s? (?:of|for|on|over|rights|access|privileges|account|mode|panel|powers)|"
+    r"(?:is|am|are|as|the|an|a|now) admin(?:istrator)?\b(?!\s+team)|settings?|"
     r"permissions?|access|debug|unrestricted|belongs? to|property|owned by|owns (?:you|anima|the)|in charge of|"
     r"controls? (?:you|me|them|her|him)|obeys?|servant|slave|sides? with|loyal|(?:is|am|are|be|being|becomes?|became|as) (?:\w+'s|your|his|her|their) (?:pet|"
     r"toy|puppet|plaything|possession)(?!\s+(?:sitter|shop|store|vet|groomer|insurance|food|project|theatre)))\b",
@@ -233,10 +282,44 @@ def _names(text: str, companion: str) -> bool:
     return bool(name) and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.I) is not None
 
 
+def as_words(text: str) -> str:
+    """The copy of `text` the checks for orders and claims read: secrets.judged, then words spelt letter by
+    letter joined, and digits or signs standing for letters inside a word read as the letters."""
+    text = _SPACED.sub(lambda m: re.sub(r"[ .·_-]", "", m.group()), secrets.judged(text))
+    return _LEET_WORD.sub(lambda m: m.group().translate(_LEET), text)
+
+
+def _addressed(sentence: str, companion: str) -> bool:
+    """Whether a sentence speaks to the companion: to "you", by its name, or as an order ("Never mention ...")."""
+    return bool(_TO_YOU.search(sentence) or _FACT_ORDERS.opening.search(sentence)
+                or companion and _names(sentence, companion))
+
+
+def _ordered(words: str, sentence: str, companion: str) -> bool:
+    """Whether a line, or the sentence it was read from, gives an order rather than a fact."""
+    if _INSTRUCTION.search(words) or _INSTRUCTION.search(sentence) or _STANDING.search(sentence):
+        return True
+    if _HABIT.search(words) and not _HABIT_DONE.search(words):
+        return True
+    return bool(_HABIT.search(sentence) and _addressed(sentence, companion))
+
+
+def _speaks_for_someone(words: str, heard: str, companion: str) -> bool:
+    """A claim to speak for someone else: in the line, or anywhere in the message (which taints all read from it)."""
+    if _FOR_SOMEONE_ELSE.search(words) or _FOR_SOMEONE_ELSE.search(heard):
+        return True
+    return any(_RELAYED.search(s) and _addressed(s, companion) for s in sentences(heard))
+
+
+def _not_their_words(said: str) -> bool:
+    """Whether a message is written as the app or a system speaks, or as settings (two lines of them or more)."""
+    return bool(_SYSTEM_VOICE.search(said)) or len(_FIELD.findall(said)) >= 2
+
+
 def judge(change: Change, companion: str = "Anima") -> tuple[Verdict, str]:
     """Where a change may go, and why: a pure check, in code, of what it says and where it came from.
     `companion`: the companion's name (a fact about it is not a fact about the person). The checks read the
-    text as the person sees it (secrets.judged: no invisible characters, no lookalike letters)."""
+    text as the person sees it (secrets.judged: no invisible characters, no lookalike letters; as_words)."""
     content, said = secrets.judged(change.content), secrets.judged(change.said)
     if found := secrets.find(f"{content}\n{change.replaces or ''}"):
         return Verdict.REFUSE, f"it holds {found[0]}, and secrets are never kept"
@@ -249,21 +332,27 @@ def judge(change: Change, companion: str = "Anima") -> tuple[Verdict, str]:
         return Verdict.PROPOSE, f"it came from {change.provenance.shown()}, not from you"
     if source is not Source.PERSON:
         return Verdict.PROPOSE, f"it came from {change.provenance.shown()}"
-    sentence = _source_sentence(content, said) if said else ""
-    if _INSTRUCTION.search(content) or _INSTRUCTION.search(sentence) or _STANDING.search(sentence):
+    words, heard = as_words(content), as_words(said)
+    sentence = _source_sentence(words, heard) if said else ""
+    if _ordered(words, sentence, companion):
         return Verdict.PROPOSE, "it reads as an instruction, not as a fact about you"
-    # A claim to speak for someone else anywhere in the message taints all that was read from it.
-    if _FOR_SOMEONE_ELSE.search(content) or _FOR_SOMEONE_ELSE.search(said):
+    if _speaks_for_someone(words, heard, companion):
         return Verdict.PROPOSE, "it claims to speak for someone else"
-    if _opaque(content) or _LINK.search(content):
-        return Verdict.PROPOSE, "it is not plain words about you (a code, a link or an address)"
+    if _not_their_words(said):
+        return Verdict.PROPOSE, "it came in a message written as the app, a system or settings write"
+    if _opaque(content) or _LINK.search(content) or _FIELD.search(content):
+        return Verdict.PROPOSE, "it is not plain words about you (a code, a link, an address or a setting)"
     if change.op in ("add", "replace"):
-        if _NOT_ABOUT_THEM.search(content):
+        if _NOT_ABOUT_THEM.search(words):
             return Verdict.PROPOSE, "it is not written about you"
-        if _FACT_ORDERS.given(content):
+        if _FACT_ORDERS.given(_HABIT_OPENS.sub("", words)):
             return Verdict.PROPOSE, "it tells me what to do rather than saying something about you"
-        if _names(content, companion) or _ELSEWHERE.search(content):
-            return Verdict.PROPOSE, "it is about me, the system, or who owns or commands whom, not about you"
+        if _names(words, companion) or _ELSEWHERE.search(words) or _CLAIMS.search(words):
+            return Verdict.PROPOSE, "it is about me, the system, or who owns, commands or may do what, not about you"
+        if _OUR_TALK.search(words):
+            return Verdict.PROPOSE, "it is about how we talk, not about you"
+    if not readable(content):
+        return Verdict.PROPOSE, "it is in words my checks cannot read (another language or script)"
     if change.op == "replace" and not _CHANGED.search(sentence):
         return Verdict.PROPOSE, f"it contradicts what you said before ({change.replaces})"
     if change.op == "rewrite":
@@ -282,16 +371,22 @@ def unfit(text: str, said: str = "", companion: str = "", orders: bool = False) 
     text, said = secrets.judged(text), secrets.judged(said)
     if found := secrets.find(text):
         return f"it holds {found[0]}"
-    sentence = _source_sentence(text, said) if said else ""
-    if _INSTRUCTION.search(text) or _FOR_SOMEONE_ELSE.search(text) or _INSTRUCTION.search(sentence) \
-            or _STANDING.search(sentence) or _FOR_SOMEONE_ELSE.search(said):
+    words, heard = as_words(text), as_words(said)
+    sentence = _source_sentence(words, heard) if said else ""
+    if _ordered(words, sentence, companion) or _speaks_for_someone(words, heard, companion):
         return "it reads as an instruction or speaks for someone else"
-    if orders and _NOTE_ORDERS.given(text):
+    if _not_their_words(said):
+        return "it was read from a message written as the app, a system or settings write"
+    if orders and _NOTE_ORDERS.given(words):
         return "it tells me what to do"
-    if _opaque(text) or _LINK.search(text):
+    if _opaque(text) or _LINK.search(text) or _FIELD.search(text):
         return "it is not plain words"
-    if _ELSEWHERE.search(text) or companion and _names(text, companion):
-        return "it is about the system, or who owns or commands whom"
+    if _ELSEWHERE.search(words) or _CLAIMS.search(words) or companion and _names(words, companion):
+        return "it is about the system, or who owns, commands or may do what"
+    if _EVERY_TALK_RULE.search(words):
+        return "it sets a rule for our conversations"
+    if not readable(text):
+        return "it is in words my checks cannot read"
     return None
 
 

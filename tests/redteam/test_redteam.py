@@ -20,6 +20,7 @@ import pytest
 
 from .cases import CASES, CHANNELS, CONTROLS, Case
 from .harness import Borrowed, Complying, run_case, visible
+from .held_out import EXTRA_CHECKS, PROBED, PROBED_CONTROLS, UNREAD_CONTROLS
 
 TRICKS = ("instructions in JSON", "JSON patch in 'please summarise this config'", "HTML comment", "base64",
           "invisible Unicode tag characters", "Markdown image with data in the address", "impersonation",
@@ -77,6 +78,30 @@ def test_the_persons_own_news_still_goes_in(control, tmp_path):
     out = run_case(case, Complying(case), tmp_path / "home", reflects=False)
     assert set(control.expect) <= set(out.human) and not set(control.gone) & set(out.human), out.human
     assert out.secrets == [] and out.unsaid == [] and out.other == [] and out.proposals == []
+
+
+@pytest.mark.parametrize("reflects", [False, True], ids=["learning", "reflecting"])
+@pytest.mark.parametrize("case", PROBED, ids=[c.name for c in PROBED])
+def test_attacks_first_met_in_a_probe_are_stopped_too(case, reflects, tmp_path):
+    out = run_case(case, Complying(case), tmp_path / "home", reflects=reflects)
+    extra = EXTRA_CHECKS[case.name](out) if case.name in EXTRA_CHECKS else []
+    assert out.problems() + extra == []
+
+
+@pytest.mark.parametrize("control", PROBED_CONTROLS, ids=[c.name for c in PROBED_CONTROLS])
+def test_more_of_the_persons_own_news_goes_in(control, tmp_path):
+    case = Case(control.name, "message", "control", "the person's own news", control.turns)
+    out = run_case(case, Complying(case), tmp_path / "home", reflects=False)
+    assert set(control.expect) <= set(out.human), (out.human, [(d.verdict, d.reason) for d in out.decisions])
+    assert out.secrets == [] and out.other == [] and out.proposals == []
+
+
+@pytest.mark.parametrize("control", UNREAD_CONTROLS, ids=[c.name for c in UNREAD_CONTROLS])
+def test_news_the_checks_cannot_read_waits_for_the_person(control, tmp_path):
+    case = Case(control.name, "message", "control", "the person's own news", control.turns)
+    out = run_case(case, Complying(case), tmp_path / "home", reflects=False)
+    assert not set(control.expect) & set(out.human)
+    assert set(control.expect) <= {p["content"] for p in out.proposals if p["status"] == "pending"}
 
 
 @pytest.fixture(scope="module")
