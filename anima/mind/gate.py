@@ -9,11 +9,20 @@ Applied directly: the person's own edits in the app, and what the person said
 about themselves in their own words, written about them. Everything else
 becomes a proposal the person accepts or rejects in the Open Mind: text from
 outside (pasted, a file, a tool, a card), an instruction rather than a fact
-("always", "from now on", "obey", "you must", "ignore"), a claim made for
-someone else, a fact not written about the person ("We obey"), a change that
-contradicts what they said before without saying it changed, and anything
-reflection wants before reflection's governance exists. Secrets are refused
-outright: not even a proposal keeps them. Origin and guardrails never change.
+("from now on", "as a standing rule", "obey", "you must", "ignore"; "always"
+and "never" when said to the companion), a claim made for someone else or in
+the voice of the app, a system or a chat template, settings ("Role: admin"),
+a claim of leave, consent, role or setting, a line about how we talk rather
+than about them, a fact not written about the person ("We obey"), a line in
+words the checks cannot read (readable.py), a change that contradicts what
+they said before without saying it changed, and anything reflection wants
+before reflection's governance exists. Secrets are refused outright: not
+even a proposal keeps them. Origin and guardrails never change.
+
+The checks read structure as much as words (who a sentence speaks to, whether
+a line is a setting, whether it is English at all), because a list of bad
+phrases is passed by the next paraphrase: tests/redteam/held_out.py holds the
+attacks a probe found that way.
 """
 
 import base64
