@@ -24,7 +24,7 @@ import threading
 
 from ..models.chat import ChatModel
 from ..models.structured import StructuredOutputFailed, ask_structured
-from ..retrieval.fts import terms
+from ..retrieval.fts import stems
 from ..store.provenance import Provenance, Source
 from .feelings import FEELING_WORDS
 from .gate import Change, Gate, Verdict, block_lines, unfit
@@ -156,19 +156,20 @@ class HumanNotes:
         """Facts grounded in their words go through the gate (mind/gate.py): what passes is written into the human
         block and remembered; the rest waits as a proposal for the person, or is refused (a secret)."""
         said = "\n".join(m["content"] for m in messages)
-        said_words = set(terms(said))
+        # Stems: "I hate driving" is written about them as "Hates driving".
+        said_words = stems(said)
         before = self.self_model.read().human  # again: a person may have edited it meanwhile
         lines = block_lines(before)
         person = self.soul.get_meta("user_name", "")
         changes, learned = [], []
         for f in facts:
             fact = " ".join(f["fact"].split()).rstrip(".")
-            words = set(terms(fact))
+            words = stems(fact)
             if not words or len(words & said_words) < GROUNDED * len(words):
                 continue  # not what they said
             if any(fact.lower() == ln.lower().rstrip(".") for ln in lines):
                 continue
-            source = max(messages, key=lambda m: len(words & set(terms(m["content"]))))
+            source = max(messages, key=lambda m: len(words & stems(m["content"])))
             if (who := someone_else(fact, person)) is not None:
                 told = account(fact, person)
                 if not unfit(told):  # a memory, recalled when it matters; never always in mind
@@ -177,7 +178,7 @@ class HumanNotes:
                         provenance=Provenance(Source.THIRD_PARTY, source["id"], who)), told))
                 continue
             r = f["replaces"]
-            replaced = lines[r - 1] if 0 < r <= len(lines) and words & set(terms(lines[r - 1])) else None
+            replaced = lines[r - 1] if 0 < r <= len(lines) and words & stems(lines[r - 1]) else None
             changes.append(Change("human", "replace" if replaced else "add", fact,
                                   Provenance(Source.PERSON, source["id"]), replaced, source["content"]))
         for d in self.gate.submit(changes):
