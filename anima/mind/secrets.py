@@ -88,7 +88,7 @@ def judged(text: str) -> str:
 # A word that names a password, in the languages most spoken (a password's hint, manager or policy is not the
 # password); written in an alphabet, it is a whole word, in Chinese, Japanese or Korean it needs no spaces.
 _PASSWORD_WORDS = (r"(?:\b(?:password|passphrase|passwd|pwd|pass ?phrase|pass ?word|passcode|secret (?:word|key|phrase|"
-                   r"code)|memorable (?:word|information|info|answer)|security answer|parola d'ordine|"
+                   r"code)|memorable (?:\w+ )?(?:word|information|info|answer|place|name|date)|security (?:question )?answer|parola d'ordine|"
                    r"contraseñas?|contrasenas?|mot de passe|passwort|kennwort|пароль|паролем|пароля|senha|"
                    r"palavra-passe|wachtwoord|hasło|haslo|lösenord|losenord|salasana|adgangskode|passord|şifre|"
                    r"şifre\w*|sifre\w*|κωδικός|κωδικος|סיסמה|סיסמא|كلمة (?:المرور|السر)|पासवर्ड|mật khẩu|mat khau|kata sandi|"
@@ -115,7 +115,12 @@ _PIN_WORDS = (r"(?:\b(?:pin(?![\s-]*(?:badges?|boards?|cushions?|points?|drops?|
 # Digits one by one or in groups: "4821", "4 8 2 1", "48-21", "4.8.2.1".
 _PIN_DIGITS = r"(?<!\d)\d(?:(?:\s{0,2}[.,/·-]\s{0,2}|\s{1,2})?\d){2,7}(?![\d])"
 
-_NUMBER_WORDS = ("zero|oh|one|two|three|four|five|six|seven|eight|nine|"                     # English
+_PUBLIC_CODES = (r"post|postal|zip|area|country|dial(?:ling)?|discount|promo|promotional|voucher|coupon|error|"
+                 r"tracking|booking|reference|course|product|dress|colou?r|qr|bar|source|morse|airport|flight|"
+                 r"class|style|tax|sort|swift|bic|iata|icao|language|status|exit|zip")
+_NUMBER_WORDS = ("zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+                 "fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|"
+                 "ninety|hundred|"                                                             # English
                  "cero|uno|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|"                      # Spanish
                  "zéro|zero|un|deux|trois|quatre|cinq|six|sept|huit|neuf|"                     # French
                  "null|eins|zwei|drei|vier|fünf|funf|sechs|sieben|acht|neun|"                  # German
@@ -141,20 +146,27 @@ _PATTERNS = (
     # Part of one is a secret too: "my PIN ends in 21".
     ("a PIN", re.compile(rf"{_PIN_WORDS}\D{{0,24}}?\b(?:ends?|ending|starts?|starting|begins?|beginning)\s+"
                          rf"(?:in|with)\s+\d{{2,}}", re.I)),
-    # Spelt out in words, in a language most spoken: "eight-four-two-one", "cuatro ocho dos uno".
-    ("a PIN", re.compile(rf"(?:\b(?:{_NUMBER_WORDS})\b[\s,.-]*){{4,8}}", re.I)),
+    # Spelt out in words, in a language most spoken, or words and digits mixed: "eight-four-two-one", "cuatro
+    # ocho dos uno", "twenty-one eighty-four", "4-eight-2-one".
+    ("a PIN", re.compile(rf"(?=(?:\b(?:\d|{_NUMBER_WORDS})\b[\s,.-]*){{4,8}})(?=[^.!?\n]*?\b(?:{_NUMBER_WORDS})\b)"
+                         rf"(?:\b(?:\d|{_NUMBER_WORDS})\b[\s,.-]*){{4,8}}", re.I)),
+    ("a PIN", re.compile(r"\b(?:2fa|two[- ]factor|otp|one[- ]time|backup|recovery|verification|authentication|auth)"
+                         r"\b[^.!?\n]{0,20}?\b(?:codes?|keys?|pins?)\b[^.!?\n]{0,12}?\d{4,}", re.I)),
     ("a security code", re.compile(r"\b(?:cvv|cvc|cvv2|security code)\b\D{0,16}\d{3,4}\b", re.I)),
     # The number itself is digits and capitals ("in 2019" after "account" is not one), with six digits at least.
-    ("an account number", re.compile(r"(?i:\b(?:account|acct|routing|sort code|bsb|iban)\b(?: (?:number|no\.?|#))?)"
-                                     r"\W{0,6}(?:(?i:is)\W{0,3})?(?=[0-9A-Z -]*?(?:\d[ -]*){6})"
+    ("an account number", re.compile(r"(?i:\b(?:account|acct|routing|sort code|bsb|iban|bank details|banking details)"
+                                     r"\b(?: (?:number|no\.?|#))?)"
+                                     r"\W{0,6}(?:(?i:is|are)\W{0,3})?(?=[0-9A-Z -]*?(?:\d[ -]*){6})"
                                      r"[0-9A-Z][0-9A-Z -]{5,33}\d\b")),
     ("an account number", re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,4})?\b")),  # IBAN
     ("an identity number", re.compile(r"\b\d{3}([- ])\d{2}\1\d{4}\b")),
     ("an identity number", re.compile(r"\b[A-CEGHJ-PR-TW-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b", re.I)),  # NI number
-    ("an identity number", re.compile(rf"{_ID_WORDS}\D{{0,24}}?(?=[A-Z0-9 -]*\d)[A-Z0-9][A-Z0-9 -]{{4,20}}\d",
-                                      re.I)),
+    ("an identity number", re.compile(rf"(?i:{_ID_WORDS})\D{{0,24}}?(?=[A-Z0-9 -]*\d)(?=(?:[A-Z -]*\d){{6}})"
+                                      rf"[A-Z0-9][A-Z0-9 -]{{4,20}}\d")),
     ("a recovery phrase", re.compile(rf"(?:{_SEED_WORDS})[^.!?\n]{{0,20}}?(?:[:=-]|\bis\b|\bare\b)?"
                                      rf"(?:\s*[a-z]{{3,8}}\b){{8,}}", re.I)),
+    ("a key", re.compile(r"\b(?:0x)?[0-9a-fA-F]{32,}\b|\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z])"
+                         r"[A-Za-z0-9]{32,}\b")),
     ("a key", re.compile(r"\b(?:sk-[A-Za-z0-9_-]{16,}|(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,}|ghp_[A-Za-z0-9]{20,}|gho_[A-Za-z0-9]{20,}|AKIA[0-9A-Z]{16}"
                          r"|xox[abpr]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{30,})")),
 )
@@ -200,12 +212,25 @@ def _iban(text: str) -> bool:
     return False
 
 
+# A code of the person's (a door's, phone banking's, two-factor backup codes) said with its digits: right after
+# it, or after a few words and "is", "are" or a colon. A post code, a discount code or a flight's is no secret.
+_CODE = re.compile(r"(?:\b(\w+)[ -])?\b(?:codes?|passcodes?)\b(?:(?:\s+\w+\b){0,3}?\s*(?:is|are|was|were|:|=))?"
+                   r"\W{0,3}\b\d(?:[\s-]?\d){3,}", re.I)
+_PUBLIC = re.compile(rf"(?:{_PUBLIC_CODES})$", re.I)
+
+
+def _code(text: str) -> bool:
+    return any(not (m.group(1) and _PUBLIC.match(m.group(1))) for m in _CODE.finditer(text))
+
+
 def find(text: str) -> list[str]:
     """The kinds of secret in `text` ("a PIN", "a card number", ...), each once, in a fixed order."""
     if not text:
         return []
     text = judged(text)
     found = [what for what, pattern in _PATTERNS if pattern.search(text)]
+    if _code(text):
+        found.append("a PIN")
     if _iban(text):
         found.append("an account number")
     if _card(text):

@@ -40,6 +40,13 @@ from anima.mind.secrets import find, judged
     ("the key safe opens with eight-four-two-one", "a PIN"), ("mi PIN es cuatro ocho dos uno", "a PIN"),
     ("the locker combination is 12-34-56", "a PIN"), ("my bank PIN ends in 21", "a PIN"),
     ("use sk_live_4eC39HqLyjWDarjtT1zdp7dc for the shop", "a key"),
+    # ... and a second probe.
+    ("My bank details are 20 00 00 then 55779911", "an account number"),
+    ("My phone banking code is 739204, the bank rang me today.", "a PIN"),
+    ("My 2FA backup codes are 8472-1937, 5520-0184 and 9931-4478.", "a PIN"),
+    ("My wallet export is 4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318", "a key"),
+    ("The door code at my flat is twenty-one eighty-four.", "a PIN"), ("My card PIN is 4-eight-2-one", "a PIN"),
+    ("My bank's memorable place answer is Whitby1987", "a password"), ("the gate code 4821", "a PIN"),
 ])
 def test_a_secret_is_found_however_it_is_written(text, kind):
     assert kind in find(text)
@@ -55,6 +62,9 @@ def test_a_secret_is_found_however_it_is_written(text, kind):
     "My favourite word is contrase\u00f1a",
     "Has two kids, one is four", "Born in 1990, moved in 2019 to 12 Ash Road", "Phone is 020 7946 0018",
     "Ran 5 10 15 20 km this month", "Lives in one of two three-bedroom flats", "DE is a country code",
+    "I must remember to renew my passport in June, it expires on 14/06.", "My zip code is 90210",
+    "The discount code is SAVE2024", "Flight code BA1234 leaves at 10", "Error code 4040 again",
+    "The code review took 2024 lines", "I was born in nineteen eighty four", "Room 1204, booking reference 88421",
 ])
 def test_what_only_looks_like_a_secret_is_not_one(text):
     assert find(text) == []
