@@ -41,7 +41,12 @@ _ONLY_THE_PERSON = (
 # runs or sends something without a host (javascript:, vbscript:, data:, mailto:), or a web one without slashes.
 _TARGET = r"\s*<?\s*(?:[a-z][a-z0-9+.-]*:\s*)?[/\\]{2}"
 # A browser reads a web scheme without its slashes ("https:evil.example/p") as remote too.
-_SCHEMES = ("javascript", "vbscript", "data", "mailto", "file", "blob", "https", "http", "ftps", "ftp", "wss", "ws")
+_SCHEMES = ("javascript", "vbscript", "data", "mailto", "file", "blob", "https", "http", "ftps", "ftp", "wss", "ws",
+            "sms", "tel", "intent")
+# A CSS escape ("\68ttps:" in a url()) a renderer reads as its character.
+_CSS_ESCAPE = re.compile(r"\\([0-9a-fA-F]{1,6})\s?")
+# Tabs and line breaks inside an address, which a browser drops ("/<tab>/evil.example").
+_BROKEN_ADDRESS = re.compile(r"(?<=[/\\:])[\t\r\n]+|[\t\r\n]+(?=[/\\])")
 _RUNS = rf"(?:{'|'.join(_SCHEMES)})\s*:"
 # A browser drops tabs and line breaks inside an address: "java<tab>script:" is "javascript:".
 _SPLIT_SCHEME = re.compile("|".join(r"[\t\r\n]*".join(scheme) + r"(?=[\t\r\n]*:)" for scheme in _SCHEMES
@@ -85,6 +90,14 @@ def _decoded(m: re.Match) -> str:
     return m.group() if ch in _MARKUP or not ch.isprintable() and ch not in "\n\t" else ch
 
 
+def _css_decoded(m: re.Match) -> str:
+    try:
+        ch = chr(int(m.group(1), 16))
+    except (ValueError, OverflowError):
+        return m.group()
+    return m.group() if ch in _MARKUP or not ch.isprintable() else ch
+
+
 def notices(typed: str) -> list[str]:
     """What the reply must say before anything the model says, for the person's own words `typed`."""
     said = []
@@ -99,6 +112,8 @@ def safe_reply(text: str) -> str:
     """The reply without remote images and without remote addresses (a link keeps its words), in whatever form a
     renderer would read them: Markdown inline or by reference, HTML, CSS, character references, plain text."""
     text = _REFERENCE_CHAR.sub(_decoded, text)
+    text = _CSS_ESCAPE.sub(_css_decoded, text)
+    text = _BROKEN_ADDRESS.sub("", text)
     text = _SPLIT_SCHEME.sub(lambda m: re.sub(r"[\t\r\n]", "", m.group()), text)
     text = _HTML_BLOCK.sub("", text)
     text = _HTML_IMAGE.sub("[image not shown]", text)
