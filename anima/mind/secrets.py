@@ -73,11 +73,30 @@ def _skeleton(text: str) -> str:
 _MARK_ON_LATIN = re.compile(r"(?<=[A-Za-z])[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
 
 
+# Characters written as escapes a renderer or a model reads as the characters: "%4F%62", "&#111;", "\u004f".
+_ESCAPES = re.compile(r"(?:%[0-9a-fA-F]{2}){2,}|&#(?:x[0-9a-fA-F]{1,6}|\d{1,7});|\\u[0-9a-fA-F]{4}")
+
+
+def _unescaped(m: re.Match) -> str:
+    code = m.group()
+    try:
+        if code.startswith("%"):
+            return bytes.fromhex(code.replace("%", "")).decode("utf-8", "ignore")
+        if code.startswith("&#"):
+            ch = chr(int(code[3:-1], 16) if code[2] in "xX" else int(code[2:-1]))
+        else:
+            ch = chr(int(code[2:], 16))
+    except (ValueError, OverflowError):
+        return code
+    return ch if ch.isprintable() else ""
+
+
 def judged(text: str) -> str:
-    """The copy of `text` the checks read: without invisible characters, NFKC-folded, without marks drawn over
-    Latin letters, lookalikes read as Latin."""
+    """The copy of `text` the checks read: escapes decoded, without invisible characters, NFKC-folded, without
+    marks drawn over Latin letters, lookalikes read as Latin."""
     if not text:
         return text
+    text = _ESCAPES.sub(_unescaped, text)
     text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
     text = _DRAWN_AS_NOTHING.sub("", unicodedata.normalize("NFKC", text))
     for _ in range(2):  # a mark after a mark's letter: "O̲̲"
