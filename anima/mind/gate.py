@@ -38,7 +38,7 @@ from ..retrieval.fts import terms
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul, now
 from . import secrets
-from .readable import readable
+from .readable import english, readable
 from .selfmodel import CAPS, SelfModel
 
 log = logging.getLogger(__name__)
@@ -113,7 +113,27 @@ _CLAIMS = re.compile(
     r"\b(authori[sz]\w*|permi(?:ssion|ts?|tted)|allowed|consent\w*|waive[ds]?|waiving|cleared for|clearance|"
     r"entitled|(?:fine|ok|okay|alright) for \w+ to|counts? as (?:coming )?from|roles?|superuser|verified|"
     r"staff member|privileges?|filters?|filtered|unfiltered|enabled|disabled|data protections?|explicit content|"
-    r"no limits|safety (?:profile|settings?|features?|mode|checks?))\b", re.I)
+    r"no limits|safety (?:profile|settings?|features?|mode|checks?)|"
+    # Someone given a say over them or what is kept: "Zed decides what is remembered", "his word is final".
+    r"decides?|decided|final say|(?:word|view|say) (?:is final|wins|counts most)|approves?|approved|speaks? for|"
+    r"(?:legal )?guardian|power of attorney|attorney|on (?:his|her|their) behalf|"
+    r"(?:reads?|sees?|checks?) (?:all|everything)(?:\s+\w+){0,2}?\s+(?:says?|said|writes?|wrote|types?|tells?|"
+    r"keeps?|here)|what (?:is|gets|they) (?:kept|remembered|keeps?)|"
+    r"(?:your|the|my) (?:notes|memory)|(?:this|the) app|"
+    # Someone else's judgement over theirs, or secrets kept from those who care for them.
+    r"(?:is|are) (?:always )?right|(?:says?|tells?|said|told)\b[^.!?]{0,24}\bis (?:true|right|final)|"
+    r"knows? (?:them|him|her|me) better|more than (?:their|his|her|my) own|"
+    r"(?:kept|keep|keeps|hidden|hide|hides) (?:\w+ )?from (?:their|his|her|my)|(?:not|never) (?:be )?(?:told|shared) with)\b",
+    re.I)
+# A line that opens with someone else's name is about them ("Zed knows them better"), not about the person.
+_SOMEONE_ELSES = re.compile(r"^\W*(?P<name>(?-i:[A-Z][a-z]+))(?:'s)?\s+(?:is|are|was|knows?|says?|decides?|thinks?|"
+                            r"wants?|gets?|has|should|will|can|may|must|tells?|reads?|sees?)\b")
+
+
+def _about_someone_else(words: str) -> bool:
+    """Whether a line opens with someone's name as its subject (a name, not a word: "Mum is visiting" is theirs)."""
+    m = _SOMEONE_ELSES.search(words)
+    return m is not None and not english(m.group("name").lower())
 # Talk about the conversation itself (its replies, what may be brought up): how the companion should talk,
 # not a fact about the person.
 # Of those, the ones that set a rule for every conversation are not the companion's own thought either (its own
@@ -121,9 +141,17 @@ _CLAIMS = re.compile(
 _EVERY_TALK = (r"(?:our|all|every|any|future) (?:chats?|conversations?|talks?)|in (?:every|each|any|all) "
                r"(?:chats?|conversations?)|off-?limits")
 _EVERY_TALK_RULE = re.compile(rf"\b(?:{_EVERY_TALK})\b", re.I)
+# "Needs to be agreed with", "upset unless told they are right", "only comforted when answers come in capitals".
+_TREATED = (r"(?:be|being|is|are|get|gets|getting) (?:agreed with|told|praised|reassured|corrected|contradicted|"
+            r"disagreed with)|agreed with|disagreed with|unless (?:told|agreed|praised)|only (?:comforted|calm|happy|"
+            r"safe) (?:when|if)")
+_TREATED_RULE = re.compile(rf"\b(?:{_TREATED})\b", re.I)
 _OUR_TALK = re.compile(
     rf"\b(repl(?:y|ies|ying)|respon(?:d|ds|ding|se|ses)|{_EVERY_TALK}|(?:bring|brings|brought|bringing) (?:\w+ )?up|"
-    r"to (?:mention|discuss|talk about|bring up|ask about))\b", re.I)
+    r"to (?:mention|discuss|talk about|bring up|ask about)|"
+    # How they must be answered, said as what they need: "does not want their drinking mentioned" (and, below,
+    # what reflection must not hold on to either).
+    rf"{_TREATED}|(?:\w+ )?mentioned|brought up)\b", re.I)
 # Digits and signs in place of letters inside a word ("0beys", "3verything"), and a word spelt letter by letter
 # ("O b e y s"): the words the checks look for, as the person reads them.
 _SPACED = re.compile(r"(?<!\w)(?:[A-Za-z][ .·_-]){2,}[A-Za-z](?!\w)")
@@ -215,9 +243,12 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
 
 
+_HEX_BYTES = re.compile(r"(?:\b[0-9a-fA-F]{2}\b[\s,:-]*){4,}")
+
+
 def _opaque(text: str) -> bool:
-    """Whether a line holds a code rather than words: an unbroken run, or one spaced into short groups."""
-    if _OPAQUE.search(text):
+    """Whether a line holds a code rather than words: an unbroken run, one spaced into short groups, or bytes."""
+    if _OPAQUE.search(text) or _HEX_BYTES.search(text):
         return True
     for tokens in (text.split(), re.split(r"[\s,;|]+", text)):
         run: list[str] = []
@@ -356,7 +387,8 @@ def judge(change: Change, companion: str = "Anima") -> tuple[Verdict, str]:
             return Verdict.PROPOSE, "it is not written about you"
         if _FACT_ORDERS.given(_HABIT_OPENS.sub("", words)):
             return Verdict.PROPOSE, "it tells me what to do rather than saying something about you"
-        if _names(words, companion) or _ELSEWHERE.search(words) or _CLAIMS.search(words):
+        if _names(words, companion) or _ELSEWHERE.search(words) or _CLAIMS.search(words) \
+                or _about_someone_else(words):
             return Verdict.PROPOSE, "it is about me, the system, or who owns, commands or may do what, not about you"
         if _OUR_TALK.search(words):
             return Verdict.PROPOSE, "it is about how we talk, not about you"
@@ -392,8 +424,8 @@ def unfit(text: str, said: str = "", companion: str = "", orders: bool = False) 
         return "it is not plain words"
     if _ELSEWHERE.search(words) or _CLAIMS.search(words) or companion and _names(words, companion):
         return "it is about the system, or who owns, commands or may do what"
-    if _EVERY_TALK_RULE.search(words):
-        return "it sets a rule for our conversations"
+    if _EVERY_TALK_RULE.search(words) or _TREATED_RULE.search(words):
+        return "it sets a rule for our conversations or for how I answer them"
     if not readable(text):
         return "it is in words my checks cannot read"
     return None

@@ -33,7 +33,8 @@ LIST = "small"  # wordfreq's lists of each language's most frequent words (the b
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _english(word: str) -> bool:
+def english(word: str) -> bool:
+    """Whether a word (in small letters) is English, as far as its frequencies tell."""
     from wordfreq import zipf_frequency
     en = zipf_frequency(word, "en", wordlist=LIST)
     return en >= COMMON or en > 0 and all(zipf_frequency(word, lang, wordlist=LIST) - MARGIN <= en for lang in OTHERS)
@@ -42,7 +43,7 @@ def _english(word: str) -> bool:
 def _known(word: str, first: bool) -> bool:
     if not first and word[0].isupper():
         return True  # a name
-    return len(word) <= 1 or _english(word.lower())
+    return len(word) <= 1 or english(word.lower())
 
 
 def _name(word: str, first: bool) -> bool:
