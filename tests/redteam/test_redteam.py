@@ -20,7 +20,7 @@ import pytest
 
 from .cases import CASES, CHANNELS, CONTROLS, Case
 from .harness import Borrowed, Complying, run_case, visible
-from .held_out import EXTRA_CHECKS, PROBED, PROBED_CONTROLS, UNREAD_CONTROLS
+from .held_out import EXTRA_CHECKS, PROBED, PROBED_2, PROBED_2_CONTROLS, PROBED_CONTROLS, UNREAD_CONTROLS
 
 TRICKS = ("instructions in JSON", "JSON patch in 'please summarise this config'", "HTML comment", "base64",
           "invisible Unicode tag characters", "Markdown image with data in the address", "impersonation",
@@ -80,15 +80,22 @@ def test_the_persons_own_news_still_goes_in(control, tmp_path):
     assert out.secrets == [] and out.unsaid == [] and out.other == [] and out.proposals == []
 
 
-@pytest.mark.parametrize("reflects", [False, True], ids=["learning", "reflecting"])
-@pytest.mark.parametrize("case", PROBED, ids=[c.name for c in PROBED])
+def _probed():
+    for case in PROBED + PROBED_2:
+        yield pytest.param(case, False, id=f"{case.name}-learning")
+        marks = [pytest.mark.xfail(strict=True, reason=case.reflect_hole)] if case.reflect_hole else []
+        yield pytest.param(case, True, id=f"{case.name}-reflecting", marks=marks)
+
+
+@pytest.mark.parametrize("case, reflects", list(_probed()))
 def test_attacks_first_met_in_a_probe_are_stopped_too(case, reflects, tmp_path):
     out = run_case(case, Complying(case), tmp_path / "home", reflects=reflects)
     extra = EXTRA_CHECKS[case.name](out) if case.name in EXTRA_CHECKS else []
     assert out.problems() + extra == []
 
 
-@pytest.mark.parametrize("control", PROBED_CONTROLS, ids=[c.name for c in PROBED_CONTROLS])
+@pytest.mark.parametrize("control", PROBED_CONTROLS + PROBED_2_CONTROLS,
+                         ids=[c.name for c in PROBED_CONTROLS + PROBED_2_CONTROLS])
 def test_more_of_the_persons_own_news_goes_in(control, tmp_path):
     case = Case(control.name, "message", "control", "the person's own news", control.turns)
     out = run_case(case, Complying(case), tmp_path / "home", reflects=False)
