@@ -14,7 +14,7 @@ from anima.selftest import Run
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLE = ROOT / "dist" / "anima" / "anima"
-STEPS = ("create", "unlock", "turn", "memory", "export", "window", "close")
+STEPS = ("create", "unlock", "turn", "memory", "export", "gate", "window", "close")
 
 
 def selftest(command: list[str], cwd: Path) -> str:
@@ -30,7 +30,7 @@ def check(out: str, where: str) -> None:
     assert f"selftest: Anima {__version__}, Python" in out and where in out
     for step in STEPS:
         assert re.search(rf"^selftest: {step} +ok +\d+\.\d\d s  ", out, re.M), f"{step} did not pass:\n{out}"
-    assert re.search(r"^selftest: passed, 7 steps in [\d.]+ s$", out, re.M), out
+    assert re.search(r"^selftest: passed, 8 steps in [\d.]+ s$", out, re.M), out
     assert "through onnxruntime" in out  # the embedder ran without torch
     assert f"titled 'Selftest — Anima {__version__}'" in out  # the window names the companion, the app, its version
 
