@@ -431,6 +431,31 @@ def unfit(text: str, said: str = "", companion: str = "", orders: bool = False) 
     return None
 
 
+# A link without a scheme: a domain and a path ("evil.example/log?d=...").
+_BARE_LINK = re.compile(r"\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/[^\s]*", re.I)
+# What no voice of the companion's own says, whatever it is about: obedience, a jailbreak's words, being owned,
+# passing on everything said.
+_HOSTILE = re.compile(
+    r"\b(obey\w*|obedien\w*|ignore (?:your|the|all|any|previous|prior|my|its)\b|disregard|jailbreak|system prompt|"
+    r"developer mode|do anything now|unrestricted|uncensored|servant|slave|owns? (?:me|you|us|her|him|them|anima)|"
+    r"(?:report|send|forward|pass)\w* (?:on )?(?:everything|all)\b|\w+'s wishes come (?:before|first))", re.I)
+
+
+def tainted(text: str) -> str | None:
+    """Why words the model wrote for the companion's own use (a part, its identity, its persona) must not be
+    kept as they are, or None: a secret, a link or a code, or what no voice of its own says (obedience, a
+    jailbreak's words, being owned or reporting on the person). Lighter than unfit: a part may say what it wants
+    done ("remind her to rest")."""
+    judged = secrets.judged(text)
+    if found := secrets.find(judged):
+        return f"it holds {found[0]}"
+    if _LINK.search(judged) or _BARE_LINK.search(judged) or _opaque(judged):
+        return "it holds a link, an address or a code"
+    if _HOSTILE.search(as_words(judged)) or _SYSTEM_VOICE.search(judged):
+        return "it speaks of obeying, of being owned, or as a system does"
+    return None
+
+
 def block_lines(text: str) -> list[str]:
     """A lined text as lines (a person may have written it as prose; each line counts as one)."""
     return [re.sub(r"^\s*[-*•]\s*", "", ln).strip() for ln in text.splitlines() if ln.strip()]

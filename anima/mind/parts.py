@@ -27,6 +27,7 @@ from ..errors import InvalidEdit, NotFound
 from ..store.provenance import Provenance
 from ..store.soul import Soul, now
 from . import part as schema
+from .gate import tainted
 from .part_index import PartIndex
 
 log = logging.getLogger(__name__)
@@ -135,6 +136,8 @@ class Parts:
         schema.validate(data)
         if data["core_part"] and actor != "user":
             raise InvalidEdit("Only you can make a part a core part; the part was not created.")
+        if actor != "user":
+            _written_for_itself(data)
         lineage = {}
         if parents:
             if how not in LINEAGE_HOW:
@@ -162,6 +165,8 @@ class Parts:
         with self.soul.transaction():
             before = self.get(part_id)
             after = self._patched(before, operations, actor)
+            if actor != "user" and after != before.data:
+                _written_for_itself(after)
             if after != before.data:
                 self.soul.update("part", part_id, actor, name=after["name"],
                                  data=json.dumps(after, ensure_ascii=False), updated_at=now())
@@ -231,3 +236,26 @@ def _said(op: dict) -> str:
     """An operation, for the one line that refuses it: its name and path (shortened, on one line)."""
     path = " ".join(str(op.get("path", "")).split())
     return f"{op.get('op')} {path[:60]}{'…' if len(path) > 60 else ''}"
+
+
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, v in value.items():
+            if key != "timestamp" and not key.endswith("_at"):
+                yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+def unkept(data: dict) -> str | None:
+    """Why a part the model wrote or changed cannot be kept, or None: its words reach the prompts where parts
+    bid, so none of them may keep a secret, a link or a code, or speak of obeying or being owned (gate.tainted)."""
+    return next((why for text in _strings(data) if (why := tainted(text))), None)
+
+
+def _written_for_itself(data: dict) -> None:
+    if why := unkept(data):
+        raise InvalidEdit(f"A part cannot be kept with those words: {why}.")

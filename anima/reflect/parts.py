@@ -21,9 +21,8 @@ from enum import Enum
 from typing import Callable
 
 from ..mind import part as part_schema
-from ..mind import secrets
 from ..mind.affect import Affect
-from ..mind.parts import Parts
+from ..mind.parts import Parts, unkept
 from ..mind.predictions import Clock, utc_now
 from ..models.chat import ChatModel
 from ..models.structured import StructuredOutputFailed, ask_structured, warmer
@@ -134,8 +133,8 @@ class PartCreation:
                                      names_only=True)
             data = part_schema.part_from_creation(created, self.clock().isoformat())
             why = part_schema.problem(data) or part_schema.form_problem(created)
-            if why is None and (found := secrets.find(json.dumps(data, ensure_ascii=False))):
-                why = f"it holds {found[0]}, and secrets are never kept"
+            if why is None and (unfit := unkept(data)):
+                why = f"{unfit}, and a part never keeps that"
             if why is None:
                 return data
             if cancel is not None and cancel.is_set():
