@@ -3,7 +3,7 @@ what came of it in the growth log: noted when too early, proposed to the person 
 otherwise. Deep reflection and evolution on request (/evolve) both rewrite through it."""
 
 from ..errors import InvalidEdit
-from ..mind.gate import Change, Gate
+from ..mind.gate import Change, Gate, tainted
 from ..mind.identity import Governance, Ruling
 from ..mind.selfmodel import SelfModel
 from ..store.provenance import Provenance, Source
@@ -25,6 +25,13 @@ class GovernedRewrite:
         what = WHAT[target]
         if ruling.ruling is Ruling.UNCHANGED:
             return ruling.ruling, None
+        if why := tainted(proposed):
+            # Governance weighs how much it changes, not what it says: words no voice of its own says wait for
+            # the person, or are refused (a secret), as any other change the gate holds back; the growth log,
+            # which only grows, never quotes them.
+            self.gate.submit([Change(target, "rewrite", proposed, Provenance(Source.REFLECTION))])
+            entry = f"I wanted to rewrite {what}, but {why}, so it is not written: it waits for them."
+            return Ruling.TOO_DIFFERENT, self.self_model.grow(entry)
         if ruling.ruling is Ruling.TOO_EARLY:
             entry = (f"Noted, not enacted: it is too early to rewrite {what} ({ruling.interactions} of "
                      f"{ruling.needed} conversations that mattered). What I thought: ")
