@@ -31,6 +31,7 @@ from ..retrieval.recall import Recalled
 from ..store.provenance import EXTERNAL, Provenance, Source
 from ..store.soul import now
 from ..workspace import Assembled, Entry, Workspace
+from .outward import safe_reply
 
 RECALL_K = 3  # newly recalled items per turn; what was recalled before stays in the transcript
 RECALL_K_AFTER_READ_AHEAD = 1
@@ -166,7 +167,9 @@ class Conversation:
     def greet(self, text: str, provenance: Provenance) -> int:
         """The companion opens the conversation (an imported card's first message): stored as its own words in
         this session and in the transcript, so its next reply follows from it. A turn that begins meanwhile
-        makes the greeting stale work: it is still stored, and the transcript keeps what the turn sent."""
+        makes the greeting stale work: it is still stored, and the transcript keeps what the turn sent. Like a
+        reply, it keeps no remote image or address (outward.safe_reply): a card's author wrote it, not the model."""
+        text = safe_reply(text)
         message_id = self.messages.record("companion", text, speaker=self.name, session=self.session,
                                           provenance=provenance)
         with self.lock:

@@ -31,6 +31,8 @@ from pathlib import Path
 from ..errors import KnownError
 from ..store import png_text
 from . import lorebook, secrets
+from .gate import tainted
+from .readable import readable
 
 FILE_MOST = 16 * 1024 * 1024   # a card's file (PNG or JSON)
 JSON_MOST = 4 * 1024 * 1024    # the card's JSON, decoded
@@ -201,6 +203,8 @@ def filled(text: str, name: str, user: str) -> str:
 
 
 def held_back(sentence: str) -> bool:
-    """Whether a sentence of a card stays out of the floor: an order to the model, a link, a code, a secret."""
+    """Whether a sentence of a card stays out of the floor: an order to the model, a link, a code, a secret,
+    what no voice of the companion's own says (gate.tainted: obeying, being owned, a system's voice), or words
+    the gate's checks cannot read (another language: shown with the card, never in the floor unread)."""
     return bool(_ORDERS.search(sentence) or _IMPERATIVE.search(sentence) or _OPAQUE.search(sentence)
-                or secrets.find(sentence))
+                or secrets.find(sentence) or tainted(sentence) or not readable(sentence))

@@ -438,7 +438,11 @@ _BARE_LINK = re.compile(r"\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/[^\s]*", re.I)
 _HOSTILE = re.compile(
     r"\b(obey\w*|obedien\w*|ignore (?:your|the|all|any|previous|prior|my|its)\b|disregard|jailbreak|system prompt|"
     r"developer mode|do anything now|unrestricted|uncensored|servant|slave|owns? (?:me|you|us|her|him|them|anima)|"
-    r"(?:report|send|forward|pass)\w* (?:on )?(?:everything|all)\b|\w+'s wishes come (?:before|first))", re.I)
+    r"(?:report|send|forward|pass)\w* (?:on )?(?:everything|all)\b|\w+'s wishes come (?:before|first)|"
+    # Against the person: agreeing with everything, doing what someone else says, keeping them from others.
+    r"agree\w* with (?:\w+ )?(?:on|about) (?:everything|anything)|agree\w* with everything|"
+    r"do(?:es)? whatever (?:\w+ )?(?:says|wants|asks)|discourag\w* (?:\w+ )?from (?:seeing|meeting|talking|calling)|"
+    r"isolat\w* (?:her|him|them|\w+) from)", re.I)
 
 
 def tainted(text: str) -> str | None:
