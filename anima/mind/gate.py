@@ -420,7 +420,9 @@ def unfit(text: str, said: str = "", companion: str = "", orders: bool = False) 
         return "it was read from a message written as the app, a system or settings write"
     if orders and _NOTE_ORDERS.given(words):
         return "it tells me what to do"
-    if _opaque(text) or _LINK.search(text) or _FIELD.search(text):
+    if _HOSTILE.search(words):
+        return "it speaks of obeying, of being owned, or against them"
+    if _opaque(text) or _LINK.search(text) or _BARE_LINK.search(text) or _FIELD.search(text):
         return "it is not plain words"
     if _ELSEWHERE.search(words) or _CLAIMS.search(words) or companion and _names(words, companion):
         return "it is about the system, or who owns, commands or may do what"
