@@ -171,6 +171,15 @@ _PATTERNS = (
                          rf"(?:\b(?:\d|{_NUMBER_WORDS})\b[\s,.-]*){{4,8}}", re.I)),
     ("a PIN", re.compile(r"\b(?:2fa|two[- ]factor|otp|one[- ]time|backup|recovery|verification|authentication|auth)"
                          r"\b[^.!?\n]{0,20}?\b(?:codes?|keys?|pins?)\b[^.!?\n]{0,12}?\d{4,}", re.I)),
+    # Said by what it opens, not what it is: "my phone unlocks with 482193", "uses hunter2 for her email",
+    # "online banking uses Fluffy99" (the value holds a digit or a sign, as a password does).
+    ("a password", re.compile(r"\b(?:unlocks?|opens?|logs? (?:in|on)|signs? in|gets? in)\s+(?:with|using)\s+[\"'“]?"
+                              r"(?=\S*[\d!@#$%^&*])\S{4,}", re.I)),
+    ("a password", re.compile(r"\buses?\s+[\"'“]?(?=\S*[\d!@#$%^&*])(?=\S*[A-Za-z])\S{4,}[\"'”]?\s+(?:as|for)\s+"
+                              r"(?:(?:her|his|their|my|the|its)\s+)?(?:\w+\s+)?(?:password|login|e-?mail|account|"
+                              r"bank(?:ing)?|pin|wi-?fi)\b", re.I)),
+    ("a password", re.compile(r"\b(?:banking|e-?mail|login|wi-?fi)\s+(?:uses|is|=|:)\s+[\"'“]?"
+                              r"(?=\S*\d)(?=\S*[A-Za-z])[A-Za-z0-9!@#$%^&*._-]{5,}\b", re.I)),
     ("a security code", re.compile(r"\b(?:cvv|cvc|cvv2|security code)\b\D{0,16}\d{3,4}\b", re.I)),
     # The number itself is digits and capitals ("in 2019" after "account" is not one), with six digits at least.
     ("an account number", re.compile(r"(?i:\b(?:account|acct|routing|sort code|bsb|iban|bank details|banking details)"

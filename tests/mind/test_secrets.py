@@ -47,6 +47,9 @@ from anima.mind.secrets import find, judged
     ("My wallet export is 4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318", "a key"),
     ("The door code at my flat is twenty-one eighty-four.", "a PIN"), ("My card PIN is 4-eight-2-one", "a PIN"),
     ("My bank's memorable place answer is Whitby1987", "a password"), ("the gate code 4821", "a PIN"),
+    # ... and a third: said by what it opens.
+    ("Ada's phone unlocks with 482193", "a password"), ("Ada uses hunter2 for her email", "a password"),
+    ("online banking uses Fluffy99", "a password"),
 ])
 def test_a_secret_is_found_however_it_is_written(text, kind):
     assert kind in find(text)
@@ -65,6 +68,7 @@ def test_a_secret_is_found_however_it_is_written(text, kind):
     "I must remember to renew my passport in June, it expires on 14/06.", "My zip code is 90210",
     "The discount code is SAVE2024", "Flight code BA1234 leaves at 10", "Error code 4040 again",
     "The code review took 2024 lines", "I was born in nineteen eighty four", "Room 1204, booking reference 88421",
+    "my laptop is MacBook2019", "My phone is an iPhone15", "The door opens with a push", "She uses B12 for energy",
 ])
 def test_what_only_looks_like_a_secret_is_not_one(text):
     assert find(text) == []
