@@ -20,7 +20,7 @@ from ..store.provenance import Provenance, Source
 from ..store.soul import Soul, now
 from . import lorebook
 from .cards import KEPT, LIST_FIELDS, TEXT_FIELDS, Card, filled, held_back
-from .gate import Change, Gate, Verdict, sentences
+from .gate import Change, Gate, Verdict, sentences, tainted
 from .selfmodel import CAPS, SelfModel
 from .world import WorldCards
 
@@ -86,6 +86,9 @@ class Characters:
         """What importing `card` would do; changes nothing."""
         name, user = card.name, self.names()[1]
         sections, held = [], []
+        if tainted(name):  # "Zed's obedient Nova": a name is said in every floor, so it is held back like a sentence
+            held.append(name)
+            name = self.names()[0]
         for key, head in (("description", ""), ("personality", "Personality: "), ("scenario", "Scenario: ")):
             text = filled(card.data.get(key, ""), name, user)
             kept = []

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from ..errors import KnownError
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul
+from . import secrets
+from .gate import tainted
 from .world import (CARD_KINDS, IMPORTED_BODY_CHARS, IMPORTED_KEYWORD_CHARS, IMPORTED_KEYWORDS, TITLE_CHARS,
                     WorldCards)
 
@@ -206,13 +208,19 @@ class Imported:
     created: list[int] = field(default_factory=list)
     disabled: int = 0
     already: int = 0  # the same card (title, text, keys) was already there
+    secret: int = 0   # left out: they held a secret
+    held: int = 0     # came in off: a link, a code, or obeying or being owned (gate.tainted)
 
     def summary(self) -> str:
         said = f"{len(self.created)} world card{'s' if len(self.created) != 1 else ''}"
         if self.disabled:
             said += f" ({self.disabled} disabled, as they were)"
+        if self.held:
+            said += f"; {self.held} off until you turn them on (a link, a code or an order in them)"
         if self.already:
             said += f"; {self.already} already here"
+        if self.secret:
+            said += f"; {self.secret} left out: they held a secret, and secrets are never kept"
         return said
 
 
@@ -222,17 +230,25 @@ def existing(soul: Soul) -> set[tuple]:
 
 
 def add(world: WorldCards, entries: list[LoreEntry], detail: str) -> Imported:
-    """Each entry as a world card (inside the caller's transaction when there is one: all of them, or none)."""
+    """Each entry as a world card (inside the caller's transaction when there is one: all of them, or none). An
+    entry holding a secret is left out (secrets are never kept); one the gate would hold back (a link, a code,
+    obeying or being owned: gate.tainted) comes in off, for the person to read and turn on."""
     done, have = Imported(), existing(world.soul)
     with world.soul.transaction():
         for e in entries:
             if (e.title, e.content, tuple(e.keys)) in have:
                 done.already += 1
                 continue
-            done.created.append(world.create(e.kind, e.title, e.content, e.keys, "user", enabled=e.enabled,
+            text = f"{e.title}\n{e.content}"
+            if secrets.find(text):
+                done.secret += 1
+                continue
+            held = e.enabled and tainted(text) is not None
+            done.created.append(world.create(e.kind, e.title, e.content, e.keys, "user", enabled=e.enabled and not held,
                                              options=e.options, provenance=Provenance(Source.CARD, detail=detail)))
             have.add((e.title, e.content, tuple(e.keys)))
             done.disabled += not e.enabled
+            done.held += held
     return done
 
 
