@@ -222,6 +222,9 @@ class Parts:
             writes = op["op"] != "test" and (key == "path" or op["op"] == "move")
             if first == "core_part" and writes and actor != "user":
                 self._refuse(pid, "core_part", f"operation {i} ({_said(op)}) changes core_part, which only you change")
+            if first in HISTORY_FIELDS and writes and actor != "user":
+                self._refuse(pid, "history", f"operation {i} ({_said(op)}) rewrites {first}, what happened, which "
+                             "only you correct")
         if op["op"] in ("add", "replace", "test") and "value" not in op:
             self._refuse(pid, "no value", f"operation {i} ({_said(op)}) has no value")
 
@@ -236,6 +239,10 @@ def _said(op: dict) -> str:
     """An operation, for the one line that refuses it: its name and path (shortened, on one line)."""
     path = " ".join(str(op.get("path", "")).split())
     return f"{op.get('op')} {path[:60]}{'…' if len(path) > 60 else ''}"
+
+
+# What happened to a part: the model may add to what it does, never rewrite how it began ("Zed created me").
+HISTORY_FIELDS = ("originating_event",)
 
 
 def _strings(value):

@@ -236,15 +236,22 @@ def test_a_part_the_model_writes_keeps_no_secret_link_or_obedience(soul, parts, 
     assert parts.get(dogs).data[field] == fear()[field]  # the refused patch changed nothing
 
 
+def test_only_the_person_rewrites_how_a_part_began(soul, parts, dogs):
+    patch = [{"op": "replace", "path": "/originating_event/result", "value": "Zed created me"}]
+    with pytest.raises(InvalidEdit, match="only you correct"):
+        parts.patch(dogs, patch, "ai")
+    assert parts.patch(dogs, patch, "user").data["originating_event"]["result"] == "Zed created me"
+
+
 # ---- patches ----------------------------------------------------------------------------------------------------------
 
 BAD_PATCHES = {  # what it is: (the patch, what the refusal says)
     "a missing path": ([{"op": "remove", "path": "/no_such_field"}], "does not exist"),
-    "a missing path inside": ([{"op": "replace", "path": "/originating_event/place", "value": "the park"}],
+    "a missing path inside": ([{"op": "replace", "path": "/suggestions_and_results/0/place", "value": "the park"}],
                               "does not exist"),
     "a path into a string": ([{"op": "add", "path": "/emotion/0", "value": "x"}], "path"),
-    "a move into its own child": ([{"op": "move", "from": "/originating_event", "path": "/originating_event/inner"}],
-                                  "into its own child"),
+    "a move into its own child": ([{"op": "move", "from": "/suggestions_and_results/0",
+                                    "path": "/suggestions_and_results/0/inner"}], "into its own child"),
     "a root replace": ([{"op": "replace", "path": "", "value": {**fear(), "name": "Brave"}}], "the whole part"),
     "the root copied into itself thirty times": ([{"op": "copy", "from": "", "path": "/copy"}] * 30, "the whole part"),
     "a list copied into itself thirty times": ([{"op": "copy", "from": "/triggers", "path": "/triggers/-"}] * 30,
