@@ -7,7 +7,7 @@ terminal, imports of old chats and the retrieval benchmark all use it).
 import re
 from dataclasses import dataclass
 
-from ..errors import KnownError
+from ..errors import KnownError, NotFound
 from ..retrieval.indexer import Indexer
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul, now
@@ -20,6 +20,9 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff\u200b\u202a-
 
 
 _NEWEST = 2 ** 63 - 1  # past SQLite's largest rowid: the page before it is the newest
+# One conversation: messages of one session with no pause longer than this between them. A window left open
+# for days is one session, and a person who comes back after an hour has started another talk.
+PAUSE_HOURS = 1
 
 
 class EmptyMessage(KnownError):
@@ -56,6 +59,20 @@ class External:
         kind = {Source.PASTED: "pasted text", Source.FILE: "file", Source.TOOL: "tool output",
                 Source.CARD: "card"}[Source(self.source)]
         return f"{kind} {self.name}".strip()
+
+
+def conversation(soul: Soul, message_id: int) -> tuple[str, int]:
+    """Which conversation message `message_id` belongs to: its session and the id of the conversation's first
+    message (see PAUSE_HOURS). Read off the turn (deep reflection): it walks the session back to the last pause."""
+    rows = soul.query(
+        "WITH s AS (SELECT id, created_at, LAG(created_at) OVER (ORDER BY id) AS prev FROM messages "
+        "WHERE session = (SELECT session FROM messages WHERE id = :id) AND id <= :id) "
+        "SELECT (SELECT session FROM messages WHERE id = :id) AS session, max(id) AS first FROM s "
+        "WHERE prev IS NULL OR (julianday(created_at) - julianday(prev)) * 24 > :pause",
+        {"id": message_id, "pause": PAUSE_HOURS})
+    if not rows or rows[0]["first"] is None:
+        raise NotFound(f"There is no message #{message_id}.")
+    return rows[0]["session"], rows[0]["first"]
 
 
 class Messages:

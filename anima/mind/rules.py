@@ -3,11 +3,13 @@
 A rule is a hypothesis, not a preference they stated (those are memories of
 kind "preference", kept and shown apart). Each piece of feedback deep reflection
 finds in an exchange (a correction, a re-ask, an abandoned topic) supports a
-rule or contradicts one; the messages are cited as its evidence. A rule is in
-force, and enters the workspace, once IN_FORCE_AFTER exchanges support it; it
-is retired when contrary evidence brings its confidence under RETIRE_BELOW,
-and stays retired (what is learned later starts a new rule). The person may
-correct or forget a rule in the Open Mind, as any memory.
+rule or contradicts one; the messages are cited as its evidence. Support and
+contrary evidence count conversations (messages.conversation), not messages:
+three corrections in one heated exchange are one piece of evidence, cited three
+times. A rule is in force, and enters the workspace, once IN_FORCE_AFTER
+conversations support it; it is retired when contrary evidence brings its
+confidence under RETIRE_BELOW, and stays retired (what is learned later starts a
+new rule). The person may correct or forget a rule in the Open Mind, as any memory.
 """
 
 from dataclasses import dataclass
@@ -16,7 +18,9 @@ from ..errors import InvalidEdit, NotFound
 from ..retrieval.fts import terms
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul, now
+from .messages import conversation
 
+FOR, AGAINST = "for", "against"  # which way a cited message bears on a rule
 IN_FORCE_AFTER = 3       # "three conversations where you interrupted to ask for the bottom line" (seed 003, 6.1)
 RETIRE_BELOW = 0.5
 PATTERN_CHARS = 160
@@ -107,8 +111,9 @@ class Rules:
                                     pattern=pattern, confidence=confidence(1, 0), derived_at=at, support=1)
             else:
                 rid = rule.id
-                self._count(rule, rule.support + 1, rule.against, at)
-            self.soul.cite("rule", rid, "message", message_id)
+                if not self._heard_in(rid, message_id, FOR):
+                    self._count(rule, rule.support + 1, rule.against, at)
+            self.soul.cite("rule", rid, "message", message_id, FOR)
         return rid
 
     def contradict(self, rule_id: int, message_id: int, *, at: str | None = None) -> None:
@@ -117,8 +122,9 @@ class Rules:
         if rule.retired_at is not None:
             return
         with self.soul.transaction():
-            self._count(rule, rule.support, rule.against + 1, at or now())
-            self.soul.cite("rule", rule_id, "message", message_id)
+            if not self._heard_in(rule_id, message_id, AGAINST):
+                self._count(rule, rule.support, rule.against + 1, at or now())
+            self.soul.cite("rule", rule_id, "message", message_id, AGAINST)
 
     def evidence(self, rule_id: int) -> list[Evidence]:
         """The messages cited as a rule's evidence, oldest first (a forgotten message is simply absent)."""
@@ -149,6 +155,16 @@ class Rules:
         if (was_in_force and fields["confidence"] < RETIRE_BELOW) or (not was_in_force and against >= support):
             fields["retired_at"] = at
         self.soul.update("rule", rule.id, "ai", **fields)
+
+    def _heard_in(self, rule_id: int, message_id: int, stance: str) -> bool:
+        """Whether the conversation of `message_id` already spoke `stance` on the rule (it counts once)."""
+        here = session, first = conversation(self.soul, message_id)
+        cited = self.soul.query(
+            "SELECT m.id FROM evidence AS e JOIN messages AS m ON m.id = e.item_id WHERE e.owner_kind = 'rule' "
+            "AND e.owner_id = ? AND e.item_kind = 'message' AND e.stance = ? AND m.session = ? AND m.id >= ?",
+            (rule_id, stance, session, first))
+        # Between the conversation's first message and this one there is no pause; after it there may be.
+        return any(r["id"] <= message_id or conversation(self.soul, r["id"]) == here for r in cited)
 
     def _get(self, rule_id: int) -> Rule:
         rows = self.soul.query("SELECT * FROM behavioral_rules WHERE id = ?", (rule_id,))

@@ -536,9 +536,19 @@ def m011_vector_feed(con):
     """)
 
 
+def m012_evidence_stance(con):
+    """Which way a message bears on a behavioural rule, 'for' or 'against' (NULL for every other owner's
+    evidence, and for a rule's evidence cited before this, whose direction was not kept). A rule's support then
+    counts conversations, not messages (seed 003, 6.1: "three conversations where you interrupted"): a second
+    piece of feedback in a conversation that already spoke for a rule is cited, and not counted again."""
+    run_script(con, """
+    ALTER TABLE evidence ADD COLUMN stance TEXT CHECK (stance IS NULL OR stance IN ('for', 'against'));
+    """)
+
+
 MIGRATIONS = (m001_soul, m002_full_text, m003_workspace_record, m004_unspaced_scripts,
               m005_provenance_and_proposals, m006_signal_dimensions, m007_part_lineage, m008_rule_evidence,
-              m009_bids, m010_character_cards, m011_vector_feed)
+              m009_bids, m010_character_cards, m011_vector_feed, m012_evidence_stance)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

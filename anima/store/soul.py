@@ -320,10 +320,15 @@ class Soul:
 
     # ---- evidence links ---------------------------------------------------
 
-    def cite(self, owner_kind: str, owner_id: int, item_kind: str, item_id: int) -> None:
+    def cite(self, owner_kind: str, owner_id: int, item_kind: str, item_id: int, stance: str | None = None) -> None:
+        """`stance`: 'for' or 'against', for a rule's evidence (migrations.m012_evidence_stance)."""
         _kind(owner_kind), _kind(item_kind)
+        row = {"owner_kind": owner_kind, "owner_id": owner_id, "item_kind": item_kind, "item_id": item_id}
+        if stance is not None:  # a soul upgraded part way (the tests' old schemas) has no such column
+            row["stance"] = stance
         with self.transaction() as con:
-            con.execute("INSERT OR IGNORE INTO evidence VALUES (?, ?, ?, ?)", (owner_kind, owner_id, item_kind, item_id))
+            con.execute(f"INSERT OR IGNORE INTO evidence({', '.join(row)}) VALUES ({', '.join(':' + c for c in row)})",
+                        row)
 
     def citations(self, owner_kind: str, owner_id: int) -> list[tuple[str, int]]:
         rows = self.query("SELECT item_kind, item_id FROM evidence WHERE owner_kind = ? AND owner_id = ?",

@@ -166,6 +166,48 @@ def test_a_rule_is_in_force_after_three_corrections_and_retired_after_contrary_e
     assert "Lead with the answer" not in render_floor(c.self_model.read(), c.name)
 
 
+def test_three_corrections_in_one_conversation_are_one_piece_of_evidence(dc):
+    """The seed's rule comes from three conversations: a person who says "bottom line!" three times in one heated
+    exchange has said it once. Each message is still cited, so the Open Mind shows all three."""
+    c = dc
+    ids = talk(c, 0, "Can you explain how mortgages work?", "Mortgages have a long history...",
+               "No, just give me the bottom line.", "In the 1930s...", "Bottom line, please!", "Well...",
+               "I said the bottom line first!", "You borrow and repay with interest.")
+    c.chat.enqueue(reading(feedback=[(3, "correction", "Give the bottom line first", 0, "supports"),
+                                     (5, "re-ask", "Give the bottom line first", 0, "supports"),
+                                     (7, "re-ask", "Give the bottom line first.", 0, "supports")]))
+    c.reflect_deeply()
+    [rule] = c.rules.all()
+    assert rule.support == 1 and not rule.in_force
+    assert sorted(i for _, i in c.soul.citations("rule", rule.id)) == [ids[2], ids[4], ids[6]]
+    # Two hours later the talk has paused: the same lesson then is a second conversation, a day later a third.
+    for later in (timedelta(hours=2), timedelta(days=1)):
+        at = DAY0 + later
+        said = c.messages.record("user", "Bottom line first, please.", at=at.isoformat(timespec="microseconds"))
+        c.rules.learn("Give the bottom line first", said, rule_id=rule.id, at=at.isoformat())
+    [rule] = c.rules.all()
+    assert rule.support == 3 and rule.in_force
+    # Contrary evidence counts the same way: three objections in one conversation are one.
+    ids = talk(c, 5, "Walk me through it.", "Sure...", "Step by step, please.", "First...", "Slower.", "OK.")
+    for m in ids[0::2]:
+        c.rules.contradict(rule.id, m)
+    [rule] = c.rules.all()
+    assert rule.against == 1 and rule.in_force and len(c.soul.citations("rule", rule.id)) == 8
+
+
+def test_a_conversation_is_one_session_without_a_long_pause(dc):
+    from anima.mind.messages import PAUSE_HOURS, conversation
+    c = dc
+    first = talk(c, 0, "Morning!", "Good morning.")
+    later = [c.messages.record("user", "Still there?", at=(DAY0 + timedelta(hours=PAUSE_HOURS, minutes=30))
+                               .isoformat(timespec="microseconds"))]
+    elsewhere = c.messages.record("user", "Hello from the terminal", session="terminal",
+                                  at=(DAY0 + timedelta(minutes=2)).isoformat(timespec="microseconds"))
+    assert conversation(c.soul, first[1]) == ("default", first[0])
+    assert conversation(c.soul, later[0]) == ("default", later[0])  # after the pause, another conversation
+    assert conversation(c.soul, elsewhere) == ("terminal", elsewhere)
+
+
 def test_feedback_the_person_did_not_write_is_not_evidence(dc):
     c = dc
     talk(c, 0, "What's a good name for a cat?", "How about Miso?")

@@ -37,6 +37,7 @@ def test_two_weeks(anima_home):
 
         def day(n: int, said: str, reply: str | tuple, quick: str, deep: str, *more: str) -> str:
             clock.at = start + timedelta(days=n)
+            c.start_session()  # a day's talk is a conversation of its own (the messages bear the real time)
             c.chat.enqueue(*(reply if isinstance(reply, tuple) else (reply,)), quick)
             turn = c.turn(said)
             shown = turn.read()

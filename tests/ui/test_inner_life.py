@@ -120,9 +120,11 @@ def test_episodes_show_their_span_arc_and_significance_and_are_corrected_and_for
 
 def test_rules_show_status_and_evidence_apart_from_stated_preferences(qtbot, window, monkeypatch, screenshot):
     c = window.companion
-    m = said(c, "No, just give me the bottom line.", "Sorry: take the job.", "Again, bottom line first please.",
-             "Take it.", "Bottom line, not a story!", "Yes.")
-    asks = m[0::2]
+    # Three conversations, a day apart: a rule counts conversations, not messages.
+    asks = [c.messages.record("user", text, at=(datetime(2026, 5, 11, 9, tzinfo=timezone.utc) + timedelta(days=n))
+                              .isoformat(timespec="microseconds"))
+            for n, text in enumerate(("No, just give me the bottom line.", "Again, bottom line first please.",
+                                      "Bottom line, not a story!"))]
     in_force = c.rules.learn("Give the bottom line first", asks[0])
     for mid in asks[1:]:
         c.rules.learn("Give the bottom line first", mid, rule_id=in_force)

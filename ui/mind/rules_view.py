@@ -2,7 +2,7 @@
 apart from the preferences they stated (seed 003, section 6).
 
 A rule is a hypothesis with evidence: its pattern, where it stands (in force,
-gathering evidence, retired), how many exchanges support it or went against it,
+gathering evidence, retired), how many conversations support it or went against it,
 its confidence and the messages it was learned from. A stated preference is the
 person's own word (a memory of kind "preference"). The person may correct,
 retire or forget a rule, and edit or forget a preference."""
