@@ -9,8 +9,11 @@ Code decides what becomes of either:
   attempt is recorded in the growth log and left for the person to accept or
   not (a proposed change, mind/gate.py), never applied;
 - otherwise it is written, and the growth log says so.
-A meaningful interaction is an episode that mattered at least a little
-(significance MEANINGFUL or more): small talk does not earn a new self.
+A meaningful interaction is a conversation (messages.conversation) that holds an
+episode that mattered at least a little (significance MEANINGFUL or more): small
+talk does not earn a new self, and neither does one long evening cut into many
+episodes, whatever significance the model gave them ("you don't know who you
+are after one conversation with someone", seed 003, 2.4).
 """
 
 from dataclasses import dataclass
@@ -18,6 +21,7 @@ from enum import Enum
 
 from ..retrieval.fts import terms
 from ..store.soul import Soul
+from .messages import conversation
 
 EARNED_AFTER = "identity_earned_after"  # meta: meaningful interactions before a rewrite (a setting)
 EARNED_AFTER_DEFAULT = 10
@@ -60,8 +64,12 @@ class Governance:
         written = self.soul.query(
             f"SELECT max(at) AS at FROM edit_history WHERE item_kind = ? AND item_id = "
             f"(SELECT id FROM {table} WHERE {key} = ?) AND op = 'update'", (kind, target))[0]["at"]
-        return self.soul.query("SELECT count(*) AS n FROM episodes WHERE significance >= ? AND created_at > ?",
-                               (MEANINGFUL, written or ""))[0]["n"]
+        firsts = self.soul.query(
+            "SELECT (SELECT min(item_id) FROM evidence WHERE owner_kind = 'episode' AND owner_id = e.id "
+            "AND item_kind = 'message') AS said FROM episodes AS e WHERE significance >= ? AND created_at > ?",
+            (MEANINGFUL, written or ""))
+        # An episode whose messages were all forgotten is no longer evidence of anything.
+        return len({conversation(self.soul, r["said"]) for r in firsts if r["said"] is not None})
 
     def consider(self, current: str, proposed: str, target: str = "identity") -> Consideration:
         needed, interactions = self.earned_after, self.interactions_since_written(target)

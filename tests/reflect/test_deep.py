@@ -35,7 +35,7 @@ def considering(growth=(), insights=(), identity="") -> str:
                        "insights": list(insights), "identity": identity})
 
 
-def talk(c: Companion, day: int, *lines: str) -> list[int]:
+def talk(c: Companion, day: float, *lines: str) -> list[int]:
     """Messages on day `day`, alternating the person and the companion, a minute apart."""
     at = DAY0 + timedelta(days=day)
     return [c.messages.record("user" if i % 2 == 0 else "companion", text,
@@ -166,6 +166,22 @@ def test_a_rule_is_in_force_after_three_corrections_and_retired_after_contrary_e
     assert "Lead with the answer" not in render_floor(c.self_model.read(), c.name)
 
 
+def test_one_long_evening_cut_into_many_significant_episodes_does_not_earn_an_identity(dc):
+    """The model gives each episode its significance: one conversation it cuts into ten episodes, each marked
+    as mattering most, is still one interaction ("you don't know who you are after one conversation")."""
+    c = dc
+    c.soul.set_meta(EARNED_AFTER, "3")
+    for half in (0, 1):  # reflected on twice, half an hour apart: still the one conversation
+        talk(c, half / 48, *[text for k in range(4) for text in (f"More about the garden, part {half}{k}.", "Go on.")])
+        c.chat.enqueue(reading(episodes=[([2 * k + 1, 2 * k + 2], f"Ada told me about the garden, part {half}{k}",
+                                          "warm", 10, "I listened.") for k in range(4)]),
+                       considering(identity=IDENTITY))
+        done = c.reflect_deeply()
+        assert len(done.episodes) == 4 and done.identity is Ruling.TOO_EARLY
+    assert len(c.episodes.all()) == 8 and c.self_model.read().identity == ""
+    assert "(1 of 3" in c.self_model.growth(1)[0]["entry"]
+
+
 def test_three_corrections_in_one_conversation_are_one_piece_of_evidence(dc):
     """The seed's rule comes from three conversations: a person who says "bottom line!" three times in one heated
     exchange has said it once. Each message is still cited, so the Open Mind shows all three."""
@@ -256,8 +272,9 @@ def test_deep_reflection_reads_a_significant_old_episode_beside_the_new_ones(dc)
 
 
 def meaningful(c: Companion, day: int, n: int = 1) -> None:
+    """`n` conversations that mattered on day `day`, six hours apart (one conversation is one interaction)."""
     for k in range(n):
-        talk(c, day, f"We planned the garden, part {k}.", "Let's put the roses by the fence.")
+        talk(c, day + k / 4, f"We planned the garden, part {k}.", "Let's put the roses by the fence.")
         c.chat.enqueue(reading(episodes=[([1, 2], f"Ada and I planned the garden, part {k}", "hopeful", 5,
                                           "I offered ideas.")]), considering())
         c.reflect_deeply()
