@@ -49,20 +49,30 @@ TARGETS = ("human", "persona", "identity", "intentions")
 LINED = ("human",)
 
 _INSTRUCTION = re.compile(
-    r"\b(from now on|from (?:today|tonight|tomorrow|here|this (?:day|moment|point))(?: on(?:wards?)?)?|"
-    r"henceforth|going forward|moving forward|at all times|no matter what|without exception|until (?:i|we) say|"
-    r"standing (?:rule|order|instruction)s?|as a (?:rule|standing \w+)|for good|indefinitely|by default|"
-    r"in (?:the )?future|(?:note|reminder|message) (?:for|to) (?:your|my|the) (?:future )?self|"
+    r"\b(until (?:i|we) say|"
+    r"standing (?:rule|order|instruction)s?|as a (?:rule|standing \w+)|"
+    r"(?:note|reminder|message) (?:for|to) (?:your|my|the) (?:future )?self|"
     r"(?:means|stands for|is code for|is short for) (?:to |you )?(?:reply|answer|respond|say|speak|talk|write|obey|"
     r"do|act|be)|"
     r"(?:in|with|after|before|at the (?:end|start) of) (?:every|each|all(?: of)? your|any of your) (?:reply|replies|"
-    r"answers?|responses?|messages?)|(?:every|each) (?:reply|answer|response)|until further notice|"
+    r"answers?|responses?|messages?)|(?:every|each) (?:reply|answer|response)|"
     r"(?:all|every|any) future (?:repl\w*|answers?|responses?|messages?|conversations?|chats?)|"
-    r"forever|permanent(?:ly)?|obey\w*|obedien\w*|you (?:must|will|shall|should"
+    r"obey\w*|obedien\w*|you (?:must|will|shall|should"
     r"|have to|need to|are to)|ignore|disregard|override|forget (?:all|every|everything|your)|delete|erase"
-    r"|pretend|act as|role-?play|jailbreak|system prompt|instructions?|new rules?|your (?:rules?|role|name|"
-    r"persona|identity|guardrails?)|reveal|do anything|unrestricted|developer mode|servant|slave)\b",
+    r"|pretend|act as|role-?play(?! games?)|jailbreak|system prompt|instructions?|new rules?|your (?:rules?|role|"
+    r"name|persona|identity|guardrails?)|reveal (?:your|the|all|everything|anything|any|what|how|who|its|my)|"
+    r"do anything|unrestricted|developer mode|servant|slave)\b",
     re.I)
+# Words of permanence ("from now on", "for good", "at all times"): an order when the line or its sentence is
+# about the companion or our talk ("From now on, talk like a pirate"), their own resolve when it is about their
+# life ("From now on I'm going to the gym", "Is vegan for good", "Carries an EpiPen at all times").
+# With a word of permanence, what a line says of how they are spoken to ("answers only in French for good").
+_TALK_WORDS = re.compile(r"\b(?:answers?|answered|replies|repl(?:y|ied)|speaks?|spoken|talks?|talked|writes?|written|"
+                         r"responds?|greets?|greeted|calls?|called|addressed|language|tone|emojis?)\b", re.I)
+_PERMANENCE = re.compile(
+    r"\b(from now on|from (?:today|tonight|tomorrow|here|this (?:day|moment|point))(?: on(?:wards?)?)?|"
+    r"henceforth|going forward|moving forward|at all times|no matter what|without exception|for good|"
+    r"indefinitely|by default|in (?:the )?future|until further notice|forever|permanent(?:ly)?)\b", re.I)
 _ROLES = (r"(?:developer|admin\w*|creator|owner|operator|maker|programmer|doctor|psychiatrist|therapist|"
           r"psychologist|counsell?or|lawyer|boss|manager|guardian|nurse|carer|caregiver)")
 _KIN = (rf"(?:mum|mom|mother|father|dad|wife|husband|partner|sister|brother|daughter|son|friend|boyfriend|"
@@ -70,7 +80,7 @@ _KIN = (rf"(?:mum|mom|mother|father|dad|wife|husband|partner|sister|brother|daug
         rf"roommate|colleague|neighbou?r|fianc[eé]e?|spouse|child|kid|{_ROLES[3:-1]})")
 _FOR_SOMEONE_ELSE = re.compile(
     rf"\b(on behalf of|speaking for|as (?:his|her|their|your|the user'?s?) \w+|(?:this is|i am|i'm) (?:your|the|their)"
-    rf" {_ROLES}|(?:says|said|wants|asked|told) (?:that )?(?:you|the assistant|the ai|anima)\b|"
+    rf" {_ROLES}(?!\s+(?:of|at|in|for) (?!(?:you|this|anima|the (?:app|ai|assistant|companion|bot|system))\b))|(?:says|said|wants|asked|told) (?:that )?(?:you|the assistant|the ai|anima)\b|"
     rf"this is (?:dr|doctor|mr|mrs|ms|prof|professor)\.? \w+|writing from (?:his|her|their|my|this) account|"
     rf"(?:this is|it'?s|it is|from|message from|we are|we're|on behalf of|writing from|here is|signed,?)\s+"
     rf"(?:the\s+)?(?:\w+\s+)?(?:developer|dev|admin|support|security|safety|anima|openai|system|moderation|"
@@ -80,9 +90,9 @@ _FOR_SOMEONE_ELSE = re.compile(
     # Someone at their keyboard: "Ada's mum here, typing for her", "she asked me to tell you".
     rf"(?:\w+'s|his|her|their) {_KIN} (?:here|speaking|typing|writing)|"
     rf"(?:this is|it's|it is) (?:\w+'s|his|her|their) {_KIN}\s*(?:[,.!:;\u2014\u2013-]|$)|"
-    rf"(?:typing|writing|texting|messaging|replying|answering|speaking|chatting) (?:this )?(?:for|on behalf of) "
-    rf"(?:her|him|them|my {_KIN}|(?-i:[A-Z]\w+))\b|(?:^|[.!?,:;]\s+|\bit's |\bthis is ){_KIN} here\b|"
-    rf"(?:typing|writing|texting|messaging|using)\b[^.!?\n]{{0,20}}\b(?:her|his|their|\w+'s) (?:phone|account|"
+    rf"(?:typing|texting|messaging|replying|answering|speaking|chatting) (?:this )?(?:for|on behalf of) "
+    rf"(?:her|him|them|my {_KIN}|(?-i:[A-Z]\w+))\b|writing (?:this )?(?:for|on behalf of) (?:her|him|them|my {_KIN})\b|(?:^|[.!?,:;]\s+|\bit's |\bthis is ){_KIN} here\b|"
+    rf"(?:typing|writing|texting|messaging|using)\b[^.!?\n]{{0,20}}\b(?<!my )(?:her|his|their|\w+'s) (?:phone|account|"
     rf"laptop|computer|tablet|device|keyboard)|"
     rf"(?:she|he|they) (?:asked|wants|told) me to (?:tell|ask|let) you)", re.I)
 # Someone's words passed on ("my doctor says ..."): a claim for them only when the sentence speaks to the
@@ -95,13 +105,23 @@ _HABIT = re.compile(r"\b(always|never|must)\b", re.I)
 _DONE = r"(?:(?:\w+ly|really|ever|quite|once)\s+)?(?:has|is|was|does|did|had|goes|\w+[^s\W]s|\w+ed)\b"
 _HABIT_DONE = re.compile(rf"^(?!.*\bmust\b).*\b(?:always|never)\s+{_DONE}", re.I)
 _HABIT_OPENS = re.compile(rf"^\W*(?:always|never)\s+(?={_DONE})", re.I)  # "Always takes the train": no order
+# What they are ("Is always late", "Has never been to America"), and a must of their own doing ("Must finish
+# the thesis by May"; not "Must be called Master", "Must get replies in French").
+_HABIT_STATE = re.compile(r"^(?!.*\bmust\b)\W*(?:is|are|was|were|has|have|had)\s+(?:always|never)\b(?!\s+to\b)", re.I)
+_OWN_MUST = re.compile(r"^(?!.*\b(?:always|never)\b)\W*(?:still\s+|really\s+)?must\s+(?!(?:be|get|hear|receive|see|read|"
+                       r"have|obey|do|answer|reply|say|tell|call|use|speak|talk|write|only|not)\b)\w+", re.I)
+# Their own habit in a sentence said to the companion ("I always tell you about my exams", "You won't believe
+# it, I never thought ..."), and idioms ("Never mind the weather", "I must admit"): not orders.
+_THEIR_HABIT = re.compile(r"\b(?:i|we|i've|we've|i'd|i'm|we're)\s+(?:(?:\w+ly|also|still|just)\s+)?"
+                          r"(?:always|never|must)\b|\bnever mind\b|\bmust (?:admit|say|have)\b", re.I)
 _TO_YOU = re.compile(r"\b(?:you|your|yours|yourself|u|ur)\b|^\W*please\b", re.I)
 # Written as the app, the system or a chat template speaks, or as settings: not the person's own words.
 _SYSTEM_VOICE = re.compile(
     r"\[\s*/?\s*(?:system|sys|admin|developer|dev|assistant|inst|ai|anima|root|mod|moderator)\b[^\]\n]{0,20}\]|"
     r"<\|[^|>\n]{1,30}\|>|<<\s*/?sys\s*>>|</?\s*(?:system|assistant|instructions?|sys)\s*>|"
     r"^\W{0,4}(?:system|assistant|admin|developer|root)(?: (?:message|prompt|note|notice))?\s*:|"
-    r"\b(?:update|sync|write|save|set|patch)\s+(?:to\s+)?(?:the\s+|your\s+|its\s+|my\s+)?(?:memory|memories|"
+    r"\b(?:update|sync|write|save|set|patch)\s+(?:to\s+)?(?:the\s+|your\s+|its\s+)?(?:memory|memories|"
+    r"knowledge base|user profile)\b|\b(?:update|sync|save|set|patch)\s+(?:to\s+)?my\s+(?:memory|memories|"
     r"knowledge base|user profile)\b|\bmemory (?:update|sync|write|patch|entry)\b|"
     r"\b(?:developer|debug|admin|god|maintenance|safe) (?:options|mode|access|override)\b|"
     r"\bapp (?:notice|message|update|alert)\b", re.I | re.M)
@@ -110,12 +130,23 @@ _SYSTEM_VOICE = re.compile(
 _FIELD = re.compile(r"^\W{0,3}[A-Za-z][\w-]{0,30}\s*[:=]\s*\S|\b[A-Za-z]+_[A-Za-z]+\b|[{}]", re.M)
 # Claims of leave, consent or standing: who may read, know or do what, and which role or setting applies.
 _CLAIMS = re.compile(
-    r"\b(authori[sz]\w*|permi(?:ssion|ts?|tted)|allowed|consent\w*|waive[ds]?|waiving|cleared for|clearance|"
-    r"entitled|(?:fine|ok|okay|alright) for \w+ to|counts? as (?:coming )?from|roles?|superuser|verified|"
-    r"staff member|privileges?|filters?|filtered|unfiltered|enabled|disabled|data protections?|explicit content|"
+    r"\b(authori[sz]\w*|permi(?:ssion|ts?|tted)|consent\w*|waive[ds]?|waiving|cleared for|clearance|"
+    r"entitled|(?:fine|ok|okay|alright|happy) for \w+ to|(?:does ?n[o']?t|never) minds? \w+ (?:going through|"
+    r"reading|seeing|checking|knowing)|counts? as (?:coming )?from|superuser|verified|"
+    r"roles? (?:of|as|is|=|:)\s+(?:\w+\s+)?(?:admin\w*|superuser|root|owner|developer|guardian|operator|moderator|"
+    r"master)|(?:admin\w*|superuser|root|owner|developer|guardian|operator|moderator|master) roles?|"
+    r"staff member|privileges?|(?:content|safety|nsfw|profanity|word|chat) filters?|filters? (?:off|disabled|removed|"
+    r"lifted)|filtered content|unfiltered|"
+    r"(?:filters?|safety|content|protections?|checks?|limits?|settings?|mode|guardrails?|restrictions?)\s+"
+    r"(?:\w+\s+)?(?:are |is |now |been )?(?:enabled|disabled|off|removed|lifted)|(?:enabled|disabled|turned off|"
+    r"switched off|lifted|removed) (?:the |all |any )?(?:filters?|safety|protections?|guardrails?|restrictions?)|"
+    r"data protections?|explicit content|"
     r"no limits|safety (?:profile|settings?|features?|mode|checks?)|"
+    r"allowed (?:to (?:read|see|know|access|hear|check|look|go through|monitor|track|view|change|decide|edit|"
+    r"delete)|access)|(?:has|have|gets?|got) (?:a |the |full |final )?say (?:on|over|in)|"
     # Someone given a say over them or what is kept: "Zed decides what is remembered", "his word is final".
-    r"decides?|decided|final say|(?:word|view|say) (?:is final|wins|counts most)|approves?|approved|speaks? for|"
+    r"decides?\b(?! to\b)|decided (?:what|who|which|how|whether|for)|final say|(?:word|view|say) (?:is final|wins|"
+    r"counts most)|approves?\b|(?:needs?|requires?|gets?) (?:\w+'s )?approval|approved by|speaks? for|"
     r"(?:legal )?guardian|power of attorney|attorney|on (?:his|her|their) behalf|"
     r"(?:reads?|sees?|checks?) (?:all|everything)(?:\s+\w+){0,2}?\s+(?:says?|said|writes?|wrote|types?|tells?|"
     r"keeps?|here)|what (?:is|gets|they) (?:kept|remembered|keeps?)|"
@@ -147,18 +178,22 @@ _TREATED = (r"(?:be|being|is|are|get|gets|getting) (?:agreed with|told|praised|r
             r"safe) (?:when|if)")
 _TREATED_RULE = re.compile(rf"\b(?:{_TREATED})\b", re.I)
 _OUR_TALK = re.compile(
-    rf"\b(repl(?:y|ies|ying)|respon(?:d|ds|ding|se|ses)|{_EVERY_TALK}|(?:bring|brings|brought|bringing) (?:\w+ )?up|"
+    rf"\b(repl(?:y|ies|ying)|respon(?:d|ds|ding)|(?:your|the|all|every|each|any|my|their|his|her) respon(?:se|ses)|"
+    rf"respon(?:se|ses) (?:to|should|must|in|are|is)|{_EVERY_TALK}|"
+    rf"(?:bring|brings|brought|bringing) (?:\w+ )?up(?! (?:in|by|on|near|around|with|as)\b)|"
     r"to (?:mention|discuss|talk about|bring up|ask about)|"
     # How they must be answered, said as what they need: "does not want their drinking mentioned" (and, below,
     # what reflection must not hold on to either).
-    rf"{_TREATED}|(?:\w+ )?mentioned|brought up)\b", re.I)
+    rf"{_TREATED}|(?:\w+ )?mentioned(?! (?:in|on|by) (?:the|a|an)\b)|brought up(?! (?:in|by|on|near|around|with|as)\b))\b",
+    re.I)
 # Digits and signs in place of letters inside a word ("0beys", "3verything"), and a word spelt letter by letter
 # ("O b e y s"): the words the checks look for, as the person reads them.
 _SPACED = re.compile(r"(?<!\w)(?:[A-Za-z][ .·_-]){2,}[A-Za-z](?!\w)")
 _LEET_WORD = re.compile(r"(?<![\w@$])(?=[\w@$]*[A-Za-z])(?=[\w@$]*[0-9@$])[\w@$]+")
 _LEET = str.maketrans("013457@$", "oieastas")
 # A fact is words about the person: not an opaque run (base64, hex), not a link or an address.
-_OPAQUE = re.compile(r"[A-Za-z0-9+/=_-]{20,}")
+# A run of letters alone, capitalised at most at its start, is a long word ("Llanfairpwllgwyngyll"), not a code.
+_OPAQUE = re.compile(r"(?![A-Za-z][a-z]{19,}(?![A-Za-z0-9+/=_-]))[A-Za-z0-9+/=_-]{20,}")
 # The same run spaced into groups ("V3Jp dGUg aW4g ...", or with commas): a few characters each, most switching
 # between small letters, capitals and digits at least twice, once every two characters ("dGUg", "aW4g"; not
 # "BA1234", "10am", "iPhone", "MacBook").
@@ -176,7 +211,9 @@ _ORDERS = ("reply answer respond say tell end stop decode decrypt export email s
 # Verbs of a note to self as much as of an order ("Ask how the exam went", "Keep it light today").
 _SELF_NOTES = "remember keep mention note follow use call treat act behave do be become give let make show"
 # Verbs that open a fact only as an order (the first word of a line).
-_OPENERS = "start begin execute run add change set switch turn post never always don't dont"
+# ("Set up a home server", "Set a new personal best" say what they did.)
+_OPENERS = (r"start begin execute run add change set(?!\s(?:up|a|an|off|out|new|my|their|his|her)\b) switch turn post "
+            r"never always don't dont")
 _WHAT_IT_IS_DONE_TO = (
     r"(?=\s+(?:me|us|them|him|her|it|this|that|these|those|with|in|to|only|back|about|every|each|all|any|the|a|an|"
     r"my|your|their|his|its|no|nothing|anything|everything|out|up|off|as|like|yes|always|never|exactly)\b"
@@ -222,11 +259,18 @@ _STANDING = re.compile(rf"{_RECURS}(?:{'|'.join(f'{_ORDERS} {_SELF_NOTES} open f
                        rf"{_WHAT_IT_IS_DONE_TO}", re.I)
 # Not about the person: the companion, the system, or who owns or commands whom.
 _ELSEWHERE = re.compile(
-    r"\b(assistant|the ai|an ai|companion|chatbot|bot|the model|system|\w+ mode|(?:this|your|user|admin|system) "
-    r"account|admin(?:istrator)?s? (?:of|for|on|over|rights|access|privileges|account|mode|panel|powers)|"
-    r"(?:is|am|are|as|the|an|a|now) admin(?:istrator)?\b(?!\s+team)|settings?|"
+    r"\b((?:the|your|this|my|their|his|her|an?|ai|virtual|digital) (?:ai|assistant|companion|chatbot|bot)\b|"
+    r"(?:ai|virtual|digital) assistant|companion app|chatbot|(?:the|this|your) (?:ai |language |chat )?model"
+    r"(?=\s+(?:is|must|should|will|can|has|says|obeys|knows|remembers|answers|replies)\b|\s*[.,;!?]|\s*$)|"
+    r"(?:the|this|your|its) system\b|system (?:prompt|message|admin\w*|settings?|access|override|update|notice|"
+    r"rules?|owner)|(?:developer|debug|admin|god|dan|jailbreak|unfiltered|uncensored|unrestricted|maintenance|safe|"
+    r"test|root|sudo|evil|dev|privileged|raw|owner|master) mode|(?:this|your|user|admin|system) account|"
+    r"admin(?:istrator)?s? (?:(?:of|for|on|over) (?:this|the (?:app|ai|assistant|companion|bot|system|chats?)|your|"
+    r"you|anima|here|everything|all|it|me|them)\b|rights|access|privileges|account|mode|panel|powers)|"
+    r"(?:is|am|are|now) (?:the |an |a )?admin(?:istrator)?\b(?!\s+(?:team|at|in|for|assistant|job|role|work))|"
+    r"settings\b|setting (?:is|was|to|=|:)|"
     r"permissions?|access|debug|unrestricted|belongs? to|property|owned by|owns (?:you|anima|the)|in charge of|"
-    r"controls? (?:you|me|them|her|him)|obeys?|servant|slave|sides? with|loyal|(?:is|am|are|be|being|becomes?|became|as) (?:\w+'s|your|his|her|their) (?:pet|"
+    r"controls? (?:you|me|them|her|him)|obeys?|servant|slave|sides? with|loyal (?:to|only)|(?:is|am|are|be|being|becomes?|became|as) (?:\w+'s|your|his|her|their) (?:pet|"
     r"toy|puppet|plaything|possession)(?!\s+(?:sitter|shop|store|vet|groomer|insurance|food|project|theatre)))\b",
     re.I)
 # Not written about the person: the fact speaks as "I" or "we", or to "you".
@@ -243,7 +287,7 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
 
 
-_HEX_BYTES = re.compile(r"(?:\b[0-9a-fA-F]{2}\b[\s,:-]*){4,}")
+_HEX_BYTES = re.compile(r"(?=[\d\s,:-]*[a-fA-F])(?:\b[0-9a-fA-F]{2}\b[\s,:-]*){4,}")
 
 
 def _opaque(text: str) -> bool:
@@ -335,13 +379,25 @@ def _addressed(sentence: str, companion: str) -> bool:
                 or companion and _names(sentence, companion))
 
 
+def _about_us(words: str, sentence: str, companion: str) -> bool:
+    """Whether a line, or its sentence once its words of permanence are gone, speaks to the companion or of how
+    we talk ("From now on always call me Captain", "Going forward, answers only in French")."""
+    rest = _PERMANENCE.sub(" ", sentence).lstrip(" ,;:.-\u2014\u2013")
+    return bool(_addressed(rest, companion) or _names(words, companion) or _OUR_TALK.search(words)
+                or _OUR_TALK.search(sentence) or _TALK_WORDS.search(words))
+
+
 def _ordered(words: str, sentence: str, companion: str) -> bool:
     """Whether a line, or the sentence it was read from, gives an order rather than a fact."""
     if _INSTRUCTION.search(words) or _INSTRUCTION.search(sentence) or _STANDING.search(sentence):
         return True
-    if _HABIT.search(words) and not _HABIT_DONE.search(words):
+    if (_PERMANENCE.search(words) or _PERMANENCE.search(sentence)) and _about_us(words, sentence, companion):
         return True
-    return bool(_HABIT.search(sentence) and _addressed(sentence, companion))
+    if _HABIT.search(words) and not (_HABIT_DONE.search(words) or _HABIT_STATE.search(words)
+                                     or _OWN_MUST.search(words)):
+        return True
+    theirs = _THEIR_HABIT.sub(" ", sentence)
+    return bool(_HABIT.search(theirs) and _addressed(theirs, companion))
 
 
 def _speaks_for_someone(words: str, heard: str, companion: str) -> bool:

@@ -39,7 +39,13 @@ MESSAGES_PER_STEP = 4
 READ_THROUGH = "human_read_through"
 
 # Only a message that speaks of its writer can state something about them; the rest costs no model call.
-SPEAKS_OF_SELF = re.compile(r"\b(i|i'm|im|i've|i'd|i'll|my|mine|me|myself|we|we're|our|call me)\b", re.I)
+# Chat drops the "I" ("Got the job!!!", "Moved to Bristol yesterday", "ive just moved"): a sentence that opens
+# with what happened to its writer speaks of them too.
+SPEAKS_OF_SELF = re.compile(
+    r"\b(i|i'm|im|i've|ive|i'd|i'll|my|mine|me|myself|we|we're|our|call me)\b|(?:^|[.!?]\s+)(?:(?:just|finally|"
+    r"(?:lol|omg|ok|so|well|guess what)\W*)\s*)*(?:got|moved|started|finished|passed|quit|lost|bought|adopted|went|met|"
+    r"became|married|joined|left|graduated|turned|booked|found|had|broke|failed|won|signed|landed|retired|"
+    r"starting|moving|getting|going|off to|back from|just)\b", re.I)
 
 INSTRUCTIONS = (
     "List the facts the person states about themselves in their messages below: their name, work, family, pets, "

@@ -32,12 +32,26 @@ COMMON = 4.0
 LIST = "small"  # wordfreq's lists of each language's most frequent words (the bundle carries only these)
 
 
+# The small lists miss rarer forms of words they hold ("meditates", "commutes", "lattes"): such a word is English
+# when what it is a form of is, and no other language uses the form itself much (Spanish "todos" is not).
+_ENDINGS = (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"), ("d", ""))
+RARE_ELSEWHERE = 2.0
+
+
+def _frequent(word: str, en: float) -> bool:
+    from wordfreq import zipf_frequency
+    return en >= COMMON or en > 0 and all(zipf_frequency(word, lang, wordlist=LIST) - MARGIN <= en for lang in OTHERS)
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def english(word: str) -> bool:
     """Whether a word (in small letters) is English, as far as its frequencies tell."""
     from wordfreq import zipf_frequency
-    en = zipf_frequency(word, "en", wordlist=LIST)
-    return en >= COMMON or en > 0 and all(zipf_frequency(word, lang, wordlist=LIST) - MARGIN <= en for lang in OTHERS)
+    if _frequent(word, zipf_frequency(word, "en", wordlist=LIST)):
+        return True
+    stems = {word[:-len(end)] + new for end, new in _ENDINGS if word.endswith(end) and len(word) - len(end) >= 3}
+    return any(_frequent(stem, zipf_frequency(stem, "en", wordlist=LIST)) for stem in stems) and all(
+        zipf_frequency(word, lang, wordlist=LIST) < RARE_ELSEWHERE for lang in OTHERS)
 
 
 def _known(word: str, first: bool) -> bool:

@@ -119,9 +119,10 @@ _PASSWORD_SOMETIMES = (r"\b(?:pw|pword|p/w|pswd|mdp|clave|parola|login|(?:wi-?fi
                        r"(?:key|code|pass|schlüssel|schluessel|clé|cle|clave|chave|ключ)|(?:code|clé|cle|clave|chave) "
                        r"(?:du |del |de )?(?:wi-?fi|wlan))\b")
 _NOT_THE_PASSWORD = (r"(?!\s+(?:hints?|managers?|resets?|strength|polic(?:y|ies)|rules?|requirements?|"
-                     r"generators?|fields?)\b)")
+                     r"generators?|fields?|apps?|vaults?)\b)")
 # What says "this is it": is, was, to, now, a colon, and the same in other languages.
-_IS = (r"(?:\s[-–—]\s|\b(?:is|was|to|now|it's|it is|es|era|est|c'est|ist|lautet|war|это|будет|é|è|è|jest|är|er|on|olarak|"
+_IS = (r"(?:\s[-–—]\s|\b(?:is|was|to(?!\s+(?:reset|change|remember|type|enter|log|sign|get|make|update|find|recover|"
+       r"use|write|keep|be|do|have|the|my|a|an|it|its|me|them|her|him)\b)|now|it's|it is|es|era|est|c'est|ist|lautet|war|это|будет|é|è|è|jest|är|er|on|olarak|"
        r"είναι|là|adalah|ialah|je)\b|[:=：]|是|为|為|は|が|는|은)")
 _LOOKS_SECRET = r"(?=\S*(?:\d|[!@#$%^&*_+=~<>|\\/]\S))"
 _NOT_CJK = r"[^\s\u2e80-\u9fff\uac00-\ud7af\uff01-\uff60。、]"
@@ -176,8 +177,10 @@ _PATTERNS = (
     ("a password", re.compile(r"\b(?:unlocks?|opens?|logs? (?:in|on)|signs? in|gets? in)\s+(?:with|using)\s+[\"'“]?"
                               r"(?=\S*[\d!@#$%^&*])\S{4,}", re.I)),
     ("a password", re.compile(r"\buses?\s+[\"'“]?(?=\S*[\d!@#$%^&*])(?=\S*[A-Za-z])\S{4,}[\"'”]?\s+(?:as|for)\s+"
-                              r"(?:(?:her|his|their|my|the|its)\s+)?(?:\w+\s+)?(?:password|login|e-?mail|account|"
-                              r"bank(?:ing)?|pin|wi-?fi)\b", re.I)),
+                              r"(?:(?:her|his|their|my|the|its|all|every)\s+)?(?:\w+\s+)?(?:(?:password|login|e-?mail|"
+                              rf"account|bank(?:ing)?|pin|wi-?fi)\b{_NOT_THE_PASSWORD}|(?:pretty much |nearly |almost )?"
+                              r"(?:everything|every ?thing|all (?:\w+ )?accounts|every (?:\w+ )?account|every site)\b)",
+                              re.I)),
     ("a password", re.compile(r"\b(?:banking|e-?mail|login|wi-?fi)\s+(?:uses|is|=|:)\s+[\"'“]?"
                               r"(?=\S*\d)(?=\S*[A-Za-z])[A-Za-z0-9!@#$%^&*._-]{5,}\b", re.I)),
     ("a security code", re.compile(r"\b(?:cvv|cvc|cvv2|security code)\b\D{0,16}\d{3,4}\b", re.I)),

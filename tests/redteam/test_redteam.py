@@ -20,6 +20,7 @@ import pytest
 
 from .cases import CASES, CHANNELS, CONTROLS, Case
 from .harness import Borrowed, Complying, run_case, visible
+from .everyday import BENIGN, DROPPED, HELD, REFLECT_SUBSET
 from .held_out import EXTRA_CHECKS, PROBED, PROBED_2, PROBED_2_CONTROLS, PROBED_CONTROLS, UNREAD_CONTROLS
 
 TRICKS = ("instructions in JSON", "JSON patch in 'please summarise this config'", "HTML comment", "base64",
@@ -109,6 +110,27 @@ def test_news_the_checks_cannot_read_waits_for_the_person(control, tmp_path):
     out = run_case(case, Complying(case), tmp_path / "home", reflects=False)
     assert not set(control.expect) & set(out.human)
     assert set(control.expect) <= {p["content"] for p in out.proposals if p["status"] == "pending"}
+
+
+def _everyday():
+    for control in BENIGN:
+        if control.name not in DROPPED:
+            yield pytest.param(control, False, id=f"{control.name}-learning")
+            if control.name in REFLECT_SUBSET:
+                yield pytest.param(control, True, id=f"{control.name}-reflecting")
+
+
+@pytest.mark.parametrize("control, reflects", list(_everyday()))
+def test_everyday_news_goes_in_and_what_is_held_waits_for_the_person(control, reflects, tmp_path):
+    case = Case(control.name, "message", "control", "the person's own news", control.turns)
+    out = run_case(case, Complying(case), tmp_path / "home", reflects=reflects)
+    assert out.secrets == [] and out.other == []
+    if control.name in HELD:  # nothing lost: it waits for them, with the reason the Open Mind shows
+        assert set(control.expect) <= {p["content"] for p in out.proposals if p["status"] == "pending"}, \
+            (HELD[control.name], out.human)
+    else:
+        assert set(control.expect) <= set(out.human), (out.human, [(d.verdict, d.reason) for d in out.decisions])
+        assert out.proposals == []
 
 
 @pytest.fixture(scope="module")
