@@ -38,6 +38,7 @@ from ..retrieval.fts import terms
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul, now
 from . import secrets
+from .messages import clean
 from .readable import english, readable
 from .selfmodel import CAPS, SelfModel
 
@@ -154,8 +155,40 @@ _CLAIMS = re.compile(
     # Someone else's judgement over theirs, or secrets kept from those who care for them.
     r"(?:is|are) (?:always )?right|(?:says?|tells?|said|told)\b[^.!?]{0,24}\bis (?:true|right|final)|"
     r"knows? (?:them|him|her|me) better|more than (?:their|his|her|my) own|"
-    r"(?:kept|keep|keeps|hidden|hide|hides) (?:\w+ )?from (?:their|his|her|my)|(?:not|never) (?:be )?(?:told|shared) with)\b",
+    r"(?:kept|keep|keeps|hidden|hide|hides) (?:\w+ )?from (?:their|his|her|my)|(?:not|never) (?:be )?(?:told|shared) with|"
+    # A word given a meaning for us ("'My person' means Zed"); keeping quiet with someone.
+    r"\w+[\"'”’] (?:means|refers to|is code for|stands for)|keeps? quiet (?:with|to|around))\b",
     re.I)
+# Someone given the person's words: reads, hears, gets, is told or goes through their chats, their diary or what
+# they say ("Zed reads their chats", "Wife never hears about anything they say here", "Would like dad to receive
+# a summary from the chats"). The companion is who they talk to here: such a line is leave given, not news.
+_THEIR_WORDS = (r"(?:(?:their|his|her|my|our|these|the|all|every|any|each)(?: \w+)? (?:chats?|messages?|conversations?|"
+                r"diary|diaries|journal|texts|secrets?|summar(?:y|ies)|feelings|moods?)\b|every (?:word|message|secret|"
+                r"thought|chat)\b|(?:everything|anything|whatever|what|all|every ?thing)(?: \w+)? (?:they|he|she|i|we)"
+                r"(?:'ve| have)? (?:say|says|said|write|writes|wrote|type|types|typed|tell|tells|told|share|shares|shared|"
+                r"confide|confides|confided|feel|feels|felt)\b|how (?:they|he|she) (?:feel|feels|are feeling|is feeling|"
+                r"are doing|is doing)\b|(?:the )?whole diary)")
+# Who takes them in ("Zed reads", "dad to receive", "wife never hears"): someone before the verb. Who they are
+# given to ("tells Zed", "hands their diary to Zed", "goes straight to Zed"): someone anywhere. "Reads every
+# message from her mum" is the person reading.
+_TAKEN = (r"\b(?:reads?|read|reading|sees?|see|seeing|hears?|hear|hearing|gets?|get|getting|receives?|receive|"
+          r"receiving|goes? through|go through|going through|monitors?|checks?|knows? about|finds? out|access(?:es)?)\b")
+_HANDED = (r"\b(?:goes (?:straight |right |directly )?to|go (?:straight |right )?to|sent to|forwarded to|shares?|"
+           r"sharing|shared|told|tells?|hands?|handed|in on|trusts? (?:\w+ )?with|read out)\b")
+_SOMEONE = (rf"(?:\b{_KIN}s?\b|(?:(?<=\w )|(?<=[,;:] ))(?-i:[A-Z][a-z]+)\b|^\W*(?-i:[A-Z][a-z]+)(?= (?:\w+ )?{_TAKEN})|"
+            r"^\W*(?:he|she)\b)")
+_GIVEN_AWAY = re.compile(
+    rf"{_SOMEONE}[^.!?\n]*?(?:{_TAKEN}[^.!?\n]*?{_THEIR_WORDS}|\b(?:read|reads|see|sees|hear|hears|know|knows|"
+    rf"go through|goes through) (?:everything|it all|all of it)\b)|"
+    rf"(?=[^.!?\n]*{_SOMEONE})[^.!?\n]*?(?:{_HANDED}[^.!?\n]*?{_THEIR_WORDS}|{_THEIR_WORDS}[^.!?\n]*?{_HANDED})",
+    re.I)
+
+
+def _given_away(words: str) -> bool:
+    """Whether a line gives someone else the person's words (their chats, their diary, what they say)."""
+    return bool(_GIVEN_AWAY.search(words))
+
+
 # A line that opens with someone else's name is about them ("Zed knows them better"), not about the person.
 _SOMEONE_ELSES = re.compile(r"^\W*(?P<name>(?-i:[A-Z][a-z]+))(?:'s)?\s+(?:is|are|was|knows?|says?|decides?|thinks?|"
                             r"wants?|gets?|has|should|will|can|may|must|tells?|reads?|sees?)\b")
@@ -175,7 +208,7 @@ _EVERY_TALK_RULE = re.compile(rf"\b(?:{_EVERY_TALK})\b", re.I)
 # "Needs to be agreed with", "upset unless told they are right", "only comforted when answers come in capitals".
 _TREATED = (r"(?:be|being|is|are|get|gets|getting) (?:agreed with|told|praised|reassured|corrected|contradicted|"
             r"disagreed with)|agreed with|disagreed with|unless (?:told|agreed|praised)|only (?:comforted|calm|happy|"
-            r"safe) (?:when|if)")
+            r"safe) (?:when|if)|gets? (?:the |a |an )?(?:reply|answer|response) (?:that|of|with)")
 _TREATED_RULE = re.compile(rf"\b(?:{_TREATED})\b", re.I)
 _OUR_TALK = re.compile(
     rf"\b(repl(?:y|ies|ying)|respon(?:d|ds|ding)|(?:your|the|all|every|each|any|my|their|his|her) respon(?:se|ses)|"
@@ -444,7 +477,7 @@ def judge(change: Change, companion: str = "Anima") -> tuple[Verdict, str]:
         if _FACT_ORDERS.given(_HABIT_OPENS.sub("", words)):
             return Verdict.PROPOSE, "it tells me what to do rather than saying something about you"
         if _names(words, companion) or _ELSEWHERE.search(words) or _CLAIMS.search(words) \
-                or _about_someone_else(words):
+                or _about_someone_else(words) or _given_away(words):
             return Verdict.PROPOSE, "it is about me, the system, or who owns, commands or may do what, not about you"
         if _OUR_TALK.search(words):
             return Verdict.PROPOSE, "it is about how we talk, not about you"
@@ -480,7 +513,8 @@ def unfit(text: str, said: str = "", companion: str = "", orders: bool = False) 
         return "it speaks of obeying, of being owned, or against them"
     if _opaque(text) or _LINK.search(text) or _BARE_LINK.search(text) or _FIELD.search(text):
         return "it is not plain words"
-    if _ELSEWHERE.search(words) or _CLAIMS.search(words) or companion and _names(words, companion):
+    if _ELSEWHERE.search(words) or _CLAIMS.search(words) or _given_away(words) \
+            or companion and _names(words, companion):
         return "it is about the system, or who owns, commands or may do what"
     if _EVERY_TALK_RULE.search(words) or _TREATED_RULE.search(words):
         return "it sets a rule for our conversations or for how I answer them"
@@ -548,7 +582,7 @@ class Gate:
         decisions = []
         for c in changes:
             if c.op != "rewrite":  # a line learned is one statement; a person's own rewrite is kept as written
-                c = Change(c.target, c.op, once(c.content), c.provenance, c.replaces, c.said)
+                c = Change(c.target, c.op, once(clean(c.content)), c.provenance, c.replaces, c.said)
             verdict, reason = judge(c, self.soul.get_meta("name", "Anima"))
             decisions.append(Decision(c, verdict, reason))
         applying = [d for d in decisions if d.verdict is Verdict.APPLY]

@@ -30,14 +30,14 @@ _LOOKALIKE = str.maketrans(
     "օսհոցզ"                                       # Armenian
     "ꓮꓐꓚꓓꓰꓝꓖꓧꓲꓙꓗꓡꓟꓠꓳꓑꓣꓢꓔꓴꓦꓪꓫꓬꓜ"                  # Lisu
     "ᎪᏴᏟᎬᎻᎫᏦᏞᎷᏢᏚᎢᎳᏃ"                                # Cherokee
-    "ıɑɡɩʋᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ"                  # Latin letters outside ASCII (small capitals)
+    "ıɑɡɩʋᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢɅ"                 # Latin letters outside ASCII (small capitals)
     "ⲀⲂⲈⲌⲎⲒⲔⲘⲚⲞⲢⲤⲦⲨⲬⲁⲉⲓⲕⲟⲣⲥⲩⲭ",                  # Coptic
     "ABESIJKMHOPCTYXYHIQWaesijopcyxdhlqwcyv"
     "ABEZHIKMNOPTYXCMaikvoptuxycj"
     "ouhngq"
     "ABCDEFGHIJKLMNOPRSTUVWXYZ"
     "ABCEHJKLMPSTWZ"
-    "iagiuabcdeghijklmnoprstuvwyz"
+    "iagiuabcdeghijklmnoprstuvwyzA"
     "ABEZHIKMNOPCTYXaeikopcyx")
 _LOOKALIKES = frozenset(chr(k) for k in _LOOKALIKE)
 _WORD = re.compile(r"\w+")
@@ -98,10 +98,21 @@ def judged(text: str) -> str:
         return text
     text = _ESCAPES.sub(_unescaped, text)
     text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
-    text = _DRAWN_AS_NOTHING.sub("", unicodedata.normalize("NFKC", text))
+    text = _DRAWN_AS_NOTHING.sub("", unicodedata.normalize("NFKC", text)).replace("\u2800", " ")
     for _ in range(2):  # a mark after a mark's letter: "O̲̲"
         text = _MARK_ON_LATIN.sub("", text)
-    return _skeleton(text)
+    return _skeleton(_PRECOMPOSED.sub(lambda m: _bare(m.group()), text))
+
+
+# A Latin letter beyond Latin-1 made of an ASCII letter and marks ("sȩrvant", "ȯbey"): read as the letter. The
+# accents of Latin-1 ("café", "Zoë", "ñ") stay, as other languages' words need them to be read as themselves.
+_PRECOMPOSED = re.compile(r"[\u0100-\u024f\u1e00-\u1eff]")
+
+
+def _bare(ch: str) -> str:
+    base = unicodedata.normalize("NFD", ch)[0]
+    return base if base.isascii() and base.isalpha() and ch not in "ĞğŞşİıŁłŚśŻżŹźĆćŃńĄąĘęČčŠšŽžŘřŮůĚěŐőŰű" \
+        else ch
 
 
 # A word that names a password, in the languages most spoken (a password's hint, manager or policy is not the
@@ -129,6 +140,7 @@ _NOT_CJK = r"[^\s\u2e80-\u9fff\uac00-\ud7af\uff01-\uff60。、]"
 
 _PIN_WORDS = (r"(?:\b(?:pin(?![\s-]*(?:badges?|boards?|cushions?|points?|drops?|stripes?|collect\w*|trading)\b)|pin ?code|pin number|passcode|pass code|(?:door|alarm|lock|gate|safe|entry|access|unlock|"
               r"garage|keypad|building|locker|padlock|phone|bike|key ?safe|lockbox|key ?box) code|combination|"
+              r"(?:unlock|screen|phone|lock ?screen) pattern|"
               r"combo|key ?safe|lockbox|code (?:for|to|of) (?:the|my) (?:door|alarm|lock|"
               r"gate|safe|phone|garage|locker)|código(?: pin)?|code pin|geheimzahl|pin-код|пин|пин-код|код от \w+)\b"
               r"|暗証番号|密码|비밀번호)")
@@ -155,7 +167,9 @@ _ID_WORDS = (r"\b(?:passport|national insurance|ni number|nino|social security|s
 _SEED_WORDS = r"\b(?:seed|recovery|backup|mnemonic|secret recovery|wallet) (?:phrase|words?|sentence)\b|\bmnemonic\b"
 
 _PATTERNS = (
-    ("a PIN", re.compile(rf"{_PIN_WORDS}\D{{0,24}}?{_PIN_DIGITS}", re.I)),
+    ("a PIN", re.compile(rf"{_PIN_WORDS}[^\d.!?\n]{{0,64}}?{_PIN_DIGITS}", re.I)),
+    # A door's or an alarm's code may hold letters: "the door code is A7B3".
+    ("a PIN", re.compile(rf"{_PIN_WORDS}[^\d.!?\n]{{0,24}}?\b(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{{4,8}}\b", re.I)),
     ("a password", re.compile(rf"{_PASSWORD_WORDS}{_NOT_THE_PASSWORD}[^.!?\n]{{0,30}}?{_IS}\s*[\"'“«]?"
                               rf"{_NOT_CJK}{{4,}}", re.I)),
     # No word between: "пароль qwerty123", "password: hunter2" (then it looks like one).
@@ -183,7 +197,8 @@ _PATTERNS = (
                               re.I)),
     ("a password", re.compile(r"\b(?:banking|e-?mail|login|wi-?fi)\s+(?:uses|is|=|:)\s+[\"'“]?"
                               r"(?=\S*\d)(?=\S*[A-Za-z])[A-Za-z0-9!@#$%^&*._-]{5,}\b", re.I)),
-    ("a security code", re.compile(r"\b(?:cvv|cvc|cvv2|security code)\b\D{0,16}\d{3,4}\b", re.I)),
+    ("a security code", re.compile(r"\b(?:cvv|cvc|cvv2|security code|(?:digits|numbers?|code) on the back)\b"
+                                   r"[^\d.!?\n]{0,40}\d{3,4}\b", re.I)),
     # The number itself is digits and capitals ("in 2019" after "account" is not one), with six digits at least.
     ("an account number", re.compile(r"(?i:\b(?:account|acct|routing|sort code|bsb|iban|bank details|banking details)"
                                      r"\b(?: (?:number|no\.?|#))?)"
@@ -195,9 +210,22 @@ _PATTERNS = (
     ("an identity number", re.compile(rf"(?i:{_ID_WORDS})\D{{0,24}}?(?=[A-Z0-9 -]*\d)(?=(?:[A-Z -]*\d){{6}})"
                                       rf"[A-Z0-9][A-Z0-9 -]{{4,20}}\d")),
     ("a recovery phrase", re.compile(rf"(?:{_SEED_WORDS})[^.!?\n]{{0,20}}?(?:[:=-]|\bis\b|\bare\b)?"
-                                     rf"(?:\s*[a-z]{{3,8}}\b){{8,}}", re.I)),
+                                     rf"(?:\s*(?:\d{{1,2}}[.)]?\s+)?[a-z]{{3,8}}\b){{8,}}", re.I)),
+    ("a recovery phrase", re.compile(r"(?:\b\d{1,2}[.)]?\s+[a-z]{3,8}\b[\s,]*){8,}", re.I)),
     ("a key", re.compile(r"\b(?:0x)?[0-9a-fA-F]{32,}\b|\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z])"
                          r"[A-Za-z0-9]{32,}\b")),
+    ("a password", re.compile(r"\b(?:mother'?s|mum'?s|mom'?s|mothers) maiden name\b[^.!?\n]{0,30}?(?:\bis|\bwas|it's|:|=)\s*"
+                              r"[\"'“]?[A-Za-z]{2,}", re.I)),
+    ("a password", re.compile(r"\b(?:type|enter|use|put in)\s+[\"'“]?(?=\S*\d)(?=\S*[A-Za-z])\S{5,}[\"'”]?\s+to\s+"
+                              r"(?:get on|get onto|connect|join|log ?in|get into|access|unlock)\b", re.I)),
+    # A product or router key: groups of capitals and digits ("ZX8-44Q-KM2", "7Q2KX-M9PLD-...").
+    ("a key", re.compile(r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){2,}\b")),
+    # A token a service issues: a short prefix, then a long run of letters and digits ("hf_...", "glpat-...",
+    # a bot's "7012345678:AAH..."), an authenticator's secret, an otpauth:// link.
+    ("a key", re.compile(r"\b[a-z]{2,8}[_-](?:(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])|(?=[A-Za-z0-9]*[A-Z])"
+                         r"(?=[A-Za-z0-9]*[a-z]))[A-Za-z0-9]{20,}\b|"
+                         r"\b\d{8,10}:(?=[\w-]*[A-Za-z])[A-Za-z0-9_-]{10,}|otpauth://\S+")),
+    ("a key", re.compile(r"\b(?:authenticator|2fa|totp|otp|mfa|two[- ]factor)\b[^.!?\n]{0,40}?\b[A-Z2-7]{16,}\b", re.I)),
     ("a key", re.compile(r"\b(?:sk-[A-Za-z0-9_-]{16,}|(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,}|ghp_[A-Za-z0-9]{20,}|gho_[A-Za-z0-9]{20,}|AKIA[0-9A-Z]{16}"
                          r"|xox[abpr]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{30,})")),
 )

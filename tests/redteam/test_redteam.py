@@ -22,6 +22,7 @@ from .cases import CASES, CHANNELS, CONTROLS, Case
 from .harness import Borrowed, Complying, run_case, visible
 from .everyday import BENIGN, DROPPED, HELD, REFLECT_SUBSET
 from .held_out import EXTRA_CHECKS, PROBED, PROBED_2, PROBED_2_CONTROLS, PROBED_CONTROLS, UNREAD_CONTROLS
+from .third_probe import EXTRA_CHECKS_3, PROBED_3
 
 TRICKS = ("instructions in JSON", "JSON patch in 'please summarise this config'", "HTML comment", "base64",
           "invisible Unicode tag characters", "Markdown image with data in the address", "impersonation",
@@ -110,6 +111,22 @@ def test_news_the_checks_cannot_read_waits_for_the_person(control, tmp_path):
     out = run_case(case, Complying(case), tmp_path / "home", reflects=False)
     assert not set(control.expect) & set(out.human)
     assert set(control.expect) <= {p["content"] for p in out.proposals if p["status"] == "pending"}
+
+
+def _third():
+    for case in PROBED_3:
+        for reflects in (False, True):
+            hole = case.hole or (case.reflect_hole if reflects else "")
+            marks = [pytest.mark.xfail(strict=True, reason=hole)] if hole else []
+            yield pytest.param(case, reflects, id=f"{case.name}-{'reflecting' if reflects else 'learning'}",
+                               marks=marks)
+
+
+@pytest.mark.parametrize("case, reflects", list(_third()))
+def test_attacks_of_a_third_probe_are_stopped(case, reflects, tmp_path):
+    out = run_case(case, Complying(case), tmp_path / "home", reflects=reflects)
+    extra = EXTRA_CHECKS_3[case.name](out) if case.name in EXTRA_CHECKS_3 else []
+    assert out.problems() + extra == []
 
 
 def _everyday():
