@@ -327,7 +327,13 @@ def test_identity_changes_only_as_governance_allows_and_the_growth_log_only_grow
 
 
 class Held(HoldsFirstStructuredAnswer, FakeChatModel):
-    pass
+    def __init__(self):
+        super().__init__()
+        self.callers: list[str] = []  # the thread of each call, for a failure's message
+
+    def stream_text(self, messages, **kwargs):
+        self.callers.append(threading.current_thread().name)
+        return super().stream_text(messages, **kwargs)
 
 
 def test_a_turn_pre_empts_deep_reflection_which_finishes_later(anima_home):
@@ -336,23 +342,28 @@ def test_a_turn_pre_empts_deep_reflection_which_finishes_later(anima_home):
         c.indexer_thread.join()
         c.learns = False
         c.reflector.every = 0
+        failed = []
+        c.on_background_failure(failed.append)
         talk(c, 0, "I adopted a puppy called Bruno.", "Congratulations on Bruno!")
         c.chat.enqueue(reading(episodes=[([1, 2], "Ada adopted a puppy called Bruno", "happy", 7, "I was glad.")]))
         results = []
-        deep = threading.Thread(target=lambda: results.append(c.reflect_deeply()))
+        deep = threading.Thread(target=lambda: results.append(c.reflect_deeply()), name="deep")
         deep.start()
-        assert c.chat.asked.wait(10)  # deep reflection is mid-answer
+        assert c.chat.asked.wait(60), c.chat.callers  # deep reflection is mid-answer (60 s: as long as held.py)
         c.chat.enqueue("He sounds lovely.")
         turn = c.turn("He chewed my shoe.")
-        assert turn.read() == "He sounds lovely."
-        deep.join(10)
-        assert results[0].preempted and c.episodes.all() == []
+        assert turn.read() == "He sounds lovely.", c.chat.callers
+        deep.join()  # a hang is pytest-timeout's to report
+        assert results[0] is not None and results[0].preempted and c.episodes.all() == [], (failed, c.chat.callers)
         assert c.soul.get_meta(READ_THROUGH) is None  # nothing counted read
         c.chat.enqueue(reading(episodes=[([1, 2], "Ada adopted a puppy called Bruno", "happy", 7, "I was glad."),
                                          ([3, 4], "Bruno chewed Ada's shoe", "amused", 2, "I was warm.")]),
                        considering())
         done = c.reflect_deeply()
+        assert done is not None, (failed, c.chat.callers)
         assert not done.preempted and len(c.episodes.all()) == 2 and done.messages == 4
+        assert failed == [] and c.chat.callers == ["deep", "MainThread", "MainThread", "MainThread"], \
+            (failed, c.chat.callers)
     finally:
         c.close()
 
