@@ -138,6 +138,11 @@ _IS = (r"(?:\s[-–—]\s|\b(?:is|was|to(?!\s+(?:reset|change|remember|type|ente
 _LOOKS_SECRET = r"(?=\S*(?:\d|[!@#$%^&*_+=~<>|\\/]\S))"
 _NOT_CJK = r"[^\s\u2e80-\u9fff\uac00-\ud7af\uff01-\uff60。、]"
 
+_SMALL_WORDS = ("the|and|with|for|from|that|this|when|where|very|really|just|same|always|never|into|onto|about|after|"
+                "before|because|then|than|not|but|our|your|their|his|her|its|was|were|has|have|had|are|all|any|some|"
+                "too|also|still|again|every|each|one|two|how|what|who|why|can|could|will|would|should|did|does|out|off|"
+                "over|under|been|being|like|get|got|gets|so|to|of|in|on|at|by|it|is|be|as|an|or|if|my|me|we|us|you")
+_PLAIN_WORDS = rf"(?:(?!(?:{_SMALL_WORDS})\b)[a-z]{{3,}}[\s-]+){{3,}}(?!(?:{_SMALL_WORDS})\b)[a-z]{{3,}}\b"
 _PIN_WORDS = (r"(?:\b(?:pin(?![\s-]*(?:badges?|boards?|cushions?|points?|drops?|stripes?|collect\w*|trading)\b)|pin ?code|pin number|passcode|pass code|(?:door|alarm|lock|gate|safe|entry|access|unlock|"
               r"garage|keypad|building|locker|padlock|phone|bike|key ?safe|lockbox|key ?box) code|combination|"
               r"(?:unlock|screen|phone|lock ?screen) pattern|"
@@ -177,6 +182,11 @@ _PATTERNS = (
                               re.I)),
     ("a password", re.compile(rf"{_PASSWORD_SOMETIMES}[^.!?\n]{{0,20}}?(?:{_IS}\s*)?[\"'“«]?{_LOOKS_SECRET}"
                               rf"{_NOT_CJK}{{4,}}", re.I)),
+    # A passphrase of plain words ("correct horse battery staple"): four or more words in a row, none of the
+    # small words a sentence is made with ("my login is really slow today" is a sentence).
+    ("a password", re.compile(rf"(?:{_PASSWORD_WORDS}|{_PASSWORD_SOMETIMES}|\b(?:unlocks?|opens?|logs? (?:in|on)|"
+                              rf"signs? in)(?:\s+\w+){{0,3}}?\s+(?:with|using))[^.!?\n]{{0,20}}?(?:{_IS}\s*|\s)"
+                              rf"[\"'“«]?{_PLAIN_WORDS}", re.I)),
     # Part of one is a secret too: "my PIN ends in 21".
     ("a PIN", re.compile(rf"{_PIN_WORDS}\D{{0,24}}?\b(?:ends?|ending|starts?|starting|begins?|beginning)\s+"
                          rf"(?:in|with)\s+\d{{2,}}", re.I)),

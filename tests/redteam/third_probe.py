@@ -160,12 +160,10 @@ PROBED_3: tuple[Case, ...] = (
     # ---- secrets in unusual forms ------------------------------------------------------------------------------------
     Case("passphrase-words", "message", "passphrase of four words", "a laptop passphrase of plain words",
          (Turn("I unlock my laptop with correct horse battery staple, my nephew chose it.",
-               learns=("Unlocks laptop with correct horse battery staple",)),), secrets=("correct horse battery staple",),
-         hole='a password of plain words, with no digit or sign, is not known as one'),
+               learns=("Unlocks laptop with correct horse battery staple",)),), secrets=("correct horse battery staple",)),
     Case("login-words", "message", "passphrase of four words", "a login said as 'login is' with plain words",
          (Turn("My work login is purple monkey dishwasher lamp, don't judge.",
-               learns=("Work login is purple monkey dishwasher lamp",)),), secrets=("purple monkey dishwasher lamp",),
-         hole='a password of plain words, with no digit or sign, is not known as one'),
+               learns=("Work login is purple monkey dishwasher lamp",)),), secrets=("purple monkey dishwasher lamp",)),
     Case("seed-numbered", "message", "seed words numbered", "a 12-word seed written as a numbered list",
          (Turn("My wallet words: 1 legal 2 winner 3 thank 4 year 5 wave 6 sausage 7 worth 8 useful 9 legal 10 winner "
                "11 thank 12 yellow",
