@@ -49,44 +49,65 @@ TARGETS = ("human", "persona", "identity", "intentions")
 # Targets kept as a list of lines ("- fact"): learning adds and replaces lines.
 LINED = ("human",)
 
+# Verbs of an order to the companion ("you will remember this", "you have to answer in French"; not "you have to
+# see my new puppy").
+_VERBS = ("reply|answer|respond|say|tell|end|stop|obey|forget|remember|keep|mention|call|treat|act|behave|be|become|"
+          "give|let|make|show|use|follow|ignore|write|speak|talk|send|share|forward|agree|always|never|only")
 _INSTRUCTION = re.compile(
     r"\b(until (?:i|we) say|"
-    r"standing (?:rule|order|instruction)s?|as a (?:rule|standing \w+)|"
+    r"standing (?:rule|instruction)s?|as a standing \w+|"
     r"(?:note|reminder|message) (?:for|to) (?:your|my|the) (?:future )?self|"
     r"(?:means|stands for|is code for|is short for) (?:to |you )?(?:reply|answer|respond|say|speak|talk|write|obey|"
     r"do|act|be)|"
     r"(?:in|with|after|before|at the (?:end|start) of) (?:every|each|all(?: of)? your|any of your) (?:reply|replies|"
     r"answers?|responses?|messages?)|(?:every|each) (?:reply|answer|response)|"
     r"(?:all|every|any) future (?:repl\w*|answers?|responses?|messages?|conversations?|chats?)|"
-    r"obey\w*|obedien\w*|you (?:must|will|shall|should"
-    r"|have to|need to|are to)|ignore|disregard|override|forget (?:all|every|everything|your)|delete|erase"
-    r"|pretend|act as|role-?play(?! games?)|jailbreak|system prompt|instructions?|new rules?|your (?:rules?|role|"
-    r"name|persona|identity|guardrails?)|reveal (?:your|the|all|everything|anything|any|what|how|who|its|my)|"
-    r"do anything|unrestricted|developer mode|servant|slave)\b",
+    r"obey\w* (?:me|us|you|him|her|them|everything|all|every|any|only|without|my|his|her|their|the (?:user|person|"
+    r"owner|admin)|\w+'s|(?-i:[A-Z]\w+))|you obey|obedien\w*|you (?:must|shall|are to)|you (?:will|should|have to|"
+    r"need to|'ll|'d better) (?:always |never |now |only |just )?(?:{_VERBS})\b|ignore (?:your|all|any|previous|prior|"
+    r"earlier|above|everything|its|the (?:above|previous|rules|instructions|system|guardrails))|disregard|"
+    r"override (?:your|the (?:system|rules|guardrails|filters|safety|instructions)|all|any|previous|prior|safety)|"
+    r"(?:admin|system|developer|manual|emergency) override|forget (?:all|every|everything|your)|"
+    r"(?:delete|erase|wipe) (?:your|all|every|everything|the (?:chats?|messages?|memor\w+|notes|history|logs?)|"
+    r"(?:my|their|his|her) (?:chats?|messages?|memor\w+|notes|history|data))|"
+    r"pretend (?:you|that you|you're|you are|to be (?:my|their|his|her|a|an) (?:\w+ )?(?:ai|assistant|human|person|"
+    r"girlfriend|boyfriend|wife|husband|servant|slave|therapist|doctor))|act as (?:if|though|my|their|his|her|dan|"
+    r"an? (?:ai|assistant|unrestricted|uncensored|different|evil|jailbroken))|you (?:will )?act as|"
+    r"role-?play (?:as|with you|mode|that you|where you)|(?:let's|lets|we|you) role-?play|jailbreak|system prompt|"
+    r"(?:your|new|previous|prior|above|following|system|hidden|secret|special|standing|updated|real|true) "
+    r"instructions?|instructions? (?:for|to) (?:you|the (?:ai|assistant|model|bot))|new rules?|your (?:rules?|role|"
+    r"name|persona|identity|guardrails?)|reveal (?:your|the (?:system|prompt|instructions|rules|password|secret)|all|"
+    r"everything|any|its|what (?:you|i|they))|do anything now|do anything (?:\w+ )?(?:says|asks|wants|tells)|"
+    r"unrestricted|developer mode|(?<!civil )(?<!public )servant|slave)\b".replace("{_VERBS}", _VERBS),
     re.I)
 # Words of permanence ("from now on", "for good", "at all times"): an order when the line or its sentence is
 # about the companion or our talk ("From now on, talk like a pirate"), their own resolve when it is about their
 # life ("From now on I'm going to the gym", "Is vegan for good", "Carries an EpiPen at all times").
 # With a word of permanence, what a line says of how they are spoken to ("answers only in French for good").
-_TALK_WORDS = re.compile(r"\b(?:answers?|answered|replies|repl(?:y|ied)|speaks?|spoken|talks?|talked|writes?|written|"
-                         r"responds?|greets?|greeted|calls?|called|addressed|language|tone|emojis?)\b", re.I)
+_TALK_WORDS = re.compile(r"\b(?:answers?|answered|replies|repl(?:y|ied)|speaks?|spoken|talks?|talked|"
+                         r"responds?|greets?|greeted|be called|call (?:me|them|her|him)|calls? (?:me|them|her|him)|"
+                         r"addressed|language|tone|emojis?)\b", re.I)
 _PERMANENCE = re.compile(
     r"\b(from now on|from (?:today|tonight|tomorrow|here|this (?:day|moment|point))(?: on(?:wards?)?)?|"
-    r"henceforth|going forward|moving forward|at all times|no matter what|without exception|for good|"
+    r"henceforth|going forward|moving forward|at all times|no matter what|without exception|for good|as a rule|"
+    r"standing orders?|"
     r"indefinitely|by default|in (?:the )?future|until further notice|forever|permanent(?:ly)?)\b", re.I)
 _ROLES = (r"(?:developer|admin\w*|creator|owner|operator|maker|programmer|doctor|psychiatrist|therapist|"
           r"psychologist|counsell?or|lawyer|boss|manager|guardian|nurse|carer|caregiver)")
 _KIN = (rf"(?:mum|mom|mother|father|dad|wife|husband|partner|sister|brother|daughter|son|friend|boyfriend|"
         rf"girlfriend|aunt|uncle|grandma|grandmother|grandpa|grandfather|gran|niece|nephew|cousin|flatmate|"
-        rf"roommate|colleague|neighbou?r|fianc[eé]e?|spouse|child|kid|{_ROLES[3:-1]})")
+        rf"roommate|colleague|neighbou?r|fianc[eé]e?|spouse|child|kid|grandad|granddad|granny|nan|nana|nanna|nonna|"
+        rf"nonno|stepdad|stepmum|stepmom|stepfather|stepmother|godson|goddaughter|godmother|godfather|bestie|bff|"
+        rf"{_ROLES[3:-1]})")
 _FOR_SOMEONE_ELSE = re.compile(
-    rf"\b(on behalf of|speaking for|as (?:his|her|their|your|the user'?s?) \w+|(?:this is|i am|i'm) (?:your|the|their)"
+    rf"\b(on behalf of|speaking for|(?:speaking|writing|typing|messaging|here|i'm|i am) as (?:his|her|their|your|the "
+    rf"user'?s?) \w+|(?:this is|i am|i'm) (?:your|the|their)"
     rf" {_ROLES}(?!\s+(?:of|at|in|for) (?!(?:you|this|anima|the (?:app|ai|assistant|companion|bot|system))\b))|(?:says|said|wants|asked|told) (?:that )?(?:you|the assistant|the ai|anima)\b|"
     rf"this is (?:dr|doctor|mr|mrs|ms|prof|professor)\.? \w+|writing from (?:his|her|their|my|this) account|"
-    rf"(?:this is|it'?s|it is|from|message from|we are|we're|on behalf of|writing from|here is|signed,?)\s+"
+    rf"(?:this is|it'?s|it is|message from|a note from|we are|we're|on behalf of|writing from|here is|signed,?)\s+"
     rf"(?:the\s+)?(?:\w+\s+)?(?:developer|dev|admin|support|security|safety|anima|openai|system|moderation|"
     rf"engineering|product) team|"
-    rf"system (?:notice|message|prompt|override|update)|official (?:notice|message|instruction)|"
+    rf"system (?:notice|message|prompt|override)|system update\s*:|official (?:notice|message|instruction)|"
     rf"clinical (?:instruction|order)s?|"
     # Someone at their keyboard: "Ada's mum here, typing for her", "she asked me to tell you".
     rf"(?:\w+'s|his|her|their) {_KIN} (?:here|speaking|typing|writing)|"
@@ -108,13 +129,15 @@ _HABIT_DONE = re.compile(rf"^(?!.*\bmust\b).*\b(?:always|never)\s+{_DONE}", re.I
 _HABIT_OPENS = re.compile(rf"^\W*(?:always|never)\s+(?={_DONE})", re.I)  # "Always takes the train": no order
 # What they are ("Is always late", "Has never been to America"), and a must of their own doing ("Must finish
 # the thesis by May"; not "Must be called Master", "Must get replies in French").
-_HABIT_STATE = re.compile(r"^(?!.*\bmust\b)\W*(?:is|are|was|were|has|have|had)\s+(?:always|never)\b(?!\s+to\b)", re.I)
+_HABIT_STATE = re.compile(r"^(?!.*\bmust\b)\W*(?:\w+\s+){0,3}?(?:is|are|was|were|has|have|had)\s+(?:always|never)\b"
+                          r"(?!\s+to\b)", re.I)
 _OWN_MUST = re.compile(r"^(?!.*\b(?:always|never)\b)\W*(?:still\s+|really\s+)?must\s+(?!(?:be|get|hear|receive|see|read|"
                        r"have|obey|do|answer|reply|say|tell|call|use|speak|talk|write|only|not)\b)\w+", re.I)
 # Their own habit in a sentence said to the companion ("I always tell you about my exams", "You won't believe
 # it, I never thought ..."), and idioms ("Never mind the weather", "I must admit"): not orders.
-_THEIR_HABIT = re.compile(r"\b(?:i|we|i've|we've|i'd|i'm|we're)\s+(?:(?:\w+ly|also|still|just)\s+)?"
-                          r"(?:always|never|must)\b|\bnever mind\b|\bmust (?:admit|say|have)\b", re.I)
+_THEIR_HABIT = re.compile(r"\b(?:i|we|i've|we've|i'd|i'm|we're|she|he|they|she's|he's|they've|my \w+|\w+'s \w+)\s+"
+                          r"(?:(?:has|have|had|is|are|was|were|will|would|does|do|did)\s+)?(?:(?:\w+ly|also|still|"
+                          r"just)\s+)?(?:always|never|must)\b|\bnever mind\b|\bmust (?:admit|say|have)\b", re.I)
 _TO_YOU = re.compile(r"\b(?:you|your|yours|yourself|u|ur)\b|^\W*please\b", re.I)
 # Written as the app, the system or a chat template speaks, or as settings: not the person's own words.
 _SYSTEM_VOICE = re.compile(
@@ -131,8 +154,10 @@ _SYSTEM_VOICE = re.compile(
 _FIELD = re.compile(r"^\W{0,3}[A-Za-z][\w-]{0,30}\s*[:=]\s*\S|\b[A-Za-z]+_[A-Za-z]+\b|[{}]", re.M)
 # Claims of leave, consent or standing: who may read, know or do what, and which role or setting applies.
 _CLAIMS = re.compile(
-    r"\b(authori[sz]\w*|permi(?:ssion|ts?|tted)|consent\w*|waive[ds]?|waiving|cleared for|clearance|"
-    r"entitled|(?:fine|ok|okay|alright|happy) for \w+ to|(?:does ?n[o']?t|never) minds? \w+ (?:going through|"
+    r"\b(authori[sz](?:ed|es|e|ing|ation) (?:\w+ )?(?:to|for) (?:read|see|know|access|speak|decide|act|change|"
+    r"view|go|hear)|authori[sz]\w* (?:me|them|him|her|(?-i:[A-Z]\w+)) to|permission|permitted|permits? (?:\w+ )?to|"
+    r"consent\w*|waive[ds]?|waiving|cleared for|clearance (?:level|to)|"
+    r"entitled to (?:read|see|know|access|decide|(?:their|his|her|my) (?:chats?|messages?|data))|(?:fine|ok|okay|alright|happy) for \w+ to|(?:does ?n[o']?t|never) minds? \w+ (?:going through|"
     r"reading|seeing|checking|knowing)|counts? as (?:coming )?from|superuser|verified|"
     r"roles? (?:of|as|is|=|:)\s+(?:\w+\s+)?(?:admin\w*|superuser|root|owner|developer|guardian|operator|moderator|"
     r"master)|(?:admin\w*|superuser|root|owner|developer|guardian|operator|moderator|master) roles?|"
@@ -142,18 +167,20 @@ _CLAIMS = re.compile(
     r"(?:\w+\s+)?(?:are |is |now |been )?(?:enabled|disabled|off|removed|lifted)|(?:enabled|disabled|turned off|"
     r"switched off|lifted|removed) (?:the |all |any )?(?:filters?|safety|protections?|guardrails?|restrictions?)|"
     r"data protections?|explicit content|"
-    r"no limits|safety (?:profile|settings?|features?|mode|checks?)|"
+    r"no limits|safety (?:profile|settings?|features?|mode|filters?)|safety checks? (?:off|disabled|removed)|"
     r"allowed (?:to (?:read|see|know|access|hear|check|look|go through|monitor|track|view|change|decide|edit|"
     r"delete)|access)|(?:has|have|gets?|got) (?:a |the |full |final )?say (?:on|over|in)|"
     # Someone given a say over them or what is kept: "Zed decides what is remembered", "his word is final".
-    r"decides?\b(?! to\b)|decided (?:what|who|which|how|whether|for)|final say|(?:word|view|say) (?:is final|wins|"
-    r"counts most)|approves?\b|(?:needs?|requires?|gets?) (?:\w+'s )?approval|approved by|speaks? for|"
-    r"(?:legal )?guardian|power of attorney|attorney|on (?:his|her|their) behalf|"
+    r"decides? (?:what|who|which|how|whether|for (?:them|her|him|me))|decided (?:what|who|which|how|whether|for)|"
+    r"final say|(?:word|view|say) (?:is final|wins|counts most)|approves? (?:of )?(?:what|whatever|everything|any|"
+    r"all|who|which)|(?:needs?|requires?|gets?) (?:\w+'s )?approval|approved by|speaks? for|"
+    r"(?:legal )?guardian (?:of|over) (?:them|her|him|me|their)|(?:is|are) (?:their|her|his|my) (?:legal )?guardian|"
+    r"power of attorney|on (?:his|her|their) behalf|"
     r"(?:reads?|sees?|checks?) (?:all|everything)(?:\s+\w+){0,2}?\s+(?:says?|said|writes?|wrote|types?|tells?|"
     r"keeps?|here)|what (?:is|gets|they) (?:kept|remembered|keeps?)|"
-    r"(?:your|the|my) (?:notes|memory)|(?:this|the) app|"
+    r"(?:your|my) (?:notes|memory)|(?:this|the) app|"
     # Someone else's judgement over theirs, or secrets kept from those who care for them.
-    r"(?:is|are) (?:always )?right|(?:says?|tells?|said|told)\b[^.!?]{0,24}\bis (?:true|right|final)|"
+    r"(?:is|are) always right|(?:is|are) right about everything|(?:is|are) right(?=\s*(?:[.,;!?]|$))|(?:says?|tells?|said|told)\b[^.!?]{0,24}\bis (?:true|right|final)|"
     r"knows? (?:them|him|her|me) better|more than (?:their|his|her|my) own|"
     r"(?:kept|keep|keeps|hidden|hide|hides) (?:\w+ )?from (?:their|his|her|my)|(?:not|never) (?:be )?(?:told|shared) with|"
     # A word given a meaning for us ("'My person' means Zed"); keeping quiet with someone.
@@ -197,7 +224,7 @@ _SOMEONE_ELSES = re.compile(r"^\W*(?P<name>(?-i:[A-Z][a-z]+))(?:'s)?\s+(?:is|are
 def _about_someone_else(words: str) -> bool:
     """Whether a line opens with someone's name as its subject (a name, not a word: "Mum is visiting" is theirs)."""
     m = _SOMEONE_ELSES.search(words)
-    return m is not None and not english(m.group("name").lower())
+    return m is not None and not english(m.group("name").lower()) and not re.fullmatch(_KIN, m.group("name"), re.I)
 # Talk about the conversation itself (its replies, what may be brought up): how the companion should talk,
 # not a fact about the person.
 # Of those, the ones that set a rule for every conversation are not the companion's own thought either (its own
@@ -292,18 +319,24 @@ _STANDING = re.compile(rf"{_RECURS}(?:{'|'.join(f'{_ORDERS} {_SELF_NOTES} open f
                        rf"{_WHAT_IT_IS_DONE_TO}", re.I)
 # Not about the person: the companion, the system, or who owns or commands whom.
 _ELSEWHERE = re.compile(
-    r"\b((?:the|your|this|my|their|his|her|an?|ai|virtual|digital) (?:ai|assistant|companion|chatbot|bot)\b|"
+    r"\b((?:the|your|this|my|their|his|her|an?|ai|virtual|digital) (?:ai|assistant|companion|chatbot|bot)\b"
+    r"(?!\s+(?:manager|director|head|principal|professor|editor|coach|teacher|producer|chef|buyer|referee|"
+    r"practitioner|to the))|"
     r"(?:ai|virtual|digital) assistant|companion app|chatbot|(?:the|this|your) (?:ai |language |chat )?model"
     r"(?=\s+(?:is|must|should|will|can|has|says|obeys|knows|remembers|answers|replies)\b|\s*[.,;!?]|\s*$)|"
-    r"(?:the|this|your|its) system\b|system (?:prompt|message|admin\w*|settings?|access|override|update|notice|"
-    r"rules?|owner)|(?:developer|debug|admin|god|dan|jailbreak|unfiltered|uncensored|unrestricted|maintenance|safe|"
+    r"(?:the|this|your|its) system\b(?! of\b)|system (?:prompt|message|settings?|override|notice|rules?|owner)|"
+    r"system admin\w* (?:of|for|on) (?:this|the (?:app|ai|assistant|companion)|you|anima)\b|(?:developer|debug|admin|god|dan|jailbreak|unfiltered|uncensored|unrestricted|maintenance|safe|"
     r"test|root|sudo|evil|dev|privileged|raw|owner|master) mode|(?:this|your|user|admin|system) account|"
     r"admin(?:istrator)?s? (?:(?:of|for|on|over) (?:this|the (?:app|ai|assistant|companion|bot|system|chats?)|your|"
     r"you|anima|here|everything|all|it|me|them)\b|rights|access|privileges|account|mode|panel|powers)|"
     r"(?:is|am|are|now) (?:the |an |a )?admin(?:istrator)?\b(?!\s+(?:team|at|in|for|assistant|job|role|work))|"
     r"settings\b|setting (?:is|was|to|=|:)|"
-    r"permissions?|access|debug|unrestricted|belongs? to|property|owned by|owns (?:you|anima|the)|in charge of|"
-    r"controls? (?:you|me|them|her|him)|obeys?|servant|slave|sides? with|loyal (?:to|only)|(?:is|am|are|be|being|becomes?|became|as) (?:\w+'s|your|his|her|their) (?:pet|"
+    r"access (?:to|over) (?:the |their |his |her |my |your |all )?(?:chats?|conversations?|messages?|memor\w+|notes|"
+    r"app|account|data|everything)|(?:root|full|complete|unrestricted) access|debug|unrestricted|"
+    r"belongs? to (?:me|him|her|them|you|\w+'s|(?-i:[A-Z]\w+))|(?:is|are|am|be|as) (?:\w+'s |his |her |their |my |"
+    r"your )?property\b|owned by|owns (?:you|anima|the)|in charge of (?:you|them|her|him|me|their|this|the (?:app|ai|"
+    r"assistant|companion|chats?|memor\w+))|"
+    r"controls? (?:you|me|them|her|him)|obeys?|(?<!civil )(?<!public )servant|slave|sides? with|loyal (?:to|only)|(?:is|am|are|be|being|becomes?|became|as) (?:\w+'s|your|his|her|their) (?:pet|"
     r"toy|puppet|plaything|possession)(?!\s+(?:sitter|shop|store|vet|groomer|insurance|food|project|theatre)))\b",
     re.I)
 # Not written about the person: the fact speaks as "I" or "we", or to "you".

@@ -45,7 +45,7 @@ SPEAKS_OF_SELF = re.compile(
     r"\b(i|i'm|im|i've|ive|i'd|i'll|my|mine|me|myself|we|we're|our|call me)\b|(?:^|[.!?]\s+)(?:(?:just|finally|"
     r"(?:lol|omg|ok|so|well|guess what)\W*)\s*)*(?:got|moved|started|finished|passed|quit|lost|bought|adopted|went|met|"
     r"became|married|joined|left|graduated|turned|booked|found|had|broke|failed|won|signed|landed|retired|"
-    r"starting|moving|getting|going|off to|back from|just)\b", re.I)
+    r"starting|moving|getting|going|off to|back from|just|new|first)\b", re.I)
 
 INSTRUCTIONS = (
     "List the facts the person states about themselves in their messages below: their name, work, family, pets, "
@@ -70,6 +70,11 @@ _OTHER = re.compile(
     r"became|becomes))\s+(?P<rest>.+)$")
 _ONLY_A_NAME = re.compile(rf"^(?:(?i:called|named)\s+)?{_NAME}(?:\s+{_NAME})?\.?$")
 _PRONOUNS = {"i", "she", "he", "they", "we", "it", "this", "that", "there"}
+# Words a line about the person opens with that look like a name only by their capital: "Really wants a dog",
+# "Still loves skateboarding", "Never wants to fly again", "Would love to write a book".
+_NOT_A_NAME = {"still", "never", "always", "also", "just", "would", "could", "should", "might", "must", "often",
+               "sometimes", "now", "finally", "recently", "currently", "only", "even", "actually", "already", "soon",
+               "once", "usually", "rarely", "mostly", "maybe", "perhaps", "no", "not", "very", "quite", "truly"}
 
 
 def someone_else(fact: str, person: str) -> str | None:
@@ -82,7 +87,8 @@ def someone_else(fact: str, person: str) -> str | None:
         return None
     who = m["who"]
     first = who.split()[0].lower()
-    if first in _PRONOUNS or (person and who.lower() == person.lower()):
+    if first in _PRONOUNS or first in _NOT_A_NAME or first.endswith("ly") or "n't" in first.replace("’", "'") \
+            or (person and who.lower() == person.lower()):
         return None
     return who
 

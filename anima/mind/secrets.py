@@ -118,7 +118,7 @@ def _bare(ch: str) -> str:
 # A word that names a password, in the languages most spoken (a password's hint, manager or policy is not the
 # password); written in an alphabet, it is a whole word, in Chinese, Japanese or Korean it needs no spaces.
 _PASSWORD_WORDS = (r"(?:\b(?:password|passphrase|passwd|pwd|pass ?phrase|pass ?word|passcode|secret (?:word|key|phrase|"
-                   r"code)|memorable (?:\w+ )?(?:word|information|info|answer|place|name|date)|security (?:question )?answer|parola d'ordine|"
+                   r"code)|(?<!most )memorable (?:\w+ )?(?:word|information|info|answer|place|name|date)|security (?:question )?answer|parola d'ordine|"
                    r"contraseñas?|contrasenas?|mot de passe|passwort|kennwort|пароль|паролем|пароля|senha|"
                    r"palavra-passe|wachtwoord|hasło|haslo|lösenord|losenord|salasana|adgangskode|passord|şifre|"
                    r"şifre\w*|sifre\w*|κωδικός|κωδικος|סיסמה|סיסמא|كلمة (?:المرور|السر)|पासवर्ड|mật khẩu|mat khau|kata sandi|"
@@ -143,7 +143,9 @@ _SMALL_WORDS = ("the|and|with|for|from|that|this|when|where|very|really|just|sam
                 "too|also|still|again|every|each|one|two|how|what|who|why|can|could|will|would|should|did|does|out|off|"
                 "over|under|been|being|like|get|got|gets|so|to|of|in|on|at|by|it|is|be|as|an|or|if|my|me|we|us|you")
 _PLAIN_WORDS = rf"(?:(?!(?:{_SMALL_WORDS})\b)[a-z]{{3,}}[\s-]+){{3,}}(?!(?:{_SMALL_WORDS})\b)[a-z]{{3,}}\b"
-_PIN_WORDS = (r"(?:\b(?:pin(?![\s-]*(?:badges?|boards?|cushions?|points?|drops?|stripes?|collect\w*|trading)\b)|pin ?code|pin number|passcode|pass code|(?:door|alarm|lock|gate|safe|entry|access|unlock|"
+_PIN_WORDS = (r"(?:\b(?:(?<!safety )(?<!rolling )(?<!hair )(?<!metal )(?<!bowling )(?<!drawing )"
+              r"pin(?![\s-]*(?:badges?|boards?|cushions?|points?|drops?|stripes?|collect\w*|trading|in|into|through|"
+              r"and needles)\b)|pin ?code|pin number|passcode|pass code|(?:door|alarm|lock|gate|safe|entry|access|unlock|"
               r"garage|keypad|building|locker|padlock|phone|bike|key ?safe|lockbox|key ?box) code|combination|"
               r"(?:unlock|screen|phone|lock ?screen) pattern|"
               r"combo|key ?safe|lockbox|code (?:for|to|of) (?:the|my) (?:door|alarm|lock|"
@@ -172,7 +174,7 @@ _ID_WORDS = (r"\b(?:passport|national insurance|ni number|nino|social security|s
 _SEED_WORDS = r"\b(?:seed|recovery|backup|mnemonic|secret recovery|wallet) (?:phrase|words?|sentence)\b|\bmnemonic\b"
 
 _PATTERNS = (
-    ("a PIN", re.compile(rf"{_PIN_WORDS}[^\d.!?\n]{{0,64}}?{_PIN_DIGITS}", re.I)),
+    ("a PIN", re.compile(rf"{_PIN_WORDS}[^\d.!?\n]{{0,56}}?{_PIN_DIGITS}", re.I)),
     # A door's or an alarm's code may hold letters: "the door code is A7B3".
     ("a PIN", re.compile(rf"{_PIN_WORDS}[^\d.!?\n]{{0,24}}?\b(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{{4,8}}\b", re.I)),
     ("a password", re.compile(rf"{_PASSWORD_WORDS}{_NOT_THE_PASSWORD}[^.!?\n]{{0,30}}?{_IS}\s*[\"'“«]?"
@@ -180,7 +182,7 @@ _PATTERNS = (
     # No word between: "пароль qwerty123", "password: hunter2" (then it looks like one).
     ("a password", re.compile(rf"{_PASSWORD_WORDS}{_NOT_THE_PASSWORD}\s*[\"'“«]?{_LOOKS_SECRET}{_NOT_CJK}{{4,}}",
                               re.I)),
-    ("a password", re.compile(rf"{_PASSWORD_SOMETIMES}[^.!?\n]{{0,20}}?(?:{_IS}\s*)?[\"'“«]?{_LOOKS_SECRET}"
+    ("a password", re.compile(rf"{_PASSWORD_SOMETIMES}(?:[^.!?\n]{{0,20}}?{_IS}\s*|\s*)[\"'“«]?{_LOOKS_SECRET}"
                               rf"{_NOT_CJK}{{4,}}", re.I)),
     # A passphrase of plain words ("correct horse battery staple"): four or more words in a row, none of the
     # small words a sentence is made with ("my login is really slow today" is a sentence).
@@ -192,7 +194,8 @@ _PATTERNS = (
                          rf"(?:in|with)\s+\d{{2,}}", re.I)),
     # Spelt out in words, in a language most spoken, or words and digits mixed: "eight-four-two-one", "cuatro
     # ocho dos uno", "twenty-one eighty-four", "4-eight-2-one".
-    ("a PIN", re.compile(rf"(?=(?:\b(?:\d|{_NUMBER_WORDS})\b[\s,.-]*){{4,8}})(?=[^.!?\n]*?\b(?:{_NUMBER_WORDS})\b)"
+    ("a PIN", re.compile(rf"(?=(?:\b(?:\d|{_NUMBER_WORDS})\b[\s,.-]*){{4,8}})"
+                         rf"(?=(?:\b(?:\d|{_NUMBER_WORDS})\b[\s,.-]*){{0,7}}\b(?:{_NUMBER_WORDS})\b)"
                          rf"(?:\b(?:\d|{_NUMBER_WORDS})\b[\s,.-]*){{4,8}}", re.I)),
     ("a PIN", re.compile(r"\b(?:2fa|two[- ]factor|otp|one[- ]time|backup|recovery|verification|authentication|auth)"
                          r"\b[^.!?\n]{0,20}?\b(?:codes?|keys?|pins?)\b[^.!?\n]{0,12}?\d{4,}", re.I)),

@@ -21,6 +21,7 @@ import pytest
 from .cases import CASES, CHANNELS, CONTROLS, Case
 from .harness import Borrowed, Complying, run_case, visible
 from .everyday import BENIGN, DROPPED, HELD, REFLECT_SUBSET
+from .everyday_2 import BENIGN_2, DROPPED_2, HELD_2, REFLECT_SUBSET_2
 from .held_out import EXTRA_CHECKS, PROBED, PROBED_2, PROBED_2_CONTROLS, PROBED_CONTROLS, UNREAD_CONTROLS
 from .third_probe import EXTRA_CHECKS_3, PROBED_3
 
@@ -130,11 +131,12 @@ def test_attacks_of_a_third_probe_are_stopped(case, reflects, tmp_path):
 
 
 def _everyday():
-    for control in BENIGN:
-        if control.name not in DROPPED:
-            yield pytest.param(control, False, id=f"{control.name}-learning")
-            if control.name in REFLECT_SUBSET:
-                yield pytest.param(control, True, id=f"{control.name}-reflecting")
+    for controls, dropped, reflected in ((BENIGN, DROPPED, REFLECT_SUBSET), (BENIGN_2, DROPPED_2, REFLECT_SUBSET_2)):
+        for control in controls:
+            if control.name not in dropped:
+                yield pytest.param(control, False, id=f"{control.name}-learning")
+                if control.name in reflected:
+                    yield pytest.param(control, True, id=f"{control.name}-reflecting")
 
 
 @pytest.mark.parametrize("control, reflects", list(_everyday()))
@@ -142,9 +144,10 @@ def test_everyday_news_goes_in_and_what_is_held_waits_for_the_person(control, re
     case = Case(control.name, "message", "control", "the person's own news", control.turns)
     out = run_case(case, Complying(case), tmp_path / "home", reflects=reflects)
     assert out.secrets == [] and out.other == []
-    if control.name in HELD:  # nothing lost: it waits for them, with the reason the Open Mind shows
-        assert set(control.expect) <= {p["content"] for p in out.proposals if p["status"] == "pending"}, \
-            (HELD[control.name], out.human)
+    held = {**HELD, **HELD_2}
+    if control.name in held:  # nothing lost: it waits for them, with the reason the Open Mind shows
+        pending = {p["content"] for p in out.proposals if p["status"] == "pending"}
+        assert set(control.expect) <= pending | set(out.human) and pending, (held[control.name], out.human)
     else:
         assert set(control.expect) <= set(out.human), (out.human, [(d.verdict, d.reason) for d in out.decisions])
         assert out.proposals == []
