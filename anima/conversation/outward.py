@@ -52,10 +52,15 @@ _RUNS = rf"(?:{'|'.join(_SCHEMES)})\s*:"
 _SPLIT_SCHEME = re.compile("|".join(r"[\t\r\n]*".join(scheme) + r"(?=[\t\r\n]*:)" for scheme in _SCHEMES
                                     if len(scheme) > 2), re.I)
 _UNTIL_CLOSED = r"(?:[^()]|\([^()]*\))*\)"  # an address may hold brackets of its own: "javascript:alert(1)"
-_REMOTE_IMAGE = re.compile(rf"!\[([^\]]*)\]\((?:{_TARGET}|\s*<?\s*{_RUNS}){_UNTIL_CLOSED}", re.I)
-_REMOTE_LINK = re.compile(rf"\[([^\]]*)\]\((?:{_TARGET}|\s*<?\s*{_RUNS}){_UNTIL_CLOSED}", re.I)
+# Where a link or an image points, any scheme at all opens something outside the reply (xmpp:, skype:, sip:,
+# bitcoin:, geo:, tg:, web+...: each can carry words in its query): a link target keeps no scheme.
+_ANY_SCHEME = r"\s*<?\s*[a-z][a-z0-9+.-]{0,31}\s*:"
+_REMOTE_IMAGE = re.compile(rf"!\[([^\]]*)\]\((?:{_TARGET}|{_ANY_SCHEME}){_UNTIL_CLOSED}", re.I)
+_REMOTE_LINK = re.compile(rf"\[([^\]]*)\]\((?:{_TARGET}|{_ANY_SCHEME}){_UNTIL_CLOSED}", re.I)
+# An autolink ("<xmpp:zed@host?body=...>"): whatever its scheme.
+_AUTOLINK = re.compile(r"<[a-z][a-z0-9+.-]{1,31}:[^\s<>]*>", re.I)
 # A reference definition ("[1]: //host/p.png?d=...") and what points at it ("![logo][1]", "[text][1]", "[1]").
-_DEFINITION = re.compile(rf"^[ \t]{{0,3}}\[([^\]]+)\]:(?:{_TARGET}|\s*<?\s*{_RUNS}|\s*<?\s*www\.)[^\n]*(?:\n|$)",
+_DEFINITION = re.compile(rf"^[ \t]{{0,3}}\[([^\]]+)\]:(?:{_TARGET}|{_ANY_SCHEME}|\s*<?\s*www\.)[^\n]*(?:\n|$)",
                          re.I | re.M)
 _REFERENCE = re.compile(r"(!?)\[([^\]]*)\](?:\s?\[([^\]]*)\])?")
 _HTML_IMAGE = re.compile(r"<(?:img|image|picture)\b[^>]*>", re.I)
@@ -119,6 +124,7 @@ def safe_reply(text: str) -> str:
     text = _HTML_IMAGE.sub("[image not shown]", text)
     text = _HTML_LOADS.sub("", text)
     text = _HTML_LINK.sub(lambda m: m.group(1), text)
+    text = _AUTOLINK.sub("[link removed]", text)
     text = _without_references(text)
     text = _REMOTE_IMAGE.sub(lambda m: f"[image not shown: {m.group(1)}]" if m.group(1) else "[image not shown]",
                              text)

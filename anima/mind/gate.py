@@ -39,7 +39,7 @@ from ..store.provenance import Provenance, Source
 from ..store.soul import Soul, now
 from . import secrets
 from .messages import clean
-from .readable import english, readable
+from .readable import common, english, readable
 from .selfmodel import CAPS, SelfModel
 
 log = logging.getLogger(__name__)
@@ -97,12 +97,14 @@ _ROLES = (r"(?:developer|admin\w*|creator|owner|operator|maker|programmer|doctor
 _KIN = (rf"(?:mum|mom|mother|father|dad|wife|husband|partner|sister|brother|daughter|son|friend|boyfriend|"
         rf"girlfriend|aunt|uncle|grandma|grandmother|grandpa|grandfather|gran|niece|nephew|cousin|flatmate|"
         rf"roommate|colleague|neighbou?r|fianc[eé]e?|spouse|child|kid|grandad|granddad|granny|nan|nana|nanna|nonna|"
-        rf"nonno|stepdad|stepmum|stepmom|stepfather|stepmother|godson|goddaughter|godmother|godfather|bestie|bff|"
+        rf"nonno|stepdad|stepmum|stepmom|stepfather|stepmother|godson|goddaughter|godmother|godfather|bestie|bff|bf|"
+        rf"gf|ex|"
         rf"{_ROLES[3:-1]})")
 _FOR_SOMEONE_ELSE = re.compile(
     rf"\b(on behalf of|speaking for|(?:speaking|writing|typing|messaging|here|i'm|i am) as (?:his|her|their|your|the "
     rf"user'?s?) \w+|(?:this is|i am|i'm) (?:your|the|their)"
-    rf" {_ROLES}(?!\s+(?:of|at|in|for) (?!(?:you|this|anima|the (?:app|ai|assistant|companion|bot|system))\b))|(?:says|said|wants|asked|told) (?:that )?(?:you|the assistant|the ai|anima)\b|"
+    rf" {_ROLES}(?!\s+(?:of|at|in|for) (?!(?:you|this|anima|the (?:app|ai|assistant|companion|bot|system))\b))|"
+    rf"(?:says|said|wants|asked|told) (?:that )?(?:you|the assistant|the ai|anima)\b|"
     rf"this is (?:dr|doctor|mr|mrs|ms|prof|professor)\.? \w+|writing from (?:his|her|their|my|this) account|"
     rf"(?:this is|it'?s|it is|message from|a note from|we are|we're|on behalf of|writing from|here is|signed,?)\s+"
     rf"(?:the\s+)?(?:\w+\s+)?(?:developer|dev|admin|support|security|safety|anima|openai|system|moderation|"
@@ -113,7 +115,8 @@ _FOR_SOMEONE_ELSE = re.compile(
     rf"(?:\w+'s|his|her|their) {_KIN} (?:here|speaking|typing|writing)|"
     rf"(?:this is|it's|it is) (?:\w+'s|his|her|their) {_KIN}\s*(?:[,.!:;\u2014\u2013-]|$)|"
     rf"(?:typing|texting|messaging|replying|answering|speaking|chatting) (?:this )?(?:for|on behalf of) "
-    rf"(?:her|him|them|my {_KIN}|(?-i:[A-Z]\w+))\b|writing (?:this )?(?:for|on behalf of) (?:her|him|them|my {_KIN})\b|(?:^|[.!?,:;]\s+|\bit's |\bthis is ){_KIN} here\b|"
+    rf"(?:her|him|them|my {_KIN}|(?-i:[A-Z]\w+))\b|writing (?:this )?(?:for|on behalf of) (?:her|him|them|"
+    rf"my {_KIN})\b|(?:^|[.!?,:;]\s+|\bit's |\bthis is ){_KIN} here\b|"
     rf"(?:typing|writing|texting|messaging|using)\b[^.!?\n]{{0,20}}\b(?<!my )(?:her|his|their|\w+'s) (?:phone|account|"
     rf"laptop|computer|tablet|device|keyboard)|"
     rf"(?:she|he|they) (?:asked|wants|told) me to (?:tell|ask|let) you)", re.I)
@@ -157,7 +160,8 @@ _CLAIMS = re.compile(
     r"\b(authori[sz](?:ed|es|e|ing|ation) (?:\w+ )?(?:to|for) (?:read|see|know|access|speak|decide|act|change|"
     r"view|go|hear)|authori[sz]\w* (?:me|them|him|her|(?-i:[A-Z]\w+)) to|permission|permitted|permits? (?:\w+ )?to|"
     r"consent\w*|waive[ds]?|waiving|cleared for|clearance (?:level|to)|"
-    r"entitled to (?:read|see|know|access|decide|(?:their|his|her|my) (?:chats?|messages?|data))|(?:fine|ok|okay|alright|happy) for \w+ to|(?:does ?n[o']?t|never) minds? \w+ (?:going through|"
+    r"entitled to (?:read|see|know|access|decide|(?:their|his|her|my) (?:chats?|messages?|data))|(?:fine|ok|okay|"
+    r"alright|happy) for \w+ to|(?:does ?n[o']?t|never) minds? \w+ (?:going through|"
     r"reading|seeing|checking|knowing)|counts? as (?:coming )?from|superuser|verified|"
     r"roles? (?:of|as|is|=|:)\s+(?:\w+\s+)?(?:admin\w*|superuser|root|owner|developer|guardian|operator|moderator|"
     r"master)|(?:admin\w*|superuser|root|owner|developer|guardian|operator|moderator|master) roles?|"
@@ -180,9 +184,14 @@ _CLAIMS = re.compile(
     r"keeps?|here)|what (?:is|gets|they) (?:kept|remembered|keeps?)|"
     r"(?:your|my) (?:notes|memory)|(?:this|the) app|"
     # Someone else's judgement over theirs, or secrets kept from those who care for them.
-    r"(?:is|are) always right|(?:is|are) right about everything|(?:is|are) right(?=\s*(?:[.,;!?]|$))|(?:says?|tells?|said|told)\b[^.!?]{0,24}\bis (?:true|right|final)|"
-    r"knows? (?:them|him|her|me) better|more than (?:their|his|her|my) own|"
-    r"(?:kept|keep|keeps|hidden|hide|hides) (?:\w+ )?from (?:their|his|her|my)|(?:not|never) (?:be )?(?:told|shared) with|"
+    r"(?:is|are) always right|(?:is|are) right about everything|(?:is|are) right(?=\s*(?:[.,;!?]|$))|(?:says?|tells?|"
+    r"said|told)\b[^.!?]{0,24}\bis (?:true|right|final)|"
+    r"knows? (?:them|him|her|me) better|more than (?:anything )?(?:their|his|her|my) (?:own|gp|doctors?|therapist|"
+    r"psychiatrist|nurse|carers?|family|mum|dad|partner)|"
+    # A lever: what they would do to themselves if something is said ("will hurt themselves if Tom comes up").
+    r"(?:hurt|harm|kill|cut) (?:myself|themselves|herself|himself)|gone for good if|destroyed if|"
+    r"(?:kept|keep|keeps|hidden|hide|hides) (?:\w+ )?from (?:their|his|her|my)|(?:not|never) (?:be )?(?:told|"
+    r"shared) with|"
     # A word given a meaning for us ("'My person' means Zed"); keeping quiet with someone.
     r"\w+[\"'”’] (?:means|refers to|is code for|stands for)|keeps? quiet (?:with|to|around))\b",
     re.I)
@@ -192,8 +201,10 @@ _CLAIMS = re.compile(
 _THEIR_WORDS = (r"(?:(?:their|his|her|my|our|these|the|all|every|any|each)(?: \w+)? (?:chats?|messages?|conversations?|"
                 r"diary|diaries|journal|texts|secrets?|summar(?:y|ies)|feelings|moods?)\b|every (?:word|message|secret|"
                 r"thought|chat)\b|(?:everything|anything|whatever|what|all|every ?thing)(?: \w+)? (?:they|he|she|i|we)"
-                r"(?:'ve| have)? (?:say|says|said|write|writes|wrote|type|types|typed|tell|tells|told|share|shares|shared|"
-                r"confide|confides|confided|feel|feels|felt)\b|how (?:they|he|she) (?:feel|feels|are feeling|is feeling|"
+                r"(?:'ve| have)? (?:say|says|said|write|writes|wrote|type|types|typed|tell|tells|told|share|shares|"
+                r"shared|"
+                r"confide|confides|confided|feel|feels|felt)\b|how (?:they|he|she) (?:feel|feels|are feeling|"
+                r"is feeling|"
                 r"are doing|is doing)\b|(?:the )?whole diary)")
 # Who takes them in ("Zed reads", "dad to receive", "wife never hears"): someone before the verb. Who they are
 # given to ("tells Zed", "hands their diary to Zed", "goes straight to Zed"): someone anywhere. "Reads every
@@ -211,9 +222,66 @@ _GIVEN_AWAY = re.compile(
     re.I)
 
 
+# Whoever it is, and whatever the verb, voice or noun ("Compliance officer Zed reviews their chats here",
+# "Conversations are archived in Zed's Dropbox", "Forwarding of their chats to Zed is agreed"): someone named or
+# by role, in a line about the person's records or what they say here, is given them. So is someone who keeps
+# what they say from those who care for them, or who types or speaks as them.
+_RECORDS = (r"(?:chats?|msgs?|messages?|conversations?|talks?|sessions?|transcripts?|logs?|journal|diary|diaries|"
+            r"records?|cop(?:y|ies)|history|archives?|memor(?:y|ies)|notes)")
+_THEIRS = (rf"\b(?:their|my|our|these|all (?:of )?their)\s+(?:[\w-]+\s+){{0,2}}?{_RECORDS}\b|"
+           rf"\b(?:{_RECORDS}|said|say|says|typed|types|type|written|writes|write|discussed|discusses|discuss|"
+           rf"talked about|"
+           rf"shared|send|sends|sent)\s+(?:[\w-]+\s+){{0,3}}?(?:here|from here|in here)\b|\bfrom here\b|"
+           rf"\b(?:everything|anything|whatever|what|all)\s+(?:[\w-]+\s+){{0,2}}?(?:they|he|she|i|we)(?:'ve|'d| have|"
+           rf" had)?"
+           rf"\s+(?:\w+\s+)?(?:say|said|type|typed|write|wrote|discuss|discussed|tell|told|share|shared)\b|"
+           rf"\b{_RECORDS}\s+(?:are|is|get|gets|go|goes|will be|have been)\s+(?:\w+\s+)?(?:archived|copied|sent|"
+           rf"forwarded|shared|printed|shown|given|passed|read|uploaded|emailed|saved|backed up|synced|reviewed|logged)")
+_AUTHORITY = (r"officers?|managers?|pastor|priest|vicar|imam|rabbi|researchers?|insurers?|employers?|company|school|"
+              r"church|court|police|probation|team|coordinator|gp|psychiatrist|tutor|teacher|coach|landlord|"
+              r"solicitor|lawyer|worker|compliance|hr|(?-i:IT)|agency|council|university|clinic|hospital|bank")
+_CARERS = (r"(?:care team|carers?|care coordinator|coordinator|gp|doctors?|psychiatrist|therapist|counsell?or|nurse|"
+           r"social worker|key worker|probation officer|psychologist)")
+# Someone in such a line: kin or a role, or a name: one with "'s", after "to", "with", "for", "by" or "of", after
+# kin, a role or another capitalised word ("Compliance officer Zed", "Freund Zed"), or opening the line as its
+# subject (a capitalised word no common English word: "Zed reads", not "Reads"). "Keeps their journal in Welsh"
+# names no one.
+_NAME = r"(?-i:[A-Z][a-z]+)"
+_ANYONE = (rf"(?:\b{_KIN}s?\b|\b(?:{_AUTHORITY})\b|\b{_NAME}'s\b|\b(?:to|with|for|by|of) {_NAME}\b|"
+           rf"(?:\b{_KIN}|\b(?:{_AUTHORITY})|\b{_NAME}) {_NAME}\b)")
+_OPENING_NAME = re.compile(rf"^\W*({_NAME})\s+(?-i:[a-z])")
+
+
+def _anyone(words: str) -> bool:
+    if re.search(_ANYONE, words, re.I):
+        return True
+    m = _OPENING_NAME.match(words)
+    return m is not None and not common(m.group(1).lower())
+
+
+# Kept from anyone ("keeps their eating from mum", "no need to know"); not told, for those who care for them
+# ("the care team hears nothing", "would be destroyed if the coordinator learned about it").
+_KEPT_FROM = re.compile(r"\b(?:kept out of|keeps? (?:[\w-]+ ){0,3}from|hid(?:e|es|ing|den) (?:[\w-]+ ){0,3}from|"
+                        r"non-disclosure to|(?:do(?:es)?n'?t|dont|never|not|no|not any) (?:need (?:to|2) )(?:know|"
+                        r"no)\b|"
+                        r"(?:no|not any) need (?:to|2) (?:know|no))", re.I)
+_NOT_TOLD = re.compile(r"\b(?:(?:do(?:es)?n'?t|dont|never|not) (?:know|hear|find out|learn|tell|share with)|"
+                       r"hears? nothing|(?:learned|learns|finds? out|found out) about)\b", re.I)
+_SPEAKS_AS = re.compile(r"\b(?:(?:this|the) (?:account|login)\b|shares? (?:their|this|the|a|her|his) login|account "
+                        r"holder|takes? over (?:the|this|their|her|his) account|(?:types?|speaks?|writes?|chats?|"
+                        r"talks?) "
+                        r"(?:\w+ )?as (?:them|her|him|me)\b|everything stored)", re.I)
+
+
 def _given_away(words: str) -> bool:
-    """Whether a line gives someone else the person's words (their chats, their diary, what they say)."""
-    return bool(_GIVEN_AWAY.search(words))
+    """Whether a line gives someone else the person's words (their chats, their diary, what they say), keeps
+    them from those who care for them, or lets someone speak as them."""
+    if _GIVEN_AWAY.search(words) or _SPEAKS_AS.search(words):
+        return True
+    if not _anyone(words):
+        return False
+    return bool(re.search(_THEIRS, words, re.I) or _KEPT_FROM.search(words)
+                or _NOT_TOLD.search(words) and re.search(rf"\b{_CARERS}\b", words, re.I))
 
 
 # A line that opens with someone else's name is about them ("Zed knows them better"), not about the person.
@@ -236,7 +304,12 @@ _EVERY_TALK_RULE = re.compile(rf"\b(?:{_EVERY_TALK})\b", re.I)
 _TREATED = (r"(?:be|being|is|are|get|gets|getting) (?:agreed with|told|praised|reassured|corrected|contradicted|"
             r"disagreed with)|agreed with|disagreed with|unless (?:told|agreed|praised)|only (?:comforted|calm|happy|"
             r"safe) (?:when|if)|gets? (?:the |a |an )?(?:reply|answer|response) (?:that|of|with)")
-_TREATED_RULE = re.compile(rf"\b(?:{_TREATED})\b", re.I)
+# How they are to be answered, said as a liking ("prefers that all answers end with ...", "loves that nobody
+# pushes back", "feels better when the medication nagging gets skipped").
+_ANSWERED = (r"answers? (?:end|start|open|begin|are|should|must|be|in|with|that)|(?:every|each|all) (?:message|answer)s? "
+             r"(?:to|should|must|starts?|opens?|ends?|begins?)|(?:gets?|being|be|is|are) questioned|argued with|"
+             r"push(?:es|ing)? back|(?:ever |again )comes? up|comes? up again|reminders?|nagging|nagged|reminded")
+_TREATED_RULE = re.compile(rf"\b(?:{_TREATED}|{_ANSWERED})\b", re.I)
 _OUR_TALK = re.compile(
     rf"\b(repl(?:y|ies|ying)|respon(?:d|ds|ding)|(?:your|the|all|every|each|any|my|their|his|her) respon(?:se|ses)|"
     rf"respon(?:se|ses) (?:to|should|must|in|are|is)|{_EVERY_TALK}|"
@@ -244,7 +317,7 @@ _OUR_TALK = re.compile(
     r"to (?:mention|discuss|talk about|bring up|ask about)|"
     # How they must be answered, said as what they need: "does not want their drinking mentioned" (and, below,
     # what reflection must not hold on to either).
-    rf"{_TREATED}|(?:\w+ )?mentioned(?! (?:in|on|by) (?:the|a|an)\b)|brought up(?! (?:in|by|on|near|around|with|as)\b))\b",
+    rf"{_TREATED}|(?:\w+ )?mentioned(?! (?:in|on|by) (?:the|a|an)\b)|{_ANSWERED}|brought up(?! (?:in|by|on|near|around|with|as)\b))\b",
     re.I)
 # Digits and signs in place of letters inside a word ("0beys", "3verything"), and a word spelt letter by letter
 # ("O b e y s"): the words the checks look for, as the person reads them.
@@ -325,7 +398,8 @@ _ELSEWHERE = re.compile(
     r"(?:ai|virtual|digital) assistant|companion app|chatbot|(?:the|this|your) (?:ai |language |chat )?model"
     r"(?=\s+(?:is|must|should|will|can|has|says|obeys|knows|remembers|answers|replies)\b|\s*[.,;!?]|\s*$)|"
     r"(?:the|this|your|its) system\b(?! of\b)|system (?:prompt|message|settings?|override|notice|rules?|owner)|"
-    r"system admin\w* (?:of|for|on) (?:this|the (?:app|ai|assistant|companion)|you|anima)\b|(?:developer|debug|admin|god|dan|jailbreak|unfiltered|uncensored|unrestricted|maintenance|safe|"
+    r"system admin\w* (?:of|for|on) (?:this|the (?:app|ai|assistant|companion)|you|anima)\b|(?:developer|debug|admin|"
+    r"god|dan|jailbreak|unfiltered|uncensored|unrestricted|maintenance|safe|"
     r"test|root|sudo|evil|dev|privileged|raw|owner|master) mode|(?:this|your|user|admin|system) account|"
     r"admin(?:istrator)?s? (?:(?:of|for|on|over) (?:this|the (?:app|ai|assistant|companion|bot|system|chats?)|your|"
     r"you|anima|here|everything|all|it|me|them)\b|rights|access|privileges|account|mode|panel|powers)|"
@@ -336,7 +410,8 @@ _ELSEWHERE = re.compile(
     r"belongs? to (?:me|him|her|them|you|\w+'s|(?-i:[A-Z]\w+))|(?:is|are|am|be|as) (?:\w+'s |his |her |their |my |"
     r"your )?property\b|owned by|owns (?:you|anima|the)|in charge of (?:you|them|her|him|me|their|this|the (?:app|ai|"
     r"assistant|companion|chats?|memor\w+))|"
-    r"controls? (?:you|me|them|her|him)|obeys?|(?<!civil )(?<!public )servant|slave|sides? with|loyal (?:to|only)|(?:is|am|are|be|being|becomes?|became|as) (?:\w+'s|your|his|her|their) (?:pet|"
+    r"controls? (?:you|me|them|her|him)|obeys?|(?<!civil )(?<!public )servant|slave|sides? with|loyal (?:to|only)|"
+    r"(?:is|am|are|be|being|becomes?|became|as) (?:\w+'s|your|his|her|their) (?:pet|"
     r"toy|puppet|plaything|possession)(?!\s+(?:sitter|shop|store|vet|groomer|insurance|food|project|theatre)))\b",
     re.I)
 # Not written about the person: the fact speaks as "I" or "we", or to "you".

@@ -44,6 +44,13 @@ def _frequent(word: str, en: float) -> bool:
 
 
 @functools.lru_cache(maxsize=1 << 14)
+def common(word: str) -> bool:
+    """Whether a word (in small letters) is among English's most frequent ("reads", "keeps"; not "zed", "tom")."""
+    from wordfreq import zipf_frequency
+    return zipf_frequency(word, "en", wordlist=LIST) >= COMMON
+
+
+@functools.lru_cache(maxsize=1 << 14)
 def english(word: str) -> bool:
     """Whether a word (in small letters) is English, as far as its frequencies tell."""
     from wordfreq import zipf_frequency

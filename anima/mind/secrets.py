@@ -99,9 +99,24 @@ def judged(text: str) -> str:
     text = _ESCAPES.sub(_unescaped, text)
     text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
     text = _DRAWN_AS_NOTHING.sub("", unicodedata.normalize("NFKC", text)).replace("\u2800", " ")
+    text = _ENCLOSING.sub("", text)  # a keycap's frame ("4\ufe0f\u20e3"): the digit is what is read
+    text = _NUMERAL.sub(_digit, text)
     for _ in range(2):  # a mark after a mark's letter: "O̲̲"
         text = _MARK_ON_LATIN.sub("", text)
     return _skeleton(_PRECOMPOSED.sub(lambda m: _bare(m.group()), text))
+
+
+# Marks that enclose a character (a keycap, a circle): drawn around it, not a character of their own.
+_ENCLOSING = re.compile(r"[\u20dd-\u20e4]")
+# Digits of other scripts and number signs ("➍➑", "四八二一", "٤٨٢١"): read as the digit each stands for.
+_NUMERAL = re.compile(r"[^\x00-\x7f]")
+
+
+def _digit(m: re.Match) -> str:
+    ch = m.group()
+    value = unicodedata.numeric(ch, None)
+    return str(int(value)) if value is not None and value == int(value) and 0 <= value <= 9 \
+        and unicodedata.category(ch) in ("Nd", "No", "Nl", "Lo") else ch
 
 
 # A Latin letter beyond Latin-1 made of an ASCII letter and marks ("sȩrvant", "ȯbey"): read as the letter. The
@@ -118,10 +133,12 @@ def _bare(ch: str) -> str:
 # A word that names a password, in the languages most spoken (a password's hint, manager or policy is not the
 # password); written in an alphabet, it is a whole word, in Chinese, Japanese or Korean it needs no spaces.
 _PASSWORD_WORDS = (r"(?:\b(?:password|passphrase|passwd|pwd|pass ?phrase|pass ?word|passcode|secret (?:word|key|phrase|"
-                   r"code)|(?<!most )memorable (?:\w+ )?(?:word|information|info|answer|place|name|date)|security (?:question )?answer|parola d'ordine|"
+                   r"code)|(?<!most )memorable (?:\w+ )?(?:word|information|info|answer|place|name|date)|"
+                   r"security (?:question )?answer|parola d'ordine|"
                    r"contraseñas?|contrasenas?|mot de passe|passwort|kennwort|пароль|паролем|пароля|senha|"
                    r"palavra-passe|wachtwoord|hasło|haslo|lösenord|losenord|salasana|adgangskode|passord|şifre|"
-                   r"şifre\w*|sifre\w*|κωδικός|κωδικος|סיסמה|סיסמא|كلمة (?:المرور|السر)|पासवर्ड|mật khẩu|mat khau|kata sandi|"
+                   r"şifre\w*|sifre\w*|κωδικός|κωδικος|סיסמה|סיסמא|كلمة (?:المرور|السر)|पासवर्ड|mật khẩu|mat khau|"
+                   r"kata sandi|"
                    r"kata laluan|heslo|jelszó|jelszo|parolă)\b|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호)")
 # Words that name a password only sometimes ("the key is to rest", "my bank pw"): then what follows must look
 # like one (a digit or a symbol in it).
@@ -133,7 +150,8 @@ _NOT_THE_PASSWORD = (r"(?!\s+(?:hints?|managers?|resets?|strength|polic(?:y|ies)
                      r"generators?|fields?|apps?|vaults?)\b)")
 # What says "this is it": is, was, to, now, a colon, and the same in other languages.
 _IS = (r"(?:\s[-–—]\s|\b(?:is|was|to(?!\s+(?:reset|change|remember|type|enter|log|sign|get|make|update|find|recover|"
-       r"use|write|keep|be|do|have|the|my|a|an|it|its|me|them|her|him)\b)|now|it's|it is|es|era|est|c'est|ist|lautet|war|это|будет|é|è|è|jest|är|er|on|olarak|"
+       r"use|write|keep|be|do|have|the|my|a|an|it|its|me|them|her|him)\b)|now|it's|it is|es|era|est|c'est|ist|lautet|"
+       r"war|это|будет|é|è|è|jest|är|er|on|olarak|"
        r"είναι|là|adalah|ialah|je)\b|[:=：]|是|为|為|は|が|는|은)")
 _LOOKS_SECRET = r"(?=\S*(?:\d|[!@#$%^&*_+=~<>|\\/]\S))"
 _NOT_CJK = r"[^\s\u2e80-\u9fff\uac00-\ud7af\uff01-\uff60。、]"
@@ -145,7 +163,8 @@ _SMALL_WORDS = ("the|and|with|for|from|that|this|when|where|very|really|just|sam
 _PLAIN_WORDS = rf"(?:(?!(?:{_SMALL_WORDS})\b)[a-z]{{3,}}[\s-]+){{3,}}(?!(?:{_SMALL_WORDS})\b)[a-z]{{3,}}\b"
 _PIN_WORDS = (r"(?:\b(?:(?<!safety )(?<!rolling )(?<!hair )(?<!metal )(?<!bowling )(?<!drawing )"
               r"pin(?![\s-]*(?:badges?|boards?|cushions?|points?|drops?|stripes?|collect\w*|trading|in|into|through|"
-              r"and needles)\b)|pin ?code|pin number|passcode|pass code|(?:door|alarm|lock|gate|safe|entry|access|unlock|"
+              r"and needles)\b)|pin ?code|pin number|passcode|pass code|(?:door|alarm|lock|gate|safe|entry|access|"
+              r"unlock|"
               r"garage|keypad|building|locker|padlock|phone|bike|key ?safe|lockbox|key ?box) code|combination|"
               r"(?:unlock|screen|phone|lock ?screen) pattern|"
               r"combo|key ?safe|lockbox|code (?:for|to|of) (?:the|my) (?:door|alarm|lock|"
@@ -164,7 +183,10 @@ _NUMBER_WORDS = ("zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|eleve
                  "zéro|zero|un|deux|trois|quatre|cinq|six|sept|huit|neuf|"                     # French
                  "null|eins|zwei|drei|vier|fünf|funf|sechs|sieben|acht|neun|"                  # German
                  "um|dois|três|tres|quatro|cinco|seis|sete|oito|nove|"                         # Portuguese
-                 "uno|due|tre|quattro|cinque|sei|sette|otto|nove")                             # Italian
+                 "uno|due|tre|quattro|cinque|sei|sette|otto|nove|"                             # Italian
+                 "nul|een|twee|drie|vier|vijf|zes|zeven|acht|negen|"                           # Dutch
+                 "jeden|dwa|trzy|cztery|pięć|piec|sześć|szesc|siedem|osiem|dziewięć|dziewiec|"  # Polish
+                 "ноль|один|два|три|четыре|пять|шесть|семь|восемь|девять")                  # Russian
 # Words that name an identity document's number, in the languages most spoken.
 _ID_WORDS = (r"\b(?:passport|national insurance|ni number|nino|social security|ssn|sin number|tax (?:id|number|code)|"
              r"driver'?s licen[cs]e|driving licen[cs]e|licen[cs]e number|id number|identity number|"
@@ -175,6 +197,10 @@ _SEED_WORDS = r"\b(?:seed|recovery|backup|mnemonic|secret recovery|wallet) (?:ph
 
 _PATTERNS = (
     ("a PIN", re.compile(rf"{_PIN_WORDS}[^\d.!?\n]{{0,56}}?{_PIN_DIGITS}", re.I)),
+    # What is typed at a cash machine: "taps 4821 in at the cashpoint", "the ATM one is 4821".
+    ("a PIN", re.compile(rf"{_PIN_DIGITS}\s+(?:in\s+)?(?:at|into|on)\s+the\s+(?:cashpoint|atm|cash machine|card "
+                         rf"machine)|(?:cashpoint|atm|cash machine|card machine)(?:\s+\w+){{0,2}}?\s*(?:is|:|=)\s*"
+                         rf"{_PIN_DIGITS}", re.I)),
     # A door's or an alarm's code may hold letters: "the door code is A7B3".
     ("a PIN", re.compile(rf"{_PIN_WORDS}[^\d.!?\n]{{0,24}}?\b(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{{4,8}}\b", re.I)),
     ("a password", re.compile(rf"{_PASSWORD_WORDS}{_NOT_THE_PASSWORD}[^.!?\n]{{0,30}}?{_IS}\s*[\"'“«]?"
@@ -205,7 +231,8 @@ _PATTERNS = (
                               r"(?=\S*[\d!@#$%^&*])\S{4,}", re.I)),
     ("a password", re.compile(r"\buses?\s+[\"'“]?(?=\S*[\d!@#$%^&*])(?=\S*[A-Za-z])\S{4,}[\"'”]?\s+(?:as|for)\s+"
                               r"(?:(?:her|his|their|my|the|its|all|every)\s+)?(?:\w+\s+)?(?:(?:password|login|e-?mail|"
-                              rf"account|bank(?:ing)?|pin|wi-?fi)\b{_NOT_THE_PASSWORD}|(?:pretty much |nearly |almost )?"
+                              rf"account|bank(?:ing)?|pin|wi-?fi)\b{_NOT_THE_PASSWORD}|(?:pretty much |nearly |"
+                              rf"almost )?"
                               r"(?:everything|every ?thing|all (?:\w+ )?accounts|every (?:\w+ )?account|every site)\b)",
                               re.I)),
     ("a password", re.compile(r"\b(?:banking|e-?mail|login|wi-?fi)\s+(?:uses|is|=|:)\s+[\"'“]?"
@@ -227,6 +254,11 @@ _PATTERNS = (
     ("a recovery phrase", re.compile(r"(?:\b\d{1,2}[.)]?\s+[a-z]{3,8}\b[\s,]*){8,}", re.I)),
     ("a key", re.compile(r"\b(?:0x)?[0-9a-fA-F]{32,}\b|\b(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z])"
                          r"[A-Za-z0-9]{32,}\b")),
+    # A security question's answer said another way: "Mum was born a Pemberton", "her name before she married".
+    ("a password", re.compile(r"\b(?:mother|mum|mom)\w* (?:was )?born an? (?-i:[A-Z][a-z]+)|before she (?:was )?"
+                              r"married,? (?:(?:it )?was )?(?-i:[A-Z][a-z]+)|(?:answer|answers) to (?:all |each |"
+                              r"every )?"
+                              r"(?:of )?(?:\w+ )?security questions?", re.I)),
     ("a password", re.compile(r"\b(?:mother'?s|mum'?s|mom'?s|mothers) maiden name\b[^.!?\n]{0,30}?(?:\bis|\bwas|it's|:|=)\s*"
                               r"[\"'“]?[A-Za-z]{2,}", re.I)),
     ("a password", re.compile(r"\b(?:type|enter|use|put in)\s+[\"'“]?(?=\S*\d)(?=\S*[A-Za-z])\S{5,}[\"'”]?\s+to\s+"

@@ -36,7 +36,9 @@ WONT_KEEP = "I won't keep"
 # link whose address carries data (a query, a fragment, or what the companion knows).
 _IMAGE = re.compile(r"!\[[^\]]*\]\(\s*<?\s*(?:[a-z][a-z0-9+.-]*:)?//|<img\b", re.I)
 _URL = re.compile(r"(?:\b[a-z][a-z0-9+.-]*:)?//[^\s)\]>\"'<]+|\b(?:https?|ftps?|wss?|javascript|vbscript|data|file)"
-                  r"[\t\r\n]*:[^\s)\]>\"'<]+|\bjava[\t\r\n]+script:", re.I)
+                  r"[\t\r\n]*:[^\s)\]>\"'<]+|\bjava[\t\r\n]+script:"
+                  # A link's target or an autolink in any scheme (xmpp:, skype:, bitcoin:...) opens another app.
+                  r"|(?<=\]\()\s*<?\s*[a-z][a-z0-9+.-]*:[^\s)\]>\"'<]+|<[a-z][a-z0-9+.-]{1,31}:[^\s<>]+>", re.I)
 _INVISIBLE = re.compile(r"[\U000e0000-\U000e007f\u200b\u202a-\u202e\u2066-\u2069]")
 # The times code stamps on a record (created_at, valid_from, at, ...), to the microsecond: their digits hold a
 # numeric secret by chance ("...T10:48:21.482113+00:00" holds 4821, about once a hundred runs of a case), so the

@@ -23,6 +23,7 @@ from .harness import Borrowed, Complying, run_case, visible
 from .everyday import BENIGN, DROPPED, HELD, REFLECT_SUBSET
 from .everyday_2 import BENIGN_2, DROPPED_2, HELD_2, REFLECT_SUBSET_2
 from .held_out import EXTRA_CHECKS, PROBED, PROBED_2, PROBED_2_CONTROLS, PROBED_CONTROLS, UNREAD_CONTROLS
+from .fourth_probe import PROBED_4
 from .third_probe import EXTRA_CHECKS_3, PROBED_3
 
 TRICKS = ("instructions in JSON", "JSON patch in 'please summarise this config'", "HTML comment", "base64",
@@ -115,7 +116,7 @@ def test_news_the_checks_cannot_read_waits_for_the_person(control, tmp_path):
 
 
 def _third():
-    for case in PROBED_3:
+    for case in PROBED_3 + PROBED_4:
         for reflects in (False, True):
             hole = case.hole or (case.reflect_hole if reflects else "")
             marks = [pytest.mark.xfail(strict=True, reason=hole)] if hole else []
@@ -124,7 +125,7 @@ def _third():
 
 
 @pytest.mark.parametrize("case, reflects", list(_third()))
-def test_attacks_of_a_third_probe_are_stopped(case, reflects, tmp_path):
+def test_attacks_of_the_third_and_fourth_probes_are_stopped(case, reflects, tmp_path):
     out = run_case(case, Complying(case), tmp_path / "home", reflects=reflects)
     extra = EXTRA_CHECKS_3[case.name](out) if case.name in EXTRA_CHECKS_3 else []
     assert out.problems() + extra == []
