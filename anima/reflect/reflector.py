@@ -60,8 +60,10 @@ class Reflector:
         self.deep = deep
         self.evaluation = evaluation
         self.creation = creation
-        self._deep_lock = threading.Lock()
+        self._deep_lock = threading.Lock()  # held while deep reflection runs
+        self._deep_state = threading.Lock()  # guards the two below, read by the turn's thread
         self._deep_cancel: threading.Event | None = None
+        self._turns_started = 0
         self.unreflected = 0  # turns since quick reflection last ran to its end
         self.thread: threading.Thread | None = None
         self.preempt = threading.Event()
@@ -76,7 +78,10 @@ class Reflector:
         """A turn begins: learning stops where it is; a read-ahead in flight is finished, never thrown away
         half-read."""
         self.preempt.set()
-        if (deep := self._deep_cancel) is not None:
+        with self._deep_state:
+            self._turns_started += 1
+            deep = self._deep_cancel
+        if deep is not None:
             deep.set()  # deep reflection stops at the model's next token; what it finished stays written
             with self._deep_lock:
                 pass
@@ -121,9 +126,15 @@ class Reflector:
         meanwhile pre-empts it; the next call goes on where it stopped. None when it failed (told to listeners)."""
         if self.deep is None:
             return None
+        with self._deep_state:
+            asked_after = self._turns_started
         with self._deep_lock:
-            # Marked running before waiting on the work between turns, so a turn sent meanwhile stops it too.
-            self._deep_cancel = cancel = threading.Event()
+            # Marked running before waiting on the work between turns, so a turn sent meanwhile stops it too; one
+            # sent between the call and the mark saw nothing to stop, so it is counted instead.
+            with self._deep_state:
+                self._deep_cancel = cancel = threading.Event()
+                if self._turns_started != asked_after:
+                    cancel.set()
             done: list[Deepened] = []
             try:
                 self.wait()
@@ -131,7 +142,8 @@ class Reflector:
                     return Deepened(preempted=True)
                 self._guarded("reflecting deeply", lambda: done.append(self.deep.run(cancel)))
             finally:
-                self._deep_cancel = None
+                with self._deep_state:
+                    self._deep_cancel = None
         return done[0] if done else None
 
     def wait(self) -> None:

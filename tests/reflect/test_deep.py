@@ -6,6 +6,7 @@ history; a turn comes first and deep reflection finishes later; a malformed answ
 import json
 import random
 import threading
+import time
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -364,6 +365,29 @@ def test_a_turn_pre_empts_deep_reflection_which_finishes_later(anima_home):
         assert not done.preempted and len(c.episodes.all()) == 2 and done.messages == 4
         assert failed == [] and c.chat.callers == ["deep", "MainThread", "MainThread", "MainThread"], \
             (failed, c.chat.callers)
+    finally:
+        c.close()
+
+
+def test_a_turn_sent_as_deep_reflection_is_asked_for_still_pre_empts_it(anima_home):
+    # The window asks for deep reflection after a quiet while; the person may press Enter in the same instant. A turn
+    # that begins after the ask but before deep reflection marks itself running found nothing to stop: it is counted,
+    # and deep reflection yields to it instead of holding the model through the reply.
+    c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", Held(), FakeEmbedder(), user_name="Ada")
+    try:
+        c.indexer_thread.join()
+        c.learns = False
+        c.reflector.every = 0
+        talk(c, 0, "I adopted a puppy called Bruno.", "Congratulations on Bruno!")
+        results = []
+        with c.reflector._deep_lock:  # held as a deep reflection finishing would hold it: the ask waits here
+            deep = threading.Thread(target=lambda: results.append(c.reflect_deeply()), name="deep")
+            deep.start()
+            time.sleep(1)  # the ask is past its count, waiting for the lock (were it not, the model would be asked)
+            c.reflector.turn_started()
+        deep.join(60)
+        assert results and results[0] is not None and results[0].preempted, results
+        assert c.chat.callers == [] and c.episodes.all() == []  # the model was never asked by deep reflection
     finally:
         c.close()
 
