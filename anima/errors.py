@@ -30,6 +30,14 @@ class CompanionExists(KnownError):
     pass
 
 
+class SoulClosed(KnownError):
+    """Work that reached a soul after it was closed (the window closed, the companion locked, an import replaced
+    it): nothing was read or written. Background work that meets it has outlived what it was for."""
+
+    def __init__(self):
+        super().__init__("This companion was closed; nothing more was read or written in it.")
+
+
 class DamagedSoul(KnownError):
     """The database (or its key file) fails its integrity checks."""
 

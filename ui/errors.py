@@ -4,14 +4,29 @@ With no crash handler installed (a test that did not install one) a bug is raise
 still cannot pass unseen.
 """
 
+import logging
+
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from anima.errors import KnownError
+from anima.errors import KnownError, SoulClosed
 
 from . import crash
 
+log = logging.getLogger(__name__)
+
+
+def outlived(error: Exception) -> bool:
+    """Background work that finished after its companion was closed (the window closed, an import swapped the
+    soul): nobody waits for it, and a dialog about it would only puzzle. Logged, not shown."""
+    if isinstance(error, SoulClosed):
+        log.info("background work ended after its companion was closed; nothing was changed")
+        return True
+    return False
+
 
 def show(parent: QWidget, error: Exception, title: str = "Anima") -> None:
+    if outlived(error):
+        return
     if isinstance(error, KnownError):
         QMessageBox.warning(parent, title, str(error))
         return

@@ -25,7 +25,7 @@ from typing import Callable
 import numpy as np
 import sqlcipher3
 
-from ..errors import KnownError
+from ..errors import KnownError, SoulClosed
 from ..models.embedder import Embedder
 from ..store import recallable
 from ..store.kinds import KINDS, RECALLED
@@ -332,7 +332,7 @@ class Indexer:
         def run():
             try:
                 job()
-            except _SoulClosing:
+            except SoulClosed:  # the soul closed under a background save: the graph is kept another time
                 pass
             except (KnownError, sqlcipher3.Error) as e:  # a full disk, a locked soul: the graph is only a help
                 log.warning("the vector index was not kept in the soul this time (%s)", e)
@@ -359,16 +359,16 @@ class Indexer:
         del taken
         parts = [payload[i:i + PART] for i in range(0, len(payload), PART)] or [b""]
         del payload
-        with self._open() as con:
+        with self.soul.transaction() as con:
             sid = con.execute("INSERT INTO vector_snapshots(model, dim, through, parts, header, made_at) "
                               "VALUES (?, ?, ?, ?, ?, ?)", (self.embedder.name, self.embedder.dim, through,
                                                             len(parts), snapshot.dumps_header(header),
                                                             int(time.time()))).lastrowid
         try:
             for n, part in enumerate(parts):
-                with self._open() as con:
+                with self.soul.transaction() as con:
                     con.execute("INSERT INTO vector_snapshot_parts VALUES (?, ?, ?)", (sid, n, part))
-            with self._open() as con:
+            with self.soul.transaction() as con:
                 newest = con.execute("SELECT max(through) FROM vector_snapshots WHERE state = 'complete' AND "
                                      "model = ? AND dim = ?", (self.embedder.name, self.embedder.dim)).fetchone()[0]
                 written = con.execute("SELECT count(*) FROM vector_snapshot_parts WHERE snapshot_id = ?",
@@ -387,15 +387,6 @@ class Indexer:
         log.info("vector graph kept in the soul (%d parts, through change %d)", len(parts), through)
         return True
 
-    @contextmanager
-    def _open(self):
-        """A transaction, unless the soul is closed or closing (then SoulClosing, which save() stops at)."""
-        with self.soul.held() as standing:
-            if standing is Standing.CLOSED:
-                raise _SoulClosing()
-            with self.soul.transaction() as con:
-                yield con
-
     def _prune(self, con, through: int) -> None:
         """Feed rows that a kept graph holds (seq <= through) and that are old go (the caller's transaction)."""
         cutoff = con.execute("SELECT max(seq) FROM vector_feed WHERE seq <= ? AND at <= ?",
@@ -406,20 +397,20 @@ class Indexer:
 
     def _retire(self, sid: int) -> None:
         try:
-            with self._open() as con:
+            with self.soul.transaction() as con:
                 con.execute("UPDATE vector_snapshots SET state = 'retired' WHERE id = ?", (sid,))
-        except (KnownError, sqlcipher3.Error, _SoulClosing):
+        except (KnownError, sqlcipher3.Error):  # the soul closed or full: SoulClosed is a KnownError too
             pass  # removed at a later save (an unfinished one is retired once it is old)
 
     def _remove_retired(self) -> None:
         """Old graphs go a part per transaction; so does one left unfinished by a program that ended."""
         stale = int(time.time()) - self.ABANDONED_AFTER_S
-        for r in self._query("SELECT id FROM vector_snapshots WHERE state = 'retired' OR "
+        for r in self.soul.query("SELECT id FROM vector_snapshots WHERE state = 'retired' OR "
                              "(state = 'writing' AND made_at < ?)", (stale,)):
-            for p in self._query("SELECT n FROM vector_snapshot_parts WHERE snapshot_id = ?", (r["id"],)):
-                with self._open() as con:
+            for p in self.soul.query("SELECT n FROM vector_snapshot_parts WHERE snapshot_id = ?", (r["id"],)):
+                with self.soul.transaction() as con:
                     con.execute("DELETE FROM vector_snapshot_parts WHERE snapshot_id = ? AND n = ?", (r["id"], p["n"]))
-            with self._open() as con:
+            with self.soul.transaction() as con:
                 con.execute("DELETE FROM vector_snapshots WHERE id = ?", (r["id"],))
 
     def _kept(self) -> tuple[int, dict, bytes] | None:
@@ -458,13 +449,6 @@ class Indexer:
 
     # ---- plumbing ---------------------------------------------------------------
 
-    def _query(self, sql: str, params=()) -> list[dict]:
-        """soul.query for the background save: _SoulClosing once the soul is closed."""
-        with self.soul.held() as standing:
-            if standing is Standing.CLOSED:
-                raise _SoulClosing()
-            return self.soul.query(sql, params)
-
     def _data_version(self) -> int:
         return self.soul.data_version()
 
@@ -480,7 +464,3 @@ class Indexer:
     def _pruned_through(self) -> int:
         rows = self.soul.query("SELECT value FROM vector_state WHERE key = 'pruned_through'")
         return rows[0]["value"] if rows else 0
-
-
-class _SoulClosing(Exception):
-    """The soul closed under a background save: it stops, and the graph is kept another time."""

@@ -18,7 +18,7 @@ from typing import Callable, Iterator
 
 import sqlcipher3
 
-from ..errors import DamagedSoul, DiskError, DiskFull, InvalidEdit, NotFound, ReadOnlyRecord
+from ..errors import DamagedSoul, DiskError, DiskFull, InvalidEdit, NotFound, ReadOnlyRecord, SoulClosed
 from . import core, forget, migrations
 from .kinds import kind as _kind_of
 from .provenance import Provenance
@@ -149,6 +149,12 @@ class Soul:
                 self.con.close()
                 self.con = None
 
+    def _open(self) -> sqlcipher3.Connection:
+        """The connection, under the lock; a clear error, not an AttributeError, once the soul is closed."""
+        if self.con is None:
+            raise SoulClosed()
+        return self.con
+
     @contextmanager
     def held(self) -> Iterator[Standing]:
         """Its lock, for a few reads and writes that must see one state of the file with no other thread of
@@ -181,7 +187,7 @@ class Soul:
         """A short write transaction; SQLite errors come out as KnownErrors where they are one. Opened inside
         one of this thread's own transactions it is part of that one: all of it is written, or none."""
         with self._lock:
-            if self.con.in_transaction:  # only this thread can be in one: the lock is held for its whole length
+            if self._open().in_transaction:  # only this thread can be in one: the lock is held for its whole length
                 yield self.con
                 return
             try:
@@ -212,7 +218,7 @@ class Soul:
     def query(self, sql: str, params=()) -> list[sqlcipher3.Row]:
         with self._lock:
             try:
-                cur = self.con.execute(sql, params)
+                cur = self._open().execute(sql, params)
                 cols = [d[0] for d in cur.description or ()]
                 return [dict(zip(cols, row)) for row in cur.fetchall()]
             except sqlcipher3.Error as e:
@@ -222,7 +228,7 @@ class Soul:
         """Every row of these tables (those the file has), read as one snapshot even while another program
         writes: what the portable core carries (store/core.py)."""
         with self._lock:
-            own = not self.con.in_transaction
+            own = not self._open().in_transaction
             try:
                 if own:
                     self.con.execute("BEGIN")  # deferred: one read snapshot for every table
@@ -241,7 +247,7 @@ class Soul:
         """Full integrity check of the file (page HMACs and the b-trees); DamagedSoul if anything fails."""
         with self._lock:
             try:
-                bad_pages = self.con.execute("PRAGMA cipher_integrity_check").fetchall()
+                bad_pages = self._open().execute("PRAGMA cipher_integrity_check").fetchall()
                 result = self.con.execute("PRAGMA integrity_check").fetchall()
             except sqlcipher3.Error as e:
                 raise translate(e, self.path) from e

@@ -2,7 +2,7 @@ import hashlib
 
 import pytest
 
-from anima.errors import DiskFull, InvalidEdit, NewerSchema, ReadOnlyRecord
+from anima.errors import DiskFull, InvalidEdit, NewerSchema, ReadOnlyRecord, SoulClosed
 from anima.store import Home, Soul
 from anima.store import migrations
 from tests.conftest import PASSPHRASE
@@ -123,3 +123,13 @@ def test_a_full_disk_is_a_clear_error_and_loses_nothing(soul):
     assert soul.get("message", ids["message"])["content"] == "CANARY-message"
     assert soul.query("SELECT count(*) AS n FROM messages")[0]["n"] == 1
     soul.check()
+
+
+def test_a_closed_soul_says_so_instead_of_failing_inside(soul):
+    soul.set_meta("note", "kept")
+    soul.close()
+    for use in (lambda: soul.query("SELECT 1"), lambda: soul.get_meta("note"), soul.check,
+                lambda: soul.dump(["meta"]), lambda: soul.set_meta("note", "lost")):
+        with pytest.raises(SoulClosed, match="was closed; nothing more was read or written"):
+            use()
+    soul.close()  # a second close is harmless

@@ -121,3 +121,16 @@ def test_a_world_card_turned_off_in_the_panel_is_never_woken_until_turned_on(qtb
     view.toggle()
     qtbot.waitUntil(lambda: view.rows and view.rows[0]["enabled"], timeout=10_000)
     assert woken() == 1
+
+
+def test_a_view_that_loads_after_its_soul_closed_shows_no_error_and_raises_none(qtbot, window):
+    # The window closed (or an import swapped the soul) while a view was loading: CI once saw that load raise
+    # an AttributeError into the next test's event loop.
+    from ui import tasks
+    window.companion.self_model.write("persona", "Warm and direct.", "user")
+    view = open_view(qtbot, window, "Self")
+    window.companion.soul.close()
+    view.refresh()
+    qtbot.waitUntil(lambda: not tasks._keep, timeout=10_000)  # its task has failed, and been told on the UI thread
+    assert not view.error.isVisible()
+    assert view.editors["persona"].toPlainText() == "Warm and direct."  # what it showed stays

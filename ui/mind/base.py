@@ -4,7 +4,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from anima.errors import KnownError
 
-from .. import tasks
+from .. import errors, tasks
 
 
 class MindView(QWidget):
@@ -44,6 +44,8 @@ class MindView(QWidget):
         tasks.run(fn, done, self._failed, self)
 
     def _failed(self, error) -> None:
+        if errors.outlived(error):  # loading again would meet the closed soul again
+            return
         if not isinstance(error, KnownError):
             raise error
         self.say(str(error))
