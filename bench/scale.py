@@ -252,6 +252,7 @@ def turns(figures: dict, companions: dict, chat) -> None:
             c.settle()
     labels = list(companions)
     typed = {label: [] for label in companions}
+    typed_on = {label: [] for label in companions}
     for label in labels + labels[::-1]:
         c = companions[label]
         chat.forget_computed()
@@ -269,11 +270,20 @@ def turns(figures: dict, companions: dict, chat) -> None:
             ms, _, _ = first.turn(c, text + " Go on.")
             typed[label].append(ms)
             c.settle()
+            # Typed on after that pause: the last words and Enter without a pause between them (the usual end of
+            # a message in the window), so the draft read along lacks them.
+            c.read_draft(text)
+            c.settle()
+            ms, _, _ = first.turn(c, text + " Say more.")
+            typed_on[label].append(ms)
+            c.settle()
     for label in companions:
         say(f"scale: {label}: first token, cold {[round(x) for x in cold[label]]} ms, warm "
-            f"{[round(x) for x in warm[label]]} ms, typed {[round(x) for x in typed[label]]} ms; first words "
+            f"{[round(x) for x in warm[label]]} ms, typed {[round(x) for x in typed[label]]} ms, typed on "
+            f"{[round(x) for x in typed_on[label]]} ms; first words "
             f"shown, warm {[round(x) for x in shown[label]]} ms")
         figures[label].update(first_token_typed_ms=statistics.median(typed[label]),
+                              first_token_typed_on_ms=statistics.median(typed_on[label]),
                               first_token_ms=statistics.median(warm[label]),
                               first_token_cold_ms=statistics.median(cold[label]),
                               first_words_ms=statistics.median(shown[label]),
@@ -382,6 +392,7 @@ def main(argv=None) -> int:
             ("window_ms", "start to window painted, soul shown ms", 0), ("recall_ms", "one recall ms", 1),
             ("first_token_ms", "first token, warm (a conversation), sent at once ms", 0),
             ("first_token_typed_ms", "first token, warm, typed (the draft read along) ms", 0),
+            ("first_token_typed_on_ms", "first token, warm, typed on after the draft (last words unread) ms", 0),
             ("first_token_cold_ms", "first token, cold (whole prompt read) ms", 0),
             ("first_words_ms", "first words shown, warm ms", 0),
             ("prompt_tokens", "prompt tokens, cold", 0),
@@ -399,12 +410,14 @@ def main(argv=None) -> int:
         growth = session[-1][1] - session[1][1] if len(session) > 2 else None
     warm = y["first_token_ms"] / e["first_token_ms"]
     typed = y["first_token_typed_ms"] / e["first_token_typed_ms"]
+    typed_on = y["first_token_typed_on_ms"] / e["first_token_typed_on_ms"]
     cold = y["first_token_cold_ms"] / e["first_token_cold_ms"]
     small = figures[labels[1]]
     say(f"scale: targets: vectors ready in {y['vector_ready_s']:.2f} s (5 s: "
         f"{'met' if y['vector_ready_s'] <= 5 else 'NOT met'}); first token of a message sent at once "
         f"{warm:.2f}x the empty soul's (1.5x: {'met' if warm <= 1.5 else 'NOT met'}), of one typed (the draft "
-        f"read along) {typed:.2f}x (1.5x: {'met' if typed <= 1.5 else 'NOT met'}); cold, the whole prompt read, "
+        f"read along) {typed:.2f}x (1.5x: {'met' if typed <= 1.5 else 'NOT met'}), typed on after the draft "
+        f"{typed_on:.2f}x (1.5x: {'met' if typed_on <= 1.5 else 'NOT met'}); cold, the whole prompt read, "
         f"{cold:.2f}x. Against the "
         f"{labels[1]}-message soul (which recalls as much into a turn: an empty soul recalls nothing): warm "
         f"{y['first_token_ms'] / small['first_token_ms']:.2f}x, cold "
@@ -414,6 +427,8 @@ def main(argv=None) -> int:
                    "first_token_ms_empty": round(e["first_token_ms"], 1),
                    "first_token_typed_ms": round(y["first_token_typed_ms"], 1),
                    "first_token_typed_ms_empty": round(e["first_token_typed_ms"], 1),
+                   "first_token_typed_on_ms": round(y["first_token_typed_on_ms"], 1),
+                   "first_token_typed_on_ms_empty": round(e["first_token_typed_on_ms"], 1),
                    "rss_mb": round(y["rss_mb"], 1),
                    "first_token_cold_ms": round(y["first_token_cold_ms"], 1),
                    "first_token_cold_ms_empty": round(e["first_token_cold_ms"], 1),
