@@ -34,7 +34,7 @@ import threading
 from typing import Callable
 
 from ..conversation import Conversation
-from ..errors import KnownError
+from ..errors import KnownError, SoulClosed
 from ..mind.human import HumanNotes
 from ..mind.messages import clean
 from ..mind.predictions import Evaluation
@@ -184,6 +184,9 @@ class Reflector:
         try:
             job(*args)
             return True
+        except SoulClosed:  # the companion closed under it (the window closed, an import): no one is left to tell
+            log.info("%s stopped: the companion was closed", what)
+            return False
         except KnownError as e:  # the person's or the machine's doing (a full disk, a floor too large): say it
             log.warning("%s stopped: %s", what, type(e).__name__)
             for listener in self._failure_listeners:
