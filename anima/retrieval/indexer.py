@@ -399,8 +399,8 @@ class Indexer:
         try:
             with self.soul.transaction() as con:
                 con.execute("UPDATE vector_snapshots SET state = 'retired' WHERE id = ?", (sid,))
-        except (KnownError, sqlcipher3.Error):  # the soul closed or full: SoulClosed is a KnownError too
-            pass  # removed at a later save (an unfinished one is retired once it is old)
+        except (KnownError, sqlcipher3.Error):  # closed (SoulClosed is a KnownError) or full: removed at a later
+            pass  # save (an unfinished one is retired once it is old)
 
     def _remove_retired(self) -> None:
         """Old graphs go a part per transaction; so does one left unfinished by a program that ended."""

@@ -187,16 +187,17 @@ class Soul:
         """A short write transaction; SQLite errors come out as KnownErrors where they are one. Opened inside
         one of this thread's own transactions it is part of that one: all of it is written, or none."""
         with self._lock:
-            if self._open().in_transaction:  # only this thread can be in one: the lock is held for its whole length
-                yield self.con
+            con = self._open()
+            if con.in_transaction:  # only this thread can be in one: the lock is held for its whole length
+                yield con
                 return
             try:
-                self.con.execute("BEGIN IMMEDIATE")
+                con.execute("BEGIN IMMEDIATE")
             except sqlcipher3.Error as e:
                 raise translate(e, self.path) from e
             try:
-                yield self.con
-                self.con.execute("COMMIT")
+                yield con
+                con.execute("COMMIT")
             except sqlcipher3.Error as e:
                 self._rollback()
                 raise translate(e, self.path) from e
@@ -228,15 +229,16 @@ class Soul:
         """Every row of these tables (those the file has), read as one snapshot even while another program
         writes: what the portable core carries (store/core.py)."""
         with self._lock:
-            own = not self._open().in_transaction
+            con = self._open()
+            own = not con.in_transaction
             try:
                 if own:
-                    self.con.execute("BEGIN")  # deferred: one read snapshot for every table
+                    con.execute("BEGIN")  # deferred: one read snapshot for every table
                 try:
-                    return core.dump_tables(self.con, tables)
+                    return core.dump_tables(con, tables)
                 finally:
                     if own:
-                        self.con.execute("COMMIT")
+                        con.execute("COMMIT")
             except sqlcipher3.Error as e:
                 raise translate(e, self.path) from e
 
@@ -247,8 +249,9 @@ class Soul:
         """Full integrity check of the file (page HMACs and the b-trees); DamagedSoul if anything fails."""
         with self._lock:
             try:
-                bad_pages = self._open().execute("PRAGMA cipher_integrity_check").fetchall()
-                result = self.con.execute("PRAGMA integrity_check").fetchall()
+                con = self._open()
+                bad_pages = con.execute("PRAGMA cipher_integrity_check").fetchall()
+                result = con.execute("PRAGMA integrity_check").fetchall()
             except sqlcipher3.Error as e:
                 raise translate(e, self.path) from e
         if bad_pages or result != [("ok",)]:
