@@ -142,6 +142,50 @@ def test_a_message_sent_as_drafted_takes_what_was_recalled_for_its_draft(reading
     assert searched[:1] == ["and the cat?"]
 
 
+def test_a_message_typed_on_past_its_draft_with_words_of_asking_keeps_the_drafts_note(reading_companion,
+                                                                                       monkeypatch):
+    """The last words and Enter often come without a pause: what the draft recalled stands when those words ask
+    for nothing new, so the note the model read along is sent unchanged; words that name something are searched."""
+    c, chat = reading_companion()
+    c.memories.remember("Ada's piano teacher is called Olga")
+    c.memories.remember("Ada's sister Bea started a new job at the bakery")
+    chat.enqueue("Hello!")
+    c.turn("hello there").read()
+    c.settle()
+    searched = []
+    real = c.clerk.pick
+    monkeypatch.setattr(c.clerk, "pick", lambda *a, **kw: searched.append(a[0]) or real(*a, **kw))
+    chat.enqueue(".")
+    c.read_draft("who teaches me piano?")
+    c.settle()
+    draft = chat.history[-1]["messages"]
+    searched.clear()
+    chat.enqueue("Olga does.")
+    turn = c.turn("who teaches me piano? Tell me more, please.")
+    assert searched == [] and any("Olga" in r.text for r in turn.recalled)
+    assert turn.workspace.messages[:-1] == draft[:-1]  # only the message's own words are new to the model
+    turn.read()
+    c.settle()
+    # Words that name something are searched for: the draft's recall would miss the sister.
+    chat.enqueue(".")
+    c.read_draft("what did I say about")
+    c.settle()
+    searched.clear()
+    chat.enqueue("Bea's bakery job.")
+    turn = c.turn("what did I say about my sister?")
+    assert searched == ["what did I say about my sister?"] and any("Bea" in r.text for r in turn.recalled)
+    turn.read()
+    c.settle()
+    # A draft cut inside a word ("pian" + "o") is another word: searched again.
+    chat.enqueue(".")
+    c.read_draft("who tunes the pian")
+    c.settle()
+    searched.clear()
+    chat.enqueue("Nobody yet.")
+    c.turn("who tunes the piano").read()
+    assert searched[:1] == ["who tunes the piano"]
+
+
 def test_a_trim_the_next_turn_would_need_is_done_and_read_between_turns(reading_companion):
     c, chat = reading_companion(context_tokens=1400)
     for i in range(12):  # a long conversation: the transcript nears its room

@@ -27,6 +27,7 @@ from ..mind.selfmodel import SelfFloor, SelfModel
 from ..mind.working_memory import held as held_today
 from ..mind.world import Clerk
 from ..models.chat import ChatModel
+from ..retrieval.fts import adds_no_terms
 from ..retrieval.recall import Recalled
 from ..store.provenance import EXTERNAL, Provenance, Source
 from ..store.soul import now
@@ -209,11 +210,14 @@ class Conversation:
     def recalled_for_draft(self, text: str) -> list[Recalled] | None:
         """What recall found for this text as its draft, if neither the transcript nor the soul changed since: a
         turn asks before it stores its message (which recall leaves out). None: recall it now. At 100,000
-        messages a recall takes 15-20 ms (bench/scale.py), a quarter of a typed message's wait. A draft left
-        longer than DRAFT_RECALL_KEPT_S is recalled again (recall weighs how recent things are, and "today")."""
+        messages a recall takes 15-20 ms (bench/scale.py), a quarter of a typed message's wait. A message that
+        only adds words of asking to its draft ("Say more.", "thanks!": typed on after the pause that handed the
+        draft over) asks for the same things: the draft's recall stands, so the note the model read along stays,
+        and only the message's last words are read again. A draft left longer than DRAFT_RECALL_KEPT_S is
+        recalled again (recall weighs how recent things are, and "today")."""
         with self.lock:
             kept = self._draft_recall
-        if kept is None or kept[0] != text or time.monotonic() - kept[3] > DRAFT_RECALL_KEPT_S \
+        if kept is None or not adds_no_terms(kept[0], text) or time.monotonic() - kept[3] > DRAFT_RECALL_KEPT_S \
                 or kept[1] != self._recall_mark():
             return None
         return kept[2]

@@ -19,7 +19,8 @@ from ..store.kinds import KINDS
 from ..store.migrations import UNSPACED_RANGES
 from ..store.soul import Soul
 
-# Words that say how a question is asked, not what it is about.
+# Words that say how a question is asked, not what it is about: its grammar, and the words that ask ("tell me",
+# "say more", "go on", "thanks"), which a message often ends with after its question.
 STOPWORDS = frozenset("""
 a about above after again all also am an and any are as at be been before being below between both but by can
 could did do does doing down during each few for from further had has have having he her here hers herself him
@@ -27,6 +28,7 @@ himself his how i if in into is it its itself just me more most my myself no nor
 other our ours ourselves out over own same she should so some such than that the their theirs them themselves
 then there these they this those through to too under until up very was we were what when where which while who
 whom why will with would you your yours yourself yourselves s t don ever kind
+say says said tell tells told remind remember please thanks thank go ok okay yes yeah hi hey hello oh
 """.split())
 
 
@@ -62,6 +64,16 @@ _STEM = snowballstemmer.stemmer("porter")  # the Porter algorithm, as FTS5's por
 def _stem(word: str) -> str:
     # Stemming is pure and a vocabulary is small: finding parts stems every trigger of every part per moment.
     return _STEM.stemWord(word)
+
+
+def adds_no_terms(before: str, text: str) -> bool:
+    """Whether `text` is `before` with only words after it that search for nothing (asking, thanks, punctuation:
+    "…the painting I finished?" + " Say more."): recall finds for it what it finds for `before`, by its words, and
+    a note cuts items to the same sentences. The words must follow a whole word: "pain" + "t" is another word."""
+    if not before or not text.startswith(before):
+        return False
+    rest = text[len(before):]
+    return (not rest or not (before[-1].isalnum() and rest[0].isalnum())) and not terms(rest)
 
 
 def stems(text: str) -> set[str]:

@@ -88,3 +88,17 @@ def test_in_a_large_table_common_pairs_leave_the_query(companion, monkeypatch):
     expr = fts.gram_expression(c.soul, "messages", ["我觉得烤鸭"])
     assert "烤鸭" in expr and "我觉" not in expr  # 我觉 is in every message
     assert "我觉" in fts.gram_expression(c.soul, "messages", ["我觉得"])  # nothing rarer: all
+
+
+@pytest.mark.parametrize("draft, text, same", [
+    ("do you remember the painting I finished?", "do you remember the painting I finished? Say more.", True),
+    ("who teaches me piano?", "who teaches me piano? Thanks!", True),
+    ("who teaches me piano?", "who teaches me piano?", True),
+    ("what did I say about", "what did I say about my sister?", False),  # a word that names something
+    ("who tunes the pian", "who tunes the piano", False),  # the draft ended inside a word
+    ("what happened", "what happened yesterday?", False),  # a time recall reads
+    ("who teaches me piano?", "who teaches me guitar?", False),  # not the draft with words after it
+    ("我的", "我的画", False),  # unspaced script: a new pair
+])
+def test_words_after_a_draft_that_search_for_nothing(draft, text, same):
+    assert fts.adds_no_terms(draft, text) is same
