@@ -49,3 +49,59 @@ def test_after_a_read_ahead_note_a_message_adds_a_brief_one(reading_companion):
     assert note.startswith("# Also recalled\n- [today, I know] …Her brother Tomas lives in Porto")
     assert "bakery" not in note
     assert ("memory", 3) in turn.workspace.note.keys  # the whole memory is held; the note shows its part
+
+
+def _item(i, text, kind="message", origin="person"):
+    from anima.retrieval.recall import Recalled
+    return Recalled(kind, i, text, "2026-11-01T10:00:00+00:00", 1.0, {}, {"speaker": "Ada", "origin": origin})
+
+
+def test_an_item_a_note_already_says_is_not_said_again():
+    from anima.workspace.note import said_already
+    loss = "So sorry to hear about your loss, Maria. I'm here for you if you need anything."
+    items = [_item(1, loss),
+             _item(2, "Also, " + loss.replace(" anything", "")),  # said again, a lead-in, a word gone
+             _item(3, loss + " My sister started at the bakery on Monday."),  # says it again, and more
+             _item(4, "Where did you go camping?")]
+    assert said_already(items, []) == {("message", 2)}
+    # A line of a note the transcript holds says it already, whatever the label and speaker before it.
+    noted = "# What I recall that may matter now\n- [3 weeks ago] Maria: " + loss + "\n- [today] Ada: hello"
+    assert said_already(items, [noted]) == {("message", 1), ("message", 2)}
+    assert said_already(items[3:], [noted]) == set()
+    # Only a message of the same standing says it: a memory says more (what is no longer true), and the person's
+    # own words are not text they pasted.
+    assert said_already([_item(5, loss, kind="memory"), _item(6, loss)], []) == {("message", 6)}
+    assert said_already([_item(7, loss, origin="pasted"), _item(8, loss)], []) == set()
+    assert said_already([_item(9, loss, kind="memory")], [noted]) == set()
+
+
+def test_a_turn_recalls_one_saying_of_what_was_said_twice(reading_companion):
+    c, chat = reading_companion()
+    for said in ("My cat Miso sleeps on the piano every afternoon", "Oh, my cat Miso sleeps on the piano every "
+                 "afternoon, you know"):  # an earlier conversation, said twice
+        c.messages.record("user", said, speaker="Ada", session="2026-10-01")
+    c.memories.remember("Ada's piano teacher is called Olga")
+    chat.enqueue("Miso and Olga, yes.")
+    turn = c.turn("tell me about Miso the cat and my piano")
+    held = [r.text for r in turn.recalled]
+    assert sum("Miso sleeps on the piano" in t for t in held) == 1 and any("Olga" in t for t in held)
+    turn.read()
+
+
+def test_an_exchange_that_brings_nothing_new_to_mind_still_makes_the_next_note_brief(reading_companion):
+    """Reading ahead found only what the transcript holds: the model has what the exchange brings to mind, as after
+    a note read ahead, so the next message adds only what it newly brings up, briefly."""
+    c, chat = reading_companion()
+    c.memories.remember("Ada's cat Miso sleeps on the piano")
+    c.memories.remember(LISBON)
+    chat.enqueue("Miso sleeps on your piano again!")
+    first = c.turn("my cat Miso")
+    first.read()
+    assert "Miso sleeps on the piano" in first.workspace.note.content and "Lisbon" not in first.workspace.note.content
+    c.settle()
+    assert c.conversation.entries()[-1].role == "assistant"  # nothing new to read ahead: no note
+    chat.enqueue("Chemistry.")
+    turn = c.turn("what does my brother teach?")
+    turn.read()
+    assert turn.workspace.note.content.startswith("# Also recalled\n- [today, I know] …Her brother Tomas")
+    assert "bakery" not in turn.workspace.note.content

@@ -32,10 +32,12 @@ from ..retrieval.recall import Recalled
 from ..store.provenance import EXTERNAL, Provenance, Source
 from ..store.soul import now
 from ..workspace import Assembled, Entry, Workspace
+from ..workspace.note import said_already
 from .outward import safe_reply
 
 RECALL_K = 3  # newly recalled items per turn; what was recalled before stays in the transcript
 RECALL_K_AFTER_READ_AHEAD = 1
+SPARE = 10  # items recalled beyond those wanted, for the ones a note already says (people repeat themselves)
 DRAFT_RECALL_KEPT_S = 60
 HISTORY_ON_OPEN = 200  # messages of a reopened session taken back into its transcript
 
@@ -80,6 +82,7 @@ class Conversation:
         self._written: str | None = None  # the human block as the companion's learning last wrote it
         self._held: str | None = None  # working memory as quick reflection last wrote it
         self.serial = 0  # bumped by every turn: work prepared before it is stale
+        self._nothing_ahead = False  # the last exchange, read ahead, brought nothing new to mind
         # Bids weighed between turns (on the exchange) that the model has read: recorded with the next reply, and
         # their parts do not bid again on its message. Each with the message it was made for.
         self._heard: list[tuple[Weighed, int | None]] = []
@@ -110,9 +113,10 @@ class Conversation:
         return keys
 
     def follows_read_ahead(self) -> bool:
-        """Whether the transcript ends with a note read ahead: a message then adds a brief one."""
+        """Whether the last exchange was read ahead: the transcript ends with the note it made, or it found nothing
+        the transcript did not hold already. A message then adds a brief note of what it newly brings up."""
         with self.lock:
-            return bool(self._transcript) and self._transcript[-1].role == "system"
+            return bool(self._transcript) and (self._transcript[-1].role == "system" or self._nothing_ahead)
 
     @property
     def last_reply(self) -> int | None:
@@ -176,6 +180,7 @@ class Conversation:
         with self.lock:
             self._transcript.append(Entry("assistant", text, frozenset({("message", message_id)})))
             self._changes += 1
+            self._nothing_ahead = False
             self.serial += 1  # what was read ahead did not know of it
         return message_id
 
@@ -188,16 +193,20 @@ class Conversation:
                  for e in outside]
         return self.messages.record_many(sent, citing_first=bool(typed))
 
-    def recall_for(self, text: str, message_ids: list[int] = ()) -> list[Recalled]:
-        """What this message newly brings to mind: not what the transcript already holds, nor the message itself
+    def recall_for(self, text: str, message_ids: list[int] = (), k: int | None = None) -> list[Recalled]:
+        """What this message (or an exchange, read ahead) newly brings to mind, at most `k` items: not what the
+        transcript already holds or its notes already say (workspace/note.py said_already), nor the message itself
         (its own words and what was sent with it)."""
         # The message itself takes no part: recall then finds for it what it found for its draft (read along).
         itself = frozenset(("message", i) for i in message_ids)
         present = self.keys()
-        found = self.admissible(self.clerk.pick(text, RECALL_K + len(present), exclude=itself))
         # After a note read ahead, this message adds only what it newly brings up.
-        k = RECALL_K_AFTER_READ_AHEAD if self.follows_read_ahead() else RECALL_K
-        return [r for r in found if r.key not in present and r.relevant][:k]
+        k = k or (RECALL_K_AFTER_READ_AHEAD if self.follows_read_ahead() else RECALL_K)
+        found = [r for r in self.admissible(self.clerk.pick(text, max(k, RECALL_K) + len(present) + SPARE,
+                                                            exclude=itself))
+                 if r.key not in present and r.relevant]
+        said = said_already(found, [e.content for e in self.entries() if e.role == "system"], text)
+        return [r for r in found if r.key not in said][:k]
 
     def recall_for_draft(self, text: str) -> list[Recalled]:
         """What a message still being typed would bring to mind, kept for its turn if it is sent as drafted."""
@@ -280,7 +289,7 @@ class Conversation:
             emotional = feelings if feelings != self._feelings_shown else ""
             transcript = list(self._transcript)
         ws = self.workspace()
-        brief = bool(transcript) and transcript[-1].role == "system"
+        brief = self.follows_read_ahead()
 
         def assemble(f):
             return ws.assemble(f, self.name, transcript, recalled, text, focus=focus, emotional=emotional,
@@ -299,6 +308,7 @@ class Conversation:
         with self.lock:
             del self._transcript[:ws.kept_from]
             self._changes += 1
+            self._nothing_ahead = False
             self._draft_recall = None
             self._floor_sent = prepared.floor
             if ws.note:
@@ -346,11 +356,19 @@ class Conversation:
             del self._transcript[:start]
             self._transcript.append(note)
             self._changes += 1
+            self._nothing_ahead = False
             self._floor_sent = floor
             del self._learned[:learned]
             if weighed is not None and weighed.bids:
                 self._heard.append((weighed, self._last_reply))
             return True
+
+    def read_ahead_nothing(self, serial: int) -> None:
+        """Reading ahead found nothing for the exchange that the transcript does not hold already (as a note read
+        ahead would, this makes the next message's note brief), unless a turn began since `serial`."""
+        with self.lock:
+            if self.serial == serial:
+                self._nothing_ahead = True
 
     def restart(self) -> None:
         """A new conversation: recent turns start empty, and earlier ones come back by recall."""
@@ -358,6 +376,7 @@ class Conversation:
             self.session = now()
             self._transcript = []
             self._changes += 1
+            self._nothing_ahead = False
             self._draft_recall = None
             self._heard, self._drafted = [], None
             self._focus_shown = self._feelings_shown = ""
@@ -368,6 +387,7 @@ class Conversation:
         with self.lock:
             self._heard, self._drafted = [], None
             self._changes += 1  # what recall may show the Self changed with the mode
+            self._nothing_ahead = False
 
     # ---- forgetting -----------------------------------------------------------
 
@@ -381,6 +401,7 @@ class Conversation:
             dropped = len(self._transcript) - len(kept)
             self._transcript = kept
             self._changes += 1
+            self._nothing_ahead = False
             self._draft_recall = None  # it may hold what was forgotten
             self._learned = [(i, fact) for i, fact in self._learned if not touched(fact, {("memory", i)})]
             self._heard = [(w, about) for w, about in self._heard

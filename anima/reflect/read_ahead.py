@@ -30,15 +30,14 @@ def read_ahead(conversation: Conversation, exchange: str, serial: int, weighed=N
     """`serial`: the conversation's serial when the exchange ended; a turn begun since makes this stale.
     `weighed`: the parts' bids on the exchange (mind/bids.py): the ones the Self follows join the note."""
     c = conversation
-    present = c.keys()
-    found = [r for r in c.admissible(c.clerk.pick(exchange, READ_AHEAD_ITEMS + len(present)))
-             if r.key not in present and r.relevant]
-    items = found[:READ_AHEAD_ITEMS]
+    items = c.recall_for(exchange, k=READ_AHEAD_ITEMS)
     learned = c.learned()
     chosen = weighed.chosen() if weighed is not None else []
     if not (items or learned or chosen) or c.serial != serial:
         if weighed is not None and not chosen:
             c.hear(weighed, serial)  # weighed, none followed: the next reply records them
+        if not (items or learned or chosen):
+            c.read_ahead_nothing(serial)  # what the exchange brings to mind, the transcript holds already
         return
     note = note_entry("", "", items, learned, query=exchange, bids=chosen)
     ws = c.workspace()
