@@ -9,6 +9,13 @@ def words(text):
     return len(text.split()) + 1
 
 
+def read_along(c, chat, draft):
+    """The window hands the draft over at a pause in typing, and the model reads the prompt it would make."""
+    chat.enqueue(".")
+    c.read_draft(draft)
+    c.settle()
+
+
 def test_the_self_tier_survives_a_huge_history_recall_and_message(companion):
     sm = companion.self_model
     sm.write("persona", "I am playful and direct.", "user")
@@ -97,9 +104,7 @@ def test_a_message_sent_as_drafted_takes_what_was_recalled_for_its_draft(reading
     chat.enqueue("Hello!")
     c.turn("hello there").read()
     c.settle()
-    chat.enqueue(".")
-    c.read_draft("who teaches me piano?")
-    c.settle()
+    read_along(c, chat, "who teaches me piano?")
     searched = []
     real = c.clerk.pick
     monkeypatch.setattr(c.clerk, "pick", lambda *a, **kw: searched.append(a[0]) or real(*a, **kw))
@@ -109,9 +114,7 @@ def test_a_message_sent_as_drafted_takes_what_was_recalled_for_its_draft(reading
     turn.read()
     c.settle()
     # Something written to the soul after the draft: the turn recalls afresh, and finds it.
-    chat.enqueue(".")
-    c.read_draft("and who tunes the piano?")
-    c.settle()
+    read_along(c, chat, "and who tunes the piano?")
     c.memories.remember("Ada's piano tuner is called Bram")
     searched.clear()
     chat.enqueue("Bram.")
@@ -120,9 +123,7 @@ def test_a_message_sent_as_drafted_takes_what_was_recalled_for_its_draft(reading
     turn.read()
     c.settle()
     # A vector that reaches the index without a write (another program's, read from the feed): afresh too.
-    chat.enqueue(".")
-    c.read_draft("what about the piano?")
-    c.settle()
+    read_along(c, chat, "what about the piano?")
     c.indexer.index.add(("memory", 999_999), c.indexer.embedder.embed("a piano"))
     searched.clear()
     chat.enqueue("Yes.")
@@ -130,9 +131,7 @@ def test_a_message_sent_as_drafted_takes_what_was_recalled_for_its_draft(reading
     assert searched[:1] == ["what about the piano?"]  # (then reading ahead after the reply)
     c.settle()
     # A draft left a long while (recall weighs how recent things are): afresh.
-    chat.enqueue(".")
-    c.read_draft("and the cat?")
-    c.settle()
+    read_along(c, chat, "and the cat?")
     import anima.conversation.live as live
     later = live.time.monotonic() + live.DRAFT_RECALL_KEPT_S + 1
     monkeypatch.setattr(live.time, "monotonic", lambda: later)
@@ -155,9 +154,7 @@ def test_a_message_typed_on_past_its_draft_with_words_of_asking_keeps_the_drafts
     searched = []
     real = c.clerk.pick
     monkeypatch.setattr(c.clerk, "pick", lambda *a, **kw: searched.append(a[0]) or real(*a, **kw))
-    chat.enqueue(".")
-    c.read_draft("who teaches me piano?")
-    c.settle()
+    read_along(c, chat, "who teaches me piano?")
     draft = chat.history[-1]["messages"]
     searched.clear()
     chat.enqueue("Olga does.")
@@ -167,9 +164,7 @@ def test_a_message_typed_on_past_its_draft_with_words_of_asking_keeps_the_drafts
     turn.read()
     c.settle()
     # Words that name something are searched for: the draft's recall would miss the sister.
-    chat.enqueue(".")
-    c.read_draft("what did I say about")
-    c.settle()
+    read_along(c, chat, "what did I say about")
     searched.clear()
     chat.enqueue("Bea's bakery job.")
     turn = c.turn("what did I say about my sister?")
@@ -177,9 +172,7 @@ def test_a_message_typed_on_past_its_draft_with_words_of_asking_keeps_the_drafts
     turn.read()
     c.settle()
     # A draft cut inside a word ("pian" + "o") is another word: searched again.
-    chat.enqueue(".")
-    c.read_draft("who tunes the pian")
-    c.settle()
+    read_along(c, chat, "who tunes the pian")
     searched.clear()
     chat.enqueue("Nobody yet.")
     c.turn("who tunes the piano").read()
