@@ -30,6 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .first_token import FirstToken
+from .kept import close_keeping_model
 from .report import emit, say, table
 from .ui import painted_ms
 
@@ -196,43 +198,6 @@ def opened(label: str, home_dir: Path, chat, embedder, tmp: Path, windows: int) 
     return out, c
 
 
-class FirstToken:
-    """When the chat model gave its first token in a turn (what a soul's size could delay: recording, recall,
-    the prompt read), apart from when the turn showed its first words (a whole first sentence, held until it
-    ends, and asked again when it opened by announcing how they seem to feel: the reply's words, not the soul,
-    decide that)."""
-
-    def __init__(self, chat):
-        self.at: float | None = None
-        real = chat.stream_text
-
-        def stream_text(messages, **kw):
-            pieces = real(messages, **kw)
-            try:
-                piece = next(pieces)
-            except StopIteration as e:
-                return e.value
-            if self.at is None:
-                self.at = time.perf_counter()
-            yield piece
-            return (yield from pieces)
-
-        chat.stream_text = stream_text
-
-    def turn(self, c, text: str) -> tuple[float, float, object]:
-        """(ms to the model's first token, ms to the first words shown, the turn), the turn read to its end."""
-        self.at = None
-        t = time.perf_counter()
-        turn = c.turn(text)
-        shown = float("nan")
-        for _ in turn:
-            shown = (time.perf_counter() - t) * 1000
-            break
-        for _ in turn:
-            pass
-        return (float("nan") if self.at is None else (self.at - t) * 1000), shown, turn
-
-
 def turns(figures: dict, companions: dict, chat) -> None:
     """First token of a turn on each soul, alternated so that neither always runs on a busier machine: cold
     (the model's computed prefix forgotten first: the whole prompt is read) and warm (a conversation going on:
@@ -300,19 +265,13 @@ def carried(label: str, c, tmp: Path) -> dict:
     c.export_core(core, EXPORT_PASSPHRASE)
     out["export_s"] = time.perf_counter() - t
     out["core_mb"] = core.stat().st_size / 2 ** 20
-    c.chat = _Kept()  # the model goes on to the next soul: closing the companion must not free it
-    c.close()
+    close_keeping_model(c)  # the model goes on to the next soul
     t = time.perf_counter()
     Home(tmp / f"{label}-imported").import_core(core, EXPORT_PASSPHRASE, PASSPHRASE)
     out["import_s"] = time.perf_counter() - t
     core.unlink()
     shutil.rmtree(tmp / f"{label}-imported")
     return out
-
-
-class _Kept:
-    def close(self) -> None:
-        pass
 
 
 # ---- memory over a long session, with the fake models ------------------------------------------------------------

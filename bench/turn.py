@@ -4,12 +4,13 @@ Cold is the first message of a conversation whose transcript already holds
 about 1,500 tokens; warm is a later message of the same conversation, recall
 included, after a side call (a part's structured bid or a reflection) has used
 the model in between, and after the companion's reading ahead between turns
-(anticipate.py) has finished, as it does while a person reads the reply. Each
-message is also sent a second time as typed in the window: with a pause
-before Enter, so the companion has read along. Raw llama-cpp-python on the
-same prompt, cold and with its prefix computed, is measured in the same run
+(reflect/read_ahead.py) has finished, as it does while a person reads the
+reply. Each message is also sent a second time as typed in the window: with a
+pause before Enter, so the companion has read along. Raw llama-cpp-python on
+the same prompt, cold and with its prefix computed, is measured in the same run
 as the reference (on the file the companion runs from, and cold on the file as
-it ships).
+it ships). A turn's time is to the model's first token, as raw llama.cpp's is;
+the first words a warm turn shows, a sentence later, are reported beside it.
 """
 
 import argparse
@@ -27,6 +28,8 @@ from anima.mind.messages import NewMessage
 from anima.store import Home
 
 from . import locomo
+from .first_token import FirstToken
+from .kept import close_keeping_model
 from .report import emit, say, table
 
 # Eight: on a shared machine one turn's time moves by a third from run to run, so the median needs several.
@@ -87,19 +90,17 @@ def main(argv=None) -> int:
             if tokens >= args.transcript_tokens:
                 break
         c.messages.record_many(current)
-        c.close()
+        close_keeping_model(c)  # reopened below, on the same model
         c = Companion(home, home.unlock("bench passphrase"), chat, embedder, session=c.conversation.session)
         c.indexer_thread.join()
         c.temperature, c.reply_tokens = 0.0, 24
 
-        # Timed from the message's arrival: recording it and recall are part of the wait.
-        t = time.perf_counter()
-        cold_turn = c.turn("How have you been since we last talked?")
-        cold = first_token_ms(cold_turn, t)
-        for _ in cold_turn:
-            pass
+        # Timed from the message's arrival: recording it and recall are part of the wait. The model's first token,
+        # as raw llama.cpp's is timed; the turn shows its first words a sentence later (first_token.py).
+        first = FirstToken(chat)
+        cold, _, cold_turn = first.turn(c, "How have you been since we last talked?")
         prompt_tokens = sum(chat.count_tokens(m["content"]) + 4 for m in cold_turn.workspace.messages)
-        warm, typed, new_tokens, raw_same = [], [], [], []
+        warm, typed, shown, new_tokens, raw_same = [], [], [], [], []
         # Each message twice: sent at once (Enter with no pause before it), and typed with a pause before
         # Enter (the window hands the draft over; the companion reads along).
         for text, read_along in [(m, r) for m in WARM_MESSAGES for r in (False, True)]:
@@ -109,14 +110,11 @@ def main(argv=None) -> int:
                 c.read_draft(text)
                 c.settle()
             before = chat.llama.input_ids[:chat.llama.n_tokens].copy()
-            start = time.perf_counter()
-            t = c.turn(text)
-            prepared = (time.perf_counter() - start) * 1000
-            ttft = first_token_ms(t, start)
+            ttft, words, t = first.turn(c, text)
+            prepared = first.prepared_ms
             (typed if read_along else warm).append(ttft)
-            for _ in t:
-                pass
             if not read_along:
+                shown.append(words)
                 new_tokens.append(t.workspace.tiers["note"] + t.workspace.tiers["message"])
                 raw_same.append(raw_same_prompt(chat, before, t.workspace.messages))
             say(f"warm turn{' (read along)' if read_along else ''}: {ttft:.0f} ms to first "
@@ -125,7 +123,7 @@ def main(argv=None) -> int:
                 f"{t.workspace.kept_from}" + ("" if read_along else f"; raw llama.cpp on the same prompt and "
                                              f"prefix: {raw_same[-1]:.0f} ms"))
         messages = cold_turn.workspace.messages
-        c.close()
+        close_keeping_model(c)  # the raw reference below runs on it
 
     # The reference: raw llama-cpp-python on the cold prompt, first from scratch, then with its prefix computed.
     llm = chat.llama
@@ -142,7 +140,8 @@ def main(argv=None) -> int:
     shipped.close()
     figures = {"cold_ttft_ms": round(cold, 1), "warm_ttft_ms": round(statistics.median(warm), 1),
                "warm_ttft_max_ms": round(max(warm), 1),
-               "warm_read_along_ttft_ms": round(statistics.median(typed), 1), "prompt_tokens": prompt_tokens,
+               "warm_read_along_ttft_ms": round(statistics.median(typed), 1),
+               "warm_first_words_shown_ms": round(statistics.median(shown), 1), "prompt_tokens": prompt_tokens,
                "warm_new_tokens": round(statistics.median(new_tokens)), "raw_cold_ttft_ms": round(raw_cold, 1),
                "raw_warm_ttft_ms": round(raw_warm, 1),
                "raw_same_as_warm_ttft_ms": round(statistics.median(raw_same), 1),

@@ -1,0 +1,51 @@
+"""The model's first token in a turn, timed apart from the first words the turn shows.
+
+A turn holds its reply's first sentence until it ends (conversation/outward.py),
+so the first piece a turn yields comes a sentence after the model's first token:
+a benchmark that compares a turn with raw llama.cpp's first token times the
+model's first token here.
+"""
+
+import time
+
+
+class FirstToken:
+    """When the chat model gave its first token in a turn (what a soul's size could delay: recording, recall,
+    the prompt read), apart from when the turn showed its first words (a whole first sentence, held until it
+    ends, and asked again when it opened by announcing how they seem to feel: the reply's words, not the soul,
+    decide that)."""
+
+    def __init__(self, chat):
+        self.at: float | None = None
+        self.asked: float | None = None  # when the turn asked the model for its reply
+        real = chat.stream_text
+
+        def stream_text(messages, **kw):
+            if self.asked is None:
+                self.asked = time.perf_counter()
+            pieces = real(messages, **kw)
+            try:
+                piece = next(pieces)
+            except StopIteration as e:
+                return e.value
+            if self.at is None:
+                self.at = time.perf_counter()
+            yield piece
+            return (yield from pieces)
+
+        chat.stream_text = stream_text
+
+    def turn(self, c, text: str) -> tuple[float, float, object]:
+        """(ms to the model's first token, ms to the first words shown, the turn), the turn read to its end.
+        `prepared_ms` is then how long recording and recall took before the model was asked."""
+        self.at = self.asked = None
+        t = time.perf_counter()
+        turn = c.turn(text)
+        shown = float("nan")
+        for _ in turn:
+            shown = (time.perf_counter() - t) * 1000
+            break
+        for _ in turn:
+            pass
+        self.prepared_ms = float("nan") if self.asked is None else (self.asked - t) * 1000
+        return (float("nan") if self.at is None else (self.at - t) * 1000), shown, turn
