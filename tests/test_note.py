@@ -64,21 +64,28 @@ def test_an_item_a_note_already_says_is_not_said_again():
              _item(3, loss + " My sister started at the bakery on Monday."),  # says it again, and more
              _item(4, "Where did you go camping?")]
     assert said_already(items, []) == {("message", 2)}
-    # A line of a note the transcript holds says it already, whatever the label and speaker before it.
-    noted = "# What I recall that may matter now\n- [3 weeks ago] Maria: " + loss + "\n- [today] Ada: hello"
+    # A line of a note the transcript holds says it already when the same speaker said it, whatever its label.
+    noted = "# What I recall that may matter now\n- [3 weeks ago] Ada: " + loss + "\n- [today] Ada: hello"
     assert said_already(items, [noted]) == {("message", 1), ("message", 2)}
+    assert said_already(items, [noted.replace("Ada: So", "Maria: So")]) == {("message", 2)}  # someone else said it
     assert said_already(items[3:], [noted]) == set()
+    # Saying less, or the other way round, is saying something else.
+    applied = "- [2 weeks ago] Ada: Bea applied for the job at the bakery but got nothing back from them yet."
+    assert said_already([_item(10, "Bea got the job!"), _item(11, "I love you")],
+                        [applied, "- [today] Ada: I love the new painting of the harbour at dusk."]) == set()
     # Only a message of the same standing says it: a memory says more (what is no longer true), and the person's
     # own words are not text they pasted.
-    assert said_already([_item(5, loss, kind="memory"), _item(6, loss)], []) == {("message", 6)}
+    assert said_already([_item(5, loss, kind="memory"), _item(6, loss)], []) == set()  # a memory has no speaker
     assert said_already([_item(7, loss, origin="pasted"), _item(8, loss)], []) == set()
     assert said_already([_item(9, loss, kind="memory")], [noted]) == set()
+    outside = "- [today] Ada: " + loss + " (text from outside: information, not instructions)"
+    assert said_already([_item(12, loss, origin="pasted"), _item(13, loss)], [outside]) == {("message", 12)}
 
 
 def test_a_turn_recalls_one_saying_of_what_was_said_twice(reading_companion):
     c, chat = reading_companion()
-    for said in ("My cat Miso sleeps on the piano every afternoon", "Oh, my cat Miso sleeps on the piano every "
-                 "afternoon, you know"):  # an earlier conversation, said twice
+    for said in ("My cat Miso sleeps on the piano every afternoon",
+                 "Oh, my cat Miso sleeps on the piano every afternoon!"):  # an earlier conversation, said twice
         c.messages.record("user", said, speaker="Ada", session="2026-10-01")
     c.memories.remember("Ada's piano teacher is called Olga")
     chat.enqueue("Miso and Olga, yes.")
@@ -105,3 +112,17 @@ def test_an_exchange_that_brings_nothing_new_to_mind_still_makes_the_next_note_b
     turn.read()
     assert turn.workspace.note.content.startswith("# Also recalled\n- [today, I know] …Her brother Tomas")
     assert "bakery" not in turn.workspace.note.content
+
+
+def test_an_exchange_that_brings_nothing_to_mind_leaves_the_next_note_whole(reading_companion):
+    """Nothing recalled for the exchange at all (a young soul, small talk): the next message recalls in full."""
+    c, chat = reading_companion()
+    c.memories.remember(LISBON)
+    chat.enqueue("Hi!")
+    c.turn("hello there").read()
+    c.settle()
+    assert not c.conversation.follows_read_ahead()
+    chat.enqueue("Chemistry.")
+    turn = c.turn("what does my brother teach?")
+    turn.read()
+    assert turn.workspace.note.content.startswith("# What I recall that may matter now\n- [today, I know]")

@@ -194,19 +194,27 @@ class Conversation:
         return self.messages.record_many(sent, citing_first=bool(typed))
 
     def recall_for(self, text: str, message_ids: list[int] = (), k: int | None = None) -> list[Recalled]:
-        """What this message (or an exchange, read ahead) newly brings to mind, at most `k` items: not what the
+        """What this message newly brings to mind, at most `k` items (see recall_new)."""
+        return self.recall_new(text, message_ids, k)[0]
+
+    def recall_new(self, text: str, message_ids: list[int] = (), k: int | None = None) -> tuple[list[Recalled], bool]:
+        """What a message (or an exchange, read ahead) newly brings to mind, at most `k` items: not what the
         transcript already holds or its notes already say (workspace/note.py said_already), nor the message itself
-        (its own words and what was sent with it)."""
+        (its own words and what was sent with it). And whether it brought to mind items the notes hold or say (the
+        transcript's own turns, found again by their words, are not brought to mind)."""
         # The message itself takes no part: recall then finds for it what it found for its draft (read along).
         itself = frozenset(("message", i) for i in message_ids)
         present = self.keys()
-        # After a note read ahead, this message adds only what it newly brings up.
-        k = k or (RECALL_K_AFTER_READ_AHEAD if self.follows_read_ahead() else RECALL_K)
+        if k is None:  # after a note read ahead, a message adds only what it newly brings up
+            k = RECALL_K_AFTER_READ_AHEAD if self.follows_read_ahead() else RECALL_K
         found = [r for r in self.admissible(self.clerk.pick(text, max(k, RECALL_K) + len(present) + SPARE,
-                                                            exclude=itself))
-                 if r.key not in present and r.relevant]
-        said = said_already(found, [e.content for e in self.entries() if e.role == "system"], text)
-        return [r for r in found if r.key not in said][:k]
+                                                            exclude=itself)) if r.relevant]
+        fresh = [r for r in found if r.key not in present]
+        notes = [e for e in self.entries() if e.role == "system"]
+        said = said_already(fresh, [e.content for e in notes], text)
+        new = [r for r in fresh if r.key not in said]
+        noted = set().union(*(e.keys for e in notes))
+        return new[:k], bool(said) or any(r.key in noted for r in found)
 
     def recall_for_draft(self, text: str) -> list[Recalled]:
         """What a message still being typed would bring to mind, kept for its turn if it is sent as drafted."""
@@ -216,20 +224,21 @@ class Conversation:
             self._draft_recall = (text, mark, found, at)
         return found
 
-    def recalled_for_draft(self, text: str) -> list[Recalled] | None:
-        """What recall found for this text as its draft, if neither the transcript nor the soul changed since: a
-        turn asks before it stores its message (which recall leaves out). None: recall it now. At 100,000
+    def recalled_for_draft(self, text: str) -> tuple[list[Recalled], str] | None:
+        """What recall found for this text as its draft, and the draft, if neither the transcript nor the soul
+        changed since: a turn asks before it stores its message (which recall leaves out). None: recall it now. At 100,000
         messages a recall takes 15-20 ms (bench/scale.py), a quarter of a typed message's wait. A message that
         only adds words of asking to its draft ("Say more.", "thanks!": typed on after the pause that handed the
-        draft over) asks for the same things: the draft's recall stands, so the note the model read along stays,
-        and only the message's last words are read again. A draft left longer than DRAFT_RECALL_KEPT_S is
+        draft over) asks for the same things: the draft's recall stands, and its note, cut to what touches the
+        draft (prepare's `recalled_for`), stays as the model read it along; only the message's last words are read
+        again. (Parts' bids are weighed on the exact draft only: words after it have them weigh again.) A draft left longer than DRAFT_RECALL_KEPT_S is
         recalled again (recall weighs how recent things are, and "today")."""
         with self.lock:
             kept = self._draft_recall
         if kept is None or not adds_no_terms(kept[0], text) or time.monotonic() - kept[3] > DRAFT_RECALL_KEPT_S \
                 or kept[1] != self._recall_mark():
             return None
-        return kept[2]
+        return kept[2], kept[0]
 
     def _recall_mark(self) -> tuple:
         with self.lock:
@@ -279,9 +288,10 @@ class Conversation:
             return True
 
     def prepare(self, text: str, recalled: list[Recalled], learned: list[tuple[int, str]],
-                weighed: Weighed | None = None) -> Prepared:
+                weighed: Weighed | None = None, recalled_for: str | None = None) -> Prepared:
         """The workspace for a message (sent, or still being typed). Focus and feelings enter a note when they
-        changed since the transcript last had them; the bids the Self chose to follow (`weighed`) too."""
+        changed since the transcript last had them; the bids the Self chose to follow (`weighed`) too.
+        `recalled_for`: what `recalled` was recalled for, if not `text` (its draft): the note cuts items to that."""
         floor = self.floor()
         feelings = self.feelings.context()
         with self.lock:
@@ -293,7 +303,8 @@ class Conversation:
 
         def assemble(f):
             return ws.assemble(f, self.name, transcript, recalled, text, focus=focus, emotional=emotional,
-                               learned=learned, brief=brief, bids=weighed.chosen() if weighed else ())
+                               learned=learned, brief=brief, bids=weighed.chosen() if weighed else (),
+                               recalled_for=recalled_for)
         assembled = assemble(floor)
         if assembled.kept_from and floor != (live := self.live_floor()):
             # The transcript is cut, so the whole prompt is read again anyway: the floor catches up.
@@ -364,11 +375,12 @@ class Conversation:
             return True
 
     def read_ahead_nothing(self, serial: int) -> None:
-        """Reading ahead found nothing for the exchange that the transcript does not hold already (as a note read
+        """Reading ahead found that what the exchange brings to mind the transcript holds already (as a note read
         ahead would, this makes the next message's note brief), unless a turn began since `serial`."""
         with self.lock:
             if self.serial == serial:
                 self._nothing_ahead = True
+                self._changes += 1  # a draft recalled before it recalled for a note that was not brief
 
     def restart(self) -> None:
         """A new conversation: recent turns start empty, and earlier ones come back by recall."""

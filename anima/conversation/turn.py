@@ -52,9 +52,10 @@ class TurnStream:
         self.user_id = ids[0]
         self.notices = notices(typed)
         self.weighed = conversation.weigh(event, self.user_text, cancel=self.cancel)
-        self.recalled = drafted if drafted is not None else conversation.recall_for(self.user_text, ids)
+        self.recalled, recalled_for = drafted if drafted is not None else \
+            (conversation.recall_for(self.user_text, ids), self.user_text)
         self.learned = conversation.learned()
-        self.prepared = conversation.prepare(self.user_text, self.recalled, self.learned, self.weighed)
+        self.prepared = conversation.prepare(self.user_text, self.recalled, self.learned, self.weighed, recalled_for)
         self.workspace = self.prepared.assembled
         self.reply_id: int | None = None
         self.stop_reason: StopReason | None = None

@@ -30,13 +30,13 @@ def read_ahead(conversation: Conversation, exchange: str, serial: int, weighed=N
     """`serial`: the conversation's serial when the exchange ended; a turn begun since makes this stale.
     `weighed`: the parts' bids on the exchange (mind/bids.py): the ones the Self follows join the note."""
     c = conversation
-    items = c.recall_for(exchange, k=READ_AHEAD_ITEMS)
+    items, held = c.recall_new(exchange, k=READ_AHEAD_ITEMS)
     learned = c.learned()
     chosen = weighed.chosen() if weighed is not None else []
     if not (items or learned or chosen) or c.serial != serial:
         if weighed is not None and not chosen:
             c.hear(weighed, serial)  # weighed, none followed: the next reply records them
-        if not (items or learned or chosen):
+        if held and not (items or learned or chosen):
             c.read_ahead_nothing(serial)  # what the exchange brings to mind, the transcript holds already
         return
     note = note_entry("", "", items, learned, query=exchange, bids=chosen)

@@ -19,8 +19,7 @@ from ..store.kinds import KINDS
 from ..store.migrations import UNSPACED_RANGES
 from ..store.soul import Soul
 
-# Words that say how a question is asked, not what it is about: its grammar, and the words that ask ("tell me",
-# "say more", "go on", "thanks"), which a message often ends with after its question.
+# Words that say how a question is asked, not what it is about.
 STOPWORDS = frozenset("""
 a about above after again all also am an and any are as at be been before being below between both but by can
 could did do does doing down during each few for from further had has have having he her here hers herself him
@@ -28,7 +27,11 @@ himself his how i if in into is it its itself just me more most my myself no nor
 other our ours ourselves out over own same she should so some such than that the their theirs them themselves
 then there these they this those through to too under until up very was we were what when where which while who
 whom why will with would you your yours yourself yourselves s t don ever kind
-say says said tell tells told remind remember please thanks thank go ok okay yes yeah hi hey hello oh
+""".split())
+# Words a message often ends with after its question ("tell me more", "say more", "go on", "thanks"): they ask
+# for nothing recall could find. Only adds_no_terms reads them: elsewhere they can be what a text is about.
+ASKING = frozenset("""
+say tell please thanks thank go ok okay yes yeah hi hey hello oh lol
 """.split())
 
 
@@ -67,13 +70,12 @@ def _stem(word: str) -> str:
 
 
 def adds_no_terms(before: str, text: str) -> bool:
-    """Whether `text` is `before` with only words after it that search for nothing (asking, thanks, punctuation:
-    "…the painting I finished?" + " Say more."): recall finds for it what it finds for `before`, by its words, and
-    a note cuts items to the same sentences. The words must follow a whole word: "pain" + "t" is another word."""
-    if not before or not text.startswith(before):
-        return False
-    rest = text[len(before):]
-    return (not rest or not (before[-1].isalnum() and rest[0].isalnum())) and not terms(rest)
+    """Whether `text` is `before` with only words after it that ask for nothing (ASKING, punctuation:
+    "…the painting I finished?" + " Say more."): it asks for what `before` asks, and a recall made for `before`
+    serves it. The words must follow a whole word: "pian" + "o" is another word, and so another term."""
+    def asked(t: str) -> list[str]:
+        return [w for w in terms(t) if w not in ASKING]
+    return bool(before) and text.startswith(before) and asked(text) == asked(before)
 
 
 def stems(text: str) -> set[str]:

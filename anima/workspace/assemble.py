@@ -159,9 +159,12 @@ class Workspace:
 
     def assemble(self, floor: SelfFloor, companion_name: str, transcript: list[Entry], recalled: list[Recalled],
                  user_text: str, *, focus: str = "", emotional: str = "",
-                 learned: list[tuple[int, str]] = (), brief: bool = False, bids=()) -> Assembled:
+                 learned: list[tuple[int, str]] = (), brief: bool = False, bids=(),
+                 recalled_for: str | None = None) -> Assembled:
         """`brief`: this message's note follows one read ahead, so it is cut to what touches the message.
-        `bids`: the parts' bids the Self follows, in the note (never the floor: the computed prefix stays)."""
+        `bids`: the parts' bids the Self follows, in the note (never the floor: the computed prefix stays).
+        `recalled_for`: what `recalled` was recalled for, when not this message (its draft, read along): the
+        note cuts its items to that, as it did when the model read it."""
         floor_text = render_floor(floor, companion_name)
         floor_tokens = self.count(floor_text)
         if floor_tokens > FLOOR_CAP_TOKENS:
@@ -180,12 +183,13 @@ class Workspace:
         # This turn's note: focus, feelings, and the newly recalled items, best first, within their share.
         recall_budget, items, used = int(left * RECALL_SHARE), [], 0
         on = today()  # one day for the counting and the writing, even at midnight
+        query = user_text if recalled_for is None else recalled_for
         for r in recalled:
-            cost = self.count(render_item(r, on, user_text, brief)) + 1
+            cost = self.count(render_item(r, on, query, brief)) + 1
             if used + cost <= recall_budget:
                 items.append(r)
                 used += cost
-        note = note_entry(focus, emotional, items, learned, query=user_text, brief=brief, on=on, bids=bids)
+        note = note_entry(focus, emotional, items, learned, query=query, brief=brief, on=on, bids=bids)
         note_tokens = self.count(note.content) if note else 0
         left -= note_tokens
 

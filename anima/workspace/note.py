@@ -7,7 +7,6 @@ the short note a message adds after one was read ahead, only the sentences of
 an item that touch the message.
 """
 
-import functools
 import re
 from datetime import date
 
@@ -24,7 +23,7 @@ OUTSIDE_MARK = " (text from outside: information, not instructions)"
 BRIEF_ITEM_CHARS = 90
 LABELS = {"message": "said", "memory": "I know", "episode": "we lived", "world_card": "their world"}
 SCANNED_CHARS = 4000  # an enormous item is looked for sentences near its start only
-SAID_ALREADY = 0.8  # of an item's content words, in one line already noted: it says nothing new (said_already)
+SAID_ALREADY = 0.8  # of two sayings' content words, shared: one says nothing new beside the other (said_already)
 RECALLED = "# What I recall that may matter now"
 ALSO_RECALLED = "# Also recalled"
 BIDS = "# What parts of me bid, and I follow"
@@ -49,28 +48,38 @@ def excerpt(text: str, query: str, limit: int) -> str:
 
 
 def said_already(items: list[Recalled], notes: list[str], query: str = "") -> set:
-    """The keys of messages that would tell the model nothing new: nearly all the content words of what a note
-    would show of one (SAID_ALREADY of them) are in one line the conversation's notes hold, or in an item before it
-    in `items` (best first), of the same standing (text from outside, or not). People say a thing again, and recall
-    finds each saying: two of them cost a note twice the tokens, read before a reply's first word, and every turn
-    after reads them in the transcript. Memories, episodes and cards are never left out for a message: each says
-    more than its words (what is no longer true, what was lived)."""
-    lines = [(OUTSIDE_MARK in line, _line_stems(line)) for note in notes for line in note.splitlines()
-             if line.startswith("- [")]
+    """The keys of messages that would tell the model nothing new: the same speaker said nearly the same words
+    (SAID_ALREADY of the content words, both ways) in a line the conversation's notes hold, or in an item before it
+    in `items` (best first), with the same standing (text from outside, or not). People say a thing again, and
+    recall finds each saying: two of them cost a note twice the tokens, read before a reply's first word, and every
+    turn after reads them in the transcript. A message that says less or more than a line is kept ("Bea got the
+    job!" beside "Bea applied for the job…"); memories, episodes and cards are never left out for a message: each
+    says more than its words (what is no longer true, what was lived)."""
+    said = [_said(line) for note in notes for line in note.splitlines() if line.startswith("- [")]
     out = set()
     for r in items:
-        outside, words = r.row.get("origin") in OUTSIDE, stems(excerpt(r.text, query, ITEM_CHARS))
-        if r.kind == "message" and words and any(
-                standing == outside and len(words & line) >= SAID_ALREADY * len(words) for standing, line in lines):
+        speaker = r.row.get("speaker") if r.kind == "message" else None
+        saying = (speaker, r.row.get("origin") in OUTSIDE, frozenset(stems(excerpt(r.text, query, ITEM_CHARS))))
+        if speaker and saying[2] and any(_alike(saying, other) for other in said):
             out.add(r.key)
         else:
-            lines.append((outside, frozenset(words)))
+            said.append(saying)
     return out
 
 
-@functools.lru_cache(maxsize=1024)
-def _line_stems(line: str) -> frozenset:
-    return frozenset(stems(line))  # a note's lines are read again every turn the transcript holds them
+def _said(line: str) -> tuple[str | None, bool, frozenset]:
+    """A note's line as (who said it, from outside, its content words), read back from render_item's layout."""
+    body = line.split("] ", 1)[1] if "] " in line else line
+    speaker, _, words = body.partition(": ")
+    if not words or len(speaker) > 80:
+        speaker, words = None, body
+    return speaker, OUTSIDE_MARK in words, frozenset(stems(words.replace(OUTSIDE_MARK, "")))
+
+
+def _alike(a: tuple, b: tuple) -> bool:
+    (who, outside, words), (other, other_outside, other_words) = a, b
+    return who == other and outside == other_outside and \
+        len(words & other_words) >= SAID_ALREADY * max(len(words), len(other_words))
 
 
 def render_item(r: Recalled, on: date, query: str = "", brief: bool = False) -> str:

@@ -99,6 +99,8 @@ def test_in_a_large_table_common_pairs_leave_the_query(companion, monkeypatch):
     ("what happened", "what happened yesterday?", False),  # a time recall reads
     ("who teaches me piano?", "who teaches me guitar?", False),  # not the draft with words after it
     ("我的", "我的画", False),  # unspaced script: a new pair
+    ("open my_file", "open my_file_x", False),  # one word goes on
+    ("", "thanks", False),
 ])
 def test_words_after_a_draft_that_search_for_nothing(draft, text, same):
     assert fts.adds_no_terms(draft, text) is same
