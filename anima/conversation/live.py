@@ -82,7 +82,9 @@ class Conversation:
         self._written: str | None = None  # the human block as the companion's learning last wrote it
         self._held: str | None = None  # working memory as quick reflection last wrote it
         self.serial = 0  # bumped by every turn: work prepared before it is stale
-        self._nothing_ahead = False  # the last exchange, read ahead, brought nothing new to mind
+        # The transcript's change count when reading ahead found it held all the last exchange brings to mind: any
+        # change since (a turn, a note, a forgetting) makes it stale by itself.
+        self._nothing_ahead_at: int | None = None
         # Bids weighed between turns (on the exchange) that the model has read: recorded with the next reply, and
         # their parts do not bid again on its message. Each with the message it was made for.
         self._heard: list[tuple[Weighed, int | None]] = []
@@ -105,18 +107,15 @@ class Conversation:
         with self.lock:
             return list(self._transcript)
 
-    def keys(self) -> set:
-        """Items the transcript already holds: its own messages and the items its notes recalled."""
-        keys = set()
-        for e in self.entries():
-            keys |= e.keys
-        return keys
-
     def follows_read_ahead(self) -> bool:
         """Whether the last exchange was read ahead: the transcript ends with the note it made, or it found nothing
         the transcript did not hold already. A message then adds a brief note of what it newly brings up."""
         with self.lock:
-            return bool(self._transcript) and (self._transcript[-1].role == "system" or self._nothing_ahead)
+            return self._follows_read_ahead()
+
+    def _follows_read_ahead(self) -> bool:  # under the lock
+        return bool(self._transcript) and (self._transcript[-1].role == "system"
+                                           or self._nothing_ahead_at == self._changes)
 
     @property
     def last_reply(self) -> int | None:
@@ -180,7 +179,6 @@ class Conversation:
         with self.lock:
             self._transcript.append(Entry("assistant", text, frozenset({("message", message_id)})))
             self._changes += 1
-            self._nothing_ahead = False
             self.serial += 1  # what was read ahead did not know of it
         return message_id
 
@@ -204,13 +202,15 @@ class Conversation:
         transcript's own turns, found again by their words, are not brought to mind)."""
         # The message itself takes no part: recall then finds for it what it found for its draft (read along).
         itself = frozenset(("message", i) for i in message_ids)
-        present = self.keys()
+        with self.lock:
+            entries, follows = list(self._transcript), self._follows_read_ahead()
+        present = set().union(*(e.keys for e in entries))
         if k is None:  # after a note read ahead, a message adds only what it newly brings up
-            k = RECALL_K_AFTER_READ_AHEAD if self.follows_read_ahead() else RECALL_K
+            k = RECALL_K_AFTER_READ_AHEAD if follows else RECALL_K
         found = [r for r in self.admissible(self.clerk.pick(text, max(k, RECALL_K) + len(present) + SPARE,
                                                             exclude=itself)) if r.relevant]
         fresh = [r for r in found if r.key not in present]
-        notes = [e for e in self.entries() if e.role == "system"]
+        notes = [e for e in entries if e.role == "system"]
         said = said_already(fresh, [e.content for e in notes], text)
         new = [r for r in fresh if r.key not in said]
         noted = set().union(*(e.keys for e in notes))
@@ -226,13 +226,14 @@ class Conversation:
 
     def recalled_for_draft(self, text: str) -> tuple[list[Recalled], str] | None:
         """What recall found for this text as its draft, and the draft, if neither the transcript nor the soul
-        changed since: a turn asks before it stores its message (which recall leaves out). None: recall it now. At 100,000
-        messages a recall takes 15-20 ms (bench/scale.py), a quarter of a typed message's wait. A message that
-        only adds words of asking to its draft ("Say more.", "thanks!": typed on after the pause that handed the
-        draft over) asks for the same things: the draft's recall stands, and its note, cut to what touches the
-        draft (prepare's `recalled_for`), stays as the model read it along; only the message's last words are read
-        again. (Parts' bids are weighed on the exact draft only: words after it have them weigh again.) A draft left longer than DRAFT_RECALL_KEPT_S is
-        recalled again (recall weighs how recent things are, and "today")."""
+        changed since: a turn asks before it stores its message (which recall leaves out). None: recall it now.
+        At 100,000 messages a recall takes 15-20 ms (bench/scale.py), a quarter of a typed message's wait.
+        A message that only adds words of asking to its draft ("Say more.", "thanks!": typed on after the pause
+        that handed the draft over) asks for the same things: the draft's recall stands, and its note, cut to
+        what touches the draft (prepare's `recalled_for`), stays as the model read it along; only the message's
+        last words are read again. (Parts' bids are weighed on the exact draft only: words after it have them
+        weigh again.) A draft left longer than DRAFT_RECALL_KEPT_S is recalled again (recall weighs how recent
+        things are, and "today")."""
         with self.lock:
             kept = self._draft_recall
         if kept is None or not adds_no_terms(kept[0], text) or time.monotonic() - kept[3] > DRAFT_RECALL_KEPT_S \
@@ -297,9 +298,8 @@ class Conversation:
         with self.lock:
             focus = floor.inner_state if floor.inner_state != self._focus_shown else ""
             emotional = feelings if feelings != self._feelings_shown else ""
-            transcript = list(self._transcript)
+            transcript, brief = list(self._transcript), self._follows_read_ahead()
         ws = self.workspace()
-        brief = self.follows_read_ahead()
 
         def assemble(f):
             return ws.assemble(f, self.name, transcript, recalled, text, focus=focus, emotional=emotional,
@@ -319,7 +319,6 @@ class Conversation:
         with self.lock:
             del self._transcript[:ws.kept_from]
             self._changes += 1
-            self._nothing_ahead = False
             self._draft_recall = None
             self._floor_sent = prepared.floor
             if ws.note:
@@ -367,7 +366,6 @@ class Conversation:
             del self._transcript[:start]
             self._transcript.append(note)
             self._changes += 1
-            self._nothing_ahead = False
             self._floor_sent = floor
             del self._learned[:learned]
             if weighed is not None and weighed.bids:
@@ -379,8 +377,8 @@ class Conversation:
         ahead would, this makes the next message's note brief), unless a turn began since `serial`."""
         with self.lock:
             if self.serial == serial:
-                self._nothing_ahead = True
                 self._changes += 1  # a draft recalled before it recalled for a note that was not brief
+                self._nothing_ahead_at = self._changes
 
     def restart(self) -> None:
         """A new conversation: recent turns start empty, and earlier ones come back by recall."""
@@ -388,7 +386,6 @@ class Conversation:
             self.session = now()
             self._transcript = []
             self._changes += 1
-            self._nothing_ahead = False
             self._draft_recall = None
             self._heard, self._drafted = [], None
             self._focus_shown = self._feelings_shown = ""
@@ -399,7 +396,6 @@ class Conversation:
         with self.lock:
             self._heard, self._drafted = [], None
             self._changes += 1  # what recall may show the Self changed with the mode
-            self._nothing_ahead = False
 
     # ---- forgetting -----------------------------------------------------------
 
@@ -413,7 +409,6 @@ class Conversation:
             dropped = len(self._transcript) - len(kept)
             self._transcript = kept
             self._changes += 1
-            self._nothing_ahead = False
             self._draft_recall = None  # it may hold what was forgotten
             self._learned = [(i, fact) for i, fact in self._learned if not touched(fact, {("memory", i)})]
             self._heard = [(w, about) for w, about in self._heard

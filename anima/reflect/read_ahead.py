@@ -33,10 +33,11 @@ def read_ahead(conversation: Conversation, exchange: str, serial: int, weighed=N
     items, held = c.recall_new(exchange, k=READ_AHEAD_ITEMS)
     learned = c.learned()
     chosen = weighed.chosen() if weighed is not None else []
-    if not (items or learned or chosen) or c.serial != serial:
+    nothing = not (items or learned or chosen)
+    if nothing or c.serial != serial:
         if weighed is not None and not chosen:
             c.hear(weighed, serial)  # weighed, none followed: the next reply records them
-        if held and not (items or learned or chosen):
+        if nothing and held:
             c.read_ahead_nothing(serial)  # what the exchange brings to mind, the transcript holds already
         return
     note = note_entry("", "", items, learned, query=exchange, bids=chosen)
