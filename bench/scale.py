@@ -16,6 +16,7 @@ temporary folder, keyed by a version string, and copied for each run.
 """
 
 import argparse
+import multiprocessing
 import os
 import random
 import re
@@ -147,6 +148,13 @@ def build(n: int, embedder) -> Path:
     shutil.rmtree(done, ignore_errors=True)
     building.rename(done)
     return done
+
+
+def build_all(sizes) -> None:
+    from anima.models.embedder import MiniLMEmbedder
+    embedder = MiniLMEmbedder().start_loading()
+    for n in sizes:
+        build(n, embedder)
 
 
 # ---- measuring one soul ----------------------------------------------------------------------------------------
@@ -318,10 +326,19 @@ def main(argv=None) -> int:
     from anima.models.embedder import MiniLMEmbedder
     from anima.models.llama import LlamaChatModel
     from anima.store import Home
-    embedder = MiniLMEmbedder().start_loading()
     t = time.perf_counter()
-    cached = {n: build(n, embedder) for n in (args.reference, args.messages)}
+    sizes = (args.reference, args.messages)
+    if not all((cache_dir(n) / "soul.db").exists() for n in sizes):
+        # Built in a child: what building holds (the vectors, a graph built from scratch) would otherwise stay in
+        # this process's resident memory and be counted as the souls' (930 MB for the empty soul, not 460).
+        child = multiprocessing.get_context("spawn").Process(target=build_all, args=(sizes,))
+        child.start()
+        child.join()
+        if child.exitcode != 0:
+            raise SystemExit(f"scale: building the souls failed (exit {child.exitcode})")
+    cached = {n: cache_dir(n) for n in sizes}
     say(f"scale: the souls are ready ({time.perf_counter() - t:.0f} s; cached in {cached[args.messages].parent})")
+    embedder = MiniLMEmbedder().start_loading()
     chat = LlamaChatModel().start_loading()
     chat.llama  # loaded before anything is timed
     embedder.embed("warm up")
