@@ -6,6 +6,7 @@ a benchmark that compares a turn with raw llama.cpp's first token times the
 model's first token here.
 """
 
+import threading
 import time
 
 
@@ -18,9 +19,12 @@ class FirstToken:
     def __init__(self, chat):
         self.at: float | None = None
         self.asked: float | None = None  # when the turn asked the model for its reply
+        self.thread: int | None = None  # the turn's (a reflection running beside it asks from its own)
         real = chat.stream_text
 
         def stream_text(messages, **kw):
+            if threading.get_ident() != self.thread:
+                return (yield from real(messages, **kw))
             if self.asked is None:
                 self.asked = time.perf_counter()
             pieces = real(messages, **kw)
@@ -39,6 +43,7 @@ class FirstToken:
         """(ms to the model's first token, ms to the first words shown, the turn), the turn read to its end.
         `prepared_ms` is then how long recording and recall took before the model was asked."""
         self.at = self.asked = None
+        self.thread = threading.get_ident()
         t = time.perf_counter()
         turn = c.turn(text)
         shown = float("nan")

@@ -36,7 +36,7 @@ from anima.store import Home
 from anima.store.provenance import Provenance, Source
 
 from .report import emit, percentile, say, table
-from .turn import first_token_ms
+from .first_token import FirstToken
 
 RETRIES = 2
 SUBJECTS = ["dogs", "the math homework", "Roly", "report style", "the garden", "sleep", "the budget", "running",
@@ -207,6 +207,7 @@ def warm_ttft(tmp: str, turns: int) -> tuple[float, float, list[list]]:
             for _ in c.turn(text):
                 pass
         rows, times = [], {True: [], False: []}
+        first = FirstToken(chat)  # the model's first token, not the first sentence the turn shows
         for i, text in enumerate(TURNS[:turns]):
             for with_parts in ((True, False) if i % 2 == 0 else (False, True)):
                 for pid in ids:
@@ -215,11 +216,7 @@ def warm_ttft(tmp: str, turns: int) -> tuple[float, float, list[list]]:
                 c.read_draft(text)
                 c.settle()
                 woken = len(c.bidding.activated(text))
-                start = time.perf_counter()
-                t = c.turn(text)
-                ttft = first_token_ms(t, start)
-                for _ in t:
-                    pass
+                ttft, _, t = first.turn(c, text)
                 bids = len(t.weighed.bids) if t.weighed else 0
                 chosen = len(t.weighed.chosen()) if t.weighed else 0
                 times[with_parts].append(ttft)

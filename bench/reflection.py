@@ -25,7 +25,7 @@ from anima.store import Home
 
 from . import locomo
 from .report import emit, say, table
-from .turn import first_token_ms
+from .first_token import FirstToken
 
 QUESTIONS = ["How was your weekend?", "What should I cook tonight?", "I'm thinking about a new hobby.",
              "Work was long today.", "Do you remember my sister's name?", "Any tips for sleeping better?"]
@@ -83,23 +83,20 @@ def main(argv=None) -> int:
         # The reply while deep reflection runs, against idle: a new stretch to reflect on keeps it busy.
         record_day(c, day_of(data, 400)[200:], datetime(2026, 11, 3, 8, 0, tzinfo=timezone.utc))
         idle, during, rows = [], [], []
+        first = FirstToken(chat)  # the model's first token in the turn (deep reflection asks from its own thread)
         for i, offset in enumerate(float(s) for s in args.offsets.split(",")):
             c.settle()
-            t = time.perf_counter()
-            turn = c.turn(QUESTIONS[i % len(QUESTIONS)])
-            idle_ready = (time.perf_counter() - t) * 1000
-            idle.append(first_token_ms(turn, since=t))
-            turn.read()
+            ms, _, _ = first.turn(c, QUESTIONS[i % len(QUESTIONS)])
+            idle.append(ms)
+            idle_ready = first.prepared_ms
             c.settle()
             deep = threading.Thread(target=c.reflect_deeply)
             deep.start()
             time.sleep(offset)
             was_deep = c.reflector.reflecting_deeply
-            t = time.perf_counter()
-            turn = c.turn(QUESTIONS[(i + 1) % len(QUESTIONS)])
-            ready = (time.perf_counter() - t) * 1000  # deep reflection stopped, the workspace assembled
-            during.append(first_token_ms(turn, since=t))
-            turn.read()
+            ms, _, _ = first.turn(c, QUESTIONS[(i + 1) % len(QUESTIONS)])
+            during.append(ms)
+            ready = first.prepared_ms  # deep reflection stopped, the workspace assembled
             deep.join()
             rows.append([offset, round(idle[-1]), round(idle_ready), round(during[-1]), round(ready),
                          "yes" if was_deep else "no (it had finished)"])
