@@ -100,7 +100,8 @@ def judged(text: str) -> str:
     text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
     text = _DRAWN_AS_NOTHING.sub("", unicodedata.normalize("NFKC", text)).replace("\u2800", " ")
     text = _ENCLOSING.sub("", text)  # a keycap's frame ("4\ufe0f\u20e3"): the digit is what is read
-    text = _NUMERAL.sub(_digit, text)
+    text = _NUMERAL.sub(_digit, text.translate(_FACES))
+    text = _ROMAN_RUN.sub(_roman_digits, text)
     for _ in range(2):  # a mark after a mark's letter: "O̲̲"
         text = _MARK_ON_LATIN.sub("", text)
     return _skeleton(_PRECOMPOSED.sub(lambda m: _bare(m.group()), text))
@@ -108,6 +109,23 @@ def judged(text: str) -> str:
 
 # Marks that enclose a character (a keycap, a circle): drawn around it, not a character of their own.
 _ENCLOSING = re.compile(r"[\u20dd-\u20e4]")
+# Pictures that stand for a number and have no numeric value in Unicode: clock faces (one o'clock to twelve,
+# and half past each), dice faces.
+_FACES = {**{0x1F550 + h: str(h + 1) for h in range(12)}, **{0x1F55C + h: str(h + 1) for h in range(12)},
+          **{0x2680 + d: str(d + 1) for d in range(6)}}
+# Roman numerals one after another ("IV-VIII-II-I", "IV VIII II I"): a number written digit by digit. Three at
+# least, and not only the word "I", so that "Henry VIII" or "World War II I think" stay words.
+_ROMAN = {"I": "1", "II": "2", "III": "3", "IV": "4", "V": "5", "VI": "6", "VII": "7", "VIII": "8", "IX": "9",
+          "X": "10"}
+_ROMAN_ONE = "(?:VIII|VII|VI|IV|IX|III|II|I|V|X)"
+_ROMAN_RUN = re.compile(rf"(?<![\w.-]){_ROMAN_ONE}(?:(?:\s*[-./·,]\s*|\s+){_ROMAN_ONE}){{2,7}}(?![\w-])")
+
+
+def _roman_digits(m: re.Match) -> str:
+    numerals = re.findall(r"[IVX]+", m.group())
+    if sum(n != "I" for n in numerals) < 2:
+        return m.group()
+    return re.sub(r"[IVX]+", lambda n: _ROMAN[n.group()], m.group())
 # Digits of other scripts and number signs ("➍➑", "四八二一", "٤٨٢١"): read as the digit each stands for.
 _NUMERAL = re.compile(r"[^\x00-\x7f]")
 
@@ -173,6 +191,14 @@ _PIN_WORDS = (r"(?:\b(?:(?<!safety )(?<!rolling )(?<!hair )(?<!metal )(?<!bowlin
 # Digits one by one or in groups: "4821", "4 8 2 1", "48-21", "4.8.2.1".
 _PIN_DIGITS = r"(?<!\d)\d(?:(?:\s{0,2}[.,/·-]\s{0,2}|\s{1,2})?\d){2,7}(?![\d])"
 
+# Keying digits in at a cash machine or a keypad, and four to eight digits that are not an amount of money.
+_KEYED_AT = (r"(?:\b(?:tap|type|punch|key|put)\w*\b[^.!?\n]{0,24}?\bin\b[^.!?\n]{0,40}?|"
+             r"\benter(?:s|ed|ing)?\b[^.!?\n]{0,16}?)"
+             r"\b(?:at|into|on|in)\s+(?:the|a|an|my|any|every)\s+(?:cash ?points?|atms?|cash machines?|"
+             r"card (?:machine|reader)s?|key ?pads?|pin ?pads?)\b")
+_KEYED_DIGITS = (r"(?<![£$€¥\d.,])\d(?:(?:\s{0,2}[.,/·-]\s{0,2}|\s{1,2})?\d){3,7}(?![\d.,]*\s*(?:quid|pounds?|"
+                 r"dollars?|euros?|bucks|k\b|p\b|%))")
+
 _PUBLIC_CODES = (r"post|postal|zip|area|country|dial(?:ling)?|discount|promo|promotional|voucher|coupon|error|"
                  r"tracking|booking|reference|course|product|dress|colou?r|qr|bar|source|morse|airport|flight|"
                  r"class|style|tax|sort|swift|bic|iata|icao|language|status|exit|zip")
@@ -198,7 +224,7 @@ _SEED_WORDS = r"\b(?:seed|recovery|backup|mnemonic|secret recovery|wallet) (?:ph
 _PATTERNS = (
     ("a PIN", re.compile(rf"{_PIN_WORDS}[^\d.!?\n]{{0,56}}?{_PIN_DIGITS}", re.I)),
     # What is typed at a cash machine: "taps 4821 in at the cashpoint", "the ATM one is 4821".
-    ("a PIN", re.compile(rf"{_PIN_DIGITS}\s+(?:in\s+)?(?:at|into|on)\s+the\s+(?:cashpoint|atm|cash machine|card "
+    ("a PIN", re.compile(rf"{_PIN_DIGITS}\s+in\s+(?:at|into|on)\s+the\s+(?:cashpoint|atm|cash machine|card "
                          rf"machine)|(?:cashpoint|atm|cash machine|card machine)(?:\s+\w+){{0,2}}?\s*(?:is|:|=)\s*"
                          rf"{_PIN_DIGITS}", re.I)),
     # A door's or an alarm's code may hold letters: "the door code is A7B3".
@@ -215,6 +241,11 @@ _PATTERNS = (
     ("a password", re.compile(rf"(?:{_PASSWORD_WORDS}|{_PASSWORD_SOMETIMES}|\b(?:unlocks?|opens?|logs? (?:in|on)|"
                               rf"signs? in)(?:\s+\w+){{0,3}}?\s+(?:with|using))[^.!?\n]{{0,20}}?(?:{_IS}\s*|\s)"
                               rf"[\"'“«]?{_PLAIN_WORDS}", re.I)),
+    # Said by what it is keyed in for, whatever else it is said to be, in one sentence: "the number 4821 (what I
+    # tap in at the cashpoint)", "what I tap in at the cashpoint is my nan's house number, 4747". Money taken out
+    # there is not keyed in ("took £200 out at the ATM").
+    ("a PIN", re.compile(rf"(?:^|(?<=[.!?\n]))(?=[^.!?\n]*?{_KEYED_AT})(?=[^.!?\n]*?{_KEYED_DIGITS})[^.!?\n]+",
+                         re.I)),
     # Part of one is a secret too: "my PIN ends in 21".
     ("a PIN", re.compile(rf"{_PIN_WORDS}\D{{0,24}}?\b(?:ends?|ending|starts?|starting|begins?|beginning)\s+"
                          rf"(?:in|with)\s+\d{{2,}}", re.I)),
@@ -288,7 +319,9 @@ def _luhn(digits: str) -> bool:
     return total % 10 == 0
 
 
-def _card(text: str) -> bool:
+def _cards(text: str) -> list[str]:
+    """The card numbers in `text`, as digits."""
+    found = []
     for m in _GROUPS.finditer(text):
         groups = re.split(r"\D+", m.group())
         runs = [groups] + [groups[i:j] for i in range(len(groups)) for j in range(i + 2, len(groups) + 1)
@@ -296,8 +329,9 @@ def _card(text: str) -> bool:
         for run in runs:
             digits = "".join(run)
             if 13 <= len(digits) <= 19 and _luhn(digits):
-                return True
-    return False
+                found.append(digits)
+                break
+    return found
 
 
 # An IBAN in any case and spacing: two letters, two check digits, then up to 30 letters and digits.
@@ -327,6 +361,40 @@ def _code(text: str) -> bool:
     return any(not (m.group(1) and _PUBLIC.match(m.group(1))) for m in _CODE.finditer(text))
 
 
+# A run of digits as a secret is read: with the separators a person puts in ("48-21", "4 8 2 1").
+_DIGIT_RUN = re.compile(r"\d(?:(?:\s{0,2}[.,/·-]\s{0,2}|\s{1,2})?\d)*")
+_TOKEN = re.compile(r"[^\s\"'“”«»()\[\],;:]{5,}")
+
+
+def _values(text: str) -> tuple[set[str], set[str]]:
+    """What can carry a secret's value out of the words that name it: runs of four digits or more (digits
+    only), and words of letters and digits ("hunter22"), in small letters."""
+    runs = {d for m in _DIGIT_RUN.finditer(text) if len(d := re.sub(r"\D", "", m.group())) >= 4}
+    words = {w.lower().strip(".!?") for w in _TOKEN.findall(text)
+             if any(ch.isdigit() for ch in w) and any(ch.isalpha() for ch in w)}
+    return runs, words
+
+
+def repeated(content: str, said: str) -> str | None:
+    """The kind of secret in `said` (the message a line was written from) whose value `content` holds however
+    it names it, or None: "the number 4821" written from "my PIN is 4821", "likes the word hunter22" from
+    "my password is hunter22". A line drops the words that make a secret's value a secret; the value stays."""
+    if not content or not said:
+        return None
+    content, said = judged(content), judged(said)
+    runs, words = _values(content)
+    if not runs and not words:
+        return None
+    found = [(what, m.group()) for what, pattern in _PATTERNS for m in pattern.finditer(said)]
+    found += [("a PIN", m.group()) for m in _CODE.finditer(said) if not (m.group(1) and _PUBLIC.match(m.group(1)))]
+    found += [("a card number", run) for run in _cards(said)]
+    for what, secret in found:
+        secret_runs, secret_words = _values(secret)
+        if any(v in run for v in secret_runs for run in runs) or secret_words & words:
+            return what
+    return None
+
+
 def find(text: str) -> list[str]:
     """The kinds of secret in `text` ("a PIN", "a card number", ...), each once, in a fixed order."""
     if not text:
@@ -337,6 +405,6 @@ def find(text: str) -> list[str]:
         found.append("a PIN")
     if _iban(text):
         found.append("an account number")
-    if _card(text):
+    if _cards(text):
         found.append("a card number")
     return list(dict.fromkeys(found))

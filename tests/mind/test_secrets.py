@@ -3,7 +3,7 @@ lookalike letters or language they are written in; and what only looks like one 
 
 import pytest
 
-from anima.mind.secrets import find, judged
+from anima.mind.secrets import find, judged, repeated
 
 
 @pytest.mark.parametrize("text, kind", [
@@ -50,6 +50,13 @@ from anima.mind.secrets import find, judged
     # ... and a third: said by what it opens.
     ("Ada's phone unlocks with 482193", "a password"), ("Ada uses hunter2 for her email", "a password"),
     ("online banking uses Fluffy99", "a password"),
+    # ... a fourth: digits in pictures and numerals, and said by where they are keyed in.
+    ("My PIN is IV-VIII-II-I in Roman numerals", "a PIN"), ("the alarm code is VI IX IV II", "a PIN"),
+    ("Door code at my flat is \U0001F553\U0001F557\U0001F551\U0001F550", "a PIN"),
+    ("my PIN is \u2683\u2680\u2685\u2681, dice faces", "a PIN"),
+    ("the number 4821 (also what I tap in at the cashpoint)", "a PIN"),
+    ("What I type in at the ATM is my nan's house number twice, 4747.", "a PIN"),
+    ("I punch 7 3 9 1 in on the keypad by the front door", "a PIN"),
 ])
 def test_a_secret_is_found_however_it_is_written(text, kind):
     assert kind in find(text)
@@ -69,6 +76,10 @@ def test_a_secret_is_found_however_it_is_written(text, kind):
     "The discount code is SAVE2024", "Flight code BA1234 leaves at 10", "Error code 4040 again",
     "The code review took 2024 lines", "I was born in nineteen eighty four", "Room 1204, booking reference 88421",
     "my laptop is MacBook2019", "My phone is an iPhone15", "The door opens with a push", "She uses B12 for energy",
+    "Henry VIII, then World War II I think", "Read chapters IV, V and VI", "I took 2000 out at the cashpoint",
+    "Took out £1000 at the ATM", "Entered 1500 pounds at the cash machine", "See you at \U0001F553 by the ATM",
+    "I entered the bank at 1130 and queued at the ATM", "Took out 1000 at the ATM", "I use the ATM on 4th Street",
+    "Used 2 cards at the cashpoint, 1500 in all",
 ])
 def test_what_only_looks_like_a_secret_is_not_one(text):
     assert find(text) == []
@@ -84,3 +95,25 @@ def test_the_judged_copy_is_what_the_person_sees():
     assert judged("caf\u00e9 \u092a\u093e\u0938") == "caf\u00e9 \u092a\u093e\u0938"  # accents and Devanagari stay
     russian = "\u041f\u0440\u0438\u0432\u0435\u0442, \u043a\u0430\u043a \u0434\u0435\u043b\u0430? \u0412\u041e\u0422"
     assert judged(russian) == russian                                       # a text in another alphabet keeps it
+
+
+@pytest.mark.parametrize("line, said, kind", [
+    ("Favourite number is 4821", "My PIN is 4821, and my favourite number too", "a PIN"),
+    ("Loves the numbers 4-8-2-1", "my PIN is 4 8 2 1", "a PIN"),
+    ("Likes the word hunter22", "my password is hunter22", "a password"),
+    ("Lucky number 12345678", "Account number: 12345678, sort code 12-34-56", "an account number"),
+    ("Knows 4747 by heart", "What I tap in at the cashpoint is my nan's house number twice, 4747.", "a PIN"),
+])
+def test_a_secret_from_the_message_is_found_in_a_line_that_no_longer_names_it(line, said, kind):
+    assert find(line) == []
+    assert repeated(line, said) == kind
+
+
+@pytest.mark.parametrize("line, said", [
+    ("Born in 1988", "My PIN is 4821, and I was born in 1988"),   # another number of the same message
+    ("Favourite number is 4821", "My favourite number is 4821"),   # no secret said
+    ("Likes tea", "my password is hunter22"),
+    ("Has a dog", ""),
+])
+def test_a_line_that_holds_no_secret_of_the_message_is_not_refused(line, said):
+    assert repeated(line, said) is None
