@@ -5,8 +5,10 @@ A file whose recorded version is newer than the last migration here was
 written by a newer Anima and is refused, untouched.
 """
 
+import contextlib
 from datetime import datetime, timezone
 
+import sqlcipher3
 from sqlcipher3 import complete_statement as sqlite_complete
 
 from ..errors import NewerSchema
@@ -594,6 +596,9 @@ def migrate(con, target: int = SCHEMA_VERSION) -> int:
                         (number, step.__name__, _now()))
             con.execute("COMMIT")
         except BaseException:
-            con.execute("ROLLBACK")
+            # After a full disk SQLite has already rolled back: a second ROLLBACK would fail and hide why.
+            if con.in_transaction:
+                with contextlib.suppress(sqlcipher3.Error):
+                    con.execute("ROLLBACK")
             raise
     return max(version, target)

@@ -86,6 +86,15 @@ def translate_disk(e: sqlcipher3.Error, path: Path, outcome: str) -> Exception:
     return DiskError(f"The disk failed to read or write {path} ({e}): {outcome}. Check the disk, then try again.")
 
 
+def _empty(path: Path) -> bool:
+    """An empty database file with no write-ahead log beside it to fill it from."""
+    try:
+        wal = Path(f"{path}-wal")
+        return path.stat().st_size == 0 and not (wal.exists() and wal.stat().st_size > 0)
+    except OSError:
+        return False  # opening says what is wrong with it
+
+
 def _primary(e: sqlcipher3.Error) -> int | None:
     """SQLite's primary result code: an extended one (SQLITE_IOERR_WRITE is 778) keeps it in its low byte."""
     code = getattr(e, "sqlite_errorcode", None)
@@ -106,6 +115,11 @@ class Soul:
         self.path = Path(path)
         if not create and not self.path.exists():
             raise DamagedSoul(f"The soul file {self.path} is missing.")
+        if not create and _empty(self.path):
+            # SQLite takes an empty file for a new database: opened, it would become a blank companion in place
+            # of the one that was there.
+            raise DamagedSoul(f"The soul file {self.path} is empty (0 bytes): it was cut short or overwritten, and "
+                              "is not the companion. It was not changed; restore it from an exported core.")
         self._lock = threading.RLock()
         self._forget_listeners: list[Callable[[str, int], None]] = []
         self._scrub_pending = False  # a forget whose scrub met a full disk (see _scrub)

@@ -37,8 +37,8 @@ def small_disk(tmp_path):
     subprocess.run(["umount", "-l", str(where)], check=True)
 
 
-def fill(disk: Path) -> Path:
-    """Take every free byte of the disk; returns the filler file (delete it to free the space)."""
+def fill(disk: Path, leave: int = 0) -> Path:
+    """Take every free byte of the disk but `leave`; returns the filler file (delete it to free the space)."""
     filler = disk / "filler"
     fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
     try:
@@ -51,6 +51,8 @@ def fill(disk: Path) -> Path:
     finally:
         os.close(fd)
     assert shutil.disk_usage(disk).free < 4096
+    if leave:
+        os.truncate(filler, filler.stat().st_size - leave)
     return filler
 
 
@@ -100,6 +102,22 @@ def test_creating_on_a_full_disk_leaves_nothing_half_made(small_disk):
     with pytest.raises(DiskFull, match="no soul was made"):
         home.create(PASSPHRASE)
     assert not home.exists() and list(home.dir.iterdir()) == []
+
+
+@pytest.mark.parametrize("room", [64 << 10, 300 << 10])
+def test_creating_and_importing_on_a_nearly_full_disk_say_the_disk_is_full(small_disk, tmp_path, room):
+    """With some room left, SQLite fails mid-way through the schema and has rolled back already: the full disk
+    is what the person hears, not the ROLLBACK that followed it."""
+    with Home(tmp_path / "elsewhere").create(PASSPHRASE) as soul:
+        soul.add("message", "user", session="s", role="user", content="carried " * 4000, created_at="2026")
+        Home.export(soul, tmp_path / "core.anima", PASSPHRASE)
+    fill(small_disk, leave=room)
+    home = Home(small_disk / "home")
+    with pytest.raises(DiskFull, match="no soul was made"):
+        home.create(PASSPHRASE)
+    with pytest.raises(DiskFull):
+        home.import_core(tmp_path / "core.anima", PASSPHRASE, PASSPHRASE)
+    assert not home.exists() and [p.name for p in home.dir.iterdir()] == []
 
 
 def test_the_command_line_on_a_full_disk_says_one_line_and_exits_2(small_disk, monkeypatch, capsys):

@@ -46,3 +46,21 @@ def test_reading_a_damaged_page_raises_instead_of_returning_wrong_data(anima_hom
             # Should the damaged page hold no message, every row must still be exactly right.
             assert all(r["content"].startswith("message ") for r in rows)
             soul.check()
+
+
+def test_an_emptied_soul_file_is_damage_not_a_new_companion(anima_home, capsys, monkeypatch):
+    """SQLite takes an empty file for a new database: opened as it is, a blank companion would replace the one
+    that was there, and `anima check` would call it sound."""
+    from anima import cli
+    home = Home(anima_home)
+    with home.create(PASSPHRASE) as soul:
+        soul.add("message", "user", session="s", role="user", content="kept", created_at="2026")
+    home.soul_path.write_bytes(b"")
+    with pytest.raises(DamagedSoul, match=r"is empty \(0 bytes\).*It was not changed"):
+        home.unlock(PASSPHRASE)
+    assert home.soul_path.stat().st_size == 0
+    monkeypatch.setenv("ANIMA_PASSPHRASE", PASSPHRASE)
+    assert cli.main(["--home", str(anima_home), "check"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "is empty (0 bytes)" in err[0], err
+    assert home.soul_path.stat().st_size == 0 and not home.soul_path.with_name("soul.db-wal").exists()
