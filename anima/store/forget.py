@@ -107,6 +107,13 @@ def forget_item(con, kind: str, item_id: int, lines: Counter | None = None) -> l
             gone.append(("signal", sid))
         # A memory drawn from this message keeps its text but loses its source, and is flagged for review.
         con.execute("UPDATE memories SET needs_regeneration = 1 WHERE source_message_id = ?", (item_id,))
+        # A change read from it that waits for the person's say (or that they turned down) is its words and
+        # nothing else: accepted later, it would write them back. One they accepted is theirs: it loses its source.
+        for (pid,) in con.execute("SELECT id FROM proposals WHERE message_id = ? AND status != 'accepted'",
+                                  (item_id,)).fetchall():
+            gone += forget_item(con, "proposal", pid, lines)
+        con.execute("UPDATE proposals SET message_id = NULL WHERE message_id = ?", (item_id,))
+        con.execute("UPDATE provenance SET message_id = NULL WHERE message_id = ?", (item_id,))
     if kind == "memory":
         # What this one had superseded is current again only through a person's undo; here it just loses the link.
         con.execute("UPDATE memories SET superseded_by = NULL WHERE superseded_by = ?", (item_id,))

@@ -43,6 +43,29 @@ def test_forgetting_a_message_takes_its_signals_and_flags_its_episode_and_memori
     assert memory["source_message_id"] is None and memory["needs_regeneration"] == 1
 
 
+def test_forgetting_a_message_takes_the_changes_read_from_it_that_wait_or_were_turned_down(soul):
+    """A proposal quotes the message it was read from: left pending, accepting it would write the forgotten words
+    back into what is always in mind. One the person accepted is theirs, and only loses its source."""
+    from anima.store.provenance import Provenance, Source
+    said = soul.add("message", "user", session="s", role="user", content="My coach is called Ingrid.",
+                    created_at="2026")
+    other = soul.add("message", "user", session="s", role="user", content="I swim on Sundays.", created_at="2026")
+    made = {}
+    for status, content, message in (("pending", "Coach is called Ingrid", said), ("rejected", "Ingrid coaches",
+                                      said), ("accepted", "Has a coach", said), ("pending", "Swims on Sundays", other)):
+        made[content] = soul.add("proposal", "ai", provenance=Provenance(Source.PERSON, message), target="human",
+                                 op="add", content=content, reason="why", source="person", message_id=message,
+                                 status=status, created_at="2026")
+    gone = soul.forget("message", said)
+    assert {("proposal", made["Coach is called Ingrid"]), ("proposal", made["Ingrid coaches"])} <= set(gone.items)
+    left = {r["content"]: r for r in soul.query("SELECT * FROM proposals")}
+    assert set(left) == {"Has a coach", "Swims on Sundays"}
+    assert left["Has a coach"]["message_id"] is None and left["Swims on Sundays"]["message_id"] == other
+    for table in ("edit_history", "provenance", "proposals"):
+        assert "Ingrid" not in repr(soul.query(f"SELECT * FROM {table}"))
+    assert soul.query("SELECT * FROM provenance WHERE message_id = ?", (said,)) == []
+
+
 def test_forgetting_a_part_takes_its_predictions(soul):
     ids = fill(soul)
     soul.forget("part", ids["part"])
