@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ..errors import KnownError, NotFound
 from ..retrieval.indexer import Indexer
+from ..store.ids import new_id
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul, now
 
@@ -100,8 +101,8 @@ class Messages:
         ids = []
         with self.indexer.transaction() as con:
             for r, m in zip(rows, messages):
-                cur = con.execute("INSERT INTO messages(session, role, speaker, content, created_at) "
-                                  "VALUES (:session, :role, :speaker, :content, :created_at)", r)
+                cur = con.execute("INSERT INTO messages(id, session, role, speaker, content, created_at) "
+                                  f"VALUES ({new_id('messages')}, :session, :role, :speaker, :content, :created_at)", r)
                 ids.append(cur.lastrowid)
                 if m.provenance is not None:
                     p = m.provenance

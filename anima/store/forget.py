@@ -19,6 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..errors import NotFound
+from . import ids
 from .kinds import KINDS, full_text_tables
 
 # Scripts written without spaces between words: a name in them is found inside a run of letters.
@@ -130,6 +131,7 @@ def forget_item(con, kind: str, item_id: int, lines: Counter | None = None) -> l
         con.execute("DELETE FROM forget_gate")
     else:
         con.execute(f"DELETE FROM {table} WHERE id = ?", (item_id,))
+    ids.forgotten(con, table, item_id)
     return gone
 
 

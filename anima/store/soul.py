@@ -19,7 +19,7 @@ from typing import Callable, Iterator
 import sqlcipher3
 
 from ..errors import DamagedSoul, DiskError, DiskFull, InvalidEdit, NotFound, ReadOnlyRecord, SoulClosed
-from . import core, forget, migrations
+from . import core, forget, ids, migrations
 from .kinds import kind as _kind_of
 from .provenance import Provenance
 
@@ -291,8 +291,8 @@ class Soul:
         _check_fields(kind, fields, allowed)
         cols = list(fields)
         with self.transaction() as con:
-            cur = con.execute(f"INSERT INTO {table}({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
-                              [fields[c] for c in cols])
+            cur = con.execute(f"INSERT INTO {table}(id, {', '.join(cols)}) "
+                              f"VALUES ({ids.new_id(table)}, {', '.join('?' * len(cols))})", [fields[c] for c in cols])
             item_id = cur.lastrowid
             if provenance is not None:
                 con.execute("INSERT INTO provenance VALUES (?, ?, ?, ?, ?)", (kind, item_id, provenance.source.value,

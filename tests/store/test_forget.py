@@ -122,3 +122,26 @@ def test_a_forget_while_another_program_reads_commits_and_its_words_leave_the_fi
     wal = home.dir / "soul.db-wal"
     assert not holds(home.dir / "soul.db", key, "CANARY-memory")
     assert not wal.exists() or wal.stat().st_size == 0
+
+
+def test_a_forgotten_items_id_is_never_given_again(soul, tmp_path):
+    """Forgetting the newest message freed its id in SQLite: the next message took it, and a 'forget message 13'
+    typed from a listing made before would have removed that one. The floor travels with the portable core."""
+    from anima.store import Home
+    from tests.conftest import PASSPHRASE
+    first = soul.add("message", "user", session="s", role="user", content="kept", created_at="2026")
+    newest = soul.add("message", "user", session="s", role="user", content="forgotten", created_at="2026")
+    memory = soul.add("memory", "ai", kind="fact", content="a fact", source="user_stated", valid_from="2026",
+                      created_at="2026")
+    soul.forget("message", newest)
+    soul.forget("memory", memory)
+    again = soul.add("message", "user", session="s", role="user", content="new", created_at="2026")
+    assert again > newest > first
+    assert soul.add("memory", "ai", kind="fact", content="another", source="user_stated", valid_from="2026",
+                    created_at="2026") > memory
+    Home.export(soul, tmp_path / "core.anima", PASSPHRASE)
+    home = Home(tmp_path / "other")
+    home.import_core(tmp_path / "core.anima", PASSPHRASE, PASSPHRASE)
+    with home.unlock(PASSPHRASE) as moved:
+        moved.forget("message", again)
+        assert moved.add("message", "user", session="s", role="user", content="later", created_at="2026") > again
