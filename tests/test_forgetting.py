@@ -135,3 +135,38 @@ def test_forgetting_a_learned_fact_takes_its_line_in_the_human_block_and_its_his
     assert "Sister Bea has a dog" in c.self_model.read().human  # the person's own lines stay
     assert not [e for e in c.edits() if "Has a partner named Sam" in f"{e['before']}{e['after']}"]
     assert not [e for e in c.conversation.entries() if ("memory", fact["id"]) in e.keys]
+
+
+def test_a_reply_written_while_a_person_is_forgotten_is_not_kept(talked):
+    """The person forgets Bea while the reply to a message about her streams (from the Open Mind, or another
+    program): the reply came from a prompt that held her, so it is not stored, and nothing of her comes back."""
+    c, chat = talked
+    chat.enqueue("Bea and her dog sound like great fun, say hi to Bea.")
+    turn = c.turn("Bea is visiting again next week.")
+    first = next(iter(turn))
+    c.forget_person("Bea")
+    rest = "".join(turn)
+    assert "Bea" in first + rest  # it was shown as it streamed
+    assert turn.reply_id is None
+    assert not [m for m in c.messages.newest(100) if "Bea" in m["content"]]
+    assert not [e for e in c.conversation.entries() if "Bea" in e.content]
+    chat.enqueue("Noted.")
+    c.turn("Anyway, how are you?").read()
+    assert "Bea" not in json.dumps(chat.history[-1]["messages"])
+
+
+def test_what_another_program_forgets_leaves_this_ones_live_conversation(talked, anima_home):
+    """Two programs on one soul (the window and `anima chat`): a person forgotten in one is gone from the other's
+    transcript before its next reply, and from the prompt its model reads."""
+    c, chat = talked
+    other = Companion(Home(anima_home), Home(anima_home).unlock(PASSPHRASE), FakeChatModel(), FakeEmbedder(),
+                      session="elsewhere")
+    try:
+        assert other.forget_person("Sam").total
+    finally:
+        other.close()
+    chat.enqueue("Tell me more.")
+    c.turn("What else is new?").read()
+    sent = json.dumps(chat.history[-1]["messages"])
+    assert "Sam" not in sent and "Bea" in sent
+    assert not [e for e in c.conversation.entries() if "Sam" in e.content]

@@ -12,6 +12,7 @@ call, is in workspace/assemble.py.
 """
 
 import dataclasses
+import logging
 import re
 import threading
 import time
@@ -34,6 +35,8 @@ from ..store.soul import now
 from ..workspace import Assembled, Entry, Workspace
 from ..workspace.note import said_already
 from .outward import safe_reply
+
+log = logging.getLogger(__name__)
 
 RECALL_K = 3  # newly recalled items per turn; what was recalled before stays in the transcript
 RECALL_K_AFTER_READ_AHEAD = 1
@@ -93,6 +96,7 @@ class Conversation:
         self._draft_recall: tuple[str, tuple, list[Recalled], float] | None = None
         self._changes = 0  # bumped by every change to the transcript (what recall leaves out depends on it)
         self._last_reply: int | None = None
+        self._forgets_seen = messages.soul.forgets()  # the soul's forgets the live session has caught up with
 
     # ---- reading the state --------------------------------------------------
 
@@ -161,9 +165,26 @@ class Conversation:
 
     # ---- a turn -------------------------------------------------------------
 
-    def begin_turn(self) -> None:
+    def begin_turn(self) -> int:
+        """A turn begins; returns the soul's forget count it begins at (record_turn compares it)."""
+        self.catch_up_forgotten()
         with self.lock:
             self.serial += 1
+            return self._forgets_seen
+
+    def catch_up_forgotten(self) -> None:
+        """What another program forgot leaves this live session too: the entries whose items are gone. One read
+        of a count while nothing was forgotten."""
+        count = self.messages.soul.forgets()
+        if count == self._forgets_seen:
+            return
+        with self.lock:
+            held = {key for e in self._transcript for key in e.keys} | {("memory", i) for i, _ in self._learned}
+        gone = held - self.messages.soul.present(held)
+        if gone:
+            self.forget(gone)
+        with self.lock:
+            self._forgets_seen = max(self._forgets_seen, count)
 
     def record_reply(self, text: str) -> int:
         return self.messages.record("companion", text, speaker=self.name, session=self.session)
@@ -312,10 +333,14 @@ class Conversation:
             assembled = assemble(floor)
         return Prepared(assembled, floor, floor.inner_state, feelings, weighed)
 
-    def record_turn(self, prepared: Prepared, learned: int, user_ids: list[int], reply: str) -> int | None:
+    def record_turn(self, prepared: Prepared, learned: int, user_ids: list[int], reply: str,
+                    forgets_at: int | None = None) -> int | None:
         """The transcript grows by exactly what was sent and said, so the next turn's prefix matches. Records the
-        reply and what its workspace held; returns the reply's id (None when it stopped before a word)."""
+        reply and what its workspace held; returns the reply's id (None when it stopped before a word, or when
+        something was forgotten while it was written). `forgets_at`: what begin_turn returned."""
         ws = prepared.assembled
+        if forgets_at is not None and self.messages.soul.forgets() != forgets_at:
+            return self._overtaken(user_ids, ws.messages[-1]["content"])
         with self.lock:
             del self._transcript[:ws.kept_from]
             self._changes += 1
@@ -341,6 +366,22 @@ class Conversation:
             self.bidding.record(reply_id, weighed)
         self.memories.feedback([h.id for h in ws.held if h.kind == "memory"], said)
         return reply_id
+
+    def _overtaken(self, user_ids: list[int], sent: str) -> None:
+        """Something was forgotten (here or by another program) while the reply was written from a prompt that
+        may have held it: the reply is not kept, and the message stays in the transcript only if it is still
+        stored. The transcript is not cut to what this turn sent: forgetting changed it, and the model reads it
+        whole next time."""
+        self.catch_up_forgotten()
+        keys = frozenset(("message", i) for i in user_ids)
+        with self.lock:
+            if keys and self.messages.soul.present(keys) == keys:
+                self._transcript.append(Entry("user", sent, keys))
+                self._changes += 1
+            self._draft_recall = None
+            self._floor_sent = None
+        log.info("something was forgotten while a reply was written: the reply is not kept")
+        return None
 
     # ---- between turns --------------------------------------------------------
 

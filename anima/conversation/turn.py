@@ -46,7 +46,7 @@ class TurnStream:
         event = compose(typed, [(e.label, e.text) for e in external])  # what the parts read
         self.user_text = compose(typed, [(e.label, HIDDEN) for e in external]) if conversation.isolated() else event
         drafted = conversation.recalled_for_draft(self.user_text)  # asked before the message is stored
-        conversation.begin_turn()
+        self.forgets_at = conversation.begin_turn()
         ids = conversation.record_sent(typed, external)
         self.user_ids = ids
         self.user_id = ids[0]
@@ -100,7 +100,8 @@ class TurnStream:
         finally:
             self.stop_reason = stream.stop_reason or StopReason.CANCELLED
             self.text = safe_reply(self.text)
-            self.reply_id = self.conversation.record_turn(self.prepared, len(self.learned), self.user_ids, self.text)
+            self.reply_id = self.conversation.record_turn(self.prepared, len(self.learned), self.user_ids, self.text,
+                                                          self.forgets_at)
             if self.reply_id is not None:
                 self._after(self.user_text, self.text.strip())
 

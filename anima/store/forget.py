@@ -196,6 +196,17 @@ def _drop_traces(con, kind: str, item_id: int) -> None:
     con.execute("DELETE FROM provenance WHERE item_kind = ? AND item_id = ?", (kind, item_id))
 
 
+# meta: how many forgets this soul has seen. A program that finds it changed looks for what it holds that is gone
+# (another program forgot it, or this one did while a reply was being written).
+FORGETS = "forgets"
+
+
+def counted(con) -> None:
+    """One more forget (the caller's transaction)."""
+    con.execute("INSERT INTO meta(key, value) VALUES (?, '1') ON CONFLICT(key) DO UPDATE "
+                "SET value = CAST(value AS INTEGER) + 1", (FORGETS,))
+
+
 def merge_segments(con) -> None:
     """After a forget commits: merge the full-text indexes' segments, so the deleted terms are gone from them."""
     for table in full_text_tables():

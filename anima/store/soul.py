@@ -386,6 +386,7 @@ class Soul:
         with self.transaction() as con:
             gone.items = forget.forget_item(con, kind, item_id, gone.lines)
             gone.edits = gone.lines.pop("edit_history", 0)
+            forget.counted(con)
         self._forgotten(gone.items)
         return gone
 
@@ -393,8 +394,27 @@ class Soul:
         """Forget everything whose own words name a person (store/forget.py); says what went, by kind."""
         with self.transaction() as con:
             gone = forget.forget_person(con, name)
+            forget.counted(con)
         self._forgotten(gone.items)
         return gone
+
+    def forgets(self) -> int:
+        """How many forgets this soul has seen, by any program: a change means something held may be gone."""
+        return int(self.get_meta(forget.FORGETS, "0"))
+
+    def present(self, keys) -> set[tuple[str, int]]:
+        """Those of these (kind, id) keys whose item is still stored."""
+        by_kind: dict[str, list[int]] = {}
+        for kind, item_id in keys:
+            by_kind.setdefault(kind, []).append(item_id)
+        out = set()
+        for kind, item_ids in by_kind.items():
+            table, _ = _kind(kind)
+            for i in range(0, len(item_ids), 500):
+                chunk = item_ids[i:i + 500]
+                out.update((kind, r["id"]) for r in self.query(
+                    f"SELECT id FROM {table} WHERE id IN ({','.join('?' * len(chunk))})", chunk))
+        return out
 
     def _forgotten(self, keys: list[tuple[str, int]]) -> None:
         # The forget is committed: the in-memory indexes drop it first, whatever the scrub below meets.
