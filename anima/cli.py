@@ -17,7 +17,7 @@ from contextlib import closing
 
 from pathlib import Path
 
-from .errors import DiskFull, KnownError
+from .errors import DiskFull, KnownError, WeakPassphrase
 from .store import KINDS, Home, PassphraseNeeded, keys, strength
 from .settings import chosen_home
 
@@ -28,9 +28,11 @@ _ENVIRONMENT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, er
                        errno.EISDIR, errno.ENOTDIR}
 
 
-def ask(env: str, prompt: str, confirm: bool = False, choosing: str | None = None) -> str:
+def ask(env: str, prompt: str, confirm: bool = False, choosing: str | None = None,
+        known: tuple[str, ...] = ()) -> str:
     """A passphrase from the environment (read, never stored), else from the terminal. `choosing` names a
-    passphrase being chosen now ("a passphrase", "an export passphrase"): it must keep the one rule for them."""
+    passphrase being chosen now ("a passphrase", "an export passphrase"): it must keep the one rule for them,
+    judged as the window judges it, against `known`, the names a thief would try first (names_in)."""
     value = os.environ.get(env)
     from_terminal = not value
     if from_terminal:
@@ -38,12 +40,23 @@ def ask(env: str, prompt: str, confirm: bool = False, choosing: str | None = Non
             raise KnownError(f"No passphrase: set {env} or run from a terminal.")
         value = getpass.getpass(prompt)
     if choosing:
-        keys.check_new_passphrase(value, choosing)
+        keeps_the_rule(value, choosing, known)
         if from_terminal:  # as the window shows it while typing
-            print(f"Strength: {strength.estimate(value)}", file=sys.stderr)
+            print(f"Strength: {strength.estimate(value, known)}", file=sys.stderr)
     if from_terminal and confirm and getpass.getpass("Again: ") != value:
         raise KnownError("The two passphrases differ; nothing was changed.")
     return value
+
+
+def keeps_the_rule(passphrase: str, what: str, known: tuple[str, ...] = ()) -> None:
+    """WeakPassphrase when a passphrase being chosen breaks the one rule (keys.passphrase_problem)."""
+    if problem := keys.passphrase_problem(passphrase, what, known):
+        raise WeakPassphrase(problem)
+
+
+def names_in(soul) -> tuple[str, ...]:
+    """The companion's name and the person's: what the window's first-run form weighs a passphrase against."""
+    return soul.get_meta("name", "Anima"), soul.get_meta("user_name", "")
 
 
 def unlock(home: Home):
@@ -90,7 +103,7 @@ def cmd_export(args) -> int:
         raise KnownError("Say where to export: `python -m anima export PATH` (or --markdown DIR, or --json FILE).")
     with unlock(home) as soul:
         Home.export(soul, args.path, ask(EXPORT_PASSPHRASE_ENV, "Export passphrase: ", confirm=True,
-                                         choosing="an export passphrase"))
+                                         choosing="an export passphrase", known=names_in(soul)))
     print(f"Exported the whole soul to {args.path} (encrypted under the export passphrase).")
     return 0
 
@@ -98,10 +111,14 @@ def cmd_export(args) -> int:
 def cmd_import(args) -> int:
     home = Home(args.home)
     export_pass = ask(EXPORT_PASSPHRASE_ENV, "Export passphrase of the core: ")
-    prompt = "Passphrase of the companion to replace: " if home.exists() else "New passphrase for this computer: "
-    passphrase = ask(PASSPHRASE_ENV, prompt, confirm=not home.exists(),
-                     choosing=None if home.exists() else "a passphrase")
-    home.import_core(args.path, export_pass, passphrase, replace=args.replace)
+    if home.exists():  # replacing proves ownership with the passphrase it has: nothing is chosen
+        passphrase = ask(PASSPHRASE_ENV, "Passphrase of the companion to replace: ")
+    else:
+        passphrase = ask(PASSPHRASE_ENV, "New passphrase for this computer: ", confirm=True,
+                         choosing="a passphrase")
+    # The names a thief tries first are inside the core: the new passphrase is judged against them once it is read.
+    home.import_core(args.path, export_pass, passphrase, replace=args.replace,
+                     judge_new=lambda names: keeps_the_rule(passphrase, "a passphrase", names))
     print(f"Imported {args.path} into {home.dir}.")
     return 0
 
@@ -109,7 +126,9 @@ def cmd_import(args) -> int:
 def cmd_passphrase(args) -> int:
     home = Home(args.home)
     old = ask(PASSPHRASE_ENV, "Current passphrase: ")
-    new = ask("ANIMA_NEW_PASSPHRASE", "New passphrase: ", confirm=True, choosing="a new passphrase")
+    with home.unlock(old) as soul:  # the names live in the soul (and a wrong passphrase is said before the new)
+        known = names_in(soul)
+    new = ask("ANIMA_NEW_PASSPHRASE", "New passphrase: ", confirm=True, choosing="a new passphrase", known=known)
     home.change_passphrase(old, new)
     print("Passphrase changed.")
     return 0
@@ -165,7 +184,9 @@ def open_companion(args, create_if_missing: bool = False, talk: bool = True):
             raise KnownError(f"No companion lives in {home.dir} yet; start `python -m anima chat` to create one.")
         name = os.environ.get("ANIMA_NAME") or (input("Name your companion [Anima]: ").strip()
                                                 if sys.stdin.isatty() else "") or "Anima"
-        passphrase = ask(PASSPHRASE_ENV, "Choose a passphrase: ", confirm=True, choosing="a passphrase")
+        # The person's name is not asked here (the window asks it): the companion's is what a thief knows.
+        passphrase = ask(PASSPHRASE_ENV, "Choose a passphrase: ", confirm=True, choosing="a passphrase",
+                         known=(name,))
         companion = Companion.create(home, passphrase, name, chat, embedder)
         print(f"Created {name} in {home.dir}.", file=sys.stderr)
     else:
@@ -561,7 +582,8 @@ def _first_said(e: KnownError) -> str:
         if isinstance(seen, KnownError):
             first = seen
         seen = seen.__context__
-    return str(e) if first is e else f"{first} Closing then failed too: {e}"
+    # (The same words twice say nothing more: a full disk that stopped the import and then the closing.)
+    return str(e) if first is e or str(first) == str(e) else f"{first} Closing then failed too: {e}"
 
 
 def main(argv=None) -> int:

@@ -201,3 +201,25 @@ def test_parts_from_the_command_line(anima_home, tmp_path):
     assert r.returncode == 0, r.stderr
     with Home(other).unlock(PASSPHRASE) as soul:
         assert [p.data for p in Parts(soul).all()] == exported["parts"]
+
+
+def test_a_mistake_that_closing_met_again_is_said_once():
+    """A full disk stops an import, and closing then meets the same full disk: one sentence, not the same twice."""
+    from anima.cli import _first_said
+    from anima.errors import DiskFull
+    said = "The disk is full: nothing was imported. Free some space and try again."
+    try:
+        try:
+            raise DiskFull(said)
+        except DiskFull:
+            raise DiskFull(said)
+    except DiskFull as e:
+        assert _first_said(e) == said
+    try:
+        try:
+            raise DiskFull("The disk is full: nothing of this change was saved.")
+        except DiskFull:
+            raise DiskFull("The disk is full: the WAL stays.")
+    except DiskFull as e:
+        assert _first_said(e) == ("The disk is full: nothing of this change was saved. Closing then failed too: "
+                                  "The disk is full: the WAL stays.")

@@ -103,3 +103,89 @@ def test_typed_in_a_terminal_a_short_passphrase_is_refused_before_it_is_asked_ag
         cli.ask("ANIMA_PASSPHRASE", "Choose a passphrase: ", confirm=True, choosing="a passphrase")
     assert str(err.value) == "Choose a passphrase of at least 8 characters." and err.value.exit_status == 2
     assert asked == ["Choose a passphrase: "]
+
+
+# ---- the names a thief would try first, as the window weighs them (ui/dialogs/unlock.py) ----------------------
+
+NAME = "Quillonwood"  # accepted alone (test_the_names_a_thief_knows_count_against_a_passphrase), not as a name
+
+
+def weak(capsys, what: str) -> None:
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"anima: Choose {what} that is harder to guess."), lines
+
+
+@pytest.mark.slow  # runs `python -m anima`
+def test_creating_a_companion_under_its_own_name_is_refused_from_the_terminal(tmp_path):
+    """The QA case: `echo hello | ANIMA_PASSPHRASE=Lisbonanima python -m anima --home W chat` made "Anima"."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    home = tmp_path / "w"
+    r = subprocess.run([sys.executable, "-m", "anima", "--home", str(home), "chat"], input="hello\n",
+                       capture_output=True, text=True, cwd=Path(__file__).resolve().parent.parent, timeout=120,
+                       env={**os.environ, "ANIMA_PASSPHRASE": "Lisbonanima"})
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert lines == ["anima: Choose a passphrase that is harder to guess. Weak: 1 minute to guess offline. Add "
+                     "another word or two. Uncommon words are better."]
+    assert not home.exists()
+
+
+def test_a_companion_named_in_the_environment_is_weighed_by_that_name(anima_home, monkeypatch, capsys):
+    monkeypatch.setenv("ANIMA_NAME", NAME)
+    monkeypatch.setenv("ANIMA_PASSPHRASE", NAME)
+    assert cli.main(["chat"]) == 2
+    weak(capsys, "a passphrase")
+    assert not anima_home.exists()
+
+
+@pytest.mark.parametrize("meta", ["name", "user_name"])
+def test_changing_to_the_companion_s_or_the_person_s_name_is_refused(anima_home, monkeypatch, capsys, meta):
+    home = Home(anima_home)
+    with home.create(PASSPHRASE) as soul:
+        soul.set_meta(meta, NAME)
+    before = home.key_path.read_bytes()
+    monkeypatch.setenv("ANIMA_PASSPHRASE", PASSPHRASE)
+    monkeypatch.setenv("ANIMA_NEW_PASSPHRASE", NAME)
+    assert cli.main(["passphrase"]) == 2
+    weak(capsys, "a new passphrase")
+    assert home.key_path.read_bytes() == before
+
+
+@pytest.mark.parametrize("meta", ["name", "user_name"])
+def test_an_export_passphrase_of_the_companion_s_or_the_person_s_name_is_refused(anima_home, tmp_path, monkeypatch,
+                                                                                 capsys, meta):
+    with Home(anima_home).create(PASSPHRASE) as soul:
+        soul.set_meta(meta, NAME)
+    monkeypatch.setenv("ANIMA_PASSPHRASE", PASSPHRASE)
+    monkeypatch.setenv("ANIMA_EXPORT_PASSPHRASE", NAME)
+    assert cli.main(["export", str(tmp_path / "soul.core")]) == 2
+    weak(capsys, "an export passphrase")
+    assert list(tmp_path.glob("*soul.core*")) == []
+
+
+@pytest.mark.parametrize("meta", ["name", "user_name"])
+def test_importing_under_a_name_the_core_holds_is_refused(anima_home, tmp_path, monkeypatch, capsys, meta):
+    with Home(anima_home).create(PASSPHRASE) as soul:
+        soul.set_meta(meta, NAME)
+        Home.export(soul, tmp_path / "soul.core", "export passphrase")
+    monkeypatch.setenv("ANIMA_EXPORT_PASSPHRASE", "export passphrase")
+    monkeypatch.setenv("ANIMA_PASSPHRASE", NAME)
+    assert cli.main(["--home", str(tmp_path / "new"), "import", str(tmp_path / "soul.core")]) == 2
+    weak(capsys, "a passphrase")
+    assert not (tmp_path / "new").exists()
+    monkeypatch.setenv("ANIMA_PASSPHRASE", "a good new passphrase")  # and one that keeps the rule goes in
+    assert cli.main(["--home", str(tmp_path / "new"), "import", str(tmp_path / "soul.core")]) == 0
+    with Home(tmp_path / "new").unlock("a good new passphrase") as soul:
+        assert soul.get_meta(meta) == NAME
+
+
+def test_typed_in_a_terminal_the_strength_shown_weighs_the_names(monkeypatch, capsys):
+    monkeypatch.setattr(cli.sys.stdin, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(getpass, "getpass", lambda prompt: NAME)
+    with pytest.raises(WeakPassphrase):
+        cli.ask("ANIMA_PASSPHRASE", "Choose a passphrase: ", confirm=True, choosing="a passphrase", known=(NAME,))
+    assert cli.ask("ANIMA_PASSPHRASE", "Choose a passphrase: ", confirm=True, choosing="a passphrase") == NAME
+    assert capsys.readouterr().err.startswith("Strength: ")

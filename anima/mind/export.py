@@ -7,13 +7,17 @@ each a list of records. Values stored as JSON (a part, a card's keywords, an
 edit's before and after) are written as JSON, not as strings. Vectors are
 numbers made from the texts that are here; they are left out.
 
-This copy is NOT encrypted; the command that writes it says so.
+This copy is NOT encrypted; the command that writes it says so. It is written
+as the core and the key file are (keys.write_atomically): to a new file beside
+it, fsynced, then renamed over it, so a full disk or a killed program leaves
+the old file or none, and a full disk is a DiskFull that names the file.
 """
 
 import json
 import os
 from pathlib import Path
 
+from ..store import keys
 from ..store.kinds import KINDS, LEDGERS
 from ..store.soul import Soul
 
@@ -37,14 +41,8 @@ def everything(soul: Soul) -> dict[str, list[dict]]:
 def export_json(soul: Soul, path: str | os.PathLike) -> dict[str, int]:
     """Write it all to `path` (whole, or not at all); returns how many records of each kind went in."""
     data = everything(soul)
-    path = Path(path)
-    partial = path.with_name(path.name + ".partial")
-    try:
-        with open(partial, "w", encoding="utf-8") as f:
-            json.dump(data, f, ensure_ascii=False, indent=1)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(partial, path)
-    finally:
-        partial.unlink(missing_ok=True)
+    # Made whole in memory first (everything() already holds it all): a full disk can then only meet the writing,
+    # which write_atomically turns into a DiskFull, leaving nothing beside the old file.
+    text = json.dumps(data, ensure_ascii=False, indent=1)
+    keys.write_atomically(Path(path), text.encode("utf-8"))
     return {k: len(v) for k, v in data.items() if isinstance(v, list)}

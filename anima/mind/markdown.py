@@ -1,11 +1,21 @@
 """A plain-text view of the mind, for a person to read: SELF.md and world/*.md.
 
-This copy is NOT encrypted; the command that writes it says so.
+This copy is NOT encrypted; the command that writes it says so. It is written
+whole or not at all: every file is first written (and fsynced) in a folder of
+this program's own, then moved in by renames, which need no room. A full disk is
+a DiskFull naming the folder, and any failure leaves the folder as it was (or
+absent) with nothing of this export beside or in it.
 """
 
+import errno
+import glob
+import os
 import re
+import shutil
 from pathlib import Path
 
+from ..errors import DiskFull
+from ..store import keys
 from ..store.soul import Soul
 from .selfmodel import SelfModel
 
@@ -22,9 +32,8 @@ def _slug(title: str, used: set[str]) -> str:
     return slug
 
 
-def write_markdown(soul: Soul, directory: Path) -> list[Path]:
-    directory = Path(directory)
-    (directory / "world").mkdir(parents=True, exist_ok=True)
+def texts(soul: Soul) -> dict[str, str]:
+    """What the export holds: each file's path inside the folder, and its text."""
     f = SelfModel(soul).read()
     name = soul.get_meta("name", "Anima")
     sections = [f"# {name}\n\n> {WARNING}", f"## Origin\n\n{f.origin}", f"## Guardrails\n\n{f.guardrails}"]
@@ -39,12 +48,80 @@ def write_markdown(soul: Soul, directory: Path) -> list[Path]:
     lines = [f"- {m['content']} ({m['source'].replace('_', ' ')}; {m['valid_from'][:10]} to "
              f"{(m['valid_to'] or 'now')[:10]})" for m in facts]
     sections.append("## Memories\n\n" + ("\n".join(lines) or "_(none)_"))
-    written = [directory / "SELF.md"]
-    written[0].write_text("\n\n".join(sections) + "\n", encoding="utf-8")
+    out = {"SELF.md": "\n\n".join(sections) + "\n"}
     used: set[str] = set()
     for card in soul.query("SELECT kind, title, body, keywords FROM world_cards ORDER BY kind, title"):
-        path = directory / "world" / f"{_slug(card['title'], used)}.md"
-        path.write_text(f"# {card['title']}\n\n_{card['kind']}_ · keywords: {card['keywords']}\n\n{card['body']}\n",
-                        encoding="utf-8")
-        written.append(path)
-    return written
+        out[f"world/{_slug(card['title'], used)}.md"] = (f"# {card['title']}\n\n_{card['kind']}_ · keywords: "
+                                                         f"{card['keywords']}\n\n{card['body']}\n")
+    return out
+
+
+def write_markdown(soul: Soul, directory: str | os.PathLike) -> list[Path]:
+    """Write SELF.md and world/*.md into `directory` (made if missing; files of the person's own there are left
+    alone), all or none; returns the files written."""
+    directory = Path(os.path.abspath(directory))  # "." and "a/.." have a folder beside them too
+    files = texts(soul)  # read all before writing anything
+    made = _missing_parents(directory)
+    # A folder already there is built into from inside it (a mount point, a USB stick's root, has no "beside" on
+    # its own disk to rename from); a new one is built beside, and renamed into being whole.
+    existing = directory.is_dir()
+    building = (directory / f".markdown.{os.getpid()}.partial" if existing
+                else directory.with_name(f".{directory.name}.{os.getpid()}.partial"))
+    _remove_dead(building)
+    try:
+        for path, text in files.items():
+            _write(building / path, text)
+        if existing:
+            _move_each(building, directory, files)
+        else:
+            os.rename(building, directory)
+        keys.fsync_dir(directory if existing else directory.parent)
+    except BaseException as e:
+        shutil.rmtree(building, ignore_errors=True)
+        for folder in made:  # deepest first; only those this export made, and only while empty
+            _rmdir(folder)
+        if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise DiskFull(f"The disk is full: nothing was written to {directory}. Free some space and try "
+                           "again.") from e
+        raise
+    return [directory / path for path in files]
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())  # on the disk before the rename makes it the export
+
+
+def _move_each(built: Path, into: Path, files) -> None:
+    """Into a folder already there: its subfolders made first (the one step here that may need room), then
+    each file renamed over its old copy."""
+    for folder in sorted({(into / path).parent for path in files}):
+        folder.mkdir(exist_ok=True)
+    for path in files:
+        os.replace(built / path, into / path)
+    shutil.rmtree(built)
+
+
+def _missing_parents(directory: Path) -> list[Path]:
+    """The folders above `directory` that are not there yet, deepest first."""
+    return [p for p in directory.parents if not p.exists()]
+
+
+def _rmdir(folder: Path) -> None:
+    try:
+        folder.rmdir()
+    except OSError:
+        pass  # not empty (another program's now) or gone: not ours to remove
+
+
+def _remove_dead(building: Path) -> None:
+    """Folders that a killed export left half-built beside or in the folder (their writer is gone): a
+    plain-text copy of the mind is not left lying about."""
+    stem = building.name[:-len(f".{os.getpid()}.partial")]
+    for leftover in building.parent.glob(f"{glob.escape(stem)}.*.partial"):
+        pid = leftover.name[len(stem) + 1:-len(".partial")]
+        if pid.isdigit() and not keys.alive(int(pid)):
+            shutil.rmtree(leftover, ignore_errors=True)

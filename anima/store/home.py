@@ -132,21 +132,27 @@ class Home:
         core.write_core(Path(path), tables, soul.schema_version(), export_passphrase, progress)
 
     def import_core(self, path: Path | str, export_passphrase: str, passphrase: str,
-                    replace: bool = False, progress: core.Progress | None = None, before_swap=None) -> None:
+                    replace: bool = False, progress: core.Progress | None = None, before_swap=None,
+                    judge_new=None) -> None:
         """Verify the whole core, build a new soul from it beside the old, then swap it in atomically.
 
         `before_swap` is called once everything is verified and built, just before the swap: the
-        place to close the old soul's connection (no connection may be open on a file being replaced)."""
+        place to close the old soul's connection (no connection may be open on a file being replaced).
+        `judge_new(names)`: for a new home, called with the names the core holds (the companion's, the
+        person's) once it is read and before anything is made; it raises to refuse the new passphrase
+        (a thief tries the names first, and they are encrypted inside the core)."""
         try:
-            self._import(path, export_passphrase, passphrase, replace, progress, before_swap)
+            self._import(path, export_passphrase, passphrase, replace, progress, before_swap, judge_new)
         except (DiskFull, DiskError) as e:
             raise type(e)(f"{e} Nothing was imported; the companion here, if any, is as it was.") from e
 
-    def _import(self, path, export_passphrase, passphrase, replace, progress, before_swap) -> None:
+    def _import(self, path, export_passphrase, passphrase, replace, progress, before_swap, judge_new) -> None:
         contents = core.read_core(Path(path), export_passphrase, progress)
         unknown = set(contents.tables) - set(SOUL_TABLES)
         if unknown:
             raise BadCore(f"{path} holds tables this Anima does not know ({', '.join(sorted(unknown))}).")
+        if judge_new is not None and not self.exists():
+            judge_new(_names(contents))
         if self.exists():
             if not replace:
                 raise CompanionExists(f"A companion already lives in {self.dir}; import refused "
@@ -210,6 +216,14 @@ class Home:
         os.chmod(staging, 0o600)  # SQLite gives its -wal and -shm the database's mode
         os.replace(staging, self.soul_path)
         keys.fsync_dir(self.dir)
+
+
+def _names(contents: core.CoreContents) -> tuple[str, ...]:
+    """The companion's name and the person's, as the core's meta holds them."""
+    meta = contents.tables.get("meta") or {"columns": ["key", "value"], "rows": []}
+    key, value = meta["columns"].index("key"), meta["columns"].index("value")
+    found = {row[key]: row[value] for row in meta["rows"]}
+    return tuple(str(found[k]) for k in ("name", "user_name") if found.get(k))
 
 
 def _dead_writer(pid: str) -> bool:
