@@ -13,7 +13,11 @@ The scrypt cost is written beside what it wrapped (the key file, the portable
 core's header), so a file wrapped at an older, cheaper cost still opens; the
 home re-wraps a key file at today's cost when its passphrase next unlocks it.
 A cost read from a file is bounded before any work is done on it, so a file
-cannot make Anima spend unbounded memory or time.
+cannot make Anima spend unbounded memory or time: its numbers must be plain
+whole numbers, within Anima's bounds, and ones scrypt itself accepts.
+Files that a person or another program may have put in place (the key file, a
+core to import) are opened only if they are regular files, and read in
+bounded amounts, so a device or a FIFO in their place is refused, not waited on.
 """
 
 import base64
@@ -23,6 +27,7 @@ import hashlib
 import json
 import os
 import secrets
+import stat
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +41,7 @@ from . import strength
 FORMAT = "anima-key"
 VERSION = 1
 KEY_BYTES = 32
+NONCE_BYTES = 12
 
 
 @dataclass(frozen=True)
@@ -58,12 +64,28 @@ class Cost:
     def weaker_than(self, other: "Cost") -> bool:
         return self.n * self.r < other.n * other.r or self.work < other.work
 
+    @classmethod
+    def read(cls, kdf: dict) -> "Cost":
+        """The bounded cost a file's "kdf" entry names; ValueError (the file is not to be trusted) otherwise."""
+        if kdf.get("name") != "scrypt":
+            raise ValueError(f"key derivation {kdf.get('name')!r} is not supported")
+        return cls(kdf["n"], kdf["r"], kdf["p"]).bounded()
+
     def bounded(self) -> "Cost":
-        """This cost, if it is one Anima will pay to open a file; else ValueError (the file is not to be trusted)."""
+        """This cost, if it is one Anima will pay to open a file and scrypt will compute; else ValueError."""
+        # JSON reads 1e300 and 9e999 as floats (the latter infinite) and true as a bool: only ints are numbers here,
+        # and only small ones, so no message below shows a number thousands of digits long.
+        if any(type(v) is not int for v in (self.n, self.r, self.p)):
+            raise ValueError("scrypt's N, r and p are not all whole numbers")
+        if not all(0 < v < 2**32 for v in (self.n, self.r, self.p)):
+            raise ValueError("scrypt's N, r and p are not all within range")
         if self.n < 2 or self.n & (self.n - 1):
             raise ValueError(f"scrypt N={self.n} is not a power of two")
         if not (1 <= self.r <= 32 and 1 <= self.p <= 16):
             raise ValueError(f"scrypt r={self.r}, p={self.p} are out of range")
+        # scrypt (RFC 7914) requires N < 2^(128 r / 8); OpenSSL refuses anything else, so no scrypt wrote it.
+        if self.n >= 1 << (16 * self.r):
+            raise ValueError(f"{self} is not a cost scrypt computes (N must be below 2^{16 * self.r})")
         if self.memory > MAX_MEMORY or self.work > MAX_WORK:
             raise ValueError(f"{self} asks for more memory or time than Anima spends on a key")
         return self
@@ -110,9 +132,9 @@ def passphrase_problem(passphrase: str, what: str = "a passphrase", known: tuple
     return None
 
 
-def check_new_passphrase(passphrase: str, what: str = "a passphrase") -> str:
+def check_new_passphrase(passphrase: str, what: str = "a passphrase", known: tuple[str, ...] = ()) -> str:
     """The passphrase, when it keeps the rule; WeakPassphrase otherwise."""
-    problem = passphrase_problem(passphrase, what)
+    problem = passphrase_problem(passphrase, what, known)
     if problem:
         raise WeakPassphrase(problem)
     return passphrase
@@ -122,12 +144,20 @@ def new_database_key() -> bytes:
     return secrets.token_bytes(KEY_BYTES)
 
 
+class UnusableCost(ValueError):
+    """scrypt refused a cost: the file that named it is damaged or foreign (its reader says which file)."""
+
+
 def derive(passphrase: str, salt: bytes, cost: Cost) -> bytes:
     if not passphrase:
         raise WrongPassphrase("an empty passphrase")
-    # OpenSSL refuses anything over 32 MiB unless told: allow exactly what this cost needs.
-    return hashlib.scrypt(passphrase.encode("utf-8"), salt=salt, n=cost.n, r=cost.r, p=cost.p,
-                          maxmem=cost.memory + (1 << 16), dklen=32)
+    try:
+        # OpenSSL refuses anything over 32 MiB unless told: allow exactly what this cost needs.
+        return hashlib.scrypt(passphrase.encode("utf-8"), salt=salt, n=cost.n, r=cost.r, p=cost.p,
+                              maxmem=cost.memory + (1 << 16), dklen=32)
+    except (ValueError, OverflowError) as e:
+        # A backstop: Cost.bounded() refuses what OpenSSL refuses, so only a cost it misses gets here.
+        raise UnusableCost(f"{cost} cannot be computed ({e})") from None
 
 
 def _b64(b: bytes) -> str:
@@ -150,7 +180,7 @@ class KeyFile:
     @classmethod
     def wrap(cls, database_key: bytes, passphrase: str, companion_id: str | None = None,
              cost: Cost | None = None) -> "KeyFile":
-        salt, nonce, cost = secrets.token_bytes(16), secrets.token_bytes(12), cost or wrap_cost()
+        salt, nonce, cost = secrets.token_bytes(16), secrets.token_bytes(NONCE_BYTES), cost or wrap_cost()
         cid = companion_id or uuid.uuid4().hex
         wrapped = AESGCM(derive(passphrase, salt, cost)).encrypt(nonce, database_key, _aad(cid))
         return cls(cid, salt, nonce, wrapped, key_check(database_key), cost)
@@ -160,7 +190,10 @@ class KeyFile:
         return self.cost.weaker_than(wrap_cost())
 
     def unwrap(self, passphrase: str) -> bytes:
-        kek = derive(passphrase, self.salt, self.cost)
+        try:
+            kek = derive(passphrase, self.salt, self.cost)
+        except UnusableCost as e:
+            raise DamagedSoul(f"The key file of companion {self.companion_id} is damaged ({e}).") from None
         try:
             return AESGCM(kek).decrypt(self.nonce, self.wrapped, _aad(self.companion_id))
         except InvalidTag:
@@ -175,27 +208,67 @@ class KeyFile:
 
     @classmethod
     def read(cls, path: Path) -> "KeyFile":
-        try:
-            raw = path.read_bytes()
-        except FileNotFoundError:
-            raise DamagedSoul(f"The key file {path} is missing, so the soul beside it cannot be opened.") from None
+        raw = _read_key_file(path)
         try:
             d = json.loads(raw)
             if d.get("format") != FORMAT:
                 raise ValueError("not an Anima key file")
             if d.get("version") != VERSION:
                 raise ValueError(f"key file version {d.get('version')} is not supported")
-            k = d["kdf"]
-            if k.get("name") != "scrypt":
-                raise ValueError(f"key derivation {k.get('name')!r} is not supported")
-            cost = Cost(int(k["n"]), int(k["r"]), int(k["p"])).bounded()
-            return cls(str(d["companion_id"]), _unb64(k["salt"]), _unb64(d["nonce"]), _unb64(d["wrapped"]),
-                       str(d["key_check"]), cost)
-        except (ValueError, KeyError, TypeError, UnicodeDecodeError) as e:
+            cost = Cost.read(d["kdf"])
+            found = cls(str(d["companion_id"]), _unb64(d["kdf"]["salt"]), _unb64(d["nonce"]), _unb64(d["wrapped"]),
+                        str(d["key_check"]), cost)
+            # AES-GCM refuses a nonce of another size with a ValueError: found here, it is a damaged file.
+            if len(found.nonce) != NONCE_BYTES or len(found.wrapped) != KEY_BYTES + 16:
+                raise ValueError("its wrapped key is not the size a key file holds")
+            return found
+        # RecursionError: JSON nested thousands deep.
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
             raise DamagedSoul(f"The key file {path} is damaged ({e}).") from None
 
     def write(self, path: Path) -> None:
         write_atomically(path, self.to_bytes())
+
+
+# A key file is about 360 bytes; one far larger is not a key file, and is not read whole to find that out.
+MAX_KEY_FILE = 64 * 1024
+
+
+def _read_key_file(path: Path) -> bytes:
+    try:
+        with open_regular(path) as f:
+            raw = f.read(MAX_KEY_FILE + 1)
+    except FileNotFoundError:
+        raise DamagedSoul(f"The key file {path} is missing, so the soul beside it cannot be opened.") from None
+    except NotRegularFile as e:
+        raise DamagedSoul(f"The key file {path} is {e}, not a file, so the soul beside it cannot be opened.") from None
+    except OSError as e:
+        raise DamagedSoul(f"The key file {path} cannot be read ({e.strerror or e}).") from None
+    if len(raw) > MAX_KEY_FILE:
+        raise DamagedSoul(f"The key file {path} is damaged (it is far too large to be a key file).")
+    return raw
+
+
+class NotRegularFile(OSError):
+    """A path that names a folder, a device, a FIFO or a socket where a file was expected; its text says which."""
+
+
+def open_regular(path: Path):
+    """`path` opened for binary reading if it is a regular file; else NotRegularFile.
+
+    A device (/dev/zero) or a FIFO may never end, so it is never read; O_NONBLOCK keeps the open itself of a
+    FIFO from waiting for a writer that may never come. A regular file's size is known, so its reader can bound
+    what it reads before reading it."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegularFile("a folder" if stat.S_ISDIR(mode) else "a device or a pipe")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def key_check(database_key: bytes) -> str:
