@@ -17,7 +17,7 @@ from contextlib import closing
 
 from pathlib import Path
 
-from .errors import DiskFull, KnownError, WeakPassphrase
+from .errors import DiskFull, KnownError
 from .store import KINDS, Home, PassphraseNeeded, keys, strength
 from .settings import chosen_home
 
@@ -40,18 +40,12 @@ def ask(env: str, prompt: str, confirm: bool = False, choosing: str | None = Non
             raise KnownError(f"No passphrase: set {env} or run from a terminal.")
         value = getpass.getpass(prompt)
     if choosing:
-        keeps_the_rule(value, choosing, known)
+        keys.check_new_passphrase(value, choosing, known)
         if from_terminal:  # as the window shows it while typing
             print(f"Strength: {strength.estimate(value, known)}", file=sys.stderr)
     if from_terminal and confirm and getpass.getpass("Again: ") != value:
         raise KnownError("The two passphrases differ; nothing was changed.")
     return value
-
-
-def keeps_the_rule(passphrase: str, what: str, known: tuple[str, ...] = ()) -> None:
-    """WeakPassphrase when a passphrase being chosen breaks the one rule (keys.passphrase_problem)."""
-    if problem := keys.passphrase_problem(passphrase, what, known):
-        raise WeakPassphrase(problem)
 
 
 def names_in(soul) -> tuple[str, ...]:
@@ -118,7 +112,7 @@ def cmd_import(args) -> int:
                          choosing="a passphrase")
     # The names a thief tries first are inside the core: the new passphrase is judged against them once it is read.
     home.import_core(args.path, export_pass, passphrase, replace=args.replace,
-                     judge_new=lambda names: keeps_the_rule(passphrase, "a passphrase", names))
+                     judge_new=lambda names: keys.check_new_passphrase(passphrase, "a passphrase", names))
     print(f"Imported {args.path} into {home.dir}.")
     return 0
 

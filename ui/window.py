@@ -417,7 +417,8 @@ class MainWindow(QMainWindow):
     def passphrase(self) -> None:
         from .dialogs.unlock import ChangePassphraseDialog
         if self.companion is not None:
-            ChangePassphraseDialog(self.companion.home, self).exec()
+            ChangePassphraseDialog(self.companion.home, self, known=(self.companion.name,
+                                                                    self.companion.user_name)).exec()
 
     def open_settings(self) -> None:
         from anima.settings import Settings

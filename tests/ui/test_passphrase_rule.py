@@ -94,3 +94,41 @@ def test_every_dialog_that_chooses_a_passphrase_shows_its_strength(qtbot, compan
         field.setText("12345678")
         assert field.meter.text().startswith("Strength: Very weak")
     assert not hasattr(replacing.passphrase, "meter")  # an existing passphrase is not judged
+
+
+def test_every_dialog_weighs_a_new_passphrase_against_the_names_as_the_first_run_does(qtbot, companion, tmp_path):
+    """'Lisbonanima' is weak for a companion named Anima (a thief tries its name first): refused on export, on a
+    passphrase change, and on an import into a new home, where the names are inside the core."""
+    weak = "Lisbonanima"
+    assert keys.passphrase_problem(weak) is None and keys.passphrase_problem(weak, known=("Anima",))
+    export = ExportDialog(companion)
+    qtbot.addWidget(export)
+    export.path.setText(str(tmp_path / "soul.anima"))
+    export.passphrase.setText(weak)
+    export.again.setText(weak)
+    assert not export.passphrase.meter.estimate.accepted
+    export.submit()
+    assert export.error.text().startswith("Choose an export passphrase that is harder to guess.")
+    assert not (tmp_path / "soul.anima").exists()
+
+    change = ChangePassphraseDialog(companion.home, known=(companion.name, companion.user_name))
+    qtbot.addWidget(change)
+    before = companion.home.key_path.read_bytes()
+    change.old.setText(PASSPHRASE)
+    change.new.setText(weak)
+    change.again.setText(weak)
+    change.submit()
+    assert change.error.text().startswith("Choose a new passphrase that is harder to guess.")
+    assert companion.home.key_path.read_bytes() == before
+
+    companion.export_core(tmp_path / "soul.anima", "export passphrase")
+    elsewhere = Home(tmp_path / "elsewhere")
+    dialog = ImportDialog(elsewhere, replacing=False)
+    qtbot.addWidget(dialog)
+    dialog.path.setText(str(tmp_path / "soul.anima"))
+    dialog.export_pass.setText("export passphrase")
+    dialog.passphrase.setText(weak)
+    dialog.submit()
+    qtbot.waitUntil(lambda: bool(dialog.error.text()), timeout=30_000)
+    assert dialog.error.text().startswith("Choose a passphrase for this computer that is harder to guess.")
+    assert not elsewhere.exists()

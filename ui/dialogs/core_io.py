@@ -4,7 +4,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLineEdit, QPushButton, QWidget
 
 from anima.store import Home
-from anima.store.keys import passphrase_problem
+from anima.store.keys import check_new_passphrase, passphrase_problem
 
 from .form import FormDialog
 
@@ -51,14 +51,18 @@ class ExportDialog(_CoreDialog):
                          "there.", parent, "Export")
         self.companion = companion
         self.path = path_row(self, "File", save=True)
-        self.passphrase = self.new_secret("Export passphrase")
+        self.passphrase = self.new_secret("Export passphrase", known=self.known)
         self.again = self.secret("Again")
+
+    def known(self) -> tuple[str, ...]:
+        """The names a thief who knows this companion would try first."""
+        return self.companion.name, self.companion.user_name
 
     def submit(self):
         path, pw = self.path.text().strip(), self.passphrase.text()
         if not path:
             return self.say("Choose where to write the file.")
-        if problem := passphrase_problem(pw, "an export passphrase"):
+        if problem := passphrase_problem(pw, "an export passphrase", self.known()):
             return self.say(problem)
         if pw != self.again.text():
             return self.say("The two export passphrases differ: type it twice the same.")
@@ -85,7 +89,9 @@ class ImportDialog(_CoreDialog):
             return self.say(problem)
         progress = self._track()
         def run():
+            # The names a thief tries first are inside the core: the passphrase is judged once it is read.
             self.home.import_core(path, ex, pw, replace=self.replacing, progress=progress,
-                                  before_swap=self.before_swap)
+                                  before_swap=self.before_swap, judge_new=lambda names: check_new_passphrase(
+                                      pw, "a passphrase for this computer", names))
             return self.home.unlock(pw)  # the imported soul, open
         self.work(run)

@@ -60,15 +60,17 @@ class UnlockDialog(FormDialog):
 
 
 class ChangePassphraseDialog(FormDialog):
-    def __init__(self, home: Home, parent=None):
+    def __init__(self, home: Home, parent=None, known: tuple[str, ...] = ()):
+        """`known`: the companion's name and the person's (the names a thief would try first)."""
         super().__init__("Change passphrase", "", parent, "Change")
         self.home = home
+        self.known = known
         self.old = self.secret("Current passphrase")
-        self.new = self.new_secret("New passphrase")
+        self.new = self.new_secret("New passphrase", known=lambda: self.known)
         self.again = self.secret("Again")
 
     def submit(self):
-        if problem := passphrase_problem(self.new.text(), "a new passphrase"):
+        if problem := passphrase_problem(self.new.text(), "a new passphrase", self.known):
             return self.say(problem)
         if self.new.text() != self.again.text():
             return self.say("The two new passphrases differ.")
