@@ -125,6 +125,9 @@ class Soul:
         self._scrub_pending = False  # a forget whose scrub met a full disk (see _scrub)
         self.con = sqlcipher3.connect(str(self.path), isolation_level=None, check_same_thread=False)
         try:
+            # SQLCipher writes its own lines to stderr for a page that fails its check (a wrong key, damage); the
+            # error it returns becomes one clear sentence (translate), and that is all a terminal should show.
+            self.con.execute("PRAGMA cipher_log_level = NONE").fetchall()
             self.con.execute(raw_key_pragma(key))
             # Reading the schema proves the key: SQLCipher decrypts and checks page 1's HMAC.
             self.con.execute("SELECT count(*) FROM sqlite_master").fetchone()

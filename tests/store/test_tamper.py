@@ -64,3 +64,17 @@ def test_an_emptied_soul_file_is_damage_not_a_new_companion(anima_home, capsys, 
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "is empty (0 bytes)" in err[0], err
     assert home.soul_path.stat().st_size == 0 and not home.soul_path.with_name("soul.db-wal").exists()
+
+
+def test_a_damaged_soul_is_one_line_in_the_terminal(anima_home, capfd, monkeypatch):
+    """SQLCipher's own log lines ("ERROR CORE sqlite3Codec ...") are not shown beside the one clear line."""
+    from anima import cli
+    home = Home(anima_home)
+    home.create(PASSPHRASE).close()
+    data = bytearray(home.soul_path.read_bytes())
+    data[100] ^= 0x40  # page 1: opening fails at once
+    home.soul_path.write_bytes(bytes(data))
+    monkeypatch.setenv("ANIMA_PASSPHRASE", PASSPHRASE)
+    assert cli.main(["--home", str(anima_home), "check"]) == 2
+    err = capfd.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("anima: The soul file") and "damaged" in err[0], err
