@@ -61,7 +61,8 @@ def refused(path, tmp_path, match=None):
 
 # ---- the header's numbers ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("kdf", [
+# kdf numbers, as raw JSON text, that no file Anima wrote holds: scrypt refuses them, or they are no whole number.
+HOSTILE_KDF = [
     {"n": "1048576", "r": "1"},  # OpenSSL: N must be below 2^(16 r)
     {"n": "65536", "r": "1"},
     {"n": "9e999"},  # json reads it as infinity
@@ -77,9 +78,13 @@ def refused(path, tmp_path, match=None):
     {"n": str(2**4000)},
     {"r": "9e999"},
     {"p": "1e300"},
+    {"p": "false"},
     {"r": "0"},
     {"p": "-1"},
-])
+]
+
+
+@pytest.mark.parametrize("kdf", HOSTILE_KDF)
 def test_a_core_whose_kdf_numbers_scrypt_would_refuse_is_refused_before_any_work(small_core, tmp_path, kdf,
                                                                                   monkeypatch):
     bad = tmp_path / "bad.core"

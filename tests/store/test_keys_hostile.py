@@ -11,6 +11,7 @@ import pytest
 from anima.errors import DamagedSoul
 from anima.store import Home, keys
 from tests.conftest import PASSPHRASE
+from tests.store.test_core_hostile import HOSTILE_KDF
 
 
 def digests(home_dir):
@@ -47,22 +48,7 @@ def refused(home, match="key file"):
     return str(err.value)
 
 
-@pytest.mark.parametrize("kdf", [
-    {"n": "1048576", "r": "1"},  # OpenSSL: N must be below 2^(16 r)
-    {"n": "65536", "r": "1"},
-    {"n": "9e999"},  # json reads it as infinity
-    {"n": "-9e999"},
-    {"n": "1e300"},
-    {"n": "16384.0"},
-    {"n": "NaN"},
-    {"n": "true"},
-    {"n": '"16384"'},
-    {"n": "1" + "0" * 4000},
-    {"n": str(2**4000)},
-    {"r": "9e999"},
-    {"p": "1e300"},
-    {"p": "false"},
-])
+@pytest.mark.parametrize("kdf", HOSTILE_KDF)
 def test_a_key_file_whose_kdf_numbers_scrypt_would_refuse_is_refused_before_any_work(home, kdf, monkeypatch):
     set_kdf(home, **kdf)
     derived = []

@@ -6,6 +6,17 @@ from ui.dialogs.core_io import ExportDialog, ImportDialog
 from ui.dialogs.unlock import ChangePassphraseDialog, FirstRunDialog
 
 
+def imported(qtbot, home: Home, core, passphrase: str) -> ImportDialog:
+    """The import dialog for a new home, filled in and submitted (the core's export passphrase is the tests')."""
+    dialog = ImportDialog(home, replacing=False)
+    qtbot.addWidget(dialog)
+    dialog.path.setText(str(core))
+    dialog.export_pass.setText("export passphrase")
+    dialog.passphrase.setText(passphrase)
+    dialog.submit()
+    return dialog
+
+
 def test_first_run_refuses_a_one_letter_passphrase(qtbot, anima_home):
     home = Home(anima_home)
     dialog = FirstRunDialog(home)
@@ -41,12 +52,7 @@ def test_export_and_import_refuse_short_passphrases(qtbot, companion, tmp_path):
     assert not (tmp_path / "soul.anima").exists()
     companion.export_core(tmp_path / "soul.anima", "export passphrase")
     elsewhere = Home(tmp_path / "elsewhere")
-    dialog = ImportDialog(elsewhere, replacing=False)
-    qtbot.addWidget(dialog)
-    dialog.path.setText(str(tmp_path / "soul.anima"))
-    dialog.export_pass.setText("export passphrase")
-    dialog.passphrase.setText("x")
-    dialog.submit()
+    dialog = imported(qtbot, elsewhere, tmp_path / "soul.anima", "x")
     assert dialog.error.text() == "Choose a passphrase for this computer of at least 8 characters."
     assert not elsewhere.exists()
 
@@ -123,12 +129,7 @@ def test_every_dialog_weighs_a_new_passphrase_against_the_names_as_the_first_run
 
     companion.export_core(tmp_path / "soul.anima", "export passphrase")
     elsewhere = Home(tmp_path / "elsewhere")
-    dialog = ImportDialog(elsewhere, replacing=False)
-    qtbot.addWidget(dialog)
-    dialog.path.setText(str(tmp_path / "soul.anima"))
-    dialog.export_pass.setText("export passphrase")
-    dialog.passphrase.setText(weak)
-    dialog.submit()
+    dialog = imported(qtbot, elsewhere, tmp_path / "soul.anima", weak)
     qtbot.waitUntil(lambda: bool(dialog.error.text()), timeout=30_000)
     assert dialog.error.text().startswith("Choose a passphrase for this computer that is harder to guess.")
     assert not elsewhere.exists()
