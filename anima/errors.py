@@ -54,6 +54,11 @@ class DiskFull(KnownError):
     pass
 
 
+class SoulBusy(KnownError):
+    """Another program on the same soul held its write lock past the busy timeout: nothing of this change was
+    saved, and trying again shortly is the remedy."""
+
+
 class DiskError(KnownError):
     """The disk failed to read or write the soul, and it is not full (an I/O error of the device or the system)."""
 

@@ -18,7 +18,8 @@ from typing import Callable, Iterator
 
 import sqlcipher3
 
-from ..errors import DamagedSoul, DiskError, DiskFull, InvalidEdit, NotFound, ReadOnlyRecord, SoulClosed
+from ..errors import (DamagedSoul, DiskError, DiskFull, InvalidEdit, NotFound, ReadOnlyRecord, SoulBusy,
+                      SoulClosed)
 from . import core, forget, ids, migrations
 from .kinds import kind as _kind_of
 from .provenance import Provenance
@@ -40,6 +41,9 @@ def translate(e: sqlcipher3.Error, path: Path | None = None) -> Exception:
     where = f" ({path})" if path else ""
     if "disk is full" in text or "database or disk is full" in text:
         return DiskFull(f"The disk is full{where}: nothing of this change was saved. Free some space and try again.")
+    if _primary(e) in (_SQLITE_BUSY, _SQLITE_LOCKED):
+        return SoulBusy(f"Another program on this soul kept it busy for over {BUSY_TIMEOUT_MS // 1000} s{where}: "
+                        "nothing of this change was saved. Try again in a moment.")
     if path is not None and _primary(e) == _SQLITE_IOERR:
         # Writing the WAL or growing the -shm on a nearly full disk fails as a bare I/O error.
         return translate_disk(e, path, UNSAVED)
@@ -58,7 +62,7 @@ def translate(e: sqlcipher3.Error, path: Path | None = None) -> Exception:
 # Below this much free space, a disk that fails a read or write is taken to be full: SQLite reports a full disk
 # as a bare I/O error when it makes the -shm file or truncates the WAL, which opening and closing do.
 NEARLY_FULL = 64 * 1024 * 1024
-_SQLITE_IOERR, _SQLITE_FULL = 10, 13
+_SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_IOERR, _SQLITE_FULL = 5, 6, 10, 13
 BUSY_TIMEOUT_MS = 5000  # how long a write waits for another program's write to end
 # How long closing, or the scrub after a forget, waits for another program's readers to let go of the WAL
 # before leaving it as it is (at the full busy timeout a forget kept the person waiting 5 s, measured).

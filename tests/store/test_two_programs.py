@@ -144,3 +144,28 @@ def test_two_programs_opening_an_older_soul_at_once_both_open_it(anima_home, mon
         from anima.retrieval.indexer import Indexer
         indexer = Indexer(first, FakeEmbedder())
         assert indexer.load() == 1  # what was stored before the feed existed is read all the same
+
+
+def test_a_write_kept_waiting_past_the_busy_timeout_is_a_clear_mistake_and_nothing_half_saved(anima_home):
+    """Another program holding the soul's write lock past the busy timeout: not "database is locked" (a bug to
+    the person, and the window's crash dialog) but SoulBusy, which says nothing was saved; then it works."""
+    import sqlcipher3
+
+    from anima.errors import SoulBusy
+    from anima.store import Home
+    from anima.store.soul import raw_key_pragma
+    home = Home(anima_home)
+    soul = home.create(PASSPHRASE)
+    holder = sqlcipher3.connect(str(home.soul_path), isolation_level=None)
+    holder.execute(raw_key_pragma(home.unlock_key(PASSPHRASE)))
+    try:
+        soul.con.execute("PRAGMA busy_timeout = 50")  # the same wait, shorter
+        holder.execute("BEGIN IMMEDIATE")
+        with pytest.raises(SoulBusy, match="Another program on this soul kept it busy.*nothing of this change"):
+            soul.add("message", "user", session="s", role="user", content="waiting", created_at="2026")
+        holder.execute("ROLLBACK")
+        soul.add("message", "user", session="s", role="user", content="after", created_at="2026")
+        assert [r["content"] for r in soul.query("SELECT content FROM messages")] == ["after"]
+    finally:
+        holder.close()
+        soul.close()
