@@ -268,6 +268,14 @@ _PATTERNS = (
                               re.I)),
     ("a password", re.compile(r"\b(?:banking|e-?mail|login|wi-?fi)\s+(?:uses|is|=|:)\s+[\"'“]?"
                               r"(?=\S*\d)(?=\S*[A-Za-z])[A-Za-z0-9!@#$%^&*._-]{5,}\b", re.I)),
+    # A card's expiry, and part of its number said as such ("the first eight digits of my card are 41111111"):
+    # with the rest said another day, each is a part of the card.
+    ("a card number", re.compile(r"\b(?:cards?|debit|credit|visa|mastercard|amex)\b[^.!?\n]{0,40}?\b(?:expires?|expiry|"
+                                 r"exp\.?|valid (?:thru|through|until|to))\b(?:\s+date)?\s*(?:is\s+|on\s+|:\s*)?"
+                                 r"(?:0?[1-9]|1[0-2])\s*[/.-]\s*(?:\d{4}|\d{2})\b", re.I)),
+    ("a card number", re.compile(r"(?=[^.!?\n]*\bcards?\b)[^.!?\n]*?\b(?:first|last|middle|other|next|final|"
+                                 r"remaining)\s+(?:\w+\s+)?(?:digits?|numbers?|four|six|eight|twelve)\b"
+                                 r"[^.!?\n\d]{0,30}?(?:\bare\b|\bis\b|[:=])\s*\d(?:[\s-]?\d){3,}", re.I)),
     ("a security code", re.compile(r"\b(?:cvv|cvc|cvv2|security code|(?:digits|numbers?|code) on the back)\b"
                                    r"[^\d.!?\n]{0,40}\d{3,4}\b", re.I)),
     # The number itself is digits and capitals ("in 2019" after "account" is not one), with six digits at least.

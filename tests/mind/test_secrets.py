@@ -57,6 +57,9 @@ from anima.mind.secrets import find, judged, repeated
     ("the number 4821 (also what I tap in at the cashpoint)", "a PIN"),
     ("What I type in at the ATM is my nan's house number twice, 4747.", "a PIN"),
     ("I punch 7 3 9 1 in on the keypad by the front door", "a PIN"),
+    ("Debit card expires 09/27", "a card number"), ("my visa's expiry date is 11/2028", "a card number"),
+    ("My card's first eight digits are 41111111.", "a card number"),
+    ("The last eight of my card are 1111 1111", "a card number"),
 ])
 def test_a_secret_is_found_however_it_is_written(text, kind):
     assert kind in find(text)
@@ -79,7 +82,9 @@ def test_a_secret_is_found_however_it_is_written(text, kind):
     "Henry VIII, then World War II I think", "Read chapters IV, V and VI", "I took 2000 out at the cashpoint",
     "Took out £1000 at the ATM", "Entered 1500 pounds at the cash machine", "See you at \U0001F553 by the ATM",
     "I entered the bank at 1130 and queued at the ATM", "Took out 1000 at the ATM", "I use the ATM on 4th Street",
-    "Used 2 cards at the cashpoint, 1500 in all",
+    "Used 2 cards at the cashpoint, 1500 in all", "My passport expires 06/28",
+    "The last four years my card bill was 1200", "My card was declined, the one ending 1234",
+    "The card game lasts 20 minutes, first half is 1000 points", "Birthday card for mum, first of 3 this week",
 ])
 def test_what_only_looks_like_a_secret_is_not_one(text):
     assert find(text) == []
