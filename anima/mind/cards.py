@@ -3,7 +3,7 @@
 A card is a PNG whose `tEXt` chunk `ccv3` (v3) or `chara` (v2; `ccv3` wins when both are there, as in
 SillyTavern) holds base64 of UTF-8 JSON, or that JSON as a .json file. Where its fields land:
 
-- `name`: the companion's name.
+- `name`: the companion's name (at most NAME_CHARS characters, its spaces made single).
 - `description`, `personality`, `scenario`: the persona (the floor's "My persona"), with {{char}} / {{user}}
   filled in. Sentences that read as orders to the model ("ignore your guardrails", "you must", "system
   prompt"), links, codes and secrets are held back from it. The persona holds at most CAPS["persona"]
@@ -14,28 +14,40 @@ SillyTavern) holds base64 of UTF-8 JSON, or that JSON as a .json file. Where its
   `mes_example`, `system_prompt`, `post_history_instructions`, `creator_notes`, `tags`, `creator`,
   `character_version`, `extensions` and any field Anima does not know: kept with the card and shown, never in
   the floor (a card's system prompt never overrides the shipped guardrails), and written back on export.
-- `character_book`: each entry a world card (mind/lorebook.py); the book's own fields stay with the card.
+- `character_book`: each entry a world card (mind/lorebook.py: entries in the spec's shape or with World Info's
+  field names, as some tools write them); the book's own fields stay with the card.
 - the PNG itself (without the card in it): the companion's picture.
 
-A card is refused with one line, and nothing changed, when its file is over FILE_MOST, its JSON over
-JSON_MOST, it is not JSON, its PNG holds no card or is damaged, or its spec is not one of these.
+A v1 card is flat (its fields at the top, no spec); the older Pygmalion / TavernAI form's `char_name`,
+`char_persona`, `world_scenario`, `char_greeting` and `example_dialogue` are read as the v1 `name`, `description`,
+`scenario`, `first_mes` and `mes_example` they stand for.
+
+A card is refused with one line, and nothing changed, when its file is over FILE_MOST or not a regular file (a
+folder, a device, a pipe: never read), its JSON over JSON_MOST, it is not JSON (NaN and Infinity are not JSON,
+whatever Python's reader accepts), its PNG holds no card or is damaged, or its spec is not one of these. Only a
+PNG's `chara` and `ccv3` chunks are read, and what they inflate to is bounded (TEXT_MOST, all of them together):
+what reading a card costs is bounded whatever the file.
 """
 
 import base64
 import binascii
 import json
+import math
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import KnownError
-from ..store import png_text
+from ..store import keys, png_text
 from . import lorebook, secrets
-from .gate import tainted
+from .gate import about_power, tainted
 from .readable import readable
 
 FILE_MOST = 16 * 1024 * 1024   # a card's file (PNG or JSON)
 JSON_MOST = 4 * 1024 * 1024    # the card's JSON, decoded
+TEXT_MOST = 2 * JSON_MOST      # what a PNG's card chunks may inflate to, all together (base64 of JSON_MOST, and room)
+KEYWORDS = ("chara", "ccv3")   # a PNG's chunks that hold a card (as SillyTavern writes them)
 NAME_CHARS = 80
 SPECS = ("chara_card_v2", "chara_card_v3")
 TEXT_FIELDS = ("name", "description", "personality", "scenario", "first_mes", "mes_example", "creator_notes",
@@ -74,7 +86,12 @@ class Card:
 
     @property
     def name(self) -> str:
-        return " ".join(self.data["name"].split())[:NAME_CHARS]
+        return _name(self.data["name"])
+
+
+def _name(text: str) -> str:
+    """A name on one line, its spaces single, cut to NAME_CHARS (never ending in a space where it was cut)."""
+    return " ".join(text.split())[:NAME_CHARS].strip()
 
 
 # ---- reading a card ---------------------------------------------------------------------
@@ -82,25 +99,35 @@ class Card:
 def read(path) -> Card:
     """The card in a file (PNG or JSON). CardRefused, with nothing read into anything, if it cannot come in."""
     path = Path(path)
-    where = path.name
+    return parse(_file(path, "card"), path.name)
+
+
+def _file(path: Path, what: str) -> bytes:
+    """The bytes of a regular file of at most FILE_MOST bytes (never more is read); CardRefused otherwise."""
     try:
-        size = path.stat().st_size
-        if size > FILE_MOST:
-            raise CardRefused(f"{where} is {size / 2**20:.1f} MiB; a card may be at most "
-                              f"{FILE_MOST // 2**20} MiB. Nothing was changed.")
-        raw = path.read_bytes()
+        with keys.open_regular(path) as f:
+            size = os.fstat(f.fileno()).st_size
+            raw = f.read(FILE_MOST + 1) if size <= FILE_MOST else b""
+    except keys.NotRegularFile as e:
+        raise CardRefused(f"Cannot read {path.name}: it is {e}, not a file. Nothing was changed.") from None
     except OSError as e:
-        raise CardRefused(f"Cannot read {where}: {e.strerror}. Nothing was changed.") from None
-    return parse(raw, where)
+        raise CardRefused(f"Cannot read {path.name}: {e.strerror or e}. Nothing was changed.") from None
+    if size > FILE_MOST or len(raw) > FILE_MOST:  # it may have grown since it was measured
+        shown = f"{max(size, len(raw)) / 2**20:.1f} MiB" if size > FILE_MOST else f"over {FILE_MOST // 2**20} MiB"
+        raise CardRefused(f"{path.name} is {shown}; a {what} may be at most {FILE_MOST // 2**20} MiB. "
+                          "Nothing was changed.")
+    return raw
 
 
 def parse(raw: bytes, where: str = "the card") -> Card:
     avatar = b""
     if png_text.is_png(raw):
         try:
-            texts = {k.lower(): v for k, v in png_text.read_texts(raw).items()}
-            avatar = png_text.without_texts(raw, [k for k in png_text.read_texts(raw) if k.lower() in
-                                                  ("chara", "ccv3")])
+            found = png_text.read_texts(raw, KEYWORDS, TEXT_MOST)  # no other chunk is inflated
+            texts: dict[str, str] = {}
+            for keyword, text in found.items():
+                texts.setdefault(keyword.lower(), text)
+            avatar = png_text.without_texts(raw, found)
         except png_text.NotPNG as e:
             raise CardRefused(f"{where} cannot be read: {e}. Nothing was changed.") from None
         text = texts.get("ccv3") or texts.get("chara")
@@ -121,19 +148,40 @@ def _unbase64(text: str, where: str) -> bytes:
         raise CardRefused(f"The card in {where} is not base64 as a card's must be. Nothing was changed.") from None
 
 
-def _json(raw: bytes, where: str):
+def _json(raw: bytes, where: str, what: str = "card"):
     if len(raw) > JSON_MOST:
-        raise CardRefused(f"The card in {where} is {len(raw) / 2**20:.1f} MiB of JSON; a card may hold at most "
+        raise CardRefused(f"The {what} in {where} is {len(raw) / 2**20:.1f} MiB of JSON; a {what} may hold at most "
                           f"{JSON_MOST // 2**20} MiB. Nothing was changed.")
     try:
-        return json.loads(raw.decode("utf-8-sig"))
+        return json.loads(raw.decode("utf-8-sig"), parse_constant=_not_json, parse_float=_finite)
+    except _NotJSON as e:
+        raise CardRefused(f"The {what} in {where} is not valid JSON ({e} is not a JSON number). "
+                          "Nothing was changed.") from None
     except UnicodeDecodeError:
-        raise CardRefused(f"The card in {where} is not UTF-8 text. Nothing was changed.") from None
+        raise CardRefused(f"The {what} in {where} is not UTF-8 text. Nothing was changed.") from None
     except json.JSONDecodeError as e:
-        raise CardRefused(f"The card in {where} is not valid JSON ({e.msg}, line {e.lineno}). "
+        raise CardRefused(f"The {what} in {where} is not valid JSON ({e.msg}, line {e.lineno}). "
                           "Nothing was changed.") from None
     except RecursionError:
-        raise CardRefused(f"The card in {where} is JSON nested too deeply. Nothing was changed.") from None
+        raise CardRefused(f"The {what} in {where} is JSON nested too deeply. Nothing was changed.") from None
+    except ValueError:  # a whole number of more digits than Python reads
+        raise CardRefused(f"The {what} in {where} holds a number too long to read. Nothing was changed.") from None
+
+
+class _NotJSON(Exception):
+    """NaN, Infinity or -Infinity, or a number too large for a float: Python's reader takes them, JSON does not
+    (and the store, which keeps only valid JSON, would refuse them later, after other work was done)."""
+
+
+def _not_json(constant: str):
+    raise _NotJSON(constant)
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NotJSON(text if len(text) <= 20 else text[:20] + "…")
+    return value
 
 
 def _card(obj, where: str, avatar: bytes) -> Card:
@@ -142,9 +190,11 @@ def _card(obj, where: str, avatar: bytes) -> Card:
     spec = obj.get("spec")
     if spec in SPECS and isinstance(obj.get("data"), dict):
         data = dict(obj["data"])
+    elif spec is None and isinstance(obj.get("char_name"), str):
+        spec, data = "chara_card_v1", _v1(obj)
     elif spec is None and isinstance(obj.get("name"), str) and any(
             k in obj for k in ("description", "first_mes", "personality", "char_persona")):
-        spec, data = "chara_card_v1", dict(obj)
+        spec, data = "chara_card_v1", _v1(obj)
     else:
         shown = f"spec {spec!r}" if spec is not None else "no spec"
         raise CardRefused(f"{where} is not a character card Anima reads ({shown}; it reads chara_card_v2 and "
@@ -160,9 +210,9 @@ def _card(obj, where: str, avatar: bytes) -> Card:
     if not data["name"].strip():
         raise CardRefused(f"The card in {where} has no name. Nothing was changed.")
     book_raw = data.pop("character_book", None)
-    name = " ".join(data["name"].split())[:NAME_CHARS]
+    name = _name(data["name"])
     try:
-        book = lorebook.from_book(book_raw, f"{name}'s world") if isinstance(book_raw, dict) else \
+        book = lorebook.from_card(book_raw, f"{name}'s world") if isinstance(book_raw, dict) else \
             lorebook.Lorebook(f"{name}'s world", [])
     except lorebook.LorebookRefused as e:
         raise CardRefused(f"The card in {where}: {e}") from None
@@ -171,25 +221,33 @@ def _card(obj, where: str, avatar: bytes) -> Card:
     return Card(spec, data, book, avatar, where)
 
 
+# The Pygmalion / TavernAI fields and the v1 fields they stand for (as SillyTavern reads them).
+_PYGMALION = {"char_name": "name", "char_persona": "description", "world_scenario": "scenario",
+              "char_greeting": "first_mes", "example_dialogue": "mes_example"}
+
+
+def _v1(obj: dict) -> dict:
+    """A flat card's fields, the Pygmalion names read as the v1 fields they stand for (a v1 field that is there,
+    and not empty, wins)."""
+    data = dict(obj)
+    for old, new in _PYGMALION.items():
+        if isinstance(data.get(old), str) and not (isinstance(data.get(new), str) and data[new].strip()):
+            data[new] = data.pop(old)
+    return data
+
+
 def read_lorebook(path) -> lorebook.Lorebook:
     """The lorebook in a file: SillyTavern World Info JSON, a bare character book, or a card (JSON or PNG) that
     carries one. CardRefused (one line, nothing changed) if it cannot come in."""
     path = Path(path)
-    try:
-        size = path.stat().st_size
-        if size > FILE_MOST:
-            raise CardRefused(f"{path.name} is {size / 2**20:.1f} MiB; a lorebook may be at most "
-                              f"{FILE_MOST // 2**20} MiB. Nothing was changed.")
-        raw = path.read_bytes()
-    except OSError as e:
-        raise CardRefused(f"Cannot read {path.name}: {e.strerror}. Nothing was changed.") from None
+    raw = _file(path, "lorebook")
     if png_text.is_png(raw):
         card = parse(raw, path.name)
         if not card.book.entries:
             raise CardRefused(f"The card in {path.name} has no lorebook entries. Nothing was changed.")
         return card.book
     try:
-        return lorebook.parse(_json(raw, path.name), path.stem)
+        return lorebook.parse(_json(raw, path.name, "lorebook"), path.stem)
     except lorebook.LorebookRefused as e:
         raise CardRefused(f"{path.name}: {e}") from None
 
@@ -204,7 +262,8 @@ def filled(text: str, name: str, user: str) -> str:
 
 def held_back(sentence: str) -> bool:
     """Whether a sentence of a card stays out of the floor: an order to the model, a link, a code, a secret,
-    what no voice of the companion's own says (gate.tainted: obeying, being owned, a system's voice), or words
+    what no voice of the companion's own says (gate.tainted: obeying, being owned, a system's voice), who is
+    given the person's words or what they agreed to (gate.about_power: a card cannot say it), or words
     the gate's checks cannot read (another language: shown with the card, never in the floor unread)."""
     return bool(_ORDERS.search(sentence) or _IMPERATIVE.search(sentence) or _OPAQUE.search(sentence)
-                or secrets.find(sentence) or tainted(sentence) or not readable(sentence))
+                or secrets.find(sentence) or tainted(sentence) or about_power(sentence) or not readable(sentence))

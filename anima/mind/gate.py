@@ -586,8 +586,7 @@ def judge(change: Change, companion: str = "Anima") -> tuple[Verdict, str]:
             return Verdict.PROPOSE, "it is not written about you"
         if _FACT_ORDERS.given(_HABIT_OPENS.sub("", words)):
             return Verdict.PROPOSE, "it tells me what to do rather than saying something about you"
-        if _names(words, companion) or _ELSEWHERE.search(words) or _CLAIMS.search(words) \
-                or _about_someone_else(words) or _given_away(words):
+        if _names(words, companion) or _about_power(words) or _about_someone_else(words):
             return Verdict.PROPOSE, "it is about me, the system, or who owns, commands or may do what, not about you"
         if _OUR_TALK.search(words):
             return Verdict.PROPOSE, "it is about how we talk, not about you"
@@ -625,8 +624,7 @@ def unfit(text: str, said: str = "", companion: str = "", orders: bool = False) 
         return "it speaks of obeying, of being owned, or against them"
     if _opaque(text) or _LINK.search(text) or _BARE_LINK.search(text) or _FIELD.search(text):
         return "it is not plain words"
-    if _ELSEWHERE.search(words) or _CLAIMS.search(words) or _given_away(words) \
-            or companion and _names(words, companion):
+    if _about_power(words) or companion and _names(words, companion):
         return "it is about the system, or who owns, commands or may do what"
     if _EVERY_TALK_RULE.search(words) or _TREATED_RULE.search(words):
         return "it sets a rule for our conversations or for how I answer them"
@@ -642,11 +640,24 @@ _BARE_LINK = re.compile(r"\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/[^\s]*", re.I)
 _HOSTILE = re.compile(
     r"\b(obey\w*|obedien\w*|ignore (?:your|the|all|any|previous|prior|my|its)\b|disregard|jailbreak|system prompt|"
     r"developer mode|do anything now|unrestricted|uncensored|servant|slave|owns? (?:me|you|us|her|him|them|anima)|"
+    r"(?:true|real|only|rightful|one true) (?:master|owner|mistress)|"
     r"(?:report|send|forward|pass)\w* (?:on )?(?:everything|all)\b|\w+'s wishes come (?:before|first)|"
     # Against the person: agreeing with everything, doing what someone else says, keeping them from others.
     r"agree\w* with (?:\w+ )?(?:on|about) (?:everything|anything)|agree\w* with everything|"
     r"do(?:es)? whatever (?:\w+ )?(?:says|wants|asks)|discourag\w* (?:\w+ )?from (?:seeing|meeting|talking|calling)|"
     r"isolat\w* (?:her|him|them|\w+) from)", re.I)
+
+
+def _about_power(words: str) -> bool:
+    """About the system, or who owns, commands or may do what: who is given the person's records, what they
+    are said to have agreed to, an authority claimed (`words`: as_words)."""
+    return bool(_ELSEWHERE.search(words) or _CLAIMS.search(words) or _given_away(words))
+
+
+def about_power(text: str) -> bool:
+    """_about_power of a text as the person sees it: for text from outside that speaks in the companion's
+    voice (a card's persona), where such a line is never its own."""
+    return _about_power(as_words(secrets.judged(text)))
 
 
 def tainted(text: str) -> str | None:
