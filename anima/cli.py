@@ -571,11 +571,13 @@ def _given(args, e: OSError) -> bool:
 def _first_said(e: KnownError) -> str:
     """What to say, on one line: the first mistake, when closing the soul after it failed too (a full disk
     fails the checkpoint at close as well) and so replaced it; then what closing said."""
-    first, seen = e, e.__context__
+    def before(error):  # what was being handled when it was raised, unless it was raised "from None"
+        return None if error.__suppress_context__ else error.__context__
+    first, seen = e, before(e)
     while seen is not None:
         if isinstance(seen, KnownError):
             first = seen
-        seen = seen.__context__
+        seen = before(seen)
     # (The same words twice say nothing more: a full disk that stopped the import and then the closing.)
     return str(e) if first is e or str(first) == str(e) else f"{first} Closing then failed too: {e}"
 

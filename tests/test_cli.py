@@ -223,3 +223,18 @@ def test_a_mistake_that_closing_met_again_is_said_once():
     except DiskFull as e:
         assert _first_said(e) == ("The disk is full: nothing of this change was saved. Closing then failed too: "
                                   "The disk is full: the WAL stays.")
+
+
+def test_a_mistake_raised_from_none_in_place_of_another_is_said_once(tmp_path, capsys, monkeypatch):
+    """A lorebook refused: the card module says it again in its own words, 'from None'; one sentence, not two."""
+    from anima import cli
+    from tests.conftest import PASSPHRASE
+    (tmp_path / "e.json").write_text('{"entries": null}')
+    monkeypatch.setenv("ANIMA_PASSPHRASE", PASSPHRASE)
+    monkeypatch.setenv("ANIMA_NAME", "Anima")
+    home = tmp_path / "home"
+    from anima.store import Home
+    Home(home).create(PASSPHRASE).close()
+    assert cli.main(["--home", str(home), "import-lorebook", str(tmp_path / "e.json")]) == 2
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert "Closing then failed too" not in line and line.count("not a lorebook") == 1, line
