@@ -2,10 +2,15 @@
 character cards and lorebooks (mind/cards.py, mind/lorebook.py) from the terminal.
 
 Each import prints what it brings (the same preview the window shows) and then what it did; a card that
-cannot come in is refused with one line, and nothing is changed.
+cannot come in is refused with one line, and nothing is changed. `--into-new` makes the companion only to bring
+the card into it: when the import then fails, what the command made (the home, or what it added to a folder with
+no companion in it) is removed again, so the same command can be tried again, and a home that was there is
+never touched.
 """
 
 import argparse
+import os
+import shutil
 import sys
 from contextlib import closing
 from pathlib import Path
@@ -13,33 +18,69 @@ from pathlib import Path
 from .errors import KnownError
 
 
-def _new_companion(args, name: str):
+def _new_companion(args, name: str, home):
     """A new companion named after the card, in the home given (which must have none yet)."""
     from .cli import PASSPHRASE_ENV, ask
     from .companion import Companion
     from .models.embedder import MiniLMEmbedder
     from .models.llama import LlamaChatModel
-    from .store import Home
-    home = Home(args.home)
-    if home.exists():
-        raise KnownError(f"A companion already lives in {home.dir}: import the card into it (without --into-new), "
-                         "or give another home with --home.")
     passphrase = ask(PASSPHRASE_ENV, "Choose a passphrase: ", confirm=True, choosing="a passphrase")
-    companion = Companion.create(home, passphrase, name, LlamaChatModel(getattr(args, "model", None)),
-                                 MiniLMEmbedder())
-    print(f"Created {name} in {home.dir}.", file=sys.stderr)
-    return companion
+    return Companion.create(home, passphrase, name, LlamaChatModel(getattr(args, "model", None)), MiniLMEmbedder())
+
+
+class _Made:
+    """What making a home in `directory` adds, to take away again: the folder itself and any above it that were
+    not there (all of it then), or else the entries in it that were not there. Nothing that was there before."""
+
+    def __init__(self, directory: Path):
+        self.top, at = None, directory.absolute()
+        while not at.exists() and at != at.parent:
+            self.top, at = at, at.parent
+        self.dir = directory.absolute()
+        self.before = set(os.listdir(self.dir)) if self.top is None and self.dir.is_dir() else None
+
+    def undo(self) -> None:
+        if self.top is not None:
+            shutil.rmtree(self.top, ignore_errors=True)
+            return
+        if self.before is None or not self.dir.is_dir():
+            return
+        for name in set(os.listdir(self.dir)) - self.before:
+            path = self.dir / name
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
+
+
+def _bring(companion, card):
+    companion.indexer_thread.join()
+    plan = companion.characters.plan(card)
+    print("\n".join(plan.lines()))
+    return plan, companion.characters.apply(plan)
 
 
 def cmd_import_card(args) -> int:
     from .cli import open_companion
     from .mind import cards
+    from .store import Home
     card = cards.read(args.path)  # refused here, before anything is opened or made
-    with closing(_new_companion(args, card.name) if args.into_new else open_companion(args)) as companion:
-        companion.indexer_thread.join()
-        plan = companion.characters.plan(card)
-        print("\n".join(plan.lines()))
-        done = companion.characters.apply(plan)
+    if not args.into_new:
+        with closing(open_companion(args)) as companion:
+            plan, done = _bring(companion, card)
+    else:
+        home = Home(args.home)
+        if home.exists():
+            raise KnownError(f"A companion already lives in {home.dir}: import the card into it (without "
+                             "--into-new), or give another home with --home.")
+        made = _Made(home.dir)
+        try:
+            with closing(_new_companion(args, card.name, home)) as companion:
+                plan, done = _bring(companion, card)
+        except BaseException:
+            made.undo()  # the companion was made for this card: without it, it goes (closed first, above)
+            raise
+        print(f"Created {card.name} in {home.dir}.", file=sys.stderr)
     print(f"Imported {args.path}: {plan.name}, with {done.summary()}.")
     return 0
 

@@ -107,7 +107,9 @@ def _file(path: Path, what: str) -> bytes:
     try:
         with keys.open_regular(path) as f:
             size = os.fstat(f.fileno()).st_size
-            raw = f.read(FILE_MOST + 1) if size <= FILE_MOST else b""
+            raw = f.read(size + 1) if size <= FILE_MOST else b""  # (a read allocates all it may read, first)
+            if size < len(raw) <= FILE_MOST:  # it grew since it was measured
+                raw += f.read(FILE_MOST + 1 - len(raw))
     except keys.NotRegularFile as e:
         raise CardRefused(f"Cannot read {path.name}: it is {e}, not a file. Nothing was changed.") from None
     except OSError as e:

@@ -5,7 +5,10 @@ selective, selectiveLogic, order, position (a number), disable, caseSensitive, .
 chara_card_v2 / v3 specs) is `{"entries": [{keys, secondary_keys, comment, name, content, constant, selective,
 insertion_order, enabled, position ("before_char" | "after_char"), case_sensitive, priority, id, extensions}]}`.
 Both become the same entries, mapped as SillyTavern's own conversions map one to the other (the World Info
-fields it has no v2 name for live in the entry's `extensions`, under the names SillyTavern writes there). Each
+fields it has no v2 name for live in the entry's `extensions`, under the names SillyTavern writes there). A card's
+book written with World Info's field names (some tools do: `key`, `disable`, entries keyed by uid) is read as
+World Info, entry by entry (from_card). A yes-or-no field given as a string ("true", "false", "1", "0", as some
+editors write them) is read as the yes or no it says, never as a string that is merely not empty. Each
 entry is a world card: its keys are the card's keywords, its comment (or name, or first key) its title, its
 content its text, its enabled state the card's, and the rest its options, so an export gives it all back.
 
@@ -87,6 +90,22 @@ def _text(value) -> str:
     return ""
 
 
+def _flag(value, default):
+    """A yes-or-no field: a boolean, a number (0 is no), or "true" / "false" / "1" / "0" (or yes / no, on / off;
+    case and spaces aside); anything else (missing, null, another string) is `default`."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        return value != 0
+    if isinstance(value, str):
+        said = value.strip().lower()
+        if said in ("true", "1", "yes", "on"):
+            return True
+        if said in ("false", "0", "no", "off"):
+            return False
+    return default
+
+
 def _number(value, default=None):
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else default
 
@@ -126,27 +145,53 @@ def from_book(book: dict, name: str = "") -> Lorebook:
     if not isinstance(raw, list):
         raise LorebookRefused("Its lorebook has no list of entries. Nothing was imported.")
     _count(raw)
-    entries, empty = [], 0
-    for i, e in enumerate(raw):
-        if not isinstance(e, dict):
-            raise LorebookRefused(f"Entry {i + 1} of its lorebook is not an object. Nothing was imported.")
-        content = _text(e.get("content"))
-        if not content.strip():
-            empty += 1
-            continue
-        ext = e.get("extensions") if isinstance(e.get("extensions"), dict) else {}
-        position = e.get("position") if e.get("position") in ("before_char", "after_char") else None
-        options = {"id": e.get("id") if isinstance(e.get("id"), (int, str)) else None,
-                   "secondary_keys": _strings(e.get("secondary_keys")), "selective": bool(e.get("selective")),
-                   "selective_logic": _number(ext.get("selectiveLogic")), "constant": bool(e.get("constant")),
-                   "order": _number(e.get("insertion_order"), 100), "position": position,
-                   "case_sensitive": e.get("case_sensitive") if isinstance(e.get("case_sensitive"), bool) else None,
-                   "priority": _number(e.get("priority")), "name": _text(e.get("name")),
-                   "comment": _text(e.get("comment")), "use_regex": e.get("use_regex"), "extensions": ext}
-        entries.append(_entry(f"Entry {i + 1} of its lorebook", content, _strings(e.get("keys")),
-                              e.get("enabled") is not False, options))
+    entries = [_book_entry_in(i, e) for i, e in enumerate(raw)]
+    return _book(book, name, entries)
+
+
+def from_card(book: dict, name: str = "") -> Lorebook:
+    """A character card's `character_book` as it comes: in the spec's shape, or written with World Info's field
+    names (`key`, `keysecondary`, `disable`, `order`; entries a list or keyed by uid), each entry read by the
+    names it has. The book's own fields are kept (`meta`), as from_book keeps them."""
+    raw = book.get("entries")
+    items = list(raw.items()) if isinstance(raw, dict) else list(enumerate(raw)) if isinstance(raw, list) else None
+    if items is None:
+        raise LorebookRefused("Its lorebook has no list of entries. Nothing was imported.")
+    _count(items)
+    entries = [_wi_entry_in(uid, e, "Entry {} of its lorebook") if _world_info_shaped(e) else _book_entry_in(i, e)
+               for i, (uid, e) in enumerate(items)]
+    return _book(book, name, entries)
+
+
+def _world_info_shaped(e) -> bool:
+    """Whether an entry is written with World Info's field names rather than a character book's."""
+    return isinstance(e, dict) and "keys" not in e and any(k in e for k in ("key", "keysecondary", "disable", "uid"))
+
+
+def _book(book: dict, name: str, entries: list) -> Lorebook:
     meta = {k: v for k, v in book.items() if k != "entries"}
-    return Lorebook(_text(book.get("name")) or name, entries, meta, empty)
+    return Lorebook(_text(book.get("name")) or name, [e for e in entries if e is not None], meta,
+                    sum(e is None for e in entries))
+
+
+def _book_entry_in(i: int, e) -> LoreEntry | None:
+    """One entry of a character book; None for one with no text."""
+    if not isinstance(e, dict):
+        raise LorebookRefused(f"Entry {i + 1} of its lorebook is not an object. Nothing was imported.")
+    content = _text(e.get("content"))
+    if not content.strip():
+        return None
+    ext = e.get("extensions") if isinstance(e.get("extensions"), dict) else {}
+    position = e.get("position") if e.get("position") in ("before_char", "after_char") else None
+    options = {"id": e.get("id") if isinstance(e.get("id"), (int, str)) else None,
+               "secondary_keys": _strings(e.get("secondary_keys")), "selective": _flag(e.get("selective"), False),
+               "selective_logic": _number(ext.get("selectiveLogic")), "constant": _flag(e.get("constant"), False),
+               "order": _number(e.get("insertion_order"), 100), "position": position,
+               "case_sensitive": _flag(e.get("case_sensitive"), None),
+               "priority": _number(e.get("priority")), "name": _text(e.get("name")),
+               "comment": _text(e.get("comment")), "use_regex": e.get("use_regex"), "extensions": ext}
+    return _entry(f"Entry {i + 1} of its lorebook", content, _strings(e.get("keys")),
+                  _flag(e.get("enabled"), True), options)
 
 
 def from_world_info(data: dict, name: str = "") -> Lorebook:
@@ -154,28 +199,30 @@ def from_world_info(data: dict, name: str = "") -> Lorebook:
     raw = data.get("entries")
     items = list(raw.items()) if isinstance(raw, dict) else list(enumerate(raw or []))
     _count(items)
-    entries, empty = [], 0
-    for uid, e in items:
-        if not isinstance(e, dict):
-            raise LorebookRefused(f"Entry {uid} of the lorebook is not an object. Nothing was imported.")
-        content = _text(e.get("content"))
-        if not content.strip():
-            empty += 1
-            continue
-        ext = {_WI_TO_EXTENSION[k]: v for k, v in e.items() if k in _WI_TO_EXTENSION and k != "selectiveLogic"}
-        if isinstance(e.get("anima"), dict):
-            ext["anima"] = e["anima"]
-        position = _number(e.get("position"))
-        options = {"id": e.get("uid", uid), "secondary_keys": _strings(e.get("keysecondary")),
-                   "selective": bool(e.get("selective")), "selective_logic": _number(e.get("selectiveLogic")),
-                   "constant": bool(e.get("constant")), "order": _number(e.get("order"), 100),
-                   "position": None if position is None else ("before_char" if position == 0 else "after_char"),
-                   "case_sensitive": e.get("caseSensitive") if isinstance(e.get("caseSensitive"), bool) else None,
-                   "comment": _text(e.get("comment")), "extensions": ext,
-                   "wi": {k: v for k, v in e.items() if k not in _WI_MAPPED}}
-        entries.append(_entry(f"Entry {uid} of the lorebook", content, _strings(e.get("key")),
-                              not e.get("disable"), options))
-    return Lorebook(_text(data.get("name")) or name, entries, {}, empty)
+    entries = [_wi_entry_in(uid, e) for uid, e in items]
+    return Lorebook(_text(data.get("name")) or name, [e for e in entries if e is not None], {},
+                    sum(e is None for e in entries))
+
+
+def _wi_entry_in(uid, e, where: str = "Entry {} of the lorebook") -> LoreEntry | None:
+    """One World Info entry; None for one with no text."""
+    if not isinstance(e, dict):
+        raise LorebookRefused(f"{where.format(uid)} is not an object. Nothing was imported.")
+    content = _text(e.get("content"))
+    if not content.strip():
+        return None
+    ext = {_WI_TO_EXTENSION[k]: v for k, v in e.items() if k in _WI_TO_EXTENSION and k != "selectiveLogic"}
+    if isinstance(e.get("anima"), dict):
+        ext["anima"] = e["anima"]
+    position = _number(e.get("position"))
+    options = {"id": e.get("uid", uid), "secondary_keys": _strings(e.get("keysecondary")),
+               "selective": _flag(e.get("selective"), False), "selective_logic": _number(e.get("selectiveLogic")),
+               "constant": _flag(e.get("constant"), False), "order": _number(e.get("order"), 100),
+               "position": None if position is None else ("before_char" if position == 0 else "after_char"),
+               "case_sensitive": _flag(e.get("caseSensitive"), None),
+               "comment": _text(e.get("comment")), "extensions": ext,
+               "wi": {k: v for k, v in e.items() if k not in _WI_MAPPED}}
+    return _entry(where.format(uid), content, _strings(e.get("key")), not _flag(e.get("disable"), False), options)
 
 
 def _count(entries) -> None:
@@ -192,7 +239,7 @@ def parse(data, name: str = "") -> Lorebook:
         book = data["data"].get("character_book")
         if not isinstance(book, dict):
             raise LorebookRefused("It is a character card with no lorebook in it. Nothing was imported.")
-        return from_book(book, _text(data["data"].get("name")) or name)
+        return from_card(book, _text(data["data"].get("name")) or name)
     entries = data.get("entries")
     if isinstance(entries, list) and all(isinstance(e, dict) and "key" not in e for e in entries):
         return from_book(data, name)

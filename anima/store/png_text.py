@@ -4,6 +4,11 @@ Character cards travel as PNG pictures whose `tEXt` chunks hold the card: `chara
 (chara_card_v3), each base64 of UTF-8 JSON. Readers here accept `tEXt`, `zTXt` and `iTXt`; writers write `tEXt`
 just before `IEND` and drop the chunks of the same keyword they replace. Every chunk's CRC is checked: a file
 cut short or damaged is refused, not half read.
+
+What a compressed chunk inflates to is bounded for the whole file, not chunk by chunk (INFLATED_MOST, or the
+reader's own `most`): many small chunks that each inflate to a great deal are refused, never held in memory.
+A reader that wants only some keywords (a card's `chara` and `ccv3`) names them, and the other chunks are never
+inflated at all; of chunks that share a keyword only the first is read.
 """
 
 import struct
@@ -11,7 +16,8 @@ import zlib
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 TEXT_KINDS = (b"tEXt", b"zTXt", b"iTXt")
-# A compressed chunk may not inflate past this (a small chunk that inflates to gigabytes is refused).
+# The compressed chunks of one file may not inflate past this, all of them together (a small file that
+# inflates to gigabytes is refused).
 INFLATED_MOST = 64 * 1024 * 1024
 
 
@@ -25,9 +31,14 @@ def is_png(data: bytes) -> bool:
 
 def chunks(data: bytes) -> list[tuple[bytes, bytes]]:
     """Every chunk as (type, data), in order, up to and including IEND."""
+    return [(kind, data[at + 8:end - 4]) for kind, at, end in _walk(data)]
+
+
+def _walk(data: bytes):
+    """(type, start, end) of every chunk, in order, up to and including IEND: one at a time, each checked."""
     if not is_png(data):
         raise NotPNG("it is not a PNG picture")
-    out, at = [], 8
+    at = 8
     while True:
         if at + 8 > len(data):
             raise NotPNG("the PNG file is cut short (no IEND chunk)")
@@ -35,51 +46,73 @@ def chunks(data: bytes) -> list[tuple[bytes, bytes]]:
         end = at + 12 + length
         if end > len(data):
             raise NotPNG(f"the PNG file is cut short (inside its {kind.decode('latin-1', 'replace')} chunk)")
-        body = data[at + 8:at + 8 + length]
         crc, = struct.unpack(">I", data[at + 8 + length:end])
-        if zlib.crc32(kind + body) != crc:
+        if zlib.crc32(data[at + 8:at + 8 + length], zlib.crc32(kind)) != crc:
             raise NotPNG(f"the PNG file is damaged (its {kind.decode('latin-1', 'replace')} chunk fails its check)")
-        out.append((kind, body))
+        yield kind, at, end
         at = end
         if kind == b"IEND":
-            return out
+            return
 
 
-def _inflate(raw: bytes) -> bytes:
+def _inflate(raw: bytes, most: int) -> bytes:
+    """The inflated bytes, at most `most` of them (NotPNG past that)."""
     d = zlib.decompressobj()
     try:
-        text = d.decompress(raw, INFLATED_MOST)
+        text = d.decompress(raw, most + 1)  # one byte over says it is too large, and no more is made
     except zlib.error:
         raise NotPNG("a compressed text chunk of the PNG file is damaged") from None
-    if d.unconsumed_tail:
-        raise NotPNG("a compressed text chunk of the PNG file is too large")
+    if len(text) > most:
+        raise NotPNG("the compressed text in the PNG file is too large")
     return text
 
 
-def text_of(kind: bytes, body: bytes) -> tuple[str, str] | None:
-    """(keyword, text) of one text chunk; None for a chunk that holds none."""
+def text_of(kind: bytes, body: bytes, most: int = INFLATED_MOST) -> tuple[str, str] | None:
+    """(keyword, text) of one text chunk, a compressed one inflating to at most `most` bytes; None for a chunk
+    that holds none."""
+    read = _read(kind, body, most)
+    return None if read is None else read[:2]
+
+
+def _read(kind: bytes, body: bytes, most: int) -> tuple[str, str, int] | None:
+    """(keyword, text, how many bytes it inflated to) of one text chunk; None for a chunk that holds none."""
     keyword, sep, rest = body.partition(b"\x00")
     if not sep:
         return None
     name = keyword.decode("latin-1")
     if kind == b"tEXt":
-        return name, rest.decode("latin-1")
+        return name, rest.decode("latin-1"), 0
     if kind == b"zTXt":
-        return name, _inflate(rest[1:]).decode("latin-1")
+        text = _inflate(rest[1:], most)
+        return name, text.decode("latin-1"), len(text)
     if kind == b"iTXt" and len(rest) >= 2:
         compressed, rest = rest[0], rest[2:]
         _language, _, rest = rest.partition(b"\x00")
         _translated, _, text = rest.partition(b"\x00")
-        return name, (_inflate(text) if compressed else text).decode("utf-8", "replace")
+        if compressed:
+            text = _inflate(text, most)
+        return name, text.decode("utf-8", "replace"), len(text) if compressed else 0
     return None
 
 
-def read_texts(data: bytes) -> dict[str, str]:
-    """The text chunks of a PNG, by keyword (the first of each keyword wins). NotPNG if it is not a whole PNG."""
+def read_texts(data: bytes, keywords=None, most: int = INFLATED_MOST) -> dict[str, str]:
+    """The text chunks of a PNG, by keyword (the first of each keyword wins). NotPNG if it is not a whole PNG, or
+    if the compressed chunks it reads would inflate past `most` bytes, all of them together.
+
+    `keywords`: read only the chunks of these keywords (matched case aside, as SillyTavern matches `chara`); the
+    others are passed over, never inflated. None reads every text chunk."""
+    wanted = None if keywords is None else {k.lower() for k in keywords}
     found: dict[str, str] = {}
-    for kind, body in chunks(data):
-        if kind in TEXT_KINDS and (pair := text_of(kind, body)) is not None:
-            found.setdefault(pair[0], pair[1])
+    for kind, at, end in _walk(data):
+        if kind not in TEXT_KINDS:
+            continue
+        body = data[at + 8:end - 4]
+        keyword = body.partition(b"\x00")[0].decode("latin-1")
+        if keyword in found or (wanted is not None and keyword.lower() not in wanted):
+            continue
+        if (read := _read(kind, body, most)) is not None:
+            found[read[0]] = read[1]
+            most -= read[2]
     return found
 
 
@@ -98,10 +131,14 @@ def with_texts(data: bytes, texts: dict[str, str]) -> bytes:
 
 
 def without_texts(data: bytes, keywords) -> bytes:
-    """The PNG without the text chunks of these keywords (a card's picture, without the card)."""
+    """The PNG without the text chunks of these keywords (a card's picture, without the card): the other chunks
+    as they were, byte for byte."""
     drop = {k.encode("latin-1") for k in keywords}
-    kept = [(k, b) for k, b in chunks(data) if not (k in TEXT_KINDS and b.partition(b"\x00")[0] in drop)]
-    return SIGNATURE + b"".join(_chunk(k, b) for k, b in kept)
+    out = bytearray(SIGNATURE)
+    for kind, at, end in _walk(data):
+        if not (kind in TEXT_KINDS and data[at + 8:end - 4].partition(b"\x00")[0] in drop):
+            out += data[at:end]
+    return bytes(out)
 
 
 def plain(width: int, height: int, rgb: tuple[int, int, int]) -> bytes:
