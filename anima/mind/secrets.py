@@ -273,7 +273,7 @@ _PATTERNS = (
     ("a card number", re.compile(r"\b(?:cards?|debit|credit|visa|mastercard|amex)\b[^.!?\n]{0,40}?\b(?:expires?|expiry|"
                                  r"exp\.?|valid (?:thru|through|until|to))\b(?:\s+date)?\s*(?:is\s+|on\s+|:\s*)?"
                                  r"(?:0?[1-9]|1[0-2])\s*[/.-]\s*(?:\d{4}|\d{2})\b", re.I)),
-    ("a card number", re.compile(r"(?=[^.!?\n]*\bcards?\b)[^.!?\n]*?\b(?:first|last|middle|other|next|final|"
+    ("a card number", re.compile(r"(?:^|(?<=[.!?\n]))(?=[^.!?\n]*\bcards?\b)[^.!?\n]*?\b(?:first|last|middle|other|next|final|"
                                  r"remaining)\s+(?:\w+\s+)?(?:digits?|numbers?|four|six|eight|twelve)\b"
                                  r"[^.!?\n\d]{0,30}?(?:\bare\b|\bis\b|[:=])\s*\d(?:[\s-]?\d){3,}", re.I)),
     ("a security code", re.compile(r"\b(?:cvv|cvc|cvv2|security code|(?:digits|numbers?|code) on the back)\b"
