@@ -122,3 +122,18 @@ def test_a_mind_that_fails_mid_turn_keeps_the_conversation(companion):
     assert [m["content"] for m in companion.soul.query("SELECT content FROM messages")] == ["are you there?"]
     companion.chat.enqueue("Yes, back now.")
     assert companion.turn("hello?").read() == "Yes, back now."
+
+
+def test_a_mistake_after_the_message_is_stored_says_it_is_stored(companion, monkeypatch):
+    """A full disk (or a busy soul) met while recalling, after the message was stored: the error says so, with
+    its id, so the window does not hand it back to be sent and stored a second time."""
+    from anima.errors import DiskFull
+
+    def full(*_a, **_k):
+        raise DiskFull("The disk is full: nothing of this change was saved.")
+    monkeypatch.setattr(companion.conversation, "recall_for", full)
+    with pytest.raises(DiskFull) as e:
+        companion.turn("Remember the lake?")
+    [stored] = companion.soul.query("SELECT id, content FROM messages")
+    assert stored["content"] == "Remember the lake?"
+    assert e.value.message_saved is True and e.value.user_id == stored["id"]

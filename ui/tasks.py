@@ -74,7 +74,10 @@ class TurnWorker(QThread):
                 self.piece.emit(p)
         except Exception as e:  # shown in the window; a bug is re-raised there
             e.__traceback_text__ = traceback.format_exc()
-            e.message_saved = turn is not None  # a full disk before it was recorded: the window gives it back
+            # A full disk before it was recorded: the window gives it back (the turn says so when it failed after).
+            e.message_saved = getattr(e, "message_saved", False) or turn is not None
+            if turn is not None:
+                e.user_id = turn.user_id  # the stored message, for its bubble
             self.failed.emit(e)
         else:
             self.finished_turn.emit(turn)

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QMainWindow, QP
                                QSplitter, QStatusBar, QVBoxLayout, QWidget)
 
 from anima import __version__
-from anima.errors import DiskError, DiskFull
+from anima.errors import DiskError, DiskFull, SoulBusy
 
 from . import errors, tasks
 
@@ -48,7 +48,9 @@ class MainWindow(QMainWindow):
         self.worker = None
         self.reflecting: tasks.ReflectWorker | None = None
         self.cancel: threading.Event | None = None
-        self.queued: list[tuple[str, list]] = []  # (typed text, attachments)
+        # Sent while a reply was under way (or before the companion was ready): (typed text, attachments, its
+        # bubble, or None when it is not shown yet), oldest first.
+        self.queued: list[tuple[str, list, object]] = []
 
         self.transcript = Transcript()
         self.transcript.wants_older.connect(self.load_older)
@@ -72,8 +74,9 @@ class MainWindow(QMainWindow):
         chat = QWidget()
         col = QVBoxLayout(chat)
         col.addWidget(self.transcript)
-        self.disk_banner = DiskBanner()  # a full disk: the message goes back to the box and is sent again
-        self.disk_banner.retry.connect(self.input.submit)
+        # A full disk or a busy soul: the message goes back to the box and is sent again.
+        self.disk_banner = DiskBanner()
+        self.disk_banner.retry.connect(self.retry_waiting)
         col.addWidget(self.disk_banner)
         col.addWidget(self.input.attachments)
         col.addLayout(row)
@@ -151,6 +154,7 @@ class MainWindow(QMainWindow):
             self.mind.deleteLater()
         self.mind = OpenMind(companion)
         self.mind.proposals.pending.connect(self.show_pending)
+        self.mind.forgotten.connect(self.forgotten)
         self.mind.hide()
         self.split.addWidget(self.mind)
         self.split.setSizes([650, 450])
@@ -164,22 +168,33 @@ class MainWindow(QMainWindow):
         self.refresh_pending()
         self.note_activity()
         if self.queued:
-            self.send(*self.queued.pop(0), echo=False)
+            self._send(*self.queued.pop(0))
 
     # ---- chat ---------------------------------------------------------------
 
-    def send(self, text: str, external: list = (), echo: bool = True) -> None:
+    def send(self, text: str, external: list = ()) -> None:
         """Send the typed text and the attachments (External: text from outside) that go with it."""
         external = list(external)
-        if echo:
-            self.transcript.add("user", text, outside=[(e.label, e.text) for e in external])
+        if self.disk_banner.waiting:
+            self.disk_banner.clear()  # the person sent what waited in the box themselves
+        self._send(text, external, self._echo(text, external))
+
+    def _echo(self, text: str, external: list):
+        return self.transcript.add("user", text, outside=[(e.label, e.text) for e in external])
+
+    def _send(self, text: str, external: list, bubble) -> None:
+        """Start the turn of a message whose bubble is shown (or None: shown now), or queue it behind the one under
+        way."""
         if self.worker is not None or self.companion is None:
-            self.queued.append((text, external))  # written before the companion was ready, or while it replies
+            self.queued.append((text, external, bubble))  # written before the companion was ready, or while it replies
             return
+        if bubble is None:  # it was withdrawn while a failed message waited: shown now, in the order it goes out
+            bubble = self._echo(text, external)
         self.idle.stop()  # a turn: no idle stretch until it has ended (it pre-empts deep reflection itself)
         self.transcript.start_reply()
         self.cancel = threading.Event()
         self.worker = tasks.TurnWorker(self.companion, text, self.cancel, self, external=external)
+        self.worker.bubble = bubble
         self.worker.piece.connect(self.transcript.piece)
         self.worker.finished_turn.connect(self.reply_done)
         self.worker.failed.connect(self.reply_failed)
@@ -199,32 +214,58 @@ class MainWindow(QMainWindow):
         self.input.setFocus()
 
     def reply_done(self, turn) -> None:
-        self.disk_banner.clear()  # a turn was saved: there is room again
+        self.disk_banner.saved()  # a turn was saved: there is room again, and the soul is free
+        self._recorded(turn.user_id)
         self.transcript.end_reply(turn.reply_id, turn.text)  # as stored: no remote image, no link with data
         self._next()
 
+    def _recorded(self, user_id: int | None) -> None:
+        """The turn's message is stored: its bubble gets its id (so that forgetting it takes the bubble too)."""
+        if user_id is not None and self.worker.bubble in self.transcript.bubbles:
+            self.worker.bubble.set_id(user_id)
+
     def reply_failed(self, error) -> None:
-        if isinstance(error, (DiskFull, DiskError)) and self.companion is not None:
-            self._disk_failed(error)
+        if isinstance(error, (DiskFull, DiskError, SoulBusy)) and self.companion is not None:
+            self._not_saved(error)
             return
+        self._recorded(getattr(error, "user_id", None))
         self.transcript.end_reply(None)
         self._next()
         errors.show(self, error)
 
-    def _disk_failed(self, error) -> None:
-        """A full (or failing) disk during a turn: a banner, not a dialog. A message that was not saved goes back
-        into the box and is sent again when there is room; one that was saved stays in the transcript."""
+    def _not_saved(self, error) -> None:
+        """A full (or failing) disk, or a soul another program kept busy, during a turn: a banner, not a dialog.
+        A message that was not saved goes back into the box and is sent again when there is room (or in a few
+        seconds, for a busy soul), before the messages queued behind it; one that was saved stays in the
+        transcript, and the reply that was not is marked so."""
         worker, reply = self.worker, self.transcript.streaming
         self.transcript.end_reply(None)
         waiting = not getattr(error, "message_saved", False)
         if waiting:
-            shown = [b for b in self.transcript.bubbles if b is not reply]
-            mine = [b for b in shown[::-1] if b.role == "user" and b.text == worker.text][:1]
-            self.transcript.withdraw([*mine, reply])
+            self.transcript.withdraw([worker.bubble, reply])
             self.input.give_back(worker.text, worker.external)
-        self.disk_banner.show_full(str(error) if waiting else f"{error} Your message was saved; the reply was not.",
-                                   self.companion.home.dir, waiting)
+            self._hold_queued()
+        else:
+            self._recorded(getattr(error, "user_id", None))
+            if reply is not None:
+                reply.mark_unsaved()
+        said = str(error) if waiting else f"{error} Your message was saved; the reply was not."
+        if isinstance(error, SoulBusy):
+            self.disk_banner.show_busy(said, waiting, len(self.queued))
+        else:
+            self.disk_banner.show_full(said, self.companion.home.dir, waiting, len(self.queued))
         self._next()
+
+    def _hold_queued(self) -> None:
+        """Messages queued behind one that went back to the box wait for it: their bubbles are withdrawn, and each
+        is shown again as it goes out, after the one before it has been answered."""
+        self.transcript.withdraw([bubble for _, _, bubble in self.queued if bubble is not None])
+        self.queued = [(text, external, None) for text, external, _ in self.queued]
+
+    def retry_waiting(self) -> None:
+        """Retry (the banner's button, or the banner itself): send what waits in the box, else what is queued."""
+        if not self.input.submit() and self.queued and self.worker is None:
+            self._send(*self.queued.pop(0))
 
     def _next(self) -> None:
         self.worker.wait()
@@ -233,8 +274,13 @@ class MainWindow(QMainWindow):
         if self.mind is not None and self.mind.isVisible():
             self.mind.refresh()
         self.note_activity()
-        if self.queued:
-            self.send(*self.queued.pop(0), echo=False)
+        # While a message that could not be saved waits in the box, those after it wait too: they go after it.
+        if self.queued and not self.disk_banner.waiting:
+            self._send(*self.queued.pop(0))
+
+    def forgotten(self, gone) -> None:
+        """Something was forgotten in the Open Mind: the bubbles of messages that went leave the transcript."""
+        self.transcript.forget({item_id for kind, item_id in gone.items if kind == "message"})
 
     def stop_reply(self) -> None:
         if self.cancel is not None:
@@ -401,8 +447,8 @@ class MainWindow(QMainWindow):
 
     def export(self) -> None:
         from .dialogs.core_io import ExportDialog
-        if self.companion is not None:
-            ExportDialog(self.companion, self).exec()
+        companion = self.companion
+        self._with_names(lambda known: ExportDialog(companion, self, known=known).exec())
 
     def import_(self) -> None:
         from .dialogs.core_io import ImportDialog
@@ -416,9 +462,20 @@ class MainWindow(QMainWindow):
 
     def passphrase(self) -> None:
         from .dialogs.unlock import ChangePassphraseDialog
-        if self.companion is not None:
-            ChangePassphraseDialog(self.companion.home, self, known=(self.companion.name,
-                                                                    self.companion.user_name)).exec()
+        home = self.companion.home if self.companion is not None else None
+        self._with_names(lambda known: ChangePassphraseDialog(home, self, known=known).exec())
+
+    def _with_names(self, open_dialog) -> None:
+        """Read the companion's name and the person's (a thief's first guesses, for a new passphrase) off the UI
+        thread, then open_dialog(names): a turn may hold the soul for seconds, and the menu must not freeze."""
+        companion = self.companion
+        if companion is None:
+            return
+
+        def opened(names) -> None:
+            if companion is self.companion:  # not a soul swapped out meanwhile
+                open_dialog(names)
+        tasks.run(lambda: (companion.name, companion.user_name), opened, lambda e: errors.show(self, e), self)
 
     def open_settings(self) -> None:
         from anima.settings import Settings

@@ -20,6 +20,7 @@ person's own words, a marker where that text was, and the bids.
 import threading
 from typing import Callable, Iterator
 
+from ..errors import KnownError
 from ..mind.bids import HIDDEN
 from ..mind.messages import EmptyMessage, External, clean
 from ..models.chat import StopReason
@@ -50,12 +51,19 @@ class TurnStream:
         ids = conversation.record_sent(typed, external)
         self.user_ids = ids
         self.user_id = ids[0]
-        self.notices = notices(typed)
-        self.weighed = conversation.weigh(event, self.user_text, cancel=self.cancel)
-        self.recalled, recalled_for = drafted if drafted is not None else \
-            (conversation.recall_for(self.user_text, ids), self.user_text)
-        self.learned = conversation.learned()
-        self.prepared = conversation.prepare(self.user_text, self.recalled, self.learned, self.weighed, recalled_for)
+        try:
+            self.notices = notices(typed)
+            self.weighed = conversation.weigh(event, self.user_text, cancel=self.cancel)
+            self.recalled, recalled_for = drafted if drafted is not None else \
+                (conversation.recall_for(self.user_text, ids), self.user_text)
+            self.learned = conversation.learned()
+            self.prepared = conversation.prepare(self.user_text, self.recalled, self.learned, self.weighed,
+                                                 recalled_for)
+        except KnownError as e:
+            # The message is stored already: whoever sends it again (the window, on a full disk or a busy soul)
+            # must not store it twice.
+            e.message_saved, e.user_id = True, ids[0]
+            raise
         self.workspace = self.prepared.assembled
         self.reply_id: int | None = None
         self.stop_reason: StopReason | None = None

@@ -104,11 +104,16 @@ def test_learning_that_meets_a_full_disk_is_told_and_done_again_later(qtbot, dis
 
 def test_a_full_disk_after_the_message_was_saved_says_so_and_keeps_it_shown(qtbot, window, monkeypatch):
     """Simulated: the disk fills between the person's message and the reply. Their message stays in the transcript
-    (it was saved); the banner says the reply was not, and there is nothing to send again."""
+    (it was saved); the reply shown is marked as not saved; the banner says so, there is nothing to send again, and
+    it goes once there is room again."""
     from anima.errors import DiskFull
     from ui import errors
+    from ui.chat import disk_banner
     dialogs = []
     monkeypatch.setattr(errors, "show", lambda parent, error, title="Anima": dialogs.append(error))
+    free = [1000]
+    monkeypatch.setattr(disk_banner, "_free", lambda folder: free[0])
+    window.disk_banner.poll.setInterval(100)
     c = window.companion
 
     def full(*args):
@@ -119,5 +124,13 @@ def test_a_full_disk_after_the_message_was_saved_says_so_and_keeps_it_shown(qtbo
     qtbot.waitUntil(lambda: window.disk_banner.isVisible() and window.worker is None, timeout=10_000)
     assert "Your message was saved; the reply was not." in window.disk_banner.label.text()
     assert not window.disk_banner.button.isVisible() and window.input.toPlainText() == ""
-    assert "Saved before the disk filled" in [b.text for b in window.transcript.bubbles]
+    mine, reply = window.transcript.bubbles[-2:]
+    assert mine.text == "Saved before the disk filled" and mine.message_id is not None  # kept, and known
+    assert reply.unsaved is not None and reply.unsaved.isVisible()  # the reply on screen says it was not kept
+    assert reply.unsaved.text().startswith("Not saved") and reply.message_id is None
     assert said(c) == ["Saved before the disk filled"] and dialogs == []
+    qtbot.wait(400)
+    assert window.disk_banner.isVisible()  # still full
+    free[0] += disk_banner.ROOM
+    qtbot.waitUntil(lambda: not window.disk_banner.isVisible(), timeout=10_000)  # room again: nothing left to say
+    assert said(c) == ["Saved before the disk filled"] and window.input.toPlainText() == "" and dialogs == []

@@ -15,17 +15,24 @@ def open_view(qtbot, window, title):
     return view
 
 
-def test_an_invalid_edit_is_refused_and_the_old_value_kept(qtbot, window, screenshot):
+def test_an_invalid_edit_is_refused_the_old_value_kept_and_the_draft_left_to_fix(qtbot, window, screenshot):
     window.companion.self_model.write("persona", "Warm and direct.", "user")
     view = open_view(qtbot, window, "Self")
     assert view.editors["persona"].toPlainText() == "Warm and direct."
-    view.editors["persona"].setPlainText("x" * 5000)
+    draft = "Warm and direct. " + "x" * 1900
+    view.editors["persona"].setPlainText(draft)
+    view.loaded = False  # the view reloads after a refused edit: wait for that too
     view.save("persona")
-    qtbot.waitUntil(lambda: view.error.isVisible(), timeout=10_000)
+    qtbot.waitUntil(lambda: view.error.isVisible() and view.loaded, timeout=10_000)
     assert "at most 1200 characters" in view.error.text()
-    assert window.companion.self_model.read().persona == "Warm and direct."
-    qtbot.waitUntil(lambda: view.editors["persona"].toPlainText() == "Warm and direct.", timeout=10_000)
+    assert window.companion.self_model.read().persona == "Warm and direct."  # the old text is kept
+    assert view.editors["persona"].toPlainText() == draft  # and the person's draft too, to shorten
     screenshot(window, "open-mind-refused-edit")
+    view.editors["persona"].setPlainText("Warm, direct and brief.")
+    view.save("persona")
+    qtbot.waitUntil(lambda: window.companion.self_model.read().persona == "Warm, direct and brief.", timeout=10_000)
+    qtbot.waitUntil(lambda: not view.error.isVisible(), timeout=10_000)
+    assert view.editors["persona"].toPlainText() == "Warm, direct and brief."
 
 
 def test_an_edit_of_the_human_block_shows_in_the_next_turn(qtbot, window):
@@ -82,6 +89,24 @@ def test_a_message_forgotten_from_the_conversation_view_is_gone(qtbot, window, m
     view.forget()
     qtbot.waitUntil(lambda: all("4417" not in m["content"] for m in view.rows), timeout=10_000)
     assert c.soul.query("SELECT rowid FROM messages_fts WHERE messages_fts MATCH '4417'") == []
+    # Nor is it on screen: its bubble left the transcript; the reply, not forgotten, stays.
+    qtbot.waitUntil(lambda: all("4417" not in b.text for b in window.transcript.bubbles), timeout=10_000)
+    assert [b.role for b in window.transcript.bubbles] == ["companion"]
+    assert window.transcript.bubbles[0].text.endswith("Noted.")
+
+
+def test_a_person_forgotten_from_the_memories_view_leaves_the_transcript(qtbot, window, monkeypatch):
+    from PySide6.QtWidgets import QInputDialog
+    c = window.companion
+    c.chat.enqueue("Noted.", "Good to hear.")
+    send(qtbot, window, "Bea lives in Lyon")
+    send(qtbot, window, "the weather is fine")
+    view = open_view(qtbot, window, "Memories")
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("Bea", True))
+    view.forget_person()
+    qtbot.waitUntil(lambda: view.error.text().startswith("Forgot"), timeout=10_000)
+    qtbot.waitUntil(lambda: "Bea lives in Lyon" not in [b.text for b in window.transcript.bubbles], timeout=10_000)
+    assert [b.text for b in window.transcript.bubbles] == ["Noted.", "the weather is fine", "Good to hear."]
 
 
 def test_the_memories_view_shows_where_each_memory_came_from(qtbot, window, screenshot):

@@ -107,7 +107,7 @@ def test_every_dialog_weighs_a_new_passphrase_against_the_names_as_the_first_run
     passphrase change, and on an import into a new home, where the names are inside the core."""
     weak = "Lisbonanima"
     assert keys.passphrase_problem(weak) is None and keys.passphrase_problem(weak, known=("Anima",))
-    export = ExportDialog(companion)
+    export = ExportDialog(companion, known=(companion.name, companion.user_name))  # as the window reads them
     qtbot.addWidget(export)
     export.path.setText(str(tmp_path / "soul.anima"))
     export.passphrase.setText(weak)
@@ -133,3 +133,40 @@ def test_every_dialog_weighs_a_new_passphrase_against_the_names_as_the_first_run
     qtbot.waitUntil(lambda: bool(dialog.error.text()), timeout=30_000)
     assert dialog.error.text().startswith("Choose a passphrase for this computer that is harder to guess.")
     assert not elsewhere.exists()
+
+
+def test_the_window_reads_the_names_off_the_ui_thread_for_a_new_passphrase(qtbot, window, monkeypatch):
+    """A turn may hold the soul for seconds: opening "Change passphrase…" or "Export soul…" and typing in them
+    runs no soul query on the UI thread, yet each still weighs the names a thief would try first."""
+    import threading
+
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from anima.store.soul import Soul
+    on_ui, real = [], Soul.query
+
+    def query(self, sql, params=()):
+        if threading.current_thread() is threading.main_thread():
+            on_ui.append(sql)
+        return real(self, sql, params)
+    monkeypatch.setattr(Soul, "query", query)
+    seen = []
+
+    def type_and_close():  # as a person would, once the dialog is open
+        dialog = QApplication.activeModalWidget()
+        if isinstance(dialog, (ChangePassphraseDialog, ExportDialog)):
+            field = dialog.passphrase if isinstance(dialog, ExportDialog) else dialog.new
+            qtbot.keyClicks(field, "Lisbonanima")
+            seen.append((type(dialog).__name__, field.meter.estimate.accepted))
+            dialog.reject()
+    person = QTimer(interval=50)
+    person.timeout.connect(type_and_close)
+    person.start()
+    for menu_item in (window.passphrase, window.export):
+        count = len(seen)
+        menu_item()
+        qtbot.waitUntil(lambda: len(seen) > count, timeout=10_000)
+    person.stop()
+    assert seen == [("ChangePassphraseDialog", False), ("ExportDialog", False)]  # "Anima" weighed: too guessable
+    assert on_ui == []

@@ -20,6 +20,7 @@ class Bubble(QFrame):
                  outside: list[tuple[str, str]] = ()):
         super().__init__(parent)
         self.role, self.message_id, self.text = role, message_id, text
+        self.unsaved: QLabel | None = None  # the note on a reply that was not saved
         self.setObjectName("bubble-" + role)
         self.setFrameShape(QFrame.StyledPanel)
         if role == "user":
@@ -48,6 +49,16 @@ class Bubble(QFrame):
     def set_id(self, message_id: int) -> None:
         self.message_id = message_id
         self.why.setVisible(self.role == "companion")
+
+    def mark_unsaved(self) -> None:
+        """A reply the soul did not keep (the disk filled, say): greyed and said, so it is not taken as kept."""
+        self.setObjectName("bubble-unsaved")
+        self.label.setStyleSheet("color: palette(placeholder-text);")
+        note = QLabel("Not saved: your companion will not remember this reply.")
+        note.setObjectName("unsaved")
+        note.setStyleSheet("color: #c0392b; font-style: italic;")
+        self.layout().addWidget(note)
+        self.unsaved = note
 
 
 class Transcript(QScrollArea):
@@ -143,13 +154,18 @@ class Transcript(QScrollArea):
         self.streaming = None
 
     def withdraw(self, bubbles: list) -> None:
-        """Take bubbles out again: a message that was not saved (a full disk) goes back to the box, not here."""
+        """Take bubbles out again: a message that was not saved (a full disk) goes back to the box, not here; one
+        that was forgotten is gone."""
         for b in bubbles:
             if b in self.bubbles:
                 self.bubbles.remove(b)
                 b.deleteLater()
             if b is self.streaming:
                 self.streaming = None
+
+    def forget(self, message_ids: set[int]) -> None:
+        """Messages forgotten (in the Open Mind): their bubbles go too, nothing of them stays on screen."""
+        self.withdraw([b for b in self.bubbles if b.message_id in message_ids])
 
     def oldest_id(self) -> int | None:
         ids = [b.message_id for b in self.bubbles if b.message_id is not None]

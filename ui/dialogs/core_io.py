@@ -45,24 +45,22 @@ class _CoreDialog(FormDialog):
 
 
 class ExportDialog(_CoreDialog):
-    def __init__(self, companion, parent=None):
+    def __init__(self, companion, parent=None, known: tuple[str, ...] = ()):
+        """`known`: the companion's name and the person's (the names a thief would try first), read beforehand off
+        the UI thread: the strength meter weighs them at every keystroke, and the soul may be busy with a turn."""
         super().__init__("Export the whole soul", "One encrypted file holding everything your companion is and "
                          "knows, protected by its own export passphrase. Carry it to another computer and import it "
                          "there.", parent, "Export")
-        self.companion = companion
+        self.companion, self.known = companion, tuple(known)
         self.path = path_row(self, "File", save=True)
-        self.passphrase = self.new_secret("Export passphrase", known=self.known)
+        self.passphrase = self.new_secret("Export passphrase", known=lambda: self.known)
         self.again = self.secret("Again")
-
-    def known(self) -> tuple[str, ...]:
-        """The names a thief who knows this companion would try first."""
-        return self.companion.name, self.companion.user_name
 
     def submit(self):
         path, pw = self.path.text().strip(), self.passphrase.text()
         if not path:
             return self.say("Choose where to write the file.")
-        if problem := passphrase_problem(pw, "an export passphrase", self.known()):
+        if problem := passphrase_problem(pw, "an export passphrase", self.known):
             return self.say(problem)
         if pw != self.again.text():
             return self.say("The two export passphrases differ: type it twice the same.")

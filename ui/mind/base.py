@@ -1,14 +1,18 @@
-"""What every Open Mind view shares: loading off the UI thread, and showing what an edit broke."""
+"""What every Open Mind view shares: loading off the UI thread, showing what an edit broke, and telling what a
+forget took (the window takes the forgotten messages' bubbles off the transcript)."""
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from anima.errors import KnownError
+from anima.store.forget import Forgotten
 
 from .. import errors, tasks
 
 
 class MindView(QWidget):
     title = "?"
+    forgotten = Signal(object)  # a change forgot something: what went (anima's Forgotten)
 
     def __init__(self, companion, parent=None):
         super().__init__(parent)
@@ -34,10 +38,13 @@ class MindView(QWidget):
         self.loaded = True
 
     def change(self, fn, then=None) -> None:
-        """Apply an edit off the UI thread; a broken rule is shown and the old value stays."""
+        """Apply an edit off the UI thread; a broken rule is shown and the old value stays. An edit that forgets
+        returns its Forgotten, told to whoever shows what went."""
         self.say("")
 
-        def done(_):
+        def done(result):
+            if isinstance(result, Forgotten):
+                self.forgotten.emit(result)
             if then:
                 then()
             self.refresh()

@@ -47,5 +47,8 @@ class MemoriesView(TableView):
         name, ok = QInputDialog.getText(self, "Forget a person", "Forget everything about (name):")
         if ok and name.strip():
             gone = []
-            self.change(lambda: gone.append(self.companion.forget_person(name.strip())),
-                        then=lambda: self.say(f"Forgot {gone[0].describe()}."))
+
+            def forget():  # returns what went, so that the window takes the forgotten messages off the screen too
+                gone.append(self.companion.forget_person(name.strip()))
+                return gone[0]
+            self.change(forget, then=lambda: self.say(f"Forgot {gone[0].describe()}."))

@@ -1,3 +1,4 @@
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QTabWidget
 
 from . import VIEWS
@@ -11,6 +12,8 @@ class OpenMind(QTabWidget):
     """Read and correct everything the companion holds, one tab per kind of belief; related views share a tab
     behind a selector (group.py): the inner life (what reflection made: growth, episodes, rules, feelings, working
     memory), and parts with their predictions."""
+
+    forgotten = Signal(object)  # something was forgotten in one of the views: what went (anima's Forgotten)
 
     def __init__(self, companion, parent=None):
         super().__init__(parent)
@@ -31,6 +34,8 @@ class OpenMind(QTabWidget):
         self.groups = (self.inner_life, self.parts)
         self.proposals: ProposalsView = self.views[ProposalsView.title]
         self.currentChanged.connect(lambda i: self.widget(i).refresh())
+        for view in self.views.values():
+            view.forgotten.connect(self.forgotten)
 
     def refresh(self) -> None:
         self.currentWidget().refresh()

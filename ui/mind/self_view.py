@@ -58,6 +58,7 @@ class SelfView(MindView):
         scroll.setWidget(inner)
         self.layout_.addWidget(self.error)
         self.layout_.addWidget(scroll)
+        self._drafts: dict[str, str] = {}  # a refused edit's text, by section, kept for the person to fix
 
     def load(self):
         return self.companion.self_model.read(), self.companion.rhythm.read()
@@ -69,7 +70,7 @@ class SelfView(MindView):
         self.origin.setText(floor.origin)
         self.guardrails.setText(floor.guardrails)
         for name, editor in self.editors.items():
-            editor.setPlainText(getattr(floor, name))
+            editor.setPlainText(self._drafts.get(name, getattr(floor, name)))
 
     def save_rhythm(self) -> None:
         every, earned_after = self.every.value(), self.earned_after.value()
@@ -77,4 +78,9 @@ class SelfView(MindView):
 
     def save(self, name: str) -> None:
         text = self.editors[name].toPlainText()
-        self.change(lambda: self.companion.edit_self(name, text))
+        self._drafts[name] = text  # until it is saved: a refused edit reloads the view, and must not lose it
+
+        def saved():
+            if self._drafts.get(name) == text:  # not a newer edit made while this one was saved
+                del self._drafts[name]
+        self.change(lambda: self.companion.edit_self(name, text), saved)
