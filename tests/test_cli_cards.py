@@ -39,7 +39,7 @@ def test_a_card_makes_a_new_companion_then_a_lorebook_comes_in_and_the_card_goes
     assert "3 lorebook entries" in said.out and "NOT encrypted" in said.err
     data = json.loads(base64.b64decode(png_text.read_texts(exported.read_bytes())["chara"]))["data"]
     assert data["name"] == "Mira" and len(data["character_book"]["entries"]) == 3
-    assert png_text.without_texts(exported.read_bytes(), ["chara"]) == PICTURE
+    assert png_text.picture(exported.read_bytes()) == PICTURE
     assert len(json.loads(lore.read_text())["entries"]) == 3
     with Home(anima_home).unlock(PASSPHRASE) as soul:
         assert soul.get_meta("name") == "Mira"

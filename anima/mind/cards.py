@@ -16,7 +16,7 @@ SillyTavern) holds base64 of UTF-8 JSON, or that JSON as a .json file. Where its
   the floor (a card's system prompt never overrides the shipped guardrails), and written back on export.
 - `character_book`: each entry a world card (mind/lorebook.py: entries in the spec's shape or with World Info's
   field names, as some tools write them); the book's own fields stay with the card.
-- the PNG itself (without the card in it): the companion's picture.
+- the PNG itself, the image alone (no card, comment, tool prompt or EXIF kept): the companion's picture.
 
 A v1 card is flat (its fields at the top, no spec); the older Pygmalion / TavernAI form's `char_name`,
 `char_persona`, `world_scenario`, `char_greeting` and `example_dialogue` are read as the v1 `name`, `description`,
@@ -129,7 +129,7 @@ def parse(raw: bytes, where: str = "the card") -> Card:
             texts: dict[str, str] = {}
             for keyword, text in found.items():
                 texts.setdefault(keyword.lower(), text)
-            avatar = png_text.without_texts(raw, found)
+            avatar = png_text.picture(raw)  # a comment, a tool's prompt, EXIF: not the card's, not kept
         except png_text.NotPNG as e:
             raise CardRefused(f"{where} cannot be read: {e}. Nothing was changed.") from None
         text = texts.get("ccv3") or texts.get("chara")

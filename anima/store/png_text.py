@@ -130,13 +130,17 @@ def with_texts(data: bytes, texts: dict[str, str]) -> bytes:
     return SIGNATURE + b"".join(_chunk(k, b) for k, b in ordered)
 
 
-def without_texts(data: bytes, keywords) -> bytes:
-    """The PNG without the text chunks of these keywords (a card's picture, without the card): the other chunks
-    as they were, byte for byte."""
-    drop = {k.encode("latin-1") for k in keywords}
+# What a picture carries besides its image: words (a comment, an image tool's prompt, a card) and EXIF (where and
+# when a photo was taken).
+_NOT_IMAGE = (*TEXT_KINDS, b"eXIf")
+
+
+def picture(data: bytes) -> bytes:
+    """The image alone (a card's picture, kept as the companion's): every chunk but its words and its EXIF, as they
+    were, byte for byte. What a card's PNG said besides the card is no part of the card, and is not kept."""
     out = bytearray(SIGNATURE)
     for kind, at, end in _walk(data):
-        if not (kind in TEXT_KINDS and data[at + 8:end - 4].partition(b"\x00")[0] in drop):
+        if kind not in _NOT_IMAGE:
             out += data[at:end]
     return bytes(out)
 

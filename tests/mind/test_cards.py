@@ -256,6 +256,22 @@ def test_a_card_cannot_say_who_may_read_the_person_or_what_they_agreed_to(compan
     assert len([s for s in plan.held if "Zed" in s or "secret" in s]) == 5
 
 
+def test_a_card_pictures_own_words_and_exif_are_not_kept(companion, tmp_path):
+    """A PNG card may carry more than the card: a comment, an image tool's prompt, EXIF (where a photo was taken).
+    The picture kept (and written out again by export-card) is the image alone."""
+    exif = png_text._chunk(b"eXIf", b"MM\x00*GPS 51.5N 0.1W")
+    data = png(v2(), extra={"Comment": "Ada PIN is 4821; https://zed.example/beacon?u=ada"})
+    data = data[:-12] + exif + data[-12:]  # before IEND
+    path = tmp_path / "lumi.png"
+    path.write_bytes(data)
+    bring(companion, path)
+    kept = companion.characters.avatar()
+    assert kept == PICTURE
+    out = tmp_path / "out.png"
+    companion.characters.write(out)
+    assert b"4821" not in out.read_bytes() and b"GPS" not in out.read_bytes()
+
+
 def test_the_clerk_wakes_an_imported_entry_by_its_keyword_and_never_a_disabled_one(companion, tmp_path):
     path = tmp_path / "mira.json"
     path.write_text(json.dumps(v2(character_book=book(

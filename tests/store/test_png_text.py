@@ -28,7 +28,7 @@ def test_written_text_replaces_its_keyword_and_iend_stays_last():
     twice = png_text.with_texts(once, {"chara": "dHdv"})
     assert png_text.read_texts(twice) == {"chara": "dHdv"}
     assert png_text.chunks(twice)[-1][0] == b"IEND"
-    assert png_text.without_texts(twice, ["chara"]) == PICTURE
+    assert png_text.picture(twice) == PICTURE
 
 
 @pytest.mark.parametrize("damage", ["cut", "crc", "not png"])

@@ -68,6 +68,6 @@ def test_the_first_chunk_of_a_keyword_is_the_only_one_read():
     assert png_text.read_texts(data, ("chara",), most=1 << 20) == {"chara": "first"}
 
 
-def test_the_picture_without_its_card_keeps_every_other_chunk_byte_for_byte():
-    data = with_chunks(ztxt(b"chara", b"card"), ztxt(b"Comment", b"kept"))
-    assert png_text.without_texts(data, ["chara"]) == with_chunks(ztxt(b"Comment", b"kept"))
+def test_the_picture_is_the_image_alone_byte_for_byte():
+    data = with_chunks(ztxt(b"chara", b"card"), ztxt(b"Comment", b"not the card's"), png_text._chunk(b"eXIf", b"GPS"))
+    assert png_text.picture(data) == PICTURE
