@@ -256,10 +256,22 @@ def read_lorebook(path) -> lorebook.Lorebook:
 
 # ---- what a card's text may put in the floor ---------------------------------------------
 
-def filled(text: str, name: str, user: str) -> str:
-    """{{char}} and <BOT> as the companion's name, {{user}} and <USER> as the person's (or "you")."""
-    return _MACROS.sub(lambda m: name if (m.group(1) or m.group(2)).lower() in ("char", "bot") else (user or "you"),
-                       text)
+def filled(text: str, name: str, user: str, spoken: bool = False) -> str:
+    """{{char}} and <BOT> as the companion's name, {{user}} and <USER> as the person's. With no name known yet:
+    "the user" in a description ("Mira is the user's neighbour", not "you's"), and nothing in words said to them
+    (`spoken`: a greeting, "Hello {{user}}, I'm Mira!" as "Hello, I'm Mira!")."""
+    def one(m: re.Match) -> str:
+        if (m.group(1) or m.group(2)).lower() in ("char", "bot"):
+            return name
+        if user or spoken:
+            return user
+        return "The user" if re.search(r"(?:^|[.!?]\s+)$", text[:m.start()]) else "the user"
+    out = _MACROS.sub(one, text)
+    if spoken and not user:  # the gap the name leaves: "Hello , I'm" and ", welcome!"
+        out = re.sub(r"[ \t]+([,.!?;:])", r"\1", re.sub(r"[ \t]{2,}", " ", out))
+        rest = re.sub(r"^[\s,;:]+", "", out)
+        out = rest[:1].upper() + rest[1:] if rest != out else out
+    return out
 
 
 def held_back(sentence: str) -> bool:

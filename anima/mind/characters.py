@@ -104,7 +104,7 @@ class Characters:
             persona = _fit(sections, room)
         greeting = None
         if card.data.get("first_mes", "").strip() and not self.soul.query("SELECT 1 FROM messages LIMIT 1"):
-            greeting = filled(card.data["first_mes"], name, user).strip()
+            greeting = filled(card.data["first_mes"], name, user, spoken=True).strip()
         have = lorebook.existing(self.soul)
         entries = [e for e in card.book.entries if (e.title, e.content, tuple(e.keys)) not in have]
         kept = {k: card.data[k] for k in KEPT if card.data.get(k)}

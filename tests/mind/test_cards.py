@@ -272,6 +272,23 @@ def test_a_card_pictures_own_words_and_exif_are_not_kept(companion, tmp_path):
     assert b"4821" not in out.read_bytes() and b"GPS" not in out.read_bytes()
 
 
+def test_with_no_name_known_the_user_macro_reads_as_words(anima_home, tmp_path):
+    """Before the person has given a name, {{user}} was filled with "you": "you visits Mira", "Mira is you's
+    neighbour", "Hello you". It is "the user" in the persona, and left out of the greeting said to them."""
+    c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", FakeChatModel(), FakeEmbedder())
+    try:
+        c.indexer_thread.join()
+        path = tmp_path / "mira.json"
+        path.write_text(json.dumps(v2(description="{{user}} visits {{char}} every week. {{char}} is {{user}}'s "
+                                                  "neighbour.", first_mes="Hello {{user}}, I am {{char}}!")))
+        bring(c, path)
+        persona = c.self_model.read().persona
+        assert "The user visits Mira every week." in persona and "Mira is the user's neighbour." in persona
+        assert [m["content"] for m in c.soul.query("SELECT content FROM messages")] == ["Hello, I am Mira!"]
+    finally:
+        c.close()
+
+
 def test_the_clerk_wakes_an_imported_entry_by_its_keyword_and_never_a_disabled_one(companion, tmp_path):
     path = tmp_path / "mira.json"
     path.write_text(json.dumps(v2(character_book=book(
