@@ -256,6 +256,14 @@ def read_lorebook(path) -> lorebook.Lorebook:
 
 # ---- what a card's text may put in the floor ---------------------------------------------
 
+def _sentence_starts(text: str, at: int) -> bool:
+    """Whether a sentence starts at `at`: only spaces (a few) between it and the text's start or a full stop."""
+    j = at
+    while j > 0 and at - j < 16 and text[j - 1].isspace():
+        j -= 1
+    return j == 0 or text[j - 1] in ".!?"
+
+
 def filled(text: str, name: str, user: str, spoken: bool = False) -> str:
     """{{char}} and <BOT> as the companion's name, {{user}} and <USER> as the person's. With no name known yet:
     "the user" in a description ("Mira is the user's neighbour", not "you's"), and nothing in words said to them
@@ -265,7 +273,7 @@ def filled(text: str, name: str, user: str, spoken: bool = False) -> str:
             return name
         if user or spoken:
             return user
-        return "The user" if re.search(r"(?:^|[.!?]\s+)$", text[:m.start()]) else "the user"
+        return "The user" if _sentence_starts(text, m.start()) else "the user"
     out = _MACROS.sub(one, text)
     if spoken and not user:  # the gap the name leaves: "Hello , I'm" and ", welcome!"
         out = re.sub(r"[ \t]+([,.!?;:])", r"\1", re.sub(r"[ \t]{2,}", " ", out))

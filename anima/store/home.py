@@ -152,7 +152,7 @@ class Home:
         if unknown:
             raise BadCore(f"{path} holds tables this Anima does not know ({', '.join(sorted(unknown))}).")
         if judge_new is not None and not self.exists():
-            judge_new(_names(contents))
+            judge_new(_names(contents, path))
         if self.exists():
             if not replace:
                 raise CompanionExists(f"A companion already lives in {self.dir}; import refused "
@@ -218,11 +218,16 @@ class Home:
         keys.fsync_dir(self.dir)
 
 
-def _names(contents: core.CoreContents) -> tuple[str, ...]:
-    """The companion's name and the person's, as the core's meta holds them."""
+def _names(contents: core.CoreContents, path) -> tuple[str, ...]:
+    """The companion's name and the person's, as the core's meta holds them (read before the rest is checked:
+    a meta of another shape is a damaged core, not a traceback)."""
     meta = contents.tables.get("meta") or {"columns": ["key", "value"], "rows": []}
-    key, value = meta["columns"].index("key"), meta["columns"].index("value")
-    found = {row[key]: row[value] for row in meta["rows"]}
+    try:
+        key, value = meta["columns"].index("key"), meta["columns"].index("value")
+        found = {row[key]: row[value] for row in meta["rows"] if isinstance(row[key], str)}
+    except (AttributeError, IndexError, KeyError, TypeError, ValueError):
+        raise BadCore(f"{path} is damaged: its settings are not in the shape Anima writes. Nothing was imported.") \
+            from None
     return tuple(str(found[k]) for k in ("name", "user_name") if found.get(k))
 
 

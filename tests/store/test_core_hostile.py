@@ -258,3 +258,16 @@ def test_content_inflated_a_small_step_at_a_time_is_whole(tmp_path, monkeypatch,
     path = tmp_path / "steps.core"
     core.write_core(path, tables, SCHEMA_VERSION, EXPORT)
     assert core.read_core(path, EXPORT).tables == tables
+
+
+@pytest.mark.parametrize("meta", [{"columns": ["k", "v"], "rows": [["name", "x"]]},
+                                  {"columns": {"key": 1}, "rows": []}])
+def test_a_core_whose_settings_are_of_another_shape_is_refused_when_its_names_are_read(tmp_path, meta):
+    """Importing into a new home reads the names in the core first (to judge the new passphrase against them):
+    a meta of another shape is a damaged core, one line, not a traceback."""
+    path = tmp_path / "odd.core"
+    core.write_core(path, {"meta": meta}, SCHEMA_VERSION, EXPORT)
+    target = Home(tmp_path / "target")
+    with pytest.raises(BadCore, match="not in the shape Anima writes"):
+        target.import_core(path, EXPORT, "new machine passphrase", judge_new=lambda names: None)
+    assert not target.exists()
