@@ -15,7 +15,7 @@ import sys
 from contextlib import closing
 from pathlib import Path
 
-from .errors import KnownError
+from .errors import CompanionExists, KnownError
 
 
 def _new_companion(args, name: str, home):
@@ -24,7 +24,7 @@ def _new_companion(args, name: str, home):
     from .companion import Companion
     from .models.embedder import MiniLMEmbedder
     from .models.llama import LlamaChatModel
-    passphrase = ask(PASSPHRASE_ENV, "Choose a passphrase: ", confirm=True, choosing="a passphrase")
+    passphrase = ask(PASSPHRASE_ENV, "Choose a passphrase: ", confirm=True, choosing="a passphrase", known=(name,))
     return Companion.create(home, passphrase, name, LlamaChatModel(getattr(args, "model", None)), MiniLMEmbedder())
 
 
@@ -77,6 +77,8 @@ def cmd_import_card(args) -> int:
         try:
             with closing(_new_companion(args, card.name, home)) as companion:
                 plan, done = _bring(companion, card)
+        except CompanionExists:
+            raise  # another program made one here while the passphrase was asked: it is theirs, and stays
         except BaseException:
             made.undo()  # the companion was made for this card: without it, it goes (closed first, above)
             raise

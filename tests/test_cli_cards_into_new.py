@@ -99,3 +99,21 @@ def test_a_device_or_a_folder_is_one_line_and_nothing_is_made(fakes, anima_home,
         assert cli.main([command, str(path)] + (["--into-new"] if command == "import-card" else [])) == 2
         assert f"it is {what}, not a file" in one_line(capsys)
     assert not anima_home.exists()
+
+
+def test_a_companion_another_program_made_while_the_passphrase_was_asked_stays(fakes, anima_home, tmp_path, capsys,
+                                                                             monkeypatch):
+    """The window's first run made a companion in the same home while this command asked for its passphrase:
+    this command's create meets it, says so, and takes nothing of it away (found by a review)."""
+    card = tmp_path / "mira.json"
+    card.write_text(json.dumps(v2()))
+    real_ask = cli.ask
+
+    def ask(*a, **k):
+        Home(anima_home).create(PASSPHRASE, name="Theirs").close()  # the other program, meanwhile
+        return real_ask(*a, **k)
+    monkeypatch.setattr(cli, "ask", ask)
+    assert cli.main(["import-card", str(card), "--into-new"]) == 2
+    assert "A companion already lives" in one_line(capsys)
+    with Home(anima_home).unlock(PASSPHRASE) as soul:
+        assert soul.get_meta("name") == "Theirs"
