@@ -131,7 +131,8 @@ def forget_item(con, kind: str, item_id: int, lines: Counter | None = None) -> l
         con.execute("DELETE FROM forget_gate")
     else:
         con.execute(f"DELETE FROM {table} WHERE id = ?", (item_id,))
-    ids.forgotten(con, table, item_id)
+    for kind_gone, id_gone in gone:  # what went with it too (its signals, its predictions): no id comes back
+        ids.forgotten(con, KINDS[kind_gone].table, id_gone)
     return gone
 
 

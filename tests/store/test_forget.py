@@ -133,8 +133,10 @@ def test_a_forgotten_items_id_is_never_given_again(soul, tmp_path):
     newest = soul.add("message", "user", session="s", role="user", content="forgotten", created_at="2026")
     memory = soul.add("memory", "ai", kind="fact", content="a fact", source="user_stated", valid_from="2026",
                       created_at="2026")
-    soul.forget("message", newest)
+    signal = soul.add("signal", "ai", message_id=newest, signal="worried", evidence="said so", at="2026")
+    soul.forget("message", newest)  # its signal goes with it
     soul.forget("memory", memory)
+    assert soul.add("signal", "ai", message_id=first, signal="calm", evidence="said so", at="2026") > signal
     again = soul.add("message", "user", session="s", role="user", content="new", created_at="2026")
     assert again > newest > first
     assert soul.add("memory", "ai", kind="fact", content="another", source="user_stated", valid_from="2026",
