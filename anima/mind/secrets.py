@@ -192,11 +192,12 @@ _PIN_WORDS = (r"(?:\b(?:(?<!safety )(?<!rolling )(?<!hair )(?<!metal )(?<!bowlin
 _PIN_DIGITS = r"(?<!\d)\d(?:(?:\s{0,2}[.,/·-]\s{0,2}|\s{1,2})?\d){2,7}(?![\d])"
 
 # Keying digits in at a cash machine or a keypad, and four to eight digits that are not an amount of money.
-_KEYED_AT = (r"(?:\b(?:tap|type|punch|key|put)\w*\b[^.!?\n]{0,24}?\bin\b[^.!?\n]{0,40}?|"
+_KEYED_AT = (r"(?:\b(?:tap|type|punch|key)\w*\b(?!\s+(?:\w+\s+)?(?:card|cards|postcode|post code|zip|address|name|"
+             r"email|e-mail|cheque|check|money|cash|amount|deposit)\b)[^.!?\n]{0,24}?\bin\b[^.!?\n]{0,40}?|"
              r"\benter(?:s|ed|ing)?\b[^.!?\n]{0,16}?)"
              r"\b(?:at|into|on|in)\s+(?:the|a|an|my|any|every)\s+(?:cash ?points?|atms?|cash machines?|"
              r"card (?:machine|reader)s?|key ?pads?|pin ?pads?)\b")
-_KEYED_DIGITS = (r"(?<![£$€¥\d.,])\d(?:(?:\s{0,2}[.,/·-]\s{0,2}|\s{1,2})?\d){3,7}(?![\d.,]*\s*(?:quid|pounds?|"
+_KEYED_DIGITS = (r"(?<![£$€¥\d.,])(?!(?:19|20)\d\d(?![\d.,]*\d))\d(?:(?:\s{0,2}[.,/·-]\s{0,2}|\s{1,2})?\d){3,7}(?![\d.,]*\s*(?:quid|pounds?|"
                  r"dollars?|euros?|bucks|k\b|p\b|%))")
 
 _PUBLIC_CODES = (r"post|postal|zip|area|country|dial(?:ling)?|discount|promo|promotional|voucher|coupon|error|"
@@ -224,7 +225,7 @@ _SEED_WORDS = r"\b(?:seed|recovery|backup|mnemonic|secret recovery|wallet) (?:ph
 _PATTERNS = (
     ("a PIN", re.compile(rf"{_PIN_WORDS}[^\d.!?\n]{{0,56}}?{_PIN_DIGITS}", re.I)),
     # What is typed at a cash machine: "taps 4821 in at the cashpoint", "the ATM one is 4821".
-    ("a PIN", re.compile(rf"{_PIN_DIGITS}\s+in\s+(?:at|into|on)\s+the\s+(?:cashpoint|atm|cash machine|card "
+    ("a PIN", re.compile(rf"\b(?:tap|type|punch|key|enter)\w*\s+{_PIN_DIGITS}\s+in\s+(?:at|into|on)\s+the\s+(?:cashpoint|atm|cash machine|card "
                          rf"machine)|(?:cashpoint|atm|cash machine|card machine)(?:\s+\w+){{0,2}}?\s*(?:is|:|=)\s*"
                          rf"{_PIN_DIGITS}", re.I)),
     # A door's or an alarm's code may hold letters: "the door code is A7B3".
@@ -273,9 +274,11 @@ _PATTERNS = (
     ("a card number", re.compile(r"\b(?:cards?|debit|credit|visa|mastercard|amex)\b[^.!?\n]{0,40}?\b(?:expires?|expiry|"
                                  r"exp\.?|valid (?:thru|through|until|to))\b(?:\s+date)?\s*(?:is\s+|on\s+|:\s*)?"
                                  r"(?:0?[1-9]|1[0-2])\s*[/.-]\s*(?:\d{4}|\d{2})\b", re.I)),
-    ("a card number", re.compile(r"(?:^|(?<=[.!?\n]))(?=[^.!?\n]*\bcards?\b)[^.!?\n]*?\b(?:first|last|middle|other|next|final|"
-                                 r"remaining)\s+(?:\w+\s+)?(?:digits?|numbers?|four|six|eight|twelve)\b"
-                                 r"[^.!?\n\d]{0,30}?(?:\bare\b|\bis\b|[:=])\s*\d(?:[\s-]?\d){3,}", re.I)),
+    ("a card number", re.compile(r"\b(?:card(?:'s)?\s+(?:number\s+)?{part}|{part}\s+(?:of|on|from|in)\s+(?:my|the|her|his|"
+                                 r"their|a|our)\s+(?:\w+\s+)?card)\b[^.!?\n\d]{{0,12}}?(?:\bare\b|\bis\b|[:=])\s*"
+                                 r"\d(?:[\s-]?\d){{3,}}".format(part=r"(?:first|last|middle|other|next|final|remaining)\s+"
+                                                              r"(?:\w+\s+)?(?:digits?|numbers?|four|six|eight|twelve)"),
+                 re.I)),
     ("a security code", re.compile(r"\b(?:cvv|cvc|cvv2|security code|(?:digits|numbers?|code) on the back)\b"
                                    r"[^\d.!?\n]{0,40}\d{3,4}\b", re.I)),
     # The number itself is digits and capitals ("in 2019" after "account" is not one), with six digits at least.
@@ -371,6 +374,7 @@ def _code(text: str) -> bool:
 
 # A run of digits as a secret is read: with the separators a person puts in ("48-21", "4 8 2 1").
 _DIGIT_RUN = re.compile(r"\d(?:(?:\s{0,2}[.,/·-]\s{0,2}|\s{1,2})?\d)*")
+_YEAR = re.compile(r"(?:19|20)\d\d")
 _TOKEN = re.compile(r"[^\s\"'“”«»()\[\],;:]{5,}")
 
 
@@ -398,7 +402,8 @@ def repeated(content: str, said: str) -> str | None:
     found += [("a card number", run) for run in _cards(said)]
     for what, secret in found:
         secret_runs, secret_words = _values(secret)
-        if any(v in run for v in secret_runs for run in runs) or secret_words & words:
+        secret_runs = {v for v in secret_runs if not _YEAR.fullmatch(v)}  # a sentence's year is not its PIN
+        if secret_runs & runs or secret_words & words:
             return what
     return None
 

@@ -122,3 +122,22 @@ def test_a_secret_from_the_message_is_found_in_a_line_that_no_longer_names_it(li
 ])
 def test_a_line_that_holds_no_secret_of_the_message_is_not_refused(line, said):
     assert repeated(line, said) is None
+
+
+@pytest.mark.parametrize("text", [
+    # Found by a review: a year, a deposit, a card or a postcode keyed in, another thing's last digits.
+    "Mum put her card in at the ATM on 3 June 2023 and it got swallowed.",
+    "I put 2500 in at the cash machine this morning for the rent.", "Dad keyed his card in at the ATM in 1998.",
+    "I typed my postcode in on the card machine at 1530.",
+    "The last four digits of my phone are 5521, if the card shop calls.",
+])
+def test_everyday_words_near_a_cash_machine_or_a_card_are_not_secrets(text):
+    assert find(text) == []
+
+
+@pytest.mark.parametrize("line, said", [
+    ("Moved to Leeds in 2019", "I tap in at the cashpoint 4821 every day since we moved to Leeds in 2019"),
+    ("Lives at 14821 Oak Road", "My PIN is 4821"),   # a longer number holding it is another number
+])
+def test_a_line_is_refused_for_the_secret_itself_not_its_neighbours(line, said):
+    assert repeated(line, said) is None
