@@ -216,7 +216,10 @@ class MainWindow(QMainWindow):
     def reply_done(self, turn) -> None:
         self.disk_banner.saved()  # a turn was saved: there is room again, and the soul is free
         self._recorded(turn.user_id)
+        reply = self.transcript.streaming
         self.transcript.end_reply(turn.reply_id, turn.text)  # as stored: no remote image, no link with data
+        if turn.reply_id is None and turn.text.strip() and reply is not None:
+            reply.mark_unsaved()  # something was forgotten while it was written: shown, never kept
         self._next()
 
     def _recorded(self, user_id: int | None) -> None:

@@ -264,7 +264,8 @@ def open_regular(path: Path):
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             raise NotRegularFile("a folder" if stat.S_ISDIR(mode) else "a device or a pipe")
-        os.set_blocking(fd, True)
+        if getattr(os, "O_NONBLOCK", 0):  # only where it was asked for (os.set_blocking is POSIX's)
+            os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)

@@ -94,3 +94,19 @@ def test_messages_sent_behind_a_failed_one_stay_apart_and_go_out_after_it(qtbot,
     assert said(c) == ["message A", "Answer to A.", "message B", "Answer to B."]
     assert shown(window) == ["message A", "Answer to A.", "message B", "Answer to B."]
     assert window.input.toPlainText() == "" and not window.disk_banner.isVisible() and dialogs == []
+
+
+def test_a_reply_written_while_something_was_forgotten_is_shown_as_not_kept(qtbot, window, dialogs):
+    """The person forgets someone in the Open Mind while a reply about them streams: the core does not keep that
+    reply (it came from a prompt that held them), and the window says so rather than showing it as kept."""
+    c = window.companion
+    c.chat.delay = 0.05  # a reply that takes its time
+    c.chat.enqueue("Oh, how lovely. Tell me more about Bea and her garden and her dog and her old cat.")
+    typed(qtbot, window, "my sister Bea is visiting")
+    qtbot.waitUntil(lambda: window.transcript.streaming is not None and "lovely" in window.transcript.streaming.text,
+                    timeout=10_000)
+    assert c.forget_person("Bea").by_kind()["message"] == 1  # the message; the reply is not written yet
+    qtbot.waitUntil(lambda: window.worker is None, timeout=20_000)
+    reply = [b for b in window.transcript.bubbles if b.role != "user"][-1]
+    assert reply.objectName() == "bubble-unsaved"
+    assert not [r for r in said(c) if "Bea" in r]
