@@ -8,6 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from anima.errors import DiskFull, SoulBusy
+from tests.ui.test_disk_full import said, typed
 
 BUSY = SoulBusy("Another program on this soul kept it busy for over 5 s: nothing of this change was saved. "
                 "Try again in a moment.")
@@ -20,16 +21,6 @@ def dialogs(monkeypatch):
     shown = []
     monkeypatch.setattr(errors, "show", lambda parent, error, title="Anima": shown.append(error))
     return shown
-
-
-def typed(qtbot, w, text: str) -> None:
-    w.input.setFocus()
-    qtbot.keyClicks(w.input, text)
-    qtbot.keyClick(w.input, Qt.Key_Return)
-
-
-def said(c) -> list[str]:
-    return [r["content"] for r in c.soul.query("SELECT content FROM messages ORDER BY id")]
 
 
 def shown(w) -> list[str]:
