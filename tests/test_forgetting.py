@@ -170,3 +170,29 @@ def test_what_another_program_forgets_leaves_this_ones_live_conversation(talked,
     sent = json.dumps(chat.history[-1]["messages"])
     assert "Sam" not in sent and "Bea" in sent
     assert not [e for e in c.conversation.entries() if "Sam" in e.content]
+
+
+def test_a_forget_that_commits_while_the_reply_is_being_stored_still_keeps_it_out(talked, anima_home, monkeypatch):
+    """The last moment: the reply has streamed and is being made ready to store (embedded) when another program
+    forgets Bea. The forget count is read in the transaction that would store the reply, so the reply, which came
+    from a prompt that held her, is not kept, and neither is what its workspace held."""
+    c, chat = talked
+    chat.enqueue("Say hi to Bea and her dog from me.")
+    turn = c.turn("Bea is visiting again next week.")
+    embed = c.indexer.embed
+
+    def embed_then_forget(kind, rows):
+        if any("Say hi to Bea" in r["content"] for r in rows):
+            other = Companion(Home(anima_home), Home(anima_home).unlock(PASSPHRASE), FakeChatModel(),
+                              FakeEmbedder(), session="elsewhere")
+            try:
+                assert other.forget_person("Bea").total
+            finally:
+                other.close()
+        return embed(kind, rows)
+
+    monkeypatch.setattr(c.indexer, "embed", embed_then_forget)
+    turn.read()
+    assert turn.reply_id is None
+    assert not [m for m in c.messages.newest(100) if "Bea" in m["content"]]
+    assert not c.soul.query("SELECT 1 FROM recalls WHERE message_id NOT IN (SELECT id FROM messages)")

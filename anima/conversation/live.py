@@ -186,9 +186,6 @@ class Conversation:
         with self.lock:
             self._forgets_seen = max(self._forgets_seen, count)
 
-    def record_reply(self, text: str) -> int:
-        return self.messages.record("companion", text, speaker=self.name, session=self.session)
-
     def greet(self, text: str, provenance: Provenance) -> int:
         """The companion opens the conversation (an imported card's first message): stored as its own words in
         this session and in the transcript, so its next reply follows from it. A turn that begins meanwhile
@@ -338,9 +335,49 @@ class Conversation:
         """The transcript grows by exactly what was sent and said, so the next turn's prefix matches. Records the
         reply and what its workspace held; returns the reply's id (None when it stopped before a word, or when
         something was forgotten while it was written). `forgets_at`: what begin_turn returned."""
+        said = reply.strip()
+        # Embedded before the write lock is taken; then the forget count is read in the very transaction that
+        # stores the reply, so no forget can commit between the look and the write (SQLite has one writer).
+        ready = self.messages.embedded([NewMessage("companion", said, self.name, None, self.session)]) \
+            if said else None
+        reply_id = None
+        try:
+            with self.messages.writing():
+                if forgets_at is not None and self.messages.soul.forgets() != forgets_at:
+                    overtaken = True
+                else:
+                    overtaken = False
+                    if ready is not None:
+                        reply_id = self._store_reply(ready, prepared, user_ids)
+        except BaseException:
+            self._sent_turn(prepared, learned, user_ids)  # the message was stored: the model read it
+            raise
+        if overtaken:
+            return self._overtaken(user_ids, prepared.assembled.messages[-1]["content"])
+        self._sent_turn(prepared, learned, user_ids)
+        if reply_id is not None:
+            with self.lock:
+                self._transcript.append(Entry("assistant", reply, frozenset({("message", reply_id)})))
+                self._heard, self._drafted, self._last_reply = [], None, reply_id
+        return reply_id
+
+    def _store_reply(self, ready, prepared: Prepared, user_ids: list[int]) -> int:
+        """The reply, what its workspace held, the bids it weighed and the heat of the memories it used: one
+        transaction (the caller's), so a forget finds all of it or none."""
+        reply_id = self.messages.store(ready)[0]
+        with self.lock:
+            weighed = [*self._heard, *([(prepared.weighed, user_ids[0])] if prepared.weighed else [])]
+        held = prepared.assembled.held
+        self.record.record(reply_id, held)
+        if self.bidding is not None and any(w.bids for w, _ in weighed):
+            self.bidding.record(reply_id, weighed)
+        self.memories.feedback([h.id for h in held if h.kind == "memory"], ready.rows[0]["content"])
+        return reply_id
+
+    def _sent_turn(self, prepared: Prepared, learned: int, user_ids: list[int]) -> None:
+        """The transcript takes what this turn sent: its note and the message, after the entries that no longer
+        fitted are dropped."""
         ws = prepared.assembled
-        if forgets_at is not None and self.messages.soul.forgets() != forgets_at:
-            return self._overtaken(user_ids, ws.messages[-1]["content"])
         with self.lock:
             del self._transcript[:ws.kept_from]
             self._changes += 1
@@ -353,19 +390,6 @@ class Conversation:
                 del self._learned[:learned]
             self._transcript.append(Entry("user", ws.messages[-1]["content"],
                                           frozenset(("message", i) for i in user_ids)))
-        said = reply.strip()
-        if not said:
-            return None  # stopped before a word: nothing to remember
-        reply_id = self.record_reply(said)
-        with self.lock:
-            self._transcript.append(Entry("assistant", reply, frozenset({("message", reply_id)})))
-            weighed = [*self._heard, *([(prepared.weighed, user_ids[0])] if prepared.weighed else [])]
-            self._heard, self._drafted, self._last_reply = [], None, reply_id
-        self.record.record(reply_id, ws.held)
-        if self.bidding is not None and any(w.bids for w, _ in weighed):
-            self.bidding.record(reply_id, weighed)
-        self.memories.feedback([h.id for h in ws.held if h.kind == "memory"], said)
-        return reply_id
 
     def _overtaken(self, user_ids: list[int], sent: str) -> None:
         """Something was forgotten (here or by another program) while the reply was written from a prompt that

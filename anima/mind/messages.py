@@ -48,6 +48,14 @@ class NewMessage:
 
 
 @dataclass(frozen=True)
+class Embedded:
+    """Messages cleaned and embedded, not yet stored (Messages.embedded, then Messages.store)."""
+    messages: list[NewMessage]
+    rows: list[dict]
+    vectors: object  # numpy array, one row per message
+
+
+@dataclass(frozen=True)
 class External:
     """Text sent with a message that the person did not type: pasted, a file, a tool's output, a card's text."""
     source: Source
@@ -88,6 +96,11 @@ class Messages:
     def record_many(self, messages: list[NewMessage], *, citing_first: bool = False) -> list[int]:
         """All of them or none (a full disk). `citing_first`: each after the first was sent with it (text from
         outside: a paste, a file) and its provenance cites the first's id, which exists only once it is stored."""
+        return self.store(self.embedded(messages), citing_first=citing_first)
+
+    def embedded(self, messages: list[NewMessage]) -> "Embedded":
+        """Messages made ready to store: cleaned, and embedded (slow, and holding no lock), so that storing
+        them inside a caller's transaction keeps other writers waiting for no model."""
         rows = []
         for m in messages:
             text = clean(m.content)
@@ -95,12 +108,18 @@ class Messages:
                 raise EmptyMessage()
             rows.append({"session": m.session, "role": m.role, "speaker": m.speaker, "content": text,
                          "created_at": m.at or now()})
-        # Embedded first (slow, and holding no lock), then each message and its vector are stored together:
-        # a full disk leaves both or neither.
-        vectors = self.indexer.embed("message", rows)
+        return Embedded(list(messages), rows, self.indexer.embed("message", rows))
+
+    def writing(self):
+        """One write transaction for messages and what goes with them: all of it is stored, or none, and the
+        vectors join the index when it commits."""
+        return self.indexer.transaction()
+
+    def store(self, ready: "Embedded", *, citing_first: bool = False) -> list[int]:
+        """Each message and its vector together (a full disk leaves both or neither), in writing()."""
         ids = []
-        with self.indexer.transaction() as con:
-            for r, m in zip(rows, messages):
+        with self.writing() as con:
+            for r, m in zip(ready.rows, ready.messages):
                 cur = con.execute("INSERT INTO messages(id, session, role, speaker, content, created_at) "
                                   f"VALUES ({new_id('messages')}, :session, :role, :speaker, :content, :created_at)", r)
                 ids.append(cur.lastrowid)
@@ -109,7 +128,7 @@ class Messages:
                     cited = ids[0] if citing_first and len(ids) > 1 else p.message_id
                     con.execute("INSERT INTO provenance VALUES ('message', ?, ?, ?, ?)",
                                 (cur.lastrowid, Source(p.source).value, cited, p.detail))
-            self.indexer.put("message", ids, vectors)
+            self.indexer.put("message", ids, ready.vectors)
         return ids
 
     def recent(self, session: str, limit: int = 50) -> list[dict]:
