@@ -174,6 +174,7 @@ def _forget_lines(con, pattern: re.Pattern) -> Counter:
     for edit_id, before, after in con.execute("SELECT id, before, after FROM edit_history").fetchall():
         if any(pattern.search(line) for v in (before, after) for line in said(v).splitlines()):
             con.execute("DELETE FROM edit_history WHERE id = ?", (edit_id,))
+            ids.forgotten(con, "edit_history", edit_id)
             removed["edit_history"] += 1
     return removed
 
@@ -192,6 +193,10 @@ def _drop_traces(con, kind: str, item_id: int) -> None:
     """Everything about one item outside its own row."""
     con.execute("DELETE FROM evidence WHERE owner_kind = ? AND owner_id = ?", (kind, item_id))
     con.execute("DELETE FROM embeddings WHERE item_kind = ? AND item_id = ?", (kind, item_id))
+    (last_edit,) = con.execute("SELECT max(id) FROM edit_history WHERE item_kind = ? AND item_id = ?",
+                               (kind, item_id)).fetchone()
+    if last_edit is not None:  # "undo 12", typed from a listing made before, must not find a newer edit
+        ids.forgotten(con, "edit_history", last_edit)
     con.execute("DELETE FROM edit_history WHERE item_kind = ? AND item_id = ?", (kind, item_id))
     con.execute("DELETE FROM recalls WHERE item_kind = ? AND item_id = ?", (kind, item_id))
     con.execute("DELETE FROM provenance WHERE item_kind = ? AND item_id = ?", (kind, item_id))

@@ -345,7 +345,8 @@ class Soul:
     def _record(self, con, actor, kind, item_id, op, before, after) -> None:
         if actor not in ("user", "ai"):
             raise ValueError(f"actor must be 'user' or 'ai', not {actor!r}")
-        con.execute("INSERT INTO edit_history(at, actor, item_kind, item_id, op, before, after) VALUES (?,?,?,?,?,?,?)",
+        con.execute("INSERT INTO edit_history(id, at, actor, item_kind, item_id, op, before, after) "
+                    f"VALUES ({ids.new_id('edit_history')}, ?,?,?,?,?,?,?)",
                     (now(), actor, kind, item_id, op, _json(before), _json(after)))
 
     # ---- evidence links ---------------------------------------------------
