@@ -11,6 +11,7 @@ import argparse
 import errno
 import getpass
 import json
+import logging
 import os
 import sys
 from contextlib import closing
@@ -232,6 +233,8 @@ def cmd_chat(args) -> int:
             from .models.gpu import gpu_report
             getattr(companion.chat, "llama", None)  # a local model: loaded, so the report can count its layers
             print(f"Model: {companion.chat.name}; {gpu_report(companion.chat)}.", file=sys.stderr)
+        # Work between turns (learning, reflecting) that stops says so in a sentence, as the window's banner does.
+        companion.on_background_failure(lambda what: print(what, file=sys.stderr, flush=True))
         interactive = sys.stdin.isatty()
         if interactive:
             print(f"{companion.name} is here. (Ctrl-D to leave.) {CHAT_HELP}")
@@ -484,7 +487,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "http://127.0.0.1:8080/v1 (its API key: $ANIMA_ENDPOINT_KEY, or the keychain)")
     ch.add_argument("--endpoint-model", metavar="NAME", help="the model that server should use")
     ch.add_argument("--temperature", type=float, default=0.7)
-    ch.add_argument("--verbose", action="store_true", help="say which model runs, and on the CPU or the GPU")
+    ch.add_argument("--verbose", action="store_true",
+                    help="say which model runs, and on the CPU or the GPU; show the log's warnings")
     ch.set_defaults(func=cmd_chat)
     r = sub.add_parser("recall", help="show what recall finds for a query, with each item's scores")
     r.add_argument("query")
@@ -582,11 +586,30 @@ def _first_said(e: KnownError) -> str:
     return str(e) if first is e or str(first) == str(e) else f"{first} Closing then failed too: {e}"
 
 
+class _Terminal(logging.StreamHandler):
+    """The log's records on stderr: whichever stderr is current (a test swaps it per test)."""
+
+    def emit(self, record) -> None:
+        self.stream = sys.stderr
+        super().emit(record)
+
+
+_terminal = _Terminal()
+
+
+def show_log(verbose: bool) -> None:
+    """A terminal shows people sentences (the anima: line, a job that stopped): the log's warnings, which say the
+    same for the log ("reflecting stopped: DiskFull"), show with --verbose; its errors (bugs) always do."""
+    _terminal.setLevel(logging.WARNING if verbose else logging.ERROR)
+    logging.getLogger("anima").addHandler(_terminal)  # once: a handler already there is not added again
+
+
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     if not getattr(args, "func", None):
         build_parser().print_help()
         return 0
+    show_log(getattr(args, "verbose", False))
     try:
         # One data folder for the whole command, as the window would open it (a damaged settings file is a
         # one-line mistake here, not a traceback from the error handling below).
