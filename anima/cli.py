@@ -601,7 +601,7 @@ def show_log(verbose: bool) -> None:
     """A terminal shows people sentences (the anima: line, a job that stopped): the log's warnings, which say the
     same for the log ("reflecting stopped: DiskFull"), show with --verbose; its errors (bugs) always do."""
     _terminal.setLevel(logging.WARNING if verbose else logging.ERROR)
-    logging.getLogger("anima").addHandler(_terminal)  # once: a handler already there is not added again
+    logging.getLogger("anima").addHandler(_terminal)
 
 
 def main(argv=None) -> int:
@@ -610,6 +610,13 @@ def main(argv=None) -> int:
         build_parser().print_help()
         return 0
     show_log(getattr(args, "verbose", False))
+    try:
+        return _run(args)
+    finally:
+        logging.getLogger("anima").removeHandler(_terminal)  # a caller in the same process keeps its own logging
+
+
+def _run(args) -> int:
     try:
         # One data folder for the whole command, as the window would open it (a damaged settings file is a
         # one-line mistake here, not a traceback from the error handling below).
