@@ -141,11 +141,8 @@ class PartIndex:
     def _reread(self, ids: list[int]) -> None:
         for pid in ids:
             self._drop(pid)  # its row is kept for it, and filled again if it is still there
-        for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
-            for r in self.soul.query(f"SELECT id, data, archived FROM parts WHERE id IN ({','.join('?' * len(chunk))})",
-                                     chunk):
-                self._put(r["id"], json.loads(r["data"]), bool(r["archived"]))
+        for r in self.soul.query_in("SELECT id, data, archived FROM parts WHERE id IN ({ids})", ids):
+            self._put(r["id"], json.loads(r["data"]), bool(r["archived"]))
 
     def _put(self, pid: int, data: dict, archived: bool) -> None:
         row = self._row.get(pid)

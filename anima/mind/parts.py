@@ -98,12 +98,7 @@ class Parts:
 
     def some(self, ids) -> list[Part]:
         """The parts with these ids, in no order; one that is not there is left out."""
-        ids, found = list(ids), []
-        for start in range(0, len(ids), 500):  # SQLite takes so many parameters at once
-            chunk = ids[start:start + 500]
-            found += [_part(r) for r in self.soul.query(
-                f"SELECT * FROM parts WHERE id IN ({','.join('?' * len(chunk))})", chunk)]
-        return found
+        return [_part(r) for r in self.soul.query_in("SELECT * FROM parts WHERE id IN ({ids})", ids)]
 
     def stamps(self) -> dict[int, str]:
         """Each active part's id and when it last changed: what a cache of them (their vectors) lacks, told

@@ -29,7 +29,7 @@ from ..errors import KnownError, SoulClosed
 from ..models.embedder import Embedder
 from ..store import recallable
 from ..store.kinds import KINDS, RECALLED
-from ..store.soul import Soul, Standing
+from ..store.soul import Soul, Standing, by_kind
 from . import snapshot
 from .vectors import VectorIndex, read
 
@@ -288,19 +288,11 @@ class Indexer:
         self._applied = max(self._applied, top)
 
     def _stored(self, keys: list[Key]) -> dict[Key, np.ndarray]:
-        by_kind: dict[str, list[int]] = {}
-        for kind, item_id in keys:
-            by_kind.setdefault(kind, []).append(item_id)
-        out = {}
-        for kind, ids in by_kind.items():
-            for i in range(0, len(ids), 500):
-                chunk = ids[i:i + 500]
-                for r in self.soul.query(
-                        f"SELECT item_id, vector FROM embeddings WHERE item_kind = ? AND model = ? AND dim = ? "
-                        f"AND item_id IN ({','.join('?' * len(chunk))})",
-                        [kind, self.embedder.name, self.embedder.dim, *chunk]):
-                    out[(kind, r["item_id"])] = np.frombuffer(r["vector"], dtype="<f4")
-        return out
+        return {(kind, r["item_id"]): np.frombuffer(r["vector"], dtype="<f4")
+                for kind, ids in by_kind(keys).items()
+                for r in self.soul.query_in("SELECT item_id, vector FROM embeddings WHERE item_kind = ? AND model = ? "
+                                            "AND dim = ? AND item_id IN ({ids})", ids,
+                                            (kind, self.embedder.name, self.embedder.dim))}
 
     def _reload_in_background(self) -> None:
         if self._loader is not None and self._loader.is_alive():

@@ -7,7 +7,7 @@ SQL is here, over the tables the registry names (kinds.py).
 from dataclasses import dataclass
 
 from .kinds import KINDS, RECALLED
-from .soul import Soul
+from .soul import Soul, by_kind
 
 
 @dataclass(frozen=True)
@@ -27,8 +27,6 @@ READINGS: dict[str, Reading] = {
     "world_card": Reading(text="title || ': ' || body", at="updated_at", columns=("kind",)),
 }
 
-_CHUNK = 500  # ids per statement (SQLite limits the parameters of one)
-
 
 def _select(kind: str) -> str:
     r = READINGS[kind]
@@ -45,16 +43,8 @@ _SELECT = {kind: _select(kind) for kind in RECALLED}  # a recalled kind with no 
 
 def rows(soul: Soul, keys) -> dict[tuple[str, int], dict]:
     """The current rows of some recallable items, by key (forgotten ones are simply absent)."""
-    by_kind: dict[str, list[int]] = {}
-    for kind, item_id in keys:
-        by_kind.setdefault(kind, []).append(item_id)
-    out = {}
-    for kind, ids in by_kind.items():
-        for i in range(0, len(ids), _CHUNK):
-            chunk = ids[i:i + _CHUNK]
-            for r in soul.query(f"{_SELECT[kind]}({','.join('?' * len(chunk))})", chunk):
-                out[(kind, r["id"])] = r
-    return out
+    return {(kind, r["id"]): r for kind, ids in by_kind(keys).items()
+            for r in soul.query_in(_SELECT[kind] + "({ids})", ids)}
 
 
 _MESSAGES = KINDS["message"].table

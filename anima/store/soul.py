@@ -112,6 +112,18 @@ class Standing(enum.Enum):
     IDLE = "idle"                        # open, between transactions: reads see only what is committed
 
 
+# SQLite takes so many parameters in one statement (999 in builds before 3.32): longer lists go in chunks.
+IN_CHUNK = 500
+
+
+def by_kind(keys) -> dict[str, list[int]]:
+    """(kind, id) keys grouped as kind -> ids, in their order."""
+    out: dict[str, list[int]] = {}
+    for kind, item_id in keys:
+        out.setdefault(kind, []).append(item_id)
+    return out
+
+
 class Soul:
     """An open, unlocked soul database. Thread-safe: one connection behind a lock."""
 
@@ -412,16 +424,15 @@ class Soul:
 
     def present(self, keys) -> set[tuple[str, int]]:
         """Those of these (kind, id) keys whose item is still stored."""
-        by_kind: dict[str, list[int]] = {}
-        for kind, item_id in keys:
-            by_kind.setdefault(kind, []).append(item_id)
-        out = set()
-        for kind, item_ids in by_kind.items():
-            table, _ = _kind(kind)
-            for i in range(0, len(item_ids), 500):
-                chunk = item_ids[i:i + 500]
-                out.update((kind, r["id"]) for r in self.query(
-                    f"SELECT id FROM {table} WHERE id IN ({','.join('?' * len(chunk))})", chunk))
+        return {(kind, r["id"]) for kind, item_ids in by_kind(keys).items()
+                for r in self.query_in(f"SELECT id FROM {_kind(kind)[0]} WHERE id IN ({{ids}})", item_ids)}
+
+    def query_in(self, sql: str, ids, params=()) -> list[dict]:
+        """The rows of `sql` for any number of ids: its `{ids}` takes them IN_CHUNK at a time, after `params`."""
+        ids, out = list(ids), []
+        for i in range(0, len(ids), IN_CHUNK):
+            chunk = ids[i:i + IN_CHUNK]
+            out += self.query(sql.format(ids=",".join("?" * len(chunk))), [*params, *chunk])
         return out
 
     def _forgotten(self, keys: list[tuple[str, int]]) -> None:
