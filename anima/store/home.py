@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..errors import BadCore, CompanionExists, DiskError, DiskFull, InvalidEdit, KnownError, NoCompanion, ReadOnlyRecord
 from .. import paths
-from . import core, keychain, keys
+from . import core, keychain, keys, migrations
 from .kinds import SOUL_TABLES
 from .soul import Soul
 
@@ -189,15 +189,15 @@ class Home:
                     for table in SOUL_TABLES:
                         if table in present:  # the core's schema may predate some tables
                             con.execute(f"DELETE FROM {table}")
-                    for table, t in contents.tables.items():
-                        cols = ", ".join(t["columns"])
-                        marks = ", ".join("?" * len(t["columns"]))
-                        con.executemany(f"INSERT INTO {table}({cols}) VALUES ({marks})", t["rows"])
+                    with migrations.messages_indexed_after(con):
+                        for table, t in contents.tables.items():
+                            cols = ", ".join(t["columns"])
+                            marks = ", ".join("?" * len(t["columns"]))
+                            con.executemany(f"INSERT INTO {table}({cols}) VALUES ({marks})", t["rows"])
                     con.execute("INSERT INTO meta VALUES ('companion_id', ?) ON CONFLICT(key) DO UPDATE "
                                 "SET value = excluded.value", (companion_id,))
             except (sqlcipher3.Error, InvalidEdit, ReadOnlyRecord) as e:
                 raise BadCore(f"The core's content does not fit the soul's rules ({e}); nothing was imported.") from None
-            from . import migrations
             from .soul import translate
             try:
                 migrations.migrate(soul.con)

@@ -153,3 +153,30 @@ def test_a_core_wrapped_at_the_old_cost_still_imports(anima_home, tmp_path, monk
         assert soul.query("SELECT content FROM memories")[0]["content"] == "CANARY-memory"
     with pytest.raises(WrongPassphrase, match="Wrong passphrase for the core"):
         Home(tmp_path / "third").import_core(tmp_path / "old.core", "not the export passphrase", PASSPHRASE)
+
+
+def _message_keys(soul):
+    return soul.query("SELECT rowid, speaker, content, context FROM messages_fts ORDER BY rowid")
+
+
+def test_an_import_indexes_messages_for_full_text_as_the_turns_did(anima_home, tmp_path):
+    """An import fills the messages' full-text rows in one pass, after the last message (one by one, each also
+    rewrote the one before: most of an import's time at 100,000 messages). The rows, each message's context key
+    from its session's neighbours included, are what the turns themselves had made; later turns index as before."""
+    home = Home(anima_home)
+    with home.create(PASSPHRASE) as soul:
+        for i in range(12):  # two sessions, interleaved: a neighbour is the session's, not the table's
+            soul.add("message", "user", session=f"s{i % 2}", role="user", speaker="Ada" if i % 3 else "",
+                     content=f"turn {i} about {'sailing' if i % 2 else 'pottery'}", created_at="2026")
+        soul.forget("message", 5)  # a gap: its neighbours' keys were rewritten
+        made = _message_keys(soul)
+        Home.export(soul, tmp_path / "soul.core", EXPORT)
+    target = Home(tmp_path / "elsewhere")
+    target.import_core(tmp_path / "soul.core", EXPORT, "new machine passphrase")
+    with target.unlock("new machine passphrase") as soul:
+        assert _message_keys(soul) == made
+        new = soul.add("message", "user", session="s1", role="user", content="turn 12 about knots",
+                       created_at="2026")
+        assert soul.query("SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'content:knots'") == [{"rowid": new}]
+        # The message before it in its session is found by the new one's words too (its context key).
+        assert soul.query("SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'context:knots'") == [{"rowid": 12}]
