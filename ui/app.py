@@ -42,8 +42,9 @@ def prepare():
         return settings, home, None
 
 
-def attach(window: MainWindow, prepared) -> bool:
-    """On the UI thread: ask for what is missing (first run, passphrase), then show the companion."""
+def attach(window: MainWindow, prepared, failed) -> bool:
+    """On the UI thread: ask for what is missing (first run, passphrase), then open the companion off it and show
+    it; `failed(error)` when it cannot be opened. False when the person closed the dialog."""
     from anima.companion import Companion
     from anima.models.embedder import MiniLMEmbedder
     from .dialogs.unlock import FirstRunDialog, UnlockDialog
@@ -56,10 +57,9 @@ def attach(window: MainWindow, prepared) -> bool:
         if not dialog.exec():
             return False
         soul = dialog.result_value
-    companion = Companion(home, soul, settings.chat_model(), MiniLMEmbedder(), background=False)
-    window.set_companion(companion)
-    # The models and the index load now that the window is on screen, never before (DESIGN.md).
-    QTimer.singleShot(50, companion.start_background)
+    # The models and the index load once the window shows the companion, never before (DESIGN.md).
+    window.open_companion(lambda: Companion(home, soul, settings.chat_model(), MiniLMEmbedder(), background=False),
+                          failed, then=lambda companion: QTimer.singleShot(50, companion.start_background))
     return True
 
 
@@ -89,7 +89,7 @@ def start() -> MainWindow:
     def ready(prepared):
         from anima.errors import KnownError
         try:
-            if not attach(window, prepared):
+            if not attach(window, prepared, failed):
                 window.close()
         except KnownError as e:
             failed(e)

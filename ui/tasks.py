@@ -56,8 +56,11 @@ def run(fn: Callable, done: Callable | None = None, failed: Callable | None = No
 
 
 class TurnWorker(QThread):
-    """Streams one turn's reply: a `piece` signal per token, then `finished_turn` or `failed`."""
+    """Streams one turn's reply: `recorded` with the ids the message was stored under (as soon as it is, so that a
+    forget during the reply takes its bubble at once), a `piece` signal per token, then `finished_turn` or
+    `failed`."""
 
+    recorded = Signal(object)
     piece = Signal(str)
     finished_turn = Signal(object)
     failed = Signal(object)
@@ -70,6 +73,7 @@ class TurnWorker(QThread):
         turn = None
         try:
             turn = self.companion.turn(self.text, self.cancel, external=self.external)
+            self.recorded.emit(list(turn.user_ids))
             for p in turn:
                 self.piece.emit(p)
         except Exception as e:  # shown in the window; a bug is re-raised there

@@ -47,6 +47,7 @@ class MainWindow(QMainWindow):
         self.resize(1100, 720)
         self.worker = None
         self.reflecting: tasks.ReflectWorker | None = None
+        self.closing = False  # the person closed it: it goes once the reply (or reflection) under way has stopped
         self.cancel: threading.Event | None = None
         # Sent while a reply was under way (or before the companion was ready): (typed text, attachments, its
         # bubble, or None when it is not shown yet), oldest first.
@@ -139,14 +140,16 @@ class MainWindow(QMainWindow):
                          ("E&xport character card…", card_import.export_card)):
             cards.addAction(text, lambda fn=fn: fn(self))
 
-    def set_companion(self, companion) -> None:
-        """Show a soul: at start, or another one after an import (a fresh transcript and Open Mind)."""
+    def set_companion(self, companion, looks: tuple[str, bytes] | None = None) -> None:
+        """Show a soul: at start, or another one after an import (a fresh transcript and Open Mind). `looks`: its
+        name and picture, read off the UI thread (open_companion); else read here."""
         from .mind.panel import OpenMind
         self._stop_reflecting()  # the old soul's (an import closed it, which stopped it already)
         self.companion = companion
-        self.setWindowTitle(f"{companion.name} — {TITLE}")
+        name, picture = looks if looks is not None else (companion.name, None)
+        self.setWindowTitle(f"{name} — {TITLE}")
         from .dialogs.card_import import show_picture
-        show_picture(self, companion)  # its card's picture, if it came from one
+        show_picture(self, companion, picture)  # its card's picture, if it came from one
         self.trouble.setText("")
         companion.on_background_failure(self.background_failed.emit)
         companion.on_proposals(self.proposals_changed.emit)
@@ -158,10 +161,7 @@ class MainWindow(QMainWindow):
         self.mind.hide()
         self.split.addWidget(self.mind)
         self.split.setSizes([650, 450])
-        for b in self.transcript.bubbles:
-            b.deleteLater()
-        self.transcript.bubbles.clear()
-        self.transcript.all_loaded = False
+        self.transcript.clear()
         self.load_older(None)
         self.update_status()
         self.show_pending(0)
@@ -169,6 +169,25 @@ class MainWindow(QMainWindow):
         self.note_activity()
         if self.queued:
             self._send(*self.queued.pop(0))
+
+    def open_companion(self, build, failed, then=lambda companion: None) -> None:
+        """Build a companion off the UI thread, then show it (and then(companion)). Its constructor reads the soul,
+        which another program may hold or a slow disk delay, and so do its name and picture: the window paints
+        meanwhile, and a message typed then waits in the queue. `failed(error)` is told on the UI thread."""
+        def opened():
+            companion = build()
+            return companion, (companion.name, companion.characters.avatar())
+
+        def built(done) -> None:
+            companion, looks = done
+            if self.closing:  # closed meanwhile: nothing to show it in; the app closes it as it quits (app.main)
+                self.companion = companion
+                return
+            self.set_companion(companion, looks)
+            then(companion)
+        self.loading_label.setText("Opening your companion…")
+        self.loading.show()
+        tasks.run(opened, built, failed, self)
 
     # ---- chat ---------------------------------------------------------------
 
@@ -195,9 +214,11 @@ class MainWindow(QMainWindow):
         self.cancel = threading.Event()
         self.worker = tasks.TurnWorker(self.companion, text, self.cancel, self, external=external)
         self.worker.bubble = bubble
+        self.worker.recorded.connect(lambda ids: self.transcript.recorded(bubble, ids))
         self.worker.piece.connect(self.transcript.piece)
         self.worker.finished_turn.connect(self.reply_done)
         self.worker.failed.connect(self.reply_failed)
+        self.worker.finished.connect(self._thread_ended)  # after the signals above: they are handled first
         self.stop.setEnabled(True)
         self.worker.start()
 
@@ -215,7 +236,6 @@ class MainWindow(QMainWindow):
 
     def reply_done(self, turn) -> None:
         self.disk_banner.saved()  # a turn was saved: there is room again, and the soul is free
-        self._recorded(turn.user_id)
         reply = self.transcript.streaming
         self.transcript.end_reply(turn.reply_id, turn.text)  # as stored: no remote image, no link with data
         if turn.reply_id is None and turn.text.strip() and reply is not None:
@@ -223,9 +243,10 @@ class MainWindow(QMainWindow):
         self._next()
 
     def _recorded(self, user_id: int | None) -> None:
-        """The turn's message is stored: its bubble gets its id (so that forgetting it takes the bubble too)."""
-        if user_id is not None and self.worker.bubble in self.transcript.bubbles:
-            self.worker.bubble.set_id(user_id)
+        """A turn that failed after storing its message (told only its first id): its bubble gets it, so that
+        forgetting it takes the bubble too. A turn that began tells all of them at once (TurnWorker.recorded)."""
+        if user_id is not None:
+            self.transcript.recorded(self.worker.bubble, [user_id])
 
     def reply_failed(self, error) -> None:
         if isinstance(error, (DiskFull, DiskError, SoulBusy)) and self.companion is not None:
@@ -278,7 +299,7 @@ class MainWindow(QMainWindow):
             self.mind.refresh()
         self.note_activity()
         # While a message that could not be saved waits in the box, those after it wait too: they go after it.
-        if self.queued and not self.disk_banner.waiting:
+        if self.queued and not self.disk_banner.waiting and not self.closing:
             self._send(*self.queued.pop(0))
 
     def forgotten(self, gone) -> None:
@@ -302,6 +323,8 @@ class MainWindow(QMainWindow):
     def show_why(self, message_id: int) -> None:
         from .chat.why import WhyDialog
         companion = self.companion
+        if companion is None:  # an imported soul still opening: this reply was the old one's
+            return
 
         def load():
             items = companion.why(message_id)
@@ -334,7 +357,7 @@ class MainWindow(QMainWindow):
 
     def note_activity(self) -> None:
         """The person typed, or a turn ended: a new idle stretch starts now."""
-        if self.companion is not None and self.worker is None:
+        if self.companion is not None and self.worker is None and not self.closing:
             self.idle.start(self.idle_ms)
 
     def idle_reached(self) -> None:
@@ -383,6 +406,7 @@ class MainWindow(QMainWindow):
         worker.began.connect(lambda: self.reflecting_label.setText("Reflecting…"))
         worker.finished_reflecting.connect(lambda done: self._reflected(worker, done))
         worker.failed.connect(lambda error: self._reflection_failed(worker, error))
+        worker.finished.connect(self._thread_ended)
         self.reflecting_label.setToolTip("Going over what happened between us; a message you send comes first")
         worker.start()
 
@@ -461,7 +485,10 @@ class MainWindow(QMainWindow):
         dialog = ImportDialog(old.home, replacing=old.home.exists(), parent=self, before_swap=old.close)
         if dialog.exec():
             from anima.companion import Companion
-            self.set_companion(Companion(old.home, dialog.result_value, old.chat, old.embedder))
+            soul = dialog.result_value
+            self.companion = None  # closed: what is typed meanwhile waits for the new one
+            self.open_companion(lambda: Companion(old.home, soul, old.chat, old.embedder),
+                                lambda error: errors.show(self, error))
 
     def passphrase(self) -> None:
         from .dialogs.unlock import ChangePassphraseDialog
@@ -480,6 +507,10 @@ class MainWindow(QMainWindow):
                 open_dialog(names)
         tasks.run(lambda: (companion.name, companion.user_name), opened, lambda e: errors.show(self, e), self)
 
+    def _thread_ended(self) -> None:
+        if self.closing:
+            self.close()
+
     def open_settings(self) -> None:
         from anima.settings import Settings
         from .dialogs.settings import SettingsDialog
@@ -488,11 +519,18 @@ class MainWindow(QMainWindow):
             self.settings = dialog.result_value
 
     def closeEvent(self, event) -> None:
+        self.closing = True
         self.stop_reply()
-        if self.worker is not None:
-            self.worker.wait()
         if self.reflecting is not None:
-            self.companion.reflector.turn_started()  # stops deep reflection at the model's next token
+            self.reflecting.companion.reflector.turn_started()  # stops deep reflection at the model's next token
+        if any(t is not None and t.isRunning() for t in (self.worker, self.reflecting)):
+            # A model can be slow to notice the cancel, and the window must not freeze meanwhile: it stays, unusable,
+            # and closes for real when the thread ends (_thread_ended). The turn keeps what it keeps, as on Stop;
+            # the app quits then, and closes the soul after it.
+            event.ignore()
+            self.setEnabled(False)
+            self.statusBar().showMessage("Closing: waiting for your companion to stop…")
+            return
         self._stop_reflecting()
         self.idle.stop()
         self.poll.stop()

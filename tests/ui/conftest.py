@@ -1,3 +1,4 @@
+import threading
 from pathlib import Path
 
 import pytest
@@ -49,3 +50,27 @@ def send(qtbot, window, text: str):
     qtbot.waitUntil(lambda: bool(window.worker is None and window.transcript.bubbles
                                  and window.transcript.bubbles[-1].message_id is not None), timeout=120_000)
     return window.transcript.bubbles[-1]
+
+
+class HeldReply:
+    """The model writes the first words of its reply, then stops, noticing no cancel, until `release` is set: a
+    reply still under way for as long as a test needs, and a model slow to notice a cancel. The test decides."""
+
+    def __init__(self, chat, monkeypatch):
+        self.holding, self.release = threading.Event(), threading.Event()
+        real = chat.stream_text
+
+        def stream_text(*args, **kwargs):
+            pieces = real(*args, **kwargs)
+            yield next(pieces)
+            self.holding.set()
+            self.release.wait(30)  # a bound, should a failing test never release it
+            return (yield from pieces)
+        monkeypatch.setattr(chat, "stream_text", stream_text)
+
+
+@pytest.fixture
+def held_reply(window, monkeypatch):
+    held = HeldReply(window.companion.chat, monkeypatch)
+    yield held
+    held.release.set()  # a failed test's thread is not left waiting

@@ -1,8 +1,9 @@
 """The Open Mind panel: refused edits keep the old value, the human block reaches the workspace, forget works."""
 
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QLabel, QMessageBox
 
 from tests.ui.conftest import send
+from tests.ui.test_disk_full import typed
 
 
 def open_view(qtbot, window, title):
@@ -93,6 +94,97 @@ def test_a_message_forgotten_from_the_conversation_view_is_gone(qtbot, window, m
     qtbot.waitUntil(lambda: all("4417" not in b.text for b in window.transcript.bubbles), timeout=10_000)
     assert [b.role for b in window.transcript.bubbles] == ["companion"]
     assert window.transcript.bubbles[0].text.endswith("Noted.")
+
+
+def on_screen(window) -> str:
+    """What the transcript shows a person: the text of each label in it that can be seen."""
+    return "\n".join(label.text() for label in window.transcript.widget().findChildren(QLabel)
+                     if label.isVisibleTo(window))
+
+
+def forget_message(qtbot, view, monkeypatch, having: str) -> None:
+    """Select the message that holds `having` in the Conversation view and forget it, as a person would."""
+    row = next(i for i, m in enumerate(view.rows) if having in m["content"])
+    view.table.selectRow(row)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Yes)
+    view.forget()
+    qtbot.waitUntil(lambda: all(having not in m["content"] for m in view.rows), timeout=10_000)
+
+
+def test_an_attachment_forgotten_alone_leaves_the_screen_and_the_words_sent_with_it_stay(qtbot, window, tmp_path,
+                                                                                        monkeypatch):
+    c = window.companion
+    notes = tmp_path / "notes.txt"
+    notes.write_text("door code 5581\nbins go out on Tuesday\n")
+    c.chat.enqueue("Noted.")
+    window.input.attach_file(str(notes))
+    send(qtbot, window, "here are my notes")
+    assert "door code 5581" in on_screen(window) and "Text from outside: file notes.txt" in on_screen(window)
+    view = open_view(qtbot, window, "Conversation")
+    forget_message(qtbot, view, monkeypatch, "5581")
+    qtbot.waitUntil(lambda: "5581" not in on_screen(window), timeout=10_000)
+    assert "Text from outside" not in on_screen(window)  # its box went with it
+    assert "here are my notes" in on_screen(window) and "Noted." in on_screen(window)  # not forgotten: they stay
+    forget_message(qtbot, view, monkeypatch, "here are my notes")
+    qtbot.waitUntil(lambda: "here are my notes" not in on_screen(window), timeout=10_000)
+    assert [b.role for b in window.transcript.bubbles] == ["companion"]
+
+
+def test_an_attachment_loaded_from_the_history_and_forgotten_leaves_the_screen(qtbot, fake_companion, monkeypatch):
+    from anima.settings import Settings
+    from anima.store.provenance import Provenance, Source
+    from ui.window import MainWindow
+    c = fake_companion
+    said = c.messages.record("user", "my cat is called Miso", provenance=Provenance(Source.PERSON))
+    c.messages.record("user", "Miso: vet on Tuesday\nfood: salmon", speaker="file cat.txt",
+                      provenance=Provenance(Source.FILE, said, "cat.txt"))
+    w = MainWindow(c, Settings())
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    qtbot.waitUntil(lambda: "vet on Tuesday" in on_screen(w), timeout=10_000)
+    view = open_view(qtbot, w, "Conversation")
+    forget_message(qtbot, view, monkeypatch, "vet on Tuesday")
+    qtbot.waitUntil(lambda: "vet on Tuesday" not in on_screen(w), timeout=10_000)
+    assert "Text from outside" not in on_screen(w) and "my cat is called Miso" in on_screen(w)
+
+
+def test_a_message_forgotten_while_its_reply_is_written_leaves_the_screen_at_once(qtbot, window, held_reply,
+                                                                                 monkeypatch):
+    c = window.companion
+    c.chat.enqueue("Noted, I will keep that in mind for you.")
+    typed(qtbot, window, "my locker code is 4417")
+    qtbot.waitUntil(held_reply.holding.is_set, timeout=10_000)
+    view = open_view(qtbot, window, "Conversation")
+    forget_message(qtbot, view, monkeypatch, "4417")
+    qtbot.waitUntil(lambda: "4417" not in on_screen(window), timeout=10_000)
+    assert window.worker is not None and window.worker.isRunning()  # the reply is still being written
+    held_reply.release.set()
+    qtbot.waitUntil(lambda: window.worker is None, timeout=10_000)
+    assert "4417" not in on_screen(window)  # nor does it come back when the reply ends
+
+
+def test_a_message_forgotten_before_the_window_knows_its_id_still_leaves_the_screen(qtbot, window, monkeypatch):
+    """Forgotten while its reply is prepared (stored, but the turn has not yet told the window its id)."""
+    import threading
+    c = window.companion
+    preparing, go, real = threading.Event(), threading.Event(), c.conversation.prepare
+
+    def prepare(*args, **kwargs):
+        preparing.set()
+        go.wait(30)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(c.conversation, "prepare", prepare)
+    c.chat.enqueue("Noted.")
+    typed(qtbot, window, "my locker code is 4417")
+    qtbot.waitUntil(preparing.is_set, timeout=10_000)
+    try:
+        view = open_view(qtbot, window, "Conversation")
+        forget_message(qtbot, view, monkeypatch, "4417")
+    finally:
+        go.set()
+    qtbot.waitUntil(lambda: window.worker is None, timeout=10_000)
+    assert "4417" not in on_screen(window)
 
 
 def test_a_person_forgotten_from_the_memories_view_leaves_the_transcript(qtbot, window, monkeypatch):

@@ -95,7 +95,18 @@ def test_export_then_import_through_the_dialogs(qtbot, window, tmp_path, screens
 
 
 def test_import_over_the_open_companion_swaps_the_soul_in_the_window(qtbot, window, tmp_path, monkeypatch):
+    """The new soul's companion is opened off the UI thread (its constructor reads the soul, which a slow disk or
+    another program may delay); the window shows it once it is open."""
+    import threading
+
+    from anima.companion import Companion
     c = window.companion
+    opened_on, real_init = [], Companion.__init__
+
+    def init(self, *args, **kwargs):
+        opened_on.append(threading.current_thread())
+        real_init(self, *args, **kwargs)
+    monkeypatch.setattr(Companion, "__init__", init)
     c.memories.remember("from the core")
     core = tmp_path / "x.anima"
     c.export_core(core, "export passphrase")
@@ -112,6 +123,8 @@ def test_import_over_the_open_companion_swaps_the_soul_in_the_window(qtbot, wind
         return 1
     monkeypatch.setattr(ImportDialog, "exec", run_dialog)
     window.import_()
+    qtbot.waitUntil(lambda: window.companion not in (None, c), timeout=10_000)
+    assert opened_on and threading.main_thread() not in opened_on
     new = window.companion
-    assert new is not c
     assert [r["content"] for r in new.soul.query("SELECT content FROM memories")] == ["from the core"]
+    new.close()

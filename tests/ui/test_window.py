@@ -65,3 +65,31 @@ def test_a_pause_in_typing_hands_the_draft_to_the_companion_and_never_blocks(qtb
         qtbot.keyClicks(window.input, "and then?")
     window.worker = None
     assert drafts == ["who teaches me piano?"]
+
+
+def test_closing_during_a_reply_slow_to_stop_never_freezes_the_window_and_quits_after_it(qtbot, window, held_reply):
+    """The model notices the cancel only when it is released: closing returns at once, the window is out of use
+    meanwhile, and it closes for real (the app's last window: it quits) once the turn has kept what it keeps."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from tests.ui.test_disk_full import said, typed
+    c = window.companion
+    c.chat.enqueue("Let me think about that for a long while, word after word.")
+    typed(qtbot, window, "tell me everything")
+    qtbot.waitUntil(held_reply.holding.is_set, timeout=10_000)
+    window.close()
+    # Closing did not wait for the model: the reply is still under way, and the window says it is closing.
+    assert window.worker is not None and window.worker.isRunning()
+    assert window.isVisible() and not window.isEnabled()
+    assert window.statusBar().currentMessage().startswith("Closing")
+    # The app's own loop, as app.main runs it: it ends by itself when the last window has closed.
+    app = QApplication.instance()
+    QTimer.singleShot(0, held_reply.release.set)
+    bound = QTimer(singleShot=True, interval=30_000)
+    bound.timeout.connect(lambda: app.exit(1))  # never reached when it quits; a failing test does not hang
+    bound.start()
+    assert app.exec() == 0
+    bound.stop()
+    assert not window.isVisible() and window.worker is None
+    assert said(c) == ["tell me everything", "Let"]  # what the turn kept of a cancelled reply, as on Stop

@@ -142,6 +142,8 @@ class OutsideText(QFrame):
 
     def __init__(self, label: str, text: str, parent=None):
         super().__init__(parent)
+        self.text = text
+        self.message_id: int | None = None  # stored as a message of its own; known once stored
         self.setObjectName("outside-text")
         self.setFrameShape(QFrame.Box)
         self.setStyleSheet("QFrame#outside-text { border: 1px dashed palette(mid); }")

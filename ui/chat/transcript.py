@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from anima.conversation.outward import safe_reply
+from anima.mind.messages import clean
 
 from .attachments import OutsideText
 
@@ -20,6 +21,7 @@ class Bubble(QFrame):
                  outside: list[tuple[str, str]] = ()):
         super().__init__(parent)
         self.role, self.message_id, self.text = role, message_id, text
+        self.words_id = message_id  # its own words' (message_id is its first shown id: its words', else an outside's)
         self.unsaved: QLabel | None = None  # the note on a reply that was not saved
         self.setObjectName("bubble-" + role)
         self.setFrameShape(QFrame.StyledPanel)
@@ -47,8 +49,37 @@ class Bubble(QFrame):
         self.label.setVisible(bool(text) or not self.outside)
 
     def set_id(self, message_id: int) -> None:
-        self.message_id = message_id
+        self.message_id = self.words_id = message_id
         self.why.setVisible(self.role == "companion")
+
+    def set_ids(self, ids: list[int]) -> None:
+        """The ids the core stored a sent message under (Turn.user_ids): the person's words first, when there were
+        any, then each text from outside, in order; what cleaned away to nothing was not stored (TurnStream)."""
+        ids = list(ids)
+        if clean(self.text) and ids:
+            self.words_id = ids.pop(0)
+        for box, message_id in zip([b for b in self.outside if clean(b.text)], ids):
+            box.message_id = message_id
+        self._first_id()
+
+    def _first_id(self) -> None:
+        # What the history pages from and "Why?" asks about: its words, else its first text from outside.
+        self.message_id = next((i for i in [self.words_id, *(b.message_id for b in self.outside)] if i is not None),
+                               None)
+
+    def forget(self, message_ids: set[int]) -> bool:
+        """Take off what was forgotten (its words, a text from outside sent with them); True when nothing of it is
+        left, so that the bubble goes too. What was not forgotten stays, as the history shows it when reloaded."""
+        gone = [b for b in self.outside if b.message_id in message_ids]
+        for box in gone:
+            self.outside.remove(box)
+            box.deleteLater()
+        if self.words_id in message_ids:
+            gone.append(self.words_id)
+            self.words_id = None
+            self.set_text("")
+        self._first_id()
+        return bool(gone) and not self.text and not self.outside
 
     def mark_unsaved(self) -> None:
         """A reply the soul did not keep (the disk filled, say): greyed and said, so it is not taken as kept."""
@@ -83,6 +114,15 @@ class Transcript(QScrollArea):
         self.verticalScrollBar().rangeChanged.connect(self._reanchor)
         self.loading_older = False
         self.all_loaded = False
+        # Ids forgotten in this soul (they never come back): a message forgotten before its bubble learnt its ids,
+        # while its reply was being prepared, still goes the moment they are known.
+        self.forgotten: set[int] = set()
+
+    def clear(self) -> None:
+        """Another soul is shown: nothing of the last one stays."""
+        self.withdraw(list(self.bubbles))
+        self.all_loaded = False
+        self.forgotten = set()
 
     def add(self, role: str, text: str, message_id: int | None = None, at_top: bool = False,
             outside: list[tuple[str, str]] = ()) -> Bubble:
@@ -122,8 +162,12 @@ class Transcript(QScrollArea):
                 shown.append((None, [m]))
         for m, sent_with in reversed(shown):
             first = m or sent_with[0]
-            self.add(first["role"], m["content"] if m else "", first["id"], at_top=True,
-                     outside=[(o["speaker"], o["content"]) for o in sent_with])
+            b = self.add(first["role"], m["content"] if m else "", m["id"] if m else None, at_top=True,
+                         outside=[(o["speaker"], o["content"]) for o in sent_with])
+            for box, o in zip(b.outside, sent_with):
+                box.message_id = o["id"]
+            if b.forget(self.forgotten):  # a page read as a forget ran: none of what went is shown
+                self.withdraw([b])
         self.all_loaded = not messages
         self.loading_older = False
 
@@ -163,9 +207,18 @@ class Transcript(QScrollArea):
             if b is self.streaming:
                 self.streaming = None
 
+    def recorded(self, bubble: Bubble, ids: list[int]) -> None:
+        """A sent message was stored: its bubble learns the ids, so that forgetting it (or what was sent with it)
+        takes it off the screen, at once if that forget came first."""
+        if bubble in self.bubbles:
+            bubble.set_ids(ids)
+            self.forget(set())
+
     def forget(self, message_ids: set[int]) -> None:
-        """Messages forgotten (in the Open Mind): their bubbles go too, nothing of them stays on screen."""
-        self.withdraw([b for b in self.bubbles if b.message_id in message_ids])
+        """Messages forgotten (in the Open Mind): nothing of them stays on screen, a text from outside shown in
+        the bubble of the message it was sent with included; a bubble left with nothing goes."""
+        self.forgotten |= message_ids
+        self.withdraw([b for b in self.bubbles if b.forget(self.forgotten)])
 
     def oldest_id(self) -> int | None:
         ids = [b.message_id for b in self.bubbles if b.message_id is not None]

@@ -60,9 +60,9 @@ def _ready(window) -> bool:
     return True
 
 
-def show_picture(window, companion) -> None:
-    """The companion's picture (its card's) as the window's icon."""
-    picture = companion.characters.avatar()
+def show_picture(window, companion, picture: bytes | None = None) -> None:
+    """The companion's picture (its card's) as the window's icon; `picture` when it was read already."""
+    picture = companion.characters.avatar() if picture is None else picture
     pixmap = QPixmap()
     if picture and pixmap.loadFromData(picture):
         window.setWindowIcon(QIcon(pixmap))

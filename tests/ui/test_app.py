@@ -1,0 +1,79 @@
+"""Starting the app as a person does (ui/app.py start): the window paints first, and opening the soul never holds
+the UI thread."""
+
+import threading
+
+from PySide6.QtCore import QEvent, QObject
+
+from anima.settings import Settings
+from anima.store import Home
+from anima.store.soul import Soul
+from tests.conftest import PASSPHRASE
+
+
+class Paints(QObject):
+    def __init__(self):
+        super().__init__()
+        self.count = 0
+
+    def eventFilter(self, obj, event):
+        if event.type() == QEvent.Paint:
+            self.count += 1
+        return False
+
+
+def test_the_companion_opens_off_the_ui_thread_while_the_window_paints_and_takes_typing(qtbot, anima_home,
+                                                                                       monkeypatch):
+    """A soul another program holds: its companion's constructor waits on it (here, until released). The window
+    meanwhile repaints and takes what the person types; it shows the companion once it is open, and only then do
+    the models start loading."""
+    import anima.models.embedder
+    from anima.companion import Companion
+    from anima.models.fake import FakeChatModel, FakeEmbedder
+    from ui.app import start
+    monkeypatch.setattr(Settings, "chat_model", lambda self, ask_key=None: FakeChatModel())
+    monkeypatch.setattr(anima.models.embedder, "MiniLMEmbedder", FakeEmbedder)
+    monkeypatch.setenv("ANIMA_PASSPHRASE", PASSPHRASE)  # unlocked without asking, as from the keychain
+    Home(anima_home).create(PASSPHRASE, name="Juniper").close()
+    opened_on, released, real_init = [], threading.Event(), Companion.__init__
+
+    def held_init(self, *args, **kwargs):
+        opened_on.append(threading.current_thread())
+        if threading.current_thread() is not threading.main_thread():
+            released.wait(30)  # the soul is held; never on the UI thread, which would freeze
+        real_init(self, *args, **kwargs)
+    monkeypatch.setattr(Companion, "__init__", held_init)
+    shown_first = []
+    real_start = Companion.start_background
+    monkeypatch.setattr(Companion, "start_background",
+                        lambda self, chat=True: (shown_first.append(window.companion is self), real_start(self, chat)))
+
+    on_ui, real_query = [], Soul.query
+
+    def query(self, sql, params=()):
+        if threading.current_thread() is threading.main_thread():
+            on_ui.append(sql)
+        return real_query(self, sql, params)
+    monkeypatch.setattr(Soul, "query", query)
+
+    window = start()
+    qtbot.addWidget(window)
+    try:
+        qtbot.waitUntil(lambda: bool(opened_on), timeout=10_000)
+        assert opened_on[0] is not threading.main_thread()
+        # Held: the window still answers. It repaints, and what is typed shows in the box.
+        paints = Paints()
+        window.installEventFilter(paints)
+        window.update()
+        qtbot.waitUntil(lambda: paints.count > 0, timeout=10_000)
+        window.input.setFocus()
+        qtbot.keyClicks(window.input, "are you there?")
+        assert window.input.toPlainText() == "are you there?"
+        assert window.companion is None and window.loading_label.text() == "Opening your companion…"
+    finally:
+        released.set()
+    qtbot.waitUntil(lambda: window.windowTitle().startswith("Juniper") and bool(shown_first), timeout=10_000)
+    assert shown_first == [True]  # the models load once the window shows the companion
+    assert on_ui == []  # nor did showing it read the soul on the UI thread
+    window.close()
+    window.companion.close()
