@@ -136,4 +136,4 @@ def test_a_mistake_after_the_message_is_stored_says_it_is_stored(companion, monk
         companion.turn("Remember the lake?")
     [stored] = companion.soul.query("SELECT id, content FROM messages")
     assert stored["content"] == "Remember the lake?"
-    assert e.value.message_saved is True and e.value.user_id == stored["id"]
+    assert e.value.message_saved is True and e.value.user_ids == [stored["id"]]

@@ -81,7 +81,7 @@ class TurnWorker(QThread):
             # A full disk before it was recorded: the window gives it back (the turn says so when it failed after).
             e.message_saved = getattr(e, "message_saved", False) or turn is not None
             if turn is not None:
-                e.user_id = turn.user_id  # the stored message, for its bubble
+                e.user_ids = turn.user_ids  # the stored messages, for their bubble
             self.failed.emit(e)
         else:
             self.finished_turn.emit(turn)

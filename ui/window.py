@@ -242,17 +242,18 @@ class MainWindow(QMainWindow):
             reply.mark_unsaved()  # something was forgotten while it was written: shown, never kept
         self._next()
 
-    def _recorded(self, user_id: int | None) -> None:
-        """A turn that failed after storing its message (told only its first id): its bubble gets it, so that
-        forgetting it takes the bubble too. A turn that began tells all of them at once (TurnWorker.recorded)."""
-        if user_id is not None:
-            self.transcript.recorded(self.worker.bubble, [user_id])
+    def _recorded(self, error) -> None:
+        """A turn that failed after storing its message: its bubble gets the ids, so that forgetting it (or what
+        was sent with it) takes it off the screen. A turn that began told them already (TurnWorker.recorded)."""
+        ids = getattr(error, "user_ids", None)
+        if ids:
+            self.transcript.recorded(self.worker.bubble, ids)
 
     def reply_failed(self, error) -> None:
         if isinstance(error, (DiskFull, DiskError, SoulBusy)) and self.companion is not None:
             self._not_saved(error)
             return
-        self._recorded(getattr(error, "user_id", None))
+        self._recorded(error)
         self.transcript.end_reply(None)
         self._next()
         errors.show(self, error)
@@ -270,7 +271,7 @@ class MainWindow(QMainWindow):
             self.input.give_back(worker.text, worker.external)
             self._hold_queued()
         else:
-            self._recorded(getattr(error, "user_id", None))
+            self._recorded(error)
             if reply is not None:
                 reply.mark_unsaved()
         said = str(error) if waiting else f"{error} Your message was saved; the reply was not."

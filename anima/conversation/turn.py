@@ -62,7 +62,7 @@ class TurnStream:
         except KnownError as e:
             # The message is stored already: whoever sends it again (the window, on a full disk or a busy soul)
             # must not store it twice.
-            e.message_saved, e.user_id = True, ids[0]
+            e.message_saved, e.user_ids = True, ids
             raise
         self.workspace = self.prepared.assembled
         self.reply_id: int | None = None
