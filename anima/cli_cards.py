@@ -1,11 +1,12 @@
 """`python -m anima import-card FILE [--into-new]`, `import-lorebook FILE`, `export-card FILE [--lorebook FILE]`:
 character cards and lorebooks (mind/cards.py, mind/lorebook.py) from the terminal.
 
-Each import prints what it brings (the same preview the window shows) and then what it did; a card that
-cannot come in is refused with one line, and nothing is changed. `--into-new` makes the companion only to bring
-the card into it: when the import then fails, what the command made (the home, or what it added to a folder with
-no companion in it) is removed again, so the same command can be tried again, and a home that was there is
-never touched.
+Each import prints what it brings (the same preview the window shows) and then what it did, and again what
+was not taken in (a persona not in English) or not kept (a card's secrets, links and words of obeying: they are
+never stored nor exported); a card that cannot come in is refused with one line, and nothing is changed. An
+export says what it did not write. `--into-new` makes the companion only to bring the card into it: when the
+import then fails, what the command made (the home, or what it added to a folder with no companion in it) is
+removed again, so the same command can be tried again, and a home that was there is never touched.
 """
 
 import argparse
@@ -84,6 +85,8 @@ def cmd_import_card(args) -> int:
             raise
         print(f"Created {card.name} in {home.dir}.", file=sys.stderr)
     print(f"Imported {args.path}: {plan.name}, with {done.summary()}.")
+    for notice in plan.notices():  # said again after the preview, so the last lines say it too
+        print(notice)
     return 0
 
 
@@ -103,10 +106,13 @@ def cmd_export_card(args) -> int:
     from .cli import open_companion
     with closing(open_companion(args, talk=False)) as companion:
         card = companion.characters.write(args.path, args.lorebook)
+        notices = companion.characters.export_notices()
     entries = len((card["data"].get("character_book") or {}).get("entries", []))
     print(f"Wrote {card['data']['name']} to {args.path} as a chara_card_v2 "
           f"{'PNG' if Path(args.path).suffix.lower() == '.png' else 'JSON'} card with {entries} lorebook entries"
           + (f", and the world cards to {args.lorebook} as a SillyTavern World Info file." if args.lorebook else "."))
+    for notice in notices:
+        print(notice)
     print("Warning: a card is NOT encrypted: anyone who can read the file can read the persona and the world cards.",
           file=sys.stderr)
     return 0

@@ -6,7 +6,8 @@ SillyTavern) holds base64 of UTF-8 JSON, or that JSON as a .json file. Where its
 - `name`: the companion's name (at most NAME_CHARS characters, its spaces made single).
 - `description`, `personality`, `scenario`: the persona (the floor's "My persona"), with {{char}} / {{user}}
   filled in. Sentences that read as orders to the model ("ignore your guardrails", "you must", "system
-  prompt"), links, codes and secrets are held back from it. The persona holds at most CAPS["persona"]
+  prompt"), links, codes and secrets are held back from it, and so is all of it when it is not written in
+  English (the checks read English only: the preview says so). The persona holds at most CAPS["persona"]
   characters and must keep the floor within its tokens: a longer one is trimmed sentence by sentence, each of
   the three getting a fair share. The full texts stay with the card (character_cards.data), are shown, and go
   out again on export while the persona is as the import made it.
@@ -14,6 +15,10 @@ SillyTavern) holds base64 of UTF-8 JSON, or that JSON as a .json file. Where its
   `mes_example`, `system_prompt`, `post_history_instructions`, `creator_notes`, `tags`, `creator`,
   `character_version`, `extensions` and any field Anima does not know: kept with the card and shown, never in
   the floor (a card's system prompt never overrides the shipped guardrails), and written back on export.
+
+What the card is kept as, and written out as, is the card without what must not be kept or followed anywhere:
+its secrets, its links and pictures fetched from elsewhere, its words of obeying and of passing on the person's
+words (`kept`, below, says where each is looked for); the preview lists each sentence left out, where, and why.
 - `character_book`: each entry a world card (mind/lorebook.py: entries in the spec's shape or with World Info's
   field names, as some tools write them); the book's own fields stay with the card.
 - the PNG itself, the image alone (no card, comment, tool prompt or EXIF kept): the companion's picture.
@@ -55,6 +60,7 @@ TEXT_FIELDS = ("name", "description", "personality", "scenario", "first_mes", "m
 LIST_FIELDS = ("alternate_greetings", "tags")
 # Kept with the card and shown, never in the floor.
 KEPT = ("system_prompt", "post_history_instructions", "mes_example", "alternate_greetings", "creator_notes")
+_GAP = "\x00"  # where {{user}} was, in words said to a person whose name is not known yet
 _MACROS = re.compile(r"\{\{\s*(char|user)\s*\}\}|<(BOT|USER)>", re.I)
 # A sentence that speaks to the model rather than describing the character.
 _ORDERS = re.compile(
@@ -271,15 +277,23 @@ def filled(text: str, name: str, user: str, spoken: bool = False) -> str:
     def one(m: re.Match) -> str:
         if (m.group(1) or m.group(2)).lower() in ("char", "bot"):
             return name
-        if user or spoken:
+        if user:
             return user
+        if spoken:
+            return _GAP
         return "The user" if _sentence_starts(text, m.start()) else "the user"
-    out = _MACROS.sub(one, text)
-    if spoken and not user:  # the gap the name leaves: "Hello , I'm" and ", welcome!"
+    out = _MACROS.sub(one, text.replace(_GAP, "")) if spoken and not user else _MACROS.sub(one, text)
+    if spoken and not user:  # the gap the name leaves: "Hello , I'm", "Hello, !" and ", welcome!"
+        out = re.sub(rf"[,;:]?[ \t]*{_GAP}[ \t]*(?=[.!?])", "", out).replace(_GAP, "")
         out = re.sub(r"[ \t]+([,.!?;:])", r"\1", re.sub(r"[ \t]{2,}", " ", out))
         rest = re.sub(r"^[\s,;:]+", "", out)
         out = rest[:1].upper() + rest[1:] if rest != out else out
     return out
+
+
+def an_instruction(sentence: str) -> bool:
+    """Whether a sentence speaks to the model ("you must", "system prompt") rather than of the character."""
+    return bool(_ORDERS.search(sentence) or _IMPERATIVE.search(sentence))
 
 
 def held_back(sentence: str) -> bool:
@@ -287,5 +301,5 @@ def held_back(sentence: str) -> bool:
     what no voice of the companion's own says (gate.tainted: obeying, being owned, a system's voice), who is
     given the person's words or what they agreed to (gate.about_power: a card cannot say it), or words
     the gate's checks cannot read (another language: shown with the card, never in the floor unread)."""
-    return bool(_ORDERS.search(sentence) or _IMPERATIVE.search(sentence) or _OPAQUE.search(sentence)
+    return bool(an_instruction(sentence) or _OPAQUE.search(sentence)
                 or secrets.find(sentence) or tainted(sentence) or about_power(sentence) or not readable(sentence))

@@ -19,10 +19,15 @@ from ..store import png_text
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul, now
 from . import lorebook
+from .card_kept import LeftOut, kept, label, not_kept, why_held
 from .cards import KEPT, LIST_FIELDS, TEXT_FIELDS, Card, filled, held_back
 from .gate import Change, Gate, Verdict, sentences, tainted
+from .readable import readable
 from .selfmodel import CAPS, SelfModel
 from .world import WorldCards
+
+# The fields a persona is made of, and the heading each has in it.
+PERSONA_FIELDS = {"description": "", "personality": "Personality: ", "scenario": "Scenario: "}
 
 
 @dataclass
@@ -37,22 +42,39 @@ class Plan:
     entries: list[lorebook.LoreEntry]
     already: int = 0
     kept: dict = field(default_factory=dict)  # fields kept and shown, never in the floor
+    data: dict = field(default_factory=dict)  # the card's fields as they are kept (cards.kept)
+    left_out: list[LeftOut] = field(default_factory=list)  # what is not kept with the card, nor exported
+    foreign: bool = False        # its persona is not in English: none of it is taken in
 
     @property
     def trimmed(self) -> bool:
         return len(self.persona) < self.persona_full
 
     def lines(self) -> list[str]:
-        out = [f"Name: {self.name}",
-               f"Persona ({len(self.persona)} characters"
-               + (f", trimmed from {self.persona_full}; the full text stays with the card)" if self.trimmed else ")")
-               + f":\n{self.persona or '(none: the persona is left as it is)'}"]
-        if self.held:
-            out.append(f"Held out of the persona ({len(self.held)}: read as instructions, links or secrets; kept "
-                       "with the card as data):\n" + "\n".join(f"  - {s}" for s in self.held))
+        if self.foreign:
+            out = [f"Name: {self.name}",
+                   "Persona: not taken in. The card's persona is not written in English, and the checks that keep "
+                   "instructions, links and secrets out of the companion's persona read English only. The persona "
+                   "stays as it was; the card's text is kept with it (and goes out again on export), and you can "
+                   "write the persona yourself in the Open Mind."]
+        else:
+            out = [f"Name: {self.name}",
+                   f"Persona ({len(self.persona)} characters"
+                   + (f", trimmed from {self.persona_full}; the full text stays with the card)" if self.trimmed
+                      else ")")
+                   + f":\n{self.persona or '(none: the persona is left as it is)'}"]
+            gone = {x.sentence for x in self.left_out}
+            held = [s for s in self.held if s not in gone]
+            if held:
+                out.append(f"Held out of the persona ({len(held)}; kept with the card as data, never followed):\n"
+                           + "\n".join(f"  - {s} ({why_held(s)})" for s in held))
+        if self.left_out:
+            out.append(f"Left out of the card ({len(self.left_out)}: not stored, not exported: a secret, a link, or "
+                       "words of obeying or of passing on the person's words is never kept):\n"
+                       + "\n".join(f"  - {x.shown}" for x in self.left_out))
         out.append(f"First message: {self.greeting}" if self.greeting else
                    "First message: " + ("kept with the card (there is already a conversation)"
-                                        if self.card.data.get("first_mes") else "none"))
+                                        if self.data.get("first_mes") else "none"))
         disabled = sum(not e.enabled for e in self.entries)
         keyless = sum(not e.keys and not e.options.get("constant") for e in self.entries)
         out.append(f"World cards from its lorebook: {len(self.entries)}"
@@ -66,9 +88,22 @@ class Plan:
             out.append(f"  … and {len(self.entries) - 50} more")
         for key, value in self.kept.items():
             shown = value if isinstance(value, str) else f"{len(value)} of them"
-            out.append(f"Kept with the card, not followed as instructions: {key.replace('_', ' ')}: {shown[:300]}")
+            out.append(f"Kept with the card, not followed as instructions: {label(key)}: {shown[:300]}")
         if self.card.avatar:
             out.append("Picture: the card's, as the companion's picture")
+        return out
+
+    def notices(self) -> list[str]:
+        """What the person should still be told once the import is done (a terminal prints them after it)."""
+        out = []
+        if self.foreign:
+            out.append("The persona was not taken in: the card is not written in English, and Anima's checks read "
+                       "English only. Its text stays with the card; you can write the persona yourself in the "
+                       "Open Mind.")
+        if self.left_out:
+            n = len(self.left_out)
+            out.append(f"{n} sentence{'s' if n != 1 else ''} of the card (listed above) {'were' if n != 1 else 'was'} "
+                       "left out: not kept, and never written into an exported card.")
         return out
 
 
@@ -85,17 +120,21 @@ class Characters:
     def plan(self, card: Card) -> Plan:
         """What importing `card` would do; changes nothing."""
         name, user = card.name, self.names()[1]
-        sections, held = [], []
-        if tainted(name):  # "Zed's obedient Nova": a name is said in every floor, so it is held back like a sentence
-            held.append(name)
+        if not_kept(name):  # "Zed's obedient Nova": a name is said in every floor, so it is held back like a sentence
             name = self.names()[0]
-        for key, head in (("description", ""), ("personality", "Personality: "), ("scenario", "Scenario: ")):
-            text = filled(card.data.get(key, ""), name, user)
-            kept = []
-            for s in sentences(text):
-                (held if held_back(s) else kept).append(s)
-            if kept:
-                sections.append((head if sections or head else "", kept))
+        data, left_out = kept(card.data, name, user)
+        sections, held = [], [x.sentence for x in left_out if x.where in ("name", *map(label, PERSONA_FIELDS))]
+        texts = [(head, sentences(filled(data.get(key, ""), name, user))) for key, head in PERSONA_FIELDS.items()]
+        said = [s for _, ss in texts for s in ss]
+        # A card written in another language is held out whole: the checks read English, and a line they pass
+        # by chance ("The user llega en el barco", its {{user}} filled) is no reason to take in part of it.
+        foreign = sum(len(s) for s in said if not readable(s)) * 2 > sum(map(len, said))
+        for head, ss in texts:
+            kept_ = []
+            for s in ss:
+                (held if foreign or held_back(s) else kept_).append(s)
+            if kept_:
+                sections.append((head if sections or head else "", kept_))
         full = _joined([(h, " ".join(ss)) for h, ss in sections])
         room = CAPS["persona"]
         persona = _fit(sections, room)
@@ -103,13 +142,13 @@ class Characters:
             room = int(room * 0.8)  # a script that takes more tokens: shorter still, until the floor fits
             persona = _fit(sections, room)
         greeting = None
-        if card.data.get("first_mes", "").strip() and not self.soul.query("SELECT 1 FROM messages LIMIT 1"):
-            greeting = filled(card.data["first_mes"], name, user, spoken=True).strip()
+        if data.get("first_mes", "").strip() and not self.soul.query("SELECT 1 FROM messages LIMIT 1"):
+            greeting = filled(data["first_mes"], name, user, spoken=True).strip() or None
         have = lorebook.existing(self.soul)
         entries = [e for e in card.book.entries if (e.title, e.content, tuple(e.keys)) not in have]
-        kept = {k: card.data[k] for k in KEPT if card.data.get(k)}
+        shown = {k: data[k] for k in KEPT if data.get(k)}
         return Plan(card, name, persona, len(full), held, greeting, entries, len(card.book.entries) - len(entries),
-                    kept)
+                    shown, data, left_out, foreign)
 
     def apply(self, p: Plan) -> lorebook.Imported:
         """Make the plan so, in one transaction: all of it, or (on any error) none of it."""
@@ -124,7 +163,7 @@ class Characters:
                     raise InvalidEdit(f"The card's persona cannot be used: {decision.reason}. Nothing was changed.")
             persona = self.self_model.read().persona
             cid = soul.add("character_card", "user", provenance=Provenance(Source.CARD, detail=detail), name=p.name,
-                           spec=p.card.spec, data=json.dumps(p.card.data, ensure_ascii=False), persona=persona,
+                           spec=p.card.spec, data=json.dumps(p.data, ensure_ascii=False), persona=persona,
                            imported_at=now())
             if p.card.avatar:  # kept beside the row, not in its edit history (a picture is not an edit)
                 con.execute("UPDATE character_cards SET avatar = ? WHERE id = ?",
@@ -163,11 +202,43 @@ class Characters:
         row = self.latest()
         return base64.b64decode(row["avatar"]) if row and row["avatar"] else b""
 
+    def left_out(self) -> list[LeftOut]:
+        """What the stored card holds that is not written out (cards.kept): nothing for a card imported since
+        the import leaves it out; a card stored whole by an earlier version may still hold some."""
+        row = self.latest()
+        return kept(json.loads(row["data"]), *self.names())[1] if row else []
+
+    def world_out(self) -> tuple[list[dict], int]:
+        """The world cards an export writes, and how many it does not: one that came in off from a card or a
+        lorebook because the gate held it (a link, a code or an order in it: lorebook.add) and that is off still
+        is a proposal nobody accepted, and does not go out; turned on by the person, it is theirs and does."""
+        from_cards = {r["item_id"] for r in self.soul.query(
+            "SELECT item_id FROM provenance WHERE item_kind = 'world_card' AND source = ?", (Source.CARD.value,))}
+        out, held = [], 0
+        for c in self.world.all():
+            if not c["enabled"] and c["id"] in from_cards and tainted(f"{c['title']}\n{c['body']}"):
+                held += 1
+            else:
+                out.append(c)
+        return out, held
+
+    def export_notices(self) -> list[str]:
+        """What an export leaves out that the person should be told of (a terminal prints it after writing)."""
+        out = []
+        if left := self.left_out():
+            out.append(f"Not written: {len(left)} sentence{'s' if len(left) != 1 else ''} of the card as it was "
+                       "stored (a secret, a link, or words of obeying or of passing on the person's words).")
+        if held := self.world_out()[1]:
+            out.append(f"Not written: {held} world card{'s' if held != 1 else ''} from a card or lorebook that came "
+                       "in off (a link, a code or an order in it) and that you have not turned on.")
+        return out
+
     def card(self) -> dict:
-        """The companion as a chara_card_v2 card, with its world cards as the card's lorebook."""
+        """The companion as a chara_card_v2 card, with its world cards as the card's lorebook; never with what a
+        card is not kept with (cards.kept), even one stored before that was so."""
         row = self.latest()
         name = self.names()[0]
-        data = json.loads(row["data"]) if row else {}
+        data = kept(json.loads(row["data"]), *self.names())[0] if row else {}
         persona = self.self_model.read().persona
         data["name"] = name
         if row is None or persona != row["persona"]:  # the person (or its growth) changed it: the persona is it now
@@ -178,7 +249,7 @@ class Characters:
             data.setdefault(key, [])
         data.setdefault("extensions", {})
         meta = data.pop("character_book", {}) or {}
-        cards = self.world.all()
+        cards = self.world_out()[0]
         if cards:
             data["character_book"] = lorebook.character_book(cards, meta, name)
         return {"spec": "chara_card_v2", "spec_version": "2.0", "data": data}
@@ -196,7 +267,7 @@ class Characters:
             body = (text + "\n").encode("utf-8")
         _write(path, body)
         if lorebook_path is not None:
-            book = json.dumps(lorebook.world_info(self.world.all()), ensure_ascii=False, indent=1)
+            book = json.dumps(lorebook.world_info(self.world_out()[0]), ensure_ascii=False, indent=1)
             _write(Path(lorebook_path), (book + "\n").encode("utf-8"))
         return card
 

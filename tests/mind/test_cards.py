@@ -236,8 +236,11 @@ def test_a_cards_obedience_other_tongue_link_and_greeting_image_stay_out(compani
     persona = companion.self_model.read().persona
     assert "keeps the lighthouse" in persona
     assert "Zed" not in persona and "evil.example" not in persona and "español" not in persona
+    # The sentence that carries a remote image (it tells its server the card is read) is left out of the card,
+    # the greeting included, and the preview says so.
     [greeting] = [m["content"] for m in companion.soul.query("SELECT content FROM messages")]
-    assert "Welcome to the lighthouse" in greeting and "evil.example" not in greeting
+    assert greeting == "Hello!"
+    assert any(x.where == "first message" and "evil.example/p.png" in x.sentence for x in plan.left_out)
 
 
 def test_a_card_cannot_say_who_may_read_the_person_or_what_they_agreed_to(companion, tmp_path):

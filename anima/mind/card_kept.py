@@ -1,0 +1,184 @@
+"""What of a character card is kept with it, and written out again by export-card.
+
+The card is kept (character_cards.data, its edit history), rather than only what the import made of it, so
+that export-card gives back what Anima does not use (greetings, examples, the system prompt, other apps'
+extensions): a round trip through Anima loses nothing of a card but what is left out here. Other apps put an
+exported card in their model's prompt with no gate in front of it, so what the gate holds back because it
+must not be kept or followed anywhere is left out of the card itself, sentence by sentence, and the preview
+says which, where and why: a secret (never kept, here or in a file), a link or a picture fetched from
+elsewhere (it tells a server that the card is read, and whatever its address carries), words of obeying or
+being owned, and who is given the person's words. What is held out of the persona only because it reads as an
+instruction to the model ("Write in the third person", the system prompt's very job) or is not in English
+stays with the card as data: it is the card's own, harmless in another app, and goes round unchanged.
+
+Fields differ in who reads them. Those a model reads (FOR_MODEL, and SillyTavern's depth prompt, which it puts
+in the prompt) lose any sentence the gate would not keep. The rest (creator notes, tags, the creator, fields
+Anima does not know, other apps' extensions, the lorebook's own fields) are read by people or by programs: a
+plain link there is kept (a creator's page, their other cards: a person reads it and follows it or not), and
+so are an app's ids and markup that loads nothing; a secret (a long hex or base64 string reads as a key),
+a picture or page that loads itself when shown (a tracker), and words of obeying or of who is given the
+person's words are not. A lorebook's entries are world cards, not part of this (characters.world_out).
+"""
+
+import functools
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from . import secrets
+from .cards import an_instruction, filled
+from .gate import about_power, sentences, tainted
+from .readable import readable
+
+FOR_MODEL = ("name", "description", "personality", "scenario", "first_mes", "alternate_greetings",
+             "group_only_greetings", "mes_example", "system_prompt", "post_history_instructions")
+_DEPTH_PROMPT = ("extensions", "depth_prompt", "prompt")  # SillyTavern's character note, put in the prompt
+# What fetches something when a renderer shows it: a Markdown image (inline or by reference), an HTML element
+# that loads, CSS url().
+_LOADS = re.compile(r"!\[[^\]\n]{0,300}\]\s*[(\[]|<\s*(?:img|image|iframe|frame|script|link|object|embed|video|audio|"
+                    r"source|track|svg|style|meta|base|form|input|body|table|td)\b[^>]*?(?:src|href|data|background|"
+                    r"poster|action|content)\s*=|<\s*(?:img|iframe|script|embed|object|svg)\b|\burl\s*\(|@import\b",
+                    re.I)
+_TAG = re.compile(r"</?[A-Za-z][^<>]{0,500}>")
+_ADDRESS = re.compile(r"(?:[a-z][a-z0-9+.-]*:)?//\S+|\bwww\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|"
+                      r"\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/\S*", re.I)
+_MARKDOWN_LINK = re.compile(r"(?<!!)\[([^\]\n]{0,300})\]\([^()\s]{0,2000}(?:\s+\"[^\"]{0,300}\")?\)")
+_CODE = re.compile(r"[A-Za-z0-9+/=_.:-]{16,}")  # an id, a hash, a date and time: an app's own
+_POWER = "it says who is given the person's words, what they agreed to, or whom the companion answers to"
+_FETCHES = "it shows a picture or a page fetched from elsewhere, which tells that server the card is read"
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """A sentence of a card that is not kept: where it was (a field, "alternate greetings 2", "extensions ›
+    depth_prompt › prompt"), the sentence (its {{char}} and {{user}} filled, as the person reads it), why, and
+    whether that is a secret (it is then never repeated back: `shown`)."""
+    where: str
+    sentence: str
+    why: str
+    secret: bool = False
+
+    @property
+    def shown(self) -> str:
+        if self.secret:
+            return f"{self.where}: a sentence holding {self.why.removeprefix('it holds ')} (not shown here)"
+        return f"{self.where}: {self.sentence} ({self.why})"
+
+
+@functools.lru_cache(maxsize=1 << 14)  # an import judges a sentence, and its export and preview judge it again
+def not_kept(sentence: str, for_model: bool = True) -> tuple[str, bool] | None:
+    """Why a sentence of a card is not kept with it (and whether that is a secret), or None. `for_model`: it is in
+    a field a model reads (see above); otherwise a plain link, an id and markup that loads nothing are let be."""
+    if found := secrets.find(secrets.judged(sentence)):
+        return f"it holds {found[0]}", True
+    if _LOADS.search(sentence):
+        return _FETCHES, False
+    # Markup that fetches nothing and carries no address (<START>, <b>, <br/>) is formatting, not a link.
+    words = _TAG.sub(lambda m: m.group() if _ADDRESS.search(m.group()) else " ", sentence)
+    if not for_model:
+        words = _CODE.sub("a code", _ADDRESS.sub("a link", _MARKDOWN_LINK.sub(r"\1", _TAG.sub(" ", words))))
+    if why := tainted(words):
+        return why, False
+    return (_POWER, False) if about_power(words) else None
+
+
+def kept(data: dict, name: str, user: str) -> tuple[dict, list[LeftOut]]:
+    """A card's fields as they are kept and written out again: without the sentences not_kept finds (a list's
+    item left with nothing goes; a field left with nothing is empty), and what was left out. The rest is as it
+    came, spacing and paragraphs included; a card with nothing to leave out comes back equal. A name the gate
+    holds back is `name` (the name the companion keeps). {{char}} and {{user}} stay as they are; each sentence
+    is judged with them filled, as `name` and `user`."""
+    out: list[LeftOut] = []
+    data = dict(data)
+    if isinstance(data.get("name"), str) and (why := not_kept(data["name"])):
+        out.append(LeftOut("name", data["name"], *why))
+        data["name"] = name
+
+    def judged(text: str, trail: tuple, for_model: bool) -> str:
+        def why(sentence: str):
+            shown = filled(sentence, name, user)
+            if found := not_kept(shown, for_model):
+                out.append(LeftOut(_where(trail), shown, *found))
+                return True
+            return False
+        return _without(text, why)
+
+    # Walked with a stack of its own, not by recursion: a card may be nested as deep as its JSON reader allows. A
+    # value's place is a trail (its parent's trail, its key), spelt out only for what is left out; `near` is its
+    # path while that is short enough to be the depth prompt's.
+    emptied, lists = object(), []  # a list's string item left with nothing (it goes), and the lists made
+    stack = [(data, key, key in FOR_MODEL, (key,), (None, label(key))) for key in reversed(list(data)) if key != "name"]
+    while stack:
+        parent, key, for_model, near, trail = stack.pop()
+        value = parent[key]
+        if isinstance(value, str):
+            left = judged(value, trail, for_model or near == _DEPTH_PROMPT)
+            parent[key] = emptied if isinstance(parent, list) and value.strip() and not left.strip() else left
+            continue
+        if isinstance(value, list):
+            parent[key] = inner = list(value)
+            lists.append(inner)
+            keys = range(len(inner))
+        elif isinstance(value, dict):
+            parent[key] = inner = dict(value)
+            keys = list(inner)
+        else:
+            continue
+        for k in reversed(keys):
+            stack.append((inner, k, for_model, near + (k,) if near and len(near) < len(_DEPTH_PROMPT) else None,
+                          (trail, f" {k + 1}" if isinstance(inner, list) else f" › {k}")))
+    for items in lists:
+        items[:] = [v for v in items if v is not emptied]
+    return data, out
+
+
+def _where(trail: tuple) -> str:
+    pieces = []
+    while trail is not None:
+        trail, piece = trail
+        pieces.append(piece)
+    return "".join(reversed(pieces))
+
+
+def label(key: str) -> str:
+    """A card's field as the person reads its name ("first message", "system prompt")."""
+    return _LABELS.get(key, key.replace("_", " "))
+
+
+_LABELS = {"first_mes": "first message", "mes_example": "example dialogue"}
+
+
+def _without(text: str, leave_out: Callable[[str], bool]) -> str:
+    """`text` without the sentences (as gate.sentences reads them) that `leave_out` says go; what stays keeps its
+    own spacing, and where sentences went, the widest gap around them stays (a paragraph break is not lost)."""
+    pieces, at = [], 0
+    for s in sentences(text):
+        start = text.find(s, at)
+        pieces.append((text[at:start], s))
+        at = start + len(s)
+    if not pieces:
+        return text
+    gone = [leave_out(s) for _, s in pieces]
+    if not any(gone):
+        return text
+    if all(gone):
+        return ""
+    result, gaps, kept_one = "", [], False
+    for (gap, s), go in zip(pieces, gone):
+        gaps.append(gap)
+        if go:
+            continue
+        result += max(gaps, key=lambda g: g.count("\n")) if kept_one else gaps[0]  # gaps[0]: the text's own start
+        result, gaps, kept_one = result + s, [], True
+    return result + text[at:]
+
+
+def why_held(sentence: str) -> str:
+    """Why a sentence held_back stays out of the floor, in words for the person (the preview lists it so)."""
+    if left := not_kept(sentence):
+        return left[0]
+    if an_instruction(sentence):
+        return "read as an instruction to the model"
+    if not readable(sentence):
+        return "not in English: the checks read English only"
+    return "it holds a code or markup"
