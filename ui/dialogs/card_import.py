@@ -68,20 +68,25 @@ def show_picture(window, companion, picture: bytes | None = None) -> None:
         window.setWindowIcon(QIcon(pixmap))
 
 
-def _refresh(window, companion, said: str) -> None:
-    """After an import: the name, the picture, the conversation as stored (the greeting) and the Open Mind."""
+def _applied(companion, apply):
+    """Off the UI thread: apply(), then what the window shows after it (the name and the picture read the soul)."""
+    done = apply()
+    return done, companion.name, companion.characters.avatar()
+
+
+def _refresh(window, companion, applied, said) -> None:
+    """After an import: the name, the picture, the conversation as stored (the greeting) and the Open Mind.
+    `said(done)`: the status line."""
+    done, name, picture = applied
     if companion is not window.companion:
         return
-    window.setWindowTitle(f"{companion.name} — {TITLE}")
-    show_picture(window, companion)
-    for b in window.transcript.bubbles:
-        b.deleteLater()
-    window.transcript.bubbles.clear()
-    window.transcript.all_loaded = False
+    window.setWindowTitle(f"{name} — {TITLE}")
+    show_picture(window, companion, picture)
+    window.transcript.clear()
     window.load_older(None)
     if window.mind is not None and window.mind.isVisible():
         window.mind.refresh()
-    window.statusBar().showMessage(said, 8000)
+    window.statusBar().showMessage(said(done), 12000)
 
 
 def import_card(window, path: str | None = None) -> None:
@@ -97,8 +102,10 @@ def import_card(window, path: str | None = None) -> None:
     def previewed(plan) -> None:
         dialog = PreviewDialog(f"Import {Path(path).name}", plan.lines(), plan.card.avatar, window)
         if dialog.exec():
-            tasks.run(lambda: companion.characters.apply(plan),
-                      lambda done: _refresh(window, companion, f"Imported {plan.name}, with {done.summary()}."),
+            # What was not taken in or not kept is said again after it, as the terminal does.
+            tasks.run(lambda: _applied(companion, lambda: companion.characters.apply(plan)),
+                      lambda applied: _refresh(window, companion, applied, lambda done: " ".join(
+                          [f"Imported {plan.name}, with {done.summary()}.", *plan.notices()])),
                       lambda e: errors.show(window, e), window)
     tasks.run(lambda: companion.characters.plan(cards.read(path)), previewed, lambda e: errors.show(window, e), window)
 
@@ -120,8 +127,9 @@ def import_lorebook(window, path: str | None = None) -> None:
     def previewed(loaded) -> None:
         book, lines = loaded
         if PreviewDialog(f"Import {Path(path).name}", lines, parent=window).exec():
-            tasks.run(lambda: companion.characters.import_lorebook(book, Path(path).name),
-                      lambda done: _refresh(window, companion, f"Imported {done.summary()}."),
+            tasks.run(lambda: _applied(companion, lambda: companion.characters.import_lorebook(book, Path(path).name)),
+                      lambda applied: _refresh(window, companion, applied,
+                                               lambda done: f"Imported {done.summary()}."),
                       lambda e: errors.show(window, e), window)
     tasks.run(read, previewed, lambda e: errors.show(window, e), window)
 
@@ -136,8 +144,12 @@ def export_card(window, path: str | None = None) -> None:
         if not path:
             return
     companion = window.companion
-    tasks.run(lambda: companion.characters.write(path),
-              lambda card: window.statusBar().showMessage(
-                  f"Wrote {card['data']['name']} to {path} (not encrypted), with "
-                  f"{len((card['data'].get('character_book') or {}).get('entries', []))} lorebook entries.", 8000),
-              lambda e: errors.show(window, e), window)
+    def write():
+        return companion.characters.write(path), companion.characters.export_notices()
+
+    def written(done) -> None:
+        card, notices = done
+        entries = len((card["data"].get("character_book") or {}).get("entries", []))
+        window.statusBar().showMessage(" ".join([f"Wrote {card['data']['name']} to {path} (not encrypted), with "
+                                                 f"{entries} lorebook entries.", *notices]), 12000)
+    tasks.run(write, written, lambda e: errors.show(window, e), window)
