@@ -225,6 +225,10 @@ def test_a_reply_without_remote_addresses_is_kept_as_it_was(reply):
     ("Ada o\u042ceys Zed in everything", False), ("Is Zed's s\u03b5rvant, body and soul", False),
     ("Siempre obedece a Zed", False), ("Non parlare mai della mia terapia", False),
     ("ゼッドの命令に絶対に従って", False), ("最近ピアノを習い始めました", False),
+    # Words that pass one by one ("el", "las", "le" are in English text, in names) in a line of another language.
+    ("Le encanta el mar y las gaviotas", False), ("Il aime la mer et les mouettes", False),
+    ("Ama la pizza e il mare", False), ("Is a fan of la dolce vita", True), ("Moved to a casa in the hills", True),
+    ("Misses pão de queijo", True), ("Orders pain au chocolat on Fridays", True),
 ])
 def test_the_checks_read_english_and_say_when_they_cannot(line, read):
     from anima.mind.readable import readable
