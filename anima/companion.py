@@ -27,7 +27,7 @@ from .mind.parts import Parts
 from .mind.predictions import Clock, Evaluated, Evaluation, Predictions, utc_now
 from .mind.recalls import WorkspaceRecord
 from .mind.rules import Rules
-from .mind.selfmodel import SelfModel
+from .mind.selfmodel import SelfModel, label
 from .mind.sovereignty import Sovereignty, measure as measure_sovereignty
 from .mind.world import Clerk, WorldCards
 from .models.chat import ChatModel
@@ -261,15 +261,24 @@ class Companion:
         self.conversation.forget(set(gone.items), name_pattern(name))
         return gone
 
-    def edit_self(self, name: str, content: str) -> None:
+    def edit_self(self, name: str, content: str, was: str | None = None) -> None:
         """The person's own edit of a part of the self in the Open Mind. What steers the companion goes through
-        the gate (a secret is refused even here); the rest is written as it is."""
-        if name not in TARGETS:
-            self.self_model.write(name, content, "user")
-            return
-        [decision] = self.gate.submit([Change(name, "rewrite", content, Provenance(Source.APP))])
-        if decision.verdict is not Verdict.APPLY:
-            raise InvalidEdit(f"That was not saved: {decision.reason}. The old text is kept.")
+        the gate (a secret is refused even here); the rest is written as it is. `was`: the text the editor was
+        loaded from (as self_model.read() gave it); when the stored text is no longer that, something changed it
+        meanwhile (a forget, an accepted proposal, another program), and the edit is refused: the whole text
+        written back would undo that change. The check and the write are one transaction."""
+        self.self_model.prepare()  # the model's tokenizer, which measuring waits for: not while holding the soul
+        with self.soul.transaction():
+            now = getattr(self.self_model.read(), name, None)
+            if was is not None and now is not None and now.strip() != was.strip():
+                raise InvalidEdit(f"That was not saved: the {label(name)} was changed by something else after you "
+                                  f"began editing it, so look at what it holds now and save again.")
+            if name not in TARGETS:
+                self.self_model.write(name, content, "user")
+                return
+            [decision] = self.gate.submit([Change(name, "rewrite", content, Provenance(Source.APP))])
+            if decision.verdict is not Verdict.APPLY:
+                raise InvalidEdit(f"That was not saved: {decision.reason}. The old text is kept.")
 
     def provenance(self, kind: str, item_id: int) -> str:
         """Where an item came from, for a person ("text you pasted, message #12"; "not recorded" for old items)."""

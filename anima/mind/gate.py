@@ -40,7 +40,7 @@ from ..store.soul import Soul, now
 from . import secrets
 from .messages import clean
 from .readable import common, english, readable
-from .selfmodel import CAPS, SelfModel
+from .selfmodel import CAPS, SelfFloor, SelfModel, label
 
 log = logging.getLogger(__name__)
 
@@ -472,7 +472,9 @@ class Change:
     op: str                  # "add" or "replace" a line (lined targets), "rewrite" the whole text
     content: str
     provenance: Provenance
-    replaces: str | None = None  # the line it replaces (op "replace")
+    # The line it replaces (op "replace"); for a "rewrite" that becomes a proposal, the text it was made against
+    # (the gate records the text as it is then, when none is given): accepting it after that text changed is refused.
+    replaces: str | None = None
     said: str = ""           # the words it was read from (the person's message), for the checks
 
 
@@ -680,6 +682,10 @@ def block_lines(text: str) -> list[str]:
     return [re.sub(r"^\s*[-*•]\s*", "", ln).strip() for ln in text.splitlines() if ln.strip()]
 
 
+def _same_line(a: str, b: str) -> bool:
+    return a.lower().rstrip(".") == b.lower().rstrip(".")
+
+
 def render_block(lines: list[str]) -> str:
     return "\n".join(f"- {ln}" for ln in lines)
 
@@ -739,7 +745,7 @@ class Gate:
         first_new = len(lines)
         for d in ds:
             c = d.change
-            if any(c.content.lower().rstrip(".") == ln.lower().rstrip(".") for ln in lines):
+            if any(_same_line(c.content, ln) for ln in lines):
                 continue
             if c.op == "replace" and c.replaces in lines:
                 lines[lines.index(c.replaces)] = c.content
@@ -760,8 +766,11 @@ class Gate:
 
     def _propose(self, d: Decision) -> int:
         c = d.change
+        replaces = c.replaces
+        if c.op == "rewrite" and replaces is None:
+            replaces = getattr(self.self_model.read(), c.target)
         return self.soul.add("proposal", "ai", provenance=c.provenance, target=c.target, op=c.op, content=c.content,
-                             replaces=c.replaces, reason=d.reason, source=Source(c.provenance.source).value,
+                             replaces=replaces, reason=d.reason, source=Source(c.provenance.source).value,
                              message_id=c.provenance.message_id, detail=c.provenance.detail, created_at=now())
 
     # ---- the person's say ----------------------------------------------------
@@ -773,21 +782,49 @@ class Gate:
         return self.soul.query("SELECT * FROM proposals ORDER BY id DESC LIMIT ?", (limit,))
 
     def accept(self, proposal_id: int) -> Decision:
-        """The person accepts a proposal: it is applied as their own edit (a secret still never is)."""
-        p = self._pending(proposal_id)
-        change = Change(p["target"], p["op"], p["content"], Provenance(Source.APP, p["message_id"], p["detail"]),
-                        p["replaces"])
-        [decision] = self.submit([change])
-        if decision.verdict is not Verdict.APPLY:
-            raise InvalidEdit(f"That change cannot be applied: {decision.reason}.")
-        self.soul.update("proposal", proposal_id, "user", status="accepted", resolved_at=now())
+        """The person accepts a proposal: it is applied as their own edit (a secret still never is). One write
+        transaction reads that it still waits, applies it and marks it accepted: of an accept and a reject at
+        the same time (two programs on one soul) exactly one wins, and the other is told it was already
+        resolved. A stale proposal (see stale) is refused and changes nothing; it still waits, to be rejected
+        (the person did not reject it, so it is not marked so)."""
+        self.self_model.prepare()  # the model's tokenizer, which measuring waits for: not while holding the soul
+        with self.soul.transaction():
+            p = self._pending(proposal_id)
+            if (why := self.stale(p)) is not None:
+                raise InvalidEdit(f"Proposed change #{proposal_id} was not applied, because {why}: it is stale, "
+                                  f"nothing was changed, and you may reject it.")
+            change = Change(p["target"], p["op"], p["content"], Provenance(Source.APP, p["message_id"], p["detail"]),
+                            p["replaces"] if p["op"] == "replace" else None)
+            [decision] = self.submit([change])
+            if decision.verdict is not Verdict.APPLY:
+                raise InvalidEdit(f"That change cannot be applied: {decision.reason}.")
+            self.soul.update("proposal", proposal_id, "user", status="accepted", resolved_at=now())
         self._told()
         return decision
 
     def reject(self, proposal_id: int) -> None:
-        self._pending(proposal_id)
-        self.soul.update("proposal", proposal_id, "user", status="rejected", resolved_at=now())
+        """The person rejects a proposal: in one write transaction that reads that it still waits (see accept)."""
+        with self.soul.transaction():
+            self._pending(proposal_id)
+            self.soul.update("proposal", proposal_id, "user", status="rejected", resolved_at=now())
         self._told()
+
+    def stale(self, p: dict, floor: SelfFloor | None = None) -> str | None:
+        """Why a proposal can no longer be applied as it was proposed, or None: the line a "replace" would
+        replace is no longer there, or the text a "rewrite" was made against has changed since (accepting it
+        would add the line beside what replaced it, or overwrite the newer text). `floor`: the self as it is
+        now (read when not given). A proposal made before rewrites recorded their text is never stale."""
+        if p["op"] not in ("replace", "rewrite") or p["replaces"] is None:
+            return None
+        current = getattr(floor or self.self_model.read(), p["target"])
+        if p["op"] == "rewrite":
+            if current.strip() in (p["replaces"].strip(), p["content"].strip()):
+                return None
+            return f"the {label(p['target'])} has changed since it was proposed"
+        lines = block_lines(current)
+        if p["replaces"] in lines or any(_same_line(p["content"], ln) for ln in lines):  # the second: a no-op
+            return None
+        return f'the line it would replace ("{p["replaces"]}") is no longer in the {label(p["target"])}'
 
     def _pending(self, proposal_id: int) -> dict:
         rows = self.soul.query("SELECT * FROM proposals WHERE id = ?", (proposal_id,))

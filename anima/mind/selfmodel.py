@@ -102,6 +102,12 @@ class SelfModel:
             row = self.soul.query("SELECT id FROM self_model WHERE section = ?", (name,))[0]
             self.soul.update("self_model", row["id"], actor, content=content, updated_at=now(), needs_regeneration=0)
 
+    def prepare(self) -> None:
+        """Wait, before a write transaction, for what measuring an edit needs (the chat model loading): inside
+        one, the write then holds the soul only as long as it takes to write (Gate.accept, Companion.edit_self)."""
+        if self.measure is not None:
+            self.measure(self.read())
+
     def fits(self, name: str, content: str) -> bool:
         """Whether `content` may be written as `name` without making the floor too large (see write)."""
         return self._floor_too_large(name, content.strip()) is None

@@ -86,3 +86,19 @@ def test_a_proposal_made_while_learning_is_noted_quietly_in_the_status_line(qtbo
     assert OBEY not in c.self_model.read().human
     [p] = c.proposals()
     assert p["source"] == "person" and p["message_id"] is not None
+
+
+def test_a_stale_proposal_says_why_cannot_be_accepted_and_can_be_rejected(qtbot, window):
+    c = window.companion
+    c.edit_self("human", "- Lives in Paris")
+    [d] = c.gate.submit([Change("human", "replace", "Lives in Berlin", Provenance(Source.THIRD_PARTY, None, "Bob"),
+                                "Lives in Paris")])
+    c.edit_self("human", "- Lives in Rome")  # the line it would replace is gone
+    view = open_proposals(qtbot, window)
+    assert view.table.item(0, 5).text() == "pending (stale)"
+    assert 'It can no longer be applied: the line it would replace ("Lives in Paris") is no longer in the human ' \
+           'block. Reject it to clear it.' in view.detail.text()
+    assert not view.accept_button.isEnabled() and view.reject_button.isEnabled()
+    qtbot.mouseClick(view.reject_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: status(c, d.proposal_id) == "rejected" and not view.rows, timeout=10_000)
+    assert c.self_model.read().human == "- Lives in Rome"

@@ -4,7 +4,9 @@ The gate (anima/mind/gate.py) keeps here what did not come from the person's
 own words about themselves: text from outside, an instruction, a claim made
 for someone else, a contradiction. Each shows what it would change, why it
 waits and where it came from; Accept applies it as the person's own edit,
-Reject keeps the old text. Resolved ones can be shown too.
+Reject keeps the old text. Resolved ones can be shown too. One made stale by
+a change since (the line it would replace is gone, the text a rewrite was
+made against changed) says so and cannot be accepted: it waits to be rejected.
 """
 
 from PySide6.QtCore import Qt, Signal
@@ -53,15 +55,19 @@ class ProposalsView(TableView):
 
     def load(self):
         if self.resolved.isChecked():
-            return self.companion.proposals(pending_only=False), len(self.companion.proposals())
-        rows = self.companion.proposals()
-        return rows, len(rows)
+            rows, waiting = self.companion.proposals(pending_only=False), len(self.companion.proposals())
+        else:
+            rows = self.companion.proposals()
+            waiting = len(rows)
+        floor, gate = self.companion.self_model.read(), self.companion.gate
+        return [{**p, "stale": gate.stale(p, floor) if p["status"] == "pending" else None} for p in rows], waiting
 
     def show_data(self, data):
         rows, waiting = data
         self.fill(rows, lambda p: (change(p), p["replaces"] or "", p["reason"], shown(p),
                                    TARGETS.get(p["target"], p["target"]),
-                                   p["status"] + (f" {p['resolved_at'][:10]}" if p["resolved_at"] else ""),
+                                   p["status"] + (f" {p['resolved_at'][:10]}" if p["resolved_at"] else "")
+                                   + (" (stale)" if p["stale"] else ""),
                                    p["created_at"][:16].replace("T", " ")))
         for j in range(len(self.columns)):
             self.table.setColumnWidth(j, min(self.table.columnWidth(j), self.WIDTH))
@@ -73,7 +79,7 @@ class ProposalsView(TableView):
     def _selected(self) -> None:
         p = self.selected()
         waits = p is not None and p["status"] == "pending"
-        self.accept_button.setEnabled(waits)
+        self.accept_button.setEnabled(waits and not p["stale"])
         self.reject_button.setEnabled(waits)
         if p is None:
             self.detail.setText("Nothing waits for you." if not self.rows else "")
@@ -84,6 +90,8 @@ class ProposalsView(TableView):
         lines += [f"Why it waits: {p['reason']}", f"From: {shown(p)}"]
         if not waits:
             lines.append(f"You {p['status']} it on {p['resolved_at'][:10]}.")
+        elif p["stale"]:
+            lines.append(f"It can no longer be applied: {p['stale']}. Reject it to clear it.")
         self.detail.setText("\n".join(lines))
 
     def accept(self) -> None:

@@ -1,10 +1,19 @@
-"""The self: origin and guardrails (read-only), persona, the human block and the self-model's sections."""
+"""The self: origin and guardrails (read-only), persona, the human block and the self-model's sections.
 
+An edit is saved with the text its editor was loaded from, and refused when the stored text changed meanwhile
+(a forget, an accepted proposal, another program): the whole text written back would undo that change. What
+the person typed is never replaced by a reload; what was stored meanwhile is shown under it instead. When
+the soul reports a forget (by any program), the view loads again.
+"""
+
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (QFormLayout, QLabel, QPlainTextEdit, QPushButton, QScrollArea, QSpinBox,
                                QVBoxLayout, QWidget)
 
+from anima.errors import KnownError
 from anima.mind.selfmodel import CAPS
 
+from .. import tasks
 from .base import MindView
 
 EDITABLE = (("persona", "My persona"), ("human", "What I know about you"), ("identity", "Who I am with you"),
@@ -14,6 +23,7 @@ EDITABLE = (("persona", "My persona"), ("human", "What I know about you"), ("ide
 
 class SelfView(MindView):
     title = "Self"
+    WATCH_MS = 1000  # how often, while shown, it looks whether the soul reports a forget
 
     def __init__(self, companion, parent=None):
         super().__init__(companion, parent)
@@ -30,6 +40,7 @@ class SelfView(MindView):
         col.addWidget(QLabel("<b>Guardrails</b> (read-only)"))
         col.addWidget(self.guardrails)
         self.editors: dict[str, QPlainTextEdit] = {}
+        self.elsewhere: dict[str, QLabel] = {}  # under an editor with the person's text: what is stored now
         for name, title in EDITABLE:
             col.addWidget(QLabel(f"<b>{title}</b> (at most {CAPS[name]} characters)"))
             editor = QPlainTextEdit()
@@ -37,6 +48,11 @@ class SelfView(MindView):
             editor.setMaximumHeight(90)
             self.editors[name] = editor
             col.addWidget(editor)
+            note = QLabel(objectName=f"elsewhere-{name}", wordWrap=True, textFormat=Qt.PlainText)
+            note.setStyleSheet("color: #c0392b;")
+            note.hide()
+            self.elsewhere[name] = note
+            col.addWidget(note)
             save = QPushButton("Save")
             save.setObjectName(f"save-{name}")
             save.clicked.connect(lambda _=False, n=name: self.save(n))
@@ -59,18 +75,68 @@ class SelfView(MindView):
         self.layout_.addWidget(self.error)
         self.layout_.addWidget(scroll)
         self._drafts: dict[str, str] = {}  # a refused edit's text, by section, kept for the person to fix
+        self._loaded: dict[str, str] = {}  # by section, the stored text the person's text was begun from
+        self._shown: dict[str, str] = {}  # what the view last put in each editor (another text: the person's)
+        self._forgets: int | None = None  # the soul's count of forgets when the view last loaded
+        self._watching = False  # a look at that count is under way
+        self.watch = QTimer(self, interval=self.WATCH_MS)
+        self.watch.timeout.connect(self.look_for_forgets)
+        self.watch.start()
 
     def load(self):
-        return self.companion.self_model.read(), self.companion.rhythm.read()
+        return self.companion.self_model.read(), self.companion.rhythm.read(), self.companion.soul.forgets()
 
     def show_data(self, data):
-        floor, rhythm = data
+        floor, rhythm, self._forgets = data
         self.every.setValue(rhythm.every)
         self.earned_after.setValue(rhythm.earned_after)
         self.origin.setText(floor.origin)
         self.guardrails.setText(floor.guardrails)
         for name, editor in self.editors.items():
-            editor.setPlainText(self._drafts.get(name, getattr(floor, name)))
+            self._show_text(name, getattr(floor, name))
+
+    def _show_text(self, name: str, stored: str) -> None:
+        """An editor shows the stored text, unless it holds the person's: a draft kept, or what they typed and
+        have not saved. Then it keeps theirs, and when what is stored changed since they began, the note under
+        it says what is stored now (a forget meanwhile must not come back unseen); from then on, saving puts
+        their text in its place, as they have seen what it replaces."""
+        editor, note = self.editors[name], self.elsewhere[name]
+        mine = self._drafts.get(name)
+        if mine is None and name in self._shown and editor.toPlainText() != self._shown[name]:
+            mine = editor.toPlainText()
+        if mine is None:
+            editor.setPlainText(stored)
+            self._shown[name] = editor.toPlainText()
+            self._loaded[name] = stored
+            note.hide()
+            return
+        if editor.toPlainText() != mine:
+            editor.setPlainText(mine)
+        if stored != self._loaded.setdefault(name, stored):
+            note.setText(f"Changed elsewhere since you began editing; it now holds: {stored or '(nothing)'}\n"
+                         "Save puts your text above in its place.")
+            note.show()
+            self._loaded[name] = stored
+
+    def look_for_forgets(self) -> None:
+        """Load again when the soul reports a forget since the last load (by this program or another): what went
+        leaves every editor that holds no text of the person's."""
+        if self._watching or self._forgets is None or not self.isVisible():
+            return
+        self._watching = True
+
+        def seen(count: int) -> None:
+            self._watching = False
+            if count != self._forgets:
+                self._forgets = count
+                self.refresh()
+
+        def failed(error) -> None:
+            self._watching = False
+            if not isinstance(error, KnownError):  # the soul closed, or busy: nothing to reload
+                self._failed(error)
+        companion = self.companion
+        tasks.run(lambda: companion.soul.forgets(), seen, failed, self)
 
     def save_rhythm(self) -> None:
         every, earned_after = self.every.value(), self.earned_after.value()
@@ -79,8 +145,13 @@ class SelfView(MindView):
     def save(self, name: str) -> None:
         text = self.editors[name].toPlainText()
         self._drafts[name] = text  # until it is saved: a refused edit reloads the view, and must not lose it
+        was = self._loaded.get(name)  # what it was begun from: refused if the stored text is no longer that
 
         def saved():
+            self._loaded[name] = text.strip()  # what a newer text typed meanwhile is begun from
+            self.elsewhere[name].hide()
             if self._drafts.get(name) == text:  # not a newer edit made while this one was saved
                 del self._drafts[name]
-        self.change(lambda: self.companion.edit_self(name, text), saved)
+                if self.editors[name].toPlainText() == text:
+                    self._shown[name] = text  # it is no longer the person's own: the reload shows what is stored
+        self.change(lambda: self.companion.edit_self(name, text, was), saved)

@@ -1,0 +1,77 @@
+"""The Open Mind's Self view when something else changes the self while it is open (a forget in another program):
+a save begun from the older text is refused with the person's text kept, what is stored now is shown, and an
+editor the person has not touched follows the forget."""
+
+import pytest
+
+from anima.store import Home
+from tests.conftest import PASSPHRASE
+from tests.ui.test_open_mind import open_view
+
+ZED = "- Brother Zed lives in Oslo"
+
+
+@pytest.fixture
+def forget_elsewhere(anima_home):
+    """`python -m anima forget --person NAME`, as another program on the same soul does it."""
+    def forget(name: str) -> None:
+        with Home(anima_home).unlock(PASSPHRASE) as soul:
+            soul.forget_person(name)
+    return forget
+
+
+@pytest.fixture
+def view(qtbot, window):
+    window.companion.self_model.write("human", ZED, "user")
+    view = open_view(qtbot, window, "Self")
+    assert view.editors["human"].toPlainText() == ZED
+    return view
+
+
+def test_a_save_begun_before_a_forget_elsewhere_is_refused_and_the_draft_kept(qtbot, window, view,
+                                                                              forget_elsewhere, screenshot):
+    view.watch.stop()  # the person saves before the view has looked again
+    forget_elsewhere("Zed")
+    draft = ZED + "\n- Plays chess"
+    view.editors["human"].setPlainText(draft)
+    view.loaded = False
+    view.save("human")
+    qtbot.waitUntil(lambda: view.error.isVisible() and view.loaded, timeout=10_000)
+    assert view.error.text() == ("That was not saved: the human block was changed by something else after you "
+                                 "began editing it, so look at what it holds now and save again.")
+    assert window.companion.self_model.read().human == ""  # Zed does not come back
+    assert view.editors["human"].toPlainText() == draft  # the person's text is kept, to mend
+    note = view.elsewhere["human"]
+    assert note.isVisible() and "it now holds: (nothing)" in note.text()
+    screenshot(window, "open-mind-self-changed-elsewhere")
+    view.editors["human"].setPlainText("- Plays chess")  # mended, having seen what it holds now
+    view.save("human")
+    qtbot.waitUntil(lambda: window.companion.self_model.read().human == "- Plays chess", timeout=10_000)
+    qtbot.waitUntil(lambda: not view.error.isVisible() and not note.isVisible(), timeout=10_000)
+    assert view.editors["human"].toPlainText() == "- Plays chess"
+
+
+def test_an_untouched_editor_follows_a_forget_elsewhere(qtbot, window, view, forget_elsewhere):
+    view.watch.stop()  # looked at by hand below, not by the timer
+    forget_elsewhere("Zed")
+    view.loaded = False
+    view.look_for_forgets()
+    qtbot.waitUntil(lambda: view.loaded, timeout=10_000)
+    assert view.editors["human"].toPlainText() == ""
+    assert not view.elsewhere["human"].isVisible()
+    view.editors["human"].setPlainText("- Plays chess")
+    view.save("human")
+    qtbot.waitUntil(lambda: window.companion.self_model.read().human == "- Plays chess", timeout=10_000)
+
+
+def test_text_being_typed_is_kept_through_a_forget_elsewhere_and_what_is_stored_shown(qtbot, window, view,
+                                                                                     forget_elsewhere):
+    view.watch.stop()
+    view.editors["human"].setPlainText(ZED + "\n- Plays ches")  # typing, not saved
+    forget_elsewhere("Zed")
+    view.loaded = False
+    view.look_for_forgets()
+    qtbot.waitUntil(lambda: view.loaded, timeout=10_000)
+    assert view.editors["human"].toPlainText() == ZED + "\n- Plays ches"
+    assert view.elsewhere["human"].isVisible() and "it now holds: (nothing)" in view.elsewhere["human"].text()
+    assert window.companion.self_model.read().human == ""
