@@ -570,9 +570,10 @@ def judge(change: Change, companion: str = "Anima") -> tuple[Verdict, str]:
     if source is Source.APP:
         return Verdict.APPLY, "your own edit"
     if change.provenance.external:
-        return Verdict.PROPOSE, f"it came from {change.provenance.shown()}, not from you"
+        # Where from is shown beside the reason (the proposals' "From"): the reason says only why that matters.
+        return Verdict.PROPOSE, "it came from text you did not write, not from you"
     if source is not Source.PERSON:
-        return Verdict.PROPOSE, f"it came from {change.provenance.shown()}"
+        return Verdict.PROPOSE, "it did not come from you"
     words, heard = as_words(content), as_words(said)
     sentence = _source_sentence(words, heard) if said else ""
     if _ordered(words, sentence, companion):

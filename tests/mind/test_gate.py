@@ -265,3 +265,15 @@ def test_what_reflection_writes_for_itself_never_turns_it_against_them(line):
 def test_its_own_lessons_and_thoughts_are_kept(line):
     from anima.mind.gate import unfit
     assert unfit(line) is None
+
+
+@pytest.mark.parametrize("source, detail", [(Source.THIRD_PARTY, "Bob"), (Source.PASTED, "notes.txt")])
+def test_a_proposal_says_where_it_came_from_once(companion, source, detail):
+    """The proposals views show the reason and, beside it, where it came from: the reason does not name the
+    source again ("why it waits: it came from someone else (Bob); from someone else (Bob)")."""
+    from anima.store.provenance import shown
+    [d] = companion.gate.submit([fact("Lives in Berlin", provenance=Provenance(source, None, detail))])
+    assert d.verdict is Verdict.PROPOSE
+    [p] = companion.proposals()
+    listed = f"why it waits: {p['reason']}; from {shown(p)}"
+    assert listed.count(detail) == 1, listed
