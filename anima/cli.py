@@ -360,6 +360,8 @@ def cmd_parts(args) -> int:
     """Seed 000's parts: list, show, patch (as the person), install or export a pack."""
     import json
     from .mind import packs
+    from .mind.part import printable
+    from .models.structured import NotJSON, parse_json
     from .store.provenance import shown
     with closing(open_companion(args, talk=args.action == "tend")) as companion:
         parts = companion.parts
@@ -380,7 +382,7 @@ def cmd_parts(args) -> int:
                 print("No parts yet.")
             else:
                 for p in found:
-                    print(f"#{p.id} [{p.status}{', core' if p.core else ''}] {p.name}")
+                    print(f"#{p.id} [{p.status}{', core' if p.core else ''}] {printable(p.name)}")
         elif args.action == "show":
             p = parts.get(args.id)
             shown_part = {**p.data, **p.runtime(), "children": parts.children(p.id),
@@ -389,12 +391,16 @@ def cmd_parts(args) -> int:
                 print(json.dumps(shown_part, ensure_ascii=False, indent=1))
             else:
                 for key, value in shown_part.items():
-                    print(f"{key}: {value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)}")
+                    said = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+                    print(printable(f"{key}: {said}"))
         elif args.action == "patch":
             try:
-                operations = json.loads(Path(args.path).read_text(encoding="utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError) as e:
+                operations = parse_json(Path(args.path).read_text(encoding="utf-8"))
+            except UnicodeDecodeError as e:
                 raise KnownError(f"{args.path} is not a JSON file ({type(e).__name__}); part #{args.id} was not "
+                                 "changed.") from None
+            except NotJSON as e:
+                raise KnownError(f"{args.path} is not a JSON file that can be read: {e}; part #{args.id} was not "
                                  "changed.") from None
             before = parts.get(args.id)
             p = parts.patch(args.id, operations, "user")
@@ -419,10 +425,13 @@ def cmd_parts(args) -> int:
         elif args.action == "affect":
             if args.set:
                 try:
-                    profile = json.loads(Path(args.set).read_text(encoding="utf-8"))
-                except (UnicodeDecodeError, json.JSONDecodeError) as e:
+                    profile = parse_json(Path(args.set).read_text(encoding="utf-8"))
+                except UnicodeDecodeError as e:
                     raise KnownError(f"{args.set} is not a JSON file ({type(e).__name__}); the affect profile was not "
                                      "changed.") from None
+                except NotJSON as e:
+                    raise KnownError(f"{args.set} is not a JSON file that can be read: {e}; the affect profile was "
+                                     "not changed.") from None
                 companion.affect.set(profile, "user")
                 print("The affect profile is set.")
             print(json.dumps(companion.affect.profile(), ensure_ascii=False, indent=1))
@@ -439,15 +448,14 @@ def cmd_parts(args) -> int:
             elif not shown_bids:
                 print(f"Reply #{args.message_id} weighed no bids.")
             for b in [] if args.json else shown_bids:
-                print(f"[{'followed' if b['followed'] else 'left'}] {b['part']} (#{b['part_id']}): "
-                      f"focus: {b['focus']}; "
-                      f"suggests: {b['suggestion']}; predicts: {b['predicted_result']} ({b['confidence']}, "
-                      f"{b['timeframe_s']} s)")
+                print(printable(f"[{'followed' if b['followed'] else 'left'}] {b['part']} (#{b['part_id']}): "
+                                f"focus: {b['focus']}; suggests: {b['suggestion']}; predicts: "
+                                f"{b['predicted_result']} ({b['confidence']}, {b['timeframe_s']} s)"))
         elif args.action == "predictions":
             now = companion.predictions.now()
             for p in companion.predictions.all():
-                print(f"#{p.id} [{p.status(now)}] part #{p.part_id}: {p.predicted_result} (due {p.due_at})"
-                      + (f" -> {p.result}" if p.result else ""))
+                print(printable(f"#{p.id} [{p.status(now)}] part #{p.part_id}: {p.predicted_result} (due {p.due_at})"
+                                + (f" -> {p.result}" if p.result else "")))
     return 0
 
 

@@ -1,5 +1,6 @@
 """The command line as a script uses it: exit 0, or 2 with one clear line for a person's mistake."""
 
+import json
 import os
 import subprocess
 import sys
@@ -238,3 +239,65 @@ def test_a_mistake_raised_from_none_in_place_of_another_is_said_once(tmp_path, c
     assert cli.main(["--home", str(home), "import-lorebook", str(tmp_path / "e.json")]) == 2
     [line] = capsys.readouterr().err.strip().splitlines()
     assert "Closing then failed too" not in line and line.count("not a lorebook") == 1, line
+
+
+class _LeftOpen:
+    """The test's companion as `open_companion` gives it, left open when the command closes it."""
+
+    def __init__(self, companion):
+        self.companion = companion
+
+    def __getattr__(self, name):
+        return getattr(self.companion, name)
+
+    def close(self):
+        pass
+
+
+@pytest.fixture
+def parts_cli(companion, monkeypatch, capsys):
+    """`python -m anima parts ...` in this process, on a companion with the personal assistant's parts:
+    -> run(*args) -> (exit status, stdout, stderr)."""
+    from anima import cli
+    from anima.mind import packs
+    companion.packs.install(packs.read(ROOT / "anima" / "resources" / "packs" / "personal-assistant.json"))
+    monkeypatch.setattr(cli, "open_companion", lambda args, **_: _LeftOpen(companion))
+
+    def run(*args):
+        status = cli.main(["parts", *args])
+        out = capsys.readouterr()
+        return status, out.out, out.err
+    return run
+
+
+def test_a_patch_or_a_pack_that_json_cannot_keep_is_refused_in_one_line_and_nothing_changes(companion, parts_cli,
+                                                                                           tmp_path):
+    c = companion
+    before = [p.data for p in c.parts.all(None)], c.soul.history("part")
+    given = tmp_path / "given.json"
+    for text, says in (
+            ('[{"op": "replace", "path": "/intensity", "value": ' + "9" * 5000 + "}]", "a number too long to read"),
+            ("[" * 100_000 + "]" * 100_000, "nests more than 64 levels deep"),
+            ('[{"op": "replace", "path": "/name", "value": "\\ud800x"}]', "half of a surrogate pair"),
+            ('[{"op": "replace", "path": "/name", "value": "Bad\\u0000name\\u001b[31m"}]', "control or invisible"),
+            ('[{"op": "replace", "path": "/name", "value": "\\u200b\\u200b"}]', "its name is blank")):
+        given.write_text(text, encoding="utf-8")
+        status, out, err = parts_cli("patch", "3", str(given))
+        assert (status, out, err.count("\n")) == (2, "", 1) and says in err and "part #3 was not changed" in err.lower()
+    pack = json.loads((ROOT / "anima" / "resources" / "packs" / "personal-assistant.json").read_text("utf-8"))
+    for name, says in (("Helper\x1b]0;pwned\x07\x1b[2J", "its name holds a control or invisible character (U+001B)"),
+                       ("Helper\udc00", "half of a surrogate pair")):
+        given.write_text(json.dumps({**pack, "parts": [{**pack["parts"][0], "name": name}]}), encoding="utf-8")
+        status, out, err = parts_cli("install-pack", str(given))
+        assert (status, out, err.count("\n")) == (2, "", 1) and says in err and "nothing was installed" in err
+    assert ([p.data for p in c.parts.all(None)], c.soul.history("part")) == before
+
+
+def test_parts_are_listed_with_control_characters_shown_not_obeyed(companion, parts_cli):
+    c = companion  # a part stored before the rules refused such a name
+    data = {**c.parts.get(3).data, "name": "Helper\x1b]0;pwned\x07\x1b[2J"}
+    c.soul.update("part", 3, "user", name=data["name"], data=json.dumps(data))
+    status, out, _ = parts_cli("list")
+    assert status == 0 and "#3 [active] Helper\\x1b]0;pwned\\x07\\x1b[2J\n" in out and "\x1b" not in out
+    status, out, _ = parts_cli("show", "3")
+    assert status == 0 and "name: Helper\\x1b]0;pwned" in out and "\x1b" not in out

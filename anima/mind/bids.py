@@ -32,6 +32,7 @@ from ..models.structured import StructuredOutputFailed, ask_structured
 from ..store.soul import Soul
 from . import part as part_schema
 from .affect import Affect
+from .messages import clean
 from .parts import Part, Parts
 from .predictions import Predictions
 
@@ -233,7 +234,9 @@ class Bidding:
             except StructuredOutputFailed as e:
                 log.info("part #%d made no valid bid in %d tries", p.id, len(e.attempts))
                 return None
-            said = {k: " ".join(str(got[k]).split()) for k in ("focus", "suggestion", "predicted_result")}
+            # Without control and invisible characters (messages.clean): a followed bid's words go into its part's
+            # outcomes, where the part's rules refuse them.
+            said = {k: " ".join(clean(got[k]).split()) for k in ("focus", "suggestion", "predicted_result")}
             why = next((f"its {k} is blank" for k, v in said.items() if not v), None) \
                 or next((f"its {k} repeats the form instead of bidding" for k, v in said.items()
                          if part_schema.repeats_form(v)), None) \

@@ -31,6 +31,13 @@ class EmptyMessage(KnownError):
         super().__init__("The message is empty; nothing was sent.")
 
 
+def hidden(text: str) -> str | None:
+    """The first character of `text` that `clean` takes out (a control character other than tab, newline and
+    carriage return, or an invisible one), or None."""
+    found = _CONTROL.search(text)
+    return found.group() if found else None
+
+
 def clean(text: str) -> str:
     if isinstance(text, bytes):
         text = text.decode("utf-8", errors="replace")

@@ -5,17 +5,18 @@
   whether the Self followed it).
 - `edit_whole`: a person's edit of a part as a whole JSON text, turned into a patch of the top-level fields it
   changes and applied through Parts.patch, so the same checks hold (schema, size, voice, protected fields) and a
-  refused edit changes nothing.
+  refused edit changes nothing; refused too when the part changed since it was shown (reflection added a trigger
+  meanwhile), rather than undoing that change unseen.
 - `PredictionShown` and `predictions`: every prediction with its part's name and where it stands (pending, due,
   evaluated) at a given time.
 """
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..errors import InvalidEdit
+from ..models.structured import NotJSON, parse_json
 from ..store.soul import Soul
 from .bids import span
 from .parts import Part, Parts
@@ -64,22 +65,21 @@ def bid_line(b: dict) -> str:
             f"({b['confidence']} sure, within {span(b['timeframe_s'])}).")
 
 
-def edit_whole(parts: Parts, part_id: int, text: str, actor: str = "user") -> Part:
-    """Apply a part's whole JSON as edited by a person: InvalidEdit (one clear line) when it is not JSON, not an
-    object, or a part the store would not keep; then nothing changes."""
+def edit_whole(parts: Parts, part_id: int, text: str, *, shown: dict, actor: str = "user") -> Part:
+    """Apply a part's whole JSON as edited by a person from `shown`, the part as it was shown to them: InvalidEdit
+    (one clear line) when it is not JSON that can be kept (parse_json), not an object, or a part the store would
+    not keep, or when the part has changed since it was shown; then nothing changes."""
     try:
-        after = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InvalidEdit(f"Part #{part_id} was not changed: that is not JSON ({e.msg} at line {e.lineno}, column "
-                          f"{e.colno}).") from None
+        after = parse_json(text)
+    except NotJSON as e:
+        raise InvalidEdit(f"Part #{part_id} was not changed: {e}.") from None
     if not isinstance(after, dict):
         raise InvalidEdit(f"Part #{part_id} was not changed: a part is a JSON object {{...}}, not a "
                           f"{type(after).__name__}.")
-    before = parts.get(part_id).data
-    operations = [{"op": "remove", "path": "/" + _pointer(k)} for k in before if k not in after]
-    operations += [{"op": "add" if k not in before else "replace", "path": "/" + _pointer(k), "value": v}
-                   for k, v in after.items() if before.get(k, _MISSING) != v]
-    return parts.patch(part_id, operations, actor)
+    operations = [{"op": "remove", "path": "/" + _pointer(k)} for k in shown if k not in after]
+    operations += [{"op": "add" if k not in shown else "replace", "path": "/" + _pointer(k), "value": v}
+                   for k, v in after.items() if shown.get(k, _MISSING) != v]
+    return parts.patch(part_id, operations, actor, shown=shown)
 
 
 _MISSING = object()

@@ -19,6 +19,7 @@ from pathlib import Path
 import jsonschema
 
 from ..errors import InvalidEdit
+from ..models.structured import NotJSON, parse_json
 from ..store.provenance import Provenance, Source
 from . import part as schema
 from .parts import Parts
@@ -69,9 +70,11 @@ def check(pack) -> None:
 def read(path: str | Path) -> dict:
     """A pack file, checked whole."""
     try:
-        pack = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        pack = parse_json(Path(path).read_text(encoding="utf-8"))
+    except UnicodeDecodeError as e:
         raise InvalidEdit(f"{path} is not a JSON file ({type(e).__name__}); nothing was installed.") from None
+    except NotJSON as e:
+        raise InvalidEdit(f"{path} is not a JSON file that can be read: {e}; nothing was installed.") from None
     check(pack)
     return pack
 

@@ -11,11 +11,13 @@ lineage across splits and merges) is kept beside it (mind/parts.py), never in it
 
 import json
 import re
+import unicodedata
 from pathlib import Path
 
 import jsonschema
 
 from ..errors import InvalidEdit
+from .messages import hidden
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "resources" / "part.schema.json"
 PART_SCHEMA: dict = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
@@ -174,15 +176,64 @@ def speaks_as_we(text: str) -> bool:
 
 
 def part_bytes(part: dict) -> int:
-    return len(json.dumps(part, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+    # surrogatepass: half of a surrogate pair is counted, not raised on; text_problem refuses it.
+    return len(json.dumps(part, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass"))
+
+
+def _texts(value, where: str = ""):
+    """Each text in a part, with where it is ("name", "triggers/0")."""
+    if isinstance(value, str):
+        yield where, value
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, v in items:
+        yield from _texts(v, f"{where}/{key}".lstrip("/"))
+
+
+# What messages.hidden lets through that a part's text may not hold either: a carriage return, half of a surrogate
+# pair (no character at all, and it cannot be written as UTF-8), and in a name, tab and newline.
+_MORE = re.compile(r"[\r\ud800-\udfff]")
+_MORE_IN_NAME = re.compile(r"[\t\n\r\ud800-\udfff]")
+
+
+def _unfit(text: str, in_name: bool = False) -> str | None:
+    """The first character of `text` that a part's text may not hold, or None: a control character (in a name,
+    any; elsewhere, any but tab and newline), an invisible or direction-changing one (messages.hidden), or half of
+    a surrogate pair."""
+    found = (_MORE_IN_NAME if in_name else _MORE).search(text)
+    return hidden(text) or (found.group() if found else None)
+
+
+def blank(text: str) -> bool:
+    """Whether a text shows nothing: only spaces, control and invisible characters (two zero-width spaces)."""
+    return not any(unicodedata.category(c)[0] not in "CZ" for c in text)
+
+
+def text_problem(part: dict) -> str | None:
+    """Which text of a (schema-valid) part holds a character a person cannot see, or that changes what a terminal
+    or the text around it does, naming the field and the character's code (never the text); None if none does."""
+    for where, text in _texts(part):
+        if (bad := _unfit(text, where == "name")) is not None:
+            what = "half of a surrogate pair, which is not a character" if "\ud800" <= bad <= "\udfff" \
+                else "a control or invisible character"
+            return f"its {where} holds {what} (U+{ord(bad):04X})"
+    return None
+
+
+def printable(text: str) -> str:
+    """A text with the characters a part may not hold (but newline and tab) written as escapes ("\\x1b",
+    "\\u202e"), so a terminal shows them instead of obeying them."""
+    return "".join(ascii(c)[1:-1] if c not in "\t\n" and _unfit(c) else c for c in text)
 
 
 def problem(part) -> str | None:
-    """Why an object cannot be stored as a part (schema, size, voice), in one line without its text; or None."""
+    """Why an object cannot be stored as a part (schema, size, voice, its characters), in one line without its
+    text; or None."""
     if (why := schema_problem(part)) is not None:
         return why
-    if not part["name"].strip():
+    if blank(part["name"]):
         return "its name is blank"
+    if (why := text_problem(part)) is not None:
+        return why
     if (size := part_bytes(part)) > MAX_PART_BYTES:
         return f"it would be {size} bytes, over the {MAX_PART_BYTES} a part may hold"
     return voice_problem(part)

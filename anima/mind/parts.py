@@ -154,11 +154,16 @@ class Parts:
             if p.archived != archived:
                 self.soul.update("part", part_id, actor, archived=int(archived), updated_at=now())
 
-    def patch(self, part_id: int, operations, actor: str) -> Part:
+    def patch(self, part_id: int, operations, actor: str, *, shown: dict | None = None) -> Part:
         """Apply an RFC 6902 patch to one part: all of it, as one edit in the history, or none of it.
-        InvalidEdit (one line, none of the part's text) when it is refused; the refusal is logged."""
+        InvalidEdit (one line, none of the part's text) when it is refused; the refusal is logged. `shown`: the
+        part as it was shown to whoever wrote the patch; refused when it has changed since (reflection added a
+        trigger meanwhile), so that no change made meanwhile is undone unseen."""
         with self.soul.transaction():
             before = self.get(part_id)
+            if shown is not None and before.data != shown:
+                self._refuse(part_id, "changed since shown", "it changed since it was shown; load it again "
+                             "(Revert) and make your change there")
             after = self._patched(before, operations, actor)
             if actor != "user" and after != before.data:
                 _written_for_itself(after)

@@ -10,6 +10,7 @@ times. Never a half-valid object.
 """
 
 import json
+import math
 import re
 from dataclasses import dataclass
 
@@ -146,16 +147,96 @@ def _inline(schema: dict, limits: bool = True) -> str:
     return "; ".join(said)
 
 
+# No answer of a model's and no part or patch of a person's nests deeper: deeper is garbage, and past Python's
+# recursion limit it would break json itself (and, below it, copying, validating and writing the value).
+MAX_DEPTH = 64
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+class NotJSON(ValueError):
+    """A text that is not a JSON value we can keep, with why in a few words for people (none of the text)."""
+
+
+def parse_json(text: str, *, strict: bool = True) -> object:
+    """A JSON value from text a model or a person wrote; NotJSON when it is not one that can be kept: invalid,
+    nested deeper than MAX_DEPTH, a number too long to read or not a number (NaN, Infinity), or a text holding
+    half of a surrogate pair (\\ud800: no character at all, and it cannot be written as UTF-8). `strict`: False
+    allows control characters inside strings, as a model writes them."""
+    try:
+        value = json.loads(text, strict=strict, parse_constant=_no_constant, parse_float=_finite)
+    except NotJSON:
+        raise
+    except json.JSONDecodeError as e:
+        raise NotJSON(f"that is not JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
+    except RecursionError:
+        raise NotJSON(f"it nests more than {MAX_DEPTH} levels deep") from None
+    except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+        raise NotJSON("it holds a number too long to read") from None
+    _check_value(value)
+    return value
+
+
+def _no_constant(name: str):
+    raise NotJSON(f"it holds {name}, which is not a number in JSON")
+
+
+def _finite(written: str) -> float:
+    if not math.isfinite(number := float(written)):
+        raise NotJSON("it holds a number too large to read")
+    return number
+
+
+def _check_value(value) -> None:
+    """NotJSON when a value parsed from JSON nests too deep or holds a lone surrogate; walked without recursion."""
+    stack = [(value, 1)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, str):
+            if _SURROGATE.search(v):
+                raise NotJSON("it holds half of a surrogate pair (such as \\ud800), which is not a character")
+        elif isinstance(v, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise NotJSON(f"it nests more than {MAX_DEPTH} levels deep")
+            items = v.items() if isinstance(v, dict) else enumerate(v)
+            stack.extend((x, depth + 1) for pair in items for x in pair)
+
+
 def parse_object(raw: str) -> object:
-    """The JSON object in a reply: fences and chatter around it are dropped; control characters allowed."""
+    """The JSON object in a reply: fences and chatter around it are dropped; control characters allowed.
+    NotJSON (a ValueError) for a reply that holds none that can be kept (parse_json)."""
     text = raw.strip()
     fenced = re.search(r"```(?:json)?\s*(.*?)```", text, re.S)
     if fenced:
         text = fenced.group(1).strip()
     start, end = text.find("{"), text.rfind("}")
     if start < 0 or end < start:
-        raise ValueError("no JSON object in the reply")
-    return json.loads(text[start:end + 1], strict=False)
+        raise NotJSON("no JSON object in the reply")
+    return parse_json(text[start:end + 1], strict=False)
+
+
+def as_schema_says(value, schema: dict):
+    """The value with each whole-number float where the schema says integer made an int: JSON Schema counts 1.0
+    an integer, and Python does not index a list with it. For a value the schema validates."""
+    if isinstance(value, float) and value.is_integer() and _integral(schema):
+        return int(value)
+    if isinstance(value, dict):
+        properties = schema.get("properties", {})
+        value = {k: as_schema_says(v, properties[k]) if k in properties else v for k, v in value.items()}
+    elif isinstance(value, list) and isinstance(schema.get("items"), dict):
+        value = [as_schema_says(v, schema["items"]) for v in value]
+    for sub in schema.get("allOf", []):
+        value = as_schema_says(value, sub)
+    for key in ("anyOf", "oneOf"):
+        fits = [sub for sub in schema.get(key, []) if jsonschema.Draft202012Validator(sub).is_valid(value)]
+        if fits:
+            value = as_schema_says(value, fits[0])
+    return value
+
+
+def _integral(schema: dict) -> bool:
+    t = schema.get("type")
+    return "integer" in (t if isinstance(t, list) else [t]) or any(
+        type(e) is int for e in schema.get("enum", ()))
 
 
 def ask_structured(model: ChatModel, messages: list[Message], schema: dict, *, what: str = "object",
@@ -185,8 +266,8 @@ def ask_structured(model: ChatModel, messages: list[Message], schema: dict, *, w
             errors = sorted(validator.iter_errors(obj), key=lambda e: list(e.absolute_path))
             if errors:
                 raise ValueError("; ".join(_describe(e) for e in errors[:3]))
-            return obj
-        except ValueError as e:  # json.JSONDecodeError is a ValueError
+            return as_schema_says(obj, schema)
+        except ValueError as e:  # NotJSON is a ValueError
             error = str(e) if stream.stop_reason is not StopReason.LENGTH else f"cut off at {cap} tokens: {e}"
             attempts.append(Attempt(raw, error, stream.stop_reason))
             said += [{"role": "assistant", "content": raw[:2000]},

@@ -7,6 +7,7 @@ reaches the Self's prompts.
 """
 
 import json
+import logging
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -281,3 +282,45 @@ def test_a_bid_that_only_repeats_the_form_is_not_kept(day):
     c.chat.enqueue(form, form, "Fine.")
     turn = c.turn("math homework")
     assert turn.read() == "Fine." and c.bids(turn.reply_id) == [] and len(c.chat.history) == 3
+
+
+def test_a_choice_with_numbers_written_as_floats_is_followed_and_the_reply_comes(day):
+    # JSON Schema counts 1.0 an integer: the choice passes its schema, and the bid it names is followed.
+    c, _, _ = day
+    c.chat.enqueue(bid(confidence=70.0, seconds=1200.0), '{"follow": [1.0], "why": "it serves today"}',
+                   "Twenty minutes, then.")
+    turn = c.turn("I need to finish my math homework today")
+    assert turn.read() == "Twenty minutes, then."
+    [weighed] = c.bids(turn.reply_id)
+    assert weighed["followed"] and (weighed["confidence"], weighed["timeframe_s"]) == ("70%", 1200)
+
+
+def test_a_bid_or_a_choice_nested_thousands_deep_is_dropped_as_malformed_and_the_reply_comes(day, caplog):
+    c, _, _ = day
+    deep = '{"focus": ' + "[" * 3000 + "]" * 3000 + "}"
+    with caplog.at_level(logging.INFO):
+        c.chat.enqueue(deep, deep, deep, "Fine.")  # no bid within its tries
+        turn = c.turn("math homework")
+        assert turn.read() == "Fine." and c.bids(turn.reply_id) == []
+        assert "made no valid bid" in caplog.text
+
+        deep = '{"follow": ' + "[" * 3000 + "]" * 3000 + "}"
+        c.chat.enqueue(bid(), deep, deep, deep, "Go.")  # a bid, and no choice among it
+        turn = c.turn("math homework again")
+        assert turn.read() == "Go."
+        assert [b["followed"] for b in c.bids(turn.reply_id)] == [False]
+        assert "the Self chose no bid" in caplog.text
+
+
+def test_a_followed_bid_with_control_characters_leaves_its_outcome_in_the_part_without_them(day):
+    c, clock, pid = day
+    c.chat.enqueue(bid(suggestion="Open the \x1b[2Jworksheet\u202e now", seconds=60), follow(1), "Go.")
+    turn = c.turn("math homework time")
+    turn.read()
+    c.settle()
+    assert c.bids(turn.reply_id)[0]["suggestion"] == "Open the [2Jworksheet now"
+    clock.at = NINE + timedelta(minutes=5)
+    c.chat.enqueue(json.dumps({"result": "Ada opened it", "came_true": "yes", "revision": []}))
+    [done] = c.evaluate_due()
+    assert done.evidence  # the part's rules take the outcome
+    assert c.parts.get(pid).data["suggestions_and_results"][0]["your_suggestion"] == "Open the [2Jworksheet now"

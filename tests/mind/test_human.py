@@ -151,3 +151,27 @@ def test_a_full_block_keeps_its_lines_and_the_fact_is_still_remembered(learning)
     say(c, "My brother Tom lives in Oslo.", "Nice.", facts(("Brother Tom lives in Oslo", 0)))
     assert c.self_model.read().human == full.strip()
     assert [m["content"] for m in c.memories.current()] == ["Brother Tom lives in Oslo"]
+
+
+def test_a_line_named_by_a_whole_number_written_as_a_float_is_replaced(learning):
+    c = learning
+    say(c, "I work as a software engineer.", "Nice!", facts(("Works as a software engineer", 0)))
+    say(c, "I now work as a software tester.", "Oh!", facts(("Works as a software tester", 1.0)))
+    assert block_lines(c.self_model.read().human) == ["Works as a software tester"]
+    assert [m["content"] for m in c.memories.current()] == ["Works as a software tester"]
+
+
+@pytest.mark.parametrize("answer", [
+    '{"facts": ' + "[" * 5000 + "]" * 5000 + "}",                       # deeper than json can read
+    '{"facts": [{"fact": "Likes green tea \\ud800", "replaces": 0}]}',  # half a surrogate pair: no UTF-8 holds it
+])
+def test_an_answer_json_cannot_keep_is_malformed_not_a_bug_and_the_messages_are_read(learning, caplog, answer):
+    c = learning
+    failed = []
+    c.on_background_failure(failed.append)
+    with caplog.at_level(logging.WARNING):
+        say(c, "I like green tea.", "Nice.", answer, answer, answer)
+    assert failed == [] and "learning about the person skipped" in caplog.text
+    assert c.self_model.read().human == "" and c.memories.current() == []
+    newest = c.soul.query("SELECT max(id) AS id FROM messages WHERE role = 'user'")[0]["id"]
+    assert c.soul.get_meta(READ_THROUGH) == str(newest)  # read: not asked about again

@@ -285,6 +285,20 @@ BAD_PATCHES = {  # what it is: (the patch, what the refusal says)
                                           {"op": "remove", "path": "/triggers/99"}], "operation 2"),
     "the AI setting core_part": ([{"op": "replace", "path": "/core_part", "value": True}],
                                  "core_part, which only you change"),
+    # What a terminal obeys or a person cannot see: never in a part (a pack's name retitled the terminal).
+    "a name with an escape sequence": ([{"op": "replace", "path": "/name", "value": "Fear\x1b]0;pwned\x07\x1b[2J"}],
+                                       "its name holds a control or invisible character (U+001B)"),
+    "a name with a tab": ([{"op": "replace", "path": "/name", "value": "Fear\tof dogs"}], "(U+0009)"),
+    "a name of two zero-width spaces": ([{"op": "replace", "path": "/name", "value": "\u200b\u200b"}],
+                                        "its name is blank"),
+    "a name of joiners and spaces": ([{"op": "replace", "path": "/name", "value": " \u200d\u2060 "}],
+                                     "its name is blank"),
+    "a description turned around": ([{"op": "replace", "path": "/description", "value": "I fear \u202edogs\u202c."}],
+                                    "its description holds a control or invisible character (U+202E)"),
+    "a trigger with a NUL": ([{"op": "add", "path": "/triggers/-", "value": "a dog\x00 barks"}],
+                             "its triggers/7 holds a control or invisible character (U+0000)"),
+    "a name with half a surrogate pair": ([{"op": "replace", "path": "/name", "value": "Fear \ud800"}],
+                                          "its name holds half of a surrogate pair, which is not a character"),
 }
 
 
@@ -299,6 +313,25 @@ def test_a_bad_patch_is_refused_in_one_line_and_the_part_is_exactly_as_it_was(so
     assert says in message
     assert row(soul, dogs) == before
     assert parts.get(dogs).data == fear()
+
+
+def test_tabs_and_line_breaks_stay_in_a_parts_longer_texts(parts, dogs):
+    p = parts.patch(dogs, [{"op": "replace", "path": "/personality", "value": "Stubborn.\n\tShort and urgent."}],
+                    "user")
+    assert p.data["personality"] == "Stubborn.\n\tShort and urgent."
+
+
+def test_a_whole_edit_of_a_part_changed_since_it_was_shown_is_refused_and_the_change_stays(parts, dogs):
+    from anima.mind.open_parts import edit_whole
+    shown = parts.get(dogs).data  # what the Open Mind showed the person
+    parts.patch(dogs, [{"op": "add", "path": "/triggers/-", "value": "a dog growls"}], "ai")  # reflection, meanwhile
+    with pytest.raises(InvalidEdit, match=f"^Part #{dogs} was not changed: it changed since it was shown; load it "
+                                          r"again \(Revert\)"):
+        edit_whole(parts, dogs, json.dumps({**shown, "intensity": "Low"}), shown=shown)
+    now = parts.get(dogs).data
+    assert "a dog growls" in now["triggers"] and now["intensity"] == fear()["intensity"]
+    p = edit_whole(parts, dogs, json.dumps({**now, "intensity": "Low"}), shown=now)  # from the part as it is
+    assert p.data == {**now, "intensity": "Low"}
 
 
 def test_a_refusal_is_logged_without_the_parts_or_the_patchs_words(soul, parts, dogs, caplog):

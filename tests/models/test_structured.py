@@ -75,6 +75,38 @@ def test_bad_replies_fail_cleanly_after_the_retries_with_the_raw_text_kept(repli
     assert all(len(a.raw.split()) <= model.history[0]["max_tokens"] for a in failed.value.attempts)
 
 
+@pytest.mark.parametrize("reply, why", [
+    ('{"mood": ' + "[" * 5000 + "]" * 5000 + "}", "nests more than 64 levels deep"),  # json itself would recurse
+    ('{"mood": ' + "[" * 65 + "]" * 65 + ', "reasons": []}', "nests more than 64 levels deep"),
+    ('{"mood": "calm \\ud800", "reasons": []}', "half of a surrogate pair"),        # no UTF-8 can hold it
+    ('{"mood": "calm", "reasons": [], "n": ' + "9" * 5000 + "}", "a number too long to read"),
+    ('{"mood": NaN, "reasons": []}', "NaN, which is not a number"),
+])
+def test_a_reply_json_cannot_keep_is_malformed_like_any_invalid_one(reply, why):
+    model = FakeChatModel().enqueue(reply, reply, reply)
+    with pytest.raises(StructuredOutputFailed, match="after 3 tries") as failed:
+        ask_structured(model, ASK, SCHEMA, retries=2)
+    assert all(why in a.error for a in failed.value.attempts)
+    assert why in model.history[1]["messages"][-1]["content"]  # the model is told what was wrong
+
+
+def test_a_whole_number_written_as_a_float_comes_back_an_int_where_the_schema_says_integer():
+    schema = {"type": "object", "additionalProperties": False, "required": ["pick", "notes", "weight"],
+              "properties": {
+                  "pick": {"type": "array", "maxItems": 3, "items": {"type": "integer", "enum": [1, 2, 3]}},
+                  "notes": {"type": "array", "maxItems": 2, "items": {"anyOf": [
+                      {"type": "object", "additionalProperties": False, "required": ["line"],
+                       "properties": {"line": {"type": "integer", "minimum": 1, "maximum": 9}}},
+                      {"type": "string", "maxLength": 9}]}},
+                  "weight": {"type": "number"}}}
+    model = FakeChatModel().enqueue('{"pick": [2.0, 3], "notes": [{"line": 4.0}, "x"], "weight": 2.0}')
+    got = ask_structured(model, ASK, schema)
+    assert got == {"pick": [2, 3], "notes": [{"line": 4}, "x"], "weight": 2.0}
+    assert [type(i) for i in got["pick"]] == [int, int] and type(got["notes"][0]["line"]) is int
+    assert ["a", "b", "c"][got["pick"][0]] == "c"  # an index, as code uses it
+    assert type(got["weight"]) is float  # a number stays what it was written as
+
+
 def test_schemas_without_caps_are_refused_before_any_call():
     with pytest.raises(UncappedSchema, match="maxLength"):
         check_caps({"type": "object", "properties": {"x": {"type": "string"}}})

@@ -459,3 +459,32 @@ def test_deep_reflection_ends_by_tending_the_parts(dc):
     done = c.reflect_deeply()
     assert c.parts.get(homework).archived  # its conclude_when was met
     assert "parts:" in done.summary() and not c.chat.queue
+
+
+def test_message_numbers_written_as_floats_cut_the_episode_and_name_the_feedback(dc):
+    c = dc
+    ids = talk(c, 0, "I finished the half marathon in two hours!", "Congratulations, that's huge!",
+               "Please keep answers short.", "Sure, short answers.")
+    c.chat.enqueue(json.dumps({
+        "episodes": [{"messages": [1.0, 2.0], "summary": "Ada finished the half marathon in two hours",
+                      "emotional_arc": "proud", "significance": 6.0, "self_assessment": "I celebrated with her."}],
+        "feedback": [{"message": 3.0, "kind": "correction", "lesson": "Keep answers short", "rule": 0.0,
+                      "stance": "supports"}]}), considering())
+    done = c.reflect_deeply()
+    [episode] = [c.episodes.get(i) for i in done.episodes]
+    assert episode.summary == "Ada finished the half marathon in two hours" and episode.significance == 0.6
+    assert sorted(i for _, i in c.soul.citations("episode", episode.id)) == ids[:2]
+    [rule] = c.rules.all()
+    assert [i for _, i in c.soul.citations("rule", rule.id)] == [ids[2]]
+
+
+@pytest.mark.parametrize("answer", [
+    '{"episodes": ' + "[" * 3000 + "]" * 3000 + "}",
+    reading(episodes=[([1, 2], "Ada ran the half marathon \ud800", "calm", 5, "I listened.")]),
+])
+def test_an_answer_json_cannot_keep_is_malformed_not_a_bug(dc, answer):
+    c = dc  # (dc checks that no reflection failed as a bug)
+    talk(c, 0, "I ran the half marathon today.", "Well done!")
+    c.chat.enqueue(answer, answer, answer)
+    done = c.reflect_deeply()
+    assert done.malformed == 1 and c.episodes.all() == []

@@ -66,8 +66,10 @@ def test_a_json_edit_is_stored_and_one_that_breaks_the_schema_is_refused_and_not
     data = json.loads(view.json.toPlainText())
     data["wants"].append("Keep reviews short")
     view.json.setPlainText(json.dumps(data))
+    view.loaded = False
     view.save()
-    qtbot.waitUntil(lambda: "Keep reviews short" in c.parts.get(tech).data["wants"], timeout=10_000)
+    qtbot.waitUntil(lambda: view.loaded, timeout=10_000)  # stored, and shown as stored
+    assert "Keep reviews short" in c.parts.get(tech).data["wants"]
     assert c.soul.history("part", tech)[-1]["actor"] == "user"
 
     before = c.parts.get(tech)
@@ -213,3 +215,47 @@ def test_the_affect_profile_is_edited_in_the_window_and_a_bad_edit_keeps_the_old
         assert view.boxes["seeks"].toPlainText() == broken  # the person's text stays, to be fixed
     view.revert()
     assert view.boxes["seeks"].toPlainText() == "things finished" and not view.error.isVisible()
+
+
+def test_json_that_cannot_be_kept_is_refused_in_the_view_and_nothing_changes(qtbot, window):
+    c = window.companion
+    roly, tech, _ = roly_split(c)
+    view = open_view(qtbot, window, "Parts")
+    view.select(tech)
+    before = c.parts.get(tech)
+    shown = view.json.toPlainText()
+    for broken, says in (('{"name": ' + "9" * 5000 + "}", "a number too long to read"),
+                         ("[" * 5000 + "]" * 5000, "nests more than 64 levels deep"),
+                         (shown.replace('"name": "', '"name": "\\ud800', 1), "half of a surrogate pair"),
+                         (shown.replace('"name": "', '"name": "\\u001b[2J', 1), "control or invisible character")):
+        view.json.setPlainText(broken)
+        view.loaded = False
+        view.save()
+        qtbot.waitUntil(lambda: view.error.isVisible() and says in view.error.text(), timeout=10_000)
+        qtbot.waitUntil(lambda: view.loaded, timeout=10_000)
+        assert view.error.text().startswith(f"Part #{tech} was not changed: ")
+        assert c.parts.get(tech) == before and view.json.toPlainText() == broken
+        view.say("")
+
+
+def test_a_json_save_over_a_change_made_since_it_was_shown_is_refused_and_revert_shows_the_part_now(qtbot, window):
+    c = window.companion
+    roly, tech, _ = roly_split(c)
+    view = open_view(qtbot, window, "Parts")
+    view.select(tech)
+    data = json.loads(view.json.toPlainText())
+    c.parts.patch(tech, [{"op": "add", "path": "/triggers/-", "value": "Roly sighs at a long review"}], "ai")
+    view.json.setPlainText(json.dumps({**data, "intensity": "Low"}))  # the person's change, in the text shown
+    view.loaded = False
+    view.save()
+    qtbot.waitUntil(lambda: "changed since it was shown" in view.error.text(), timeout=10_000)
+    qtbot.waitUntil(lambda: view.loaded, timeout=10_000)
+    now = c.parts.get(tech).data
+    assert "Roly sighs at a long review" in now["triggers"] and now["intensity"] != "Low"  # the AI's change stays
+    view.loaded = False
+    view.revert()
+    qtbot.waitUntil(lambda: view.loaded, timeout=10_000)
+    assert json.loads(view.json.toPlainText()) == now and not view.error.isVisible()
+    view.json.setPlainText(json.dumps({**now, "intensity": "Low"}))
+    view.save()
+    qtbot.waitUntil(lambda: c.parts.get(tech).data == {**now, "intensity": "Low"}, timeout=10_000)

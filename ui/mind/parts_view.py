@@ -1,8 +1,8 @@
 """Parts (seed 000): the perspectives that bid, active and archived, each with its outcomes, its recent bids (what it
 proposed, when, and whether the Self followed it), its JSON, where it came from and what it became (splits and
 merges), and its edits. The person edits a part's JSON (checked as any patch
-is: a JSON that breaks the schema is refused with a clear message and nothing changes), archives it or makes it
-active again."""
+is: a JSON that breaks the schema is refused with a clear message and nothing changes; so is a save over a change
+made since the part was shown, which Revert then shows), archives it or makes it active again."""
 
 import json
 
@@ -59,7 +59,7 @@ class PartsView(MindView):
         json_col.addWidget(self.json)
         json_buttons = QHBoxLayout()
         self.save_button = self._button("Save JSON", "save-part", self.save, json_buttons)
-        self._button("Revert", "revert-part", self.show_part, json_buttons)
+        self._button("Revert", "revert-part", self.revert, json_buttons)
         json_col.addLayout(json_buttons)
         self.details = QTabWidget()
         self.details.addTab(self.outcomes, "Outcomes")
@@ -77,7 +77,9 @@ class PartsView(MindView):
         self.layout_.addWidget(split)
         self.layout_.addLayout(buttons)
         self.rows: list = []
-        self._draft: tuple[int, str] | None = None  # a refused edit's text, kept for the person to fix
+        # A refused edit's text, kept for the person to fix, with the part as it was shown when they wrote it.
+        self._draft: tuple[int, str, dict] | None = None
+        self._shown: dict | None = None  # the part as the JSON text was made from it: a save is checked against it
 
     @staticmethod
     def _button(text, name, fn, row) -> QPushButton:
@@ -132,8 +134,11 @@ class PartsView(MindView):
                                or ["No outcomes yet: nothing it suggested has been followed and checked."])
         self.bids.addItems([bid_line(b) for b in s.bids]
                            or ["No bids yet: nothing has woken it since it was made."])
-        draft = self._draft[1] if self._draft and self._draft[0] == p.id else None
-        self.json.setPlainText(draft if draft is not None else json.dumps(p.data, ensure_ascii=False, indent=1))
+        if self._draft and self._draft[0] == p.id:
+            _, text, self._shown = self._draft
+        else:
+            text, self._shown = json.dumps(p.data, ensure_ascii=False, indent=1), p.data
+        self.json.setPlainText(text)
         self.edits.addItems([edit_line(e) for e in s.edits[::-1]])
         self.archive_button.setText("Make active" if p.archived else "Archive")
         self.archive_button.setEnabled(True)
@@ -143,13 +148,22 @@ class PartsView(MindView):
         s = self.selected()
         if s is None:
             return self.say("Select a part first.")
-        pid, text = s.part.id, self.json.toPlainText()
-        self._draft = (pid, text)
+        pid, text, shown = s.part.id, self.json.toPlainText(), self._shown
+        self._draft = (pid, text, shown)
+        stored = []
 
         def saved():
-            if self._draft == (pid, text):  # not a newer edit made while this one was saved
+            if self._draft == (pid, text, shown):  # not a newer edit made while this one was saved
                 self._draft = None
-        self.change(lambda: edit_whole(self.companion.parts, pid, text), saved)
+            if self._shown is shown:  # the text shown is now the part as stored, before the view reloads
+                self._shown = stored[0].data
+        self.change(lambda: stored.append(edit_whole(self.companion.parts, pid, text, shown=shown)), saved)
+
+    def revert(self) -> None:
+        """The part's JSON as it is now: a refused edit's text is let go, and the parts are read again."""
+        self._draft = None
+        self.say("")
+        self.refresh()
 
     def toggle_archived(self) -> None:
         s = self.selected()
