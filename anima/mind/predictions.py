@@ -23,6 +23,7 @@ from ..errors import InvalidEdit, NotFound
 from ..models.chat import ChatModel
 from ..models.structured import StructuredOutputFailed, ask_structured
 from ..store.soul import Soul
+from .messages import clean
 from .parts import Parts
 
 log = logging.getLogger(__name__)
@@ -188,7 +189,8 @@ class Evaluation:
 
     def apply(self, p: Prediction, got: dict) -> Evaluated:
         """Write the result and the evidence (one transaction), then the model's revision (all or none)."""
-        result = " ".join(got["result"].split())[:400]
+        # The model's words go into the part's own trail, whose rules refuse control and invisible characters.
+        result = " ".join(clean(got["result"]).split())[:400]
         done = Evaluated(p.id, p.part_id, got["came_true"], evidence=False, revised=False)
         with self.soul.transaction():
             self.soul.update("prediction", p.id, "ai", result=result, evaluated_at=self.predictions.now().isoformat())

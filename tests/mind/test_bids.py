@@ -324,3 +324,17 @@ def test_a_followed_bid_with_control_characters_leaves_its_outcome_in_the_part_w
     [done] = c.evaluate_due()
     assert done.evidence  # the part's rules take the outcome
     assert c.parts.get(pid).data["suggestions_and_results"][0]["your_suggestion"] == "Open the [2Jworksheet now"
+
+
+def test_a_judged_result_with_control_characters_still_leaves_its_evidence(day):
+    """The model's judgement of a prediction goes into the part's trail: its control and invisible characters are
+    dropped, not the evidence."""
+    c, clock, pid = day
+    c.chat.enqueue(bid(seconds=60), follow(1), "Go.")
+    c.turn("math homework time").read()
+    c.settle()
+    clock.at = NINE + timedelta(minutes=5)
+    c.chat.enqueue(json.dumps({"result": "Ada \x1b]0;pwned\x07opened\u202e it", "came_true": "yes", "revision": []}))
+    [done] = c.evaluate_due()
+    assert done.evidence and not done.refused
+    assert c.parts.get(pid).data["suggestions_and_results"][0]["result"] == "Ada ]0;pwnedopened it"
