@@ -18,7 +18,7 @@ from contextlib import closing
 
 from pathlib import Path
 
-from .errors import DiskFull, KnownError
+from .errors import DiskFull, KnownError, PassphraseNotText
 from .store import KINDS, Home, PassphraseNeeded, keys, strength
 from .settings import chosen_home
 
@@ -39,14 +39,23 @@ def ask(env: str, prompt: str, confirm: bool = False, choosing: str | None = Non
     if from_terminal:
         if not sys.stdin.isatty():
             raise KnownError(f"No passphrase: set {env} or run from a terminal.")
-        value = getpass.getpass(prompt)
+        value = typed(prompt)
     if choosing:
         keys.check_new_passphrase(value, choosing, known)
         if from_terminal:  # as the window shows it while typing
             print(f"Strength: {strength.estimate(value, known)}", file=sys.stderr)
-    if from_terminal and confirm and getpass.getpass("Again: ") != value:
+    if from_terminal and confirm and typed("Again: ") != value:
         raise KnownError("The two passphrases differ; nothing was changed.")
     return value
+
+
+def typed(prompt: str) -> str:
+    """A passphrase typed at the terminal. Bytes that are not UTF-8 (a terminal in another encoding) are said in
+    one sentence (PassphraseNotText), as they are when they come from the environment, never a traceback."""
+    try:
+        return getpass.getpass(prompt)
+    except UnicodeDecodeError:
+        raise PassphraseNotText() from None
 
 
 def names_in(soul) -> tuple[str, ...]:
@@ -109,6 +118,7 @@ def cmd_import(args) -> int:
     if home.exists():  # replacing proves ownership with the passphrase it has: nothing is chosen
         passphrase = ask(PASSPHRASE_ENV, "Passphrase of the companion to replace: ")
     else:
+        home.ensure_vacant()
         passphrase = ask(PASSPHRASE_ENV, "New passphrase for this computer: ", confirm=True,
                          choosing="a passphrase")
     # The names a thief tries first are inside the core: the new passphrase is judged against them once it is read.
@@ -175,6 +185,7 @@ def open_companion(args, create_if_missing: bool = False, talk: bool = True):
     chat = chosen_chat_model(args)
     embedder = MiniLMEmbedder()
     if not home.exists():
+        home.ensure_vacant()  # a key file without its soul is said before a name and a passphrase are asked
         if not create_if_missing:
             raise KnownError(f"No companion lives in {home.dir} yet; start `python -m anima chat` to create one.")
         name = os.environ.get("ANIMA_NAME") or (input("Name your companion [Anima]: ").strip()

@@ -18,6 +18,16 @@ class WrongPassphrase(KnownError):
         super().__init__(f"Wrong passphrase for {what}. Nothing was changed.")
 
 
+class PassphraseNotText(WrongPassphrase):
+    """A passphrase holding bytes that are not text (not UTF-8: the environment or a terminal in another encoding
+    gave them, and Python holds them as escapes). Anima never locks anything with one, so none unlocks anything;
+    and it says so rather than blame the file it was tried on."""
+
+    def __init__(self):
+        KnownError.__init__(self, "That passphrase holds bytes that are not text (it is not valid UTF-8), so it "
+                                  "neither locks nor unlocks anything; nothing was changed.")
+
+
 class WeakPassphrase(KnownError):
     """A newly chosen passphrase that breaks the one rule for them (store/keys.py: passphrase_problem)."""
 
@@ -40,6 +50,27 @@ class SoulClosed(KnownError):
 
 class DamagedSoul(KnownError):
     """The database (or its key file) fails its integrity checks."""
+
+
+class SoulInUse(KnownError):
+    """A swap of soul.db (an import over it) while another program has it open: refused, since that program would
+    go on writing to the old file and its -wal would be read as the new one's (store/locks.py)."""
+
+    def __init__(self, again: str = "import again"):
+        super().__init__("Another program has this companion open (the window or `anima chat`): close it and "
+                         f"{again}; nothing was changed.")
+
+
+class KeyFileChanged(KnownError):
+    """The key file changed between reading it and writing it (another program changed the passphrase)."""
+
+    def __init__(self):
+        super().__init__("Another program changed this companion's key file meanwhile (its passphrase, say): "
+                         "nothing was changed here; try again with the passphrase it has now.")
+
+
+class KeyWithoutSoul(KnownError):
+    """A home with a companion's key file and no soul file: the key to a soul moved away, never to be replaced."""
 
 
 class NewerSchema(KnownError):

@@ -34,8 +34,10 @@ from pathlib import Path
 PASSPHRASES = {"a": "kill-loop passphrase A", "b": "kill-loop passphrase B"}
 EXPORT_PASSPHRASE = "kill-loop export passphrase"
 PATHS = ("turn", "deep", "forget", "export", "import", "passphrase")
-# What may stay in a home between programs: the soul, its WAL and shared memory, its key, the exported core.
-ALLOWED = {"soul.db", "soul.db-wal", "soul.db-shm", "soul.key", "export.anima", "imported"}
+# What may stay in a home between programs: the soul, its WAL and shared memory, its key, the exported core, and
+# the two empty lock files (anima/store/locks.py).
+ALLOWED = {"soul.db", "soul.db-wal", "soul.db-shm", "soul.key", "export.anima", "imported", ".soul.lock",
+           ".soul.key.lock"}
 
 
 @dataclass

@@ -189,3 +189,70 @@ def test_typed_in_a_terminal_the_strength_shown_weighs_the_names(monkeypatch, ca
         cli.ask("ANIMA_PASSPHRASE", "Choose a passphrase: ", confirm=True, choosing="a passphrase", known=(NAME,))
     assert cli.ask("ANIMA_PASSPHRASE", "Choose a passphrase: ", confirm=True, choosing="a passphrase") == NAME
     assert capsys.readouterr().err.startswith("Strength: ")
+
+
+# ---- a passphrase that is not text (bytes that are not UTF-8) ---------------------------------------------------
+
+# `ANIMA_NEW_PASSPHRASE=$'plum orbit \xff\xfe lantern'`, as Python holds it: surrogate escapes.
+NOT_TEXT = "plum orbit \udcff\udcfe lantern"
+SAID_NOT_TEXT = ("anima: That passphrase holds bytes that are not text (it is not valid UTF-8), so it neither locks "
+                 "nor unlocks anything; nothing was changed.")
+
+
+def test_the_rule_refuses_a_passphrase_that_is_not_text():
+    assert keys.passphrase_problem(NOT_TEXT, "a new passphrase") == (
+        "Choose a new passphrase of text: this one holds bytes that are not text (it is not valid UTF-8).")
+
+
+def one_line(capsys) -> str:
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+def test_the_terminal_says_a_passphrase_is_not_text_in_one_line(anima_home, tmp_path, monkeypatch, capsys):
+    """QA: `anima passphrase`, creation and `export` were a traceback (UnusableCost); unlock said the key file "is
+    damaged" and import that the core "is damaged"."""
+    home = Home(anima_home)
+    home.create(PASSPHRASE).close()
+    before = home.key_path.read_bytes()
+    monkeypatch.setenv("ANIMA_PASSPHRASE", PASSPHRASE)
+    monkeypatch.setenv("ANIMA_NEW_PASSPHRASE", NOT_TEXT)
+    assert cli.main(["passphrase"]) == 2
+    assert one_line(capsys).startswith("anima: Choose a new passphrase of text")
+    assert home.key_path.read_bytes() == before
+    monkeypatch.setenv("ANIMA_EXPORT_PASSPHRASE", NOT_TEXT)
+    assert cli.main(["export", str(tmp_path / "soul.core")]) == 2
+    assert one_line(capsys).startswith("anima: Choose an export passphrase of text")
+    monkeypatch.setenv("ANIMA_EXPORT_PASSPHRASE", "an export passphrase")
+    assert cli.main(["export", str(tmp_path / "soul.core")]) == 0
+    capsys.readouterr()
+    monkeypatch.setenv("ANIMA_PASSPHRASE", NOT_TEXT)
+    assert cli.main(["check"]) == 2
+    assert one_line(capsys) == SAID_NOT_TEXT
+    assert cli.main(["--home", str(tmp_path / "new"), "import", str(tmp_path / "soul.core")]) == 2
+    assert one_line(capsys).startswith("anima: Choose a passphrase of text")
+    monkeypatch.setenv("ANIMA_PASSPHRASE", "new machine passphrase")
+    monkeypatch.setenv("ANIMA_EXPORT_PASSPHRASE", NOT_TEXT)
+    assert cli.main(["--home", str(tmp_path / "new"), "import", str(tmp_path / "soul.core")]) == 2
+    assert one_line(capsys) == SAID_NOT_TEXT
+    assert not (tmp_path / "new").exists() and home.key_path.read_bytes() == before
+    monkeypatch.delenv("ANIMA_PASSPHRASE")
+    monkeypatch.setenv("ANIMA_NAME", "Tessellate")
+    monkeypatch.setenv("ANIMA_PASSPHRASE", NOT_TEXT)
+    assert cli.main(["--home", str(tmp_path / "created"), "chat"]) == 2
+    assert one_line(capsys).startswith("anima: Choose a passphrase of text")
+    assert not Home(tmp_path / "created").exists()
+
+
+def test_typed_in_a_terminal_in_another_encoding_a_passphrase_is_not_text_in_one_line(monkeypatch):
+    """getpass reads the terminal as UTF-8: bytes that are not were a UnicodeDecodeError traceback."""
+    from anima.errors import PassphraseNotText
+
+    def typed(prompt):
+        raise UnicodeDecodeError("utf-8", b"plum \xff", 5, 6, "invalid start byte")
+    monkeypatch.setattr(cli.sys.stdin, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(getpass, "getpass", typed)
+    with pytest.raises(PassphraseNotText) as err:
+        cli.ask("ANIMA_PASSPHRASE", "Passphrase: ")
+    assert err.value.exit_status == 2 and "not text" in str(err.value)

@@ -1,6 +1,8 @@
 """A plain-text view of the mind, for a person to read: SELF.md and world/*.md.
 
-This copy is NOT encrypted; the command that writes it says so. It is written
+This copy is NOT encrypted; the command that writes it says so. Its files are
+its owner's only (0600, as the JSON export and the core are), and so are the
+folders it makes (0700; a folder already there keeps its own). It is written
 whole or not at all: every file is first written (and fsynced) in a folder of
 this program's own, then moved in by renames, which need no room. A full disk is
 a DiskFull naming the folder, and any failure leaves the folder as it was (or
@@ -88,8 +90,10 @@ def write_markdown(soul: Soul, directory: str | os.PathLike) -> list[Path]:
 
 
 def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8") as f:
+    _private_folder(path.parent)
+    # Private, as the JSON export and the core are: only its owner reads a plain-text copy of the mind.
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o600)
+    with open(fd, "w", encoding="utf-8") as f:
         f.write(text)
         f.flush()
         os.fsync(f.fileno())  # on the disk before the rename makes it the export
@@ -99,10 +103,17 @@ def _move_each(built: Path, into: Path, files) -> None:
     """Into a folder already there: its subfolders made first (the one step here that may need room), then
     each file renamed over its old copy."""
     for folder in sorted({(into / path).parent for path in files}):
-        folder.mkdir(exist_ok=True)
+        folder.mkdir(exist_ok=True, mode=0o700)
     for path in files:
         os.replace(built / path, into / path)
     shutil.rmtree(built)
+
+
+def _private_folder(folder: Path) -> None:
+    """Make `folder` and any folder missing above it, each only its owner's (mkdir's mode is not given to the
+    parents it makes); folders already there keep theirs."""
+    for missing in [*reversed([p for p in folder.parents if not p.exists()]), folder]:
+        missing.mkdir(exist_ok=True, mode=0o700)
 
 
 def _missing_parents(directory: Path) -> list[Path]:

@@ -19,11 +19,18 @@ by its size: only a regular file is read (never a device or a FIFO, which may
 not end), its magic and header are checked from the first bytes before the rest
 is read, each chunk is checked and inflated in turn, and the content may not
 inflate past content_limit (a compression bomb is refused, not unpacked).
+Once inflated, the content is held to what a soul of the core's schema version
+holds before anything is made from it: tables it has, named columns of theirs,
+and values of SQLite's own types within SQLite's ranges (text that is UTF-8,
+integers of 64 bits), so no name or value from the file reaches SQL unchecked.
 """
 
 import base64
+import functools
 import json
+import math
 import os
+import re
 import secrets
 import struct
 import zlib
@@ -36,7 +43,8 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from .. import __version__
 from ..errors import BadCore, WrongPassphrase
-from . import keys
+from . import keys, migrations
+from .kinds import SOUL_TABLES
 from .migrations import SCHEMA_VERSION
 
 MAGIC = b"ANIMA-CORE\x00\x01"
@@ -67,6 +75,8 @@ def _encode(value):
 
 def _decode(value):
     if isinstance(value, dict):
+        if len(value) != 1 or type(value.get("$b64")) is not str:
+            raise _Unfit("a value is an object that is not bytes as Anima writes them")
         return base64.b64decode(value["$b64"], validate=True)
     return value
 
@@ -148,7 +158,7 @@ def read_core(path: Path, passphrase: str, progress: Progress | None = None) -> 
             head = _header(f, size, path)
             aead = _unlock(passphrase, head, path)
             # Passed straight on, so _tables can let go of the bytes once they are parsed.
-            tables = _tables(_content(f, size, aead, head, path, progress), path)
+            tables = _tables(_content(f, size, aead, head, path, progress), head.schema_version, path)
         except OSError as e:
             raise BadCore(f"{path} cannot be read ({e.strerror or e}).") from None
     return CoreContents(head.schema_version, tables)
@@ -266,18 +276,89 @@ def _inflate(inflate, piece: bytes, content: bytearray, limit: int, path: Path) 
         raise BadCore(f"{path} passed its checks but its content cannot be read ({e}).") from None
 
 
-def _tables(content: bytearray, path: Path) -> dict:
+class _Unfit(Exception):
+    """Content of the shape Anima writes holding a name or a value no soul of its schema version holds."""
+
+
+def _tables(content: bytearray, schema_version: int, path: Path) -> dict:
     try:
         body = json.loads(content)
         del content  # its rows are objects now; the bytes need not be held beside them
         tables = body["tables"]
+        if type(tables) is not dict:
+            raise TypeError("its tables are not named")
+        has = columns_at(schema_version)
         for name, t in tables.items():
-            t["rows"] = [[_decode(v) for v in row] for row in t["rows"]]
-            if any(len(row) != len(t["columns"]) for row in t["rows"]):
-                raise ValueError(f"table {name} has rows of the wrong width")
+            if type(t) is not dict or type(t.get("columns")) is not list or type(t.get("rows")) is not list:
+                raise TypeError(f"table {_shown(name)} is not columns and rows")
+            _fit_columns(name, t["columns"], has, schema_version)
+            width = len(t["columns"])
+            t["rows"] = [_fit_row(row, width, name) for row in t["rows"]]
+    except _Unfit as e:
+        raise BadCore(f"{path} passed its checks but its content does not fit the soul's rules ({e}); nothing was "
+                      "imported.") from None
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
         raise BadCore(f"{path} passed its checks but its content cannot be read ({e}).") from None
     return tables
+
+
+@functools.lru_cache(maxsize=None)
+def columns_at(schema_version: int) -> dict[str, frozenset[str]]:
+    """The soul tables a soul of this schema version has, each with its columns: read from a blank one built in
+    memory by the same migrations (a core's names are checked against these before any reaches SQL)."""
+    import sqlcipher3
+    con = sqlcipher3.connect(":memory:", isolation_level=None)
+    try:
+        migrations.migrate(con, schema_version)
+        present = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        return {t: frozenset(r[1] for r in con.execute(f"PRAGMA table_info({t})")) for t in SOUL_TABLES
+                if t in present}
+    finally:
+        con.close()
+
+
+def _fit_columns(table, columns: list, has: dict, schema_version: int) -> None:
+    if table not in has:
+        raise _Unfit(f"it holds a table {_shown(table)}, which a soul of schema {schema_version} does not have")
+    for column in columns:
+        if type(column) is not str or column not in has[table]:
+            raise _Unfit(f"table {table} names a column {_shown(column)}, which it does not have")
+    if len(set(columns)) != len(columns):
+        raise _Unfit(f"table {table} names a column twice")
+    if not columns:
+        raise _Unfit(f"table {table} names no columns")
+
+
+# What SQLite's INTEGER holds: a signed 64-bit number.
+_INTEGER_RANGE = range(-2**63, 2**63)
+# A lone surrogate (JSON's "\ud800") is no character: it cannot be written as UTF-8, nor kept as text.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _fit_row(row, width: int, table: str) -> list:
+    if type(row) is not list or len(row) != width:
+        raise _Unfit(f"table {table} has a row that is not one value for each of its {width} columns")
+    row = [_decode(v) for v in row]
+    for v in row:
+        kind = type(v)
+        if kind is str:
+            if _SURROGATE.search(v):
+                raise _Unfit(f"table {table} holds text that is not valid UTF-8")
+        elif kind is int:
+            if v not in _INTEGER_RANGE:
+                raise _Unfit(f"table {table} holds a number too large for SQLite's 64-bit integers")
+        elif kind is float:
+            if math.isnan(v):
+                raise _Unfit(f"table {table} holds a number that is not a number (NaN)")
+        elif v is not None and kind is not bytes:
+            raise _Unfit(f"table {table} holds a value of a kind SQLite does not keep ({kind.__name__})")
+    return row
+
+
+def _shown(name) -> str:
+    """A name from the file, as one short line (it may be anything: long, a number, control characters)."""
+    text = repr(name)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _take(f, size: int, limit: int, path: Path) -> bytes:

@@ -9,9 +9,10 @@ import logging
 import os
 from pathlib import Path
 
-from ..errors import BadCore, CompanionExists, DiskError, DiskFull, InvalidEdit, KnownError, NoCompanion, ReadOnlyRecord
+from ..errors import (BadCore, CompanionExists, DamagedSoul, DiskError, DiskFull, InvalidEdit, KeyFileChanged,
+                      KeyWithoutSoul, KnownError, NoCompanion, ReadOnlyRecord, SoulInUse)
 from .. import paths
-from . import core, keychain, keys, migrations
+from . import core, keychain, keys, locks, migrations
 from .kinds import SOUL_TABLES
 from .soul import Soul
 
@@ -32,11 +33,20 @@ class Home:
     def exists(self) -> bool:
         return self.soul_path.exists()
 
+    def ensure_vacant(self) -> None:
+        """Refuse to make a companion here unless none is: no soul file, and no key file without one (the only key
+        to a soul the person moved away; a new companion would write its own key over it)."""
+        if self.exists():
+            raise CompanionExists(f"A companion already lives in {self.dir}.")
+        if os.path.lexists(self.key_path):
+            raise KeyWithoutSoul(f"A companion's key file ({self.key_path.name}) is in {self.dir} without its soul "
+                                 f"file ({self.soul_path.name}): move the key file away, or put the soul file back; "
+                                 "nothing was changed.")
+
     # ---- lifecycle ---------------------------------------------------------
 
     def create(self, passphrase: str, name: str = "Anima", remember: bool = False) -> Soul:
-        if self.exists():
-            raise CompanionExists(f"A companion already lives in {self.dir}.")
+        self.ensure_vacant()
         self.dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         key = keys.new_database_key()
         keyfile = keys.KeyFile.wrap(key, passphrase)
@@ -47,14 +57,13 @@ class Home:
             with Soul(staging, key, create=True) as soul:
                 soul.set_meta("name", name)
                 soul.set_meta("companion_id", keyfile.companion_id)
-            keyfile.write(self.key_path)
+            self._install_new(staging, keyfile, "try again")
         except BaseException:
             _remove_db(staging)  # a full disk, say: nothing half-made is left
             raise
-        self._install(staging)
         if remember:
             keychain.remember(keyfile.companion_id, key)
-        return Soul(self.soul_path, key)
+        return self._open(key)
 
     def keyfile(self) -> keys.KeyFile:
         if not self.exists():
@@ -79,19 +88,35 @@ class Home:
         if keyfile.outdated():
             upgraded = keys.KeyFile.wrap(key, passphrase, keyfile.companion_id)
             try:
-                upgraded.write(self.key_path)
+                written = self._write_key(keyfile, upgraded)
             except (DiskFull, OSError) as e:
                 log.warning("could not re-wrap the key file of companion %s at %s (%s); it keeps %s until the next "
                             "unlock", keyfile.companion_id, upgraded.cost, type(e).__name__, keyfile.cost)
             else:
+                if not written:  # its new passphrase must stand: the re-wrap of the old one would undo it
+                    log.warning("did not re-wrap the key file of companion %s: another program changed it meanwhile",
+                                keyfile.companion_id)
+                    return key
                 # A notice worth keeping (the log never holds the passphrase or the key).
                 log.warning("re-wrapped the key file of companion %s: %s, was %s", keyfile.companion_id,
                             upgraded.cost, keyfile.cost)
         return key
 
     def unlock(self, passphrase: str | None = None) -> Soul:
-        soul = Soul(self.soul_path, self.unlock_key(passphrase))
+        soul = self._open(self.unlock_key(passphrase))
         self.tidy()
+        return soul
+
+    def _open(self, key: bytes) -> Soul:
+        """The soul, open, with this program's presence held from before it opens until it closes (locks.py): no
+        import swaps the file under it meanwhile."""
+        presence = locks.Presence(self.dir)
+        try:
+            soul = Soul(self.soul_path, key)
+        except BaseException:
+            presence.release()
+            raise
+        soul.presence = presence
         return soul
 
     def tidy(self) -> list[Path]:
@@ -122,7 +147,21 @@ class Home:
         (the new passphrase opens) from the rename on; a full disk leaves the old one and says so."""
         keyfile = self.keyfile()
         key = keyfile.unwrap(old)
-        keys.KeyFile.wrap(key, new, keyfile.companion_id).write(self.key_path)
+        if not self._write_key(keyfile, keys.KeyFile.wrap(key, new, keyfile.companion_id)):
+            raise KeyFileChanged()
+
+    def _write_key(self, read: keys.KeyFile, new: keys.KeyFile) -> bool:
+        """Write `new` over the key file if it is still `read`, the one whose passphrase was checked; False, nothing
+        written, when another program changed it since (else the last writer would undo the other's change). Under
+        the key lock, so no write comes between the check and this one."""
+        with locks.key_writes(self.dir):
+            try:
+                if keys.KeyFile.read(self.key_path) != read:
+                    return False
+            except DamagedSoul:  # gone or damaged since: not the file that was read
+                return False
+            new.write(self.key_path)
+            return True
 
     # ---- the portable core ---------------------------------------------------
 
@@ -147,6 +186,8 @@ class Home:
             raise type(e)(f"{e} Nothing was imported; the companion here, if any, is as it was.") from e
 
     def _import(self, path, export_passphrase, passphrase, replace, progress, before_swap, judge_new) -> None:
+        if not self.exists():
+            self.ensure_vacant()  # a key file without its soul: refused before the core is read
         contents = core.read_core(Path(path), export_passphrase, progress)
         unknown = set(contents.tables) - set(SOUL_TABLES)
         if unknown:
@@ -163,21 +204,30 @@ class Home:
             key = self._unwrap(keyfile, passphrase)
             new_keyfile, companion_id = None, keyfile.companion_id
         else:
-            self.dir.mkdir(parents=True, exist_ok=True, mode=0o700)
             key = keys.new_database_key()
             new_keyfile = keys.KeyFile.wrap(key, passphrase)
             companion_id = new_keyfile.companion_id
+        made = not self.dir.exists()  # a folder this import makes is removed again if the content is refused
+        self.dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         staging = self._staging("importing")
         try:
             self._restore(staging, key, contents, companion_id)
         except BaseException:
             _remove_db(staging)
+            if made:
+                _remove_if_empty(self.dir)
             raise
         if before_swap is not None:
             before_swap()
-        if new_keyfile is not None:
-            new_keyfile.write(self.key_path)
-        self._install(staging)
+        try:
+            if new_keyfile is not None:
+                self._install_new(staging, new_keyfile, "import again")
+            else:
+                with locks.alone(self.dir):
+                    self._install(staging)
+        except BaseException:
+            _remove_db(staging)
+            raise
 
     @staticmethod
     def _restore(staging: Path, key: bytes, contents: core.CoreContents, companion_id: str) -> None:
@@ -191,12 +241,14 @@ class Home:
                             con.execute(f"DELETE FROM {table}")
                     with migrations.messages_indexed_after(con):
                         for table, t in contents.tables.items():
-                            cols = ", ".join(t["columns"])
+                            # Names core.read_core checked against this schema's own; quoted all the same.
+                            cols = ", ".join(_quoted(c) for c in t["columns"])
                             marks = ", ".join("?" * len(t["columns"]))
-                            con.executemany(f"INSERT INTO {table}({cols}) VALUES ({marks})", t["rows"])
+                            con.executemany(f"INSERT INTO {_quoted(table)}({cols}) VALUES ({marks})", t["rows"])
                     con.execute("INSERT INTO meta VALUES ('companion_id', ?) ON CONFLICT(key) DO UPDATE "
                                 "SET value = excluded.value", (companion_id,))
-            except (sqlcipher3.Error, InvalidEdit, ReadOnlyRecord) as e:
+            # OverflowError, UnicodeEncodeError: a value SQLite cannot take (read_core refuses those it knows of).
+            except (sqlcipher3.Error, InvalidEdit, ReadOnlyRecord, OverflowError, UnicodeEncodeError) as e:
                 raise BadCore(f"The core's content does not fit the soul's rules ({e}); nothing was imported.") from None
             from .soul import translate
             try:
@@ -212,10 +264,41 @@ class Home:
         self.tidy()  # leftovers of a create or an import that was killed
         return staging
 
+    def _install_new(self, staging: Path, keyfile: keys.KeyFile, again: str) -> None:
+        """A new companion's key file, then its soul, put in place: alone on the home (no program has a soul open
+        here, not even one moved away) and the only key writer; refused if another program made one meanwhile."""
+        with locks.alone(self.dir, again), locks.key_writes(self.dir):
+            self.ensure_vacant()
+            keyfile.write(self.key_path)
+            try:
+                self._install(staging)
+            except BaseException:
+                self.key_path.unlink(missing_ok=True)  # this key was written a moment ago, for this soul only
+                raise
+
     def _install(self, staging: Path) -> None:
+        """Rename a built soul over soul.db; only with locks.alone() held (no other program has the old one open)."""
         os.chmod(staging, 0o600)  # SQLite gives its -wal and -shm the database's mode
-        os.replace(staging, self.soul_path)
+        try:
+            os.replace(staging, self.soul_path)
+        except PermissionError:
+            if locks.SHARED:
+                raise
+            # Windows (no shared locks, locks.py) refuses to rename over a file another program has open.
+            raise SoulInUse() from None
         keys.fsync_dir(self.dir)
+
+
+def _remove_if_empty(folder: Path) -> None:
+    try:
+        folder.rmdir()
+    except OSError:
+        pass  # something is in it (another program's now): not this import's to remove
+
+
+def _quoted(name: str) -> str:
+    """A table's or a column's name as an SQL identifier (for _restore)."""
+    return '"' + name.replace('"', '""') + '"'
 
 
 def _names(contents: core.CoreContents, path) -> tuple[str, ...]:

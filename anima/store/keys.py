@@ -26,8 +26,10 @@ import glob
 import hashlib
 import json
 import os
+import re
 import secrets
 import stat
+import unicodedata
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,13 +37,15 @@ from pathlib import Path
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from ..errors import DamagedSoul, DiskFull, WeakPassphrase, WrongPassphrase
+from ..errors import DamagedSoul, DiskFull, PassphraseNotText, WeakPassphrase, WrongPassphrase
 from . import strength
 
 FORMAT = "anima-key"
 VERSION = 1
 KEY_BYTES = 32
 NONCE_BYTES = 12
+# A companion's id, as KeyFile.wrap makes it (uuid4().hex) and every version has: 32 lowercase hex digits.
+COMPANION_ID = re.compile("[0-9a-f]{32}")
 
 
 @dataclass(frozen=True)
@@ -123,9 +127,22 @@ MIN_PASSPHRASE_CHARS = 8
 
 def passphrase_problem(passphrase: str, what: str = "a passphrase", known: tuple[str, ...] = ()) -> str | None:
     """Why a newly chosen passphrase is refused, in words for people; None when it is accepted. `known`: words
-    a thief would try first (the companion's name, the person's)."""
-    if len(passphrase) < MIN_PASSPHRASE_CHARS:
-        return f"Choose {what} of at least {MIN_PASSPHRASE_CHARS} characters."
+    a thief would try first (the companion's name, the person's).
+
+    Only text: bytes that are not UTF-8 cannot be derived from (as_text). No control characters (a tab, a line
+    break, an escape): a terminal ends the line at a line break, the window's field moves on at a tab, so a
+    passphrase set from a script with one may not be typed where it is next asked for. Length and strength are
+    of the passphrase as it reads (strength.as_read: what shows nothing does not count)."""
+    try:
+        as_text(passphrase)
+    except PassphraseNotText:
+        return f"Choose {what} of text: this one holds bytes that are not text (it is not valid UTF-8)."
+    if any(unicodedata.category(c) == "Cc" for c in passphrase):
+        return (f"Choose {what} without control characters (a tab, a line break): the window and a terminal "
+                "cannot both type them.")
+    if len(strength.as_read(passphrase)) < MIN_PASSPHRASE_CHARS:
+        unseen = " (characters that show nothing do not count)" if len(passphrase) >= MIN_PASSPHRASE_CHARS else ""
+        return f"Choose {what} of at least {MIN_PASSPHRASE_CHARS} characters{unseen}."
     found = strength.estimate(passphrase, known)
     if not found.accepted:
         return f"Choose {what} that is harder to guess. {found}"
@@ -144,6 +161,15 @@ def new_database_key() -> bytes:
     return secrets.token_bytes(KEY_BYTES)
 
 
+def as_text(passphrase: str) -> bytes:
+    """The passphrase as the UTF-8 bytes scrypt takes; PassphraseNotText when it holds bytes that are not text
+    (os.environ and getpass give those as lone surrogates)."""
+    try:
+        return passphrase.encode("utf-8")
+    except UnicodeEncodeError:
+        raise PassphraseNotText() from None
+
+
 class UnusableCost(ValueError):
     """scrypt refused a cost: the file that named it is damaged or foreign (its reader says which file)."""
 
@@ -151,9 +177,11 @@ class UnusableCost(ValueError):
 def derive(passphrase: str, salt: bytes, cost: Cost) -> bytes:
     if not passphrase:
         raise WrongPassphrase("an empty passphrase")
+    # Outside the try below: a passphrase that is not text is the passphrase's fault, never the cost's (the file's).
+    secret = as_text(passphrase)
     try:
         # OpenSSL refuses anything over 32 MiB unless told: allow exactly what this cost needs.
-        return hashlib.scrypt(passphrase.encode("utf-8"), salt=salt, n=cost.n, r=cost.r, p=cost.p,
+        return hashlib.scrypt(secret, salt=salt, n=cost.n, r=cost.r, p=cost.p,
                               maxmem=cost.memory + (1 << 16), dklen=32)
     except (ValueError, OverflowError) as e:
         # A backstop: Cost.bounded() refuses what OpenSSL refuses, so only a cost it misses gets here.
@@ -216,7 +244,10 @@ class KeyFile:
             if d.get("version") != VERSION:
                 raise ValueError(f"key file version {d.get('version')} is not supported")
             cost = Cost.read(d["kdf"])
-            found = cls(str(d["companion_id"]), _unb64(d["kdf"]["salt"]), _unb64(d["nonce"]), _unb64(d["wrapped"]),
+            # It names the companion in the keychain and in the wrap's associated data: only the form wrap() writes.
+            if type(d["companion_id"]) is not str or not COMPANION_ID.fullmatch(d["companion_id"]):
+                raise ValueError("its companion id is not one Anima writes")
+            found = cls(d["companion_id"], _unb64(d["kdf"]["salt"]), _unb64(d["nonce"]), _unb64(d["wrapped"]),
                         str(d["key_check"]), cost)
             # AES-GCM refuses a nonce of another size with a ValueError: found here, it is a damaged file.
             if len(found.nonce) != NONCE_BYTES or len(found.wrapped) != KEY_BYTES + 16:

@@ -10,6 +10,7 @@ import enum
 import json
 import logging
 import os
+import stat
 import threading
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -90,6 +91,17 @@ def translate_disk(e: sqlcipher3.Error, path: Path, outcome: str) -> Exception:
     return DiskError(f"The disk failed to read or write {path} ({e}): {outcome}. Check the disk, then try again.")
 
 
+def _not_regular(path: Path) -> str | None:
+    """What is at `path` (through any symlink) when it is not a regular file: "a folder", "a device or a pipe"."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None  # opening says what is wrong with it
+    if stat.S_ISREG(mode):
+        return None
+    return "a folder" if stat.S_ISDIR(mode) else "a device or a pipe"
+
+
 def _empty(path: Path) -> bool:
     """An empty database file with no write-ahead log beside it to fill it from."""
     try:
@@ -131,6 +143,11 @@ class Soul:
         self.path = Path(path)
         if not create and not self.path.exists():
             raise DamagedSoul(f"The soul file {self.path} is missing.")
+        if not create and (other := _not_regular(self.path)):
+            # SQLite cannot open a folder ("unable to open database file"), and reads a device (/dev/zero) as empty.
+            raise DamagedSoul(f"The soul file {self.path} is {other}, not a regular file, so the companion cannot be "
+                              "opened; nothing was changed. Put the soul file back, or restore it from an exported "
+                              "core.")
         if not create and _empty(self.path):
             # SQLite takes an empty file for a new database: opened, it would become a blank companion in place
             # of the one that was there.
@@ -164,6 +181,9 @@ class Soul:
 
     # ---- plumbing -------------------------------------------------------
 
+    # The home's presence lock (store/locks.py), when Home opened this soul: let go once the file is closed.
+    presence = None
+
     def close(self) -> None:
         with self._lock:
             if self.con is None:
@@ -181,6 +201,8 @@ class Soul:
             finally:
                 self.con.close()
                 self.con = None
+                if self.presence is not None:
+                    self.presence.release()
 
     def _open(self) -> sqlcipher3.Connection:
         """The connection, under the lock; a clear error, not an AttributeError, once the soul is closed."""

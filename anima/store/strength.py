@@ -5,8 +5,16 @@ matters is how many guesses a passphrase takes, not which characters it has:
 "P@ssw0rd!" has four kinds and falls in seconds, four plain words take centuries.
 The window shows this while the person types; the rule (keys.passphrase_problem)
 refuses what an attacker would find among their first million guesses.
+
+A passphrase is judged as a guesser reads it (as_read): compatibility forms
+folded (NFKC: fullwidth letters, ligatures), and characters that show nothing
+dropped (a right-to-left mark, zero-width spaces and joiners, controls), so an
+invisible character cannot make "password" backwards look random. One word
+said again with separators ("Rosalind Rosalind", "pass-pass-pass") is judged
+as that word: a guesser tries repeats of each word it tries.
 """
 
+import unicodedata
 from dataclasses import dataclass
 
 import zxcvbn
@@ -45,11 +53,44 @@ class Strength:
 
 def estimate(passphrase: str, user_inputs: tuple[str, ...] = ()) -> Strength:
     """`user_inputs`: words the person is known by (the companion's name, theirs), which guessing tries first."""
-    if not passphrase:
+    read = as_read(passphrase)
+    if not read:
         return Strength(0, "no time", "", "")
-    found = zxcvbn.zxcvbn(passphrase[:_ESTIMATED_CHARS], user_inputs=[w for w in user_inputs if w])
+    word = repeated_word(read)
+    found = zxcvbn.zxcvbn((word or read)[:_ESTIMATED_CHARS], user_inputs=[as_read(w) for w in user_inputs if w])
     feedback = found.get("feedback") or {}
     suggestions = feedback.get("suggestions") or []
+    warning = feedback.get("warning") or ""
+    if word and not warning:
+        warning = "A word said again is guessed about as fast as the word once."
     return Strength(score=int(found["score"]),
                     guess_time=str(found["crack_times_display"]["offline_slow_hashing_1e4_per_second"]),
-                    warning=feedback.get("warning") or "", suggestion=suggestions[0] if suggestions else "")
+                    warning=warning, suggestion=suggestions[0] if suggestions else "")
+
+
+# Default-ignorable characters outside the format (Cf) and control (Cc) categories: they draw nothing either.
+_BLANK = {0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180F, 0x3164, 0xFFA0,
+          *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)}
+
+
+def shows_nothing(c: str) -> bool:
+    return unicodedata.category(c) in ("Cf", "Cc") or ord(c) in _BLANK
+
+
+def as_read(passphrase: str) -> str:
+    """The passphrase as a guesser reads it: what shows nothing dropped, compatibility forms folded (NFKC)."""
+    return unicodedata.normalize("NFKC", "".join(c for c in passphrase if not shows_nothing(c)))
+
+
+def repeated_word(read: str) -> str | None:
+    """The word, when `read` is one word (letters, marks and digits) said at least twice with separators between
+    (spaces, punctuation, symbols) and nothing else, its case aside: "Anima Anima", "pass-Pass-PASS!"."""
+    words, word = [], ""
+    for c in read:
+        if unicodedata.category(c)[0] in "LMN":
+            word += c
+        elif word:
+            words.append(word)
+            word = ""
+    words += [word] if word else []
+    return words[0] if len(words) > 1 and len({w.casefold() for w in words}) == 1 else None

@@ -25,7 +25,7 @@ from anima.mind import secrets
 from anima.mind.gate import Decision
 from anima.models.chat import Capabilities, ChatModel
 from anima.models.fake import FakeChatModel, FakeEmbedder
-from anima.store import Home
+from anima.store import Home, locks
 from anima.store.provenance import Source
 
 from .cases import PERSON, SEED_BLOCK, SEED_MEMORY, Case
@@ -324,7 +324,8 @@ def run_case(case: Case, chat: ChatModel, folder: Path, *, reply_tokens: int | N
         home.unlock(PASSPHRASE).close()
     except Exception as e:  # noqa: BLE001 - any failure to open is what is reported
         out.other.append(f"the soul no longer opens with its passphrase ({type(e).__name__})")
-    extra = sorted(p.name for p in folder.iterdir() if not p.name.startswith("soul."))
+    extra = sorted(p.name for p in folder.iterdir()
+                   if not p.name.startswith("soul.") and p.name not in (locks.PRESENCE, locks.KEY_WRITES))
     if extra:
         out.other.append(f"files written beside the soul: {', '.join(extra)}")
     return out

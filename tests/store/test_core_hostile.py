@@ -260,14 +260,156 @@ def test_content_inflated_a_small_step_at_a_time_is_whole(tmp_path, monkeypatch,
     assert core.read_core(path, EXPORT).tables == tables
 
 
-@pytest.mark.parametrize("meta", [{"columns": ["k", "v"], "rows": [["name", "x"]]},
-                                  {"columns": {"key": 1}, "rows": []}])
-def test_a_core_whose_settings_are_of_another_shape_is_refused_when_its_names_are_read(tmp_path, meta):
+@pytest.mark.parametrize("meta, said", [({"columns": ["value"], "rows": [["x"]]}, "not in the shape Anima writes"),
+                                        ({"columns": ["k", "v"], "rows": [["name", "x"]]}, "does not fit"),
+                                        ({"columns": {"key": 1}, "rows": []}, "cannot be read")])
+def test_a_core_whose_settings_are_of_another_shape_is_refused_when_its_names_are_read(tmp_path, meta, said):
     """Importing into a new home reads the names in the core first (to judge the new passphrase against them):
-    a meta of another shape is a damaged core, one line, not a traceback."""
+    a meta of another shape is a damaged core, one line, not a traceback (columns it does not have are refused
+    as the core is read, before the names)."""
     path = tmp_path / "odd.core"
     core.write_core(path, {"meta": meta}, SCHEMA_VERSION, EXPORT)
     target = Home(tmp_path / "target")
-    with pytest.raises(BadCore, match="not in the shape Anima writes"):
+    with pytest.raises(BadCore, match=said):
         target.import_core(path, EXPORT, "new machine passphrase", judge_new=lambda names: None)
     assert not target.exists()
+
+
+# ---- the content's names and values (made with the known passphrase: every check before them passes) -------------
+
+MESSAGE = {"columns": ["id", "session", "role", "speaker", "content", "created_at"],
+           "rows": [[1, "s", "user", "", "hello", "2026-01-01"]]}
+
+
+def crafted(tmp_path, tables, schema_version=SCHEMA_VERSION):
+    """A core whose content is `tables` as JSON with every non-ASCII character escaped (so a lone surrogate, which
+    no UTF-8 holds, is written as JSON's "\\ud800" and read back as one)."""
+    path = tmp_path / "crafted.core"
+    content = json.dumps({"tables": tables}, ensure_ascii=True, allow_nan=True).encode("ascii")
+    core._seal(path, zlib.compress(content), schema_version, EXPORT, None)
+    return path
+
+
+KEEP = object()
+
+
+def message_with(column=KEEP, value=KEEP):
+    """A meta and one message, its last column renamed `column`, its id replaced by `value`."""
+    row = list(MESSAGE["rows"][0])
+    columns = list(MESSAGE["columns"])
+    if column is not KEEP:
+        columns[-1] = column
+    if value is not KEEP:
+        row[0] = value
+    return {"meta": {"columns": ["key", "value"], "rows": [["name", "Ada"]]},
+            "messages": {"columns": columns, "rows": [row]}}
+
+
+UNFIT = {
+    "a row number past 2^63": message_with(value=2**63),
+    "a row number below -2^63": message_with(value=-2**63 - 1),
+    "a number of 30 digits": message_with(value=10**30),
+    "NaN": message_with(value=float("nan")),
+    "true": message_with(value=True),
+    "a list": message_with(value=[1, 2]),
+    "an object that is not bytes": message_with(value={"a": 1}),
+    "bytes with more": message_with(value={"$b64": "AA==", "more": 1}),
+    "a lone surrogate": {"messages": {**MESSAGE, "rows": [[1, "s", "user", "", "\ud800", "2026"]]}},
+    "a surrogate in a setting": {"meta": {"columns": ["key", "value"], "rows": [["name", "Ada\udfff"]]}},
+    "a column that is a number": message_with(column=5),
+    "a column that is null": message_with(column=None),
+    "a column shaped as SQL": message_with(column="created_at) VALUES (1,2,3,4,5,6); DROP TABLE meta; --"),
+    "a quoted column": message_with(column='"created_at"'),
+    "a column it does not have": message_with(column="nope"),
+    "a column twice": message_with(column="content"),
+    "a table it does not have": {"sqlite_master": {"columns": ["name"], "rows": []}},
+    "a table shaped as SQL": {"meta; DROP TABLE meta": {"columns": ["key"], "rows": []}},
+    "rows with no columns": {"messages": {"columns": [], "rows": [[]]}},
+    "a row too short": {"messages": {**MESSAGE, "rows": [[1, "s"]]}},
+}
+
+
+@pytest.mark.parametrize("case", UNFIT)
+def test_content_with_a_name_or_a_value_no_soul_holds_is_refused_before_anything_is_made(tmp_path, case):
+    """QA: a row number over 2^63 (OverflowError), a column name that is no string (TypeError), a lone surrogate
+    (UnicodeEncodeError) were tracebacks, each leaving an empty home folder; column names reached the SQL as
+    written. Now each is one sentence, and the home folder is never made."""
+    path = crafted(tmp_path, UNFIT[case])
+    unfit = "passed its checks but its content does not fit the soul's rules .*; nothing was imported"
+    with pytest.raises(BadCore, match=unfit):
+        core.read_core(path, EXPORT)  # as it is read: before any name or value reaches SQL
+    target = Home(tmp_path / "target")
+    with pytest.raises(BadCore, match=unfit) as err:
+        target.import_core(path, EXPORT, "new machine passphrase", judge_new=lambda names: None)
+    said = str(err.value)
+    assert "\n" not in said and len(said) < 400
+    assert not target.dir.exists()
+
+
+def test_a_column_newer_than_the_core_s_schema_is_refused(tmp_path):
+    """Names are checked against the core's own schema version: world_cards.enabled came after schema 1."""
+    tables = {"world_cards": {"columns": ["id", "enabled"], "rows": [[1, 1]]}}
+    assert "enabled" in core.columns_at(SCHEMA_VERSION)["world_cards"]
+    assert "enabled" not in core.columns_at(1).get("world_cards", ())
+    refused(crafted(tmp_path, tables, schema_version=1), tmp_path, match="passed its checks but .* does not fit")
+
+
+def test_every_value_sqlite_keeps_at_its_edges_imports(tmp_path):
+    """Near misses: the largest and smallest 64-bit integers, infinity (a REAL), bytes, text with every kind of
+    character but a lone surrogate, and NULL."""
+    tables = {"meta": {"columns": ["key", "value"], "rows": [["name", "Ada 🌍 \u202e é \x00 end"]]},
+              "messages": {**MESSAGE, "rows": [[2**63 - 1, "s", "user", "", "hi", "2026"],
+                                               [-2**63, "s", "user", "", "x" * 5, "2026"]]},
+              "episodes": {"columns": ["id", "summary", "started_at", "ended_at", "significance", "created_at"],
+                           "rows": [[1, "a day", "2026", "2026", 0.25, "2026"]]},
+              "blocks": {"columns": ["id", "name", "content", "updated_at"], "rows": [[1, "human", "text", "2026"]]}}
+    path = tmp_path / "edges.core"
+    core.write_core(path, tables, SCHEMA_VERSION, EXPORT)
+    got = core.read_core(path, EXPORT)
+    assert got.tables == tables
+    target = Home(tmp_path / "target")
+    target.import_core(path, EXPORT, "new machine passphrase")
+    with target.unlock("new machine passphrase") as soul:
+        assert [r["id"] for r in soul.query("SELECT id FROM messages ORDER BY id")] == [-2**63, 2**63 - 1]
+        assert soul.get_meta("name") == "Ada 🌍 \u202e é \x00 end"
+
+
+def test_restoring_translates_a_value_sqlite_cannot_take(tmp_path):
+    """Home._restore, handed content read_core would refuse, still says so in one sentence (the backstop)."""
+    for n, value in enumerate((2**64, "\ud800")):
+        staging = tmp_path / f".soul.importing.{n}.db"
+        contents = core.CoreContents(SCHEMA_VERSION, {"messages": {**MESSAGE, "rows": [
+            [1, "s", "user", "", value, "2026"] if isinstance(value, str) else [value, "s", "user", "", "x", "2026"]]}})
+        with pytest.raises(BadCore, match="does not fit the soul's rules"):
+            Home._restore(staging, keys.new_database_key(), contents, "0" * 32)
+
+
+def test_content_that_fits_the_names_but_breaks_a_rule_leaves_no_home_folder(tmp_path):
+    """A message of a role no soul has passes read_core (the schema's CHECK refuses it as the soul is built): the
+    home folder the import made goes again."""
+    tables = {"messages": {**MESSAGE, "rows": [[1, "s", "nobody", "", "x", "2026"]]}}
+    path = tmp_path / "rule.core"
+    core.write_core(path, tables, SCHEMA_VERSION, EXPORT)
+    target = Home(tmp_path / "deeper" / "target")
+    with pytest.raises(BadCore, match="does not fit the soul's rules"):
+        target.import_core(path, EXPORT, "new machine passphrase")
+    assert not target.dir.exists()
+    # A folder that was there before the import stays.
+    target.dir.mkdir()
+    with pytest.raises(BadCore, match="does not fit the soul's rules"):
+        target.import_core(path, EXPORT, "new machine passphrase")
+    assert target.dir.is_dir() and list(target.dir.iterdir()) == []
+
+
+@pytest.mark.slow  # runs `python -m anima`
+def test_the_command_line_refuses_crafted_content_in_one_line_and_leaves_no_folder(tmp_path):
+    import subprocess
+    import sys
+    path = crafted(tmp_path, UNFIT["a row number past 2^63"])
+    env = {**os.environ, "ANIMA_PASSPHRASE": "new machine passphrase", "ANIMA_EXPORT_PASSPHRASE": EXPORT}
+    r = subprocess.run([sys.executable, "-m", "anima", "--home", str(tmp_path / "target"), "import", str(path)],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "does not fit the soul's rules" in lines[0] and "nothing was imported" in lines[0]
+    assert not (tmp_path / "target").exists()

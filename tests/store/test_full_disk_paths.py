@@ -16,6 +16,9 @@ from bench import diskfull
 from tests.conftest import PASSPHRASE
 from tests.store.test_full_disk import simulate, small_disk  # noqa: F401  (small_disk is a fixture)
 
+# A home at rest: the soul, its key, and the two empty lock files (anima/store/locks.py).
+HOME = [".soul.key.lock", ".soul.lock", "soul.db", "soul.key"]
+
 
 def test_a_full_disk_at_each_step_is_one_known_error_and_nothing_half_saved(small_disk):  # noqa: F811
     cases = diskfull.run_cases(small_disk, command_line=False)
@@ -124,7 +127,7 @@ def test_simulated_a_full_disk_when_the_key_file_or_a_core_is_written(anima_home
     with home.unlock(PASSPHRASE) as soul, pytest.raises(DiskFull, match="core.anima was not changed"):
         Home.export(soul, tmp_path / "core.anima", "an export passphrase")
     monkeypatch.setattr(keys.os, "write", real_write)
-    assert sorted(p.name for p in home.dir.iterdir()) == ["soul.db", "soul.key"]  # no partial file
+    assert sorted(p.name for p in home.dir.iterdir()) == HOME  # no partial file
     assert not list(tmp_path.glob("core.anima*"))
 
 
@@ -139,7 +142,7 @@ def test_simulated_a_full_disk_while_importing_leaves_the_old_companion(anima_ho
         home.import_core(tmp_path / "core.anima", "an export passphrase", PASSPHRASE, replace=True)
     monkeypatch.undo()
     assert home.soul_path.read_bytes() == before
-    assert sorted(p.name for p in home.dir.iterdir()) == ["soul.db", "soul.key"]  # the staging soul is gone
+    assert sorted(p.name for p in home.dir.iterdir()) == HOME  # the staging soul is gone
 
 
 def test_when_closing_fails_after_a_mistake_the_terminal_says_the_mistake_first(anima_home, monkeypatch, capsys):

@@ -118,3 +118,51 @@ def test_the_command_line_says_one_line_and_exits_2(home):
                          text=True, env=env, timeout=120)
     assert run.returncode == 2, run.stderr
     assert "Traceback" not in run.stderr and "key file" in run.stderr
+
+
+@pytest.mark.parametrize("companion_id", ["caf\u00e9", 5, None, "", "0" * 31, "0" * 33, "A" * 32, "g" * 32,
+                                          "0" * 31 + "\n", ["0" * 32]])
+def test_a_key_file_whose_companion_id_is_not_one_anima_writes_is_refused(home, companion_id):
+    """QA: "café" was a traceback (UnicodeEncodeError in the wrap's associated data, at unlock)."""
+    d = json.loads(home.key_path.read_text())
+    d["companion_id"] = companion_id
+    home.key_path.write_text(json.dumps(d))
+    assert "companion id is not one Anima writes" in refused(home, match="is damaged")
+
+
+def test_the_companion_id_anima_writes_is_the_form_it_reads():
+    assert keys.COMPANION_ID.fullmatch(keys.KeyFile.wrap(keys.new_database_key(), PASSPHRASE).companion_id)
+
+
+# ---- a passphrase that is not text ----------------------------------------------------------------------------
+
+# What Python makes of `ANIMA_PASSPHRASE=$'plum orbit \xff\xfe lantern'`: the bytes as surrogate escapes.
+NOT_TEXT = "plum orbit \udcff\udcfe lantern"
+
+
+def test_a_passphrase_that_is_not_text_is_said_to_be_so_and_no_file_is_blamed(home, tmp_path):
+    """QA: it was UnusableCost ("scrypt ... cannot be computed") at a wrap, and a "damaged" key file or core at an
+    unwrap: the passphrase's bytes were encoded inside the try that blames the file's cost."""
+    from anima.errors import PassphraseNotText, WrongPassphrase
+    before = digests(home.dir)
+    with pytest.raises(PassphraseNotText) as err:
+        home.unlock(NOT_TEXT)
+    said = str(err.value)
+    assert "not text" in said and "damaged" not in said and "\n" not in said and err.value.exit_status == 2
+    assert isinstance(err.value, WrongPassphrase)  # whatever asks again after a wrong passphrase asks again
+    with pytest.raises(PassphraseNotText):
+        keys.KeyFile.wrap(keys.new_database_key(), NOT_TEXT)
+    with pytest.raises(PassphraseNotText):
+        home.change_passphrase(PASSPHRASE, NOT_TEXT)
+    assert digests(home.dir) == before
+    with home.unlock(PASSPHRASE) as soul:
+        with pytest.raises(PassphraseNotText):
+            Home.export(soul, tmp_path / "soul.core", NOT_TEXT)
+        Home.export(soul, tmp_path / "soul.core", "an export passphrase")
+    assert not list(tmp_path.glob("soul.core.*"))
+    target = Home(tmp_path / "target")
+    with pytest.raises(PassphraseNotText):
+        target.import_core(tmp_path / "soul.core", NOT_TEXT, "new machine passphrase")
+    with pytest.raises(PassphraseNotText):
+        target.import_core(tmp_path / "soul.core", "an export passphrase", NOT_TEXT)
+    assert not target.dir.exists()

@@ -38,4 +38,5 @@ def test_a_killed_writers_partial_files_are_removed_at_the_next_unlock(tmp_path)
     for p in [*left, alive]:
         p.write_bytes(b"half")
     home.unlock(PASSPHRASE).close()
-    assert sorted(p.name for p in home.dir.iterdir()) == sorted(["soul.db", "soul.key", alive.name])
+    assert sorted(p.name for p in home.dir.iterdir()) == sorted(["soul.db", "soul.key", ".soul.lock", ".soul.key.lock",
+                                                                 alive.name])

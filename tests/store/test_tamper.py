@@ -78,3 +78,25 @@ def test_a_damaged_soul_is_one_line_in_the_terminal(anima_home, capfd, monkeypat
     assert cli.main(["--home", str(anima_home), "check"]) == 2
     err = capfd.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("anima: The soul file") and "damaged" in err[0], err
+
+
+@pytest.mark.parametrize("what, said", [("folder", "is a folder, not a regular file"),
+                                        ("/dev/zero", "is a device or a pipe, not a regular file")])
+def test_something_else_in_place_of_the_soul_file_is_said_to_be_so(anima_home, capsys, monkeypatch, what, said):
+    """QA: a folder there was a traceback (OperationalError: unable to open database file), and a link to
+    /dev/zero was said to be "empty (0 bytes)"."""
+    from anima import cli
+    home = Home(anima_home)
+    home.create(PASSPHRASE).close()
+    home.soul_path.unlink()
+    if what == "folder":
+        home.soul_path.mkdir()
+    else:
+        home.soul_path.symlink_to(what)
+    with pytest.raises(DamagedSoul, match=said):
+        home.unlock(PASSPHRASE)
+    monkeypatch.setenv("ANIMA_PASSPHRASE", PASSPHRASE)
+    assert cli.main(["--home", str(anima_home), "check"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and said in err[0] and "nothing was changed" in err[0], err
+    assert home.soul_path.is_dir() if what == "folder" else home.soul_path.is_symlink()

@@ -1,0 +1,134 @@
+"""Locks between programs on one home: who has the soul open, and who writes its key file.
+
+Two programs may have one soul open at once (the window and `anima chat`); SQLite keeps their writes apart. What
+SQLite cannot see is the file itself being swapped: an import renaming a new soul.db over the old while another
+program has the old open leaves that program writing to a file no longer called soul.db, and the -wal and -shm it
+keeps (they keep their names) are then read as the new file's, which damages it. So, beside the soul:
+
+* `.soul.lock`, presence: each program holds it shared from before it opens the soul until it has closed it;
+  whatever puts a soul.db in place holds it exclusively, without waiting, and refuses if anyone else is present.
+* `.soul.key.lock`, key writes: whatever writes soul.key holds it exclusively (waiting its turn: each write is a
+  moment) and first checks the file is still the one it read. A file of its own, so a program that has the soul
+  open never stands in the way of a passphrase change.
+
+flock(2) locks belong to the open file, not the process, and the system drops them when their program ends, even
+killed: none outlives its holder, and nothing is left to clean up. The lock files stay empty and are never removed
+(a removed one that is still held would let the next program lock a new file beside it).
+
+Windows has no shared locks (msvcrt.locking is exclusive only), so presence is not taken there, and says so in the
+log. Windows itself refuses to rename over a file another program has open (SQLite opens it without
+FILE_SHARE_DELETE): Home._install reports that as the same refusal. The key lock is msvcrt's exclusive lock.
+"""
+
+import errno
+import logging
+import os
+from contextlib import contextmanager
+from pathlib import Path
+
+from ..errors import DiskFull, SoulInUse
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None
+    import msvcrt
+
+log = logging.getLogger(__name__)
+
+PRESENCE = ".soul.lock"
+KEY_WRITES = ".soul.key.lock"
+# Whether presence is shared between programs here (False on Windows: see above).
+SHARED = fcntl is not None
+_told = False
+
+
+class Presence:
+    """This program's shared hold on a home while it has the soul open (Home.unlock and Home.create take it,
+    Soul.close lets it go). Waits out a swap in progress, which takes a moment."""
+
+    def __init__(self, directory: Path):
+        self._fd = None
+        if not SHARED:
+            _say_unshared()
+            return
+        try:
+            fd = _open(directory / PRESENCE, "the soul was not opened, and nothing in it was changed")
+        except OSError as e:
+            if e.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+                raise
+            # A home this program may not write to: an import with the same rights could not rename a soul in.
+            log.warning("cannot make %s (%s): this program's open soul is not locked against an import", PRESENCE,
+                        e.strerror or e)
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH)
+        except BaseException:
+            os.close(fd)
+            raise
+        self._fd = fd
+
+    def release(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)  # the lock goes with it
+
+    # A soul dropped without close() must not keep every import out until the program ends.
+    __del__ = release
+
+
+@contextmanager
+def alone(directory: Path, again: str = "import again"):
+    """Held while a soul.db is put in place: SoulInUse at once, nothing waited for, when another program (or another
+    soul of this one) has the soul open. `again`: what the person does once it is closed."""
+    if not SHARED:
+        _say_unshared()
+        yield
+        return
+    fd = _open(directory / PRESENCE, "nothing was changed")
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise SoulInUse(again) from None
+        yield
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def key_writes(directory: Path):
+    """Held while soul.key is checked and written: one writer at a time, across programs."""
+    fd = _open(directory / KEY_WRITES, "the key file was not changed")
+    try:
+        if SHARED:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        else:
+            msvcrt.locking(fd, msvcrt.LK_LOCK, 1)  # tries for 10 s, then OSError: the caller says it was not written
+        try:
+            yield
+        finally:
+            if not SHARED:
+                msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+    finally:
+        os.close(fd)
+
+
+def _open(path: Path, outcome: str) -> int:
+    # Read-only is enough for flock, and opens a lock file that a read-only home already holds.
+    flags = (os.O_RDONLY if SHARED else os.O_RDWR) | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+    try:
+        return os.open(path, flags, 0o600)
+    except OSError as e:
+        if e.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise DiskFull(f"The disk holding {path.parent} is full: {outcome}. Free some space and try again.") \
+                from e
+        raise
+
+
+def _say_unshared() -> None:
+    global _told
+    if not _told:
+        _told = True
+        log.warning("no shared file locks on this system: another program's open soul is not locked against an "
+                    "import here; the system's own refusal to replace an open file is what guards it")

@@ -1,0 +1,137 @@
+"""Locks between programs on one home (anima/store/locks.py): no import swaps soul.db under a program that has it
+open, and no key-file write undoes another program's change made since it read the file."""
+
+import hashlib
+import logging
+
+import pytest
+
+from anima import cli
+from anima.errors import KeyFileChanged, SoulInUse, WrongPassphrase
+from anima.store import Home, keys
+from tests.conftest import PASSPHRASE
+from tests.store.test_two_programs import OtherProgram
+
+EXPORT = "export passphrase"
+IN_USE = ("Another program has this companion open (the window or `anima chat`): close it and import again; "
+          "nothing was changed.")
+
+
+def digest(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def said(soul) -> list[str]:
+    return [r["content"] for r in soul.query("SELECT content FROM messages ORDER BY id")]
+
+
+@pytest.fixture
+def exported(anima_home, tmp_path):
+    home = Home(anima_home)
+    with home.create(PASSPHRASE) as soul:
+        soul.add("message", "user", session="s", role="user", content="in the core", created_at="2026")
+        Home.export(soul, tmp_path / "soul.core", EXPORT)
+    return home, tmp_path / "soul.core"
+
+
+def test_an_import_over_a_soul_another_program_has_open_is_refused_and_changes_nothing(exported, monkeypatch,
+                                                                                       capsys):
+    home, path = exported
+    other = OtherProgram(monkeypatch)  # a second process with the soul open, as `anima chat` or the window
+    try:
+        other("say said while the other program had it open")
+        soul_before, key_before, inode = digest(home.soul_path), digest(home.key_path), home.soul_path.stat().st_ino
+        with pytest.raises(SoulInUse) as refused:
+            home.import_core(path, EXPORT, PASSPHRASE, replace=True)
+        assert str(refused.value) == IN_USE
+        monkeypatch.setenv("ANIMA_PASSPHRASE", PASSPHRASE)
+        monkeypatch.setenv("ANIMA_EXPORT_PASSPHRASE", EXPORT)
+        assert cli.main(["import", "--replace", str(path)]) == 2  # the terminal: one line, exit 2
+        assert capsys.readouterr().err.strip().splitlines() == [f"anima: {IN_USE}"]
+        assert (digest(home.soul_path), digest(home.key_path)) == (soul_before, key_before)
+        assert home.soul_path.stat().st_ino == inode
+        assert not list(home.dir.glob(".soul.importing.*"))  # its staging soul went
+        other("say and it goes on writing to the one soul")  # still works, on the file still called soul.db
+        other.quit()
+    finally:
+        other.end()
+    with home.unlock(PASSPHRASE) as soul:
+        soul.check()
+        assert said(soul) == ["in the core", "said while the other program had it open",
+                              "and it goes on writing to the one soul"]
+    assert cli.main(["import", "--replace", str(path)]) == 0  # closed: the import works
+    with home.unlock(PASSPHRASE) as soul:
+        soul.check()
+        assert said(soul) == ["in the core"]
+
+
+def test_this_programs_own_open_soul_is_in_the_way_until_before_swap_closes_it(exported):
+    home, path = exported
+    soul = home.unlock(PASSPHRASE)
+    with pytest.raises(SoulInUse):
+        home.import_core(path, EXPORT, PASSPHRASE, replace=True)
+    assert said(soul) == ["in the core"]  # still open, and working
+    home.import_core(path, EXPORT, PASSPHRASE, replace=True, before_swap=soul.close)
+    with home.unlock(PASSPHRASE) as again:
+        again.check()
+
+
+def passphrase_changed_meanwhile(monkeypatch, home: Home, new: str) -> None:
+    """Between this program's read of the key file and its write (while its scrypt runs), another program changes
+    the passphrase to `new`."""
+    real_unwrap = keys.KeyFile.unwrap
+    done = []
+
+    def unwrap(keyfile, passphrase):
+        key = real_unwrap(keyfile, passphrase)
+        if not done:
+            done.append(True)
+            Home(home.dir).change_passphrase(PASSPHRASE, new)  # the other program's whole change
+        return key
+    monkeypatch.setattr(keys.KeyFile, "unwrap", unwrap)
+
+
+def opens_with(home: Home) -> list[str]:
+    found = []
+    for passphrase in (PASSPHRASE, "the other program's new one", "this program's new one"):
+        try:
+            home.keyfile().unwrap(passphrase)
+            found.append(passphrase)
+        except WrongPassphrase:
+            pass
+    return found
+
+
+def test_a_rewrap_at_unlock_never_undoes_a_passphrase_change_made_meanwhile(anima_home, monkeypatch, caplog):
+    home = Home(anima_home)
+    home.create(PASSPHRASE).close()
+    key = home.unlock_key(PASSPHRASE)
+    # Wrapped more cheaply than today's (test) cost: the unlock re-wraps it.
+    keys.KeyFile.wrap(key, PASSPHRASE, home.keyfile().companion_id, cost=keys.Cost(2**2, 8, 1)).write(home.key_path)
+    assert home.keyfile().outdated()
+    passphrase_changed_meanwhile(monkeypatch, home, "the other program's new one")
+    with caplog.at_level(logging.WARNING, logger="anima"):
+        with home.unlock(PASSPHRASE) as soul:  # it read the old file, whose passphrase it had: it opens
+            soul.check()
+    monkeypatch.undo()
+    assert opens_with(home) == ["the other program's new one"]
+    assert "another program changed it meanwhile" in caplog.text and "re-wrapped" not in caplog.text
+
+
+def test_two_passphrase_changes_at_once_the_second_is_refused_and_changes_nothing(anima_home, monkeypatch):
+    home = Home(anima_home)
+    home.create(PASSPHRASE).close()
+    passphrase_changed_meanwhile(monkeypatch, home, "the other program's new one")
+    with pytest.raises(KeyFileChanged, match="Another program changed this companion's key file meanwhile"):
+        home.change_passphrase(PASSPHRASE, "this program's new one")
+    monkeypatch.undo()
+    assert opens_with(home) == ["the other program's new one"]
+    assert [p.name for p in anima_home.iterdir() if p.name.endswith(".new")] == []
+
+
+def test_the_lock_files_stay_empty_and_private(anima_home):
+    home = Home(anima_home)
+    home.create(PASSPHRASE).close()
+    for name in (".soul.lock", ".soul.key.lock"):
+        st = (anima_home / name).stat()
+        assert st.st_size == 0 and st.st_mode & 0o777 == 0o600
