@@ -484,9 +484,10 @@ class MainWindow(QMainWindow):
         if old is None:
             return
         dialog = ImportDialog(old.home, replacing=old.home.exists(), parent=self, before_swap=old.close)
-        if dialog.exec():
+        accepted = dialog.exec()
+        soul = dialog.result_value if accepted else dialog.reopened
+        if soul is not None:  # the imported soul, or the one here opened again after a refused swap closed it
             from anima.companion import Companion
-            soul = dialog.result_value
             self.companion = None  # closed: what is typed meanwhile waits for the new one
             self.open_companion(lambda: Companion(old.home, soul, old.chat, old.embedder),
                                 lambda error: errors.show(self, error))

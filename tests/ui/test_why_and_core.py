@@ -128,3 +128,33 @@ def test_import_over_the_open_companion_swaps_the_soul_in_the_window(qtbot, wind
     new = window.companion
     assert [r["content"] for r in new.soul.query("SELECT content FROM memories")] == ["from the core"]
     new.close()
+
+
+def test_an_import_refused_because_another_program_is_open_leaves_the_window_its_companion(qtbot, window, tmp_path,
+                                                                                          monkeypatch):
+    """`anima chat` has the soul open: the import over it is refused (after the window had closed its own soul for
+    the swap), the dialog says why, and the window goes on with its companion, opened again, as it was."""
+    from tests.store.test_two_programs import OtherProgram
+    c = window.companion
+    c.memories.remember("kept here")
+    core = tmp_path / "x.anima"
+    c.export_core(core, "export passphrase")
+    said = []
+
+    def run_dialog(self):
+        self.path.setText(str(core))
+        self.export_pass.setText("export passphrase")
+        self.passphrase.setText(PASSPHRASE)
+        self.submit()
+        qtbot.waitUntil(lambda: bool(self.error.text()), timeout=30_000)
+        said.append(self.error.text())
+        return 0  # the person closes the dialog
+    monkeypatch.setattr(ImportDialog, "exec", run_dialog)
+    other = OtherProgram(monkeypatch)
+    try:
+        window.import_()
+    finally:
+        other.end()
+    assert "Another program has this companion open" in said[0]
+    qtbot.waitUntil(lambda: window.companion not in (None, c), timeout=10_000)
+    assert [r["content"] for r in window.companion.soul.query("SELECT content FROM memories")] == ["kept here"]

@@ -73,6 +73,7 @@ class ImportDialog(_CoreDialog):
         super().__init__("Import a soul", "The file is checked whole before anything changes." +
                          (" It will replace the companion here." if replacing else ""), parent, "Import")
         self.home, self.replacing, self.before_swap = home, replacing, before_swap
+        self.reopened = None  # the companion here, opened again after a refused swap had closed it
         self.path = path_row(self, "File", save=False)
         self.export_pass = self.secret("Its export passphrase")
         # Replacing proves ownership with the passphrase it has; a new home chooses one, and sees its strength.
@@ -86,10 +87,24 @@ class ImportDialog(_CoreDialog):
         if not self.replacing and (problem := passphrase_problem(pw, "a passphrase for this computer")):
             return self.say(problem)
         progress = self._track()
+        swapping = []
+
+        def before_swap():
+            swapping.append(True)
+            if self.before_swap is not None:
+                self.before_swap()
+
         def run():
             # The names a thief tries first are inside the core: the passphrase is judged once it is read.
-            self.home.import_core(path, ex, pw, replace=self.replacing, progress=progress,
-                                  before_swap=self.before_swap, judge_new=lambda names: check_new_passphrase(
-                                      pw, "a passphrase for this computer", names))
+            try:
+                self.home.import_core(path, ex, pw, replace=self.replacing, progress=progress,
+                                      before_swap=before_swap, judge_new=lambda names: check_new_passphrase(
+                                          pw, "a passphrase for this computer", names))
+            except Exception:
+                if swapping and self.replacing and self.home.exists():
+                    # The companion here was closed for the swap, and the swap was refused (another program has
+                    # it open, a full disk): it is as it was, and opened again for the window (reopened).
+                    self.reopened = self.home.unlock(pw)
+                raise
             return self.home.unlock(pw)  # the imported soul, open
         self.work(run)
