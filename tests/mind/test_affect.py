@@ -104,3 +104,22 @@ def test_the_command_line_shows_and_sets_the_profile_and_the_mode(anima_home, tm
     assert "isolated" in capsys.readouterr().out
     assert cli.main(["parts", "mode"]) == 0 and "isolated" in capsys.readouterr().out
     assert cli.main(["parts", "bids", "1"]) == 0 and "no bids" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("line", ["being \x1b]0;pwned\x07reliable", "trust\u202e", "\u200b\u200b"])
+def test_a_profile_or_a_pack_with_characters_a_terminal_obeys_is_refused(companion, tmp_path, line):
+    """As for a part's texts: a control or invisible character in the profile, or in a pack's name or description,
+    is refused in one line that does not repeat it, and nothing changes."""
+    from anima.mind import packs
+    companion.affect.set(PROFILE)
+    with pytest.raises(InvalidEdit, match=r"values 1 holds a control or invisible character \(U\+") as e:
+        companion.affect.set({**PROFILE, "values": [line]})
+    assert line not in str(e.value)
+    pack = packs.read(packs.shipped()[0])
+    for bad in ({**pack, "name": f"Helper{line}"}, {**pack, "description": line},
+                {**pack, "affect_profile": {**pack["affect_profile"], "fears": [line]}}):
+        path = tmp_path / "pack.json"
+        path.write_text(json.dumps(bad))
+        with pytest.raises(InvalidEdit, match="control or invisible character"):
+            companion.packs.install(packs.read(path))
+    assert companion.affect.profile() == PROFILE and not companion.parts.all()
