@@ -169,3 +169,23 @@ def test_a_write_kept_waiting_past_the_busy_timeout_is_a_clear_mistake_and_nothi
     finally:
         holder.close()
         soul.close()
+
+
+def test_a_person_forgotten_while_the_other_program_writes_leaves_no_trace_in_the_file(companion, other,
+                                                                                       anima_home):
+    """A QA probe once found 22 bytes of a chat message in a page's free space after a forget made while another
+    program wrote. Here the other program names a person, then writes about something else while this one forgets
+    them; every decrypted page (free space and free pages included) is then free of the name."""
+    from anima.store import Home
+    from tests.store.pages import holds
+    for i in range(30):
+        other(f"say Kestrelmund told me story {i} about the harbour " + "x" * (i * 7))
+        companion.messages.record("user", f"I keep notes on the harbour, page {i} " + "y" * (i * 5))
+    other.proc.stdin.write("write 2\n")  # lanterns, for two seconds, while the forget runs
+    other.proc.stdin.flush()
+    assert companion.forget_person("Kestrelmund").total >= 30
+    assert not other._answer()["errors"]
+    other.quit()
+    key = Home(anima_home).unlock_key(PASSPHRASE)
+    companion.close()
+    assert not holds(Home(anima_home).soul_path, key, "Kestrelmund")
