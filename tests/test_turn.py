@@ -137,3 +137,35 @@ def test_a_mistake_after_the_message_is_stored_says_it_is_stored(companion, monk
     [stored] = companion.soul.query("SELECT id, content FROM messages")
     assert stored["content"] == "Remember the lake?"
     assert e.value.message_saved is True and e.value.user_ids == [stored["id"]]
+
+
+def _said(c):
+    return [(e.role, e.content) for e in c.conversation.entries() if e.role != "system"]
+
+
+def test_a_reply_of_invisible_characters_only_is_no_reply_and_the_message_stays_in_the_conversation(companion):
+    """The model wrote nothing a person can see: the turn stopped before a word (no error, nothing stored for it),
+    and the person's message, which is stored, is in what the model reads next."""
+    companion.chat.enqueue("\u200b\u2066")
+    turn = companion.turn("hello there, I am Ada")
+    turn.read()
+    assert turn.reply_id is None
+    assert ("user", "hello there, I am Ada") in _said(companion)
+    companion.chat.enqueue("Hi Ada.")
+    companion.turn("what did I just say?").read()
+    assert "hello there, I am Ada" in [m["content"] for m in companion.chat.history[-1]["messages"]]
+
+
+def test_a_reply_whose_embedding_fails_leaves_the_message_in_the_conversation(companion, monkeypatch):
+    from anima.errors import KnownError
+    companion.chat.enqueue("A reply.")
+    embed = companion.indexer.embed
+
+    def failing(kind, rows):
+        if rows and rows[0].get("role") == "companion":
+            raise KnownError("the embedding model failed")
+        return embed(kind, rows)
+    monkeypatch.setattr(companion.indexer, "embed", failing)
+    with pytest.raises(KnownError, match="embedding model failed"):
+        companion.turn("hello there, I am Ada").read()
+    assert ("user", "hello there, I am Ada") in _said(companion)

@@ -22,7 +22,7 @@ from typing import Callable
 from ..mind.bids import Bidding, Mode, Weighed
 from ..mind.feelings import Feelings
 from ..mind.memories import Memories
-from ..mind.messages import External, Messages, NewMessage
+from ..mind.messages import External, Messages, NewMessage, clean
 from ..mind.recalls import WorkspaceRecord
 from ..mind.selfmodel import SelfFloor, SelfModel
 from ..mind.working_memory import held as held_today
@@ -335,13 +335,13 @@ class Conversation:
         """The transcript grows by exactly what was sent and said, so the next turn's prefix matches. Records the
         reply and what its workspace held; returns the reply's id (None when it stopped before a word, or when
         something was forgotten while it was written). `forgets_at`: what begin_turn returned."""
-        said = reply.strip()
-        # Embedded before the write lock is taken; then the forget count is read in the very transaction that
-        # stores the reply, so no forget can commit between the look and the write (SQLite has one writer).
-        ready = self.messages.embedded([NewMessage("companion", said, self.name, None, self.session)]) \
-            if said else None
+        said = clean(reply)  # a reply of invisible characters only is none: it stopped before a word
         reply_id = None
         try:
+            # Embedded before the write lock is taken; then the forget count is read in the very transaction that
+            # stores the reply, so no forget can commit between the look and the write (SQLite has one writer).
+            ready = self.messages.embedded([NewMessage("companion", said, self.name, None, self.session)]) \
+                if said else None
             with self.messages.writing():
                 if forgets_at is not None and self.messages.soul.forgets() != forgets_at:
                     overtaken = True
