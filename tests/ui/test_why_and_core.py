@@ -133,13 +133,15 @@ def test_import_over_the_open_companion_swaps_the_soul_in_the_window(qtbot, wind
 def test_an_import_refused_because_another_program_is_open_leaves_the_window_its_companion(qtbot, window, tmp_path,
                                                                                           monkeypatch):
     """`anima chat` has the soul open: the import over it is refused (after the window had closed its own soul for
-    the swap), the dialog says why, and the window goes on with its companion, opened again, as it was."""
+    the swap), the dialog says why, and the window goes on with its companion, opened again, as it was. Once the
+    other program is closed, Import pressed again in the same dialog goes through."""
     from tests.store.test_two_programs import OtherProgram
     c = window.companion
     c.memories.remember("kept here")
     core = tmp_path / "x.anima"
     c.export_core(core, "export passphrase")
-    said = []
+    c.memories.remember("said after the export")
+    said, kept = [], []
 
     def run_dialog(self):
         self.path.setText(str(core))
@@ -148,13 +150,26 @@ def test_an_import_refused_because_another_program_is_open_leaves_the_window_its
         self.submit()
         qtbot.waitUntil(lambda: bool(self.error.text()), timeout=30_000)
         said.append(self.error.text())
-        return 0  # the person closes the dialog
+        kept.extend(r["content"] for r in self.reopened.query("SELECT content FROM memories"))
+        if not retry:
+            return 0  # the person closes the dialog
+        other.quit()  # the person closes `anima chat`, as told, and presses Import again
+        self.submit()
+        qtbot.waitUntil(lambda: self.result_value is not None or self.buttons.isEnabled() and bool(self.error.text()),
+                        timeout=30_000)
+        return 1 if self.result_value is not None else 0
     monkeypatch.setattr(ImportDialog, "exec", run_dialog)
-    other = OtherProgram(monkeypatch)
-    try:
-        window.import_()
-    finally:
-        other.end()
-    assert "Another program has this companion open" in said[0]
-    qtbot.waitUntil(lambda: window.companion not in (None, c), timeout=10_000)
-    assert [r["content"] for r in window.companion.soul.query("SELECT content FROM memories")] == ["kept here"]
+    for retry in (False, True):
+        other = OtherProgram(monkeypatch)
+        try:
+            window.import_()
+        finally:
+            other.end()
+        assert "Another program has this companion open" in said.pop()
+        assert kept == ["kept here", "said after the export"]  # the soul here, as it was, opened again
+        kept.clear()
+        qtbot.waitUntil(lambda: window.companion is not None and window.companion.soul.con is not None,
+                        timeout=10_000)
+    # The second time, once the other program had closed, the core came in.
+    qtbot.waitUntil(lambda: [r["content"] for r in window.companion.soul.query("SELECT content FROM memories")]
+                    == ["kept here"], timeout=10_000)

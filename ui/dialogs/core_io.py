@@ -91,6 +91,9 @@ class ImportDialog(_CoreDialog):
 
         def before_swap():
             swapping.append(True)
+            if self.reopened is not None:  # opened again after an earlier try's refused swap: it goes too
+                self.reopened.close()
+                self.reopened = None
             if self.before_swap is not None:
                 self.before_swap()
 
