@@ -85,7 +85,7 @@ def alone(directory: Path, again: str = "import again"):
         _say_unshared()
         yield
         return
-    fd = _open(directory / PRESENCE, "nothing was changed")
+    fd = _open(directory / PRESENCE, "nothing was changed", write=True)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -99,7 +99,7 @@ def alone(directory: Path, again: str = "import again"):
 @contextmanager
 def key_writes(directory: Path):
     """Held while soul.key is checked and written: one writer at a time, across programs."""
-    fd = _open(directory / KEY_WRITES, "the key file was not changed")
+    fd = _open(directory / KEY_WRITES, "the key file was not changed", write=True)
     try:
         if SHARED:
             fcntl.flock(fd, fcntl.LOCK_EX)
@@ -114,9 +114,10 @@ def key_writes(directory: Path):
         os.close(fd)
 
 
-def _open(path: Path, outcome: str) -> int:
-    # Read-only is enough for flock, and opens a lock file that a read-only home already holds.
-    flags = (os.O_RDONLY if SHARED else os.O_RDWR) | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+def _open(path: Path, outcome: str, write: bool = False) -> int:
+    # Read-only is enough for a shared flock, and opens a lock file that a read-only home already holds; an
+    # exclusive one is opened for writing, which NFS (flock emulated by byte-range locks) requires.
+    flags = (os.O_RDWR if write or not SHARED else os.O_RDONLY) | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
     try:
         return os.open(path, flags, 0o600)
     except OSError as e:

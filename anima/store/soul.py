@@ -188,9 +188,9 @@ class Soul:
         with self._lock:
             if self.con is None:
                 return
-            if self._scrub_pending:
-                self._scrub()
             try:
+                if self._scrub_pending:  # inside: whatever it meets, the file is closed and the presence let go
+                    self._scrub()
                 # While another program reads the file, the checkpoint cannot finish: at the full busy timeout it
                 # waited 5 s (measured) and then gave up anyway. What stays in the WAL is safe there, and is
                 # folded in by the program that closes last; closing need not keep a person waiting for it.

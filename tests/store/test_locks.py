@@ -135,3 +135,25 @@ def test_the_lock_files_stay_empty_and_private(anima_home):
     for name in (".soul.lock", ".soul.key.lock"):
         st = (anima_home / name).stat()
         assert st.st_size == 0 and st.st_mode & 0o777 == 0o600
+
+
+def test_a_soul_whose_put_off_scrub_fails_at_close_is_still_closed_and_lets_an_import_in(anima_home, monkeypatch):
+    """A forget's scrub put off (a full disk) is tried again at close; when it fails there, the file is closed all
+    the same and this program's presence goes with it, or every import would be refused until the program ends."""
+    import sqlcipher3
+
+    from anima.errors import KnownError
+    from anima.store import forget, locks
+    home = Home(anima_home)
+    home.create(PASSPHRASE).close()
+    soul = home.unlock(PASSPHRASE)
+    soul._scrub_pending = True
+
+    def damaged(con):
+        raise sqlcipher3.DatabaseError("database disk image is malformed")
+    monkeypatch.setattr(forget, "merge_segments", damaged)
+    with pytest.raises(KnownError):
+        soul.close()
+    assert soul.con is None
+    with locks.alone(home.dir):
+        pass
