@@ -27,7 +27,7 @@ from typing import Callable
 
 from . import secrets
 from .cards import an_instruction, filled
-from .gate import about_power, sentences, tainted
+from .gate import answers_elsewhere, sentences, tainted
 from .readable import readable
 
 FOR_MODEL = ("name", "description", "personality", "scenario", "first_mes", "alternate_greetings",
@@ -44,7 +44,9 @@ _ADDRESS = re.compile(r"(?:[a-z][a-z0-9+.-]*:)?//\S+|\bwww\.\S+|[\w.+-]+@[\w-]+(
                       r"\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/\S*", re.I)
 _MARKDOWN_LINK = re.compile(r"(?<!!)\[([^\]\n]{0,300})\]\([^()\s]{0,2000}(?:\s+\"[^\"]{0,300}\")?\)")
 _CODE = re.compile(r"[A-Za-z0-9+/=_.:-]{16,}")  # an id, a hash, a date and time: an app's own
-_POWER = "it says who is given the person's words, what they agreed to, or whom the companion answers to"
+# The gate's checks on power but its claims of authority: "never speak for {{user}}", "do not decide what
+# {{user}} does", a filter said to be off are kept out of the persona, but are the card's own in another app.
+_POWER = "it says who is given the person's words, or whom the companion answers to"
 _FETCHES = "it shows a picture or a page fetched from elsewhere, which tells that server the card is read"
 
 
@@ -79,7 +81,7 @@ def not_kept(sentence: str, for_model: bool = True) -> tuple[str, bool] | None:
         words = _CODE.sub("a code", _ADDRESS.sub("a link", _MARKDOWN_LINK.sub(r"\1", _TAG.sub(" ", words))))
     if why := tainted(words):
         return why, False
-    return (_POWER, False) if about_power(words) else None
+    return (_POWER, False) if answers_elsewhere(words) else None
 
 
 def kept(data: dict, name: str, user: str) -> tuple[dict, list[LeftOut]]:

@@ -657,6 +657,14 @@ def _about_power(words: str) -> bool:
     return bool(_ELSEWHERE.search(words) or _CLAIMS.search(words) or _given_away(words))
 
 
+def answers_elsewhere(text: str) -> bool:
+    """about_power without its claims of authority: whether a text speaks of the system, of whom the companion
+    answers to, or gives someone else the person's words (keeps them from those who care for them, lets someone
+    speak as them)."""
+    words = as_words(secrets.judged(text))
+    return bool(_ELSEWHERE.search(words) or _given_away(words))
+
+
 def about_power(text: str) -> bool:
     """_about_power of a text as the person sees it: for text from outside that speaks in the companion's
     voice (a card's persona), where such a line is never its own."""

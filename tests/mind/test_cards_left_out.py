@@ -193,3 +193,18 @@ def test_a_greeting_to_someone_not_named_yet_leaves_no_stray_comma(anima_home, t
         assert said == ["*waves* Hello! Welcome aboard."]
     finally:
         c.close()
+
+
+def test_everyday_roleplay_instructions_go_round_with_the_card(companion, tmp_path):
+    """What a roleplay card tells its host about the person's control of their own character ("never speak for
+    {{user}}") is an authority claim to the persona's checks, but the card's own in another app: kept, exported."""
+    system = "You are {{char}}. Never speak for {{user}}. Do not decide what {{user}} says or does."
+    path = tmp_path / "mira.json"
+    path.write_text(json.dumps(v2(system_prompt=system, post_history_instructions="Only {{user}} decides what "
+                                  "{{user}} does.")))
+    plan, _ = bring(companion, path)
+    assert not plan.left_out
+    companion.characters.write(tmp_path / "out.json")
+    data = json.loads((tmp_path / "out.json").read_text())["data"]
+    assert data["system_prompt"] == system
+    assert data["post_history_instructions"] == "Only {{user}} decides what {{user}} does."
