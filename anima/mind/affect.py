@@ -14,7 +14,8 @@ import jsonschema
 
 from ..errors import InvalidEdit
 from . import secrets
-from .packs import AFFECT, AFFECT_META, AFFECT_SCHEMA, profile_lines, unseen
+from .packs import AFFECT, AFFECT_META, AFFECT_SCHEMA, profile_lines
+from .part import unfit_text
 from ..store.soul import Soul
 
 _VALIDATOR = jsonschema.Draft202012Validator(AFFECT_SCHEMA)
@@ -27,7 +28,7 @@ def check(profile) -> dict:
         where = "/" + "/".join(str(p) for p in error.absolute_path)
         raise InvalidEdit(f"That is not an affect profile (values, fears, seeks: lists of short lines): at {where}, "
                           f"{error.validator} fails; the old profile is kept.")
-    if (why := unseen(profile_lines(profile))) is not None:
+    if (why := unfit_text(profile_lines(profile), names=())) is not None:
         raise InvalidEdit(f"That affect profile's {why}; the old profile is kept.")
     trimmed = {k: [" ".join(line.split()) for line in profile[k] if line.strip()] for k in AFFECT}
     for k in AFFECT:

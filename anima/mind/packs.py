@@ -22,7 +22,6 @@ from ..errors import InvalidEdit
 from ..models.structured import NotJSON, parse_json
 from ..store.provenance import Provenance, Source
 from . import part as schema
-from .messages import hidden
 from .parts import Parts
 
 PACKS_DIR = schema.SCHEMA_PATH.parent / "packs"
@@ -64,7 +63,7 @@ def check(pack) -> None:
         where = "/" + "/".join(str(p) for p in error.absolute_path)
         raise InvalidEdit(f"That is not a parts pack: at {where}, {error.validator} fails; nothing was installed.")
     texts = [("name", pack["name"]), ("description", pack["description"])]
-    if (why := unseen([*texts, *profile_lines(pack["affect_profile"])])) is not None:
+    if (why := schema.unfit_text([*texts, *profile_lines(pack["affect_profile"])])) is not None:
         raise InvalidEdit(f"That pack's {why}; nothing was installed.")
     for i, p in enumerate(pack["parts"], 1):
         if (why := schema.problem(p)) is not None:
@@ -74,15 +73,6 @@ def check(pack) -> None:
 def profile_lines(profile: dict) -> list[tuple[str, str]]:
     """An affect profile's lines, each with where it is ("values 2")."""
     return [(f"{k} {i}", line) for k in AFFECT for i, line in enumerate(profile.get(k, ()), 1)]
-
-
-def unseen(texts: list[tuple[str, str]]) -> str | None:
-    """Which of these (where, text) holds a control or invisible character (a terminal obeys it, a person does
-    not see it: the part rules refuse the same), naming where and its code, never the text; None if none does."""
-    for where, text in texts:
-        if (bad := hidden(text)) is not None:
-            return f"{where} holds a control or invisible character (U+{ord(bad):04X})"
-    return None
 
 
 def read(path: str | Path) -> dict:

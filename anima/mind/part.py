@@ -208,15 +208,22 @@ def blank(text: str) -> bool:
     return not any(unicodedata.category(c)[0] not in "CZ" for c in text)
 
 
-def text_problem(part: dict) -> str | None:
-    """Which text of a (schema-valid) part holds a character a person cannot see, or that changes what a terminal
-    or the text around it does, naming the field and the character's code (never the text); None if none does."""
-    for where, text in _texts(part):
-        if (bad := _unfit(text, where == "name")) is not None:
+def unfit_text(texts, names=("name",)) -> str | None:
+    """Which of these (where, text) holds a character a person cannot see, or that changes what a terminal or the
+    text around it does (in those at `names`, tab and newline too), naming where and the character's code, never
+    the text; None if none does. A part's texts, and a pack's own (packs.py)."""
+    for where, text in texts:
+        if (bad := _unfit(text, where in names)) is not None:
             what = "half of a surrogate pair, which is not a character" if "\ud800" <= bad <= "\udfff" \
                 else "a control or invisible character"
-            return f"its {where} holds {what} (U+{ord(bad):04X})"
+            return f"{where} holds {what} (U+{ord(bad):04X})"
     return None
+
+
+def text_problem(part: dict) -> str | None:
+    """unfit_text of a (schema-valid) part's texts."""
+    why = unfit_text(_texts(part))
+    return why and f"its {why}"
 
 
 def printable(text: str) -> str:
