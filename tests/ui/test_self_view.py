@@ -75,3 +75,33 @@ def test_text_being_typed_is_kept_through_a_forget_elsewhere_and_what_is_stored_
     assert view.editors["human"].toPlainText() == ZED + "\n- Plays ches"
     assert view.elsewhere["human"].isVisible() and "it now holds: (nothing)" in view.elsewhere["human"].text()
     assert window.companion.self_model.read().human == ""
+
+
+def test_two_quick_saves_both_land_and_the_second_is_kept(qtbot, window, view):
+    """Save pressed again before the first save ended (the pool may run them in either order): the second is
+    begun from the first, not refused as changed elsewhere."""
+    view.watch.stop()
+    view.editors["human"].setPlainText(ZED + "\n- Plays chess")
+    view.save("human")
+    view.editors["human"].setPlainText(ZED + "\n- Plays chess\n- Has a cat")
+    view.save("human")
+    qtbot.waitUntil(lambda: window.companion.self_model.read().human == ZED + "\n- Plays chess\n- Has a cat",
+                    timeout=10_000)
+    qtbot.waitUntil(lambda: not view._saving, timeout=10_000)
+    assert not view.error.isVisible(), view.error.text()
+    assert view.editors["human"].toPlainText() == ZED + "\n- Plays chess\n- Has a cat"
+
+
+def test_a_changed_rhythm_not_yet_saved_is_kept_through_a_forget_elsewhere(qtbot, window, view, forget_elsewhere):
+    view.watch.stop()
+    stored = window.companion.rhythm.read()
+    view.every.setValue(stored.every + 3)  # changed, not saved
+    forget_elsewhere("Zed")
+    view.loaded = False
+    view.look_for_forgets()
+    qtbot.waitUntil(lambda: view.loaded, timeout=10_000)
+    assert view.editors["human"].toPlainText() == ""  # the reload happened
+    assert view.every.value() == stored.every + 3
+    assert view.earned_after.value() == stored.earned_after
+    view.save_rhythm()
+    qtbot.waitUntil(lambda: window.companion.rhythm.read().every == stored.every + 3, timeout=10_000)

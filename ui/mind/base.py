@@ -37,10 +37,16 @@ class MindView(QWidget):
         self.show_data(data)
         self.loaded = True
 
-    def change(self, fn, then=None) -> None:
+    def change(self, fn, then=None, otherwise=None) -> None:
         """Apply an edit off the UI thread; a broken rule is shown and the old value stays. An edit that forgets
-        returns its Forgotten, told to whoever shows what went."""
+        returns its Forgotten, told to whoever shows what went. `otherwise()` runs, on the UI thread, before a
+        refused edit is shown."""
         self.say("")
+
+        def failed(error):
+            if otherwise:
+                otherwise()
+            self._failed(error)
 
         def done(result):
             if isinstance(result, Forgotten):
@@ -48,7 +54,7 @@ class MindView(QWidget):
             if then:
                 then()
             self.refresh()
-        tasks.run(fn, done, self._failed, self)
+        tasks.run(fn, done, failed, self)
 
     def _failed(self, error) -> None:
         if errors.outlived(error):  # loading again would meet the closed soul again

@@ -77,6 +77,9 @@ class SelfView(MindView):
         self._drafts: dict[str, str] = {}  # a refused edit's text, by section, kept for the person to fix
         self._loaded: dict[str, str] = {}  # by section, the stored text the person's text was begun from
         self._shown: dict[str, str] = {}  # what the view last put in each editor (another text: the person's)
+        self._saving: dict[str, str] = {}  # by section, the text of a save under way
+        self._queued: dict[str, str] = {}  # by section, a text saved again while that save was under way
+        self._rhythm_shown: tuple[int, int] | None = None  # what the spin boxes were last given by a load
         self._forgets: int | None = None  # the soul's count of forgets when the view last loaded
         self._watching = False  # a look at that count is under way
         self.watch = QTimer(self, interval=self.WATCH_MS)
@@ -88,12 +91,21 @@ class SelfView(MindView):
 
     def show_data(self, data):
         floor, rhythm, self._forgets = data
-        self.every.setValue(rhythm.every)
-        self.earned_after.setValue(rhythm.earned_after)
+        self._show_rhythm(rhythm.every, rhythm.earned_after)
         self.origin.setText(floor.origin)
         self.guardrails.setText(floor.guardrails)
         for name, editor in self.editors.items():
             self._show_text(name, getattr(floor, name))
+
+    def _show_rhythm(self, every: int, earned_after: int) -> None:
+        """As with the editors: a spin box the person has changed and not saved keeps their number through a
+        reload (a forget elsewhere reloads the view)."""
+        shown = self._rhythm_shown
+        for box, was, stored in ((self.every, shown and shown[0], every),
+                                 (self.earned_after, shown and shown[1], earned_after)):
+            if shown is None or box.value() == was:
+                box.setValue(stored)
+        self._rhythm_shown = (every, earned_after)
 
     def _show_text(self, name: str, stored: str) -> None:
         """An editor shows the stored text, unless it holds the person's: a draft kept, or what they typed and
@@ -140,18 +152,35 @@ class SelfView(MindView):
 
     def save_rhythm(self) -> None:
         every, earned_after = self.every.value(), self.earned_after.value()
-        self.change(lambda: self.companion.rhythm.set(every=every, earned_after=earned_after))
-
-    def save(self, name: str) -> None:
-        text = self.editors[name].toPlainText()
-        self._drafts[name] = text  # until it is saved: a refused edit reloads the view, and must not lose it
-        was = self._loaded.get(name)  # what it was begun from: refused if the stored text is no longer that
 
         def saved():
+            self._rhythm_shown = (every, earned_after)  # stored now: a reload may show what is stored again
+        self.change(lambda: self.companion.rhythm.set(every=every, earned_after=earned_after), saved)
+
+    def save(self, name: str, text: str | None = None) -> None:
+        """Save a section's editor (or `text`: what it held when Save was pressed, for a save put off)."""
+        text = self.editors[name].toPlainText() if text is None else text
+        self._drafts[name] = text  # until it is saved: a refused edit reloads the view, and must not lose it
+        if name in self._saving:
+            # Saved again before the last save ended: begun from that text, which the pool might store after
+            # this one. Run after it, or the two would race and the later be refused as changed elsewhere.
+            self._queued[name] = text
+            return
+        was = self._loaded.get(name)  # what it was begun from: refused if the stored text is no longer that
+        self._saving[name] = text
+
+        def saved():
+            del self._saving[name]
             self._loaded[name] = text.strip()  # what a newer text typed meanwhile is begun from
             self.elsewhere[name].hide()
             if self._drafts.get(name) == text:  # not a newer edit made while this one was saved
                 del self._drafts[name]
                 if self.editors[name].toPlainText() == text:
                     self._shown[name] = text  # it is no longer the person's own: the reload shows what is stored
-        self.change(lambda: self.companion.edit_self(name, text, was), saved)
+            if (queued := self._queued.pop(name, None)) is not None:
+                self.save(name, queued)
+
+        def refused():
+            del self._saving[name]
+            self._queued.pop(name, None)  # the newest text stays in the editor, as the draft, to save again
+        self.change(lambda: self.companion.edit_self(name, text, was), saved, refused)
