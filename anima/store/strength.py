@@ -10,8 +10,9 @@ A passphrase is judged as a guesser reads it (as_read): compatibility forms
 folded (NFKC: fullwidth letters, ligatures), and characters that show nothing
 dropped (a right-to-left mark, zero-width spaces and joiners, controls), so an
 invisible character cannot make "password" backwards look random. One word
-said again with separators ("Rosalind Rosalind", "pass-pass-pass") is judged
-as that word: a guesser tries repeats of each word it tries.
+said again, with separators or without ("Rosalind Rosalind", "pass-pass-pass",
+"парольпароль"), is judged as that word: a guesser tries repeats of each word
+it tries.
 """
 
 import unicodedata
@@ -83,8 +84,9 @@ def as_read(passphrase: str) -> str:
 
 
 def repeated_word(read: str) -> str | None:
-    """The word, when `read` is one word (letters, marks and digits) said at least twice with separators between
-    (spaces, punctuation, symbols) and nothing else, its case aside: "Anima Anima", "pass-Pass-PASS!"."""
+    """The word, when `read` is one word (letters, marks and digits) said at least twice, with separators between
+    (spaces, punctuation, symbols) or none, and nothing else, its case aside: "Anima Anima", "pass-Pass-PASS!",
+    "парольпароль"."""
     words, word = [], ""
     for c in read:
         if unicodedata.category(c)[0] in "LMN":
@@ -93,4 +95,18 @@ def repeated_word(read: str) -> str | None:
             words.append(word)
             word = ""
     words += [word] if word else []
-    return words[0] if len(words) > 1 and len({w.casefold() for w in words}) == 1 else None
+    if not words or len({w.casefold() for w in words}) != 1:
+        return None
+    once = _said_once(words[0])
+    return once if len(words) > 1 or once != words[0] else None
+
+
+def _said_once(word: str) -> str:
+    """The shortest piece `word` is that piece said over and over ("abcabc": "abc"), or `word`. zxcvbn reads
+    such a repeat as the piece plus a little, and the piece in a dictionary it lacks (it knows English) as
+    random letters: "парольпароль" ("password" twice in Russian) scored higher than "пароль пароль" does."""
+    folded = word.casefold()
+    for size in range(1, len(folded) // 2 + 1):
+        if len(folded) % size == 0 and folded[:size] * (len(folded) // size) == folded:
+            return word[:size]
+    return word

@@ -20,6 +20,9 @@ NAMES = ("Rosalind", "Anima")
     "pass\u200bword\u200b123",    # zero-width spaces inside a common password
     "\uff50\uff41\uff53\uff53\uff57\uff4f\uff52\uff44\uff11",  # "password1" in fullwidth letters
     "p\u00adassword1",            # a soft hyphen
+    "\u043f\u0430\u0440\u043e\u043b\u044c" * 2,  # "парольпароль": "password" twice, in Russian, scored fair
+    "\u0419\u0446\u0443\u043a\u0435\u043d" * 2,  # "ЙцукенЙцукен": the Russian keyboard's top row, twice
+    "RosalindRosalind",
 ])
 def test_a_guessable_passphrase_dressed_up_is_refused(passphrase):
     problem = keys.passphrase_problem(passphrase, known=NAMES)
@@ -37,6 +40,7 @@ def test_a_guessable_passphrase_dressed_up_is_refused(passphrase):
     "日本語のパスワードです",
     "\U0001F600\U0001F431\U0001F680\U0001F30D\U0001F355\U0001F3B8\U0001F40D\U0001F308",
     "Xk9#mQ2v Xk9#mQ2v",                      # a strong "word" repeated is still the strong word
+    "Xk9mQ2vfXk9mQ2vf",
 ])
 def test_near_misses_stay_accepted(passphrase):
     assert keys.passphrase_problem(passphrase, known=NAMES) is None
@@ -48,6 +52,9 @@ def test_one_word_said_again_is_judged_as_the_word():
     assert strength.repeated_word("Rosalind") is None
     assert strength.repeated_word("Rosalind Lind") is None
     assert strength.repeated_word("orbit orbit lantern") is None
+    assert strength.repeated_word("RosalindRosalind") == "Rosalind"
+    assert strength.repeated_word("abcABCabc abcabcabc") == "abc"
+    assert strength.repeated_word("lanternlanternorbit") is None
     said = strength.estimate("Rosalind Rosalind", NAMES)
     assert said.score == strength.estimate("Rosalind", NAMES).score == 0 and "said again" in said.warning
 
