@@ -151,10 +151,13 @@ _LABELS = {"first_mes": "first message", "mes_example": "example dialogue"}
 
 
 def _without(text: str, leave_out: Callable[[str], bool]) -> str:
-    """`text` without the sentences (as gate.sentences reads them) that `leave_out` says go; what stays keeps its
-    own spacing, and where sentences went, the widest gap around them stays (a paragraph break is not lost)."""
+    """`text` without the sentences (as _pieces reads them) that `leave_out` says go; what stays keeps its own
+    spacing, and where sentences went, the widest gap around them stays (a paragraph break is not lost). Brackets,
+    quotes and *actions* stay whole: one around sentences that went and sentences that stay keeps both its ends
+    (the end that went with a sentence is put back on the nearest sentence kept inside it), and one around only
+    sentences that went goes with them."""
     pieces, at = [], 0
-    for s in sentences(text):
+    for s in _pieces(text):
         start = text.find(s, at)
         pieces.append((text[at:start], s))
         at = start + len(s)
@@ -165,14 +168,68 @@ def _without(text: str, leave_out: Callable[[str], bool]) -> str:
         return text
     if all(gone):
         return ""
+    before, after = _ends_kept(pieces, gone)
     result, gaps, kept_one = "", [], False
-    for (gap, s), go in zip(pieces, gone):
+    for i, ((gap, s), go) in enumerate(zip(pieces, gone)):
         gaps.append(gap)
         if go:
             continue
         result += max(gaps, key=lambda g: g.count("\n")) if kept_one else gaps[0]  # gaps[0]: the text's own start
-        result, gaps, kept_one = result + s, [], True
+        result, gaps, kept_one = result + before[i] + s + after[i], [], True
     return result + text[at:]
+
+
+# An end mark and what closes on it, before a space: gate.sentences ends a sentence only at a mark then a space,
+# so "[Note: PIN is 4821.] She sings." is one sentence to it, and two here.
+_CLOSED_END = re.compile(r"[.!?][)\]}»”’\"*]+(?=\s)")
+# What opens a span a sentence may be inside of, and what closes it; a straight quote or a run of * (an action,
+# emphasis) closes the same mark left open, and otherwise opens one.
+_PAIRS = {"(": ")", "[": "]", "{": "}", "«": "»", "“": "”"}
+_MARKS = re.compile(r"[(\[{«“)\]}»”\"]|\*+")
+
+
+def _pieces(text: str) -> list[str]:
+    """The sentences of `text` as gate.sentences reads them, each cut again after an end mark that a bracket, a
+    quote or an action's * closes on."""
+    out = []
+    for s in sentences(text):
+        at = 0
+        for m in _CLOSED_END.finditer(s):
+            out.append(s[at:m.end()].strip())
+            at = m.end()
+        out.append(s[at:].strip())
+    return [p for p in out if p]
+
+
+def _ends_kept(pieces: list[tuple[str, str]], gone: list[bool]) -> tuple[list[str], list[str]]:
+    """What each piece that stays is given before and after it: the ends of the brackets that hold sentences that
+    stay, where the end went with a sentence that goes. A mark nothing pairs (the author's own) is left be."""
+    spans, open_ = [], []  # spans: (where the opening mark was, it, where the closing one was, it)
+    for i, (_, s) in enumerate(pieces):
+        for m in _MARKS.finditer(s):
+            mark, at = m.group(), (i, m.start())
+            closes = next((n for n in range(len(open_) - 1, -1, -1)
+                           if _PAIRS.get(open_[n][1], open_[n][1]) == mark), None)
+            if mark in _PAIRS or closes is None:
+                if mark in _PAIRS or mark[0] in '"*':
+                    open_.append((at, mark))
+                continue  # a closing bracket nothing opened: the author's own
+            opened, opener = open_[closes]
+            del open_[closes:]  # what opened inside it and never closed: the author's own
+            if opened[0] != i:
+                spans.append((opened, opener, at, mark))
+    before, after = [""] * len(pieces), [""] * len(pieces)
+    for opened, opener, closed, _ in sorted(spans):  # the outer span's opening first
+        if gone[opened[0]] and (kept := _kept_between(gone, opened[0], closed[0])):
+            before[kept[0]] += opener
+    for opened, _, closed, closer in sorted(spans, key=lambda span: span[2]):  # the inner span's closing first
+        if gone[closed[0]] and (kept := _kept_between(gone, opened[0], closed[0])):
+            after[kept[-1]] += closer
+    return before, after
+
+
+def _kept_between(gone: list[bool], first: int, last: int) -> list[int]:
+    return [k for k in range(first, last + 1) if not gone[k]]
 
 
 def why_held(sentence: str) -> str:
