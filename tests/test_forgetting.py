@@ -196,3 +196,140 @@ def test_a_forget_that_commits_while_the_reply_is_being_stored_still_keeps_it_ou
     assert turn.reply_id is None
     assert not [m for m in c.messages.newest(100) if "Bea" in m["content"]]
     assert not c.soul.query("SELECT 1 FROM recalls WHERE message_id NOT IN (SELECT id FROM messages)")
+
+
+
+# ---- a forget while a reply streams drops the reply only if the reply was made from what went -----------------
+
+def while_it_streams(c, chat, anima_home, said: str, reply: str, forget):
+    """A turn on `said` whose reply, once it has begun to stream, meets `forget(other)` made by another program
+    on the same soul file (the window and `anima chat`); returns the turn, read to its end."""
+    chat.enqueue(reply)
+    turn = c.turn(said)
+    first = next(iter(turn))
+    other = Companion(Home(anima_home), Home(anima_home).unlock(PASSPHRASE), FakeChatModel(), FakeEmbedder(),
+                      session="elsewhere")
+    try:
+        assert forget(other).total
+    finally:
+        other.close()
+    assert first + "".join(turn) == reply  # shown in full as it streamed, whatever is kept
+    return turn
+
+
+def no_trace_of(c, turn, reply: str) -> None:
+    """The reply was not kept: not stored, not in the live transcript, and nothing recorded for it."""
+    assert turn.reply_id is None
+    assert not [m for m in c.messages.newest(100) if m["content"] == reply]
+    assert not [e for e in c.conversation.entries() if e.content == reply]
+    assert not c.soul.query("SELECT 1 FROM recalls WHERE message_id NOT IN (SELECT id FROM messages)")
+
+
+def message_id(c, starts: str) -> int:
+    [m] = [m for m in c.messages.newest(100) if m["content"].startswith(starts)]
+    return m["id"]
+
+
+def test_a_forget_of_something_the_reply_was_not_made_from_leaves_the_reply_kept(talked, anima_home):
+    """Another program forgets an old message of its own session, which this turn's prompt never held: the reply
+    is stored, and the next turn's prompt holds it after the message it answered."""
+    c, chat = talked
+    unrelated = c.messages.record("user", "The plumber comes on Friday.", speaker="Ada", session="elsewhere")
+    reply = "A walk by the lake in autumn sounds perfect."
+    turn = while_it_streams(c, chat, anima_home, "Shall we plan another walk?", reply,
+                            lambda other: other.forget("message", unrelated))
+    assert "plumber" not in json.dumps(turn.workspace.messages)
+    assert turn.reply_id is not None and c.soul.get("message", turn.reply_id)["content"] == reply
+    c.settle()
+    chat.enqueue("Noted.")
+    following = c.turn("Saturday works for me.")
+    sent = [(m["role"], m["content"]) for m in following.workspace.messages]
+    assert sent.index(("assistant", reply)) == sent.index(("user", "Shall we plan another walk?")) + 1
+    following.read()
+
+
+def test_a_forget_of_the_turns_own_message_still_drops_the_reply(talked, anima_home):
+    c, chat = talked
+    reply = "Lyon in spring, how lovely."
+    turn = while_it_streams(c, chat, anima_home, "I am off to Lyon in April.", reply,
+                            lambda other: other.forget("message", message_id(other, "I am off to Lyon")))
+    no_trace_of(c, turn, reply)
+    assert not [e for e in c.conversation.entries() if "Lyon" in e.content]
+
+
+def test_a_forget_of_an_item_recalled_into_the_note_still_drops_the_reply(talked, anima_home):
+    c, chat = talked
+    memory = c.memories.remember("Ada's bicycle is a green Gazelle")
+    reply = "A green Gazelle, a classic."
+    turn = while_it_streams(c, chat, anima_home, "What colour is my bicycle?", reply,
+                            lambda other: other.forget("memory", memory))
+    assert ("memory", memory) in turn.workspace.note.keys  # the prompt held it in its note, and nowhere else
+    no_trace_of(c, turn, reply)
+    assert not [e for e in c.conversation.entries() if "Gazelle" in e.content]
+
+
+def test_a_forget_of_a_message_of_the_transcript_it_read_still_drops_the_reply(talked, anima_home):
+    c, chat = talked
+    reply = "The lake again, then."
+    turn = while_it_streams(c, chat, anima_home, "Where shall we walk?", reply,
+                            lambda other: other.forget("message", message_id(other, "I love the lake")))
+    assert ("user", "I love the lake in autumn.") in [(m["role"], m["content"]) for m in turn.workspace.messages]
+    no_trace_of(c, turn, reply)
+    assert not [e for e in c.conversation.entries() if e.content == "I love the lake in autumn."]
+
+
+def test_a_forget_of_the_signal_its_note_says_they_seemed_from_still_drops_the_reply(talked, anima_home):
+    """How they seemed reaches the prompt in its note, with no recalled item to name it: the note carries the
+    signals it says it from, so forgetting one (another program) drops the reply, and the next prompt says nothing
+    of it."""
+    c, chat = talked
+    [signal] = c.feelings.recent()
+    reply = "I hope the knee is better."
+    turn = while_it_streams(c, chat, anima_home, "How do I seem lately?", reply,
+                            lambda other: other.forget("signal", signal["id"]))
+    assert "worried" in turn.workspace.note.content
+    no_trace_of(c, turn, reply)
+    chat.enqueue("Noted.")
+    following = c.turn("Anyway.")
+    assert "worried" not in json.dumps(following.workspace.messages)
+    following.read()
+
+
+def test_a_forget_of_a_line_of_the_floor_still_drops_the_reply(talked, anima_home):
+    """A person named only in the human block, which has no item to look for: their line gone from the self
+    drops the reply written from a floor that held it."""
+    c, chat = talked
+    c.self_model.write("human", c.self_model.read().human + "\n- Cousin Ottoline lives in Oslo", "user")
+    reply = "Travel plans are always fun to make."
+    turn = while_it_streams(c, chat, anima_home, "Where should I travel next?", reply,
+                            lambda other: other.forget_person("Ottoline"))
+    assert "Ottoline" in turn.workspace.messages[0]["content"]
+    no_trace_of(c, turn, reply)
+
+
+def test_a_forget_here_of_what_a_trimmed_prompt_left_out_keeps_the_reply_and_the_prompt_it_extends(anima_home):
+    """The transcript is trimmed for this turn, and the person forgets (in this program) a message the trim left
+    out: the reply is kept, and the transcript is then exactly what the model read and said, so the next turn's
+    prompt extends it (the trim is not counted again on a transcript the forget already shortened)."""
+    chat = FakeChatModel(Capabilities(context_tokens=1400))
+    c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", chat, FakeEmbedder(), user_name="Ada")
+    try:
+        c.indexer_thread.join()
+        c.learns, c.reflector.every = False, 0
+        for i in range(30):  # a long conversation, until a turn's prompt no longer holds it all
+            reply = " ".join(["music"] * 40) + f" reply {i}"
+            chat.enqueue(reply)
+            turn = c.turn(f"tell me about music number {i}")
+            if turn.workspace.kept_from > 1:
+                break
+            turn.read()
+            c.settle()
+        assert turn.workspace.kept_from > 1
+        first = next(iter(turn))
+        (kind, oldest), = c.conversation.entries()[0].keys  # left out of this prompt
+        c.forget(kind, oldest)
+        assert first + "".join(turn) == reply and turn.reply_id is not None
+        read = [(m["role"], m["content"]) for m in turn.workspace.messages[1:]]
+        assert [(e.role, e.content) for e in c.conversation.entries()] == [*read, ("assistant", reply)]
+    finally:
+        c.close()

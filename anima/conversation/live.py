@@ -17,6 +17,7 @@ import re
 import threading
 import time
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Callable
 
 from ..mind.bids import Bidding, Mode, Weighed
@@ -53,6 +54,10 @@ class Prepared:
     focus: str
     feelings: str
     weighed: Weighed | None = None  # the parts' bids on the message and the Self's choice (its note holds the chosen)
+    # The transcript's entries that did not fit, and the items of all the prompt read (the transcript kept, the
+    # note): its reply outlives a forget only while those items are still stored (record_turn).
+    left_out: tuple[Entry, ...] = ()
+    read: frozenset = frozenset()
 
 
 class Conversation:
@@ -312,7 +317,7 @@ class Conversation:
         changed since the transcript last had them; the bids the Self chose to follow (`weighed`) too.
         `recalled_for`: what `recalled` was recalled for, if not `text` (its draft): the note cuts items to that."""
         floor = self.floor()
-        feelings = self.feelings.context()
+        feelings, felt = self._felt()
         with self.lock:
             focus = floor.inner_state if floor.inner_state != self._focus_shown else ""
             emotional = feelings if feelings != self._feelings_shown else ""
@@ -328,13 +333,25 @@ class Conversation:
             # The transcript is cut, so the whole prompt is read again anyway: the floor catches up.
             floor = live
             assembled = assemble(floor)
-        return Prepared(assembled, floor, floor.inner_state, feelings, weighed)
+        if assembled.note is not None and emotional:
+            # The note says how they seemed: like a recalled item, each signal it says so from leaves with it.
+            assembled.note = dataclasses.replace(assembled.note, keys=assembled.note.keys | felt)
+        start = assembled.kept_from
+        read = frozenset().union(*(e.keys for e in transcript[start:]), assembled.note.keys if assembled.note else ())
+        return Prepared(assembled, floor, floor.inner_state, feelings, weighed, tuple(transcript[:start]), read)
+
+    def _felt(self) -> tuple[str, frozenset]:
+        """How they seem (the workspace's emotional tier), and the signals it may say so from."""
+        at = datetime.now(timezone.utc)
+        # Keys first: a signal forgotten between the two reads is then a key found gone, never a line with no key.
+        felt = frozenset(("signal", s["id"]) for s in self.feelings.recent(at))
+        return self.feelings.context(at), felt
 
     def record_turn(self, prepared: Prepared, learned: int, user_ids: list[int], reply: str,
                     forgets_at: int | None = None) -> int | None:
         """The transcript grows by exactly what was sent and said, so the next turn's prefix matches. Records the
         reply and what its workspace held; returns the reply's id (None when it stopped before a word, or when
-        something was forgotten while it was written). `forgets_at`: what begin_turn returned."""
+        something it was made from was forgotten while it was written). `forgets_at`: what begin_turn returned."""
         said = clean(reply)  # a reply of invisible characters only is none: it stopped before a word
         reply_id = None
         try:
@@ -343,12 +360,10 @@ class Conversation:
             ready = self.messages.embedded([NewMessage("companion", said, self.name, None, self.session)]) \
                 if said else None
             with self.messages.writing():
-                if forgets_at is not None and self.messages.soul.forgets() != forgets_at:
-                    overtaken = True
-                else:
-                    overtaken = False
-                    if ready is not None:
-                        reply_id = self._store_reply(ready, prepared, user_ids)
+                overtaken = forgets_at is not None and self.messages.soul.forgets() != forgets_at \
+                    and self._lost(prepared, user_ids)
+                if not overtaken and ready is not None:
+                    reply_id = self._store_reply(ready, prepared, user_ids)
         except BaseException:
             self._sent_turn(prepared, learned, user_ids)  # the message was stored: the model read it
             raise
@@ -360,6 +375,23 @@ class Conversation:
                 self._transcript.append(Entry("assistant", reply, frozenset({("message", reply_id)})))
                 self._heard, self._drafted, self._last_reply = [], None, reply_id
         return reply_id
+
+    def _lost(self, prepared: Prepared, user_ids: list[int]) -> bool:
+        """Whether something the reply was made from is gone: its message, an item its prompt read, a message the
+        bids it records were weighed on, a line of its floor. A forget keeps no list of what went (that would be a
+        trace of it), so what is still stored is looked at, in the transaction that would store the reply."""
+        with self.lock:
+            about = {("message", i) for _, i in self._heard if i is not None}
+        keys = prepared.read | about | {("message", i) for i in user_ids}
+        return bool(keys - self.messages.soul.present(keys)) or self._floor_lost(prepared.floor)
+
+    def _floor_lost(self, floor: SelfFloor) -> bool:
+        """Whether a line of the floor the prompt began with has left the self: forgetting a person or a learned
+        fact takes its lines from the self and the blocks, and their text carries no key to look for. Any other
+        change to a line counts too: rare while a reply is written, and dropping a reply is the safe mistake."""
+        live = self.live_floor()
+        return any(not _lines(getattr(floor, f.name)) <= _lines(getattr(live, f.name))
+                   for f in dataclasses.fields(SelfFloor))
 
     def _store_reply(self, ready, prepared: Prepared, user_ids: list[int]) -> int:
         """The reply, what its workspace held, the bids it weighed and the heat of the memories it used: one
@@ -378,8 +410,10 @@ class Conversation:
         """The transcript takes what this turn sent: its note and the message, after the entries that no longer
         fitted are dropped."""
         ws = prepared.assembled
+        left_out = {id(e) for e in prepared.left_out}
         with self.lock:
-            del self._transcript[:ws.kept_from]
+            # By identity, not by index: a forget of something the prompt did not read may have dropped entries.
+            self._transcript = [e for e in self._transcript if id(e) not in left_out]
             self._changes += 1
             self._draft_recall = None
             self._floor_sent = prepared.floor
@@ -392,10 +426,9 @@ class Conversation:
                                           frozenset(("message", i) for i in user_ids)))
 
     def _overtaken(self, user_ids: list[int], sent: str) -> None:
-        """Something was forgotten (here or by another program) while the reply was written from a prompt that
-        may have held it: the reply is not kept, and the message stays in the transcript only if it is still
-        stored. The transcript is not cut to what this turn sent: forgetting changed it, and the model reads it
-        whole next time."""
+        """Something the reply was made from was forgotten (here or by another program) while it was written: the
+        reply is not kept, and the message stays in the transcript only if it is still stored. The transcript
+        is not cut to what this turn sent: forgetting changed it, and the model reads it whole next time."""
         self.catch_up_forgotten()
         keys = frozenset(("message", i) for i in user_ids)
         with self.lock:
@@ -486,3 +519,7 @@ class Conversation:
             self.serial += 1  # a note being read ahead may carry it
         self.chat.forget_computed()
         return dropped
+
+
+def _lines(text: str) -> set[str]:
+    return {line.strip() for line in text.splitlines() if line.strip()}
