@@ -465,15 +465,16 @@ class Soul:
         self._scrub()
 
     def _scrub(self) -> None:
-        """Merge the full-text indexes and empty the WAL after a forget. On a full disk, or while another program
-        keeps writing past the busy timeout, the forget stands (it was committed; saying "nothing was saved" would
-        be untrue) and the scrub is tried again after the next write and at close, so the forgotten words do not
-        linger in the index's old segments. While another program reads the soul the WAL cannot be emptied: the
-        forget waits CLOSING_WAIT_MS for it, not the busy timeout, and the last program to close the soul empties
-        it."""
+        """Merge the full-text indexes, rebuild the file (forget.rewrite_file) and empty the WAL after a forget.
+        On a full disk, or while another program keeps writing past the busy timeout, the forget stands (it was
+        committed; saying "nothing was saved" would be untrue) and the scrub is tried again after the next write
+        and at close, so the forgotten words do not linger in the index's old segments or in free space. While
+        another program reads the soul the WAL cannot be emptied: the forget waits CLOSING_WAIT_MS for it, not the
+        busy timeout, and the last program to close the soul empties it."""
         with self._lock:
             try:
                 forget.merge_segments(self.con)  # writes: they wait for another program's writes as any write does
+                forget.rewrite_file(self.con)  # the copies of forgotten rows that secure_delete leaves
                 self.con.execute(f"PRAGMA busy_timeout = {CLOSING_WAIT_MS}")
                 try:
                     emptied = forget.empty_wal(self.con)

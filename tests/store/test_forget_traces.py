@@ -1,0 +1,53 @@
+"""What a forget leaves in the decrypted pages of the soul file (store/forget.py, DESIGN "Forgetting is absolute").
+
+A QA run once found "stress B message 20 ab" in the free space of a messages_fts_content page after a forget made
+while two programs chatted on one soul. It was not a missing secure_delete (every connection is a Soul's, and sets
+it): when SQLite rebalances a b-tree it rebuilds pages (btree.c, rebuildPage) without zeroing the space between the
+cell pointers and the cells, so copies of rows that moved stay there as free space. A later delete, secure or not,
+zeroes only the row's live cell. messages_fts_content churns most (each new message rewrites the one before it,
+whose search key grows by its neighbour's words), so it shows first; two programs chatting only make more churn.
+"""
+
+import random
+
+from anima.store import Home
+from tests.conftest import PASSPHRASE
+from tests.store.pages import holds
+
+
+def said(program: str, n: int) -> str:
+    # Its own word too ("bword0020"), which the full-text index holds as a term.
+    return f"stress {program} message {n} about {program}word{n:04d} "
+
+
+def test_messages_forgotten_while_two_programs_chat_leave_nothing_in_the_file(anima_home):
+    """Two programs on one soul say 400 messages between them, of every length, each in its own conversation;
+    one forgets a sixth of them, its own and the other's, while the other holds the soul open (reading, at times,
+    through a forget). Then no page, free space included, holds a word of any of them."""
+    home = Home(anima_home)
+    a = home.create(PASSPHRASE)
+    b = home.unlock(PASSPHRASE)
+    rng = random.Random(20)
+    stored = {}
+    try:
+        for n in range(400):
+            program, soul = rng.choice((("A", a), ("B", b)))
+            stored[(program, n)] = soul.add("message", "user", session=program, role="user",
+                                            content=said(program, n) + "w" * rng.randint(0, 400),
+                                            created_at="2026")
+        forgotten = rng.sample(sorted(stored), 70)
+        for i, key in enumerate(forgotten):
+            if i % 10 == 0:  # the other program mid-read: the WAL cannot be emptied at once
+                b.con.execute("BEGIN")
+                b.con.execute("SELECT count(*) FROM messages").fetchall()
+                a.forget("message", stored[key])
+                b.con.execute("COMMIT")
+            else:
+                a.forget("message", stored[key])
+    finally:
+        b.close()
+        a.close()
+    key = home.unlock_key(PASSPHRASE)
+    left = [said(*k) for k in forgotten if holds(home.soul_path, key, said(*k).strip())
+            or holds(home.soul_path, key, f"{k[0]}word{k[1]:04d}")]
+    assert left == []
