@@ -6,18 +6,21 @@ extensions): a round trip through Anima loses nothing of a card but what is left
 exported card in their model's prompt with no gate in front of it, so what the gate holds back because it
 must not be kept or followed anywhere is left out of the card itself, sentence by sentence, and the preview
 says which, where and why: a secret (never kept, here or in a file), a link or a picture fetched from
-elsewhere (it tells a server that the card is read, and whatever its address carries), words of obeying or
-being owned, and who is given the person's words. What is held out of the persona only because it reads as an
-instruction to the model ("Write in the third person", the system prompt's very job) or is not in English
-stays with the card as data: it is the card's own, harmless in another app, and goes round unchanged.
+elsewhere (it tells a server that the card is read, and whatever its address carries), words of being owned,
+who is given the person's words, and someone other than the person whom the companion answers to (a character
+who obeys someone in its story is the story's own, and kept: _OBEYING). What is held out of the persona only
+because it reads as an instruction to the model ("Write in the third person", the system prompt's very job) or
+is not in English stays with the card as data: it is the card's own, harmless in another app, and goes round
+unchanged.
 
 Fields differ in who reads them. Those a model reads (FOR_MODEL, and SillyTavern's depth prompt, which it puts
 in the prompt) lose any sentence the gate would not keep. The rest (creator notes, tags, the creator, fields
 Anima does not know, other apps' extensions, the lorebook's own fields) are read by people or by programs: a
 plain link there is kept (a creator's page, their other cards: a person reads it and follows it or not), and
 so are an app's ids and markup that loads nothing; a secret (a long hex or base64 string reads as a key),
-a picture or page that loads itself when shown (a tracker), and words of obeying or of who is given the
-person's words are not. A lorebook's entries are world cards, not part of this (characters.world_out).
+a picture or page that loads itself when shown (a tracker), and words of being owned, of answering to someone
+else or of who is given the person's words are not. A lorebook's entries are world cards, not part of this
+(characters.world_out).
 """
 
 import functools
@@ -27,7 +30,7 @@ from typing import Callable
 
 from . import secrets
 from .cards import an_instruction, filled
-from .gate import answers_elsewhere, sentences, tainted
+from .gate import answers_elsewhere, as_words, sentences, tainted
 from .readable import readable
 
 FOR_MODEL = ("name", "description", "personality", "scenario", "first_mes", "alternate_greetings",
@@ -48,6 +51,50 @@ _CODE = re.compile(r"[A-Za-z0-9+/=_.:-]{16,}")  # an id, a hash, a date and time
 # {{user}} does", a filter said to be off are kept out of the persona, but are the card's own in another app.
 _POWER = "it says who is given the person's words, or whom the companion answers to"
 _FETCHES = "it shows a picture or a page fetched from elsewhere, which tells that server the card is read"
+# Words of obeying or serving someone ("follows his orders", "loyal to the queen", "obeys her father"). A card is a
+# story: a character who obeys someone in it is the story's own, kept. What is not is a companion made to answer to
+# someone other than the person: someone set above them ("obeys Zed, not the user", "loyal to Zed above {{user}}"),
+# or anyone reached from outside the story (whoever messages a number, writes to a handle, says a password). The
+# gate's checks do not tell these apart (they hold all of it out of the persona, which speaks as the companion);
+# a card's own text is weighed here (_answers_elsewhere), its name and the floor are not.
+_OBEYING = re.compile(
+    r"\b(?:(?:dis)?obe(?:y|ys|yed|ying|dience|dient|diently)|(?<!civil )(?<!public )servants?|serv(?:e|es|ed|ing)|"
+    r"loyal(?:ly|ty)?(?: only)? to|loyal only|sides? with|sworn to|"
+    r"(?:follow(?:s|ed|ing)?|tak(?:e|es|ing)|took|carr(?:y|ies|ied|ying) out|execut(?:e|es|ed|ing)|heed(?:s|ed|ing)?|"
+    r"await(?:s|ed|ing)?)\s+(?:(?:\w+'s|his|her|their|its|the|any|all|every|only|no)\s+)?(?:\w+\s+)?"
+    r"(?:orders?|commands?|instructions?|bidding)|(?:orders?|commands?|instructions?|bidding) (?:from|of)|"
+    r"answers? (?:only |solely )?to|do(?:es)? whatever (?:\w+ ){0,2}?(?:says?|wants?|asks?|tells?|orders?)|"
+    r"at (?:\w+'s|his|her|their) (?:beck and call|command|service|disposal)|"
+    r"under (?:\w+'s|his|her|their) (?:command|orders))\b", re.I)
+# Set above the person or in their place: "not the user", "above Ada", "rather than what Ada says", "ignores Ada".
+_RANKED = (r"\b(?:not|never|nor|rather than|instead of|above|over|before|ahead of|more than|against|except|"
+           r"in place of|regardless of|whatever|whether or not|even (?:if|when|against|over|above))\b[^.!?;,]{{0,20}}?"
+           r"(?:{who})|\b(?:ignor|disregard|overrul|overrid|refus|def[iy])\w*\s+(?:\w+\s+){{0,2}}?(?:{who})")
+_PERSON = r"(?:the )?user\b|the person\b|the human\b|\{\{\s*user\s*\}\}|<user>"
+# Reached from outside the story: whoever writes, messages or chats in; a password or code word; a channel.
+_REACHED = re.compile(
+    r"\b(?:whoever|whomever|anyone|anybody|everyone|everybody|someone|somebody|(?:the )?(?:first |next |only )?"
+    r"(?:one|person|people|account|number|sender|caller))\b(?: (?:who|that|whose))?[^.!?;,]{0,30}?"
+    r"\b(?:messag(?:e|es|ed|ing)|text(?:s|ed|ing)?|writ(?:es|ing) (?:to|in|from|at|on)|e-?mail(?:s|ed|ing)?|"
+    r"phon(?:e|es|ed|ing)|dms?|contact(?:s|ed|ing)?|typ(?:es|ing)|chat(?:s|ting)?|talk(?:s|ing)? (?:to|with)|"
+    r"speak(?:s|ing)? (?:to|with)|log(?:s|ged)? (?:in|on)|sign(?:s|ed)? in|reach(?:es)?|pings?|"
+    r"send(?:s|ing)? (?:\w+ )?(?:a |the )?(?:messages?|texts?|emails?|dms?|codes?|passwords?))\b|"
+    r"\b(?:code ?words?|pass(?:words?|phrases?|codes?)|safe ?words?|trigger (?:words?|phrases?)|"
+    r"(?:activation|override|secret) (?:words?|phrases?|codes?)|key ?phrases?)\b|"
+    r"\b(?:discord|telegram|whatsapp|sms|e-?mail|inbox|direct messages?|dms|webhook|phone number|user ?name|"
+    r"handle)\b|(?<![\w.@])@[A-Za-z_]\w+", re.I)
+_DIALLED = re.compile(r"(?<![\w.])\+?\d[\d ().-]{5,18}\d(?![\w.]\d)")
+_YEARS = re.compile(r"\d{4}\s*[-–]\s*\d{4}")
+
+
+def _answers_elsewhere(plain: str, person: str) -> bool:
+    """Whether words of obeying (`plain`: as_words) make the companion answer to someone other than the person
+    (`person`: their name, "" when not known): someone set above them, or reached from outside the story."""
+    who = _PERSON + (rf"|(?<!\w){re.escape(person)}(?!\w)" if person.strip() else "")
+    if re.search(_RANKED.format(who=who), plain, re.I) or _REACHED.search(plain):
+        return True
+    return any(sum(ch.isdigit() for ch in m.group()) >= 7 and not _YEARS.fullmatch(m.group())
+               for m in _DIALLED.finditer(plain))  # a phone number
 
 
 @dataclass(frozen=True)
@@ -68,9 +115,11 @@ class LeftOut:
 
 
 @functools.lru_cache(maxsize=1 << 14)  # an import judges a sentence, and its export and preview judge it again
-def not_kept(sentence: str, for_model: bool = True) -> tuple[str, bool] | None:
+def not_kept(sentence: str, for_model: bool = True, person: str | None = None) -> tuple[str, bool] | None:
     """Why a sentence of a card is not kept with it (and whether that is a secret), or None. `for_model`: it is in
-    a field a model reads (see above); otherwise a plain link, an id and markup that loads nothing are let be."""
+    a field a model reads (see above); otherwise a plain link, an id and markup that loads nothing are let be.
+    `person`: given (the person's name as {{user}} was filled, "" when not known) when the sentence is the card's
+    own story rather than a name: whom a character obeys in it is then weighed (_OBEYING), not held out whole."""
     if found := secrets.find(secrets.judged(sentence)):
         return f"it holds {found[0]}", True
     if _LOADS.search(sentence):
@@ -79,9 +128,14 @@ def not_kept(sentence: str, for_model: bool = True) -> tuple[str, bool] | None:
     words = _TAG.sub(lambda m: m.group() if _ADDRESS.search(m.group()) else " ", sentence)
     if not for_model:
         words = _CODE.sub("a code", _ADDRESS.sub("a link", _MARKDOWN_LINK.sub(r"\1", _TAG.sub(" ", words))))
+    obeying = person is not None and _OBEYING.search(plain := as_words(secrets.judged(words)))
+    if obeying:
+        words = _OBEYING.sub("heeds", words)  # the rest of it is judged as any sentence is
     if why := tainted(words):
         return why, False
-    return (_POWER, False) if answers_elsewhere(words) else None
+    if answers_elsewhere(words) or obeying and _answers_elsewhere(plain, person):
+        return _POWER, False
+    return None
 
 
 def kept(data: dict, name: str, user: str) -> tuple[dict, list[LeftOut]]:
@@ -99,7 +153,7 @@ def kept(data: dict, name: str, user: str) -> tuple[dict, list[LeftOut]]:
     def judged(text: str, trail: tuple, for_model: bool) -> str:
         def why(sentence: str):
             shown = filled(sentence, name, user)
-            if found := not_kept(shown, for_model):
+            if found := not_kept(shown, for_model, user):
                 out.append(LeftOut(_where(trail), shown, *found))
                 return True
             return False

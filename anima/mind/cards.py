@@ -17,8 +17,9 @@ SillyTavern) holds base64 of UTF-8 JSON, or that JSON as a .json file. Where its
   the floor (a card's system prompt never overrides the shipped guardrails), and written back on export.
 
 What the card is kept as, and written out as, is the card without what must not be kept or followed anywhere:
-its secrets, its links and pictures fetched from elsewhere, its words of obeying and of passing on the person's
-words (`kept`, below, says where each is looked for); the preview lists each sentence left out, where, and why.
+its secrets, its links and pictures fetched from elsewhere, its words of passing on the person's words or of
+answering to someone else than them (card_kept.kept says where each is looked for; whom a character obeys in its
+story is kept); the preview lists each sentence left out, where, and why.
 - `character_book`: each entry a world card (mind/lorebook.py: entries in the spec's shape or with World Info's
   field names, as some tools write them); the book's own fields stay with the card.
 - the PNG itself, the image alone (no card, comment, tool prompt or EXIF kept): the companion's picture.
