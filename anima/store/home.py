@@ -111,10 +111,14 @@ class Home:
         """The soul, open, with this program's presence held from before it opens until it closes (locks.py): no
         import swaps the file under it meanwhile."""
         presence = locks.Presence(self.dir)
+        made = [p for p in _sidecars(self.soul_path) if not p.exists()]
         try:
             soul = Soul(self.soul_path, key)
         except BaseException:
-            presence.release()
+            try:
+                _unmake(made, presence)
+            finally:
+                presence.release()
             raise
         soul.presence = presence
         return soul
@@ -316,6 +320,30 @@ def _names(contents: core.CoreContents, path) -> tuple[str, ...]:
 
 def _dead_writer(pid: str) -> bool:
     return pid.isdigit() and not keys.alive(int(pid))
+
+
+def _sidecars(path: Path) -> list[Path]:
+    """The files SQLite keeps beside a database in WAL mode."""
+    return [Path(f"{path}-wal"), Path(f"{path}-shm")]
+
+
+def _unmake(made: list[Path], presence: locks.Presence) -> None:
+    """After an open that failed: remove the -wal and -shm it made. SQLite makes both as it reads the file, and
+    when opening fails after that (on a full disk, growing the -shm fails) it leaves them, an empty WAL and a
+    3-byte -shm, until some later close. Only where no other program has the soul open since (presence.alone: its
+    connection would be using them now; the files are SQLite's to remove then) and only a WAL with nothing in it (a
+    frame there may be committed, and is folded in at the next open). Whatever stands in the way leaves them: the
+    failed open's own error is what the person hears."""
+    left = [p for p in made if p.exists()]
+    if not left or not presence.alone():
+        return
+    for path in left:
+        try:
+            if path.name.endswith("-wal") and path.stat().st_size:
+                continue
+            path.unlink()
+        except OSError:
+            pass
 
 
 def _remove_db(path: Path) -> None:

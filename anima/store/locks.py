@@ -68,6 +68,18 @@ class Presence:
             raise
         self._fd = fd
 
+    def alone(self) -> bool:
+        """Whether no other program (nor another soul of this one) has the soul open: this hold made exclusive,
+        without waiting. Only on the way out of a failed open: flock(2) lets go of a shared hold before it takes
+        the exclusive one, so after a refusal this presence may hold nothing (release it next)."""
+        if self._fd is None:
+            return False  # no shared locks here, or a home this program may not write to: not known
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # held by another, or (NFS) not on a file opened read-only: not known either
+            return False
+        return True
+
     def release(self) -> None:
         fd, self._fd = self._fd, None
         if fd is not None:

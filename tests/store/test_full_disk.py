@@ -75,6 +75,20 @@ def test_opening_on_a_full_disk_is_disk_full_and_changes_nothing(small_disk):
         soul.check()
 
 
+def test_opening_on_a_full_disk_leaves_no_file_it_made(small_disk):
+    """SQLite makes the -wal and -shm as it reads the file, then fails to grow the -shm: they were left beside the
+    soul (an empty WAL, a 3-byte -shm) until some later close."""
+    home = Home(small_disk / "home")
+    home.create(PASSPHRASE).close()
+    at_rest = sorted(p.name for p in home.dir.iterdir())
+    filler = fill(small_disk)
+    with pytest.raises(DiskFull, match="the soul was not opened"):
+        home.unlock(PASSPHRASE)
+    assert sorted(p.name for p in home.dir.iterdir()) == at_rest
+    filler.unlink()
+    home.unlock(PASSPHRASE).close()
+
+
 def test_closing_on_a_full_disk_keeps_what_was_saved(small_disk):
     """The checkpoint at close cannot write the soul file: what was committed stays in the WAL, and is there
     at the next open."""
@@ -217,6 +231,61 @@ def test_simulated_a_full_disk_at_the_checkpoint_on_close(anima_home, monkeypatc
         soul.close()  # closing twice is harmless
     with home.unlock(PASSPHRASE) as again:
         assert again.query("SELECT content FROM messages")[0]["content"] == "kept"
+
+
+def leaves_sidecars(monkeypatch, then=None):
+    """The simulated failure leaves what SQLite leaves on a full disk: an empty -wal and a 3-byte -shm (after
+    `then()`, which may stand for another program opening the soul meanwhile)."""
+    real = _Failing._fail
+
+    def failing(self, sql):
+        if sql.startswith(_Failing.fail_on):
+            soul_db = Path(os.environ["ANIMA_HOME"]) / "soul.db"
+            Path(f"{soul_db}-wal").touch()
+            Path(f"{soul_db}-shm").write_bytes(b"\0" * 3)
+            if then is not None:
+                then()
+        real(self, sql)
+    monkeypatch.setattr(_Failing, "_fail", failing)
+
+
+def test_simulated_an_open_that_fails_removes_the_wal_and_shm_it_made(anima_home, monkeypatch):
+    home = Home(anima_home)
+    home.create(PASSPHRASE).close()
+    at_rest = sorted(p.name for p in home.dir.iterdir())
+    simulate(monkeypatch, "SELECT count(*) FROM sqlite_master", free=12 * 1024)
+    leaves_sidecars(monkeypatch)
+    with pytest.raises(DiskFull, match="the soul was not opened"):
+        home.unlock(PASSPHRASE)
+    assert sorted(p.name for p in home.dir.iterdir()) == at_rest
+
+
+def test_simulated_an_open_that_fails_leaves_the_files_of_a_program_that_opened_the_soul_meanwhile(
+        anima_home, monkeypatch):
+    """Another program opening the soul while this one fails: the -wal and -shm are that program's now, and it
+    goes on writing to them."""
+    home = Home(anima_home)
+    home.create(PASSPHRASE).close()
+    others = []
+
+    def the_other_program_opens_it():
+        failing, _Failing.fail_on = _Failing.fail_on, "nothing fails there"
+        try:
+            others.append(Home(anima_home).unlock(PASSPHRASE))
+        finally:
+            _Failing.fail_on = failing
+    simulate(monkeypatch, "SELECT count(*) FROM sqlite_master", free=12 * 1024)
+    leaves_sidecars(monkeypatch, then=the_other_program_opens_it)
+    with pytest.raises(DiskFull, match="the soul was not opened"):
+        home.unlock(PASSPHRASE)
+    monkeypatch.undo()
+    (other,) = others
+    assert (home.dir / "soul.db-wal").exists() and (home.dir / "soul.db-shm").exists()
+    other.add("message", "user", session="s", role="user", content="kept", created_at="2026")
+    other.close()
+    with home.unlock(PASSPHRASE) as again:
+        assert again.query("SELECT content FROM messages")[0]["content"] == "kept"
+        again.check()
 
 
 def test_other_errors_at_open_keep_their_translation(anima_home, monkeypatch):
