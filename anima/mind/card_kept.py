@@ -24,10 +24,12 @@ else or of who is given the person's words are not. A lorebook's entries are wor
 """
 
 import functools
+import json
 import re
 from dataclasses import dataclass
 from typing import Callable
 
+from ..store.migrations import CARDS_TO_KEEP
 from . import secrets
 from .cards import an_instruction, filled
 from .gate import answers_elsewhere, as_words, sentences, tainted
@@ -186,6 +188,60 @@ def kept(data: dict, name: str, user: str) -> tuple[dict, list[LeftOut]]:
     for items in lists:
         items[:] = [v for v in items if v is not emptied]
     return data, out
+
+
+def keep_stored(soul) -> int:
+    """Cards stored before they were kept so (store/migrations.m013_cards_to_keep marks such a soul): each card's
+    data, and the old and new values of every edit of a card, become what `kept` keeps of them, in one
+    transaction that also removes the mark; then what went is scrubbed from the file as a forget's words are
+    (soul.scrub). Run when the mind opens the soul (Characters), so whichever program on it comes first does it,
+    once. Returns how many sentences were left out."""
+    if soul.get_meta(CARDS_TO_KEEP) is None:
+        return 0
+    names = (soul.get_meta("name", "Anima"), soul.get_meta("user_name", ""))
+    gone = 0
+    with soul.transaction() as con:
+        if con.execute("SELECT 1 FROM meta WHERE key = ?", (CARDS_TO_KEEP,)).fetchone() is None:
+            return 0  # another program on this soul did it meanwhile
+        for card_id, data in con.execute("SELECT id, data FROM character_cards").fetchall():
+            data, n = _kept_json(data, names)
+            if n:
+                con.execute("UPDATE character_cards SET data = ? WHERE id = ?", (data, card_id))
+                gone += n
+        for edit_id, *values in con.execute("SELECT id, before, after FROM edit_history "
+                                            "WHERE item_kind = 'character_card'").fetchall():
+            (before, n_before), (after, n_after) = (_kept_edit(v, names) for v in values)
+            if n_before or n_after:
+                con.execute("UPDATE edit_history SET before = ?, after = ? WHERE id = ?", (before, after, edit_id))
+                gone += n_before + n_after
+        con.execute("DELETE FROM meta WHERE key = ?", (CARDS_TO_KEEP,))
+    if gone:
+        soul.scrub()
+    return gone
+
+
+def _kept_json(text, names: tuple[str, str]) -> tuple[str, int]:
+    """A card's data as stored (JSON text) as it is kept, and how many sentences went (0: `text` as it was)."""
+    try:
+        data = json.loads(text) if isinstance(text, str) else None
+    except ValueError:
+        return text, 0
+    if not isinstance(data, dict):
+        return text, 0
+    data, out = kept(data, *names)
+    return (json.dumps(data, ensure_ascii=False), len(out)) if out else (text, 0)
+
+
+def _kept_edit(value, names: tuple[str, str]) -> tuple[str | None, int]:
+    """An edit's old or new value (JSON of the fields it changed) with the card data in it as kept."""
+    try:
+        fields = json.loads(value) if isinstance(value, str) else None
+    except ValueError:
+        return value, 0
+    if not isinstance(fields, dict) or "data" not in fields:
+        return value, 0
+    fields["data"], n = _kept_json(fields["data"], names)
+    return (json.dumps(fields, ensure_ascii=False), n) if n else (value, 0)
 
 
 def _where(trail: tuple) -> str:

@@ -19,7 +19,7 @@ from ..store import png_text
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul, now
 from . import lorebook
-from .card_kept import LeftOut, kept, label, not_kept, why_held
+from .card_kept import LeftOut, keep_stored, kept, label, not_kept, why_held
 from .cards import KEPT, LIST_FIELDS, TEXT_FIELDS, Card, filled, held_back
 from .gate import Change, Gate, Verdict, sentences, tainted
 from .readable import readable
@@ -114,6 +114,7 @@ class Characters:
         turns, so that nothing reads the old self while an import changes it."""
         self.soul, self.self_model, self.gate, self.world = soul, self_model, gate, world
         self.conversation, self.names, self.quiet = conversation, names, quiet
+        keep_stored(soul)  # cards a version before stored whole (store/migrations.m013_cards_to_keep)
 
     # ---- what comes in, and where ----------------------------------------------------------
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from ..store import keys
 from ..store.kinds import KINDS, LEDGERS
 from ..store.soul import Soul
+from .card_kept import keep_stored
 
 WARNING = ("This file is a plain-text copy of everything the companion holds. It is NOT encrypted: "
            "anyone who can read it can read all of it.")
@@ -29,6 +30,7 @@ _JSON = {("parts", "data"), ("parts", "lineage"), ("world_cards", "keywords"), (
 
 
 def everything(soul: Soul) -> dict[str, list[dict]]:
+    keep_stored(soul)  # a soul not opened by the mind since it was upgraded: its cards as they are kept, first
     out: dict = {"warning": WARNING, "name": soul.get_meta("name", "Anima"),
                  "person": soul.get_meta("user_name", "")}
     for table in [k.table for k in KINDS.values()] + list(LEDGERS):

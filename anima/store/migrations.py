@@ -567,9 +567,26 @@ def m012_evidence_stance(con):
     """)
 
 
+# meta: the soul holds character cards stored before an import kept a card without what must not be kept
+# (m013_cards_to_keep); the mind removes it once it has kept them so.
+CARDS_TO_KEEP = "cards_to_keep"
+
+
+def m013_cards_to_keep(con):
+    """Character cards stored whole, before an import left out a card's secrets, trackers and words that make the
+    companion answer to someone else (mind/card_kept.py): marked to be kept as a card imported now is.
+
+    What is left out is the mind's judgement, and the store does not import the mind: this marks a soul that holds
+    a card, or the edit history of one, and the mind does the rest when it opens the soul
+    (card_kept.keep_stored: each card's data and its edits' old and new values as kept, in one transaction that
+    also removes the mark, then the file scrubbed as after a forget). A soul with no card is not marked."""
+    con.execute("INSERT OR IGNORE INTO meta(key, value) SELECT ?, '1' WHERE EXISTS (SELECT 1 FROM character_cards) "
+                "OR EXISTS (SELECT 1 FROM edit_history WHERE item_kind = 'character_card')", (CARDS_TO_KEEP,))
+
+
 MIGRATIONS = (m001_soul, m002_full_text, m003_workspace_record, m004_unspaced_scripts,
               m005_provenance_and_proposals, m006_signal_dimensions, m007_part_lineage, m008_rule_evidence,
-              m009_bids, m010_character_cards, m011_vector_feed, m012_evidence_stance)
+              m009_bids, m010_character_cards, m011_vector_feed, m012_evidence_stance, m013_cards_to_keep)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -464,6 +464,11 @@ class Soul:
                 listener(kind, item_id)
         self._scrub()
 
+    def scrub(self) -> None:
+        """What a forget does once it is committed, for another change that took text out for good (a card's
+        secret, mind/card_kept.keep_stored): the full-text indexes merged, the file rebuilt, the WAL emptied."""
+        self._scrub()
+
     def _scrub(self) -> None:
         """Merge the full-text indexes, rebuild the file (forget.rewrite_file) and empty the WAL after a forget.
         On a full disk, or while another program keeps writing past the busy timeout, the forget stands (it was
