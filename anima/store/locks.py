@@ -13,7 +13,8 @@ keeps (they keep their names) are then read as the new file's, which damages it.
 
 flock(2) locks belong to the open file, not the process, and the system drops them when their program ends, even
 killed: none outlives its holder, and nothing is left to clean up. The lock files stay empty and are never removed
-(a removed one that is still held would let the next program lock a new file beside it).
+(a removed one that is still held would let the next program lock a new file beside it). On a filesystem where
+flock fails, nothing is opened, swapped or written there: NoFileLocks says why it is a refusal, not a fallback.
 
 Windows has no shared locks (msvcrt.locking is exclusive only), so presence is not taken there, and says so in the
 log. Windows itself refuses to rename over a file another program has open (SQLite opens it without
@@ -26,7 +27,7 @@ import os
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..errors import DiskFull, SoulInUse
+from ..errors import DiskFull, KnownError, SoulInUse
 
 try:
     import fcntl
@@ -35,6 +36,40 @@ except ImportError:  # Windows
     import msvcrt
 
 log = logging.getLogger(__name__)
+
+
+class NoFileLocks(KnownError):
+    """The home is on a filesystem whose flock(2) fails (an NFS mount without its lock daemon, some FUSE and SMB
+    mounts): the soul is not opened (nor swapped, nor its key written) there.
+
+    A refusal, not a logged fallback that goes on unlocked. Presence is what keeps an import from renaming a new
+    soul.db under a program that has the old one open, which damages it (above), and it holds only if every
+    program takes it: one that went on without it would be invisible to an import whose exclusive lock did
+    succeed, and a program cannot tell a filesystem that never locks from one that failed once (ENOLCK is also
+    the kernel out of lock records). And where flock fails the filesystem is, in practice, a network one (Linux
+    emulates flock on NFS with the same fcntl locks SQLite needs), on which SQLite's WAL and its shared-memory
+    -shm are not safe either (sqlite.org/wal.html). The soul is the person's and cannot be remade: one clear
+    sentence and a folder on a local disk, rather than a companion that opens and may be damaged later."""
+
+    def __init__(self, directory: Path, error: OSError, outcome: str):
+        super().__init__(f"The folder {directory} is on a filesystem without file locks ({error.strerror or error}),"
+                         f" which Anima needs to keep two programs from damaging the companion: {outcome}. Keep the "
+                         "companion on a local disk (set ANIMA_HOME to a folder there).")
+
+
+# What flock(2) says on a filesystem that has no such locks. EINVAL too: the operations here are always valid.
+_NO_LOCKS = {errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOTSUP, errno.ENOSYS, errno.EINVAL}
+
+
+def _flock(fd: int, operation: int, directory: Path, outcome: str) -> None:
+    """flock(2), with a filesystem that has no locks as NoFileLocks (`outcome`: what that left undone);
+    BlockingIOError (LOCK_NB, held by another) and other errors as they are."""
+    try:
+        fcntl.flock(fd, operation)
+    except OSError as e:
+        if e.errno in _NO_LOCKS:
+            raise NoFileLocks(directory, e, outcome) from None
+        raise
 
 PRESENCE = ".soul.lock"
 KEY_WRITES = ".soul.key.lock"
@@ -52,8 +87,9 @@ class Presence:
         if not SHARED:
             _say_unshared()
             return
+        opening = "the soul was not opened, and nothing in it was changed"
         try:
-            fd = _open(directory / PRESENCE, "the soul was not opened, and nothing in it was changed")
+            fd = _open(directory / PRESENCE, opening)
         except OSError as e:
             if e.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
                 raise
@@ -62,7 +98,7 @@ class Presence:
                         e.strerror or e)
             return
         try:
-            fcntl.flock(fd, fcntl.LOCK_SH)
+            _flock(fd, fcntl.LOCK_SH, directory, opening)
         except BaseException:
             os.close(fd)
             raise
@@ -100,7 +136,7 @@ def alone(directory: Path, again: str = "import again"):
     fd = _open(directory / PRESENCE, "nothing was changed", write=True)
     try:
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            _flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, directory, "nothing was changed")
         except BlockingIOError:
             raise SoulInUse(again) from None
         yield
@@ -114,7 +150,7 @@ def key_writes(directory: Path):
     fd = _open(directory / KEY_WRITES, "the key file was not changed", write=True)
     try:
         if SHARED:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            _flock(fd, fcntl.LOCK_EX, directory, "the key file was not changed")
         else:
             msvcrt.locking(fd, msvcrt.LK_LOCK, 1)  # tries for 10 s, then OSError: the caller says it was not written
         try:

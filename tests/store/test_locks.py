@@ -1,8 +1,11 @@
 """Locks between programs on one home (anima/store/locks.py): no import swaps soul.db under a program that has it
 open, and no key-file write undoes another program's change made since it read the file."""
 
+import errno
 import hashlib
 import logging
+import os
+import re
 
 import pytest
 
@@ -157,3 +160,37 @@ def test_a_soul_whose_put_off_scrub_fails_at_close_is_still_closed_and_lets_an_i
     assert soul.con is None
     with locks.alone(home.dir):
         pass
+
+
+@pytest.mark.parametrize("code", [errno.ENOLCK, errno.EOPNOTSUPP])
+def test_a_filesystem_without_file_locks_is_one_clear_refusal_and_changes_nothing(anima_home, tmp_path, monkeypatch,
+                                                                                   capsys, code):
+    """flock(2) failing as it does on an NFS mount without its lock daemon (ENOLCK) or a FUSE or SMB mount
+    (EOPNOTSUPP): opening the soul was a raw OSError (a traceback at the terminal). Now NoFileLocks, one line, for
+    opening, an import over the soul and a passphrase change alike; nothing is opened, swapped or written."""
+    from anima.store import locks
+    home = Home(anima_home)
+    with home.create(PASSPHRASE) as soul:
+        soul.add("message", "user", session="s", role="user", content="kept", created_at="2026")
+        Home.export(soul, tmp_path / "soul.core", EXPORT)
+    at_rest = {p.name: digest(p) for p in home.dir.iterdir()}
+
+    def no_locks(fd, operation):
+        raise OSError(code, os.strerror(code))
+    without = rf"The folder {re.escape(str(home.dir))} is on a filesystem without file locks \({os.strerror(code)}\)"
+    with monkeypatch.context() as mp:
+        mp.setattr(locks.fcntl, "flock", no_locks)
+        with pytest.raises(locks.NoFileLocks, match=without + r".*: the soul was not opened.*set ANIMA_HOME"):
+            home.unlock(PASSPHRASE)
+        with pytest.raises(locks.NoFileLocks, match=without + ".*: nothing was changed"):
+            home.import_core(tmp_path / "soul.core", EXPORT, PASSPHRASE, replace=True)
+        with pytest.raises(locks.NoFileLocks, match=without + ".*: the key file was not changed"):
+            home.change_passphrase(PASSPHRASE, "a new passphrase for a new season")
+        mp.setenv("ANIMA_PASSPHRASE", PASSPHRASE)
+        capsys.readouterr()
+        assert cli.main(["check"]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("anima: The folder ") and "Traceback" not in err[0]
+    assert {p.name: digest(p) for p in home.dir.iterdir()} == at_rest
+    with home.unlock(PASSPHRASE) as soul:
+        assert said(soul) == ["kept"]
