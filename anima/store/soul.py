@@ -156,6 +156,7 @@ class Soul:
         self._lock = threading.RLock()
         self._forget_listeners: list[Callable[[str, int], None]] = []
         self._scrub_pending = False  # a forget whose scrub met a full disk (see _scrub)
+        self._wal_pending = False  # a forget's words still in the WAL, which a reader kept from being emptied
         self.con = sqlcipher3.connect(str(self.path), isolation_level=None, check_same_thread=False)
         try:
             # SQLCipher writes its own lines to stderr for a page that fails its check (a wrong key, damage); the
@@ -261,6 +262,8 @@ class Soul:
                 raise
             if self._scrub_pending:  # a write found room: so may the scrub a full disk put off
                 self._scrub()
+            elif self._wal_pending:
+                self._empty_wal_now()
 
     def _rollback(self) -> None:
         # SQLite has already rolled back after some errors (a full disk, an I/O error); a ROLLBACK that fails
@@ -475,7 +478,8 @@ class Soul:
         committed; saying "nothing was saved" would be untrue) and the scrub is tried again after the next write
         and at close, so the forgotten words do not linger in the index's old segments or in free space. While
         another program reads the soul the WAL cannot be emptied: the forget waits CLOSING_WAIT_MS for it, not the
-        busy timeout, and the last program to close the soul empties it."""
+        busy timeout, and the WAL is emptied after this program's next write (_empty_wal_now) or at the latest
+        when the last program closes the soul."""
         with self._lock:
             try:
                 forget.merge_segments(self.con)  # writes: they wait for another program's writes as any write does
@@ -486,9 +490,10 @@ class Soul:
                 finally:
                     self.con.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
                 self._scrub_pending = False
-                if not emptied:  # not tried again on every write (each would wait): closing empties it
-                    log.info("a forget is committed; the WAL that still holds its words is emptied when the last "
-                             "program on this soul closes it")
+                self._wal_pending = not emptied
+                if not emptied:
+                    log.info("a forget is committed; the WAL that still holds its words is emptied once no other "
+                             "program reads the soul")
             except sqlcipher3.Error as e:
                 known = translate(e, self.path)
                 busy = getattr(e, "sqlite_errorcode", None) in (5, 6)  # another program writing a long while
@@ -496,6 +501,23 @@ class Soul:
                     raise known from e
                 self._scrub_pending = True
                 log.warning("a forget is committed but its scrub waits for room (%s)", type(known).__name__)
+
+    def _empty_wal_now(self) -> None:
+        """After a write, while a forget's words are still in the WAL (see _scrub): fold it in and empty it if no
+        other program reads the soul now. Until then the soul file itself keeps the pages the forget replaced,
+        for the reader's snapshot, and a soul smaller than the autocheckpoint (1,000 pages) was left so until
+        the last program closed it. Without waiting (a write must not be kept waiting for another program's
+        reader): held, or on a full disk, it is tried again after the next write; the write is committed."""
+        with self._lock:
+            try:
+                self.con.execute("PRAGMA busy_timeout = 0")
+                try:
+                    self._wal_pending = not forget.empty_wal(self.con)
+                finally:
+                    self.con.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            except sqlcipher3.Error as e:  # another program writing, or no room: the next write tries again
+                if _primary(e) not in (_SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_IOERR, _SQLITE_FULL):
+                    raise translate(e, self.path) from e
 
 
 def _kind(kind: str) -> tuple[str, tuple[str, ...]]:

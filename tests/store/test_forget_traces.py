@@ -44,10 +44,44 @@ def test_messages_forgotten_while_two_programs_chat_leave_nothing_in_the_file(an
                 b.con.execute("COMMIT")
             else:
                 a.forget("message", stored[key])
+        # The last forget returned with the other program open (and idle): the file is clean already.
+        assert traces(home, forgotten) == [] and (home.dir / "soul.db-wal").stat().st_size == 0
     finally:
         b.close()
         a.close()
+    assert traces(home, forgotten) == []
+
+
+def traces(home: Home, forgotten) -> list[str]:
     key = home.unlock_key(PASSPHRASE)
-    left = [said(*k) for k in forgotten if holds(home.soul_path, key, said(*k).strip())
+    return [said(*k) for k in forgotten if holds(home.soul_path, key, said(*k).strip())
             or holds(home.soul_path, key, f"{k[0]}word{k[1]:04d}")]
-    assert left == []
+
+
+def test_a_forget_made_while_the_other_program_reads_leaves_the_file_at_this_programs_next_write(anima_home):
+    """While the other program reads, the pages of the file that hold the forgotten words are its snapshot: the
+    WAL cannot be folded in, and the words stay in the file after the forget returns. It was left to the last
+    program to close the soul; now this program's next write folds it in as soon as no reader holds it."""
+    home = Home(anima_home)
+    a = home.create(PASSPHRASE)
+    b = home.unlock(PASSPHRASE)
+    key = home.unlock_key(PASSPHRASE)
+    wal = home.dir / "soul.db-wal"
+    try:
+        gone = a.add("message", "user", session="s", role="user", content="Quillonby said the harbour froze",
+                     created_at="2026")
+        a.add("message", "user", session="s", role="user", content="and the boats stayed in", created_at="2026")
+        a.query("PRAGMA wal_checkpoint(TRUNCATE)")
+        assert holds(home.soul_path, key, "Quillonby")
+        b.con.execute("BEGIN")
+        b.con.execute("SELECT count(*) FROM messages").fetchall()  # the other program mid-read
+        a.forget("message", gone)
+        assert holds(home.soul_path, key, "Quillonby")  # its snapshot: not to be written over yet
+        b.con.execute("COMMIT")
+        a.add("message", "user", session="s", role="user", content="the next turn", created_at="2026")
+        assert not holds(home.soul_path, key, "Quillonby") and wal.stat().st_size == 0
+        assert b.query("SELECT count(*) AS n FROM messages")[0]["n"] == 2
+    finally:
+        b.close()
+        a.close()
+    assert not holds(home.soul_path, key, "Quillonby")
