@@ -75,16 +75,29 @@ CLOSING = ("everything already saved is kept (in {name}-wal), and is folded into
            "with room to spare")
 
 
+def free_bytes(folder: Path) -> int | None:
+    """What the disk holding `folder` has free for this user, or None when it cannot be told."""
+    try:
+        st = os.statvfs(folder)
+    except OSError:
+        return None
+    return st.f_bavail * st.f_frsize
+
+
+# A forget's rebuild of the file (forget.rewrite_file, VACUUM) writes every live page into the WAL before the
+# checkpoint folds them back: the disk must hold about the file once more. Without that room it fails only when
+# the disk is full, after seconds of writing at 100,000 messages (5.5 s measured), and would be tried again after
+# every write.
+REWRITE_ROOM = 1.1
+REWRITE_ROOM_SPARE = 1 << 20
+
+
 def translate_disk(e: sqlcipher3.Error, path: Path, outcome: str) -> Exception:
     """At open and at close: a full disk or a failing one as the KnownError it is (`outcome`: what that left);
     anything else as translate() has it."""
     if _primary(e) not in (_SQLITE_IOERR, _SQLITE_FULL):
         return translate(e, path)
-    try:
-        st = os.statvfs(path.parent)
-        free = st.f_bavail * st.f_frsize
-    except OSError:
-        free = None
+    free = free_bytes(path.parent)
     if _primary(e) == _SQLITE_FULL or (free is not None and free < NEARLY_FULL):
         room = "" if free is None else f", {free // 1024} KiB free"
         return DiskFull(f"The disk holding {path.parent} is full{room}: {outcome}. Free some space and try again.")
@@ -157,6 +170,7 @@ class Soul:
         self._forget_listeners: list[Callable[[str, int], None]] = []
         self._scrub_pending = False  # a forget whose scrub met a full disk (see _scrub)
         self._wal_pending = False  # a forget's words still in the WAL, which a reader kept from being emptied
+        self._rewrite_pending = False  # a forget's file not rebuilt yet: the disk had no room for it (_scrub)
         self.con = sqlcipher3.connect(str(self.path), isolation_level=None, check_same_thread=False)
         try:
             # SQLCipher writes its own lines to stderr for a page that fails its check (a wrong key, damage); the
@@ -190,7 +204,7 @@ class Soul:
             if self.con is None:
                 return
             try:
-                if self._scrub_pending:  # inside: whatever it meets, the file is closed and the presence let go
+                if self._scrub_due():  # inside: whatever it meets, the file is closed and the presence let go
                     self._scrub()
                 # While another program reads the file, the checkpoint cannot finish: at the full busy timeout it
                 # waited 5 s (measured) and then gave up anyway. What stays in the WAL is safe there, and is
@@ -260,7 +274,7 @@ class Soul:
             except BaseException:
                 self._rollback()
                 raise
-            if self._scrub_pending:  # a write found room: so may the scrub a full disk put off
+            if self._scrub_due():  # a write found room: so may the scrub a full disk put off
                 self._scrub()
             elif self._wal_pending:
                 self._empty_wal_now()
@@ -472,6 +486,17 @@ class Soul:
         secret, mind/card_kept.keep_stored): the full-text indexes merged, the file rebuilt, the WAL emptied."""
         self._scrub()
 
+    def _scrub_due(self) -> bool:
+        """A forget's scrub put off by a full disk, or its rebuild by a disk without room for it, that may run now."""
+        return self._scrub_pending or (self._rewrite_pending and self._room_to_rewrite())
+
+    def _room_to_rewrite(self) -> bool:
+        free = free_bytes(self.path.parent)
+        try:
+            return free is not None and free > self.path.stat().st_size * REWRITE_ROOM + REWRITE_ROOM_SPARE
+        except OSError:
+            return False
+
     def _scrub(self) -> None:
         """Merge the full-text indexes, rebuild the file (forget.rewrite_file) and empty the WAL after a forget.
         On a full disk, or while another program keeps writing past the busy timeout, the forget stands (it was
@@ -483,7 +508,14 @@ class Soul:
         with self._lock:
             try:
                 forget.merge_segments(self.con)  # writes: they wait for another program's writes as any write does
-                forget.rewrite_file(self.con)  # the copies of forgotten rows that secure_delete leaves
+                # The copies of forgotten rows that secure_delete leaves. Without room, the forget and the rest of
+                # its scrub stand, and the rebuild waits until a write or closing finds room.
+                self._rewrite_pending = not self._room_to_rewrite()
+                if self._rewrite_pending:
+                    log.warning("a forget is committed; the file is rebuilt without its leftovers once the disk "
+                                "has room for a copy of it")
+                else:
+                    forget.rewrite_file(self.con)
                 self.con.execute(f"PRAGMA busy_timeout = {CLOSING_WAIT_MS}")
                 try:
                     emptied = forget.empty_wal(self.con)

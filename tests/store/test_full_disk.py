@@ -294,3 +294,35 @@ def test_other_errors_at_open_keep_their_translation(anima_home, monkeypatch):
     simulate(monkeypatch, "SELECT count(*) FROM sqlite_master", free=0, code=1, message="no such table: x")
     with pytest.raises(sqlcipher3.OperationalError):  # a bug stays a bug
         home.unlock(PASSPHRASE)
+
+
+def test_a_forget_without_room_to_rebuild_the_file_stands_and_rebuilds_once_there_is(small_disk, caplog):
+    """A forget rebuilds the file (forget.rewrite_file, VACUUM), which needs about the file's size again on the
+    disk. Without it, the forget stands at once and the rest of its scrub runs; the rebuild is not tried (it
+    would fail after writing for seconds on a large soul, and again after each write) until a write finds room."""
+    from tests.store.pages import holds
+    home = Home(small_disk / "home")
+    with home.create(PASSPHRASE) as soul, soul.transaction():
+        ids = [soul.add("message", "user", session="s", role="user", content=f"note {i} " + os.urandom(400).hex(),
+                        created_at="2026") for i in range(300)]
+        gone = soul.add("message", "user", session="s", role="user", content="forgotten sparrowhawk", created_at="2026")
+    size = home.soul_path.stat().st_size
+    assert size > 1 << 20, size
+    filler = fill(small_disk, leave=size // 2)
+    soul = home.unlock(PASSPHRASE)
+    try:
+        with caplog.at_level("WARNING", logger="anima"):
+            soul.forget("message", gone)
+        assert "rebuilt without its leftovers once the disk has room" in caplog.text
+        assert soul.query("SELECT count(*) AS n FROM messages WHERE id = ?", (gone,))[0]["n"] == 0
+        assert (home.dir / "soul.db-wal").stat().st_size == 0  # the rest of the scrub ran; no failed rebuild in it
+        soul.forget("message", ids[0])  # and another forget is no slower for it
+        filler.unlink()
+        with soul.transaction():
+            soul.add("message", "user", session="s", role="user", content="room again", created_at="2026")
+        assert not soul._rewrite_pending
+    finally:
+        soul.close()
+    assert not holds(home.soul_path, home.unlock_key(PASSPHRASE), "sparrowhawk")
+    with home.unlock(PASSPHRASE) as soul:
+        soul.check()
