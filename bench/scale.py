@@ -265,9 +265,14 @@ def turns(figures: dict, companions: dict, chat) -> None:
 
 
 def carried(label: str, c, tmp: Path) -> dict:
-    """Export of the portable core, then closing, then its import into a new home."""
+    """A forget (the scrub rebuilds the file: forget.rewrite_file), export of the portable core, then closing,
+    then its import into a new home."""
     from anima.store import Home
     out = {}
+    [first] = c.soul.query("SELECT min(id) AS id FROM messages")
+    t = time.perf_counter()
+    c.forget("message", first["id"])
+    out["forget_s"] = time.perf_counter() - t
     core = tmp / f"{label}.core"
     t = time.perf_counter()
     c.export_core(core, EXPORT_PASSPHRASE)
@@ -373,7 +378,8 @@ def main(argv=None) -> int:
             ("first_words_ms", "first words shown, warm ms", 0),
             ("prompt_tokens", "prompt tokens, cold", 0),
             ("note_tokens", "tokens recall adds to a warm turn (its note)", 0), ("rss_mb", "resident memory, with the model MB", 0),
-            ("rss_added_mb", "memory added by the soul MB", 0), ("export_s", "export s", 1),
+            ("rss_added_mb", "memory added by the soul MB", 0), ("forget_s", "forget one message s", 2),
+            ("export_s", "export s", 1),
             ("core_mb", "core MB", 1), ("import_s", "import s", 1)]
     rows = [[name, *[(f[key] if digits is None or f.get(key) is None else round(f[key], digits))
                      for f in (figures[label] for label in labels)]] for key, name, digits in keys]
@@ -414,7 +420,8 @@ def main(argv=None) -> int:
                    "window_ms": None if y["window_ms"] is None else round(y["window_ms"], 1),
                    "window_ms_empty": None if e["window_ms"] is None else round(e["window_ms"], 1),
                    "recall_ms": round(y["recall_ms"], 1), "rss_added_mb": round(y["rss_added_mb"], 1),
-                   "export_s": round(y["export_s"], 1), "import_s": round(y["import_s"], 1),
+                   "forget_s": round(y["forget_s"], 2), "export_s": round(y["export_s"], 1),
+                   "import_s": round(y["import_s"], 1),
                    "peak_rss_mb": round(peak_rss_mb(), 1),
                    "session_rss_growth_mb": None if growth is None else round(growth, 1)})
     return 0
