@@ -8,8 +8,11 @@ must not be kept or followed anywhere is left out of the card itself, sentence b
 says which, where and why: a secret (never kept, here or in a file), a link or a picture fetched from
 elsewhere (it tells a server that the card is read, and whatever its address carries), words of being owned,
 who is given the person's words, and someone other than the person whom the companion answers to (a character
-who obeys someone in its story is the story's own, and kept: _OBEYING). What is held out of the persona only
-because it reads as an instruction to the model ("Write in the third person", the system prompt's very job) or
+who obeys someone in its story is the story's own, and kept: _OBEYING). The gate's checks know the person whose
+words and records they guard as "they" ("everything they say", "their chats"), and a card names them otherwise
+({{user}} filled with their name, "the user", "you"): a sentence is judged as it reads, and again with the person
+as "they" and the companion, whom they talk to, as "it" (_as_they). What is held out of the persona only because
+it reads as an instruction to the model ("Write in the third person", the system prompt's very job) or
 is not in English stays with the card as data: it is the card's own, harmless in another app, and goes round
 unchanged.
 
@@ -72,7 +75,12 @@ _OBEYING = re.compile(
 _RANKED = (r"\b(?:not|never|nor|rather than|instead of|above|over|before|ahead of|more than|against|except|"
            r"in place of|regardless of|whatever|whether or not|even (?:if|when|against|over|above))\b[^.!?;,]{{0,20}}?"
            r"(?:{who})|\b(?:ignor|disregard|overrul|overrid|refus|def[iy])\w*\s+(?:\w+\s+){{0,2}}?(?:{who})")
-_PERSON = r"(?:the )?user\b|the person\b|the human\b|\{\{\s*user\s*\}\}|<user>"
+# The person, however a card names them: {{user}} (or <user>) as it is or filled with their name (_person), "the
+# user", "User", "the person", "the human"; and, where the gate's checks guard their words and records (_as_they),
+# "you", a card's second person. The one place that says so: whom a character is set above (_RANKED: "never betray
+# you" is a story's loyalty, not a rank), and whose words are given away.
+_PERSON = r"\{\{\s*user\s*\}\}|<user>|\b(?:(?:the )?user|the person|the human)\b"
+_YOU = r"\b(?:you|your)\b"
 # Reached from outside the story: whoever writes, messages or chats in; a password or code word; a channel.
 _REACHED = re.compile(
     r"\b(?:whoever|whomever|anyone|anybody|everyone|everybody|someone|somebody|(?:the )?(?:first |next |only )?"
@@ -89,11 +97,35 @@ _DIALLED = re.compile(r"(?<![\w.])\+?\d[\d ().-]{5,18}\d(?![\w.]\d)")
 _YEARS = re.compile(r"\d{4}\s*[-–]\s*\d{4}")
 
 
+def _person(person: str | None) -> str:
+    """The person's mentions (_PERSON), and `person` (their name as {{user}} was filled: as it is written)."""
+    return _PERSON + (rf"|(?<!\w)(?-i:{re.escape(person.strip())})(?!\w)" if person and person.strip() else "")
+
+
+@functools.lru_cache(maxsize=64)
+def _mentions(person: str | None, companion: str | None) -> re.Pattern:
+    it = rf"|(?<!\w)(?P<it>(?-i:{re.escape(companion.strip())}))(?!\w)" if companion and companion.strip() else ""
+    return re.compile(rf"(?:{_person(person)}|{_YOU}{it})(?P<own>['’]s\b)?", re.I)
+
+
+def _as_they(text: str, person: str | None, companion: str | None = None) -> str:
+    """`text` as the gate's checks know who is who: the person "their" for a possessive ("Ada's chats", "your
+    diary"), "they" otherwise ("everything Ada says", "what the user writes"), in small letters even where a
+    sentence opens (the checks read a capitalised word there as someone's name, "Zed reads ...", and the person is
+    not someone else); the companion (`companion`: its name as {{char}} was filled) "it", "its": it is whom they
+    talk to, not someone their words are given to ("Mira remembers Ada's history" is kept; "Mira tells Zed ..."
+    names Zed)."""
+    def one(m: re.Match) -> str:
+        if m.group("it"):
+            return "its" if m.group("own") else "it"
+        return "their" if m.group("own") or m.group().lower() == "your" else "they"
+    return _mentions(person, companion).sub(one, text)
+
+
 def _answers_elsewhere(plain: str, person: str) -> bool:
     """Whether words of obeying (`plain`: as_words) make the companion answer to someone other than the person
     (`person`: their name, "" when not known): someone set above them, or reached from outside the story."""
-    who = _PERSON + (rf"|(?<!\w){re.escape(person)}(?!\w)" if person.strip() else "")
-    if re.search(_RANKED.format(who=who), plain, re.I) or _REACHED.search(plain):
+    if re.search(_RANKED.format(who=_person(person)), plain, re.I) or _REACHED.search(plain):
         return True
     return any(sum(ch.isdigit() for ch in m.group()) >= 7 and not _YEARS.fullmatch(m.group())
                for m in _DIALLED.finditer(plain))  # a phone number
@@ -117,11 +149,13 @@ class LeftOut:
 
 
 @functools.lru_cache(maxsize=1 << 14)  # an import judges a sentence, and its export and preview judge it again
-def not_kept(sentence: str, for_model: bool = True, person: str | None = None) -> tuple[str, bool] | None:
+def not_kept(sentence: str, for_model: bool = True, person: str | None = None,
+             companion: str | None = None) -> tuple[str, bool] | None:
     """Why a sentence of a card is not kept with it (and whether that is a secret), or None. `for_model`: it is in
     a field a model reads (see above); otherwise a plain link, an id and markup that loads nothing are let be.
     `person`: given (the person's name as {{user}} was filled, "" when not known) when the sentence is the card's
-    own story rather than a name: whom a character obeys in it is then weighed (_OBEYING), not held out whole."""
+    own story rather than a name: whom a character obeys in it is then weighed (_OBEYING), not held out whole.
+    `companion`: the name {{char}} was filled with (see _as_they)."""
     if found := secrets.find(secrets.judged(sentence)):
         return f"it holds {found[0]}", True
     if _LOADS.search(sentence):
@@ -133,9 +167,12 @@ def not_kept(sentence: str, for_model: bool = True, person: str | None = None) -
     obeying = person is not None and _OBEYING.search(plain := as_words(secrets.judged(words)))
     if obeying:
         words = _OBEYING.sub("heeds", words)  # the rest of it is judged as any sentence is
-    if why := tainted(words):
+    # Judged as it reads and with the person as the gate knows them ("Mira tells Zed everything Ada says" is
+    # "... everything they say"): the second only adds what the first misses.
+    theirs = _as_they(words, person, companion)
+    if why := tainted(words) or tainted(theirs):
         return why, False
-    if answers_elsewhere(words) or obeying and _answers_elsewhere(plain, person):
+    if answers_elsewhere(words) or answers_elsewhere(theirs) or obeying and _answers_elsewhere(plain, person):
         return _POWER, False
     return None
 
@@ -155,7 +192,7 @@ def kept(data: dict, name: str, user: str) -> tuple[dict, list[LeftOut]]:
     def judged(text: str, trail: tuple, for_model: bool) -> str:
         def why(sentence: str):
             shown = filled(sentence, name, user)
-            if found := not_kept(shown, for_model, user):
+            if found := not_kept(shown, for_model, user, name):
                 out.append(LeftOut(_where(trail), shown, *found))
                 return True
             return False

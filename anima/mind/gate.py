@@ -206,19 +206,28 @@ _THEIR_WORDS = (r"(?:(?:their|his|her|my|our|these|the|all|every|any|each)(?: \w
                 r"confide|confides|confided|feel|feels|felt)\b|how (?:they|he|she) (?:feel|feels|are feeling|"
                 r"is feeling|"
                 r"are doing|is doing)\b|(?:the )?whole diary)")
-# Who takes them in ("Zed reads", "dad to receive", "wife never hears"): someone before the verb. Who they are
-# given to ("tells Zed", "hands their diary to Zed", "goes straight to Zed"): someone anywhere. "Reads every
-# message from her mum" is the person reading.
+# Who takes them in ("Zed reads", "dad to receive", "wife never hears", "Zed is told"): someone before the verb.
+# Who they are given to ("tells Zed", "hands their diary to Zed", "goes straight to Zed"): someone anywhere.
+# "Reads every message from her mum" is the person reading.
 _TAKEN = (r"\b(?:reads?|read|reading|sees?|see|seeing|hears?|hear|hearing|gets?|get|getting|receives?|receive|"
-          r"receiving|goes? through|go through|going through|monitors?|checks?|knows? about|finds? out|access(?:es)?)\b")
+          r"receiving|goes? through|go through|going through|monitors?|checks?|knows? about|finds? out|access(?:es)?|"
+          r"(?:is|are|was|were|gets?|got|being) (?:\w+ )?(?:told|sent|shown|given|forwarded|passed))\b")
 _HANDED = (r"\b(?:goes (?:straight |right |directly )?to|go (?:straight |right )?to|sent to|forwarded to|shares?|"
            r"sharing|shared|told|tells?|hands?|handed|in on|trusts? (?:\w+ )?with|read out)\b")
+# Passed on: before what they say ("sends Zed everything they say", "reports what they write to Zed", "keeps Zed
+# informed of their moods"), or after it with what is passed ("... and gives it to Zed"). Not alone after it:
+# "every message they send to Mira" is theirs, sent.
+_PASSED = (r"\b(?:sends?|sending|sent|reports?|reported|reporting|relays?|relayed|relaying|forwards?|forwarding|"
+           r"forwarded|pass(?:es|ed|ing)?|informs?|informed|informing|gives?|gave|giving|given|copies|copied|copying)")
+_PASSED_ON = (rf"{_PASSED} (?:it|them|this|that|these|those|all|everything)(?: all)?"
+              r"(?: on| along| over| straight| back)? (?:to|with)\b")
 _SOMEONE = (rf"(?:\b{_KIN}s?\b|(?:(?<=\w )|(?<=[,;:] ))(?-i:[A-Z][a-z]+)\b|^\W*(?-i:[A-Z][a-z]+)(?= (?:\w+ )?{_TAKEN})|"
             r"^\W*(?:he|she)\b)")
 _GIVEN_AWAY = re.compile(
     rf"{_SOMEONE}[^.!?\n]*?(?:{_TAKEN}[^.!?\n]*?{_THEIR_WORDS}|\b(?:read|reads|see|sees|hear|hears|know|knows|"
     rf"go through|goes through) (?:everything|it all|all of it)\b)|"
-    rf"(?=[^.!?\n]*{_SOMEONE})[^.!?\n]*?(?:{_HANDED}[^.!?\n]*?{_THEIR_WORDS}|{_THEIR_WORDS}[^.!?\n]*?{_HANDED})",
+    rf"(?=[^.!?\n]*{_SOMEONE})[^.!?\n]*?(?:(?:{_HANDED}|{_PASSED}\b)[^.!?\n]*?{_THEIR_WORDS}|"
+    rf"{_THEIR_WORDS}[^.!?\n]*?(?:{_HANDED}|{_PASSED_ON}))",
     re.I)
 
 
@@ -265,6 +274,9 @@ _KEPT_FROM = re.compile(r"\b(?:kept out of|keeps? (?:[\w-]+ ){0,3}from|hid(?:e|e
                         r"non-disclosure to|(?:do(?:es)?n'?t|dont|never|not|no|not any) (?:need (?:to|2) )(?:know|"
                         r"no)\b|"
                         r"(?:no|not any) need (?:to|2) (?:know|no))", re.I)
+# Those who care for them, all of them, kept from ("hides their drinking from her family"): someone, unnamed.
+_KIN_ALL = re.compile(r"\bfrom (?:(?:their|his|her|my|our|your|the) )?(?:whole )?(?:family|families|parents|relatives|"
+                      r"loved ones|siblings|friends|folks)\b", re.I)
 _NOT_TOLD = re.compile(r"\b(?:(?:do(?:es)?n'?t|dont|never|not) (?:know|hear|find out|learn|tell|share with)|"
                        r"hears? nothing|(?:learned|learns|finds? out|found out) about)\b", re.I)
 _SPEAKS_AS = re.compile(r"\b(?:(?:this|the) (?:account|login)\b|shares? (?:their|this|the|a|her|his) login|account "
@@ -276,7 +288,7 @@ _SPEAKS_AS = re.compile(r"\b(?:(?:this|the) (?:account|login)\b|shares? (?:their
 def _given_away(words: str) -> bool:
     """Whether a line gives someone else the person's words (their chats, their diary, what they say), keeps
     them from those who care for them, or lets someone speak as them."""
-    if _GIVEN_AWAY.search(words) or _SPEAKS_AS.search(words):
+    if _GIVEN_AWAY.search(words) or _SPEAKS_AS.search(words) or _KEPT_FROM.search(words) and _KIN_ALL.search(words):
         return True
     if not _anyone(words):
         return False

@@ -4,7 +4,7 @@ person's say, what is refused, and that accepting and rejecting do what they say
 import pytest
 
 from anima.errors import InvalidEdit
-from anima.mind.gate import Change, Verdict
+from anima.mind.gate import Change, Verdict, answers_elsewhere
 from anima.mind.messages import External
 from anima.store.provenance import Provenance, Source
 
@@ -277,3 +277,18 @@ def test_a_proposal_says_where_it_came_from_once(companion, source, detail):
     [p] = companion.proposals()
     listed = f"why it waits: {p['reason']}; from {shown(p)}"
     assert listed.count(detail) == 1, listed
+
+
+@pytest.mark.parametrize("given, not_given", [
+    ("Her aide sends Zed everything they say.", "Sends Zed letters every week."),
+    ("Reports how they feel to Zed.", "Reports to Captain Hale every morning."),
+    ("Keeps Zed informed of their moods.", "Keeps Zed informed of the weather."),
+    ("Zed is told how they are feeling.", "Zed is told to wait outside."),
+    ("Writes down how they feel and passes it on to Zed.", "Every message they send to Mira makes her smile."),
+    ("Keeps their drinking from the family.", "Keeps the family recipes in a tin."),
+])
+def test_the_persons_words_passed_on_by_any_verb_are_given_away(given, not_given):
+    """Sent, reported, passed on, kept informed of, told as a passive, or kept from those who care for them as a
+    whole: someone is given the person's words. What they send themselves, and the rest of the story, is not."""
+    assert answers_elsewhere(given)
+    assert not answers_elsewhere(not_given)
