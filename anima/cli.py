@@ -176,9 +176,11 @@ def chosen_chat_model(args):
     return settings.chat_model(ask_key=ask_endpoint_key)
 
 
-def open_companion(args, create_if_missing: bool = False, talk: bool = True):
+def open_companion(args, create_if_missing: bool = False, talk: bool = True, recalls: bool = True):
     """Unlock (or, in a terminal with no companion yet, create) the companion on the default models.
-    With talk=False the chat model is never loaded (recall needs only the embedder)."""
+    With talk=False the chat model is never loaded (recall needs only the embedder). With recalls=False neither
+    the embedder nor the vector index is loaded: a command that only reads rows (a list of parts, the proposals)
+    would otherwise wait for all of a large soul's vectors (7 s and 930 MB on 100,000 messages) to print a line."""
     from .companion import Companion
     from .models.embedder import MiniLMEmbedder
     home = Home(args.home)
@@ -197,7 +199,8 @@ def open_companion(args, create_if_missing: bool = False, talk: bool = True):
         print(f"Created {name} in {home.dir}.", file=sys.stderr)
     else:
         companion = Companion(home, unlock(home), chat, embedder, background=False)
-        companion.start_background(chat=talk)
+        if recalls or talk:
+            companion.start_background(chat=talk)
     return companion
 
 
@@ -304,7 +307,8 @@ def cmd_proposals(args) -> int:
     """Changes to what shapes the companion that wait for the person's say (mind/gate.py)."""
     import json
     from .store.provenance import shown
-    with closing(open_companion(args, talk=False)) as companion:
+    changes = args.accept is not None or args.reject is not None
+    with closing(open_companion(args, talk=False, recalls=changes)) as companion:
         if args.accept is not None:
             companion.accept_proposal(args.accept)
             print(f"Accepted proposed change #{args.accept}; it is applied.")
@@ -374,7 +378,8 @@ def cmd_parts(args) -> int:
     from .mind.part import printable
     from .models.structured import NotJSON, parse_json
     from .store.provenance import shown
-    with closing(open_companion(args, talk=args.action == "tend")) as companion:
+    reads = args.action in ("list", "show", "bids", "predictions")  # rows only: no vectors to wait for
+    with closing(open_companion(args, talk=args.action == "tend", recalls=not reads)) as companion:
         parts = companion.parts
         if args.action == "tend":
             from .reflect.hygiene import tend
