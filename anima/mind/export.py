@@ -15,6 +15,7 @@ the old file or none, and a full disk is a DiskFull that names the file.
 
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 from ..store import keys
@@ -29,22 +30,69 @@ _JSON = {("parts", "data"), ("parts", "lineage"), ("world_cards", "keywords"), (
          ("edit_history", "after"), ("recalls", "components")}
 
 
+PAGE = 500  # rows read at a time: a year of messages is never held whole (100,000 took 434 MB at once)
+_FLUSH = 1 << 20  # bytes of JSON gathered before each write
+
+
+def _tables() -> list[str]:
+    return [k.table for k in KINDS.values()] + list(LEDGERS)
+
+
+def _head(soul: Soul) -> dict:
+    return {"warning": WARNING, "name": soul.get_meta("name", "Anima"), "person": soul.get_meta("user_name", "")}
+
+
+def _records(soul: Soul, table: str) -> Iterator[dict]:
+    """The table's rows in rowid order, read a page at a time, values stored as JSON read as JSON."""
+    after = None
+    while True:
+        rows = soul.query(f"SELECT rowid AS rowid_, * FROM {table} "
+                          + ("WHERE rowid > ? " if after is not None else "") + "ORDER BY rowid LIMIT ?",
+                          (after, PAGE) if after is not None else (PAGE,))
+        for r in rows:
+            after = r.pop("rowid_")
+            yield {col: (json.loads(v) if (table, col) in _JSON and isinstance(v, str) else v) for col, v in r.items()}
+        if len(rows) < PAGE:
+            return
+
+
 def everything(soul: Soul) -> dict[str, list[dict]]:
     keep_stored(soul)  # a soul not opened by the mind since it was upgraded: its cards as they are kept, first
-    out: dict = {"warning": WARNING, "name": soul.get_meta("name", "Anima"),
-                 "person": soul.get_meta("user_name", "")}
-    for table in [k.table for k in KINDS.values()] + list(LEDGERS):
-        rows = soul.query(f"SELECT * FROM {table} ORDER BY rowid")
-        out[table] = [{col: (json.loads(v) if (table, col) in _JSON and isinstance(v, str) else v)
-                       for col, v in r.items()} for r in rows]
-    return out
+    return {**_head(soul), **{table: list(_records(soul, table)) for table in _tables()}}
+
+
+def _json_pieces(soul: Soul, counts: dict[str, int]) -> Iterator[bytes]:
+    """What json.dumps(everything(soul), ensure_ascii=False, indent=1) writes, a page of rows at a time."""
+    keep_stored(soul)
+    out: list[str] = ["{"]
+    size = 0
+    first = True
+    for key, value in _head(soul).items():
+        out.append(("\n" if first else ",\n") + f" {json.dumps(key)}: " + json.dumps(value, ensure_ascii=False))
+        first = False
+    for table in _tables():
+        out.append(f",\n {json.dumps(table)}: [")
+        n = 0
+        for record in _records(soul, table):
+            text = json.dumps(record, ensure_ascii=False, indent=1).replace("\n", "\n  ")
+            out.append(("\n  " if n == 0 else ",\n  ") + text)
+            size += len(text)
+            n += 1
+            if size >= _FLUSH:
+                yield "".join(out).encode("utf-8")
+                out, size = [], 0
+        out.append("\n ]" if n else "]")
+        counts[table] = n
+    out.append("\n}")
+    yield "".join(out).encode("utf-8")
 
 
 def export_json(soul: Soul, path: str | os.PathLike) -> dict[str, int]:
-    """Write it all to `path` (whole, or not at all); returns how many records of each kind went in."""
-    data = everything(soul)
-    # Made whole in memory first (everything() already holds it all): a full disk can then only meet the writing,
-    # which write_atomically turns into a DiskFull, leaving nothing beside the old file.
-    text = json.dumps(data, ensure_ascii=False, indent=1)
-    keys.write_atomically(Path(path), text.encode("utf-8"))
-    return {k: len(v) for k, v in data.items() if isinstance(v, list)}
+    """Write it all to `path` (whole, or not at all); returns how many records of each kind went in.
+
+    Written as it is read, a page of rows at a time, so memory stays bounded by a page, not by the soul; a full
+    disk meets the writing, which write_pieces_atomically turns into a DiskFull, leaving nothing beside the old
+    file."""
+    counts: dict[str, int] = {}
+    keys.write_pieces_atomically(Path(path), _json_pieces(soul, counts))
+    return counts

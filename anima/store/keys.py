@@ -31,6 +31,7 @@ import secrets
 import stat
 import unicodedata
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -317,13 +318,20 @@ def write_atomically(path: Path, data: bytes) -> None:
 
     The new file's name is this process's own, so two programs re-wrapping the same key file at once
     never write into each other's half-written file; a full disk is a DiskFull and leaves nothing behind."""
+    write_pieces_atomically(path, (data,))
+
+
+def write_pieces_atomically(path: Path, pieces: Iterable[bytes]) -> None:
+    """write_atomically, the content given a piece at a time (an export of a large soul is never whole in
+    memory); an error raised while making the pieces leaves nothing behind either."""
     tmp = path.with_name(f"{path.name}.{os.getpid()}.new")
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
+            for data in pieces:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -333,6 +341,9 @@ def write_atomically(path: Path, data: bytes) -> None:
         tmp.unlink(missing_ok=True)
         if e.errno in (errno.ENOSPC, errno.EDQUOT):
             raise DiskFull(f"The disk is full: {path} was not changed. Free some space and try again.") from e
+        raise
+    except BaseException:
+        tmp.unlink(missing_ok=True)
         raise
     remove_leftovers(path)
 
