@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import KnownError, NotFound
+from ..retrieval import fts
 from ..retrieval.indexer import Indexer
 from ..store.ids import new_id
 from ..store.provenance import Provenance, Source
@@ -166,10 +167,25 @@ class Messages:
             "LEFT JOIN provenance AS p ON p.item_kind = 'message' AND p.item_id = m.id WHERE m.id > ? "
             "ORDER BY m.id LIMIT ?", (message_id, limit))
 
-    def newest(self, limit: int = 500) -> list[dict]:
-        """The newest messages, newest first (the Open Mind's conversation view)."""
-        return self.soul.query("SELECT id, role, speaker, content, created_at FROM messages ORDER BY id DESC LIMIT ?",
-                               (limit,))
+    def newest(self, limit: int | None = 500, *, before: int | None = None,
+               down_to: int | None = None) -> list[dict]:
+        """The newest messages, newest first, at most `limit` (None: all): those older than message `before`
+        when it is given, and none older than message `down_to`. The Open Mind's conversation view reads the
+        history so, a page at a time: a page is found by id, never by counting past the ones before it, so the
+        oldest page of 100,000 messages comes as quickly as the newest."""
+        return self.soul.query(
+            "SELECT id, role, speaker, content, created_at FROM messages WHERE id < ? AND id >= ? "
+            "ORDER BY id DESC LIMIT ?", (_NEWEST if before is None else before, 0 if down_to is None else down_to,
+                                         -1 if limit is None else limit))
+
+    def find(self, words: str, limit: int | None = 500, *, before: int | None = None,
+             down_to: int | None = None) -> list[dict]:
+        """The messages whose text holds every word of `words` (through the full-text index, as it stems them:
+        "painting" finds "painted"), as `newest` gives them and paged the same way: the Open Mind's search."""
+        ids = fts.newest_holding(self.soul, "message", words, "content", limit, before=before, down_to=down_to)
+        rows = self.soul.query_in("SELECT id, role, speaker, content, created_at FROM messages WHERE id IN ({ids})",
+                                  ids)
+        return sorted(rows, key=lambda r: r["id"], reverse=True)
 
     def page(self, before_id: int | None = None, limit: int = 50) -> list[dict]:
         """Older history, newest last: for a window that loads it lazily as it is scrolled. Each row says where it

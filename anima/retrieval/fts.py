@@ -138,3 +138,39 @@ def gram_expression(soul: Soul, table: str, runs: list[str]) -> str | None:
     grams = [g for _, unit_grams in found for g in unit_grams][:GRAM_TERMS]
     return " OR ".join('"' + g.replace('"', '""') + '"' for g in grams)
 
+
+
+def every_word(soul: Soul, table: str, text: str, column: str) -> tuple[full_text.Index, str] | None:
+    """What a person's search for `text` matches in one column of a table: the index to search and a MATCH for
+    the items whose `column` holds every word of it (as the index stems words: "painting" finds "painted"); None
+    when nothing can match (no word to look for, or a pair of characters no item holds). Where `text` has a run in
+    a script written without spaces, only items holding such text can match, and they are in the trigram index:
+    the run and each word are searched there as written."""
+    words = [w for w in terms(text) if not UNSPACED.search(w)]
+    runs = UNSPACED.findall(text.lower())
+    if not runs:
+        return ("fts", f"{column} : ({' AND '.join(_quoted(w) for w in words)})") if words else None
+    needed = []
+    for unit in dict.fromkeys(runs + words):
+        if len(unit) >= 3:  # the trigram index finds any three characters or more where they stand in a text
+            needed.append(_quoted(unit))
+        elif grams := full_text.grams_beginning(soul, table, unit):  # shorter: a trigram beginning with them
+            needed.append("(" + " OR ".join(_quoted(g) for g, _ in grams) + ")")
+        else:
+            return None
+    return "grams", f"{column} : ({' AND '.join(needed)})"
+
+
+def _quoted(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+def newest_holding(soul: Soul, kind: str, text: str, column: str, limit: int | None, *,
+                   before: int | None = None, down_to: int | None = None) -> list[int]:
+    """The ids of the items of `kind` whose `column` holds every word of `text` (every_word), newest first, paged
+    by id as full_text.newest_matches pages them."""
+    table = KINDS[kind].table
+    search = every_word(soul, table, text, column)
+    if search is None:
+        return []
+    return full_text.newest_matches(soul, table, *search, limit, before=before, down_to=down_to)
