@@ -1,24 +1,108 @@
-"""The conversation history: every message, newest first; any one can be forgotten."""
+"""The conversation history: every message, newest first, a page at a time back to the first; a search finds
+messages by their words; any one can be forgotten."""
 
-from PySide6.QtWidgets import QMessageBox
+from dataclasses import dataclass
 
+from PySide6.QtWidgets import QLabel, QLineEdit, QMessageBox
+
+from .. import tasks
 from .table_view import TableView
+
+
+@dataclass(frozen=True)
+class Listing:
+    """What the view lists, read off the UI thread: `rows` newest first, and whether older ones are left."""
+    words: str  # the search it answers ("": the conversation)
+    rows: list[dict]
+    more: bool
+    after: int | None = None  # a page older than this message, to add below what is shown; None: all of it
+
+
+def read(messages, words: str, page: int, *, after: int | None = None, down_to: int | None = None) -> Listing:
+    """On a worker thread: the page older than message `after` (the newest page, without it), or, with `down_to`,
+    everything down to that message again (what is shown, read anew after a change)."""
+    def fetch(limit, **bounds):
+        return messages.find(words, limit, **bounds) if words else messages.newest(limit, **bounds)
+    if down_to is not None:
+        return Listing(words, fetch(None, down_to=down_to), bool(fetch(1, before=down_to)))
+    rows = fetch(page + 1, before=after)
+    return Listing(words, rows[:page], len(rows) > page, after)
 
 
 class ConversationView(TableView):
     title = "Conversation"
     columns = ("when", "who", "message")
+    page = 200
 
     def __init__(self, companion, parent=None):
         super().__init__(companion, parent)
+        self.search = QLineEdit()
+        self.search.setObjectName("search")
+        self.search.setPlaceholderText("Find messages by their words, then press Enter")
+        self.search.setClearButtonEnabled(True)
+        self.search.returnPressed.connect(self.find)
+        self.search.textChanged.connect(lambda text: text.strip() or self.find())  # cleared: the conversation
+        self.layout_.insertWidget(0, self.search)
+        self.note = QLabel()
+        self.note.setObjectName("note")
+        self.layout_.insertWidget(self.layout_.indexOf(self.table), self.note)
         self.action("Forget this message", self.forget)
+        self.older = self.action("Show older", self.show_older)
+        self.older.setEnabled(False)
+        self.words = ""  # what is listed: the conversation (""), or the messages that hold these words
+        self.went_back = False  # older pages were added: a reload reads down to the oldest shown
+        self.more = False
 
-    def load(self):
-        return self.companion.messages.newest(500)
+    def find(self) -> None:
+        """List the messages holding the search's words (the conversation, when it is empty), from the newest."""
+        words = self.search.text().strip()
+        if words == self.words:
+            return
+        self.words, self.went_back = words, False
+        self.older.setEnabled(False)  # until the listing for these words is shown: older than what it shows
+        self.refresh()
 
-    def show_data(self, rows):
-        self.fill(rows, lambda m: (m["created_at"][:16].replace("T", " "),
-                                   m["speaker"] or ("you" if m["role"] == "user" else "I"), m["content"][:300]))
+    def refresh(self) -> None:
+        words, page = self.words, self.page
+        down_to = self.rows[-1]["id"] if self.went_back and self.rows else None
+        tasks.run(lambda: read(self.companion.messages, words, page, down_to=down_to), self._show, self._failed,
+                  self)
+
+    def show_older(self) -> None:
+        if not (self.rows and self.older.isEnabled()):  # nothing older, or a listing on its way
+            return
+        words, page, after = self.words, self.page, self.rows[-1]["id"]
+        self.older.setEnabled(False)
+        tasks.run(lambda: read(self.companion.messages, words, page, after=after), self._show, self._failed, self)
+
+    def show_data(self, listing: Listing) -> None:
+        if listing.words != self.words:
+            return  # read for a search since changed: the current one's listing is on its way
+        if listing.after is None:
+            self.fill(listing.rows, self.cells)
+        elif self.rows and self.rows[-1]["id"] == listing.after:  # still the bottom of what is shown: add below
+            self.went_back = True
+            self.extend(listing.rows, self.cells)
+        else:
+            return  # the list changed meanwhile (a forget reloaded it): a later press asks again
+        self.more = listing.more
+        self.older.setEnabled(listing.more)
+        self.note.setText(self.summary())
+
+    def summary(self) -> str:
+        n, older = len(self.rows), " Older ones follow." if self.more else ""
+        if self.words:
+            if not n:
+                return f"No message holds every word of “{self.words}”."
+            return f"{n} message{'s' * (n != 1)} holding “{self.words}”, newest first.{older}"
+        if not n:
+            return "No messages yet."
+        return f"The newest {n} messages.{older}" if self.more else f"All {n} messages, newest first."
+
+    @staticmethod
+    def cells(m: dict) -> tuple:
+        return (m["created_at"][:16].replace("T", " "), m["speaker"] or ("you" if m["role"] == "user" else "I"),
+                m["content"][:300])
 
     def forget(self):
         m = self.selected()

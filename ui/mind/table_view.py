@@ -48,6 +48,15 @@ class TableView(MindView):
         self.rows = rows
         fill_rows(self.table, rows, cells)
 
+    def extend(self, rows: list[dict], cells) -> None:
+        """More rows below those shown, which stay as they are (and the one selected stays selected)."""
+        start = len(self.rows)
+        self.rows = self.rows + rows
+        self.table.setRowCount(len(self.rows))
+        for i, row in enumerate(rows, start):
+            for j, value in enumerate(cells(row)):
+                self.table.setItem(i, j, QTableWidgetItem("" if value is None else str(value)))
+
     def selected(self) -> dict | None:
         i = self.table.currentRow()
         return self.rows[i] if 0 <= i < len(self.rows) else None

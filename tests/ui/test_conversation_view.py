@@ -1,0 +1,94 @@
+"""The Open Mind's conversation view on a long history: every message can be reached, a page at a time back to
+the first, or found by its words, and forgotten from there; the window never reads the disk itself."""
+
+import threading
+
+import pytest
+from PySide6.QtCore import Qt
+
+from anima.mind.messages import NewMessage
+from anima.settings import Settings
+from tests.ui.test_open_mind import forget_message, open_view
+
+MESSAGES = 1200
+OLD_SECRET = "my old password hint was a purple walrus"
+
+
+@pytest.fixture
+def long_history(qtbot, fake_companion):
+    """A window on a soul of 1,200 messages; the 38th, long out of sight, holds an old secret."""
+    from ui.window import MainWindow
+    said = [f"message number {i}" for i in range(MESSAGES)]
+    said[37] = OLD_SECRET
+    said[1100] = "a walrus again"
+    ids = fake_companion.messages.record_many([NewMessage("user" if i % 2 else "companion", text)
+                                               for i, text in enumerate(said)])
+    w = MainWindow(fake_companion, Settings())
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    return w, ids
+
+
+def shown(view) -> list[str]:
+    """The message column as the table shows it, top to bottom."""
+    return [view.table.item(i, 2).text() for i in range(view.table.rowCount())]
+
+
+def show_older(qtbot, view) -> None:
+    """Press "Show older" as a person would and wait for the page to be added below."""
+    before = len(view.rows)
+    qtbot.mouseClick(view.older, Qt.LeftButton)
+    qtbot.waitUntil(lambda: len(view.rows) > before, timeout=10_000)
+
+
+def search(qtbot, view, words: str) -> None:
+    view.search.clear()
+    qtbot.keyClicks(view.search, words)
+    qtbot.keyClick(view.search, Qt.Key_Return)
+
+
+def test_the_view_shows_the_newest_page_and_show_older_reaches_the_first_message(qtbot, long_history, monkeypatch):
+    w, ids = long_history
+    view = open_view(qtbot, w, "Conversation")
+    assert [m["id"] for m in view.rows] == ids[::-1][:view.page]
+    assert shown(view)[0] == f"message number {MESSAGES - 1}" and view.older.isEnabled()
+    while view.older.isEnabled():
+        show_older(qtbot, view)
+    assert [m["id"] for m in view.rows] == ids[::-1]  # every message, each once, newest first
+    assert shown(view)[-1] == "message number 0" and OLD_SECRET in shown(view)
+    # Forgotten from down there, it leaves the soul and the view; what was shown stays shown.
+    forget_message(qtbot, view, monkeypatch, OLD_SECRET)
+    assert w.companion.soul.query("SELECT id FROM messages WHERE id = ?", (ids[37],)) == []
+    qtbot.waitUntil(lambda: len(shown(view)) == MESSAGES - 1, timeout=10_000)
+    assert OLD_SECRET not in shown(view) and shown(view)[-1] == "message number 0"
+
+
+def test_a_search_finds_an_old_message_by_a_word_and_forgetting_it_there_removes_it(qtbot, long_history,
+                                                                                     monkeypatch, screenshot):
+    w, ids = long_history
+    c = w.companion
+    view = open_view(qtbot, w, "Conversation")
+    find, read_on = c.messages.find, []  # the threads the view read the soul on
+    for name in ("find", "newest"):
+        real = getattr(c.messages, name)
+        monkeypatch.setattr(c.messages, name, lambda *a, real=real, **k: read_on.append(threading.current_thread())
+                            or real(*a, **k))
+    view.page = 1  # results are paged as the conversation is
+    search(qtbot, view, "walrus")
+    qtbot.waitUntil(lambda: [m["id"] for m in view.rows] == [ids[1100]], timeout=10_000)
+    show_older(qtbot, view)
+    assert [m["id"] for m in view.rows] == [ids[1100], ids[37]] and shown(view)[1] == OLD_SECRET
+    assert not view.older.isEnabled()
+    screenshot(w, "open-mind-conversation-search")
+    forget_message(qtbot, view, monkeypatch, OLD_SECRET)
+    assert c.soul.query("SELECT id FROM messages WHERE id = ?", (ids[37],)) == []
+    assert [m["id"] for m in find("walrus")] == [ids[1100]]
+    qtbot.waitUntil(lambda: shown(view) == ["a walrus again"], timeout=10_000)
+    search(qtbot, view, "zebra")
+    qtbot.waitUntil(lambda: view.rows == [], timeout=10_000)
+    assert "No message holds" in view.note.text()
+    # Clearing the box returns to the conversation, from the newest.
+    view.search.clear()
+    qtbot.waitUntil(lambda: [m["id"] for m in view.rows] == [ids[-1]], timeout=10_000)
+    assert read_on and threading.main_thread() not in read_on  # the window never waited on the disk
