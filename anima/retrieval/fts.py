@@ -139,7 +139,6 @@ def gram_expression(soul: Soul, table: str, runs: list[str]) -> str | None:
     return " OR ".join('"' + g.replace('"', '""') + '"' for g in grams)
 
 
-
 def every_word(soul: Soul, table: str, text: str, column: str) -> tuple[full_text.Index, str] | None:
     """What a person's search for `text` matches in one column of a table: the index to search and a MATCH for
     the items whose `column` holds every word of it (as the index stems words: "painting" finds "painted"); None
