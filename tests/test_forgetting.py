@@ -333,3 +333,26 @@ def test_a_forget_here_of_what_a_trimmed_prompt_left_out_keeps_the_reply_and_the
         assert [(e.role, e.content) for e in c.conversation.entries()] == [*read, ("assistant", reply)]
     finally:
         c.close()
+
+
+def test_what_was_on_its_mind_about_a_person_another_program_forgets_leaves_the_prompt(talked, anima_home):
+    """A note says what was on the companion's mind in words no stored item vouches for: when another program
+    forgets a person (who is never recorded as forgotten), such notes leave this program's transcript, and the
+    next prompt does not name them."""
+    c, chat = talked
+    c.self_model.write("inner_state", "Wondering how cousin Ottoline's move to Oslo went", "ai")
+    chat.enqueue("Good to hear.")
+    c.turn("I slept well.").read()
+    c.settle()
+    assert [e for e in c.conversation.entries() if "Ottoline" in e.content]
+    other = Companion(Home(anima_home), Home(anima_home).unlock(PASSPHRASE), FakeChatModel(), FakeEmbedder(),
+                      session="elsewhere")
+    try:
+        other.forget_person("Ottoline")
+    finally:
+        other.close()
+    chat.enqueue("Tell me more.")
+    c.turn("What else is new?").read()
+    sent = json.dumps(chat.history[-1]["messages"])
+    assert "Ottoline" not in sent and "Bea" in sent and "I slept well." in sent
+    assert not [e for e in c.conversation.entries() if "Ottoline" in e.content]

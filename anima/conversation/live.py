@@ -178,16 +178,18 @@ class Conversation:
             return self._forgets_seen
 
     def catch_up_forgotten(self) -> None:
-        """What another program forgot leaves this live session too: the entries whose items are gone. One read
-        of a count while nothing was forgotten."""
+        """What another program forgot leaves this live session too: the entries whose items are gone, and the
+        notes whose words no item vouches for (what was forgotten is never recorded, so their words cannot be
+        checked against it). One read of a count while nothing was forgotten."""
         count = self.messages.soul.forgets()
         if count == self._forgets_seen:
             return
         with self.lock:
             held = {key for e in self._transcript for key in e.keys} | {("memory", i) for i, _ in self._learned}
+            unvouched = any(not e.vouched for e in self._transcript)
         gone = held - self.messages.soul.present(held)
-        if gone:
-            self.forget(gone)
+        if gone or unvouched:
+            self.forget(gone, unvouched=True)
         with self.lock:
             self._forgets_seen = max(self._forgets_seen, count)
 
@@ -497,21 +499,25 @@ class Conversation:
 
     # ---- forgetting -----------------------------------------------------------
 
-    def forget(self, keys: set, names: re.Pattern | None = None) -> int:
-        """What was forgotten leaves the live session: entries that carry a forgotten item or name `names`, what
-        was learned of it, and the prompt the model computed from it (never reused). Returns entries dropped."""
+    def forget(self, keys: set, names: re.Pattern | None = None, unvouched: bool = False) -> int:
+        """What was forgotten leaves the live session: entries that carry a forgotten item or name `names` (and,
+        `unvouched`, every note its keys do not vouch for), what was learned of it, and the prompt the model
+        computed from it (never reused). Returns entries dropped."""
         def touched(text: str, entry_keys=frozenset()) -> bool:
             return bool(entry_keys & keys) or (names is not None and names.search(text) is not None)
         with self.lock:
-            kept = [e for e in self._transcript if not touched(e.content, e.keys)]
+            kept = [e for e in self._transcript if not touched(e.content, e.keys) and (e.vouched or not unvouched)]
             dropped = len(self._transcript) - len(kept)
             self._transcript = kept
             self._changes += 1
             self._draft_recall = None  # it may hold what was forgotten
             self._learned = [(i, fact) for i, fact in self._learned if not touched(fact, {("memory", i)})]
-            self._heard = [(w, about) for w, about in self._heard
-                           if not any(touched(b.line(), {("part", b.part_id)}) for b in w.bids)
-                           and not touched(w.event, {("message", about)})]
+            # Bids weighed between turns are stored with the next reply, in their parts' words: like a note's,
+            # those words cannot be checked against what another program forgot.
+            self._heard = [] if unvouched else [
+                (w, about) for w, about in self._heard
+                if not any(touched(b.line(), {("part", b.part_id)}) for b in w.bids)
+                and not touched(w.event, {("message", about)})]
             self._drafted = None
             self._written = self._held = None
             self._floor_sent = None

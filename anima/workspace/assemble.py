@@ -59,6 +59,9 @@ class Entry:
     role: str
     content: str
     keys: frozenset = frozenset()  # the recalled items a note carries
+    # Whether its keys vouch for all it says. A note that says what was on my mind, or what parts of me bid, says
+    # it in words no stored item's presence can check: after another program forgets (a person, say), it goes.
+    vouched: bool = True
 
 
 @dataclass
@@ -97,7 +100,7 @@ def note_entry(focus: str, emotional: str, items: list[Recalled], learned: list[
                        bids=bids)
     keys = frozenset({r.key for r in items} | {("memory", memory_id) for memory_id, _ in learned}
                      | {("part", b.part_id) for b in bids})
-    return Entry("system", text, keys) if text else None
+    return Entry("system", text, keys, vouched=not focus.strip() and not bids) if text else None
 
 
 class Workspace:
