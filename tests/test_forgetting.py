@@ -248,6 +248,25 @@ def test_a_forget_of_something_the_reply_was_not_made_from_leaves_the_reply_kept
     following.read()
 
 
+def test_a_reply_written_after_reflection_rewrote_working_memory_outlives_an_unrelated_forget(talked, anima_home):
+    """Reflection rewrote working memory after the last turn: the prompt keeps the copy it began with at its head
+    (its prefix stays computed), which is no longer what is stored. A forget elsewhere of something the reply was
+    not made from leaves the reply stored all the same."""
+    c, chat = talked
+    c.self_model.write("working_memory", "- Ada is planning a lake walk", "ai")
+    chat.enqueue("Lovely.")
+    c.turn("The lake was calm today.").read()
+    c.settle()
+    c.self_model.write("working_memory", "- Ada may walk again on Saturday", "ai")
+    c.conversation.note_reflected("- Ada may walk again on Saturday")
+    unrelated = c.messages.record("user", "The plumber comes on Friday.", speaker="Ada", session="elsewhere")
+    reply = "Saturday by the lake, then."
+    turn = while_it_streams(c, chat, anima_home, "Shall we go again?", reply,
+                            lambda other: other.forget("message", unrelated))
+    assert "planning a lake walk" in turn.workspace.messages[0]["content"]  # the kept copy, at the head
+    assert turn.reply_id is not None and c.soul.get("message", turn.reply_id)["content"] == reply
+
+
 def test_a_forget_of_the_turns_own_message_still_drops_the_reply(talked, anima_home):
     c, chat = talked
     reply = "Lyon in spring, how lovely."

@@ -186,7 +186,8 @@ class Conversation:
             return
         with self.lock:
             held = {key for e in self._transcript for key in e.keys} | {("memory", i) for i, _ in self._learned}
-            unvouched = any(not e.vouched for e in self._transcript)
+            # Bids heard between turns are in their parts' words too (see forget).
+            unvouched = any(not e.vouched for e in self._transcript) or bool(self._heard)
         gone = held - self.messages.soul.present(held)
         if gone or unvouched:
             self.forget(gone, unvouched=True)
@@ -391,9 +392,12 @@ class Conversation:
         """Whether a line of the floor the prompt began with has left the self: forgetting a person or a learned
         fact takes its lines from the self and the blocks, and their text carries no key to look for. Any other
         change to a line counts too: rare while a reply is written, and dropping a reply is the safe mistake."""
-        live = self.live_floor()
-        return any(not _lines(getattr(floor, f.name)) <= _lines(getattr(live, f.name))
-                   for f in dataclasses.fields(SelfFloor))
+        # Against what is stored and what the next prompt keeps at its head: floor() keeps the sent copy of
+        # working memory and the human block after reflection or learning rewrote them (the prefix stays valid),
+        # and a line only that copy holds went nowhere. A line a forget took is in neither.
+        live, kept = self.live_floor(), self.floor()
+        return any(not _lines(getattr(floor, f)) <= _lines(getattr(live, f)) | _lines(getattr(kept, f))
+                   for f in (field.name for field in dataclasses.fields(SelfFloor)))
 
     def _store_reply(self, ready, prepared: Prepared, user_ids: list[int]) -> int:
         """The reply, what its workspace held, the bids it weighed and the heat of the memories it used: one
