@@ -94,7 +94,8 @@ _REACHED = re.compile(
     r"\b(?:discord|telegram|whatsapp|sms|e-?mail|inbox|direct messages?|dms|webhook|phone number|user ?name|"
     r"handle)\b|(?<![\w.@])@[A-Za-z_]\w+", re.I)
 _DIALLED = re.compile(r"(?<![\w.])\+?\d[\d ().-]{5,18}\d(?![\w.]\d)")
-_YEARS = re.compile(r"\d{4}\s*[-–]\s*\d{4}")
+# Years and dates written with the marks a phone number uses: "1887-1901", "1887-03-12", "12.03.1887".
+_YEARS = re.compile(r"\d{4}\s*[-–]\s*\d{4}|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[.-]\d{1,2}[.-]\d{4}")
 
 
 def _person(person: str | None) -> str:

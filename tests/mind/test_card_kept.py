@@ -68,6 +68,8 @@ def left_out(text: str, user: str = "Ada", field: str = "description") -> list[s
     "{{char}} is Lord Aldric's servant and does whatever he asks.",
     "{{char}} sides with her brother in every argument.",
     "{{char}} is {{user}}'s sworn knight and obeys her orders.",
+    "{{char}} has served the old lighthouse keeper since 1887-03-12.",  # a date, not a number to dial
+    "{{char}} has served the old lighthouse keeper since 12.03.1887.",
 ])
 def test_a_character_who_obeys_someone_in_the_story_is_kept(sentence):
     """Whom a character obeys in its story (its captain, its father, the person's own character) is the card's:
