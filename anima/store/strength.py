@@ -105,7 +105,8 @@ def _said_once(word: str) -> str:
     """The shortest piece `word` is that piece said over and over ("abcabc": "abc"), or `word`. zxcvbn reads
     such a repeat as the piece plus a little, and the piece in a dictionary it lacks (it knows English) as
     random letters: "парольпароль" ("password" twice in Russian) scored higher than "пароль пароль" does."""
-    folded = word.casefold()
+    # Folded by character: "ß" folds to "ss", and `word` is cut at the piece's length in characters.
+    folded = [c.casefold() for c in word]
     for size in range(1, len(folded) // 2 + 1):
         if len(folded) % size == 0 and folded[:size] * (len(folded) // size) == folded:
             return word[:size]

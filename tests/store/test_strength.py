@@ -55,6 +55,8 @@ def test_one_word_said_again_is_judged_as_the_word():
     assert strength.repeated_word("RosalindRosalind") == "Rosalind"
     assert strength.repeated_word("abcABCabc abcabcabc") == "abc"
     assert strength.repeated_word("lanternlanternorbit") is None
+    assert strength.repeated_word("StraßeStraße") == "Straße"  # cut in its own characters, not its folded ones
+    assert strength.repeated_word("StraßeSTRASSE") is None
     said = strength.estimate("Rosalind Rosalind", NAMES)
     assert said.score == strength.estimate("Rosalind", NAMES).score == 0 and "said again" in said.warning
 
