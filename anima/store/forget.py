@@ -209,10 +209,16 @@ def _drop_traces(con, kind: str, item_id: int) -> None:
 FORGETS = "forgets"
 
 
+# meta: a forget whose file is not rebuilt yet (rewrite_file). Kept in the soul, not in the program: a rebuild put
+# off for want of room is owed by whichever program next finds room, after this one has closed too.
+REWRITE_DUE = "rewrite_due"
+
+
 def counted(con) -> None:
-    """One more forget (the caller's transaction)."""
+    """One more forget (the caller's transaction), and its file rebuild owed."""
     con.execute("INSERT INTO meta(key, value) VALUES (?, '1') ON CONFLICT(key) DO UPDATE "
                 "SET value = CAST(value AS INTEGER) + 1", (FORGETS,))
+    con.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, '1')", (REWRITE_DUE,))
 
 
 def merge_segments(con) -> None:
@@ -236,6 +242,7 @@ def rewrite_file(con) -> None:
     ~1 s for a soul of 20,000 messages (66 MB), a few ms for a new one. In WAL, another program's readers keep
     their snapshot meanwhile; a writer is waited for as any write is."""
     con.execute("VACUUM")
+    con.execute("DELETE FROM meta WHERE key = ?", (REWRITE_DUE,))
 
 
 def empty_wal(con) -> bool:

@@ -173,7 +173,7 @@ class Soul:
         self._forget_listeners: list[Callable[[str, int], None]] = []
         self._scrub_pending = False  # a forget whose scrub met a full disk (see _scrub)
         self._wal_pending = False  # a forget's words still in the WAL, which a reader kept from being emptied
-        self._rewrite_pending = False  # a forget's file not rebuilt yet: the disk had no room for it (_scrub)
+        self._rewrite_pending = False  # a forget's file not rebuilt yet, no room then (_scrub, forget.REWRITE_DUE)
         self.con = sqlcipher3.connect(str(self.path), isolation_level=None, check_same_thread=False)
         try:
             # SQLCipher writes its own lines to stderr for a page that fails its check (a wrong key, damage); the
@@ -190,6 +190,9 @@ class Soul:
             self.con.execute("PRAGMA secure_delete = ON")
             self.con.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             migrations.migrate(self.con, migrations.SCHEMA_VERSION if migrate_to is None else migrate_to)
+            # A forget's rebuild that a program put off for want of room and did not finish before it closed.
+            self._rewrite_pending = self.con.execute("SELECT 1 FROM meta WHERE key = ?",
+                                                     (forget.REWRITE_DUE,)).fetchone() is not None
         except sqlcipher3.Error as e:
             self.con.close()
             raise translate_disk(e, self.path, CREATING if create else OPENING) from e
