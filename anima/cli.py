@@ -468,8 +468,10 @@ def cmd_parts(args) -> int:
                                 f"focus: {b['focus']}; suggests: {b['suggestion']}; predicts: "
                                 f"{b['predicted_result']} ({b['confidence']}, {b['timeframe_s']} s)"))
         elif args.action == "predictions":
-            now = companion.predictions.now()
-            for p in companion.predictions.all():
+            now, predictions = companion.predictions.now(), companion.predictions.all()
+            if not predictions:
+                print("No predictions yet.")
+            for p in predictions:
                 print(printable(f"#{p.id} [{p.status(now)}] part #{p.part_id}: {p.predicted_result} (due {p.due_at})"
                                 + (f" -> {p.result}" if p.result else "")))
     return 0

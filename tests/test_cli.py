@@ -317,7 +317,7 @@ def test_listing_parts_or_proposals_never_loads_the_vectors(anima_home, monkeypa
     started = []
     real_start = Indexer.start
     monkeypatch.setattr(Indexer, "start", lambda self: started.append(1) or real_start(self))
-    for args, says in ((["parts", "list"], "No parts yet."), (["parts", "predictions"], ""),
+    for args, says in ((["parts", "list"], "No parts yet."), (["parts", "predictions"], "No predictions yet."),
                        (["proposals"], "No proposed changes wait for you.")):
         assert cli.main(args) == 0
         assert says in capsys.readouterr().out

@@ -57,6 +57,8 @@ def _records(soul: Soul, table: str) -> Iterator[dict]:
 
 
 def everything(soul: Soul) -> dict[str, list[dict]]:
+    """All of it as one dict, whole in memory: what the paged export (_json_pieces) writes must equal its dump, as
+    the tests check; the export itself never builds it."""
     keep_stored(soul)  # a soul not opened by the mind since it was upgraded: its cards as they are kept, first
     return {**_head(soul), **{table: list(_records(soul, table)) for table in _tables()}}
 

@@ -102,7 +102,7 @@ def write_core(path: Path, tables: dict, schema_version: int, passphrase: str, p
         # Content this repetitive would be refused on import as a bomb: store it (zlib level 0, read the same
         # way), a bigger file that imports rather than a small one that never does.
         payload, _ = _compress(tables, 0)
-    keys.write_pieces_atomically(path, _sealed(payload, schema_version, passphrase, progress))
+    _seal(path, payload, schema_version, passphrase, progress)
 
 
 def _compress(tables: dict, level: int) -> tuple[bytes, int]:
@@ -133,6 +133,8 @@ def _json_pieces(tables: dict) -> Iterator[str]:
 
 
 def _seal(path: Path, payload: bytes, schema_version: int, passphrase: str, progress: Progress | None) -> None:
+    # Write-new (named for this program), fsync, rename: a killed export leaves the old file or none, and its
+    # partial file is removed by the next write beside it; a full disk is a DiskFull and leaves nothing.
     keys.write_pieces_atomically(path, _sealed(payload, schema_version, passphrase, progress))
 
 
@@ -155,8 +157,6 @@ def _sealed(payload: bytes, schema_version: int, passphrase: str, progress: Prog
     for i in range(count):
         piece = view[i * CHUNK:(i + 1) * CHUNK]
         sealed = aead.encrypt(_nonce(prefix, i, i == count - 1), piece, header)
-        # Write-new (named for this program), fsync, rename: a killed export leaves the old file or none, and its
-        # partial file is removed by the next write beside it; a full disk is a DiskFull and leaves nothing.
         yield struct.pack(">I", len(sealed)) + sealed
         if progress:
             progress(min((i + 1) * CHUNK, len(payload)), len(payload))

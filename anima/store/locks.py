@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import DiskFull, KnownError, SoulInUse
+from .soul import OPENING
 
 try:
     import fcntl
@@ -87,7 +88,7 @@ class Presence:
         if not SHARED:
             _say_unshared()
             return
-        opening = "the soul was not opened, and nothing in it was changed"
+        opening = OPENING  # what a refused open leaves, said as the soul's own open says it
         try:
             fd = _open(directory / PRESENCE, opening)
         except OSError as e:

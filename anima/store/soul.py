@@ -534,7 +534,7 @@ class Soul:
                              "program reads the soul")
             except sqlcipher3.Error as e:
                 known = translate(e, self.path)
-                busy = getattr(e, "sqlite_errorcode", None) in (5, 6)  # another program writing a long while
+                busy = _primary(e) in (_SQLITE_BUSY, _SQLITE_LOCKED)  # another program writing a long while
                 if not busy and not isinstance(known, (DiskFull, DiskError)):
                     raise known from e
                 self._scrub_pending = True
