@@ -17,7 +17,6 @@ import re
 import threading
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from typing import Callable
 
 from ..mind.bids import Bidding, Mode, Weighed
@@ -320,7 +319,7 @@ class Conversation:
         changed since the transcript last had them; the bids the Self chose to follow (`weighed`) too.
         `recalled_for`: what `recalled` was recalled for, if not `text` (its draft): the note cuts items to that."""
         floor = self.floor()
-        feelings, felt = self._felt()
+        feelings, felt = self.feelings.tier()  # how they seem, and the signals it is said from
         with self.lock:
             focus = floor.inner_state if floor.inner_state != self._focus_shown else ""
             emotional = feelings if feelings != self._feelings_shown else ""
@@ -343,12 +342,6 @@ class Conversation:
         read = frozenset().union(*(e.keys for e in transcript[start:]), assembled.note.keys if assembled.note else ())
         return Prepared(assembled, floor, floor.inner_state, feelings, weighed, tuple(transcript[:start]), read)
 
-    def _felt(self) -> tuple[str, frozenset]:
-        """How they seem (the workspace's emotional tier), and the signals it may say so from."""
-        at = datetime.now(timezone.utc)
-        # Keys first: a signal forgotten between the two reads is then a key found gone, never a line with no key.
-        felt = frozenset(("signal", s["id"]) for s in self.feelings.recent(at))
-        return self.feelings.context(at), felt
 
     def record_turn(self, prepared: Prepared, learned: int, user_ids: list[int], reply: str,
                     forgets_at: int | None = None) -> int | None:

@@ -145,8 +145,14 @@ class Feelings:
 
     def context(self, at: datetime | None = None) -> str:
         """The workspace's emotional tier: one line per recent signal, or nothing."""
+        return self.tier(at)[0]
+
+    def tier(self, at: datetime | None = None) -> tuple[str, frozenset]:
+        """The emotional tier (context), and the keys of the signals it says it from: one read, so a forget of
+        one of them finds the key of every line it took."""
         on = (at or datetime.now(timezone.utc)).astimezone().date()
-        return "\n".join(_line(s, on) for s in self.recent(at))
+        signals = self.recent(at)
+        return "\n".join(_line(s, on) for s in signals), frozenset(("signal", s["id"]) for s in signals)
 
 
 def _line(s: dict, on) -> str:
