@@ -81,3 +81,12 @@ def reading_companion(anima_home):
     yield make
     for c in made:
         c.close()
+
+
+def exported(anima_home, core, said: str, export_passphrase: str):
+    """A new home whose soul holds one message, `said`, exported to `core` (its Home returned)."""
+    home = Home(anima_home)
+    with home.create(PASSPHRASE) as soul:
+        soul.add("message", "user", session="s", role="user", content=said, created_at="2026")
+        Home.export(soul, core, export_passphrase)
+    return home

@@ -12,7 +12,7 @@ import pytest
 from anima import cli
 from anima.errors import KeyFileChanged, SoulInUse, WrongPassphrase
 from anima.store import Home, keys
-from tests.conftest import PASSPHRASE
+from tests.conftest import PASSPHRASE, exported as exported_home
 from tests.store.test_two_programs import OtherProgram
 
 EXPORT = "export passphrase"
@@ -30,11 +30,7 @@ def said(soul) -> list[str]:
 
 @pytest.fixture
 def exported(anima_home, tmp_path):
-    home = Home(anima_home)
-    with home.create(PASSPHRASE) as soul:
-        soul.add("message", "user", session="s", role="user", content="in the core", created_at="2026")
-        Home.export(soul, tmp_path / "soul.core", EXPORT)
-    return home, tmp_path / "soul.core"
+    return exported_home(anima_home, tmp_path / "soul.core", "in the core", EXPORT), tmp_path / "soul.core"
 
 
 def test_an_import_over_a_soul_another_program_has_open_is_refused_and_changes_nothing(exported, monkeypatch,

@@ -9,7 +9,7 @@ import pytest
 from anima import cli
 from anima.errors import KeyWithoutSoul
 from anima.store import Home
-from tests.conftest import PASSPHRASE
+from tests.conftest import PASSPHRASE, exported
 
 EXPORT = "export passphrase"
 SAID = "without its soul file (soul.db): move the key file away, or put the soul file back; nothing was changed."
@@ -18,10 +18,7 @@ SAID = "without its soul file (soul.db): move the key file away, or put the soul
 @pytest.fixture
 def moved(anima_home, tmp_path):
     """The home with only its key file left, the soul moved to `away`, and a core to import."""
-    home = Home(anima_home)
-    with home.create(PASSPHRASE) as soul:
-        soul.add("message", "user", session="s", role="user", content="in the moved soul", created_at="2026")
-        Home.export(soul, tmp_path / "soul.core", EXPORT)
+    home = exported(anima_home, tmp_path / "soul.core", "in the moved soul", EXPORT)
     away = tmp_path / "away.db"
     home.soul_path.rename(away)
     return home, away, tmp_path / "soul.core"
