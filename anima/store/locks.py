@@ -72,6 +72,7 @@ def _flock(fd: int, operation: int, directory: Path, outcome: str) -> None:
             raise NoFileLocks(directory, e, outcome) from None
         raise
 
+
 PRESENCE = ".soul.lock"
 KEY_WRITES = ".soul.key.lock"
 # Whether presence is shared between programs here (False on Windows: see above).
@@ -88,9 +89,8 @@ class Presence:
         if not SHARED:
             _say_unshared()
             return
-        opening = OPENING  # what a refused open leaves, said as the soul's own open says it
         try:
-            fd = _open(directory / PRESENCE, opening)
+            fd = _open(directory / PRESENCE, OPENING)
         except OSError as e:
             if e.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
                 raise
@@ -99,7 +99,7 @@ class Presence:
                         e.strerror or e)
             return
         try:
-            _flock(fd, fcntl.LOCK_SH, directory, opening)
+            _flock(fd, fcntl.LOCK_SH, directory, OPENING)
         except BaseException:
             os.close(fd)
             raise
