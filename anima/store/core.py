@@ -19,10 +19,13 @@ by its size: only a regular file is read (never a device or a FIFO, which may
 not end), its magic and header are checked from the first bytes before the rest
 is read, each chunk is checked and inflated in turn, and the content may not
 inflate past content_limit (a compression bomb is refused, not unpacked).
-Once inflated, the content is held to what a soul of the core's schema version
-holds before anything is made from it: tables it has, named columns of theirs,
-and values of SQLite's own types within SQLite's ranges (text that is UTF-8,
-integers of 64 bits), so no name or value from the file reaches SQL unchecked.
+The content is read as it inflates (core_content.py), a batch of rows at a
+time, each held to what a soul of the core's schema version holds before
+anything is made from it: tables it has, named columns of theirs, and values of
+SQLite's own types within SQLite's ranges (text that is UTF-8, integers of 64
+bits), so no name or value from the file reaches SQL unchecked. An import builds
+the new soul beside the old as it reads, and puts it in place only once the
+whole file has passed (store/home.py).
 """
 
 import base64
@@ -43,7 +46,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from .. import __version__
 from ..errors import BadCore, WrongPassphrase
-from . import keys, migrations
+from . import core_content, keys, migrations
 from .kinds import SOUL_TABLES
 from .migrations import SCHEMA_VERSION
 
@@ -177,22 +180,60 @@ class _Header(NamedTuple):
     check: bytes
 
 
-def read_core(path: Path, passphrase: str, progress: Progress | None = None) -> CoreContents:
-    """Read and fully verify a core. Raises BadCore or WrongPassphrase; never returns part of one.
+class Reader:
+    """An open core, its header read and the passphrase checked (WrongPassphrase, BadCore); then `tables()`
+    reads its content once, as it inflates. Use it as a context manager.
 
     What it holds is bounded by the file's size: only a regular file is read, its magic and header are checked
     from its first bytes, and each chunk is read, checked and inflated in turn, within content_limit."""
-    path = Path(path)
-    with _open(path) as f:
+
+    def __init__(self, path: Path, passphrase: str, progress: Progress | None = None):
+        self.path, self._progress = Path(path), progress
+        self._f = _open(self.path)
         try:
-            size = os.fstat(f.fileno()).st_size
-            head = _header(f, size, path)
-            aead = _unlock(passphrase, head, path)
-            # Passed straight on, so _tables can let go of the bytes once they are parsed.
-            tables = _tables(_content(f, size, aead, head, path, progress), head.schema_version, path)
+            self._size = os.fstat(self._f.fileno()).st_size
+            self._head = _header(self._f, self._size, self.path)
+            self._aead = _unlock(passphrase, self._head, self.path)
+        except BaseException as e:
+            self._f.close()
+            if isinstance(e, OSError):
+                raise BadCore(f"{self.path} cannot be read ({e.strerror or e}).") from None
+            raise
+        self.schema_version = self._head.schema_version
+
+    def __enter__(self) -> "Reader":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._f.close()
+
+    def tables(self) -> Iterator[core_content.Table]:
+        """Each table as (name, columns, rows), its rows a batch at a time (core_content.py), every name and value
+        held to what a soul of the core's schema version holds before it is given. The content is checked to its
+        end only as the last batch is taken: read it all before trusting what it gave (BadCore otherwise)."""
+        has, path = columns_at(self.schema_version), self.path
+        try:
+            yield from core_content.tables(
+                _inflated(self._f, self._size, self._aead, self._head, path, self._progress),
+                lambda name, columns: _fit_columns(name, columns, has, self.schema_version), _fit_row)
+        except _Unfit as e:
+            raise BadCore(f"{path} passed its checks but its content does not fit the soul's rules ({e}); nothing "
+                          "was imported.") from None
         except OSError as e:
             raise BadCore(f"{path} cannot be read ({e.strerror or e}).") from None
-    return CoreContents(head.schema_version, tables)
+        # ValueError: not JSON, or not UTF-8 (UnicodeDecodeError). RecursionError: JSON nested thousands deep.
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
+            raise BadCore(f"{path} passed its checks but its content cannot be read ({e}).") from None
+
+
+def read_core(path: Path, passphrase: str, progress: Progress | None = None) -> CoreContents:
+    """Read and fully verify a core, whole (what it holds, in memory: a small core's, or a test's). Raises BadCore
+    or WrongPassphrase; never returns part of one. An import reads it a batch at a time (Reader)."""
+    with Reader(path, passphrase, progress) as reader:
+        tables = {}
+        for name, columns, rows in reader.tables():
+            tables.setdefault(name, {"columns": columns, "rows": []})["rows"].extend(rows)
+    return CoreContents(reader.schema_version, tables)
 
 
 def _open(path: Path):
@@ -265,9 +306,10 @@ def content_limit(core_bytes: int) -> int:
     return CONTENT_FLOOR + CONTENT_RATIO * core_bytes
 
 
-def _content(f, size: int, aead: AESGCM, head: _Header, path: Path, progress: Progress | None) -> bytearray:
-    """The inflated content of every chunk, each checked before it is inflated; within content_limit(size)."""
-    inflate, content, limit, index = zlib.decompressobj(), bytearray(), content_limit(size), 0
+def _inflated(f, size: int, aead: AESGCM, head: _Header, path: Path, progress: Progress | None) -> Iterator[bytes]:
+    """The inflated content, at most INFLATE_STEP at a time, each chunk checked before it is inflated; within
+    content_limit(size)."""
+    inflate, limit, index, total = zlib.decompressobj(), content_limit(size), 0, 0
     while True:
         if f.tell() >= size:
             raise BadCore(f"{path} is truncated: its last part is missing.")
@@ -277,7 +319,9 @@ def _content(f, size: int, aead: AESGCM, head: _Header, path: Path, progress: Pr
             piece = aead.decrypt(_nonce(head.prefix, index, final), sealed, head.raw)
         except InvalidTag:
             raise BadCore(f"{path} is damaged or truncated (part {index + 1} fails its check).") from None
-        _inflate(inflate, piece, content, limit, path)
+        for out in _inflate(inflate, piece, limit - total, limit, path):
+            total += len(out)
+            yield out
         if progress:
             progress(f.tell(), size)
         index += 1
@@ -285,20 +329,21 @@ def _content(f, size: int, aead: AESGCM, head: _Header, path: Path, progress: Pr
             break
     if not inflate.eof or inflate.unused_data:
         raise BadCore(f"{path} passed its checks but its content cannot be read (it does not end where it should).")
-    return content
 
 
-def _inflate(inflate, piece: bytes, content: bytearray, limit: int, path: Path) -> None:
-    """Inflate one chunk onto `content`, at most INFLATE_STEP a step and never past the room left: no step is
-    unbounded, and what is held beside the content is one step, not all it might inflate to."""
+def _inflate(inflate, piece: bytes, room: int, limit: int, path: Path) -> Iterator[bytes]:
+    """One chunk inflated, at most INFLATE_STEP a step and never past the `room` left: no step is unbounded,
+    and what is held is one step, not all it might inflate to."""
     try:
         while True:
-            step = min(INFLATE_STEP, limit - len(content) + 1)
+            step = min(INFLATE_STEP, room + 1)
             out = inflate.decompress(piece, step)
-            content += out
-            if len(content) > limit:
+            room -= len(out)
+            if room < 0:
                 raise BadCore(f"{path} is damaged or hostile: its content inflates past {limit >> 20} MiB, "
                               "far more than any soul compresses into a core of its size.")
+            if out:
+                yield out
             piece = inflate.unconsumed_tail
             # A full step may leave output inside zlib even with no input left: ask again until one falls short.
             if not piece and len(out) < step:
@@ -309,28 +354,6 @@ def _inflate(inflate, piece: bytes, content: bytearray, limit: int, path: Path) 
 
 class _Unfit(Exception):
     """Content of the shape Anima writes holding a name or a value no soul of its schema version holds."""
-
-
-def _tables(content: bytearray, schema_version: int, path: Path) -> dict:
-    try:
-        body = json.loads(content)
-        del content  # its rows are objects now; the bytes need not be held beside them
-        tables = body["tables"]
-        if type(tables) is not dict:
-            raise TypeError("its tables are not named")
-        has = columns_at(schema_version)
-        for name, t in tables.items():
-            if type(t) is not dict or type(t.get("columns")) is not list or type(t.get("rows")) is not list:
-                raise TypeError(f"table {_shown(name)} is not columns and rows")
-            _fit_columns(name, t["columns"], has, schema_version)
-            width = len(t["columns"])
-            t["rows"] = [_fit_row(row, width, name) for row in t["rows"]]
-    except _Unfit as e:
-        raise BadCore(f"{path} passed its checks but its content does not fit the soul's rules ({e}); nothing was "
-                      "imported.") from None
-    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
-        raise BadCore(f"{path} passed its checks but its content cannot be read ({e}).") from None
-    return tables
 
 
 @functools.lru_cache(maxsize=None)

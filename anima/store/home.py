@@ -8,11 +8,12 @@ complete, verified files; the app never deletes or overwrites a soul in place.
 import logging
 import os
 from pathlib import Path
+from typing import Iterable, Iterator
 
 from ..errors import (BadCore, CompanionExists, DamagedSoul, DiskError, DiskFull, InvalidEdit, KeyFileChanged,
                       KeyWithoutSoul, KnownError, NoCompanion, ReadOnlyRecord, SoulInUse)
 from .. import paths
-from . import core, keychain, keys, locks, migrations
+from . import core, core_content, keychain, keys, locks, migrations
 from .kinds import SOUL_TABLES
 from .soul import Soul
 
@@ -192,35 +193,34 @@ class Home:
     def _import(self, path, export_passphrase, passphrase, replace, progress, before_swap, judge_new) -> None:
         if not self.exists():
             self.ensure_vacant()  # a key file without its soul: refused before the core is read
-        contents = core.read_core(Path(path), export_passphrase, progress)
-        unknown = set(contents.tables) - set(SOUL_TABLES)
-        if unknown:
-            raise BadCore(f"{path} holds tables this Anima does not know ({', '.join(sorted(unknown))}).")
-        if judge_new is not None and not self.exists():
-            judge_new(_names(contents, path))
-        if self.exists():
-            if not replace:
-                raise CompanionExists(f"A companion already lives in {self.dir}; import refused "
-                                      "(ask to replace it to import over it).")
-            # Replacing proves ownership of the old soul, and keeps its key: then
-            # one rename of the database is the whole switch.
-            keyfile = self.keyfile()
-            key = self._unwrap(keyfile, passphrase)
-            new_keyfile, companion_id = None, keyfile.companion_id
-        else:
-            key = keys.new_database_key()
-            new_keyfile = keys.KeyFile.wrap(key, passphrase)
-            companion_id = new_keyfile.companion_id
-        made = not self.dir.exists()  # a folder this import makes is removed again if the content is refused
-        self.dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-        staging = self._staging("importing")
-        try:
-            self._restore(staging, key, contents, companion_id)
-        except BaseException:
-            _remove_db(staging)
-            if made:
-                _remove_if_empty(self.dir)
-            raise
+        # The core is read once, as the new soul is built from it: what is held is a batch of rows, not the
+        # soul (a 100,000-message core's import peaked at 1.5 GB read whole). Nothing is put in place until all
+        # of it has passed its checks.
+        with core.Reader(Path(path), export_passphrase, progress) as reader:
+            if self.exists():
+                if not replace:
+                    raise CompanionExists(f"A companion already lives in {self.dir}; import refused "
+                                          "(ask to replace it to import over it).")
+                # Replacing proves ownership of the old soul, and keeps its key: then
+                # one rename of the database is the whole switch.
+                keyfile = self.keyfile()
+                key, companion_id = self._unwrap(keyfile, passphrase), keyfile.companion_id
+            else:
+                key, companion_id = keys.new_database_key(), keys.new_companion_id()
+            made = not self.dir.exists()  # a folder this import makes is removed again if the content is refused
+            self.dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+            staging = self._staging("importing")
+            try:
+                tables = reader.tables()
+                if judge_new is not None and not self.exists():
+                    tables = _judged(tables, judge_new, path)
+                self._restore(staging, key, reader.schema_version, tables, companion_id)
+                new_keyfile = None if self.exists() else keys.KeyFile.wrap(key, passphrase, companion_id)
+            except BaseException:
+                _remove_db(staging)
+                if made:
+                    _remove_if_empty(self.dir)
+                raise
         if before_swap is not None:
             before_swap()
         try:
@@ -234,9 +234,11 @@ class Home:
             raise
 
     @staticmethod
-    def _restore(staging: Path, key: bytes, contents: core.CoreContents, companion_id: str) -> None:
+    def _restore(staging: Path, key: bytes, schema_version: int, tables: Iterable[core_content.Table],
+                 companion_id: str) -> None:
+        """Build a soul at `staging` from a core's tables (core.Reader.tables), in one transaction."""
         import sqlcipher3
-        with Soul(staging, key, create=True, migrate_to=contents.schema_version) as soul:
+        with Soul(staging, key, create=True, migrate_to=schema_version) as soul:
             try:
                 with soul.transaction() as con:
                     present = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -244,14 +246,16 @@ class Home:
                         if table in present:  # the core's schema may predate some tables
                             con.execute(f"DELETE FROM {table}")
                     with migrations.messages_indexed_after(con):
-                        for table, t in contents.tables.items():
-                            # Names core.read_core checked against this schema's own; quoted all the same.
-                            cols = ", ".join(_quoted(c) for c in t["columns"])
-                            marks = ", ".join("?" * len(t["columns"]))
-                            con.executemany(f"INSERT INTO {_quoted(table)}({cols}) VALUES ({marks})", t["rows"])
+                        for table, columns, rows in tables:
+                            if table not in SOUL_TABLES:
+                                raise BadCore(f"The core holds a table this Anima does not know ({table}).")
+                            # Names core.Reader checked against this schema's own; quoted all the same.
+                            cols = ", ".join(_quoted(c) for c in columns)
+                            marks = ", ".join("?" * len(columns))
+                            con.executemany(f"INSERT INTO {_quoted(table)}({cols}) VALUES ({marks})", rows)
                     con.execute("INSERT INTO meta VALUES ('companion_id', ?) ON CONFLICT(key) DO UPDATE "
                                 "SET value = excluded.value", (companion_id,))
-            # OverflowError, UnicodeEncodeError: a value SQLite cannot take (read_core refuses those it knows of).
+            # OverflowError, UnicodeEncodeError: a value SQLite cannot take (core.Reader refuses those it knows of).
             except (sqlcipher3.Error, InvalidEdit, ReadOnlyRecord, OverflowError, UnicodeEncodeError) as e:
                 raise BadCore(f"The core's content does not fit the soul's rules ({e}); nothing was imported.") from None
             from .soul import translate
@@ -305,10 +309,27 @@ def _quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _names(contents: core.CoreContents, path) -> tuple[str, ...]:
-    """The companion's name and the person's, as the core's meta holds them (read before the rest is checked:
-    a meta of another shape is a damaged core, not a traceback)."""
-    meta = contents.tables.get("meta") or {"columns": ["key", "value"], "rows": []}
+def _judged(tables: Iterator[core_content.Table], judge_new, path) -> Iterator[core_content.Table]:
+    """The core's tables as read, `judge_new` called with its names once its settings (meta) are read: Anima
+    writes them first, so a refused passphrase stops the import before the rest is built."""
+    meta, judged = None, False
+    for table in tables:
+        name, columns, rows = table
+        if name == "meta":
+            meta = meta or {"columns": columns, "rows": []}
+            meta["rows"].extend(rows)
+        elif meta is not None and not judged:
+            judge_new(_names(meta, path))
+            judged = True
+        yield table
+    if not judged:
+        judge_new(_names(meta, path))
+
+
+def _names(meta: dict | None, path) -> tuple[str, ...]:
+    """The companion's name and the person's, as the core's meta holds them (a meta of another shape is a
+    damaged core, not a traceback)."""
+    meta = meta or {"columns": ["key", "value"], "rows": []}
     try:
         key, value = meta["columns"].index("key"), meta["columns"].index("value")
         found = {row[key]: row[value] for row in meta["rows"] if isinstance(row[key], str)}

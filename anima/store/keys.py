@@ -49,6 +49,10 @@ NONCE_BYTES = 12
 COMPANION_ID = re.compile("[0-9a-f]{32}")
 
 
+def new_companion_id() -> str:
+    return uuid.uuid4().hex
+
+
 @dataclass(frozen=True)
 class Cost:
     """scrypt's parameters: N (work and memory), r (block size), p (parallelism)."""
@@ -210,7 +214,7 @@ class KeyFile:
     def wrap(cls, database_key: bytes, passphrase: str, companion_id: str | None = None,
              cost: Cost | None = None) -> "KeyFile":
         salt, nonce, cost = secrets.token_bytes(16), secrets.token_bytes(NONCE_BYTES), cost or wrap_cost()
-        cid = companion_id or uuid.uuid4().hex
+        cid = companion_id or new_companion_id()
         wrapped = AESGCM(derive(passphrase, salt, cost)).encrypt(nonce, database_key, _aad(cid))
         return cls(cid, salt, nonce, wrapped, key_check(database_key), cost)
 

@@ -202,7 +202,8 @@ def test_a_compression_bomb_made_with_the_known_passphrase_is_refused_within_the
     size = bad.stat().st_size
     assert size < 1 << 20
     peak = peak_while(lambda: refused(bad, tmp_path, match="inflates past"))
-    assert peak < core.content_limit(size) * 1.2 + (4 << 20)  # the content (grown by an eighth at a time), a step
+    # One value past the text read is held, and twice while it is joined with what is read next (core_content.py).
+    assert peak < core.content_limit(size) * 2.1 + (4 << 20)
 
 
 def test_content_within_the_bound_but_past_the_ratio_imports(tmp_path):
@@ -378,10 +379,10 @@ def test_restoring_translates_a_value_sqlite_cannot_take(tmp_path):
     """Home._restore, handed content read_core would refuse, still says so in one sentence (the backstop)."""
     for n, value in enumerate((2**64, "\ud800")):
         staging = tmp_path / f".soul.importing.{n}.db"
-        contents = core.CoreContents(SCHEMA_VERSION, {"messages": {**MESSAGE, "rows": [
-            [1, "s", "user", "", value, "2026"] if isinstance(value, str) else [value, "s", "user", "", "x", "2026"]]}})
+        row = [1, "s", "user", "", value, "2026"] if isinstance(value, str) else [value, "s", "user", "", "x", "2026"]
         with pytest.raises(BadCore, match="does not fit the soul's rules"):
-            Home._restore(staging, keys.new_database_key(), contents, "0" * 32)
+            Home._restore(staging, keys.new_database_key(), SCHEMA_VERSION,
+                          [("messages", MESSAGE["columns"], [row])], "0" * 32)
 
 
 def test_content_that_fits_the_names_but_breaks_a_rule_leaves_no_home_folder(tmp_path):

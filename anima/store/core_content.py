@@ -1,0 +1,202 @@
+"""A core's content read as it inflates: table by table, its rows a few hundred at a time.
+
+The content is the JSON `{"tables": {name: {"columns": [...], "rows": [[...], ...]}, ...}}` (core.py writes it
+a thousand rows at a time). Parsed whole, a 100,000-message soul's 154 MB core held its inflated text, then the
+objects made from it, then those checked: 1.5 GB at its peak. Read here a value at a time, what is held is one
+inflate step of text and one batch of rows.
+
+Only the outer shape is walked by hand; each value (a table's name, its columns, one row, anything else) is
+read by the json module itself, so what is accepted is JSON as json.loads reads it. A value may end past the
+text read so far: it is read again once more text is there (at least twice as much, so a long value costs a
+few reads, not one per step), and a number that ends exactly where the text does is read again too, as more
+digits may follow. A table's columns come before its rows, and no name twice, as Anima writes them; keys
+beside "tables", "columns" and "rows" are read and let be, as json.loads let them be.
+"""
+
+import codecs
+import json
+import re
+from typing import Callable, Iterator
+
+_WS = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder()
+ROWS_AT_ONCE = 500  # one executemany: a few hundred kilobytes of rows at most
+
+
+class NotContent(ValueError):
+    """Text that is not a core's content (as json.loads raised ValueError for it)."""
+
+
+class _Text:
+    """The content's text as it inflates, read from `pos` on."""
+
+    def __init__(self, pieces: Iterator[bytes]):
+        self._pieces, self._utf8 = pieces, codecs.getincrementaldecoder("utf-8")("strict")
+        self.buf, self.pos, self.done = "", 0, False
+
+    def more(self, wanted: int = 0) -> bool:
+        """Read on past the text read (an inflate step, or until `wanted` characters are unread); False once the
+        content has ended. The unread text and what is read are joined once: a value longer than the text read
+        so far is held twice only while it is joined."""
+        if self.done:
+            return False
+        pieces, unread, read = [self.buf[self.pos:]], len(self.buf) - self.pos, False
+        self.buf, self.pos = "", 0
+        for piece in self._pieces:
+            pieces.append(self._utf8.decode(piece))
+            unread, read = unread + len(pieces[-1]), True
+            if unread >= wanted:
+                break
+        else:
+            self.done = True
+            pieces.append(self._utf8.decode(b"", final=True))
+        self.buf = "".join(pieces)
+        return read
+
+    def next_char(self) -> str:
+        """The next character past white space ('' at the end), not taken."""
+        while True:
+            self.pos = _WS.match(self.buf, self.pos).end()
+            if self.pos < len(self.buf):
+                return self.buf[self.pos]
+            if not self.more():
+                return ""
+
+    def take(self, char: str) -> None:
+        if self.next_char() != char:
+            found = self.buf[self.pos:self.pos + 20] or "the end"
+            raise NotContent(f"expected {char!r} at character {self.pos}, found {found!r}")
+        self.pos += 1
+
+    def value(self):
+        """The next JSON value, read by json itself once the text read holds all of it."""
+        self.next_char()
+        while True:
+            try:
+                value, end = _DECODER.raw_decode(self.buf, self.pos)
+                if end < len(self.buf) or self.done or not isinstance(value, (int, float)):
+                    self.pos = end
+                    return value
+            except json.JSONDecodeError:
+                if self.done:
+                    raise
+            # More text is needed (or may be: a number at the end of the text read): twice what is there now.
+            self.more(2 * (len(self.buf) - self.pos))
+
+    def end_or(self, separator: str, closing: str) -> bool:
+        """True past a `separator` (another item follows), False past `closing`."""
+        char = self.next_char()
+        if char not in (separator, closing):
+            raise NotContent(f"expected {separator!r} or {closing!r} at character {self.pos}, "
+                             f"found {self.buf[self.pos:self.pos + 20] or 'the end'!r}")
+        self.pos += 1
+        return char == separator
+
+
+Table = tuple[str, list, list]  # (name, columns, a batch of rows): a table's first batch may hold no rows
+
+
+def tables(pieces: Iterator[bytes], fit_columns: Callable[[object, object], None],
+           fit_row: Callable[[object, int, str], list]) -> Iterator[Table]:
+    """Each table of the content as (name, columns, rows), its rows a batch at a time. `fit_columns(name,
+    columns)` raises for a table or columns no soul of the core's schema has; `fit_row(row, width, name)` gives
+    the row as it is stored, or raises. NotContent (or the json module's ValueError, or UnicodeDecodeError)
+    for text that is not a core's content; the content is read to its end only as the last batch is taken."""
+    text = _Text(pieces)
+    text.take("{")
+    seen_tables = False
+    if text.next_char() != "}":
+        while True:
+            key = _key(text)
+            if key == "tables":
+                if seen_tables:
+                    raise NotContent('it holds "tables" twice')
+                seen_tables = True
+                yield from _tables(text, fit_columns, fit_row)
+            else:
+                text.value()
+            if not text.end_or(",", "}"):
+                break
+    else:
+        text.pos += 1
+    if text.next_char() != "":
+        raise NotContent(f"extra text at character {text.pos}")
+    if not seen_tables:
+        raise KeyError("tables")
+
+
+def _key(text: _Text) -> str:
+    if text.next_char() != '"':
+        raise NotContent(f"expected a name in double quotes at character {text.pos}")
+    key = text.value()
+    text.take(":")
+    return key
+
+
+def _tables(text: _Text, fit_columns, fit_row) -> Iterator[Table]:
+    if text.next_char() != "{":
+        raise TypeError("its tables are not named")
+    text.pos += 1
+    if text.next_char() == "}":
+        text.pos += 1
+        return
+    names = set()
+    while True:
+        name = _key(text)
+        if name in names:
+            raise NotContent(f"it names a table {name!r} twice")
+        names.add(name)
+        yield from _table(text, name, fit_columns, fit_row)
+        if not text.end_or(",", "}"):
+            return
+
+
+def _table(text: _Text, name: str, fit_columns, fit_row) -> Iterator[Table]:
+    shape = TypeError(f"table {name!r} is not columns and rows")
+    if text.next_char() != "{":
+        raise shape
+    text.pos += 1
+    columns = None
+    rows_read = False
+    if text.next_char() != "}":
+        while True:
+            key = _key(text)
+            if key == "columns":
+                if columns is not None or rows_read:
+                    raise NotContent(f"table {name!r} gives its columns twice or after its rows")
+                columns = text.value()
+                if type(columns) is not list:
+                    raise shape
+                fit_columns(name, columns)
+            elif key == "rows":
+                if columns is None or rows_read:
+                    raise NotContent(f"table {name!r} gives its rows before its columns, or twice")
+                rows_read = True
+                yield from _rows(text, name, columns, fit_row)
+            else:
+                text.value()
+            if not text.end_or(",", "}"):
+                break
+    else:
+        text.pos += 1
+    if not rows_read:
+        raise shape
+
+
+def _rows(text: _Text, name: str, columns: list, fit_row) -> Iterator[Table]:
+    if text.next_char() != "[":
+        raise TypeError(f"table {name!r} is not columns and rows")
+    text.pos += 1
+    batch, width, given = [], len(columns), False
+    if text.next_char() == "]":
+        text.pos += 1
+    else:
+        while True:
+            batch.append(fit_row(text.value(), width, name))
+            if len(batch) >= ROWS_AT_ONCE:
+                yield name, columns, batch
+                batch, given = [], True
+            if not text.end_or(",", "]"):
+                break
+    if batch or not given:
+        yield name, columns, batch
