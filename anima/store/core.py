@@ -30,6 +30,7 @@ whole file has passed (store/home.py).
 
 import base64
 import functools
+import itertools
 import json
 import math
 import os
@@ -39,7 +40,7 @@ import struct
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, NamedTuple
+from typing import Callable, Iterable, Iterator, NamedTuple
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
@@ -84,65 +85,111 @@ def _decode(value):
     return value
 
 
+class Tables:
+    """The tables a core carries, each as (name, columns, its rows), as often as they are asked for (a core too
+    compressible is written again, stored); `rows`: how many rows in all (an export's progress counts them)."""
+
+    def __init__(self, read: Callable[[], Iterable[core_content.Table]], rows: int):
+        self._read, self.rows = read, rows
+
+    def __iter__(self) -> Iterator[core_content.Table]:
+        return iter(self._read())
+
+    @classmethod
+    def of(cls, tables: dict) -> "Tables":
+        """From {name: {"columns": [...], "rows": [...]}}, as dump_tables and read_core give them."""
+        return cls(lambda: ((name, t["columns"], t["rows"]) for name, t in tables.items()),
+                   sum(len(t["rows"]) for t in tables.values()))
+
+    @classmethod
+    def read(cls, con, names) -> "Tables":
+        """These tables (those the file has), read from `con` a thousand rows at a time: the connection holds one
+        read transaction while the core is written, so every read sees the same soul."""
+        present = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        names = [t for t in names if t in present]  # an older schema lacks the newer tables
+        rows = sum(con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in names)
+
+        def read():
+            for table in names:
+                cur = con.execute(f"SELECT * FROM {table} ORDER BY rowid")
+                yield table, [d[0] for d in cur.description], _fetched(cur)
+        return cls(read, rows)
+
+
+def _fetched(cur) -> Iterator[list]:
+    while rows := cur.fetchmany(_ROWS_AT_ONCE):
+        for row in rows:
+            yield [_encode(v) for v in row]
+
+
 def dump_tables(con, tables) -> dict:
-    out = {}
-    present = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    for table in (t for t in tables if t in present):  # an older schema lacks the newer tables
-        cur = con.execute(f"SELECT * FROM {table} ORDER BY rowid")
-        out[table] = {"columns": [d[0] for d in cur.description],
-                      "rows": [[_encode(v) for v in row] for row in cur.fetchall()]}
-    return out
+    return {name: {"columns": columns, "rows": list(rows)} for name, columns, rows in Tables.read(con, tables)}
 
 
-def write_core(path: Path, tables: dict, schema_version: int, passphrase: str, progress: Progress | None = None) -> None:
+def write_core(path: Path, tables: dict | Tables, schema_version: int, passphrase: str,
+               progress: Progress | None = None) -> None:
     """Write the core to `path` atomically: a partial file never takes the name.
 
-    The JSON is encoded, compressed, sealed and written a piece at a time: only the rows and the compressed
-    payload are ever whole in memory (a 100,000-message soul once peaked at 1.7 GB holding the text, its bytes,
-    the payload and two copies of the sealed file as well)."""
-    payload, length = _compress(tables, 6)
-    if length > content_limit(len(payload)):
+    The rows are read, encoded, compressed, sealed and written a piece at a time: none of it is whole in memory
+    (a 100,000-message soul's export peaked at 1.7 GB holding the text, the payload and the sealed file, then at
+    740 MB holding its rows). `progress(rows done, rows in all)`."""
+    tables = tables if isinstance(tables, Tables) else Tables.of(tables)
+    try:
+        keys.write_pieces_atomically(path, _sealed(_compressed(tables, 6, progress), schema_version, passphrase))
+    except _TooCompressible:
         # Content this repetitive would be refused on import as a bomb: store it (zlib level 0, read the same
         # way), a bigger file that imports rather than a small one that never does.
-        payload, _ = _compress(tables, 0)
-    _seal(path, payload, schema_version, passphrase, progress)
+        keys.write_pieces_atomically(path, _sealed(_compressed(tables, 0, progress), schema_version, passphrase))
 
 
-def _compress(tables: dict, level: int) -> tuple[bytes, int]:
-    """zlib of json.dumps({"tables": tables}) as UTF-8, encoded a piece at a time; and the content's length."""
-    deflate, out, length = zlib.compressobj(level), [], 0
-    for piece in _json_pieces(tables):
+class _TooCompressible(Exception):
+    """Raised before the last chunk is sealed: the file being written is let go, and written again stored."""
+
+
+def _compressed(tables: Tables, level: int, progress: Progress | None) -> Iterator[bytes]:
+    """zlib of json.dumps({"tables": ...}) as UTF-8, a piece at a time; _TooCompressible, at the end, for content
+    longer than content_limit of what it compressed to."""
+    deflate, length, packed, done = zlib.compressobj(level), 0, 0, 0
+    for piece, rows in _json_pieces(tables):
         data = piece.encode("utf-8")
         length += len(data)
-        out.append(deflate.compress(data))
-    out.append(deflate.flush())
-    return b"".join(out), length
+        out = deflate.compress(data)
+        packed += len(out)
+        yield out
+        if rows and progress:
+            done += rows
+            progress(done, tables.rows)
+    out = deflate.flush()
+    if level and length > content_limit(packed + len(out)):
+        raise _TooCompressible()
+    yield out
 
 
 _ROWS_AT_ONCE = 1000
 
 
-def _json_pieces(tables: dict) -> Iterator[str]:
-    """json.dumps({"tables": tables}, ensure_ascii=False), a thousand rows at a time."""
-    yield '{"tables": {'
-    for n, (name, table) in enumerate(tables.items()):
+def _json_pieces(tables: Tables) -> Iterator[tuple[str, int]]:
+    """json.dumps({"tables": tables}, ensure_ascii=False), a thousand rows at a time: (text, rows in it)."""
+    yield '{"tables": {', 0
+    for n, (name, columns, rows) in enumerate(tables):
         yield (", " if n else "") + f'{json.dumps(name, ensure_ascii=False)}: {{"columns": ' \
-            + json.dumps(table["columns"], ensure_ascii=False) + ', "rows": ['
-        rows = table["rows"]
-        for at in range(0, len(rows), _ROWS_AT_ONCE):
-            yield (", " if at else "") + json.dumps(rows[at:at + _ROWS_AT_ONCE], ensure_ascii=False)[1:-1]
-        yield "]}"
-    yield "}}"
+            + json.dumps(columns, ensure_ascii=False) + ', "rows": [', 0
+        rows, first = iter(rows), True
+        while batch := list(itertools.islice(rows, _ROWS_AT_ONCE)):
+            yield ("" if first else ", ") + json.dumps(batch, ensure_ascii=False)[1:-1], len(batch)
+            first = False
+        yield "]}", 0
+    yield "}}", 0
 
 
-def _seal(path: Path, payload: bytes, schema_version: int, passphrase: str, progress: Progress | None) -> None:
-    # Write-new (named for this program), fsync, rename: a killed export leaves the old file or none, and its
-    # partial file is removed by the next write beside it; a full disk is a DiskFull and leaves nothing.
-    keys.write_pieces_atomically(path, _sealed(payload, schema_version, passphrase, progress))
+def _seal(path: Path, payload: bytes, schema_version: int, passphrase: str) -> None:
+    """A core of this payload (tests seal content of their own making)."""
+    keys.write_pieces_atomically(path, _sealed(iter([payload]), schema_version, passphrase))
 
 
-def _sealed(payload: bytes, schema_version: int, passphrase: str, progress: Progress | None) -> Iterator[bytes]:
-    """The core file's bytes: the header, then each chunk as it is sealed."""
+def _sealed(payload: Iterator[bytes], schema_version: int, passphrase: str) -> Iterator[bytes]:
+    """The core file's bytes: the header, then each chunk as it is sealed. A chunk is sealed once more of the
+    payload follows it, or the payload has ended: only then is it known to be the last."""
     salt, prefix, cost = secrets.token_bytes(16), secrets.token_bytes(7), keys.wrap_cost()
     aead = AESGCM(keys.derive(passphrase, salt, cost))
     header = json.dumps({
@@ -155,14 +202,16 @@ def _sealed(payload: bytes, schema_version: int, passphrase: str, progress: Prog
         "check": base64.b64encode(aead.encrypt(_check_nonce(prefix), CHECK, None)).decode("ascii"),
     }).encode("ascii")
     yield MAGIC + struct.pack(">I", len(header)) + header
-    view = memoryview(payload)
-    count = max(1, -(-len(payload) // CHUNK))
-    for i in range(count):
-        piece = view[i * CHUNK:(i + 1) * CHUNK]
-        sealed = aead.encrypt(_nonce(prefix, i, i == count - 1), piece, header)
-        yield struct.pack(">I", len(sealed)) + sealed
-        if progress:
-            progress(min((i + 1) * CHUNK, len(payload)), len(payload))
+    held, index = bytearray(), 0
+    for piece in payload:
+        held += piece
+        while len(held) > CHUNK:
+            sealed = aead.encrypt(_nonce(prefix, index, False), bytes(held[:CHUNK]), header)
+            del held[:CHUNK]
+            index += 1
+            yield struct.pack(">I", len(sealed)) + sealed
+    sealed = aead.encrypt(_nonce(prefix, index, True), bytes(held), header)
+    yield struct.pack(">I", len(sealed)) + sealed
 
 
 @dataclass

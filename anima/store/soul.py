@@ -21,7 +21,7 @@ import sqlcipher3
 
 from ..errors import (DamagedSoul, DiskError, DiskFull, InvalidEdit, NotFound, ReadOnlyRecord, SoulBusy,
                       SoulClosed)
-from . import core, forget, ids, migrations
+from . import forget, ids, migrations
 from .kinds import kind as _kind_of
 from .provenance import Provenance
 
@@ -170,6 +170,7 @@ class Soul:
             raise DamagedSoul(f"The soul file {self.path} is empty (0 bytes): it was cut short or overwritten, and "
                               "is not the companion. It was not changed; restore it from an exported core.")
         self._lock = threading.RLock()
+        self._key = key  # a long read (an export) opens a connection of its own: reading()
         self._forget_listeners: list[Callable[[str, int], None]] = []
         self._scrub_pending = False  # a forget whose scrub met a full disk (see _scrub)
         self._wal_pending = False  # a forget's words still in the WAL, which a reader kept from being emptied
@@ -303,22 +304,29 @@ class Soul:
             except sqlcipher3.Error as e:
                 raise translate(e, self.path) from e
 
-    def dump(self, tables) -> dict:
-        """Every row of these tables (those the file has), read as one snapshot even while another program
-        writes: what the portable core carries (store/core.py)."""
+    @contextmanager
+    def reading(self) -> Iterator[sqlcipher3.Connection]:
+        """A connection of its own, in one read transaction: one snapshot of the file for a long read (the
+        portable core, written as it is read), while this program's other threads go on reading and writing
+        through the soul's own connection (WAL: a reader and a writer do not wait for each other)."""
         with self._lock:
-            con = self._open()
-            own = not con.in_transaction
-            try:
-                if own:
-                    con.execute("BEGIN")  # deferred: one read snapshot for every table
-                try:
-                    return core.dump_tables(con, tables)
-                finally:
-                    if own:
-                        con.execute("COMMIT")
-            except sqlcipher3.Error as e:
-                raise translate(e, self.path) from e
+            self._open()  # SoulClosed, once closed
+        try:
+            con = sqlcipher3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        except sqlcipher3.Error as e:
+            raise translate(e, self.path) from e
+        try:
+            con.execute("PRAGMA cipher_log_level = NONE").fetchall()
+            con.execute(raw_key_pragma(self._key))
+            con.execute("PRAGMA temp_store = MEMORY")
+            con.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            con.execute("BEGIN")  # deferred: the snapshot is taken at the first read, and kept to the end
+            con.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            yield con
+        except sqlcipher3.Error as e:
+            raise translate(e, self.path) from e
+        finally:
+            con.close()  # a read transaction: nothing to commit
 
     def schema_version(self) -> int:
         return self.query("SELECT max(version) AS v FROM schema_migrations")[0]["v"]

@@ -97,7 +97,7 @@ def test_a_refused_content_in_a_sealed_core_is_one_sentence_and_imports_nothing(
     for n, text in enumerate(['{"tables": {"meta": {"rows": [], "columns": ["key"]}}}',
                               '{"tables": {"meta": {"columns": ["key", "value"], "rows": [["name", "Ada"]]}}} x']):
         path = tmp_path / f"bad{n}.core"
-        core._seal(path, zlib.compress(text.encode()), SCHEMA_VERSION, EXPORT, None)
+        core._seal(path, zlib.compress(text.encode()), SCHEMA_VERSION, EXPORT)
         target = Home(tmp_path / f"target{n}")
         with pytest.raises(BadCore, match="content cannot be read") as err:
             target.import_core(path, EXPORT, "new machine passphrase")

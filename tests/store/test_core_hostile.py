@@ -198,7 +198,7 @@ def bomb(size: int) -> bytes:
 def test_a_compression_bomb_made_with_the_known_passphrase_is_refused_within_the_bound(tmp_path):
     """About 250 KB that inflates to 256 MiB: it passes every check, and is refused once it outgrows its bound."""
     bad = tmp_path / "bomb.core"
-    core._seal(bad, bomb(256 << 20), SCHEMA_VERSION, EXPORT, None)
+    core._seal(bad, bomb(256 << 20), SCHEMA_VERSION, EXPORT)
     size = bad.stat().st_size
     assert size < 1 << 20
     peak = peak_while(lambda: refused(bad, tmp_path, match="inflates past"))
@@ -209,7 +209,7 @@ def test_a_compression_bomb_made_with_the_known_passphrase_is_refused_within_the
 def test_content_within_the_bound_but_past_the_ratio_imports(tmp_path):
     """The floor: a small soul may compress as well as it will."""
     path = tmp_path / "small.core"
-    core._seal(path, bomb(8 << 20), SCHEMA_VERSION, EXPORT, None)
+    core._seal(path, bomb(8 << 20), SCHEMA_VERSION, EXPORT)
     assert path.stat().st_size * core.CONTENT_RATIO < 8 << 20
     got = core.read_core(path, EXPORT)
     assert len(got.tables["messages"]["rows"][0][0]) == 8 << 20
@@ -232,20 +232,20 @@ def test_content_that_does_not_end_where_the_chunks_do_is_refused(tmp_path):
     whole = zlib.compress(json.dumps({"tables": TABLES}).encode())
     for payload in (whole[:-4], whole + b"trailing"):
         bad = tmp_path / "bad.core"
-        core._seal(bad, payload, SCHEMA_VERSION, EXPORT, None)
+        core._seal(bad, payload, SCHEMA_VERSION, EXPORT)
         refused(bad, tmp_path, match="cannot be read")
 
 
 def test_content_nested_thousands_deep_is_refused(tmp_path):
     bad = tmp_path / "deep.core"
-    core._seal(bad, zlib.compress(b"[" * 100000 + b"]" * 100000), SCHEMA_VERSION, EXPORT, None)
+    core._seal(bad, zlib.compress(b"[" * 100000 + b"]" * 100000), SCHEMA_VERSION, EXPORT)
     refused(bad, tmp_path, match="cannot be read")
 
 
 @pytest.mark.parametrize("body", [{"tables": []}, {"tables": {"meta": []}}, [], {"tables": {"meta": {"columns": 1}}}])
 def test_content_of_the_wrong_shape_is_refused(tmp_path, body):
     bad = tmp_path / "odd.core"
-    core._seal(bad, zlib.compress(json.dumps(body).encode()), SCHEMA_VERSION, EXPORT, None)
+    core._seal(bad, zlib.compress(json.dumps(body).encode()), SCHEMA_VERSION, EXPORT)
     refused(bad, tmp_path, match="cannot be read")
 
 
@@ -287,7 +287,7 @@ def crafted(tmp_path, tables, schema_version=SCHEMA_VERSION):
     no UTF-8 holds, is written as JSON's "\\ud800" and read back as one)."""
     path = tmp_path / "crafted.core"
     content = json.dumps({"tables": tables}, ensure_ascii=True, allow_nan=True).encode("ascii")
-    core._seal(path, zlib.compress(content), schema_version, EXPORT, None)
+    core._seal(path, zlib.compress(content), schema_version, EXPORT)
     return path
 
 

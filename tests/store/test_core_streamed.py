@@ -42,3 +42,65 @@ def test_a_large_core_is_encoded_and_written_in_pieces_and_reads_back_whole(tmp_
     assert sum(writes) == path.stat().st_size
     assert core.read_core(path, EXPORT).tables == tables
 
+
+
+def souls_export_peak(home, rows: int, tmp_path) -> tuple[int, int]:
+    """(the most Python memory exporting a soul of `rows` messages held, the length of their text)."""
+    import tracemalloc
+    from anima.store import Home
+    with home.unlock(PASSPHRASE) as soul:
+        with soul.transaction() as con:
+            con.execute("DELETE FROM messages")
+            con.executemany("INSERT INTO messages(session, role, speaker, content, created_at) VALUES (?, ?, ?, ?, ?)",
+                            [("s", "user", "Sam", secrets.token_hex(1000), "2026") for _ in range(rows)])
+        path = tmp_path / f"{rows}.core"
+        tracemalloc.start()
+        try:
+            Home.export(soul, path, EXPORT)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    return peak, rows * 2000
+
+
+PASSPHRASE = "the soul's own passphrase"
+
+
+def test_an_export_holds_a_batch_of_rows_not_the_soul(tmp_path):
+    """Read whole, a 100,000-message soul's rows took 740 MB before a byte was written; read as written, what
+    is held is a thousand rows and a chunk or two, however large the soul."""
+    from anima.store import Home
+    home = Home(tmp_path / "home")
+    home.create(PASSPHRASE, name="Ada").close()
+    small, _ = souls_export_peak(home, 2_000, tmp_path)  # both past a few chunks of the file
+    large, text = souls_export_peak(home, 8_000, tmp_path)
+    assert large < small * 1.5 and large < text, (small, large, text)
+    assert len(core.read_core(tmp_path / "8000.core", EXPORT).tables["messages"]["rows"]) == 8_000
+
+
+def test_what_is_written_while_an_export_runs_waits_for_none_and_is_not_in_it(tmp_path):
+    """The core is one snapshot, read through a connection of its own: this program writes meanwhile through the
+    soul's (a turn is not held up for the export), and the core holds the soul as it was when the export began."""
+    import threading
+    from anima.store import Home
+    home = Home(tmp_path / "home")
+    home.create(PASSPHRASE, name="Ada").close()
+    with home.unlock(PASSPHRASE) as soul:
+        with soul.transaction() as con:
+            con.executemany("INSERT INTO messages(session, role, speaker, content, created_at) VALUES (?, ?, ?, ?, ?)",
+                            [("s", "user", "Sam", secrets.token_hex(500), "2026") for _ in range(5_000)])
+        written = []
+
+        def progress(done, total):
+            if not written:  # mid-export, from another thread, as the window's turn would
+                t = threading.Thread(target=lambda: written.append(soul.add(
+                    "message", "user", session="s", role="user", speaker="Sam", content="said during the export",
+                    created_at="2026")))
+                t.start()
+                t.join(timeout=10)
+                assert written, "the write waited for the export"
+        path = tmp_path / "during.core"
+        Home.export(soul, path, EXPORT, progress)
+        assert soul.get("message", written[0])["content"] == "said during the export"
+    rows = core.read_core(path, EXPORT).tables["messages"]["rows"]
+    assert len(rows) == 5_000 and all("said during the export" not in r for r in rows)

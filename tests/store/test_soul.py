@@ -129,7 +129,7 @@ def test_a_closed_soul_says_so_instead_of_failing_inside(soul):
     soul.set_meta("note", "kept")
     soul.close()
     for use in (lambda: soul.query("SELECT 1"), lambda: soul.get_meta("note"), soul.check,
-                lambda: soul.dump(["meta"]), lambda: soul.set_meta("note", "lost")):
+                lambda: soul.reading().__enter__(), lambda: soul.set_meta("note", "lost")):
         with pytest.raises(SoulClosed, match="was closed; nothing more was read or written"):
             use()
     soul.close()  # a second close is harmless
