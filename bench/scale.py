@@ -1,12 +1,12 @@
 """`python -m anima bench scale`: a year of conversations (100,000 messages) against an empty soul, same run.
 
 Measured for both: unlock to recall by meaning ready (the stored vectors in memory, the kept hnswlib graph read
-back rather than built), unlock to the window painted with the soul shown (a child process, as `bench ui`
-times it), first token of a turn on the real default model (cold: the model's computed prefix forgotten before
-each message, so both souls' prompts are read whole; and warm: a conversation going on, each message sent at
-once and again as typed in the window, the draft handed over at a pause and read along), one recall, resident
-memory, and export and import of the portable core. Then, with the fake models, resident memory over a
-2,000-turn session.
+back rather than built), unlock to the window painted with the soul shown (a child process, as `bench ui` times
+it), first token of a turn on the real default model (cold: the model's computed prefix forgotten before each
+message, so both souls' prompts are read whole; and warm: a conversation going on, each message sent at once and
+again as typed in the window, the draft handed over at a pause and read along), one recall, resident memory, and
+export and import of the portable core (timed here; their memory each in a program of its own). Then, with the
+fake models, resident memory over a 2,000-turn session.
 
 The 100,000 messages are LoCoMo's 2,760 turns, re-worded (a word dropped, a lead-in, two turns joined, other
 names) and spread over a year of daily sessions. The 2,760 real texts are embedded by the real embedder; the
@@ -50,10 +50,12 @@ RECALL_QUERIES = ["what did I say about the support group", "the trip to the bea
                   "the concert last summer", "advice about changing careers", "the painting of a sunset"]
 
 
-def rss_mb() -> float:
+def rss_mb(field: str = "VmRSS") -> float:
+    """This process's resident memory now (VmRSS), or at its peak since it started (VmHWM: ru_maxrss is not
+    that in a child, which inherits its parent's)."""
     with open("/proc/self/status") as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(f"{field}:"):
                 return int(line.split()[1]) / 1024
     return float("nan")
 
@@ -278,13 +280,45 @@ def carried(label: str, c, tmp: Path) -> dict:
     c.export_core(core, EXPORT_PASSPHRASE)
     out["export_s"] = time.perf_counter() - t
     out["core_mb"] = core.stat().st_size / 2 ** 20
+    home = c.home.dir
     close_keeping_model(c)  # the model goes on to the next soul
     t = time.perf_counter()
     Home(tmp / f"{label}-imported").import_core(core, EXPORT_PASSPHRASE, PASSPHRASE)
     out["import_s"] = time.perf_counter() - t
+    shutil.rmtree(tmp / f"{label}-imported")
+    # The memory each takes, apart from this process's (the model, the souls open): each in a program of its own.
+    out["export_peak_mb"] = in_child("export", home, tmp / f"{label}-again.core")
+    out["import_peak_mb"] = in_child("import", core, tmp / f"{label}-imported")
     core.unlink()
+    (tmp / f"{label}-again.core").unlink()
     shutil.rmtree(tmp / f"{label}-imported")
     return out
+
+
+def in_child(what: str, source: Path, target: Path) -> float:
+    """MB a fresh program's resident memory peaked above where it stood just before it exported the soul at
+    `source` (unlocked first) or imported the core at `source`."""
+    ctx = multiprocessing.get_context("spawn")
+    parent, child = ctx.Pipe()
+    p = ctx.Process(target=_carry, args=(what, source, target, child))
+    p.start()
+    added = parent.recv()
+    p.join()
+    if p.exitcode != 0:
+        raise SystemExit(f"scale: the {what} in a program of its own failed (exit {p.exitcode})")
+    return added
+
+
+def _carry(what: str, source: Path, target: Path, reply) -> None:
+    from anima.store import Home
+    if what == "export":
+        with Home(source).unlock(PASSPHRASE) as soul:
+            before = rss_mb()
+            Home.export(soul, target, EXPORT_PASSPHRASE)
+    else:
+        before = rss_mb()
+        Home(target).import_core(source, EXPORT_PASSPHRASE, PASSPHRASE)
+    reply.send(rss_mb("VmHWM") - before)
 
 
 # ---- memory over a long session, with the fake models ------------------------------------------------------------
@@ -379,8 +413,8 @@ def main(argv=None) -> int:
             ("prompt_tokens", "prompt tokens, cold", 0),
             ("note_tokens", "tokens recall adds to a warm turn (its note)", 0), ("rss_mb", "resident memory, with the model MB", 0),
             ("rss_added_mb", "memory added by the soul MB", 0), ("forget_s", "forget one message s", 2),
-            ("export_s", "export s", 1),
-            ("core_mb", "core MB", 1), ("import_s", "import s", 1)]
+            ("export_s", "export s", 1), ("export_peak_mb", "export, memory at its peak MB", 0),
+            ("core_mb", "core MB", 1), ("import_s", "import s", 1), ("import_peak_mb", "import, memory at its peak MB", 0)]
     rows = [[name, *[(f[key] if digits is None or f.get(key) is None else round(f[key], digits))
                      for f in (figures[label] for label in labels)]] for key, name, digits in keys]
     table(f"scale: {args.messages:,} messages against an empty soul, same run (real default models)",
@@ -421,7 +455,8 @@ def main(argv=None) -> int:
                    "window_ms_empty": None if e["window_ms"] is None else round(e["window_ms"], 1),
                    "recall_ms": round(y["recall_ms"], 1), "rss_added_mb": round(y["rss_added_mb"], 1),
                    "forget_s": round(y["forget_s"], 2), "export_s": round(y["export_s"], 1),
-                   "import_s": round(y["import_s"], 1),
+                   "import_s": round(y["import_s"], 1), "export_peak_mb": round(y["export_peak_mb"], 1),
+                   "import_peak_mb": round(y["import_peak_mb"], 1),
                    "peak_rss_mb": round(peak_rss_mb(), 1),
                    "session_rss_growth_mb": None if growth is None else round(growth, 1)})
     return 0
