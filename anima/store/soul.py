@@ -65,9 +65,10 @@ def translate(e: sqlcipher3.Error, path: Path | None = None) -> Exception:
 NEARLY_FULL = 64 * 1024 * 1024
 _SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_IOERR, _SQLITE_FULL = 5, 6, 10, 13
 # How long a write waits for another program's write to end. Longer than a forget on a large soul holds the write
-# lock (it rebuilds the file, forget.rewrite_file: 7.2 s at 100,000 messages, bench scale): another program's turn
-# waits for it rather than telling the person nothing was saved. Writes never run on the window's thread.
-BUSY_TIMEOUT_MS = 15000
+# lock (it rebuilds the file, forget.rewrite_file: 8.6-9.4 s at 100,000 messages, its copy made beside the soul;
+# about three years of talk at that pace): another program's turn waits for it rather than telling the person
+# nothing was saved. Writes never run on the window's thread.
+BUSY_TIMEOUT_MS = 30000
 # How long closing, or the scrub after a forget, waits for another program's readers to let go of the WAL
 # before leaving it as it is (at the full busy timeout, then 5 s, a forget kept the person waiting all of it, measured).
 CLOSING_WAIT_MS = 250
@@ -85,14 +86,6 @@ def free_bytes(folder: Path) -> int | None:
     except OSError:
         return None
     return st.f_bavail * st.f_frsize
-
-
-# A forget's rebuild of the file (forget.rewrite_file, VACUUM) writes every live page into the WAL before the
-# checkpoint folds them back: the disk must hold about the file once more. Without that room it fails only when
-# the disk is full, after seconds of writing at 100,000 messages (5.5 s measured), and would be tried again after
-# every write.
-REWRITE_ROOM = 1.1
-REWRITE_ROOM_SPARE = 1 << 20
 
 
 def translate_disk(e: sqlcipher3.Error, path: Path, outcome: str) -> Exception:
@@ -507,7 +500,7 @@ class Soul:
     def _room_to_rewrite(self) -> bool:
         free = free_bytes(self.path.parent)
         try:
-            return free is not None and free > self.path.stat().st_size * REWRITE_ROOM + REWRITE_ROOM_SPARE
+            return free is not None and free > forget.room_to_rewrite(self.path.stat().st_size)
         except OSError:
             return False
 
@@ -529,7 +522,7 @@ class Soul:
                     log.warning("a forget is committed; the file is rebuilt without its leftovers once the disk "
                                 "has room for a copy of it")
                 else:
-                    forget.rewrite_file(self.con)
+                    forget.rewrite_file(self.con, self.path)
                 self.con.execute(f"PRAGMA busy_timeout = {CLOSING_WAIT_MS}")
                 try:
                     emptied = forget.empty_wal(self.con)

@@ -8,7 +8,10 @@ zeroes only the row's live cell. messages_fts_content churns most (each new mess
 whose search key grows by its neighbour's words), so it shows first; two programs chatting only make more churn.
 """
 
+import os
 import random
+
+import pytest
 
 from anima.store import Home
 from tests.conftest import PASSPHRASE
@@ -85,3 +88,61 @@ def test_a_forget_made_while_the_other_program_reads_leaves_the_file_at_this_pro
         b.close()
         a.close()
     assert not holds(home.soul_path, key, "Quillonby")
+
+
+def copies_made_during(soul, fn) -> list[bytes]:
+    """What the files SQLite made and deleted beside the soul (its temporary files) held while `fn` ran, read
+    through this program's open descriptors as they were written (Linux: /proc)."""
+    import os
+    import threading
+    import time
+    seen, done = {}, threading.Event()
+
+    def watch():
+        while not done.is_set():
+            for fd in os.listdir("/proc/self/fd"):
+                try:
+                    target = os.readlink(f"/proc/self/fd/{fd}")
+                    if target.startswith(str(soul.path.parent)) and target.endswith("(deleted)"):
+                        with open(f"/proc/self/fd/{fd}", "rb") as f:
+                            seen[target] = max(seen.get(target, b""), f.read(), key=len)
+                except OSError:
+                    pass
+            time.sleep(0.002)
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        fn()
+    finally:
+        done.set()
+        watcher.join()
+    return list(seen.values())
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="reads open files through Linux's /proc")
+def test_a_large_souls_rebuild_is_made_beside_it_encrypted_and_leaves_nothing(anima_home, monkeypatch):
+    """Past REWRITE_IN_MEMORY_MOST the rebuild's copy of the soul is a file beside it, not memory (392 MB above
+    the program's own, for 100,000 messages): SQLCipher encrypts it, SQLite deletes it as it opens it, and it is
+    gone after."""
+    from anima.store import forget
+    home = Home(anima_home)
+    with home.create(PASSPHRASE) as soul:
+        ids = [soul.add("message", "user", session="s", role="user", content=said("C", n) + "kept " * 200,
+                        created_at="2026") for n in range(300)]
+        monkeypatch.setattr(forget, "REWRITE_IN_MEMORY_MOST", 0)
+        # A copy that fits SQLite's page cache (8 MB) is never written out: a cache of 50 pages (VACUUM gives the
+        # copy the soul's) makes this 2 MB soul's go to its file.
+        soul.con.execute("PRAGMA cache_size = 50")
+        before = sorted(p.name for p in anima_home.iterdir())
+        copies = copies_made_during(soul, lambda: soul.forget("message", ids[7]))
+        assert copies and max(len(c) for c in copies) > soul.path.stat().st_size // 2  # the copy, on disk
+        assert not any(b"stress C message" in c or b"kept kept" in c for c in copies)  # encrypted
+        assert sorted(p.name for p in anima_home.iterdir()) == before  # deleted as it was opened
+        assert soul.query("SELECT count(*) AS n FROM messages")[0]["n"] == 299
+        soul.check()
+    assert not traces(home, [("C", 7)])
+    monkeypatch.setattr(forget, "REWRITE_IN_MEMORY_MOST", 1 << 40)
+    with home.unlock(PASSPHRASE) as soul:  # a small soul's copy is made in memory
+        soul.con.execute("PRAGMA cache_size = 50")
+        assert copies_made_during(soul, lambda: soul.forget("message", ids[8])) == []
+    assert not traces(home, [("C", 8)])

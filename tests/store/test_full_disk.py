@@ -306,7 +306,7 @@ def test_a_forget_without_room_to_rebuild_the_file_stands_and_rebuilds_once_ther
     from tests.store.pages import holds
     rebuilt = []
     rewrite = forget.rewrite_file
-    monkeypatch.setattr(forget, "rewrite_file", lambda con: (rebuilt.append(1), rewrite(con)))
+    monkeypatch.setattr(forget, "rewrite_file", lambda con, path: (rebuilt.append(1), rewrite(con, path)))
     home = Home(small_disk / "home")
     with home.create(PASSPHRASE) as soul, soul.transaction():
         for i in range(300):
