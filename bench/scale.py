@@ -268,7 +268,7 @@ def turns(figures: dict, companions: dict, chat) -> None:
 
 def carried(label: str, c, tmp: Path) -> dict:
     """A forget (the scrub rebuilds the file: forget.rewrite_file), export of the portable core, then closing,
-    then its import into a new home."""
+    then its import into a new home; then each again in a program of its own, for its memory."""
     from anima.store import Home
     out = {}
     [first] = c.soul.query("SELECT min(id) AS id FROM messages")
@@ -288,6 +288,7 @@ def carried(label: str, c, tmp: Path) -> dict:
     shutil.rmtree(tmp / f"{label}-imported")
     # The memory each takes, apart from this process's (the model, the souls open): each in a program of its own.
     out["export_peak_mb"] = in_child("export", home, tmp / f"{label}-again.core")
+    out["forget_peak_mb"] = in_child("forget", home, tmp)
     out["import_peak_mb"] = in_child("import", core, tmp / f"{label}-imported")
     core.unlink()
     (tmp / f"{label}-again.core").unlink()
@@ -297,7 +298,7 @@ def carried(label: str, c, tmp: Path) -> dict:
 
 def in_child(what: str, source: Path, target: Path) -> float:
     """MB a fresh program's resident memory peaked above where it stood just before it exported the soul at
-    `source` (unlocked first) or imported the core at `source`."""
+    `source` (unlocked first), forgot its oldest message, or imported the core at `source`."""
     ctx = multiprocessing.get_context("spawn")
     parent, child = ctx.Pipe()
     p = ctx.Process(target=_carry, args=(what, source, target, child))
@@ -311,10 +312,14 @@ def in_child(what: str, source: Path, target: Path) -> float:
 
 def _carry(what: str, source: Path, target: Path, reply) -> None:
     from anima.store import Home
-    if what == "export":
+    if what in ("export", "forget"):
         with Home(source).unlock(PASSPHRASE) as soul:
             before = rss_mb()
-            Home.export(soul, target, EXPORT_PASSPHRASE)
+            if what == "export":
+                Home.export(soul, target, EXPORT_PASSPHRASE)
+            else:
+                [first] = soul.query("SELECT min(id) AS id FROM messages")
+                soul.forget("message", first["id"])
     else:
         before = rss_mb()
         Home(target).import_core(source, EXPORT_PASSPHRASE, PASSPHRASE)
@@ -413,8 +418,10 @@ def main(argv=None) -> int:
             ("prompt_tokens", "prompt tokens, cold", 0),
             ("note_tokens", "tokens recall adds to a warm turn (its note)", 0), ("rss_mb", "resident memory, with the model MB", 0),
             ("rss_added_mb", "memory added by the soul MB", 0), ("forget_s", "forget one message s", 2),
+            ("forget_peak_mb", "forget, memory at its peak MB", 0),
             ("export_s", "export s", 1), ("export_peak_mb", "export, memory at its peak MB", 0),
-            ("core_mb", "core MB", 1), ("import_s", "import s", 1), ("import_peak_mb", "import, memory at its peak MB", 0)]
+            ("core_mb", "core MB", 1), ("import_s", "import s", 1),
+            ("import_peak_mb", "import, memory at its peak MB", 0)]
     rows = [[name, *[(f[key] if digits is None or f.get(key) is None else round(f[key], digits))
                      for f in (figures[label] for label in labels)]] for key, name, digits in keys]
     table(f"scale: {args.messages:,} messages against an empty soul, same run (real default models)",
@@ -454,7 +461,8 @@ def main(argv=None) -> int:
                    "window_ms": None if y["window_ms"] is None else round(y["window_ms"], 1),
                    "window_ms_empty": None if e["window_ms"] is None else round(e["window_ms"], 1),
                    "recall_ms": round(y["recall_ms"], 1), "rss_added_mb": round(y["rss_added_mb"], 1),
-                   "forget_s": round(y["forget_s"], 2), "export_s": round(y["export_s"], 1),
+                   "forget_s": round(y["forget_s"], 2), "forget_peak_mb": round(y["forget_peak_mb"], 1),
+                   "export_s": round(y["export_s"], 1),
                    "import_s": round(y["import_s"], 1), "export_peak_mb": round(y["export_peak_mb"], 1),
                    "import_peak_mb": round(y["import_peak_mb"], 1),
                    "peak_rss_mb": round(peak_rss_mb(), 1),
