@@ -422,10 +422,10 @@ def columns_at(schema_version: int) -> dict[str, frozenset[str]]:
 
 def _fit_columns(table, columns: list, has: dict, schema_version: int) -> None:
     if table not in has:
-        raise _Unfit(f"it holds a table {_shown(table)}, which a soul of schema {schema_version} does not have")
+        raise _Unfit(f"it holds a table {core_content.shown(table)}, which a soul of schema {schema_version} does not have")
     for column in columns:
         if type(column) is not str or column not in has[table]:
-            raise _Unfit(f"table {table} names a column {_shown(column)}, which it does not have")
+            raise _Unfit(f"table {table} names a column {core_content.shown(column)}, which it does not have")
     if len(set(columns)) != len(columns):
         raise _Unfit(f"table {table} names a column twice")
     if not columns:
@@ -456,12 +456,6 @@ def _fit_row(row, width: int, table: str) -> list:
         elif v is not None and kind is not bytes:
             raise _Unfit(f"table {table} holds a value of a kind SQLite does not keep ({kind.__name__})")
     return row
-
-
-def _shown(name) -> str:
-    """A name from the file, as one short line (it may be anything: long, a number, control characters)."""
-    text = repr(name)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _take(f, size: int, limit: int, path: Path) -> bytes:

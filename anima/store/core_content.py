@@ -21,6 +21,8 @@ from typing import Callable, Iterator
 _WS = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
 ROWS_AT_ONCE = 500  # one executemany: a few hundred kilobytes of rows at most
+_NUMBER_GOES_ON = re.compile(r"[0-9.eE+-]*\Z")
+_CUT = 8  # how near the end of the text read an error may lie and be a value cut short ("\u12" of "\u1234")
 
 
 class NotContent(ValueError):
@@ -64,8 +66,7 @@ class _Text:
 
     def take(self, char: str) -> None:
         if self.next_char() != char:
-            found = self.buf[self.pos:self.pos + 20] or "the end"
-            raise NotContent(f"expected {char!r} at character {self.pos}, found {found!r}")
+            raise NotContent(f"expected {char!r} at character {self.pos}, found {self._here()}")
         self.pos += 1
 
     def value(self):
@@ -74,23 +75,35 @@ class _Text:
         while True:
             try:
                 value, end = _DECODER.raw_decode(self.buf, self.pos)
-                if end < len(self.buf) or self.done or not isinstance(value, (int, float)):
+                # A number may go on past the text read ("1." of "1.5"): only what follows it shows where it ends.
+                if self.done or not isinstance(value, (int, float)) or not _NUMBER_GOES_ON.match(self.buf, end):
                     self.pos = end
                     return value
-            except json.JSONDecodeError:
-                if self.done:
+            except json.JSONDecodeError as e:
+                # Text that is wrong where it is read stays wrong, whatever follows: refused at once, not after
+                # reading on to the content's end. Only a value cut short (an error at the end of the text read,
+                # or a string that runs to it) may be whole with more.
+                if self.done or e.pos < len(self.buf) - _CUT and not e.msg.startswith("Unterminated string"):
                     raise
             # More text is needed (or may be: a number at the end of the text read): twice what is there now.
             self.more(2 * (len(self.buf) - self.pos))
+
+    def _here(self) -> str:
+        return shown(self.buf[self.pos:self.pos + 20]) if self.pos < len(self.buf) else "the end"
 
     def end_or(self, separator: str, closing: str) -> bool:
         """True past a `separator` (another item follows), False past `closing`."""
         char = self.next_char()
         if char not in (separator, closing):
-            raise NotContent(f"expected {separator!r} or {closing!r} at character {self.pos}, "
-                             f"found {self.buf[self.pos:self.pos + 20] or 'the end'!r}")
+            raise NotContent(f"expected {separator!r} or {closing!r} at character {self.pos}, found {self._here()}")
         self.pos += 1
         return char == separator
+
+
+def shown(name) -> str:
+    """A name or text from the file, as one short line (it may be anything: long, a number, control characters)."""
+    text = repr(name)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 Table = tuple[str, list, list]  # (name, columns, a batch of rows): a table's first batch may hold no rows
@@ -144,7 +157,7 @@ def _tables(text: _Text, fit_columns, fit_row) -> Iterator[Table]:
     while True:
         name = _key(text)
         if name in names:
-            raise NotContent(f"it names a table {name!r} twice")
+            raise NotContent(f"it names a table {shown(name)} twice")
         names.add(name)
         yield from _table(text, name, fit_columns, fit_row)
         if not text.end_or(",", "}"):
@@ -152,7 +165,7 @@ def _tables(text: _Text, fit_columns, fit_row) -> Iterator[Table]:
 
 
 def _table(text: _Text, name: str, fit_columns, fit_row) -> Iterator[Table]:
-    shape = TypeError(f"table {name!r} is not columns and rows")
+    shape = TypeError(f"table {shown(name)} is not columns and rows")
     if text.next_char() != "{":
         raise shape
     text.pos += 1
@@ -163,14 +176,14 @@ def _table(text: _Text, name: str, fit_columns, fit_row) -> Iterator[Table]:
             key = _key(text)
             if key == "columns":
                 if columns is not None or rows_read:
-                    raise NotContent(f"table {name!r} gives its columns twice or after its rows")
+                    raise NotContent(f"table {shown(name)} gives its columns twice or after its rows")
                 columns = text.value()
                 if type(columns) is not list:
                     raise shape
                 fit_columns(name, columns)
             elif key == "rows":
                 if columns is None or rows_read:
-                    raise NotContent(f"table {name!r} gives its rows before its columns, or twice")
+                    raise NotContent(f"table {shown(name)} gives its rows before its columns, or twice")
                 rows_read = True
                 yield from _rows(text, name, columns, fit_row)
             else:
@@ -185,7 +198,7 @@ def _table(text: _Text, name: str, fit_columns, fit_row) -> Iterator[Table]:
 
 def _rows(text: _Text, name: str, columns: list, fit_row) -> Iterator[Table]:
     if text.next_char() != "[":
-        raise TypeError(f"table {name!r} is not columns and rows")
+        raise TypeError(f"table {shown(name)} is not columns and rows")
     text.pos += 1
     batch, width, given = [], len(columns), False
     if text.next_char() == "]":

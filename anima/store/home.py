@@ -186,8 +186,8 @@ class Home:
         `before_swap` is called once everything is verified and built, just before the swap: the
         place to close the old soul's connection (no connection may be open on a file being replaced).
         `judge_new(names)`: for a new home, called with the names the core holds (the companion's, the
-        person's) once it is read and before anything is made; it raises to refuse the new passphrase
-        (a thief tries the names first, and they are encrypted inside the core)."""
+        person's) once its settings are read (they come first) and before the rest is built; it raises to refuse
+        the new passphrase (a thief tries the names first, and they are encrypted inside the core)."""
         try:
             self._import(path, export_passphrase, passphrase, replace, progress, before_swap, judge_new)
         except (DiskFull, DiskError) as e:
@@ -200,7 +200,10 @@ class Home:
         # soul (a 100,000-message core's import peaked at 1.5 GB read whole). Nothing is put in place until all
         # of it has passed its checks.
         with core.Reader(Path(path), export_passphrase, progress) as reader:
-            if self.exists():
+            # Decided once: another program may make a companion here meanwhile, and a new one's soul must then
+            # be refused at the swap (_install_new), never renamed over theirs.
+            new = not self.exists()
+            if not new:
                 if not replace:
                     raise CompanionExists(f"A companion already lives in {self.dir}; import refused "
                                           "(ask to replace it to import over it).")
@@ -215,10 +218,10 @@ class Home:
             staging = self._staging("importing")
             try:
                 tables = reader.tables()
-                if judge_new is not None and not self.exists():
+                if judge_new is not None and new:
                     tables = _judged(tables, judge_new, path)
                 self._restore(staging, key, reader.schema_version, tables, companion_id)
-                new_keyfile = None if self.exists() else keys.KeyFile.wrap(key, passphrase, companion_id)
+                new_keyfile = keys.KeyFile.wrap(key, passphrase, companion_id) if new else None
             except BaseException:
                 _remove_db(staging)
                 if made:

@@ -164,6 +164,8 @@ class Soul:
                               "is not the companion. It was not changed; restore it from an exported core.")
         self._lock = threading.RLock()
         self._key = key  # a long read (an export) opens a connection of its own: reading()
+        self._readers: dict[int, int] = {}  # the threads reading through a connection of their own, how many each
+        self._read = threading.Condition(self._lock)  # a reading() ended: close() waits for the last
         self._forget_listeners: list[Callable[[str, int], None]] = []
         self._scrub_pending = False  # a forget whose scrub met a full disk (see _scrub)
         self._wal_pending = False  # a forget's words still in the WAL, which a reader kept from being emptied
@@ -202,6 +204,15 @@ class Soul:
     def close(self) -> None:
         with self._lock:
             if self.con is None:
+                return
+            # A long read (an export) on a connection of its own holds the WAL: it ends first, or the checkpoint
+            # could not empty it and the presence lock would be let go with the file still open (another program
+            # could then put another soul in its place, under this one's WAL).
+            if threading.get_ident() in self._readers:
+                raise RuntimeError("a soul closed from inside its own reading()")
+            while self._readers:
+                self._read.wait()
+            if self.con is None:  # closed by another thread meanwhile
                 return
             try:
                 if self._scrub_due():  # inside: whatever it meets, the file is closed and the presence let go
@@ -301,25 +312,32 @@ class Soul:
     def reading(self) -> Iterator[sqlcipher3.Connection]:
         """A connection of its own, in one read transaction: one snapshot of the file for a long read (the
         portable core, written as it is read), while this program's other threads go on reading and writing
-        through the soul's own connection (WAL: a reader and a writer do not wait for each other)."""
+        through the soul's own connection (WAL: a reader and a writer do not wait for each other). Closing the
+        soul waits for it to end."""
+        me = threading.get_ident()
         with self._lock:
             self._open()  # SoulClosed, once closed
+            self._readers[me] = self._readers.get(me, 0) + 1
         try:
             con = sqlcipher3.connect(str(self.path), isolation_level=None, check_same_thread=False)
-        except sqlcipher3.Error as e:
-            raise translate(e, self.path) from e
-        try:
-            con.execute("PRAGMA cipher_log_level = NONE").fetchall()
-            con.execute(raw_key_pragma(self._key))
-            con.execute("PRAGMA temp_store = MEMORY")
-            con.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            con.execute("BEGIN")  # deferred: the snapshot is taken at the first read, and kept to the end
-            con.execute("SELECT count(*) FROM sqlite_master").fetchone()
-            yield con
+            try:
+                con.execute("PRAGMA cipher_log_level = NONE").fetchall()
+                con.execute(raw_key_pragma(self._key))
+                con.execute("PRAGMA temp_store = MEMORY")
+                con.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+                con.execute("BEGIN")  # deferred: the snapshot is taken at the first read, and kept to the end
+                con.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                yield con
+            finally:
+                con.close()  # a read transaction: nothing to commit
         except sqlcipher3.Error as e:
             raise translate(e, self.path) from e
         finally:
-            con.close()  # a read transaction: nothing to commit
+            with self._lock:
+                self._readers[me] -= 1
+                if not self._readers[me]:
+                    del self._readers[me]
+                self._read.notify_all()
 
     def schema_version(self) -> int:
         return self.query("SELECT max(version) AS v FROM schema_migrations")[0]["v"]

@@ -180,3 +180,22 @@ def test_an_import_indexes_messages_for_full_text_as_the_turns_did(anima_home, t
         assert soul.query("SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'content:knots'") == [{"rowid": new}]
         # The message before it in its session is found by the new one's words too (its context key).
         assert soul.query("SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'context:knots'") == [{"rowid": 12}]
+
+
+def test_a_companion_made_here_by_another_program_during_an_import_is_kept(exported, tmp_path):
+    """The import reads and builds as it goes; another program makes a companion in the same home meanwhile. The
+    import, begun as a new companion's, is refused at the swap: the other's soul is not replaced by one no key
+    file opens."""
+    path, _ = exported
+    target, made = Home(tmp_path / "target"), []
+
+    def progress(done, total):
+        if not made:
+            made.append(1)
+            Home(tmp_path / "target").create("the other program's passphrase", name="Bea").close()
+    with pytest.raises(CompanionExists):
+        target.import_core(path, EXPORT, "new machine passphrase", progress=progress)
+    with target.unlock("the other program's passphrase") as soul:
+        assert soul.get_meta("name") == "Bea"
+        soul.check()
+    assert sorted(p.name for p in target.dir.iterdir() if not p.name.startswith(".")) == ["soul.db", "soul.key"]

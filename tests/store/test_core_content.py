@@ -159,3 +159,39 @@ def test_the_names_are_judged_before_the_rest_is_built(tmp_path, monkeypatch):
         target.import_core(path, EXPORT, "new machine passphrase", judge_new=judge)
     assert judged == [(("Ada é 🌍", "Sam"), ["meta"])]
     assert not target.dir.exists()
+
+
+def test_a_number_standing_alone_cut_anywhere_is_read_whole():
+    """Keys beside "tables" are let be, as json.loads let them be, whatever number they hold and wherever an
+    inflate step cuts it ("1." of "1.5e3" is no number yet)."""
+    text = '{"format": 1.5e-3, "tables": {"m": {"columns": ["id"], "rows": [[-0.25E+2]], "n": 7}}, "z": -12.5e3}'
+    want = {"m": {"columns": ["id"], "rows": [[-25.0]]}}
+    for step in range(1, len(text) + 1):
+        assert read(text, step) == want
+
+
+def test_text_wrong_where_it_is_read_is_refused_without_reading_on():
+    """A mistake early in the content is refused there: not after the rest of it (up to content_limit) is read
+    into memory in the hope that more text mends it."""
+    pulled = []
+
+    def pieces():
+        yield b'{"tables": {"messages": {"columns": ["id"], "rows": [[1,,'
+        for _ in range(200):
+            pulled.append(1)
+            yield b" " * (1 << 20)
+        yield b"]]}}}"
+    with pytest.raises(json.JSONDecodeError):
+        list(core_content.tables(pieces(), lambda *a: None, lambda row, width, name: row))
+    assert len(pulled) < 3
+
+
+def test_a_long_name_is_told_short(tmp_path):
+    """A hostile core's table name of five million characters makes a BadCore of one short line."""
+    name = "\x01" * 5_000_000
+    text = json.dumps({"tables": {name: {"rows": [], "columns": ["id"]}}})
+    path = tmp_path / "long.core"
+    core._seal(path, zlib.compress(text.encode()), SCHEMA_VERSION, EXPORT)
+    with pytest.raises(BadCore) as err:
+        Home(tmp_path / "target").import_core(path, EXPORT, "new machine passphrase")
+    assert len(str(err.value)) < 300, len(str(err.value))

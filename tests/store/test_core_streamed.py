@@ -5,6 +5,8 @@ import json
 import os
 import secrets
 
+import pytest
+
 from anima.store import core
 from anima.store.migrations import SCHEMA_VERSION
 
@@ -104,3 +106,46 @@ def test_what_is_written_while_an_export_runs_waits_for_none_and_is_not_in_it(tm
         assert soul.get("message", written[0])["content"] == "said during the export"
     rows = core.read_core(path, EXPORT).tables["messages"]["rows"]
     assert len(rows) == 5_000 and all("said during the export" not in r for r in rows)
+
+
+def test_closing_the_soul_waits_for_an_export_it_is_read_for(tmp_path):
+    """The export reads through a connection of its own; closing the soul meanwhile (the window quits) waits for
+    it, so the export is whole, and the WAL is emptied and the presence let go only once nothing reads the file
+    (another program could otherwise put a soul in its place under this one's WAL)."""
+    import threading
+    from anima.store import Home
+    home = Home(tmp_path / "home")
+    soul = home.create(PASSPHRASE, name="Ada")
+    with soul.transaction() as con:
+        con.executemany("INSERT INTO messages(session, role, speaker, content, created_at) VALUES (?, ?, ?, ?, ?)",
+                        [("s", "user", "Sam", secrets.token_hex(500), "2026") for _ in range(3_000)])
+    soul.set_meta("late", "x" * 100_000)  # in the WAL
+    reading, closed = threading.Event(), []
+
+    def progress(done, total):
+        reading.set()
+    path = tmp_path / "closing.core"
+    export = threading.Thread(target=lambda: Home.export(soul, path, EXPORT, progress))
+    export.start()
+    reading.wait(timeout=30)
+    soul.close()  # on this thread, while the export reads on its own
+    closed.append(export.is_alive())
+    export.join()
+    assert closed == [False]  # the close came after the export
+    assert len(core.read_core(path, EXPORT).tables["messages"]["rows"]) == 3_000
+    wal = home.soul_path.with_name("soul.db-wal")
+    assert not wal.exists() or wal.stat().st_size == 0
+    with home.unlock(PASSPHRASE) as again:  # the presence was let go
+        assert again.get_meta("late") == "x" * 100_000
+
+
+def test_a_soul_closed_from_inside_its_own_export_is_a_bug_not_a_hang(tmp_path):
+    from anima.store import Home
+    home = Home(tmp_path / "home")
+    soul = home.create(PASSPHRASE, name="Ada")
+    try:
+        with pytest.raises(RuntimeError, match="inside its own reading"):
+            Home.export(soul, tmp_path / "x.core", EXPORT, lambda done, total: soul.close())
+    finally:
+        soul.close()
+    assert not (tmp_path / "x.core").exists()
