@@ -23,6 +23,7 @@ import re
 import resource
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -175,6 +176,21 @@ def window_ms(home: Path, tmp: Path) -> float:
     return painted_ms([sys.executable, "-m", "bench.ui_child", "anima-ready"], env, timeout=600)
 
 
+def opening_stall_ms(home: Path, tmp: Path) -> float:
+    """The longest the window could not respond (a 5 ms timer's gap on its thread), from its start until a second
+    after the soul's vectors and kept graph are read back (bench/ui_child.py anima-opening)."""
+    env = {**os.environ, "ANIMA_HOME": str(home), "ANIMA_PASSPHRASE": PASSPHRASE, "PYTHONPATH": str(ROOT),
+           "ANIMA_SETTINGS": str(tmp / "settings.json")}
+    if not env.get("DISPLAY") and not env.get("WAYLAND_DISPLAY"):
+        env["QT_QPA_PLATFORM"] = "offscreen"
+    r = subprocess.run([sys.executable, "-m", "bench.ui_child", "anima-opening"], env=env, cwd=ROOT,
+                       capture_output=True, text=True, timeout=600)
+    said = re.search(r"^stall (\d+)$", r.stdout, re.M)
+    if r.returncode != 0 or not said:
+        raise RuntimeError(f"the window opening {home} did not say its stalls: {r.stderr[-2000:]}")
+    return float(said.group(1))
+
+
 def opened(label: str, home_dir: Path, chat, embedder, tmp: Path, windows: int) -> tuple[dict, object]:
     """The window's launch, then this process unlocks it: until recall by meaning is ready, one recall, memory."""
     from anima.companion import Companion
@@ -182,6 +198,7 @@ def opened(label: str, home_dir: Path, chat, embedder, tmp: Path, windows: int) 
     out = {"soul": label}
     home = Home(home_dir)
     out["window_ms"] = statistics.median(window_ms(home_dir, tmp) for _ in range(windows)) if windows else None
+    out["opening_stall_ms"] = opening_stall_ms(home_dir, tmp) if windows else None
     rss_before = rss_mb()
     t = time.perf_counter()
     soul = home.unlock(PASSPHRASE)
@@ -409,7 +426,9 @@ def main(argv=None) -> int:
     keys = [("vectors", "vectors", 0), ("graph", "graph", None), ("unlock_s", "unlock (the key) s", 2),
             ("vector_ready_s", "unlock to recall by meaning ready s", 2),
             ("graph_ready_s", "unlock to the kept graph read back s", 2),
-            ("window_ms", "start to window painted, soul shown ms", 0), ("recall_ms", "one recall ms", 1),
+            ("window_ms", "start to window painted, soul shown ms", 0),
+            ("opening_stall_ms", "window's longest stall, start to graph read back ms", 0),
+            ("recall_ms", "one recall ms", 1),
             ("first_token_ms", "first token, warm (a conversation), sent at once ms", 0),
             ("first_token_typed_ms", "first token, warm, typed (the draft read along) ms", 0),
             ("first_token_typed_on_ms", "first token, warm, typed on after the draft (last words unread) ms", 0),
@@ -460,6 +479,7 @@ def main(argv=None) -> int:
                    "graph_ready_s": round(y["graph_ready_s"], 2),
                    "window_ms": None if y["window_ms"] is None else round(y["window_ms"], 1),
                    "window_ms_empty": None if e["window_ms"] is None else round(e["window_ms"], 1),
+                   "opening_stall_ms": y["opening_stall_ms"], "opening_stall_ms_empty": e["opening_stall_ms"],
                    "recall_ms": round(y["recall_ms"], 1), "rss_added_mb": round(y["rss_added_mb"], 1),
                    "forget_s": round(y["forget_s"], 2), "forget_peak_mb": round(y["forget_peak_mb"], 1),
                    "export_s": round(y["export_s"], 1),

@@ -1,6 +1,9 @@
-"""A window that reports when it is first painted, then quits: `bare` (a plain PySide6 window) or `anima`."""
+"""A window that reports when it is first painted, then quits: `bare` (a plain PySide6 window) or `anima`
+(`anima-ready`: once the soul is shown; `anima-opening`: then the longest the window could not respond, from
+start until a second after the soul's vectors and kept graph are read back, printed as "stall <ms>")."""
 
 import sys
+import time
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
@@ -29,8 +32,32 @@ def main(mode: str) -> None:
             timer.timeout.connect(lambda: window.companion is not None and (print("painted", flush=True),
                                                                              app.quit()))
             timer.start()
+        elif mode == "anima-opening":
+            from bench.ui import StallMeter
+            meter = StallMeter()
+            meter.run_until(app, opened(window))
+            print(f"stall {max(meter.gaps, default=0):.0f}", flush=True)
+            return close(window)
     app.exec()
-    if mode != "bare" and window.companion is not None:
+    close(window)
+
+
+def opened(window, after_s: float = 1.0):
+    """A test for StallMeter.run_until: the soul shown, its vectors and kept graph read back (the indexer's
+    thread ended), and `after_s` since."""
+    since = []
+
+    def test() -> bool:
+        c = window.companion
+        if c is None or c.indexer_thread.ident is None or c.indexer_thread.is_alive():
+            return False
+        since[:] = since or [time.monotonic()]
+        return time.monotonic() - since[0] >= after_s
+    return test
+
+
+def close(window) -> None:
+    if getattr(window, "companion", None) is not None:
         window.companion.close()
         window.companion.chat.close()
 
