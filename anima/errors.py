@@ -48,6 +48,15 @@ class SoulClosed(KnownError):
         super().__init__("This companion was closed; nothing more was read or written in it.")
 
 
+class ForgottenWhileExporting(KnownError):
+    """A forget committed while the portable core was written from a snapshot taken before it: the core would have
+    carried what was forgotten, so it is not written."""
+
+    def __init__(self):
+        super().__init__("Something was forgotten while the export was being written, and the file would still "
+                         "have held it: nothing was exported. Export again.")
+
+
 class DamagedSoul(KnownError):
     """The database (or its key file) fails its integrity checks."""
 

@@ -127,26 +127,29 @@ def dump_tables(con, tables) -> dict:
 
 
 def write_core(path: Path, tables: dict | Tables, schema_version: int, passphrase: str,
-               progress: Progress | None = None) -> None:
+               progress: Progress | None = None, still: Callable[[], None] = lambda: None) -> None:
     """Write the core to `path` atomically: a partial file never takes the name.
 
     The rows are read, encoded, compressed, sealed and written a piece at a time: none of it is whole in memory
     (a 100,000-message soul's export peaked at 1.7 GB holding the text, the payload and the sealed file, then at
-    740 MB holding its rows). `progress(rows done, rows in all)`."""
+    740 MB holding its rows). `progress(rows done, rows in all)`. `still()` is called once every row is read,
+    before the file is finished: whatever it raises lets the file go."""
     tables = tables if isinstance(tables, Tables) else Tables.of(tables)
     try:
-        keys.write_pieces_atomically(path, _sealed(_compressed(tables, 6, progress), schema_version, passphrase))
+        keys.write_pieces_atomically(path, _sealed(_compressed(tables, 6, progress, still), schema_version,
+                                                   passphrase))
     except _TooCompressible:
         # Content this repetitive would be refused on import as a bomb: store it (zlib level 0, read the same
         # way), a bigger file that imports rather than a small one that never does.
-        keys.write_pieces_atomically(path, _sealed(_compressed(tables, 0, progress), schema_version, passphrase))
+        keys.write_pieces_atomically(path, _sealed(_compressed(tables, 0, progress, still), schema_version,
+                                                   passphrase))
 
 
 class _TooCompressible(Exception):
     """Raised before the last chunk is sealed: the file being written is let go, and written again stored."""
 
 
-def _compressed(tables: Tables, level: int, progress: Progress | None) -> Iterator[bytes]:
+def _compressed(tables: Tables, level: int, progress: Progress | None, still: Callable[[], None]) -> Iterator[bytes]:
     """zlib of json.dumps({"tables": ...}) as UTF-8, a piece at a time; _TooCompressible, at the end, for content
     longer than content_limit of what it compressed to."""
     deflate, length, packed, done = zlib.compressobj(level), 0, 0, 0
@@ -162,6 +165,7 @@ def _compressed(tables: Tables, level: int, progress: Progress | None) -> Iterat
     out = deflate.flush()
     if level and length > content_limit(packed + len(out)):
         raise _TooCompressible()
+    still()
     yield out
 
 
@@ -422,7 +426,8 @@ def columns_at(schema_version: int) -> dict[str, frozenset[str]]:
 
 def _fit_columns(table, columns: list, has: dict, schema_version: int) -> None:
     if table not in has:
-        raise _Unfit(f"it holds a table {core_content.shown(table)}, which a soul of schema {schema_version} does not have")
+        raise _Unfit(f"it holds a table {core_content.shown(table)}, which a soul of schema {schema_version} does "
+                     "not have")
     for column in columns:
         if type(column) is not str or column not in has[table]:
             raise _Unfit(f"table {table} names a column {core_content.shown(column)}, which it does not have")

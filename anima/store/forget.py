@@ -215,6 +215,12 @@ FORGETS = "forgets"
 REWRITE_DUE = "rewrite_due"
 
 
+def forgets(con) -> int:
+    """How many forgets the soul has seen, by any program, as `con` sees it."""
+    row = con.execute("SELECT value FROM meta WHERE key = ?", (FORGETS,)).fetchone()
+    return int(row[0]) if row else 0
+
+
 def counted(con) -> None:
     """One more forget (the caller's transaction), and its file rebuild owed."""
     con.execute("INSERT INTO meta(key, value) VALUES (?, '1') ON CONFLICT(key) DO UPDATE "

@@ -10,10 +10,10 @@ import os
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from ..errors import (BadCore, CompanionExists, DamagedSoul, DiskError, DiskFull, InvalidEdit, KeyFileChanged,
-                      KeyWithoutSoul, KnownError, NoCompanion, ReadOnlyRecord, SoulInUse)
+from ..errors import (BadCore, CompanionExists, DamagedSoul, DiskError, DiskFull, ForgottenWhileExporting, InvalidEdit,
+                      KeyFileChanged, KeyWithoutSoul, KnownError, NoCompanion, ReadOnlyRecord, SoulInUse)
 from .. import paths
-from . import core, core_content, keychain, keys, locks, migrations
+from . import core, core_content, forget, keychain, keys, locks, migrations
 from .kinds import SOUL_TABLES
 from .soul import Soul
 
@@ -173,10 +173,17 @@ class Home:
     @staticmethod
     def export(soul: Soul, path: Path | str, export_passphrase: str, progress: core.Progress | None = None) -> None:
         # Written as it is read, from one snapshot: the soul is never whole in memory (740 MB read whole, for
-        # 100,000 messages), and this program's turns go on meanwhile (soul.reading).
+        # 100,000 messages), and this program's turns go on meanwhile (soul.reading). A forget committed since
+        # the snapshot, here or in another program, would leave what it forgot in the core: none is written then.
         with soul.reading() as con:
             version = con.execute("SELECT max(version) FROM schema_migrations").fetchone()[0]
-            core.write_core(Path(path), core.Tables.read(con, SOUL_TABLES), version, export_passphrase, progress)
+            forgets = forget.forgets(con)
+
+            def still() -> None:
+                if soul.forgets() != forgets:
+                    raise ForgottenWhileExporting()
+            core.write_core(Path(path), core.Tables.read(con, SOUL_TABLES), version, export_passphrase, progress,
+                            still)
 
     def import_core(self, path: Path | str, export_passphrase: str, passphrase: str,
                     replace: bool = False, progress: core.Progress | None = None, before_swap=None,

@@ -484,7 +484,11 @@ class Soul:
 
     def forgets(self) -> int:
         """How many forgets this soul has seen, by any program: a change means something held may be gone."""
-        return int(self.get_meta(forget.FORGETS, "0"))
+        with self._lock:
+            try:
+                return forget.forgets(self._open())
+            except sqlcipher3.Error as e:
+                raise translate(e, self.path) from e
 
     def present(self, keys) -> set[tuple[str, int]]:
         """Those of these (kind, id) keys whose item is still stored."""

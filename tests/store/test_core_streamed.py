@@ -149,3 +149,41 @@ def test_a_soul_closed_from_inside_its_own_export_is_a_bug_not_a_hang(tmp_path):
     finally:
         soul.close()
     assert not (tmp_path / "x.core").exists()
+
+
+@pytest.mark.parametrize("where", ["this program", "another program"])
+def test_a_forget_while_the_export_is_written_leaves_no_core_holding_it(tmp_path, where):
+    """The core is written from a snapshot taken as the export began: a forget committed meanwhile (by this
+    program or another) would leave what it forgot in the file. No file is written then, and the person is told
+    to export again; the next export holds none of it."""
+    import threading
+    from anima.errors import ForgottenWhileExporting
+    from anima.store import Home
+    home = Home(tmp_path / "home")
+    soul = home.create(PASSPHRASE, name="Ada")
+    ids = [soul.add("message", "user", session="s", role="user", content=f"line {i} " + secrets.token_hex(400),
+                    created_at="2026") for i in range(2_500)]
+    soul.add("message", "user", session="s", role="user", content="the secret sparrowhawk", created_at="2026")
+    [gone] = [r["id"] for r in soul.query("SELECT id FROM messages WHERE content LIKE '%sparrowhawk%'")]
+    forgot = []
+
+    def progress(done, total):
+        if not forgot:
+            forgot.append(1)
+            if where == "this program":
+                t = threading.Thread(target=lambda: soul.forget("message", gone))
+                t.start()
+                t.join()
+            else:
+                with home.unlock(PASSPHRASE) as other:
+                    other.forget("message", gone)
+    path = tmp_path / "during.core"
+    try:
+        with pytest.raises(ForgottenWhileExporting, match="Export again"):
+            Home.export(soul, path, EXPORT, progress)
+        assert not path.exists() and not list(tmp_path.glob("during.core.*"))
+        Home.export(soul, path, EXPORT)
+    finally:
+        soul.close()
+    rows = core.read_core(path, EXPORT).tables["messages"]["rows"]
+    assert len(rows) == len(ids) and not any("sparrowhawk" in str(r) for r in rows)
