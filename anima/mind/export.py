@@ -18,6 +18,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from ..errors import ForgottenWhileExporting
 from ..store import keys
 from ..store.kinds import KINDS, LEDGERS
 from ..store.soul import Soul
@@ -64,8 +65,10 @@ def everything(soul: Soul) -> dict[str, list[dict]]:
 
 
 def _json_pieces(soul: Soul, counts: dict[str, int]) -> Iterator[bytes]:
-    """What json.dumps(everything(soul), ensure_ascii=False, indent=1) writes, a page of rows at a time."""
+    """What json.dumps(everything(soul), ensure_ascii=False, indent=1) writes, a page of rows at a time. A forget
+    committed meanwhile (here or in another program) may have gone after its page was written: the file goes."""
     keep_stored(soul)
+    forgets = soul.forgets()
     out: list[str] = ["{"]
     size = 0
     first = True
@@ -86,6 +89,8 @@ def _json_pieces(soul: Soul, counts: dict[str, int]) -> Iterator[bytes]:
         out.append("\n ]" if n else "]")
         counts[table] = n
     out.append("\n}")
+    if soul.forgets() != forgets:
+        raise ForgottenWhileExporting()
     yield "".join(out).encode("utf-8")
 
 

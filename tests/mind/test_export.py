@@ -64,3 +64,27 @@ def test_a_full_disk_in_the_middle_leaves_the_old_file_and_nothing_beside_it(big
         export.export_json(big_soul, out)
     assert out.read_text(encoding="utf-8") == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["all.json", "home"]
+
+
+def test_a_forget_while_the_file_is_written_lets_it_go(big_soul, tmp_path, monkeypatch):
+    """Paged, the file is not one snapshot: a message forgotten meanwhile (here, as its second page of messages
+    is read) could be in a page already read. The old file stays, nothing is left beside it, and the person is
+    told to export again."""
+    from anima.errors import ForgottenWhileExporting
+    [first] = big_soul.query("SELECT min(id) AS id FROM messages")
+    out = tmp_path / "all.json"
+    out.write_text("old", encoding="utf-8")
+    real, forgot = type(big_soul).query, []
+
+    def query(self, sql, params=()):
+        if "FROM messages WHERE rowid >" in sql and not forgot:
+            forgot.append(1)
+            self.forget("message", first["id"])
+        return real(self, sql, params)
+    monkeypatch.setattr(type(big_soul), "query", query)
+    with pytest.raises(ForgottenWhileExporting, match="Export again"):
+        export.export_json(big_soul, out)
+    monkeypatch.undo()
+    assert forgot and out.read_text(encoding="utf-8") == "old" and not list(tmp_path.glob("all.json.*"))
+    export.export_json(big_soul, out)
+    assert not [m for m in json.loads(out.read_text(encoding="utf-8"))["messages"] if m["id"] == first["id"]]
