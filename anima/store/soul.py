@@ -9,7 +9,7 @@ the `KnownError` family where they are the user's or the disk's doing.
 import enum
 import json
 import logging
-import os
+import shutil
 import stat
 import threading
 from contextlib import contextmanager
@@ -80,12 +80,12 @@ CLOSING = ("everything already saved is kept (in {name}-wal), and is folded into
 
 
 def free_bytes(folder: Path) -> int | None:
-    """What the disk holding `folder` has free for this user, or None when it cannot be told."""
+    """What the disk holding `folder` has free for this user, or None when it cannot be told. (shutil's, not
+    os.statvfs: Windows has no statvfs, and every forget there raised AttributeError after committing.)"""
     try:
-        st = os.statvfs(folder)
+        return shutil.disk_usage(folder).free
     except OSError:
         return None
-    return st.f_bavail * st.f_frsize
 
 
 def translate_disk(e: sqlcipher3.Error, path: Path, outcome: str) -> Exception:

@@ -163,3 +163,17 @@ def test_an_edit_forgotten_with_its_item_leaves_its_number_unused(soul):
     assert new > gone
     with pytest.raises(NotFound):
         History(soul, None).undo(gone)
+
+
+def test_a_forget_where_there_is_no_statvfs_stands_and_rebuilds(soul, monkeypatch):
+    """Windows has no os.statvfs: the room a rebuild needs is asked of shutil.disk_usage, and a forget there
+    committed, then raised AttributeError."""
+    import os
+    import shutil
+    from collections import namedtuple
+    usage = namedtuple("usage", "total used free")
+    monkeypatch.delattr(os, "statvfs")
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(1 << 40, 0, 1 << 39))
+    gone = soul.add("message", "user", session="s", role="user", content="forgotten on windows", created_at="2026")
+    soul.forget("message", gone)
+    assert soul.query("SELECT count(*) AS n FROM messages WHERE id = ?", (gone,))[0]["n"] == 0
