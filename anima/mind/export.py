@@ -65,10 +65,8 @@ def everything(soul: Soul) -> dict[str, list[dict]]:
 
 
 def _json_pieces(soul: Soul, counts: dict[str, int]) -> Iterator[bytes]:
-    """What json.dumps(everything(soul), ensure_ascii=False, indent=1) writes, a page of rows at a time. A forget
-    committed meanwhile (here or in another program) may have gone after its page was written: the file goes."""
-    keep_stored(soul)
-    forgets = soul.forgets()
+    """What json.dumps(everything(soul), ensure_ascii=False, indent=1) writes, a page of rows at a time (after
+    keep_stored, as everything() reads it)."""
     out: list[str] = ["{"]
     size = 0
     first = True
@@ -89,8 +87,6 @@ def _json_pieces(soul: Soul, counts: dict[str, int]) -> Iterator[bytes]:
         out.append("\n ]" if n else "]")
         counts[table] = n
     out.append("\n}")
-    if soul.forgets() != forgets:
-        raise ForgottenWhileExporting()
     yield "".join(out).encode("utf-8")
 
 
@@ -101,5 +97,12 @@ def export_json(soul: Soul, path: str | os.PathLike) -> dict[str, int]:
     disk meets the writing, which write_pieces_atomically turns into a DiskFull, leaving nothing beside the old
     file."""
     counts: dict[str, int] = {}
-    keys.write_pieces_atomically(Path(path), _json_pieces(soul, counts))
+    keep_stored(soul)
+    forgets = soul.forgets()
+
+    def still() -> None:
+        # A forget committed meanwhile (here or in another program) may have gone after its page was read.
+        if soul.forgets() != forgets:
+            raise ForgottenWhileExporting()
+    keys.write_pieces_atomically(Path(path), _json_pieces(soul, counts), still)
     return counts

@@ -132,24 +132,24 @@ def write_core(path: Path, tables: dict | Tables, schema_version: int, passphras
 
     The rows are read, encoded, compressed, sealed and written a piece at a time: none of it is whole in memory
     (a 100,000-message soul's export peaked at 1.7 GB holding the text, the payload and the sealed file, then at
-    740 MB holding its rows). `progress(rows done, rows in all)`. `still()` is called once every row is read,
-    before the file is finished: whatever it raises lets the file go."""
+    740 MB holding its rows). `progress(rows done, rows in all)`. `still()` is called once the file is written
+    and synced, just before it takes the name: whatever it raises lets the file go."""
     tables = tables if isinstance(tables, Tables) else Tables.of(tables)
     try:
-        keys.write_pieces_atomically(path, _sealed(_compressed(tables, 6, progress, still), schema_version,
-                                                   passphrase))
+        keys.write_pieces_atomically(path, _sealed(_compressed(tables, 6, progress), schema_version, passphrase),
+                                     still)
     except _TooCompressible:
         # Content this repetitive would be refused on import as a bomb: store it (zlib level 0, read the same
         # way), a bigger file that imports rather than a small one that never does.
-        keys.write_pieces_atomically(path, _sealed(_compressed(tables, 0, progress, still), schema_version,
-                                                   passphrase))
+        keys.write_pieces_atomically(path, _sealed(_compressed(tables, 0, progress), schema_version, passphrase),
+                                     still)
 
 
 class _TooCompressible(Exception):
     """Raised before the last chunk is sealed: the file being written is let go, and written again stored."""
 
 
-def _compressed(tables: Tables, level: int, progress: Progress | None, still: Callable[[], None]) -> Iterator[bytes]:
+def _compressed(tables: Tables, level: int, progress: Progress | None) -> Iterator[bytes]:
     """zlib of json.dumps({"tables": ...}) as UTF-8, a piece at a time; _TooCompressible, at the end, for content
     longer than content_limit of what it compressed to."""
     deflate, length, packed, done = zlib.compressobj(level), 0, 0, 0
@@ -165,7 +165,6 @@ def _compressed(tables: Tables, level: int, progress: Progress | None, still: Ca
     out = deflate.flush()
     if level and length > content_limit(packed + len(out)):
         raise _TooCompressible()
-    still()
     yield out
 
 

@@ -31,7 +31,7 @@ import secrets
 import stat
 import unicodedata
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -325,9 +325,10 @@ def write_atomically(path: Path, data: bytes) -> None:
     write_pieces_atomically(path, (data,))
 
 
-def write_pieces_atomically(path: Path, pieces: Iterable[bytes]) -> None:
+def write_pieces_atomically(path: Path, pieces: Iterable[bytes], still: Callable[[], None] = lambda: None) -> None:
     """write_atomically, the content given a piece at a time (an export of a large soul is never whole in
-    memory); an error raised while making the pieces leaves nothing behind either."""
+    memory); an error raised while making the pieces leaves nothing behind either. `still()` is called once the
+    file is written and synced, just before it takes the name: what it raises lets the file go."""
     tmp = path.with_name(f"{path.name}.{os.getpid()}.new")
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -339,6 +340,7 @@ def write_pieces_atomically(path: Path, pieces: Iterable[bytes]) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
+        still()
         os.replace(tmp, path)
         fsync_dir(path.parent)
     except OSError as e:

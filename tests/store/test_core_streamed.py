@@ -187,3 +187,27 @@ def test_a_forget_while_the_export_is_written_leaves_no_core_holding_it(tmp_path
         soul.close()
     rows = core.read_core(path, EXPORT).tables["messages"]["rows"]
     assert len(rows) == len(ids) and not any("sparrowhawk" in str(r) for r in rows)
+
+
+def test_a_forget_while_the_finished_core_is_synced_lets_it_go_too(tmp_path, monkeypatch):
+    """The last check is made once the file is written and synced (on a slow disk the sync alone takes seconds),
+    just before it takes its name."""
+    import os
+    from anima.errors import ForgottenWhileExporting
+    from anima.store import Home
+    home = Home(tmp_path / "home")
+    with home.create(PASSPHRASE, name="Ada") as soul:
+        gone = soul.add("message", "user", session="s", role="user", content="the secret sparrowhawk",
+                        created_at="2026")
+        real, forgot = os.fsync, []
+
+        def fsync(fd):
+            if not forgot:
+                forgot.append(1)
+                with home.unlock(PASSPHRASE) as other:  # another program forgets it meanwhile
+                    other.forget("message", gone)
+            return real(fd)
+        monkeypatch.setattr(os, "fsync", fsync)
+        with pytest.raises(ForgottenWhileExporting):
+            Home.export(soul, tmp_path / "synced.core", EXPORT)
+    assert forgot and not (tmp_path / "synced.core").exists()
