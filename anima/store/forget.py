@@ -16,7 +16,9 @@ after held their name.
 """
 
 import json
+import logging
 import re
+import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +26,8 @@ from pathlib import Path
 from ..errors import NotFound
 from . import ids
 from .kinds import KINDS, full_text_tables
+
+log = logging.getLogger(__name__)
 
 # Scripts written without spaces between words: a name in them is found inside a run of letters.
 _UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0eff\u1000-\u109f"
@@ -239,6 +243,7 @@ def merge_segments(con) -> None:
 # soul (a 357 MB file), where beside it the program peaked 126 MB above, but the rebuild took 8.6-9.4 s, not
 # 5.8-8.1 s (each page the copy takes is encrypted and decrypted again): a small soul keeps the faster way.
 REWRITE_IN_MEMORY_MOST = 128 << 20
+_TEMP_FOLDER = threading.Lock()  # SQLite's folder for temporary files is one setting for the whole program
 REWRITE_ROOM_SPARE = 1 << 20
 
 
@@ -274,13 +279,23 @@ def rewrite_file(con, path: Path) -> None:
     if path.stat().st_size <= REWRITE_IN_MEMORY_MOST:
         con.execute("VACUUM")
     else:
-        con.execute(f"PRAGMA temp_store_directory = '{str(path.parent).replace(chr(39), chr(39) * 2)}'")
-        con.execute("PRAGMA temp_store = FILE")
-        try:
-            con.execute("VACUUM")
-        finally:
-            con.execute("PRAGMA temp_store = MEMORY")
-            con.execute("PRAGMA temp_store_directory = ''")
+        with _TEMP_FOLDER:  # one rebuild of the program's at a time uses SQLite's one setting
+            folder = str(path.parent)
+            before = con.execute("PRAGMA temp_store_directory").fetchone()
+            con.execute(f"PRAGMA temp_store_directory = '{folder.replace(chr(39), chr(39) * 2)}'")
+            taken = con.execute("PRAGMA temp_store_directory").fetchone()
+            # A build without the setting (it is deprecated) would put the copy where its room was not counted.
+            if not taken or taken[0] != folder:
+                log.warning("SQLite's folder for temporary files cannot be set; the rebuild's copy is made in memory")
+                con.execute("VACUUM")
+            else:
+                con.execute("PRAGMA temp_store = FILE")
+                try:
+                    con.execute("VACUUM")
+                finally:
+                    con.execute("PRAGMA temp_store = MEMORY")
+                    was = before[0] if before else ""
+                    con.execute(f"PRAGMA temp_store_directory = '{was.replace(chr(39), chr(39) * 2)}'")
     con.execute("DELETE FROM meta WHERE key = ?", (REWRITE_DUE,))
 
 
