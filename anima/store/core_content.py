@@ -118,24 +118,30 @@ def tables(pieces: Iterator[bytes], fit_columns: Callable[[object, object], None
     text = _Text(pieces)
     text.take("{")
     seen_tables = False
-    if text.next_char() != "}":
-        while True:
-            key = _key(text)
-            if key == "tables":
-                if seen_tables:
-                    raise NotContent('it holds "tables" twice')
-                seen_tables = True
-                yield from _tables(text, fit_columns, fit_row)
-            else:
-                text.value()
-            if not text.end_or(",", "}"):
-                break
-    else:
-        text.pos += 1
+    for key in _members(text):
+        if key != "tables":
+            text.value()
+            continue
+        if seen_tables:
+            raise NotContent('it holds "tables" twice')
+        seen_tables = True
+        yield from _tables(text, fit_columns, fit_row)
     if text.next_char() != "":
         raise NotContent(f"extra text at character {text.pos}")
     if not seen_tables:
         raise KeyError("tables")
+
+
+def _members(text: _Text) -> Iterator[str]:
+    """The names of an object's members as they come, its "{" taken already: the caller reads each one's value
+    before asking for the next."""
+    if text.next_char() == "}":
+        text.pos += 1
+        return
+    while True:
+        yield _key(text)
+        if not text.end_or(",", "}"):
+            return
 
 
 def _key(text: _Text) -> str:
@@ -150,18 +156,12 @@ def _tables(text: _Text, fit_columns, fit_row) -> Iterator[Table]:
     if text.next_char() != "{":
         raise TypeError("its tables are not named")
     text.pos += 1
-    if text.next_char() == "}":
-        text.pos += 1
-        return
     names = set()
-    while True:
-        name = _key(text)
+    for name in _members(text):
         if name in names:
             raise NotContent(f"it names a table {shown(name)} twice")
         names.add(name)
         yield from _table(text, name, fit_columns, fit_row)
-        if not text.end_or(",", "}"):
-            return
 
 
 def _table(text: _Text, name: str, fit_columns, fit_row) -> Iterator[Table]:
@@ -171,27 +171,21 @@ def _table(text: _Text, name: str, fit_columns, fit_row) -> Iterator[Table]:
     text.pos += 1
     columns = None
     rows_read = False
-    if text.next_char() != "}":
-        while True:
-            key = _key(text)
-            if key == "columns":
-                if columns is not None or rows_read:
-                    raise NotContent(f"table {shown(name)} gives its columns twice or after its rows")
-                columns = text.value()
-                if type(columns) is not list:
-                    raise shape
-                fit_columns(name, columns)
-            elif key == "rows":
-                if columns is None or rows_read:
-                    raise NotContent(f"table {shown(name)} gives its rows before its columns, or twice")
-                rows_read = True
-                yield from _rows(text, name, columns, fit_row)
-            else:
-                text.value()
-            if not text.end_or(",", "}"):
-                break
-    else:
-        text.pos += 1
+    for key in _members(text):
+        if key == "columns":
+            if columns is not None or rows_read:
+                raise NotContent(f"table {shown(name)} gives its columns twice or after its rows")
+            columns = text.value()
+            if type(columns) is not list:
+                raise shape
+            fit_columns(name, columns)
+        elif key == "rows":
+            if columns is None or rows_read:
+                raise NotContent(f"table {shown(name)} gives its rows before its columns, or twice")
+            rows_read = True
+            yield from _rows(text, name, columns, fit_row)
+        else:
+            text.value()
     if not rows_read:
         raise shape
 
