@@ -178,7 +178,8 @@ def window_ms(home: Path, tmp: Path) -> float:
 
 def opening_stall_ms(home: Path, tmp: Path) -> float:
     """The longest the window could not respond (a 5 ms timer's gap on its thread), from its showing until a
-    second after the soul's vectors and kept graph are read back (bench/ui_child.py anima-opening)."""
+    second after the soul's vectors and kept graph are read back and the models loaded (bench/ui_child.py
+    anima-opening)."""
     env = {**os.environ, "ANIMA_HOME": str(home), "ANIMA_PASSPHRASE": PASSPHRASE, "PYTHONPATH": str(ROOT),
            "ANIMA_SETTINGS": str(tmp / "settings.json")}
     if not env.get("DISPLAY") and not env.get("WAYLAND_DISPLAY"):
@@ -435,7 +436,7 @@ def main(argv=None) -> int:
             ("vector_ready_s", "unlock to recall by meaning ready s", 2),
             ("graph_ready_s", "unlock to the kept graph read back s", 2),
             ("window_ms", "start to window painted, soul shown ms", 0),
-            ("opening_stall_ms", "window's longest stall, start to graph read back ms", 0),
+            ("opening_stall_ms", "window's longest stall, shown to soul and models ready ms", 0),
             ("recall_ms", "one recall ms", 1),
             ("first_token_ms", "first token, warm (a conversation), sent at once ms", 0),
             ("first_token_typed_ms", "first token, warm, typed (the draft read along) ms", 0),

@@ -1,6 +1,7 @@
 """A window that reports when it is first painted, then quits: `bare` (a plain PySide6 window) or `anima`
 (`anima-ready`: once the soul is shown; `anima-opening`: then the longest the window could not respond, from its
-showing until a second after the soul's vectors and kept graph are read back, printed as "stall <ms>")."""
+showing until a second after the soul's vectors and kept graph are read back and the models loaded, printed as
+"stall <ms>")."""
 
 import sys
 import time
@@ -44,12 +45,14 @@ def main(mode: str) -> None:
 
 def opened(window, after_s: float = 1.0):
     """A test for StallMeter.run_until: the soul shown, its vectors and kept graph read back (the indexer's
-    thread ended), and `after_s` since."""
+    thread ended), both models loaded (each soul's window waits for the same work, whatever its size), and
+    `after_s` since."""
     since = []
 
     def test() -> bool:
         c = window.companion
-        if c is None or c.indexer_thread.ident is None or c.indexer_thread.is_alive():
+        if c is None or c.indexer_thread.ident is None or c.indexer_thread.is_alive() \
+                or not (c.chat.ready and c.embedder.ready):
             return False
         since[:] = since or [time.monotonic()]
         return time.monotonic() - since[0] >= after_s
