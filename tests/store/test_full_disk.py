@@ -192,13 +192,8 @@ def simulate(monkeypatch, fail_on: str, free: int, code: int = 10, message: str 
     real = sqlcipher3.connect
     _Failing.fail_on, _Failing.code, _Failing.message, _Failing.skip = fail_on, code, message, skip
     monkeypatch.setattr(soul_module.sqlcipher3, "connect", lambda *a, **k: real(*a, factory=_Failing, **k))
-    real_statvfs = os.statvfs
-
-    class Stat:
-        def __init__(self, path):
-            st = real_statvfs(path)
-            self.f_frsize, self.f_bavail = st.f_frsize, free // st.f_frsize
-    monkeypatch.setattr(soul_module.os, "statvfs", Stat)
+    real_usage = shutil.disk_usage
+    monkeypatch.setattr(soul_module.shutil, "disk_usage", lambda path: real_usage(path)._replace(free=free))
 
 
 def test_simulated_an_io_error_at_open_on_a_nearly_full_disk_is_disk_full(anima_home, monkeypatch):
