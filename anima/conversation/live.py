@@ -342,7 +342,6 @@ class Conversation:
         read = frozenset().union(*(e.keys for e in transcript[start:]), assembled.note.keys if assembled.note else ())
         return Prepared(assembled, floor, floor.inner_state, feelings, weighed, tuple(transcript[:start]), read)
 
-
     def record_turn(self, prepared: Prepared, learned: int, user_ids: list[int], reply: str,
                     forgets_at: int | None = None) -> int | None:
         """The transcript grows by exactly what was sent and said, so the next turn's prefix matches. Records the

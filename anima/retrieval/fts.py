@@ -136,7 +136,7 @@ def gram_expression(soul: Soul, table: str, runs: list[str]) -> str | None:
     if len(found) > 1 and items >= COMMON_FROM_ITEMS:
         found = [f for f in found if f[0] <= COMMON_SHARE * items] or found
     grams = [g for _, unit_grams in found for g in unit_grams][:GRAM_TERMS]
-    return " OR ".join('"' + g.replace('"', '""') + '"' for g in grams)
+    return " OR ".join(_quoted(g) for g in grams)
 
 
 def every_word(soul: Soul, table: str, text: str, column: str) -> tuple[full_text.Index, str] | None:
