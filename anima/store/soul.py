@@ -36,6 +36,17 @@ def raw_key_pragma(key: bytes) -> str:
     return f"PRAGMA key = \"x'{key.hex()}'\""
 
 
+def _keyed(con: sqlcipher3.Connection, key: bytes) -> None:
+    """What every connection to a soul sets first: the key, quiet logs, temp tables in memory (nothing plaintext on
+    disk), and the busy timeout."""
+    # SQLCipher writes its own lines to stderr for a page that fails its check (a wrong key, damage); the error it
+    # returns becomes one clear sentence (translate), and that is all a terminal should show.
+    con.execute("PRAGMA cipher_log_level = NONE").fetchall()
+    con.execute(raw_key_pragma(key))
+    con.execute("PRAGMA temp_store = MEMORY")
+    con.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+
+
 def translate(e: sqlcipher3.Error, path: Path | None = None) -> Exception:
     """Turn SQLite's error into the KnownError it stands for, or return it unchanged (a bug)."""
     text = str(e).lower()
@@ -172,19 +183,13 @@ class Soul:
         self._rewrite_pending = False  # a forget's file not rebuilt yet, no room then (_scrub, forget.REWRITE_DUE)
         self.con = sqlcipher3.connect(str(self.path), isolation_level=None, check_same_thread=False)
         try:
-            # SQLCipher writes its own lines to stderr for a page that fails its check (a wrong key, damage); the
-            # error it returns becomes one clear sentence (translate), and that is all a terminal should show.
-            self.con.execute("PRAGMA cipher_log_level = NONE").fetchall()
-            self.con.execute(raw_key_pragma(key))
+            _keyed(self.con, key)
             # Reading the schema proves the key: SQLCipher decrypts and checks page 1's HMAC.
             self.con.execute("SELECT count(*) FROM sqlite_master").fetchone()
             self.con.execute("PRAGMA foreign_keys = ON")
             self.con.execute("PRAGMA journal_mode = WAL").fetchone()
             self.con.execute("PRAGMA synchronous = FULL")
-            # Nothing plaintext on disk: temp tables in memory, freed pages zeroed.
-            self.con.execute("PRAGMA temp_store = MEMORY")
-            self.con.execute("PRAGMA secure_delete = ON")
-            self.con.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            self.con.execute("PRAGMA secure_delete = ON")  # freed pages zeroed
             migrations.migrate(self.con, migrations.SCHEMA_VERSION if migrate_to is None else migrate_to)
             # A forget's rebuild that a program put off for want of room and did not finish before it closed.
             self._rewrite_pending = self.con.execute("SELECT 1 FROM meta WHERE key = ?",
@@ -321,10 +326,7 @@ class Soul:
         try:
             con = sqlcipher3.connect(str(self.path), isolation_level=None, check_same_thread=False)
             try:
-                con.execute("PRAGMA cipher_log_level = NONE").fetchall()
-                con.execute(raw_key_pragma(self._key))
-                con.execute("PRAGMA temp_store = MEMORY")
-                con.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+                _keyed(con, self._key)
                 con.execute("BEGIN")  # deferred: the snapshot is taken at the first read, and kept to the end
                 con.execute("SELECT count(*) FROM sqlite_master").fetchone()
                 yield con
