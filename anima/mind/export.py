@@ -18,7 +18,6 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..errors import ForgottenWhileExporting
 from ..store import keys
 from ..store.kinds import KINDS, LEDGERS
 from ..store.soul import Soul
@@ -99,10 +98,6 @@ def export_json(soul: Soul, path: str | os.PathLike) -> dict[str, int]:
     counts: dict[str, int] = {}
     keep_stored(soul)
     forgets = soul.forgets()
-
-    def still() -> None:
-        # A forget committed meanwhile (here or in another program) may have gone after its page was read.
-        if soul.forgets() != forgets:
-            raise ForgottenWhileExporting()
-    keys.write_pieces_atomically(Path(path), _json_pieces(soul, counts), still)
+    # A forget committed meanwhile (here or in another program) may have taken what a page already read.
+    keys.write_pieces_atomically(Path(path), _json_pieces(soul, counts), lambda: soul.forgot_nothing_since(forgets))
     return counts

@@ -10,8 +10,8 @@ import os
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from ..errors import (BadCore, CompanionExists, DamagedSoul, DiskError, DiskFull, ForgottenWhileExporting, InvalidEdit,
-                      KeyFileChanged, KeyWithoutSoul, KnownError, NoCompanion, ReadOnlyRecord, SoulInUse)
+from ..errors import (BadCore, CompanionExists, DamagedSoul, DiskError, DiskFull, InvalidEdit, KeyFileChanged,
+                      KeyWithoutSoul, KnownError, NoCompanion, ReadOnlyRecord, SoulInUse)
 from .. import paths
 from . import core, core_content, forget, keychain, keys, locks, migrations
 from .kinds import SOUL_TABLES
@@ -178,12 +178,8 @@ class Home:
         with soul.reading() as con:
             version = con.execute("SELECT max(version) FROM schema_migrations").fetchone()[0]
             forgets = forget.forgets(con)
-
-            def still() -> None:
-                if soul.forgets() != forgets:
-                    raise ForgottenWhileExporting()
             core.write_core(Path(path), core.Tables.read(con, SOUL_TABLES), version, export_passphrase, progress,
-                            still)
+                            lambda: soul.forgot_nothing_since(forgets))
 
     def import_core(self, path: Path | str, export_passphrase: str, passphrase: str,
                     replace: bool = False, progress: core.Progress | None = None, before_swap=None,

@@ -19,8 +19,8 @@ from typing import Callable, Iterator
 
 import sqlcipher3
 
-from ..errors import (DamagedSoul, DiskError, DiskFull, InvalidEdit, NotFound, ReadOnlyRecord, SoulBusy,
-                      SoulClosed)
+from ..errors import (DamagedSoul, DiskError, DiskFull, ForgottenWhileExporting, InvalidEdit, NotFound,
+                      ReadOnlyRecord, SoulBusy, SoulClosed)
 from . import forget, ids, migrations
 from .kinds import kind as _kind_of
 from .provenance import Provenance
@@ -491,6 +491,12 @@ class Soul:
                 return forget.forgets(self._open())
             except sqlcipher3.Error as e:
                 raise translate(e, self.path) from e
+
+    def forgot_nothing_since(self, forgets: int) -> None:
+        """ForgottenWhileExporting when a forget was committed (by any program) since the soul's count of them was
+        `forgets`: what is being written from the soul as it was would still hold what went."""
+        if self.forgets() != forgets:
+            raise ForgottenWhileExporting()
 
     def present(self, keys) -> set[tuple[str, int]]:
         """Those of these (kind, id) keys whose item is still stored."""
