@@ -282,7 +282,7 @@ def rewrite_file(con, path: Path) -> None:
         with _TEMP_FOLDER:  # one rebuild of the program's at a time uses SQLite's one setting
             folder = str(path.parent)
             before = con.execute("PRAGMA temp_store_directory").fetchone()
-            con.execute(f"PRAGMA temp_store_directory = '{folder.replace(chr(39), chr(39) * 2)}'")
+            con.execute(f"PRAGMA temp_store_directory = {_text(folder)}")
             taken = con.execute("PRAGMA temp_store_directory").fetchone()
             # A build without the setting (it is deprecated) would put the copy where its room was not counted.
             if not taken or taken[0] != folder:
@@ -295,8 +295,13 @@ def rewrite_file(con, path: Path) -> None:
                 finally:
                     con.execute("PRAGMA temp_store = MEMORY")
                     was = before[0] if before else ""
-                    con.execute(f"PRAGMA temp_store_directory = '{was.replace(chr(39), chr(39) * 2)}'")
+                    con.execute(f"PRAGMA temp_store_directory = {_text(was)}")
     con.execute("DELETE FROM meta WHERE key = ?", (REWRITE_DUE,))
+
+
+def _text(value: str) -> str:
+    """A string as an SQL literal (a pragma takes no bound parameter)."""
+    return "'" + value.replace("'", "''") + "'"
 
 
 def empty_wal(con) -> bool:
