@@ -169,22 +169,23 @@ def copy_home(source: Path, into: Path) -> Path:
 
 def window_ms(home: Path, tmp: Path) -> float:
     """Process start to the window painted with the soul unlocked and shown (bench/ui_child.py)."""
+    return painted_ms([sys.executable, "-m", "bench.ui_child", "anima-ready"], window_env(home, tmp), timeout=600)
+
+
+def window_env(home: Path, tmp: Path) -> dict:
+    """A window's child process on this soul: its passphrase given, settings of its own, offscreen if no display."""
     env = {**os.environ, "ANIMA_HOME": str(home), "ANIMA_PASSPHRASE": PASSPHRASE, "PYTHONPATH": str(ROOT),
            "ANIMA_SETTINGS": str(tmp / "settings.json")}
     if not env.get("DISPLAY") and not env.get("WAYLAND_DISPLAY"):
         env["QT_QPA_PLATFORM"] = "offscreen"
-    return painted_ms([sys.executable, "-m", "bench.ui_child", "anima-ready"], env, timeout=600)
+    return env
 
 
 def opening_stall_ms(home: Path, tmp: Path) -> float:
     """The longest the window could not respond (a 5 ms timer's gap on its thread), from its showing until a
     second after the soul's vectors and kept graph are read back and the models loaded (bench/ui_child.py
     anima-opening)."""
-    env = {**os.environ, "ANIMA_HOME": str(home), "ANIMA_PASSPHRASE": PASSPHRASE, "PYTHONPATH": str(ROOT),
-           "ANIMA_SETTINGS": str(tmp / "settings.json")}
-    if not env.get("DISPLAY") and not env.get("WAYLAND_DISPLAY"):
-        env["QT_QPA_PLATFORM"] = "offscreen"
-    r = subprocess.run([sys.executable, "-m", "bench.ui_child", "anima-opening"], env=env, cwd=ROOT,
+    r = subprocess.run([sys.executable, "-m", "bench.ui_child", "anima-opening"], env=window_env(home, tmp), cwd=ROOT,
                        capture_output=True, text=True, timeout=600)
     said = re.search(r"^stall (\d+)$", r.stdout, re.M)
     if r.returncode != 0 or not said:
