@@ -61,6 +61,24 @@ def traces(home: Home, forgotten) -> list[str]:
             or holds(home.soul_path, key, f"{k[0]}word{k[1]:04d}")]
 
 
+def test_the_page_check_reads_a_wal_frame_by_frame(anima_home):
+    """What the tests' WAL checks rest on: a word written and not yet folded into the file is found in the WAL's
+    frames (read as the soul file, they decrypted to noise and no trace there could be found)."""
+    home = Home(anima_home)
+    soul = home.create(PASSPHRASE)
+    key = home.unlock_key(PASSPHRASE)
+    wal = home.dir / "soul.db-wal"
+    try:
+        soul.query("PRAGMA wal_checkpoint(TRUNCATE)")
+        soul.add("message", "user", session="s", role="user", content="Quillonby said the harbour froze",
+                 created_at="2026")
+        assert wal.stat().st_size > 0
+        assert holds(wal, key, "Quillonby") and not holds(home.soul_path, key, "Quillonby")
+        assert not holds(wal, key, "Zarnuvexil")
+    finally:
+        soul.close()
+
+
 def test_a_forget_made_while_the_other_program_reads_leaves_the_file_at_this_programs_next_write(anima_home):
     """While the other program reads, the pages of the file that hold the forgotten words are its snapshot: the
     WAL cannot be folded in, and the words stay in the file after the forget returns. It was left to the last
