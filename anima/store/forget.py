@@ -225,10 +225,14 @@ def forgets(con) -> int:
     return int(row[0]) if row else 0
 
 
-def counted(con) -> None:
-    """One more forget (the caller's transaction), and its file rebuild owed."""
-    con.execute("INSERT INTO meta(key, value) VALUES (?, '1') ON CONFLICT(key) DO UPDATE "
-                "SET value = CAST(value AS INTEGER) + 1", (FORGETS,))
+def counted(con, gone: Forgotten | None = None) -> None:
+    """One more forget (the caller's transaction), and its file rebuild owed. A person's name that matched
+    nothing (`gone` empty) removed nothing that a program holding it, or an export being written, must drop, so
+    the count stays; the rebuild is still owed: copies of that name may sit in free space from text that went
+    another way (an edit, a card's secret), and the person asked that none stay."""
+    if gone is None or gone.total:
+        con.execute("INSERT INTO meta(key, value) VALUES (?, '1') ON CONFLICT(key) DO UPDATE "
+                    "SET value = CAST(value AS INTEGER) + 1", (FORGETS,))
     con.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, '1')", (REWRITE_DUE,))
 
 

@@ -480,7 +480,7 @@ class Soul:
         """Forget everything whose own words name a person (store/forget.py); says what went, by kind."""
         with self.transaction() as con:
             gone = forget.forget_person(con, name)
-            forget.counted(con)
+            forget.counted(con, gone)
         self._forgotten(gone.items)
         return gone
 

@@ -6,7 +6,7 @@ import pytest
 
 from anima.errors import DiskFull
 from anima.mind import export
-from anima.store import Home
+from anima.store import Home, forget
 from tests.conftest import PASSPHRASE
 from tests.store.records import NOW, fill
 
@@ -88,3 +88,22 @@ def test_a_forget_while_the_file_is_written_lets_it_go(big_soul, tmp_path, monke
     assert forgot and out.read_text(encoding="utf-8") == "old" and not list(tmp_path.glob("all.json.*"))
     export.export_json(big_soul, out)
     assert not [m for m in json.loads(out.read_text(encoding="utf-8"))["messages"] if m["id"] == first["id"]]
+
+
+def test_a_name_that_matches_nothing_forgets_nothing_an_export_must_drop(big_soul, tmp_path, monkeypatch):
+    """Forgetting a person the soul never heard of removes nothing: the export written meanwhile holds nothing
+    that went, so it is kept (it was refused as if something had), while the file is still rebuilt (copies of the
+    name may sit in free space from text that went another way)."""
+    out = tmp_path / "all.json"
+    real, asked, rebuilt = type(big_soul).query, [], []
+
+    def query(self, sql, params=()):
+        if "FROM messages WHERE rowid >" in sql and not asked:
+            asked.append(self.forget_person("Zarnuvexil"))
+        return real(self, sql, params)
+    monkeypatch.setattr(type(big_soul), "query", query)
+    monkeypatch.setattr(forget, "rewrite_file", lambda con, path: rebuilt.append(path))
+    export.export_json(big_soul, out)
+    assert asked and asked[0].total == 0 and rebuilt == [big_soul.path]
+    assert len(json.loads(out.read_text(encoding="utf-8"))["messages"]) == \
+        big_soul.query("SELECT count(*) AS n FROM messages")[0]["n"]
