@@ -20,6 +20,9 @@ class FirstToken:
         self.at: float | None = None
         self.asked: float | None = None  # when the turn asked the model for its reply
         self.thread: int | None = None  # the turn's (a reflection running beside it asks from its own)
+        # The prompt's new tokens llama.cpp read for the turn before its first token, and how long that took.
+        self.read_tokens, self.read_ms = 0, 0.0
+        self._chat, self._evals_watched = chat, False
         real = chat.stream_text
 
         def stream_text(messages, **kw):
@@ -43,7 +46,9 @@ class FirstToken:
         """(ms to the model's first token, ms to the first words shown, the turn), the turn read to its end.
         `prepared_ms` is then how long recording and recall took before the model was asked."""
         self.at = self.asked = None
+        self.read_tokens, self.read_ms = 0, 0.0
         self.thread = threading.get_ident()
+        self._watch_evals()
         t = time.perf_counter()
         turn = c.turn(text)
         shown = float("nan")
@@ -54,3 +59,22 @@ class FirstToken:
             pass
         self.prepared_ms = float("nan") if self.asked is None else (self.asked - t) * 1000
         return (float("nan") if self.at is None else (self.at - t) * 1000), shown, turn
+
+    def _watch_evals(self) -> None:
+        """Time llama.cpp's reading of the turn's prompt (a real model that has loaded; a fake one reads none)."""
+        loaded = getattr(self._chat, "_loaded", None)
+        llm = loaded() if loaded is not None and not self._evals_watched else None
+        if llm is None:
+            return
+        self._evals_watched, real = True, llm.eval
+
+        def eval(tokens):
+            if threading.get_ident() != self.thread or self.at is not None:
+                return real(tokens)
+            t = time.perf_counter()
+            try:
+                return real(tokens)
+            finally:
+                self.read_tokens += len(tokens)
+                self.read_ms += (time.perf_counter() - t) * 1000
+        llm.eval = eval

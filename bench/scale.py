@@ -247,6 +247,11 @@ def turns(figures: dict, companions: dict, chat) -> None:
     labels = list(companions)
     typed = {label: [] for label in companions}
     typed_on = {label: [] for label in companions}
+    # Where a message sent at once waits: before the model is asked (recording, recall, the workspace), and
+    # llama.cpp reading the prompt's new tokens (the message; the note recall adds).
+    asked = {label: [] for label in companions}
+    read = {label: [] for label in companions}
+    read_ms = {label: [] for label in companions}
     for label in labels + labels[::-1]:
         c = companions[label]
         chat.forget_computed()
@@ -256,6 +261,9 @@ def turns(figures: dict, companions: dict, chat) -> None:
             ms, words, turn = first.turn(c, text + " Tell me more.")
             warm[label].append(ms)
             shown[label].append(words)
+            asked[label].append(first.prepared_ms)
+            read[label].append(first.read_tokens)
+            read_ms[label].append(first.read_ms)
             notes[label].append(turn.workspace.tiers["note"])
             c.settle()
             # As typed in the window: a pause before Enter hands the draft over, and the companion reads along.
@@ -282,7 +290,10 @@ def turns(figures: dict, companions: dict, chat) -> None:
                               first_token_cold_ms=statistics.median(cold[label]),
                               first_words_ms=statistics.median(shown[label]),
                               prompt_tokens=statistics.median(prompt[label]),
-                              note_tokens=statistics.median(notes[label]))
+                              note_tokens=statistics.median(notes[label]),
+                              asked_ms=statistics.median(asked[label]),
+                              read_tokens=statistics.median(read[label]),
+                              read_ms=statistics.median(read_ms[label]))
 
 
 def carried(label: str, c, tmp: Path) -> dict:
@@ -440,6 +451,9 @@ def main(argv=None) -> int:
             ("opening_stall_ms", "window's longest stall, shown to soul and models ready ms", 0),
             ("recall_ms", "one recall ms", 1),
             ("first_token_ms", "first token, warm (a conversation), sent at once ms", 0),
+            ("asked_ms", "  of which before the model is asked (record, recall) ms", 0),
+            ("read_ms", "  of which the model reading the prompt's new tokens ms", 0),
+            ("read_tokens", "  the prompt's new tokens (the message, the note)", 0),
             ("first_token_typed_ms", "first token, warm, typed (the draft read along) ms", 0),
             ("first_token_typed_on_ms", "first token, warm, typed on after the draft (last words unread) ms", 0),
             ("first_token_cold_ms", "first token, cold (whole prompt read) ms", 0),
@@ -473,7 +487,10 @@ def main(argv=None) -> int:
         f"{cold:.2f}x. Against the "
         f"{labels[1]}-message soul (which recalls as much into a turn: an empty soul recalls nothing): warm "
         f"{y['first_token_ms'] / small['first_token_ms']:.2f}x, cold "
-        f"{y['first_token_cold_ms'] / small['first_token_cold_ms']:.2f}x")
+        f"{y['first_token_cold_ms'] / small['first_token_cold_ms']:.2f}x. Sent at once, the model read "
+        f"{y['read_tokens']:.0f} new tokens in {y['read_ms']:.0f} ms, the empty soul's {e['read_tokens']:.0f} in "
+        f"{e['read_ms']:.0f} ms ({y['read_ms'] / e['read_ms']:.2f}x), after {y['asked_ms']:.0f} ms against "
+        f"{e['asked_ms']:.0f} ms before it was asked")
     emit("scale", {"messages": args.messages, "vector_ready_s": round(y["vector_ready_s"], 2),
                    "first_token_ms": round(y["first_token_ms"], 1),
                    "first_token_ms_empty": round(e["first_token_ms"], 1),
@@ -482,6 +499,8 @@ def main(argv=None) -> int:
                    "first_token_typed_on_ms": round(y["first_token_typed_on_ms"], 1),
                    "first_token_typed_on_ms_empty": round(e["first_token_typed_on_ms"], 1),
                    "rss_mb": round(y["rss_mb"], 1),
+                   "read_tokens": y["read_tokens"], "read_tokens_empty": e["read_tokens"],
+                   "read_ms": round(y["read_ms"], 1), "read_ms_empty": round(e["read_ms"], 1),
                    "first_token_cold_ms": round(y["first_token_cold_ms"], 1),
                    "first_token_cold_ms_empty": round(e["first_token_cold_ms"], 1),
                    f"first_token_ms_{args.reference}": round(small["first_token_ms"], 1),
