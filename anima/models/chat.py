@@ -27,6 +27,13 @@ class ModelError(KnownError):
     """The model cannot be loaded or reached: a missing or bad file, an endpoint that is down."""
 
 
+class ModelClosed(ModelError):
+    """A model used after it was closed (a program's mistake, said plainly rather than a crash)."""
+
+    def __init__(self, name: str):
+        super().__init__(f"The chat model {name} was closed and cannot answer; open the companion again.")
+
+
 # The tokens a local model sees at once: the workspace and room for the reply. Every new token is read
 # against every token before it, so on two cores a warm turn at 3,000 tokens waits ~100 ms longer than one at
 # 2,000 (bench/turn.py). Since a trim no longer makes the model read the conversation again (shift.py), a

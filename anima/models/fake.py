@@ -9,7 +9,7 @@ from typing import Generator
 
 import numpy as np
 
-from .chat import Capabilities, ChatModel, Message, StopReason
+from .chat import Capabilities, ChatModel, Message, ModelClosed, StopReason
 from .embedder import Embedder
 
 
@@ -32,7 +32,13 @@ class FakeChatModel(ChatModel):
         self.closed = False
 
     def count_tokens(self, text: str) -> int:
+        self._open()
         return len(re.findall(r"\S+\s*|\s+", text))
+
+    def _open(self) -> None:
+        """Used after close, as the real model (which would crash the process): ModelClosed."""
+        if self.closed:
+            raise ModelClosed(self.name)
 
     def forget_computed(self) -> None:
         self.forgotten += 1
@@ -46,6 +52,7 @@ class FakeChatModel(ChatModel):
 
     def stream_text(self, messages: list[Message], *, max_tokens, temperature, stop, cancel: threading.Event,
                     schema) -> Generator[str, None, StopReason]:
+        self._open()
         self.history.append({"messages": [dict(m) for m in messages], "max_tokens": max_tokens,
                              "stop": stop, "schema": schema, "temperature": temperature})
         if not self.queue:

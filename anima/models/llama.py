@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Generator
 
-from .chat import DEFAULT_CONTEXT_TOKENS, Capabilities, ChatModel, Message, ModelError, StopReason
+from .chat import DEFAULT_CONTEXT_TOKENS, Capabilities, ChatModel, Message, ModelClosed, ModelError, StopReason
 from .defaults import default_gguf
 from .loading import Background
 from .reencode import ReencodeFailed, reencoded
@@ -94,6 +94,7 @@ class LlamaChatModel(ChatModel):
         self._prompt_tokens = None  # shift.PromptTokens, set at load where a trim can be dropped from the cache
         self._exact_prompt = None   # shift.PromptTokens, set at load where the model uses its own template
         self._asides = 0            # side calls under way (aside): they read their prompts in pieces
+        self._closed = False
         self._llm = Background(f"chat model {self.name}", self._load)
         self.capabilities = Capabilities(streaming=True, schema_constrained=True, gpu_offload=False,
                                          context_tokens=n_ctx, keeps_prefix=True)
@@ -144,7 +145,10 @@ class LlamaChatModel(ChatModel):
 
     @property
     def llama(self):
-        """The loaded llama_cpp.Llama (waits for the background load)."""
+        """The loaded llama_cpp.Llama (waits for the background load). ModelClosed once closed: llama.cpp's
+        freed model, used again, crashes the whole process."""
+        if self._closed:
+            raise ModelClosed(self.name)
         return self._llm.get()
 
     def tokenize(self, text: str) -> list[int]:
@@ -232,8 +236,8 @@ class LlamaChatModel(ChatModel):
             self.dropped = drop_block(llm, self._prompt_tokens(list(messages)))
 
     def _loaded(self):
-        """The model if it has loaded (never waits for it, never loads it); None otherwise."""
-        if not self._llm.ready:
+        """The model if it has loaded (never waits for it, never loads it); None otherwise, and once closed."""
+        if not self._llm.ready or self._closed:
             return None
         try:
             return self._llm.get()
@@ -254,5 +258,6 @@ class LlamaChatModel(ChatModel):
 
     def close(self) -> None:
         llm = self._loaded()
+        self._closed = True
         if llm is not None:
             llm.close()

@@ -140,3 +140,27 @@ def test_a_side_call_reads_its_prompt_in_pieces_gives_the_same_answer_and_stops_
     finally:
         llm.eval = original
     assert read == [PIECE] * 3 and len(real_model._exact_prompt(ask)) > 10 * PIECE
+
+
+@pytest.mark.slow  # the real model, in a process of its own: the bug this guards against killed the process
+def test_a_closed_model_says_so_and_the_process_lives_on():
+    """The window's import closed the chat model with the old soul and handed it to the new companion: the next
+    message made llama.cpp read freed memory (a segfault). Used after close, the model raises a clear error."""
+    script = (
+        "from anima.models.chat import ModelClosed\n"
+        "from anima.models.llama import LlamaChatModel\n"
+        "m = LlamaChatModel(seed=1).start_loading()\n"
+        "assert m.count_tokens('hello') > 0\n"
+        "m.close()\n"
+        "m.forget_computed()\n"  # nothing computed to forget: no error, no crash
+        "for use in (lambda: m.count_tokens('hello again'),\n"
+        "            lambda: list(m.stream([{'role': 'user', 'content': 'hi'}], max_tokens=4))):\n"
+        "    try:\n"
+        "        use()\n"
+        "        raise SystemExit('no error')\n"
+        "    except ModelClosed as e:\n"
+        "        print(e)\n"
+        "print('alive')\n")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.count("was closed and cannot answer") == 2 and r.stdout.strip().endswith("alive")
