@@ -316,8 +316,10 @@ class Companion:
     def export_json(self, path: str | Path) -> dict[str, int]:
         return export_json(self.soul, path)
 
-    def close(self) -> None:
-        """Close what it opened: the work between turns, the index loading, the soul, and the chat model."""
+    def close(self, *, models: bool = True) -> None:
+        """Close what it opened: the work between turns, the index loading, the soul, and the chat model.
+        `models=False`: the chat model stays open, for the companion that takes this one's place on another
+        soul (the window's import): a closed llama.cpp model, used again, crashes the process."""
         self.reflector.turn_started()
         if self.indexer_thread.ident is not None:
             self.indexer_thread.join()
@@ -325,4 +327,5 @@ class Companion:
         try:
             self.soul.close()  # a full disk at the checkpoint is a DiskFull (what was saved is kept)
         finally:
-            self.chat.close()  # the model's native memory is freed all the same
+            if models:
+                self.chat.close()  # the model's native memory is freed all the same

@@ -483,7 +483,9 @@ class MainWindow(QMainWindow):
         old = self.companion
         if old is None:
             return
-        dialog = ImportDialog(old.home, replacing=old.home.exists(), parent=self, before_swap=old.close)
+        # The models stay loaded: the companion opened next, on the imported soul or this one again, uses them.
+        dialog = ImportDialog(old.home, replacing=old.home.exists(), parent=self,
+                              before_swap=lambda: old.close(models=False))
         accepted = dialog.exec()
         soul = dialog.result_value if accepted else dialog.reopened
         if soul is not None:  # the imported soul, or the one here opened again after a refused swap closed it

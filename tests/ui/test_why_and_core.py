@@ -127,6 +127,10 @@ def test_import_over_the_open_companion_swaps_the_soul_in_the_window(qtbot, wind
     assert opened_on and threading.main_thread() not in opened_on
     new = window.companion
     assert [r["content"] for r in new.soul.query("SELECT content FROM memories")] == ["from the core"]
+    # The window goes on with the models it had (closing the old soul closed its chat model: the next message
+    # crashed the real llama.cpp with a segfault).
+    new.chat.enqueue("Still here.")
+    assert "Still here." in send(qtbot, window, "Are you there?").text
     new.close()
 
 
@@ -170,6 +174,8 @@ def test_an_import_refused_because_another_program_is_open_leaves_the_window_its
         kept.clear()
         qtbot.waitUntil(lambda: window.companion is not None and window.companion.soul.con is not None,
                         timeout=10_000)
+        window.companion.chat.enqueue("Still here.")  # the window answers on, with the models it had
+        assert "Still here." in send(qtbot, window, "Are you there?").text
     # The second time, once the other program had closed, the core came in.
     qtbot.waitUntil(lambda: [r["content"] for r in window.companion.soul.query("SELECT content FROM memories")]
                     == ["kept here"], timeout=10_000)
