@@ -89,7 +89,7 @@ class Companion:
         self.episodes = Episodes(soul, self.indexer)
         self.rules = Rules(soul)
         self.reflector = Reflector(self.conversation, HumanNotes(soul, chat, self.self_model, self.memories,
-                                                                 self.gate),
+                                                                 self.gate), soul,
                                    learns=soul.get_meta("learns_in_conversation", "1") == "1",
                                    quick=QuickReflection(soul, chat, self.messages, self.self_model, self.feelings,
                                                          names=lambda: (self.name, self.user_name)),

@@ -48,6 +48,16 @@ class SoulClosed(KnownError):
         super().__init__("This companion was closed; nothing more was read or written in it.")
 
 
+class ForgottenMeanwhile(KnownError):
+    """Work between turns (learning, reflection) read the soul before a forget committed, by this program or
+    another: what it made of that may hold what went, so none of it is written. Not the person's to act on: the
+    work is done again, from what is left, the next time it runs."""
+
+    def __init__(self):
+        super().__init__("Something was forgotten while this was being worked out from what was there before: "
+                         "nothing of it was written.")
+
+
 class ForgottenWhileExporting(KnownError):
     """A forget committed while the portable core was written from a snapshot taken before it: the core would have
     carried what was forgotten, so it is not written."""

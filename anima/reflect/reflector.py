@@ -34,10 +34,11 @@ import threading
 from typing import Callable
 
 from ..conversation import Conversation
-from ..errors import KnownError, SoulClosed
+from ..errors import ForgottenMeanwhile, KnownError, SoulClosed
 from ..mind.human import HumanNotes
 from ..mind.messages import clean
 from ..mind.predictions import Evaluation
+from ..store.soul import Soul
 from .deep import DeepReflection, Deepened
 from .parts import PartCreation
 from .quick import Outcome, QuickReflection
@@ -47,12 +48,14 @@ log = logging.getLogger(__name__)
 
 
 class Reflector:
-    def __init__(self, conversation: Conversation, human_notes: HumanNotes, *, learns: bool = True,
+    def __init__(self, conversation: Conversation, human_notes: HumanNotes, soul: Soul, *, learns: bool = True,
                  quick: QuickReflection | None = None, every: int = 1, deep: DeepReflection | None = None,
                  evaluation: Evaluation | None = None, creation: PartCreation | None = None):
         """`every`: quick reflection follows every `every`th turn (0: never). `evaluation`: judges predictions that
-        fell due; `creation`: creates parts from affect (None: not between turns)."""
+        fell due; `creation`: creates parts from affect (None: not between turns). `soul`: each job's writes are
+        refused once a forget commits after the job began (Soul.unforgotten)."""
         self.conversation = conversation
+        self.soul = soul
         self.human_notes = human_notes
         self.learns = learns
         self.quick = quick
@@ -180,10 +183,15 @@ class Reflector:
             self.conversation.note_reflected(done.working_memory)
 
     def _guarded(self, what: str, job, *args) -> bool:
-        """Run one job; a failure is a bug, logged and told, and never reaches the next turn."""
+        """Run one job; a failure is a bug, logged and told, and never reaches the next turn. What the job read
+        before a forget (by this program or another) is not written after it (Soul.unforgotten)."""
         try:
-            job(*args)
+            with self.soul.unforgotten():
+                job(*args)
             return True
+        except ForgottenMeanwhile:  # nothing of it was written; what it would read is read again next time
+            log.info("%s put aside: something was forgotten while it ran", what)
+            return False
         except SoulClosed:  # the companion closed under it (the window closed, an import): no one is left to tell
             log.info("%s stopped: the companion was closed", what)
             return False

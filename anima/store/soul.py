@@ -19,8 +19,8 @@ from typing import Callable, Iterator
 
 import sqlcipher3
 
-from ..errors import (DamagedSoul, DiskError, DiskFull, ForgottenWhileExporting, InvalidEdit, NotFound,
-                      ReadOnlyRecord, SoulBusy, SoulClosed)
+from ..errors import (DamagedSoul, DiskError, DiskFull, ForgottenMeanwhile, ForgottenWhileExporting, InvalidEdit,
+                      NotFound, ReadOnlyRecord, SoulBusy, SoulClosed)
 from . import forget, ids, migrations
 from .kinds import kind as _kind_of
 from .provenance import Provenance
@@ -181,6 +181,7 @@ class Soul:
         self._scrub_pending = False  # a forget whose scrub met a full disk (see _scrub)
         self._wal_pending = False  # a forget's words still in the WAL, which a reader kept from being emptied
         self._rewrite_pending = False  # a forget's file not rebuilt yet, no room then (_scrub, forget.REWRITE_DUE)
+        self._worked_since = threading.local()  # per thread: the forget count its work began at (unforgotten)
         self.con = sqlcipher3.connect(str(self.path), isolation_level=None, check_same_thread=False)
         try:
             _keyed(self.con, key)
@@ -282,6 +283,9 @@ class Soul:
             except sqlcipher3.Error as e:
                 raise translate(e, self.path) from e
             try:
+                since = getattr(self._worked_since, "forgets", None)
+                if since is not None and forget.forgets(con) != since:  # read under the write lock: no forget
+                    raise ForgottenMeanwhile()                          # can commit between the look and the write
                 yield con
                 con.execute("COMMIT")
             except sqlcipher3.Error as e:
@@ -294,6 +298,20 @@ class Soul:
                 self._scrub()
             elif self._wal_pending:
                 self._empty_wal_now()
+
+    @contextmanager
+    def unforgotten(self) -> Iterator[None]:
+        """Work that reads the soul, thinks, then writes what it made of it (learning, reflection, in one thread):
+        each write transaction the thread opens meanwhile raises ForgottenMeanwhile, before anything is written,
+        once a forget has committed since the work began, in this program or another. What it read may have held
+        what went, and a line learned or an episode summed up from it would bring it back (this program's own
+        forgets stop such work first; another program's cannot)."""
+        before = getattr(self._worked_since, "forgets", None)
+        self._worked_since.forgets = self.forgets()
+        try:
+            yield
+        finally:
+            self._worked_since.forgets = before
 
     def _rollback(self) -> None:
         # SQLite has already rolled back after some errors (a full disk, an I/O error); a ROLLBACK that fails
