@@ -601,8 +601,10 @@ def _given(args, e: OSError) -> bool:
 def _first_said(e: KnownError) -> str:
     """What to say, on one line: the first mistake, when closing the soul after it failed too (a full disk
     fails the checkpoint at close as well) and so replaced it; then what closing said."""
-    def before(error):  # what was being handled when it was raised, unless it was raised "from None"
-        return None if error.__suppress_context__ else error.__context__
+    def before(error):  # what it was raised from, or was being handled when it was raised (not "from None")
+        # Closing translates SQLite's error "from" it, and that error was raised while the first mistake was
+        # being handled: the first is found behind the cause (a reply shown, then not saved on a full disk).
+        return error.__cause__ or (None if error.__suppress_context__ else error.__context__)
     first, seen = e, before(e)
     while seen is not None:
         if isinstance(seen, KnownError):

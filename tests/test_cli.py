@@ -224,6 +224,20 @@ def test_a_mistake_that_closing_met_again_is_said_once():
     except DiskFull as e:
         assert _first_said(e) == ("The disk is full: nothing of this change was saved. Closing then failed too: "
                                   "The disk is full: the WAL stays.")
+    # As closing raises it: translated "from" SQLite's error, which met the full disk while the turn's mistake
+    # was handled. Only closing's sentence was said, "everything already saved is kept", of a reply not saved.
+    import sqlite3
+    try:
+        try:
+            raise DiskFull("The disk is full: nothing of this change was saved.")
+        except DiskFull:
+            try:
+                raise sqlite3.OperationalError("database or disk is full")
+            except sqlite3.OperationalError as low:
+                raise DiskFull("The disk is full: the WAL stays.") from low
+    except DiskFull as e:
+        assert _first_said(e) == ("The disk is full: nothing of this change was saved. Closing then failed too: "
+                                  "The disk is full: the WAL stays.")
 
 
 def test_a_mistake_raised_from_none_in_place_of_another_is_said_once(tmp_path, capsys, monkeypatch):
