@@ -299,7 +299,8 @@ def cmd_forget(args) -> int:
             gone = companion.forget(args.kind, args.id)
         else:
             raise KnownError("Say what to forget: `forget --person NAME` or `forget KIND ID`.")
-    print(f"Forgot {gone.describe()}.")
+        # Said before closing: a full disk that fails the close must not hide that the forget was done.
+        print(f"Forgot {gone.describe()}.", flush=True)
     return 0
 
 

@@ -338,3 +338,20 @@ def test_listing_parts_or_proposals_never_loads_the_vectors(anima_home, monkeypa
     assert started == []
     assert cli.main(["recall", "anything"]) == 0  # recall does load them
     assert started == [1]
+
+
+def test_a_forget_done_before_closing_met_a_full_disk_is_said_done(companion, monkeypatch, capsys):
+    """The forget committed; the checkpoint at close then met a full disk. The person reads that it was forgotten
+    (told only 'try again', they would think it was not), then what closing met."""
+    from anima import cli
+    from anima.errors import DiskFull
+    companion.soul.add("message", "user", session="s", role="user", content="Lunch with Bea", created_at="2026")
+
+    class ClosingOnAFullDisk(_LeftOpen):
+        def close(self):
+            raise DiskFull("The disk is full: everything already saved is kept.")
+    monkeypatch.setattr(cli, "open_companion", lambda args, **_: ClosingOnAFullDisk(companion))
+    assert cli.main(["forget", "--person", "Bea"]) == 2
+    out = capsys.readouterr()
+    assert out.out == "Forgot message: 1.\n" and out.err.count("\n") == 1 and "disk is full" in out.err
+    assert not companion.soul.query("SELECT 1 FROM messages")
