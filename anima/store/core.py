@@ -303,6 +303,8 @@ def _header(f, size: int, path: Path) -> _Header:
     magic = f.read(len(MAGIC))
     if magic[:10] != MAGIC[:10]:
         raise BadCore(f"{path} is not an Anima core file.")
+    if len(magic) < len(MAGIC):  # cut inside the version the magic ends with: no newer version, a short file
+        raise BadCore(f"{path} is truncated.")
     if magic != MAGIC:
         raise BadCore(f"{path} is a core from a newer version of Anima; update Anima to import it.")
     raw = _take(f, size, MAX_HEADER, path)

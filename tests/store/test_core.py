@@ -113,6 +113,16 @@ def test_a_bad_core_is_refused_and_the_target_stays_as_it_was(exported, tmp_path
     assert not target.dir.exists() or list(target.dir.iterdir()) == []
 
 
+def test_a_core_cut_inside_its_magic_is_truncated_not_newer(exported, tmp_path):
+    """Cut after the magic's name but inside the version it ends with: not "from a newer version of Anima"."""
+    path, _ = exported
+    for length in range(10, len(core.MAGIC)):
+        bad = tmp_path / f"cut{length}.core"
+        bad.write_bytes(path.read_bytes()[:length])
+        with pytest.raises(BadCore, match="is truncated"):
+            Home(tmp_path / "target").import_core(bad, EXPORT, "pw")
+
+
 def test_a_wrong_export_passphrase_is_refused(exported, tmp_path):
     path, _ = exported
     target = Home(tmp_path / "target")
