@@ -182,6 +182,9 @@ class Soul:
         self._wal_pending = False  # a forget's words still in the WAL, which a reader kept from being emptied
         self._rewrite_pending = False  # a forget's file not rebuilt yet, no room then (_scrub, forget.REWRITE_DUE)
         self._worked_since = threading.local()  # per thread: the forget count its work began at (unforgotten)
+        # Made by this open: a soul being built under a staging name (a create, an import), which its maker
+        # removes if closing fails; nothing of it is "kept in its WAL" then.
+        self._made = create
         self.con = sqlcipher3.connect(str(self.path), isolation_level=None, check_same_thread=False)
         try:
             _keyed(self.con, key)
@@ -229,7 +232,8 @@ class Soul:
                 self.con.execute(f"PRAGMA busy_timeout = {CLOSING_WAIT_MS}")
                 self.con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             except sqlcipher3.Error as e:
-                raise translate_disk(e, self.path, CLOSING.format(name=self.path.name)) from e
+                raise translate_disk(e, self.path, CREATING if self._made else CLOSING.format(name=self.path.name)) \
+                    from e
             finally:
                 self.con.close()
                 self.con = None

@@ -228,6 +228,24 @@ def test_simulated_a_full_disk_at_the_checkpoint_on_close(anima_home, monkeypatc
         assert again.query("SELECT content FROM messages")[0]["content"] == "kept"
 
 
+def test_simulated_a_full_disk_closing_a_soul_being_made_says_none_was_made(anima_home, tmp_path, monkeypatch):
+    """A create's (or an import's) soul is built under a staging name and removed when closing it fails: closing's
+    own "everything already saved is kept (in .soul.creating.N.db-wal)" was said of a file just removed."""
+    home = Home(anima_home)
+    with home.create(PASSPHRASE) as soul:
+        Home.export(soul, tmp_path / "core.anima", "an export passphrase")
+    into = Home(tmp_path / "new")
+    for make in (lambda: into.create(PASSPHRASE),
+                 lambda: into.import_core(tmp_path / "core.anima", "an export passphrase", PASSPHRASE)):
+        with monkeypatch.context() as mp:
+            simulate(mp, "PRAGMA wal_checkpoint", free=8 * 1024, code=13, message="database or disk is full")
+            with pytest.raises(DiskFull, match="no soul was made, and nothing half-made is left") as said:
+                make()
+        assert "kept" not in str(said.value).split("Nothing was imported")[0]
+        assert not into.exists() and not [p for p in into.dir.glob("*") if ".soul." in p.name and "lock" not in
+                                           p.name]
+
+
 def leaves_sidecars(monkeypatch, then=None):
     """The simulated failure leaves what SQLite leaves on a full disk: an empty -wal and a 3-byte -shm (after
     `then()`, which may stand for another program opening the soul meanwhile)."""
