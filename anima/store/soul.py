@@ -472,13 +472,23 @@ class Soul:
         self.put_vectors(kind, [item_id], model, [vector])
 
     def put_vectors(self, kind: str, item_ids: list[int], model: str, vectors) -> None:
-        """Store (or replace) the embeddings of some items of one kind, in one transaction."""
+        """Store (or replace) the embeddings of some items of one kind, in one transaction; only of items still
+        stored: re-indexing embeds rows read seconds before, and another program may have forgotten one since
+        (its vector, left behind, would be a trace of it that nothing removes)."""
         import numpy as np
-        rows = []
-        for item_id, vector in zip(item_ids, vectors):
-            v = np.asarray(vector, dtype="<f4").ravel()
-            rows.append((kind, item_id, model, v.size, v.tobytes()))
+        table = _kind(kind)[0]
+        item_ids = list(item_ids)
         with self.transaction() as con:
+            present = set()
+            for i in range(0, len(item_ids), IN_CHUNK):
+                chunk = item_ids[i:i + IN_CHUNK]
+                present.update(r[0] for r in con.execute(f"SELECT id FROM {table} WHERE id IN "
+                                                         f"({','.join('?' * len(chunk))})", chunk))
+            rows = []
+            for item_id, vector in zip(item_ids, vectors):
+                if item_id in present:
+                    v = np.asarray(vector, dtype="<f4").ravel()
+                    rows.append((kind, item_id, model, v.size, v.tobytes()))
             con.executemany("INSERT INTO embeddings VALUES (?, ?, ?, ?, ?) ON CONFLICT(item_kind, item_id) "
                             "DO UPDATE SET model = excluded.model, dim = excluded.dim, vector = excluded.vector", rows)
 

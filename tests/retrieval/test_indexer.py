@@ -159,6 +159,31 @@ def test_what_another_connection_stores_and_forgets_is_in_step_at_the_next_recal
     soul_b.close()
 
 
+def test_re_indexing_an_item_another_program_forgot_meanwhile_stores_no_vector_of_it(home, monkeypatch):
+    """Re-indexing reads the items without a vector, embeds them (seconds, for many), then stores their vectors:
+    an item the other program forgot in between must not get one (a vector with no item, that nothing removes)."""
+    soul_a, indexer_a, messages_a = opened(home)
+    soul_b, _, _ = opened(home)
+    kept = messages_a.record("user", "The harbour froze over")
+    gone = messages_a.record("user", "Quillonby rang about the boat")
+    soul_a.query("DELETE FROM embeddings")  # as a full disk leaves them: stored without their vectors
+    real = indexer_a.embed
+
+    def embed(kind, rows):
+        vectors = real(kind, rows)
+        if any(r["id"] == gone for r in rows):
+            soul_b.forget("message", gone)  # the other program, while this one embeds
+        return vectors
+    monkeypatch.setattr(indexer_a, "embed", embed)
+    assert indexer_a.reindex_missing() == 2
+    stored = {(r["item_kind"], r["item_id"]) for r in soul_a.query("SELECT item_kind, item_id FROM embeddings")}
+    assert stored == {("message", kept)}
+    indexer_a.catch_up()  # what a recall does first
+    assert indexer_a.index.vector(("message", gone)) is None and indexer_a.index.vector(("message", kept)) is not None
+    soul_a.close()
+    soul_b.close()
+
+
 def test_with_nobody_else_writing_a_recall_reads_no_feed(home, monkeypatch):
     soul, indexer, messages = opened(home)
     messages.record_many([NewMessage("user", t) for t in texts(20)])
