@@ -261,6 +261,16 @@ class Companion:
         self.conversation.forget(set(gone.items), name_pattern(name))
         return gone
 
+    def gone_since(self, forgets: int | None, message_ids) -> tuple[int, set[int]]:
+        """The soul's count of forgets (any program's), and which of these messages are no longer stored when it
+        is not `forgets`: what a window shows that another program forgot. One read of a count while nothing
+        was forgotten."""
+        count = self.soul.forgets()
+        if count == forgets:
+            return count, set()
+        keys = {("message", i) for i in message_ids}
+        return count, {i for _, i in keys - self.soul.present(keys)}
+
     def edit_self(self, name: str, content: str, was: str | None = None) -> None:
         """The person's own edit of a part of the self in the Open Mind. What steers the companion goes through
         the gate (a secret is refused even here); the rest is written as it is. `was`: the text the editor was

@@ -13,6 +13,7 @@ never waits on it; "Reflecting…" shows quietly while it runs, and the Open Min
 shows what it made when it ends.
 """
 
+import logging
 import threading
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
@@ -27,6 +28,9 @@ from . import errors, tasks
 
 IDLE_MS = 3 * 60_000  # idle this long (no typing, no turn): the companion reflects deeply
 TITLE = f"Anima {__version__}"  # the app's name and version, in every title
+# How often the window looks whether another program forgot what it shows: one read of a count, off the UI thread.
+FOLLOW_FORGETS_MS = 2000
+log = logging.getLogger(__name__)
 from .chat.attachments import outside
 from .chat.disk_banner import DiskBanner
 from .chat.input import MessageBox
@@ -113,6 +117,12 @@ class MainWindow(QMainWindow):
         self.poll = QTimer(self, interval=250)
         self.poll.timeout.connect(self.update_status)
         self.poll.start()
+        # What another program forgot (`anima chat`, another window) leaves the transcript too, within seconds.
+        self._forgets_seen: int | None = None
+        self._following = False
+        self.elsewhere = QTimer(self, interval=FOLLOW_FORGETS_MS)
+        self.elsewhere.timeout.connect(self.follow_forgets)
+        self.elsewhere.start()
         self.idle = QTimer(self, singleShot=True)
         self.idle.timeout.connect(self.idle_reached)
         self._menu()
@@ -146,6 +156,7 @@ class MainWindow(QMainWindow):
         from .mind.panel import OpenMind
         self._stop_reflecting()  # the old soul's (an import closed it, which stopped it already)
         self.companion = companion
+        self._forgets_seen = None
         name, picture = looks if looks is not None else (companion.name, None)
         self.setWindowTitle(f"{name} — {TITLE}")
         from .dialogs.card_import import show_picture
@@ -306,6 +317,28 @@ class MainWindow(QMainWindow):
     def forgotten(self, gone) -> None:
         """Something was forgotten in the Open Mind: the bubbles of messages that went leave the transcript."""
         self.transcript.forget({item_id for kind, item_id in gone.items if kind == "message"})
+
+    def follow_forgets(self) -> None:
+        """Messages on screen that another program forgot leave the transcript (this window's own forgets take
+        theirs at once: forgotten). Read off the UI thread; a look that fails (the soul closing for an import,
+        another program writing a long while) is logged, and the next tick looks again."""
+        companion = self.companion
+        if companion is None or self._following:
+            return
+        self._following = True
+        shown, seen = self.transcript.shown_ids(), self._forgets_seen
+
+        def done(result) -> None:
+            self._following = False
+            if companion is self.companion:
+                self._forgets_seen, gone = result
+                if gone:
+                    self.transcript.forget(gone)
+
+        def failed(error) -> None:
+            self._following = False
+            log.info("looking for what another program forgot failed (%s); looking again", type(error).__name__)
+        tasks.run(lambda: companion.gone_since(seen, shown), done, failed, self)
 
     def stop_reply(self) -> None:
         if self.cancel is not None:
@@ -538,4 +571,5 @@ class MainWindow(QMainWindow):
         self._stop_reflecting()
         self.idle.stop()
         self.poll.stop()
+        self.elsewhere.stop()
         super().closeEvent(event)

@@ -93,3 +93,19 @@ def test_closing_during_a_reply_slow_to_stop_never_freezes_the_window_and_quits_
     bound.stop()
     assert not window.isVisible() and window.worker is None
     assert said(c) == ["tell me everything", "Let"]  # what the turn kept of a cancelled reply, as on Stop
+
+
+def test_a_message_another_program_forgot_leaves_the_transcript(qtbot, window, anima_home):
+    """`anima chat` (here, a second connection to the same soul) forgets a message the window shows: its bubble
+    goes within seconds, with no turn needed, as when it is forgotten in this window's Open Mind."""
+    from anima.store import Home
+    from tests.conftest import PASSPHRASE
+    from tests.ui.conftest import send
+    window.companion.chat.enqueue("Rex sounds lovely.", "Noted.")
+    send(qtbot, window, "My dog Rex chews everything")
+    send(qtbot, window, "The weather is grey")
+    [rex] = [b for b in window.transcript.bubbles if b.text == "My dog Rex chews everything"]
+    with Home(anima_home).unlock(PASSPHRASE) as other:
+        other.forget("message", rex.message_id)
+    qtbot.waitUntil(lambda: all("Rex chews" not in b.text for b in window.transcript.bubbles), timeout=10_000)
+    assert [b.text for b in window.transcript.bubbles if b.role == "user"] == ["The weather is grey"]

@@ -220,6 +220,10 @@ class Transcript(QScrollArea):
         self.forgotten |= message_ids
         self.withdraw([b for b in self.bubbles if b.forget(self.forgotten)])
 
+    def shown_ids(self) -> set[int]:
+        """The ids of every message on screen: the person's words, the companion's, texts from outside."""
+        return {i for b in self.bubbles for i in (b.words_id, *(box.message_id for box in b.outside)) if i is not None}
+
     def oldest_id(self) -> int | None:
         ids = [b.message_id for b in self.bubbles if b.message_id is not None]
         return min(ids) if ids else None
