@@ -120,6 +120,7 @@ class MainWindow(QMainWindow):
         # What another program forgot (`anima chat`, another window) leaves the transcript too, within seconds.
         self._forgets_seen: int | None = None
         self._following = False
+        self._asked = False  # the person already said to close, losing what waits (quit_asked)
         self.elsewhere = QTimer(self, interval=FOLLOW_FORGETS_MS)
         self.elsewhere.timeout.connect(self.follow_forgets)
         self.elsewhere.start()
@@ -136,7 +137,7 @@ class MainWindow(QMainWindow):
                               ("&Import soul…", "Ctrl+I", self.import_), ("Change &passphrase…", None, self.passphrase),
                               ("&Reflect now", None, self.reflect_now), ("E&volve my persona", None, self.evolve),
                               ("&Settings…", "Ctrl+,", self.open_settings),
-                              ("&Quit", "Ctrl+Q", self.close)):
+                              ("&Quit", "Ctrl+Q", self.quit_asked)):
             action = QAction(text, self)
             if key:
                 action.setShortcut(QKeySequence(key))
@@ -555,7 +556,33 @@ class MainWindow(QMainWindow):
         if dialog.exec():
             self.settings = dialog.result_value
 
+    def quit_asked(self) -> None:
+        """The person asked to close (the menu, Ctrl+Q, the title bar's button: closeEvent)."""
+        if self._unsent_may_go():
+            self._asked = True
+            self.close()
+
+    def _unsent_may_go(self) -> bool:
+        """Whether closing may go on: messages the banner keeps to send once there is room (or once the soul is
+        free), and those queued behind them, are saved nowhere, so the person says whether to lose them."""
+        from PySide6.QtWidgets import QMessageBox
+        waiting = int(self.disk_banner.waiting and bool(self.input.toPlainText().strip())) + len(self.queued)
+        if not waiting or self.closing:
+            return True
+        said = "A message you sent has" if waiting == 1 else f"{waiting} messages you sent have"
+        answer = QMessageBox.question(
+            self, TITLE, f"{said} not been saved yet: they wait for room on the disk, or for the other program to "
+            "finish. Closing now loses them. Close anyway?", QMessageBox.Close | QMessageBox.Cancel,
+            QMessageBox.Cancel)
+        return answer == QMessageBox.Close
+
     def closeEvent(self, event) -> None:
+        # The title bar's close button (spontaneous: the window system's) asks as the menu does; a close from code
+        # (the app quitting after a failure, a test) does not stop for a question.
+        asked, self._asked = self._asked, False
+        if event.spontaneous() and not asked and not self._unsent_may_go():
+            event.ignore()
+            return
         self.closing = True
         self.stop_reply()
         if self.reflecting is not None:

@@ -67,6 +67,30 @@ def test_a_full_disk_during_a_send_keeps_the_message_and_sends_it_when_space_ret
     assert dialogs == []
 
 
+def test_closing_while_a_message_waits_for_room_asks_first(qtbot, disk_window, monkeypatch):
+    """The banner promised to send the message in the box once there is room: closing would lose it unsaid (found
+    by a helper's QA). The person is asked; Cancel keeps the window and the message, Close closes."""
+    from PySide6.QtGui import QCloseEvent
+    from PySide6.QtWidgets import QMessageBox
+    w, c, disk, _ = disk_window
+    fill(disk)
+    typed(qtbot, w, "I moved to Lisbon")
+    qtbot.waitUntil(lambda: w.disk_banner.isVisible() and w.worker is None, timeout=10_000)
+    asked, answer = [], [QMessageBox.Cancel]
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or answer[0])
+    w.quit_asked()  # the menu's Quit, Ctrl+Q
+    assert len(asked) == 1 and "not been saved" in asked[0] and w.isVisible() and not w.closing
+    assert w.input.toPlainText() == "I moved to Lisbon"
+    event = QCloseEvent()
+    event.setAccepted(True)
+    monkeypatch.setattr(QCloseEvent, "spontaneous", lambda self: True)  # the title bar's close button
+    w.closeEvent(event)
+    assert len(asked) == 2 and not event.isAccepted() and not w.closing
+    answer[0] = QMessageBox.Close
+    w.quit_asked()
+    assert len(asked) == 3 and w.closing and not w.isVisible()
+
+
 def test_retry_sends_the_kept_message_at_once(qtbot, disk_window):
     w, c, disk, dialogs = disk_window
     c.chat.enqueue("Noted.")
