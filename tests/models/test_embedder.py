@@ -69,3 +69,18 @@ def test_the_export_writes_a_graph_that_gives_the_same_vectors(tmp_path, onnx):
     assert fresh.runtime == "onnxruntime"
     assert np.allclose(fresh.embed_batch(TEXTS[:4]), onnx.embed_batch(TEXTS[:4]), atol=1e-6)
     assert main(["--dest", str(tmp_path / "out"), "--if-missing"]) == 0
+
+
+def test_embedding_writes_nothing_outside_the_companions_folders(tmp_path):
+    """ONNX Runtime 1.32 writes a device id and queued telemetry events under ~/.cache/Microsoft and a session
+    file in the temporary folder as soon as it is imported; an offline companion writes nowhere but its own."""
+    import os
+    home, tmp = tmp_path / "home", tmp_path / "tmp"
+    home.mkdir()
+    tmp.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "ORT_DISABLE_TELEMETRY"}
+    r = subprocess.run([sys.executable, "-c", "from anima.models.embedder import MiniLMEmbedder; "
+                        "print(MiniLMEmbedder().embed_batch(['hello']).shape)"],
+                       env={**env, "HOME": str(home), "TMPDIR": str(tmp)}, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0 and "(1, 384)" in r.stdout, r.stderr[-2000:]
+    assert [str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file()] == []
