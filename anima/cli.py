@@ -435,7 +435,8 @@ def cmd_parts(args) -> int:
             pack = companion.packs.export(args.name or f"{companion.name}'s parts",
                                           args.description or f"The active parts and affect profile of "
                                                               f"{companion.name}.")
-            Path(args.path).write_text(json.dumps(pack, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+            # Owner-only (0600) and whole, as every export: a pack is not encrypted.
+            keys.write_atomically(Path(args.path), (json.dumps(pack, ensure_ascii=False, indent=1) + "\n").encode())
             print(f"Exported {len(pack['parts'])} parts and the affect profile to {args.path}.")
             print("Warning: a pack is plain JSON, NOT encrypted: anyone who can read the file can read the parts.",
                   file=sys.stderr)

@@ -355,3 +355,16 @@ def test_a_forget_done_before_closing_met_a_full_disk_is_said_done(companion, mo
     out = capsys.readouterr()
     assert out.out == "Forgot message: 1.\n" and out.err.count("\n") == 1 and "disk is full" in out.err
     assert not companion.soul.query("SELECT 1 FROM messages")
+
+
+def test_plain_exports_are_readable_by_their_owner_only(companion, parts_cli, tmp_path):
+    """A card (PNG or JSON), its lorebook and a parts pack are not encrypted: like `export --json`, they are
+    written 0600, not 0644 (readable by anyone on the machine, found by a helper's QA), and whole."""
+    import stat
+    companion.world.create("person", "Bea", "Ada's sister.", ["sister"])
+    card, book, pack = tmp_path / "card.png", tmp_path / "book.json", tmp_path / "pack.json"
+    companion.characters.write(card, book)
+    assert parts_cli("export-pack", str(pack))[0] == 0
+    for path in (card, book, pack):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.endswith((".new", ".partial"))) == []

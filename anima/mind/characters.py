@@ -15,7 +15,7 @@ from typing import Callable
 
 from ..conversation import Conversation
 from ..errors import InvalidEdit, KnownError
-from ..store import png_text
+from ..store import keys, png_text
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul, now
 from . import lorebook
@@ -315,11 +315,9 @@ def _colour(name: str) -> tuple[int, int, int]:
 
 
 def _write(path: Path, body: bytes) -> None:
-    partial = path.with_name(path.name + ".partial")
+    """Whole or not at all, and readable by its owner only (0600, as every export): a card is not encrypted,
+    and holds the persona and the world cards (it was written 0644, readable by anyone on the machine)."""
     try:
-        partial.write_bytes(body)
-        partial.replace(path)
+        keys.write_atomically(path, body)  # a full disk: DiskFull, the old file kept
     except OSError as e:
         raise KnownError(f"Cannot write {path}: {e.strerror}; nothing was written there.") from None
-    finally:
-        partial.unlink(missing_ok=True)
