@@ -375,3 +375,36 @@ def test_what_was_on_its_mind_about_a_person_another_program_forgets_leaves_the_
     sent = json.dumps(chat.history[-1]["messages"])
     assert "Ottoline" not in sent and "Bea" in sent and "I slept well." in sent
     assert not [e for e in c.conversation.entries() if "Ottoline" in e.content]
+
+
+def test_forgetting_a_person_takes_what_came_from_them_what_was_learned_from_them_and_names_of_files(talked,
+                                                                                                     tmp_path,
+                                                                                                     anima_home):
+    """Found by a helper's QA: a file attached as "Zorblatt-diary.txt" (its own words never name him) and a
+    lorebook "Zorblatt-lore.json" kept his name in the message's speaker and the card's provenance, and a fact
+    learned from "Zorblatt is allergic to peanuts", stored as "They are allergic to peanuts", stayed in memory
+    and in the human block as a fact about the person. Forgetting him takes the file's message, the fact and its
+    line, and clears the lorebook's file name; the card itself, which does not name him, stays."""
+    from anima.mind.messages import External
+    from anima.store.provenance import Provenance, Source
+    c, chat = talked
+    key = Home(anima_home).unlock_key(PASSPHRASE)
+    chat.enqueue("Lantern boats!")
+    c.turn("What do you make of this?", external=[External(Source.FILE, "The harvest festival in Brindlemoor had "
+                                                                        "lantern boats.", "Zorblatt-diary.txt")]).read()
+    c.settle()
+    card = c.world.create("place", "Brindlemoor", "A harbour town with a harvest festival.", ["harbour"],
+                          actor="ai", provenance=Provenance(Source.CARD, None, "Zorblatt-lore.json"))
+    chat.learn.append(facts(("Is allergic to peanuts", 0)))
+    chat.enqueue("Good to know.")
+    c.turn("My friend Zorblatt is allergic to peanuts").read()
+    c.settle()
+    assert "Is allergic to peanuts" in c.self_model.read().human
+    gone = c.forget_person("Zorblatt")
+    assert gone.by_kind()["message"] == 2 and gone.by_kind()["memory"] == 1 and gone.labels == 1
+    assert "peanuts" not in c.self_model.read().human
+    assert not [m for m in c.memories.current() if "peanuts" in m["content"]]
+    assert card in [w["id"] for w in c.world.all()]  # its own words do not name him
+    assert not re.search("zorblatt", everything(c, tmp_path), re.I)
+    c.soul.query("PRAGMA wal_checkpoint(TRUNCATE)")
+    assert not holds(c.soul.path, key, "Zorblatt")

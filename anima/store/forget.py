@@ -26,6 +26,7 @@ from pathlib import Path
 from ..errors import NotFound
 from . import ids
 from .kinds import KINDS, full_text_tables
+from .provenance import EXTERNAL, Source
 
 log = logging.getLogger(__name__)
 
@@ -36,10 +37,12 @@ _UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u
 
 @dataclass
 class Forgotten:
-    """What one forget removed: the items by key, lines of sections by kind, and edits of the history."""
+    """What one forget removed: the items by key, lines of sections by kind, edits of the history, and labels of
+    where kept items came from (a file's name) that named the person."""
     items: list[tuple[str, int]] = field(default_factory=list)
     lines: Counter = field(default_factory=Counter)
     edits: int = 0
+    labels: int = 0
 
     def by_kind(self) -> dict[str, int]:
         counts = Counter(kind for kind, _ in self.items)
@@ -47,6 +50,8 @@ class Forgotten:
             counts[f"{kind} lines"] += n
         if self.edits:
             counts["edit_history"] = self.edits
+        if self.labels:
+            counts["labels"] = self.labels
         return dict(counts)
 
     def describe(self) -> str:
@@ -54,11 +59,12 @@ class Forgotten:
         parts = [f"{KINDS[k].title}: {n}" for k, n in Counter(kind for kind, _ in self.items).items()]
         parts += [f"lines of {KINDS[k].title}: {n}" for k, n in self.lines.items()]
         parts += [f"edits: {self.edits}"] if self.edits else []
+        parts += [f"names of where things came from: {self.labels}"] if self.labels else []
         return ", ".join(parts) or "nothing (nothing held it)"
 
     @property
     def total(self) -> int:
-        return len(self.items) + sum(self.lines.values()) + self.edits
+        return len(self.items) + sum(self.lines.values()) + self.edits + self.labels
 
 
 def name_pattern(name: str) -> re.Pattern | None:
@@ -144,25 +150,51 @@ def forget_item(con, kind: str, item_id: int, lines: Counter | None = None) -> l
 
 
 def forget_person(con, name: str) -> Forgotten:
-    """Everything whose own words name `name`, in one transaction (the caller's)."""
+    """Everything whose own words name `name`, in one transaction (the caller's). A message's own words include
+    who it is from when it came from outside (a file "Zorblatt-diary.txt", text pasted from them); what learning
+    drew from a message that goes, goes with it ("They are allergic to peanuts", learned from "Zorblatt is
+    allergic to peanuts", would otherwise stay, as a fact about the person). Labels of where a kept item came from
+    that name them (a lorebook's file name) are cleared."""
     pattern = name_pattern(name)
     out, seen = Forgotten(), set()
     if pattern is None:
         return out
+
+    def forget(kind: str, item_id: int) -> None:
+        if (kind, item_id) not in seen:
+            gone = [key for key in forget_item(con, kind, item_id, out.lines) if key not in seen]
+            seen.update(gone)
+            out.items += gone
     for k in KINDS.values():
         if k.sections:
             continue
         rows = con.execute(f"SELECT id, {', '.join(k.text)} FROM {k.table}").fetchall()
+        outside = _from_outside(con) if k.name == "message" else {}
         for item_id, *texts in rows:
-            if (k.name, item_id) not in seen and any(pattern.search(said(t)) for t in texts):
-                gone = [key for key in forget_item(con, k.name, item_id, out.lines) if key not in seen]
-                seen.update(gone)
-                out.items += gone
+            if any(pattern.search(said(t)) for t in texts) or pattern.search(outside.get(item_id, "")):
+                if k.name == "message":
+                    for (memory,) in con.execute("SELECT id FROM memories WHERE source_message_id = ?",
+                                                 (item_id,)).fetchall():
+                        forget("memory", memory)
+                forget(k.name, item_id)
     # Lines that name them, and the history of every edit whose old or new value named them (undoing it would
     # bring them back).
     out.lines.update(_forget_lines(con, pattern))
     out.edits = out.lines.pop("edit_history", 0)
+    for kind, item_id, detail in con.execute("SELECT item_kind, item_id, detail FROM provenance").fetchall():
+        if pattern.search(detail or ""):
+            con.execute("UPDATE provenance SET detail = '' WHERE item_kind = ? AND item_id = ?", (kind, item_id))
+            out.labels += 1
     return out
+
+
+def _from_outside(con) -> dict[int, str]:
+    """Who each message that came from outside is from, as its speaker says ("file notes.txt", a name): the
+    person's own messages and the companion's carry their names there, which name nobody else."""
+    outside = tuple(s.value for s in EXTERNAL) + (Source.THIRD_PARTY.value,)
+    return dict(con.execute(f"SELECT m.id, m.speaker FROM messages m JOIN provenance p ON p.item_kind = 'message' "
+                            f"AND p.item_id = m.id WHERE p.source IN ({','.join('?' * len(outside))})",
+                            outside).fetchall())
 
 
 def _forget_lines(con, pattern: re.Pattern) -> Counter:
