@@ -1,6 +1,6 @@
 """Text the person did not type: a paste of more than one line and files become attachments marked as outside text."""
 
-from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
@@ -100,10 +100,10 @@ def test_a_file_dropped_on_the_message_box_is_attached(qtbot, window, tmp_path):
     data = QMimeData()
     data.setUrls([QUrl.fromLocalFile(str(notes))])
     viewport = window.input.viewport()
-    at = QPointF(10, 10)
+    at = QPoint(10, 10)  # Qt's drag events take a QPoint, its drop event a QPointF
     for event in (QDragEnterEvent(at, Qt.CopyAction, data, Qt.LeftButton, Qt.NoModifier),
                   QDragMoveEvent(at, Qt.CopyAction, data, Qt.LeftButton, Qt.NoModifier),
-                  QDropEvent(at, Qt.CopyAction, data, Qt.LeftButton, Qt.NoModifier)):
+                  QDropEvent(QPointF(at), Qt.CopyAction, data, Qt.LeftButton, Qt.NoModifier)):
         QApplication.sendEvent(viewport, event)
     assert chips(window.input.attachments) == ["file todo.md (2 lines)"]
     assert window.input.toPlainText() == ""
