@@ -3,6 +3,7 @@
 import traceback
 from typing import Callable
 
+import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThread, QThreadPool, Signal, Slot
 
 
@@ -40,19 +41,32 @@ _keep: set = set()
 
 
 def run(fn: Callable, done: Callable | None = None, failed: Callable | None = None, parent: QObject | None = None):
-    """Call fn() on a pool thread; done(result) or failed(error) are then called on the UI thread."""
+    """Call fn() on a pool thread; done(result) or failed(error) are then called on the UI thread, unless
+    `parent` (the widget they report to) was deleted meanwhile."""
     # Kept alive here until it has fired, not by a parent: a window closed meanwhile must not
     # delete it under the worker's feet.
     signals = _Signals()
     _keep.add(signals)
     if done:
-        signals.done.connect(done)
+        signals.done.connect(_while_alive(parent, done))
     if failed:
-        signals.failed.connect(failed)
+        signals.failed.connect(_while_alive(parent, failed))
     signals.done.connect(lambda _: _keep.discard(signals))
     signals.failed.connect(lambda _: _keep.discard(signals))
     QThreadPool.globalInstance().start(_Job(fn, signals))
     return signals
+
+
+def _while_alive(parent: QObject | None, fn: Callable) -> Callable:
+    """`fn`, skipped once `parent` is deleted: a window closed while the disk was measured for its banner had the
+    answer reach the deleted banner ("Internal C++ object (DiskBanner) already deleted")."""
+    if parent is None:
+        return fn
+
+    def call(value) -> None:
+        if shiboken6.isValid(parent):
+            fn(value)
+    return call
 
 
 class TurnWorker(QThread):
