@@ -476,14 +476,9 @@ class Soul:
         stored: re-indexing embeds rows read seconds before, and another program may have forgotten one since
         (its vector, left behind, would be a trace of it that nothing removes)."""
         import numpy as np
-        table = _kind(kind)[0]
         item_ids = list(item_ids)
         with self.transaction() as con:
-            present = set()
-            for i in range(0, len(item_ids), IN_CHUNK):
-                chunk = item_ids[i:i + IN_CHUNK]
-                present.update(r[0] for r in con.execute(f"SELECT id FROM {table} WHERE id IN "
-                                                         f"({','.join('?' * len(chunk))})", chunk))
+            present = {i for _, i in self.present((kind, i) for i in item_ids)}  # read in this transaction
             rows = []
             for item_id, vector in zip(item_ids, vectors):
                 if item_id in present:
