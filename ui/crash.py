@@ -44,6 +44,19 @@ def log_dir(home_dir: Path | None = None) -> Path:
     return Path(platformdirs.user_log_dir("anima", appauthor=False))
 
 
+def private(path: str, flags: int) -> int:
+    """An `opener` for open(): a file it creates is readable by its owner only, whatever the umask."""
+    return os.open(path, flags, 0o600)
+
+
+class PrivateLog(logging.handlers.RotatingFileHandler):
+    """A rotating log made 0600, as is the new one each rotation starts (its backups are those, renamed)."""
+
+    def _open(self):
+        return self._builtin_open(self.baseFilename, self.mode, encoding=self.encoding, errors=self.errors,
+                                  opener=private)
+
+
 def withheld(error: BaseException) -> str:
     kind = type(error)
     return f"{kind.__module__}.{kind.__qualname__} (its message is not logged)"
@@ -133,12 +146,12 @@ class CrashHandler(QObject):
         folder.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         folder.mkdir(exist_ok=True, mode=0o700)
         self.folder, self.log_path = folder, folder / LOG_NAME
-        self.file_handler = logging.handlers.RotatingFileHandler(self.log_path, maxBytes=1_000_000, backupCount=3,
-                                                                 encoding="utf-8", delay=True)
+        self.file_handler = PrivateLog(self.log_path, maxBytes=1_000_000, backupCount=3, encoding="utf-8", delay=True)
         self.file_handler.setFormatter(WithheldMessages())
         for name in LOGGERS:
             logging.getLogger(name).addHandler(self.file_handler)
-        self.faults = open(folder / FAULTS_NAME, "a", encoding="utf-8")  # kept open: faulthandler writes to its fd
+        # Kept open: faulthandler writes to its fd.
+        self.faults = open(folder / FAULTS_NAME, "a", encoding="utf-8", opener=private)
         faulthandler.enable(self.faults, all_threads=True)
 
     def _close(self) -> None:

@@ -7,6 +7,7 @@ complete, verified files; the app never deletes or overwrites a soul in place.
 
 import logging
 import os
+import stat
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -48,7 +49,7 @@ class Home:
 
     def create(self, passphrase: str, name: str = "Anima", remember: bool = False) -> Soul:
         self.ensure_vacant()
-        self.dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        _private_folder(self.dir)
         key = keys.new_database_key()
         keyfile = keys.KeyFile.wrap(key, passphrase)
         # Build the database under a temporary name; it takes its real name last,
@@ -106,6 +107,7 @@ class Home:
     def unlock(self, passphrase: str | None = None) -> Soul:
         soul = self._open(self.unlock_key(passphrase))
         self.tidy()
+        _tighten(self.dir)
         return soul
 
     def _open(self, key: bytes) -> Soul:
@@ -217,7 +219,7 @@ class Home:
             else:
                 key, companion_id = keys.new_database_key(), keys.new_companion_id()
             made = not self.dir.exists()  # a folder this import makes is removed again if the content is refused
-            self.dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+            _private_folder(self.dir)
             staging = self._staging("importing")
             try:
                 tables = reader.tables()
@@ -304,6 +306,27 @@ class Home:
             # Windows (no shared locks, locks.py) refuses to rename over a file another program has open.
             raise SoulInUse() from None
         keys.fsync_dir(self.dir)
+
+
+def _private_folder(folder: Path) -> None:
+    """Make the home, readable by its owner only; or tighten one that is there."""
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    _tighten(folder)
+
+
+def _tighten(folder: Path) -> None:
+    """Take group and others' access away from the home. mkdir's mode does nothing to a folder that exists, and one
+    made by the person or by an older Anima may be 0755: anyone on the machine could list it. Only a folder this user
+    owns is changed; one that cannot be is a warning, not a refusal (the soul in it is encrypted all the same)."""
+    if os.name != "posix":
+        return  # Windows: chmod only sets the read-only flag
+    st = folder.stat()
+    if not st.st_mode & 0o077 or st.st_uid != os.getuid():
+        return
+    try:
+        os.chmod(folder, stat.S_IMODE(st.st_mode) & ~0o077)  # the owner's own bits as they were
+    except OSError as e:
+        log.warning("could not make the companion's folder readable by its owner only (%s)", type(e).__name__)
 
 
 def _remove_if_empty(folder: Path) -> None:

@@ -1,6 +1,8 @@
 """The crash handler: a bug in a thread or in a Qt slot is logged and shown; a KnownError is not a bug."""
 
 import logging
+import os
+import stat
 import sys
 import threading
 from contextlib import contextmanager
@@ -143,3 +145,19 @@ def test_an_exception_passed_to_a_log_call_is_written_as_its_type(qtbot, tmp_pat
     assert "WARNING anima.mind.human: learning skipped 3 messages: builtins.ValueError" in log
     assert "ERROR anima.reflect: the work between turns failed" in log and "in learn" in log
     assert "Miso" not in log
+
+
+@pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX's")
+def test_the_log_its_rotated_backups_and_the_faults_file_are_readable_by_their_owner_only(qtbot, tmp_path):
+    old = os.umask(0o022)  # the usual one: files are 0644 unless made otherwise
+    try:
+        with installed(tmp_path / "logs") as handler:
+            handler.file_handler.maxBytes = 1  # each record starts a new file
+            for n in range(3):
+                logging.getLogger("anima.store").warning("record %d", n)
+    finally:
+        os.umask(old)
+    written = sorted(p.name for p in (tmp_path / "logs").iterdir())
+    assert {"anima.log", "anima.log.1", "anima.log.2", "faults.log"} <= set(written)
+    assert {name: oct(stat.S_IMODE((tmp_path / "logs" / name).stat().st_mode)) for name in written} == \
+        {name: oct(0o600) for name in written}
