@@ -32,11 +32,13 @@ class Episode:
     emotional_arc: str
     significance: float
     self_assessment: str
+    # A message it was made of was forgotten: recall leaves it out until deep reflection makes it again.
+    flagged: bool = False
 
 
 def _episode(row) -> Episode:
     return Episode(row["id"], row["summary"], row["started_at"], row["ended_at"], row["emotional_arc"],
-                   row["significance"], row["self_assessment"])
+                   row["significance"], row["self_assessment"], bool(row["needs_regeneration"]))
 
 
 def _text(value: str, cap: int, what: str) -> str:
@@ -44,6 +46,16 @@ def _text(value: str, cap: int, what: str) -> str:
     if len(value) > cap:
         raise InvalidEdit(f"An episode's {what} holds at most {cap} characters ({len(value)} given).")
     return value
+
+
+@dataclass(frozen=True)
+class NewEpisode:
+    """An episode to be recorded: its summary and the messages it is made of (contiguous or not)."""
+    summary: str
+    message_ids: tuple[int, ...]
+    emotional_arc: str = ""
+    significance: float = 0.5
+    self_assessment: str = ""
 
 
 class Episodes:
@@ -54,28 +66,67 @@ class Episodes:
     def record(self, summary: str, message_ids: list[int], *, emotional_arc: str = "", significance: float = 0.5,
                self_assessment: str = "", actor: str = "ai") -> int:
         """An episode made of these messages (contiguous or not); its span is theirs."""
-        summary = _text(summary, SUMMARY_CHARS, "summary")
+        return self.record_new(NewEpisode(summary, tuple(message_ids), emotional_arc, significance, self_assessment),
+                               actor)
+
+    def record_new(self, new: NewEpisode, actor: str = "ai") -> int:
+        fields, vector = self._ready(new)
+        # Embedded first and stored in the episode's own transaction: a crash never leaves it without a vector.
+        with self.writing():
+            return self._store(new, fields, vector, actor)
+
+    def writing(self):
+        """One write transaction for episodes: the vectors of those it records join the index once it commits."""
+        return self.indexer.transaction()
+
+    def flagged(self) -> list[int]:
+        """The episodes a forget flagged (a message they were made of went), oldest first."""
+        return [r["id"] for r in self.soul.query("SELECT id FROM episodes WHERE needs_regeneration = 1 ORDER BY id")]
+
+    def made_of(self, episode_id: int) -> list[int]:
+        """The messages an episode is made of that are still stored."""
+        return sorted(i for kind, i in self.soul.citations("episode", episode_id) if kind == "message")
+
+    def make_again(self, episode_id: int, anew: list[NewEpisode]) -> list[int]:
+        """A flagged episode is forgotten (absolutely: store/forget.py), and those made again of what is left of
+        it are recorded, in one transaction (the caller's writing(), if it holds one): a crash leaves the old one
+        flagged, or the new ones, never both. Returns the new ones' ids; one that does not hold (InvalidEdit) is
+        left out."""
+        ready = []
+        for new in anew:
+            try:
+                ready.append((new, *self._ready(new)))
+            except InvalidEdit:
+                continue
+        with self.writing():
+            self.soul.forget("episode", episode_id)
+            return [self._store(new, fields, vector, "ai") for new, fields, vector in ready]
+
+    def _ready(self, new: NewEpisode) -> tuple[dict, object]:
+        """An episode's fields, checked, and its summary's vector (made before any transaction: it takes a while)."""
+        summary = _text(new.summary, SUMMARY_CHARS, "summary")
         if not summary:
             raise InvalidEdit("An episode needs a summary.")
-        if not 0 <= significance <= 1:
+        if not 0 <= new.significance <= 1:
             raise InvalidEdit("An episode's significance is from 0 to 1.")
-        marks = ",".join("?" * len(message_ids))
+        marks = ",".join("?" * len(new.message_ids))
         times = self.soul.query(f"SELECT min(created_at) AS a, max(created_at) AS b FROM messages WHERE id IN ({marks})",
-                                message_ids)[0] if message_ids else None
+                                new.message_ids)[0] if new.message_ids else None
         if not times or times["a"] is None:
             raise InvalidEdit("An episode is made of messages that exist.")
-        # Embedded first and stored in the episode's own transaction: a crash never leaves it without a vector.
-        vector = self.indexer.embed("episode", [{"summary": summary}])
-        with self.indexer.transaction():
-            eid = self.soul.add("episode", actor, provenance=Provenance(Source.REFLECTION, min(message_ids)),
-                                summary=summary, started_at=times["a"], ended_at=times["b"],
-                                emotional_arc=_text(emotional_arc, ARC_CHARS, "emotional arc"),
-                                significance=round(significance, 3),
-                                self_assessment=_text(self_assessment, ASSESSMENT_CHARS, "self-assessment"),
-                                created_at=now())
-            for mid in message_ids:
-                self.soul.cite("episode", eid, "message", mid)
-            self.indexer.put("episode", [eid], vector)
+        fields = {"summary": summary, "started_at": times["a"], "ended_at": times["b"],
+                  "emotional_arc": _text(new.emotional_arc, ARC_CHARS, "emotional arc"),
+                  "significance": round(new.significance, 3),
+                  "self_assessment": _text(new.self_assessment, ASSESSMENT_CHARS, "self-assessment")}
+        return fields, self.indexer.embed("episode", [{"summary": summary}])
+
+    def _store(self, new: NewEpisode, fields: dict, vector, actor: str) -> int:
+        """In the caller's indexer transaction."""
+        eid = self.soul.add("episode", actor, provenance=Provenance(Source.REFLECTION, min(new.message_ids)),
+                            created_at=now(), **fields)
+        for mid in new.message_ids:
+            self.soul.cite("episode", eid, "message", mid)
+        self.indexer.put("episode", [eid], vector)
         return eid
 
     def get(self, episode_id: int) -> Episode:
@@ -100,6 +151,8 @@ class Episodes:
                 raise InvalidEdit(f"An episode has no field {name!r} a person may change.")
         if "summary" in changes and not changes["summary"]:
             raise InvalidEdit("An episode needs a summary.")
+        if "summary" in changes:  # their words now: deep reflection does not make it again over them
+            changes["needs_regeneration"] = 0
         if "summary" not in changes:
             self.soul.update("episode", episode_id, "user", **changes)
             return

@@ -40,6 +40,10 @@ class GrowthLog:
                             tuple(self._cited(k, i) for k, i in self.soul.citations("growth_log", r["id"])))
                 for r in rows]
 
+    def flagged(self) -> list[int]:
+        """The entries a forget flagged (an experience they cite went), oldest first."""
+        return [r["id"] for r in self.soul.query("SELECT id FROM growth_log WHERE needs_regeneration = 1 ORDER BY id")]
+
     def _cited(self, kind: str, item_id: int) -> Cited:
         try:
             text = self.soul.get(kind, item_id)[KINDS[kind].text[0]]

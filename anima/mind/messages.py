@@ -78,6 +78,12 @@ class External:
         return f"{kind} {self.name}".strip()
 
 
+def spoken(rows: list[dict]) -> list[dict]:
+    """Of some messages as `Messages.since` gives them, the person's own words and the companion's replies: what
+    reflection reads. Text sent with a message (pasted, a file) is information, not how they are or what was lived."""
+    return [r for r in rows if r["role"] == "companion" or r["source"] in (None, Source.PERSON.value)]
+
+
 def conversation(soul: Soul, message_id: int) -> tuple[str, int]:
     """Which conversation message `message_id` belongs to: its session and the id of the conversation's first
     message (see PAUSE_HOURS). Read off the turn (deep reflection): it walks the session back to the last pause."""
@@ -90,6 +96,12 @@ def conversation(soul: Soul, message_id: int) -> tuple[str, int]:
     if not rows or rows[0]["first"] is None:
         raise NotFound(f"There is no message #{message_id}.")
     return rows[0]["session"], rows[0]["first"]
+
+
+# A message with where it came from (`source`: None for the companion's replies and for messages stored before
+# provenance was kept); the caller adds its WHERE.
+_SOURCED = ("SELECT m.id, m.role, m.speaker, m.content, m.created_at, p.source AS source FROM messages AS m "
+            "LEFT JOIN provenance AS p ON p.item_kind = 'message' AND p.item_id = m.id ")
 
 
 class Messages:
@@ -146,11 +158,7 @@ class Messages:
     def since(self, message_id: int, limit: int) -> list[dict]:
         """The newest `limit` messages after `message_id`, oldest first, each with where it came from (`source`:
         None for the companion's replies and for messages stored before provenance was kept)."""
-        rows = self.soul.query(
-            "SELECT m.id, m.role, m.speaker, m.content, m.created_at, p.source AS source FROM messages AS m "
-            "LEFT JOIN provenance AS p ON p.item_kind = 'message' AND p.item_id = m.id WHERE m.id > ? "
-            "ORDER BY m.id DESC LIMIT ?", (message_id, limit))
-        return rows[::-1]
+        return self.soul.query(_SOURCED + "WHERE m.id > ? ORDER BY m.id DESC LIMIT ?", (message_id, limit))[::-1]
 
     def unanswered_opening(self) -> list[dict]:
         """What the companion said before the person ever wrote (an imported card's greeting), oldest first;
@@ -162,10 +170,11 @@ class Messages:
     def after(self, message_id: int, limit: int) -> list[dict]:
         """The oldest `limit` messages after `message_id`, oldest first, as `since` gives them: a job that reads
         the whole history in order (deep reflection) and remembers where it stopped."""
-        return self.soul.query(
-            "SELECT m.id, m.role, m.speaker, m.content, m.created_at, p.source AS source FROM messages AS m "
-            "LEFT JOIN provenance AS p ON p.item_kind = 'message' AND p.item_id = m.id WHERE m.id > ? "
-            "ORDER BY m.id LIMIT ?", (message_id, limit))
+        return self.soul.query(_SOURCED + "WHERE m.id > ? ORDER BY m.id LIMIT ?", (message_id, limit))
+
+    def these(self, message_ids) -> list[dict]:
+        """Some messages (those still stored), oldest first, as `since` gives them."""
+        return sorted(self.soul.query_in(_SOURCED + "WHERE m.id IN ({ids})", message_ids), key=lambda r: r["id"])
 
     def newest(self, limit: int | None = 500, *, before: int | None = None,
                down_to: int | None = None) -> list[dict]:

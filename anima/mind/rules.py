@@ -134,6 +134,31 @@ class Rules:
             "WHERE e.owner_kind = 'rule' AND e.owner_id = ? AND e.item_kind = 'message' ORDER BY m.id",
             (rule_id,))]
 
+    def flagged(self) -> list[int]:
+        """The rules a forget flagged (a message cited as their evidence went), oldest first."""
+        return [r["id"] for r in self.soul.query(
+            "SELECT id FROM behavioral_rules WHERE needs_regeneration = 1 ORDER BY id")]
+
+    def count_again(self, rule_id: int) -> bool:
+        """A flagged rule counted again from the evidence left, and no longer flagged; one that nothing left
+        supports is forgotten (its pattern was drawn from the words that went), unless the person wrote its
+        pattern. Whether it is retired stays as it was. Returns whether it stands."""
+        heard: dict[str, set] = {FOR: set(), AGAINST: set()}
+        for r in self.soul.query("SELECT item_id, stance FROM evidence WHERE owner_kind = 'rule' AND owner_id = ? "
+                                 "AND item_kind = 'message'", (rule_id,)):
+            heard[r["stance"] or FOR].add(conversation(self.soul, r["item_id"]))
+        support, against = len(heard[FOR]), len(heard[AGAINST])
+        if not support and not self._worded_by_person(rule_id):
+            self.soul.forget("rule", rule_id)
+            return False
+        self.soul.update("rule", rule_id, "ai", support=support, against=against,
+                         confidence=confidence(support, against), needs_regeneration=0)
+        return True
+
+    def _worded_by_person(self, rule_id: int) -> bool:
+        return any(h["actor"] == "user" and '"pattern"' in (h["after"] or "")
+                   for h in self.soul.history("rule", rule_id))
+
     def correct(self, rule_id: int, pattern: str) -> None:
         """The person rewrites what a rule says (the Open Mind)."""
         pattern = " ".join(pattern.split())

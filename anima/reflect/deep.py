@@ -1,7 +1,8 @@
 """Deep reflection: when it is quiet, the companion goes over what happened and learns from it (seed 003, 3.2,
 3.3, 5.2 and 6).
 
-Two jobs, each remembering where it stopped (meta), so nothing is processed twice:
+First, what a forget flagged is made again from what is left (regenerate.py). Then two jobs, each remembering
+where it stopped (meta), so nothing is processed twice:
 1. Reading (meta `deep_read_through`): the messages in order, STEP at a time. For each step one structured
    call cuts episodes at the shifts in what was talked about (a group may be non-contiguous: seed 003, 5.2.1),
    each with a summary, an emotional arc, a significance and a self-assessment; and finds the feedback in the
@@ -28,11 +29,11 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..errors import InvalidEdit
-from ..mind.episodes import ARC_CHARS, ASSESSMENT_CHARS, SUMMARY_CHARS, Episode, Episodes
+from ..mind.episodes import ARC_CHARS, ASSESSMENT_CHARS, SUMMARY_CHARS, Episode, Episodes, NewEpisode
 from ..mind.gate import Gate, once, unfit
 from ..mind.identity import Ruling
 from ..mind.memories import Memories
-from ..mind.messages import Messages
+from ..mind.messages import Messages, spoken
 from ..mind.rules import PATTERN_CHARS, Rules
 from ..mind.selfmodel import CAPS, SelfModel
 from ..models.chat import ChatModel
@@ -42,6 +43,7 @@ from ..store.provenance import Provenance, Source
 from ..store.soul import Soul
 from .contradictions import resolve as resolve_contradictions
 from .governed import GovernedRewrite
+from .regenerate import MadeAgain, Regeneration
 from .voice import ARC_WORDS, FIRST_PERSON, SHARED_TERMS, THIRD_PERSON, addressed, grounded, speaks_for_itself
 
 log = logging.getLogger(__name__)
@@ -62,13 +64,15 @@ FEEDBACK_KINDS = ("correction", "re-ask", "abandonment")
 STEPS = 10
 
 READING = (
-    "You are {name}. Read this stretch of your conversations with {person}, for yourself alone.\n"
+    "You are {name}. Read this stretch of your conversations with {person}, for yourself alone.\n")
+EPISODES = (
     "episodes: group the numbered messages into the experiences they make up. A new episode starts where the "
     "subject or purpose shifts; messages about one subject belong together even when others come between them. "
     "Leave out greetings and small talk. For each: messages (their numbers), summary (what happened, in a "
     "sentence or two), emotional_arc (how the mood moved, such as \"worried -> relieved\"), significance (0: small "
     "talk, 10: life-changing), self_assessment (how you think you handled it and what you would do differently, "
-    "in the first person).\n"
+    "in the first person).\n")
+FEEDBACK = (
     "feedback: only where {person} corrected you (\"no, I meant...\"), asked again what you had not answered, or "
     "dropped a subject because you did not help. message: its number; kind; lesson: what you should do "
     "differently from now on, as a short instruction to yourself; rule: the number of the rule below it is about, "
@@ -99,6 +103,7 @@ class Deepened:
     sampled: list[int] = field(default_factory=list)  # the older episodes read beside the new ones
     superseded: int = 0                                # older facts a newer one contradicted
     tended: object = None                              # what parts hygiene did (hygiene.Tended), when it ran
+    made_again: MadeAgain | None = None                # what a forget flagged, made again (regenerate.py)
     dropped: int = 0                                   # answers code refused (ungrounded, unfit)
     preempted: bool = False
 
@@ -109,15 +114,17 @@ class Deepened:
                 f"of feedback on {len(self.rules_touched)} rule(s), {len(self.growth)} growth entr(ies), "
                 f"{len(self.insights)} insight(s); identity: {identity}; {self.superseded} fact(s) superseded; "
                 f"{len(self.sampled)} older episode(s) sampled; {self.dropped} answer(s) dropped"
-                + (f"; parts: {self.tended.summary()}" if self.tended is not None else ""))
+                + (f"; parts: {self.tended.summary()}" if self.tended is not None else "")
+                + (f"; {self.made_again.summary()}" if self.made_again and not self.made_again.nothing else ""))
 
 
 def _enum(n: int) -> dict:
     return {"type": "integer", "enum": list(range(1, n + 1)) or [0]}
 
 
-def reading_schema(n: int, rules: int) -> dict:
-    return {"type": "object", "additionalProperties": False, "required": ["episodes", "feedback"], "properties": {
+def reading_schema(n: int, rules: int, feedback: bool = True) -> dict:
+    """`feedback`: False when episodes alone are asked for (an episode made again: regenerate.py)."""
+    schema = {"type": "object", "additionalProperties": False, "required": ["episodes", "feedback"], "properties": {
         "episodes": {"type": "array", "maxItems": EPISODES_PER_STEP, "items": {
             "type": "object", "additionalProperties": False,
             "required": ["messages", "summary", "emotional_arc", "significance", "self_assessment"],
@@ -136,6 +143,10 @@ def reading_schema(n: int, rules: int) -> dict:
                 "lesson": {"type": "string", "maxLength": PATTERN_CHARS},
                 "rule": {"type": "integer", "enum": list(range(rules + 1))},
                 "stance": {"type": "string", "enum": ["supports", "contradicts"]}}}}}}
+    if not feedback:
+        del schema["properties"]["feedback"]
+        schema["required"] = ["episodes"]
+    return schema
 
 
 def considering_schema(episodes: int) -> dict:
@@ -168,16 +179,20 @@ class DeepReflection:
         self.memories = memories
         self.gate = gate
         self.governed = GovernedRewrite(soul, self_model, gate)
+        self.regeneration = Regeneration(soul, messages, episodes, rules)
         self.names = names
         self.rng = rng or random.Random()
         self.tending = tending
 
     def pending(self) -> bool:
         """Whether there is anything to reflect on."""
-        return bool(self.messages.after(int(self.soul.get_meta(READ_THROUGH, "0")), 1)) or bool(self._unconsidered())
+        return bool(self.messages.after(int(self.soul.get_meta(READ_THROUGH, "0")), 1)) or \
+            bool(self._unconsidered()) or self.regeneration.pending()
 
     def run(self, cancel: threading.Event | None = None) -> Deepened:
         done = Deepened()
+        # First what a forget flagged: until it is made again, its words may carry what went.
+        done.made_again = self.regeneration.run(lambda said: self.cut_again(said, cancel, done))
         while not self._cancelled(cancel):
             rows = self.messages.after(int(self.soul.get_meta(READ_THROUGH, "0")), STEP)
             if not rows:
@@ -203,7 +218,7 @@ class DeepReflection:
     def _read(self, rows: list[dict], cancel, done: Deepened) -> bool:
         """One step; False when it was pre-empted (nothing written, the messages stay unread)."""
         newest = rows[-1]["id"]
-        said = [r for r in rows if r["role"] == "companion" or r["source"] in (None, Source.PERSON.value)]
+        said = spoken(rows)
         if not said:
             self.soul.set_meta(READ_THROUGH, str(newest))
             return True
@@ -227,17 +242,48 @@ class DeepReflection:
         done.steps += 1
         return True
 
-    def _reading_prompt(self, said: list[dict], rules) -> list[dict]:
+    def _reading_prompt(self, said: list[dict], rules, feedback: bool = True) -> list[dict]:
         name, person = self.names()
         person = person or "the person"
         lines = "\n".join(f"{i}. [{m['created_at'][:16].replace('T', ' ')}] "
                           f"{name if m['role'] == 'companion' else person}: {' '.join(m['content'].split())[:MESSAGE_CHARS]}"
                           for i, m in enumerate(said, 1))
         known = "\n".join(f"{i}. {r.pattern}" for i, r in enumerate(rules, 1)) or "(none yet)"
-        return [{"role": "system", "content": READING.format(name=name, person=person)},
+        if not feedback:
+            return [{"role": "system", "content": (READING + EPISODES).format(name=name, person=person)},
+                    {"role": "user", "content": f"The messages:\n{lines}"}]
+        return [{"role": "system", "content": (READING + EPISODES + FEEDBACK).format(name=name, person=person)},
                 {"role": "user", "content": f"The messages:\n{lines}\n\nRules I am learning:\n{known}"}]
 
     def _episodes(self, found: list[dict], said: list[dict], done: Deepened) -> None:
+        for new in self._checked(found, said, done):
+            try:
+                done.episodes.append(self.episodes.record_new(new))
+            except InvalidEdit:
+                done.dropped += 1
+
+    def cut_again(self, said: list[dict], cancel, done: Deepened) -> list[NewEpisode] | None:
+        """The episodes what is left of a flagged one makes (regenerate.py): the messages it still cites, read as
+        a step is, with the same checks, for episodes only. None: pre-empted (nothing was decided)."""
+        if self._cancelled(cancel):
+            return None
+        try:
+            with self.chat.aside():
+                answer = ask_structured(self.chat, self._reading_prompt(said, [], feedback=False),
+                                        reading_schema(len(said), 0, feedback=False),
+                                        what="making an episode again", temperature=0.2, cancel=cancel)
+        except StructuredOutputFailed as e:
+            if self._cancelled(cancel):
+                return None
+            log.warning("an episode made again from %d messages: no valid answer in %d tries", len(said),
+                        len(e.attempts))
+            done.malformed += 1
+            return []
+        return self._checked(answer["episodes"], said, done)
+
+    def _checked(self, found: list[dict], said: list[dict], done: Deepened) -> list[NewEpisode]:
+        """The episodes of an answer that hold (see the module's docstring); those that do not are counted."""
+        out: list[NewEpisode] = []
         taken: set[int] = set()
         summaries: set[str] = set()
         for e in found:
@@ -255,12 +301,8 @@ class DeepReflection:
             assessment = "" if addressed(assessment) or unfit(assessment) else assessment
             taken.update(n for n in e["messages"])
             summaries.add(summary.lower())
-            try:
-                done.episodes.append(self.episodes.record(
-                    summary, [m["id"] for m in group], emotional_arc=arc,
-                    significance=e["significance"] / STEPS, self_assessment=assessment))
-            except InvalidEdit:
-                done.dropped += 1
+            out.append(NewEpisode(summary, tuple(m["id"] for m in group), arc, e["significance"] / STEPS, assessment))
+        return out
 
     def _feedback(self, found: list[dict], said: list[dict], rules, done: Deepened) -> None:
         counted: set[tuple[int, int]] = set()  # (rule, message): one message is one piece of evidence

@@ -17,13 +17,16 @@ class Reading:
     at: str                         # when it was said, or became known
     importance: str | None = None   # its importance, where it has one (recall takes 0.5 otherwise)
     columns: tuple[str, ...] = ()   # read as they are, for the re-rank and for how the item reads
+    # Made wholly from other items: flagged when one of them is forgotten, it is not recalled until deep
+    # reflection makes it again from what is left (reflect/regenerate.py), since its words may carry what went.
+    made_again: bool = False
 
 
 READINGS: dict[str, Reading] = {
     "message": Reading(text="content", at="created_at", columns=("speaker", "session")),
     "memory": Reading(text="content", at="valid_from", importance="importance",
                       columns=("valid_to", "superseded_by", "suppression", "loads", "uses", "source", "kind")),
-    "episode": Reading(text="summary", at="started_at", importance="significance"),
+    "episode": Reading(text="summary", at="started_at", importance="significance", made_again=True),
     "world_card": Reading(text="title || ': ' || body", at="updated_at", columns=("kind",)),
 }
 
@@ -35,7 +38,8 @@ def _select(kind: str) -> str:
     origin = f"(SELECT source FROM provenance WHERE item_kind = '{kind}' AND item_id = {table}.id) AS origin"
     names = [f"{r.text} AS text", f"{r.at} AS at", *([f"{r.importance} AS importance"] if r.importance else []),
              *r.columns, origin]
-    return f"SELECT id, {', '.join(names)} FROM {table} WHERE id IN "
+    kept = "needs_regeneration = 0 AND " if r.made_again else ""
+    return f"SELECT id, {', '.join(names)} FROM {table} WHERE {kept}id IN "
 
 
 _SELECT = {kind: _select(kind) for kind in RECALLED}  # a recalled kind with no reading fails here, at import

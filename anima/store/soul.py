@@ -178,10 +178,13 @@ class Soul:
         self._readers: dict[int, int] = {}  # the threads reading through a connection of their own, how many each
         self._read = threading.Condition(self._lock)  # a reading() ended: close() waits for the last
         self._forget_listeners: list[Callable[[str, int], None]] = []
-        self._scrub_pending = False  # a forget whose scrub met a full disk (see _scrub)
+        self._scrub_pending = False  # a forget's scrub owed: just committed, or put off by a full disk (_scrub)
         self._wal_pending = False  # a forget's words still in the WAL, which a reader kept from being emptied
         self._rewrite_pending = False  # a forget's file not rebuilt yet, no room then (_scrub, forget.REWRITE_DUE)
         self._worked_since = threading.local()  # per thread: the forget count its work began at (unforgotten)
+        # What waits for the open transaction to commit (a forget made inside a longer one: _forgotten), and is
+        # dropped if it rolls back. Only the thread holding the lock, in its transaction, touches it.
+        self._on_commit: list[Callable[[], None]] = []
         # Made by this open: a soul being built under a staging name (a create, an import), which its maker
         # removes if closing fails; nothing of it is "kept in its WAL" then.
         self._made = create
@@ -293,11 +296,16 @@ class Soul:
                 yield con
                 con.execute("COMMIT")
             except sqlcipher3.Error as e:
+                self._on_commit = []
                 self._rollback()
                 raise translate(e, self.path) from e
             except BaseException:
+                self._on_commit = []
                 self._rollback()
                 raise
+            committed, self._on_commit = self._on_commit, []
+            for then in committed:
+                then()
             if self._scrub_due():  # a write found room: so may the scrub a full disk put off
                 self._scrub()
             elif self._wal_pending:
@@ -494,22 +502,36 @@ class Soul:
         self._forget_listeners.append(listener)
 
     def forget(self, kind: str, item_id: int) -> "forget.Forgotten":
-        """Forget one item and what was derived from it alone; says what went."""
+        """Forget one item and what was derived from it alone; says what went. Inside a longer transaction of
+        this thread (deep reflection making an episode again in place of one) it is part of it: the indexes drop
+        the item and the file is scrubbed once that commits, and never if it rolls back."""
         gone = forget.Forgotten()
         with self.transaction() as con:
             gone.items = forget.forget_item(con, kind, item_id, gone.lines)
             gone.edits = gone.lines.pop("edit_history", 0)
-            forget.counted(con)
-        self._forgotten(gone.items)
+            self._count_forget(con, gone)
         return gone
 
     def forget_person(self, name: str) -> "forget.Forgotten":
         """Forget everything whose own words name a person (store/forget.py); says what went, by kind."""
         with self.transaction() as con:
             gone = forget.forget_person(con, name)
-            forget.counted(con, gone)
-        self._forgotten(gone.items)
+            self._count_forget(con, gone)
         return gone
+
+    def _count_forget(self, con, gone: "forget.Forgotten") -> None:
+        """In the forget's transaction: it is counted (forget.counted), and once it commits the indexes and the
+        file are rid of what went. Work under unforgotten() that made this forget itself knows what went: its
+        next writes are not refused for it."""
+        forget.counted(con, gone)
+        mine = forget.forgets(con)
+        working = getattr(self._worked_since, "forgets", None) is not None
+
+        def then():
+            if working:
+                self._worked_since.forgets = mine
+            self._forgotten(gone.items)
+        self._on_commit.append(then)
 
     def forgets(self) -> int:
         """How many forgets this soul has seen, by any program: a change means something held may be gone."""
@@ -539,11 +561,12 @@ class Soul:
         return out
 
     def _forgotten(self, keys: list[tuple[str, int]]) -> None:
-        # The forget is committed: the in-memory indexes drop it first, whatever the scrub below meets.
+        # The forget is committed: the in-memory indexes drop it first, whatever the scrub meets. The scrub is
+        # owed, and the transaction that committed it runs it once, however many forgets it held.
         for kind, item_id in keys:
             for listener in self._forget_listeners:
                 listener(kind, item_id)
-        self._scrub()
+        self._scrub_pending = True
 
     def scrub(self) -> None:
         """What a forget does once it is committed, for another change that took text out for good (a card's
@@ -551,7 +574,8 @@ class Soul:
         self._scrub()
 
     def _scrub_due(self) -> bool:
-        """A forget's scrub put off by a full disk, or its rebuild by a disk without room for it, that may run now."""
+        """A forget's scrub owed (just committed, or put off by a full disk), or its rebuild put off by a disk
+        without room for it, that may run now."""
         return self._scrub_pending or (self._rewrite_pending and self._room_to_rewrite())
 
     def _room_to_rewrite(self) -> bool:

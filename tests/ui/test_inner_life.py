@@ -118,6 +118,25 @@ def test_episodes_show_their_span_arc_and_significance_and_are_corrected_and_for
     assert [e.id for e in c.episodes.all()] == [old]
 
 
+def test_an_episode_a_forget_flagged_says_so_until_the_person_rewrites_it(qtbot, window, monkeypatch):
+    c = window.companion
+    a = said(c, "My cousin Ottoline visited.", "How lovely!", "We argued about the will.", "That sounds hard.")
+    eid = c.episodes.record("Ottoline visited and they argued about the will", a)
+    c.forget("message", a[2])
+    view = open_view(qtbot, window, "Episodes")
+    [shown] = cells(view.table, 1)
+    assert shown.startswith("Ottoline visited and they argued about the will (a message it was made of was "
+                            "forgotten") and c.episodes.get(eid).flagged
+
+    ScriptedEpisode.values_ = {"summary": "Ottoline visited"}
+    monkeypatch.setattr(view, "dialog", ScriptedEpisode)
+    view.table.selectRow(0)
+    view.correct()
+    qtbot.waitUntil(lambda: cells(view.table, 1) == ["Ottoline visited"], timeout=10_000)
+    assert not c.episodes.get(eid).flagged  # their words now: not made again over them
+    assert [r.id for r in c.recall("Ottoline visited", k=5) if r.kind == "episode"] == [eid]
+
+
 def test_rules_show_status_and_evidence_apart_from_stated_preferences(qtbot, window, monkeypatch, screenshot):
     c = window.companion
     # Three conversations, a day apart: a rule counts conversations, not messages.

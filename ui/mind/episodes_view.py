@@ -11,6 +11,10 @@ from .table_view import TableView
 from .tips import full_text_tips
 
 
+FLAGGED = " (a message it was made of was forgotten: it is not recalled, and is made again at the next deep " \
+          "reflection)"
+
+
 def span(e) -> str:
     """"2026-05-11 09:00 – 09:14", or two dates when it crossed midnight."""
     start, end = e.started_at[:16].replace("T", " "), e.ended_at[:16].replace("T", " ")
@@ -62,7 +66,8 @@ class EpisodesView(TableView):
         return self.companion.episodes.all()[::-1]  # newest first
 
     def show_data(self, rows):
-        self.fill(rows, lambda e: (span(e), e.summary, e.emotional_arc, f"{e.significance:.2f}", e.self_assessment))
+        self.fill(rows, lambda e: (span(e), e.summary + (FLAGGED if e.flagged else ""), e.emotional_arc,
+                                   f"{e.significance:.2f}", e.self_assessment))
         full_text_tips(self.table)
 
     def correct(self):

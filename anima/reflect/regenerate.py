@@ -1,0 +1,89 @@
+"""Making again what a forget flagged: "any derived references (in episodes, growth log entries, or self-model
+sections that cite the memory as evidence) are flagged for regeneration during the next deep reflection" (seed
+003, 5.5). Deep reflection runs this first (deep.py).
+
+A forget takes an item and flags what cited it (store/forget.py). What is made of it alone is made again from
+what is left, or goes, since its words may carry what the person asked to forget:
+- an episode is cut again from the messages it still cites, by deep reflection's own reading and checks, and the
+  old one is forgotten in the same transaction (mind/episodes.py make_again); with nothing left, or no answer
+  that holds, it just goes. Until then recall leaves it out (store/recallable.py).
+- a growth-log entry goes (the log is never edited). The experiences it cited that were made again have new
+  numbers, so considering reads them again and may grow a new entry from what is left.
+- a rule is counted again from the evidence left; one that nothing left supports goes, unless the person wrote
+  its pattern (mind/rules.py count_again).
+A flagged memory stays: the fact outlives the message it was learned from, flagged for the person's review.
+
+All of it is written in one transaction at the end, so the file is rebuilt once (Soul.forget); a turn pre-empts
+the model's work, and what was cut before it is written then, the rest stays flagged for the next run.
+"""
+
+import logging
+from dataclasses import dataclass
+from typing import Callable
+
+from ..mind.episodes import Episodes, NewEpisode
+from ..mind.growth import GrowthLog
+from ..mind.messages import Messages, spoken
+from ..mind.rules import Rules
+from ..store.soul import Soul
+
+log = logging.getLogger(__name__)
+
+EPISODES_PER_RUN = 8  # a model call each; more wait for the next run (recall leaves them out meanwhile)
+
+
+@dataclass
+class MadeAgain:
+    """What one run made again (counts for the log)."""
+    episodes: int = 0    # flagged episodes done
+    anew: int = 0        # episodes that took their place
+    growth: int = 0      # growth-log entries that went
+    rules: int = 0       # rules counted again
+    rules_gone: int = 0  # rules nothing supports any more
+
+    @property
+    def nothing(self) -> bool:
+        return not (self.episodes or self.growth or self.rules)
+
+    def summary(self) -> str:
+        return (f"{self.episodes} episode(s) made again as {self.anew}, {self.growth} growth entr(ies) gone, "
+                f"{self.rules} rule(s) counted again ({self.rules_gone} gone)")
+
+
+class Regeneration:
+    def __init__(self, soul: Soul, messages: Messages, episodes: Episodes, rules: Rules):
+        self.soul = soul
+        self.messages = messages
+        self.episodes = episodes
+        self.rules = rules
+        self.growth = GrowthLog(soul)
+
+    def pending(self) -> bool:
+        return bool(self.episodes.flagged() or self.growth.flagged() or self.rules.flagged())
+
+    def run(self, cut: Callable[[list[dict]], list[NewEpisode] | None]) -> MadeAgain:
+        """`cut(said)`: the episodes some messages make (deep reflection's reading); None when a turn pre-empted
+        it (what was cut before is written, the rest stays flagged)."""
+        done = MadeAgain()
+        if not self.pending():  # no write transaction for nothing
+            return done
+        again: dict[int, list[NewEpisode]] = {}
+        for episode_id in self.episodes.flagged()[:EPISODES_PER_RUN]:
+            said = spoken(self.messages.these(self.episodes.made_of(episode_id)))
+            anew = cut(said) if said else []
+            if anew is None:
+                break
+            again[episode_id] = anew
+        with self.episodes.writing():
+            for episode_id, anew in again.items():
+                done.anew += len(self.episodes.make_again(episode_id, anew))
+                done.episodes += 1
+            for entry in self.growth.flagged():  # an episode made again above flags what cited it
+                self.soul.forget("growth_log", entry)
+                done.growth += 1
+            for rule in self.rules.flagged():
+                done.rules += 1
+                done.rules_gone += not self.rules.count_again(rule)
+        if not done.nothing:
+            log.info("made again what a forget flagged: %s", done.summary())
+        return done

@@ -1,0 +1,198 @@
+"""What a forget flagged, made again by the next deep reflection (reflect/regenerate.py; seed 003, 5.5), on a real
+encrypted soul with the fake model playing the model: an episode is cut again from the messages it still cites and
+the old one leaves the file; until then recall leaves it out; one with nothing left, or no answer that holds, goes;
+growth entries that cited it go and what is left is considered again; rules are counted again from the evidence
+left, and one nothing supports goes."""
+
+import json
+import threading
+
+import pytest
+
+from anima.errors import NotFound
+from tests.reflect.test_deep import considering, dc, reading, talk  # noqa: F401 (dc: the fixture)
+from tests.store.pages import holds
+
+JO = ("My sister Jo is moving to Lisbon next month.", "That's a big change for her!",
+      "I never told anyone about my affair with Quentavius.", "Thank you for trusting me with that.")
+
+
+def episodes_only(*episodes) -> str:
+    """An answer to "make this episode again": episodes alone, as the schema asks."""
+    return json.dumps({"episodes": [{"messages": list(ms), "summary": s, "emotional_arc": arc, "significance": sig,
+                                     "self_assessment": how} for ms, s, arc, sig, how in episodes]})
+
+
+def lived(c, *episodes, growth=()) -> list[int]:
+    """Deep reflection reads what was said into these episodes (and growth); returns the episodes' ids."""
+    c.chat.enqueue(reading(episodes=episodes), considering(growth=growth))
+    return c.reflect_deeply().episodes
+
+
+def in_file(c, word: str) -> bool:
+    c.soul.scrub()  # what is in the WAL goes to the file: the file alone is then read
+    return holds(c.home.soul_path, c.soul._key, word)
+
+
+def recalled_episodes(c, query: str) -> list[str]:
+    return [r.text for r in c.recall(query, k=20) if r.kind == "episode"]
+
+
+def test_an_episode_is_made_again_without_the_forgotten_message_and_its_words_leave_the_file(dc):
+    c = dc
+    ids = talk(c, 0, *JO)
+    [old] = lived(c, ([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with "
+                      "Quentavius", "excited -> vulnerable", 7, "I listened without judging."))
+    assert in_file(c, "Quentavius") and recalled_episodes(c, "Lisbon affair Quentavius")  # the controls
+
+    c.forget("message", ids[2])
+    # Flagged: until it is made again, recall leaves it out (its words may carry what went).
+    assert recalled_episodes(c, "Lisbon affair Quentavius") == []
+    assert c.reflector.deep.pending()
+
+    c.chat.enqueue(episodes_only(([1, 2, 3], "Ada's sister Jo is moving to Lisbon next month", "excited", 6,
+                                  "I listened.")), considering())
+    done = c.reflect_deeply()
+    with pytest.raises(NotFound):
+        c.episodes.get(old)
+    [new] = c.episodes.all()
+    assert new.summary == "Ada's sister Jo is moving to Lisbon next month" and new.significance == 0.6
+    assert sorted(i for _, i in c.soul.citations("episode", new.id)) == [ids[0], ids[1], ids[3]]
+    assert recalled_episodes(c, "Jo moving to Lisbon") == [new.summary]  # its vector is in the index
+    assert (done.made_again.episodes, done.made_again.anew) == (1, 1)
+    # What it was made again from: the messages left, numbered anew, and never the forgotten one.
+    regenerating = [call for call in c.chat.history if call["schema"] is not None][-2]["messages"]
+    assert "Quentavius" not in json.dumps(regenerating) and "Lisbon" in regenerating[1]["content"]
+    assert not in_file(c, "Quentavius")  # the old summary left no copy behind, free space included
+    assert not c.reflector.deep.pending()
+
+
+def test_an_episode_with_nothing_left_goes_without_asking_the_model(dc):
+    c = dc
+    ids = talk(c, 0, "I adopted a ferret named Bramblewick.", "A ferret! How exciting.")
+    [old] = lived(c, ([1, 2], "Ada adopted a ferret named Bramblewick", "happy", 5, "I shared her joy."))
+    for i in ids:
+        c.forget("message", i)
+    calls = len(c.chat.history)
+    c.chat.enqueue(considering())
+    done = c.reflect_deeply()
+    assert done.made_again.episodes == 1 and done.made_again.anew == 0
+    assert c.episodes.all() == [] and not in_file(c, "Bramblewick")
+    assert not any(call["schema"] is not None and "episodes" in call["schema"]["properties"]
+                   for call in c.chat.history[calls:])
+    with pytest.raises(NotFound):
+        c.episodes.get(old)
+
+
+def test_an_episode_the_model_cannot_make_again_goes_and_its_messages_stay(dc):
+    c = dc
+    ids = talk(c, 0, *JO)
+    lived(c, ([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with Quentavius",
+               "", 7, ""))
+    c.forget("message", ids[2])
+    c.chat.enqueue("not json", "{", "still not json", "[]", considering())
+    done = c.reflect_deeply()
+    assert done.malformed >= 1 and done.made_again.episodes == 1 and c.episodes.all() == []
+    assert [m["id"] for m in c.messages.these([ids[0], ids[1], ids[3]])] == [ids[0], ids[1], ids[3]]
+    assert not in_file(c, "Quentavius")
+
+
+def test_an_answer_that_names_what_was_forgotten_is_held_to_what_is_left(dc):
+    """The model may still "know" the forgotten words (its computed prompt is dropped, but a small model invents):
+    an episode made again must share its words with the messages left, as any episode must."""
+    c = dc
+    ids = talk(c, 0, *JO)
+    lived(c, ([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with Quentavius",
+               "", 7, ""))
+    c.forget("message", ids[2])
+    c.chat.enqueue(episodes_only(([1, 2, 3], "Quentavius and the secret affair", "", 7, "")), considering())
+    done = c.reflect_deeply()
+    assert c.episodes.all() == [] and done.dropped >= 1 and not in_file(c, "Quentavius")
+
+
+def test_growth_that_cited_an_episode_made_again_goes_and_what_is_left_is_considered_again(dc):
+    c = dc
+    ids = talk(c, 0, *JO)
+    c.chat.enqueue(reading(episodes=[([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her "
+                                      "affair with Quentavius", "", 7, "")]),
+                   considering(growth=[("I learned to hold Ada's secret about Quentavius without judging.", [1])]))
+    c.reflect_deeply()
+    assert [g["entry"] for g in c.self_model.growth(10)] == [
+        "I learned to hold Ada's secret about Quentavius without judging."]
+
+    c.forget("message", ids[2])
+    c.chat.enqueue(episodes_only(([1, 2, 3], "Ada's sister Jo is moving to Lisbon next month", "", 6, "")),
+                   considering(growth=[("I learned to ask how Ada feels about Jo moving away to Lisbon.", [1])]))
+    done = c.reflect_deeply()
+    assert done.made_again.growth == 1
+    # The episode made again is new to considering, which grows from what is left.
+    assert [g["entry"] for g in c.self_model.growth(10)] == [
+        "I learned to ask how Ada feels about Jo moving away to Lisbon."]
+    assert not in_file(c, "Quentavius")
+
+
+def test_a_rule_is_counted_again_from_the_evidence_left(dc):
+    c = dc
+    lesson = "Give Ada the bottom line first"
+    asks = []
+    for day in range(3):  # three conversations: in force
+        ids = talk(c, day, "Tell me about index funds.", "Index funds track a market index, and...",
+                   "Just give me the bottom line please.", "Buy a broad, low-cost one.")
+        asks.append(ids[2])
+        c.chat.enqueue(reading(feedback=[(3, "correction", lesson, 0 if day == 0 else 1, "supports")]),
+                       considering())
+        c.reflect_deeply()
+    [rule] = c.rules.all()
+    assert rule.support == 3 and rule.in_force
+
+    c.forget("message", asks[0])
+    c.chat.enqueue(considering())
+    done = c.reflect_deeply()
+    [rule] = c.rules.all()
+    assert (rule.support, rule.in_force, done.made_again.rules) == (2, False, 1)
+    assert c.rules.flagged() == []
+
+
+def test_a_rule_nothing_supports_any_more_goes_unless_the_person_worded_it(dc):
+    c = dc
+    kept_ask = None
+    for day, lesson in enumerate(("Do not bring up Quentavius again", "Keep answers short")):
+        ids = talk(c, day, "What do you think?", "Well, let me explain at length...", "No, shorter please.", "Ok.")
+        c.chat.enqueue(reading(feedback=[(3, "correction", lesson, 0, "supports")]), considering())
+        c.reflect_deeply()
+        kept_ask = kept_ask or ids[2]
+        if day == 1:
+            short_ask = ids[2]
+    secret, short = sorted(c.rules.all(), key=lambda r: r.id)
+    c.rules.correct(short.id, "Keep answers to a few sentences")  # the person's words now
+    c.forget("message", kept_ask)
+    c.forget("message", short_ask)
+    c.chat.enqueue(considering())
+    done = c.reflect_deeply()
+    assert [r.pattern for r in c.rules.all()] == ["Keep answers to a few sentences"]
+    assert done.made_again.rules_gone == 1 and not in_file(c, "Quentavius")
+
+
+def test_a_turn_pre_empts_making_again_and_the_episode_waits_flagged(dc):
+    c = dc
+    ids = talk(c, 0, *JO)
+    [old] = lived(c, ([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with "
+                      "Quentavius", "", 7, ""))
+    c.forget("message", ids[2])
+    cancel = threading.Event()
+    cancel.set()  # a message sent the moment deep reflection began
+    done = c.reflector.deep.run(cancel)
+    assert done.preempted and c.episodes.flagged() == [old]
+    assert recalled_episodes(c, "Lisbon affair Quentavius") == []
+
+
+def test_a_forget_inside_a_longer_transaction_that_rolls_back_leaves_everything(dc):
+    c = dc
+    [i] = talk(c, 0, "The password hint is Marmaduke.")
+    before = c.soul.forgets()
+    with pytest.raises(RuntimeError):
+        with c.soul.transaction():
+            c.soul.forget("message", i)
+            raise RuntimeError("a later write in the same transaction failed")
+    assert c.messages.these([i]) and c.soul.forgets() == before
+    assert [r.id for r in c.recall("password hint Marmaduke", k=5) if r.kind == "message"] == [i]
