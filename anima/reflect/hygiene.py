@@ -30,6 +30,7 @@ from enum import Enum
 
 from ..errors import InvalidEdit, NotFound
 from ..mind import part as schema
+from ..mind.messages import spoken
 from ..mind.parts import Part, Parts
 from ..models.chat import ChatModel
 from ..models.structured import DEFAULT_TEMPERATURE, StructuredOutputFailed, ask_structured, token_budget, warmer
@@ -373,8 +374,7 @@ class Hygiene:
         if self.messages is None:
             return ""
         # The person's own words and the companion's replies; text from elsewhere (pasted, files) is not read here.
-        rows = [m for m in self.messages.since(0, RECENT)
-                if m["role"] == "companion" or m["source"] in (None, Source.PERSON.value)]
+        rows = spoken(self.messages.since(0, RECENT))
         return "\n".join(f"{'I' if m['role'] == 'companion' else 'They'}: "
                          f"{' '.join(m['content'].split())[:MESSAGE_CHARS]}" for m in rows)
 

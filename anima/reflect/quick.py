@@ -32,13 +32,12 @@ from typing import Callable
 from ..mind import working_memory
 from ..mind.feelings import EVIDENCE_TYPES, MOST_CONFIDENT, Feelings, Reading, names_a_feeling, trajectory
 from ..mind.gate import once, unfit
-from ..mind.messages import Messages
+from ..mind.messages import Messages, spoken
 from ..mind.selfmodel import CAPS, SelfModel
 from ..mind.self_report import Stated, stated_feeling
 from ..models.chat import ChatModel
 from ..models.structured import StructuredOutputFailed, ask_structured
 from ..retrieval.fts import terms
-from ..store.provenance import Source
 from ..store.soul import Soul
 
 log = logging.getLogger(__name__)
@@ -167,7 +166,7 @@ class QuickReflection:
         (text sent with a message is information, not how they are), oldest first; and the newest unread id."""
         rows = self.messages.since(int(self.soul.get_meta(READ_THROUGH, "0")), MESSAGES_PER_STEP)
         newest = rows[-1]["id"] if rows else None
-        return [r for r in rows if r["role"] == "companion" or r["source"] in (None, Source.PERSON.value)], newest
+        return spoken(rows), newest
 
     def run(self, cancel: threading.Event | None = None) -> Reflected:
         now = self.now()
