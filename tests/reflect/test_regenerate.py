@@ -196,3 +196,37 @@ def test_a_forget_inside_a_longer_transaction_that_rolls_back_leaves_everything(
             raise RuntimeError("a later write in the same transaction failed")
     assert c.messages.these([i]) and c.soul.forgets() == before
     assert [r.id for r in c.recall("password hint Marmaduke", k=5) if r.kind == "message"] == [i]
+
+
+@pytest.mark.slow  # the real default model
+def test_an_episode_is_made_again_on_the_real_default_model(anima_home, caplog):
+    """The real model under the episodes-only schema: whatever it makes of what is left is held to it, the old
+    episode and the forgotten words leave the file, and the log holds no words."""
+    import logging
+
+    from anima.companion import Companion
+    from anima.models.fake import FakeEmbedder
+    from anima.models.llama import LlamaChatModel
+    from anima.reflect.deep import READ_THROUGH
+    from anima.store import Home
+    from tests.conftest import PASSPHRASE
+    c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", LlamaChatModel(), FakeEmbedder(), user_name="Ada")
+    c.indexer_thread.join()
+    try:
+        ids = talk(c, 0, *JO)
+        old = c.episodes.record("Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with Quentavius",
+                                ids, significance=0.7)
+        c.soul.set_meta(READ_THROUGH, str(ids[-1]))  # read already: this run makes the episode again, and considers
+        c.forget("message", ids[2])
+        with caplog.at_level(logging.INFO):
+            done = c.reflect_deeply()
+        assert done.made_again.episodes == 1 and not done.preempted
+        with pytest.raises(NotFound):
+            c.episodes.get(old)
+        left = {ids[0], ids[1], ids[3]}
+        for e in c.episodes.all():
+            assert {i for _, i in c.soul.citations("episode", e.id)} <= left and "Quentavius" not in e.summary
+        assert "Lisbon" not in caplog.text and "Quentavius" not in caplog.text
+        assert not in_file(c, "Quentavius") and not c.reflector.deep.pending()
+    finally:
+        c.close()
