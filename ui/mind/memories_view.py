@@ -7,6 +7,8 @@ from PySide6.QtWidgets import QInputDialog, QMessageBox
 from .table_view import TableView
 
 SOURCES = {"user_stated": "you said it", "inferred": "I inferred it", "untrusted": "outside text"}
+# A forget took the message it was learned from (store/forget.py): the fact stays, for the person to judge.
+SOURCE_FORGOTTEN = " (the message it was learned from was forgotten)"
 
 
 class MemoriesView(TableView):
@@ -23,7 +25,8 @@ class MemoriesView(TableView):
         return self.companion.memories.all()  # each with "from": its provenance in words
 
     def show_data(self, rows):
-        self.fill(rows, lambda m: (m["content"], m["from"], SOURCES[m["source"]], m["valid_from"][:10],
+        self.fill(rows, lambda m: (m["content"], m["from"] + (SOURCE_FORGOTTEN if m["needs_regeneration"] else ""),
+                                   SOURCES[m["source"]], m["valid_from"][:10],
                                    (m["valid_to"] or "")[:10], f"#{m['superseded_by']}" if m["superseded_by"] else "",
                                    f"{m['importance']:.2f}"))
 
