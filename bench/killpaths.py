@@ -5,6 +5,7 @@ reflection, forgetting, export, import (into a second home), and a passphrase ch
 per acknowledged write (after the call that made it returned):
 
     keep KIND ID         an item that must survive every later restart
+    flagged episode ID   an episode a forget flagged, which the run about to start makes again: no longer kept
     gone message ID WORD a message forgotten (WORD is its own): it must stay forgotten
     core PATH            an export finished: the file must read back whole
     pass WHICH           the passphrase change to WHICH (a or b) returned
@@ -12,7 +13,8 @@ per acknowledged write (after the call that made it returned):
 
 After each kill the parent restarts the soul as the app does (unlock, which removes what a killed writer left;
 the index loads and re-indexes what has no vector) and checks: both homes pass Soul.check(); every `keep` is
-there; every `gone` is absent from its table and from the vectors; no recallable item lacks a vector after the
+there; every `gone` is absent from its table, from the vectors, and from every episode not flagged to be made
+again; no recallable item lacks a vector after the
 reindex; nothing but the soul's own files is left in the homes; a passphrase change cut short opens with the old
 or the new passphrase (counted: which).
 """
@@ -89,7 +91,7 @@ def _answer(schema: dict | None, messages) -> str:
         first = re.findall(r"^1\. \[[^\]]*\] [^:]*: (.*)$", said, re.M)  # an episode is about what was said
         episodes = [{"messages": [int(x) for x in lines[:2]], "summary": f"Talk of {first[0]}" if first else "", "emotional_arc": "calm",
                      "significance": 5, "self_assessment": "I listened."}] if len(lines) >= 2 else []
-        return json.dumps({"episodes": episodes, "feedback": []})
+        return json.dumps({"episodes": episodes, **({"feedback": []} if "feedback" in props else {})})
     if "growth" in props:
         return json.dumps({"growth": [], "insights": [], "identity": ""})
     if schema:
@@ -141,11 +143,22 @@ def child(home: str, path: str, seed: int) -> None:
                 say("keep message", turn.reply_id)
             c.settle()  # learning and quick reflection, as while the person reads
         elif path == "deep":
+            words = {}  # each message's own word
             for i in range(4):
-                c.messages.record("user" if i % 2 == 0 else "companion", f"Notebook {n} line {i}.")
+                words[c.messages.record("user" if i % 2 == 0 else "companion",
+                                        f"Notebook {n} line {i} dw{n}x{i}.")] = f"dw{n}x{i}"
+            # A forget took a message these were made of (below, or cut short before it said so): this run makes
+            # them again (reflect/regenerate.py), and the old ones go.
+            for eid in c.episodes.flagged():
+                say("flagged episode", eid)
             done = c.reflector.deep.run()
             for eid in done.episodes:
                 say("keep episode", eid)
+            # Now and then a message an episode was made of is forgotten: the next run makes the episode again.
+            cited = [m for eid in done.episodes for m in c.episodes.made_of(eid) if m in words]
+            if cited and rng.random() < 0.5:
+                c.forget("message", cited[0])
+                say("gone message", cited[0], words[cited[0]])
         elif path == "forget":
             mid = c.messages.record("user", f"Forget me soon: notebook fgt{n}.")
             c.forget("message", mid)
@@ -202,6 +215,8 @@ def run(kills: int, seed: int = 11, home: str | None = None, paths=PATHS, log=No
                 words = entry.split()
                 if words[:1] == ["keep"]:
                     kept.add((words[1], int(words[2])))
+                elif words[:1] == ["flagged"]:
+                    kept.discard((words[1], int(words[2])))
                 elif words[:1] == ["gone"]:
                     gone.add((int(words[2]), words[3]))
                 elif words[:1] == ["pass"]:
@@ -319,6 +334,9 @@ def _restart(h, which: str, kept: set, gone: set, res: PathResults, log) -> None
 
 def _forgotten_back(soul, item_id: int, word: str) -> bool:
     if soul.query("SELECT 1 FROM messages WHERE content LIKE ?", (f"%{word}%",)):
+        return True
+    # An episode summed up from it keeps its words only while flagged (not recalled) until it is made again.
+    if soul.query("SELECT 1 FROM episodes WHERE needs_regeneration = 0 AND summary LIKE ?", (f"%{word}%",)):
         return True
     if soul.query("SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?", (f'"{word}"',)):
         return True
