@@ -187,7 +187,7 @@ class Conversation:
             held = {key for e in self._transcript for key in e.keys} | {("memory", i) for i, _ in self._learned}
             # Bids heard between turns are in their parts' words too (see forget).
             unvouched = any(not e.vouched for e in self._transcript) or bool(self._heard)
-        gone = held - self.messages.soul.present(held)
+        gone = held - self.messages.soul.present(held, standing=True)  # an episode a forget flagged is gone too
         if gone or unvouched:
             self.forget(gone, unvouched=True)
         with self.lock:
@@ -378,7 +378,7 @@ class Conversation:
         with self.lock:
             about = {("message", i) for _, i in self._heard if i is not None}
         keys = prepared.read | about | {("message", i) for i in user_ids}
-        return bool(keys - self.messages.soul.present(keys)) or self._floor_lost(prepared.floor)
+        return bool(keys - self.messages.soul.present(keys, standing=True)) or self._floor_lost(prepared.floor)
 
     def _floor_lost(self, floor: SelfFloor) -> bool:
         """Whether a line of the floor the prompt began with has left the self: forgetting a person or a learned
@@ -501,6 +501,11 @@ class Conversation:
         computed from it (never reused). Returns entries dropped."""
         def touched(text: str, entry_keys=frozenset()) -> bool:
             return bool(entry_keys & keys) or (names is not None and names.search(text) is not None)
+        # What a forget flagged (an episode summed up from what went) stands for nothing now either: its words
+        # may carry what went (kinds.Kind.made_again).
+        with self.lock:
+            held = {key for e in self._transcript for key in e.keys}
+        keys = set(keys) | (held - self.messages.soul.present(held, standing=True))
         with self.lock:
             kept = [e for e in self._transcript if not touched(e.content, e.keys) and (e.vouched or not unvouched)]
             dropped = len(self._transcript) - len(kept)

@@ -87,17 +87,21 @@ class Episodes:
         """The messages an episode is made of that are still stored."""
         return sorted(i for kind, i in self.soul.citations("episode", episode_id) if kind == "message")
 
-    def make_again(self, episode_id: int, anew: list[NewEpisode]) -> list[int]:
-        """A flagged episode is forgotten (absolutely: store/forget.py), and those made again of what is left of
-        it are recorded, in one transaction (the caller's writing(), if it holds one): a crash leaves the old one
-        flagged, or the new ones, never both. Returns the new ones' ids; one that does not hold (InvalidEdit) is
-        left out."""
-        ready = []
+    def ready(self, anew: list[NewEpisode]) -> list[tuple]:
+        """Episodes checked and embedded for make_again, before its transaction (embedding takes a while, and the
+        soul's writes wait on it); one that does not hold (InvalidEdit) is left out."""
+        out = []
         for new in anew:
             try:
-                ready.append((new, *self._ready(new)))
+                out.append((new, *self._ready(new)))
             except InvalidEdit:
                 continue
+        return out
+
+    def make_again(self, episode_id: int, ready: list[tuple]) -> list[int]:
+        """A flagged episode is forgotten (absolutely: store/forget.py), and those made again of what is left of
+        it (`ready`) are recorded, in one transaction (the caller's writing(), if it holds one): a crash leaves the
+        old one flagged, or the new ones, never both. Returns the new ones' ids."""
         with self.writing():
             self.soul.forget("episode", episode_id)
             return [self._store(new, fields, vector, "ai") for new, fields, vector in ready]
@@ -132,9 +136,11 @@ class Episodes:
     def get(self, episode_id: int) -> Episode:
         return _episode(self.soul.get("episode", episode_id))
 
-    def all(self) -> list[Episode]:
-        """Oldest first."""
-        return [_episode(r) for r in self.soul.query("SELECT * FROM episodes ORDER BY started_at, id")]
+    def all(self, *, flagged: bool = True) -> list[Episode]:
+        """Oldest first. `flagged`: False leaves out those a forget flagged, which stand for nothing until they are
+        made again (what reflection reads: their words may carry what went)."""
+        where = "" if flagged else "WHERE needs_regeneration = 0 "
+        return [_episode(r) for r in self.soul.query(f"SELECT * FROM episodes {where}ORDER BY started_at, id")]
 
     def correct(self, episode_id: int, **fields) -> None:
         """The person corrects an episode (the Open Mind): summary, emotional_arc, significance, self_assessment."""
@@ -165,7 +171,7 @@ class Episodes:
         """Up to `k` episodes from across the whole history (see the module's docstring), oldest first; none of
         the ids in `leaving_out` (the new ones, read anyway)."""
         rng = rng or random.Random()
-        everything = [e for e in self.all() if e.id not in leaving_out]
+        everything = [e for e in self.all(flagged=False) if e.id not in leaving_out]
         if len(everything) <= k:
             return everything
         chosen = {e.id: e for e in everything if e.significance >= SIGNIFICANT}

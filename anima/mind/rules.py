@@ -143,11 +143,15 @@ class Rules:
         """A flagged rule counted again from the evidence left, and no longer flagged; one that nothing left
         supports is forgotten (its pattern was drawn from the words that went), unless the person wrote its
         pattern. Whether it is retired stays as it was. Returns whether it stands."""
-        heard: dict[str, set] = {FOR: set(), AGAINST: set()}
+        rule = self._get(rule_id)
+        heard: dict[str | None, set] = {FOR: set(), AGAINST: set(), None: set()}
         for r in self.soul.query("SELECT item_id, stance FROM evidence WHERE owner_kind = 'rule' AND owner_id = ? "
                                  "AND item_kind = 'message'", (rule_id,)):
-            heard[r["stance"] or FOR].add(conversation(self.soul, r["item_id"]))
-        support, against = len(heard[FOR]), len(heard[AGAINST])
+            heard[r["stance"]].add(conversation(self.soul, r["item_id"]))
+        # Evidence cited before its stance was kept (migrations.m012) may bear either way: a forget only ever
+        # lowers a count, so it never turns evidence against a rule into support.
+        support = min(rule.support, len(heard[FOR] | heard[None]))
+        against = min(rule.against, len(heard[AGAINST] | heard[None]))
         if not support and not self._worded_by_person(rule_id):
             self.soul.forget("rule", rule_id)
             return False

@@ -337,7 +337,7 @@ class DeepReflection:
 
     def _unconsidered(self) -> list[Episode]:
         through = int(self.soul.get_meta(CONSIDERED_THROUGH, "0"))
-        return [e for e in self.episodes.all() if e.id > through]
+        return [e for e in self.episodes.all(flagged=False) if e.id > through]
 
     def _consider(self, cancel, done: Deepened) -> None:
         new = self._unconsidered()

@@ -67,16 +67,16 @@ class Regeneration:
         done = MadeAgain()
         if not self.pending():  # no write transaction for nothing
             return done
-        again: dict[int, list[NewEpisode]] = {}
+        again: dict[int, list[tuple]] = {}  # each flagged episode: those made again of it, embedded
         for episode_id in self.episodes.flagged()[:EPISODES_PER_RUN]:
             said = spoken(self.messages.these(self.episodes.made_of(episode_id)))
             anew = cut(said) if said else []
             if anew is None:
                 break
-            again[episode_id] = anew
+            again[episode_id] = self.episodes.ready(anew)
         with self.episodes.writing():
-            for episode_id, anew in again.items():
-                done.anew += len(self.episodes.make_again(episode_id, anew))
+            for episode_id, ready in again.items():
+                done.anew += len(self.episodes.make_again(episode_id, ready))
                 done.episodes += 1
             for entry in self.growth.flagged():  # an episode made again above flags what cited it
                 self.soul.forget("growth_log", entry)

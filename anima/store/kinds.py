@@ -20,6 +20,9 @@ class Kind:
     embedded: tuple[str, ...] = ()    # the text its vector is made from; non-empty: recall finds it
     flaggable: bool = False     # has needs_regeneration: flagged when something it cites is forgotten
     sections: bool = False      # one row per section of text: forgetting a person removes lines, not the row
+    # Made wholly from other items (flaggable too): once flagged, its words may carry what went, so it stands for
+    # nothing (recall, the live session) until deep reflection makes it again (reflect/regenerate.py).
+    made_again: bool = False
 
     @property
     def recalled(self) -> bool:
@@ -36,7 +39,7 @@ _ALL = (
     Kind("episode", "episodes", ("summary", "started_at", "ended_at", "emotional_arc", "significance",
                                  "self_assessment", "needs_regeneration", "created_at"),
          text=("summary", "emotional_arc", "self_assessment"), title="episode", full_text=("summary",),
-         embedded=("summary",), flaggable=True),
+         embedded=("summary",), flaggable=True, made_again=True),
     Kind("world_card", "world_cards", ("kind", "title", "body", "keywords", "created_at", "updated_at", "enabled",
                                        "options"),
          text=("title", "body", "keywords", "options"), title="world card", full_text=("title", "body", "keywords"),

@@ -7,7 +7,7 @@ SQL is here, over the tables the registry names (kinds.py).
 from dataclasses import dataclass
 
 from .kinds import KINDS, RECALLED
-from .soul import Soul, by_kind
+from .soul import STANDING, Soul, by_kind
 
 
 @dataclass(frozen=True)
@@ -17,16 +17,13 @@ class Reading:
     at: str                         # when it was said, or became known
     importance: str | None = None   # its importance, where it has one (recall takes 0.5 otherwise)
     columns: tuple[str, ...] = ()   # read as they are, for the re-rank and for how the item reads
-    # Made wholly from other items: flagged when one of them is forgotten, it is not recalled until deep
-    # reflection makes it again from what is left (reflect/regenerate.py), since its words may carry what went.
-    made_again: bool = False
 
 
 READINGS: dict[str, Reading] = {
     "message": Reading(text="content", at="created_at", columns=("speaker", "session")),
     "memory": Reading(text="content", at="valid_from", importance="importance",
                       columns=("valid_to", "superseded_by", "suppression", "loads", "uses", "source", "kind")),
-    "episode": Reading(text="summary", at="started_at", importance="significance", made_again=True),
+    "episode": Reading(text="summary", at="started_at", importance="significance"),
     "world_card": Reading(text="title || ': ' || body", at="updated_at", columns=("kind",)),
 }
 
@@ -38,7 +35,7 @@ def _select(kind: str) -> str:
     origin = f"(SELECT source FROM provenance WHERE item_kind = '{kind}' AND item_id = {table}.id) AS origin"
     names = [f"{r.text} AS text", f"{r.at} AS at", *([f"{r.importance} AS importance"] if r.importance else []),
              *r.columns, origin]
-    kept = "needs_regeneration = 0 AND " if r.made_again else ""
+    kept = STANDING if KINDS[kind].made_again else ""  # a flagged one is not recalled until it is made again
     return f"SELECT id, {', '.join(names)} FROM {table} WHERE {kept}id IN "
 
 

@@ -22,6 +22,7 @@ import sqlcipher3
 from ..errors import (DamagedSoul, DiskError, DiskFull, ForgottenMeanwhile, ForgottenWhileExporting, InvalidEdit,
                       NotFound, ReadOnlyRecord, SoulBusy, SoulClosed)
 from . import forget, ids, migrations
+from .kinds import KINDS
 from .kinds import kind as _kind_of
 from .provenance import Provenance
 
@@ -146,6 +147,8 @@ class Standing(enum.Enum):
 
 # SQLite takes so many parameters in one statement (999 in builds before 3.32): longer lists go in chunks.
 IN_CHUNK = 500
+# The condition an item of a made-again kind (kinds.Kind.made_again) meets while it stands: not flagged by a forget.
+STANDING = "needs_regeneration = 0 AND "
 
 
 def by_kind(keys) -> dict[str, list[int]]:
@@ -304,12 +307,14 @@ class Soul:
                 self._rollback()
                 raise
             committed, self._on_commit = self._on_commit, []
-            for then in committed:
-                then()
-            if self._scrub_due():  # a write found room: so may the scrub a full disk put off
-                self._scrub()
-            elif self._wal_pending:
-                self._empty_wal_now()
+            try:
+                for then in committed:
+                    then()
+            finally:  # a forget's scrub, owed by what was committed, whatever a callback met
+                if self._scrub_due():  # a write found room: so may the scrub a full disk put off
+                    self._scrub()
+                elif self._wal_pending:
+                    self._empty_wal_now()
 
     @contextmanager
     def unforgotten(self) -> Iterator[None]:
@@ -547,10 +552,13 @@ class Soul:
         if self.forgets() != forgets:
             raise ForgottenWhileExporting()
 
-    def present(self, keys) -> set[tuple[str, int]]:
-        """Those of these (kind, id) keys whose item is still stored."""
+    def present(self, keys, *, standing: bool = False) -> set[tuple[str, int]]:
+        """Those of these (kind, id) keys whose item is still stored; `standing`: and not flagged to be made
+        again (kinds.Kind.made_again), which stands for nothing until it is."""
         return {(kind, r["id"]) for kind, item_ids in by_kind(keys).items()
-                for r in self.query_in(f"SELECT id FROM {_kind(kind)[0]} WHERE id IN ({{ids}})", item_ids)}
+                for r in self.query_in(f"SELECT id FROM {_kind(kind)[0]} WHERE "
+                                       f"{STANDING if standing and KINDS[kind].made_again else ''}id IN ({{ids}})",
+                                       item_ids)}
 
     def query_in(self, sql: str, ids, params=()) -> list[dict]:
         """The rows of `sql` for any number of ids: its `{ids}` takes them IN_CHUNK at a time, after `params`."""
@@ -561,12 +569,12 @@ class Soul:
         return out
 
     def _forgotten(self, keys: list[tuple[str, int]]) -> None:
-        # The forget is committed: the in-memory indexes drop it first, whatever the scrub meets. The scrub is
-        # owed, and the transaction that committed it runs it once, however many forgets it held.
+        # The forget is committed: its scrub is owed, and the transaction that committed it runs it once, however
+        # many forgets it held; the in-memory indexes drop it first.
+        self._scrub_pending = True
         for kind, item_id in keys:
             for listener in self._forget_listeners:
                 listener(kind, item_id)
-        self._scrub_pending = True
 
     def scrub(self) -> None:
         """What a forget does once it is committed, for another change that took text out for good (a card's
