@@ -183,6 +183,22 @@ def run_cases(disk: Path, command_line: bool = True) -> list[Case]:
         assert not c.soul.query("SELECT 1 FROM embeddings WHERE item_kind = 'message' AND item_id = ?", (mid,))
         return message
 
+    def making_again():
+        # An episode the deep step made loses one of its messages: the next deep reflection makes it again.
+        failed: list[str] = []
+        c.on_background_failure(failed.append)
+        episode = max(e.id for e in c.episodes.all())
+        c.forget("message", c.episodes.made_of(episode)[0])
+        assert c.episodes.flagged() == [episode]
+        with full(disk):
+            assert c.reflect_deeply() is None, "deep reflection said it was done on a full disk"
+            assert failed and "stopped" in failed[-1], failed
+            assert c.episodes.flagged() == [episode], "making an episode again half-written"
+        done = c.reflect_deeply()
+        assert done is not None and done.made_again.episodes == 1 and not c.episodes.flagged()
+        assert not c.indexer.missing(), "an episode made again without its vector"
+        return failed[-1]
+
     def export():
         with full(disk):
             message = expect_full(lambda: c.export_core(disk / "core.anima", EXPORT_PASSPHRASE))
@@ -236,6 +252,7 @@ def run_cases(disk: Path, command_line: bool = True) -> list[Case]:
 
     cases = [_case(step, fn) for step, fn in (("a turn", turn), ("learning", learning), ("quick reflection", quick),
                                                ("deep reflection", deep), ("forgetting", forgetting),
+                                               ("making again", making_again),
                                                ("export", export), ("import", import_),
                                                ("passphrase change", passphrase), ("closing", close),
                                                ("opening", opening))]

@@ -23,7 +23,7 @@ HOME = [".soul.key.lock", ".soul.lock", "soul.db", "soul.key"]
 def test_a_full_disk_at_each_step_is_one_known_error_and_nothing_half_saved(small_disk):  # noqa: F811
     cases = diskfull.run_cases(small_disk, command_line=False)
     assert [c.step for c in cases] == ["a turn", "learning", "quick reflection", "deep reflection",
-                                       "forgetting", "export", "import",
+                                       "forgetting", "making again", "export", "import",
                                        "passphrase change", "closing", "opening"]
     failed = [f"{c.step}: {c.said}" for c in cases if not c.ok]
     assert not failed, "\n".join(failed)
@@ -31,6 +31,7 @@ def test_a_full_disk_at_each_step_is_one_known_error_and_nothing_half_saved(smal
     assert said["a turn"].startswith("The disk is full") and "nothing of this change was saved" in said["a turn"]
     assert said["learning"].startswith("Learning about the person stopped: The disk is full")
     assert said["deep reflection"].startswith("Reflecting deeply stopped: The disk is full")
+    assert said["making again"].startswith("Reflecting deeply stopped: The disk is full")
     assert "Nothing was imported" in said["import"]
     assert "soul.key was not changed" in said["passphrase change"]
 
