@@ -109,3 +109,17 @@ def test_the_rhythm_of_reflection_is_set_from_the_terminal_and_checked(companion
     assert (c.reflector.every, c.rhythm.read().earned_after) == (2, 6)
     assert cli.main(["reflect", "--every", "-1"]) == 2  # one line, nothing changed
     assert "whole number from 0 to 1000" in capsys.readouterr().err and c.reflector.every == 2
+
+
+def test_growth_from_an_episode_a_forget_flagged_is_not_read_while_it_waits_to_be_made_again(companion):
+    c = companion
+    c.soul.set_meta(EARNED_AFTER, "0")
+    said = [c.messages.record("user", "I told you about my affair with Quentavius."),
+            c.messages.record("user", "And my sister Jo moved to Lisbon.")]
+    episode = c.episodes.record("Ada told me of her affair with Quentavius and of Jo's move", said)
+    c.self_model.grow("I learned to hold Ada's secret about Quentavius without judging.", [("episode", episode)])
+    c.self_model.grow("I learned that Ada likes short answers.")
+    c.forget("message", said[0])  # the episode is flagged; the entry citing it no longer stands
+    evolving(c, PERSONA)
+    prompt = c.chat.history[-1]["messages"][1]["content"]
+    assert "Ada likes short answers" in prompt and "Quentavius" not in prompt
