@@ -223,17 +223,9 @@ class DeepReflection:
             self.soul.set_meta(READ_THROUGH, str(newest))
             return True
         rules = self.rules.open()
-        try:
-            with self.chat.aside():
-                answer = ask_structured(self.chat, self._reading_prompt(said, rules), reading_schema(len(said),
-                                        len(rules)), what="deep reflection", temperature=0.2, cancel=cancel)
-        except StructuredOutputFailed as e:
-            if self._cancelled(cancel):
-                return False
-            log.warning("deep reflection wrote nothing for %d messages: no valid answer in %d tries", len(said),
-                        len(e.attempts))
-            done.malformed += 1
-            answer = {"episodes": [], "feedback": []}
+        answer = self._ask_reading(said, rules, cancel, done)
+        if answer is None:
+            return False
         with self.soul.transaction():  # the step's episodes, feedback and where it stopped: all, or none
             self._episodes(answer["episodes"], said, done)
             self._feedback(answer["feedback"], said, rules, done)
@@ -267,19 +259,25 @@ class DeepReflection:
         a step is, with the same checks, for episodes only. None: pre-empted (nothing was decided)."""
         if self._cancelled(cancel):
             return None
+        answer = self._ask_reading(said, [], cancel, done, feedback=False)
+        return None if answer is None else self._checked(answer["episodes"], said, done)
+
+    def _ask_reading(self, said: list[dict], rules, cancel, done: Deepened, feedback: bool = True) -> dict | None:
+        """The model's reading of these messages (`feedback`: with the feedback in them); None when a turn
+        pre-empted it; with no valid answer, an empty one (counted as malformed: nothing is written of it)."""
+        what = "deep reflection" if feedback else "making an episode again"
         try:
             with self.chat.aside():
-                answer = ask_structured(self.chat, self._reading_prompt(said, [], feedback=False),
-                                        reading_schema(len(said), 0, feedback=False),
-                                        what="making an episode again", temperature=0.2, cancel=cancel)
+                return ask_structured(self.chat, self._reading_prompt(said, rules, feedback),
+                                      reading_schema(len(said), len(rules), feedback), what=what, temperature=0.2,
+                                      cancel=cancel)
         except StructuredOutputFailed as e:
             if self._cancelled(cancel):
                 return None
-            log.warning("an episode made again from %d messages: no valid answer in %d tries", len(said),
+            log.warning("%s wrote nothing for %d messages: no valid answer in %d tries", what, len(said),
                         len(e.attempts))
             done.malformed += 1
-            return []
-        return self._checked(answer["episodes"], said, done)
+            return {"episodes": [], "feedback": []}
 
     def _checked(self, found: list[dict], said: list[dict], done: Deepened) -> list[NewEpisode]:
         """The episodes of an answer that hold (see the module's docstring); those that do not are counted."""
