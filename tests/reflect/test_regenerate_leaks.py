@@ -133,3 +133,38 @@ def test_a_forget_drops_from_the_live_session_the_episode_it_flagged(dc):
     c.turn("Anyway.").read()
     # ...and in the prompt of the next turn.
     assert "Quentavius" not in json.dumps(c.chat.history[-1]["messages"])
+
+
+def test_another_programs_forget_drops_the_flagged_episode_from_this_live_session(dc, anima_home):
+    """Program A forgets a message an episode was made of, while B's live session holds a note that recalled the
+    episode: B's next prompt leaves the note out at once (not when a deep reflection makes the episode again),
+    and once A has made it again B never recalls the old one."""
+    from anima.companion import Companion
+    from anima.models.fake import FakeChatModel, FakeEmbedder
+    from anima.store import Home
+    from tests.conftest import PASSPHRASE
+    b = dc
+    b.learns, b.reflector.every = False, 0
+    ids = talk(b, 0, *JO)
+    episode = b.episodes.record("Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with "
+                                "Quentavius", ids, significance=0.7)
+    _read_already(b)
+    b.chat.enqueue("How is Jo?")
+    b.turn("Remember when Jo moved to Lisbon?").read()
+    b.settle()
+    assert any(("episode", episode) in e.keys for e in b.conversation.entries())  # the control
+    home = Home(anima_home)
+    a = Companion(home, home.unlock(PASSPHRASE), FakeChatModel(), FakeEmbedder(), session="elsewhere")
+    try:
+        a.indexer_thread.join()
+        a.forget("message", ids[2])
+        b.chat.enqueue("Lisbon is lovely.")
+        b.turn("Anyway.").read()
+        assert "Quentavius" not in json.dumps(b.chat.history[-1]["messages"])
+        a.chat.enqueue(json.dumps({"episodes": [{"messages": [1, 2, 3], "summary": "Ada's sister Jo is moving to "
+                                                 "Lisbon next month", "emotional_arc": "", "significance": 6,
+                                                 "self_assessment": ""}]}), reading(), considering())
+        assert a.reflect_deeply().made_again.episodes == 1
+    finally:
+        a.close()
+    assert not [r for r in b.recall("Quentavius Lisbon", k=20) if r.key == ("episode", episode)]
