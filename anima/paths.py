@@ -1,9 +1,13 @@
 """Where a companion lives on disk."""
 
+import logging
 import os
+import stat
 from pathlib import Path
 
 import platformdirs
+
+log = logging.getLogger(__name__)
 
 HOME_ENV = "ANIMA_HOME"
 
@@ -34,3 +38,19 @@ def cache() -> Path:
     user cache dir."""
     env = os.environ.get(CACHE_ENV)
     return Path(env).expanduser() if env else Path(platformdirs.user_cache_dir("anima", appauthor=False))
+
+
+def owner_only(folder: Path) -> None:
+    """Take group and others' access away from a folder of the companion's (its home, its logs). mkdir's mode does
+    nothing to a folder that exists, and one made by the person or by an older Anima may be 0755: anyone on the
+    machine could list it. Only a folder this user owns is changed; one that cannot be is a warning, not a refusal
+    (the soul in it is encrypted all the same)."""
+    if os.name != "posix":
+        return  # Windows: chmod only sets the read-only flag
+    st = folder.stat()
+    if not st.st_mode & 0o077 or st.st_uid != os.getuid():
+        return
+    try:
+        os.chmod(folder, stat.S_IMODE(st.st_mode) & ~0o077)  # the owner's own bits as they were
+    except OSError as e:
+        log.warning("could not make a folder of the companion's readable by its owner only (%s)", type(e).__name__)

@@ -27,6 +27,7 @@ from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from anima.errors import KnownError
+from anima.paths import owner_only
 
 LOG_NAME = "anima.log"
 FAULTS_NAME = "faults.log"  # written by faulthandler, which cannot go through the logging module
@@ -45,8 +46,14 @@ def log_dir(home_dir: Path | None = None) -> Path:
 
 
 def private(path: str, flags: int) -> int:
-    """An `opener` for open(): a file it creates is readable by its owner only, whatever the umask."""
-    return os.open(path, flags, 0o600)
+    """An `opener` for open(): the file is readable by its owner only, whatever the umask, one an older Anima
+    made 0644 too (the mode os.open gives applies only to a file it creates)."""
+    fd = os.open(path, flags, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+    except OSError:  # not ours to change (a log folder shared by hand): it is still written
+        pass
+    return fd
 
 
 class PrivateLog(logging.handlers.RotatingFileHandler):
@@ -145,6 +152,7 @@ class CrashHandler(QObject):
         # Private, as the home is: made here first when the window starts before a companion exists.
         folder.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         folder.mkdir(exist_ok=True, mode=0o700)
+        owner_only(folder)
         self.folder, self.log_path = folder, folder / LOG_NAME
         self.file_handler = PrivateLog(self.log_path, maxBytes=1_000_000, backupCount=3, encoding="utf-8", delay=True)
         self.file_handler.setFormatter(WithheldMessages())

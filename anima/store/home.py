@@ -7,7 +7,6 @@ complete, verified files; the app never deletes or overwrites a soul in place.
 
 import logging
 import os
-import stat
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -107,7 +106,7 @@ class Home:
     def unlock(self, passphrase: str | None = None) -> Soul:
         soul = self._open(self.unlock_key(passphrase))
         self.tidy()
-        _tighten(self.dir)
+        paths.owner_only(self.dir)
         return soul
 
     def _open(self, key: bytes) -> Soul:
@@ -311,22 +310,7 @@ class Home:
 def _private_folder(folder: Path) -> None:
     """Make the home, readable by its owner only; or tighten one that is there."""
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    _tighten(folder)
-
-
-def _tighten(folder: Path) -> None:
-    """Take group and others' access away from the home. mkdir's mode does nothing to a folder that exists, and one
-    made by the person or by an older Anima may be 0755: anyone on the machine could list it. Only a folder this user
-    owns is changed; one that cannot be is a warning, not a refusal (the soul in it is encrypted all the same)."""
-    if os.name != "posix":
-        return  # Windows: chmod only sets the read-only flag
-    st = folder.stat()
-    if not st.st_mode & 0o077 or st.st_uid != os.getuid():
-        return
-    try:
-        os.chmod(folder, stat.S_IMODE(st.st_mode) & ~0o077)  # the owner's own bits as they were
-    except OSError as e:
-        log.warning("could not make the companion's folder readable by its owner only (%s)", type(e).__name__)
+    paths.owner_only(folder)
 
 
 def _remove_if_empty(folder: Path) -> None:

@@ -57,8 +57,8 @@ def test_a_folder_that_cannot_be_made_private_still_opens_with_a_warning(anima_h
     def refused(*args, **kwargs):
         raise PermissionError("not allowed")
     monkeypatch.setattr(os, "chmod", refused)
-    with caplog.at_level(logging.WARNING, logger="anima.store.home"):
+    with caplog.at_level(logging.WARNING, logger="anima.paths"):
         Home(anima_home).unlock(PASSPHRASE).close()
     monkeypatch.undo()
     assert mode(anima_home) == 0o755
-    assert "could not make the companion's folder readable by its owner only (PermissionError)" in caplog.text
+    assert "could not make a folder of the companion's readable by its owner only (PermissionError)" in caplog.text

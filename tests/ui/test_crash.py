@@ -161,3 +161,18 @@ def test_the_log_its_rotated_backups_and_the_faults_file_are_readable_by_their_o
     assert {"anima.log", "anima.log.1", "anima.log.2", "faults.log"} <= set(written)
     assert {name: oct(stat.S_IMODE((tmp_path / "logs" / name).stat().st_mode)) for name in written} == \
         {name: oct(0o600) for name in written}
+
+
+@pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX's")
+def test_a_log_folder_and_logs_an_older_version_left_readable_are_made_owner_only(qtbot, tmp_path):
+    folder = tmp_path / "logs"
+    folder.mkdir(mode=0o755)
+    os.chmod(folder, 0o755)
+    for name in ("anima.log", "faults.log"):
+        (folder / name).write_text("old\n")
+        os.chmod(folder / name, 0o644)
+    with installed(folder):
+        logging.getLogger("anima.store").warning("a record")
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert {name: oct(stat.S_IMODE((folder / name).stat().st_mode)) for name in ("anima.log", "faults.log")} == \
+        {"anima.log": oct(0o600), "faults.log": oct(0o600)}
