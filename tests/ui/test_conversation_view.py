@@ -92,3 +92,27 @@ def test_a_search_finds_an_old_message_by_a_word_and_forgetting_it_there_removes
     view.search.clear()
     qtbot.waitUntil(lambda: [m["id"] for m in view.rows] == [ids[-1]], timeout=10_000)
     assert read_on and threading.main_thread() not in read_on  # the window never waited on the disk
+
+
+def test_a_message_is_gone_to_by_its_number_as_the_other_views_name_it(qtbot, long_history, monkeypatch):
+    """Where a memory came from reads "you said it, message #123": typed into the search, "#123" lists that message
+    first, selected, and the conversation before it; each row shows its number."""
+    w, ids = long_history
+    view = open_view(qtbot, w, "Conversation")
+    assert view.table.item(0, 0).text().startswith(f"#{ids[-1]}  ")
+    view.page = 10
+    search(qtbot, view, f"#{ids[37]}")
+    qtbot.waitUntil(lambda: view.rows and view.rows[0]["id"] == ids[37], timeout=10_000)
+    assert [m["id"] for m in view.rows] == ids[37::-1][:10] and shown(view)[0] == OLD_SECRET
+    assert view.table.selectionModel().selectedRows()[0].row() == 0
+    assert view.note.text() == f"Message #{ids[37]}, and the ones before it. Older ones follow."
+    show_older(qtbot, view)
+    assert [m["id"] for m in view.rows] == ids[37::-1][:20]
+    # Forgotten from there, it is gone; going to its number again says so, and lists the ones before it.
+    forget_message(qtbot, view, monkeypatch, OLD_SECRET)
+    qtbot.waitUntil(lambda: OLD_SECRET not in shown(view), timeout=10_000)
+    search(qtbot, view, "# 5")  # another number first: the same one again would not be read anew
+    qtbot.waitUntil(lambda: view.rows and view.rows[0]["id"] <= 5, timeout=10_000)
+    search(qtbot, view, f"#{ids[37]}")
+    qtbot.waitUntil(lambda: view.rows and view.rows[0]["id"] == ids[36], timeout=10_000)
+    assert view.note.text().startswith(f"There is no message #{ids[37]} (it was forgotten, or not yet written)")

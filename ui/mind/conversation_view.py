@@ -1,6 +1,8 @@
 """The conversation history: every message, newest first, a page at a time back to the first; a search finds
-messages by their words; any one can be forgotten."""
+messages by their words, and "#123" goes to message 123 (what the other views name where a thing came from, "you
+said it, message #123"); any one can be forgotten."""
 
+import re
 from dataclasses import dataclass
 
 from PySide6.QtWidgets import QLabel, QLineEdit, QMessageBox
@@ -18,11 +20,29 @@ class Listing:
     after: int | None = None  # a page older than this message, to add below what is shown; None: all of it
 
 
+# "#123", "# 123": a message by its number. Its words hold no "#" as a search (the index drops it).
+_NUMBER = re.compile(r"#\s*(\d{1,18})")
+
+
+def numbered(words: str) -> int | None:
+    """The message a search goes to by number, or None for a search by words."""
+    m = _NUMBER.fullmatch(words)
+    return int(m.group(1)) if m else None
+
+
 def read(messages, words: str, page: int, *, after: int | None = None, down_to: int | None = None) -> Listing:
     """On a worker thread: the page older than message `after` (the newest page, without it), or, with `down_to`,
-    everything down to that message again (what is shown, read anew after a change)."""
-    def fetch(limit, **bounds):
-        return messages.find(words, limit, **bounds) if words else messages.newest(limit, **bounds)
+    everything down to that message again (what is shown, read anew after a change). For "#123": the
+    conversation from message 123 back."""
+    number = numbered(words)
+
+    def fetch(limit, before=None, down_to=None):
+        if number is not None:
+            top = number + 1
+            return messages.newest(limit, before=top if before is None else min(before, top), down_to=down_to)
+        if words:
+            return messages.find(words, limit, before=before, down_to=down_to)
+        return messages.newest(limit, before=before, down_to=down_to)
     if down_to is not None:
         return Listing(words, fetch(None, down_to=down_to), bool(fetch(1, before=down_to)))
     rows = fetch(page + 1, before=after)
@@ -38,7 +58,8 @@ class ConversationView(TableView):
         super().__init__(companion, parent)
         self.search = QLineEdit()
         self.search.setObjectName("search")
-        self.search.setPlaceholderText("Find messages by their words, then press Enter")
+        self.search.setPlaceholderText("Find messages by their words, or go to one by its number (#123), then press "
+                                       "Enter")
         self.search.setClearButtonEnabled(True)
         self.search.returnPressed.connect(self.find)
         self.search.textChanged.connect(lambda text: text.strip() or self.find())  # cleared: the conversation
@@ -80,6 +101,8 @@ class ConversationView(TableView):
             return  # read for a search since changed: the current one's listing is on its way
         if listing.after is None:
             self.fill(listing.rows, self.cells)
+            if self.rows and self.rows[0]["id"] == numbered(self.words):
+                self.table.selectRow(0)  # the message gone to, ready to read or forget
         elif self.rows and self.rows[-1]["id"] == listing.after:  # still the bottom of what is shown: add below
             self.went_back = True
             self.extend(listing.rows, self.cells)
@@ -91,6 +114,12 @@ class ConversationView(TableView):
 
     def summary(self) -> str:
         n, older = len(self.rows), " Older ones follow." if self.more else ""
+        number = numbered(self.words)
+        if number is not None:
+            if n and self.rows[0]["id"] == number:
+                return f"Message #{number}, and the ones before it.{older}"
+            return f"There is no message #{number} (it was forgotten, or not yet written)" + \
+                (f"; the ones before it follow.{older}" if n else ", and none before it.")
         if self.words:
             if not n:
                 return f"No message holds every word of “{self.words}”."
@@ -101,8 +130,9 @@ class ConversationView(TableView):
 
     @staticmethod
     def cells(m: dict) -> tuple:
-        return (m["created_at"][:16].replace("T", " "), m["speaker"] or ("you" if m["role"] == "user" else "I"),
-                m["content"][:300])
+        # Its number leads the time: the other views name a message so ("message #123").
+        return (f"#{m['id']}  {m['created_at'][:16].replace('T', ' ')}",
+                m["speaker"] or ("you" if m["role"] == "user" else "I"), m["content"][:300])
 
     def forget(self):
         m = self.selected()
