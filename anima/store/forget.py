@@ -43,6 +43,7 @@ class Forgotten:
     lines: Counter = field(default_factory=Counter)
     edits: int = 0
     labels: int = 0
+    flagged: set = field(default_factory=set)  # kept items that cited what went: (kind, id), marked for it
 
     def by_kind(self) -> dict[str, int]:
         counts = Counter(kind for kind, _ in self.items)
@@ -60,7 +61,15 @@ class Forgotten:
         parts += [f"lines of {KINDS[k].title}: {n}" for k, n in self.lines.items()]
         parts += [f"edits: {self.edits}"] if self.edits else []
         parts += [f"names of where things came from: {self.labels}"] if self.labels else []
-        return ", ".join(parts) or "nothing (nothing held it)"
+        said = ", ".join(parts) or "nothing (nothing held it)"
+        flagged = Counter(kind for kind, _ in self.flagged - set(self.items))
+        if flagged:
+            said += "; marked, as they came from it: " + ", ".join(
+                f"{KINDS[k].title}: {flagged[k]}" for k in KINDS if k in flagged)
+            said += " (" + "; ".join(filter(None, (
+                "the next deep reflection makes them again from what is left" if set(flagged) - {"memory"} else "",
+                "a memory stays, for you to look over" if "memory" in flagged else ""))) + ")"
+        return said
 
     @property
     def total(self) -> int:
@@ -103,9 +112,11 @@ def _strings(value):
             yield from _strings(v)
 
 
-def forget_item(con, kind: str, item_id: int, lines: Counter | None = None) -> list[tuple[str, int]]:
+def forget_item(con, kind: str, item_id: int, lines: Counter | None = None,
+                flagged: set | None = None) -> list[tuple[str, int]]:
     """Remove one item and everything derived from it alone; returns the keys that went (the item first).
-    `lines` counts the lines of sections (and, under "edit_history", the edits) that went with it."""
+    `lines` counts the lines of sections (and, under "edit_history", the edits) that went with it; `flagged` takes
+    the kept items that cited it (and a memory learned from a message), now marked for it."""
     table = KINDS[kind].table
     if con.execute(f"SELECT 1 FROM {table} WHERE id = ?", (item_id,)).fetchone() is None:
         raise NotFound(f"There is no {KINDS[kind].title} #{item_id} to forget.")
@@ -120,18 +131,20 @@ def forget_item(con, kind: str, item_id: int, lines: Counter | None = None) -> l
             _drop_traces(con, "signal", sid)
             gone.append(("signal", sid))
         # A memory drawn from this message keeps its text but loses its source, and is flagged for review.
+        learned = con.execute("SELECT id FROM memories WHERE source_message_id = ?", (item_id,)).fetchall()
         con.execute("UPDATE memories SET needs_regeneration = 1 WHERE source_message_id = ?", (item_id,))
+        (flagged if flagged is not None else set()).update(("memory", m) for (m,) in learned)
         # A change read from it that waits for the person's say (or that they turned down) is its words and
         # nothing else: accepted later, it would write them back. One they accepted is theirs: it loses its source.
         for (pid,) in con.execute("SELECT id FROM proposals WHERE message_id = ? AND status != 'accepted'",
                                   (item_id,)).fetchall():
-            gone += forget_item(con, "proposal", pid, lines)
+            gone += forget_item(con, "proposal", pid, lines, flagged)
         con.execute("UPDATE proposals SET message_id = NULL WHERE message_id = ?", (item_id,))
         con.execute("UPDATE provenance SET message_id = NULL WHERE message_id = ?", (item_id,))
     if kind == "memory":
         # What this one had superseded is current again only through a person's undo; here it just loses the link.
         con.execute("UPDATE memories SET superseded_by = NULL WHERE superseded_by = ?", (item_id,))
-    _flag_citers(con, kind, item_id)
+    (flagged if flagged is not None else set()).update(_flag_citers(con, kind, item_id))
     _drop_traces(con, kind, item_id)
     if kind == "memory":
         # Learning wrote the fact into the human block too, word for word: that line and the edits that held it go.
@@ -162,7 +175,7 @@ def forget_person(con, name: str) -> Forgotten:
 
     def forget(kind: str, item_id: int) -> None:
         if (kind, item_id) not in seen:
-            gone = [key for key in forget_item(con, kind, item_id, out.lines) if key not in seen]
+            gone = [key for key in forget_item(con, kind, item_id, out.lines, out.flagged) if key not in seen]
             seen.update(gone)
             out.items += gone
     for k in KINDS.values():
@@ -218,14 +231,18 @@ def _forget_lines(con, pattern: re.Pattern) -> Counter:
     return removed
 
 
-def _flag_citers(con, kind: str, item_id: int) -> None:
+def _flag_citers(con, kind: str, item_id: int) -> set[tuple[str, int]]:
+    """Flag what cites this item (and drop the links); returns the keys flagged."""
     owners = con.execute("SELECT owner_kind, owner_id FROM evidence WHERE item_kind = ? AND item_id = ?",
                          (kind, item_id)).fetchall()
+    flagged = set()
     for owner_kind, owner_id in owners:
         owner = KINDS.get(owner_kind)
         if owner is not None and owner.flaggable:
             con.execute(f"UPDATE {owner.table} SET needs_regeneration = 1 WHERE id = ?", (owner_id,))
+            flagged.add((owner_kind, owner_id))
     con.execute("DELETE FROM evidence WHERE item_kind = ? AND item_id = ?", (kind, item_id))
+    return flagged
 
 
 def _drop_traces(con, kind: str, item_id: int) -> None:

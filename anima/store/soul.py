@@ -512,7 +512,7 @@ class Soul:
         the item and the file is scrubbed once that commits, and never if it rolls back."""
         gone = forget.Forgotten()
         with self.transaction() as con:
-            gone.items = forget.forget_item(con, kind, item_id, gone.lines)
+            gone.items = forget.forget_item(con, kind, item_id, gone.lines, gone.flagged)
             gone.edits = gone.lines.pop("edit_history", 0)
             self._count_forget(con, gone)
         return gone

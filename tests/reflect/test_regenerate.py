@@ -230,3 +230,17 @@ def test_an_episode_is_made_again_on_the_real_default_model(anima_home, caplog):
         assert not in_file(c, "Quentavius") and not c.reflector.deep.pending()
     finally:
         c.close()
+
+
+def test_a_forget_says_what_it_marked_and_what_becomes_of_it(dc):
+    c = dc
+    ids = talk(c, 0, *JO)
+    [episode] = lived(c, ([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with "
+                          "Quentavius", "", 7, ""))
+    memory = c.memories.remember("Ada had an affair with Quentavius", message_id=ids[2])
+    gone = c.forget("message", ids[2])
+    assert gone.flagged == {("episode", episode), ("memory", memory)}
+    assert gone.describe() == ("message: 1; marked, as they came from it: memory: 1, episode: 1 (the next deep "
+                               "reflection makes them again from what is left; a memory stays, for you to look over)")
+    # What a forget takes itself is not also said to be marked.
+    assert "marked" not in c.forget("episode", episode).describe()
