@@ -6,7 +6,8 @@ A forget takes an item and flags what cited it (store/forget.py). What is made o
 what is left, or goes, since its words may carry what the person asked to forget:
 - an episode is cut again from the messages it still cites, by deep reflection's own reading and checks, and the
   old one is forgotten in the same transaction (mind/episodes.py make_again); with nothing left, or no answer
-  that holds, it just goes. Until then recall leaves it out (store/recallable.py).
+  that holds, it just goes. Until then it stands for nothing: recall, reflection, the growth the model reads
+  and the live session leave it out (store/kinds.py, Kind.made_again).
 - a growth-log entry goes (the log is never edited). The experiences it cited that were made again have new
   numbers, so considering reads them again and may grow a new entry from what is left.
 - a rule is counted again from the evidence left; one that nothing left supports goes, unless the person wrote
