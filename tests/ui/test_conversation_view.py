@@ -5,6 +5,7 @@ import threading
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
 
 from anima.mind.messages import NewMessage
 from anima.settings import Settings
@@ -108,11 +109,26 @@ def test_a_message_is_gone_to_by_its_number_as_the_other_views_name_it(qtbot, lo
     assert view.note.text() == f"Message #{ids[37]}, and the ones before it. Older ones follow."
     show_older(qtbot, view)
     assert [m["id"] for m in view.rows] == ids[37::-1][:20]
-    # Forgotten from there, it is gone; going to its number again says so, and lists the ones before it.
-    forget_message(qtbot, view, monkeypatch, OLD_SECRET)
+    # Forgotten from there (the question names it, the view says what went), it is gone; going to its number
+    # again says so, and lists the ones before it.
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text, *a: asked.append(text) or
+                        QMessageBox.Yes)
+    view.forget()
+    assert asked == [f"Forget message #{ids[37]} (“{OLD_SECRET}”) everywhere? This cannot be undone."]
     qtbot.waitUntil(lambda: OLD_SECRET not in shown(view), timeout=10_000)
+    assert view.error.text() == "Forgot message: 1."
     search(qtbot, view, "# 5")  # another number first: the same one again would not be read anew
     qtbot.waitUntil(lambda: view.rows and view.rows[0]["id"] <= 5, timeout=10_000)
     search(qtbot, view, f"#{ids[37]}")
     qtbot.waitUntil(lambda: view.rows and view.rows[0]["id"] == ids[36], timeout=10_000)
     assert view.note.text().startswith(f"There is no message #{ids[37]} (it was forgotten, or not yet written)")
+    # Nothing is left selected from the listing before (a row number kept across it would point at another
+    # message, and Forget would take that one).
+    assert view.selected() is None and not view.table.selectionModel().selectedRows()
+    view.forget()
+    assert view.error.text() == "Select a message first." and c_ids_kept(w, ids[36])
+
+
+def c_ids_kept(w, message_id: int) -> bool:
+    return bool(w.companion.soul.query("SELECT 1 FROM messages WHERE id = ?", (message_id,)))

@@ -138,6 +138,13 @@ class ConversationView(TableView):
         m = self.selected()
         if m is None:
             return self.say("Select a message first.")
-        if QMessageBox.question(self, "Forget", "Forget this message everywhere? This cannot be undone.") \
-                == QMessageBox.Yes:
-            self.change(lambda: self.companion.forget("message", m["id"]))
+        words = " ".join(m["content"].split())
+        words = words[:120] + "…" * (len(words) > 120)
+        if QMessageBox.question(self, "Forget", f"Forget message #{m['id']} (“{words}”) everywhere? This cannot be "
+                                "undone.") == QMessageBox.Yes:
+            gone = []
+
+            def forget():  # what went, and what it marked, said once it is done
+                gone.append(self.companion.forget("message", m["id"]))
+                return gone[0]
+            self.change(forget, then=lambda: self.say(f"Forgot {gone[0].describe()}."))

@@ -25,6 +25,13 @@ def fill_rows(table: QTableWidget, rows: list, cells) -> None:
     table.resizeColumnsToContents()
 
 
+def _identity(row) -> object | None:
+    """What an item shown in a row is known by (its id), or None."""
+    if row is None:
+        return None
+    return row.get("id") if isinstance(row, dict) else getattr(row, "id", None)
+
+
 class TableView(MindView):
     columns: tuple[str, ...] = ()
 
@@ -45,8 +52,17 @@ class TableView(MindView):
         return button
 
     def fill(self, rows: list[dict], cells) -> None:
+        """The rows shown anew. The selection follows its item, or is cleared: a row number kept across a refill
+        would point at another item, and Forget would take that one."""
+        kept = _identity(self.selected())
         self.rows = rows
         fill_rows(self.table, rows, cells)
+        at = next((i for i, row in enumerate(rows) if kept is not None and _identity(row) == kept), None)
+        if at is None:
+            self.table.clearSelection()
+            self.table.setCurrentCell(-1, -1)
+        else:
+            self.table.selectRow(at)
 
     def extend(self, rows: list[dict], cells) -> None:
         """More rows below those shown, which stay as they are (and the one selected stays selected)."""
