@@ -47,8 +47,8 @@ class MadeAgain:
         return not (self.episodes or self.growth or self.rules)
 
     def summary(self) -> str:
-        return (f"{self.episodes} episode(s) made again as {self.anew}, {self.growth} growth entr(ies) gone, "
-                f"{self.rules} rule(s) counted again ({self.rules_gone} gone)")
+        return (f"{self.episodes} flagged episode(s) done, {self.anew} made in their place, {self.growth} growth "
+                f"entr(ies) gone, {self.rules} rule(s) counted again ({self.rules_gone} gone)")
 
 
 class Regeneration:

@@ -224,7 +224,7 @@ def test_the_memories_view_shows_where_each_memory_came_from(qtbot, window, scre
     view.refresh()
     qtbot.waitUntil(lambda: view.loaded, timeout=10_000)
     shown = {view.table.item(i, 0).text(): view.table.item(i, 1).text() for i in range(view.table.rowCount())}
-    assert shown["Ada's cat is called Miso"] == "you said it (the message it was learned from was forgotten)"
+    assert shown["Ada's cat is called Miso"] == "you said it; the message it was learned from was forgotten"
 
 
 def test_a_world_card_turned_off_in_the_panel_is_never_woken_until_turned_on(qtbot, window):

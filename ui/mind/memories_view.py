@@ -8,7 +8,7 @@ from .table_view import TableView
 
 SOURCES = {"user_stated": "you said it", "inferred": "I inferred it", "untrusted": "outside text"}
 # A forget took the message it was learned from (store/forget.py): the fact stays, for the person to judge.
-SOURCE_FORGOTTEN = " (the message it was learned from was forgotten)"
+SOURCE_FORGOTTEN = "; the message it was learned from was forgotten"
 
 
 class MemoriesView(TableView):
