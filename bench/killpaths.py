@@ -13,8 +13,7 @@ per acknowledged write (after the call that made it returned):
 
 After each kill the parent restarts the soul as the app does (unlock, which removes what a killed writer left;
 the index loads and re-indexes what has no vector) and checks: both homes pass Soul.check(); every `keep` is
-there; every `gone` is absent from its table, from the vectors, and from every episode not flagged to be made
-again; no recallable item lacks a vector after the
+there; every `gone` is absent from its table, from the vectors, and from every episode; no recallable item lacks a vector after the
 reindex; nothing but the soul's own files is left in the homes; a passphrase change cut short opens with the old
 or the new passphrase (counted: which).
 """
@@ -335,8 +334,8 @@ def _restart(h, which: str, kept: set, gone: set, res: PathResults, log) -> None
 def _forgotten_back(soul, item_id: int, word: str) -> bool:
     if soul.query("SELECT 1 FROM messages WHERE content LIKE ?", (f"%{word}%",)):
         return True
-    # An episode summed up from it keeps its words only while flagged (not recalled) until it is made again.
-    if soul.query("SELECT 1 FROM episodes WHERE needs_regeneration = 0 AND summary LIKE ?", (f"%{word}%",)):
+    # Nor in an episode summed up from it: a flagged one lost its words with the forget (store/forget.py _blank).
+    if soul.query("SELECT 1 FROM episodes WHERE summary LIKE ?", (f"%{word}%",)):
         return True
     if soul.query("SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?", (f'"{word}"',)):
         return True

@@ -2,14 +2,15 @@
 sections that cite the memory as evidence) are flagged for regeneration during the next deep reflection" (seed
 003, 5.5). Deep reflection runs this first (deep.py).
 
-A forget takes an item and flags what cited it (store/forget.py). What is made of it alone is made again from
-what is left, or goes, since its words may carry what the person asked to forget:
+A forget takes an item and flags what cited it (store/forget.py); a flagged episode loses its words, vector and
+edits in that same forget, and what cites it goes (its words may carry what the person asked to forget). What is
+left is made again here, or goes:
 - an episode is cut again from the messages it still cites, by deep reflection's own reading and checks, and the
   old one is forgotten in the same transaction (mind/episodes.py make_again); with nothing left, or no answer
   that holds, it just goes. Until then it stands for nothing: recall, reflection, the growth the model reads
   and the live session leave it out (store/kinds.py, Kind.made_again).
-- a growth-log entry goes (the log is never edited). The experiences it cited that were made again have new
-  numbers, so considering reads them again and may grow a new entry from what is left.
+- a growth-log entry flagged goes (the log is never edited). Episodes made again have new numbers, so
+  considering reads them again and may grow new entries from what is left.
 - a rule is counted again from the evidence left; one that nothing left supports goes, unless the person wrote
   its pattern (mind/rules.py count_again).
 A flagged memory stays: the fact outlives the message it was learned from, flagged for the person's review.

@@ -144,7 +144,11 @@ def forget_item(con, kind: str, item_id: int, lines: Counter | None = None,
     if kind == "memory":
         # What this one had superseded is current again only through a person's undo; here it just loses the link.
         con.execute("UPDATE memories SET superseded_by = NULL WHERE superseded_by = ?", (item_id,))
-    (flagged if flagged is not None else set()).update(_flag_citers(con, kind, item_id))
+    marked = _flag_citers(con, kind, item_id)
+    (flagged if flagged is not None else set()).update(marked)
+    for owner_kind, owner_id in sorted(marked):
+        if KINDS[owner_kind].made_again:
+            gone += _blank(con, owner_kind, owner_id, lines, flagged)
     _drop_traces(con, kind, item_id)
     if kind == "memory":
         # Learning wrote the fact into the human block too, word for word: that line and the edits that held it go.
@@ -229,6 +233,33 @@ def _forget_lines(con, pattern: re.Pattern) -> Counter:
             ids.forgotten(con, "edit_history", edit_id)
             removed["edit_history"] += 1
     return removed
+
+
+# What a flagged item of a made-again kind says until deep reflection makes it again (its table wants some text).
+BLANK = "…"
+
+
+def _blank(con, kind: str, item_id: int, lines: Counter | None, flagged: set | None) -> list[tuple[str, int]]:
+    """A made-again item (kinds.Kind.made_again: an episode) that a forget flagged loses its words at once, with
+    its vector and the edits that held them: made from what went, they may carry it. It keeps what it cites, from
+    which deep reflection makes it again (reflect/regenerate.py). What cites it goes, and is returned: it cannot
+    be made again, and may hold its words (a growth-log entry)."""
+    k = KINDS[kind]
+    first, *rest = k.text
+    con.execute(f"UPDATE {k.table} SET {first} = ?{''.join(f', {c} = ?' for c in rest)} WHERE id = ?",
+                (BLANK, *([""] * len(rest)), item_id))
+    con.execute("DELETE FROM embeddings WHERE item_kind = ? AND item_id = ?", (kind, item_id))
+    (last_edit,) = con.execute("SELECT max(id) FROM edit_history WHERE item_kind = ? AND item_id = ?",
+                               (kind, item_id)).fetchone()
+    if last_edit is not None:
+        ids.forgotten(con, "edit_history", last_edit)
+    con.execute("DELETE FROM edit_history WHERE item_kind = ? AND item_id = ?", (kind, item_id))
+    gone = []
+    for citer_kind, citer_id in con.execute("SELECT owner_kind, owner_id FROM evidence WHERE item_kind = ? AND "
+                                            "item_id = ?", (kind, item_id)).fetchall():
+        if not KINDS[citer_kind].made_again and (citer_kind, citer_id) not in gone:
+            gone += forget_item(con, citer_kind, citer_id, lines, flagged)
+    return gone
 
 
 def _flag_citers(con, kind: str, item_id: int) -> set[tuple[str, int]]:

@@ -83,5 +83,7 @@ def unembedded(soul: Soul, kind: str, model: str, dim: int) -> list[dict]:
     k = KINDS[kind]
     if not k.recalled:
         raise ValueError(f"{kind} is not recalled: it has no vector")
-    return soul.query(f"SELECT id, {', '.join(k.embedded)} FROM {k.table} WHERE id NOT IN (SELECT item_id FROM "
+    # One a forget flagged has none until it is made again (store/forget.py: its words went with the forget).
+    kept = STANDING if k.made_again else ""
+    return soul.query(f"SELECT id, {', '.join(k.embedded)} FROM {k.table} WHERE {kept}id NOT IN (SELECT item_id FROM "
                       f"embeddings WHERE item_kind = ? AND model = ? AND dim = ?)", (kind, model, dim))

@@ -535,7 +535,8 @@ class Soul:
         def then():
             if working:
                 self._worked_since.forgets = mine
-            self._forgotten(gone.items)
+            # An item made from what went lost its vector with its words (forget._blank): the indexes drop it too.
+            self._forgotten(gone.items + sorted(k for k in gone.flagged if KINDS[k[0]].made_again))
         self._on_commit.append(then)
 
     def forgets(self) -> int:

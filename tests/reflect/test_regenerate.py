@@ -46,9 +46,12 @@ def test_an_episode_is_made_again_without_the_forgotten_message_and_its_words_le
     assert in_file(c, "Quentavius") and recalled_episodes(c, "Lisbon affair Quentavius")  # the controls
 
     c.forget("message", ids[2])
-    # Flagged: until it is made again, recall leaves it out (its words may carry what went).
+    # Flagged, its words gone with the forget (they may carry what went): the file holds them no more, and recall
+    # leaves the episode out until it is made again.
+    assert c.episodes.get(old).summary == "…" and c.episodes.get(old).flagged
+    assert not in_file(c, "Quentavius") and not in_file(c, "Lisbon, and Ada")
     assert recalled_episodes(c, "Lisbon affair Quentavius") == []
-    assert c.reflector.deep.pending()
+    assert c.reflector.deep.pending() and not c.indexer.missing()
 
     c.chat.enqueue(episodes_only(([1, 2, 3], "Ada's sister Jo is moving to Lisbon next month", "excited", 6,
                                   "I listened.")), considering())
@@ -120,11 +123,14 @@ def test_growth_that_cited_an_episode_made_again_goes_and_what_is_left_is_consid
     assert [g["entry"] for g in c.self_model.growth(10)] == [
         "I learned to hold Ada's secret about Quentavius without judging."]
 
-    c.forget("message", ids[2])
+    gone = c.forget("message", ids[2])
+    # The entry goes with the forget (it cannot be made again, and may hold the words), the episode loses its.
+    assert [k for k, _ in gone.items] == ["message", "growth_log"] and c.self_model.growth(10) == []
+    assert not in_file(c, "Quentavius")
     c.chat.enqueue(episodes_only(([1, 2, 3], "Ada's sister Jo is moving to Lisbon next month", "", 6, "")),
                    considering(growth=[("I learned to ask how Ada feels about Jo moving away to Lisbon.", [1])]))
     done = c.reflect_deeply()
-    assert done.made_again.growth == 1
+    assert done.made_again.episodes == 1
     # The episode made again is new to considering, which grows from what is left.
     assert [g["entry"] for g in c.self_model.growth(10)] == [
         "I learned to ask how Ada feels about Jo moving away to Lisbon."]

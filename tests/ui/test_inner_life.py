@@ -125,8 +125,8 @@ def test_an_episode_a_forget_flagged_says_so_until_the_person_rewrites_it(qtbot,
     c.forget("message", a[2])
     view = open_view(qtbot, window, "Episodes")
     [shown] = cells(view.table, 1)
-    assert shown == "[a message it was made of was forgotten: not recalled; made again at the next deep " \
-                    "reflection] Ottoline visited and they argued about the will" and c.episodes.get(eid).flagged
+    assert shown == "(a message it was made of was forgotten, and what it said with it: made again at the next " \
+                    "deep reflection)" and c.episodes.get(eid).flagged and "will" not in c.episodes.get(eid).summary
 
     ScriptedEpisode.values_ = {"summary": "Ottoline visited"}
     monkeypatch.setattr(view, "dialog", ScriptedEpisode)

@@ -11,8 +11,8 @@ from .table_view import TableView
 from .tips import full_text_tips
 
 
-# Before the summary, where a narrow column still shows it.
-FLAGGED = "[a message it was made of was forgotten: not recalled; made again at the next deep reflection] "
+# In place of its summary, which went with the forget (store/forget.py _blank).
+FLAGGED = "(a message it was made of was forgotten, and what it said with it: made again at the next deep reflection)"
 
 
 def span(e) -> str:
@@ -66,7 +66,7 @@ class EpisodesView(TableView):
         return self.companion.episodes.all()[::-1]  # newest first
 
     def show_data(self, rows):
-        self.fill(rows, lambda e: (span(e), (FLAGGED if e.flagged else "") + e.summary, e.emotional_arc,
+        self.fill(rows, lambda e: (span(e), FLAGGED if e.flagged else e.summary, e.emotional_arc,
                                    f"{e.significance:.2f}", e.self_assessment))
         full_text_tips(self.table)
 
