@@ -251,14 +251,14 @@ class Companion:
         """Forget one item everywhere, the live conversation and the model's computed prompt included."""
         self.reflector.turn_started()  # nothing between turns may hold it meanwhile
         gone = self.soul.forget(kind, item_id)
-        self.conversation.forget(set(gone.items))
+        self.conversation.forget(set(gone.taken))
         return gone
 
     def forget_person(self, name: str) -> Forgotten:
         """Forget everything whose own words name a person (store/forget.py); says what went, by kind."""
         self.reflector.turn_started()
         gone = self.soul.forget_person(name)
-        self.conversation.forget(set(gone.items), name_pattern(name))
+        self.conversation.forget(set(gone.taken), name_pattern(name))
         return gone
 
     def gone_since(self, forgets: int | None, message_ids) -> tuple[int, set[int]]:

@@ -501,11 +501,6 @@ class Conversation:
         computed from it (never reused). Returns entries dropped."""
         def touched(text: str, entry_keys=frozenset()) -> bool:
             return bool(entry_keys & keys) or (names is not None and names.search(text) is not None)
-        # What a forget flagged (an episode summed up from what went) stands for nothing now either: its words
-        # may carry what went (kinds.Kind.made_again).
-        with self.lock:
-            held = {key for e in self._transcript for key in e.keys}
-        keys = set(keys) | (held - self.messages.soul.present(held, standing=True))
         with self.lock:
             kept = [e for e in self._transcript if not touched(e.content, e.keys) and (e.vouched or not unvouched)]
             dropped = len(self._transcript) - len(kept)

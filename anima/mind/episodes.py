@@ -81,7 +81,7 @@ class Episodes:
 
     def flagged(self) -> list[int]:
         """The episodes a forget flagged (a message they were made of went), oldest first."""
-        return [r["id"] for r in self.soul.query("SELECT id FROM episodes WHERE needs_regeneration = 1 ORDER BY id")]
+        return self.soul.flagged("episode")
 
     def made_of(self, episode_id: int) -> list[int]:
         """The messages an episode is made of that are still stored."""

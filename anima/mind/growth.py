@@ -42,7 +42,7 @@ class GrowthLog:
 
     def flagged(self) -> list[int]:
         """The entries a forget flagged (an experience they cite went), oldest first."""
-        return [r["id"] for r in self.soul.query("SELECT id FROM growth_log WHERE needs_regeneration = 1 ORDER BY id")]
+        return self.soul.flagged("growth_log")
 
     def _cited(self, kind: str, item_id: int) -> Cited:
         try:

@@ -136,8 +136,7 @@ class Rules:
 
     def flagged(self) -> list[int]:
         """The rules a forget flagged (a message cited as their evidence went), oldest first."""
-        return [r["id"] for r in self.soul.query(
-            "SELECT id FROM behavioral_rules WHERE needs_regeneration = 1 ORDER BY id")]
+        return self.soul.flagged("rule")
 
     def count_again(self, rule_id: int) -> bool:
         """A flagged rule counted again from the evidence left, and no longer flagged; one that nothing left

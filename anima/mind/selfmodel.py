@@ -125,13 +125,10 @@ class SelfModel:
 
     def growth(self, limit: int = 50) -> list[dict]:
         """The newest growth-log entries that stand, newest first: what the model reads of the log (evolving the
-        persona). None a forget flagged, and none citing an episode a forget flagged, which waits to be made again
-        (reflect/regenerate.py): their words may carry what went. The Open Mind shows every entry (GrowthLog)."""
-        return self.soul.query(
-            "SELECT at, entry FROM growth_log AS g WHERE needs_regeneration = 0 AND NOT EXISTS (SELECT 1 FROM "
-            "evidence AS e JOIN episodes AS ep ON ep.id = e.item_id WHERE e.owner_kind = 'growth_log' AND "
-            "e.owner_id = g.id AND e.item_kind = 'episode' AND ep.needs_regeneration = 1) ORDER BY id DESC LIMIT ?",
-            (limit,))
+        persona). None a forget flagged: its words may carry what went. (One citing an episode a forget flagged
+        went in that forget: store/forget.py _blank.) The Open Mind shows every entry (GrowthLog)."""
+        return self.soul.query("SELECT at, entry FROM growth_log WHERE needs_regeneration = 0 ORDER BY id DESC "
+                               "LIMIT ?", (limit,))
 
     def grow(self, entry: str, evidence: list[tuple[str, int]] = ()) -> int:
         """Append to the growth log (append-only: never edited, never trimmed)."""

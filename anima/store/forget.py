@@ -72,6 +72,12 @@ class Forgotten:
         return said
 
     @property
+    def taken(self) -> list[tuple[str, int]]:
+        """What in-memory indexes and a live session drop: the items that went, and the made-again items it marked,
+        whose words, vector and edits went with it (_blank)."""
+        return self.items + sorted(k for k in self.flagged if KINDS[k[0]].made_again and k not in self.items)
+
+    @property
     def total(self) -> int:
         return len(self.items) + sum(self.lines.values()) + self.edits + self.labels
 
@@ -118,6 +124,7 @@ def forget_item(con, kind: str, item_id: int, lines: Counter | None = None,
     `lines` counts the lines of sections (and, under "edit_history", the edits) that went with it; `flagged` takes
     the kept items that cited it (and a memory learned from a message), now marked for it."""
     table = KINDS[kind].table
+    flagged = set() if flagged is None else flagged
     if con.execute(f"SELECT 1 FROM {table} WHERE id = ?", (item_id,)).fetchone() is None:
         raise NotFound(f"There is no {KINDS[kind].title} #{item_id} to forget.")
     gone = [(kind, item_id)]
@@ -133,7 +140,7 @@ def forget_item(con, kind: str, item_id: int, lines: Counter | None = None,
         # A memory drawn from this message keeps its text but loses its source, and is flagged for review.
         learned = con.execute("SELECT id FROM memories WHERE source_message_id = ?", (item_id,)).fetchall()
         con.execute("UPDATE memories SET needs_regeneration = 1 WHERE source_message_id = ?", (item_id,))
-        (flagged if flagged is not None else set()).update(("memory", m) for (m,) in learned)
+        flagged.update(("memory", m) for (m,) in learned)
         # A change read from it that waits for the person's say (or that they turned down) is its words and
         # nothing else: accepted later, it would write them back. One they accepted is theirs: it loses its source.
         for (pid,) in con.execute("SELECT id FROM proposals WHERE message_id = ? AND status != 'accepted'",
@@ -145,7 +152,7 @@ def forget_item(con, kind: str, item_id: int, lines: Counter | None = None,
         # What this one had superseded is current again only through a person's undo; here it just loses the link.
         con.execute("UPDATE memories SET superseded_by = NULL WHERE superseded_by = ?", (item_id,))
     marked = _flag_citers(con, kind, item_id)
-    (flagged if flagged is not None else set()).update(marked)
+    flagged.update(marked)
     for owner_kind, owner_id in sorted(marked):
         if KINDS[owner_kind].made_again:
             gone += _blank(con, owner_kind, owner_id, lines, flagged)
@@ -239,7 +246,7 @@ def _forget_lines(con, pattern: re.Pattern) -> Counter:
 BLANK = "…"
 
 
-def _blank(con, kind: str, item_id: int, lines: Counter | None, flagged: set | None) -> list[tuple[str, int]]:
+def _blank(con, kind: str, item_id: int, lines: Counter | None, flagged: set) -> list[tuple[str, int]]:
     """A made-again item (kinds.Kind.made_again: an episode) that a forget flagged loses its words at once, with
     its vector and the edits that held them: made from what went, they may carry it. It keeps what it cites, from
     which deep reflection makes it again (reflect/regenerate.py). What cites it goes, and is returned: it cannot
@@ -249,11 +256,7 @@ def _blank(con, kind: str, item_id: int, lines: Counter | None, flagged: set | N
     con.execute(f"UPDATE {k.table} SET {first} = ?{''.join(f', {c} = ?' for c in rest)} WHERE id = ?",
                 (BLANK, *([""] * len(rest)), item_id))
     con.execute("DELETE FROM embeddings WHERE item_kind = ? AND item_id = ?", (kind, item_id))
-    (last_edit,) = con.execute("SELECT max(id) FROM edit_history WHERE item_kind = ? AND item_id = ?",
-                               (kind, item_id)).fetchone()
-    if last_edit is not None:
-        ids.forgotten(con, "edit_history", last_edit)
-    con.execute("DELETE FROM edit_history WHERE item_kind = ? AND item_id = ?", (kind, item_id))
+    _drop_edits(con, kind, item_id)
     gone = []
     for citer_kind, citer_id in con.execute("SELECT owner_kind, owner_id FROM evidence WHERE item_kind = ? AND "
                                             "item_id = ?", (kind, item_id)).fetchall():
@@ -276,15 +279,20 @@ def _flag_citers(con, kind: str, item_id: int) -> set[tuple[str, int]]:
     return flagged
 
 
-def _drop_traces(con, kind: str, item_id: int) -> None:
-    """Everything about one item outside its own row."""
-    con.execute("DELETE FROM evidence WHERE owner_kind = ? AND owner_id = ?", (kind, item_id))
-    con.execute("DELETE FROM embeddings WHERE item_kind = ? AND item_id = ?", (kind, item_id))
+def _drop_edits(con, kind: str, item_id: int) -> None:
+    """An item's edit history (its old values)."""
     (last_edit,) = con.execute("SELECT max(id) FROM edit_history WHERE item_kind = ? AND item_id = ?",
                                (kind, item_id)).fetchone()
     if last_edit is not None:  # "undo 12", typed from a listing made before, must not find a newer edit
         ids.forgotten(con, "edit_history", last_edit)
     con.execute("DELETE FROM edit_history WHERE item_kind = ? AND item_id = ?", (kind, item_id))
+
+
+def _drop_traces(con, kind: str, item_id: int) -> None:
+    """Everything about one item outside its own row."""
+    con.execute("DELETE FROM evidence WHERE owner_kind = ? AND owner_id = ?", (kind, item_id))
+    con.execute("DELETE FROM embeddings WHERE item_kind = ? AND item_id = ?", (kind, item_id))
+    _drop_edits(con, kind, item_id)
     con.execute("DELETE FROM recalls WHERE item_kind = ? AND item_id = ?", (kind, item_id))
     con.execute("DELETE FROM provenance WHERE item_kind = ? AND item_id = ?", (kind, item_id))
 

@@ -535,8 +535,7 @@ class Soul:
         def then():
             if working:
                 self._worked_since.forgets = mine
-            # An item made from what went lost its vector with its words (forget._blank): the indexes drop it too.
-            self._forgotten(gone.items + sorted(k for k in gone.flagged if KINDS[k[0]].made_again))
+            self._forgotten(gone.taken)
         self._on_commit.append(then)
 
     def forgets(self) -> int:
@@ -552,6 +551,11 @@ class Soul:
         `forgets`: what is being written from the soul as it was would still hold what went."""
         if self.forgets() != forgets:
             raise ForgottenWhileExporting()
+
+    def flagged(self, kind: str) -> list[int]:
+        """The items of a flaggable kind a forget flagged (something they cite went), oldest first."""
+        table, _ = _kind(kind)
+        return [r["id"] for r in self.query(f"SELECT id FROM {table} WHERE needs_regeneration = 1 ORDER BY id")]
 
     def present(self, keys, *, standing: bool = False) -> set[tuple[str, int]]:
         """Those of these (kind, id) keys whose item is still stored; `standing`: and not flagged to be made
