@@ -265,6 +265,17 @@ def _blank(con, kind: str, item_id: int, lines: Counter | None, flagged: set) ->
     return gone
 
 
+def blanked(con, kind: str, item_id: int) -> bool:
+    """Whether this is a made-again item as a forget left it (_blank): flagged, its words gone, unedited since (a
+    person's correction clears the flag)."""
+    k = KINDS.get(kind)
+    if k is None or not k.made_again:
+        return False
+    row = con.execute(f"SELECT needs_regeneration, {', '.join(k.text)} FROM {k.table} WHERE id = ?",
+                      (item_id,)).fetchone()
+    return row is not None and tuple(row) == (1, BLANK, *[""] * (len(k.text) - 1))
+
+
 def _flag_citers(con, kind: str, item_id: int) -> set[tuple[str, int]]:
     """Flag what cites this item (and drop the links); returns the keys flagged."""
     owners = con.execute("SELECT owner_kind, owner_id FROM evidence WHERE item_kind = ? AND item_id = ?",

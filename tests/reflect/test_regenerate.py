@@ -70,6 +70,42 @@ def test_an_episode_is_made_again_without_the_forgotten_message_and_its_words_le
     assert not c.reflector.deep.pending()
 
 
+def test_making_again_is_no_second_forget_the_file_is_not_rebuilt_nor_other_sessions_cooled(dc, monkeypatch):
+    """The forget that flagged the episode took its words, vector and edits, and was counted (other programs drop
+    what they hold of it). The blank one going after is not counted again (another program's session would drop
+    its computed prompt for nothing) and the file is not rebuilt again (seconds at 100,000 messages, the write
+    lock held). An episode flagged but not blanked (an older version flagged it and left its words) still goes
+    by a forget, counted and scrubbed."""
+    from anima.store import forget
+    c = dc
+    ids = talk(c, 0, *JO)
+    [old] = lived(c, ([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with "
+                      "Quentavius", "", 7, ""))
+    before = c.soul.forgets()
+    c.forget("message", ids[2])
+    assert c.soul.forgets() == before + 1
+    rebuilt = []
+    real = forget.rewrite_file
+    monkeypatch.setattr(forget, "rewrite_file", lambda *a: (rebuilt.append(a), real(*a)))
+    c.chat.enqueue(episodes_only(([1, 2, 3], "Ada's sister Jo is moving to Lisbon next month", "", 6, "")),
+                   considering())
+    assert c.reflect_deeply().made_again.episodes == 1
+    with pytest.raises(NotFound):
+        c.episodes.get(old)
+    assert c.soul.forgets() == before + 1 and rebuilt == []
+
+    # The same for a person forgetting a blank one; an episode with words, flagged by an older version, counts.
+    [new] = c.episodes.all()
+    c.forget("message", ids[3])
+    c.forget("episode", new.id)
+    assert c.soul.forgets() == before + 2 and len(rebuilt) == 1
+    legacy = c.episodes.record("Ada's sister Jo is moving to Lisbon", ids[:2], significance=0.5)
+    with c.soul.transaction() as con:
+        con.execute("UPDATE episodes SET needs_regeneration = 1 WHERE id = ?", (legacy,))
+    c.forget("episode", legacy)
+    assert c.soul.forgets() == before + 3 and len(rebuilt) == 2
+
+
 def test_an_episode_with_nothing_left_goes_without_asking_the_model(dc):
     c = dc
     ids = talk(c, 0, "I adopted a ferret named Bramblewick.", "A ferret! How exciting.")
