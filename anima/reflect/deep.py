@@ -83,7 +83,8 @@ CONSIDERING = (
     "time together.\n"
     "growth: how you changed and why, in the first person, each with the numbers of the experiences it comes "
     "from; only what these experiences show.\n"
-    "insights: connections you notice across experiences, about {person} or about how you help them.\n"
+    "insights: connections you notice across experiences, about {person} or about how you help them, each with "
+    "the numbers of the experiences it comes from.\n"
     "identity: who you are in this relationship, in the first person, a few sentences. Start from your current "
     "identity and change only what the experiences show; write it again unchanged if nothing did.")
 
@@ -152,14 +153,25 @@ def reading_schema(n: int, rules: int, feedback: bool = True) -> dict:
 def considering_schema(episodes: int) -> dict:
     return {"type": "object", "additionalProperties": False, "required": ["growth", "insights", "identity"],
             "properties": {
-                "growth": {"type": "array", "maxItems": GROWTH_PER_RUN, "items": {
-                    "type": "object", "additionalProperties": False, "required": ["entry", "experiences"],
-                    "properties": {"entry": {"type": "string", "maxLength": GROWTH_CHARS},
-                                   "experiences": {"type": "array", "minItems": 1, "maxItems": episodes,
-                                                   "items": _enum(episodes)}}}},
-                "insights": {"type": "array", "maxItems": INSIGHTS_PER_RUN,
-                             "items": {"type": "string", "maxLength": INSIGHT_CHARS}},
+                "growth": {"type": "array", "maxItems": GROWTH_PER_RUN, "items": _drawn("entry", GROWTH_CHARS,
+                                                                                        episodes)},
+                "insights": {"type": "array", "maxItems": INSIGHTS_PER_RUN, "items": _drawn("insight", INSIGHT_CHARS,
+                                                                                            episodes)},
                 "identity": {"type": "string", "maxLength": min(CAPS["identity"], LONGEST_STRING)}}}
+
+
+def _drawn(name: str, chars: int, episodes: int) -> dict:
+    """A text drawn from experiences, with their numbers: what it cites, so that a forget that reaches one of them
+    reaches it too (store/forget.py)."""
+    return {"type": "object", "additionalProperties": False, "required": [name, "experiences"],
+            "properties": {name: {"type": "string", "maxLength": chars},
+                           "experiences": {"type": "array", "minItems": 1, "maxItems": episodes,
+                                           "items": _enum(episodes)}}}
+
+
+def _cited(shown: list[Episode], numbers: list[int]) -> list[Episode]:
+    """The experiences an answer's numbers name, each once."""
+    return [shown[n - 1] for n in dict.fromkeys(numbers) if 1 <= n <= len(shown)]
 
 
 class DeepReflection:
@@ -365,22 +377,24 @@ class DeepReflection:
         with self.soul.transaction():
             for g in answer["growth"]:
                 entry = once(" ".join(g["entry"].split()))
-                cited = [shown[n - 1] for n in dict.fromkeys(g["experiences"]) if 1 <= n <= len(shown)]
+                cited = _cited(shown, g["experiences"])
                 if (not entry or not cited or not grounded(entry, words) or unfit(entry) or addressed(entry)
                         or not FIRST_PERSON.search(entry)):
                     done.dropped += 1
                     continue
                 done.growth.append(self.self_model.grow(entry, [("episode", e.id) for e in cited]))
-            for text in answer["insights"]:
-                insight = once(" ".join(text.split()))
+            for i in answer["insights"]:
+                insight = once(" ".join(i["insight"].split()))
+                cited = _cited(shown, i["experiences"])
                 about_them = person and re.search(rf"(?<!\w){re.escape(person)}(?!\w)", insight, re.I) or \
                     THIRD_PERSON.search(insight)
-                if (not insight or not about_them or not grounded(insight, words, SHARED_TERMS) or unfit(insight)
-                        or addressed(insight)):
+                if (not insight or not cited or not about_them or not grounded(insight, words, SHARED_TERMS)
+                        or unfit(insight) or addressed(insight)):
                     done.dropped += 1
                     continue
                 done.insights.append(self.memories.remember(
-                    insight, source="inferred", provenance=Provenance(Source.REFLECTION)))
+                    insight, source="inferred", provenance=Provenance(Source.REFLECTION),
+                    drawn_from=[("episode", e.id) for e in cited]))
             self._identity(once(" ".join(answer["identity"].split())), current, words, done)
             self.soul.set_meta(CONSIDERED_THROUGH, str(newest))
 

@@ -32,8 +32,10 @@ def reading(episodes=(), feedback=()) -> str:
 
 
 def considering(growth=(), insights=(), identity="") -> str:
+    """growth: (entry, experiences); insights: (insight, experiences)."""
     return json.dumps({"growth": [{"entry": e, "experiences": list(x)} for e, x in growth],
-                       "insights": list(insights), "identity": identity})
+                       "insights": [{"insight": i, "experiences": list(x)} for i, x in insights],
+                       "identity": identity})
 
 
 def talk(c: Companion, day: float, *lines: str) -> list[int]:
@@ -111,7 +113,8 @@ def test_what_speaks_to_you_is_a_reply_leaking_in_and_is_never_kept(dc):
                   ([1, 2], "I'm so glad you're happy with the kitchen paint.", "", 9, "")],
         feedback=[(3, "correction", "You are amazing, keep painting", 0, "supports")]),
         considering(growth=[("You inspire me with the kitchen paint.", [1])],
-                    insights=["You painted the kitchen blue.", "Ada likes the kitchen blue, painted in two coats."],
+                    insights=[("You painted the kitchen blue.", [1]),
+                              ("Ada likes the kitchen blue, painted in two coats.", [1])],
                     identity="Your kitchen painting inspires me, Ada."))
     done = c.reflect_deeply()
     [episode] = [c.episodes.get(i) for i in done.episodes]

@@ -173,6 +173,34 @@ def test_growth_that_cited_an_episode_made_again_goes_and_what_is_left_is_consid
     assert not in_file(c, "Quentavius")
 
 
+def test_an_insight_cites_its_experiences_and_goes_with_one_made_from_a_forgotten_message(dc):
+    """Insights are "connections the AI noticed across experiences" (seed 003, 3.3): each cites the experiences it
+    was drawn from, so a forget that reaches one reaches it. It goes with the blanking (its words may carry what
+    went, like a growth entry); one from untouched experiences stays."""
+    c = dc
+    ids = talk(c, 0, *JO, "I started learning the cello.", "How wonderful!")
+    c.chat.enqueue(reading(episodes=[([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her "
+                                      "affair with Quentavius", "", 7, ""),
+                                     ([5, 6], "Ada started learning the cello", "", 4, "")]),
+                   considering(insights=[("Ada carries her affair with Quentavius alone", [1]),
+                                         ("Ada likes learning the cello", [2])]))
+    done = c.reflect_deeply()
+    secret, cello = done.episodes
+    by_text = {m["content"]: m["id"] for m in c.memories.all()}
+    assert set(by_text) == {"Ada carries her affair with Quentavius alone", "Ada likes learning the cello"}
+    assert c.soul.citations("memory", by_text["Ada likes learning the cello"]) == [("episode", cello)]
+
+    gone = c.forget("message", ids[2])
+    assert ("memory", by_text["Ada carries her affair with Quentavius alone"]) in gone.items
+    assert [m["content"] for m in c.memories.all()] == ["Ada likes learning the cello"]
+    assert not in_file(c, "Quentavius")
+
+    # A person forgetting an experience itself: what was drawn from it is marked for them to look over.
+    c.forget("episode", cello)
+    [left] = c.memories.all()
+    assert left["content"] == "Ada likes learning the cello" and left["needs_regeneration"] == 1
+
+
 def test_a_rule_is_counted_again_from_the_evidence_left(dc):
     c = dc
     lesson = "Give Ada the bottom line first"

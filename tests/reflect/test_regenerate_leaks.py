@@ -40,7 +40,7 @@ def test_considering_never_reads_an_episode_still_flagged_beyond_the_run_limit(d
 
     talk(c, 3, "I went hiking with Jo today.", "That sounds lovely!")
     c.chat.enqueue(reading(episodes=[([1, 2], "Ada went hiking with Jo", "happy", 4, "I listened.")]),
-                   considering(insights=["Ada had an affair with Quentavius"]))
+                   considering(insights=[("Ada had an affair with Quentavius", [1])]))
     done = c.reflect_deeply()
     assert done.made_again.episodes == EPISODES_PER_RUN and c.episodes.flagged() == [secret]
     considered = [call for call in c.chat.history if call["schema"] is not None][-1]["messages"]

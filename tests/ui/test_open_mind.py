@@ -211,20 +211,28 @@ def test_the_memories_view_shows_where_each_memory_came_from(qtbot, window, scre
     c.memories.remember("Miso sees the vet on Tuesday", source="untrusted", message_id=pasted,
                         provenance=Provenance(Source.FILE, pasted, "cat.txt"))
     c.memories.remember("Ada likes tea")  # stored before provenance was kept
+    vet = c.episodes.record("Ada took Miso to the vet", [pasted], significance=0.4)
+    calm = c.episodes.record("Ada read about Miso's food", [pasted], significance=0.3)
+    c.memories.remember("Ada worries about Miso's health", source="inferred", provenance=Provenance(
+        Source.REFLECTION), drawn_from=[("episode", vet), ("episode", calm)])  # an insight of deep reflection
     view = open_view(qtbot, window, "Memories")
     assert view.columns[1] == "from"
     shown = {view.table.item(i, 0).text(): view.table.item(i, 1).text() for i in range(view.table.rowCount())}
     assert shown == {"Ada's cat is called Miso": f"you said it, message #{said}",
                      "Miso sees the vet on Tuesday": f"a file you attached (cat.txt), message #{pasted}",
-                     "Ada likes tea": "not recorded"}
+                     "Ada likes tea": "not recorded",
+                     "Ada worries about Miso's health": f"my reflection, from episode #{vet}, #{calm}"}
     screenshot(window, "open-mind-memories-provenance")
 
     c.forget("message", said)  # the fact stays, and says its message went
+    c.forget("episode", calm)  # so does the insight: an experience it was drawn from went
     view.loaded = False
     view.refresh()
     qtbot.waitUntil(lambda: view.loaded, timeout=10_000)
     shown = {view.table.item(i, 0).text(): view.table.item(i, 1).text() for i in range(view.table.rowCount())}
     assert shown["Ada's cat is called Miso"] == "you said it; the message it was learned from was forgotten"
+    assert shown["Ada worries about Miso's health"] == (f"my reflection, from episode #{vet}; an experience it was "
+                                                        "drawn from was forgotten")
 
 
 def test_a_world_card_turned_off_in_the_panel_is_never_woken_until_turned_on(qtbot, window):
