@@ -321,7 +321,7 @@ class MainWindow(QMainWindow):
 
     def follow_forgets(self) -> None:
         """Messages on screen that another program forgot leave the transcript (this window's own forgets take
-        theirs at once: forgotten). Read off the UI thread; a look that fails (the soul closing for an import,
+        theirs at once: forgotten), and the Open Mind's open view is loaded again. Read off the UI thread; a look that fails (the soul closing for an import,
         another program writing a long while) is logged, and the next tick looks again."""
         companion = self.companion
         if companion is None or self._following:
@@ -335,6 +335,10 @@ class MainWindow(QMainWindow):
                 self._forgets_seen, gone = result
                 if gone:
                     self.transcript.forget(gone)
+                # The open view too (an episode or a memory another program forgot or marked): this window's own
+                # forgets reload it already, and the first look has no count to compare; once more is one read.
+                if self._forgets_seen != seen and self.mind is not None and self.mind.isVisible():
+                    self.mind.refresh()
 
         def failed(error) -> None:
             self._following = False

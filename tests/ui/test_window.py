@@ -109,3 +109,23 @@ def test_a_message_another_program_forgot_leaves_the_transcript(qtbot, window, a
         other.forget("message", rex.message_id)
     qtbot.waitUntil(lambda: all("Rex chews" not in b.text for b in window.transcript.bubbles), timeout=10_000)
     assert [b.text for b in window.transcript.bubbles if b.role == "user"] == ["The weather is grey"]
+
+
+def test_an_open_mind_view_follows_what_another_program_forgot(qtbot, window, anima_home):
+    """The Episodes view is open; `anima chat` forgets a message an episode was made of. Within seconds the view
+    shows the episode marked and its summary gone, with no click."""
+    from anima.store import Home
+    from tests.conftest import PASSPHRASE
+    c = window.companion
+    said = c.messages.record("user", "I told Quillonby my secret")
+    c.episodes.record("Ada told Quillonby her secret", [said], significance=0.5)
+    window.toggle_mind()
+    view = window.mind.open_view("Episodes")
+    qtbot.waitUntil(lambda: view.loaded, timeout=10_000)
+    cells = lambda: [view.table.item(i, j).text() for i in range(view.table.rowCount())  # noqa: E731
+                     for j in range(view.table.columnCount()) if view.table.item(i, j)]
+    assert any("Quillonby" in t for t in cells())
+    with Home(anima_home).unlock(PASSPHRASE) as other:
+        other.forget("message", said)
+    qtbot.waitUntil(lambda: not any("Quillonby" in t for t in cells()), timeout=10_000)
+    assert any("made again" in t for t in cells())
