@@ -132,3 +132,19 @@ def test_a_message_is_gone_to_by_its_number_as_the_other_views_name_it(qtbot, lo
 
 def c_ids_kept(w, message_id: int) -> bool:
     return bool(w.companion.soul.query("SELECT 1 FROM messages WHERE id = ?", (message_id,)))
+
+
+def test_a_number_of_any_length_is_gone_to_and_a_number_among_words_is_explained(qtbot, long_history):
+    """QA: "#" with 19 digits or more was searched as words ("no message holds every word"), and a number among
+    words ("#38 walrus") was searched as words without saying how to go to it."""
+    w, ids = long_history
+    view = open_view(qtbot, w, "Conversation")
+    view.page = 10
+    huge = "9" * 25  # past SQLite's largest id
+    search(qtbot, view, f"#{huge}")
+    qtbot.waitUntil(lambda: view.note.text().startswith(f"There is no message #{huge}"), timeout=10_000)
+    assert [m["id"] for m in view.rows] == ids[::-1][:10]  # the ones before it: the newest
+    search(qtbot, view, f"#{ids[37]} walrus")  # its digits are a word of the search: no message holds them
+    qtbot.waitUntil(lambda: "walrus" in view.note.text(), timeout=10_000)
+    assert view.rows == [] and view.note.text() == (f"No message holds every word of “#{ids[37]} walrus”. (To go "
+                                                    f"to message #{ids[37]}, search “#{ids[37]}” alone.)")

@@ -20,8 +20,10 @@ class Listing:
     after: int | None = None  # a page older than this message, to add below what is shown; None: all of it
 
 
-# "#123", "# 123": a message by its number. Its words hold no "#" as a search (the index drops it).
-_NUMBER = re.compile(r"#\s*(\d{1,18})")
+# "#123", "# 123": a message by its number. Its words hold no "#" as a search (the index drops it). Any number of
+# digits: one past SQLite's largest id is no message (said so), not a search for its digits as words.
+_NUMBER = re.compile(r"#\s*(\d+)")
+_LARGEST_ID = 2 ** 63 - 1
 
 
 def numbered(words: str) -> int | None:
@@ -38,7 +40,7 @@ def read(messages, words: str, page: int, *, after: int | None = None, down_to: 
 
     def fetch(limit, before=None, down_to=None):
         if number is not None:
-            top = number + 1
+            top = min(number + 1, _LARGEST_ID)
             return messages.newest(limit, before=top if before is None else min(before, top), down_to=down_to)
         if words:
             return messages.find(words, limit, before=before, down_to=down_to)
@@ -121,9 +123,12 @@ class ConversationView(TableView):
             return f"There is no message #{number} (it was forgotten, or not yet written)" + \
                 (f"; the ones before it follow.{older}" if n else ", and none before it.")
         if self.words:
+            # "#7 boat" searches for "boat" (the index drops "#7"): say how to go to #7 instead.
+            hint = _NUMBER.search(self.words)
+            hint = f" (To go to message #{hint.group(1)}, search “#{hint.group(1)}” alone.)" if hint else ""
             if not n:
-                return f"No message holds every word of “{self.words}”."
-            return f"{n} message{'s' * (n != 1)} holding “{self.words}”, newest first.{older}"
+                return f"No message holds every word of “{self.words}”.{hint}"
+            return f"{n} message{'s' * (n != 1)} holding “{self.words}”, newest first.{older}{hint}"
         if not n:
             return "No messages yet."
         return f"The newest {n} messages.{older}" if self.more else f"All {n} messages, newest first."
