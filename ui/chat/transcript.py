@@ -89,6 +89,7 @@ class Bubble(QFrame):
         note.setObjectName("unsaved")
         note.setStyleSheet("color: #c0392b; font-style: italic;")
         self.layout().addWidget(note)
+        note.show()  # now, not on a later turn of the event loop (a child added to a shown bubble waits for one)
         self.unsaved = note
 
 
