@@ -33,7 +33,7 @@ def long_history(qtbot, fake_companion):
 
 def shown(view) -> list[str]:
     """The message column as the table shows it, top to bottom."""
-    return [view.table.item(i, 2).text() for i in range(view.table.rowCount())]
+    return [view.table.text(i, 2) for i in range(view.table.rowCount())]
 
 
 def show_older(qtbot, view) -> None:
@@ -100,7 +100,7 @@ def test_a_message_is_gone_to_by_its_number_as_the_other_views_name_it(qtbot, lo
     first, selected, and the conversation before it; each row shows its number."""
     w, ids = long_history
     view = open_view(qtbot, w, "Conversation")
-    assert view.table.item(0, 0).text().startswith(f"#{ids[-1]}  ")
+    assert view.table.text(0, 0).startswith(f"#{ids[-1]}  ")
     view.page = 10
     search(qtbot, view, f"#{ids[37]}")
     qtbot.waitUntil(lambda: view.rows and view.rows[0]["id"] == ids[37], timeout=10_000)

@@ -24,7 +24,7 @@ def reload(qtbot, view):
 
 
 def cells(table, column):
-    return [table.item(i, column).text() for i in range(table.rowCount())]
+    return [table.text(i, column) for i in range(table.rowCount())]
 
 
 def yes(monkeypatch):

@@ -217,7 +217,7 @@ def test_the_memories_view_shows_where_each_memory_came_from(qtbot, window, scre
         Source.REFLECTION), drawn_from=[("episode", vet), ("episode", calm)])  # an insight of deep reflection
     view = open_view(qtbot, window, "Memories")
     assert view.columns[1] == "from"
-    shown = {view.table.item(i, 0).text(): view.table.item(i, 1).text() for i in range(view.table.rowCount())}
+    shown = {view.table.text(i, 0): view.table.text(i, 1) for i in range(view.table.rowCount())}
     assert shown == {"Ada's cat is called Miso": f"you said it, message #{said}",
                      "Miso sees the vet on Tuesday": f"a file you attached (cat.txt), message #{pasted}",
                      "Ada likes tea": "not recorded",
@@ -229,7 +229,7 @@ def test_the_memories_view_shows_where_each_memory_came_from(qtbot, window, scre
     view.loaded = False
     view.refresh()
     qtbot.waitUntil(lambda: view.loaded, timeout=10_000)
-    shown = {view.table.item(i, 0).text(): view.table.item(i, 1).text() for i in range(view.table.rowCount())}
+    shown = {view.table.text(i, 0): view.table.text(i, 1) for i in range(view.table.rowCount())}
     assert shown["Ada's cat is called Miso"] == "you said it; the message it was learned from was forgotten"
     assert shown["Ada worries about Miso's health"] == (f"my reflection, from episode #{vet}; an experience it was "
                                                         "drawn from was forgotten")
@@ -242,11 +242,11 @@ def test_a_world_card_turned_off_in_the_panel_is_never_woken_until_turned_on(qtb
     assert woken() == 1
     view = open_view(qtbot, window, "World")
     row = next(i for i, r in enumerate(view.rows) if r["title"] == "The Lighthouse")
-    assert view.table.item(row, 4).text() == "by its keys"
+    assert view.table.text(row, 4) == "by its keys"
     view.table.selectRow(row)
     view.toggle()
     qtbot.waitUntil(lambda: view.rows and not view.rows[0]["enabled"], timeout=10_000)
-    assert view.table.item(0, 4).text() == "off: never woken"
+    assert view.table.text(0, 4) == "off: never woken"
     assert woken() == 0
     assert c.soul.history("world_card")[-1]["actor"] == "user"  # the person's edit, in the history
     view.table.selectRow(0)

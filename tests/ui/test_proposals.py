@@ -39,7 +39,7 @@ def test_a_proposal_is_shown_with_its_reason_and_source_and_accepted(qtbot, wind
     c = window.companion
     pid = propose(c)
     view = open_proposals(qtbot, window)
-    cells = [view.table.item(0, j).text() for j in range(len(view.columns))]
+    cells = [view.table.text(0, j) for j in range(len(view.columns))]
     assert cells[0] == f"add: {OBEY}" and cells[1] == ""
     assert cells[2] == "it reads as an instruction, not as a fact about you"
     assert cells[3] == "you said it" and cells[4] == "What I know about you" and cells[5] == "pending"
@@ -71,7 +71,7 @@ def test_a_rejected_proposal_changes_nothing_and_shows_among_the_resolved(qtbot,
 
     view.resolved.setChecked(True)
     qtbot.waitUntil(lambda: len(view.rows) == 1, timeout=10_000)
-    assert view.table.item(0, 5).text().startswith("rejected")
+    assert view.table.text(0, 5).startswith("rejected")
     assert not view.accept_button.isEnabled() and not view.reject_button.isEnabled()
     screenshot(window, "open-mind-proposed-changes-resolved")
 
@@ -95,7 +95,7 @@ def test_a_stale_proposal_says_why_cannot_be_accepted_and_can_be_rejected(qtbot,
                                 "Lives in Paris")])
     c.edit_self("human", "- Lives in Rome")  # the line it would replace is gone
     view = open_proposals(qtbot, window)
-    assert view.table.item(0, 5).text() == "pending (stale)"
+    assert view.table.text(0, 5) == "pending (stale)"
     assert 'It can no longer be applied: the line it would replace ("Lives in Paris") is no longer in the human ' \
            'block. Reject it to clear it.' in view.detail.text()
     assert not view.accept_button.isEnabled() and view.reject_button.isEnabled()

@@ -8,7 +8,6 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QDoubleSpinBox, QFormL
 from anima.mind.episodes import ARC_CHARS, ASSESSMENT_CHARS, SUMMARY_CHARS
 
 from .table_view import TableView
-from .tips import full_text_tips
 
 
 # In place of its summary, which went with the forget (store/forget.py _blank).
@@ -68,7 +67,6 @@ class EpisodesView(TableView):
     def show_data(self, rows):
         self.fill(rows, lambda e: (span(e), FLAGGED if e.flagged else e.summary, e.emotional_arc,
                                    f"{e.significance:.2f}", e.self_assessment))
-        full_text_tips(self.table)
 
     def correct(self):
         e = self.selected()

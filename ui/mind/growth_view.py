@@ -7,7 +7,6 @@ from PySide6.QtWidgets import QLabel, QMessageBox
 from anima.mind.growth import GrowthLog
 
 from .table_view import TableView
-from .tips import full_text_tips
 
 
 def cited(entry) -> str:
@@ -35,7 +34,6 @@ class GrowthView(TableView):
 
     def show_data(self, rows):
         self.fill(rows, lambda g: (g.at[:10], g.entry, cited(g)))
-        full_text_tips(self.table)
 
     def forget(self):
         g = self.selected()

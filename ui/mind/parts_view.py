@@ -7,13 +7,13 @@ made since the part was shown, which Revert then shows), archives it or makes it
 import json
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QListWidget, QPlainTextEdit, QPushButton, QSplitter,
-                               QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QHBoxLayout, QListWidget, QPlainTextEdit, QPushButton, QSplitter, QTabWidget,
+                               QVBoxLayout, QWidget)
 
 from anima.mind.open_parts import bid_line, edit_whole, shown_parts
 
 from .base import MindView
-from .tips import full_text_tips
+from .table_view import row_table
 
 
 def outcome_line(o: dict) -> str:
@@ -33,13 +33,8 @@ class PartsView(MindView):
 
     def __init__(self, companion, parent=None):
         super().__init__(companion, parent)
-        self.table = QTableWidget(0, len(self.columns))
+        self.table = row_table(self.columns)
         self.table.setObjectName("parts")
-        self.table.setHorizontalHeaderLabels(self.columns)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        self.table.horizontalHeader().setStretchLastSection(True)
         self.table.verticalHeader().hide()
         self.table.itemSelectionChanged.connect(self.show_part)
 
@@ -96,15 +91,10 @@ class PartsView(MindView):
         keep = self.selected()
         self.rows = rows
         self.table.blockSignals(True)
-        self.table.setRowCount(len(rows))
-        for i, s in enumerate(rows):
-            p = s.part
-            lineage = "; ".join(x for x in (s.came_from, s.became) if x)
-            for j, value in enumerate((f"#{p.id}", p.name, p.status + (", core" if p.core else ""), lineage,
-                                       len(p.data["suggestions_and_results"]))):
-                self.table.setItem(i, j, QTableWidgetItem(str(value)))
-        self.table.resizeColumnsToContents()
-        full_text_tips(self.table)
+        self.table.fill(rows, lambda s: (f"#{s.part.id}", s.part.name,
+                                         s.part.status + (", core" if s.part.core else ""),
+                                         "; ".join(x for x in (s.came_from, s.became) if x),
+                                         len(s.part.data["suggestions_and_results"])))
         self.table.blockSignals(False)
         self.select(keep.part.id if keep else None)
 

@@ -9,7 +9,6 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel
 from anima.mind.open_parts import DUE, EVALUATED, PENDING, predictions
 
 from .table_view import TableView
-from .tips import full_text_tips
 
 SHOWN = ("all", PENDING, DUE, EVALUATED)
 
@@ -52,4 +51,3 @@ class PredictionsView(TableView):
         self.fill(chosen, lambda sr: (sr[0], f"#{sr[1].part_id} {sr[1].part_name}", sr[1].suggestion,
                                       sr[1].predicted_result, sr[1].confidence,
                                       sr[1].due_at[:16].replace("T", " "), sr[1].result or ""))
-        full_text_tips(self.table)

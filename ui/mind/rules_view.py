@@ -12,8 +12,7 @@ from PySide6.QtWidgets import (QGroupBox, QHBoxLayout, QInputDialog, QLabel, QLi
                                QSplitter, QVBoxLayout)
 
 from .base import MindView
-from .table_view import fill_rows, row_table
-from .tips import full_text_tips
+from .table_view import row_table
 
 EVIDENCE_SHOWN = 200  # characters of each message in the evidence pane
 
@@ -39,8 +38,7 @@ class Rows(QGroupBox):
 
     def fill(self, rows: list, cells) -> None:
         self.rows = rows
-        fill_rows(self.table, rows, cells)
-        full_text_tips(self.table)
+        self.table.fill(rows, cells)
 
     def selected(self):
         i = self.table.currentRow()

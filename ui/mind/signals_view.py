@@ -13,7 +13,6 @@ from anima.mind.feelings import FADES_AFTER
 from anima.retrieval.recall import parse_time
 
 from .table_view import TableView
-from .tips import full_text_tips
 
 EVIDENCE = {"explicit": "you said so", "wording": "how you wrote", "behaviour": "what you did"}
 
@@ -61,11 +60,8 @@ class SignalsView(TableView):
         self.fill(rows, lambda s: (s.signal, s.evidence, parse_time(s.at).astimezone().strftime("%Y-%m-%d %H:%M"),
                                    fading(s, now), EVIDENCE.get(s.evidence_type or "", ""), s.trajectory or "",
                                    reading(s)))
-        full_text_tips(self.table)
-        for i, s in enumerate(rows):  # a faded reading is no longer in mind: shown greyed
-            if s.faded(now):
-                for j in range(self.table.columnCount()):
-                    self.table.item(i, j).setForeground(self.palette().placeholderText())
+        # A faded reading is no longer in mind: shown greyed.
+        self.table.dim({i for i, s in enumerate(rows) if s.faded(now)}, self.palette().placeholderText())
 
     def correct(self):
         s = self.selected()
