@@ -266,14 +266,17 @@ def _blank(con, kind: str, item_id: int, lines: Counter | None, flagged: set) ->
 
 
 def blanked(con, kind: str, item_id: int) -> bool:
-    """Whether this is a made-again item as a forget left it (_blank): flagged, its words gone, unedited since (a
-    person's correction clears the flag)."""
+    """Whether this is a made-again item as a forget left it (_blank), its words gone, and nothing written to it
+    since: its edits went with the blanking, so any edit is a person's text put in since (a correction typed and
+    cleared, or undone back to the blank), which may still sit in the full-text index and in free pages."""
     k = KINDS.get(kind)
     if k is None or not k.made_again:
         return False
     row = con.execute(f"SELECT needs_regeneration, {', '.join(k.text)} FROM {k.table} WHERE id = ?",
                       (item_id,)).fetchone()
-    return row is not None and tuple(row) == (1, BLANK, *[""] * (len(k.text) - 1))
+    edited = con.execute("SELECT 1 FROM edit_history WHERE item_kind = ? AND item_id = ? LIMIT 1",
+                         (kind, item_id)).fetchone()
+    return row is not None and tuple(row) == (1, BLANK, *[""] * (len(k.text) - 1)) and edited is None
 
 
 def _flag_citers(con, kind: str, item_id: int) -> set[tuple[str, int]]:

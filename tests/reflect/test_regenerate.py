@@ -106,6 +106,35 @@ def test_making_again_is_no_second_forget_the_file_is_not_rebuilt_nor_other_sess
     assert c.soul.forgets() == before + 3 and len(rebuilt) == 2
 
 
+def on_disk(c, word: str) -> bool:
+    """The soul file and its WAL as they are, without the scrub in_file runs (which would hide a missed one)."""
+    wal = c.home.soul_path.with_name(c.home.soul_path.name + "-wal")
+    return any(p.exists() and p.stat().st_size and holds(p, c.soul._key, word) for p in (c.home.soul_path, wal))
+
+
+@pytest.mark.parametrize("way", ["undone", "cleared"])
+def test_a_marked_episode_the_person_wrote_in_is_a_forget_of_its_own(dc, way):
+    """Review: a person's correction of a marked episode, undone back to the blank (which marks it again), or an
+    arc typed and cleared, leaves their words in the full-text index and free pages. Forgetting that episode, or
+    making it again, must be a forget: counted, and the file scrubbed of them."""
+    c = dc
+    ids = talk(c, 0, *JO)
+    [old] = lived(c, ([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with "
+                      "Quentavius", "", 7, ""))
+    c.forget("message", ids[2])
+    if way == "undone":
+        c.episodes.correct(old, summary="Ada confided in me about Zorblatt")
+        c.undo(c.soul.history("episode", old)[-1]["id"])
+    else:
+        c.episodes.correct(old, emotional_arc="grief over Zorblatt")
+        c.episodes.correct(old, emotional_arc="")
+    assert c.episodes.get(old).flagged and c.episodes.get(old).summary == "…"
+    assert on_disk(c, "Zorblatt")  # the control
+    before = c.soul.forgets()
+    c.forget("episode", old)
+    assert c.soul.forgets() == before + 1 and not on_disk(c, "Zorblatt")
+
+
 def test_an_episode_with_nothing_left_goes_without_asking_the_model(dc):
     c = dc
     ids = talk(c, 0, "I adopted a ferret named Bramblewick.", "A ferret! How exciting.")
