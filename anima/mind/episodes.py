@@ -101,8 +101,12 @@ class Episodes:
     def make_again(self, episode_id: int, ready: list[tuple]) -> list[int]:
         """A flagged episode is forgotten (absolutely: store/forget.py), and those made again of what is left of
         it (`ready`) are recorded, in one transaction (the caller's writing(), if it holds one): a crash leaves the
-        old one flagged, or the new ones, never both. Returns the new ones' ids."""
+        old one flagged, or the new ones, never both. Returns the new ones' ids. One another program made again,
+        forgot or a person corrected since it was read (the flag cleared) is left as it is: nothing is written
+        for it, and [] returned (its going is no forget the others count: store/soul.py Soul.forget)."""
         with self.writing():
+            if not self.soul.query("SELECT 1 FROM episodes WHERE id = ? AND needs_regeneration = 1", (episode_id,)):
+                return []
             self.soul.forget("episode", episode_id)
             return [self._store(new, fields, vector, "ai") for new, fields, vector in ready]
 

@@ -4,6 +4,9 @@ rule again never adds. Each test failed on the first version of reflect/regenera
 
 import json
 
+import pytest
+
+from anima.mind.episodes import NewEpisode
 from anima.reflect.deep import CONSIDERED_THROUGH, READ_THROUGH
 from anima.reflect.regenerate import EPISODES_PER_RUN
 from tests.reflect.test_deep import considering, dc, reading, talk  # noqa: F401 (dc: the fixture)
@@ -168,3 +171,34 @@ def test_another_programs_forget_drops_the_flagged_episode_from_this_live_sessio
     finally:
         a.close()
     assert not [r for r in b.recall("Quentavius Lisbon", k=20) if r.key == ("episode", episode)]
+
+
+@pytest.mark.parametrize("meanwhile", ["gone", "corrected"])  # gone: made again there, or forgotten
+def test_an_episode_another_program_settled_while_this_one_made_it_again_is_left_as_it_is(dc, anima_home,
+                                                                                          meanwhile):
+    """QA: two programs making one blank episode again. The first to write removes it, which is no forget the other
+    counts (store/soul.py), so the second met "There is no episode #1 to forget." after its model's work, and its
+    deep reflection stopped there. Now it leaves the episode to what was done meanwhile (made again, forgotten,
+    or corrected by the person, which clears the mark) and writes nothing for it."""
+    from anima.reflect.regenerate import Regeneration
+    from anima.store import Home
+    from tests.conftest import PASSPHRASE
+    c = dc
+    ids = talk(c, 0, *JO)
+    episode = c.episodes.record("Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with "
+                                "Quentavius", ids, significance=0.7)
+    c.forget("message", ids[2])
+
+    def cut(said):  # while this program's model reads, the other settles the episode
+        with Home(anima_home).unlock(PASSPHRASE) as other:
+            if meanwhile == "corrected":
+                with other.transaction() as con:
+                    con.execute("UPDATE episodes SET summary = 'Jo is moving to Lisbon', needs_regeneration = 0 "
+                                "WHERE id = ?", (episode,))
+            else:
+                other.forget("episode", episode)
+        return [NewEpisode("Ada's sister Jo is moving to Lisbon next month", (ids[0], ids[1]), "", 0.6, "")]
+    done = Regeneration(c.soul, c.messages, c.episodes, c.rules).run(cut)
+    assert done.anew == 0 and c.episodes.flagged() == []
+    summaries = [e.summary for e in c.episodes.all()]
+    assert summaries == (["Jo is moving to Lisbon"] if meanwhile == "corrected" else [])
