@@ -28,8 +28,8 @@ class Memories:
     def remember(self, content: str, *, kind: str = "fact", source: str = "user_stated", actor: str = "ai",
                  message_id: int | None = None, importance: float = 0.5, valid_from: str | None = None,
                  provenance: Provenance | None = None, drawn_from: list[tuple[str, int]] = ()) -> int:
-        """`drawn_from`: the items an insight was drawn from (deep reflection's experiences), which it cites: a
-        forget that reaches one of them reaches it too (store/forget.py)."""
+        """`drawn_from`: the items an insight was drawn from (deep reflection's experiences), which it cites: it
+        goes when one of them is forgotten or blanked (store/forget.py)."""
         content = _checked(content)
         if source not in SOURCES:
             raise InvalidEdit(f"A memory's source is one of {', '.join(SOURCES)}.")
@@ -41,8 +41,8 @@ class Memories:
             mid = self.soul.add("memory", actor, provenance=provenance, kind=kind, content=content, source=source,
                                 source_message_id=message_id, importance=importance, valid_from=valid_from or t,
                                 created_at=t)
-            for kind, item_id in drawn_from:
-                self.soul.cite("memory", mid, kind, item_id)
+            for cited_kind, cited_id in drawn_from:
+                self.soul.cite("memory", mid, cited_kind, cited_id)
             self.indexer.put("memory", [mid], vectors)
         return mid
 
@@ -100,7 +100,7 @@ class Memories:
 
     def all(self) -> list[dict]:
         """Every memory, true now or once, newest first, each with where it came from in words (`from`: an
-        insight names the episodes it was drawn from) and whether reflection drew it (`reflected`)."""
+        insight names the episodes it was drawn from)."""
         rows = self.soul.query(
             "SELECT m.*, p.source AS p_source, p.message_id AS p_message, p.detail AS p_detail, (SELECT "
             "group_concat(e.item_id, ', #') FROM evidence AS e WHERE e.owner_kind = 'memory' AND e.owner_id = m.id "
@@ -110,8 +110,7 @@ class Memories:
         return [{**{k: v for k, v in r.items() if not k.startswith("p_")},
                  "from": shown({"source": r["p_source"], "message_id": r["p_message"], "detail": r["p_detail"]}
                                if r["p_source"] else None)
-                 + (f", from episode #{r['p_episodes']}" if r["p_episodes"] else ""),
-                 "reflected": r["p_source"] == Source.REFLECTION.value} for r in rows]
+                 + (f", from episode #{r['p_episodes']}" if r["p_episodes"] else "")} for r in rows]
 
     def feedback(self, memory_ids: list[int], reply: str) -> None:
         """Heat: memories a reply used gain importance; memories loaded again and again but never used lose it."""

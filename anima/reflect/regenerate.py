@@ -13,13 +13,14 @@ left is made again here, or goes:
   considering reads them again and may grow new entries from what is left.
 - a rule is counted again from the evidence left; one that nothing left supports goes, unless the person wrote
   its pattern (mind/rules.py count_again).
-A flagged memory stays: the fact outlives the message it was learned from, flagged for the person's review.
+A flagged memory stays: the fact outlives the message it was learned from, flagged for the person's review. (An
+insight, drawn from episodes, goes with one blanked or forgotten, as a growth entry does: store/forget.py.)
 
 All of it is written in one transaction at the end; a turn pre-empts the model's work, and what was cut before it
 is written then, the rest stays flagged for the next run. A blank episode going is no forget of its own (the one
 that blanked it took its words, and every program dropped it then): it is not counted again, and the file is not
 rebuilt for it (Soul.forget). Only a flagged item that still holds words (a growth entry an older version
-flagged) costs a rebuild, once for the run.
+flagged, an episode a person wrote in since) costs a rebuild, once for the run.
 """
 
 import logging

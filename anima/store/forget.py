@@ -151,6 +151,8 @@ def forget_item(con, kind: str, item_id: int, lines: Counter | None = None,
     if kind == "memory":
         # What this one had superseded is current again only through a person's undo; here it just loses the link.
         con.execute("UPDATE memories SET superseded_by = NULL WHERE superseded_by = ?", (item_id,))
+    if KINDS[kind].made_again:  # what was drawn from it alone (a growth entry, an insight) may hold its words
+        gone += _take_citers(con, kind, item_id, lines, flagged)
     marked = _flag_citers(con, kind, item_id)
     flagged.update(marked)
     for owner_kind, owner_id in sorted(marked):
@@ -249,14 +251,20 @@ BLANK = "…"
 def _blank(con, kind: str, item_id: int, lines: Counter | None, flagged: set) -> list[tuple[str, int]]:
     """A made-again item (kinds.Kind.made_again: an episode) that a forget flagged loses its words at once, with
     its vector and the edits that held them: made from what went, they may carry it. It keeps what it cites, from
-    which deep reflection makes it again (reflect/regenerate.py). What cites it goes, and is returned: it cannot
-    be made again, and may hold its words (a growth-log entry)."""
+    which deep reflection makes it again (reflect/regenerate.py). What cites it goes, and is returned
+    (_take_citers)."""
     k = KINDS[kind]
     first, *rest = k.text
     con.execute(f"UPDATE {k.table} SET {first} = ?{''.join(f', {c} = ?' for c in rest)} WHERE id = ?",
                 (BLANK, *([""] * len(rest)), item_id))
     con.execute("DELETE FROM embeddings WHERE item_kind = ? AND item_id = ?", (kind, item_id))
     _drop_edits(con, kind, item_id)
+    return _take_citers(con, kind, item_id, lines, flagged)
+
+
+def _take_citers(con, kind: str, item_id: int, lines: Counter | None, flagged: set) -> list[tuple[str, int]]:
+    """Forget what cites a made-again item (a growth entry, an insight: drawn from it, they cannot be made again
+    and may hold its words), when it is blanked or forgotten; returns the keys that went."""
     gone = []
     for citer_kind, citer_id in con.execute("SELECT owner_kind, owner_id FROM evidence WHERE item_kind = ? AND "
                                             "item_id = ?", (kind, item_id)).fetchall():

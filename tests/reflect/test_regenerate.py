@@ -204,8 +204,8 @@ def test_growth_that_cited_an_episode_made_again_goes_and_what_is_left_is_consid
 
 def test_an_insight_cites_its_experiences_and_goes_with_one_made_from_a_forgotten_message(dc):
     """Insights are "connections the AI noticed across experiences" (seed 003, 3.3): each cites the experiences it
-    was drawn from, so a forget that reaches one reaches it. It goes with the blanking (its words may carry what
-    went, like a growth entry); one from untouched experiences stays."""
+    was drawn from, so a forget that reaches one reaches it. It goes when one is blanked or forgotten (its words
+    may carry what went, like a growth entry's); one from untouched experiences stays."""
     c = dc
     ids = talk(c, 0, *JO, "I started learning the cello.", "How wonderful!")
     c.chat.enqueue(reading(episodes=[([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her "
@@ -224,10 +224,9 @@ def test_an_insight_cites_its_experiences_and_goes_with_one_made_from_a_forgotte
     assert [m["content"] for m in c.memories.all()] == ["Ada likes learning the cello"]
     assert not in_file(c, "Quentavius")
 
-    # A person forgetting an experience itself: what was drawn from it is marked for them to look over.
-    c.forget("episode", cello)
-    [left] = c.memories.all()
-    assert left["content"] == "Ada likes learning the cello" and left["needs_regeneration"] == 1
+    # A person forgetting an experience itself: what was drawn from it goes with it too.
+    gone = c.forget("episode", cello)
+    assert ("memory", by_text["Ada likes learning the cello"]) in gone.items and c.memories.all() == []
 
 
 def test_a_rule_is_counted_again_from_the_evidence_left(dc):

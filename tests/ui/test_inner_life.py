@@ -97,7 +97,7 @@ def test_episodes_show_their_span_arc_and_significance_and_are_corrected_and_for
     assert cells(view.table, 2) == ["drained -> heard", "annoyed -> amused"]
     assert cells(view.table, 3) == ["0.70", "0.30"]
     assert cells(view.table, 4)[1] == "I kept it light."
-    assert cells(view.table, 0)[0].startswith(c.episodes.get(new).started_at[:10])
+    assert cells(view.table, 0)[0].startswith(f"#{new}  {c.episodes.get(new).started_at[:10]}")
     screenshot(window, "open-mind-episodes")
 
     ScriptedEpisode.values_ = {"summary": "Bruno chewed Ada's favourite shoe", "emotional_arc": "cross -> laughing",

@@ -225,14 +225,13 @@ def test_the_memories_view_shows_where_each_memory_came_from(qtbot, window, scre
     screenshot(window, "open-mind-memories-provenance")
 
     c.forget("message", said)  # the fact stays, and says its message went
-    c.forget("episode", calm)  # so does the insight: an experience it was drawn from went
+    c.forget("episode", calm)  # the insight goes with an experience it was drawn from
     view.loaded = False
     view.refresh()
     qtbot.waitUntil(lambda: view.loaded, timeout=10_000)
     shown = {view.table.text(i, 0): view.table.text(i, 1) for i in range(view.table.rowCount())}
     assert shown["Ada's cat is called Miso"] == "you said it; the message it was learned from was forgotten"
-    assert shown["Ada worries about Miso's health"] == (f"my reflection, from episode #{vet}; an experience it was "
-                                                        "drawn from was forgotten")
+    assert "Ada worries about Miso's health" not in shown
 
 
 def test_a_world_card_turned_off_in_the_panel_is_never_woken_until_turned_on(qtbot, window):

@@ -65,7 +65,8 @@ class EpisodesView(TableView):
         return self.companion.episodes.all()[::-1]  # newest first
 
     def show_data(self, rows):
-        self.fill(rows, lambda e: (span(e), FLAGGED if e.flagged else e.summary, e.emotional_arc,
+        # Its number leads the time: the growth log and the memories drawn from it name it so ("episode #3").
+        self.fill(rows, lambda e: (f"#{e.id}  {span(e)}", FLAGGED if e.flagged else e.summary, e.emotional_arc,
                                    f"{e.significance:.2f}", e.self_assessment))
 
     def correct(self):

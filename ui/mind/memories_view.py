@@ -7,10 +7,8 @@ from PySide6.QtWidgets import QInputDialog, QMessageBox
 from .table_view import TableView
 
 SOURCES = {"user_stated": "you said it", "inferred": "I inferred it", "untrusted": "outside text"}
-# A forget took the message it was learned from, or the experience reflection drew it from (store/forget.py): it
-# stays, for the person to judge.
+# A forget took the message it was learned from (store/forget.py): the fact stays, for the person to judge.
 SOURCE_FORGOTTEN = "; the message it was learned from was forgotten"
-DRAWN_FROM_FORGOTTEN = "; an experience it was drawn from was forgotten"
 
 
 class MemoriesView(TableView):
@@ -27,7 +25,7 @@ class MemoriesView(TableView):
         return self.companion.memories.all()  # each with "from": its provenance in words
 
     def show_data(self, rows):
-        self.fill(rows, lambda m: (m["content"], m["from"] + _forgotten(m),
+        self.fill(rows, lambda m: (m["content"], m["from"] + (SOURCE_FORGOTTEN if m["needs_regeneration"] else ""),
                                    SOURCES[m["source"]], m["valid_from"][:10],
                                    (m["valid_to"] or "")[:10], f"#{m['superseded_by']}" if m["superseded_by"] else "",
                                    f"{m['importance']:.2f}"))
@@ -57,9 +55,3 @@ class MemoriesView(TableView):
                 gone.append(self.companion.forget_person(name.strip()))
                 return gone[0]
             self.change(forget, then=lambda: self.say(f"Forgot {gone[0].describe()}."))
-
-
-def _forgotten(m: dict) -> str:
-    if not m["needs_regeneration"]:
-        return ""
-    return DRAWN_FROM_FORGOTTEN if m["reflected"] else SOURCE_FORGOTTEN
