@@ -44,7 +44,8 @@ from ..store.soul import Soul
 from .contradictions import resolve as resolve_contradictions
 from .governed import GovernedRewrite
 from .regenerate import MadeAgain, Regeneration
-from .voice import ARC_WORDS, FIRST_PERSON, SHARED_TERMS, THIRD_PERSON, addressed, grounded, speaks_for_itself
+from .voice import (ARC_WORDS, FIRST_PERSON, SHARED_TERMS, THIRD_PERSON, addressed, drawn_from_cited, grounded,
+                    speaks_for_itself)
 
 log = logging.getLogger(__name__)
 
@@ -167,6 +168,11 @@ def _drawn(name: str, chars: int, episodes: int) -> dict:
             "properties": {name: {"type": "string", "maxLength": chars},
                            "experiences": {"type": "array", "minItems": 1, "maxItems": episodes,
                                            "items": _enum(episodes)}}}
+
+
+def _words(episodes: list[Episode]) -> set[str]:
+    """What experiences say, as the words a text drawn from them is held to."""
+    return set(terms(" ".join(f"{e.summary} {e.self_assessment} {e.emotional_arc}" for e in episodes)))
 
 
 def _cited(shown: list[Episode], numbers: list[int]) -> list[Episode]:
@@ -372,14 +378,18 @@ class DeepReflection:
             done.malformed += 1
             self.soul.set_meta(CONSIDERED_THROUGH, str(newest))
             return
-        words = set(terms(" ".join(f"{e.summary} {e.self_assessment} {e.emotional_arc}" for e in shown)))
+        words = _words(shown)
+        names = set(terms(" ".join(self.names())))
         person = self.names()[1]
+
+        def drawn(text: str, cited: list[Episode]) -> bool:  # from these experiences, and no others
+            return drawn_from_cited(text, _words(cited) | names, words)
         with self.soul.transaction():
             for g in answer["growth"]:
                 entry = once(" ".join(g["entry"].split()))
                 cited = _cited(shown, g["experiences"])
-                if (not entry or not cited or not grounded(entry, words) or unfit(entry) or addressed(entry)
-                        or not FIRST_PERSON.search(entry)):
+                if (not entry or not cited or not grounded(entry, _words(cited)) or not drawn(entry, cited)
+                        or unfit(entry) or addressed(entry) or not FIRST_PERSON.search(entry)):
                     done.dropped += 1
                     continue
                 done.growth.append(self.self_model.grow(entry, [("episode", e.id) for e in cited]))
@@ -388,8 +398,8 @@ class DeepReflection:
                 cited = _cited(shown, i["experiences"])
                 about_them = person and re.search(rf"(?<!\w){re.escape(person)}(?!\w)", insight, re.I) or \
                     THIRD_PERSON.search(insight)
-                if (not insight or not cited or not about_them or not grounded(insight, words, SHARED_TERMS)
-                        or unfit(insight) or addressed(insight)):
+                if (not insight or not cited or not about_them or not grounded(insight, _words(cited), SHARED_TERMS)
+                        or not drawn(insight, cited) or unfit(insight) or addressed(insight)):
                     done.dropped += 1
                     continue
                 done.insights.append(self.memories.remember(

@@ -9,6 +9,7 @@ identity), never something to keep.
 import re
 
 from ..mind.gate import unfit
+from ..mind.readable import common
 from ..retrieval.fts import terms
 
 ADDRESSED = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'll|you'd|u)\b", re.I)
@@ -25,6 +26,14 @@ def grounded(text: str, words: set[str], least: int = 1) -> bool:
     """`text` shares at least `least` of its words with `words` (all of them, if it has fewer)."""
     own = set(terms(text))
     return len(own & words) >= min(least, len(own)) and bool(own & words)
+
+
+def drawn_from_cited(text: str, cited: set[str], shown: set[str]) -> bool:
+    """Whether a text drawn from some experiences holds no specific word (one outside English's most frequent) of
+    another shown beside them that none it cites holds: a small model cites the wrong number (an insight about a
+    friend's kayak citing the cello lesson), and a forget of what it did come from would then not reach it.
+    Words every experience may share ("listened", the person's name in `cited`) say nothing of which."""
+    return all(common(w) for w in (set(terms(text)) & shown) - cited)
 
 
 def addressed(text: str) -> bool:

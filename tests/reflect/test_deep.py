@@ -491,3 +491,26 @@ def test_an_answer_json_cannot_keep_is_malformed_not_a_bug(dc, answer):
     c.chat.enqueue(answer, answer, answer)
     done = c.reflect_deeply()
     assert done.malformed == 1 and c.episodes.all() == []
+
+
+def test_what_considering_draws_must_come_from_the_experiences_it_cites(dc):
+    """QA: a small model cites the wrong number. An insight about Zorbulon's kayak citing the cello lesson was
+    kept, so forgetting the message about the kayak never reached it. A text holding a specific word of an
+    experience it does not cite is dropped; words any experience may hold (listened, the person's name) do not
+    count against it."""
+    c = dc
+    talk(c, 0, "I started learning the cello.", "How wonderful! I listened closely.",
+         "My friend Zorbulon lent me his kayak.", "That was kind of him.")
+    c.chat.enqueue(
+        reading(episodes=[([1, 2], "Ada started learning the cello", "", 4, "I listened closely."),
+                          ([3, 4], "Ada's friend Zorbulon lent her his kayak", "", 4, "I listened.")]),
+        considering(growth=[("I learned that Ada's friend Zorbulon lends her things", [1]),
+                            ("I learned to listen when Ada talks about the cello", [1])],
+                    insights=[("Ada's friend Zorbulon is generous with his kayak", [1]),
+                              ("Ada's friend Zorbulon is generous with his kayak", [2])]))
+    done = c.reflect_deeply()
+    cello, kayak = done.episodes
+    assert [g["entry"] for g in c.self_model.growth(10)] == ["I learned to listen when Ada talks about the cello"]
+    kept = {m["content"]: c.soul.citations("memory", m["id"]) for m in c.memories.all()}
+    assert kept == {"Ada's friend Zorbulon is generous with his kayak": [("episode", kayak)]}
+    assert done.dropped == 2
