@@ -11,6 +11,7 @@ import threading
 from pathlib import Path
 
 from .conversation import Conversation, TurnStream
+from .mind import traces
 from .mind.affect import Affect
 from .mind.bids import Bidding, Mode
 from .mind.characters import Characters
@@ -248,9 +249,15 @@ class Companion:
     # ---- the Open Mind ----------------------------------------------------------
 
     def forget(self, kind: str, item_id: int) -> Forgotten:
-        """Forget one item everywhere, the live conversation and the model's computed prompt included."""
+        """Forget one item everywhere, the live conversation and the model's computed prompt included; for a
+        message, what the companion wrote with words only it held too (mind/traces.py)."""
         self.reflector.turn_started()  # nothing between turns may hold it meanwhile
-        gone = self.soul.forget(kind, item_id)
+        with self.soul.transaction():
+            words = traces.specific_words(self.soul, kind, item_id, (self.name, self.user_name))
+            gone = self.soul.forget(kind, item_id)
+            pattern = traces.only_theirs(self.soul, words)
+            if pattern is not None:
+                gone.add(self.soul.forget_traces(pattern))
         self.conversation.forget(set(gone.taken))
         return gone
 

@@ -71,6 +71,14 @@ class Forgotten:
                 "a memory stays, for you to look over" if "memory" in flagged else ""))) + ")"
         return said
 
+    def add(self, other: "Forgotten") -> None:
+        """What another forget in the same transaction removed, as part of this one."""
+        self.items += [key for key in other.items if key not in self.items]
+        self.lines.update(other.lines)
+        self.edits += other.edits
+        self.labels += other.labels
+        self.flagged |= other.flagged
+
     @property
     def taken(self) -> list[tuple[str, int]]:
         """What in-memory indexes and a live session drop: the items that went, and the made-again items it marked,
@@ -223,12 +231,38 @@ def _from_outside(con) -> dict[int, str]:
                             outside).fetchall())
 
 
-def _forget_lines(con, pattern: re.Pattern) -> Counter:
-    """Remove the lines of the self-model's sections and the blocks that match, and every edit whose before or
-    after held such a line; returns the lines removed by kind (the edits under "edit_history")."""
+def forget_traces(con, pattern: re.Pattern) -> Forgotten:
+    """What the companion wrote with words of a forgotten message that no record left holds (mind/traces.py finds
+    them): drawn from it, though nothing links them to it (a model cites the wrong experience, an identity and an
+    inner state cite none). The self-model's lines that hold one go, with the edits that held them; so do growth
+    entries and insights (reflection's memories) holding one; an episode holding one is marked and blanked as
+    if it cited the message. A fact learned from the message stays, marked for the person, as it does anyway."""
+    out = Forgotten()
+    out.lines.update(_forget_lines(con, pattern, ("self_model",)))
+    out.edits = out.lines.pop("edit_history", 0)
+
+    def holding(sql: str) -> list[int]:
+        return [item_id for item_id, *texts in con.execute(sql).fetchall() if any(pattern.search(t) for t in texts)]
+    for gid in holding("SELECT id, entry FROM growth_log"):
+        out.items += forget_item(con, "growth_log", gid, out.lines, out.flagged)
+    for mid in holding(f"SELECT m.id, m.content FROM memories m JOIN provenance p ON p.item_kind = 'memory' AND "
+                       f"p.item_id = m.id WHERE p.source = '{Source.REFLECTION.value}'"):
+        if ("memory", mid) not in out.items:
+            out.items += forget_item(con, "memory", mid, out.lines, out.flagged)
+    for eid in holding(f"SELECT id, {', '.join(KINDS['episode'].text)} FROM episodes"):
+        con.execute("UPDATE episodes SET needs_regeneration = 1 WHERE id = ?", (eid,))
+        out.flagged.add(("episode", eid))
+        out.items += [key for key in _blank(con, "episode", eid, out.lines, out.flagged) if key not in out.items]
+    return out
+
+
+def _forget_lines(con, pattern: re.Pattern, kinds: tuple[str, ...] | None = None) -> Counter:
+    """Remove the lines of the self-model's sections and the blocks (or of `kinds` alone) that match, and every
+    edit whose before or after held such a line; returns the lines removed by kind (the edits under
+    "edit_history")."""
     removed = Counter()
     for k in KINDS.values():
-        if not k.sections:
+        if not k.sections or kinds is not None and k.name not in kinds:
             continue
         for item_id, content in con.execute(f"SELECT id, content FROM {k.table}").fetchall():
             lines = content.splitlines()
@@ -236,7 +270,9 @@ def _forget_lines(con, pattern: re.Pattern) -> Counter:
             if len(kept) != len(lines):
                 removed[k.name] += len(lines) - len(kept)
                 con.execute(f"UPDATE {k.table} SET content = ? WHERE id = ?", ("\n".join(kept).strip(), item_id))
-    for edit_id, before, after in con.execute("SELECT id, before, after FROM edit_history").fetchall():
+    for edit_id, kind, before, after in con.execute("SELECT id, item_kind, before, after FROM edit_history").fetchall():
+        if kinds is not None and kind not in kinds:
+            continue
         if any(pattern.search(line) for v in (before, after) for line in said(v).splitlines()):
             con.execute("DELETE FROM edit_history WHERE id = ?", (edit_id,))
             ids.forgotten(con, "edit_history", edit_id)

@@ -9,6 +9,7 @@ the `KnownError` family where they are the user's or the disk's doing.
 import enum
 import json
 import logging
+import re
 import shutil
 import stat
 import threading
@@ -520,6 +521,15 @@ class Soul:
             # one. Counted again, it would cost every live session its computed prompt; scrubbed again, a rebuild
             # of the whole file (8.7 s at 100,000 messages) with the write lock held.
             if not (blank and gone.total == 1 and not gone.flagged):
+                self._count_forget(con, gone)
+        return gone
+
+    def forget_traces(self, pattern: re.Pattern) -> "forget.Forgotten":
+        """Forget what the companion wrote with words that only a forgotten message held (store/forget.py
+        forget_traces); a forget when anything went."""
+        with self.transaction() as con:
+            gone = forget.forget_traces(con, pattern)
+            if gone.total or gone.flagged:
                 self._count_forget(con, gone)
         return gone
 

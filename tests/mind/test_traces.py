@@ -1,0 +1,60 @@
+"""A forgotten message's own words, wherever the companion wrote them without citing it (mind/traces.py): on a
+real encrypted soul, the words looked for in the decrypted file after the forget, with controls before it."""
+
+from anima.store.provenance import Provenance, Source
+from tests.reflect.test_deep import dc, talk  # noqa: F401 (dc: the fixture)
+from tests.reflect.test_regenerate import in_file
+
+SECRET = "I never told anyone about my affair with Quentavius."
+
+
+def test_what_was_written_with_words_only_the_forgotten_message_held_goes_with_it(dc):
+    """QA: the identity deep reflection rewrote, its growth entry and an insight citing another experience kept
+    "Quentavius" after the one message naming him was forgotten."""
+    c = dc
+    ids = talk(c, 0, "My sister Jo is moving to Lisbon next month.", "That's a big change for her!", SECRET,
+               "Thank you for trusting me.", "I took up the cello and my kayak needs repairs.", "Busy week!")
+    c.self_model.write("identity", "I am Anima, Ada's steady companion.\nI keep Ada's secret about Quentavius.\n"
+                       "I help Ada with her sister Jo's move.", "ai")
+    c.self_model.write("inner_state", "Thinking about Quentavius and Ada's trust.", "ai")
+    growth = c.self_model.grow("I rewrote who I am: now I keep Ada's secret about Quentavius.")
+    kept_growth = c.self_model.grow("I learned to ask about the kayak repairs.")
+    insight = c.memories.remember("Ada carries the Quentavius affair alone", source="inferred",
+                                  provenance=Provenance(Source.REFLECTION))  # as an older version kept them
+    fact = c.memories.remember("Ada had an affair with Quentavius", message_id=ids[2],
+                               provenance=Provenance(Source.PERSON, ids[2]))
+    miscited = c.episodes.record("Ada spoke of Jo, the cello and Quentavius", [ids[4], ids[5]])
+    assert in_file(c, "Quentavius")  # the control
+
+    gone = c.forget("message", ids[2])
+    floor = c.self_model.read()
+    assert floor.identity == "I am Anima, Ada's steady companion.\nI help Ada with her sister Jo's move."
+    assert floor.inner_state == ""
+    assert [g["entry"] for g in c.self_model.growth(10)] == ["I learned to ask about the kayak repairs."]
+    assert {("growth_log", growth), ("memory", insight)} <= set(gone.items) and ("growth_log", kept_growth) \
+        not in gone.items
+    assert c.episodes.get(miscited).flagged and c.episodes.get(miscited).summary == "…"
+    # The fact learned from it stays, marked for the person to look over (as it does without this).
+    [kept] = [m for m in c.memories.all() if m["id"] == fact]
+    assert kept["needs_regeneration"] == 1
+    assert "Quentavius" not in " ".join(t for t in (floor.identity, floor.inner_state) if t)
+    assert [h for h in c.soul.query("SELECT before, after FROM edit_history WHERE item_kind = 'self_model'")
+            if "Quentavius" in f"{h['before']}{h['after']}"] == []
+
+
+def test_a_word_another_message_still_holds_is_not_taken(dc):
+    """The same words in a message that stays: what the companion wrote with them may come from that one."""
+    c = dc
+    ids = talk(c, 0, SECRET, "Thank you for trusting me.", "Quentavius called me again today.", "How did it go?")
+    c.self_model.write("identity", "I keep Ada's secret about Quentavius.", "ai")
+    c.forget("message", ids[0])
+    assert c.self_model.read().identity == "I keep Ada's secret about Quentavius."
+
+
+def test_common_words_and_the_two_names_are_never_taken(dc):
+    """A small soul: "sister", "Anima" and "Ada" may be in the forgotten message alone, but they are everyone's."""
+    c = dc
+    ids = talk(c, 0, "Anima, my sister called and she was upset.", "I'm sorry, Ada.")
+    c.self_model.write("identity", "I am Anima, and I care about Ada and her sister.", "ai")
+    c.forget("message", ids[0])
+    assert c.self_model.read().identity == "I am Anima, and I care about Ada and her sister."
