@@ -64,11 +64,11 @@ def names_in(soul) -> tuple[str, ...]:
 
 
 def unlock(home: Home):
-    passphrase = os.environ.get(PASSPHRASE_ENV)
     try:
-        return home.unlock(passphrase)
+        return home.unlock(os.environ.get(PASSPHRASE_ENV))
     except PassphraseNeeded:
-        return home.unlock(ask(PASSPHRASE_ENV, "Passphrase: "))
+        pass  # asked below, outside the handler: no passphrase to ask for is the one mistake, not a second one
+    return home.unlock(ask(PASSPHRASE_ENV, "Passphrase: "))
 
 
 def cmd_sovereignty(args) -> int:

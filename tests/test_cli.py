@@ -368,3 +368,15 @@ def test_plain_exports_are_readable_by_their_owner_only(companion, parts_cli, tm
     for path in (card, book, pack):
         assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.endswith((".new", ".partial"))) == []
+
+
+@pytest.mark.slow  # runs `python -m anima`
+def test_no_passphrase_to_ask_for_is_one_mistake_not_two(anima_home):
+    """QA: `anima check` with no ANIMA_PASSPHRASE and no terminal said "This companion is locked… Closing then
+    failed too: No passphrase…": asking was taken for a second failure, at closing."""
+    Home(anima_home).create(PASSPHRASE).close()
+    env = {k: v for k, v in os.environ.items() if k != "ANIMA_PASSPHRASE"}
+    r = subprocess.run([sys.executable, "-m", "anima", "check"], capture_output=True, text=True, env=env,
+                       cwd=ROOT, timeout=120, stdin=subprocess.DEVNULL)
+    assert r.returncode == 2
+    assert r.stderr.strip() == "anima: No passphrase: set ANIMA_PASSPHRASE or run from a terminal."
