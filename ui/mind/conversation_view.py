@@ -123,7 +123,7 @@ class ConversationView(TableView):
             return f"There is no message #{number} (it was forgotten, or not yet written)" + \
                 (f"; the ones before it follow.{older}" if n else ", and none before it.")
         if self.words:
-            # "#7 boat" searches for "boat" (the index drops "#7"): say how to go to #7 instead.
+            # "#7 boat" is a search for the words "7" and "boat" (the index drops the "#"): say how to go to #7.
             hint = _NUMBER.search(self.words)
             hint = f" (To go to message #{hint.group(1)}, search “#{hint.group(1)}” alone.)" if hint else ""
             if not n:
