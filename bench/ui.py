@@ -63,6 +63,43 @@ class StallMeter:
         return list(self.gaps)
 
 
+TABLE_ROWS = 2000  # the Memories view of a soul some months old
+
+
+def table_fill_ms(app, kind: str, repeats: int = 5) -> float:
+    """Median ms to fill a 7-column table of TABLE_ROWS rows and paint it: Anima's RowTable (ui/mind/table_view.py),
+    or the reference, a QTableWidget with an item per cell and Qt's resizeColumnsToContents (what the Open Mind
+    did before)."""
+    from PySide6.QtWidgets import QTableWidget, QTableWidgetItem
+    from ui.mind.table_view import row_table
+    columns = ("memory", "from", "source", "true from", "until", "superseded by", "importance")
+    rows = [(f"Ada mentioned thing number {i}, and a longer sentence about why it matters to her",
+             f"you said it, message #{i}", "you said it", "2026-05-11", "", "", "0.50") for i in range(TABLE_ROWS)]
+    if kind == "anima":
+        table = row_table(columns)
+    else:
+        table = QTableWidget(0, len(columns))
+        table.setHorizontalHeaderLabels(columns)
+    table.resize(900, 600)
+    table.show()
+    app.processEvents()
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        if kind == "anima":
+            table.fill(rows, lambda r: r)
+        else:
+            table.setRowCount(len(rows))
+            for i, row in enumerate(rows):
+                for j, value in enumerate(row):
+                    table.setItem(i, j, QTableWidgetItem(value))
+            table.resizeColumnsToContents()
+        app.processEvents()  # painted
+        times.append((time.perf_counter() - t) * 1000)
+    table.close()
+    return statistics.median(times)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="anima bench ui")
     p.add_argument("--launches", type=int, default=3)
@@ -115,6 +152,7 @@ def main(argv=None) -> int:
     companion.close()
     companion.chat.close()
     tmp.cleanup()
+    fill_reference, fill_anima = table_fill_ms(app, "reference"), table_fill_ms(app, "anima")
 
     rows = []
     for name, gaps in (("reply streaming", streaming), ("import of 1,500 turns", importing),
@@ -125,9 +163,13 @@ def main(argv=None) -> int:
            ["ratio", round(statistics.median(anima) / statistics.median(bare), 2)],
            ["Anima, soul unlocked and shown", round(statistics.median(ready), 1)]])
     table("ui: event-loop stalls beyond a 5 ms timer", ["while", "ticks", "max_ms", "p99_ms"], rows)
+    table(f"ui: a table of {TABLE_ROWS:,} rows filled and painted (median of 5)", ["table", "ms"],
+          [["QTableWidget, an item per cell, resizeColumnsToContents (reference)", round(fill_reference, 1)],
+           ["Anima's RowTable (the Open Mind's views)", round(fill_anima, 1)]])
     all_gaps = streaming + importing + reindexing
     emit("ui", {"bare_ms": round(statistics.median(bare), 1), "anima_ms": round(statistics.median(anima), 1),
                 "startup_ratio": round(statistics.median(anima) / statistics.median(bare), 2),
                 "anima_ready_ms": round(statistics.median(ready), 1),
-                "max_stall_ms": round(max(all_gaps), 1), "p99_stall_ms": round(percentile(all_gaps, 99), 1)})
+                "max_stall_ms": round(max(all_gaps), 1), "p99_stall_ms": round(percentile(all_gaps, 99), 1),
+                "table_fill_ms": round(fill_anima, 1), "table_fill_ms_reference": round(fill_reference, 1)})
     return 0
