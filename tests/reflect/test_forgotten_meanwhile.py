@@ -6,7 +6,6 @@ meanwhile written into the human block (then "FOREIGN KEY constraint failed" tol
 summed up from messages read before the forget, naming the person. Here the other program is a second
 connection to the same encrypted file, as `anima chat` has."""
 
-import json
 import threading
 
 import pytest
