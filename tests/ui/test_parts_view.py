@@ -259,3 +259,24 @@ def test_a_json_save_over_a_change_made_since_it_was_shown_is_refused_and_revert
     view.json.setPlainText(json.dumps({**now, "intensity": "Low"}))
     view.save()
     qtbot.waitUntil(lambda: c.parts.get(tech).data == {**now, "intensity": "Low"}, timeout=10_000)
+
+
+def test_json_typed_and_not_saved_outlives_a_reload(qtbot, window):
+    """A reply ending, or a forget in another program, reloads the open view: the JSON the person was typing
+    stays in the editor, and saving it is checked against the part as they began from it. Revert lets it go."""
+    c = window.companion
+    _, tech, _ = roly_split(c)
+    view = open_view(qtbot, window, "Parts")
+    view.select(tech)
+    typed = view.json.toPlainText().replace('"Roly mentions a pull request"', '"Roly mentions a pull request", '
+                                                                           '"Roly asks for a review"')
+    view.json.setPlainText(typed)
+    reload(qtbot, view)
+    assert view.json.toPlainText() == typed
+    view.save()
+    qtbot.waitUntil(lambda: "Roly asks for a review" in c.parts.get(tech).data["triggers"], timeout=10_000)
+    view.json.setPlainText(typed.replace("Roly asks for a review", "Roly asks twice"))
+    view.loaded = False
+    view.revert()
+    qtbot.waitUntil(lambda: view.loaded, timeout=10_000)
+    assert json.loads(view.json.toPlainText()) == c.parts.get(tech).data

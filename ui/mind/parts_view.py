@@ -75,6 +75,7 @@ class PartsView(MindView):
         # A refused edit's text, kept for the person to fix, with the part as it was shown when they wrote it.
         self._draft: tuple[int, str, dict] | None = None
         self._shown: dict | None = None  # the part as the JSON text was made from it: a save is checked against it
+        self._put: tuple[int, str] | None = None  # the part and the text this view last put in the editor
 
     @staticmethod
     def _button(text, name, fn, row) -> QPushButton:
@@ -111,6 +112,11 @@ class PartsView(MindView):
 
     def show_part(self) -> None:
         s = self.selected()
+        # Text typed and not saved outlives a reload (a reply ending, a forget in another program reload the view),
+        # as a refused save's does: kept as a draft of the part it was typed for.
+        if s is not None and self._put and self._put[0] == s.part.id and not self._draft and \
+                self.json.toPlainText() != self._put[1]:
+            self._draft = (s.part.id, self.json.toPlainText(), self._shown)
         self.outcomes.clear()
         self.edits.clear()
         self.bids.clear()
@@ -129,6 +135,7 @@ class PartsView(MindView):
         else:
             text, self._shown = json.dumps(p.data, ensure_ascii=False, indent=1), p.data
         self.json.setPlainText(text)
+        self._put = (p.id, text)
         self.edits.addItems([edit_line(e) for e in s.edits[::-1]])
         self.archive_button.setText("Make active" if p.archived else "Archive")
         self.archive_button.setEnabled(True)
@@ -151,7 +158,7 @@ class PartsView(MindView):
 
     def revert(self) -> None:
         """The part's JSON as it is now: a refused edit's text is let go, and the parts are read again."""
-        self._draft = None
+        self._draft = self._put = None
         self.say("")
         self.refresh()
 
