@@ -280,3 +280,14 @@ def test_json_typed_and_not_saved_outlives_a_reload(qtbot, window):
     view.revert()
     qtbot.waitUntil(lambda: view.loaded, timeout=10_000)
     assert json.loads(view.json.toPlainText()) == c.parts.get(tech).data
+
+
+def test_affect_lines_typed_and_not_saved_outlive_a_reload(qtbot, window):
+    c = window.companion
+    c.affect.set({"values": ["being reliable"], "fears": [], "seeks": []})
+    view = open_view(qtbot, window, "Affect")
+    view.boxes["values"].setPlainText("being reliable\nAda's trust")
+    reload(qtbot, view)  # as a reply ending does
+    assert view.boxes["values"].toPlainText() == "being reliable\nAda's trust"
+    view.revert()
+    assert view.boxes["values"].toPlainText() == "being reliable"

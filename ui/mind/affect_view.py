@@ -47,15 +47,20 @@ class AffectView(MindView):
         self.layout_.addLayout(row)
         self.stored: dict = {k: [] for k in AFFECT}
         self._draft: dict | None = None   # a refused edit's lines, kept for the person to fix
+        self._put: dict | None = None     # what this view last put in the boxes, as they read back
 
     def load(self):
         return self.companion.affect.profile()
 
     def show_data(self, profile: dict) -> None:
+        # Lines typed and not saved outlive a reload (a reply ending, a forget in another program reload the view).
+        if self._draft is None and self._put is not None and self.edited() != self._put:
+            self._draft = self.edited()
         self.stored = profile
         shown = self._draft if self._draft is not None else profile
         for key, box in self.boxes.items():
             box.setPlainText("\n".join(shown.get(key, [])))
+        self._put = self.edited()
 
     def edited(self) -> dict:
         return {key: lines(box.toPlainText()) for key, box in self.boxes.items()}
@@ -70,6 +75,6 @@ class AffectView(MindView):
         self.change(lambda: self.companion.affect.set(profile, "user"), saved)
 
     def revert(self) -> None:
-        self._draft = None
+        self._draft = self._put = None
         self.say("")
         self.show_data(self.stored)
