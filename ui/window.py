@@ -119,6 +119,7 @@ class MainWindow(QMainWindow):
         self.poll.start()
         # What another program forgot (`anima chat`, another window) leaves the transcript too, within seconds.
         self._forgets_seen: int | None = None
+        self._version_seen: int | None = None  # SQLite's data version at the last look: another program's commits
         self._following = False
         self._asked = False  # the person already said to close, losing what waits (quit_asked)
         self.elsewhere = QTimer(self, interval=FOLLOW_FORGETS_MS)
@@ -321,29 +322,31 @@ class MainWindow(QMainWindow):
 
     def follow_forgets(self) -> None:
         """Messages on screen that another program forgot leave the transcript (this window's own forgets take
-        theirs at once: forgotten), and the Open Mind's open view is loaded again. Read off the UI thread; a look that fails (the soul closing for an import,
-        another program writing a long while) is logged, and the next tick looks again."""
+        theirs at once: forgotten), and the Open Mind's open view is loaded again when another program wrote to the
+        soul. Read off the UI thread; a look that fails (the soul closing for an import, another program writing a
+        long while) is logged, and the next tick looks again."""
         companion = self.companion
         if companion is None or self._following:
             return
         self._following = True
-        shown, seen = self.transcript.shown_ids(), self._forgets_seen
+        shown, seen, version = self.transcript.shown_ids(), self._forgets_seen, self._version_seen
 
         def done(result) -> None:
             self._following = False
             if companion is self.companion:
-                self._forgets_seen, gone = result
+                (self._forgets_seen, gone), self._version_seen = result
                 if gone:
                     self.transcript.forget(gone)
-                # The open view too (an episode or a memory another program forgot or marked): this window's own
-                # forgets reload it already, and the first look has no count to compare; once more is one read.
-                if self._forgets_seen != seen and self.mind is not None and self.mind.isVisible():
+                # The open view too: what another program forgot, marked, made again or learned. (SQLite's data
+                # version moves with each commit of another connection; this window's own changes reload the view
+                # already. The first look has nothing to compare: once more is one read.)
+                if self._version_seen != version and self.mind is not None and self.mind.isVisible():
                     self.mind.refresh()
 
         def failed(error) -> None:
             self._following = False
             log.info("looking for what another program forgot failed (%s); looking again", type(error).__name__)
-        tasks.run(lambda: companion.gone_since(seen, shown), done, failed, self)
+        tasks.run(lambda: (companion.gone_since(seen, shown), companion.soul.data_version()), done, failed, self)
 
     def stop_reply(self) -> None:
         if self.cancel is not None:

@@ -129,3 +129,22 @@ def test_an_open_mind_view_follows_what_another_program_forgot(qtbot, window, an
         other.forget("message", said)
     qtbot.waitUntil(lambda: not any("Quillonby" in t for t in cells()), timeout=10_000)
     assert any("made again" in t for t in cells())
+
+
+def test_an_open_mind_view_follows_what_another_program_wrote(qtbot, window, anima_home):
+    """Not only forgets: deep reflection in `anima chat` making an episode again (no forget of its own), or
+    correcting one, shows in the open view within seconds."""
+    from anima.store import Home
+    from tests.conftest import PASSPHRASE
+    c = window.companion
+    said = c.messages.record("user", "We walked to the lighthouse")
+    episode = c.episodes.record("Ada walked to the lighthouse", [said], significance=0.5)
+    window.toggle_mind()
+    view = window.mind.open_view("Episodes")
+    qtbot.waitUntil(lambda: view.loaded and bool(view.rows), timeout=10_000)
+    qtbot.waitUntil(lambda: window._forgets_seen is not None, timeout=10_000)  # the window has looked once
+    with Home(anima_home).unlock(PASSPHRASE) as other:
+        with other.transaction() as con:
+            con.execute("UPDATE episodes SET summary = 'Ada and Jo walked to the old lighthouse' WHERE id = ?",
+                        (episode,))
+    qtbot.waitUntil(lambda: view.table.text(0, 1) == "Ada and Jo walked to the old lighthouse", timeout=10_000)
