@@ -234,44 +234,65 @@ def _from_outside(con) -> dict[int, str]:
 def forget_traces(con, pattern: re.Pattern) -> Forgotten:
     """What the companion wrote with words of a forgotten message that no record left holds (mind/traces.py finds
     them): drawn from it, though nothing links them to it (a model cites the wrong experience, an identity and an
-    inner state cite none). The self-model's lines that hold one go, with the edits that held them; so do growth
-    entries and insights (reflection's memories) holding one; an episode holding one is marked and blanked as
-    if it cited the message. A fact learned from the message stays, marked for the person, as it does anyway."""
+    inner state cite none). Only what the companion wrote, never a person's words: the lines that hold one go from
+    a self-model section the companion wrote last, with its own edits that held them; so do growth entries, and
+    insights (reflection's memories) and episodes no person edited; such an episode is marked and blanked as if it
+    cited the message. A fact learned from the message stays, marked for the person, as it does anyway."""
     out = Forgotten()
-    out.lines.update(_forget_lines(con, pattern, ("self_model",)))
+    theirs = {(kind, item_id) for kind, item_id in con.execute(
+        "SELECT DISTINCT item_kind, item_id FROM edit_history WHERE actor = 'user' AND item_kind IN "
+        "('memory', 'episode')").fetchall()}
+    last_theirs = {item_id for item_id, actor in con.execute(
+        "SELECT item_id, actor FROM edit_history WHERE id IN (SELECT max(id) FROM edit_history WHERE item_kind = "
+        "'self_model' GROUP BY item_id)").fetchall() if actor == "user"}
+    out.lines.update(_forget_lines(con, pattern, ("self_model",), skip=last_theirs, actor="ai"))
     out.edits = out.lines.pop("edit_history", 0)
 
-    def holding(sql: str) -> list[int]:
-        return [item_id for item_id, *texts in con.execute(sql).fetchall() if any(pattern.search(t) for t in texts)]
-    for gid in holding("SELECT id, entry FROM growth_log"):
+    def holding(kind: str, sql: str) -> list[int]:
+        return [item_id for item_id, *texts in con.execute(sql).fetchall()
+                if (kind, item_id) not in theirs and any(pattern.search(t or "") for t in texts)]
+    for gid in holding("growth_log", "SELECT id, entry FROM growth_log"):
         out.items += forget_item(con, "growth_log", gid, out.lines, out.flagged)
-    for mid in holding(f"SELECT m.id, m.content FROM memories m JOIN provenance p ON p.item_kind = 'memory' AND "
-                       f"p.item_id = m.id WHERE p.source = '{Source.REFLECTION.value}'"):
+    for mid in holding("memory", f"SELECT m.id, m.content FROM memories m JOIN provenance p ON p.item_kind = "
+                                 f"'memory' AND p.item_id = m.id WHERE p.source = '{Source.REFLECTION.value}'"):
         if ("memory", mid) not in out.items:
             out.items += forget_item(con, "memory", mid, out.lines, out.flagged)
-    for eid in holding(f"SELECT id, {', '.join(KINDS['episode'].text)} FROM episodes"):
+    for eid in holding("episode", f"SELECT id, {', '.join(KINDS['episode'].text)} FROM episodes "
+                                  f"WHERE needs_regeneration = 0"):
         con.execute("UPDATE episodes SET needs_regeneration = 1 WHERE id = ?", (eid,))
         out.flagged.add(("episode", eid))
         out.items += [key for key in _blank(con, "episode", eid, out.lines, out.flagged) if key not in out.items]
     return out
 
 
-def _forget_lines(con, pattern: re.Pattern, kinds: tuple[str, ...] | None = None) -> Counter:
-    """Remove the lines of the self-model's sections and the blocks (or of `kinds` alone) that match, and every
-    edit whose before or after held such a line; returns the lines removed by kind (the edits under
-    "edit_history")."""
+def _forget_lines(con, pattern: re.Pattern, kinds: tuple[str, ...] | None = None, *, skip: set[int] = frozenset(),
+                  actor: str | None = None) -> Counter:
+    """Remove the lines of the self-model's sections and the blocks (or of `kinds` alone, but for the items in
+    `skip`) that match, and every edit (of those kinds, by `actor` if given) whose before or after held such a
+    line; returns the lines removed by kind (the edits under "edit_history")."""
     removed = Counter()
     for k in KINDS.values():
         if not k.sections or kinds is not None and k.name not in kinds:
             continue
         for item_id, content in con.execute(f"SELECT id, content FROM {k.table}").fetchall():
+            if item_id in skip:
+                continue
             lines = content.splitlines()
             kept = [ln for ln in lines if not pattern.search(ln)]
             if len(kept) != len(lines):
                 removed[k.name] += len(lines) - len(kept)
                 con.execute(f"UPDATE {k.table} SET content = ? WHERE id = ?", ("\n".join(kept).strip(), item_id))
-    for edit_id, kind, before, after in con.execute("SELECT id, item_kind, before, after FROM edit_history").fetchall():
-        if kinds is not None and kind not in kinds:
+    where, args = [], []
+    if kinds is not None:
+        where.append(f"item_kind IN ({','.join('?' * len(kinds))})")
+        args += kinds
+    if actor is not None:
+        where.append("actor = ?")
+        args.append(actor)
+    edits = con.execute("SELECT id, item_id, before, after FROM edit_history" + (" WHERE " + " AND ".join(where)
+                                                                                 if where else ""), args).fetchall()
+    for edit_id, item_id, before, after in edits:
+        if kinds is not None and item_id in skip:
             continue
         if any(pattern.search(line) for v in (before, after) for line in said(v).splitlines()):
             con.execute("DELETE FROM edit_history WHERE id = ?", (edit_id,))

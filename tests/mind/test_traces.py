@@ -58,3 +58,33 @@ def test_common_words_and_the_two_names_are_never_taken(dc):
     c.self_model.write("identity", "I am Anima, and I care about Ada and her sister.", "ai")
     c.forget("message", ids[0])
     assert c.self_model.read().identity == "I am Anima, and I care about Ada and her sister."
+
+
+def test_what_the_person_wrote_or_still_holds_is_never_taken(dc):
+    """Review: a line the person wrote in the self-model, and a word the human block (or a memory of theirs)
+    still holds, stay."""
+    c = dc
+    ids = talk(c, 0, SECRET, "Thank you for trusting me.", "My cat Miso is unwell.", "I'm sorry to hear that.")
+    c.edit_self("intentions", "Ask Ada whether Quentavius called back.")
+    c.self_model.write("human", "- Ada's cat is called Miso", "user")
+    c.self_model.write("identity", "I worry with Ada about Miso.", "ai")
+    c.forget("message", ids[0])
+    c.forget("message", ids[2])
+    floor = c.self_model.read()
+    assert floor.intentions == "Ask Ada whether Quentavius called back."
+    assert floor.identity == "I worry with Ada about Miso."
+
+
+def test_the_companions_own_words_and_other_languages_start_nothing(dc):
+    """Review: a looser rule took "thoughtful" (outside English's most frequent words) from the identity, blanked
+    an unrelated episode holding it and took what cited that; in German it took nearly every word."""
+    c = dc
+    ids = talk(c, 0, "Thanks, you're always so thoughtful.", "Happy to help!",
+               "Heute war ich sehr müde nach der Arbeit.", "Das klingt anstrengend.",
+               "We went to Lisbon.", "Lovely!")
+    c.self_model.write("identity", "I am a thoughtful, playful companion.\nHeute bin ich für Ada da.", "ai")
+    trip = c.episodes.record("Ada went to Lisbon, a thoughtful trip", [ids[4], ids[5]])
+    c.forget("message", ids[0])
+    c.forget("message", ids[2])
+    assert c.self_model.read().identity == "I am a thoughtful, playful companion.\nHeute bin ich für Ada da."
+    assert not c.episodes.get(trip).flagged
