@@ -158,6 +158,8 @@ def test_rules_show_status_and_evidence_apart_from_stated_preferences(qtbot, win
                       "Suggest a walk when tired": "retired"}
     assert cells(view.preferences.table, 0) == ["Ada prefers tea to coffee"]  # stated, shown apart; no fact
     view.rules.select(lambda r: r.id == in_force)
+    reload(qtbot, view)  # as another program's write does: the rule stays selected, its evidence shown
+    assert view.rules.selected().id == in_force
     shown = [view.evidence.item(i).text() for i in range(view.evidence.count())]
     assert [line.split(": ", 1)[1] for line in shown] == [c.soul.get("message", mid)["content"] for mid in asks]
     row = next(r for r in view.rules.rows if r.id == in_force)

@@ -61,6 +61,13 @@ def _texts(rows: list, cells) -> list[tuple[str, ...]]:
     return [tuple("" if value is None else str(value) for value in cells(row)) for row in rows]
 
 
+def _identity(row) -> object | None:
+    """What an item shown in a row is known by (its id), or None."""
+    if row is None:
+        return None
+    return row.get("id") if isinstance(row, dict) else getattr(row, "id", None)
+
+
 class RowTable(QTableView):
     """A read-only table of whole rows, one selected at a time."""
 
@@ -70,6 +77,7 @@ class RowTable(QTableView):
         super().__init__(parent)
         self.rows_model = RowsModel(columns, self)
         self.setModel(self.rows_model)
+        self.keys: list = []  # what each row's item is known by (its id), for the selection to follow it
         self.selectionModel().selectionChanged.connect(lambda *_: self.itemSelectionChanged.emit())
         self.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.setSelectionMode(QAbstractItemView.SingleSelection)
@@ -90,13 +98,18 @@ class RowTable(QTableView):
         return self.currentIndex().row()
 
     def fill(self, rows: list, cells) -> None:
-        """One row per item, its cells as `cells(item)` gives them. A refill clears the selection (the caller
-        selects again what it follows) and says so, as a person's change of selection does."""
-        selected = self.selectionModel().hasSelection()
+        """One row per item, its cells as `cells(item)` gives them. The selection follows its item, or is cleared
+        (and says so, as a person's change of it does): a row number kept across a refill would point at another
+        item, and Forget would take that one."""
+        i, selected = self.currentRow(), self.selectionModel().hasSelection()
+        kept = self.keys[i] if selected and 0 <= i < len(self.keys) else None
+        self.keys = [_identity(row) for row in rows]
         self.rows_model.set(_texts(rows, cells))
         self.setCurrentIndex(QModelIndex())
         self.fit_columns()
-        if selected:
+        if kept is not None and kept in self.keys:
+            self.selectRow(self.keys.index(kept))
+        elif selected:
             self.itemSelectionChanged.emit()
 
     def fit_columns(self) -> None:
@@ -111,6 +124,7 @@ class RowTable(QTableView):
 
     def extend(self, rows: list, cells) -> None:
         """More rows below those shown, which stay as they are (and the one selected stays selected)."""
+        self.keys += [_identity(row) for row in rows]
         self.rows_model.add(_texts(rows, cells))
 
     def dim(self, rows: set[int], brush) -> None:
@@ -121,13 +135,6 @@ class RowTable(QTableView):
 
 def row_table(columns: tuple[str, ...]) -> RowTable:
     return RowTable(columns)
-
-
-def _identity(row) -> object | None:
-    """What an item shown in a row is known by (its id), or None."""
-    if row is None:
-        return None
-    return row.get("id") if isinstance(row, dict) else getattr(row, "id", None)
 
 
 class TableView(MindView):
@@ -150,14 +157,9 @@ class TableView(MindView):
         return button
 
     def fill(self, rows: list[dict], cells) -> None:
-        """The rows shown anew. The selection follows its item, or is cleared: a row number kept across a refill
-        would point at another item, and Forget would take that one."""
-        kept = _identity(self.selected())
+        """The rows shown anew; the selection follows its item (RowTable.fill)."""
         self.rows = rows
         self.table.fill(rows, cells)
-        at = next((i for i, row in enumerate(rows) if kept is not None and _identity(row) == kept), None)
-        if at is not None:
-            self.table.selectRow(at)
 
     def extend(self, rows: list[dict], cells) -> None:
         """More rows below those shown, which stay as they are (and the one selected stays selected)."""
