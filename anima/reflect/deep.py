@@ -170,9 +170,13 @@ def _drawn(name: str, chars: int, episodes: int) -> dict:
                                            "items": _enum(episodes)}}}
 
 
+def _said(episodes: list[Episode]) -> str:
+    return " ".join(f"{e.summary} {e.self_assessment} {e.emotional_arc}" for e in episodes)
+
+
 def _words(episodes: list[Episode]) -> set[str]:
     """What experiences say, as the words a text drawn from them is held to."""
-    return set(terms(" ".join(f"{e.summary} {e.self_assessment} {e.emotional_arc}" for e in episodes)))
+    return set(terms(_said(episodes)))
 
 
 def _cited(shown: list[Episode], numbers: list[int]) -> list[Episode]:
@@ -379,11 +383,10 @@ class DeepReflection:
             self.soul.set_meta(CONSIDERED_THROUGH, str(newest))
             return
         words = _words(shown)
-        names = set(terms(" ".join(self.names())))
         person = self.names()[1]
 
         def drawn(text: str, cited: list[Episode]) -> bool:  # from these experiences, and no others
-            return drawn_from_cited(text, _words(cited) | names, words)
+            return drawn_from_cited(text, f"{_said(cited)} {' '.join(self.names())}", _said(shown))
         with self.soul.transaction():
             for g in answer["growth"]:
                 entry = once(" ".join(g["entry"].split()))

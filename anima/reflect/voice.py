@@ -10,7 +10,7 @@ import re
 
 from ..mind.gate import unfit
 from ..mind.readable import common
-from ..retrieval.fts import terms
+from ..retrieval.fts import stems, terms
 
 ADDRESSED = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'll|you'd|u)\b", re.I)
 FIRST_PERSON = re.compile(r"\b(?:i|me|my|myself|i'm|i've|i'll|i'd)\b", re.I)
@@ -28,12 +28,18 @@ def grounded(text: str, words: set[str], least: int = 1) -> bool:
     return len(own & words) >= min(least, len(own)) and bool(own & words)
 
 
-def drawn_from_cited(text: str, cited: set[str], shown: set[str]) -> bool:
-    """Whether a text drawn from some experiences holds no specific word (one outside English's most frequent) of
-    another shown beside them that none it cites holds: a small model cites the wrong number (an insight about a
-    friend's kayak citing the cello lesson), and a forget of what it did come from would then not reach it.
-    Words every experience may share ("listened", the person's name in `cited`) say nothing of which."""
-    return all(common(w) for w in (set(terms(text)) & shown) - cited)
+SPECIFIC_LETTERS = 4  # shorter words say little of which experience a text came from
+
+
+def drawn_from_cited(text: str, cited: str, shown: str) -> bool:
+    """Whether a text drawn from some experiences (`cited`: what they say) holds no specific word (one outside
+    English's most frequent, of SPECIFIC_LETTERS or more) of another shown beside them (`shown`: what all of them
+    say) that none it cites holds, in any form ("kayaking" is "kayak"): a small model cites the wrong number (an
+    insight about a friend's kayak citing the cello lesson), and a forget of what it did come from would then not
+    reach it. Words every experience may share ("listened", the names) say nothing of which."""
+    cited_stems, shown_stems = stems(cited), stems(shown)
+    return all(common(w) or len(w) < SPECIFIC_LETTERS or s in cited_stems or s not in shown_stems
+               for w in terms(text) for s in stems(w))
 
 
 def addressed(text: str) -> bool:

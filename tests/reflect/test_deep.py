@@ -514,3 +514,11 @@ def test_what_considering_draws_must_come_from_the_experiences_it_cites(dc):
     kept = {m["content"]: c.soul.citations("memory", m["id"]) for m in c.memories.all()}
     assert kept == {"Ada's friend Zorbulon is generous with his kayak": [("episode", kayak)]}
     assert done.dropped == 2
+
+
+def test_a_word_in_another_form_is_the_same_word_to_what_considering_cites():
+    """Review: "kayaking" in the cited experience and "kayak" in another shown one are one word."""
+    from anima.reflect.voice import drawn_from_cited
+    cited, shown = "Ada went kayaking on the lake", "Ada went kayaking on the lake Ada bought a kayak"
+    assert drawn_from_cited("I learned Ada loves her kayak", cited, shown)
+    assert not drawn_from_cited("I learned Ada loves her kayak", "Ada started the cello", shown)
