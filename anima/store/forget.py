@@ -345,14 +345,16 @@ def blanked(con, kind: str, item_id: int) -> bool:
 
 
 def _flag_citers(con, kind: str, item_id: int) -> set[tuple[str, int]]:
-    """Flag what cites this item (and drop the links); returns the keys flagged."""
+    """Flag what cites this item (and drop the links); returns the keys flagged now (one an earlier forget
+    flagged is not said to be marked again)."""
     owners = con.execute("SELECT owner_kind, owner_id FROM evidence WHERE item_kind = ? AND item_id = ?",
                          (kind, item_id)).fetchall()
     flagged = set()
     for owner_kind, owner_id in owners:
         owner = KINDS.get(owner_kind)
-        if owner is not None and owner.flaggable:
-            con.execute(f"UPDATE {owner.table} SET needs_regeneration = 1 WHERE id = ?", (owner_id,))
+        if owner is not None and owner.flaggable and con.execute(
+                f"UPDATE {owner.table} SET needs_regeneration = 1 WHERE id = ? AND needs_regeneration = 0",
+                (owner_id,)).rowcount:
             flagged.add((owner_kind, owner_id))
     con.execute("DELETE FROM evidence WHERE item_kind = ? AND item_id = ?", (kind, item_id))
     return flagged
