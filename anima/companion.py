@@ -255,7 +255,7 @@ class Companion:
         with self.soul.transaction():
             words = traces.specific_words(self.soul, kind, item_id, (self.name, self.user_name))
             gone = self.soul.forget(kind, item_id)
-            pattern = traces.only_theirs(self.soul, words)
+            pattern = traces.only_theirs(self.soul, words, {i for k, i in gone.flagged if k == "memory"})
             if pattern is not None:
                 gone.add(self.soul.forget_traces(pattern))
         self.conversation.forget(set(gone.taken))

@@ -64,15 +64,6 @@ def english(word: str) -> bool:
         zipf_frequency(word, lang, wordlist=LIST) < RARE_ELSEWHERE for lang in OTHERS)
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def unknown(word: str) -> bool:
-    """Whether a word (in small letters) is written in none of the languages weighed: not English as far as its
-    frequencies tell (forms included), and in none of the OTHERS' most frequent words ("quentavius", a name typed
-    in small letters; not "kayak", "heute", "journaling")."""
-    from wordfreq import zipf_frequency
-    return not english(word) and all(zipf_frequency(word, lang, wordlist=LIST) == 0 for lang in OTHERS)
-
-
 def _other_tongue(words: list[str]) -> bool:
     """Whether the line is in one of the OTHERS: none of its words is English's own (written MARGIN more often in
     English than in any of them), and one of them writes the words, on average, LINE_MARGIN Zipf units more often

@@ -234,18 +234,20 @@ def _from_outside(con) -> dict[int, str]:
 def forget_traces(con, pattern: re.Pattern) -> Forgotten:
     """What the companion wrote with words of a forgotten message that no record left holds (mind/traces.py finds
     them): drawn from it, though nothing links them to it (a model cites the wrong experience, an identity and an
-    inner state cite none). Only what the companion wrote, never a person's words: the lines that hold one go from
-    a self-model section the companion wrote last, with its own edits that held them; so do growth entries, and
-    insights (reflection's memories) and episodes no person edited; such an episode is marked and blanked as if it
-    cited the message. A fact learned from the message stays, marked for the person, as it does anyway."""
+    inner state cite none). Only what the companion wrote, never a person's words: the lines of the self-model that
+    hold one go, but for a line the person ever wrote there (the companion may have kept it in a rewrite), with
+    the companion's own edits that held them; so do growth entries, and insights (reflection's memories) and
+    episodes no person edited; such an episode is marked and blanked as if it cited the message. A fact learned
+    from the message stays, marked for the person, as it does anyway."""
     out = Forgotten()
     theirs = {(kind, item_id) for kind, item_id in con.execute(
         "SELECT DISTINCT item_kind, item_id FROM edit_history WHERE actor = 'user' AND item_kind IN "
         "('memory', 'episode')").fetchall()}
-    last_theirs = {item_id for item_id, actor in con.execute(
-        "SELECT item_id, actor FROM edit_history WHERE id IN (SELECT max(id) FROM edit_history WHERE item_kind = "
-        "'self_model' GROUP BY item_id)").fetchall() if actor == "user"}
-    out.lines.update(_forget_lines(con, pattern, ("self_model",), skip=last_theirs, actor="ai"))
+    written: dict[int, set[str]] = {}  # by self-model section, the lines the person wrote there
+    for item_id, after in con.execute("SELECT item_id, after FROM edit_history WHERE actor = 'user' AND "
+                                      "item_kind = 'self_model'").fetchall():
+        written.setdefault(item_id, set()).update(line.strip() for line in said(after).splitlines())
+    out.lines.update(_forget_lines(con, pattern, ("self_model",), keep=written, actor="ai"))
     out.edits = out.lines.pop("edit_history", 0)
 
     def holding(kind: str, sql: str) -> list[int]:
@@ -265,20 +267,19 @@ def forget_traces(con, pattern: re.Pattern) -> Forgotten:
     return out
 
 
-def _forget_lines(con, pattern: re.Pattern, kinds: tuple[str, ...] | None = None, *, skip: set[int] = frozenset(),
-                  actor: str | None = None) -> Counter:
-    """Remove the lines of the self-model's sections and the blocks (or of `kinds` alone, but for the items in
-    `skip`) that match, and every edit (of those kinds, by `actor` if given) whose before or after held such a
-    line; returns the lines removed by kind (the edits under "edit_history")."""
+def _forget_lines(con, pattern: re.Pattern, kinds: tuple[str, ...] | None = None, *,
+                  keep: dict[int, set[str]] | None = None, actor: str | None = None) -> Counter:
+    """Remove the lines of the self-model's sections and the blocks (or of `kinds` alone; never those `keep` holds
+    for the item) that match, and every edit (of those kinds, by `actor` if given) whose before or after held such
+    a line; returns the lines removed by kind (the edits under "edit_history")."""
+    keep = keep or {}
     removed = Counter()
     for k in KINDS.values():
         if not k.sections or kinds is not None and k.name not in kinds:
             continue
         for item_id, content in con.execute(f"SELECT id, content FROM {k.table}").fetchall():
-            if item_id in skip:
-                continue
             lines = content.splitlines()
-            kept = [ln for ln in lines if not pattern.search(ln)]
+            kept = [ln for ln in lines if not pattern.search(ln) or ln.strip() in keep.get(item_id, ())]
             if len(kept) != len(lines):
                 removed[k.name] += len(lines) - len(kept)
                 con.execute(f"UPDATE {k.table} SET content = ? WHERE id = ?", ("\n".join(kept).strip(), item_id))
@@ -292,8 +293,6 @@ def _forget_lines(con, pattern: re.Pattern, kinds: tuple[str, ...] | None = None
     edits = con.execute("SELECT id, item_id, before, after FROM edit_history" + (" WHERE " + " AND ".join(where)
                                                                                  if where else ""), args).fetchall()
     for edit_id, item_id, before, after in edits:
-        if kinds is not None and item_id in skip:
-            continue
         if any(pattern.search(line) for v in (before, after) for line in said(v).splitlines()):
             con.execute("DELETE FROM edit_history WHERE id = ?", (edit_id,))
             ids.forgotten(con, "edit_history", edit_id)

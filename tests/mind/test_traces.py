@@ -88,3 +88,38 @@ def test_the_companions_own_words_and_other_languages_start_nothing(dc):
     c.forget("message", ids[2])
     assert c.self_model.read().identity == "I am a thoughtful, playful companion.\nHeute bin ich für Ada da."
     assert not c.episodes.get(trip).flagged
+
+
+def test_only_names_count_and_never_in_shouting_or_title_case(dc):
+    """QA: "chatbot" (unknown to the word lists), "OVERWHELMED" and the capitals of "Happy Birthday To My
+    Thoughtful Sister!" took the companion's ordinary lines; in Russian every word counted, "друг" (friend)
+    among them. Only a name counts: capitalised inside a sentence that is not shouted or in title case."""
+    c = dc
+    ids = talk(c, 0, "Sometimes you feel like more than a chatbot.", "I'm glad.", "I am SO OVERWHELMED today.",
+               "That sounds hard.", "Happy Birthday To My Thoughtful Sister!", "Lovely!",
+               "Мой друг Алексей живёт в Новосибирске.", "Как здорово!")
+    c.self_model.write("identity", "I am more than a chatbot to Ada.\nI try to be thoughtful.\nЯ верный друг Ады.\n"
+                       "Я помню про Алексей и его город.", "ai")
+    c.self_model.write("inner_state", "Worried that Ada feels overwhelmed.", "ai")
+    for i in ids[::2]:
+        c.forget("message", i)
+    floor = c.self_model.read()
+    assert floor.identity == "I am more than a chatbot to Ada.\nI try to be thoughtful.\nЯ верный друг Ады."
+    assert floor.inner_state == "Worried that Ada feels overwhelmed."
+
+
+def test_a_line_the_person_wrote_stays_even_in_the_companions_rewrite(dc):
+    """QA: the person wrote a line into working memory; the companion rewrote it, keeping that line; the line went
+    with a forget because the section's last edit was the companion's. And a name the person wrote anywhere in
+    the Open Mind (their intentions) still holds it: the companion's lines with it stay too."""
+    c = dc
+    ids = talk(c, 0, "Oskarine is coming over on Friday.", "Fun!", "Wendeline asked about the report.", "Ok.")
+    c.edit_self("working_memory", "Oskarine's birthday is on Friday")
+    c.self_model.write("working_memory", "Oskarine's birthday is on Friday\nAda seems tired", "ai")
+    c.edit_self("intentions", "Ask how Wendeline liked the report.")
+    c.self_model.write("identity", "I help Ada keep up with Wendeline at work.", "ai")
+    c.forget("message", ids[0])
+    c.forget("message", ids[2])
+    floor = c.self_model.read()
+    assert floor.working_memory == "Oskarine's birthday is on Friday\nAda seems tired"
+    assert floor.identity == "I help Ada keep up with Wendeline at work."
