@@ -88,7 +88,8 @@ class MainWindow(QMainWindow):
         self.split = QSplitter(Qt.Horizontal)
         self.split.addWidget(chat)
         self.setCentralWidget(self.split)
-        self.mind = None
+        self._mind = None  # the Open Mind: built when first wanted (mind)
+        self._pending_count = 0
 
         self.loading = QProgressBar()
         self.loading.setRange(0, 0)
@@ -155,7 +156,6 @@ class MainWindow(QMainWindow):
     def set_companion(self, companion, looks: tuple[str, bytes] | None = None) -> None:
         """Show a soul: at start, or another one after an import (a fresh transcript and Open Mind). `looks`: its
         name and picture, read off the UI thread (open_companion); else read here."""
-        from .mind.panel import OpenMind
         self._stop_reflecting()  # the old soul's (an import closed it, which stopped it already)
         self.companion = companion
         self._forgets_seen = None
@@ -166,14 +166,9 @@ class MainWindow(QMainWindow):
         self.trouble.setText("")
         companion.on_background_failure(self.background_failed.emit)
         companion.on_proposals(self.proposals_changed.emit)
-        if self.mind is not None:
-            self.mind.deleteLater()
-        self.mind = OpenMind(companion)
-        self.mind.proposals.pending.connect(self.show_pending)
-        self.mind.forgotten.connect(self.forgotten)
-        self.mind.hide()
-        self.split.addWidget(self.mind)
-        self.split.setSizes([650, 450])
+        if self._mind is not None:  # the last soul's
+            self._mind.deleteLater()
+            self._mind = None
         self.transcript.clear()
         self.load_older(None)
         self.update_status()
@@ -309,8 +304,7 @@ class MainWindow(QMainWindow):
         self.worker.wait()
         self.worker = None
         self.stop.setEnabled(False)
-        if self.mind is not None and self.mind.isVisible():
-            self.mind.refresh()
+        self._refresh_mind()
         self.note_activity()
         # While a message that could not be saved waits in the box, those after it wait too: they go after it.
         if self.queued and not self.disk_banner.waiting and not self.closing:
@@ -340,8 +334,8 @@ class MainWindow(QMainWindow):
                 # The open view too: what another program forgot, marked, made again or learned. (SQLite's data
                 # version moves with each commit of another connection; this window's own changes reload the view
                 # already. The first look has nothing to compare: once more is one read.)
-                if self._version_seen != version and self.mind is not None and self.mind.isVisible():
-                    self.mind.refresh()
+                if self._version_seen != version:
+                    self._refresh_mind()
 
         def failed(error) -> None:
             self._following = False
@@ -435,8 +429,7 @@ class MainWindow(QMainWindow):
         def evolved(done) -> None:
             self.reflecting_label.setText("")
             self.statusBar().showMessage(f"Evolution: {done.summary()}.", 8000)
-            if self.mind is not None and self.mind.isVisible():
-                self.mind.refresh()
+            self._refresh_mind()
 
         def failed(error) -> None:
             self.reflecting_label.setText("")
@@ -456,8 +449,8 @@ class MainWindow(QMainWindow):
         if worker is not self.reflecting:  # a soul swapped out meanwhile: already waited for
             return
         self._stop_reflecting()
-        if done is not None and self.mind is not None and self.mind.isVisible():
-            self.mind.refresh()
+        if done is not None:
+            self._refresh_mind()
         self.reflected.emit(done)
 
     def _reflection_failed(self, worker, error) -> None:
@@ -494,8 +487,9 @@ class MainWindow(QMainWindow):
         else:
             self.pending.setText("")
         self.mind_action.setText(f"Open &Mind ({count} waiting)" if count else "Open &Mind")
-        if self.mind is not None:
-            self.mind.note_pending(count)
+        self._pending_count = count
+        if self._mind is not None:
+            self._mind.note_pending(count)
 
     def show_proposals(self) -> None:
         """Open the Open Mind on the proposed changes."""
@@ -511,8 +505,28 @@ class MainWindow(QMainWindow):
         if self.mind is None:
             return
         self.mind.setVisible(not self.mind.isVisible())
-        if self.mind.isVisible():
-            self.mind.refresh()
+        self._refresh_mind()
+
+    @property
+    def mind(self):
+        """The Open Mind on the soul shown (None before one is), built when first wanted: its views took ~100 ms
+        of the UI thread at every opening (measured with bench/ui_child.py anima-opening, a 1,000-message soul), and
+        most openings never show it."""
+        if self._mind is None and self.companion is not None:
+            from .mind.panel import OpenMind
+            self._mind = OpenMind(self.companion)
+            self._mind.proposals.pending.connect(self.show_pending)
+            self._mind.forgotten.connect(self.forgotten)
+            self._mind.note_pending(self._pending_count)
+            self._mind.hide()
+            self.split.addWidget(self._mind)
+            self.split.setSizes([650, 450])
+        return self._mind
+
+    def _refresh_mind(self) -> None:
+        """Load the Open Mind's open view again, when it is built and shown."""
+        if self._mind is not None and self._mind.isVisible():
+            self._mind.refresh()
 
     def export(self) -> None:
         from .dialogs.core_io import ExportDialog
