@@ -57,26 +57,36 @@ def specific(text: str, names: tuple[str, ...] = ()) -> list[str]:
 def only_theirs(soul: Soul, words: list[str], marked: set[int]) -> re.Pattern | None:
     """After the forget, in its transaction: the names nothing kept still holds (`marked`: the memories the
     forget marked, which hold none for this), as a pattern that finds them (with a plural or a possessive)."""
-    alone = [w for w in words if not _held(soul, w, marked)]
+    written: list[str] = []  # the small tables' texts, read once for all the names (a card can be long)
+    alone = [w for w in words if not _indexed(soul, w, marked) and not _written(soul, w, written)]
     if not alone:
         return None
     return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(w) for w in alone) + r")(?:e?s)?(?!\w)", re.I)
 
 
-def _held(soul: Soul, word: str, marked: set[int]) -> bool:
+def _indexed(soul: Soul, word: str, marked: set[int]) -> bool:
+    """Whether a message, a world card, or a memory not of reflection's own holds `word` (by their full-text
+    indexes)."""
     quoted = '"' + word.replace('"', '""') + '"'
     if soul.query("SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT 1", (f"content : {quoted}",)):
         return True
     if soul.query("SELECT 1 FROM world_cards_fts WHERE world_cards_fts MATCH ? LIMIT 1", (quoted,)):
         return True
     # A memory that is not reflection's own: the person's, or learned from another message.
-    if any(r["id"] not in marked for r in soul.query(
-            f"SELECT m.id FROM memories_fts f JOIN memories m ON m.id = f.rowid LEFT JOIN provenance p ON "
-            f"p.item_kind = 'memory' AND p.item_id = m.id WHERE memories_fts MATCH ? AND "
-            f"coalesce(p.source, '') != '{Source.REFLECTION.value}'", (quoted,))):
-        return True
-    found = re.compile(rf"(?<!\w){re.escape(word)}", re.I)  # small tables, read whole: any letters' case
-    return any(found.search(said(r["t"]) or "") for r in soul.query(
-        "SELECT content AS t FROM blocks UNION ALL SELECT pattern FROM behavioral_rules UNION ALL "
-        "SELECT data FROM character_cards UNION ALL SELECT persona FROM character_cards UNION ALL "
-        "SELECT after FROM edit_history WHERE actor = 'user'"))  # and whatever the person wrote
+    return any(r["id"] not in marked for r in soul.query(
+        f"SELECT m.id FROM memories_fts f JOIN memories m ON m.id = f.rowid LEFT JOIN provenance p ON "
+        f"p.item_kind = 'memory' AND p.item_id = m.id WHERE memories_fts MATCH ? AND "
+        f"coalesce(p.source, '') != '{Source.REFLECTION.value}'", (quoted,)))
+
+
+def _written(soul: Soul, word: str, texts: list[str]) -> bool:
+    """Whether a block, a rule, a card or whatever the person wrote holds `word`, in any letters' case. `texts`:
+    those texts, read on the first call into the list given, which the next calls reuse."""
+    if not texts:
+        texts.extend(said(r["t"]) or "" for r in soul.query(
+            "SELECT content AS t FROM blocks UNION ALL SELECT pattern FROM behavioral_rules UNION ALL "
+            "SELECT data FROM character_cards UNION ALL SELECT persona FROM character_cards UNION ALL "
+            "SELECT after FROM edit_history WHERE actor = 'user'"))  # and whatever the person wrote
+        texts.append("")  # read, even when there was nothing to read
+    found = re.compile(rf"(?<!\w){re.escape(word)}", re.I)
+    return any(found.search(t) for t in texts)

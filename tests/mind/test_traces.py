@@ -75,6 +75,24 @@ def test_what_the_person_wrote_or_still_holds_is_never_taken(dc):
     assert floor.identity == "I worry with Ada about Miso."
 
 
+def test_each_of_a_messages_names_is_looked_for_on_its_own(dc):
+    """The person's writing is read once for all of a message's names: one they wrote stays, one only the
+    forgotten message held goes, whichever comes first in it."""
+    c = dc
+    ids = talk(c, 0, "I told my friend Quentavius about the move to Lisbon while Miso slept.", "That took courage.",
+               "After that, a letter from Lisbon came, Quentavius called, and then Miso was sick again.",
+               "Quite a week.")
+    c.self_model.write("human", "- Ada's cat is called Miso", "user")
+    c.self_model.write("identity", "I think of Miso.\nI think of Quentavius.", "ai")
+    c.self_model.write("intentions", "Ask about Lisbon.", "ai")
+    c.forget("message", ids[0])
+    assert c.self_model.read().identity == "I think of Miso.\nI think of Quentavius."  # the other message holds both
+    c.forget("message", ids[2])
+    floor = c.self_model.read()
+    assert floor.identity == "I think of Miso."
+    assert floor.intentions == ""
+
+
 def test_the_companions_own_words_and_other_languages_start_nothing(dc):
     """Review: a looser rule took "thoughtful" (outside English's most frequent words) from the identity, blanked
     an unrelated episode holding it and took what cited that; in German it took nearly every word."""
