@@ -113,9 +113,9 @@ def test_forget_from_the_command_line_says_what_went(anima_home, tmp_path):
     env = {"ANIMA_PASSPHRASE": PASSPHRASE}
     r = anima("forget", "--person", "Bea", env=env)
     assert r.returncode == 0, r.stderr
-    assert "message: 2" in r.stdout
+    assert "Forgot 2 messages" in r.stdout
     r = anima("forget", "memory", str(memory), env=env)
-    assert r.returncode == 0 and "memory: 1" in r.stdout, r.stderr
+    assert r.returncode == 0 and "Forgot 1 memory." in r.stdout, r.stderr
     r = anima("forget", "memory", str(memory), env=env)
     assert r.returncode == 2 and "no memory" in r.stderr.lower()
     r = anima("forget", "thought", "1", env=env)
@@ -353,7 +353,7 @@ def test_a_forget_done_before_closing_met_a_full_disk_is_said_done(companion, mo
     monkeypatch.setattr(cli, "open_companion", lambda args, **_: ClosingOnAFullDisk(companion))
     assert cli.main(["forget", "--person", "Bea"]) == 2
     out = capsys.readouterr()
-    assert out.out == "Forgot message: 1.\n" and out.err.count("\n") == 1 and "disk is full" in out.err
+    assert out.out == "Forgot 1 message.\n" and out.err.count("\n") == 1 and "disk is full" in out.err
     assert not companion.soul.query("SELECT 1 FROM messages")
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ..errors import NotFound
 from . import ids
-from .kinds import KINDS, full_text_tables
+from .kinds import KINDS, full_text_tables, plural
 from .provenance import EXTERNAL, Source
 
 log = logging.getLogger(__name__)
@@ -56,16 +56,16 @@ class Forgotten:
         return dict(counts)
 
     def describe(self) -> str:
-        """What went, for a person: "message: 2, memory: 1, lines of block: 1, edits: 3"."""
-        parts = [f"{KINDS[k].title}: {n}" for k, n in Counter(kind for kind, _ in self.items).items()]
-        parts += [f"lines of {KINDS[k].title}: {n}" for k, n in self.lines.items()]
-        parts += [f"edits: {self.edits}"] if self.edits else []
-        parts += [f"names of where things came from: {self.labels}"] if self.labels else []
+        """What went, for a person: "2 messages, 1 memory, 1 line of blocks, 3 versions in the edit history"."""
+        parts = [KINDS[k].amount(n) for k, n in Counter(kind for kind, _ in self.items).items()]
+        parts += [f"{_amount(n, 'line')} of {KINDS[k].titles}" for k, n in self.lines.items()]
+        parts += [f"{_amount(self.edits, 'version')} in the edit history"] if self.edits else []
+        parts += [f"{_amount(self.labels, 'name')} of where things came from"] if self.labels else []
         said = ", ".join(parts) or "nothing (nothing held it)"
         flagged = Counter(kind for kind, _ in self.flagged - set(self.items))
         if flagged:
             said += "; marked, as they came from it: " + ", ".join(
-                f"{KINDS[k].title}: {flagged[k]}" for k in KINDS if k in flagged)
+                KINDS[k].amount(flagged[k]) for k in KINDS if k in flagged)
             said += " (" + "; ".join(filter(None, (
                 "the next deep reflection makes them again from what is left" if set(flagged) - {"memory"} else "",
                 "a memory stays, for you to look over" if "memory" in flagged else ""))) + ")"
@@ -481,3 +481,7 @@ def empty_wal(con) -> bool:
     (the forgotten words are still in it)."""
     busy, _, _ = con.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
     return not busy
+
+
+def _amount(n: int, noun: str) -> str:
+    return f"{n} {noun if n == 1 else plural(noun)}"

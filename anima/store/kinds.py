@@ -28,6 +28,22 @@ class Kind:
     def recalled(self) -> bool:
         return bool(self.embedded)
 
+    @property
+    def titles(self) -> str:
+        """Its title for more than one ("memories", "growth-log entries")."""
+        return plural(self.title)
+
+    def amount(self, n: int) -> str:
+        """`n` of it, as a person reads it: "1 memory", "2 memories"."""
+        return f"{n} {self.title if n == 1 else self.titles}"
+
+
+def plural(noun: str) -> str:
+    """A kind's title (or a word like it) for more than one: every title is a regular English noun."""
+    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
+        return noun[:-1] + "ies"
+    return noun + "s"
+
 
 _ALL = (
     Kind("message", "messages", ("session", "role", "speaker", "content", "created_at"),

@@ -338,17 +338,17 @@ def test_a_forget_says_what_it_marked_and_what_becomes_of_it(dc):
     memory = c.memories.remember("Ada had an affair with Quentavius", message_id=ids[2])
     gone = c.forget("message", ids[2])
     assert gone.flagged == {("episode", episode), ("memory", memory)}
-    assert gone.describe() == ("message: 1; marked, as they came from it: memory: 1, episode: 1 (the next deep "
+    assert gone.describe() == ("1 message; marked, as they came from it: 1 memory, 1 episode (the next deep "
                                "reflection makes them again from what is left; a memory stays, for you to look over)")
     # What a forget takes itself is not also said to be marked.
     assert "marked" not in c.forget("episode", episode).describe()
 
 
 def test_a_second_forget_does_not_say_it_marked_what_was_marked_already(dc):
-    """QA: forgetting a second message of an episode an earlier forget marked said "marked … episode: 1" again."""
+    """QA: forgetting a second message of an episode an earlier forget marked said "marked … 1 episode" again."""
     c = dc
     ids = talk(c, 0, *JO)
     lived(c, ([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with Quentavius",
                "", 7, ""))
-    assert "marked, as they came from it: episode: 1" in c.forget("message", ids[2]).describe()
-    assert c.forget("message", ids[3]).describe() == "message: 1"
+    assert "marked, as they came from it: 1 episode" in c.forget("message", ids[2]).describe()
+    assert c.forget("message", ids[3]).describe() == "1 message"

@@ -177,3 +177,18 @@ def test_a_forget_where_there_is_no_statvfs_stands_and_rebuilds(soul, monkeypatc
     gone = soul.add("message", "user", session="s", role="user", content="forgotten on windows", created_at="2026")
     soul.forget("message", gone)
     assert soul.query("SELECT count(*) AS n FROM messages WHERE id = ?", (gone,))[0]["n"] == 0
+
+
+def test_what_went_is_said_in_counted_words():
+    """What a forget says it took reads as a person would say it: "2 messages", "1 line of blocks"."""
+    from collections import Counter
+
+    from anima.store.forget import Forgotten
+    gone = Forgotten(items=[("message", 1), ("message", 2), ("memory", 3), ("growth_log", 4)],
+                     lines=Counter({"self_model": 2, "block": 1}), edits=3, labels=1,
+                     flagged={("episode", 5), ("episode", 6), ("memory", 3)})
+    assert gone.describe() == (
+        "2 messages, 1 memory, 1 growth-log entry, 2 lines of self-model sections, 1 line of blocks, "
+        "3 versions in the edit history, 1 name of where things came from; marked, as they came from it: "
+        "2 episodes (the next deep reflection makes them again from what is left)")
+    assert Forgotten().describe() == "nothing (nothing held it)"

@@ -117,7 +117,7 @@ def test_a_message_is_gone_to_by_its_number_as_the_other_views_name_it(qtbot, lo
     view.forget()
     assert asked == [f"Forget message #{ids[37]} (“{OLD_SECRET}”) everywhere? This cannot be undone."]
     qtbot.waitUntil(lambda: OLD_SECRET not in shown(view), timeout=10_000)
-    assert view.error.text() == "Forgot message: 1."
+    assert view.error.text() == "Forgot 1 message."
     search(qtbot, view, "# 5")  # another number first: the same one again would not be read anew
     qtbot.waitUntil(lambda: view.rows and view.rows[0]["id"] <= 5, timeout=10_000)
     search(qtbot, view, f"#{ids[37]}")
