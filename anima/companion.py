@@ -130,8 +130,9 @@ class Companion:
             self.reflector.every = int(every or "1")
 
     def start_background(self, chat: bool = True) -> None:
-        """Start what loads in the background: the models, then the vector index."""
-        for model in (self.chat, self.embedder) if chat else (self.embedder,):
+        """Start what loads in the background: the models (the embedder first: it loads in under a second, and a
+        model the person chose may take many), then the vector index."""
+        for model in (self.embedder, self.chat) if chat else (self.embedder,):
             start = getattr(model, "start_loading", None)
             if start:
                 start()

@@ -9,6 +9,15 @@ from typing import Callable, Generic, TypeVar
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
+# Loads run one at a time, in the order they were started (a ticket each). Two at once, the chat model's and
+# the embedder's imports and native set-up kept the window's thread from Python for longer: its longest stall at
+# opening (bench/ui_child.py anima-opening, a 1,000-message soul, two cores, six runs each) was 141-488 ms
+# (median 321) with both loading together, 158-294 ms (median 192) one after the other; the two are ready
+# ~0.3 s apart instead of together, and the first reply needs both anyway.
+_turns = threading.Condition()
+_tickets = 0  # handed out
+_serving = 0  # the ticket whose load may run
+
 
 class Background(Generic[T]):
     """Runs `load` once in a daemon thread; `get()` waits for it and re-raises what it raised."""
@@ -21,7 +30,7 @@ class Background(Generic[T]):
         self._error: BaseException | None = None
         self._started = False
         self._lock = threading.Lock()
-        self.seconds: float | None = None
+        self.seconds: float | None = None  # the load's own, without its wait for its turn
 
     def start(self) -> "Background[T]":
         with self._lock:
@@ -30,10 +39,14 @@ class Background(Generic[T]):
                 # Exiting while a native library loads in this thread aborts the process (see settle): let the
                 # load end first, however the program ends.
                 atexit.register(self.settle)
-                threading.Thread(target=self._run, name=f"load {self.what}", daemon=True).start()
+                threading.Thread(target=self._run, args=(_ticket(),), name=f"load {self.what}",
+                                 daemon=True).start()
         return self
 
-    def _run(self) -> None:
+    def _run(self, ticket: int) -> None:
+        global _serving
+        with _turns:
+            _turns.wait_for(lambda: _serving == ticket)
         t = time.perf_counter()
         try:
             self._value = self._load()
@@ -43,6 +56,9 @@ class Background(Generic[T]):
             self.seconds = time.perf_counter() - t
             log.info("%s loaded in %.2f s%s", self.what, self.seconds, " (failed)" if self._error else "")
             self._done.set()
+            with _turns:
+                _serving += 1
+                _turns.notify_all()
 
     @property
     def ready(self) -> bool:
@@ -62,3 +78,10 @@ class Background(Generic[T]):
         if self._error is not None:
             raise self._error
         return self._value
+
+
+def _ticket() -> int:
+    global _tickets
+    with _turns:
+        _tickets += 1
+        return _tickets - 1
