@@ -108,6 +108,8 @@ class LlamaChatModel(ChatModel):
         return self._llm.ready
 
     def _load(self):
+        if self._closed:  # closed while its load waited for its turn (models/loading.py): it is never opened
+            raise ModelClosed(self.name)
         import llama_cpp
         gpu = bool(llama_cpp.llama_supports_gpu_offload())
         layers = self.n_gpu_layers if gpu else 0

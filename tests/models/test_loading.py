@@ -42,3 +42,48 @@ def test_a_load_that_fails_lets_the_next_one_run_and_keeps_its_error():
     assert b.get(60) == 2
     with pytest.raises(ValueError, match="damaged model file"):
         a.get(1)
+
+
+def test_a_load_whose_thread_cannot_start_holds_no_other_up(monkeypatch):
+    """The system refused a thread (its limit): that load fails at once, and the next one still runs."""
+    real = threading.Thread.start
+    refused = []
+
+    def start(thread):
+        if thread.name == "load refused" and not refused:
+            refused.append(thread)
+            raise RuntimeError("can't start new thread")
+        return real(thread)
+    monkeypatch.setattr(threading.Thread, "start", start)
+    a = Background("refused", lambda: 1)
+    with pytest.raises(RuntimeError):
+        a.start()
+    assert Background("next", lambda: 2).start().get(60) == 2
+    with pytest.raises(RuntimeError, match="can't start new thread"):
+        a.get(1)
+
+
+def test_a_program_ending_waits_for_the_load_under_way_but_never_begins_one_still_waiting(tmp_path):
+    """Quitting right after opening: the load under way ends first (a native library must not be loading at
+    exit), the one waiting for its turn is not run only to be thrown away."""
+    import subprocess
+    import sys
+    script = (f"import time\nfrom pathlib import Path\nfrom anima.models.loading import Background\n"
+              f"Background('first', lambda: (time.sleep(1), Path(r'{tmp_path}/first').touch())).start()\n"
+              f"Background('second', lambda: Path(r'{tmp_path}/second').touch()).start()\n")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stderr == ""
+    assert (tmp_path / "first").exists() and not (tmp_path / "second").exists()
+
+
+def test_a_chat_model_closed_while_its_load_waits_is_never_opened():
+    from anima.models.chat import ModelClosed
+    from anima.models.llama import LlamaChatModel
+    gate = threading.Event()
+    ahead = Background("ahead", lambda: gate.wait(30)).start()
+    chat = LlamaChatModel().start_loading()
+    chat.close()
+    gate.set()
+    ahead.get(30)
+    with pytest.raises(ModelClosed):  # its load ended without opening the file
+        chat._llm.get(60)
