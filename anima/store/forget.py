@@ -248,7 +248,6 @@ def forget_traces(con, pattern: re.Pattern) -> Forgotten:
                                       "item_kind = 'self_model'").fetchall():
         written.setdefault(item_id, set()).update(line.strip() for line in said(after).splitlines())
     out.lines.update(_forget_lines(con, pattern, ("self_model",), keep=written, actor="ai"))
-    out.edits = out.lines.pop("edit_history", 0)
 
     def holding(kind: str, sql: str) -> list[int]:
         return [item_id for item_id, *texts in con.execute(sql).fetchall()
@@ -264,6 +263,7 @@ def forget_traces(con, pattern: re.Pattern) -> Forgotten:
         con.execute("UPDATE episodes SET needs_regeneration = 1 WHERE id = ?", (eid,))
         out.flagged.add(("episode", eid))
         out.items += [key for key in _blank(con, "episode", eid, out.lines, out.flagged) if key not in out.items]
+    out.edits = out.lines.pop("edit_history", 0)  # the self-model's, and those a memory going took with it
     return out
 
 

@@ -141,3 +141,19 @@ def test_a_line_the_person_wrote_stays_even_in_the_companions_rewrite(dc):
     floor = c.self_model.read()
     assert floor.working_memory == "Oskarine's birthday is on Friday\nAda seems tired"
     assert floor.identity == "I help Ada keep up with Wendeline at work."
+
+
+def test_what_the_forget_says_counts_the_edits_an_insight_took_with_it(dc):
+    """Review: an insight going took the edits that held its words, and those were counted as lines of a kind
+    "edit_history": saying what went then failed (KeyError), after the forget had committed."""
+    c = dc
+    ids = talk(c, 0, "My sister Jo is moving to Lisbon next month.", "That's a big change for her!", SECRET,
+               "Thank you for trusting me.")
+    c.self_model.write("human", "- Ada carries the Quentavius affair alone", "ai")
+    c.self_model.write("human", "- Ada has a sister, Jo", "ai")
+    c.memories.remember("Ada carries the Quentavius affair alone", source="inferred",
+                        provenance=Provenance(Source.REFLECTION))
+    gone = c.forget("message", ids[2])
+    assert "edit_history lines" not in gone.by_kind() and gone.edits >= 1
+    said = gone.describe()
+    assert said.startswith("1 message, 1 memory") and "in the edit history" in said
