@@ -169,13 +169,21 @@ class MainWindow(QMainWindow):
         if self._mind is not None:  # the last soul's
             self._mind.deleteLater()
             self._mind = None
-        self.transcript.clear()
-        self.load_older(None)
+        self.show_history()
         self.update_status()
         self.show_pending(0)
         self.refresh_pending()
         self.note_activity()
-        if self.queued:
+
+    def show_history(self) -> None:
+        """The transcript anew, from the soul's newest page of history. A message typed while the companion opened
+        stays, below that history, and goes once it is shown, so the page read cannot hold the message too."""
+        self.transcript.clear(keep=[bubble for _, _, bubble in self.queued if bubble is not None])
+        self.load_older(None, then=self._send_queued)
+
+    def _send_queued(self) -> None:
+        """Send the next message waiting (typed while the companion opened), unless something holds it."""
+        if self.queued and self.worker is None and not self.disk_banner.waiting and not self.closing:
             self._send(*self.queued.pop(0))
 
     def open_companion(self, build, failed, then=lambda companion: None) -> None:
@@ -304,7 +312,7 @@ class MainWindow(QMainWindow):
         self.worker.wait()
         self.worker = None
         self.stop.setEnabled(False)
-        self._refresh_mind()
+        self.refresh_mind()
         self.note_activity()
         # While a message that could not be saved waits in the box, those after it wait too: they go after it.
         if self.queued and not self.disk_banner.waiting and not self.closing:
@@ -335,7 +343,7 @@ class MainWindow(QMainWindow):
                 # version moves with each commit of another connection; this window's own changes reload the view
                 # already. The first look has nothing to compare: once more is one read.)
                 if self._version_seen != version:
-                    self._refresh_mind()
+                    self.refresh_mind()
 
         def failed(error) -> None:
             self._following = False
@@ -346,7 +354,8 @@ class MainWindow(QMainWindow):
         if self.cancel is not None:
             self.cancel.set()
 
-    def load_older(self, before_id) -> None:
+    def load_older(self, before_id, then=lambda: None) -> None:
+        """A page of history above what is shown; then `then()`, whether it was read or not."""
         if self.companion is None:
             return
         companion = self.companion
@@ -354,7 +363,15 @@ class MainWindow(QMainWindow):
         def load():
             page = companion.messages.page(before_id, 30)
             return [{**m, "outside": outside(m)} for m in page]
-        tasks.run(load, self.transcript.prepend, lambda e: errors.show(self, e), self)
+
+        def shown(page) -> None:
+            self.transcript.prepend(page)
+            then()
+
+        def failed(error) -> None:
+            errors.show(self, error)
+            then()
+        tasks.run(load, shown, failed, self)
 
     def show_why(self, message_id: int) -> None:
         from .chat.why import WhyDialog
@@ -429,7 +446,7 @@ class MainWindow(QMainWindow):
         def evolved(done) -> None:
             self.reflecting_label.setText("")
             self.statusBar().showMessage(f"Evolution: {done.summary()}.", 8000)
-            self._refresh_mind()
+            self.refresh_mind()
 
         def failed(error) -> None:
             self.reflecting_label.setText("")
@@ -450,7 +467,7 @@ class MainWindow(QMainWindow):
             return
         self._stop_reflecting()
         if done is not None:
-            self._refresh_mind()
+            self.refresh_mind()
         self.reflected.emit(done)
 
     def _reflection_failed(self, worker, error) -> None:
@@ -505,7 +522,7 @@ class MainWindow(QMainWindow):
         if self.mind is None:
             return
         self.mind.setVisible(not self.mind.isVisible())
-        self._refresh_mind()
+        self.refresh_mind()
 
     @property
     def mind(self):
@@ -523,7 +540,7 @@ class MainWindow(QMainWindow):
             self.split.setSizes([650, 450])
         return self._mind
 
-    def _refresh_mind(self) -> None:
+    def refresh_mind(self) -> None:
         """Load the Open Mind's open view again, when it is built and shown."""
         if self._mind is not None and self._mind.isVisible():
             self._mind.refresh()

@@ -39,6 +39,38 @@ def test_history_loads_lazily_when_scrolled_to_the_top(qtbot, fake_companion):
     assert oldest < 100 - shown
 
 
+def test_messages_typed_while_the_companion_opens_stay_shown_below_its_history(qtbot, fake_companion):
+    """QA: two messages typed while the window said "Opening your companion…" vanished from the chat when it
+    opened (the transcript was cleared for the soul's history); they were stored and answered, and the chat showed
+    two replies with no question above them."""
+    from anima.mind.messages import NewMessage
+    from anima.settings import Settings
+    from ui.window import MainWindow
+    fake_companion.messages.record_many([NewMessage("user", "an old question"), NewMessage("companion", "an old answer")])
+    fake_companion.chat.enqueue("First answer.")
+    fake_companion.chat.enqueue("Second answer.")
+    w = MainWindow(None, Settings())
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    for text in ("first, before it opened", "second, before it opened"):
+        w.input.setFocus()
+        qtbot.keyClicks(w.input, text)
+        qtbot.keyClick(w.input, Qt.Key_Return)
+    assert [b.text for b in w.transcript.bubbles] == ["first, before it opened", "second, before it opened"]
+    w.set_companion(fake_companion)
+    qtbot.waitUntil(lambda: w.worker is None and not w.queued and len(w.transcript.bubbles) == 6
+                    and w.transcript.bubbles[-1].message_id is not None, timeout=20_000)
+    # Both stay where they were typed, and the answers come below them, in turn.
+    assert [(b.role, b.text) for b in w.transcript.bubbles] == [
+        ("user", "an old question"), ("companion", "an old answer"),
+        ("user", "first, before it opened"), ("user", "second, before it opened"),
+        ("companion", "First answer."), ("companion", "Second answer.")]
+    assert None not in [b.message_id for b in w.transcript.bubbles]  # each knows the message it was stored as
+    assert [m["content"] for m in fake_companion.messages.page(None, 10)][-4:] == [
+        "first, before it opened", "First answer.", "second, before it opened", "Second answer."]
+
+
 def test_a_reply_can_be_stopped(qtbot, window):
     window.companion.chat.delay = 0.002
     window.companion.chat.enqueue(" ".join(f"word{i}" for i in range(5000)))

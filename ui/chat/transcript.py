@@ -119,9 +119,9 @@ class Transcript(QScrollArea):
         # while its reply was being prepared, still goes the moment they are known.
         self.forgotten: set[int] = set()
 
-    def clear(self) -> None:
-        """Another soul is shown: nothing of the last one stays."""
-        self.withdraw(list(self.bubbles))
+    def clear(self, keep=()) -> None:
+        """Another soul is shown: nothing of the last one stays but `keep`, bubbles of messages still to be sent."""
+        self.withdraw([b for b in self.bubbles if b not in keep])
         self.all_loaded = False
         self.forgotten = set()
 

@@ -82,10 +82,8 @@ def _refresh(window, companion, applied, said) -> None:
         return
     window.setWindowTitle(f"{name} — {TITLE}")
     show_picture(window, companion, picture)
-    window.transcript.clear()
-    window.load_older(None)
-    if window.mind is not None and window.mind.isVisible():
-        window.mind.refresh()
+    window.show_history()
+    window.refresh_mind()
     window.statusBar().showMessage(said(done), 12000)
 
 
