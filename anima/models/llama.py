@@ -5,7 +5,7 @@ import json
 import logging
 import os
 import threading
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Generator
 
@@ -111,6 +111,7 @@ class LlamaChatModel(ChatModel):
         if self._closed:  # closed while its load waited for its turn (models/loading.py): it is never opened
             raise ModelClosed(self.name)
         import llama_cpp
+        _keep_output(llama_cpp)
         gpu = bool(llama_cpp.llama_supports_gpu_offload())
         layers = self.n_gpu_layers if gpu else 0
         log.info("loading %s: %s, %d threads, context %d", self.path.name,
@@ -263,3 +264,19 @@ class LlamaChatModel(ChatModel):
         self._closed = True
         if llm is not None:
             llm.close()
+
+
+def _keep_output(llama_cpp) -> None:
+    """Leave the process's output alone while a model loads. With verbose=False, llama-cpp-python points the whole
+    process's stdout and stderr at /dev/null for the load (its suppress_stdout_stderr: os.dup2 on both, and
+    sys.stdout and sys.stderr swapped), from the thread that loads, which here is not the one that writes: QA found
+    lines the window and the terminal wrote meanwhile lost, and sys.stdout is set back afterwards to what it was
+    when the load began. llama.cpp's own messages reach Python through its log callback, which prints errors only
+    with verbose=False, so nothing is silenced that needed to be (measured: loading and a reply print nothing)."""
+    for module in (llama_cpp._internals, llama_cpp.llama):
+        if hasattr(module, "suppress_stdout_stderr"):
+            module.suppress_stdout_stderr = _nothing_suppressed
+
+
+def _nothing_suppressed(disable: bool = True):
+    return nullcontext()

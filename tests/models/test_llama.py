@@ -164,3 +164,26 @@ def test_a_closed_model_says_so_and_the_process_lives_on():
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.count("was closed and cannot answer") == 2 and r.stdout.strip().endswith("alive")
+
+
+@pytest.mark.slow  # the real model, in a process of its own: its output is the program's
+def test_what_the_program_writes_while_the_model_loads_is_not_lost():
+    """QA: llama-cpp-python pointed the whole process's stdout and stderr at /dev/null while the model loaded in
+    its background thread, so a line the window or the terminal wrote meanwhile was lost."""
+    script = (
+        "import sys, time\n"
+        "from anima.models.llama import LlamaChatModel\n"
+        "m = LlamaChatModel(seed=1).start_loading()\n"
+        "n = 0\n"
+        "while not m.ready or n < 50:\n"
+        "    n += 1\n"
+        "    print(f'out {n}', flush=True)\n"
+        "    print(f'err {n}', file=sys.stderr, flush=True)\n"
+        "    time.sleep(0.002)\n"
+        "assert m.count_tokens('hello') > 0\n"
+        "print(f'wrote {n}', flush=True)\n")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    wrote = int(r.stdout.split()[-1])
+    assert wrote >= 50
+    assert r.stdout.count("out ") == wrote and r.stderr.count("err ") == wrote, (r.stdout[-300:], r.stderr[-300:])
