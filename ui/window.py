@@ -56,6 +56,7 @@ class MainWindow(QMainWindow):
         # Sent while a reply was under way (or before the companion was ready): (typed text, attachments, its
         # bubble, or None when it is not shown yet), oldest first.
         self.queued: list[tuple[str, list, object]] = []
+        self._history_pending = None  # while a soul's newest page is read, a token: nothing is sent meanwhile
 
         self.transcript = Transcript()
         self.transcript.wants_older.connect(self.load_older)
@@ -175,15 +176,35 @@ class MainWindow(QMainWindow):
         self.refresh_pending()
         self.note_activity()
 
-    def show_history(self) -> None:
+    def show_history(self, same_soul: bool = False) -> None:
         """The transcript anew, from the soul's newest page of history. A message typed while the companion opened
-        stays, below that history, and goes once it is shown, so the page read cannot hold the message too."""
-        self.transcript.clear(keep=[bubble for _, _, bubble in self.queued if bubble is not None])
-        self.load_older(None, then=self._send_queued)
+        stays, below that history, and so does a reply under way on the same soul (`same_soul`: a card was
+        applied to it). Nothing is sent until that page is shown, so the page cannot hold a message sent meanwhile
+        too, and messages go in the order they were typed."""
+        keep = [bubble for _, _, bubble in self.queued if bubble is not None]
+        if same_soul and self.worker is not None:
+            keep += [self.worker.bubble, self.transcript.streaming]
+        self.transcript.clear(keep=keep)
+        token = self._history_pending = object()
+        self.load_older(None, then=lambda: self._history_shown(token))
+
+    def _history_shown(self, token) -> None:
+        if self._history_pending is token:  # not a page read for a soul shown before this one
+            self._history_pending = None
+            self._send_queued()
+
+    @property
+    def reading_history(self) -> bool:
+        """Whether the soul's newest page of history is still being read: a message sent now waits for it."""
+        return self._history_pending is not None
+
+    def _can_send(self) -> bool:
+        """Whether a message may go now: a companion shown, its history shown, no reply under way."""
+        return self.worker is None and self.companion is not None and not self.reading_history
 
     def _send_queued(self) -> None:
-        """Send the next message waiting (typed while the companion opened), unless something holds it."""
-        if self.queued and self.worker is None and not self.disk_banner.waiting and not self.closing:
+        """Send the next message waiting, unless something holds it; it stays first in line if so."""
+        if self.queued and self._can_send() and not self.disk_banner.waiting and not self.closing:
             self._send(*self.queued.pop(0))
 
     def open_companion(self, build, failed, then=lambda companion: None) -> None:
@@ -220,7 +241,7 @@ class MainWindow(QMainWindow):
     def _send(self, text: str, external: list, bubble) -> None:
         """Start the turn of a message whose bubble is shown (or None: shown now), or queue it behind the one under
         way."""
-        if self.worker is not None or self.companion is None:
+        if not self._can_send():
             self.queued.append((text, external, bubble))  # written before the companion was ready, or while it replies
             return
         if bubble is None:  # it was withdrawn while a failed message waited: shown now, in the order it goes out
@@ -305,7 +326,7 @@ class MainWindow(QMainWindow):
 
     def retry_waiting(self) -> None:
         """Retry (the banner's button, or the banner itself): send what waits in the box, else what is queued."""
-        if not self.input.submit() and self.queued and self.worker is None:
+        if not self.input.submit() and self.queued and self._can_send():
             self._send(*self.queued.pop(0))
 
     def _next(self) -> None:
@@ -315,8 +336,7 @@ class MainWindow(QMainWindow):
         self.refresh_mind()
         self.note_activity()
         # While a message that could not be saved waits in the box, those after it wait too: they go after it.
-        if self.queued and not self.disk_banner.waiting and not self.closing:
-            self._send(*self.queued.pop(0))
+        self._send_queued()
 
     def forgotten(self, gone) -> None:
         """Something was forgotten in the Open Mind: the bubbles of messages that went leave the transcript."""
@@ -357,6 +377,7 @@ class MainWindow(QMainWindow):
     def load_older(self, before_id, then=lambda: None) -> None:
         """A page of history above what is shown; then `then()`, whether it was read or not."""
         if self.companion is None:
+            then()
             return
         companion = self.companion
 
@@ -365,12 +386,15 @@ class MainWindow(QMainWindow):
             return [{**m, "outside": outside(m)} for m in page]
 
         def shown(page) -> None:
-            self.transcript.prepend(page)
+            if companion is self.companion:  # not a soul swapped out while its page was read
+                self.transcript.prepend(page)
             then()
 
         def failed(error) -> None:
-            errors.show(self, error)
-            then()
+            try:
+                errors.show(self, error)
+            finally:
+                then()
         tasks.run(load, shown, failed, self)
 
     def show_why(self, message_id: int) -> None:

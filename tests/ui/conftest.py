@@ -38,6 +38,7 @@ def window(qtbot, fake_companion):
     qtbot.addWidget(w)
     w.show()
     qtbot.waitExposed(w)
+    qtbot.waitUntil(lambda: not w.reading_history, timeout=10_000)  # as a person sees it: the history shown
     return w
 
 

@@ -71,6 +71,62 @@ def test_messages_typed_while_the_companion_opens_stay_shown_below_its_history(q
         "first, before it opened", "First answer.", "second, before it opened", "Second answer."]
 
 
+def test_a_message_sent_while_the_history_is_read_waits_its_turn(qtbot, fake_companion, monkeypatch):
+    """Review: between the companion opening and its history shown, a message typed then went at once, before
+    those typed while it opened, and the page read meanwhile could hold it too (shown twice)."""
+    import threading
+    from anima.settings import Settings
+    from ui.window import MainWindow
+    from tests.ui.test_disk_full import typed
+    fake_companion.chat.enqueue("First answer.")
+    fake_companion.chat.enqueue("Second answer.")
+    reading, release = threading.Event(), threading.Event()
+    real = fake_companion.messages.page
+
+    def page(*args, **kwargs):
+        reading.set()
+        release.wait(30)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(fake_companion.messages, "page", page)
+    w = MainWindow(None, Settings())
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    typed(qtbot, w, "typed while it opened")
+    w.set_companion(fake_companion)
+    qtbot.waitUntil(reading.is_set, timeout=10_000)
+    typed(qtbot, w, "typed while its history was read")
+    assert w.worker is None and len(w.queued) == 2  # both wait for the history
+    release.set()
+    qtbot.waitUntil(lambda: w.worker is None and not w.queued and len(w.transcript.bubbles) == 4
+                    and w.transcript.bubbles[-1].message_id is not None, timeout=20_000)
+    assert [b.text for b in w.transcript.bubbles] == ["typed while it opened", "typed while its history was read",
+                                                      "First answer.", "Second answer."]
+    assert [m["content"] for m in real(None, 10)] == ["typed while it opened", "First answer.",
+                                                      "typed while its history was read", "Second answer."]
+
+
+def test_messages_queued_behind_a_reply_keep_their_order_when_the_soul_goes_away(qtbot, window, held_reply):
+    """Review: a queued message that could not go (no companion: an import closing the soul) was put back at the
+    end of the line, so the next soul received them out of order."""
+    from tests.ui.test_disk_full import said, typed
+    c = window.companion
+    for reply in ("One.", "Two.", "Three."):
+        c.chat.enqueue(reply)
+    typed(qtbot, window, "first")
+    qtbot.waitUntil(held_reply.holding.is_set, timeout=10_000)
+    typed(qtbot, window, "second")
+    typed(qtbot, window, "third")
+    assert [text for text, _, _ in window.queued] == ["second", "third"]
+    window.companion = None  # as an import does while it swaps the soul
+    held_reply.release.set()
+    qtbot.waitUntil(lambda: window.worker is None, timeout=10_000)
+    assert [text for text, _, _ in window.queued] == ["second", "third"]
+    window.set_companion(c)
+    qtbot.waitUntil(lambda: window.worker is None and not window.queued and len(said(c)) == 6, timeout=20_000)
+    assert said(c) == ["first", "One.", "second", "Two.", "third", "Three."]
+
+
 def test_a_reply_can_be_stopped(qtbot, window):
     window.companion.chat.delay = 0.002
     window.companion.chat.enqueue(" ".join(f"word{i}" for i in range(5000)))

@@ -153,7 +153,10 @@ class Transcript(QScrollArea):
         bar = self.verticalScrollBar()
         self._anchor = bar.maximum() - bar.value()
         shown: list[tuple[dict | None, list[dict]]] = []  # a message and the outside text sent with it
+        on_screen = self.shown_ids()  # a message whose turn ran while the page was read (kept below it) is there
         for m in messages:
+            if m["id"] in on_screen:
+                continue
             cites = m.get("outside")
             if cites is None:
                 shown.append((m, []))

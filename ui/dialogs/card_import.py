@@ -82,7 +82,7 @@ def _refresh(window, companion, applied, said) -> None:
         return
     window.setWindowTitle(f"{name} — {TITLE}")
     show_picture(window, companion, picture)
-    window.show_history()
+    window.show_history(same_soul=True)
     window.refresh_mind()
     window.statusBar().showMessage(said(done), 12000)
 
