@@ -267,15 +267,34 @@ class LlamaChatModel(ChatModel):
 
 
 def _keep_output(llama_cpp) -> None:
-    """Leave the process's output alone while a model loads. With verbose=False, llama-cpp-python points the whole
-    process's stdout and stderr at /dev/null for the load (its suppress_stdout_stderr: os.dup2 on both, and
-    sys.stdout and sys.stderr swapped), from the thread that loads, which here is not the one that writes: QA found
-    lines the window and the terminal wrote meanwhile lost, and sys.stdout is set back afterwards to what it was
-    when the load began. llama.cpp's own messages reach Python through its log callback, which prints errors only
-    with verbose=False, so nothing is silenced that needed to be (measured: loading and a reply print nothing)."""
+    """Leave the process's output alone while a model loads, and send llama.cpp's own messages to the log.
+
+    With verbose=False, llama-cpp-python points the whole process's stdout and stderr at /dev/null for the load
+    (its suppress_stdout_stderr: os.dup2 on both, and sys.stdout and sys.stderr swapped), from the thread that
+    loads, which here is not the one that writes: QA found lines the window and the terminal wrote meanwhile lost,
+    and sys.stdout is set back afterwards to what it was when the load began. llama.cpp's messages come through
+    its log callback, whose default prints errors to stderr ("llama_model_load: error loading model: …" beside
+    Anima's own sentence for a damaged file, and even for the re-encoded copy it recovers from): they go to the
+    log instead, where `--verbose` shows them."""
+    global _log_callback
     for module in (llama_cpp._internals, llama_cpp.llama):
         if hasattr(module, "suppress_stdout_stderr"):
             module.suppress_stdout_stderr = _nothing_suppressed
+    if _log_callback is None:
+        _log_callback = llama_cpp.llama_log_callback(_logged)  # kept: llama.cpp calls it for as long as it runs
+        llama_cpp.llama_log_set(_log_callback, None)
+
+
+_log_callback = None
+# ggml_log_level as this llama.cpp has it: 1 debug, 2 info, 3 warn, 4 error, 5 the line before goes on (the
+# numbers llama-cpp-python's own callback reads are older ones: it took errors for debug).
+_GGML_WARN_AND_ERROR = (3, 4)
+
+
+def _logged(level: int, text: bytes, user_data) -> None:
+    line = text.decode("utf-8", errors="replace").rstrip()
+    if line:
+        log.log(logging.INFO if level in _GGML_WARN_AND_ERROR else logging.DEBUG, "llama.cpp: %s", line)
 
 
 def _nothing_suppressed(disable: bool = True):

@@ -81,6 +81,28 @@ def test_a_truncated_gguf_is_a_clear_error_and_the_process_lives_on(tmp_path):
     model.close()
 
 
+def test_a_damaged_model_is_said_once_in_anima_words_and_llama_cpps_go_to_the_log(tmp_path):
+    """Review: with the load's redirect left out, llama.cpp printed its own error lines on the terminal beside
+    Anima's sentence. They go to the log."""
+    cut = tmp_path / "cut.gguf"
+    with open(default_gguf(), "rb") as f:
+        cut.write_bytes(f.read(5_000_000))
+    script = ("import logging, sys\n"
+              "logging.basicConfig(filename=sys.argv[2], level=logging.INFO)\n"
+              "from anima.models.chat import ModelError\n"
+              "from anima.models.llama import LlamaChatModel\n"
+              "try:\n"
+              "    LlamaChatModel(sys.argv[1]).start_loading().count_tokens('hi')\n"
+              "except ModelError as e:\n"
+              "    print(e, file=sys.stderr)\n")
+    log = tmp_path / "log"
+    r = subprocess.run([sys.executable, "-c", script, str(cut), str(log)], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and "could not be loaded" in r.stderr, r.stderr
+    assert "llama.cpp: " in log.read_text()
+
+
 @pytest.mark.slow  # the real model
 def test_after_forgetting_nothing_computed_before_is_reused(real_model):
     ask = [{"role": "system", "content": "Ada's partner is called Sam."},
