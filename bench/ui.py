@@ -129,6 +129,7 @@ def main(argv=None) -> int:
     companion.embedder.embed("warm up")
     companion.indexer_thread.join()
 
+    meter.run_until(app, lambda: not window.reading_history)  # a message sent before waits for it
     window.send("Tell me a long story about a cat who learns to paint.")
     streaming = meter.run_until(app, lambda: window.worker is None)
 
