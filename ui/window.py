@@ -247,7 +247,7 @@ class MainWindow(QMainWindow):
         if bubble is None:  # it was withdrawn while a failed message waited: shown now, in the order it goes out
             bubble = self._echo(text, external)
         self.idle.stop()  # a turn: no idle stretch until it has ended (it pre-empts deep reflection itself)
-        self.transcript.start_reply()
+        self.transcript.start_reply(answering=bubble)
         self.cancel = threading.Event()
         self.worker = tasks.TurnWorker(self.companion, text, self.cancel, self, external=external)
         self.worker.bubble = bubble

@@ -61,11 +61,12 @@ def test_messages_typed_while_the_companion_opens_stay_shown_below_its_history(q
     w.set_companion(fake_companion)
     qtbot.waitUntil(lambda: w.worker is None and not w.queued and len(w.transcript.bubbles) == 6
                     and w.transcript.bubbles[-1].message_id is not None, timeout=20_000)
-    # Both stay where they were typed, and the answers come below them, in turn.
+    # Both stay where they were typed, below the history, and each answer comes right below its message: the
+    # order the soul stores them in, and the history shows them in when the window is opened again.
     assert [(b.role, b.text) for b in w.transcript.bubbles] == [
         ("user", "an old question"), ("companion", "an old answer"),
-        ("user", "first, before it opened"), ("user", "second, before it opened"),
-        ("companion", "First answer."), ("companion", "Second answer.")]
+        ("user", "first, before it opened"), ("companion", "First answer."),
+        ("user", "second, before it opened"), ("companion", "Second answer.")]
     assert None not in [b.message_id for b in w.transcript.bubbles]  # each knows the message it was stored as
     assert [m["content"] for m in fake_companion.messages.page(None, 10)][-4:] == [
         "first, before it opened", "First answer.", "second, before it opened", "Second answer."]
@@ -100,10 +101,9 @@ def test_a_message_sent_while_the_history_is_read_waits_its_turn(qtbot, fake_com
     release.set()
     qtbot.waitUntil(lambda: w.worker is None and not w.queued and len(w.transcript.bubbles) == 4
                     and w.transcript.bubbles[-1].message_id is not None, timeout=20_000)
-    assert [b.text for b in w.transcript.bubbles] == ["typed while it opened", "typed while its history was read",
-                                                      "First answer.", "Second answer."]
-    assert [m["content"] for m in real(None, 10)] == ["typed while it opened", "First answer.",
-                                                      "typed while its history was read", "Second answer."]
+    stored = [m["content"] for m in real(None, 10)]
+    assert stored == ["typed while it opened", "First answer.", "typed while its history was read", "Second answer."]
+    assert [b.text for b in w.transcript.bubbles] == stored  # each answer below its message
 
 
 def test_messages_queued_behind_a_reply_keep_their_order_when_the_soul_goes_away(qtbot, window, held_reply):

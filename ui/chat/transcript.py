@@ -126,15 +126,22 @@ class Transcript(QScrollArea):
         self.forgotten = set()
 
     def add(self, role: str, text: str, message_id: int | None = None, at_top: bool = False,
-            outside: list[tuple[str, str]] = ()) -> Bubble:
+            outside: list[tuple[str, str]] = (), after: Bubble | None = None) -> Bubble:
+        """A bubble at the bottom, or at the top (older history), or right below `after` (when it is shown)."""
         b = Bubble(role, text, message_id, outside=outside)
         b.why.clicked.connect(lambda: b.message_id is not None and self.why_asked.emit(b.message_id))
         if at_top:
             self.column.insertWidget(1, b)
             self.bubbles.insert(0, b)
+        elif after in self.bubbles and after is not self.bubbles[-1]:
+            # Messages typed after this one, before it was answered, wait below it: its reply goes between them and
+            # it, in the order the soul stores them.
+            self.column.insertWidget(self.column.indexOf(after) + 1, b)
+            self.bubbles.insert(self.bubbles.index(after) + 1, b)
         else:
             self.column.addWidget(b)
             self.bubbles.append(b)
+        if not at_top:
             self._anchor = 0
             self._to_bottom()
         return b
@@ -175,8 +182,9 @@ class Transcript(QScrollArea):
         self.all_loaded = not messages
         self.loading_older = False
 
-    def start_reply(self) -> Bubble:
-        self.streaming = self.add("companion", "…")
+    def start_reply(self, answering: Bubble | None = None) -> Bubble:
+        """The reply's bubble, streaming: below the bubble of the message it answers."""
+        self.streaming = self.add("companion", "…", after=answering)
         self._pending = ""
         return self.streaming
 
