@@ -28,11 +28,10 @@ from . import errors, tasks
 
 IDLE_MS = 3 * 60_000  # idle this long (no typing, no turn): the companion reflects deeply
 TITLE = f"Anima {__version__}"  # the app's name and version, in every title
-# How often the window looks whether another program forgot what it shows: one read of a count, off the UI thread.
-FOLLOW_FORGETS_MS = 2000
 log = logging.getLogger(__name__)
 from .chat.attachments import outside
 from .chat.disk_banner import DiskBanner
+from .chat.elsewhere import Elsewhere
 from .chat.input import MessageBox
 from .chat.transcript import Transcript
 
@@ -119,14 +118,10 @@ class MainWindow(QMainWindow):
         self.poll = QTimer(self, interval=250)
         self.poll.timeout.connect(self.update_status)
         self.poll.start()
-        # What another program forgot (`anima chat`, another window) leaves the transcript too, within seconds.
-        self._forgets_seen: int | None = None
-        self._version_seen: int | None = None  # SQLite's data version at the last look: another program's commits
-        self._following = False
+        # What another program says (`anima chat`, another window) shows here too, within seconds, and what it
+        # forgot leaves.
+        self.elsewhere = Elsewhere(self.transcript, lambda: self.companion, self._unsaved, self.refresh_mind, self)
         self._asked = False  # the person already said to close, losing what waits (quit_asked)
-        self.elsewhere = QTimer(self, interval=FOLLOW_FORGETS_MS)
-        self.elsewhere.timeout.connect(self.follow_forgets)
-        self.elsewhere.start()
         self.idle = QTimer(self, singleShot=True)
         self.idle.timeout.connect(self.idle_reached)
         self._menu()
@@ -159,7 +154,6 @@ class MainWindow(QMainWindow):
         name and picture, read off the UI thread (open_companion); else read here."""
         self._stop_reflecting()  # the old soul's (an import closed it, which stopped it already)
         self.companion = companion
-        self._forgets_seen = None
         name, picture = looks if looks is not None else (companion.name, None)
         self.setWindowTitle(f"{name} — {TITLE}")
         from .dialogs.card_import import show_picture
@@ -185,6 +179,7 @@ class MainWindow(QMainWindow):
         if same_soul and self.worker is not None:
             keep += [self.worker.bubble, self.transcript.streaming]
         self.transcript.clear(keep=keep)
+        self.elsewhere.reset()
         token = self._history_pending = object()
         self.load_older(None, then=lambda: self._history_shown(token))
 
@@ -318,6 +313,14 @@ class MainWindow(QMainWindow):
             self.disk_banner.show_full(said, self.companion.home.dir, waiting, len(self.queued))
         self._next()
 
+    def _unsaved(self) -> list:
+        """The bubbles of messages not stored yet: the one being answered (until the core says its ids), those
+        queued. What another program says meanwhile shows above them."""
+        waiting = [bubble for _, _, bubble in self.queued if bubble is not None]
+        if self.worker is not None and self.worker.bubble.message_id is None:
+            waiting.append(self.worker.bubble)
+        return waiting
+
     def _hold_queued(self) -> None:
         """Messages queued behind one that went back to the box wait for it: their bubbles are withdrawn, and each
         is shown again as it goes out, after the one before it has been answered."""
@@ -342,34 +345,6 @@ class MainWindow(QMainWindow):
         """Something was forgotten in the Open Mind: the bubbles of messages that went leave the transcript."""
         self.transcript.forget({item_id for kind, item_id in gone.items if kind == "message"})
 
-    def follow_forgets(self) -> None:
-        """Messages on screen that another program forgot leave the transcript (this window's own forgets take
-        theirs at once: forgotten), and the Open Mind's open view is loaded again when another program wrote to the
-        soul. Read off the UI thread; a look that fails (the soul closing for an import, another program writing a
-        long while) is logged, and the next tick looks again."""
-        companion = self.companion
-        if companion is None or self._following:
-            return
-        self._following = True
-        shown, seen, version = self.transcript.shown_ids(), self._forgets_seen, self._version_seen
-
-        def done(result) -> None:
-            self._following = False
-            if companion is self.companion:
-                (self._forgets_seen, gone), self._version_seen = result
-                if gone:
-                    self.transcript.forget(gone)
-                # The open view too: what another program forgot, marked, made again or learned. (SQLite's data
-                # version moves with each commit of another connection; this window's own changes reload the view
-                # already. The first look has nothing to compare: once more is one read.)
-                if self._version_seen != version:
-                    self.refresh_mind()
-
-        def failed(error) -> None:
-            self._following = False
-            log.info("looking for what another program forgot failed (%s); looking again", type(error).__name__)
-        tasks.run(lambda: (companion.gone_since(seen, shown), companion.soul.data_version()), done, failed, self)
-
     def stop_reply(self) -> None:
         if self.cancel is not None:
             self.cancel.set()
@@ -388,6 +363,8 @@ class MainWindow(QMainWindow):
         def shown(page) -> None:
             if companion is self.companion:  # not a soul swapped out while its page was read
                 self.transcript.prepend(page)
+                if before_id is None:  # its newest: what another program says after it shows as it comes
+                    self.elsewhere.history_read(page)
             then()
 
         def failed(error) -> None:

@@ -142,6 +142,11 @@ class Conversation:
         outside = {s.value for s in EXTERNAL}
         return [r for r in found if r.row.get("origin") not in outside]
 
+    def said_elsewhere(self, after_id: int, limit: int) -> list[dict]:
+        """What another program on this soul stored of its own conversation after message `after_id`, the oldest
+        `limit` first (Messages.elsewhere): this session's own messages are never among them."""
+        return self.messages.elsewhere(after_id, self.session, limit)
+
     def learned(self) -> list[tuple[int, str]]:
         with self.lock:
             return list(self._learned)

@@ -100,6 +100,8 @@ def conversation(soul: Soul, message_id: int) -> tuple[str, int]:
 
 # A message with where it came from (`source`: None for the companion's replies and for messages stored before
 # provenance was kept); the caller adds its WHERE.
+_PAGED = ("SELECT m.*, p.source AS source, p.message_id AS sent_with, p.detail AS detail FROM messages AS m "
+          "LEFT JOIN provenance AS p ON p.item_kind = 'message' AND p.item_id = m.id ")
 _SOURCED = ("SELECT m.id, m.role, m.speaker, m.content, m.created_at, p.source AS source FROM messages AS m "
             "LEFT JOIN provenance AS p ON p.item_kind = 'message' AND p.item_id = m.id ")
 
@@ -199,8 +201,12 @@ class Messages:
     def page(self, before_id: int | None = None, limit: int = 50) -> list[dict]:
         """Older history, newest last: for a window that loads it lazily as it is scrolled. Each row says where it
         came from (`source`, None before provenance was kept) and which message it was sent with (`sent_with`)."""
-        rows = self.soul.query(
-            "SELECT m.*, p.source AS source, p.message_id AS sent_with, p.detail AS detail FROM messages AS m "
-            "LEFT JOIN provenance AS p ON p.item_kind = 'message' AND p.item_id = m.id WHERE m.id < ? "
-            "ORDER BY m.id DESC LIMIT ?", (before_id if before_id is not None else _NEWEST, limit))
+        rows = self.soul.query(_PAGED + "WHERE m.id < ? ORDER BY m.id DESC LIMIT ?",
+                               (before_id if before_id is not None else _NEWEST, limit))
         return rows[::-1]
+
+    def elsewhere(self, after_id: int, session: str, limit: int) -> list[dict]:
+        """Messages after `after_id` of sessions other than `session`, oldest first, as `page` gives them: what
+        another program on this soul (`anima chat`, another window) said since a window read its history."""
+        return self.soul.query(_PAGED + "WHERE m.id > ? AND m.session != ? ORDER BY m.id LIMIT ?",
+                               (after_id, session, limit))

@@ -230,7 +230,7 @@ def test_an_open_mind_view_follows_what_another_program_wrote(qtbot, window, ani
     window.toggle_mind()
     view = window.mind.open_view("Episodes")
     qtbot.waitUntil(lambda: view.loaded and bool(view.rows), timeout=10_000)
-    qtbot.waitUntil(lambda: window._forgets_seen is not None, timeout=10_000)  # the window has looked once
+    qtbot.waitUntil(lambda: window.elsewhere.forgets_seen is not None, timeout=10_000)  # the window has looked once
     with Home(anima_home).unlock(PASSPHRASE) as other:
         with other.transaction() as con:
             con.execute("UPDATE episodes SET summary = 'Ada and Jo walked to the old lighthouse' WHERE id = ?",

@@ -126,21 +126,17 @@ class Transcript(QScrollArea):
         self.forgotten = set()
 
     def add(self, role: str, text: str, message_id: int | None = None, at_top: bool = False,
-            outside: list[tuple[str, str]] = (), after: Bubble | None = None) -> Bubble:
-        """A bubble at the bottom, or at the top (older history), or right below `after` (when it is shown)."""
+            outside: list[tuple[str, str]] = (), at: int | None = None) -> Bubble:
+        """A bubble at the bottom (the view follows it there), or at the top (older history, the view stays), or
+        before the `at`-th shown bubble."""
         b = Bubble(role, text, message_id, outside=outside)
         b.why.clicked.connect(lambda: b.message_id is not None and self.why_asked.emit(b.message_id))
-        if at_top:
-            self.column.insertWidget(1, b)
-            self.bubbles.insert(0, b)
-        elif after in self.bubbles and after is not self.bubbles[-1]:
-            # Messages typed after this one, before it was answered, wait below it: its reply goes between them and
-            # it, in the order the soul stores them.
-            self.column.insertWidget(self.column.indexOf(after) + 1, b)
-            self.bubbles.insert(self.bubbles.index(after) + 1, b)
+        at = 0 if at_top else len(self.bubbles) if at is None else at
+        if at < len(self.bubbles):  # by the neighbour's place: a withdrawn bubble may still be in the column
+            self.column.insertWidget(self.column.indexOf(self.bubbles[at]), b)
         else:
             self.column.addWidget(b)
-            self.bubbles.append(b)
+        self.bubbles.insert(at, b)
         if not at_top:
             self._anchor = 0
             self._to_bottom()
@@ -159,7 +155,27 @@ class Transcript(QScrollArea):
         A message whose "outside" is its provenance (text from outside) joins the message it was sent with."""
         bar = self.verticalScrollBar()
         self._anchor = bar.maximum() - bar.value()
-        shown: list[tuple[dict | None, list[dict]]] = []  # a message and the outside text sent with it
+        for m, sent_with in reversed(self._grouped(messages)):
+            self._place(m, sent_with, at_top=True)
+        self.all_loaded = not messages
+        self.loading_older = False
+
+    def said_elsewhere(self, messages: list[dict], waiting: list[Bubble] = ()) -> None:
+        """Newer messages another program stored (`anima chat`, another window), oldest first, as Messages.page
+        gives them: below what is shown, above this window's own not stored yet (`waiting`: the message being
+        answered, those queued; and the reply under way), as the soul orders them."""
+        waiting = {*waiting, self.streaming}
+        at = len(self.bubbles)
+        while at and self.bubbles[at - 1] in waiting:
+            at -= 1
+        for m, sent_with in self._grouped(messages):
+            self._place(m, sent_with, at=at)
+            at += 1
+
+    def _grouped(self, messages: list[dict]) -> list[tuple[dict | None, list[dict]]]:
+        """Messages not shown yet, each with the text from outside sent with it (or None: sent with no typed
+        words, or with a message not among these)."""
+        shown: list[tuple[dict | None, list[dict]]] = []
         on_screen = self.shown_ids()  # a message whose turn ran while the page was read (kept below it) is there
         for m in messages:
             if m["id"] in on_screen:
@@ -169,22 +185,24 @@ class Transcript(QScrollArea):
                 shown.append((m, []))
             elif shown and shown[-1][0] is not None and shown[-1][0]["id"] == cites["message_id"]:
                 shown[-1][1].append(m)
-            else:  # sent with no typed words, or with a message on an older page
+            else:
                 shown.append((None, [m]))
-        for m, sent_with in reversed(shown):
-            first = m or sent_with[0]
-            b = self.add(first["role"], m["content"] if m else "", m["id"] if m else None, at_top=True,
-                         outside=[(o["speaker"], o["content"]) for o in sent_with])
-            for box, o in zip(b.outside, sent_with):
-                box.message_id = o["id"]
-            if b.forget(self.forgotten):  # a page read as a forget ran: none of what went is shown
-                self.withdraw([b])
-        self.all_loaded = not messages
-        self.loading_older = False
+        return shown
+
+    def _place(self, m: dict | None, sent_with: list[dict], **where) -> None:
+        first = m or sent_with[0]
+        b = self.add(first["role"], m["content"] if m else "", m["id"] if m else None,
+                     outside=[(o["speaker"], o["content"]) for o in sent_with], **where)
+        for box, o in zip(b.outside, sent_with):
+            box.message_id = o["id"]
+        if b.forget(self.forgotten):  # read as a forget ran: none of what went is shown
+            self.withdraw([b])
 
     def start_reply(self, answering: Bubble | None = None) -> Bubble:
-        """The reply's bubble, streaming: below the bubble of the message it answers."""
-        self.streaming = self.add("companion", "…", after=answering)
+        """The reply's bubble, streaming, right below the bubble of the message it answers: messages typed after
+        that one, before it was answered, wait below, and the reply goes between, as the soul stores them."""
+        at = self.bubbles.index(answering) + 1 if answering in self.bubbles else None
+        self.streaming = self.add("companion", "…", at=at)
         self._pending = ""
         return self.streaming
 

@@ -1,0 +1,104 @@
+"""What another program on the same soul says shows in the open window (issue 17: several programs on one soul).
+
+The other program here is a second companion unlocked on the same home, with its own connection and session, as
+`python -m anima chat` is; the window learns of its commits the way it would of another process's.
+"""
+
+import pytest
+
+from anima.companion import Companion
+from anima.mind.messages import External
+from anima.models.fake import FakeChatModel, FakeEmbedder
+from anima.store import Home
+from anima.store.provenance import Source
+from tests.conftest import PASSPHRASE
+from tests.ui.conftest import send
+
+
+@pytest.fixture
+def terminal(anima_home, window):
+    """`anima chat`, open on the window's soul."""
+    other = Companion.unlock(Home(anima_home), PASSPHRASE, FakeChatModel(), FakeEmbedder())
+    other.indexer_thread.join()
+    other.learns = False
+    other.reflector.every = 0
+    yield other
+    other.close()
+
+
+def talk(companion, text: str, reply: str, external=()) -> None:
+    companion.chat.enqueue(reply)
+    stream = companion.turn(text, external=list(external))
+    for _ in stream:
+        pass
+
+
+def shown(window) -> list[tuple[str, str]]:
+    return [(b.role, b.text) for b in window.transcript.bubbles]
+
+
+def test_what_the_terminal_says_shows_in_the_window_in_the_order_it_was_stored(qtbot, window, terminal):
+    """QA: a person chatting in `anima chat` while the window was open saw none of it there until they closed
+    and opened the window again."""
+    window.companion.chat.enqueue("Hello in the window.")
+    send(qtbot, window, "from the window")
+    talk(terminal, "from the terminal", "Hello in the terminal.")
+    qtbot.waitUntil(lambda: len(window.transcript.bubbles) == 4, timeout=10_000)
+    assert shown(window) == [("user", "from the window"), ("companion", "Hello in the window."),
+                             ("user", "from the terminal"), ("companion", "Hello in the terminal.")]
+    stored = window.companion.messages.page(None, 10)
+    assert [b.message_id for b in window.transcript.bubbles] == [m["id"] for m in stored]
+    # The window's next message goes below them, and nothing is shown twice, at the next looks either.
+    window.companion.chat.enqueue("And again.")
+    send(qtbot, window, "back in the window")
+    qtbot.wait(2 * 2000 + 500)
+    assert shown(window)[4:] == [("user", "back in the window"), ("companion", "And again.")]
+    assert len(window.transcript.bubbles) == 6
+    # "Why?" on the terminal's reply asks about the reply it is.
+    assert window.transcript.bubbles[3].why.isVisibleTo(window)
+
+
+def test_text_from_outside_sent_in_the_terminal_shows_apart_in_its_message(qtbot, window, terminal):
+    talk(terminal, "read this", "Read it.", [External(Source.PASTED, "a pasted paragraph", "")])
+    qtbot.waitUntil(lambda: len(window.transcript.bubbles) == 2, timeout=10_000)
+    asked, answered = window.transcript.bubbles
+    assert asked.text == "read this" and [box.text for box in asked.outside] == ["a pasted paragraph"]
+    assert answered.text == "Read it."
+    assert None not in window.transcript.shown_ids()
+
+
+def test_what_the_terminal_says_during_a_reply_goes_above_the_reply_and_what_waits(qtbot, window, terminal,
+                                                                                     held_reply):
+    """The window is answering one message and holds another typed meanwhile: the terminal's exchange, stored
+    before either, shows above the reply under way and the message still waiting, as the soul orders them."""
+    from PySide6.QtCore import Qt
+    from tests.ui.test_disk_full import typed
+    window.companion.chat.enqueue("A long answer.", "The second answer.")
+    window.input.setFocus()
+    qtbot.keyClicks(window.input, "asked in the window")
+    qtbot.keyClick(window.input, Qt.Key_Return)
+    qtbot.waitUntil(held_reply.holding.is_set, timeout=10_000)
+    qtbot.waitUntil(lambda: window.worker.bubble.message_id is not None, timeout=10_000)
+    typed(qtbot, window, "typed while it answered")
+    talk(terminal, "from the terminal", "Hello in the terminal.")
+    qtbot.waitUntil(lambda: len(window.transcript.bubbles) == 5, timeout=10_000)
+    roles_texts = shown(window)
+    assert roles_texts[0] == ("user", "asked in the window")
+    assert roles_texts[1:3] == [("user", "from the terminal"), ("companion", "Hello in the terminal.")]
+    assert roles_texts[3][0] == "companion" and roles_texts[4] == ("user", "typed while it answered")
+    held_reply.release.set()
+    qtbot.waitUntil(lambda: window.worker is None and not window.queued and len(window.transcript.bubbles) == 6
+                    and window.transcript.bubbles[-1].message_id is not None, timeout=20_000)
+    assert shown(window)[3:] == [("companion", "A long answer."), ("user", "typed while it answered"),
+                                 ("companion", "The second answer.")]
+
+
+def test_what_the_terminal_said_and_forgot_meanwhile_never_shows(qtbot, window, terminal):
+    talk(terminal, "a secret I regret", "Noted.")
+    gone = terminal.messages.page(None, 10)[0]["id"]
+    terminal.forget("message", gone)
+    talk(terminal, "something else", "Sure.")
+    qtbot.waitUntil(lambda: len(window.transcript.bubbles) == 3, timeout=10_000)
+    qtbot.wait(2500)
+    assert "a secret I regret" not in [text for _, text in shown(window)]
+    assert shown(window) == [("companion", "Noted."), ("user", "something else"), ("companion", "Sure.")]
