@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from ..mind.bids import Bidding, Mode, Weighed
+from ..mind.bids import HIDDEN, Bidding, Mode, Weighed
 from ..mind.feelings import Feelings
 from ..mind.memories import Memories
 from ..mind.messages import External, Messages, NewMessage, clean
@@ -33,6 +33,7 @@ from ..retrieval.recall import Recalled
 from ..store.provenance import EXTERNAL, Provenance, Source
 from ..store.soul import now
 from ..workspace import Assembled, Entry, Workspace
+from ..workspace.external import compose
 from ..workspace.note import said_already
 from .outward import safe_reply
 
@@ -43,6 +44,7 @@ RECALL_K_AFTER_READ_AHEAD = 1
 SPARE = 10  # items recalled beyond those wanted, for the ones a note already says (people repeat themselves)
 DRAFT_RECALL_KEPT_S = 60
 HISTORY_ON_OPEN = 200  # messages of a reopened session taken back into its transcript
+ELSEWHERE_PAGE = 500  # messages another program said, read at a time (the newest HISTORY_ON_OPEN are kept)
 
 
 @dataclass
@@ -101,6 +103,11 @@ class Conversation:
         self._changes = 0  # bumped by every change to the transcript (what recall leaves out depends on it)
         self._last_reply: int | None = None
         self._forgets_seen = messages.soul.forgets()  # the soul's forgets the live session has caught up with
+        # What another program on the soul says from now on (`anima chat` beside the window) joins this session's
+        # transcript before the next turn: the person reads it in both, and may go on from it in either.
+        newest = messages.newest(1)
+        self._elsewhere_to = newest[0]["id"] if newest else 0
+        self._elsewhere_version = messages.soul.data_version()
 
     # ---- reading the state --------------------------------------------------
 
@@ -142,6 +149,27 @@ class Conversation:
         outside = {s.value for s in EXTERNAL}
         return [r for r in found if r.row.get("origin") not in outside]
 
+    def catch_up_elsewhere(self) -> None:
+        """What another program on this soul stored of its own conversation since the last look joins the
+        transcript, as this session's own turns are in it: the person's words with the text from outside sent
+        with them (hidden in isolation mode, as a turn hides it), and the companion's replies. One pragma while
+        no other program wrote."""
+        version = self.messages.soul.data_version()
+        if version == self._elsewhere_version:
+            return
+        rows, after = [], self._elsewhere_to
+        while page := self.messages.elsewhere(after, self.session, ELSEWHERE_PAGE):
+            rows, after = (rows + page)[-HISTORY_ON_OPEN:], page[-1]["id"]
+            if len(page) < ELSEWHERE_PAGE:
+                break
+        entries = _entries(rows, hide=self.isolated())
+        with self.lock:
+            self._elsewhere_version, self._elsewhere_to = version, max(self._elsewhere_to, after)
+            if entries:
+                self._transcript += entries
+                self._changes += 1
+                self.serial += 1  # what was read ahead did not know of it
+
     def said_elsewhere(self, after_id: int, limit: int) -> list[dict]:
         """What another program on this soul stored of its own conversation after message `after_id`, the oldest
         `limit` first (Messages.elsewhere): this session's own messages are never among them."""
@@ -177,6 +205,7 @@ class Conversation:
     def begin_turn(self) -> int:
         """A turn begins; returns the soul's forget count it begins at (record_turn compares it)."""
         self.catch_up_forgotten()
+        self.catch_up_elsewhere()
         with self.lock:
             self.serial += 1
             return self._forgets_seen
@@ -530,3 +559,33 @@ class Conversation:
 
 def _lines(text: str) -> set[str]:
     return {line.strip() for line in text.splitlines() if line.strip()}
+
+
+def _entries(rows: list[dict], hide: bool) -> list[Entry]:
+    """Stored messages (Messages.elsewhere's rows, oldest first) as the transcript holds a turn's: the text from
+    outside sent with a message goes in its entry, labelled, as the turn composed it (HIDDEN: `hide`)."""
+    entries: list[Entry] = []
+    typed: tuple[str, list[int]] | None = None  # the person's message being gathered, and its ids
+    outside: list[tuple[str, str]] = []
+
+    def close() -> None:
+        nonlocal typed, outside
+        if typed is not None:
+            entries.append(Entry("user", compose(typed[0], outside), frozenset(("message", i) for i in typed[1])))
+        typed, outside = None, []
+    for m in rows:
+        external = m["role"] == "user" and m["source"] is not None and Source(m["source"]) in EXTERNAL
+        # Sent with the message gathered (it cites it), or, like it, sent with no typed words (none cites one).
+        if external and typed is not None and m["sent_with"] == (typed[1][0] if typed[0] else None):
+            typed[1].append(m["id"])
+            outside.append((m["speaker"], HIDDEN if hide else m["content"]))
+            continue
+        close()
+        if m["role"] == "companion":
+            entries.append(Entry("assistant", m["content"], frozenset({("message", m["id"])})))
+        elif external:  # sent with no typed words
+            typed, outside = ("", [m["id"]]), [(m["speaker"], HIDDEN if hide else m["content"])]
+        else:
+            typed = (m["content"], [m["id"]])
+    close()
+    return entries
