@@ -240,6 +240,21 @@ def _evolved(companion) -> str:
     return said + "."
 
 
+def meanwhile(companion) -> list[str]:
+    """What was said in another program on this companion (the window) since this one last looked, a line each,
+    to be shown before its reply: the companion reads it before replying (Conversation.catch_up_elsewhere)."""
+    from .store.provenance import EXTERNAL, Source
+    said = companion.conversation.catch_up_elsewhere()
+
+    def who(m: dict) -> str:
+        if m["role"] == "companion":
+            return companion.name
+        outside = m["source"] is not None and Source(m["source"]) in EXTERNAL
+        return m["speaker"] if outside else "you"
+    return ["(meanwhile, in another program on this companion)"] * bool(said) + [
+        f"{who(m)}> {m['content']}" for m in said]
+
+
 def cmd_chat(args) -> int:
     with closing(open_companion(args, create_if_missing=True)) as companion:
         companion.temperature = args.temperature
@@ -264,6 +279,8 @@ def cmd_chat(args) -> int:
                 print(f"{companion.name}: {_evolved(companion)}", flush=True)
                 continue
             if interactive:
+                for said in meanwhile(companion):
+                    print(said, flush=True)
                 print(f"{companion.name}> ", end="", flush=True)
             for piece in companion.turn(line, external=external):
                 print(piece, end="", flush=True)

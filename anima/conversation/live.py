@@ -149,14 +149,14 @@ class Conversation:
         outside = {s.value for s in EXTERNAL}
         return [r for r in found if r.row.get("origin") not in outside]
 
-    def catch_up_elsewhere(self) -> None:
+    def catch_up_elsewhere(self) -> list[dict]:
         """What another program on this soul stored of its own conversation since the last look joins the
         transcript, as this session's own turns are in it: the person's words with the text from outside sent
-        with them (hidden in isolation mode, as a turn hides it), and the companion's replies. One pragma while
-        no other program wrote."""
+        with them (hidden in isolation mode, as a turn hides it), and the companion's replies. Returns those
+        messages (Messages.elsewhere's rows). One pragma while no other program wrote."""
         version = self.messages.soul.data_version()
         if version == self._elsewhere_version:
-            return
+            return []
         rows, after = [], self._elsewhere_to
         while page := self.messages.elsewhere(after, self.session, ELSEWHERE_PAGE):
             rows, after = (rows + page)[-HISTORY_ON_OPEN:], page[-1]["id"]
@@ -169,6 +169,7 @@ class Conversation:
                 self._transcript += entries
                 self._changes += 1
                 self.serial += 1  # what was read ahead did not know of it
+        return rows
 
     def said_elsewhere(self, after_id: int, limit: int) -> list[dict]:
         """What another program on this soul stored of its own conversation after message `after_id`, the oldest

@@ -75,3 +75,20 @@ def test_what_the_terminal_said_and_forgot_is_not_read(companion, terminal):
     terminal.forget("message", gone)
     talk(companion, "Still there?", "Yes.")
     assert not any("a secret I regret telling" in c for _, c in sent(companion))
+
+
+def test_the_terminal_shows_what_was_said_in_the_window_before_its_reply(companion, terminal):
+    """`anima chat` (interactive) prints what was said in the window since its last reply, then replies."""
+    from anima.cli import meanwhile
+    assert meanwhile(terminal) == []
+    talk(companion, "I adopted a kitten today", "Congratulations!",
+         [External(Source.PASTED, "Kitten care sheet: feed four times a day.")])
+    assert meanwhile(terminal) == ["(meanwhile, in another program on this companion)",
+                                   "you> I adopted a kitten today",
+                                   "pasted text> Kitten care sheet: feed four times a day.",
+                                   f"{terminal.name}> Congratulations!"]
+    assert meanwhile(terminal) == []  # said once
+    talk(terminal, "What did I adopt?", "A kitten.")
+    # What it printed, its companion read before replying: the message with the text pasted with it.
+    assert any(r == "user" and c.startswith("I adopted a kitten today") and "feed four times a day" in c
+               for r, c in sent(terminal))
