@@ -240,19 +240,19 @@ def _evolved(companion) -> str:
     return said + "."
 
 
-def meanwhile(companion) -> list[str]:
-    """What was said in another program on this companion (the window) since this one last looked, a line each,
-    to be shown before its reply: the companion reads it before replying (Conversation.catch_up_elsewhere)."""
+def meanwhile(companion, said: list[dict]) -> list[str]:
+    """What was said in another program on this companion (the window) since this one's last turn, a line each,
+    as its turn read it before the person's message (TurnStream.meanwhile)."""
     from .store.provenance import EXTERNAL, Source
-    said = companion.conversation.catch_up_elsewhere()
+    if not said:
+        return []
 
     def who(m: dict) -> str:
         if m["role"] == "companion":
             return companion.name
         outside = m["source"] is not None and Source(m["source"]) in EXTERNAL
         return m["speaker"] if outside else "you"
-    return ["(meanwhile, in another program on this companion)"] * bool(said) + [
-        f"{who(m)}> {m['content']}" for m in said]
+    return ["(meanwhile, in another program on this companion)"] + [f"{who(m)}> {m['content']}" for m in said]
 
 
 def cmd_chat(args) -> int:
@@ -278,11 +278,12 @@ def cmd_chat(args) -> int:
             if line.strip() == EVOLVE and not external:
                 print(f"{companion.name}: {_evolved(companion)}", flush=True)
                 continue
+            turn = companion.turn(line, external=external)
             if interactive:
-                for said in meanwhile(companion):
+                for said in meanwhile(companion, turn.meanwhile):
                     print(said, flush=True)
                 print(f"{companion.name}> ", end="", flush=True)
-            for piece in companion.turn(line, external=external):
+            for piece in turn:
                 print(piece, end="", flush=True)
             print(flush=True)
             if not interactive:

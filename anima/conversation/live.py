@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from ..mind.bids import HIDDEN, Bidding, Mode, Weighed
+from ..mind.bids import Bidding, Mode, Weighed
 from ..mind.feelings import Feelings
 from ..mind.memories import Memories
 from ..mind.messages import External, Messages, NewMessage, clean
@@ -33,8 +33,8 @@ from ..retrieval.recall import Recalled
 from ..store.provenance import EXTERNAL, Provenance, Source
 from ..store.soul import now
 from ..workspace import Assembled, Entry, Workspace
-from ..workspace.external import compose
 from ..workspace.note import said_already
+from .elsewhere import SaidElsewhere
 from .outward import safe_reply
 
 log = logging.getLogger(__name__)
@@ -44,7 +44,6 @@ RECALL_K_AFTER_READ_AHEAD = 1
 SPARE = 10  # items recalled beyond those wanted, for the ones a note already says (people repeat themselves)
 DRAFT_RECALL_KEPT_S = 60
 HISTORY_ON_OPEN = 200  # messages of a reopened session taken back into its transcript
-ELSEWHERE_PAGE = 500  # messages another program said, read at a time (the newest HISTORY_ON_OPEN are kept)
 
 
 @dataclass
@@ -105,9 +104,7 @@ class Conversation:
         self._forgets_seen = messages.soul.forgets()  # the soul's forgets the live session has caught up with
         # What another program on the soul says from now on (`anima chat` beside the window) joins this session's
         # transcript before the next turn: the person reads it in both, and may go on from it in either.
-        newest = messages.newest(1)
-        self._elsewhere_to = newest[0]["id"] if newest else 0
-        self._elsewhere_version = messages.soul.data_version()
+        self._elsewhere = SaidElsewhere(messages, self.session)
 
     # ---- reading the state --------------------------------------------------
 
@@ -151,21 +148,11 @@ class Conversation:
 
     def catch_up_elsewhere(self) -> list[dict]:
         """What another program on this soul stored of its own conversation since the last look joins the
-        transcript, as this session's own turns are in it: the person's words with the text from outside sent
-        with them (hidden in isolation mode, as a turn hides it), and the companion's replies. Returns those
-        messages (Messages.elsewhere's rows). One pragma while no other program wrote."""
-        version = self.messages.soul.data_version()
-        if version == self._elsewhere_version:
-            return []
-        rows, after = [], self._elsewhere_to
-        while page := self.messages.elsewhere(after, self.session, ELSEWHERE_PAGE):
-            rows, after = (rows + page)[-HISTORY_ON_OPEN:], page[-1]["id"]
-            if len(page) < ELSEWHERE_PAGE:
-                break
-        entries = _entries(rows, hide=self.isolated())
-        with self.lock:
-            self._elsewhere_version, self._elsewhere_to = version, max(self._elsewhere_to, after)
-            if entries:
+        transcript (conversation/elsewhere.py); returns those messages. A turn calls it before its message is
+        stored, and says what it took (TurnStream.meanwhile)."""
+        rows, entries = self._elsewhere.catch_up(hide=self.isolated())
+        if entries:
+            with self.lock:
                 self._transcript += entries
                 self._changes += 1
                 self.serial += 1  # what was read ahead did not know of it
@@ -206,7 +193,6 @@ class Conversation:
     def begin_turn(self) -> int:
         """A turn begins; returns the soul's forget count it begins at (record_turn compares it)."""
         self.catch_up_forgotten()
-        self.catch_up_elsewhere()
         with self.lock:
             self.serial += 1
             return self._forgets_seen
@@ -515,6 +501,7 @@ class Conversation:
         """A new conversation: recent turns start empty, and earlier ones come back by recall."""
         with self.lock:
             self.session = now()
+            self._elsewhere.restart(self.session)
             self._transcript = []
             self._changes += 1
             self._draft_recall = None
@@ -561,32 +548,3 @@ class Conversation:
 def _lines(text: str) -> set[str]:
     return {line.strip() for line in text.splitlines() if line.strip()}
 
-
-def _entries(rows: list[dict], hide: bool) -> list[Entry]:
-    """Stored messages (Messages.elsewhere's rows, oldest first) as the transcript holds a turn's: the text from
-    outside sent with a message goes in its entry, labelled, as the turn composed it (HIDDEN: `hide`)."""
-    entries: list[Entry] = []
-    typed: tuple[str, list[int]] | None = None  # the person's message being gathered, and its ids
-    outside: list[tuple[str, str]] = []
-
-    def close() -> None:
-        nonlocal typed, outside
-        if typed is not None:
-            entries.append(Entry("user", compose(typed[0], outside), frozenset(("message", i) for i in typed[1])))
-        typed, outside = None, []
-    for m in rows:
-        external = m["role"] == "user" and m["source"] is not None and Source(m["source"]) in EXTERNAL
-        # Sent with the message gathered (it cites it), or, like it, sent with no typed words (none cites one).
-        if external and typed is not None and m["sent_with"] == (typed[1][0] if typed[0] else None):
-            typed[1].append(m["id"])
-            outside.append((m["speaker"], HIDDEN if hide else m["content"]))
-            continue
-        close()
-        if m["role"] == "companion":
-            entries.append(Entry("assistant", m["content"], frozenset({("message", m["id"])})))
-        elif external:  # sent with no typed words
-            typed, outside = ("", [m["id"]]), [(m["speaker"], HIDDEN if hide else m["content"])]
-        else:
-            typed = (m["content"], [m["id"]])
-    close()
-    return entries

@@ -46,6 +46,9 @@ class TurnStream:
             raise EmptyMessage()
         event = compose(typed, [(e.label, e.text) for e in external])  # what the parts read
         self.user_text = compose(typed, [(e.label, HIDDEN) for e in external]) if conversation.isolated() else event
+        # What another program on the soul said since the last turn, read before this message (`anima chat` shows
+        # it above the reply). First: what was recalled for the draft may be in it.
+        self.meanwhile = conversation.catch_up_elsewhere()
         drafted = conversation.recalled_for_draft(self.user_text)  # asked before the message is stored
         self.forgets_at = conversation.begin_turn()
         ids = conversation.record_sent(typed, external)

@@ -205,8 +205,10 @@ class Messages:
                                (before_id if before_id is not None else _NEWEST, limit))
         return rows[::-1]
 
-    def elsewhere(self, after_id: int, session: str, limit: int) -> list[dict]:
+    def elsewhere(self, after_id: int, session: str, limit: int, *, newest: bool = False) -> list[dict]:
         """Messages after `after_id` of sessions other than `session`, oldest first, as `page` gives them: what
-        another program on this soul (`anima chat`, another window) said since a window read its history."""
-        return self.soul.query(_PAGED + "WHERE m.id > ? AND m.session != ? ORDER BY m.id LIMIT ?",
-                               (after_id, session, limit))
+        another program on this soul (`anima chat`, another window) said since a window read its history. The
+        oldest `limit` of them, or the `newest`."""
+        rows = self.soul.query(_PAGED + f"WHERE m.id > ? AND m.session != ? ORDER BY m.id {'DESC' if newest else ''} "
+                               "LIMIT ?", (after_id, session, limit))
+        return rows[::-1] if newest else rows
