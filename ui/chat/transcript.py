@@ -7,13 +7,39 @@ Text from outside sent with a message is shown apart from the person's words,
 as plain text (chat/attachments.py).
 """
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from anima.conversation.outward import safe_reply
 from anima.mind.messages import clean
 
 from .attachments import OutsideText
+
+
+class Wrapped(QLabel):
+    """A word-wrapped label that remembers its height at each width. Laying out the transcript asks each label
+    for its height again and again (22 times each, at 5 widths, while a page of 30 opened), and each answer
+    shapes its whole text anew: ~100 of the ~150 ms the window stalled then. The text or its font changing
+    forgets the heights."""
+
+    def __init__(self):
+        super().__init__()
+        self._heights: dict[int, int] = {}
+
+    def setText(self, text: str) -> None:
+        self._heights.clear()
+        super().setText(text)
+
+    def heightForWidth(self, width: int) -> int:
+        height = self._heights.get(width)
+        if height is None:
+            height = self._heights[width] = super().heightForWidth(width)
+        return height
+
+    def changeEvent(self, event) -> None:
+        if event.type() in (QEvent.FontChange, QEvent.StyleChange):
+            self._heights.clear()
+        super().changeEvent(event)
 
 
 class Bubble(QFrame):
@@ -28,7 +54,7 @@ class Bubble(QFrame):
         if role == "user":
             self.setStyleSheet("QFrame#bubble-user { background: palette(alternate-base); }")
         layout = QVBoxLayout(self)
-        self.label = QLabel()
+        self.label = Wrapped()
         self.label.setTextFormat(Qt.MarkdownText)
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(Qt.TextSelectableByMouse | Qt.TextSelectableByKeyboard)
