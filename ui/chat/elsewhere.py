@@ -13,7 +13,9 @@ from typing import Callable
 
 from PySide6.QtCore import QObject, QTimer
 
-from .. import tasks
+from anima.errors import KnownError
+
+from .. import errors, tasks
 from .attachments import outside
 from .transcript import Bubble, Transcript
 
@@ -37,6 +39,7 @@ class Elsewhere(QObject):
         self._said_to: int | None = None
         self._said_version: int | None = None
         self._looking = False
+        self._shown = 0  # bumped for each soul or history shown: a look begun before it reports nothing
         self.timer = QTimer(self, interval=FOLLOW_MS)
         self.timer.timeout.connect(self.look)
         self.timer.start()
@@ -44,6 +47,7 @@ class Elsewhere(QObject):
     def reset(self) -> None:
         """Another soul is shown, or its history read again: nothing is known of it until its first page is."""
         self.forgets_seen = self._said_to = self._said_version = None
+        self._shown += 1
 
     def history_read(self, page: list[dict]) -> None:
         """The newest page of the soul's history is shown: what another program says after it is shown too."""
@@ -59,7 +63,7 @@ class Elsewhere(QObject):
             return
         self._looking = True
         shown, forgets, version = self.transcript.shown_ids(), self.forgets_seen, self.version_seen
-        said_to, said_version = self._said_to, self._said_version
+        said_to, said_version, showing = self._said_to, self._said_version, self._shown
 
         def read():
             now = companion.soul.data_version()
@@ -70,12 +74,12 @@ class Elsewhere(QObject):
 
         def done(result) -> None:
             self._looking = False
-            if companion is not self.companion():
+            if companion is not self.companion() or showing != self._shown:  # what it looked at is not shown
                 return
             (self.forgets_seen, gone), self.version_seen, said = result
             if gone:
                 self.transcript.forget(gone)
-            if said_to is not None and said_to == self._said_to:  # not a page read again meanwhile
+            if said_to is not None and said_to == self._said_to:  # not the first page read meanwhile
                 self._said_version = self.version_seen if len(said) < PAGE else None
                 if said:
                     self._said_to = said[-1]["id"]
@@ -86,5 +90,9 @@ class Elsewhere(QObject):
 
         def failed(error) -> None:
             self._looking = False
+            if not isinstance(error, KnownError):
+                errors.show(self.parent(), error)  # a bug: never swallowed
+                return
+            # The soul closing for an import, another program writing a long while: the next tick looks again.
             log.info("looking at what another program did failed (%s); looking again", type(error).__name__)
         tasks.run(read, done, failed, self)

@@ -152,9 +152,9 @@ class Transcript(QScrollArea):
         self.forgotten = set()
 
     def add(self, role: str, text: str, message_id: int | None = None, at_top: bool = False,
-            outside: list[tuple[str, str]] = (), at: int | None = None) -> Bubble:
-        """A bubble at the bottom (the view follows it there), or at the top (older history, the view stays), or
-        before the `at`-th shown bubble."""
+            outside: list[tuple[str, str]] = (), at: int | None = None, follow: bool = True) -> Bubble:
+        """A bubble at the bottom, or at the top (older history), or before the `at`-th shown bubble. The view
+        follows it to the bottom (`follow`, never for older history)."""
         b = Bubble(role, text, message_id, outside=outside)
         b.why.clicked.connect(lambda: b.message_id is not None and self.why_asked.emit(b.message_id))
         at = 0 if at_top else len(self.bubbles) if at is None else at
@@ -163,7 +163,7 @@ class Transcript(QScrollArea):
         else:
             self.column.addWidget(b)
         self.bubbles.insert(at, b)
-        if not at_top:
+        if follow and not at_top:
             self._anchor = 0
             self._to_bottom()
         return b
@@ -188,15 +188,18 @@ class Transcript(QScrollArea):
 
     def said_elsewhere(self, messages: list[dict], waiting: list[Bubble] = ()) -> None:
         """Newer messages another program stored (`anima chat`, another window), oldest first, as Messages.page
-        gives them: below what is shown, above this window's own not stored yet (`waiting`: the message being
-        answered, those queued; and the reply under way), as the soul orders them."""
+        gives them: in the order the soul stores them, among this window's own, above those not stored yet
+        (`waiting`: the message being answered, those queued; and the reply under way). A reader scrolled up
+        in the history stays where they are."""
         waiting = {*waiting, self.streaming}
-        at = len(self.bubbles)
-        while at and self.bubbles[at - 1] in waiting:
-            at -= 1
+        bar = self.verticalScrollBar()
+        follow = bar.value() >= bar.maximum()
         for m, sent_with in self._grouped(messages):
-            self._place(m, sent_with, at=at)
-            at += 1
+            first = (m or sent_with[0])["id"]
+            at = len(self.bubbles)
+            while at and (self.bubbles[at - 1] in waiting or (self.bubbles[at - 1].message_id or 0) > first):
+                at -= 1
+            self._place(m, sent_with, at=at, follow=follow)
 
     def _grouped(self, messages: list[dict]) -> list[tuple[dict | None, list[dict]]]:
         """Messages not shown yet, each with the text from outside sent with it (or None: sent with no typed
@@ -216,6 +219,7 @@ class Transcript(QScrollArea):
         return shown
 
     def _place(self, m: dict | None, sent_with: list[dict], **where) -> None:
+        """A bubble for a stored message and the text from outside sent with it (none if all of it is forgotten)."""
         first = m or sent_with[0]
         b = self.add(first["role"], m["content"] if m else "", m["id"] if m else None,
                      outside=[(o["speaker"], o["content"]) for o in sent_with], **where)
