@@ -152,8 +152,15 @@ class Conversation:
         stored, and says what it took (TurnStream.meanwhile)."""
         rows, entries = self._elsewhere.catch_up(hide=self.isolated())
         if entries:
+            said = {key for e in entries for key in e.keys}
             with self.lock:
-                self._transcript += entries
+                # A note read ahead between turns may have recalled these very messages from the soul: the model
+                # reads them once, in their place. (What else it held, recall may bring back; what it said of
+                # the focus and feelings is said again in the next note.)
+                stale = [e for e in self._transcript if e.role == "system" and e.keys & said]
+                self._transcript = [e for e in self._transcript if not any(e is n for n in stale)] + entries
+                if stale:
+                    self._focus_shown = self._feelings_shown = ""
                 self._changes += 1
                 self.serial += 1  # what was read ahead did not know of it
         return rows
