@@ -256,6 +256,7 @@ def meanwhile(companion, said: list[dict]) -> list[str]:
 
 
 def cmd_chat(args) -> int:
+    from .conversation.turn import NOT_KEPT
     with closing(open_companion(args, create_if_missing=True)) as companion:
         companion.temperature = args.temperature
         if args.verbose:
@@ -286,6 +287,8 @@ def cmd_chat(args) -> int:
             for piece in turn:
                 print(piece, end="", flush=True)
             print(flush=True)
+            if turn.not_kept:
+                print(NOT_KEPT, file=sys.stderr, flush=True)
             if not interactive:
                 companion.settle()  # no one is typing: let it learn and read ahead, as it would while they read
     return 0

@@ -270,7 +270,7 @@ class MainWindow(QMainWindow):
         self.disk_banner.saved()  # a turn was saved: there is room again, and the soul is free
         reply = self.transcript.streaming
         self.transcript.end_reply(turn.reply_id, turn.text)  # as stored: no remote image, no link with data
-        if turn.reply_id is None and turn.text.strip() and reply is not None:
+        if turn.not_kept and reply is not None:
             reply.mark_unsaved()  # something was forgotten while it was written: shown, never kept
         self._next()
 

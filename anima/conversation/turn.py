@@ -28,6 +28,9 @@ from ..workspace.external import compose
 from .live import Conversation
 from .outward import ATTENTIONAL, Unannounced, notices, safe_reply
 
+# Said of a reply shown but not stored (something it was made from was forgotten while it was written).
+NOT_KEPT = "Not saved: your companion will not remember this reply."
+
 
 class TurnStream:
     """The reply as it streams. After it is exhausted: `reply_id`, `stop_reason`, `workspace`, `text`.
@@ -115,6 +118,12 @@ class TurnStream:
                                                           self.forgets_at)
             if self.reply_id is not None:
                 self._after(self.user_text, self.text.strip())
+
+    @property
+    def not_kept(self) -> bool:
+        """Whether the reply, once exhausted, said something that was not stored (NOT_KEPT): something it was
+        made from was forgotten while it was written. A reply that stopped before a word is none."""
+        return self.reply_id is None and bool(self.text.strip())
 
     def read(self) -> str:
         for _ in self:

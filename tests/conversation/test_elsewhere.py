@@ -154,3 +154,37 @@ def test_a_message_recalled_ahead_and_then_read_from_the_other_program_is_read_o
         assert ("user", "What did I tell you about my neighbour Oswin and his bees?") in sent(c)
     finally:
         other.close()
+
+
+def test_the_terminal_says_when_a_reply_it_printed_was_not_kept(companion, monkeypatch, capsys):
+    """QA: a message forgotten by another program while its reply printed in `anima chat`: the reply was not
+    kept (it was made from what was forgotten), and the terminal said nothing, as if it were."""
+    import threading
+    from anima import cli
+    from anima.conversation.turn import NOT_KEPT
+    monkeypatch.setattr(cli, "open_companion", lambda args, create_if_missing=False: companion)
+    monkeypatch.setattr(companion, "close", lambda: None)  # the fixture closes it
+    lines = iter(["my sister Bea is visiting", "and the weather?"])
+
+    def typed(prompt=""):
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError from None
+    monkeypatch.setattr("builtins.input", typed)
+    writing = threading.Event()
+    real = companion.chat.stream_text
+
+    def stream_text(*args, **kwargs):  # another program forgets Bea while her reply is printed
+        pieces = real(*args, **kwargs)
+        yield next(pieces)
+        if not writing.is_set():
+            writing.set()
+            companion.forget_person("Bea")
+        return (yield from pieces)
+    monkeypatch.setattr(companion.chat, "stream_text", stream_text)
+    companion.chat.enqueue("Oh, how lovely, tell me about Bea.", "Grey.")
+    assert cli.main(["chat"]) == 0
+    out, err = capsys.readouterr()
+    assert "Oh, how lovely, tell me about Bea." in out and "Grey." in out
+    assert err.count(NOT_KEPT) == 1  # the first reply only

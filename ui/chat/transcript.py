@@ -11,6 +11,7 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from anima.conversation.outward import safe_reply
+from anima.conversation.turn import NOT_KEPT
 from anima.mind.messages import clean
 
 from .attachments import OutsideText
@@ -111,7 +112,7 @@ class Bubble(QFrame):
         """A reply the soul did not keep (the disk filled, say): greyed and said, so it is not taken as kept."""
         self.setObjectName("bubble-unsaved")
         self.label.setStyleSheet("color: palette(placeholder-text);")
-        note = QLabel("Not saved: your companion will not remember this reply.")
+        note = QLabel(NOT_KEPT)
         note.setObjectName("unsaved")
         note.setStyleSheet("color: #c0392b; font-style: italic;")
         self.layout().addWidget(note)
