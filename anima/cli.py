@@ -14,6 +14,7 @@ import json
 import logging
 import os
 import sys
+import textwrap
 from contextlib import closing
 
 from pathlib import Path
@@ -241,8 +242,10 @@ def _evolved(companion) -> str:
 
 
 def meanwhile(companion, said: list[dict]) -> list[str]:
-    """What was said in another program on this companion (the window) since this one's last turn, a line each,
-    as its turn read it before the person's message (TurnStream.meanwhile)."""
+    """What was said in another program on this companion (the window) since this one's last turn, as its turn
+    read it before the person's message (TurnStream.meanwhile): under a heading, each message indented, so that
+    the reply after it stands apart."""
+    from .conversation.elsewhere import KEPT
     from .store.provenance import EXTERNAL, Source
     if not said:
         return []
@@ -252,7 +255,9 @@ def meanwhile(companion, said: list[dict]) -> list[str]:
             return companion.name
         outside = m["source"] is not None and Source(m["source"]) in EXTERNAL
         return m["speaker"] if outside else "you"
-    return ["(meanwhile, in another program on this companion)"] + [f"{who(m)}> {m['content']}" for m in said]
+    heading = "(meanwhile, in another program on this companion" + \
+        (f"; its newest {KEPT} messages)" if len(said) >= KEPT else ")")
+    return [heading] + [textwrap.indent(f"{who(m)}> {m['content']}", "    ") for m in said]
 
 
 def cmd_chat(args) -> int:

@@ -87,9 +87,9 @@ def test_the_terminal_shows_what_was_said_in_the_window_before_its_reply(compani
     terminal.chat.enqueue("A kitten.")
     turn = terminal.turn("What did I adopt?")
     assert meanwhile(terminal, turn.meanwhile) == ["(meanwhile, in another program on this companion)",
-                                                   "you> I adopted a kitten today",
-                                                   "pasted text> Kitten care sheet: feed four times a day.",
-                                                   f"{terminal.name}> Congratulations!"]
+                                                   "    you> I adopted a kitten today",
+                                                   "    pasted text> Kitten care sheet: feed four times a day.",
+                                                   f"    {terminal.name}> Congratulations!"]
     for _ in turn:
         pass
     # What it printed, its companion read before replying: the message with the text pasted with it.
@@ -154,6 +154,19 @@ def test_a_message_recalled_ahead_and_then_read_from_the_other_program_is_read_o
         assert ("user", "What did I tell you about my neighbour Oswin and his bees?") in sent(c)
     finally:
         other.close()
+
+
+def test_the_terminal_indents_what_was_said_elsewhere_so_its_own_reply_stands_apart(companion, terminal):
+    """QA: the other program's last reply and this one's both began "Anima> ", and the lines after the first of
+    a pasted text began nowhere in particular."""
+    from anima.cli import meanwhile
+    talk(companion, "Here is a recipe", "Lovely.", [External(Source.PASTED, "Recipe: flour, eggs.\nBake at 180 C.")])
+    terminal.chat.enqueue("Yes.")
+    turn = terminal.turn("Seen it?")
+    assert meanwhile(terminal, turn.meanwhile)[1:] == ["    you> Here is a recipe",
+                                                       "    pasted text> Recipe: flour, eggs.\n    Bake at 180 C.",
+                                                       f"    {terminal.name}> Lovely."]
+    turn.read()
 
 
 def test_the_terminal_says_when_a_reply_it_printed_was_not_kept(companion, monkeypatch, capsys):
