@@ -61,6 +61,32 @@ def companion(anima_home):
     c.close()
 
 
+def another_program(home_dir):
+    """The soul of `home_dir` opened by another program (`anima chat` beside the window): a companion of its own,
+    with its own connection and session, on the fast fakes, learning and reflecting off."""
+    from anima.companion import Companion
+    from anima.models.fake import FakeChatModel, FakeEmbedder
+    other = Companion.unlock(Home(home_dir), PASSPHRASE, FakeChatModel(), FakeEmbedder())
+    other.indexer_thread.join()
+    other.learns = False
+    other.reflector.every = 0
+    return other
+
+
+@pytest.fixture
+def terminal(anima_home, companion):
+    """`anima chat`, open on the soul of `companion` (and of the window made from it)."""
+    other = another_program(anima_home)
+    yield other
+    other.close()
+
+
+def talk(c, text: str, reply: str, external=()) -> None:
+    """A whole turn of `c`, its (fake) model answering `reply`."""
+    c.chat.enqueue(reply)
+    c.turn(text, external=list(external)).read()
+
+
 @pytest.fixture
 def reading_companion(anima_home):
     """Makes a companion whose (fake) chat model keeps its computed prefix, so it reads ahead between turns and

@@ -6,31 +6,10 @@ The other program is a second companion unlocked on the same home: its own conne
 process's would be.
 """
 
-import pytest
-
-from anima.companion import Companion
 from anima.mind.bids import HIDDEN
 from anima.mind.messages import External
-from anima.models.fake import FakeChatModel, FakeEmbedder
-from anima.store import Home
 from anima.store.provenance import Source
-from tests.conftest import PASSPHRASE
-
-
-@pytest.fixture
-def terminal(anima_home, companion):
-    other = Companion.unlock(Home(anima_home), PASSPHRASE, FakeChatModel(), FakeEmbedder())
-    other.indexer_thread.join()
-    other.learns = False
-    other.reflector.every = 0
-    yield other
-    other.close()
-
-
-def talk(c, text: str, reply: str, external=()) -> None:
-    c.chat.enqueue(reply)
-    for _ in c.turn(text, external=list(external)):
-        pass
+from tests.conftest import another_program, talk
 
 
 def sent(c) -> list[tuple[str, str]]:
@@ -112,10 +91,9 @@ def test_what_another_program_says_as_this_one_opens_is_not_missed(anima_home, c
             talk(companion, "said in the window while the terminal opened", "Heard.")
         return rows
     monkeypatch.setattr(Messages, "newest", racing)
-    terminal = Companion.unlock(Home(anima_home), PASSPHRASE, FakeChatModel(), FakeEmbedder())
+    terminal = another_program(anima_home)
     monkeypatch.setattr(Messages, "newest", newest)
     try:
-        terminal.learns, terminal.reflector.every = False, 0
         talk(terminal, "What did I say?", "...")
         assert any("while the terminal opened" in c for _, c in sent(terminal))
     finally:
@@ -136,8 +114,7 @@ def test_a_message_recalled_ahead_and_then_read_from_the_other_program_is_read_o
     at the next turn that message joined the transcript too, so the model read it twice, and the stale note stayed
     in every prompt after. The note that recalled it goes; the message is read in its place."""
     c, chat = reading_companion()
-    other = Companion.unlock(Home(anima_home), PASSPHRASE, FakeChatModel(), FakeEmbedder())
-    other.learns, other.reflector.every = False, 0
+    other = another_program(anima_home)
     try:
         chat.enqueue("Bees on a roof!", ".")
         turn = c.turn("My neighbour Oswin keeps bees on his roof")

@@ -4,34 +4,11 @@ The other program here is a second companion unlocked on the same home, with its
 `python -m anima chat` is; the window learns of its commits the way it would of another process's.
 """
 
-import pytest
-
-from anima.companion import Companion
 from anima.mind.messages import External
-from anima.models.fake import FakeChatModel, FakeEmbedder
-from anima.store import Home
 from anima.store.provenance import Source
-from tests.conftest import PASSPHRASE
+from tests.conftest import talk
 from tests.ui.conftest import send
 from ui.chat.elsewhere import FOLLOW_MS
-
-
-@pytest.fixture
-def terminal(anima_home, window):
-    """`anima chat`, open on the window's soul."""
-    other = Companion.unlock(Home(anima_home), PASSPHRASE, FakeChatModel(), FakeEmbedder())
-    other.indexer_thread.join()
-    other.learns = False
-    other.reflector.every = 0
-    yield other
-    other.close()
-
-
-def talk(companion, text: str, reply: str, external=()) -> None:
-    companion.chat.enqueue(reply)
-    stream = companion.turn(text, external=list(external))
-    for _ in stream:
-        pass
 
 
 def shown(window) -> list[tuple[str, str]]:
