@@ -33,6 +33,15 @@ class SaidElsewhere:
         with self._lock:
             self.session, self._version, self._to = session, version, newest[0]["id"] if newest else 0
 
+    def unread(self) -> set[tuple[str, int]]:
+        """The keys of the messages other sessions stored since the last look (catch_up takes them in at the next
+        turn): what recall leaves to that. One pragma while no other program wrote."""
+        with self._lock:
+            if self.messages.soul.data_version() == self._version:
+                return set()
+            return {("message", m["id"]) for m in self.messages.soul.query(
+                "SELECT id FROM messages WHERE id > ? AND session != ?", (self._to, self.session))}
+
     def catch_up(self, hide: bool) -> tuple[list[dict], list[Entry]]:
         """The messages other sessions stored since the last look, oldest first (the newest KEPT of them, as
         Messages.elsewhere gives them), and the transcript's entries for them (text from outside HIDDEN: `hide`,

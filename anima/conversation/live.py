@@ -152,15 +152,8 @@ class Conversation:
         stored, and says what it took (TurnStream.meanwhile)."""
         rows, entries = self._elsewhere.catch_up(hide=self.isolated())
         if entries:
-            said = {key for e in entries for key in e.keys}
             with self.lock:
-                # A note read ahead between turns may have recalled these very messages from the soul: the model
-                # reads them once, in their place. (What else it held, recall may bring back; what it said of
-                # the focus and feelings is said again in the next note.)
-                stale = [e for e in self._transcript if e.role == "system" and e.keys & said]
-                self._transcript = [e for e in self._transcript if not any(e is n for n in stale)] + entries
-                if stale:
-                    self._focus_shown = self._feelings_shown = ""
+                self._transcript += entries
                 self._changes += 1
                 self.serial += 1  # what was read ahead did not know of it
         return rows
@@ -257,7 +250,9 @@ class Conversation:
         itself = frozenset(("message", i) for i in message_ids)
         with self.lock:
             entries, follows = list(self._transcript), self._follows_read_ahead()
-        present = set().union(*(e.keys for e in entries))
+        # What another program said and this session has not taken in yet is not recalled either: it joins the
+        # transcript in its place at the next turn, and the model would read it twice.
+        present = set().union(*(e.keys for e in entries)) | self._elsewhere.unread()
         if k is None:  # after a note read ahead, a message adds only what it newly brings up
             k = RECALL_K_AFTER_READ_AHEAD if follows else RECALL_K
         found = [r for r in self.admissible(self.clerk.pick(text, max(k, RECALL_K) + len(present) + SPARE,
