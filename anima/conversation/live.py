@@ -501,9 +501,10 @@ class Conversation:
 
     def restart(self) -> None:
         """A new conversation: recent turns start empty, and earlier ones come back by recall."""
+        session = now()
+        self._elsewhere.restart(session)  # first: a soul that fails it leaves the session as it was
         with self.lock:
-            self.session = now()
-            self._elsewhere.restart(self.session)
+            self.session = session
             self._transcript = []
             self._changes += 1
             self._draft_recall = None
