@@ -123,7 +123,7 @@ class TurnStream:
     def not_kept(self) -> bool:
         """Whether the reply, once exhausted, said something that was not stored (NOT_KEPT): something it was
         made from was forgotten while it was written. A reply that stopped before a word is none."""
-        return self.reply_id is None and bool(self.text.strip())
+        return self.stop_reason is not None and self.reply_id is None and bool(self.text.strip())
 
     def read(self) -> str:
         for _ in self:
