@@ -127,7 +127,6 @@ def test_a_reader_scrolled_up_in_the_history_stays_there(qtbot, window, terminal
         window.transcript.add("user" if i % 2 else "companion", f"older message {i} " + "with words " * 20)
     bar = window.transcript.verticalScrollBar()
     qtbot.waitUntil(lambda: bar.maximum() > 200, timeout=10_000)
-    window.transcript._anchor = None  # as the reader's own scrolling leaves it
     bar.setValue(100)
     talk(terminal, "from the terminal", "Hello in the terminal.")
     qtbot.waitUntil(lambda: shown(window)[-1] == ("companion", "Hello in the terminal."), timeout=10_000)
@@ -162,3 +161,32 @@ def test_a_bug_in_a_look_is_reported_and_a_busy_soul_is_looked_at_again(qtbot, w
     window.elsewhere.look()
     qtbot.waitUntil(lambda: bool(reported), timeout=10_000)
     assert [str(e) for e in reported] == ["a bug"]
+
+
+def test_a_reader_of_an_older_page_is_not_moved_by_a_message_from_elsewhere(qtbot):
+    """Review: loading an older page pins the view at its distance from the bottom; a message from elsewhere
+    added at the bottom then moved the reader down by its height."""
+    from ui.chat.transcript import Transcript
+
+    def message(i, text=None):
+        return {"id": i, "role": "user" if i % 2 else "companion", "content": text or f"message {i} " + "words " * 30,
+                "speaker": "Ada"}
+    t = Transcript()
+    qtbot.addWidget(t)
+    t.resize(500, 400)
+    t.show()
+    qtbot.waitExposed(t)
+    for i in range(100, 140):
+        t.add(message(i)["role"], message(i)["content"], i)
+    bar = t.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 1000, timeout=10_000)
+    t._anchor = None  # the reader scrolls to the top
+    bar.setValue(0)
+    t.prepend([message(i) for i in range(70, 100)])  # which loads an older page
+    qtbot.wait(300)
+    reading = bar.value()
+    assert reading > 0
+    t.said_elsewhere([message(200, "from the terminal")])
+    qtbot.wait(300)
+    assert t.bubbles[-1].text == "from the terminal"
+    assert bar.value() == reading

@@ -53,6 +53,7 @@ class Elsewhere(QObject):
         """The newest page of the soul's history is shown: what another program says after it is shown too."""
         self._said_to = max((m["id"] for m in page), default=0)
         self._said_version = None
+        self._shown += 1  # a look begun before the page was shown looked at a transcript without it
 
     def stop(self) -> None:
         self.timer.stop()
@@ -91,6 +92,7 @@ class Elsewhere(QObject):
         def failed(error) -> None:
             self._looking = False
             if not isinstance(error, KnownError):
+                self.timer.stop()  # said once, not every FOLLOW_MS
                 errors.show(self.parent(), error)  # a bug: never swallowed
                 return
             # The soul closing for an import, another program writing a long while: the next tick looks again.

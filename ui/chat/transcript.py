@@ -195,6 +195,8 @@ class Transcript(QScrollArea):
         waiting = {*waiting, self.streaming}
         bar = self.verticalScrollBar()
         follow = bar.value() >= bar.maximum()
+        if not follow:
+            self._anchor = None  # the view stays where the reader is, not a distance from the growing bottom
         for m, sent_with in self._grouped(messages):
             first = (m or sent_with[0])["id"]
             at = len(self.bubbles)
