@@ -273,6 +273,12 @@ def cmd_chat(args) -> int:
         interactive = sys.stdin.isatty()
         if interactive:
             print(f"{companion.name} is here. (Ctrl-D to leave.) {CHAT_HELP}")
+
+        def heard(said: list[dict]) -> None:
+            if interactive:  # at once: recall and the parts' bids may take the model seconds
+                for shown in meanwhile(companion, said):
+                    print(shown, flush=True)
+                print(f"{companion.name}> ", end="", flush=True)
         while True:
             try:
                 line = input("you> " if interactive else "")
@@ -284,11 +290,7 @@ def cmd_chat(args) -> int:
             if line.strip() == EVOLVE and not external:
                 print(f"{companion.name}: {_evolved(companion)}", flush=True)
                 continue
-            turn = companion.turn(line, external=external)
-            if interactive:
-                for said in meanwhile(companion, turn.meanwhile):
-                    print(said, flush=True)
-                print(f"{companion.name}> ", end="", flush=True)
+            turn = companion.turn(line, external=external, heard=heard)
             for piece in turn:
                 print(piece, end="", flush=True)
             print(flush=True)

@@ -181,12 +181,13 @@ class Companion:
         self.reflector.turn_started()
         self.conversation.restart()
 
-    def turn(self, text: str, cancel: threading.Event | None = None, external: list[External] = ()) -> TurnStream:
+    def turn(self, text: str, cancel: threading.Event | None = None, external: list[External] = (),
+             heard=lambda said: None) -> TurnStream:
         """Record the message (and any text from outside sent with it) and prepare the reply; iterate the result
-        to stream it."""
+        to stream it. `heard`: see TurnStream."""
         self.reflector.turn_started()
         return TurnStream(self.conversation, text, external=external, cancel=cancel, reply_tokens=self.reply_tokens,
-                          temperature=self.temperature, after=self.reflector.after)
+                          temperature=self.temperature, after=self.reflector.after, heard=heard)
 
     def read_draft(self, text: str) -> None:
         """The person paused while typing: the model reads ahead what that message would make. Never blocks."""

@@ -35,11 +35,14 @@ NOT_KEPT = "Not saved: your companion will not remember this reply."
 class TurnStream:
     """The reply as it streams. After it is exhausted: `reply_id`, `stop_reason`, `workspace`, `text`.
 
-    `after(user_text, reply)` is called once the reply is recorded (the work between turns starts there)."""
+    `after(user_text, reply)` is called once the reply is recorded (the work between turns starts there);
+    `heard(meanwhile)` as soon as it is known what another program said since the last turn, before recall and
+    the parts' bids (which may take the model seconds): `anima chat` shows it, and that a reply is coming."""
 
     def __init__(self, conversation: Conversation, text: str, *, external: list[External] = (),
                  cancel: threading.Event | None = None, reply_tokens: int = 384, temperature: float = 0.7,
-                 after: Callable[[str, str], None] = lambda user_text, reply: None):
+                 after: Callable[[str, str], None] = lambda user_text, reply: None,
+                 heard: Callable[[list[dict]], None] = lambda said: None):
         self.conversation = conversation
         self.cancel = cancel or threading.Event()
         self.reply_tokens, self.temperature, self._after = reply_tokens, temperature, after
@@ -52,6 +55,7 @@ class TurnStream:
         # What another program on the soul said since the last turn, read before this message (`anima chat` shows
         # it above the reply). First: what was recalled for the draft may be in it.
         self.meanwhile = conversation.catch_up_elsewhere()
+        heard(self.meanwhile)
         drafted = conversation.recalled_for_draft(self.user_text)  # asked before the message is stored
         self.forgets_at = conversation.begin_turn()
         ids = conversation.record_sent(typed, external)

@@ -183,3 +183,37 @@ def test_the_terminal_says_when_a_reply_it_printed_was_not_kept(companion, monke
     out, err = capsys.readouterr()
     assert "Oh, how lovely, tell me about Bea." in out and "Grey." in out
     assert err.count(NOT_KEPT) == 1  # the first reply only
+
+
+def test_the_terminal_shows_what_was_said_elsewhere_and_its_name_before_the_turn_is_prepared(companion, terminal,
+                                                                                             monkeypatch, capsys):
+    """Review: `anima chat` printed the companion's name only once recall and the parts' bids were done (seconds,
+    when a part asks the model), so the terminal sat silent after Enter."""
+    import io
+    from anima import cli
+    monkeypatch.setattr(cli, "open_companion", lambda args, create_if_missing=False: terminal)
+    monkeypatch.setattr(terminal, "close", lambda: None)  # the fixture closes it
+    monkeypatch.setattr("sys.stdin", type("Tty", (io.StringIO,), {"isatty": lambda self: True})())
+    lines = iter(["Seen that?"])
+
+    def typed(prompt=""):
+        print(prompt, end="")
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError from None
+    monkeypatch.setattr("builtins.input", typed)
+    talk(companion, "I adopted a kitten today", "Congratulations!")
+    before_recall = []
+    real = terminal.conversation.recall_for
+
+    def recall_for(*args, **kwargs):
+        before_recall.append(capsys.readouterr().out)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(terminal.conversation, "recall_for", recall_for)
+    terminal.chat.enqueue("Yes, a kitten.")
+    assert cli.main(["chat"]) == 0
+    shown = before_recall[0]
+    assert shown.endswith(f"(meanwhile, in another program on this companion)\n    you> I adopted a kitten today\n"
+                          f"    {terminal.name}> Congratulations!\n{terminal.name}> ")
+    assert "Yes, a kitten." in capsys.readouterr().out
