@@ -246,15 +246,14 @@ def meanwhile(companion, said: list[dict]) -> list[str]:
     read it before the person's message (TurnStream.meanwhile): under a heading, each message indented, so that
     the reply after it stands apart."""
     from .conversation.elsewhere import KEPT
-    from .store.provenance import EXTERNAL, Source
+    from .mind.messages import from_outside
     if not said:
         return []
 
     def who(m: dict) -> str:
         if m["role"] == "companion":
             return companion.name
-        outside = m["source"] is not None and Source(m["source"]) in EXTERNAL
-        return m["speaker"] if outside else "you"
+        return m["speaker"] if from_outside(m) else "you"
     heading = "(meanwhile, in another program on this companion" + \
         (f"; its newest {KEPT} messages)" if len(said) >= KEPT else ")")
     return [heading] + [textwrap.indent(f"{who(m)}> {m['content']}", "    ") for m in said]

@@ -11,8 +11,7 @@ look is one pragma.
 import threading
 
 from ..mind.bids import HIDDEN
-from ..mind.messages import Messages
-from ..store.provenance import EXTERNAL, Source
+from ..mind.messages import Messages, from_outside
 from ..workspace import Entry
 from ..workspace.external import compose
 
@@ -70,7 +69,7 @@ def entries(rows: list[dict], hide: bool) -> list[Entry]:
             made.append(Entry("user", compose(typed[0], outside), frozenset(("message", i) for i in typed[1])))
         typed, outside = None, []
     for m in rows:
-        external = m["role"] == "user" and m["source"] is not None and Source(m["source"]) in EXTERNAL
+        external = from_outside(m)
         # Sent with the message gathered (it cites it), or, like it, sent with no typed words (none cites one).
         if external and typed is not None and m["sent_with"] == (typed[1][0] if typed[0] else None):
             typed[1].append(m["id"])

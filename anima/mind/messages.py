@@ -11,7 +11,7 @@ from ..errors import KnownError, NotFound
 from ..retrieval import fts
 from ..retrieval.indexer import Indexer
 from ..store.ids import new_id
-from ..store.provenance import Provenance, Source
+from ..store.provenance import EXTERNAL, Provenance, Source
 from ..store.soul import Soul, now
 
 # Control characters other than tab and newline carry no meaning in a chat and upset tokenizers. Invisible
@@ -96,6 +96,12 @@ def conversation(soul: Soul, message_id: int) -> tuple[str, int]:
     if not rows or rows[0]["first"] is None:
         raise NotFound(f"There is no message #{message_id}.")
     return rows[0]["session"], rows[0]["first"]
+
+
+def from_outside(row: dict) -> bool:
+    """Whether a stored message, as `page` or `elsewhere` gives it (with its `source`), is text from outside sent
+    with the person's message (pasted, a file, a tool's output), not their own words nor the companion's."""
+    return row["role"] == "user" and row.get("source") is not None and Source(row["source"]) in EXTERNAL
 
 
 # A message with where it came from (`source`: None for the companion's replies and for messages stored before

@@ -13,8 +13,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from anima.errors import KnownError
-from anima.mind.messages import External
-from anima.store.provenance import EXTERNAL, Source
+from anima.mind.messages import External, from_outside
+from anima.store.provenance import Source
 
 FILE_BYTES = 1_000_000  # a text file beyond this is not a message's attachment
 SHOWN_LINES = 8         # of outside text in a transcript bubble; the rest is in its tooltip and stored
@@ -62,12 +62,9 @@ def describe(label: str, text: str) -> str:
 
 def outside(message: dict) -> dict | None:
     """The provenance of a stored message when it is text from outside (else None), for the transcript."""
-    if message["role"] != "user" or not message.get("speaker"):
+    if not message.get("speaker") or not from_outside(message):  # Messages.page says where each came from
         return None
-    source = message.get("source")  # Messages.page says where each message came from
-    if source is None or Source(source) not in EXTERNAL:
-        return None
-    return {"source": source, "message_id": message.get("sent_with"), "detail": message.get("detail", "")}
+    return {"source": message["source"], "message_id": message.get("sent_with"), "detail": message.get("detail", "")}
 
 
 class Chip(QFrame):
