@@ -80,7 +80,7 @@ class Elsewhere(QObject):
             (self.forgets_seen, gone), self.version_seen, said = result
             if gone:
                 self.transcript.forget(gone)
-            if said_to is not None and said_to == self._said_to:  # not the first page read meanwhile
+            if said_to is not None:
                 self._said_version = self.version_seen if len(said) < PAGE else None
                 if said:
                     self._said_to = said[-1]["id"]
