@@ -550,4 +550,3 @@ class Conversation:
 
 def _lines(text: str) -> set[str]:
     return {line.strip() for line in text.splitlines() if line.strip()}
-
