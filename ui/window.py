@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QMainWindow, QP
                                QSplitter, QStatusBar, QVBoxLayout, QWidget)
 
 from anima import __version__
-from anima.errors import DiskError, DiskFull, SoulBusy
+from anima.errors import DiskError, DiskFull, KnownError, SoulBusy
 
 from . import errors, tasks
 
@@ -31,7 +31,7 @@ TITLE = f"Anima {__version__}"  # the app's name and version, in every title
 log = logging.getLogger(__name__)
 from .chat.attachments import outside
 from .chat.disk_banner import DiskBanner
-from .chat.elsewhere import Elsewhere
+from .chat.elsewhere import FOLLOW_MS, Elsewhere
 from .chat.input import MessageBox
 from .chat.transcript import Transcript
 
@@ -349,8 +349,12 @@ class MainWindow(QMainWindow):
         if self.cancel is not None:
             self.cancel.set()
 
-    def load_older(self, before_id, then=lambda: None) -> None:
-        """A page of history above what is shown; then `then()`, whether it was read or not."""
+    def load_older(self, before_id, then=lambda: None, again: bool = False) -> None:
+        """A page of history above what is shown; then `then()`, whether it was read or not.
+
+        A page that could not be read (another program holding the soul past the busy timeout, a read error) is
+        said once. The newest is then read again every FOLLOW_MS, quietly (`again`), until it is: the window
+        follows what other programs say only from there. An older one is asked for at the next scroll up."""
         if self.companion is None:
             then()
             return
@@ -368,11 +372,24 @@ class MainWindow(QMainWindow):
             then()
 
         def failed(error) -> None:
+            known = isinstance(error, KnownError)
             try:
-                errors.show(self, error)
+                if again and known:
+                    log.info("the newest page of history is still unread (%s); reading it again", type(error).__name__)
+                else:
+                    errors.show(self, error)
             finally:
+                if before_id is not None:
+                    self.transcript.older_unread()
+                elif known:
+                    QTimer.singleShot(FOLLOW_MS, self, lambda: self._read_newest_again(companion))
                 then()
         tasks.run(load, shown, failed, self)
+
+    def _read_newest_again(self, companion) -> None:
+        # Not for a soul swapped out since, nor once a page of it is shown (a history shown anew reads its own).
+        if companion is self.companion and not self.elsewhere.following and not self.reading_history:
+            self.load_older(None, again=True)
 
     def show_why(self, message_id: int) -> None:
         from .chat.why import WhyDialog

@@ -190,3 +190,59 @@ def test_a_reader_of_an_older_page_is_not_moved_by_a_message_from_elsewhere(qtbo
     qtbot.wait(300)
     assert t.bubbles[-1].text == "from the terminal"
     assert bar.value() == reading
+
+
+def test_a_newest_page_that_could_not_be_read_is_read_again_and_then_followed(qtbot, window, terminal,
+                                                                            monkeypatch):
+    """A window whose first page of history could not be read (another program held the soul past the busy
+    timeout) said so, then stayed empty and followed nothing another program said until the soul was shown again.
+    It says so once, reads the page again quietly until it can, and follows from there."""
+    from PySide6.QtWidgets import QMessageBox
+    from anima.errors import SoulBusy
+    talk(terminal, "said before the window looked", "Heard.")
+    said = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: said.append(text))
+    messages, failures = window.companion.messages, [SoulBusy("kept busy"), SoulBusy("kept busy")]
+    page = messages.page
+
+    def busy_then_read(*args):
+        if failures:
+            raise failures.pop(0)
+        return page(*args)
+    monkeypatch.setattr(messages, "page", busy_then_read)
+    window.show_history()
+    qtbot.waitUntil(lambda: shown(window) == [("user", "said before the window looked"), ("companion", "Heard.")],
+                    timeout=4 * FOLLOW_MS + 5_000)
+    assert failures == [] and said == ["kept busy"]
+    talk(terminal, "said after", "Heard again.")
+    qtbot.waitUntil(lambda: shown(window)[-1] == ("companion", "Heard again."), timeout=2 * FOLLOW_MS + 5_000)
+    assert len(shown(window)) == 4
+
+
+def test_an_older_page_that_could_not_be_read_is_asked_for_at_the_next_scroll(qtbot, window, monkeypatch):
+    """An older page that failed to read left the transcript waiting for it: scrolling up never loaded more."""
+    from PySide6.QtWidgets import QMessageBox
+    from anima.errors import SoulBusy
+    for i in range(40):
+        talk(window.companion, f"old message {i} " + "with words " * 10, f"old reply {i}")
+    window.show_history()
+    qtbot.waitUntil(lambda: not window.reading_history and len(window.transcript.bubbles) == 30, timeout=10_000)
+    said = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: said.append(text))
+    messages, failures = window.companion.messages, [SoulBusy("kept busy")]
+    page = messages.page
+
+    def busy_once(*args):
+        if failures:
+            raise failures.pop(0)
+        return page(*args)
+    monkeypatch.setattr(messages, "page", busy_once)
+    bar = window.transcript.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 100, timeout=10_000)
+    bar.setValue(bar.minimum() + 1)
+    bar.setValue(bar.minimum())
+    qtbot.waitUntil(lambda: len(said) == 1, timeout=10_000)
+    bar.setValue(bar.minimum() + 1)
+    bar.setValue(bar.minimum())
+    qtbot.waitUntil(lambda: len(window.transcript.bubbles) == 60, timeout=10_000)
+    assert len(said) == 1

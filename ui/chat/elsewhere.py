@@ -55,6 +55,11 @@ class Elsewhere(QObject):
         self._said_version = None
         self._shown += 1  # a look begun before the page was shown looked at a transcript without it
 
+    @property
+    def following(self) -> bool:
+        """Whether the newest page of the soul's history is shown, from which what others say is followed."""
+        return self._said_to is not None
+
     def stop(self) -> None:
         self.timer.stop()
 

@@ -187,6 +187,10 @@ class Transcript(QScrollArea):
         self.all_loaded = not messages
         self.loading_older = False
 
+    def older_unread(self) -> None:
+        """The older page asked for could not be read: the next scroll to the top asks again."""
+        self.loading_older = False
+
     def said_elsewhere(self, messages: list[dict], waiting: list[Bubble] = ()) -> None:
         """Newer messages another program stored (`anima chat`, another window), oldest first, as Messages.page
         gives them: in the order the soul stores them, among this window's own, above those not stored yet
