@@ -192,17 +192,11 @@ def test_a_reader_of_an_older_page_is_not_moved_by_a_message_from_elsewhere(qtbo
     assert bar.value() == reading
 
 
-def test_a_newest_page_that_could_not_be_read_is_read_again_and_then_followed(qtbot, window, terminal,
-                                                                            monkeypatch):
-    """A window whose first page of history could not be read (another program held the soul past the busy
-    timeout) said so, then stayed empty and followed nothing another program said until the soul was shown again.
-    It says so once, reads the page again quietly until it can, and follows from there."""
-    from PySide6.QtWidgets import QMessageBox
+def busy_pages(window, monkeypatch, n: int) -> list:
+    """The next `n` pages of history the window reads fail as another program holding the soul a long while
+    makes them fail; the list of failures still to come."""
     from anima.errors import SoulBusy
-    talk(terminal, "said before the window looked", "Heard.")
-    said = []
-    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: said.append(text))
-    messages, failures = window.companion.messages, [SoulBusy("kept busy"), SoulBusy("kept busy")]
+    messages, failures = window.companion.messages, [SoulBusy("kept busy") for _ in range(n)]
     page = messages.page
 
     def busy_then_read(*args):
@@ -210,6 +204,19 @@ def test_a_newest_page_that_could_not_be_read_is_read_again_and_then_followed(qt
             raise failures.pop(0)
         return page(*args)
     monkeypatch.setattr(messages, "page", busy_then_read)
+    return failures
+
+
+def test_a_newest_page_that_could_not_be_read_is_read_again_and_then_followed(qtbot, window, terminal,
+                                                                            monkeypatch):
+    """A window whose first page of history could not be read (another program held the soul past the busy
+    timeout) said so, then stayed empty and followed nothing another program said until the soul was shown again.
+    It says so once, reads the page again quietly until it can, and follows from there."""
+    from PySide6.QtWidgets import QMessageBox
+    talk(terminal, "said before the window looked", "Heard.")
+    said = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: said.append(text))
+    failures = busy_pages(window, monkeypatch, 2)
     window.show_history()
     qtbot.waitUntil(lambda: shown(window) == [("user", "said before the window looked"), ("companion", "Heard.")],
                     timeout=4 * FOLLOW_MS + 5_000)
@@ -222,21 +229,13 @@ def test_a_newest_page_that_could_not_be_read_is_read_again_and_then_followed(qt
 def test_an_older_page_that_could_not_be_read_is_asked_for_at_the_next_scroll(qtbot, window, monkeypatch):
     """An older page that failed to read left the transcript waiting for it: scrolling up never loaded more."""
     from PySide6.QtWidgets import QMessageBox
-    from anima.errors import SoulBusy
     for i in range(40):
         talk(window.companion, f"old message {i} " + "with words " * 10, f"old reply {i}")
     window.show_history()
     qtbot.waitUntil(lambda: not window.reading_history and len(window.transcript.bubbles) == 30, timeout=10_000)
     said = []
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: said.append(text))
-    messages, failures = window.companion.messages, [SoulBusy("kept busy")]
-    page = messages.page
-
-    def busy_once(*args):
-        if failures:
-            raise failures.pop(0)
-        return page(*args)
-    monkeypatch.setattr(messages, "page", busy_once)
+    busy_pages(window, monkeypatch, 1)
     bar = window.transcript.verticalScrollBar()
     qtbot.waitUntil(lambda: bar.maximum() > 100, timeout=10_000)
     bar.setValue(bar.minimum() + 1)
