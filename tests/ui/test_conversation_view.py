@@ -148,3 +148,25 @@ def test_a_number_of_any_length_is_gone_to_and_a_number_among_words_is_explained
     qtbot.waitUntil(lambda: "walrus" in view.note.text(), timeout=10_000)
     assert view.rows == [] and view.note.text() == (f"No message holds every word of “#{ids[37]} walrus”. (To go "
                                                     f"to message #{ids[37]}, search “#{ids[37]}” alone.)")
+
+
+def test_a_forget_that_takes_a_while_says_so_and_the_view_waits_for_it(qtbot, long_history, monkeypatch):
+    """A forget rewrites the whole file: ~16 s for a soul of 100,000 messages (bench scale), during which the view
+    said nothing and took more clicks. It says what takes the time, and takes no click until it is done."""
+    from ui.mind.base import FORGETTING
+    w, ids = long_history
+    view = open_view(qtbot, w, "Conversation")
+    held, forget = threading.Event(), w.companion.forget
+
+    def slow_forget(*args):
+        held.wait(30)
+        return forget(*args)
+    monkeypatch.setattr(w.companion, "forget", slow_forget)
+    view.table.selectRow(0)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Yes)
+    view.forget()
+    qtbot.waitUntil(lambda: view.error.text() == FORGETTING, timeout=10_000)
+    assert not view.isEnabled() and c_ids_kept(w, ids[-1])
+    held.set()
+    qtbot.waitUntil(lambda: view.error.text() == "Forgot 1 message.", timeout=10_000)
+    assert view.isEnabled() and not c_ids_kept(w, ids[-1])

@@ -1,13 +1,17 @@
 """What every Open Mind view shares: loading off the UI thread, showing what an edit broke, and telling what a
 forget took (the window takes the forgotten messages' bubbles off the transcript)."""
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from anima.errors import KnownError
 from anima.store.forget import Forgotten
 
 from .. import errors, tasks
+
+SLOW_MS = 400  # a change still running after this says so, and the view waits for it (no second click meanwhile)
+# A forget rewrites the whole file (store/forget.py, rewrite_file): ~1 s at 20,000 messages, ~16 s at 100,000.
+FORGETTING = "Forgetting… the whole file is written anew, so that no copy of it stays: a large soul takes seconds."
 
 
 class MindView(QWidget):
@@ -37,24 +41,40 @@ class MindView(QWidget):
         self.show_data(data)
         self.loaded = True
 
-    def change(self, fn, then=None, otherwise=None) -> None:
+    def change(self, fn, then=None, otherwise=None, doing: str = "Saving…") -> None:
         """Apply an edit off the UI thread; a broken rule is shown and the old value stays. An edit that forgets
         returns its Forgotten, told to whoever shows what went. `otherwise()` runs, on the UI thread, before a
-        refused edit is shown."""
+        refused edit is shown. One that takes a while says `doing` until it ends."""
         self.say("")
+        slow = QTimer(self, singleShot=True, interval=SLOW_MS)
+        slow.timeout.connect(lambda: (self.say(doing), self.setEnabled(False)))
+        slow.start()
+
+        def ended():
+            slow.stop()
+            slow.deleteLater()
+            self.setEnabled(True)
+            if self.error.text() == doing:
+                self.say("")
 
         def failed(error):
+            ended()
             if otherwise:
                 otherwise()
             self._failed(error)
 
         def done(result):
+            ended()
             if isinstance(result, Forgotten):
                 self.forgotten.emit(result)
             if then:
                 then()
             self.refresh()
         tasks.run(fn, done, failed, self)
+
+    def forgetting(self, fn, then=None) -> None:
+        """`change` for a forget: it says what takes the time."""
+        self.change(fn, then, doing=FORGETTING)
 
     def _failed(self, error) -> None:
         if errors.outlived(error):  # loading again would meet the closed soul again

@@ -152,4 +152,4 @@ class ConversationView(TableView):
             def forget():  # what went, and what it marked, said once it is done
                 gone.append(self.companion.forget("message", m["id"]))
                 return gone[0]
-            self.change(forget, then=lambda: self.say(f"Forgot {gone[0].describe()}."))
+            self.forgetting(forget, then=lambda: self.say(f"Forgot {gone[0].describe()}."))

@@ -86,4 +86,4 @@ class EpisodesView(TableView):
             return self.say("Select an episode first.")
         if QMessageBox.question(self, "Forget", f"Forget the episode “{e.summary}” completely? "
                                 "This cannot be undone.") == QMessageBox.Yes:
-            self.change(lambda: self.companion.forget("episode", e.id))
+            self.forgetting(lambda: self.companion.forget("episode", e.id))

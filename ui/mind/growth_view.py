@@ -41,4 +41,4 @@ class GrowthView(TableView):
             return self.say("Select an entry first.")
         if QMessageBox.question(self, "Forget", f"Forget “{g.entry}” completely? This cannot be undone.") \
                 == QMessageBox.Yes:
-            self.change(lambda: self.companion.forget("growth_log", g.id))
+            self.forgetting(lambda: self.companion.forget("growth_log", g.id))

@@ -44,7 +44,7 @@ class MemoriesView(TableView):
             return self.say("Select a memory first.")
         if QMessageBox.question(self, "Forget", f"Forget “{m['content']}” completely? This cannot be undone.") \
                 == QMessageBox.Yes:
-            self.change(lambda: self.companion.forget("memory", m["id"]))
+            self.forgetting(lambda: self.companion.forget("memory", m["id"]))
 
     def forget_person(self):
         name, ok = QInputDialog.getText(self, "Forget a person", "Forget everything about (name):")
@@ -54,4 +54,4 @@ class MemoriesView(TableView):
             def forget():  # returns what went, so that the window takes the forgotten messages off the screen too
                 gone.append(self.companion.forget_person(name.strip()))
                 return gone[0]
-            self.change(forget, then=lambda: self.say(f"Forgot {gone[0].describe()}."))
+            self.forgetting(forget, then=lambda: self.say(f"Forgot {gone[0].describe()}."))

@@ -129,7 +129,7 @@ class RulesView(MindView):
             return self.say("Select a rule first.")
         if QMessageBox.question(self, "Forget", f"Forget the rule “{r.pattern}” completely? This cannot be "
                                 "undone.") == QMessageBox.Yes:
-            self.change(lambda: self.companion.forget("rule", r.id))
+            self.forgetting(lambda: self.companion.forget("rule", r.id))
 
     # ---- stated preferences -------------------------------------------------------
 
@@ -147,4 +147,4 @@ class RulesView(MindView):
             return self.say("Select a preference first.")
         if QMessageBox.question(self, "Forget", f"Forget “{m['content']}” completely? This cannot be undone.") \
                 == QMessageBox.Yes:
-            self.change(lambda: self.companion.forget("memory", m["id"]))
+            self.forgetting(lambda: self.companion.forget("memory", m["id"]))

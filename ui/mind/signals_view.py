@@ -77,4 +77,4 @@ class SignalsView(TableView):
             return self.say("Select a signal first.")
         if QMessageBox.question(self, "Forget", f"Forget that you seemed “{s.signal}”? This cannot be undone.") \
                 == QMessageBox.Yes:
-            self.change(lambda: self.companion.forget("signal", s.id))
+            self.forgetting(lambda: self.companion.forget("signal", s.id))

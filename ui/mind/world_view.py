@@ -81,4 +81,4 @@ class WorldView(TableView):
         if card is None:
             return self.say("Select a card first.")
         if QMessageBox.question(self, "Delete", f"Delete the card “{card['title']}”?") == QMessageBox.Yes:
-            self.change(lambda: self.companion.forget("world_card", card["id"]))
+            self.forgetting(lambda: self.companion.forget("world_card", card["id"]))
