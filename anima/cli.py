@@ -15,8 +15,8 @@ import logging
 import os
 import sys
 import textwrap
-from contextlib import closing
-
+import threading
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 from .errors import DiskFull, KnownError, PassphraseNotText
@@ -24,6 +24,7 @@ from .store import KINDS, Home, PassphraseNeeded, keys, strength
 from .settings import chosen_home
 
 PASSPHRASE_ENV = "ANIMA_PASSPHRASE"
+SLOW_S = 0.4  # work still going after this says what it is doing (said_if_slow)
 EXPORT_PASSPHRASE_ENV = "ANIMA_EXPORT_PASSPHRASE"
 # OS errors that are the environment's or the user's doing, not ours.
 _ENVIRONMENT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOENT,
@@ -316,19 +317,33 @@ def cmd_recall(args) -> int:
 
 
 def cmd_forget(args) -> int:
+    from .store.forget import UNDER_WAY
     with closing(open_companion(args, talk=False)) as companion:
         companion.indexer_thread.join()
-        if args.person:
-            gone = companion.forget_person(args.person)
-        elif args.kind and args.id is not None:
-            if args.kind not in KINDS:
-                raise KnownError(f"There is no kind of record {args.kind!r}; the kinds are {', '.join(KINDS)}.")
-            gone = companion.forget(args.kind, args.id)
-        else:
-            raise KnownError("Say what to forget: `forget --person NAME` or `forget KIND ID`.")
+        with said_if_slow(UNDER_WAY):
+            if args.person:
+                gone = companion.forget_person(args.person)
+            elif args.kind and args.id is not None:
+                if args.kind not in KINDS:
+                    raise KnownError(f"There is no kind of record {args.kind!r}; the kinds are {', '.join(KINDS)}.")
+                gone = companion.forget(args.kind, args.id)
+            else:
+                raise KnownError("Say what to forget: `forget --person NAME` or `forget KIND ID`.")
         # Said before closing: a full disk that fails the close must not hide that the forget was done.
         print(f"Forgot {gone.describe()}.", flush=True)
     return 0
+
+
+@contextmanager
+def said_if_slow(what: str):
+    """`what` on stderr if the work in the block is still going after SLOW_S (a forget of a large soul)."""
+    timer = threading.Timer(SLOW_S, lambda: print(what, file=sys.stderr, flush=True))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
 
 
 def cmd_proposals(args) -> int:

@@ -357,6 +357,30 @@ def test_a_forget_done_before_closing_met_a_full_disk_is_said_done(companion, mo
     assert not companion.soul.query("SELECT 1 FROM messages")
 
 
+def test_a_forget_that_takes_a_while_says_so_while_it_runs(companion, monkeypatch, capsys):
+    """A forget rewrites the whole file: ~16 s for a soul of 100,000 messages (bench scale), with nothing said.
+    One still going after a moment says what takes the time, on stderr; a quick one says nothing of it."""
+    import time
+    from anima import cli
+    from anima.store.forget import UNDER_WAY
+    for text in ("Lunch with Bea", "Dinner with Bea"):
+        companion.soul.add("message", "user", session="s", role="user", content=text, created_at="2026")
+    monkeypatch.setattr(cli, "open_companion", lambda args, **_: _LeftOpen(companion))
+    monkeypatch.setattr(cli, "SLOW_S", 5.0)  # far longer than a forget of two messages takes
+    assert cli.main(["forget", "message", "1"]) == 0
+    assert capsys.readouterr() == ("Forgot 1 message.\n", "")
+    monkeypatch.setattr(cli, "SLOW_S", 0.2)
+    forget = companion.forget
+
+    def slow_forget(*args):
+        time.sleep(1.0)
+        return forget(*args)
+    monkeypatch.setattr(companion, "forget", slow_forget)
+    assert cli.main(["forget", "message", "2"]) == 0
+    out = capsys.readouterr()
+    assert out.out == "Forgot 1 message.\n" and out.err == UNDER_WAY + "\n"
+
+
 def test_plain_exports_are_readable_by_their_owner_only(companion, parts_cli, tmp_path):
     """A card (PNG or JSON), its lorebook and a parts pack are not encrypted: like `export --json`, they are
     written 0600, not 0644 (readable by anyone on the machine, found by a helper's QA), and whole."""

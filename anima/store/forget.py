@@ -415,6 +415,8 @@ def merge_segments(con) -> None:
 # soul (a 357 MB file), where beside it the program peaked 126 MB above, but the rebuild took 8.6-9.4 s, not
 # 5.8-8.1 s (each page the copy takes is encrypted and decrypted again): a small soul keeps the faster way.
 REWRITE_IN_MEMORY_MOST = 128 << 20
+# What a person waiting on a forget is told: the rebuild below takes ~1 s at 20,000 messages, ~16 s at 100,000.
+UNDER_WAY = "Forgetting… the whole file is written anew, so that no copy of it stays: a large soul takes seconds."
 _TEMP_FOLDER = threading.Lock()  # SQLite's folder for temporary files is one setting for the whole program
 REWRITE_ROOM_SPARE = 1 << 20
 

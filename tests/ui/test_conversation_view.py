@@ -153,7 +153,7 @@ def test_a_number_of_any_length_is_gone_to_and_a_number_among_words_is_explained
 def test_a_forget_that_takes_a_while_says_so_and_the_view_waits_for_it(qtbot, long_history, monkeypatch):
     """A forget rewrites the whole file: ~16 s for a soul of 100,000 messages (bench scale), during which the view
     said nothing and took more clicks. It says what takes the time, and takes no click until it is done."""
-    from ui.mind.base import FORGETTING
+    from anima.store.forget import UNDER_WAY
     w, ids = long_history
     view = open_view(qtbot, w, "Conversation")
     held, forget = threading.Event(), w.companion.forget
@@ -165,7 +165,7 @@ def test_a_forget_that_takes_a_while_says_so_and_the_view_waits_for_it(qtbot, lo
     view.table.selectRow(0)
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Yes)
     view.forget()
-    qtbot.waitUntil(lambda: view.error.text() == FORGETTING, timeout=10_000)
+    qtbot.waitUntil(lambda: view.error.text() == UNDER_WAY, timeout=10_000)
     assert not view.isEnabled() and c_ids_kept(w, ids[-1])
     held.set()
     qtbot.waitUntil(lambda: view.error.text() == "Forgot 1 message.", timeout=10_000)

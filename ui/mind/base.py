@@ -5,13 +5,11 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from anima.errors import KnownError
-from anima.store.forget import Forgotten
+from anima.store.forget import UNDER_WAY, Forgotten
 
 from .. import errors, tasks
 
 SLOW_MS = 400  # a change still running after this says so, and the view waits for it (no second click meanwhile)
-# A forget rewrites the whole file (store/forget.py, rewrite_file): ~1 s at 20,000 messages, ~16 s at 100,000.
-FORGETTING = "Forgetting… the whole file is written anew, so that no copy of it stays: a large soul takes seconds."
 
 
 class MindView(QWidget):
@@ -74,7 +72,7 @@ class MindView(QWidget):
 
     def forgetting(self, fn, then=None) -> None:
         """`change` for a forget: it says what takes the time."""
-        self.change(fn, then, doing=FORGETTING)
+        self.change(fn, then, doing=UNDER_WAY)
 
     def _failed(self, error) -> None:
         if errors.outlived(error):  # loading again would meet the closed soul again
