@@ -304,6 +304,13 @@ class Home:
                 raise
             # Windows (no shared locks, locks.py) refuses to rename over a file another program has open.
             raise SoulInUse() from None
+        # The old soul's -wal and -shm would be taken for the new one's (store/wal.py): with no program on the soul
+        # (alone) they hold nothing anyone needs. Killed before they go, the next open refuses them, and says so.
+        for path in _sidecars(self.soul_path):
+            try:
+                path.unlink(missing_ok=True)
+            except OSError as e:  # a folder in its place: the next open refuses it, and says what to do
+                log.warning("the replaced soul's %s could not be removed (%s)", path.name, e)
         keys.fsync_dir(self.dir)
 
 

@@ -22,7 +22,7 @@ import sqlcipher3
 
 from ..errors import (DamagedSoul, DiskError, DiskFull, ForgottenMeanwhile, ForgottenWhileExporting, InvalidEdit,
                       NotFound, ReadOnlyRecord, SoulBusy, SoulClosed)
-from . import forget, ids, migrations
+from . import forget, ids, migrations, wal
 from .kinds import KINDS
 from .kinds import kind as _kind_of
 from .provenance import Provenance
@@ -133,6 +133,33 @@ def _empty(path: Path) -> bool:
         return False  # opening says what is wrong with it
 
 
+def _check_log(path: Path, key: bytes) -> None:
+    """A WAL beside the soul, read through a read-only connection first (store/wal.py): one that is not this
+    soul's is refused before a connection that would fold it in is opened."""
+    con = sqlcipher3.connect(path.absolute().as_uri() + "?mode=ro", uri=True, isolation_level=None,
+                             check_same_thread=False)
+    try:
+        _keyed(con, key)
+        con.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        foreign = wal.foreign_frames(path, key)
+    except sqlcipher3.Error as e:
+        error = translate_disk(e, path, OPENING)
+        if isinstance(error, DamagedSoul):
+            error = DamagedSoul(f"The soul file {path}, or the write-ahead log beside it ({path.name}-wal), fails its "
+                                f"check: {e}. Nothing was changed. If {path.name}-wal came from elsewhere (another "
+                                "soul, a copy), move it out of the folder and open the companion again; if not, "
+                                "restore it from an exported core.")
+        raise error from e
+    finally:
+        con.close()  # read-only: it folds nothing in
+    if foreign:
+        raise DamagedSoul(f"The write-ahead log beside the soul ({path.name}-wal) was not written for this soul file: "
+                          f"{foreign} of its pages do not open with its key (another soul's log: one an import "
+                          "replaced, or copied from elsewhere). Folded in, it would damage the soul, so nothing was "
+                          f"changed. Move {path.name}-wal and {path.name}-shm out of {path.parent}, then open the "
+                          "companion again.")
+
+
 def _primary(e: sqlcipher3.Error) -> int | None:
     """SQLite's primary result code: an extended one (SQLITE_IOERR_WRITE is 778) keeps it in its low byte."""
     code = getattr(e, "sqlite_errorcode", None)
@@ -192,6 +219,12 @@ class Soul:
         # Made by this open: a soul being built under a staging name (a create, an import), which its maker
         # removes if closing fails; nothing of it is "kept in its WAL" then.
         self._made = create
+        if not create and (strange := wal.not_sqlites(self.path)):
+            raise DamagedSoul(f"{strange} beside the soul is not a file SQLite made (a folder, a pipe, a link to "
+                              "nowhere or to a device), so the companion cannot be opened; nothing was changed. If no "
+                              "Anima program is running, move it out of the folder and open the companion again.")
+        if not create and wal.logged(self.path):
+            _check_log(self.path, key)
         self.con = sqlcipher3.connect(str(self.path), isolation_level=None, check_same_thread=False)
         try:
             _keyed(self.con, key)
