@@ -30,6 +30,12 @@ def key_path(home_dir: Path) -> Path:
     return home_dir / "soul.key"
 
 
+def own_file(name: str) -> bool:
+    """Whether a file of this name in a home is the companion's own: its soul and key, SQLite's files beside the
+    soul, and the locks and partial files, all named from ".soul"."""
+    return name in ("soul.db", "soul.key") or name.startswith(("soul.db-", "soul.key.", ".soul"))
+
+
 CACHE_ENV = "ANIMA_CACHE"
 
 
@@ -54,3 +60,31 @@ def owner_only(folder: Path) -> None:
         os.chmod(folder, stat.S_IMODE(st.st_mode) & ~0o077)  # the owner's own bits as they were
     except OSError as e:
         log.warning("could not make a folder of the companion's readable by its owner only (%s)", type(e).__name__)
+
+
+def export_target(target: str | os.PathLike, home_dir: Path, folder: bool = False) -> Path:
+    """Where an export of the soul in `home_dir` is written: `target` with its symlinks followed (a link to a USB
+    stick's backup writes the backup, not a file in the link's place). KnownError for a place it must not go: one
+    of the companion's own files (an export onto soul.db or soul.key replaced the soul with its copy), or the home
+    itself, or something that is not a file (a folder, a device, a pipe), or a folder that is not there.
+    `folder`: the export is a folder of files (Markdown), made if missing."""
+    from .errors import KnownError
+    path = Path(os.path.abspath(Path(target).expanduser())).resolve()
+    home_dir = Path(os.path.abspath(home_dir)).resolve()
+    if path == home_dir or (path.parent == home_dir and own_file(path.name)):
+        raise KnownError(f"{target} is the companion's own {'folder' if path == home_dir else 'file'}, where its "
+                         "soul lives: nothing was written. Export to another name or place.")
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        if not folder and not path.parent.is_dir():
+            raise KnownError(f"There is no folder {path.parent} to export into: nothing was written.") from None
+        return path
+    except OSError as e:
+        raise KnownError(f"{target} cannot be written ({e.strerror}): nothing was written.") from None
+    if folder and not stat.S_ISDIR(mode):
+        raise KnownError(f"{target} is a file, not a folder: nothing was written. Choose a folder for the files.")
+    if not folder and not stat.S_ISREG(mode):
+        what = "a folder" if stat.S_ISDIR(mode) else "a device or a pipe"
+        raise KnownError(f"{target} is {what}, not a file: nothing was written. Choose a file name to export to.")
+    return path

@@ -404,3 +404,53 @@ def test_no_passphrase_to_ask_for_is_one_mistake_not_two(anima_home):
                        cwd=ROOT, timeout=120, stdin=subprocess.DEVNULL)
     assert r.returncode == 2
     assert r.stderr.strip() == "anima: No passphrase: set ANIMA_PASSPHRASE or run from a terminal."
+
+
+def _exports(anima_home, monkeypatch) -> str:
+    """A home with one message, and the passphrases an export asks for; the message."""
+    with Home(anima_home).create(PASSPHRASE) as soul:
+        soul.add("message", "user", session="s", role="user", content="kept safe", created_at="2026")
+    monkeypatch.setenv("ANIMA_PASSPHRASE", PASSPHRASE)
+    monkeypatch.setenv("ANIMA_EXPORT_PASSPHRASE", "an export passphrase of some length")
+    return "kept safe"
+
+
+def _still_there(anima_home, said: str) -> bool:
+    with Home(anima_home).unlock(PASSPHRASE) as soul:
+        soul.check()
+        return [m["content"] for m in soul.query("SELECT content FROM messages")] == [said]
+
+
+@pytest.mark.parametrize("own", ["soul.db", "soul.key", "soul.db-wal", ".soul.lock", "."])
+def test_an_export_onto_the_companions_own_files_is_refused_and_the_soul_kept(anima_home, monkeypatch, capsys, own):
+    """QA: `anima export ~/.local/share/anima/soul.db` said "Exported", and the soul was gone: its only copy was
+    the core now in its place (soul.key the same; --json put the soul's text there in plain)."""
+    from anima import cli
+    said = _exports(anima_home, monkeypatch)
+    target = str(anima_home / own)
+    for args in (["export", target], ["export", "--json", target], ["export", "--markdown", target]):
+        assert cli.main(args) == 2, args
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "companion's own" in err and "nothing was written" in err, (args, err)
+    assert _still_there(anima_home, said)
+
+
+def test_an_export_to_a_link_writes_where_it_points_and_not_onto_other_things(anima_home, tmp_path, monkeypatch,
+                                                                               capsys):
+    """QA: an export to a symlink (to a backup on a USB stick) replaced the link with a local file; as root, an
+    export to /dev/full replaced the device; a folder or a missing folder gave a raw error naming a temporary file."""
+    from anima import cli
+    said = _exports(anima_home, monkeypatch)
+    (tmp_path / "usb").mkdir()
+    link = tmp_path / "backup.core"
+    link.symlink_to(tmp_path / "usb" / "backup.core")
+    assert cli.main(["export", str(link)]) == 0
+    assert link.is_symlink() and (tmp_path / "usb" / "backup.core").stat().st_size > 0
+    os.mkfifo(tmp_path / "pipe")
+    for target, says in ((tmp_path / "pipe", "a device or a pipe, not a file"), (tmp_path / "usb", "a folder"),
+                         (tmp_path / "nowhere" / "x.core", "There is no folder")):
+        assert cli.main(["export", str(target)]) == 2
+        err = capsys.readouterr().err
+        assert says in err and ".new" not in err and err.count("\n") == 1, err
+    assert not (tmp_path / "nowhere").exists() and (tmp_path / "pipe").is_fifo()
+    assert _still_there(anima_home, said)

@@ -16,8 +16,8 @@ the old file or none, and a full disk is a DiskFull that names the file.
 import json
 import os
 from collections.abc import Iterator
-from pathlib import Path
 
+from ..paths import export_target
 from ..store import keys
 from ..store.kinds import KINDS, LEDGERS
 from ..store.soul import Soul
@@ -95,9 +95,10 @@ def export_json(soul: Soul, path: str | os.PathLike) -> dict[str, int]:
     Written as it is read, a page of rows at a time, so memory stays bounded by a page, not by the soul; a full
     disk meets the writing, which write_pieces_atomically turns into a DiskFull, leaving nothing beside the old
     file."""
+    path = export_target(path, soul.path.parent)
     counts: dict[str, int] = {}
     keep_stored(soul)
     forgets = soul.forgets()
     # A forget committed meanwhile (here or in another program) may have taken what a page already read.
-    keys.write_pieces_atomically(Path(path), _json_pieces(soul, counts), lambda: soul.forgot_nothing_since(forgets))
+    keys.write_pieces_atomically(path, _json_pieces(soul, counts), lambda: soul.forgot_nothing_since(forgets))
     return counts

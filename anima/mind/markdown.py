@@ -17,6 +17,7 @@ import shutil
 from pathlib import Path
 
 from ..errors import DiskFull
+from ..paths import export_target
 from ..store import keys
 from ..store.soul import Soul
 from .selfmodel import SelfModel
@@ -61,7 +62,7 @@ def texts(soul: Soul) -> dict[str, str]:
 def write_markdown(soul: Soul, directory: str | os.PathLike) -> list[Path]:
     """Write SELF.md and world/*.md into `directory` (made if missing; files of the person's own there are left
     alone), all or none; returns the files written."""
-    directory = Path(os.path.abspath(directory))  # "." and "a/.." have a folder beside them too
+    directory = export_target(directory, soul.path.parent, folder=True)  # absolute: "." has a folder beside it too
     files = texts(soul)  # read all before writing anything
     made = _missing_parents(directory)
     # A folder already there is built into from inside it (a mount point, a USB stick's root, has no "beside" on

@@ -176,10 +176,11 @@ class Home:
         # Written as it is read, from one snapshot: the soul is never whole in memory (740 MB read whole, for
         # 100,000 messages), and this program's turns go on meanwhile (soul.reading). A forget committed since
         # the snapshot, here or in another program, would leave what it forgot in the core: none is written then.
+        path = paths.export_target(path, soul.path.parent)
         with soul.reading() as con:
             version = con.execute("SELECT max(version) FROM schema_migrations").fetchone()[0]
             forgets = forget.forgets(con)
-            core.write_core(Path(path), core.Tables.read(con, SOUL_TABLES), version, export_passphrase, progress,
+            core.write_core(path, core.Tables.read(con, SOUL_TABLES), version, export_passphrase, progress,
                             lambda: soul.forgot_nothing_since(forgets))
 
     def import_core(self, path: Path | str, export_passphrase: str, passphrase: str,
