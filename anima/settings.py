@@ -5,8 +5,10 @@ folder cannot live inside the data folder). No secret is ever kept here: an
 endpoint's API key lives in the OS keychain.
 """
 
+import errno
 import json
 import os
+import stat
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Callable
@@ -36,14 +38,24 @@ class Settings:
     @classmethod
     def load(cls) -> "Settings":
         p = cls.path()
-        if not p.exists():
+        data = _read(p)
+        if data is None:
             return cls()
         try:
-            raw = json.loads(p.read_text(encoding="utf-8"))
-            known = {f.name for f in fields(cls)}
-            return cls(**{k: v for k, v in raw.items() if k in known})
-        except (ValueError, TypeError) as e:
-            raise KnownError(f"The settings file {p} is damaged ({e}); fix or delete it.") from None
+            raw = json.loads(data.decode("utf-8"))
+        except ValueError as e:
+            raise _damaged(p, str(e)) from None
+        except RecursionError:  # Python's JSON reader recurses into each array and object
+            raise _damaged(p, "it is nested thousands deep") from None
+        if not isinstance(raw, dict):
+            raise _damaged(p, "it holds no JSON object")
+        # Keys this version does not know are left alone: an older or a newer Anima wrote them.
+        known = {f.name: f.type for f in fields(cls)}
+        given = {k: v for k, v in raw.items() if k in known}
+        for name, value in given.items():
+            if problem := _wrong(value, known[name]):
+                raise _damaged(p, f'its "{name}" {problem}')
+        return cls(**given)
 
     def validate(self) -> None:
         if self.context_tokens < 1024 or self.context_tokens > 131072:
@@ -93,6 +105,47 @@ def chosen_home(explicit: str | None = None) -> str | None:
     """The data folder a terminal command opens: `--home`, else the one chosen in the window's settings (so the
     window and the terminal open the same companion), else None: $ANIMA_HOME or the platform's user data dir."""
     return explicit or Settings.load().data_folder or None
+
+
+# A settings file is a few hundred bytes. Read no more than this: the path may lead to something endless.
+_LARGEST = 1 << 20
+_KINDS = {str: "text", bool: "true or false", int: "a whole number"}
+
+
+def _read(p: Path) -> bytes | None:
+    """The settings file's bytes, or None when there is none. Only a regular file is opened: a pipe would wait for
+    a writer forever, and a device such as /dev/zero never ends."""
+    try:
+        regular = stat.S_ISREG(p.stat().st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as e:
+        if e.errno != errno.ELOOP:
+            raise
+        regular = False  # links that lead round in a circle
+    if not regular:
+        raise KnownError(f"The settings file {p} is not a regular file (it may be a folder, a pipe or a device); "
+                         "fix or delete it.")
+    with open(p, "rb") as f:
+        data = f.read(_LARGEST + 1)  # bounded even if it grew since it was looked at
+    if len(data) > _LARGEST:
+        raise KnownError(f"The settings file {p} is over {_LARGEST >> 20} MB, far more than settings take; fix or "
+                         "delete it.")
+    return data
+
+
+def _wrong(value, kind: type) -> str | None:
+    """What is wrong with a setting's value, for a field of type `kind`; None when nothing is. Types are compared
+    exactly: a bool is an int to Python, but true is no context size, and 1 is no yes or no."""
+    if type(value) is not kind:
+        return f"is not {_KINDS[kind]}"
+    if kind is str and "\0" in value:
+        return "holds a NUL character"
+    return None
+
+
+def _damaged(p: Path, why: str) -> KnownError:
+    return KnownError(f"The settings file {p} is damaged ({why}); fix or delete it.")
 
 
 def _key_finder(url: str, needed: bool):

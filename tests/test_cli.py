@@ -86,6 +86,77 @@ def test_the_terminal_opens_the_data_folder_chosen_in_the_window(anima_home, tmp
     assert Settings.load().data_folder == str(tmp_path / "window" / "moved-here")
 
 
+def said_by_check(capsys) -> str:
+    """`anima check`'s one line on stderr, for a mistake (exit 2)."""
+    from anima import cli
+    capsys.readouterr()
+    assert cli.main(["check"]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("anima: "), lines
+    return lines[0]
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize("what", ["pipe", "folder", "device"])
+def test_a_settings_file_that_is_not_a_regular_file_is_one_line_without_waiting(capsys, what):
+    """QA: a pipe there hung `anima check` (read, waiting for a writer), a link to /dev/zero read until memory ran out
+    (4.4 GB), a folder was a traceback. Now none is opened: one line. /dev/null stands in for the endless device
+    here, so that the code before the fix fails this test rather than eating the machine's memory."""
+    from anima.settings import Settings
+    path = Settings.path()
+    {"pipe": lambda: os.mkfifo(path), "folder": path.mkdir, "device": lambda: path.symlink_to("/dev/null")}[what]()
+    assert said_by_check(capsys) == (f"anima: The settings file {path} is not a regular file (it may be a folder, a "
+                                     "pipe or a device); fix or delete it.")
+
+
+def test_a_settings_file_over_a_megabyte_is_refused_without_reading_it_whole(capsys):
+    import tracemalloc
+
+    from anima.settings import Settings
+    path = Settings.path()
+    with open(path, "wb") as f:
+        f.write(b'{"data_folder": "')
+        f.truncate(64 << 20)  # sparse: no disk taken
+    tracemalloc.start()
+    try:
+        said = said_by_check(capsys)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert said == f"anima: The settings file {path} is over 1 MB, far more than settings take; fix or delete it."
+    assert peak < 4 << 20
+
+
+@pytest.mark.parametrize("text, why", [
+    ("[1, 2]", "it holds no JSON object"),
+    ('["a"]', "it holds no JSON object"),
+    ('"a folder"', "it holds no JSON object"),
+    ('{"data_folder": 5}', 'its "data_folder" is not text'),
+    ('{"data_folder": ["a"]}', 'its "data_folder" is not text'),
+    ('{"model_path": 7}', 'its "model_path" is not text'),
+    ('{"context_tokens": "big"}', 'its "context_tokens" is not a whole number'),
+    ('{"context_tokens": 4096.0}', 'its "context_tokens" is not a whole number'),
+    ('{"gpu_layers": true}', 'its "gpu_layers" is not a whole number'),  # a bool is an int to Python
+    # A key this version does not know is left alone (an older or a newer Anima wrote it); one it knows is checked.
+    ('{"from_a_newer_anima": [1, {}], "gpu_layers": "all"}', 'its "gpu_layers" is not a whole number'),
+    ('{"endpoint_uses_key": 1}', 'its "endpoint_uses_key" is not true or false'),
+    ('{"data_folder": "/x\\u0000y"}', 'its "data_folder" holds a NUL character'),
+    ("[" * 100_000 + "]" * 100_000, "it is nested thousands deep"),  # RecursionError
+])
+def test_settings_of_the_wrong_shape_are_one_clear_line_naming_the_file_and_the_field(capsys, text, why):
+    """QA: each was a traceback, at load (AttributeError), when the folder was opened or the model read (TypeError,
+    ValueError: embedded null byte), or in validate (TypeError)."""
+    from anima.errors import KnownError
+    from anima.settings import Settings
+    path = Settings.path()
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(KnownError) as refused:
+        Settings.load()
+    assert str(refused.value) == f"The settings file {path} is damaged ({why}); fix or delete it."
+    assert said_by_check(capsys) == f"anima: {refused.value}"
+    assert path.read_text(encoding="utf-8") == text  # left as it was, for the person to fix
+
+
 @pytest.mark.slow  # runs `python -m anima`
 def test_export_json_holds_every_kind_readable_and_says_it_is_not_encrypted(anima_home, tmp_path):
     with Home(anima_home).create(PASSPHRASE) as soul:
