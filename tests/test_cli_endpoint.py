@@ -4,6 +4,10 @@ The server here is simulated (tests/models/test_dialects.py); tests/models/test_
 through llama-cpp-python's real server.
 """
 
+import json
+import os
+import re
+
 import keyring
 import keyring.backends.null
 import pytest
@@ -69,6 +73,27 @@ def test_endpoint_and_model_on_the_command_line_are_for_this_run_only(server, tm
 def test_a_wrong_endpoint_on_the_command_line_is_one_clear_line(argv, says):
     with pytest.raises(KnownError, match=says):
         chosen_chat_model(chat_args(*argv))
+
+
+@pytest.mark.timeout(20)
+def test_a_model_path_that_is_a_pipe_is_one_clear_line_without_waiting(tmp_path):
+    """QA: a FIFO as the model (in the settings or with --model) hung `anima chat`: read_header opened it, and
+    opening a pipe waits for a writer. It is looked at first, never opened."""
+    from anima.models.gguf import read_header
+    pipe = tmp_path / "model.gguf"
+    os.mkfifo(pipe)
+    says = f"{pipe} is not a regular file (a pipe or a device, say); choose a .gguf model file."
+    with pytest.raises(ModelError) as refused:
+        read_header(pipe)
+    assert str(refused.value) == says
+    with pytest.raises(ModelError, match=re.escape(says)):
+        chosen_chat_model(chat_args("--model", str(pipe)))
+    Settings.path().write_text(json.dumps({"model_path": str(pipe)}))  # saved by an older Anima, or by hand
+    with pytest.raises(ModelError, match=re.escape(says)):
+        chosen_chat_model(chat_args())
+    (tmp_path / "folder.gguf").mkdir()
+    with pytest.raises(ModelError, match="is a folder; choose a .gguf model file"):
+        read_header(tmp_path / "folder.gguf")
 
 
 def test_the_key_from_the_environment_is_sent_and_never_saved(server, monkeypatch):

@@ -5,6 +5,7 @@ of metadata entries (64-bit), then the first entry's key as a length and UTF-8 t
 HTML error page saved under a model's name, or another kind of file fails here with one clear sentence.
 """
 
+import stat
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,12 +29,16 @@ class Header:
 def read_header(path: str | Path) -> Header:
     path = Path(path).expanduser()
     try:
-        with open(path, "rb") as f:
-            head = f.read(HEADER_BYTES)
+        mode = path.stat().st_mode
     except FileNotFoundError:
         raise ModelError(f"There is no model file at {path}.") from None
-    except IsADirectoryError:
-        raise ModelError(f"{path} is a folder; choose a .gguf model file.") from None
+    # Looked at before it is opened: opening a pipe waits for a writer, forever.
+    if stat.S_ISDIR(mode):
+        raise ModelError(f"{path} is a folder; choose a .gguf model file.")
+    if not stat.S_ISREG(mode):
+        raise ModelError(f"{path} is not a regular file (a pipe or a device, say); choose a .gguf model file.")
+    with open(path, "rb") as f:
+        head = f.read(HEADER_BYTES)
     return parse_header(head, str(path))
 
 
