@@ -24,6 +24,7 @@ FILE_SHARE_DELETE): Home._install reports that as the same refusal. The key lock
 import errno
 import logging
 import os
+import stat
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -56,6 +57,17 @@ class NoFileLocks(KnownError):
         super().__init__(f"The folder {directory} is on a filesystem without file locks ({error.strerror or error}),"
                          f" which Anima needs to keep two programs from damaging the companion: {outcome}. Keep the "
                          "companion on a local disk (set ANIMA_HOME to a folder there).")
+
+
+class NotALockFile(KnownError):
+    """Something other than a file where a lock file goes (a folder, a pipe, a device, a link to nowhere), put there
+    by hand or by another tool: Anima never makes one. Nothing can be locked with it, so nothing is opened, swapped
+    or written, and the person is told what to remove."""
+
+    def __init__(self, path: Path, outcome: str):
+        super().__init__(f"The lock file {path} is not a regular file, and Anima can lock nothing with it: "
+                         f"{outcome}. If no Anima program is running, remove that lock file (Anima makes a new one) "
+                         "and try again.")
 
 
 # What flock(2) says on a filesystem that has no such locks. EINVAL too: the operations here are always valid.
@@ -165,15 +177,25 @@ def key_writes(directory: Path):
 
 def _open(path: Path, outcome: str, write: bool = False) -> int:
     # Read-only is enough for a shared flock, and opens a lock file that a read-only home already holds; an
-    # exclusive one is opened for writing, which NFS (flock emulated by byte-range locks) requires.
-    flags = (os.O_RDWR if write or not SHARED else os.O_RDONLY) | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+    # exclusive one is opened for writing, which NFS (flock emulated by byte-range locks) requires. O_NONBLOCK:
+    # a pipe put where the lock file goes opens at once (to be refused below) instead of waiting for a writer
+    # forever; it changes nothing else here (flock waits, or not, by LOCK_NB alone).
+    flags = (os.O_RDWR if write or not SHARED else os.O_RDONLY) | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) \
+        | getattr(os, "O_NONBLOCK", 0)
     try:
-        return os.open(path, flags, 0o600)
+        fd = os.open(path, flags, 0o600)
     except OSError as e:
         if e.errno in (errno.ENOSPC, errno.EDQUOT):
             raise DiskFull(f"The disk holding {path.parent} is full: {outcome}. Free some space and try again.") \
                 from e
+        # A folder (EISDIR), a link to nowhere (ENOENT) or round in a circle (ELOOP), a socket (ENXIO).
+        if e.errno in (errno.EISDIR, errno.ENOENT, errno.ELOOP, errno.ENXIO) and os.path.lexists(path):
+            raise NotALockFile(path, outcome) from None
         raise
+    if not stat.S_ISREG(os.fstat(fd).st_mode):  # a pipe or a device: nothing to lock with
+        os.close(fd)
+        raise NotALockFile(path, outcome)
+    return fd
 
 
 def _say_unshared() -> None:

@@ -190,3 +190,52 @@ def test_a_filesystem_without_file_locks_is_one_clear_refusal_and_changes_nothin
     assert {p.name: digest(p) for p in home.dir.iterdir()} == at_rest
     with home.unlock(PASSPHRASE) as soul:
         assert said(soul) == ["kept"]
+
+
+def not_a_file(what: str, path) -> None:
+    """Something other than a regular file at `path`, as another tool or a slip by hand could leave there."""
+    {"pipe": lambda: os.mkfifo(path), "folder": path.mkdir, "device": lambda: path.symlink_to("/dev/null"),
+     "link to nowhere": lambda: path.symlink_to(path.parent / "nowhere" / path.name)}[what]()
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize("what", ["pipe", "folder", "device", "link to nowhere"])
+def test_a_lock_file_that_is_not_a_regular_file_is_one_clear_refusal_without_waiting(anima_home, tmp_path, capsys,
+                                                                                     monkeypatch, what):
+    """QA: a pipe as .soul.lock hung every command that opens the soul (opening it waited for a writer); a folder
+    or a link to nowhere was a bare OS error ("[Errno 21] Is a directory"). Now each is refused in one line that
+    says what to do, for opening, an import over the soul and a passphrase change alike; nothing is opened,
+    swapped or written, and once it is removed all is as it was."""
+    from anima.store import locks
+    from anima.store.soul import OPENING
+    home = Home(anima_home)
+    with home.create(PASSPHRASE) as soul:
+        soul.add("message", "user", session="s", role="user", content="kept", created_at="2026")
+        Home.export(soul, tmp_path / "soul.core", EXPORT)
+    at_rest = {p.name: digest(p) for p in home.dir.iterdir() if p.is_file()}
+
+    def refused(name: str, outcome: str) -> str:
+        return (rf"The lock file {re.escape(str(home.dir / name))} is not a regular file, and Anima can lock nothing "
+                rf"with it: {re.escape(outcome)}\. If no Anima program is running, remove that lock file")
+    presence, key_writes = home.dir / locks.PRESENCE, home.dir / locks.KEY_WRITES
+    presence.unlink()
+    not_a_file(what, presence)
+    with pytest.raises(locks.NotALockFile, match=refused(locks.PRESENCE, OPENING)):
+        home.unlock(PASSPHRASE)
+    with pytest.raises(locks.NotALockFile, match=refused(locks.PRESENCE, "nothing was changed")):
+        home.import_core(tmp_path / "soul.core", EXPORT, PASSPHRASE, replace=True)
+    monkeypatch.setenv("ANIMA_PASSPHRASE", PASSPHRASE)
+    capsys.readouterr()
+    assert cli.main(["check"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("anima: The lock file ") and "Traceback" not in err[0]
+    presence.rmdir() if what == "folder" else presence.unlink()
+    key_writes.unlink()
+    not_a_file(what, key_writes)
+    with pytest.raises(locks.NotALockFile, match=refused(locks.KEY_WRITES, "the key file was not changed")):
+        home.change_passphrase(PASSPHRASE, "a new passphrase for a new season")
+    key_writes.rmdir() if what == "folder" else key_writes.unlink()
+    assert {p.name: digest(p) for p in home.dir.iterdir() if p.is_file() and p.name != locks.PRESENCE} == \
+        {name: d for name, d in at_rest.items() if name not in (locks.PRESENCE, locks.KEY_WRITES)}
+    with home.unlock(PASSPHRASE) as soul:  # removed: Anima makes them again, and all is as it was
+        assert said(soul) == ["kept"]
