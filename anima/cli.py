@@ -19,11 +19,14 @@ import threading
 from contextlib import closing, contextmanager
 from pathlib import Path
 
-from .errors import DiskFull, KnownError, PassphraseNotText
+from .errors import DiskError, DiskFull, KnownError, PassphraseNotText, SoulBusy
 from .store import KINDS, Home, PassphraseNeeded, keys, strength
 from .settings import chosen_home
 
 PASSPHRASE_ENV = "ANIMA_PASSPHRASE"
+# What fails one message in `anima chat` and leaves the conversation going: the window keeps the message and sends
+# it again; the terminal says so and the person sends it again (their line is still on the screen).
+PASSING = (SoulBusy, DiskFull, DiskError)
 SLOW_S = 0.4  # work still going after this says what it is doing (said_if_slow)
 EXPORT_PASSPHRASE_ENV = "ANIMA_EXPORT_PASSPHRASE"
 # OS errors that are the environment's or the user's doing, not ours.
@@ -274,11 +277,14 @@ def cmd_chat(args) -> int:
         if interactive:
             print(f"{companion.name} is here. (Ctrl-D to leave.) {CHAT_HELP}")
 
+        named = []  # the reply's "Name> " is printed, its line not ended yet
+
         def heard(said: list[dict]) -> None:
             if interactive:  # at once: recall and the parts' bids may take the model seconds
                 for shown in meanwhile(companion, said):
                     print(shown, flush=True)
                 print(f"{companion.name}> ", end="", flush=True)
+                named.append(True)
         while True:
             try:
                 line = input("you> " if interactive else "")
@@ -290,9 +296,18 @@ def cmd_chat(args) -> int:
             if line.strip() == EVOLVE and not external:
                 print(f"{companion.name}: {_evolved(companion)}", flush=True)
                 continue
-            turn = companion.turn(line, external=external, heard=heard)
-            for piece in turn:
-                print(piece, end="", flush=True)
+            named.clear()
+            try:
+                turn = companion.turn(line, external=external, heard=heard)
+                for piece in turn:
+                    print(piece, end="", flush=True)
+            except PASSING as e:  # this message failed; the conversation goes on, as in the window
+                if named:
+                    print(flush=True)
+                saved = getattr(e, "message_saved", False)  # the reply failed, after the message was stored
+                print(f"anima: {e} " + ("Your message was saved; the reply was not." if saved else
+                                        "Your message was not saved: send it again."), file=sys.stderr, flush=True)
+                continue
             print(flush=True)
             if turn.not_kept:
                 print(NOT_KEPT, file=sys.stderr, flush=True)

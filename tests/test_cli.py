@@ -525,3 +525,40 @@ def test_an_export_to_a_link_writes_where_it_points_and_not_onto_other_things(an
         assert says in err and ".new" not in err and err.count("\n") == 1, err
     assert not (tmp_path / "nowhere").exists() and (tmp_path / "pipe").is_fifo()
     assert _still_there(anima_home, said)
+
+
+def test_a_message_another_program_kept_the_soul_busy_for_ends_that_message_not_the_conversation(
+        companion, monkeypatch, capsys):
+    """QA: another program holding the soul past the busy timeout ended `anima chat` (exit 2), the conversation
+    with it, where the window says so and sends the message again. The terminal says what was and was not saved,
+    and goes on."""
+    from anima import cli
+    from anima.errors import SoulBusy
+    monkeypatch.setattr(cli, "open_companion", lambda args, create_if_missing=False: companion)
+    monkeypatch.setattr(companion, "close", lambda: None)  # the fixture closes it
+    lines = iter(["first, while busy", "second, while busy", "third, free again"])
+
+    def typed(prompt=""):
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError from None
+    monkeypatch.setattr("builtins.input", typed)
+    busy = SoulBusy("Another program on this soul kept it busy.")
+    saved_busy = SoulBusy("Another program on this soul kept it busy.")
+    saved_busy.message_saved = True
+    failures, turn = [busy, saved_busy], companion.turn
+
+    def sometimes_busy(*args, **kwargs):
+        if failures:
+            raise failures.pop(0)
+        return turn(*args, **kwargs)
+    monkeypatch.setattr(companion, "turn", sometimes_busy)
+    companion.chat.enqueue("Answered at last.")
+    assert cli.main(["chat"]) == 0
+    out, err = capsys.readouterr()
+    assert "Answered at last." in out
+    assert err.splitlines() == [
+        "anima: Another program on this soul kept it busy. Your message was not saved: send it again.",
+        "anima: Another program on this soul kept it busy. Your message was saved; the reply was not."]
+
