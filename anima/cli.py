@@ -61,6 +61,8 @@ def typed(prompt: str) -> str:
         return getpass.getpass(prompt)
     except UnicodeDecodeError:
         raise PassphraseNotText() from None
+    except EOFError:  # Ctrl-D at the prompt
+        raise KnownError("No passphrase was typed (the input ended); nothing was changed.") from None
 
 
 def names_in(soul) -> tuple[str, ...]:
@@ -119,8 +121,9 @@ def cmd_export(args) -> int:
 
 def cmd_import(args) -> int:
     home = Home(args.home)
+    replacing = home.exists()  # a home that cannot be one is said before any passphrase is asked for
     export_pass = ask(EXPORT_PASSPHRASE_ENV, "Export passphrase of the core: ")
-    if home.exists():  # replacing proves ownership with the passphrase it has: nothing is chosen
+    if replacing:  # replacing proves ownership with the passphrase it has: nothing is chosen
         passphrase = ask(PASSPHRASE_ENV, "Passphrase of the companion to replace: ")
     else:
         home.ensure_vacant()

@@ -562,3 +562,35 @@ def test_a_message_another_program_kept_the_soul_busy_for_ends_that_message_not_
         "anima: Another program on this soul kept it busy. Your message was not saved: send it again.",
         "anima: Another program on this soul kept it busy. Your message was saved; the reply was not."]
 
+
+def test_a_home_that_is_not_a_folder_is_one_line(tmp_path, capsys):
+    """QA: --home naming a file (soul.db itself, say) ended `chat` and `import` in a FileExistsError traceback, and
+    `check` said no companion lived there yet."""
+    from anima import cli
+    not_a_folder = tmp_path / "soul.db"
+    not_a_folder.write_bytes(b"a file of the person's")
+    for args in (["--home", str(not_a_folder), "check"], ["--home", str(not_a_folder), "chat"],
+                 ["--home", str(not_a_folder), "import", str(tmp_path / "any.core")]):
+        assert cli.main(args) == 2, args
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "is not a folder" in err, err
+    assert not_a_folder.read_bytes() == b"a file of the person's"
+
+
+def test_ctrl_d_at_a_passphrase_prompt_is_one_line_and_changes_nothing(anima_home, monkeypatch, capsys):
+    """QA: Ctrl-D at any passphrase prompt (check, passphrase, import) ended in getpass's EOFError traceback."""
+    import getpass
+    import io
+    from anima import cli
+    Home(anima_home).create(PASSPHRASE).close()
+    key = (anima_home / "soul.key").read_bytes()
+    monkeypatch.setattr("sys.stdin", type("Tty", (io.StringIO,), {"isatty": lambda self: True})())
+
+    def ended(prompt=""):
+        raise EOFError
+    monkeypatch.setattr(getpass, "getpass", ended)
+    for args in (["check"], ["passphrase"]):
+        assert cli.main(args) == 2, args
+        err = capsys.readouterr().err
+        assert err == "anima: No passphrase was typed (the input ended); nothing was changed.\n", err
+    assert (anima_home / "soul.key").read_bytes() == key

@@ -32,6 +32,12 @@ class Home:
         self.key_path = paths.key_path(self.dir)
 
     def exists(self) -> bool:
+        """Whether a companion lives here. KnownError when the home's path leads to something that is not a folder
+        (a file, a pipe, a link round in a circle): no companion can live there, and none is made there."""
+        if os.path.lexists(self.dir) and not self.dir.is_dir():
+            raise KnownError(f"{self.dir} is not a folder, so no companion can live there; nothing was changed. "
+                             "Choose a folder as the companion's home (--home, ANIMA_HOME, or the data folder in "
+                             "Settings).")
         return self.soul_path.exists()
 
     def ensure_vacant(self) -> None:
