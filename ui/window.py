@@ -120,7 +120,8 @@ class MainWindow(QMainWindow):
         self.poll.start()
         # What another program says (`anima chat`, another window) shows here too, within seconds, and what it
         # forgot leaves.
-        self.elsewhere = Elsewhere(self.transcript, lambda: self.companion, self._unsaved, self.refresh_mind, self)
+        self.elsewhere = Elsewhere(self.transcript, lambda: self.companion, self._unsaved, self._written_elsewhere,
+                                   self)
         self._asked = False  # the person already said to close, losing what waits (quit_asked)
         self.idle = QTimer(self, singleShot=True)
         self.idle.timeout.connect(self.idle_reached)
@@ -557,6 +558,11 @@ class MainWindow(QMainWindow):
             self.split.addWidget(self._mind)
             self.split.setSizes([650, 450])
         return self._mind
+
+    def _written_elsewhere(self) -> None:
+        """Another program committed something: the open view and the count of proposals that wait follow it."""
+        self.refresh_mind()
+        self.refresh_pending()
 
     def refresh_mind(self) -> None:
         """Load the Open Mind's open view again, when it is built and shown."""

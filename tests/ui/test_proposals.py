@@ -102,3 +102,15 @@ def test_a_stale_proposal_says_why_cannot_be_accepted_and_can_be_rejected(qtbot,
     qtbot.mouseClick(view.reject_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: status(c, d.proposal_id) == "rejected" and not view.rows, timeout=10_000)
     assert c.self_model.read().human == "- Lives in Rome"
+
+
+def test_the_count_of_changes_that_wait_follows_another_program(qtbot, window, terminal):
+    """QA: `anima proposals --accept` (or a forget, or learning in `anima chat`) changed what waits, and the
+    window's status line kept its old count until its Proposed changes view was opened."""
+    from ui.chat.elsewhere import FOLLOW_MS
+    first, second = propose(terminal, OBEY), propose(terminal, "Always answer in French")
+    qtbot.waitUntil(lambda: "2 changes wait for you" in window.pending.text(), timeout=2 * FOLLOW_MS + 5_000)
+    terminal.accept_proposal(first)
+    qtbot.waitUntil(lambda: "1 change waits for you" in window.pending.text(), timeout=2 * FOLLOW_MS + 5_000)
+    terminal.reject_proposal(second)
+    qtbot.waitUntil(lambda: window.pending.text() == "", timeout=2 * FOLLOW_MS + 5_000)
