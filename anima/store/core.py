@@ -275,7 +275,7 @@ class Reader:
             raise BadCore(f"{path} cannot be read ({e.strerror or e}).") from None
         # ValueError: not JSON, or not UTF-8 (UnicodeDecodeError). RecursionError: JSON nested thousands deep.
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
-            raise BadCore(f"{path} passed its checks but its content cannot be read ({e}).") from None
+            raise BadCore(f"{path} passed its checks but its content cannot be read ({_why(e)}).") from None
 
 
 def read_core(path: Path, passphrase: str, progress: Progress | None = None) -> CoreContents:
@@ -328,7 +328,22 @@ def _header(f, size: int, path: Path) -> _Header:
         return head
     # RecursionError: JSON nested thousands deep.
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
-        raise BadCore(f"{path} is damaged (its header cannot be read: {e}).") from None
+        raise BadCore(f"{path} is damaged (its header cannot be read: {_why(e)}).") from None
+
+
+def _why(e: Exception) -> str:
+    """Why a core's header or content could not be read, in words for the person rather than Python's."""
+    if isinstance(e, KeyError):
+        return f"{e.args[0]!s} is missing from it" if e.args else "something is missing from it"
+    if isinstance(e, (TypeError, AttributeError)):
+        return "a field in it holds a value of the wrong kind"
+    if isinstance(e, RecursionError):
+        return "it is nested thousands deep"
+    if isinstance(e, UnicodeDecodeError):
+        return "it is not UTF-8 text"
+    if isinstance(e, ValueError) and "digits" in str(e):  # int() past Python's limit on a number's length
+        return "a number in it is thousands of digits long"
+    return str(e)
 
 
 def _unlock(passphrase: str, head: _Header, path: Path) -> AESGCM:

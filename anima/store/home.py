@@ -274,7 +274,10 @@ class Home:
                                 "SET value = excluded.value", (companion_id,))
             # OverflowError, UnicodeEncodeError: a value SQLite cannot take (core.Reader refuses those it knows of).
             except (sqlcipher3.Error, InvalidEdit, ReadOnlyRecord, OverflowError, UnicodeEncodeError) as e:
-                raise BadCore(f"The core's content does not fit the soul's rules ({e}); nothing was imported.") from None
+                # SQLite's own words: the edit's sentence ("the old value is kept") is about an edit, not an import.
+                why = e.__cause__ if isinstance(e, (InvalidEdit, ReadOnlyRecord)) and e.__cause__ else e
+                raise BadCore(f"The core's content does not fit the soul's rules ({why}); nothing was imported.") \
+                    from None
             from .soul import translate
             try:
                 migrations.migrate(soul.con)

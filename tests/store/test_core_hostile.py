@@ -414,3 +414,26 @@ def test_the_command_line_refuses_crafted_content_in_one_line_and_leaves_no_fold
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and "does not fit the soul's rules" in lines[0] and "nothing was imported" in lines[0]
     assert not (tmp_path / "target").exists()
+
+
+# ---- what a refusal says ----------------------------------------------------------------------------------------
+
+def test_a_refusal_says_what_is_wrong_in_words_not_pythons(small_core, tmp_path):
+    """QA: a missing field was named bare ("its header cannot be read: 'schema_version'"); an over-long number gave
+    Python's advice to call sys.set_int_max_str_digits(); a core breaking a rule of the store said "the old value is
+    kept" inside nested brackets."""
+    header, rest = split(small_core.read_bytes())
+    h = json.loads(header)
+    del h["schema_version"]
+    missing = tmp_path / "missing.core"
+    missing.write_bytes(with_header(json.dumps(h), rest))
+    assert "schema_version is missing from it" in refused(missing, tmp_path)
+    long = tmp_path / "long.core"
+    long.write_bytes(with_kdf(small_core.read_bytes(), n="1" + "0" * 5000))
+    said = refused(long, tmp_path)
+    assert "thousands of digits long" in said and "set_int_max_str_digits" not in said
+    twice = tmp_path / "twice.core"
+    core.write_core(twice, {"meta": {"columns": ["key", "value"], "rows": [["name", "Ada"], ["name", "Bea"]]}},
+                    SCHEMA_VERSION, EXPORT)
+    said = refused(twice, tmp_path)
+    assert "UNIQUE constraint failed: meta.key" in said and "old value" not in said and "((" not in said
