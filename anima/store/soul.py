@@ -87,6 +87,12 @@ BUSY_TIMEOUT_MS = 30000
 CLOSING_WAIT_MS = 250
 UNSAVED = "nothing of this change was saved"
 OPENING = "the soul was not opened, and nothing in it was changed"
+# The key file opened with the passphrase, and the soul file's first page does not: restoring an old core over it,
+# as for damage, would throw away a soul that may be whole (it may only sit beside another companion's key).
+MISMATCHED = ("The soul file {path} does not open with the key beside it (soul.key): the two come from different "
+              "companions (one copied from another home), or the start of the soul file is damaged. Nothing was "
+              "changed. If files were copied, put the soul.key that came with this soul.db beside it; if not, "
+              "restore the soul from an exported core.")
 CREATING = "no soul was made, and nothing half-made is left"
 CLOSING = ("everything already saved is kept (in {name}-wal), and is folded into the soul the next time it opens "
            "with room to spare")
@@ -240,6 +246,8 @@ class Soul:
                                                      (forget.REWRITE_DUE,)).fetchone() is not None
         except sqlcipher3.Error as e:
             self.con.close()
+            if not create and "not a database" in str(e).lower():  # page 1 fails under a key its key file vouches for
+                raise DamagedSoul(MISMATCHED.format(path=self.path)) from e
             raise translate_disk(e, self.path, CREATING if create else OPENING) from e
         except BaseException:
             self.con.close()

@@ -113,3 +113,19 @@ def test_something_not_sqlites_beside_the_soul_is_said_to_be_so(tmp_path, name, 
         [".soul.key.lock", ".soul.lock", "soul.db", "soul.key", name])
     (odd.rmdir if what == "folder" else odd.unlink)()
     assert said(home) == ["kept"]
+
+
+@pytest.mark.parametrize("swapped", ["soul.db", "soul.key"])
+def test_a_soul_beside_another_companions_key_is_not_called_damaged(tmp_path, swapped):
+    """QA: another companion's soul.key (with the same passphrase) beside a whole soul.db, or the other way round,
+    was "damaged … restore it from an exported core": advice that would throw away a soul that is whole."""
+    home = closed_home(tmp_path / "a", ["mine"])
+    other = closed_home(tmp_path / "b", ["theirs"])
+    (home.dir / swapped).rename(tmp_path / f"mine.{swapped}")
+    shutil.copy(other.dir / swapped, home.dir / swapped)
+    before = digest(home.soul_path)
+    with pytest.raises(DamagedSoul, match="come from different companions") as refused:
+        home.unlock(PASSPHRASE)
+    assert "Nothing was changed" in str(refused.value) and digest(home.soul_path) == before
+    (tmp_path / f"mine.{swapped}").replace(home.dir / swapped)
+    assert said(home) == ["mine"]
