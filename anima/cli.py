@@ -263,7 +263,8 @@ def meanwhile(companion, said: list[dict]) -> list[str]:
         return m["speaker"] if from_outside(m) else "you"
     heading = "(meanwhile, in another program on this companion" + \
         (f"; its newest {KEPT} messages)" if len(said) >= KEPT else ")")
-    return [heading] + [textwrap.indent(f"{who(m)}> {m['content']}", "    ") for m in said]
+    # Blank lines too: a message of paragraphs stays one block under the heading.
+    return [heading] + [textwrap.indent(f"{who(m)}> {m['content']}", "    ", lambda _: True) for m in said]
 
 
 def cmd_chat(args) -> int:

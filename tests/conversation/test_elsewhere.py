@@ -217,3 +217,12 @@ def test_the_terminal_shows_what_was_said_elsewhere_and_its_name_before_the_turn
     assert shown.endswith(f"(meanwhile, in another program on this companion)\n    you> I adopted a kitten today\n"
                           f"    {terminal.name}> Congratulations!\n{terminal.name}> ")
     assert "Yes, a kitten." in capsys.readouterr().out
+
+
+def test_a_message_of_paragraphs_said_elsewhere_prints_as_one_indented_block(companion, terminal):
+    """QA: the blank lines between a message's paragraphs were printed flush left, so the block read as broken."""
+    from anima.cli import meanwhile
+    talk(companion, "First paragraph.\n\nSecond paragraph.", "Two of them.")
+    terminal.chat.enqueue("Yes.")
+    shown = "\n".join(meanwhile(terminal, terminal.turn("Seen that?").meanwhile)[1:])
+    assert all(line.startswith("    ") for line in shown.split("\n")), shown
