@@ -431,7 +431,8 @@ class Soul:
             except sqlcipher3.Error as e:
                 raise translate(e, self.path) from e
         if bad_pages or result != [("ok",)]:
-            detail = "; ".join(str(r[0]) for r in (bad_pages + result)[:5])
+            # The b-trees' "ok" is no part of what is wrong (pages past the soul's end fail only their HMACs).
+            detail = "; ".join(str(r[0]) for r in (bad_pages + (result if result != [("ok",)] else []))[:5])
             raise DamagedSoul(f"The soul file {self.path} is damaged: {detail}. It was not changed.")
 
     # ---- meta -----------------------------------------------------------

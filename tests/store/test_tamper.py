@@ -1,4 +1,5 @@
 import hashlib
+import os
 
 import pytest
 
@@ -100,3 +101,15 @@ def test_something_else_in_place_of_the_soul_file_is_said_to_be_so(anima_home, c
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and said in err[0] and "nothing was changed" in err[0], err
     assert home.soul_path.is_dir() if what == "folder" else home.soul_path.is_symlink()
+
+
+def test_a_page_of_garbage_after_the_end_is_said_without_an_ok(anima_home):
+    """QA: one page of garbage appended gave "HMAC verification failed for page 101; ok. It was not changed.":
+    the b-trees' "ok" read as part of what was wrong."""
+    home = Home(anima_home)
+    home.create(PASSPHRASE).close()
+    with open(home.soul_path, "ab") as f:
+        f.write(os.urandom(4096))
+    with home.unlock(PASSPHRASE) as soul, pytest.raises(DamagedSoul, match="HMAC verification failed") as refused:
+        soul.check()
+    assert "; ok" not in str(refused.value) and "ok." not in str(refused.value)
