@@ -146,24 +146,28 @@ def _check_log(path: Path, key: bytes) -> None:
                              check_same_thread=False)
     try:
         _keyed(con, key)
+        con.execute("BEGIN")  # a read transaction: no other program begins the log again while it is checked
         con.execute("SELECT count(*) FROM sqlite_master").fetchone()
         foreign = wal.foreign_frames(path, key)
+        con.execute("COMMIT")
     except sqlcipher3.Error as e:
         error = translate_disk(e, path, OPENING)
         if isinstance(error, DamagedSoul):
             error = DamagedSoul(f"The soul file {path}, or the write-ahead log beside it ({path.name}-wal), fails its "
                                 f"check: {e}. Nothing was changed. If {path.name}-wal came from elsewhere (another "
-                                "soul, a copy), move it out of the folder and open the companion again; if not, "
-                                "restore it from an exported core.")
+                                "soul's, a copy, one left by an interrupted import) and no Anima program is running, "
+                                "move it out of the folder and open the companion again; if not, restore the soul "
+                                "from an exported core.")
         raise error from e
     finally:
         con.close()  # read-only: it folds nothing in
     if foreign:
+        pages = "1 of its pages does" if foreign == 1 else f"{foreign} of its pages do"
         raise DamagedSoul(f"The write-ahead log beside the soul ({path.name}-wal) was not written for this soul file: "
-                          f"{foreign} of its pages do not open with its key (another soul's log: one an import "
-                          "replaced, or copied from elsewhere). Folded in, it would damage the soul, so nothing was "
-                          f"changed. Move {path.name}-wal and {path.name}-shm out of {path.parent}, then open the "
-                          "companion again.")
+                          f"{pages} not open with its key (another soul's log: one an import replaced, or copied "
+                          "from elsewhere). Folded in, it would damage the soul, so nothing was changed. If no Anima "
+                          f"program is running, move {path.name}-wal and {path.name}-shm out of {path.parent}, then "
+                          "open the companion again.")
 
 
 def _primary(e: sqlcipher3.Error) -> int | None:

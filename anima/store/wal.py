@@ -8,8 +8,8 @@ frames as they are, encrypted under another key): the soul is damaged for good, 
 So when a log is there, the soul is first opened read-only, which never folds anything in: page 1 is read through
 the log (SQLCipher checks its HMAC, which proves the key), then every frame SQLite takes for committed (the log's
 index in the -shm, built by that read) has its HMAC checked here, as SQLCipher would check it once read. Only a
-log that passes is opened read-write. The check reads the log once: ~4 KB a frame, a few ms for the 1,000 frames
-SQLite lets a log grow to between checkpoints.
+log that passes is opened read-write. The check reads the log once, ~4 KB a frame: a few ms for the 1,000 frames
+at which SQLite folds a log in, longer for one a forget's rebuild or a long export grew (every page of the soul).
 
 SQLCipher 4's page (its defaults, which every soul is made with): the page's ciphertext (page 1's after its
 16-byte salt), then 16 bytes of IV and a 64-byte HMAC-SHA512 of the ciphertext, the IV and the page number
@@ -60,16 +60,18 @@ def not_sqlites(db: Path) -> Path | None:
 
 def foreign_frames(db: Path, key: bytes) -> int | None:
     """How many committed frames of `db`'s WAL fail their HMAC under `key` (0: the log is the soul's), or None
-    when it cannot be told (a soul not made with SQLCipher 4's defaults, an index being rewritten this moment).
-    Call with a read-only connection open on `db` that has just read it: its index in the -shm is then current."""
+    when it cannot be told (a soul not made with SQLCipher 4's defaults, a log another program changed meanwhile).
+    Call inside a read transaction of a read-only connection on `db` that has read it: the -shm's index is then
+    current, and no other program can begin the log again (write over its frames) until the transaction ends."""
     try:
         with open(db, "rb") as f:
             first = f.read(4096)
         with open(f"{db}-wal", "rb") as wal:
             header = wal.read(WAL_HEADER)
-            committed = _committed(Path(f"{db}-shm"))
-            if len(header) < WAL_HEADER or committed is None:
+            index = _index(Path(f"{db}-shm"))
+            if len(header) < WAL_HEADER or index is None:
                 return None
+            committed = int.from_bytes(index[16:20], sys.byteorder)  # mxFrame, in the machine's own byte order
             size = struct.unpack(">I", header[8:12])[0]
             if size != len(first):
                 return None  # the page size the log says is not the file's (or the file is shorter than a page)
@@ -83,20 +85,23 @@ def foreign_frames(db: Path, key: bytes) -> int | None:
                     return None  # the index counts frames the file does not hold: being rewritten
                 page = struct.unpack(">I", frame[:4])[0]
                 bad += not _page_ok(frame[FRAME_HEADER:], page, mac_key)
-            return bad
+        # Another program may have folded the log in and begun it again meanwhile (new salts, frames written over
+        # from the first): SQLite changes the index before it writes a frame, so an unchanged index is a log read
+        # as it stood. (The caller's read transaction keeps it from being begun again; this is the proof.)
+        return bad if _index(Path(f"{db}-shm")) == index else None
     except OSError as e:
         log.info("the write-ahead log beside %s could not be checked (%s)", db.name, e)
         return None
 
 
-def _committed(shm: Path) -> int | None:
-    """The number of frames SQLite takes as committed (mxFrame), from the -shm's two copies of the index header
-    (unequal: a writer is changing it now)."""
+def _index(shm: Path) -> bytes | None:
+    """The header of SQLite's index of the log (its count of committed frames, mxFrame, and the log's salts), from
+    the -shm's two copies of it; None while a writer is changing it (the copies differ)."""
     with open(shm, "rb") as f:
         head = f.read(2 * SHM_HEADER)
     if len(head) < 2 * SHM_HEADER or head[:SHM_HEADER] != head[SHM_HEADER:]:
         return None
-    return int.from_bytes(head[16:20], sys.byteorder)  # the -shm is in the machine's own byte order
+    return head[:SHM_HEADER]
 
 
 def _mac_key(key: bytes, salt: bytes) -> bytes:

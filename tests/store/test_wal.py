@@ -66,7 +66,7 @@ def test_another_souls_log_beside_a_soul_is_refused_and_the_soul_is_left_as_it_w
     before = digest(home.soul_path)
     with pytest.raises(DamagedSoul, match="was not written for this soul file") as refused:
         home.unlock(PASSPHRASE)
-    assert "nothing was changed" in str(refused.value) and "Move soul.db-wal and soul.db-shm" in str(refused.value)
+    assert "nothing was changed" in str(refused.value) and "move soul.db-wal and soul.db-shm" in str(refused.value)
     assert digest(home.soul_path) == before and (home.dir / "soul.db-wal").stat().st_size > 32
     # Done as it says, the soul opens whole.
     for name in ("soul.db-wal", "soul.db-shm"):
