@@ -281,14 +281,14 @@ def cmd_chat(args) -> int:
         if interactive:
             print(f"{companion.name} is here. (Ctrl-D to leave.) {CHAT_HELP}")
 
-        named = []  # the reply's "Name> " is printed, its line not ended yet
+        mid_line = []  # the reply's line is begun ("Name> ", its first words), not ended yet
 
         def heard(said: list[dict]) -> None:
             if interactive:  # at once: recall and the parts' bids may take the model seconds
                 for shown in meanwhile(companion, said):
                     print(shown, flush=True)
                 print(f"{companion.name}> ", end="", flush=True)
-                named.append(True)
+                mid_line.append(True)
         while True:
             try:
                 line = input("you> " if interactive else "")
@@ -300,15 +300,18 @@ def cmd_chat(args) -> int:
             if line.strip() == EVOLVE and not external:
                 print(f"{companion.name}: {_evolved(companion)}", flush=True)
                 continue
-            named.clear()
+            mid_line.clear()
+            turn = None
             try:
                 turn = companion.turn(line, external=external, heard=heard)
                 for piece in turn:
                     print(piece, end="", flush=True)
+                    mid_line.append(True)
             except PASSING as e:  # this message failed; the conversation goes on, as in the window
-                if named:
+                if mid_line:
                     print(flush=True)
-                saved = getattr(e, "message_saved", False)  # the reply failed, after the message was stored
+                # A turn that began had stored the message: what failed is the reply (as the window tells it).
+                saved = turn is not None or getattr(e, "message_saved", False)
                 print(f"anima: {e} " + ("Your message was saved; the reply was not." if saved else
                                         "Your message was not saved: send it again."), file=sys.stderr, flush=True)
                 continue

@@ -563,6 +563,39 @@ def test_a_message_another_program_kept_the_soul_busy_for_ends_that_message_not_
         "anima: Another program on this soul kept it busy. Your message was saved; the reply was not."]
 
 
+def test_a_reply_another_program_kept_from_being_stored_says_the_message_was(companion, monkeypatch, capsys):
+    """Review: the reply is stored at its end; a busy soul then failed the turn after it streamed, and the terminal
+    said "not saved: send it again" of a message that was stored (sent again, it would be there twice), with the
+    reply's line left open, so the next reply ran on from it."""
+    from anima import cli
+    from anima.errors import SoulBusy
+    monkeypatch.setattr(cli, "open_companion", lambda args, create_if_missing=False: companion)
+    monkeypatch.setattr(companion, "close", lambda: None)  # the fixture closes it
+    lines = iter(["first", "second"])
+
+    def typed(prompt=""):
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError from None
+    monkeypatch.setattr("builtins.input", typed)
+    record, failures = companion.conversation.record_turn, [SoulBusy("Another program on this soul kept it busy.")]
+
+    def busy_once(*args, **kwargs):
+        if failures:
+            raise failures.pop(0)
+        return record(*args, **kwargs)
+    monkeypatch.setattr(companion.conversation, "record_turn", busy_once)
+    companion.chat.enqueue("Reply one.", "Reply two.")
+    assert cli.main(["chat"]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines() == ["Reply one.", "Reply two."]
+    assert err.splitlines() == [
+        "anima: Another program on this soul kept it busy. Your message was saved; the reply was not."]
+    stored = [m["content"] for m in companion.soul.query("SELECT content FROM messages ORDER BY id")]
+    assert stored == ["first", "second", "Reply two."]
+
+
 def test_a_home_that_is_not_a_folder_is_one_line(tmp_path, capsys):
     """QA: --home naming a file (soul.db itself, say) ended `chat` and `import` in a FileExistsError traceback, and
     `check` said no companion lived there yet."""
