@@ -13,7 +13,7 @@ from typing import Iterable, Iterator
 from ..errors import (BadCore, CompanionExists, DamagedSoul, DiskError, DiskFull, InvalidEdit, KeyFileChanged,
                       KeyWithoutSoul, KnownError, NoCompanion, ReadOnlyRecord, SoulInUse)
 from .. import paths
-from . import core, core_content, forget, keychain, keys, locks, migrations
+from . import core, core_content, forget, keychain, keys, locks, migrations, wal
 from .kinds import SOUL_TABLES
 from .soul import Soul
 
@@ -49,6 +49,11 @@ class Home:
             raise KeyWithoutSoul(f"A companion's key file ({self.key_path.name}) is in {self.dir} without its soul "
                                  f"file ({self.soul_path.name}): move the key file away, or put the soul file back; "
                                  "nothing was changed.")
+        if wal.logged(self.soul_path):
+            # The last writes of a soul moved away after a crash: a new soul here would have them removed.
+            raise KeyWithoutSoul(f"A write-ahead log ({self.soul_path.name}-wal) is in {self.dir} without its soul "
+                                 f"file: it holds the last writes of a soul moved away. Move it to that soul's folder "
+                                 "(beside its soul.db), or put the soul file back; nothing was changed.")
 
     # ---- lifecycle ---------------------------------------------------------
 
@@ -315,7 +320,8 @@ class Home:
             # Windows (no shared locks, locks.py) refuses to rename over a file another program has open.
             raise SoulInUse() from None
         # The old soul's -wal and -shm would be taken for the new one's (store/wal.py): with no program on the soul
-        # (alone) they hold nothing anyone needs. Killed before they go, the next open refuses them, and says so.
+        # (alone) they hold nothing anyone needs (a new home's hold none: ensure_vacant). Killed before they go, the
+        # next open refuses them, and says so.
         for path in _sidecars(self.soul_path):
             try:
                 path.unlink(missing_ok=True)

@@ -10,7 +10,7 @@ import shutil
 
 import pytest
 
-from anima.errors import DamagedSoul
+from anima.errors import DamagedSoul, KeyWithoutSoul
 from anima.store import Home
 from tests.conftest import PASSPHRASE, exported
 
@@ -129,3 +129,20 @@ def test_a_soul_beside_another_companions_key_is_not_called_damaged(tmp_path, sw
     assert "Nothing was changed" in str(refused.value) and digest(home.soul_path) == before
     (tmp_path / f"mine.{swapped}").replace(home.dir / swapped)
     assert said(home) == ["mine"]
+
+
+def test_a_log_left_by_a_soul_moved_away_is_not_removed_by_a_new_one(tmp_path):
+    """Review: with soul.db and soul.key moved away after a crash, their log left behind, a new companion (or an
+    import into the empty home) removed the log: the moved soul's last writes."""
+    killed = killed_copy(closed_home(tmp_path / "a", ["before"]), tmp_path / "a-killed", ["in the log only"])
+    moved = tmp_path / "moved"
+    moved.mkdir()
+    for name in ("soul.db", "soul.key"):
+        (killed.dir / name).rename(moved / name)
+    log = (killed.dir / "soul.db-wal").read_bytes()
+    with pytest.raises(KeyWithoutSoul, match="holds the last writes of a soul moved away"):
+        Home(killed.dir).create(PASSPHRASE)
+    assert (killed.dir / "soul.db-wal").read_bytes() == log
+    for name in ("soul.db-wal", "soul.db-shm"):  # put back beside it, as the refusal says
+        (killed.dir / name).rename(moved / name)
+    assert said(Home(moved)) == ["before", "in the log only"]
