@@ -32,8 +32,18 @@ def key_path(home_dir: Path) -> Path:
 
 def own_file(name: str) -> bool:
     """Whether a file of this name in a home is the companion's own: its soul and key, SQLite's files beside the
-    soul, and the locks and partial files, all named from ".soul"."""
+    soul, and the locks and partial files, all named from ".soul". In any case: a Mac's disk takes SOUL.DB for
+    soul.db."""
+    name = name.casefold()
     return name in ("soul.db", "soul.key") or name.startswith(("soul.db-", "soul.key.", ".soul"))
+
+
+def _same(a: Path, b: Path) -> bool:
+    """One folder, however its name was typed (a Mac's disk ignores case; resolve() keeps the case typed)."""
+    try:
+        return a == b or os.path.samefile(a, b)
+    except OSError:
+        return False  # one of them is not there
 
 
 CACHE_ENV = "ANIMA_CACHE"
@@ -71,7 +81,7 @@ def export_target(target: str | os.PathLike, home_dir: Path, folder: bool = Fals
     from .errors import KnownError
     path = Path(os.path.abspath(Path(target).expanduser())).resolve()
     home_dir = Path(os.path.abspath(home_dir)).resolve()
-    if path == home_dir or (path.parent == home_dir and own_file(path.name)):
+    if _same(path, home_dir) or (_same(path.parent, home_dir) and own_file(path.name)):
         raise KnownError(f"{target} is the companion's own {'folder' if path == home_dir else 'file'}, where its "
                          "soul lives: nothing was written. Export to another name or place.")
     try:

@@ -492,7 +492,7 @@ def _still_there(anima_home, said: str) -> bool:
         return [m["content"] for m in soul.query("SELECT content FROM messages")] == [said]
 
 
-@pytest.mark.parametrize("own", ["soul.db", "soul.key", "soul.db-wal", ".soul.lock", "."])
+@pytest.mark.parametrize("own", ["soul.db", "soul.key", "soul.db-wal", ".soul.lock", ".", "SOUL.DB"])
 def test_an_export_onto_the_companions_own_files_is_refused_and_the_soul_kept(anima_home, monkeypatch, capsys, own):
     """QA: `anima export ~/.local/share/anima/soul.db` said "Exported", and the soul was gone: its only copy was
     the core now in its place (soul.key the same; --json put the soul's text there in plain)."""
