@@ -24,11 +24,10 @@ from .store import KINDS, Home, PassphraseNeeded, keys, strength
 from .settings import chosen_home
 
 PASSPHRASE_ENV = "ANIMA_PASSPHRASE"
+EXPORT_PASSPHRASE_ENV = "ANIMA_EXPORT_PASSPHRASE"
 # What fails one message in `anima chat` and leaves the conversation going: the window keeps the message and sends
 # it again; the terminal says so and the person sends it again (their line is still on the screen).
 PASSING = (SoulBusy, DiskFull, DiskError)
-SLOW_S = 0.4  # work still going after this says what it is doing (said_if_slow)
-EXPORT_PASSPHRASE_ENV = "ANIMA_EXPORT_PASSPHRASE"
 # OS errors that are the environment's or the user's doing, not ours.
 _ENVIRONMENT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOENT,
                        errno.EISDIR, errno.ENOTDIR}
@@ -358,8 +357,9 @@ def cmd_forget(args) -> int:
 
 @contextmanager
 def said_if_slow(what: str):
-    """`what` on stderr if the work in the block is still going after SLOW_S (a forget of a large soul)."""
-    timer = threading.Timer(SLOW_S, lambda: print(what, file=sys.stderr, flush=True))
+    """`what` on stderr if the work in the block is still going after a moment (a forget of a large soul)."""
+    from .store import forget
+    timer = threading.Timer(forget.UNDER_WAY_AFTER_S, lambda: print(what, file=sys.stderr, flush=True))
     timer.daemon = True
     timer.start()
     try:

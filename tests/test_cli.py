@@ -437,10 +437,11 @@ def test_a_forget_that_takes_a_while_says_so_while_it_runs(companion, monkeypatc
     for text in ("Lunch with Bea", "Dinner with Bea"):
         companion.soul.add("message", "user", session="s", role="user", content=text, created_at="2026")
     monkeypatch.setattr(cli, "open_companion", lambda args, **_: _LeftOpen(companion))
-    monkeypatch.setattr(cli, "SLOW_S", 5.0)  # far longer than a forget of two messages takes
+    from anima.store import forget as forgetting
+    monkeypatch.setattr(forgetting, "UNDER_WAY_AFTER_S", 5.0)  # far longer than a forget of two messages takes
     assert cli.main(["forget", "message", "1"]) == 0
     assert capsys.readouterr() == ("Forgot 1 message.\n", "")
-    monkeypatch.setattr(cli, "SLOW_S", 0.2)
+    monkeypatch.setattr(forgetting, "UNDER_WAY_AFTER_S", 0.2)
     forget = companion.forget
 
     def slow_forget(*args):

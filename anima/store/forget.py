@@ -417,6 +417,7 @@ def merge_segments(con) -> None:
 REWRITE_IN_MEMORY_MOST = 128 << 20
 # What a person waiting on a forget is told: the rebuild below takes ~1 s at 20,000 messages, ~16 s at 100,000.
 UNDER_WAY = "Forgetting… the whole file is written anew, so that no copy of it stays: a large soul takes seconds."
+UNDER_WAY_AFTER_S = 0.4  # said once a change has taken this long (the window's Open Mind, `anima forget`)
 _TEMP_FOLDER = threading.Lock()  # SQLite's folder for temporary files is one setting for the whole program
 REWRITE_ROOM_SPARE = 1 << 20
 

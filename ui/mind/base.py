@@ -5,11 +5,12 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from anima.errors import KnownError
-from anima.store.forget import UNDER_WAY, Forgotten
+from anima.store.forget import UNDER_WAY, UNDER_WAY_AFTER_S, Forgotten
 
 from .. import errors, tasks
 
-SLOW_MS = 400  # a change still running after this says so, and the view waits for it (no second click meanwhile)
+# A change still running after this says so, and the view waits for it (no second click meanwhile).
+SLOW_MS = round(UNDER_WAY_AFTER_S * 1000)
 
 
 class MindView(QWidget):
