@@ -28,6 +28,7 @@ from . import errors, tasks
 
 IDLE_MS = 3 * 60_000  # idle this long (no typing, no turn): the companion reflects deeply
 TITLE = f"Anima {__version__}"  # the app's name and version, in every title
+NEWEST_AGAIN_MOST_MS = 60_000  # the longest wait between reads of a newest page of history that failed
 log = logging.getLogger(__name__)
 from .chat.attachments import outside
 from .chat.disk_banner import DiskBanner
@@ -350,12 +351,13 @@ class MainWindow(QMainWindow):
         if self.cancel is not None:
             self.cancel.set()
 
-    def load_older(self, before_id, then=lambda: None, again: bool = False) -> None:
+    def load_older(self, before_id, then=lambda: None, again: int = 0) -> None:
         """A page of history above what is shown; then `then()`, whether it was read or not.
 
         A page that could not be read (another program holding the soul past the busy timeout, a read error) is
-        said once. The newest is then read again every FOLLOW_MS, quietly (`again`), until it is: the window
-        follows what other programs say only from there. An older one is asked for at the next scroll up."""
+        said once. The newest is then read again, quietly, after FOLLOW_MS and then twice as long each time (to a
+        minute: a damaged page fails every time), until it is: the window follows what other programs say only
+        from there. `again`: the ms waited before this read. An older one is asked for at the next scroll up."""
         if self.companion is None:
             then()
             return
@@ -383,14 +385,15 @@ class MainWindow(QMainWindow):
                 if before_id is not None:
                     self.transcript.older_unread()
                 elif known:
-                    QTimer.singleShot(FOLLOW_MS, self, lambda: self._read_newest_again(companion))
+                    wait = min(2 * again, NEWEST_AGAIN_MOST_MS) if again else FOLLOW_MS
+                    QTimer.singleShot(wait, self, lambda: self._read_newest_again(companion, wait))
                 then()
         tasks.run(load, shown, failed, self)
 
-    def _read_newest_again(self, companion) -> None:
+    def _read_newest_again(self, companion, waited: int) -> None:
         # Not for a soul swapped out since, nor once a page of it is shown (a history shown anew reads its own).
         if companion is self.companion and not self.elsewhere.following and not self.reading_history:
-            self.load_older(None, again=True)
+            self.load_older(None, again=waited)
 
     def show_why(self, message_id: int) -> None:
         from .chat.why import WhyDialog

@@ -192,19 +192,21 @@ def test_a_reader_of_an_older_page_is_not_moved_by_a_message_from_elsewhere(qtbo
     assert bar.value() == reading
 
 
-def busy_pages(window, monkeypatch, n: int) -> list:
+def busy_pages(window, monkeypatch, n: int) -> tuple[list, list]:
     """The next `n` pages of history the window reads fail as another program holding the soul a long while
-    makes them fail; the list of failures still to come."""
+    makes them fail; the list of failures still to come, and when each read was asked for."""
+    import time
     from anima.errors import SoulBusy
-    messages, failures = window.companion.messages, [SoulBusy("kept busy") for _ in range(n)]
+    messages, failures, asked = window.companion.messages, [SoulBusy("kept busy") for _ in range(n)], []
     page = messages.page
 
     def busy_then_read(*args):
+        asked.append(time.monotonic())
         if failures:
             raise failures.pop(0)
         return page(*args)
     monkeypatch.setattr(messages, "page", busy_then_read)
-    return failures
+    return failures, asked
 
 
 def test_a_newest_page_that_could_not_be_read_is_read_again_and_then_followed(qtbot, window, terminal,
@@ -216,11 +218,13 @@ def test_a_newest_page_that_could_not_be_read_is_read_again_and_then_followed(qt
     talk(terminal, "said before the window looked", "Heard.")
     said = []
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: said.append(text))
-    failures = busy_pages(window, monkeypatch, 2)
+    failures, asked = busy_pages(window, monkeypatch, 2)
     window.show_history()
     qtbot.waitUntil(lambda: shown(window) == [("user", "said before the window looked"), ("companion", "Heard.")],
                     timeout=4 * FOLLOW_MS + 5_000)
     assert failures == [] and said == ["kept busy"]
+    # Each wait twice the last: a page that fails every time (a damaged one) is not read every 2 s for ever.
+    assert asked[2] - asked[1] > 1.5 * (asked[1] - asked[0]) and asked[1] - asked[0] >= FOLLOW_MS / 1000 - 0.1
     talk(terminal, "said after", "Heard again.")
     qtbot.waitUntil(lambda: shown(window)[-1] == ("companion", "Heard again."), timeout=2 * FOLLOW_MS + 5_000)
     assert len(shown(window)) == 4
