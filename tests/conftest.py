@@ -116,3 +116,18 @@ def exported(anima_home, core, said: str, export_passphrase: str):
         soul.add("message", "user", session="s", role="user", content=said, created_at="2026")
         Home.export(soul, core, export_passphrase)
     return home
+
+
+def typed_lines(monkeypatch, lines, echo: bool = False) -> None:
+    """`anima chat` reads these lines as typed, then the end of its input (Ctrl-D); `echo`: each prompt printed,
+    as a terminal shows it."""
+    given = iter(lines)
+
+    def typed(prompt=""):
+        if echo:
+            print(prompt, end="")
+        try:
+            return next(given)
+        except StopIteration:
+            raise EOFError from None
+    monkeypatch.setattr("builtins.input", typed)

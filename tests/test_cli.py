@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from anima.store import Home
-from tests.conftest import PASSPHRASE
+from tests.conftest import PASSPHRASE, typed_lines
 from tests.store.records import fill
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -537,14 +537,7 @@ def test_a_message_another_program_kept_the_soul_busy_for_ends_that_message_not_
     from anima.errors import SoulBusy
     monkeypatch.setattr(cli, "open_companion", lambda args, create_if_missing=False: companion)
     monkeypatch.setattr(companion, "close", lambda: None)  # the fixture closes it
-    lines = iter(["first, while busy", "second, while busy", "third, free again"])
-
-    def typed(prompt=""):
-        try:
-            return next(lines)
-        except StopIteration:
-            raise EOFError from None
-    monkeypatch.setattr("builtins.input", typed)
+    typed_lines(monkeypatch, ["first, while busy", "second, while busy", "third, free again"])
     busy = SoulBusy("Another program on this soul kept it busy.")
     saved_busy = SoulBusy("Another program on this soul kept it busy.")
     saved_busy.message_saved = True
@@ -572,14 +565,7 @@ def test_a_reply_another_program_kept_from_being_stored_says_the_message_was(com
     from anima.errors import SoulBusy
     monkeypatch.setattr(cli, "open_companion", lambda args, create_if_missing=False: companion)
     monkeypatch.setattr(companion, "close", lambda: None)  # the fixture closes it
-    lines = iter(["first", "second"])
-
-    def typed(prompt=""):
-        try:
-            return next(lines)
-        except StopIteration:
-            raise EOFError from None
-    monkeypatch.setattr("builtins.input", typed)
+    typed_lines(monkeypatch, ["first", "second"])
     record, failures = companion.conversation.record_turn, [SoulBusy("Another program on this soul kept it busy.")]
 
     def busy_once(*args, **kwargs):

@@ -9,7 +9,7 @@ process's would be.
 from anima.mind.bids import HIDDEN
 from anima.mind.messages import External
 from anima.store.provenance import Source
-from tests.conftest import another_program, talk
+from tests.conftest import another_program, talk, typed_lines
 
 
 def sent(c) -> list[tuple[str, str]]:
@@ -159,14 +159,7 @@ def test_the_terminal_says_when_a_reply_it_printed_was_not_kept(companion, monke
     from anima.conversation.turn import NOT_KEPT
     monkeypatch.setattr(cli, "open_companion", lambda args, create_if_missing=False: companion)
     monkeypatch.setattr(companion, "close", lambda: None)  # the fixture closes it
-    lines = iter(["my sister Bea is visiting", "and the weather?"])
-
-    def typed(prompt=""):
-        try:
-            return next(lines)
-        except StopIteration:
-            raise EOFError from None
-    monkeypatch.setattr("builtins.input", typed)
+    typed_lines(monkeypatch, ["my sister Bea is visiting", "and the weather?"])
     writing = threading.Event()
     real = companion.chat.stream_text
 
@@ -194,15 +187,7 @@ def test_the_terminal_shows_what_was_said_elsewhere_and_its_name_before_the_turn
     monkeypatch.setattr(cli, "open_companion", lambda args, create_if_missing=False: terminal)
     monkeypatch.setattr(terminal, "close", lambda: None)  # the fixture closes it
     monkeypatch.setattr("sys.stdin", type("Tty", (io.StringIO,), {"isatty": lambda self: True})())
-    lines = iter(["Seen that?"])
-
-    def typed(prompt=""):
-        print(prompt, end="")
-        try:
-            return next(lines)
-        except StopIteration:
-            raise EOFError from None
-    monkeypatch.setattr("builtins.input", typed)
+    typed_lines(monkeypatch, ["Seen that?"], echo=True)
     talk(companion, "I adopted a kitten today", "Congratulations!")
     before_recall = []
     real = terminal.conversation.recall_for
