@@ -192,7 +192,10 @@ def run(kills: int, seed: int = 11, home: str | None = None, paths=PATHS, log=No
     env = {**os.environ, "PYTHONPATH": str(root), keys.INSECURE_TEST_COST_ENV: "1"}
     os.environ[keys.INSECURE_TEST_COST_ENV] = "1"
     h = Home(home)
-    h.create(PASSPHRASES["a"]).close()
+    with h.create(PASSPHRASES["a"]) as soul:
+        # A core for the imports from the first on: on a busy machine every export may be killed before it ends,
+        # and the import path would then go without a kill (its turns given to exports).
+        Home.export(soul, h.dir / "export.anima", EXPORT_PASSPHRASE)
     res = PathResults()
     kept: set[tuple[str, int]] = set()
     gone: set[tuple[int, str]] = set()
