@@ -85,16 +85,28 @@ def export_target(target: str | os.PathLike, home_dir: Path, folder: bool = Fals
         raise KnownError(f"{target} is the companion's own {'folder' if path == home_dir else 'file'}, where its "
                          "soul lives: nothing was written. Export to another name or place.")
     try:
-        mode = path.stat().st_mode
+        path.stat()
     except FileNotFoundError:
         if not folder and not path.parent.is_dir():
             raise KnownError(f"There is no folder {path.parent} to export into: nothing was written.") from None
         return path
     except OSError as e:
         raise KnownError(f"{target} cannot be written ({e.strerror}): nothing was written.") from None
-    if folder and not stat.S_ISDIR(mode):
+    what = not_a_file(path)
+    if folder and what != "a folder":
         raise KnownError(f"{target} is a file, not a folder: nothing was written. Choose a folder for the files.")
-    if not folder and not stat.S_ISREG(mode):
-        what = "a folder" if stat.S_ISDIR(mode) else "a device or a pipe"
+    if not folder and what:
         raise KnownError(f"{target} is {what}, not a file: nothing was written. Choose a file name to export to.")
     return path
+
+
+def not_a_file(path: Path) -> str | None:
+    """What is at `path` (through any symlink) when it is not a regular file: "a folder", "a device or a pipe";
+    None for a regular file, or where nothing can be looked at (opening it says what is wrong)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    return "a folder" if stat.S_ISDIR(mode) else "a device or a pipe"

@@ -11,7 +11,6 @@ import json
 import logging
 import re
 import shutil
-import stat
 import threading
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -22,6 +21,7 @@ import sqlcipher3
 
 from ..errors import (DamagedSoul, DiskError, DiskFull, ForgottenMeanwhile, ForgottenWhileExporting, InvalidEdit,
                       NotFound, ReadOnlyRecord, SoulBusy, SoulClosed)
+from .. import paths
 from . import forget, ids, migrations, wal
 from .kinds import KINDS
 from .kinds import kind as _kind_of
@@ -119,17 +119,6 @@ def translate_disk(e: sqlcipher3.Error, path: Path, outcome: str) -> Exception:
     return DiskError(f"The disk failed to read or write {path} ({e}): {outcome}. Check the disk, then try again.")
 
 
-def _not_regular(path: Path) -> str | None:
-    """What is at `path` (through any symlink) when it is not a regular file: "a folder", "a device or a pipe"."""
-    try:
-        mode = path.stat().st_mode
-    except OSError:
-        return None  # opening says what is wrong with it
-    if stat.S_ISREG(mode):
-        return None
-    return "a folder" if stat.S_ISDIR(mode) else "a device or a pipe"
-
-
 def _empty(path: Path) -> bool:
     """An empty database file with no write-ahead log beside it to fill it from."""
     try:
@@ -204,7 +193,7 @@ class Soul:
         self.path = Path(path)
         if not create and not self.path.exists():
             raise DamagedSoul(f"The soul file {self.path} is missing.")
-        if not create and (other := _not_regular(self.path)):
+        if not create and (other := paths.not_a_file(self.path)):
             # SQLite cannot open a folder ("unable to open database file"), and reads a device (/dev/zero) as empty.
             raise DamagedSoul(f"The soul file {self.path} is {other}, not a regular file, so the companion cannot be "
                               "opened; nothing was changed. Put the soul file back, or restore it from an exported "

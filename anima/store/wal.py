@@ -22,10 +22,11 @@ import hashlib
 import hmac
 import logging
 import os
-import stat
 import struct
 import sys
 from pathlib import Path
+
+from .. import paths
 
 log = logging.getLogger(__name__)
 
@@ -50,11 +51,9 @@ def not_sqlites(db: Path) -> Path | None:
     """A -wal or -shm beside `db` that SQLite did not make: something other than a regular file (a folder, a
     pipe, a link to nowhere or to a device), which it cannot open, or would read as a log without end."""
     for path in (Path(f"{db}-wal"), Path(f"{db}-shm")):
-        try:
-            if os.path.lexists(path) and not stat.S_ISREG(path.stat().st_mode):
-                return path
-        except OSError:
-            return path  # a link to nowhere, or round in a circle
+        # exists() is False for a link to nowhere, or round in a circle.
+        if os.path.lexists(path) and (not path.exists() or paths.not_a_file(path)):
+            return path
     return None
 
 
