@@ -52,6 +52,9 @@ class Capabilities:
     # The backend keeps the last prompt's computed prefix in this process, so text evaluated
     # ahead of time (between turns) makes the next turn's first token come sooner.
     keeps_prefix: bool = False
+    # It can drop a block of messages from the middle of its computed prefix without reading what follows again
+    # (models/shift.py), so the conversation may let old notes go (conversation/live.py age_notes).
+    drops_blocks: bool = False
 
 
 class Stream:

@@ -1,6 +1,7 @@
 """Chat through llama.cpp (llama-cpp-python) on any GGUF file."""
 
 import ctypes
+import dataclasses
 import json
 import logging
 import os
@@ -144,6 +145,7 @@ class LlamaChatModel(ChatModel):
         self.running_from = path
         self._prompt_tokens = shiftable(llm)
         self._exact_prompt = exact_prompt(llm)
+        self.capabilities = dataclasses.replace(self.capabilities, drops_blocks=self._prompt_tokens is not None)
         return llm
 
     @property
@@ -230,11 +232,15 @@ class LlamaChatModel(ChatModel):
         return not cancel.is_set()
 
     def _drop_trimmed(self, llm, messages: list[Message]) -> None:
-        """When the transcript lost its oldest turns since the last call (the floor unchanged), drop them from the
-        computed prompt instead of reading everything after them again."""
+        """When the transcript lost a run of entries since the last call (its oldest turns, trimmed; or notes that
+        aged out, conversation/live.py), the floor unchanged, drop them from the computed prompt instead of
+        reading everything after them again."""
         sent, self._sent = self._sent, list(messages)
-        if len(sent) < 2 or len(messages) < 2 or messages[0] != sent[0] or messages[1] == sent[1]:
-            return  # a continuation, a first call, or a new floor (all after it must be read again anyway)
+        if len(sent) < 2 or len(messages) < 2 or messages[0] != sent[0]:
+            return  # a first call, or a new floor (all after it must be read again anyway)
+        differ = next((i for i, (now, then) in enumerate(zip(messages, sent)) if now != then), None)
+        if differ is None or messages[differ] not in sent[differ + 1:]:
+            return  # a continuation, or a new end (a note, a message): nothing sent before comes back later
         if self._prompt_tokens:
             self.dropped = drop_block(llm, self._prompt_tokens(list(messages)))
 

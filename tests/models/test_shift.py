@@ -39,6 +39,23 @@ def test_a_trimmed_transcript_is_not_read_again(real_model, monkeypatch):
 
 
 @pytest.mark.slow  # the real model
+def test_a_note_let_go_from_the_middle_of_the_transcript_is_not_read_again(real_model, monkeypatch):
+    turns = transcript(12)
+    note = {"role": "system", "content": "# What I recall that may matter now\n- [3 weeks ago] Ada: the roses "
+                                         "came from my grandmother's garden in Leeds, and the tulips too."}
+    first = [FLOOR, *turns[:4], note, *turns[4:], {"role": "user", "content": "What did we say about the roses?"}]
+    reply = real_model.stream(first, max_tokens=4, temperature=0.0).read()
+    read = reads(real_model, monkeypatch)
+    # The note ages out (conversation/live.py); what came after it stays, and a new message follows.
+    aged = [FLOOR, *turns, first[-1], {"role": "assistant", "content": reply}, {"role": "user", "content": "Why?"}]
+    again = real_model.stream(aged, max_tokens=4, temperature=0.0).read()
+    after = sum(real_model.count_tokens(t["content"]) for t in turns[4:])
+    assert real_model.dropped >= real_model.count_tokens(note["content"])
+    assert sum(read) < 40 < after  # only the reply's end, the new message and the template around it
+    assert again.strip()
+
+
+@pytest.mark.slow  # the real model
 def test_a_changed_floor_is_read_again_in_full(real_model, monkeypatch):
     turns = transcript(6)
     real_model.stream([FLOOR, *turns], max_tokens=1, temperature=0.0).read()
