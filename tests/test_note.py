@@ -126,3 +126,49 @@ def test_an_exchange_that_brings_nothing_to_mind_leaves_the_next_note_whole(read
     turn = c.turn("what does my brother teach?")
     turn.read()
     assert turn.workspace.note.content.startswith("# What I recall that may matter now\n- [today, I know]")
+
+
+def _exchange(c, chat, text, reply):
+    """One exchange, and the work after it (reading ahead calls the model once at most)."""
+    chat.enqueue(reply, ".")
+    turn = c.turn(text)
+    turn.read()
+    c.settle()
+    chat.queue.clear()  # the read-ahead's "." when it found nothing to read
+    return turn
+
+
+def _noted(c, words):
+    return [e for e in c.conversation.entries() if e.role == "system" and words in e.content]
+
+
+def test_a_note_of_recalled_items_lets_go_after_two_messages_and_what_it_held_can_come_back(reading_companion):
+    c, chat = reading_companion(drops_blocks=True)
+    c.memories.remember("Ada's cat Miso sleeps on the piano")
+    first = _exchange(c, chat, "my cat Miso", "Miso again!")
+    assert "sleeps on the piano" in first.workspace.note.content
+    second = _exchange(c, chat, "the weather is grey today", "Grey indeed.")
+    assert any("sleeps on the piano" in m["content"] for m in second.workspace.messages)  # a follow-up leans on it
+    assert not _noted(c, "sleeps on the piano")  # two of their messages on, it lets go
+    _exchange(c, chat, "I made some tea", "Nice.")
+    said = [e.content for e in c.conversation.entries() if e.role != "system"]
+    assert said == ["my cat Miso", "Miso again!", "the weather is grey today", "Grey indeed.", "I made some tea",
+                    "Nice."]  # the conversation itself stays whole
+    assert not any("sleeps on the piano" in m["content"] for m in chat.history[-1]["messages"])
+    back = _exchange(c, chat, "is Miso on the piano again?", "Yes.")
+    assert "sleeps on the piano" in back.workspace.messages[-2]["content"]  # recalled again, in this turn's note
+
+
+def test_notes_stay_where_the_model_cannot_drop_them_and_a_note_of_more_than_recall_never_ages(reading_companion):
+    c, chat = reading_companion()  # keeps its prefix, cannot drop a block from it: letting go costs a re-read
+    c.memories.remember("Ada's cat Miso sleeps on the piano")
+    for text, reply in (("my cat Miso", "Miso again!"), ("the weather is grey today", "Grey indeed."),
+                        ("I made some tea", "Nice."), ("and biscuits", "Lovely.")):
+        _exchange(c, chat, text, reply)
+    assert _noted(c, "sleeps on the piano")
+    from anima.workspace import note_entry
+    items = [_item(1, "Where did you go camping?")]
+    assert note_entry("", "", items, []).ages
+    assert not note_entry("Their exam on Friday", "", items, []).ages
+    assert not note_entry("", "They seem tired", items, []).ages
+    assert not note_entry("", "", items, [(4, "Ada keeps bees")]).ages  # the floor says it only when rebuilt

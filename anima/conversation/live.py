@@ -39,7 +39,13 @@ from .outward import safe_reply
 
 log = logging.getLogger(__name__)
 
-RECALL_K = 3  # newly recalled items per turn; what was recalled before stays in the transcript
+RECALL_K = 3  # newly recalled items per turn; what was recalled before is in the transcript's notes
+# The person's messages after which a note of recalled items lets go (age_notes). Kept, every note stays until the
+# transcript is trimmed: in a soul with a past each exchange's notes took ~250 tokens, the transcript filled its
+# 2,560 in eight exchanges (trimming the conversation itself), and every token the model had read made the next
+# message slower to read: 60 new tokens in 200 ms at 650 tokens of prompt, 340 ms at 2,100 (two cores, default
+# model; bench/scale.py). A note is read by the message it was recalled for and the next ("tell me more").
+NOTES_KEPT = 2
 RECALL_K_AFTER_READ_AHEAD = 1
 SPARE = 10  # items recalled beyond those wanted, for the ones a note already says (people repeat themselves)
 DRAFT_RECALL_KEPT_S = 60
@@ -490,6 +496,24 @@ class Conversation:
             if weighed is not None and weighed.bids:
                 self._heard.append((weighed, self._last_reply))
             return True
+
+    def age_notes(self, serial: int) -> int:
+        """Notes of recalled items that NOTES_KEPT of the person's messages have followed leave the transcript
+        (what they carried may be recalled again), unless a turn began since `serial`. Returns how many left.
+        Only for a model that can drop them from what it computed (Capabilities.drops_blocks): elsewhere the
+        model would read everything after them again."""
+        with self.lock:
+            if self.serial != serial:
+                return 0
+            followed, aged = 0, set()
+            for e in reversed(self._transcript):
+                followed += e.role == "user"
+                if e.ages and followed >= NOTES_KEPT:
+                    aged.add(id(e))
+            if aged:
+                self._transcript = [e for e in self._transcript if id(e) not in aged]
+                self._changes += 1
+            return len(aged)
 
     def read_ahead_nothing(self, serial: int) -> None:
         """Reading ahead found that what the exchange brings to mind the transcript holds already (as a note read

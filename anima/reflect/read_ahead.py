@@ -30,6 +30,8 @@ def read_ahead(conversation: Conversation, exchange: str, serial: int, weighed=N
     """`serial`: the conversation's serial when the exchange ended; a turn begun since makes this stale.
     `weighed`: the parts' bids on the exchange (mind/bids.py): the ones the Self follows join the note."""
     c = conversation
+    # First, so that what an aged note carried may be recalled again for this exchange.
+    aged = c.age_notes(serial) if c.chat.capabilities.drops_blocks else 0
     items, held = c.recall_new(exchange, k=READ_AHEAD_ITEMS)
     learned = c.learned()
     chosen = weighed.chosen() if weighed is not None else []
@@ -39,6 +41,8 @@ def read_ahead(conversation: Conversation, exchange: str, serial: int, weighed=N
             c.hear(weighed, serial)  # weighed, none followed: the next reply records them
         if nothing and held:
             c.read_ahead_nothing(serial)  # what the exchange brings to mind, the transcript holds already
+        if nothing and aged:
+            _let_go(c, serial)
         return
     note = note_entry("", "", items, learned, query=exchange, bids=chosen)
     ws = c.workspace()
@@ -59,6 +63,15 @@ def read_ahead(conversation: Conversation, exchange: str, serial: int, weighed=N
     if c.read_ahead(serial, start, note, floor, len(learned), weighed):
         log.info("read ahead %d recalled items, %d learned facts and %d bids%s", len(items), len(learned), len(chosen),
                  f", the transcript cut by {start} entries" if start else "")
+
+
+def _let_go(c: Conversation, serial: int) -> None:
+    """The notes that aged leave what the model computed now, while the person reads, not in the next turn (the
+    shift of what followed them: models/shift.py)."""
+    messages = c.workspace().prefix(c.floor(), c.name, c.entries(), None)
+    if messages is not None and c.serial == serial:
+        c.chat.stream(messages, max_tokens=1, temperature=0.0).read()
+        log.info("let go of notes the conversation has moved past")
 
 
 def read_draft(conversation: Conversation, text: str) -> None:

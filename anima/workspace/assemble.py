@@ -14,10 +14,13 @@ sent once is sent again byte for byte, so llama.cpp reuses its computed
 prefix: [floor] [the session's transcript: earlier notes and turns, append-only]
 [this turn's note: focus, feelings, what was newly recalled] [the new message].
 A recalled item enters the transcript once, in the note of the turn that
-recalled it, and stays there while the transcript holds it. When the
-transcript outgrows its room its oldest turns go, down to TRIM_TO of the room,
-so the prefix then stays valid for many turns; llama.cpp drops them from what it
-computed rather than reading the rest again (models/shift.py).
+recalled it. Where the model can drop a block from what it computed, a note of
+recalled items leaves after a few exchanges (conversation/live.py NOTES_KEPT),
+and the item can be recalled again when the talk comes back to it; elsewhere it
+stays while the transcript holds it. When the transcript outgrows its room its
+oldest turns go, down to TRIM_TO of the room, so the prefix then stays valid
+for many turns; llama.cpp drops them from what it computed rather than reading
+the rest again (models/shift.py).
 """
 
 import logging
@@ -62,6 +65,10 @@ class Entry:
     # Whether its keys vouch for all it says. A note that says what was on my mind, or what parts of me bid, says
     # it in words no stored item's presence can check: after another program forgets (a person, say), it goes.
     vouched: bool = True
+    # Whether it may age out of the transcript (conversation/live.py age_notes): a note of what was recalled (and
+    # bid) only. One that says what is on my mind, how they seem or what I just learned stays: nothing says it
+    # again while it holds (the focus and feelings shown, the floor's human block kept until its next rebuild).
+    ages: bool = False
 
 
 @dataclass
@@ -100,7 +107,8 @@ def note_entry(focus: str, emotional: str, items: list[Recalled], learned: list[
                        bids=bids)
     keys = frozenset({r.key for r in items} | {("memory", memory_id) for memory_id, _ in learned}
                      | {("part", b.part_id) for b in bids})
-    return Entry("system", text, keys, vouched=not focus.strip() and not bids) if text else None
+    return Entry("system", text, keys, vouched=not focus.strip() and not bids,
+                 ages=not (focus.strip() or emotional.strip() or learned)) if text else None
 
 
 class Workspace:
@@ -108,11 +116,12 @@ class Workspace:
         self.count = count_tokens
         self.budget = context_tokens - REPLY_RESERVE
 
-    def prefix(self, floor: SelfFloor, companion_name: str, transcript: list[Entry], note: Entry) -> list[dict] | None:
-        """The stable part the next turn will send, with `note` at its end; None if it would not fit untrimmed
-        (leaving room for a next message and its own note)."""
+    def prefix(self, floor: SelfFloor, companion_name: str, transcript: list[Entry],
+               note: Entry | None) -> list[dict] | None:
+        """The stable part the next turn will send, with `note` (if any) at its end; None if it would not fit
+        untrimmed (leaving room for a next message and its own note)."""
         floor_text = render_floor(floor, companion_name)
-        entries = [*transcript, note]
+        entries = [*transcript, *([note] if note else [])]
         used = self.count(floor_text) + sum(self.count(e.content) + 4 for e in entries)
         if used + NEXT_TURN_ROOM > self.budget:
             return None
