@@ -275,6 +275,11 @@ class Home:
                             cols = ", ".join(_quoted(c) for c in columns)
                             marks = ", ".join("?" * len(columns))
                             con.executemany(f"INSERT INTO {_quoted(table)}({cols}) VALUES ({marks})", rows)
+                    if con.execute("SELECT 1 FROM meta WHERE key = 'name'").fetchone() is None:
+                        # Every soul is named when it is made (create), so every core Anima writes names it: one
+                        # that does not, though its passphrase opened it, would import as an empty companion.
+                        raise BadCore("The core holds no companion (not even its name): it is not one Anima "
+                                      "exported. Nothing was imported.")
                     con.execute("INSERT INTO meta VALUES ('companion_id', ?) ON CONFLICT(key) DO UPDATE "
                                 "SET value = excluded.value", (companion_id,))
             # OverflowError, UnicodeEncodeError: a value SQLite cannot take (core.Reader refuses those it knows of).

@@ -137,6 +137,7 @@ def test_an_older_core_is_migrated_on_import(anima_home, tmp_path):
     from anima.store.keys import new_database_key
     key = new_database_key()
     with Soul(tmp_path / "old.db", key, create=True, migrate_to=1) as old:
+        old.set_meta("name", "Anima")  # as Home.create has named every soul since the first version
         old.add("memory", "user", kind="fact", content="plays the cello", source="user_stated",
                 valid_from="2020", created_at="2020")
         core.write_core(tmp_path / "old.core", core.dump_tables(old.con, SOUL_TABLES), 1, EXPORT)

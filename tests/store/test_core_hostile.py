@@ -437,3 +437,15 @@ def test_a_refusal_says_what_is_wrong_in_words_not_pythons(small_core, tmp_path)
                     SCHEMA_VERSION, EXPORT)
     said = refused(twice, tmp_path)
     assert "UNIQUE constraint failed: meta.key" in said and "old value" not in said and "((" not in said
+
+
+@pytest.mark.parametrize("tables", [{}, {"meta": {"columns": ["key", "value"], "rows": []}},
+                                    {"meta": {"columns": ["key", "value"], "rows": [["user_name", "Ada"]]}}])
+def test_a_core_that_opens_with_its_passphrase_but_holds_no_companion_is_refused(tmp_path, tables):
+    path = tmp_path / "hollow.core"
+    core.write_core(path, tables, SCHEMA_VERSION, EXPORT)
+    home = Home(tmp_path / "home")
+    with pytest.raises(BadCore, match="holds no companion") as e:
+        home.import_core(path, EXPORT, "a new passphrase")
+    assert "Nothing was imported" in str(e.value)
+    assert not home.exists() and not home.dir.exists()
