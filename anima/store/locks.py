@@ -60,7 +60,7 @@ class NoFileLocks(KnownError):
 
 
 class NotALockFile(KnownError):
-    """Something other than a file where a lock file goes (a folder, a pipe, a device, a link to nowhere), put there
+    """Something other than a file where a lock file goes (a folder, a pipe, a device, a link), put there
     by hand or by another tool: Anima never makes one. Nothing can be locked with it, so nothing is opened, swapped
     or written, and the person is told what to remove."""
 
@@ -179,16 +179,17 @@ def _open(path: Path, outcome: str, write: bool = False) -> int:
     # Read-only is enough for a shared flock, and opens a lock file that a read-only home already holds; an
     # exclusive one is opened for writing, which NFS (flock emulated by byte-range locks) requires. O_NONBLOCK:
     # a pipe put where the lock file goes opens at once (to be refused below) instead of waiting for a writer
-    # forever; it changes nothing else here (flock waits, or not, by LOCK_NB alone).
+    # forever; it changes nothing else here (flock waits, or not, by LOCK_NB alone). O_NOFOLLOW: Anima never
+    # makes a lock file a link, and following one made the file it named, outside the home (ELOOP, refused below).
     flags = (os.O_RDWR if write or not SHARED else os.O_RDONLY) | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) \
-        | getattr(os, "O_NONBLOCK", 0)
+        | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(path, flags, 0o600)
     except OSError as e:
         if e.errno in (errno.ENOSPC, errno.EDQUOT):
             raise DiskFull(f"The disk holding {path.parent} is full: {outcome}. Free some space and try again.") \
                 from e
-        # A folder (EISDIR), a link to nowhere (ENOENT) or round in a circle (ELOOP), a socket (ENXIO).
+        # A folder (EISDIR), a link (ELOOP; ENOENT where a system follows it to nowhere), a socket (ENXIO).
         if e.errno in (errno.EISDIR, errno.ENOENT, errno.ELOOP, errno.ENXIO) and os.path.lexists(path):
             raise NotALockFile(path, outcome) from None
         raise

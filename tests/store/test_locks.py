@@ -195,11 +195,13 @@ def test_a_filesystem_without_file_locks_is_one_clear_refusal_and_changes_nothin
 def not_a_file(what: str, path) -> None:
     """Something other than a regular file at `path`, as another tool or a slip by hand could leave there."""
     {"pipe": lambda: os.mkfifo(path), "folder": path.mkdir, "device": lambda: path.symlink_to("/dev/null"),
-     "link to nowhere": lambda: path.symlink_to(path.parent / "nowhere" / path.name)}[what]()
+     "link to nowhere": lambda: path.symlink_to(path.parent / "nowhere" / path.name),
+     # QA: opening the lock made the file the link named, outside the home.
+     "link to a file not there": lambda: path.symlink_to(path.parent.parent / f"made{path.name}")}[what]()
 
 
 @pytest.mark.timeout(20)
-@pytest.mark.parametrize("what", ["pipe", "folder", "device", "link to nowhere"])
+@pytest.mark.parametrize("what", ["pipe", "folder", "device", "link to nowhere", "link to a file not there"])
 def test_a_lock_file_that_is_not_a_regular_file_is_one_clear_refusal_without_waiting(anima_home, tmp_path, capsys,
                                                                                      monkeypatch, what):
     """QA: a pipe as .soul.lock hung every command that opens the soul (opening it waited for a writer); a folder
@@ -235,6 +237,7 @@ def test_a_lock_file_that_is_not_a_regular_file_is_one_clear_refusal_without_wai
     with pytest.raises(locks.NotALockFile, match=refused(locks.KEY_WRITES, "the key file was not changed")):
         home.change_passphrase(PASSPHRASE, "a new passphrase for a new season")
     key_writes.rmdir() if what == "folder" else key_writes.unlink()
+    assert not list(home.dir.parent.glob("made*"))  # nothing was made where a link pointed
     assert {p.name: digest(p) for p in home.dir.iterdir() if p.is_file() and p.name != locks.PRESENCE} == \
         {name: d for name, d in at_rest.items() if name not in (locks.PRESENCE, locks.KEY_WRITES)}
     with home.unlock(PASSPHRASE) as soul:  # removed: Anima makes them again, and all is as it was
