@@ -172,3 +172,24 @@ def test_notes_stay_where_the_model_cannot_drop_them_and_a_note_of_more_than_rec
     assert not note_entry("Their exam on Friday", "", items, []).ages
     assert not note_entry("", "They seem tired", items, []).ages
     assert not note_entry("", "", items, [(4, "Ada keeps bees")]).ages  # the floor says it only when rebuilt
+
+
+def test_what_the_model_computed_after_a_note_that_let_go_goes_when_another_program_forgets_its_item(
+        reading_companion, anima_home):
+    """Review: a note that aged took its keys out of the transcript, but what the model computed after it while it
+    was there stays in its cache (the block is dropped, the rest kept): another program's forget of its item
+    then left that in the model."""
+    from tests.conftest import another_program
+    c, chat = reading_companion(drops_blocks=True)
+    miso = c.memories.remember("Ada's cat Miso sleeps on the piano")
+    for text, reply in (("my cat Miso", "Miso again!"), ("the weather is grey today", "Grey indeed."),
+                        ("I made some tea", "Nice.")):
+        _exchange(c, chat, text, reply)
+    assert not _noted(c, "sleeps on the piano")
+    other = another_program(anima_home)
+    other.forget("memory", miso)
+    other.close()
+    before = chat.forgotten
+    turn = _exchange(c, chat, "and biscuits", "Lovely.")
+    assert chat.forgotten > before  # the model reads its prompt whole again
+    assert not any("piano" in m["content"] for m in turn.workspace.messages)

@@ -108,6 +108,11 @@ class Conversation:
         self._changes = 0  # bumped by every change to the transcript (what recall leaves out depends on it)
         self._last_reply: int | None = None
         self._forgets_seen = messages.soul.forgets()  # the soul's forgets the live session has caught up with
+        # What entries that left the transcript (aged notes, trimmed turns) carried, and whether any was unvouched:
+        # the model's computed prompt still holds what it computed after them while they were there (a dropped
+        # block, models/shift.py), so another program's forget of it must still clear that (catch_up_forgotten).
+        self._left_keys: set = set()
+        self._left_unvouched = False
         # What another program on the soul says from now on (`anima chat` beside the window) joins this session's
         # transcript before the next turn: the person reads it in both, and may go on from it in either.
         self._elsewhere = SaidElsewhere(messages, self.session)
@@ -211,9 +216,10 @@ class Conversation:
         if count == self._forgets_seen:
             return
         with self.lock:
-            held = {key for e in self._transcript for key in e.keys} | {("memory", i) for i, _ in self._learned}
+            held = {key for e in self._transcript for key in e.keys} | {("memory", i) for i, _ in self._learned} \
+                | self._left_keys
             # Bids heard between turns are in their parts' words too (see forget).
-            unvouched = any(not e.vouched for e in self._transcript) or bool(self._heard)
+            unvouched = any(not e.vouched for e in self._transcript) or bool(self._heard) or self._left_unvouched
         gone = held - self.messages.soul.present(held, standing=True)  # an episode a forget flagged is gone too
         if gone or unvouched:
             self.forget(gone, unvouched=True)
@@ -441,6 +447,7 @@ class Conversation:
         with self.lock:
             # By identity, not by index: a forget of something the prompt did not read may have dropped entries.
             self._transcript = [e for e in self._transcript if id(e) not in left_out]
+            self._left(prepared.left_out)
             self._changes += 1
             self._draft_recall = None
             self._floor_sent = prepared.floor
@@ -488,6 +495,7 @@ class Conversation:
         with self.lock:
             if self.serial != serial:
                 return False
+            self._left(self._transcript[:start])
             del self._transcript[:start]
             self._transcript.append(note)
             self._changes += 1
@@ -511,9 +519,15 @@ class Conversation:
                 if e.ages and followed >= NOTES_KEPT:
                     aged.add(id(e))
             if aged:
+                self._left([e for e in self._transcript if id(e) in aged])
                 self._transcript = [e for e in self._transcript if id(e) not in aged]
                 self._changes += 1
             return len(aged)
+
+    def _left(self, entries) -> None:  # under the lock
+        for e in entries:
+            self._left_keys |= e.keys
+            self._left_unvouched |= not e.vouched
 
     def read_ahead_nothing(self, serial: int) -> None:
         """Reading ahead found that what the exchange brings to mind the transcript holds already (as a note read
@@ -567,6 +581,7 @@ class Conversation:
             self._written = self._held = None
             self._floor_sent = None
             self._focus_shown = self._feelings_shown = ""
+            self._left_keys, self._left_unvouched = set(), False  # what the model computed goes too (below)
             self.serial += 1  # a note being read ahead may carry it
         self.chat.forget_computed()
         return dropped
