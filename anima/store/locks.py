@@ -70,6 +70,8 @@ class NotALockFile(KnownError):
                          "and try again.")
 
 
+# What opening says of something other than a file where a lock file goes (see _open).
+_NOT_FILES = {errno.EISDIR, errno.ENOENT, errno.ELOOP, errno.ENXIO, errno.EMLINK, getattr(errno, "EFTYPE", errno.ELOOP)}
 # What flock(2) says on a filesystem that has no such locks. EINVAL too: the operations here are always valid.
 _NO_LOCKS = {errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOTSUP, errno.ENOSYS, errno.EINVAL}
 
@@ -180,7 +182,8 @@ def _open(path: Path, outcome: str, write: bool = False) -> int:
     # exclusive one is opened for writing, which NFS (flock emulated by byte-range locks) requires. O_NONBLOCK:
     # a pipe put where the lock file goes opens at once (to be refused below) instead of waiting for a writer
     # forever; it changes nothing else here (flock waits, or not, by LOCK_NB alone). O_NOFOLLOW: Anima never
-    # makes a lock file a link, and following one made the file it named, outside the home (ELOOP, refused below).
+    # makes a lock file a link, and following one made the file it named, outside the home (refused below; Windows
+    # has no such flag, and a link there needs rights a person seldom has).
     flags = (os.O_RDWR if write or not SHARED else os.O_RDONLY) | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) \
         | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
     try:
@@ -189,8 +192,9 @@ def _open(path: Path, outcome: str, write: bool = False) -> int:
         if e.errno in (errno.ENOSPC, errno.EDQUOT):
             raise DiskFull(f"The disk holding {path.parent} is full: {outcome}. Free some space and try again.") \
                 from e
-        # A folder (EISDIR), a link (ELOOP; ENOENT where a system follows it to nowhere), a socket (ENXIO).
-        if e.errno in (errno.EISDIR, errno.ENOENT, errno.ELOOP, errno.ENXIO) and os.path.lexists(path):
+        # A folder (EISDIR), a link (ELOOP; EMLINK or EFTYPE on the BSDs; ENOENT where a system without
+        # O_NOFOLLOW follows it to nowhere), a socket (ENXIO).
+        if e.errno in _NOT_FILES and os.path.lexists(path):
             raise NotALockFile(path, outcome) from None
         raise
     if not stat.S_ISREG(os.fstat(fd).st_mode):  # a pipe or a device: nothing to lock with
