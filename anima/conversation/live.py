@@ -508,8 +508,10 @@ class Conversation:
     def age_notes(self, serial: int) -> int:
         """Notes of recalled items that NOTES_KEPT of the person's messages have followed leave the transcript
         (what they carried may be recalled again), unless a turn began since `serial`. Returns how many left.
-        Only for a model that can drop them from what it computed (Capabilities.drops_blocks): elsewhere the
-        model would read everything after them again."""
+        None leave where the model cannot drop them from what it computed (Capabilities.drops_blocks): it would
+        read everything after them again."""
+        if not self.chat.capabilities.drops_blocks:
+            return 0
         with self.lock:
             if self.serial != serial:
                 return 0

@@ -31,7 +31,7 @@ def read_ahead(conversation: Conversation, exchange: str, serial: int, weighed=N
     `weighed`: the parts' bids on the exchange (mind/bids.py): the ones the Self follows join the note."""
     c = conversation
     # First, so that what an aged note carried may be recalled again for this exchange.
-    aged = c.age_notes(serial) if c.chat.capabilities.drops_blocks else 0
+    aged = c.age_notes(serial)
     items, held = c.recall_new(exchange, k=READ_AHEAD_ITEMS)
     learned = c.learned()
     chosen = weighed.chosen() if weighed is not None else []
