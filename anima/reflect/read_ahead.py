@@ -59,7 +59,7 @@ def read_ahead(conversation: Conversation, exchange: str, serial: int, weighed=N
             return
     if c.serial != serial:
         return
-    c.chat.stream(messages, max_tokens=1, temperature=0.0).read()  # the model reads it now
+    _read(c, messages)
     if c.read_ahead(serial, start, note, floor, len(learned), weighed):
         log.info("read ahead %d recalled items, %d learned facts and %d bids%s", len(items), len(learned), len(chosen),
                  f", the transcript cut by {start} entries" if start else "")
@@ -70,7 +70,7 @@ def _let_go(c: Conversation, serial: int) -> None:
     shift of what followed them: models/shift.py)."""
     messages = c.workspace().prefix(c.floor(), c.name, c.entries(), None)
     if messages is not None and c.serial == serial:
-        c.chat.stream(messages, max_tokens=1, temperature=0.0).read()
+        _read(c, messages)
         log.info("let go of notes the conversation has moved past")
 
 
@@ -83,4 +83,9 @@ def read_draft(conversation: Conversation, text: str) -> None:
     prepared = c.prepare(text, c.recall_for_draft(text), c.learned(), c.drafted(text))
     if prepared.assembled.kept_from:
         return  # a trim may bring a new floor and a full read, which the turn could not interrupt: leave it
-    c.chat.stream(prepared.assembled.messages, max_tokens=1, temperature=0.0).read()
+    _read(c, prepared.assembled.messages)
+
+
+def _read(c: Conversation, messages: list[dict]) -> None:
+    """The model reads `messages` now (one token asked for, and let go), so a turn that sends them finds them read."""
+    c.chat.stream(messages, max_tokens=1, temperature=0.0).read()
