@@ -137,7 +137,7 @@ class Companion:
             if start:
                 start()
         if not self.indexer_thread.is_alive() and self.indexer_thread.ident is None:
-            self.indexer_thread = self.indexer.start()
+            self.indexer_thread = self.indexer.start(told=self._tell)
 
     # ---- opening ------------------------------------------------------------
 
@@ -173,6 +173,13 @@ class Companion:
         """`listener(what)` hears, from a background thread, of work between turns that failed because of a bug
         (`what` is one line for the person, never what they said)."""
         self.reflector.on_failure(listener)
+
+    def _tell(self, what: str) -> None:
+        """Work in the background stopped: its one line, to the listeners the reflector keeps (none are there yet
+        while the constructor runs, which starts the indexer before it makes the reflector)."""
+        reflector = getattr(self, "reflector", None)
+        if reflector is not None:
+            reflector.tell(what)
 
     # ---- a turn -------------------------------------------------------------
 

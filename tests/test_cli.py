@@ -401,7 +401,7 @@ def test_listing_parts_or_proposals_never_loads_the_vectors(anima_home, monkeypa
     monkeypatch.setattr(embedder, "MiniLMEmbedder", FakeEmbedder)
     started = []
     real_start = Indexer.start
-    monkeypatch.setattr(Indexer, "start", lambda self: started.append(1) or real_start(self))
+    monkeypatch.setattr(Indexer, "start", lambda self, **kw: started.append(1) or real_start(self, **kw))
     for args, says in ((["parts", "list"], "No parts yet."), (["parts", "predictions"], "No predictions yet."),
                        (["proposals"], "No proposed changes wait for you.")):
         assert cli.main(args) == 0

@@ -77,6 +77,11 @@ class Reflector:
         """`listener(what)` hears of a job that failed because of a bug; `what` never holds message text."""
         self._failure_listeners.append(listener)
 
+    def tell(self, what: str) -> None:
+        """Tell the failure listeners one line about work between turns that stopped."""
+        for listener in self._failure_listeners:
+            listener(what)
+
     def turn_started(self) -> None:
         """A turn begins: learning stops where it is; a read-ahead in flight is finished, never thrown away
         half-read."""
@@ -197,11 +202,9 @@ class Reflector:
             return False
         except KnownError as e:  # the person's or the machine's doing (a full disk, a floor too large): say it
             log.warning("%s stopped: %s", what, type(e).__name__)
-            for listener in self._failure_listeners:
-                listener(f"{what[0].upper()}{what[1:]} stopped: {e}")
+            self.tell(f"{what[0].upper()}{what[1:]} stopped: {e}")
             return False
         except Exception:
             log.exception("%s failed", what)
-            for listener in self._failure_listeners:
-                listener(f"{what[0].upper()}{what[1:]} failed (a bug; the log has the details).")
+            self.tell(f"{what[0].upper()}{what[1:]} failed (a bug; the log has the details).")
             return False

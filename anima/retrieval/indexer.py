@@ -217,11 +217,20 @@ class Indexer:
                 self.index_items(kind, rows[i:i + batch])
         return total
 
-    def start(self) -> threading.Thread:
-        """Load stored vectors, then re-index what lacks one, in the background (exact search serves meanwhile)."""
+    def start(self, told: Callable[[str], None] = lambda what: None) -> threading.Thread:
+        """Load stored vectors, then re-index what lacks one, in the background (exact search serves meanwhile).
+        A full disk or a soul closed under it stops it with `told(one line)` (or a log line), not a traceback on
+        the terminal or the window's bug dialog: what lacks a vector is still found by its words, and is indexed
+        at the next opening."""
         def run():
-            self.load()
-            self.reindex_missing()
+            try:
+                self.load()
+                self.reindex_missing()
+            except SoulClosed:
+                log.info("indexing stopped: the soul was closed")
+            except KnownError as e:
+                log.warning("indexing stopped: %s", type(e).__name__)
+                told(f"Indexing for recall by meaning stopped: {e}")
         t = threading.Thread(target=run, name="indexer", daemon=True)
         t.start()
         self._loader = t

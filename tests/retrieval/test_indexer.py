@@ -5,6 +5,7 @@ processes); the built graph kept in the soul, without a single vector."""
 import hashlib
 import logging
 import shutil
+import threading
 import time
 
 import numpy as np
@@ -106,6 +107,25 @@ def test_a_full_disk_at_the_vectors_leaves_no_message_without_its_vector(home, m
     assert soul.query("SELECT count(*) AS n FROM memories")[0]["n"] == 0
     assert soul.query("SELECT count(*) AS n FROM world_cards")[0]["n"] == 0
     assert len(indexer.index) == 1  # nothing that was not stored is in the index either
+    soul.close()
+
+
+def test_a_full_disk_while_indexing_at_opening_is_told_in_a_line_not_a_traceback(home, monkeypatch):
+    """Items with no vector for this embedder are indexed in the background as the soul opens: a full disk there
+    stopped the indexer's thread with a traceback on the terminal (the window's bug dialog)."""
+    real = sqlcipher3.connect
+    soul, indexer, messages = opened(home)
+    messages.record("user", "said before the disk filled")
+    soul.close()
+    monkeypatch.setattr(soul_module.sqlcipher3, "connect", lambda *a, **k: real(*a, factory=_FullAtVectors, **k))
+    raised, told = [], []
+    monkeypatch.setattr(threading, "excepthook", raised.append)
+    soul = home.unlock(PASSPHRASE)
+    indexer = Indexer(soul, DenseEmbedder())  # another embedder: the message has no vector of its
+    indexer.start(told=told.append).join()
+    assert raised == []
+    assert len(told) == 1 and told[0].startswith("Indexing for recall by meaning stopped: The disk is full")
+    assert counts(soul) == (1, 1)  # the message and the first embedder's vector, as they were
     soul.close()
 
 
