@@ -222,7 +222,7 @@ EVOLVE = "/evolve"
 def read_external(line: str, read) -> tuple[str, list] | None:
     """A chat line that brings text from outside: (the message sent with it, [External]); None for a plain line.
     `read(prompt)` reads the next line (EOFError at the end)."""
-    from .mind.messages import External
+    from .mind.messages import External, attached_file
     from .store.provenance import Source
     if line.strip() == PASTE:
         block = []
@@ -231,11 +231,7 @@ def read_external(line: str, read) -> tuple[str, list] | None:
         return read("about it> " if sys.stdin.isatty() else ""), [External(Source.PASTED, "\n".join(block))]
     if line.startswith("/file "):
         path, _, message = line[len("/file "):].strip().partition(" ")
-        try:
-            text = Path(path).expanduser().read_text(encoding="utf-8", errors="replace")
-        except OSError as e:
-            raise KnownError(f"Cannot read {path}: {e.strerror}.") from None
-        return message, [External(Source.FILE, text, Path(path).name)]
+        return message, [attached_file(Path(path).expanduser())]  # as the window attaches it
     return None
 
 
@@ -268,6 +264,7 @@ def meanwhile(companion, said: list[dict]) -> list[str]:
 
 def cmd_chat(args) -> int:
     from .conversation.turn import NOT_KEPT
+    from .mind.messages import NotAttachable
     with closing(open_companion(args, create_if_missing=True)) as companion:
         companion.temperature = args.temperature
         if args.verbose:
@@ -294,6 +291,9 @@ def cmd_chat(args) -> int:
                 line, external = read_external(line, input) or (line, [])
             except EOFError:
                 break
+            except NotAttachable as e:  # nothing was sent; the conversation goes on, as in the window
+                print(f"anima: {e} Nothing was sent.", file=sys.stderr, flush=True)
+                continue
             if not line.strip() and not external:
                 continue
             if line.strip() == EVOLVE and not external:
@@ -441,7 +441,6 @@ def cmd_parts(args) -> int:
     import json
     from .mind import packs
     from .mind.part import printable
-    from .models.structured import NotJSON, parse_json
     from .store.provenance import shown
     reads = args.action in ("list", "show", "bids", "predictions")  # rows only: no vectors to wait for
     with closing(open_companion(args, talk=args.action == "tend", recalls=not reads)) as companion:
@@ -475,14 +474,7 @@ def cmd_parts(args) -> int:
                     said = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
                     print(printable(f"{key}: {said}"))
         elif args.action == "patch":
-            try:
-                operations = parse_json(Path(args.path).read_text(encoding="utf-8"))
-            except UnicodeDecodeError as e:
-                raise KnownError(f"{args.path} is not a JSON file ({type(e).__name__}); part #{args.id} was not "
-                                 "changed.") from None
-            except NotJSON as e:
-                raise KnownError(f"{args.path} is not a JSON file that can be read: {e}; part #{args.id} was not "
-                                 "changed.") from None
+            operations = packs.read_json(args.path, f"part #{args.id} was not changed")
             before = parts.get(args.id)
             p = parts.patch(args.id, operations, "user")
             if p.data == before.data:
@@ -506,14 +498,7 @@ def cmd_parts(args) -> int:
                   file=sys.stderr)
         elif args.action == "affect":
             if args.set:
-                try:
-                    profile = parse_json(Path(args.set).read_text(encoding="utf-8"))
-                except UnicodeDecodeError as e:
-                    raise KnownError(f"{args.set} is not a JSON file ({type(e).__name__}); the affect profile was not "
-                                     "changed.") from None
-                except NotJSON as e:
-                    raise KnownError(f"{args.set} is not a JSON file that can be read: {e}; the affect profile was "
-                                     "not changed.") from None
+                profile = packs.read_json(args.set, "the affect profile was not changed")
                 companion.affect.set(profile, "user")
                 print("The affect profile is set.")
             print(json.dumps(companion.affect.profile(), ensure_ascii=False, indent=1))

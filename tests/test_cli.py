@@ -378,6 +378,30 @@ def test_a_patch_or_a_pack_that_json_cannot_keep_is_refused_in_one_line_and_noth
     assert ([p.data for p in c.parts.all(None)], c.soul.history("part")) == before
 
 
+def test_a_patch_pack_or_profile_that_is_not_a_small_file_is_refused_unread(companion, parts_cli, tmp_path):
+    """A FIFO hung the command until it was killed, and /dev/zero grew it to 16 GB in 15 s: read_text() read
+    whatever it was given. Each is one line and exit 2 now, read no further than the size a file of parts can have."""
+    import os
+
+    from anima.mind import packs
+    c = companion
+    before = [p.data for p in c.parts.all(None)], c.soul.history("part"), c.affect.profile()
+    fifo, big = tmp_path / "fifo.json", tmp_path / "big.json"
+    os.mkfifo(fifo)
+    with open(big, "wb") as f:
+        f.truncate(packs.JSON_FILE_MOST + 1)
+    for given, says in ((fifo, "is a device or a pipe, not a file"), ("/dev/zero", "is a device or a pipe, not a file"),
+                        (tmp_path, "is a folder, not a file"), (big, "larger than 4 MiB"),
+                        (tmp_path / "none.json", "No such file")):
+        for args, unchanged in ((("patch", "3", str(given)), "part #3 was not changed"),
+                                (("install-pack", str(given)), "nothing was installed"),
+                                (("affect", "--set", str(given)), "the affect profile was not changed")):
+            status, out, err = parts_cli(*args)
+            assert (status, out, err.count("\n")) == (2, "", 1), (args, err)
+            assert says in err and unchanged in err, (args, err)
+    assert ([p.data for p in c.parts.all(None)], c.soul.history("part"), c.affect.profile()) == before
+
+
 def test_parts_are_listed_with_control_characters_shown_not_obeyed(companion, parts_cli):
     c = companion  # a part stored before the rules refused such a name
     data = {**c.parts.get(3).data, "name": "Helper\x1b]0;pwned\x07\x1b[2J"}
@@ -581,6 +605,34 @@ def test_a_reply_another_program_kept_from_being_stored_says_the_message_was(com
         "anima: Another program on this soul kept it busy. Your message was saved; the reply was not."]
     stored = [m["content"] for m in companion.soul.query("SELECT content FROM messages ORDER BY id")]
     assert stored == ["first", "second", "Reply two."]
+
+
+def test_a_file_that_cannot_be_attached_is_one_line_and_the_conversation_goes_on(companion, monkeypatch, capsys,
+                                                                                  tmp_path):
+    """`/file PATH` read whatever PATH named: /dev/zero until the memory ran out, a FIFO for ever; a missing file
+    ended the conversation. It reads a file as the window attaches one (mind/messages.attached_file)."""
+    import os
+
+    from anima import cli
+    monkeypatch.setattr(cli, "open_companion", lambda args, create_if_missing=False: companion)
+    monkeypatch.setattr(companion, "close", lambda: None)  # the fixture closes it
+    fifo, notes = tmp_path / "fifo", tmp_path / "notes.txt"
+    os.mkfifo(fifo)
+    notes.write_text("Bring the tent.\nAnd the stove.\n", encoding="utf-8")
+    typed_lines(monkeypatch, ["/file /dev/zero look", f"/file {fifo} look", f"/file {tmp_path / 'none'} look",
+                              f"/file {notes} what do you make of it?"])
+    companion.chat.enqueue("A camping list.")
+    assert cli.main(["chat"]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines() == ["A camping list."]
+    said = err.splitlines()
+    assert [line.split(":")[0] for line in said] == ["anima"] * 3 and all("Nothing was sent." in s for s in said)
+    assert "zero is a device or a pipe, not a file" in said[0] and "fifo is a device or a pipe" in said[1]
+    assert "none could not be read (No such file or directory)" in said[2]
+    stored = companion.soul.query("SELECT speaker, content FROM messages ORDER BY id")
+    assert [(m["speaker"], m["content"]) for m in stored] == [
+        ("Ada", "what do you make of it?"), ("file notes.txt", "Bring the tent.\nAnd the stove."),
+        ("Anima", "A camping list.")]
 
 
 def test_a_home_that_is_not_a_folder_is_one_line(tmp_path, capsys):

@@ -6,10 +6,12 @@ terminal, imports of old chats and the retrieval benchmark all use it).
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..errors import KnownError, NotFound
 from ..retrieval import fts
 from ..retrieval.indexer import Indexer
+from ..store import keys
 from ..store.ids import new_id
 from ..store.provenance import EXTERNAL, Provenance, Source
 from ..store.soul import Soul, now
@@ -76,6 +78,38 @@ class External:
         kind = {Source.PASTED: "pasted text", Source.FILE: "file", Source.TOOL: "tool output",
                 Source.CARD: "card"}[Source(self.source)]
         return f"{kind} {self.name}".strip()
+
+
+ATTACHED_MOST = 1_000_000  # a text file beyond this is not a message's attachment
+
+
+class NotAttachable(KnownError):
+    pass
+
+
+def attached_file(path: str | Path) -> External:
+    """A text file sent with a message (the window's attach or drop, the terminal's /file); one that is missing,
+    not a file (a folder, a device, a pipe), too large or not text is refused in words, and nothing of it is read
+    past ATTACHED_MOST."""
+    path = Path(path)
+    try:
+        data = keys.read_regular(path, ATTACHED_MOST)
+    except keys.TooLarge:
+        raise NotAttachable(f"{path.name} is larger than {ATTACHED_MOST // 1_000_000} MB; "
+                            "only text files up to that size can be attached.") from None
+    except keys.NotRegularFile as e:
+        raise NotAttachable(f"{path.name} is {e}, not a file; only text files can be attached.") from None
+    except OSError as e:
+        raise NotAttachable(f"{path.name} could not be read ({e.strerror or 'an error'}).") from None
+    try:
+        if b"\0" in data:
+            raise UnicodeDecodeError("utf-8", data, 0, 1, "a NUL byte")
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise NotAttachable(f"{path.name} is not a text file (UTF-8); only text can be attached.") from None
+    if not text.strip():
+        raise NotAttachable(f"{path.name} is empty; nothing was attached.")
+    return External(Source.FILE, text, path.name)
 
 
 def spoken(rows: list[dict]) -> list[dict]:

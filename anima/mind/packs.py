@@ -20,6 +20,7 @@ import jsonschema
 
 from ..errors import InvalidEdit
 from ..models.structured import NotJSON, parse_json
+from ..store import keys
 from ..store.provenance import Provenance, Source
 from . import part as schema
 from .parts import Parts
@@ -75,14 +76,32 @@ def profile_lines(profile: dict) -> list[tuple[str, str]]:
     return [(f"{k} {i}", line) for k in AFFECT for i, line in enumerate(profile.get(k, ()), 1)]
 
 
+# A JSON file the person hands the parts (a pack, a patch, an affect profile): a part holds at most 16 KiB, so a
+# pack of a hundred is under 2 MiB. Never more is read: /dev/zero filled 16 GB in 15 s.
+JSON_FILE_MOST = 4 << 20
+
+
+def read_json(path: str | Path, unchanged: str) -> object:
+    """The JSON value in a file the person named; InvalidEdit ending in `unchanged` ("nothing was installed") when
+    it is not a regular file of at most JSON_FILE_MOST bytes of UTF-8 JSON."""
+    try:
+        return parse_json(keys.read_regular(Path(path), JSON_FILE_MOST).decode("utf-8"))
+    except keys.TooLarge:
+        raise InvalidEdit(f"{path} is larger than {JSON_FILE_MOST >> 20} MiB, too large for a JSON file of "
+                          f"parts; {unchanged}.") from None
+    except keys.NotRegularFile as e:
+        raise InvalidEdit(f"{path} is {e}, not a file; {unchanged}.") from None
+    except OSError as e:
+        raise InvalidEdit(f"Cannot read {path} ({e.strerror or e}); {unchanged}.") from None
+    except UnicodeDecodeError as e:
+        raise InvalidEdit(f"{path} is not a JSON file ({type(e).__name__}); {unchanged}.") from None
+    except NotJSON as e:
+        raise InvalidEdit(f"{path} is not a JSON file that can be read: {e}; {unchanged}.") from None
+
+
 def read(path: str | Path) -> dict:
     """A pack file, checked whole."""
-    try:
-        pack = parse_json(Path(path).read_text(encoding="utf-8"))
-    except UnicodeDecodeError as e:
-        raise InvalidEdit(f"{path} is not a JSON file ({type(e).__name__}); nothing was installed.") from None
-    except NotJSON as e:
-        raise InvalidEdit(f"{path} is not a JSON file that can be read: {e}; nothing was installed.") from None
+    pack = read_json(path, "nothing was installed")
     check(pack)
     return pack
 

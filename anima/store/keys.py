@@ -308,6 +308,30 @@ def open_regular(path: Path):
         raise
 
 
+class TooLarge(OSError):
+    """A regular file larger than its reader takes: `size` bytes when it was measured, or more once it grew."""
+
+    def __init__(self, size: int, grew: bool = False):
+        super().__init__(f"{size} bytes")
+        self.size, self.grew = size, grew
+
+
+def read_regular(path: Path, most: int) -> bytes:
+    """The bytes of a regular file of at most `most` bytes, never reading more than one byte past them:
+    NotRegularFile for a folder, a device or a pipe (/dev/zero would fill the memory, a FIFO never end), TooLarge
+    for a larger file, or one that grew past `most` while it was read."""
+    with open_regular(path) as f:
+        size = os.fstat(f.fileno()).st_size
+        if size > most:
+            raise TooLarge(size)
+        raw = f.read(size + 1)  # (a read allocates all it may read, first)
+        if len(raw) > size:  # it grew since it was measured
+            raw += f.read(most + 1 - len(raw))
+            if len(raw) > most:
+                raise TooLarge(len(raw), grew=True)
+    return raw
+
+
 def key_check(database_key: bytes) -> str:
     """A one-way tag of the key, so a key recalled from the keychain is known good before use."""
     return hashlib.sha256(b"anima-key-check\x00" + database_key).hexdigest()[:32]

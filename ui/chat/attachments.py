@@ -7,21 +7,12 @@ information from outside, never as the person's own words; in the transcript
 it is shown as plain text in its own box, never rendered as Markdown.
 """
 
-from pathlib import Path
-
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
-from anima.errors import KnownError
 from anima.mind.messages import External, from_outside
-from anima.store.provenance import Source
 
-FILE_BYTES = 1_000_000  # a text file beyond this is not a message's attachment
 SHOWN_LINES = 8         # of outside text in a transcript bubble; the rest is in its tooltip and stored
-
-
-class NotAttachable(KnownError):
-    pass
 
 
 def lines(text: str) -> int:
@@ -31,27 +22,6 @@ def lines(text: str) -> int:
 def is_outside_paste(text: str) -> bool:
     """A paste of more than one line is text from outside; a single line stays ordinary typing."""
     return lines(text) > 1
-
-
-def read_file(path: str | Path) -> External:
-    """A text file, as an attachment; a file that is missing, too large or not text is refused in words."""
-    path = Path(path)
-    try:
-        if path.stat().st_size > FILE_BYTES:
-            raise NotAttachable(f"{path.name} is larger than {FILE_BYTES // 1_000_000} MB; "
-                                "only text files up to that size can be attached.")
-        data = path.read_bytes()
-    except OSError as e:
-        raise NotAttachable(f"{path.name} could not be read ({e.strerror or 'an error'}).") from e
-    try:
-        if b"\0" in data:
-            raise UnicodeDecodeError("utf-8", data, 0, 1, "a NUL byte")
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise NotAttachable(f"{path.name} is not a text file (UTF-8); only text can be attached.") from None
-    if not text.strip():
-        raise NotAttachable(f"{path.name} is empty; nothing was attached.")
-    return External(Source.FILE, text, path.name)
 
 
 def describe(label: str, text: str) -> str:

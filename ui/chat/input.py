@@ -7,11 +7,11 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QPlainTextEdit
 
 from anima.errors import KnownError
-from anima.mind.messages import External
+from anima.mind.messages import External, attached_file
 from anima.store.provenance import Source
 
 from .. import errors
-from .attachments import AttachmentBar, is_outside_paste, read_file
+from .attachments import AttachmentBar, is_outside_paste
 
 
 class MessageBox(QPlainTextEdit):
@@ -78,7 +78,7 @@ class MessageBox(QPlainTextEdit):
 
     def attach_file(self, path: str) -> None:
         try:
-            external = read_file(path)
+            external = attached_file(path)
         except KnownError as e:
             errors.show(self, e)
         else:
