@@ -28,7 +28,7 @@ from .mind.parts import Parts
 from .mind.predictions import Clock, Evaluated, Evaluation, Predictions, utc_now
 from .mind.recalls import WorkspaceRecord
 from .mind.rules import Rules
-from .mind.selfmodel import SelfModel, label
+from .mind.selfmodel import SelfModel, check_plain, label
 from .mind.sovereignty import Sovereignty, measure as measure_sovereignty
 from .mind.world import Clerk, WorldCards
 from .models.chat import ChatModel
@@ -293,6 +293,7 @@ class Companion:
         loaded from (as self_model.read() gave it); when the stored text is no longer that, something changed it
         meanwhile (a forget, an accepted proposal, another program), and the edit is refused: the whole text
         written back would undo that change. The check and the write are one transaction."""
+        check_plain(name, content)  # before the gate reads it
         self.self_model.prepare()  # the model's tokenizer, which measuring waits for: not while holding the soul
         with self.soul.transaction():
             now = getattr(self.self_model.read(), name, None)

@@ -39,6 +39,7 @@ from ..store.provenance import Provenance, Source
 from ..store.soul import Soul, now
 from . import secrets
 from .messages import clean
+from .part import unfit_text
 from .readable import common, english, readable
 from .selfmodel import CAPS, SelfFloor, SelfModel, label
 
@@ -622,6 +623,8 @@ def unfit(text: str, said: str = "", companion: str = "", orders: bool = False) 
     gives an order, taints it, as in judge); `companion`: its name (a line about itself by name is not its own
     thought); `orders`: a line that tells it what to do is unfit too (a note to itself, "Ask how the exam went",
     is not an order)."""
+    if (why := unfit_text([("it", text)], names=())) is not None:  # SelfModel.write would refuse it
+        return why
     text, said = secrets.judged(text), secrets.judged(said)
     if found := secrets.find(text):
         return f"it holds {found[0]}"

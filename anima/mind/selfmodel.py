@@ -17,6 +17,7 @@ from ..errors import InvalidEdit
 from ..store.migrations import TEXT_SECTIONS
 from ..store.soul import Soul, now
 from . import working_memory
+from .part import unfit_text
 from .rules import Rules
 from .wording import today as local_today
 
@@ -53,6 +54,16 @@ def label(name: str) -> str:
     return "human block" if name == "human" else name.replace("_", " ")
 
 
+def check_plain(name: str, content) -> None:
+    """InvalidEdit unless `content` is text that shows as it is: no control character but tab and newline, none
+    invisible or turning the text's direction, no half of a surrogate pair (the rule of a part's texts). A terminal
+    obeyed "\x1b[2J" in the inner state `anima reflect` printed; "\ud800" could not be written at all."""
+    if not isinstance(content, str):
+        raise InvalidEdit(f"The {label(name)} must be plain text.")
+    if (why := unfit_text([("it", content)], names=())) is not None:
+        raise InvalidEdit(f"The {label(name)} must be plain text: {why}; the old text is kept.")
+
+
 class SelfModel:
     def __init__(self, soul: Soul, measure: Callable[[SelfFloor], int] | None = None,
                  today: Callable[[], date] = local_today):
@@ -83,8 +94,7 @@ class SelfModel:
         if name not in CAPS:
             raise InvalidEdit(f"{name!r} is not an editable part of the self "
                               f"(origin and guardrails are read-only).")
-        if not isinstance(content, str) or "\x00" in content:
-            raise InvalidEdit(f"The {name.replace('_', ' ')} must be plain text.")
+        check_plain(name, content)
         content = content.strip()
         if len(content) > CAPS[name]:
             raise InvalidEdit(f"The {name.replace('_', ' ')} holds at most {CAPS[name]} characters "

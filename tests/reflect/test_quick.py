@@ -4,6 +4,7 @@ a turn comes first. The fake model plays the model; the clock is the test's."""
 
 import json
 import logging
+import re
 from contextlib import contextmanager
 from datetime import date, datetime, timedelta, timezone
 
@@ -11,6 +12,7 @@ import pytest
 
 from anima import cli
 from anima.companion import Companion
+from anima.errors import InvalidEdit
 from anima.mind.feelings import trajectory
 from anima.models.fake import FakeChatModel, FakeEmbedder
 from anima.reflect.quick import READ_THROUGH, Outcome
@@ -122,6 +124,35 @@ def test_the_inner_state_is_replaced_after_a_turn_and_reaches_the_next_note_not_
     assert second.workspace.messages[0] == first.workspace.messages[0]  # the floor is byte-identical
     assert "# On my mind\nI'm glad the tomatoes worked out" in second.workspace.note.content
     assert c.self_model.read().inner_state == "I'm curious about the sauce."
+
+
+def test_a_line_of_the_models_that_a_terminal_would_obey_is_dropped_not_told_as_a_failure(rc):
+    """A NUL in the inner state was refused only by SelfModel.write, inside the transaction: "Reflecting stopped:
+    The inner state must be plain text" reached the person as if they had done something, and the same messages
+    failed again next time. An escape ("\x1b[2J" clears a terminal) was kept, and `anima reflect` printed it raw.
+    The gate now finds such a line unfit, as it does any other, and the rest of the answer is applied (rc asserts
+    that no failure was told)."""
+    c = rc
+    for bad in ("I'm glad the tomatoes \x00 worked out.", "I'm glad the tomatoes \x1b[2J worked out.",
+                "I'm glad the tomatoes \u202e worked out."):
+        say(c, "The tomatoes on the balcony finally went red.", "How lovely!",
+            answer(bad, hold=[("Ask Ada what she cooks with the tomatoes", 3)]))
+        floor = c.self_model.read()
+        assert floor.inner_state == "" and "Ask Ada what she cooks with the tomatoes" in floor.working_memory
+        c.edit_self("working_memory", "")
+
+
+def test_an_edit_of_the_self_that_is_not_plain_text_is_refused_in_words_and_changes_nothing(rc):
+    c = rc
+    c.edit_self("persona", "I am Anima.")
+    before = c.self_model.read(), c.edits()
+    for name, content, says in (("persona", "I am \ud800", "half of a surrogate pair"),
+                                ("working_memory", "- \x1b[31mred", "control or invisible character (U+001B)"),
+                                ("inner_state", "I feel \u202eodd", "(U+202E)"), ("persona", 5, "plain text"),
+                                ("human", None, "plain text")):
+        with pytest.raises(InvalidEdit, match=re.escape(says)):
+            c.edit_self(name, content)
+    assert (c.self_model.read(), c.edits()) == before
 
 
 def test_a_working_memory_item_is_held_until_its_day_and_then_gone_from_the_floor(rc, clock):
