@@ -207,7 +207,8 @@ class Home:
         try:
             self._import(path, export_passphrase, passphrase, replace, progress, before_swap, judge_new)
         except (DiskFull, DiskError) as e:
-            raise type(e)(f"{e} Nothing was imported; the companion here, if any, is as it was.") from e
+            # The same mistake in more words, not a second one: chained, the terminal said it twice (cli._first_said).
+            raise type(e)(f"{e} Nothing was imported; the companion here, if any, is as it was.") from None
 
     def _import(self, path, export_passphrase, passphrase, replace, progress, before_swap, judge_new) -> None:
         if not self.exists():

@@ -139,8 +139,13 @@ def test_simulated_a_full_disk_while_importing_leaves_the_old_companion(anima_ho
         Home.export(soul, tmp_path / "core.anima", "an export passphrase")
     before = home.soul_path.read_bytes()
     simulate(monkeypatch, "INSERT INTO messages", free=4096, code=13, message="database or disk is full")
-    with pytest.raises(DiskFull, match="Nothing was imported"):
+    with pytest.raises(DiskFull, match="Nothing was imported") as refused:
         home.import_core(tmp_path / "core.anima", "an export passphrase", PASSPHRASE, replace=True)
+    # Said once: the terminal told the mistake, then "Closing then failed too:" and the same words again (QA).
+    from anima.cli import _first_said
+    said = _first_said(refused.value)
+    assert said.count("is full") == 1 and said.endswith("Nothing was imported; the companion here, if any, is as "
+                                                        "it was."), said
     monkeypatch.undo()
     assert home.soul_path.read_bytes() == before
     assert sorted(p.name for p in home.dir.iterdir()) == HOME  # the staging soul is gone
