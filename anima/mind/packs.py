@@ -21,11 +21,12 @@ import jsonschema
 from ..errors import InvalidEdit
 from ..models.structured import NotJSON, parse_json
 from ..store import keys
+from ..store.kinds import RESOURCES
 from ..store.provenance import Provenance, Source
 from . import part as schema
 from .parts import Parts
 
-PACKS_DIR = schema.SCHEMA_PATH.parent / "packs"
+PACKS_DIR = RESOURCES / "packs"
 AFFECT_META = "affect_profile"
 AFFECT = ("values", "fears", "seeks")
 AFFECT_SCHEMA = {

@@ -12,15 +12,14 @@ lineage across splits and merges) is kept beside it (mind/parts.py), never in it
 import json
 import re
 import unicodedata
-from pathlib import Path
 
 import jsonschema
 
 from ..errors import InvalidEdit
+from ..store import documents
 from .messages import hidden
 
-SCHEMA_PATH = Path(__file__).resolve().parent.parent / "resources" / "part.schema.json"
-PART_SCHEMA: dict = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+PART_SCHEMA: dict = documents.schema("part")
 
 # The model writes the perspective; the runtime adds the outcomes log, the flags and the clock. What it writes is
 # a narrower part than the schema allows (every creation is a valid part's fields): shorter texts and lists, the
@@ -78,7 +77,7 @@ PART_CREATION_SCHEMA = {
 # in the outcomes log), and a log that grows this far is one to consolidate, not to keep appending to.
 MAX_PART_BYTES = 16 * 1024
 
-_VALIDATOR = jsonschema.Draft202012Validator(PART_SCHEMA)
+_VALIDATOR = documents.validator("part")
 
 # Its voice: "we" (or 我们, 私たち) where a part names itself. A part is one perspective among others, never the whole.
 _WE = re.compile(r"\b(?i:we|we['’](?:re|ve|ll|d)|our|ours|ourselves)\b|\b[Uu]s\b|我们|我們|私たち|我々|僕ら")

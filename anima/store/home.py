@@ -13,7 +13,7 @@ from typing import Iterable, Iterator
 from ..errors import (BadCore, CompanionExists, DamagedSoul, DiskError, DiskFull, InvalidEdit, KeyFileChanged,
                       KeyWithoutSoul, KnownError, NoCompanion, ReadOnlyRecord, SoulInUse)
 from .. import paths
-from . import core, core_content, forget, keychain, keys, locks, migrations, wal
+from . import core, core_content, documents, forget, keychain, keys, locks, migrations, wal
 from .kinds import SOUL_TABLES
 from .soul import Soul
 
@@ -276,6 +276,9 @@ class Home:
                             cols = ", ".join(_quoted(c) for c in columns)
                             marks = ", ".join("?" * len(columns))
                             con.executemany(f"INSERT INTO {_quoted(table)}({cols}) VALUES ({marks})", rows)
+                    if (why := documents.misfit(con)) is not None:
+                        # What reads it takes its fields as given: every turn failed on a part of another shape.
+                        raise BadCore(f"The core's {why}: it is not what Anima writes. Nothing was imported.")
                     if con.execute("SELECT 1 FROM meta WHERE key = 'name'").fetchone() is None:
                         # Every soul is named when it is made (create), so every core Anima writes names it: one
                         # that does not, though its passphrase opened it, would import as an empty companion.

@@ -7,6 +7,9 @@ writes the mapping out again.
 """
 
 from dataclasses import dataclass
+from pathlib import Path
+
+RESOURCES = Path(__file__).resolve().parent.parent / "resources"
 
 
 @dataclass(frozen=True)
@@ -23,6 +26,9 @@ class Kind:
     # Made wholly from other items (flaggable too): once flagged, its words may carry what went, so it stands for
     # nothing (recall, the live session) until deep reflection makes it again (reflect/regenerate.py).
     made_again: bool = False
+    # A column holding a JSON document, and the schema (a file in anima/resources) every stored one fits: the code
+    # that reads it takes its fields as given, so an import refuses a core holding one that does not fit.
+    document: tuple[str, str] | None = None
 
     @property
     def recalled(self) -> bool:
@@ -61,7 +67,7 @@ _ALL = (
          text=("title", "body", "keywords", "options"), title="world card", full_text=("title", "body", "keywords"),
          embedded=("title", "body")),
     Kind("part", "parts", ("name", "data", "archived", "created_at", "updated_at", "lineage"),
-         text=("name", "data"), title="part"),
+         text=("name", "data"), title="part", document=("data", "part.schema.json")),
     Kind("prediction", "predictions", ("part_id", "suggestion", "predicted_result", "confidence", "timeframe_s",
                                        "made_at", "due_at", "result", "evaluated_at"),
          text=("suggestion", "predicted_result", "result"), title="prediction"),

@@ -13,6 +13,7 @@ from anima.mind import part as schema
 from anima.mind.packs import Packs
 from anima.mind.parts import MAX_OPERATIONS, Parts
 from anima.models.structured import check_caps
+from anima.store.kinds import KINDS, RESOURCES
 from anima.store.provenance import Provenance, Source
 from tests.conftest import PASSPHRASE
 from tests.store.records import NOW
@@ -109,9 +110,9 @@ def row(soul, part_id):
 # ---- the part and its schema --------------------------------------------------------------------------------------
 
 def test_the_schema_is_one_file_in_resources_and_it_is_capped():
-    assert "part" in schema.SCHEMA_PATH.name and "schema" in schema.SCHEMA_PATH.name
-    assert schema.SCHEMA_PATH.parent.name == "resources"
-    assert schema.PART_SCHEMA == json.loads(schema.SCHEMA_PATH.read_text(encoding="utf-8"))
+    path = RESOURCES / KINDS["part"].document[1]  # declared with the kind: an import checks parts by it too
+    assert path.name == "part.schema.json" and path.parent.name == "resources"
+    assert schema.PART_SCHEMA == json.loads(path.read_text(encoding="utf-8"))
     check_caps(schema.PART_SCHEMA)
     check_caps(schema.PART_CREATION_SCHEMA)
 

@@ -449,3 +449,32 @@ def test_a_core_that_opens_with_its_passphrase_but_holds_no_companion_is_refused
         home.import_core(path, EXPORT, "a new passphrase")
     assert "Nothing was imported" in str(e.value)
     assert not home.exists() and not home.dir.exists()
+
+
+@pytest.mark.parametrize("data", ["{}", "drop triggers"])
+def test_a_core_holding_a_part_of_another_shape_is_refused_and_one_that_fits_imports(tmp_path, data):
+    """QA: a part whose data was `{}` passed every check of the import and of `anima check`; then `parts list`
+    failed with KeyError: 'name' and every turn with KeyError: 'triggers' (mind/part_index.py)."""
+    from anima.mind import packs
+    from anima.mind.parts import Parts
+    from anima.store.provenance import Provenance, Source
+    source = Home(tmp_path / "source")
+    with source.create("a passphrase of the source") as soul:
+        soul.set_meta("name", "Ada")
+        given = packs.read(packs.PACKS_DIR / "personal-assistant.json")["parts"][0]
+        Parts(soul).create(given, "user", Provenance(Source.APP))
+        good = tmp_path / "good.core"
+        Home.export(soul, good, EXPORT)
+        [part] = soul.query("SELECT id, data FROM parts")
+        if data == "drop triggers":
+            data = json.dumps({k: v for k, v in json.loads(part["data"]).items() if k != "triggers"})
+        soul.update("part", part["id"], "user", data=data)
+        bad = tmp_path / "bad.core"
+        Home.export(soul, bad, EXPORT)
+    home = Home(tmp_path / "home")
+    with pytest.raises(BadCore, match=rf"The core's part #{part['id']} breaks its schema at /"):
+        home.import_core(bad, EXPORT, "a new passphrase")
+    assert not home.dir.exists()
+    home.import_core(good, EXPORT, "a new passphrase")
+    with home.unlock("a new passphrase") as soul:
+        assert [p.data["name"] for p in Parts(soul).all()] == [given["name"]]

@@ -1,0 +1,40 @@
+"""The JSON documents the soul stores (kinds.Kind.document), and the schemas they fit.
+
+The code that reads a part takes its fields as given: a stored part of another
+shape ended every turn in a KeyError. What Anima writes is checked where it is
+written (mind/part.py); what a core brings is checked here, as it is imported.
+"""
+
+import functools
+import json
+
+import jsonschema
+
+from .kinds import KINDS, RESOURCES
+
+
+@functools.cache
+def schema(kind: str) -> dict:
+    """The schema of `kind`'s document, as its file declares it."""
+    return json.loads((RESOURCES / KINDS[kind].document[1]).read_text(encoding="utf-8"))
+
+
+@functools.cache
+def validator(kind: str) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(schema(kind))
+
+
+def misfit(con) -> str | None:
+    """The first stored document that does not fit its schema, said without a word of its text ("part #3 breaks
+    its schema at /triggers (type)"); None when every one fits."""
+    for kind in KINDS.values():
+        if kind.document is None:
+            continue
+        column = kind.document[0]
+        for item_id, text in con.execute(f"SELECT id, {column} FROM {kind.table}"):
+            # Valid JSON: the table's CHECK holds every stored one to that (json_valid).
+            error = jsonschema.exceptions.best_match(validator(kind.name).iter_errors(json.loads(text)))
+            if error is not None:
+                where = "/" + "/".join(str(p) for p in error.absolute_path)
+                return f"{kind.title} #{item_id} breaks its schema at {where} ({error.validator})"
+    return None
