@@ -94,7 +94,7 @@ class Companion:
                                    learns=soul.get_meta("learns_in_conversation", "1") == "1",
                                    quick=QuickReflection(soul, chat, self.messages, self.self_model, self.feelings,
                                                          names=lambda: (self.name, self.user_name)),
-                                   every=int(soul.get_meta(EVERY, "1")),
+                                   every=soul.get_int(EVERY, 1),
                                    deep=DeepReflection(soul, chat, self.messages, self.episodes, self.rules,
                                                        self.self_model, self.memories, self.gate,
                                                        names=lambda: (self.name, self.user_name),
@@ -127,7 +127,7 @@ class Companion:
         if learns != learns_was:
             self.reflector.learns = (learns or "1") == "1"
         if every != every_was:
-            self.reflector.every = int(every or "1")
+            self.reflector.every = self.soul.get_int(EVERY, 1)
 
     def start_background(self, chat: bool = True) -> None:
         """Start what loads in the background: the models (the embedder first: it loads in under a second, and a

@@ -122,7 +122,7 @@ class HumanNotes:
     def unread(self) -> tuple[list[dict], int | None]:
         """The person's messages since the last step, the newest few, that speak of themselves; and the id of
         the newest unread one (None when nothing is unread)."""
-        through = int(self.soul.get_meta(READ_THROUGH, "0"))
+        through = self.soul.get_int(READ_THROUGH, 0)
         # Their own words only: text they pasted or attached is information, never their statement.
         rows = self.soul.query("SELECT id, content FROM messages WHERE role = 'user' AND id > ? AND id NOT IN "
                                "(SELECT item_id FROM provenance WHERE item_kind = 'message' AND source != ?) "

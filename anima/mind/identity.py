@@ -55,7 +55,7 @@ class Governance:
 
     @property
     def earned_after(self) -> int:
-        return int(self.soul.get_meta(EARNED_AFTER, str(EARNED_AFTER_DEFAULT)))
+        return self.soul.get_int(EARNED_AFTER, EARNED_AFTER_DEFAULT)
 
     def interactions_since_written(self, target: str = "identity") -> int:
         """Meaningful interactions since `target` (the identity, or the persona block) was last rewritten."""

@@ -55,7 +55,7 @@ def resolve(soul: Soul, chat: ChatModel, memories: Memories, person: str,
     """Check what was stated since the last time; returns how many older facts stopped being current (None:
     pre-empted, nothing written and nothing counted checked)."""
     facts = memories.stated_facts()
-    through = int(soul.get_meta(CHECKED_THROUGH, "0"))
+    through = soul.get_int(CHECKED_THROUGH, 0)
     newest = max((f["id"] for f in facts), default=through)
     pairs = candidates(facts, through)
     if not pairs:

@@ -208,7 +208,7 @@ class DeepReflection:
 
     def pending(self) -> bool:
         """Whether there is anything to reflect on."""
-        return bool(self.messages.after(int(self.soul.get_meta(READ_THROUGH, "0")), 1)) or \
+        return bool(self.messages.after(self.soul.get_int(READ_THROUGH, 0), 1)) or \
             bool(self._unconsidered()) or self.regeneration.pending()
 
     def run(self, cancel: threading.Event | None = None) -> Deepened:
@@ -216,7 +216,7 @@ class DeepReflection:
         # First what a forget flagged: until it is made again, its words may carry what went.
         done.made_again = self.regeneration.run(lambda said: self.cut_again(said, cancel, done))
         while not self._cancelled(cancel):
-            rows = self.messages.after(int(self.soul.get_meta(READ_THROUGH, "0")), STEP)
+            rows = self.messages.after(self.soul.get_int(READ_THROUGH, 0), STEP)
             if not rows:
                 break
             if not self._read(rows, cancel, done):
@@ -356,7 +356,7 @@ class DeepReflection:
     # ---- 2. considering: growth, insights, identity ----------------------------------
 
     def _unconsidered(self) -> list[Episode]:
-        through = int(self.soul.get_meta(CONSIDERED_THROUGH, "0"))
+        through = self.soul.get_int(CONSIDERED_THROUGH, 0)
         return [e for e in self.episodes.all(flagged=False) if e.id > through]
 
     def _consider(self, cancel, done: Deepened) -> None:

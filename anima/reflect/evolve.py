@@ -87,7 +87,7 @@ class Evolution:
         with self.soul.transaction():
             ruling, growth_id = self.governed.rewrite("persona", floor.persona, persona)
             if ruling is Ruling.WRITTEN:
-                self.soul.set_meta(EVOLVED, str(int(self.soul.get_meta(EVOLVED, "0")) + 1))
+                self.soul.set_meta(EVOLVED, str(self.soul.get_int(EVOLVED, 0) + 1))
         log.info("evolution: %s", ruling.value if ruling else "not written")
         return Evolved(ruling, persona, growth_id)
 

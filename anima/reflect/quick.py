@@ -164,7 +164,7 @@ class QuickReflection:
     def unread(self) -> tuple[list[dict], int | None]:
         """The newest few messages since the last run that are the person's own words or the companion's replies
         (text sent with a message is information, not how they are), oldest first; and the newest unread id."""
-        rows = self.messages.since(int(self.soul.get_meta(READ_THROUGH, "0")), MESSAGES_PER_STEP)
+        rows = self.messages.since(self.soul.get_int(READ_THROUGH, 0), MESSAGES_PER_STEP)
         newest = rows[-1]["id"] if rows else None
         return spoken(rows), newest
 

@@ -25,7 +25,7 @@ class Rhythms:
         self.reflector = reflector
 
     def read(self) -> Rhythm:
-        return Rhythm(self.reflector.every, int(self.soul.get_meta(EARNED_AFTER, str(EARNED_AFTER_DEFAULT))))
+        return Rhythm(self.reflector.every, self.soul.get_int(EARNED_AFTER, EARNED_AFTER_DEFAULT))
 
     def set(self, every: int | None = None, earned_after: int | None = None) -> Rhythm:
         for name, value in (("every", every), ("earned after", earned_after)):

@@ -434,6 +434,18 @@ class Soul:
         rows = self.query("SELECT value FROM meta WHERE key = ?", (key,))
         return rows[0]["value"] if rows else default
 
+    def get_int(self, key: str, default: int) -> int:
+        """A setting or a mark kept as a whole number. One that is not (a core from elsewhere, an edit by hand) is
+        read as `default` and said in the log: every command failed on it ("often" as how often to reflect)."""
+        value = self.get_meta(key)
+        if value is None:
+            return default
+        try:
+            return int(value)
+        except ValueError:
+            log.warning("the soul's %s is not a whole number; %d is used instead", key, default)
+            return default
+
     def set_meta(self, key: str, value: str) -> None:
         with self.transaction() as con:
             con.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",

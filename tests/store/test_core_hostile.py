@@ -478,3 +478,35 @@ def test_a_core_holding_a_part_of_another_shape_is_refused_and_one_that_fits_imp
     home.import_core(good, EXPORT, "a new passphrase")
     with home.unlock("a new passphrase") as soul:
         assert [p.data["name"] for p in Parts(soul).all()] == [given["name"]]
+
+
+def test_a_core_whose_settings_are_not_whole_numbers_opens_with_the_defaults_and_says_so(tmp_path, caplog):
+    """QA: "often" as how often to reflect imported, then every command failed with ValueError: invalid literal for
+    int(). A setting or a mark that is not a whole number is read as its default, and the log says which."""
+    from anima.companion import EVERY, Companion
+    from anima.models.fake import FakeChatModel, FakeEmbedder
+    from anima.reflect.quick import READ_THROUGH
+    from tests.reflect.test_quick import answer
+    source = Home(tmp_path / "source")
+    with source.create("a passphrase of the source") as soul:
+        soul.set_meta("name", "Ada")
+        soul.set_meta(EVERY, "often")
+        soul.set_meta(READ_THROUGH, "the start")
+        Home.export(soul, tmp_path / "odd.core", EXPORT)
+    home = Home(tmp_path / "home")
+    home.import_core(tmp_path / "odd.core", EXPORT, "a new passphrase")
+    c = Companion.unlock(home, "a new passphrase", FakeChatModel(), FakeEmbedder())
+    failed = []
+    c.on_background_failure(failed.append)
+    c.learns = False
+    try:
+        c.indexer_thread.join()
+        assert c.reflector.every == 1
+        c.chat.enqueue("Hello Ada.", answer("Ada said hi; I want to hear how her day went."))
+        assert c.turn("Hi, my day was long").read() == "Hello Ada."
+        c.settle()
+        assert failed == [] and len([call for call in c.chat.history if call["schema"] is not None]) == 1  # reflected
+    finally:
+        c.close()
+    assert f"the soul's {EVERY} is not a whole number; 1 is used instead" in caplog.text
+    assert f"the soul's {READ_THROUGH} is not a whole number; 0 is used instead" in caplog.text
