@@ -5,6 +5,7 @@ under the passphrase). Files are only ever replaced by atomic renames of
 complete, verified files; the app never deletes or overwrites a soul in place.
 """
 
+import glob
 import logging
 import os
 from pathlib import Path
@@ -141,8 +142,15 @@ class Home:
         a key file's new copy, a core's partial file. Only files whose writer (the pid in their name) is gone:
         another program at work on this home keeps its own. Returns what went."""
         gone = []
-        for path in [*self.dir.glob(".soul.*.*.db*"), *self.dir.glob("*.*.new")]:
-            pid = path.name.split(".")[3] if path.name.startswith(".soul.") else path.name.rsplit(".", 2)[-2]
+        # (The key file's new copy was "soul.key.<pid>.new" before keys.partial: one a killed older version left.)
+        for path in [*self.dir.glob(".soul.*.*.db*"), *self.dir.glob(".*.*.anima.new"),
+                     *self.dir.glob(f"{glob.escape(self.key_path.name)}.*.new")]:
+            if path.name.startswith(".soul.") and not path.name.endswith(".new"):
+                pid = path.name.split(".")[3]
+            elif (writer := keys.partial_writer(path)) is not None:
+                pid = str(writer)
+            else:
+                pid = path.name[len(self.key_path.name) + 1:-len(".new")]
             if _dead_writer(pid):
                 path.unlink(missing_ok=True)
                 gone.append(path)

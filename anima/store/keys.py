@@ -353,7 +353,7 @@ def write_pieces_atomically(path: Path, pieces: Iterable[bytes], still: Callable
     """write_atomically, the content given a piece at a time (an export of a large soul is never whole in
     memory); an error raised while making the pieces leaves nothing behind either. `still()` is called once the
     file is written and synced, just before it takes the name: what it raises lets the file go."""
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.new")
+    tmp = partial(path, os.getpid())
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
@@ -378,12 +378,28 @@ def write_pieces_atomically(path: Path, pieces: Iterable[bytes], still: Callable
     remove_leftovers(path)
 
 
+# A new file's name while it is written: hidden, its writer's pid, and a mark of Anima's. Any "*.<digits>.new"
+# was once taken for one, and tidy() deleted the person's own "novel.2024.new" from the home at every unlock (QA).
+PARTIAL = re.compile(r"\.(?P<name>.+)\.(?P<pid>\d+)\.anima\.new")
+
+
+def partial(path: Path, pid: int) -> Path:
+    """Where process `pid` writes the new content of `path` before it takes the name."""
+    return path.with_name(f".{path.name}.{pid}.anima.new")
+
+
+def partial_writer(path: Path) -> int | None:
+    """The pid that writes the partial file `path`; None when `path` is none of Anima's."""
+    found = PARTIAL.fullmatch(path.name)
+    return int(found["pid"]) if found else None
+
+
 def remove_leftovers(path: Path) -> list[Path]:
     """New files that a killed program left half-written beside `path` (their writer is gone); returns them."""
     gone = []
-    for leftover in path.parent.glob(f"{glob.escape(path.name)}.*.new"):
-        pid = leftover.name[len(path.name) + 1:-len(".new")]
-        if pid.isdigit() and not alive(int(pid)):
+    for leftover in path.parent.glob(f".{glob.escape(path.name)}.*.anima.new"):
+        pid = partial_writer(leftover)
+        if pid is not None and PARTIAL.fullmatch(leftover.name)["name"] == path.name and not alive(pid):
             leftover.unlink(missing_ok=True)
             gone.append(leftover)
     return gone
