@@ -113,6 +113,10 @@ class DiskError(KnownError):
     """The disk failed to read or write the soul, and it is not full (an I/O error of the device or the system)."""
 
 
+class NoAccess(KnownError):
+    """The soul's file or folder cannot be opened or written by this program: a read-only disk, or permissions."""
+
+
 class ReadOnlyRecord(KnownError):
     """An attempt to change what the store keeps append-only (the growth log)."""
 

@@ -20,7 +20,7 @@ from typing import Callable, Iterator
 import sqlcipher3
 
 from ..errors import (DamagedSoul, DiskError, DiskFull, ForgottenMeanwhile, ForgottenWhileExporting, InvalidEdit,
-                      NotFound, ReadOnlyRecord, SoulBusy, SoulClosed)
+                      NoAccess, NotFound, ReadOnlyRecord, SoulBusy, SoulClosed)
 from .. import paths
 from . import forget, ids, migrations, wal
 from .kinds import KINDS
@@ -58,6 +58,12 @@ def translate(e: sqlcipher3.Error, path: Path | None = None) -> Exception:
     if _primary(e) in (_SQLITE_BUSY, _SQLITE_LOCKED):
         return SoulBusy(f"Another program on this soul kept it busy for over {BUSY_TIMEOUT_MS // 1000} s{where}: "
                         "nothing of this change was saved. Try again in a moment.")
+    if _primary(e) in (_SQLITE_PERM, _SQLITE_READONLY, _SQLITE_CANTOPEN):
+        # A home on a read-only disk, or a file or folder not this user's to write: a traceback said so before.
+        doing = "write" if _primary(e) == _SQLITE_READONLY else "open"
+        return NoAccess(f"Anima cannot {doing} the soul file{where}: the disk holding it is read-only, or the file "
+                        "or its folder is not yours to read and write. Nothing was changed. Give this user access "
+                        "(or move the folder where it can write), then try again.")
     if path is not None and _primary(e) == _SQLITE_IOERR:
         # Writing the WAL or growing the -shm on a nearly full disk fails as a bare I/O error.
         return translate_disk(e, path, UNSAVED)
@@ -76,7 +82,8 @@ def translate(e: sqlcipher3.Error, path: Path | None = None) -> Exception:
 # Below this much free space, a disk that fails a read or write is taken to be full: SQLite reports a full disk
 # as a bare I/O error when it makes the -shm file or truncates the WAL, which opening and closing do.
 NEARLY_FULL = 64 * 1024 * 1024
-_SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_IOERR, _SQLITE_FULL = 5, 6, 10, 13
+_SQLITE_PERM, _SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL, _SQLITE_CANTOPEN = \
+    3, 5, 6, 8, 10, 13, 14
 # How long a write waits for another program's write to end. Longer than a forget on a large soul holds the write
 # lock (it rebuilds the file, forget.rewrite_file: 8.6-9.4 s at 100,000 messages, its copy made beside the soul;
 # about three years of talk at that pace): another program's turn waits for it rather than telling the person
@@ -224,7 +231,10 @@ class Soul:
                               "Anima program is running, move it out of the folder and open the companion again.")
         if not create and wal.logged(self.path):
             _check_log(self.path, key)
-        self.con = sqlcipher3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        try:
+            self.con = sqlcipher3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        except sqlcipher3.Error as e:  # a file it cannot open (a read-only disk, permissions): said, not raised
+            raise translate_disk(e, self.path, CREATING if create else OPENING) from e
         try:
             _keyed(self.con, key)
             # Reading the schema proves the key: SQLCipher decrypts and checks page 1's HMAC.
