@@ -6,6 +6,7 @@ import json
 import pytest
 
 from anima import cli
+from anima.mind import cards
 from anima.models import embedder, fake, llama
 from anima.store import Home, png_text
 from tests.conftest import PASSPHRASE
@@ -79,3 +80,23 @@ def test_import_card_says_what_it_left_out_and_export_card_writes_none_of_it(fak
     assert out.rstrip().endswith("The persona was not taken in: the card is not written in English, and Anima's "
                                  "checks read English only. Its text stays with the card; you can write the persona "
                                  "yourself in the Open Mind.")
+
+
+def test_half_of_a_surrogate_pair_comes_in_as_a_replacement_character_and_a_whole_pair_as_itself(
+        fakes, anima_home, tmp_path, capsys):
+    # JSON as JavaScript's JSON.stringify writes an emoji a tool cut in half: "\ud83c" alone.
+    card = tmp_path / "cut.json"
+    book = {"entries": [{"keys": ["moon\ud83c"], "content": "The moon \ud83c."}]}
+    card.write_text(json.dumps(v2(name="Mira \ud83c", description="Mira keeps the light \udf19 and the sea \U0001F319.",
+                                  character_book=book)))
+    assert cli.main(["import-card", str(card), "--into-new"]) == 0
+    lore = tmp_path / "cut_book.json"
+    lore.write_text(json.dumps(world_info(wi_entry(0, ["tide\udf19"], "The tide \ud83c turns."))))
+    assert cli.main(["import-lorebook", str(lore)]) == 0
+    capsys.readouterr()
+    with Home(anima_home).unlock(PASSPHRASE) as soul:
+        assert soul.get_meta("name") == "Mira \ufffd"
+        bodies = {r["body"]: json.loads(r["keywords"]) for r in soul.query("SELECT body, keywords FROM world_cards")}
+    assert bodies["The moon \ufffd."] == ["moon\ufffd"] and bodies["The tide \ufffd turns."] == ["tide\ufffd"]
+    data = cards.read(card).data
+    assert data["description"] == "Mira keeps the light \ufffd and the sea \U0001F319."  # the whole pair stays

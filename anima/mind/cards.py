@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import KnownError
+from ..models.structured import SURROGATE
 from ..store import keys, png_text
 from . import lorebook, secrets
 from .gate import about_power, tainted
@@ -162,7 +163,7 @@ def _json(raw: bytes, where: str, what: str = "card"):
         raise CardRefused(f"The {what} in {where} is {len(raw) / 2**20:.1f} MiB of JSON; a {what} may hold at most "
                           f"{JSON_MOST // 2**20} MiB. Nothing was changed.")
     try:
-        return json.loads(raw.decode("utf-8-sig"), parse_constant=_not_json, parse_float=_finite)
+        return _mended(json.loads(raw.decode("utf-8-sig"), parse_constant=_not_json, parse_float=_finite))
     except _NotJSON as e:
         raise CardRefused(f"The {what} in {where} is not valid JSON ({e} is not a JSON number). "
                           "Nothing was changed.") from None
@@ -175,6 +176,27 @@ def _json(raw: bytes, where: str, what: str = "card"):
         raise CardRefused(f"The {what} in {where} is JSON nested too deeply. Nothing was changed.") from None
     except ValueError:  # a whole number of more digits than Python reads
         raise CardRefused(f"The {what} in {where} holds a number too long to read. Nothing was changed.") from None
+
+
+def _mended(value):
+    """`value` with each half of a surrogate pair in its texts and names ("\\ud83c" alone: what JavaScript writes for
+    an emoji a tool cut in two) as U+FFFD, as a browser shows it, so the rest comes in: half a pair is no character
+    and cannot be written as UTF-8. Walked without recursion: json reads nesting nearly as deep as Python recurses."""
+    if not isinstance(value, (dict, list)):
+        return SURROGATE.sub("\ufffd", value) if isinstance(value, str) else value
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            pairs = [(_mended(k), x) for k, x in v.items()]
+            v.clear()  # its names are put back mended, in their order
+        else:
+            pairs = list(enumerate(v))
+        for k, x in pairs:
+            v[k] = _mended(x) if isinstance(x, str) else x
+            if isinstance(x, (dict, list)):
+                stack.append(x)
+    return value
 
 
 class _NotJSON(Exception):

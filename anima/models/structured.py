@@ -150,7 +150,8 @@ def _inline(schema: dict, limits: bool = True) -> str:
 # No answer of a model's and no part or patch of a person's nests deeper: deeper is garbage, and past Python's
 # recursion limit it would break json itself (and, below it, copying, validating and writing the value).
 MAX_DEPTH = 64
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
+# Half of a surrogate pair: in a text json decoded, always a lone one (json makes a whole pair one character).
+SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 class NotJSON(ValueError):
@@ -192,7 +193,7 @@ def _check_value(value) -> None:
     while stack:
         v, depth = stack.pop()
         if isinstance(v, str):
-            if _SURROGATE.search(v):
+            if SURROGATE.search(v):
                 raise NotJSON("it holds half of a surrogate pair (such as \\ud800), which is not a character")
         elif isinstance(v, (dict, list)):
             if depth > MAX_DEPTH:
