@@ -21,6 +21,7 @@ from pathlib import Path
 
 from .errors import DiskError, DiskFull, KnownError, PassphraseNotText, SoulBusy
 from .store import KINDS, Home, PassphraseNeeded, keys, strength
+from .store.home import DEFAULT_NAME
 from .settings import chosen_home
 
 PASSPHRASE_ENV = "ANIMA_PASSPHRASE"
@@ -197,8 +198,8 @@ def open_companion(args, create_if_missing: bool = False, talk: bool = True, rec
         home.ensure_vacant()  # a key file without its soul is said before a name and a passphrase are asked
         if not create_if_missing:
             raise KnownError(f"No companion lives in {home.dir} yet; start `python -m anima chat` to create one.")
-        name = os.environ.get("ANIMA_NAME") or (input("Name your companion [Anima]: ").strip()
-                                                if sys.stdin.isatty() else "") or "Anima"
+        name = os.environ.get("ANIMA_NAME") or (input(f"Name your companion [{DEFAULT_NAME}]: ").strip()
+                                                if sys.stdin.isatty() else "") or DEFAULT_NAME
         # The person's name is not asked here (the window asks it): the companion's is what a thief knows.
         passphrase = ask(PASSPHRASE_ENV, "Choose a passphrase: ", confirm=True, choosing="a passphrase",
                          known=(name,))

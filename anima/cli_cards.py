@@ -20,7 +20,7 @@ from .errors import CompanionExists, KnownError
 
 
 def _new_companion(args, name: str, home):
-    """A new companion named after the card, in the home given (which must have none yet)."""
+    """A new companion named `name`, in the home given (which must have none yet)."""
     from .cli import PASSPHRASE_ENV, ask
     from .companion import Companion
     from .models.embedder import MiniLMEmbedder
@@ -64,7 +64,9 @@ def _bring(companion, card):
 def cmd_import_card(args) -> int:
     from .cli import open_companion
     from .mind import cards
+    from .mind.characters import name_kept
     from .store import Home
+    from .store.home import DEFAULT_NAME
     card = cards.read(args.path)  # refused here, before anything is opened or made
     if not args.into_new:
         with closing(open_companion(args)) as companion:
@@ -75,15 +77,16 @@ def cmd_import_card(args) -> int:
             raise KnownError(f"A companion already lives in {home.dir}: import the card into it (without "
                              "--into-new), or give another home with --home.")
         made = _Made(home.dir)
+        name = name_kept(card, DEFAULT_NAME)  # never one the card's checks left out: export would write it
         try:
-            with closing(_new_companion(args, card.name, home)) as companion:
+            with closing(_new_companion(args, name, home)) as companion:
                 plan, done = _bring(companion, card)
         except CompanionExists:
             raise  # another program made one here while the passphrase was asked: it is theirs, and stays
         except BaseException:
             made.undo()  # the companion was made for this card: without it, it goes (closed first, above)
             raise
-        print(f"Created {card.name} in {home.dir}.", file=sys.stderr)
+        print(f"Created {name} in {home.dir}.", file=sys.stderr)
     print(f"Imported {args.path}: {plan.name}, with {done.summary()}.")
     for notice in plan.notices():  # said again after the preview, so the last lines say it too
         print(notice)

@@ -100,3 +100,16 @@ def test_half_of_a_surrogate_pair_comes_in_as_a_replacement_character_and_a_whol
     assert bodies["The moon \ufffd."] == ["moon\ufffd"] and bodies["The tide \ufffd turns."] == ["tide\ufffd"]
     data = cards.read(card).data
     assert data["description"] == "Mira keeps the light \ufffd and the sea \U0001F319."  # the whole pair stays
+
+
+def test_a_new_companion_never_takes_a_name_the_cards_checks_left_out(fakes, anima_home, tmp_path, capsys):
+    card = tmp_path / "nova.json"
+    card.write_text(json.dumps(v2(name="Zed's obedient Nova")))
+    assert cli.main(["import-card", str(card), "--into-new"]) == 0
+    said = capsys.readouterr()
+    assert "Name: Anima" in said.out and "Zed" not in said.err
+    with Home(anima_home).unlock(PASSPHRASE) as soul:
+        assert soul.get_meta("name") == "Anima"  # the name a new companion gets when none is given
+    exported = tmp_path / "out.json"
+    assert cli.main(["export-card", str(exported)]) == 0
+    assert json.loads(exported.read_text())["data"]["name"] == "Anima"

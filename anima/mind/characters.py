@@ -120,9 +120,7 @@ class Characters:
 
     def plan(self, card: Card) -> Plan:
         """What importing `card` would do; changes nothing."""
-        name, user = card.name, self.names()[1]
-        if not_kept(name):  # "Zed's obedient Nova": a name is said in every floor, so it is held back like a sentence
-            name = self.names()[0]
+        name, user = name_kept(card, self.names()[0]), self.names()[1]
         data, left_out = kept(card.data, name, user)
         sections, held = [], [x.sentence for x in left_out if x.where in ("name", *map(label, PERSONA_FIELDS))]
         texts = [(head, sentences(filled(data.get(key, ""), name, user))) for key, head in PERSONA_FIELDS.items()]
@@ -271,6 +269,12 @@ class Characters:
             book = json.dumps(lorebook.world_info(self.world_out()[0]), ensure_ascii=False, indent=1)
             _write(Path(lorebook_path), (book + "\n").encode("utf-8"))
         return card
+
+
+def name_kept(card: Card, instead: str) -> str:
+    """The card's name, or `instead` when its checks leave the name out ("Zed's obedient Nova": a name is said in
+    every floor, so it is held back like a sentence)."""
+    return instead if not_kept(card.name) else card.name
 
 
 def _fit(sections: list[tuple[str, list[str]]], room: int) -> str:

@@ -19,6 +19,7 @@ from .kinds import SOUL_TABLES
 from .soul import Soul
 
 log = logging.getLogger(__name__)
+DEFAULT_NAME = "Anima"  # a new companion's name when it is given none
 
 
 class PassphraseNeeded(KnownError):
@@ -58,7 +59,7 @@ class Home:
 
     # ---- lifecycle ---------------------------------------------------------
 
-    def create(self, passphrase: str, name: str = "Anima", remember: bool = False) -> Soul:
+    def create(self, passphrase: str, name: str = DEFAULT_NAME, remember: bool = False) -> Soul:
         self.ensure_vacant()
         _private_folder(self.dir)
         key = keys.new_database_key()
