@@ -133,25 +133,27 @@ def parse(raw: bytes, where: str = "the card") -> Card:
     avatar = b""
     if png_text.is_png(raw):
         try:
-            found = png_text.read_texts(raw, KEYWORDS, TEXT_MOST)  # no other chunk is inflated
-            texts: dict[str, str] = {}
-            for keyword, text in found.items():
-                texts.setdefault(keyword.lower(), text)
+            found = png_text.read_chunks(raw, KEYWORDS, TEXT_MOST)  # no other chunk is inflated
+            texts: dict[str, tuple[bytes, str]] = {}
+            for keyword, chunk in found.items():
+                texts.setdefault(keyword.lower(), chunk)
             avatar = png_text.picture(raw)  # a comment, a tool's prompt, EXIF: not the card's, not kept
         except png_text.NotPNG as e:
             raise CardRefused(f"{where} cannot be read: {e}. Nothing was changed.") from None
-        text = texts.get("ccv3") or texts.get("chara")
-        if text is None:
+        keyword = "ccv3" if texts.get("ccv3", (b"", ""))[1] else "chara"  # an empty ccv3 leaves it to chara
+        if keyword not in texts:
             raise CardRefused(f"{where} is a picture with no character card in it (no 'chara' or 'ccv3' text). "
                               "Nothing was changed.")
-        raw = _unbase64(text, where)
+        raw = _unbase64(*texts[keyword], where)
     return _card(_json(raw, where), where, avatar)
 
 
-def _unbase64(text: str, where: str) -> bytes:
+def _unbase64(kind: bytes, text: str, where: str) -> bytes:
     stripped = "".join(text.split())
-    if stripped[:1] in "{[":  # a few tools write the JSON itself (its UTF-8 bytes, read as latin-1)
-        return text.encode("latin-1", "replace")
+    if stripped[:1] in "{[":
+        # A few tools write the JSON itself: in an iTXt chunk as UTF-8 text (the PNG spec's rule for it); in a tEXt
+        # or zTXt chunk as its UTF-8 bytes, which their rule (Latin-1) read one character a byte: back to those bytes.
+        return text.encode("utf-8" if kind == b"iTXt" else "latin-1")
     try:
         return base64.b64decode(stripped + "=" * (-len(stripped) % 4), validate=True)
     except (binascii.Error, ValueError):

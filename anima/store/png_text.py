@@ -101,8 +101,14 @@ def read_texts(data: bytes, keywords=None, most: int = INFLATED_MOST) -> dict[st
 
     `keywords`: read only the chunks of these keywords (matched case aside, as SillyTavern matches `chara`); the
     others are passed over, never inflated. None reads every text chunk."""
+    return {keyword: text for keyword, (_kind, text) in read_chunks(data, keywords, most).items()}
+
+
+def read_chunks(data: bytes, keywords=None, most: int = INFLATED_MOST) -> dict[str, tuple[bytes, str]]:
+    """As read_texts, each text with the kind of its chunk (b"tEXt", b"zTXt" or b"iTXt"): its text is Latin-1 or
+    UTF-8 as that kind's rule says, and a reader that knows better than the spec needs to know which."""
     wanted = None if keywords is None else {k.lower() for k in keywords}
-    found: dict[str, str] = {}
+    found: dict[str, tuple[bytes, str]] = {}
     for kind, at, end in _walk(data):
         if kind not in TEXT_KINDS:
             continue
@@ -111,7 +117,7 @@ def read_texts(data: bytes, keywords=None, most: int = INFLATED_MOST) -> dict[st
         if keyword in found or (wanted is not None and keyword.lower() not in wanted):
             continue
         if (read := _read(kind, body, most)) is not None:
-            found[read[0]] = read[1]
+            found[read[0]] = (kind, read[1])
             most -= read[2]
     return found
 

@@ -190,3 +190,14 @@ def test_a_name_cut_to_its_length_ends_in_no_space(tmp_path):
     nameless = tmp_path / "nameless_book.json"
     nameless.write_text(json.dumps(v2(name=long, character_book={"entries": []})))
     assert cards.read(nameless).book.name == "A" * (cards.NAME_CHARS - 1) + "'s world"
+
+
+def test_a_cards_json_written_as_itself_in_a_text_chunk_is_read_by_that_chunks_rule(tmp_path):
+    # iTXt holds UTF-8 text (the PNG spec); tools that write the JSON itself in a tEXt chunk write its UTF-8 bytes.
+    described = "Mira loves the moon 🌙 and a café crème."
+    said = json.dumps(v2(name="月 Mira", description=described), ensure_ascii=False)
+    for kind, head in ((b"iTXt", b"chara\x00\x00\x00\x00\x00"), (b"tEXt", b"chara\x00")):
+        path = tmp_path / f"{kind.decode()}.png"
+        path.write_bytes(picture_with(chunk(kind, head + said.encode("utf-8"))))
+        card = cards.read(path)
+        assert (card.name, card.data["description"]) == ("月 Mira", described), kind
