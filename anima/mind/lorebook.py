@@ -128,7 +128,11 @@ def _entry(where: str, content: str, keys: list[str], enabled: bool, options: di
     if len(keys) > IMPORTED_KEYWORDS or any(len(k) > IMPORTED_KEYWORD_CHARS for k in keys):
         raise LorebookRefused(f"{where} has more keys than an entry may ({IMPORTED_KEYWORDS} of at most "
                               f"{IMPORTED_KEYWORD_CHARS} characters). Nothing was imported.")
-    anima = (options.get("extensions") or {}).get("anima") or {}
+    # Anima's own extension when it is an object; anything else there ("anima": "yes") is read as absent, as a
+    # non-object `extensions` is, and not kept (an export writes Anima's own in its place).
+    options["extensions"] = ext = {k: v for k, v in (options.get("extensions") or {}).items()
+                                   if k != "anima" or isinstance(v, dict)}
+    anima = ext.get("anima") or {}
     kind = anima.get("kind") if anima.get("kind") in CARD_KINDS else DEFAULT_KIND
     if anima.get("title_wakes") is True:  # a card written in Anima, exported: it wakes by its title still
         options["title_wakes"] = True

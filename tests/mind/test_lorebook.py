@@ -116,3 +116,17 @@ def test_too_many_entries_are_refused(companion, tmp_path):
     with pytest.raises(cards.CardRefused, match="at most"):
         bring(companion, path)
     assert companion.world.all() == []
+
+
+def test_an_anima_extension_that_is_not_an_object_is_read_as_absent(companion, tmp_path):
+    path = tmp_path / "odd.json"
+    path.write_text(json.dumps(v2(character_book=book(
+        entry(0, ["Pier"], "The pier is half sunk.", extensions={"anima": "yes", "depth": 4}),
+        entry(1, ["Tide"], "The tide comes twice a day.", extensions={"anima": ["place"]})))))
+    b, done = bring(companion, path)
+    assert len(done.created) == 2 and {e.kind for e in b.entries} == {lorebook.DEFAULT_KIND}
+    out = tmp_path / "out.json"
+    companion.characters.write(out)
+    written = json.loads(out.read_text())["data"]["character_book"]["entries"]
+    assert [e["extensions"]["anima"] for e in written] == [{"kind": lorebook.DEFAULT_KIND}] * 2
+    assert written[0]["extensions"]["depth"] == 4  # the rest of what it held goes round
