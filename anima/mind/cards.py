@@ -245,7 +245,7 @@ def _card(obj, where: str, avatar: bytes) -> Card:
     book_raw = data.pop("character_book", None)
     name = _name(data["name"])
     try:
-        book = lorebook.from_card(book_raw, f"{name}'s world") if isinstance(book_raw, dict) else \
+        book = lorebook.from_book(book_raw, f"{name}'s world") if isinstance(book_raw, dict) else \
             lorebook.Lorebook(f"{name}'s world", [])
     except lorebook.LorebookRefused as e:
         raise CardRefused(f"The card in {where}: {e}") from None

@@ -5,10 +5,11 @@ selective, selectiveLogic, order, position (a number), disable, caseSensitive, .
 chara_card_v2 / v3 specs) is `{"entries": [{keys, secondary_keys, comment, name, content, constant, selective,
 insertion_order, enabled, position ("before_char" | "after_char"), case_sensitive, priority, id, extensions}]}`.
 Both become the same entries, mapped as SillyTavern's own conversions map one to the other (the World Info
-fields it has no v2 name for live in the entry's `extensions`, under the names SillyTavern writes there). A card's
-book written with World Info's field names (some tools do: `key`, `disable`, entries keyed by uid) is read as
-World Info, entry by entry (from_card). A yes-or-no field given as a string ("true", "false", "1", "0", as some
-editors write them) is read as the yes or no it says, never as a string that is merely not empty. Each
+fields it has no v2 name for live in the entry's `extensions`, under the names SillyTavern writes there). Tools
+mix them (a card's book with World Info's `key` and `disable`, a character book keyed by uid), so each entry of
+any book is read by the field names it has, whatever the others use (from_book). A yes-or-no field given as a
+string ("true", "false", "1", "0", as some editors write them) is read as the yes or no it says, never as a
+string that is merely not empty. Each
 entry is a world card: its keys are the card's keywords, its comment (or name, or first key) its title, its
 content its text, its enabled state the card's, and the rest its options, so an export gives it all back.
 
@@ -142,21 +143,9 @@ def _entry(where: str, content: str, keys: list[str], enabled: bool, options: di
 
 
 def from_book(book: dict, name: str = "") -> Lorebook:
-    """A character card's `character_book` (chara_card_v2 / v3)."""
-    raw = book.get("entries")
-    if isinstance(raw, dict):
-        raw = list(raw.values())
-    if not isinstance(raw, list):
-        raise LorebookRefused("Its lorebook has no list of entries. Nothing was imported.")
-    _count(raw)
-    entries = [_book_entry_in(i, e) for i, e in enumerate(raw)]
-    return _book(book, name, entries)
-
-
-def from_card(book: dict, name: str = "") -> Lorebook:
-    """A character card's `character_book` as it comes: in the spec's shape, or written with World Info's field
-    names (`key`, `keysecondary`, `disable`, `order`; entries a list or keyed by uid), each entry read by the
-    names it has. The book's own fields are kept (`meta`), as from_book keeps them."""
+    """A book as it comes (a card's `character_book`, a World Info file, a bare character book): its entries a
+    list or keyed by uid, each read by the field names it has, the spec's or World Info's (`key`, `keysecondary`,
+    `disable`, `order`), whatever the others use. The book's own fields are kept (`meta`)."""
     raw = book.get("entries")
     items = list(raw.items()) if isinstance(raw, dict) else list(enumerate(raw)) if isinstance(raw, list) else None
     if items is None:
@@ -198,17 +187,7 @@ def _book_entry_in(i: int, e) -> LoreEntry | None:
                   _flag(e.get("enabled"), True), options)
 
 
-def from_world_info(data: dict, name: str = "") -> Lorebook:
-    """A SillyTavern World Info file: `entries` keyed by id."""
-    raw = data.get("entries")
-    items = list(raw.items()) if isinstance(raw, dict) else list(enumerate(raw or []))
-    _count(items)
-    entries = [_wi_entry_in(uid, e) for uid, e in items]
-    return Lorebook(_text(data.get("name")) or name, [e for e in entries if e is not None], {},
-                    sum(e is None for e in entries))
-
-
-def _wi_entry_in(uid, e, where: str = "Entry {} of the lorebook") -> LoreEntry | None:
+def _wi_entry_in(uid, e, where: str) -> LoreEntry | None:
     """One World Info entry; None for one with no text."""
     if not isinstance(e, dict):
         raise LorebookRefused(f"{where.format(uid)} is not an object. Nothing was imported.")
@@ -243,12 +222,9 @@ def parse(data, name: str = "") -> Lorebook:
         book = data["data"].get("character_book")
         if not isinstance(book, dict):
             raise LorebookRefused("It is a character card with no lorebook in it. Nothing was imported.")
-        return from_card(book, _text(data["data"].get("name")) or name)
-    entries = data.get("entries")
-    if isinstance(entries, list) and all(isinstance(e, dict) and "key" not in e for e in entries):
+        return from_book(book, _text(data["data"].get("name")) or name)
+    if isinstance(data.get("entries"), (dict, list)):
         return from_book(data, name)
-    if isinstance(entries, (dict, list)):
-        return from_world_info(data, name)
     raise LorebookRefused("It is not a lorebook: there are no entries in it. Nothing was imported.")
 
 

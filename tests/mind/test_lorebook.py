@@ -130,3 +130,19 @@ def test_an_anima_extension_that_is_not_an_object_is_read_as_absent(companion, t
     written = json.loads(out.read_text())["data"]["character_book"]["entries"]
     assert [e["extensions"]["anima"] for e in written] == [{"kind": lorebook.DEFAULT_KIND}] * 2
     assert written[0]["extensions"]["depth"] == 4  # the rest of what it held goes round
+
+
+def test_a_bare_book_is_read_entry_by_entry_by_the_field_names_each_has(tmp_path):
+    keyed = tmp_path / "keyed.json"
+    keyed.write_text(json.dumps({"name": "Eldoria", "entries": {
+        "4": entry(4, ["Pier"], "The pier is half sunk.", secondary_keys=["storm"], enabled=False),
+        "9": entry(9, ["Tide"], "The tide comes twice a day.")}}))
+    pier, tide = cards.read_lorebook(keyed).entries
+    assert (pier.title, pier.keys, pier.enabled, pier.options["secondary_keys"], pier.options["order"]) == \
+        ("entry 4", ["Pier"], False, ["storm"], 104)
+    assert (tide.title, tide.keys, tide.enabled) == ("entry 9", ["Tide"], True)
+    mixed = tmp_path / "mixed.json"
+    mixed.write_text(json.dumps(book(entry(0, ["Pier"], "The pier is half sunk.", enabled=False),
+                                     wi_entry(1, ["Grimhold"], "Grimhold is the ruined fort.", disable=True))))
+    assert [(e.keys, e.enabled, e.options["order"]) for e in cards.read_lorebook(mixed).entries] == \
+        [(["Pier"], False, 100), (["Grimhold"], False, 100)]
