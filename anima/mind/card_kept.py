@@ -36,20 +36,12 @@ from ..store.migrations import CARDS_TO_KEEP
 from . import secrets
 from .cards import an_instruction, filled
 from .gate import answers_elsewhere, as_words, sentences, tainted
+from .markup import ADDRESS, LOADS, TAG, unformatted
 from .readable import readable
 
 FOR_MODEL = ("name", "description", "personality", "scenario", "first_mes", "alternate_greetings",
              "group_only_greetings", "mes_example", "system_prompt", "post_history_instructions")
 _DEPTH_PROMPT = ("extensions", "depth_prompt", "prompt")  # SillyTavern's character note, put in the prompt
-# What fetches something when a renderer shows it: a Markdown image (inline or by reference), an HTML element
-# that loads, CSS url().
-_LOADS = re.compile(r"!\[[^\]\n]{0,300}\]\s*[(\[]|<\s*(?:img|image|iframe|frame|script|link|object|embed|video|audio|"
-                    r"source|track|svg|style|meta|base|form|input|body|table|td)\b[^>]*?(?:src|href|data|background|"
-                    r"poster|action|content)\s*=|<\s*(?:img|iframe|script|embed|object|svg)\b|\burl\s*\(|@import\b",
-                    re.I)
-_TAG = re.compile(r"</?[A-Za-z][^<>]{0,500}>")
-_ADDRESS = re.compile(r"(?:[a-z][a-z0-9+.-]*:)?//\S+|\bwww\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|"
-                      r"\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/\S*", re.I)
 _MARKDOWN_LINK = re.compile(r"(?<!!)\[([^\]\n]{0,300})\]\([^()\s]{0,2000}(?:\s+\"[^\"]{0,300}\")?\)")
 _CODE = re.compile(r"[A-Za-z0-9+/=_.:-]{16,}")  # an id, a hash, a date and time: an app's own
 # The gate's checks on power but its claims of authority: "never speak for {{user}}", "do not decide what
@@ -159,12 +151,11 @@ def not_kept(sentence: str, for_model: bool = True, person: str | None = None,
     `companion`: the name {{char}} was filled with (see _as_they)."""
     if found := secrets.find(secrets.judged(sentence)):
         return f"it holds {found[0]}", True
-    if _LOADS.search(sentence):
+    if LOADS.search(sentence):
         return _FETCHES, False
-    # Markup that fetches nothing and carries no address (<START>, <b>, <br/>) is formatting, not a link.
-    words = _TAG.sub(lambda m: m.group() if _ADDRESS.search(m.group()) else " ", sentence)
+    words = unformatted(sentence)  # <START>, <b>, <br/>: formatting, not a link
     if not for_model:
-        words = _CODE.sub("a code", _ADDRESS.sub("a link", _MARKDOWN_LINK.sub(r"\1", _TAG.sub(" ", words))))
+        words = _CODE.sub("a code", ADDRESS.sub("a link", _MARKDOWN_LINK.sub(r"\1", TAG.sub(" ", words))))
     obeying = person is not None and _OBEYING.search(plain := as_words(secrets.judged(words)))
     if obeying:
         words = _OBEYING.sub("heeds", words)  # the rest of it is judged as any sentence is

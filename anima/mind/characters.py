@@ -21,7 +21,7 @@ from ..store.soul import Soul, now
 from . import lorebook
 from .card_kept import LeftOut, keep_stored, kept, label, not_kept, why_held
 from .cards import KEPT, LIST_FIELDS, TEXT_FIELDS, Card, filled, held_back
-from .gate import Change, Gate, Verdict, sentences, tainted
+from .gate import Change, Gate, Verdict, sentences
 from .readable import readable
 from .selfmodel import CAPS, SelfModel
 from .world import WorldCards
@@ -215,7 +215,7 @@ class Characters:
             "SELECT item_id FROM provenance WHERE item_kind = 'world_card' AND source = ?", (Source.CARD.value,))}
         out, held = [], 0
         for c in self.world.all():
-            if not c["enabled"] and c["id"] in from_cards and tainted(f"{c['title']}\n{c['body']}"):
+            if not c["enabled"] and c["id"] in from_cards and lorebook.held_back(f"{c['title']}\n{c['body']}"):
                 held += 1
             else:
                 out.append(c)

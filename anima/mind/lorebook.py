@@ -25,6 +25,7 @@ from ..store.provenance import Provenance, Source
 from ..store.soul import Soul
 from . import secrets
 from .gate import tainted
+from .markup import unformatted
 from .world import (CARD_KINDS, IMPORTED_BODY_CHARS, IMPORTED_KEYWORD_CHARS, IMPORTED_KEYWORDS, TITLE_CHARS,
                     WorldCards)
 
@@ -236,7 +237,7 @@ class Imported:
     disabled: int = 0
     already: int = 0  # the same card (title, text, keys) was already there
     secret: int = 0   # left out: they held a secret
-    held: int = 0     # came in off: a link, a code, or obeying or being owned (gate.tainted)
+    held: int = 0     # came in off: a link, a code, or obeying or being owned (held_back)
 
     def summary(self) -> str:
         said = f"{len(self.created)} world card{'s' if len(self.created) != 1 else ''}"
@@ -256,10 +257,16 @@ def existing(soul: Soul) -> set[tuple]:
             for r in soul.query("SELECT title, body, keywords FROM world_cards")}
 
 
+def held_back(text: str) -> str | None:
+    """Why an entry's text comes in off, for the person to read and turn on (gate.tainted: a link, a code, obeying
+    or being owned), or None. A tag that is formatting alone (<i>, <b>) is no link here, as in a card's fields."""
+    return tainted(unformatted(text))
+
+
 def add(world: WorldCards, entries: list[LoreEntry], detail: str) -> Imported:
     """Each entry as a world card (inside the caller's transaction when there is one: all of them, or none). An
     entry holding a secret is left out (secrets are never kept); one the gate would hold back (a link, a code,
-    obeying or being owned: gate.tainted) comes in off, for the person to read and turn on."""
+    obeying or being owned: held_back) comes in off, for the person to read and turn on."""
     done, have = Imported(), existing(world.soul)
     with world.soul.transaction():
         for e in entries:
@@ -270,7 +277,7 @@ def add(world: WorldCards, entries: list[LoreEntry], detail: str) -> Imported:
             if secrets.find(text):
                 done.secret += 1
                 continue
-            held = e.enabled and tainted(text) is not None
+            held = e.enabled and held_back(text) is not None
             done.created.append(world.create(e.kind, e.title, e.content, e.keys, "user", enabled=e.enabled and not held,
                                              options=e.options, provenance=Provenance(Source.CARD, detail=detail)))
             have.add((e.title, e.content, tuple(e.keys)))

@@ -146,3 +146,19 @@ def test_a_bare_book_is_read_entry_by_entry_by_the_field_names_each_has(tmp_path
                                      wi_entry(1, ["Grimhold"], "Grimhold is the ruined fort.", disable=True))))
     assert [(e.keys, e.enabled, e.options["order"]) for e in cards.read_lorebook(mixed).entries] == \
         [(["Pier"], False, 100), (["Grimhold"], False, 100)]
+
+
+def test_formatting_tags_are_no_link_in_an_entry_and_tags_that_load_or_link_still_are(companion, tmp_path):
+    harmless = ["The moon is <i>huge</i>.", "<b>Saltmarsh</b> floods.<br/>Twice a year.", "<START> The pier."]
+    loading = ['<img src="moon.png"> The moon.', '<a href="map.html">The map</a>.', "<script>x()</script> Tide.",
+               '<iframe srcdoc="x"></iframe> Fog.', "<style>p{}</style> Gulls.", '<link rel="x" href="y"> Ferry.',
+               '<span style="background: url(x.png)">Rain</span>.', "<object>Glass</object>.", "<embed> Bell."]
+    path = tmp_path / "tags.json"
+    path.write_text(json.dumps(world_info(*(wi_entry(i, [f"k{i}"], text) for i, text in
+                                            enumerate(harmless + loading)))))
+    b, done = bring(companion, path)
+    assert done.held == len(loading)
+    on = {c["body"] for c in companion.world.all() if c["enabled"]}
+    assert on == set(harmless)
+    # Written out, the ones the person never turned on stay out; the formatted ones go with the card.
+    assert len(companion.characters.world_out()[0]) == len(harmless)
