@@ -4,7 +4,7 @@ A card is a short prose card about the people, places, recurring situations,
 projects, platforms and threads of the person's life, with optional keywords.
 A card that came from a lorebook (mind/lorebook.py) may be disabled (never woken)
 and keeps the entry's options: it wakes by its keys as SillyTavern's World Info
-would (secondary keys and their logic, case, constant entries), not by its title.
+would (secondary keys and their logic, case, whole words or not, constant entries), not by its title.
 """
 
 import json
@@ -13,6 +13,7 @@ import re
 from ..errors import InvalidEdit
 from ..retrieval.indexer import Indexer
 from ..retrieval.recall import Recall, Recalled
+from ..store.forget import UNSPACED
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul, now
 
@@ -113,7 +114,9 @@ _REGEX_KEY = re.compile(r"^/(.{1,200})/([a-z]*)$", re.S)
 _NESTED = re.compile(r"\([^)]*[*+}][^)]*\)\s*[*+{]")
 
 
-def _matches(key: str, text: str, case_sensitive: bool) -> bool:
+def _matches(key: str, text: str, case_sensitive: bool, whole_words: bool = True) -> bool:
+    """Whether a key is in a text: as a whole word, unless the entry says otherwise (`whole_words`) or the key is
+    in a script written without spaces (a word there is found inside a run of letters); a /pattern/ as it says."""
     if m := _REGEX_KEY.match(key):
         if _NESTED.search(m.group(1)):
             return False
@@ -123,7 +126,8 @@ def _matches(key: str, text: str, case_sensitive: bool) -> bool:
             return False
         return pattern.search(text) is not None
     flags = 0 if case_sensitive else re.I
-    return re.search(rf"(?<!\w){re.escape(key)}(?!\w)", text, flags) is not None
+    pattern = rf"(?<!\w){re.escape(key)}(?!\w)" if whole_words and not UNSPACED.search(key) else re.escape(key)
+    return re.search(pattern, text, flags) is not None
 
 
 def _wakes(text: str, title: str, keywords: list[str], options: dict) -> str | None:
@@ -133,12 +137,14 @@ def _wakes(text: str, title: str, keywords: list[str], options: dict) -> str | N
     if options.get("constant"):
         return "(constant)"
     case = bool(options.get("case_sensitive"))
+    # SillyTavern's match_whole_words, when an entry sets it off; whole words otherwise.
+    whole = (options.get("extensions") or {}).get("match_whole_words") is not False
     words = [title, *keywords] if not options or options.get("title_wakes") else keywords
-    word = next((w for w in words if w and _matches(w, text, case)), None)
+    word = next((w for w in words if w and _matches(w, text, case, whole)), None)
     secondary = [w for w in options.get("secondary_keys") or [] if w]
     if word is None or not options.get("selective") or not secondary:
         return word
-    hits = [_matches(w, text, case) for w in secondary]
+    hits = [_matches(w, text, case, whole) for w in secondary]
     logic = options.get("selective_logic", 0)
     passed = {0: any(hits), 1: not all(hits), 2: not any(hits), 3: all(hits)}.get(logic, any(hits))
     return word if passed else None

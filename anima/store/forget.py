@@ -31,7 +31,7 @@ from .provenance import EXTERNAL, Source
 log = logging.getLogger(__name__)
 
 # Scripts written without spaces between words: a name in them is found inside a run of letters.
-_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0eff\u1000-\u109f"
+UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0eff\u1000-\u109f"
                        r"\u1780-\u17ff]")
 
 
@@ -97,7 +97,7 @@ def name_pattern(name: str) -> re.Pattern | None:
     if not words:
         return None
     body = r"\s+".join(re.escape(w) for w in words)
-    if _UNSPACED.search(name):
+    if UNSPACED.search(name):
         return re.compile(body, re.I)
     return re.compile(rf"(?<!\w){body}(?!\w)", re.I)
 

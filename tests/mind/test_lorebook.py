@@ -162,3 +162,19 @@ def test_formatting_tags_are_no_link_in_an_entry_and_tags_that_load_or_link_stil
     assert on == set(harmless)
     # Written out, the ones the person never turned on stay out; the formatted ones go with the card.
     assert len(companion.characters.world_out()[0]) == len(harmless)
+
+
+def test_a_key_in_an_unspaced_script_or_with_whole_words_off_matches_inside_a_word(companion, tmp_path):
+    path = tmp_path / "keys.json"
+    path.write_text(json.dumps(world_info(
+        wi_entry(0, ["月"], "The moon is the island's clock."),
+        wi_entry(1, ["dragon"], "Dragons sleep in winter.", matchWholeWords=False),
+        wi_entry(2, ["gull"], "Gulls are sacred here."))))
+    bring(companion, path)
+
+    def woken(text):
+        return sorted(r.text for r in companion.clerk.pick(text, 0) if r.kind == "world_card")
+    assert woken("今夜の月が綺麗ですね") == ["lore 0: The moon is the island's clock."]
+    assert woken("three dragons flew by") == ["lore 1: Dragons sleep in winter."]
+    assert woken("seagulls everywhere") == []  # whole words still, where the entry says nothing else
+    assert woken("a gull") == ["lore 2: Gulls are sacred here."]
