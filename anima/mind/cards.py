@@ -39,7 +39,6 @@ import base64
 import binascii
 import json
 import math
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,20 +112,15 @@ def read(path) -> Card:
 def _file(path: Path, what: str) -> bytes:
     """The bytes of a regular file of at most FILE_MOST bytes (never more is read); CardRefused otherwise."""
     try:
-        with keys.open_regular(path) as f:
-            size = os.fstat(f.fileno()).st_size
-            raw = f.read(size + 1) if size <= FILE_MOST else b""  # (a read allocates all it may read, first)
-            if size < len(raw) <= FILE_MOST:  # it grew since it was measured
-                raw += f.read(FILE_MOST + 1 - len(raw))
+        return keys.read_regular(path, FILE_MOST)
     except keys.NotRegularFile as e:
         raise CardRefused(f"Cannot read {path.name}: it is {e}, not a file. Nothing was changed.") from None
+    except keys.TooLarge as e:
+        shown = f"over {FILE_MOST // 2**20} MiB" if e.grew else f"{e.size / 2**20:.1f} MiB"
+        raise CardRefused(f"{path.name} is {shown}; a {what} may be at most {FILE_MOST // 2**20} MiB. "
+                          "Nothing was changed.") from None
     except OSError as e:
         raise CardRefused(f"Cannot read {path.name}: {e.strerror or e}. Nothing was changed.") from None
-    if size > FILE_MOST or len(raw) > FILE_MOST:  # it may have grown since it was measured
-        shown = f"{max(size, len(raw)) / 2**20:.1f} MiB" if size > FILE_MOST else f"over {FILE_MOST // 2**20} MiB"
-        raise CardRefused(f"{path.name} is {shown}; a {what} may be at most {FILE_MOST // 2**20} MiB. "
-                          "Nothing was changed.")
-    return raw
 
 
 def parse(raw: bytes, where: str = "the card") -> Card:
