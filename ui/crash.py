@@ -143,12 +143,29 @@ class CrashHandler(QObject):
     def use_home(self, home_dir: Path) -> None:
         """The companion's home is known: the log moves to `<home>/logs` from here on."""
         folder = log_dir(home_dir)
-        if folder != self.folder and self._previous is not None:
+        if folder == self.folder:
+            return
+        if self._previous is not None:
             self._close()
             self._open(folder)
-        self.folder, self.log_path = folder, folder / LOG_NAME
+        else:
+            self.folder, self.log_path = folder, folder / LOG_NAME
 
     def _open(self, folder: Path) -> None:
+        """The log in `folder`; where it cannot be (the home is a file, or on a read-only disk, or its logs/ is a
+        file), in the user's log folder; where neither can be, on stderr alone. The window must start all the same
+        and say what is wrong with the home: this raised before anything was shown, and it never started (QA)."""
+        for place in dict.fromkeys((folder, log_dir())):
+            try:
+                return self._open_in(place)
+            except OSError as e:
+                self._close()
+                log.warning("cannot keep the log in %s (%s)", place, e.strerror or type(e).__name__)
+        self.folder, self.log_path = folder, None
+        if sys.stderr is not None:  # (none in a windowed program on Windows)
+            faulthandler.enable(sys.stderr, all_threads=True)
+
+    def _open_in(self, folder: Path) -> None:
         # Private, as the home is: made here first when the window starts before a companion exists.
         folder.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         folder.mkdir(exist_ok=True, mode=0o700)
@@ -205,8 +222,10 @@ class CrashHandler(QObject):
         self.showing = True
         try:
             QMessageBox.critical(parent, "Anima: a bug",
-                                 f"Anima hit a bug ({type(error).__name__} in {where}). "
-                                 f"It is written in the log, {self.log_path}, without anything you said.")
+                                 f"Anima hit a bug ({type(error).__name__} in {where}). " +
+                                 (f"It is written in the log, {self.log_path}, without anything you said."
+                                  if self.log_path is not None else
+                                  "No log file could be written here; the details went to the terminal."))
         finally:
             self.showing = False
 

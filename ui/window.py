@@ -417,7 +417,7 @@ class MainWindow(QMainWindow):
         from . import crash
         self.trouble.setText(what)
         handler = crash.installed()
-        self.trouble.setToolTip(f"The log: {handler.log_path}" if handler is not None else "")
+        self.trouble.setToolTip(f"The log: {handler.log_path}" if handler is not None and handler.log_path else "")
 
     def update_status(self) -> None:
         if self.companion is None:

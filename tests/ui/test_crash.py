@@ -126,6 +126,33 @@ def test_the_log_moves_to_the_companions_home(qtbot, tmp_path, dialogs):
     assert not (tmp_path / "early" / "anima.log").exists()
 
 
+def test_a_log_folder_that_cannot_be_made_falls_back_and_the_window_still_starts(qtbot, tmp_path, dialogs,
+                                                                                   monkeypatch):
+    """QA: ANIMA_HOME naming a file, a home on a read-only disk, or a home whose logs/ is a file raised from
+    install(), before the window showed anything: it never started, with a traceback. The log goes to the user's
+    log folder then, or nowhere but stderr, and a bug is still shown."""
+    a_file = tmp_path / "a file"
+    a_file.write_text("not a folder")
+    monkeypatch.setenv("ANIMA_HOME", str(tmp_path / "elsewhere"))  # where log_dir() falls back to here
+    with installed(a_file / "logs") as handler:
+        assert handler.log_path == tmp_path / "elsewhere" / "logs" / "anima.log"
+        (tmp_path / "home").mkdir()
+        (tmp_path / "home" / "logs").write_text("a file where the logs would go")
+        handler.use_home(tmp_path / "home")
+        assert handler.log_path == tmp_path / "elsewhere" / "logs" / "anima.log"
+        threading.Thread(target=learn).start()
+        qtbot.waitUntil(lambda: bool(dialogs))
+    assert str(tmp_path / "elsewhere" / "logs" / "anima.log") in dialogs[0][1]
+    assert "in learn" in (tmp_path / "elsewhere" / "logs" / "anima.log").read_text(encoding="utf-8")
+    monkeypatch.setenv("ANIMA_HOME", str(a_file))  # nowhere at all
+    dialogs.clear()
+    with installed(a_file / "logs") as handler:
+        assert handler.log_path is None
+        threading.Thread(target=learn).start()
+        qtbot.waitUntil(lambda: bool(dialogs))
+    assert "No log file could be written here" in dialogs[0][1]
+
+
 def test_the_log_folder_before_a_home_is_known(anima_home, monkeypatch):
     assert crash.log_dir() == anima_home / "logs"
     assert crash.log_dir(anima_home / "other") == anima_home / "other" / "logs"
