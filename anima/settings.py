@@ -8,7 +8,6 @@ endpoint's API key lives in the OS keychain.
 import errno
 import json
 import os
-import stat
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Callable
@@ -77,10 +76,17 @@ class Settings:
         for name in ("data_folder", "model_path"):
             if value := getattr(self, name):
                 setattr(self, name, str(Path(value).expanduser().absolute()))
-        p = self.path()
+        # Written where a link to it leads (the link stays a link), keeping the keys this version does not know,
+        # as load() leaves them: an older or a newer Anima wrote them, and saving once lost them (QA).
+        p = Path(os.path.realpath(self.path()))
         p.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            kept = json.loads((_read(p) or b"{}").decode("utf-8"))
+        except (KnownError, ValueError, RecursionError):
+            kept = {}  # damaged: what this version knows is all there is to keep
         from .store.keys import write_atomically
-        write_atomically(p, json.dumps(asdict(self), indent=1).encode("utf-8"))
+        whole = {**(kept if isinstance(kept, dict) else {}), **asdict(self)}
+        write_atomically(p, json.dumps(whole, indent=1).encode("utf-8"))
 
     def chat_model(self, ask_key: Callable[[str], str] | None = None):
         """The chat model these settings choose (call its start_loading() when the app may spend the time).
@@ -113,25 +119,22 @@ _KINDS = {str: "text", bool: "true or false", int: "a whole number"}
 
 
 def _read(p: Path) -> bytes | None:
-    """The settings file's bytes, or None when there is none. Only a regular file is opened: a pipe would wait for
-    a writer forever, and a device such as /dev/zero never ends."""
+    """The settings file's bytes, or None when there is none. Only a regular file is read (store/keys.py
+    read_regular): a pipe would wait for a writer forever, and a device such as /dev/zero never ends."""
+    from .store.keys import NotRegularFile, TooLarge, read_regular
     try:
-        regular = stat.S_ISREG(p.stat().st_mode)
+        return read_regular(p, _LARGEST)
     except (FileNotFoundError, NotADirectoryError):
         return None
-    except OSError as e:
-        if e.errno != errno.ELOOP:
-            raise
-        regular = False  # links that lead round in a circle
-    if not regular:
-        raise KnownError(f"The settings file {p} is not a regular file (it may be a folder, a pipe or a device); "
-                         "fix or delete it.")
-    with open(p, "rb") as f:
-        data = f.read(_LARGEST + 1)  # bounded even if it grew since it was looked at
-    if len(data) > _LARGEST:
+    except TooLarge:
         raise KnownError(f"The settings file {p} is over {_LARGEST >> 20} MB, far more than settings take; fix or "
-                         "delete it.")
-    return data
+                         "delete it.") from None
+    except OSError as e:
+        if isinstance(e, NotRegularFile) or e.errno == errno.ELOOP:  # (links that lead round in a circle)
+            raise KnownError(f"The settings file {p} is not a regular file (it may be a folder, a pipe or a "
+                             "device); fix or delete it.") from None
+        raise KnownError(f"The settings file {p} cannot be read ({e.strerror or e}); give this user access to it, "
+                         "or delete it.") from None
 
 
 def _wrong(value, kind: type) -> str | None:

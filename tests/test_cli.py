@@ -127,6 +127,40 @@ def test_a_settings_file_over_a_megabyte_is_refused_without_reading_it_whole(cap
     assert peak < 4 << 20
 
 
+def test_saving_settings_keeps_what_another_version_wrote_and_the_link_to_them(tmp_path):
+    """QA: saving (the window's Settings dialog) dropped the keys this version does not know, which load() says it
+    leaves alone, and put a file in place of a link to the settings, leaving the real file as it was."""
+    from anima.settings import Settings
+    path = Settings.path()
+    real = tmp_path / "dotfiles" / "anima.json"
+    real.parent.mkdir()
+    real.write_text(json.dumps({"theme": "dark", "gpu_layers": 0, "from_a_newer_anima": [1, {}]}), encoding="utf-8")
+    path.unlink(missing_ok=True)
+    path.symlink_to(real)
+    settings = Settings.load()
+    settings.gpu_layers = 12
+    settings.save()
+    assert path.is_symlink() and path.resolve() == real
+    saved = json.loads(real.read_text(encoding="utf-8"))
+    assert saved["theme"] == "dark" and saved["from_a_newer_anima"] == [1, {}] and saved["gpu_layers"] == 12
+    assert Settings.load().gpu_layers == 12
+
+
+def test_a_settings_file_that_cannot_be_read_is_one_line(capsys, monkeypatch):
+    """QA: a settings file (or folder) this user may not read was a PermissionError traceback."""
+    import errno
+
+    from anima.settings import Settings
+    from anima.store import keys
+    Settings.path().write_text("{}", encoding="utf-8")
+
+    def refused(path):
+        raise PermissionError(errno.EACCES, "Permission denied", str(path))
+    monkeypatch.setattr(keys, "open_regular", refused)
+    assert said_by_check(capsys) == (f"anima: The settings file {Settings.path()} cannot be read (Permission "
+                                     "denied); give this user access to it, or delete it.")
+
+
 @pytest.mark.parametrize("text, why", [
     ("[1, 2]", "it holds no JSON object"),
     ('["a"]', "it holds no JSON object"),
