@@ -31,7 +31,27 @@ EXPORT_PASSPHRASE_ENV = "ANIMA_EXPORT_PASSPHRASE"
 PASSING = (SoulBusy, DiskFull, DiskError)
 # OS errors that are the environment's or the user's doing, not ours.
 _ENVIRONMENT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOENT,
-                       errno.EISDIR, errno.ENOTDIR}
+                       errno.EISDIR, errno.ENOTDIR, errno.ENAMETOOLONG}
+
+
+def _item_id(text: str) -> int:
+    """An item's id as given on the command line: past SQLite's largest integer (2**63 - 1) it was an
+    OverflowError traceback, where a smaller unknown id is "no such item" (QA)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 < value < 2 ** 63:
+        raise argparse.ArgumentTypeError(f"{text} is no id: ids are whole numbers from 1")
+    return value
+
+
+def _how_many(text: str) -> int:
+    """How many items to show: a whole number from 1."""
+    value = _item_id(text)
+    if value > 10_000:
+        raise argparse.ArgumentTypeError(f"{text} is more than can be shown (at most 10,000)")
+    return value
 
 
 def ask(env: str, prompt: str, confirm: bool = False, choosing: str | None = None,
@@ -570,19 +590,19 @@ def build_parser() -> argparse.ArgumentParser:
     ch.set_defaults(func=cmd_chat)
     r = sub.add_parser("recall", help="show what recall finds for a query, with each item's scores")
     r.add_argument("query")
-    r.add_argument("--k", type=int, default=10)
+    r.add_argument("--k", type=_how_many, default=10, help="how many items (1 to 10,000)")
     r.add_argument("--json", action="store_true")
     r.add_argument("--model", help=argparse.SUPPRESS)
     r.set_defaults(func=cmd_recall)
     f = sub.add_parser("forget", help="forget a person (everything that names them) or one item, everywhere")
     f.add_argument("kind", nargs="?", help=f"the kind of record: {', '.join(KINDS)}")
-    f.add_argument("id", nargs="?", type=int)
+    f.add_argument("id", nargs="?", type=_item_id)
     f.add_argument("--person", metavar="NAME", help="forget everything whose own words name this person")
     f.add_argument("--model", help=argparse.SUPPRESS)
     f.set_defaults(func=cmd_forget)
     pr = sub.add_parser("proposals", help="changes to what shapes the companion that wait for your say")
-    pr.add_argument("--accept", type=int, metavar="ID")
-    pr.add_argument("--reject", type=int, metavar="ID")
+    pr.add_argument("--accept", type=_item_id, metavar="ID")
+    pr.add_argument("--reject", type=_item_id, metavar="ID")
     pr.add_argument("--all", action="store_true", help="accepted and rejected ones too")
     pr.add_argument("--json", action="store_true")
     pr.add_argument("--model", help=argparse.SUPPRESS)
@@ -603,10 +623,10 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--json", action="store_true")
     pl.add_argument("--archived", action="store_true", help="the archived parts too")
     ps = pas.add_parser("show", help="one part: its fields, and what the runtime keeps beside it")
-    ps.add_argument("id", type=int)
+    ps.add_argument("id", type=_item_id)
     ps.add_argument("--json", action="store_true")
     pp = pas.add_parser("patch", help="apply an RFC 6902 JSON Patch file to a part, as your own edit")
-    pp.add_argument("id", type=int)
+    pp.add_argument("id", type=_item_id)
     pp.add_argument("path", metavar="FILE")
     pi = pas.add_parser("install-pack", help="install a parts pack (a JSON file; resources/packs/ has some)")
     pi.add_argument("path", metavar="FILE")
@@ -615,13 +635,13 @@ def build_parser() -> argparse.ArgumentParser:
     pe.add_argument("--name")
     pe.add_argument("--description")
     pt = pas.add_parser("tend", help="parts hygiene now: the model keeps, consolidates, splits, merges or archives")
-    pt.add_argument("ids", type=int, nargs="*", help="only these parts (default: those due)")
+    pt.add_argument("ids", type=_item_id, nargs="*", help="only these parts (default: those due)")
     pf = pas.add_parser("affect", help="the Self's affect profile (what it values, fears, seeks): show or set it")
     pf.add_argument("--set", metavar="FILE", help='a JSON file: {"values": [...], "fears": [...], "seeks": [...]}')
     pm = pas.add_parser("mode", help="standard, or isolated: text from outside reaches the Self only through bids")
     pm.add_argument("mode", nargs="?", choices=["standard", "isolated"])
     pb = pas.add_parser("bids", help="the bids a reply weighed, and which it followed")
-    pb.add_argument("message_id", type=int)
+    pb.add_argument("message_id", type=_item_id)
     pb.add_argument("--json", action="store_true")
     pd = pas.add_parser("predictions", help="the parts' predictions: pending, due, evaluated")
     for each in (pl, ps, pp, pi, pe, pf, pm, pb, pd):

@@ -683,6 +683,33 @@ def test_a_home_that_is_not_a_folder_is_one_line(tmp_path, capsys):
     assert not_a_folder.read_bytes() == b"a file of the person's"
 
 
+def test_an_id_or_a_count_out_of_range_or_a_home_path_too_long_is_said_not_raised(anima_home, tmp_path, capsys,
+                                                                                    monkeypatch):
+    """QA: an id of 2**63 or more (forget, proposals, parts show, parts bids) was an OverflowError traceback where
+    2**63 - 1 said there was no such item; `recall --k -1` was taken; a home path too long for the system was an
+    OSError traceback (ENAMETOOLONG)."""
+    from anima import cli
+    monkeypatch.setenv("ANIMA_PASSPHRASE", PASSPHRASE)
+    Home(anima_home).create(PASSPHRASE).close()
+    before = (anima_home / "soul.db").read_bytes()
+    huge = str(2 ** 63)
+    for args, says in ((["forget", "message", huge], "is no id"), (["proposals", "--accept", huge], "is no id"),
+                       (["parts", "show", huge], "is no id"), (["parts", "bids", "-3"], "is no id"),
+                       (["forget", "message", "7x"], "is not a whole number"), (["recall", "tea", "--k", "-1"],
+                                                                                "is no id"),
+                       (["recall", "tea", "--k", "100001"], "more than can be shown")):
+        with pytest.raises(SystemExit) as ended:
+            cli.main(args)
+        err = capsys.readouterr().err
+        assert ended.value.code == 2 and says in err and "Traceback" not in err, (args, err)
+    assert cli.main(["forget", "message", str(2 ** 63 - 1)]) == 2  # a whole number SQLite holds: not there
+    assert "Traceback" not in capsys.readouterr().err
+    assert (anima_home / "soul.db").read_bytes() == before
+    assert cli.main(["--home", str(tmp_path / ("x" * 300) / "home"), "check"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "File name too long" in err, err
+
+
 def test_ctrl_d_at_a_passphrase_prompt_is_one_line_and_changes_nothing(anima_home, monkeypatch, capsys):
     """QA: Ctrl-D at any passphrase prompt (check, passphrase, import) ended in getpass's EOFError traceback."""
     import getpass
