@@ -272,6 +272,8 @@ class Companion:
 
     def forget_person(self, name: str) -> Forgotten:
         """Forget everything whose own words name a person (store/forget.py); says what went, by kind."""
+        if name_pattern(name) is None:  # a blank name names no one: refused, not a forget of nothing that writes
+            raise InvalidEdit("Name the person to forget: the name given is blank.")
         self.reflector.turn_started()
         gone = self.soul.forget_person(name)
         self.conversation.forget(set(gone.taken), name_pattern(name))

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from anima.companion import Companion
+from anima.errors import InvalidEdit
 from anima.models.chat import Capabilities
 from anima.models.fake import FakeChatModel, FakeEmbedder
 from anima.store import Home
@@ -109,6 +110,11 @@ def test_a_name_matches_what_an_item_says_never_its_neighbours(talked):
     assert "That sounds lovely, where did you go?" in kept and "A family day out, then." in kept
     assert gone.by_kind()["message"] == 2
     assert c.forget_person("Samantha").total == 0  # a longer name is another person
+    forgets, before = c.soul.forgets(), c.edits()
+    for blank in ("", "   ", "\t\n"):  # QA: "   " was taken, said "Forgot nothing", and counted a forget
+        with pytest.raises(InvalidEdit, match="the name given is blank"):
+            c.forget_person(blank)
+    assert (c.soul.forgets(), c.edits()) == (forgets, before)
 
 
 def test_forgetting_one_item_drops_it_from_the_live_conversation(talked):
