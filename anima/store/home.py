@@ -173,6 +173,8 @@ class Home:
         (the new passphrase opens) from the rename on; a full disk leaves the old one and says so."""
         keyfile = self.keyfile()
         key = keyfile.unwrap(old)
+        if new == old:  # (it said "Passphrase changed." and wrote the key file again: QA)
+            raise InvalidEdit("The new passphrase is the one it has now; nothing was changed.")
         if not self._write_key(keyfile, keys.KeyFile.wrap(key, new, keyfile.companion_id)):
             raise KeyFileChanged()
 

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from anima.errors import DamagedSoul, WrongPassphrase
+from anima.errors import DamagedSoul, InvalidEdit, WrongPassphrase
 from anima.store import Home, core, keys
 from tests.conftest import PASSPHRASE
 
@@ -38,6 +38,10 @@ def test_change_passphrase_then_only_the_new_one_opens(anima_home):
     home.unlock("a new one").close()
     with pytest.raises(WrongPassphrase):
         home.change_passphrase("wrong", "x")
+    key = home.key_path.read_bytes()
+    with pytest.raises(InvalidEdit, match="the one it has now; nothing was changed"):
+        home.change_passphrase("a new one", "a new one")
+    assert home.key_path.read_bytes() == key
 
 
 def _change_forever(home_dir, old, new):
