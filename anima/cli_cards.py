@@ -127,7 +127,8 @@ def add_parsers(sub) -> None:
     ic.add_argument("--into-new", action="store_true", help="make a new companion from it (in --home, empty)")
     ic.add_argument("--model", help=argparse.SUPPRESS)
     ic.set_defaults(func=cmd_import_card)
-    il = sub.add_parser("import-lorebook", help="bring in a lorebook (SillyTavern World Info JSON) as world cards")
+    il = sub.add_parser("import-lorebook", help="bring in a lorebook (SillyTavern World Info, NovelAI, "
+                        "Agnai or RisuAI JSON) as world cards")
     il.add_argument("path", metavar="FILE")
     il.add_argument("--model", help=argparse.SUPPRESS)
     il.set_defaults(func=cmd_import_lorebook)

@@ -264,8 +264,9 @@ def _v1(obj: dict) -> dict:
 
 
 def read_lorebook(path) -> lorebook.Lorebook:
-    """The lorebook in a file: SillyTavern World Info JSON, a bare character book, or a card (JSON or PNG) that
-    carries one. CardRefused (one line, nothing changed) if it cannot come in."""
+    """The lorebook in a file: SillyTavern World Info JSON, a bare character book, a NovelAI lorebook, an Agnai
+    memory book, a RisuAI lorebook, or a card (JSON or PNG) that carries one. CardRefused (one line, nothing
+    changed) if it cannot come in."""
     path = Path(path)
     raw = _file(path, "lorebook")
     if png_text.is_png(raw):

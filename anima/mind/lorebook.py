@@ -13,6 +13,12 @@ string that is merely not empty. Each
 entry is a world card: its keys are the card's keywords, its comment (or name, or first key) its title, its
 content its text, its enabled state the card's, and the rest its options, so an export gives it all back.
 
+Other tools' lorebooks come in as SillyTavern's World Info import takes them: told apart by the mark each puts on
+its books (NovelAI's `lorebookVersion`, Agnai's memory book `"kind": "memory"`, RisuAI's `"type": "risu"`, its
+entries under `data`), each entry read as the World Info entry SillyTavern's conversions make of it (world-info.js:
+convertNovelLorebook, convertAgnaiMemoryBook, convertRisuLorebook), then by the one path every entry takes; the
+fields World Info has no name for are kept with the rest of its fields (options["wi"]).
+
 Text in a lorebook is data: a card made from it is marked as from an imported card (store/provenance.py), and
 a note shows it as information, never instructions (workspace/note.py).
 """
@@ -45,6 +51,26 @@ _EXTENSION_TO_WI = {v: k for k, v in _WI_TO_EXTENSION.items()}
 # World Info fields every entry is mapped from (the rest are kept under options["wi"] as they were).
 _WI_MAPPED = {"uid", "key", "keysecondary", "comment", "content", "constant", "selective", "order", "disable",
               "caseSensitive", "anima"} | set(_WI_TO_EXTENSION)
+
+
+@dataclass(frozen=True)
+class _Tool:
+    """Another tool's lorebook: the mark it puts on its books, where its entries are, and its entries' field names
+    as the World Info names SillyTavern's conversion gives them (an entry's `enabled` is World Info's `disable`
+    turned over, whatever the tool)."""
+    mark: str
+    says: object  # what the mark says; None: any value
+    entries: str
+    names: dict
+
+
+_TOOLS = (
+    # NovelAI: an entry forced to activate is always in the context, as a constant entry is.
+    _Tool("lorebookVersion", None, "entries", {"displayName": "comment", "keys": "key", "text": "content",
+                                               "forceActivation": "constant"}),
+    _Tool("kind", "memory", "entries", {"name": "comment", "keywords": "key", "entry": "content", "weight": "order"}),
+    _Tool("type", "risu", "data", {"secondkey": "keysecondary", "alwaysActive": "constant", "insertorder": "order"}),
+)
 
 
 class LorebookRefused(KnownError):
@@ -146,15 +172,37 @@ def _entry(where: str, content: str, keys: list[str], enabled: bool, options: di
 def from_book(book: dict, name: str = "") -> Lorebook:
     """A book as it comes (a card's `character_book`, a World Info file, a bare character book): its entries a
     list or keyed by uid, each read by the field names it has, the spec's or World Info's (`key`, `keysecondary`,
-    `disable`, `order`), whatever the others use. The book's own fields are kept (`meta`)."""
-    raw = book.get("entries")
+    `disable`, `order`), whatever the others use; another tool's (_TOOLS) by its own. The book's own fields are
+    kept (`meta`)."""
+    items, tool = _items(book)
+    entries = [_wi_entry_in(uid, e, "Entry {} of its lorebook") if tool or _world_info_shaped(e)
+               else _book_entry_in(i, e) for i, (uid, e) in enumerate(items)]
+    return _book(book, name, entries, tool)
+
+
+def _tool(book: dict) -> _Tool | None:
+    return next((t for t in _TOOLS if t.mark in book and t.says in (None, book[t.mark])), None)
+
+
+def _items(book: dict) -> tuple[list, _Tool | None]:
+    """A book's entries, (uid or index, entry), each of another tool's as the World Info entry it stands for; and
+    the tool, if another wrote it."""
+    tool = _tool(book)
+    raw = book.get(tool.entries if tool else "entries")
     items = list(raw.items()) if isinstance(raw, dict) else list(enumerate(raw)) if isinstance(raw, list) else None
     if items is None:
         raise LorebookRefused("Its lorebook has no list of entries. Nothing was imported.")
     _count(items)
-    entries = [_wi_entry_in(uid, e, "Entry {} of its lorebook") if _world_info_shaped(e) else _book_entry_in(i, e)
-               for i, (uid, e) in enumerate(items)]
-    return _book(book, name, entries)
+    return ([(uid, _as_world_info(e, tool.names)) for uid, e in items] if tool else items), tool
+
+
+def _as_world_info(e, names: dict):
+    if not isinstance(e, dict):
+        return e  # refused as not an object where it is read
+    out = {names.get(k, k): v for k, v in e.items() if k != "enabled"}
+    if "enabled" in e:
+        out["disable"] = not _flag(e["enabled"], True)
+    return out
 
 
 def _world_info_shaped(e) -> bool:
@@ -162,8 +210,9 @@ def _world_info_shaped(e) -> bool:
     return isinstance(e, dict) and "keys" not in e and any(k in e for k in ("key", "keysecondary", "disable", "uid"))
 
 
-def _book(book: dict, name: str, entries: list) -> Lorebook:
-    meta = {k: v for k, v in book.items() if k != "entries"}
+def _book(book: dict, name: str, entries: list, tool: _Tool | None = None) -> Lorebook:
+    # Another tool's mark is not kept: the entries go out in the spec's shape, and would be misread under it.
+    meta = {k: v for k, v in book.items() if k != "entries" and not (tool and k in (tool.mark, tool.entries))}
     return Lorebook(_text(book.get("name")) or name, [e for e in entries if e is not None], meta,
                     sum(e is None for e in entries))
 
@@ -216,7 +265,8 @@ def _count(entries) -> None:
 
 
 def parse(data, name: str = "") -> Lorebook:
-    """Any lorebook: a World Info file, a bare character book, or a character card that carries one."""
+    """Any lorebook: a World Info file, a bare character book, another tool's (_TOOLS), or a character card that
+    carries one."""
     if not isinstance(data, dict):
         raise LorebookRefused("It is not a lorebook (a JSON object with entries). Nothing was imported.")
     if str(data.get("spec", "")).startswith("chara_card_") and isinstance(data.get("data"), dict):
@@ -224,7 +274,7 @@ def parse(data, name: str = "") -> Lorebook:
         if not isinstance(book, dict):
             raise LorebookRefused("It is a character card with no lorebook in it. Nothing was imported.")
         return from_book(book, _text(data["data"].get("name")) or name)
-    if isinstance(data.get("entries"), (dict, list)):
+    if isinstance(data.get("entries"), (dict, list)) or _tool(data):
         return from_book(data, name)
     raise LorebookRefused("It is not a lorebook: there are no entries in it. Nothing was imported.")
 

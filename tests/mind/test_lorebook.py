@@ -1,5 +1,6 @@
-"""Lorebooks in and out: SillyTavern World Info files and character books, enabled and disabled entries, entries
-without keys, secondary keys, and a round trip through the World Info file Anima writes."""
+"""Lorebooks in and out: SillyTavern World Info files and character books, NovelAI, Agnai and RisuAI lorebooks,
+enabled and disabled entries, entries without keys, secondary keys, and a round trip through the World Info file
+Anima writes."""
 
 import json
 
@@ -178,3 +179,59 @@ def test_a_key_in_an_unspaced_script_or_with_whole_words_off_matches_inside_a_wo
     assert woken("three dragons flew by") == ["lore 1: Dragons sleep in winter."]
     assert woken("seagulls everywhere") == []  # whole words still, where the entry says nothing else
     assert woken("a gull") == ["lore 2: Gulls are sacred here."]
+
+
+def novelai_book() -> dict:
+    """A lorebook as NovelAI exports it."""
+    def novel(i, keys, text, name, enabled=True, force=False):
+        return {"text": text, "contextConfig": {"prefix": "", "suffix": "\n", "tokenBudget": 1, "budgetPriority": 400,
+                                                "trimDirection": "trimBottom", "insertionType": "newline",
+                                                "maximumTrimType": "sentence", "insertionPosition": -1},
+                "lastUpdatedAt": 1700000000000 + i, "displayName": name, "id": f"3f1c-{i}", "keys": keys,
+                "searchRange": 1000, "enabled": enabled, "forceActivation": force, "keyRelative": False,
+                "nonStoryActivatable": False, "category": "", "loreBiasGroups": []}
+    return {"lorebookVersion": 5, "entries": [
+        novel(0, ["Saltmarsh", "village"], "Saltmarsh is the village across the bay.", "Saltmarsh"),
+        novel(1, ["Grimhold"], "Grimhold is the ruined fort.", "Grimhold", enabled=False),
+        novel(2, [], "Gulls are sacred on the island.", "Gulls", force=True),
+        novel(3, ["map"], "The map is at https://maps.example/isle.", "Map")],
+        "settings": {"orderByKeyLocations": False}, "categories": []}
+
+
+def agnai_memory_book() -> dict:
+    """A memory book as Agnai exports it."""
+    def memory(keywords, text, name, enabled=True):
+        return {"name": name, "entry": text, "keywords": keywords, "priority": 0, "weight": 0, "enabled": enabled}
+    return {"kind": "memory", "name": "Eldoria", "description": "The isle", "entries": [
+        memory(["Saltmarsh", "village"], "Saltmarsh is the village across the bay.", "Saltmarsh"),
+        memory(["Grimhold"], "Grimhold is the ruined fort.", "Grimhold", enabled=False),
+        memory([], "Gulls are sacred on the island.", "Gulls"),
+        memory(["map"], "The map is at https://maps.example/isle.", "Map")]}
+
+
+def risu_book() -> dict:
+    """A lorebook as RisuAI exports it (it has no disabled entries)."""
+    def risu(i, key, text, comment, always=False):
+        return {"key": key, "secondkey": "", "insertorder": 100 + i, "comment": comment, "content": text,
+                "mode": "normal", "alwaysActive": always, "selective": False, "extentions": {},
+                "activationPercent": 100}
+    return {"type": "risu", "ver": 1, "data": [
+        risu(0, "Saltmarsh, village", "Saltmarsh is the village across the bay.", "Saltmarsh"),
+        risu(2, "", "Gulls are sacred on the island.", "Gulls", always=True),
+        risu(3, "map", "The map is at https://maps.example/isle.", "Map")]}
+
+
+@pytest.mark.parametrize("made", [novelai_book, agnai_memory_book, risu_book])
+def test_novelai_agnai_and_risu_lorebooks_come_in_entry_by_entry(companion, tmp_path, made):
+    path = tmp_path / "eldoria.json"
+    path.write_text(json.dumps(made()))
+    b, done = bring(companion, path)
+    by_title = {c["title"]: c for c in companion.world.all()}
+    assert (by_title["Saltmarsh"]["body"], by_title["Saltmarsh"]["keywords"], by_title["Saltmarsh"]["enabled"]) == \
+        ("Saltmarsh is the village across the bay.", ["Saltmarsh", "village"], 1)
+    assert by_title["Gulls"]["keywords"] == [] and by_title["Gulls"]["body"] == "Gulls are sacred on the island."
+    assert by_title["Saltmarsh"]["options"]["wi"]  # what World Info has no name for, kept as the tool wrote it
+    assert by_title["Map"]["enabled"] == 0 and done.held == 1  # a link: off, through the same gate as any entry
+    if made is not risu_book:
+        assert by_title["Grimhold"]["enabled"] == 0 and done.disabled == 1
+    assert companion.provenance("world_card", by_title["Gulls"]["id"]) == "an imported card (eldoria.json)"
