@@ -113,3 +113,16 @@ def test_a_new_companion_never_takes_a_name_the_cards_checks_left_out(fakes, ani
     exported = tmp_path / "out.json"
     assert cli.main(["export-card", str(exported)]) == 0
     assert json.loads(exported.read_text())["data"]["name"] == "Anima"
+
+
+def test_a_json_of_entries_no_lorebook_keeps_text_in_is_refused_not_imported_as_nothing(fakes, anima_home, tmp_path,
+                                                                                        capsys):
+    card = tmp_path / "mira.json"
+    card.write_text(json.dumps(v2()))
+    assert cli.main(["import-card", str(card), "--into-new"]) == 0
+    capsys.readouterr()
+    notes = tmp_path / "notes.json"
+    notes.write_text(json.dumps({"entries": [{"title": "Pier", "body": "The pier is half sunk.", "tags": ["pier"]}]}))
+    assert cli.main(["import-lorebook", str(notes)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "not a lorebook" in err[0]

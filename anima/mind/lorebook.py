@@ -275,7 +275,14 @@ def parse(data, name: str = "") -> Lorebook:
             raise LorebookRefused("It is a character card with no lorebook in it. Nothing was imported.")
         return from_book(book, _text(data["data"].get("name")) or name)
     if isinstance(data.get("entries"), (dict, list)) or _tool(data):
-        return from_book(data, name)
+        book = from_book(data, name)
+        # Entries that are all without the field a lorebook keeps an entry's text in are some other file's, not
+        # empty entries: said so, rather than "0 world cards" as if it had been read.
+        if book.empty and not book.entries and not any(isinstance(e, dict) and "content" in e
+                                                       for _, e in _items(data)[0]):
+            raise LorebookRefused("It is not a lorebook: none of its entries has the text field a lorebook entry "
+                                  "has. Nothing was imported.")
+        return book
     raise LorebookRefused("It is not a lorebook: there are no entries in it. Nothing was imported.")
 
 

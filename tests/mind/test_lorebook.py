@@ -101,7 +101,9 @@ def test_a_card_is_also_a_lorebook_and_a_bare_character_book_is_one(companion, t
     assert {tuple(c["keywords"]) for c in companion.world.all()} >= {("Pier",), ("Tide", "tides")}
 
 
-@pytest.mark.parametrize("content", [b"[1, 2, 3]", b'{"name": "x"}', b"{not json", b'{"entries": {"0": 5}}'])
+@pytest.mark.parametrize("content", [b"[1, 2, 3]", b'{"name": "x"}', b"{not json", b'{"entries": {"0": 5}}',
+                                     b'{"entries": [{"title": "Pier", "body": "The pier.", "tags": ["pier"]}]}',
+                                     b'{"entries": {"0": {"keys": ["Pier"], "description": "The pier."}}}'])
 def test_what_is_not_a_lorebook_is_refused_and_changes_nothing(companion, tmp_path, content):
     path = tmp_path / "bad.json"
     path.write_bytes(content)
