@@ -122,7 +122,8 @@ def cmd_export_card(args) -> int:
 
 
 def add_parsers(sub) -> None:
-    ic = sub.add_parser("import-card", help="bring in a character card (SillyTavern chara_card_v2 / v3, PNG or JSON)")
+    ic = sub.add_parser("import-card", help="bring in a character card (SillyTavern chara_card_v2 / v3, PNG or "
+                        "JSON, or an Agnai character)")
     ic.add_argument("path", metavar="FILE")
     ic.add_argument("--into-new", action="store_true", help="make a new companion from it (in --home, empty)")
     ic.add_argument("--model", help=argparse.SUPPRESS)

@@ -26,7 +26,11 @@ story is kept); the preview lists each sentence left out, where, and why.
 
 A v1 card is flat (its fields at the top, no spec); the older Pygmalion / TavernAI form's `char_name`,
 `char_persona`, `world_scenario`, `char_greeting` and `example_dialogue` are read as the v1 `name`, `description`,
-`scenario`, `first_mes` and `mes_example` they stand for.
+`scenario`, `first_mes` and `mes_example` they stand for. An Agnai character (`"kind": "character"`) is read as
+the card Agnai's own Tavern export makes of it: its persona (W++, SBF, Boostyle or plain text) the `description`,
+`greeting`, `sampleChat`, `alternateGreetings` and the like the card's fields of those names, its own
+`description` (a label Agnai shows, never in the prompt) the `creator_notes`, and its `characterBook` (an Agnai
+memory book) the book.
 
 A card is refused with one line, and nothing changed, when its file is over FILE_MOST or not a regular file (a
 folder, a device, a pipe: never read), its JSON over JSON_MOST, it is not JSON (NaN and Infinity are not JSON,
@@ -85,7 +89,7 @@ class CardRefused(KnownError):
 
 @dataclass
 class Card:
-    spec: str            # chara_card_v2, chara_card_v3, or chara_card_v1 (the flat older form)
+    spec: str            # chara_card_v2, chara_card_v3, chara_card_v1 (the flat older form) or agnai_character
     data: dict           # the card's fields, its book's entries aside (they are `book`)
     book: lorebook.Lorebook
     avatar: bytes = b""  # its PNG picture without the card in it; b"" for a JSON card
@@ -217,6 +221,8 @@ def _card(obj, where: str, avatar: bytes) -> Card:
     spec = obj.get("spec")
     if spec in SPECS and isinstance(obj.get("data"), dict):
         data = dict(obj["data"])
+    elif spec is None and obj.get("kind") == "character" and any(k in obj for k in ("persona", "greeting")):
+        spec, data = "agnai_character", _agnai(obj)  # before v1: it has a name and a description too
     elif spec is None and isinstance(obj.get("char_name"), str):
         spec, data = "chara_card_v1", _v1(obj)
     elif spec is None and isinstance(obj.get("name"), str) and any(
@@ -261,6 +267,37 @@ def _v1(obj: dict) -> dict:
         if isinstance(data.get(old), str) and not (isinstance(data.get(new), str) and data[new].strip()):
             data[new] = data.pop(old)
     return data
+
+
+# An Agnai character's fields and the card's they stand for (its persona aside: _persona).
+_AGNAI = {"greeting": "first_mes", "sampleChat": "mes_example", "alternateGreetings": "alternate_greetings",
+          "systemPrompt": "system_prompt", "postHistoryInstructions": "post_history_instructions",
+          "characterVersion": "character_version", "characterBook": "character_book", "description": "creator_notes"}
+
+
+def _agnai(obj: dict) -> dict:
+    """An Agnai character's fields as a card's; what has no card name is kept as it is, its mark aside."""
+    data = {_AGNAI.get(k, k): v for k, v in obj.items() if k not in ("kind", "persona")}
+    data["description"] = _persona(obj.get("persona"))
+    return data
+
+
+def _persona(persona) -> str:
+    """An Agnai persona as text: a "text" one is its text; the others (W++, SBF, Boostyle), attributes that are
+    each a list of values, a line an attribute ("personality: patient, dry humour."), which the checks read as
+    they read any description."""
+    attributes = persona.get("attributes") if isinstance(persona, dict) else None
+    if not isinstance(attributes, dict):
+        return ""
+    if persona.get("kind") == "text":
+        text = attributes.get("text")
+        return text[0] if isinstance(text, list) and text and isinstance(text[0], str) else ""
+    lines = []
+    for key, values in attributes.items():
+        values = [v.strip() for v in values if isinstance(v, str) and v.strip()] if isinstance(values, list) else []
+        if values:
+            lines.append(f"{key}: {', '.join(values)}.")  # a sentence each, as the persona is read and held back
+    return "\n".join(lines)
 
 
 def read_lorebook(path) -> lorebook.Lorebook:

@@ -1,6 +1,7 @@
 """Odd and hostile card and lorebook files: what reading them costs is bounded, a file that is not a file is
 refused without being read, JSON that is not JSON is refused, and the older or looser shapes other tools write
-(a card's book with World Info's field names, yes-or-no as strings, Pygmalion cards) come in as they mean."""
+(a card's book with World Info's field names, yes-or-no as strings, Pygmalion cards, Agnai's characters) come in
+as they mean."""
 
 import base64
 import json
@@ -179,6 +180,38 @@ def test_a_pygmalion_card_comes_in_as_the_v1_fields_it_stands_for(tmp_path):
     only_name = tmp_path / "name.json"
     only_name.write_text(json.dumps({"char_name": "Bare"}))
     assert cards.read(only_name).name == "Bare"
+
+
+def agnai(persona: dict, **more) -> dict:
+    """A character as Agnai exports it."""
+    return {"kind": "character", "name": "Mira", "description": "A lighthouse keeper (shown in the list only).",
+            "appearance": "", "persona": persona, "greeting": "*waves from the rocks* Hello, {{user}}!",
+            "scenario": "{{user}} arrives on the supply boat.", "sampleChat": "{{user}}: Hi\n{{char}}: Ahoy.",
+            "avatar": "", "tags": ["sea"], **more}
+
+
+def test_an_agnai_character_comes_in_as_the_card_it_is(tmp_path):
+    path = tmp_path / "mira.json"
+    path.write_text(json.dumps(agnai(
+        {"kind": "wpp", "attributes": {"species": ["human"], "personality": ["patient", "dry humour"]}},
+        alternateGreetings=["*lights the lamp* Evening."],
+        characterBook={"kind": "memory", "name": "Eldoria", "description": "", "entries": [
+            {"name": "Saltmarsh", "entry": "Saltmarsh is the village across the bay.", "keywords": ["Saltmarsh"],
+             "priority": 0, "weight": 0, "enabled": True}]})))
+    card = cards.read(path)
+    assert (card.spec, card.name) == ("agnai_character", "Mira")
+    assert card.data["description"] == "species: human.\npersonality: patient, dry humour."
+    assert (card.data["first_mes"], card.data["scenario"], card.data["mes_example"]) == \
+        ("*waves from the rocks* Hello, {{user}}!", "{{user}} arrives on the supply boat.",
+         "{{user}}: Hi\n{{char}}: Ahoy.")
+    assert card.data["alternate_greetings"] == ["*lights the lamp* Evening."] and card.data["tags"] == ["sea"]
+    assert card.data["creator_notes"] == "A lighthouse keeper (shown in the list only)."
+    [saltmarsh] = card.book.entries
+    assert (saltmarsh.title, saltmarsh.keys, saltmarsh.content) == \
+        ("Saltmarsh", ["Saltmarsh"], "Saltmarsh is the village across the bay.")
+    assert "kind" not in card.data.get("character_book", {})  # the book goes out in the spec's shape
+    path.write_text(json.dumps(agnai({"kind": "text", "attributes": {"text": ["Mira keeps the light."]}})))
+    assert cards.read(path).data["description"] == "Mira keeps the light."
 
 
 def test_a_name_cut_to_its_length_ends_in_no_space(tmp_path):
