@@ -114,7 +114,8 @@ class DiskError(KnownError):
 
 
 class NoAccess(KnownError):
-    """The soul's file or folder cannot be opened or written by this program: a read-only disk, or permissions."""
+    """A file or folder this program cannot open or write (the soul, an export's target): a read-only disk, a
+    place such as /proc, or permissions."""
 
 
 class ReadOnlyRecord(KnownError):

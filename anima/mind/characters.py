@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..conversation import Conversation
-from ..errors import InvalidEdit, KnownError
+from ..errors import InvalidEdit
 from ..store import keys, png_text
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul, now
@@ -321,7 +321,4 @@ def _colour(name: str) -> tuple[int, int, int]:
 def _write(path: Path, body: bytes) -> None:
     """Whole or not at all, and readable by its owner only (0600, as every export): a card is not encrypted,
     and holds the persona and the world cards (it was written 0644, readable by anyone on the machine)."""
-    try:
-        keys.write_atomically(path, body)  # a full disk: DiskFull, the old file kept
-    except OSError as e:
-        raise KnownError(f"Cannot write {path}: {e.strerror}; nothing was written there.") from None
+    keys.write_atomically(path, body)  # a full disk, a read-only place: one line (DiskFull, NoAccess), nothing written
