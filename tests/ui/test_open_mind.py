@@ -265,3 +265,34 @@ def test_a_view_that_loads_after_its_soul_closed_shows_no_error_and_raises_none(
     qtbot.waitUntil(lambda: not tasks._keep, timeout=10_000)  # its task has failed, and been told on the UI thread
     assert not view.error.isVisible()
     assert view.editors["persona"].toPlainText() == "Warm and direct."  # what it showed stays
+
+
+def test_a_view_shows_the_load_asked_for_last_whichever_ends_first(qtbot):
+    """Loads run side by side in the pool: one begun before a forget that ended after the one begun after it
+    showed the forgotten item again (seen under load in the Memories view)."""
+    import threading
+
+    from ui.mind.base import MindView
+    first_may_end, shown = threading.Event(), []
+
+    class Slow(MindView):
+        calls = 0
+
+        def load(self):
+            Slow.calls += 1
+            if Slow.calls == 1:  # the read from before the change: it ends last
+                first_may_end.wait(10)
+                return "before the forget"
+            return "after the forget"
+
+        def show_data(self, data):
+            shown.append(data)
+    view = Slow(None)
+    qtbot.addWidget(view)
+    view.refresh()
+    qtbot.waitUntil(lambda: Slow.calls == 1)
+    view.refresh()
+    qtbot.waitUntil(lambda: shown == ["after the forget"])
+    first_may_end.set()
+    qtbot.wait(300)
+    assert shown == ["after the forget"] and view.loaded
