@@ -59,8 +59,10 @@ class Settings:
     def validate(self) -> None:
         if self.context_tokens < 1024 or self.context_tokens > 131072:
             raise KnownError("The context size must be between 1,024 and 131,072 tokens.")
-        if self.endpoint_url and not self.endpoint_url.startswith(("http://", "https://")):
-            raise KnownError("The endpoint must be an http:// or https:// address.")
+        if self.endpoint_url:
+            from .models.openai_http import address_problem
+            if problem := address_problem(self.endpoint_url):
+                raise KnownError(problem)
         if self.endpoint_url and not self.endpoint_model:
             raise KnownError("Name the model the endpoint should use.")
         from .models.dialects import CHOICES

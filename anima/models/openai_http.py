@@ -17,6 +17,7 @@ import logging
 import socket
 import threading
 import urllib.error
+import urllib.parse
 import urllib.request
 from typing import Callable, Generator
 
@@ -27,6 +28,23 @@ log = logging.getLogger(__name__)
 
 # Answers that say nothing about the dialect: trying another one would only be refused the same way.
 _NOT_THE_DIALECT = {401, 403, 429}
+
+
+def address_problem(url: str) -> str | None:
+    """Why `url` cannot be a model server's address (said for Settings), or None. "http://exa mple.com" and
+    "http://[::1" were saved, then every message met http.client.InvalidURL or ValueError: the window's bug
+    dialog (QA)."""
+    if not url.startswith(("http://", "https://")):
+        return "The endpoint must be an http:// or https:// address."
+    try:
+        parts = urllib.parse.urlsplit(url)
+        parts.port  # noqa: B018  (a port that is no number raises here)
+        host = parts.hostname
+    except ValueError as e:
+        return f"The endpoint's address cannot be read ({e})."
+    if not host or any(c.isspace() or not c.isprintable() for c in url):
+        return "The endpoint's address names no server (or holds a space): write it as http://host:port/v1."
+    return None
 
 
 class _Refused(Exception):
@@ -67,9 +85,9 @@ class OpenAIChatModel(ChatModel):
         if key:
             headers["Authorization"] = f"Bearer {key}"
         where = self.base_url
-        http_request = urllib.request.Request(self._url(request), data=json.dumps(request.body).encode("utf-8"),
-                                              headers=headers, method="POST")
         try:
+            http_request = urllib.request.Request(self._url(request), data=json.dumps(request.body).encode("utf-8"),
+                                                  headers=headers, method="POST")
             return urllib.request.urlopen(http_request, timeout=self.timeout)
         except urllib.error.HTTPError as e:
             try:
@@ -83,6 +101,9 @@ class OpenAIChatModel(ChatModel):
             raise ModelError(f"Cannot reach the model server at {where}: {reason}.") from None
         except (socket.timeout, TimeoutError):
             raise ModelError(f"The model server at {where} did not answer within {self.timeout:g} s.") from None
+        except (http.client.InvalidURL, ValueError):  # an address written by hand in the settings file
+            raise ModelError(address_problem(where) or f"The model server's address {where} cannot be used: fix "
+                             "it in Settings.") from None
 
     def _refused(self, e: _Refused) -> ModelError:
         if e.code == 401 or e.code == 403:

@@ -5,6 +5,7 @@ the others are down, slow, or answer garbage.
 """
 
 import json
+import re
 import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -91,6 +92,21 @@ def test_an_endpoint_that_is_down_is_a_clear_error():
     model = OpenAIChatModel(f"http://127.0.0.1:{port}/v1", "m", timeout=5)
     with pytest.raises(ModelError, match="Cannot reach .*refused"):  # refused at once, not waited out
         model.complete([{"role": "user", "content": "hi"}])
+
+
+@pytest.mark.parametrize("url, says", [("http://exa mple.com/v1", "names no server (or holds a space)"),
+                                       ("http://[::1", "cannot be read (Invalid IPv6 URL)"),
+                                       ("http://host:port/v1", "cannot be read (Port could not be cast")])
+def test_an_address_that_cannot_be_used_is_refused_in_settings_and_a_clear_error_when_used(url, says, anima_home):
+    """QA: Settings saved "http://exa mple.com/v1" and "http://[::1"; then every message met InvalidURL or
+    ValueError, and the window showed its bug dialog."""
+    from anima.errors import KnownError
+    from anima.settings import Settings
+    with pytest.raises(KnownError, match=re.escape(says)):
+        Settings(endpoint_url=url, endpoint_model="m").save()
+    assert not Settings.path().exists()
+    with pytest.raises(ModelError, match=re.escape(says)):  # as a settings file written by hand would have it
+        OpenAIChatModel(url, "m", timeout=5).complete([{"role": "user", "content": "hi"}])
 
 
 @pytest.mark.slow  # a server
