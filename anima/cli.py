@@ -345,6 +345,7 @@ def cmd_chat(args) -> int:
 
 def cmd_recall(args) -> int:
     import json
+    from .mind.part import printable
     with closing(open_companion(args, talk=False)) as companion:
         companion.indexer_thread.join()
         found = companion.recall(args.query, args.k)
@@ -354,7 +355,7 @@ def cmd_recall(args) -> int:
         else:
             for i, r in enumerate(found, 1):
                 c = ", ".join(f"{k}={v}" for k, v in r.components.items() if v is not None)
-                print(f"{i:>2}. [{r.kind} #{r.id}, {(r.at or '')[:10]}] {r.text[:160]}\n    {c}")
+                print(printable(f"{i:>2}. [{r.kind} #{r.id}, {(r.at or '')[:10]}] {r.text[:160]}") + f"\n    {c}")
     return 0
 
 
@@ -392,6 +393,7 @@ def said_if_slow(what: str):
 def cmd_proposals(args) -> int:
     """Changes to what shapes the companion that wait for the person's say (mind/gate.py)."""
     import json
+    from .mind.part import printable
     from .store.provenance import shown
     changes = args.accept is not None or args.reject is not None
     with closing(open_companion(args, talk=False, recalls=changes)) as companion:
@@ -409,12 +411,13 @@ def cmd_proposals(args) -> int:
         elif not rows:
             print("No proposed changes wait for you.")
         for p in rows if not args.json else ():
-            print(f"#{p['id']} [{p['status']}] {p['op']} in {p['target']}: {p['content']}\n"
-                  f"    why it waits: {p['reason']}; from {shown(p)}")
+            print(printable(f"#{p['id']} [{p['status']}] {p['op']} in {p['target']}: {p['content']}\n"
+                            f"    why it waits: {p['reason']}; from {shown(p)}"))
     return 0
 
 
 def _reflect_deeply(companion) -> int:
+    from .mind.part import printable
     failed: list[str] = []
     companion.on_background_failure(failed.append)
     done = companion.reflect_deeply()
@@ -424,13 +427,13 @@ def _reflect_deeply(companion) -> int:
     print(f"Deep reflection: {done.summary()}.")
     for eid in done.episodes:
         e = companion.episodes.get(eid)
-        print(f"Episode: {e.summary} ({e.emotional_arc or 'no arc'}; significance {e.significance:.1f})")
+        print(printable(f"Episode: {e.summary} ({e.emotional_arc or 'no arc'}; significance {e.significance:.1f})"))
     for entry in companion.self_model.growth(len(done.growth))[::-1]:
-        print(f"Growth: {entry['entry']}")
+        print(printable(f"Growth: {entry['entry']}"))
     for rule in companion.rules.all():
         if rule.id in done.rules_touched:
             state = "in force" if rule.in_force else ("retired" if rule.retired_at else "gathering evidence")
-            print(f"Rule: {rule.pattern} ({state}; {rule.support} for, {rule.against} against)")
+            print(printable(f"Rule: {rule.pattern} ({state}; {rule.support} for, {rule.against} against)"))
     return 0
 
 

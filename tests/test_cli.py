@@ -669,6 +669,18 @@ def test_a_file_that_cannot_be_attached_is_one_line_and_the_conversation_goes_on
         ("Anima", "A camping list.")]
 
 
+def test_recall_shows_a_stored_escape_as_text_and_never_sends_it_to_the_terminal(companion, monkeypatch, capsys):
+    """QA: a memory edited in the Open Mind to hold "\x1b[2J" and a title change (\x1b]0;…\x07) came out of
+    `anima recall` raw: the terminal cleared its screen and took the title. Stored text is shown as parts are."""
+    from anima import cli
+    monkeypatch.setattr(cli, "open_companion", lambda args, **_: _LeftOpen(companion))
+    companion.memories.remember("Ada likes tea \x1b[2J\x1b]0;pwned\x07\u202eeno")
+    assert cli.main(["recall", "tea"]) == 0
+    out = capsys.readouterr().out
+    assert "Ada likes tea \\x1b[2J\\x1b]0;pwned\\x07\\u202eeno" in out
+    assert not any(c in out for c in "\x1b\x07\u202e")
+
+
 def test_a_home_that_is_not_a_folder_is_one_line(tmp_path, capsys):
     """QA: --home naming a file (soul.db itself, say) ended `chat` and `import` in a FileExistsError traceback, and
     `check` said no companion lived there yet."""
