@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from ..errors import (BadCore, CompanionExists, DamagedSoul, DiskError, DiskFull, InvalidEdit, KeyFileChanged,
-                      KeyWithoutSoul, KnownError, NoCompanion, ReadOnlyRecord, SoulInUse)
+                      KeyWithoutSoul, KnownError, NoAccess, NoCompanion, ReadOnlyRecord, SoulInUse)
 from .. import paths
 from . import core, core_content, documents, forget, keychain, keys, locks, migrations, wal
 from .kinds import SOUL_TABLES
@@ -103,7 +103,7 @@ class Home:
             upgraded = keys.KeyFile.wrap(key, passphrase, keyfile.companion_id)
             try:
                 written = self._write_key(keyfile, upgraded)
-            except (DiskFull, OSError) as e:
+            except (DiskFull, DiskError, NoAccess, OSError) as e:  # (write_atomically's words for OSError)
                 log.warning("could not re-wrap the key file of companion %s at %s (%s); it keeps %s until the next "
                             "unlock", keyfile.companion_id, upgraded.cost, type(e).__name__, keyfile.cost)
             else:

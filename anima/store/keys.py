@@ -38,7 +38,7 @@ from pathlib import Path
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from ..errors import DamagedSoul, DiskFull, NoAccess, PassphraseNotText, WeakPassphrase, WrongPassphrase
+from ..errors import DamagedSoul, DiskError, DiskFull, NoAccess, PassphraseNotText, WeakPassphrase, WrongPassphrase
 from . import strength
 
 FORMAT = "anima-key"
@@ -371,9 +371,13 @@ def write_pieces_atomically(path: Path, pieces: Iterable[bytes], still: Callable
         tmp.unlink(missing_ok=True)
         if e.errno in (errno.ENOSPC, errno.EDQUOT):
             raise DiskFull(f"The disk is full: {path} was not changed. Free some space and try again.") from e
+        if e.errno == errno.EIO:
+            raise DiskError(f"The disk failed to write {path} ({e.strerror}): it was not changed. Check the disk, "
+                            "then try again.") from e
         # A read-only disk, /proc, a folder not this user's: the window showed its bug dialog for an export there.
-        raise NoAccess(f"{path} cannot be written ({e.strerror or e}): it was not changed. Choose a place this "
-                       "user can write to.") from e
+        advice = " Choose a place this user can write to." if e.errno in (errno.EACCES, errno.EPERM, errno.EROFS,
+                                                                           errno.ENOENT) else ""
+        raise NoAccess(f"{path} cannot be written ({e.strerror or e}): it was not changed.{advice}") from e
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
