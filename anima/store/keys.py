@@ -401,11 +401,14 @@ def partial_writer(path: Path) -> int | None:
 
 
 def remove_leftovers(path: Path) -> list[Path]:
-    """New files that a killed program left half-written beside `path` (their writer is gone); returns them."""
+    """New files that a killed program left half-written beside `path` (their writer is gone); returns them. Those
+    of an older version ("<name>.<pid>.new") too: beside a file Anima writes, under its very name, they are its."""
     gone = []
-    for leftover in path.parent.glob(f".{glob.escape(path.name)}.*.anima.new"):
-        pid = partial_writer(leftover)
-        if pid is not None and PARTIAL.fullmatch(leftover.name)["name"] == path.name and not alive(pid):
+    for leftover in [*path.parent.glob(f".{glob.escape(path.name)}.*.anima.new"),
+                     *path.parent.glob(f"{glob.escape(path.name)}.*.new")]:
+        mine = PARTIAL.fullmatch(leftover.name)
+        pid = mine["pid"] if mine and mine["name"] == path.name else leftover.name[len(path.name) + 1:-len(".new")]
+        if pid.isdigit() and not alive(int(pid)):
             leftover.unlink(missing_ok=True)
             gone.append(leftover)
     return gone
