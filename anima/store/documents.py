@@ -32,8 +32,12 @@ def misfit(con) -> str | None:
             continue
         column = kind.document[0]
         for item_id, text in con.execute(f"SELECT id, {column} FROM {kind.table}"):
-            # Valid JSON: the table's CHECK holds every stored one to that (json_valid).
-            error = jsonschema.exceptions.best_match(validator(kind.name).iter_errors(json.loads(text)))
+            # Valid JSON: the table's CHECK holds every stored one to that (json_valid), but SQLite reads 1,000
+            # levels deep, and Python's reader recurses: a part nested so deep fits no schema.
+            try:
+                error = jsonschema.exceptions.best_match(validator(kind.name).iter_errors(json.loads(text)))
+            except RecursionError:
+                return f"{kind.title} #{item_id} is nested too deep to read"
             if error is not None:
                 where = "/" + "/".join(str(p) for p in error.absolute_path)
                 return f"{kind.title} #{item_id} breaks its schema at {where} ({error.validator})"
