@@ -39,7 +39,7 @@ class MindView(QWidget):
         after a newer one and show what was forgotten (seen under load: a test's view kept a forgotten
         message's number)."""
         self._asked = asked = self._asked + 1
-        tasks.run(self.load, lambda data: self._show(data, asked), self._failed, self)
+        tasks.run(self.load, lambda data: self._show(data, asked), lambda error: self._failed(error, asked), self)
 
     def _show(self, data, asked: int | None = None) -> None:
         if asked is not None and asked != self._asked:
@@ -82,11 +82,13 @@ class MindView(QWidget):
         """`change` for a forget: it says what takes the time."""
         self.change(fn, then, doing=UNDER_WAY)
 
-    def _failed(self, error) -> None:
+    def _failed(self, error, asked: int | None = None) -> None:
         if errors.outlived(error):  # loading again would meet the closed soul again
             return
         if not isinstance(error, KnownError):
             raise error
+        if asked is not None and asked != self._asked:
+            return  # a stale load's mistake: the newer load says what holds now
         self.say(str(error))
         self.refresh()
 
