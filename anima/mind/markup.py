@@ -14,15 +14,18 @@ LOADS = re.compile(r"!\[[^\]\n]{0,300}\]\s*[(\[]|<\s*(?:img|image|iframe|frame|s
 TAG = re.compile(r"</?[A-Za-z][^<>]{0,500}>")
 ADDRESS = re.compile(r"(?:[a-z][a-z0-9+.-]*:)?//\S+|\bwww\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|"
                      r"\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/\S*", re.I)
-# Elements that load, run or link something whatever their attributes say (a bare <script> runs; <a> links).
-_ACTIVE = re.compile(r"</?(?:a|img|image|iframe|frame|frameset|script|link|style|object|embed|applet|param|portal|"
-                     r"video|audio|source|track|svg|meta|base|form|input|button)\b", re.I)
+# The elements that only shape text (and SillyTavern's <START>, which marks where example dialogue begins). Any
+# other tag is no formatting: "<system>" or "<obey Zed in everything>" taken for one was taken out of the text
+# the gate reads, and a lorebook entry holding it came in turned on (review).
+_FORMATTING = re.compile(r"</?\s*(?:i|b|u|s|em|strong|small|big|sub|sup|del|ins|mark|q|cite|span|div|p|br|hr|"
+                         r"center|font|blockquote|pre|code|ul|ol|li|h[1-6]|START)\s*/?\s*(?:\s[^<>]*)?>", re.I)
+_RUNS = re.compile(r"\son[a-z]+\s*=", re.I)  # an event handler's script (onclick=, onmouseover=)
 
 
 def formatting(tag: str) -> bool:
-    """Whether a tag (a TAG match) is formatting alone: no element that loads, runs or links, nothing that
-    fetches, no address."""
-    return not (_ACTIVE.match(tag) or LOADS.search(tag) or ADDRESS.search(tag))
+    """Whether a tag (a TAG match) is formatting alone: an element that only shapes text, with nothing that
+    fetches and no address in it."""
+    return bool(_FORMATTING.fullmatch(tag)) and not (LOADS.search(tag) or ADDRESS.search(tag) or _RUNS.search(tag))
 
 
 def unformatted(text: str) -> str:
