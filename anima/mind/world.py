@@ -138,7 +138,8 @@ def _wakes(text: str, title: str, keywords: list[str], options: dict) -> str | N
         return "(constant)"
     case = bool(options.get("case_sensitive"))
     # SillyTavern's match_whole_words, when an entry sets it off; whole words otherwise.
-    whole = (options.get("extensions") or {}).get("match_whole_words") is not False
+    extensions = options.get("extensions")  # (an object where Anima wrote it; a core's may hold anything)
+    whole = not (isinstance(extensions, dict) and extensions.get("match_whole_words") is False)
     words = [title, *keywords] if not options or options.get("title_wakes") else keywords
     word = next((w for w in words if w and _matches(w, text, case, whole)), None)
     secondary = [w for w in options.get("secondary_keys") or [] if w]

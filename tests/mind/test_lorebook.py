@@ -184,6 +184,10 @@ def test_a_key_in_an_unspaced_script_or_with_whole_words_off_matches_inside_a_wo
     assert woken("three dragons flew by") == ["lore 1: Dragons sleep in winter."]
     assert woken("seagulls everywhere") == []  # whole words still, where the entry says nothing else
     assert woken("a gull") == ["lore 2: Gulls are sacred here."]
+    # A card whose stored extensions are no object (one a core brought; an import cleans its own): whole words,
+    # not an AttributeError at every turn (review).
+    companion.world.create("place", "lore 3", "The lighthouse is haunted.", ["lighthouse"], options={"extensions": "x"})
+    assert woken("the lighthouse at night") == ["lore 3: The lighthouse is haunted."]
 
 
 def novelai_book() -> dict:
