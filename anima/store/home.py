@@ -5,7 +5,6 @@ under the passphrase). Files are only ever replaced by atomic renames of
 complete, verified files; the app never deletes or overwrites a soul in place.
 """
 
-import glob
 import logging
 import os
 from pathlib import Path
@@ -142,17 +141,10 @@ class Home:
         """Remove what a killed program left half-written in the home: a staging soul of a create or an import,
         a key file's new copy, a core's partial file. Only files whose writer (the pid in their name) is gone:
         another program at work on this home keeps its own. Returns what went."""
-        gone = []
-        # (The key file's new copy was "soul.key.<pid>.new" before keys.partial: one a killed older version left.)
-        for path in [*self.dir.glob(".soul.*.*.db*"), *self.dir.glob(".*.*.anima.new"),
-                     *self.dir.glob(f"{glob.escape(self.key_path.name)}.*.new")]:
-            if path.name.startswith(".soul.") and not path.name.endswith(".new"):
-                pid = path.name.split(".")[3]
-            elif (writer := keys.partial_writer(path)) is not None:
-                pid = str(writer)
-            else:
-                pid = path.name[len(self.key_path.name) + 1:-len(".new")]
-            if _dead_writer(pid):
+        gone = keys.remove_leftovers(self.key_path)  # the key file's new copies, this version's or an older one's
+        for path in [*self.dir.glob(".soul.*.*.db*"), *self.dir.glob(".*.*.anima.new")]:
+            writer = keys.partial_writer(path)  # a core's partial file; else a staging soul (.soul.importing.<pid>.db)
+            if _dead_writer(str(writer) if writer is not None else path.name.split(".")[3]):
                 path.unlink(missing_ok=True)
                 gone.append(path)
         if gone:
