@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 # Scripts written without spaces between words: a name in them is found inside a run of letters.
 UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0eff\u1000-\u109f"
-                       r"\u1780-\u17ff]")
+                      r"\u1780-\u17ff]")
 
 
 @dataclass
