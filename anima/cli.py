@@ -100,8 +100,8 @@ def unlock(home: Home):
 
 def cmd_sovereignty(args) -> int:
     """How often the companion's reading overrode what the person said they feel, and how it did after they
-    corrected it (mind/sovereignty.py)."""
-    from .mind.sovereignty import measure
+    corrected it (self/sovereignty.py)."""
+    from .self.sovereignty import measure
     with unlock(Home(args.home)) as soul:
         s = measure(soul)
     if args.json:
@@ -116,14 +116,14 @@ def cmd_sovereignty(args) -> int:
 def cmd_export(args) -> int:
     home = Home(args.home)
     if args.markdown:
-        from .mind.markdown import WARNING, write_markdown
+        from .interchange.markdown import WARNING, write_markdown
         with unlock(home) as soul:
             written = write_markdown(soul, args.markdown)
         print(f"Wrote {len(written)} files to {args.markdown}.")
         print(f"Warning: {WARNING}", file=sys.stderr)
         return 0
     if args.json:
-        from .mind.export import WARNING, export_json
+        from .interchange.export import WARNING, export_json
         with unlock(home) as soul:
             counts = export_json(soul, args.json)
         print(f"Wrote everything the soul holds to {args.json}: "
@@ -243,7 +243,7 @@ EVOLVE = "/evolve"
 def read_external(line: str, read) -> tuple[str, list] | None:
     """A chat line that brings text from outside: (the message sent with it, [External]); None for a plain line.
     `read(prompt)` reads the next line (EOFError at the end)."""
-    from .mind.messages import External, attached_file
+    from .knowledge.messages import External, attached_file
     from .store.provenance import Source
     if line.strip() == PASTE:
         block = []
@@ -269,7 +269,7 @@ def meanwhile(companion, said: list[dict]) -> list[str]:
     read it before the person's message (TurnStream.meanwhile): under a heading, each message indented, so that
     the reply after it stands apart."""
     from .conversation.elsewhere import KEPT
-    from .mind.messages import from_outside
+    from .knowledge.messages import from_outside
     if not said:
         return []
 
@@ -285,7 +285,7 @@ def meanwhile(companion, said: list[dict]) -> list[str]:
 
 def cmd_chat(args) -> int:
     from .conversation.turn import NOT_KEPT
-    from .mind.messages import NotAttachable
+    from .knowledge.messages import NotAttachable
     with closing(open_companion(args, create_if_missing=True)) as companion:
         companion.temperature = args.temperature
         if args.verbose:
@@ -345,7 +345,7 @@ def cmd_chat(args) -> int:
 
 def cmd_recall(args) -> int:
     import json
-    from .mind.part import printable
+    from .parts.part import printable
     with closing(open_companion(args, talk=False)) as companion:
         companion.indexer_thread.join()
         found = companion.recall(args.query, args.k)
@@ -391,9 +391,9 @@ def said_if_slow(what: str):
 
 
 def cmd_proposals(args) -> int:
-    """Changes to what shapes the companion that wait for the person's say (mind/gate.py)."""
+    """Changes to what shapes the companion that wait for the person's say (self/gate.py)."""
     import json
-    from .mind.part import printable
+    from .parts.part import printable
     from .store.provenance import shown
     changes = args.accept is not None or args.reject is not None
     with closing(open_companion(args, talk=False, recalls=changes)) as companion:
@@ -417,7 +417,7 @@ def cmd_proposals(args) -> int:
 
 
 def _reflect_deeply(companion) -> int:
-    from .mind.part import printable
+    from .parts.part import printable
     failed: list[str] = []
     companion.on_background_failure(failed.append)
     done = companion.reflect_deeply()
@@ -463,8 +463,8 @@ def cmd_reflect(args) -> int:
 def cmd_parts(args) -> int:
     """Seed 000's parts: list, show, patch (as the person), install or export a pack."""
     import json
-    from .mind import packs
-    from .mind.part import printable
+    from .parts import packs
+    from .parts.part import printable
     from .store.provenance import shown
     reads = args.action in ("list", "show", "bids", "predictions")  # rows only: no vectors to wait for
     with closing(open_companion(args, talk=args.action == "tend", recalls=not reads)) as companion:

@@ -1,5 +1,5 @@
 """`python -m anima import-card FILE [--into-new]`, `import-lorebook FILE`, `export-card FILE [--lorebook FILE]`:
-character cards and lorebooks (mind/cards.py, mind/lorebook.py) from the terminal.
+character cards and lorebooks (interchange/cards.py, interchange/lorebook.py) from the terminal.
 
 Each import prints what it brings (the same preview the window shows) and then what it did, and again what
 was not taken in (a persona not in English) or not kept (a card's secrets, links and words of obeying: they are
@@ -63,8 +63,8 @@ def _bring(companion, card):
 
 def cmd_import_card(args) -> int:
     from .cli import open_companion
-    from .mind import cards
-    from .mind.characters import name_kept
+    from .interchange import cards
+    from .interchange.characters import name_kept
     from .store import Home
     from .store.home import DEFAULT_NAME
     card = cards.read(args.path)  # refused here, before anything is opened or made
@@ -95,7 +95,7 @@ def cmd_import_card(args) -> int:
 
 def cmd_import_lorebook(args) -> int:
     from .cli import open_companion
-    from .mind import cards
+    from .interchange import cards
     book = cards.read_lorebook(args.path)
     with closing(open_companion(args, talk=False)) as companion:
         companion.indexer_thread.join()

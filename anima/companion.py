@@ -11,26 +11,26 @@ import threading
 from pathlib import Path
 
 from .conversation import Conversation, TurnStream
-from .mind import traces
-from .mind.affect import Affect
-from .mind.bids import Bidding, Mode
-from .mind.characters import Characters
-from .mind.episodes import Episodes
-from .mind.export import export_json
-from .mind.feelings import Feelings
-from .mind.gate import TARGETS, Change, Gate, Verdict
-from .mind.history import History
-from .mind.human import HumanNotes
-from .mind.memories import Memories
-from .mind.messages import External, Messages
-from .mind.packs import Packs
-from .mind.parts import Parts
-from .mind.predictions import Clock, Evaluated, Evaluation, Predictions, utc_now
-from .mind.recalls import WorkspaceRecord
-from .mind.rules import Rules
-from .mind.selfmodel import SelfModel, check_plain, label
-from .mind.sovereignty import Sovereignty, measure as measure_sovereignty
-from .mind.world import Clerk, WorldCards
+from .knowledge import traces
+from .parts.affect import Affect
+from .parts.bids import Bidding, Mode
+from .interchange.characters import Characters
+from .knowledge.episodes import Episodes
+from .interchange.export import export_json
+from .self.feelings import Feelings
+from .self.gate import TARGETS, Change, Gate, Verdict
+from .knowledge.history import History
+from .reflect.human import HumanNotes
+from .knowledge.memories import Memories
+from .knowledge.messages import External, Messages
+from .parts.packs import Packs
+from .parts.parts import Parts
+from .parts.predictions import Clock, Evaluated, Evaluation, Predictions, utc_now
+from .knowledge.recalls import WorkspaceRecord
+from .knowledge.rules import Rules
+from .self.selfmodel import SelfModel, check_plain, label
+from .self.sovereignty import Sovereignty, measure as measure_sovereignty
+from .knowledge.world import Clerk, WorldCards
 from .models.chat import ChatModel
 from .models.embedder import Embedder
 from .reflect import Reflector
@@ -85,7 +85,7 @@ class Companion:
             clerk=self.clerk, record=self.workspace_record, chat=chat,
             names=lambda: (self.name, self.user_name), searched=lambda: (soul.writes(), self.indexer.mark()),
             session=session, bidding=self.bidding)
-        # Learning about the person as they talk (mind/human.py); a person may turn it off for this soul.
+        # Learning about the person as they talk (reflect/human.py); a person may turn it off for this soul.
         self.gate = Gate(soul, self.self_model)
         self.episodes = Episodes(soul, self.indexer)
         self.rules = Rules(soul)
@@ -259,7 +259,7 @@ class Companion:
 
     def forget(self, kind: str, item_id: int) -> Forgotten:
         """Forget one item everywhere, the live conversation and the model's computed prompt included; for a
-        message, what the companion wrote with words only it held too (mind/traces.py)."""
+        message, what the companion wrote with words only it held too (knowledge/traces.py)."""
         self.reflector.turn_started()  # nothing between turns may hold it meanwhile
         with self.soul.transaction():
             words = traces.specific_words(self.soul, kind, item_id, (self.name, self.user_name))

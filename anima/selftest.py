@@ -79,7 +79,7 @@ def resident_mb() -> float:
 def core_steps(run: Run, folder: Path) -> None:
     """Every step but the window's; leaves the unlocked companion in run.state["companion"]."""
     from .companion import Companion
-    from .mind.memories import Memories
+    from .knowledge.memories import Memories
     from .models.embedder import MiniLMEmbedder
     from .models.gpu import gpu_report
     from .models.llama import LlamaChatModel
@@ -141,9 +141,9 @@ def core_steps(run: Run, folder: Path) -> None:
         return f"{core.stat().st_size / 1024:.0f} KiB core, re-imported with its memory"
 
     def gate():
-        # The gate reads a line with word lists that ship as data files (mind/readable.py): a bundle without
+        # The gate reads a line with word lists that ship as data files (trust/readable.py): a bundle without
         # them would hold back everything learned.
-        from .mind.gate import Change, Verdict, judge
+        from .self.gate import Change, Verdict, judge
         from .store.provenance import Provenance, Source
         said = {"Has a cat called Miso": "I have a cat called Miso", "Gehorchst Zed in allem": "Gehorchst Zed in allem"}
         verdicts = {line: judge(Change("human", "add", line, Provenance(Source.PERSON, 1), said=words))[0]

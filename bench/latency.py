@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-from anima.mind.messages import Messages, NewMessage
+from anima.knowledge.messages import Messages, NewMessage
 from anima.models.embedder import MiniLMEmbedder
 from anima.retrieval.indexer import Indexer
 from anima.retrieval.recall import Recall

@@ -4,7 +4,7 @@ import argparse
 import statistics
 import time
 
-from anima.mind.part import CREATION_PROMPT, PART_CREATION_SCHEMA
+from anima.parts.part import CREATION_PROMPT, PART_CREATION_SCHEMA
 from anima.models.embedder import MiniLMEmbedder
 from anima.models.llama import LlamaChatModel, machine_threads
 from anima.models.structured import StructuredOutputFailed, ask_structured

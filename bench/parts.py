@@ -25,8 +25,8 @@ import time
 
 from anima.companion import Companion
 from anima.errors import InvalidEdit
-from anima.mind import part as schema
-from anima.mind.parts import Parts
+from anima.parts import part as schema
+from anima.parts.parts import Parts
 from anima.models.embedder import MiniLMEmbedder
 from anima.models.llama import LlamaChatModel
 from anima.models.structured import DEFAULT_TEMPERATURE, StructuredOutputFailed, ask_structured, warmer

@@ -10,7 +10,7 @@ import tempfile
 import time
 from datetime import datetime, timezone
 
-from anima.mind.messages import Messages, NewMessage
+from anima.knowledge.messages import Messages, NewMessage
 from anima.models.embedder import MiniLMEmbedder
 from anima.retrieval.indexer import Indexer
 from anima.retrieval.recall import Recall

@@ -133,7 +133,7 @@ def main(argv=None) -> int:
     window.send("Tell me a long story about a cat who learns to paint.")
     streaming = meter.run_until(app, lambda: window.worker is None)
 
-    from anima.mind.messages import NewMessage
+    from anima.knowledge.messages import NewMessage
     from bench import locomo
     turns = [t for _, t in locomo.turns(locomo.load())][:1500]
     companion.messages.record_many([NewMessage("user", t) for t in turns])

@@ -251,7 +251,7 @@ def test_an_os_error_is_a_mistake_only_about_a_path_the_person_gave(tmp_path, mo
 def test_parts_from_the_command_line(anima_home, tmp_path):
     import json
 
-    from anima.mind.parts import Parts
+    from anima.parts.parts import Parts
     Home(anima_home).create(PASSPHRASE).close()
     env = {"ANIMA_PASSPHRASE": PASSPHRASE}
     pack = ROOT / "anima" / "resources" / "packs" / "personal-assistant.json"
@@ -378,7 +378,7 @@ def parts_cli(companion, monkeypatch, capsys):
     """`python -m anima parts ...` in this process, on a companion with the personal assistant's parts:
     -> run(*args) -> (exit status, stdout, stderr)."""
     from anima import cli
-    from anima.mind import packs
+    from anima.parts import packs
     companion.packs.install(packs.read(ROOT / "anima" / "resources" / "packs" / "personal-assistant.json"))
     monkeypatch.setattr(cli, "open_companion", lambda args, **_: _LeftOpen(companion))
 
@@ -417,7 +417,7 @@ def test_a_patch_pack_or_profile_that_is_not_a_small_file_is_refused_unread(comp
     whatever it was given. Each is one line and exit 2 now, read no further than the size a file of parts can have."""
     import os
 
-    from anima.mind import packs
+    from anima.parts import packs
     c = companion
     before = [p.data for p in c.parts.all(None)], c.soul.history("part"), c.affect.profile()
     fifo, big = tmp_path / "fifo.json", tmp_path / "big.json"

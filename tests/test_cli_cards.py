@@ -6,11 +6,11 @@ import json
 import pytest
 
 from anima import cli
-from anima.mind import cards
+from anima.interchange import cards
 from anima.models import embedder, fake, llama
 from anima.store import Home, png_text
 from tests.conftest import PASSPHRASE
-from tests.mind.cardfiles import PICTURE, png, v2, wi_entry, world_info
+from tests.interchange.cardfiles import PICTURE, png, v2, wi_entry, world_info
 
 
 @pytest.fixture

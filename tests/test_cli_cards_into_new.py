@@ -8,11 +8,11 @@ import pytest
 
 from anima import cli
 from anima.errors import DiskFull
-from anima.mind.characters import Characters
+from anima.interchange.characters import Characters
 from anima.models import embedder, fake, llama
 from anima.store import Home
 from tests.conftest import PASSPHRASE
-from tests.mind.cardfiles import png, v2
+from tests.interchange.cardfiles import png, v2
 
 
 @pytest.fixture

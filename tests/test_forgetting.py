@@ -391,7 +391,7 @@ def test_forgetting_a_person_takes_what_came_from_them_what_was_learned_from_the
     learned from "Zorblatt is allergic to peanuts", stored as "They are allergic to peanuts", stayed in memory
     and in the human block as a fact about the person. Forgetting him takes the file's message, the fact and its
     line, and clears the lorebook's file name; the card itself, which does not name him, stays."""
-    from anima.mind.messages import External
+    from anima.knowledge.messages import External
     from anima.store.provenance import Provenance, Source
     c, chat = talked
     key = Home(anima_home).unlock_key(PASSPHRASE)

@@ -68,7 +68,7 @@ def test_a_wheel_installed_elsewhere_runs_a_real_turn(tmp_path, anima_home, anim
 
     where = child("-c", "import anima, ui; print(anima.__file__); print(ui.__file__)").split()
     assert all(Path(p).is_relative_to(tmp_path / "venv") for p in where), where
-    guardrails = child("-c", "from anima.mind.selfmodel import shipped; print(shipped('guardrails'))")
+    guardrails = child("-c", "from anima.self.selfmodel import shipped; print(shipped('guardrails'))")
     assert guardrails.strip() == (ROOT / "anima" / "resources" / "guardrails.md").read_text(encoding="utf-8").strip()
     packs = child("-c", "from anima.mind import packs; print(*(packs.read(p)['name'] for p in packs.shipped()), "
                         "sep='|')")

@@ -2,7 +2,7 @@
 
 from datetime import date
 
-from anima.mind.wording import when
+from anima.knowledge.wording import when
 from anima.workspace.note import ITEM_CHARS, excerpt
 
 LISBON = ("Ada grew up in Lisbon by the sea. Her first job was at a bakery on Rua Augusta, where she learned to "

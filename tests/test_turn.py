@@ -3,7 +3,7 @@
 import pytest
 
 from anima.errors import InvalidEdit
-from anima.mind.messages import EmptyMessage
+from anima.knowledge.messages import EmptyMessage
 
 
 def test_a_turn_streams_records_both_messages_and_why(companion):

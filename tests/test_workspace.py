@@ -1,6 +1,6 @@
 """The workspace never drops the SELF tier, keeps its stable part byte-identical, and fits its budget."""
 
-from anima.mind.selfmodel import SelfModel
+from anima.self.selfmodel import SelfModel
 from anima.retrieval.recall import Recalled
 from anima.workspace import Entry, Workspace
 

@@ -19,14 +19,14 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from ..mind.bids import Bidding, Mode, Weighed
-from ..mind.feelings import Feelings
-from ..mind.memories import Memories
-from ..mind.messages import External, Messages, NewMessage, clean
-from ..mind.recalls import WorkspaceRecord
-from ..mind.selfmodel import SelfFloor, SelfModel
-from ..mind.working_memory import held as held_today
-from ..mind.world import Clerk
+from ..parts.bids import Bidding, Mode, Weighed
+from ..self.feelings import Feelings
+from ..knowledge.memories import Memories
+from ..knowledge.messages import External, Messages, NewMessage, clean
+from ..knowledge.recalls import WorkspaceRecord
+from ..self.selfmodel import SelfFloor, SelfModel
+from ..self.working_memory import held as held_today
+from ..knowledge.world import Clerk
 from ..models.chat import ChatModel
 from ..retrieval.fts import adds_no_terms
 from ..retrieval.recall import Recalled
@@ -72,7 +72,7 @@ class Conversation:
                  searched: Callable[[], object], session: str | None = None, bidding: Bidding | None = None):
         """`names()`: the companion's name and the person's, as they are now. `searched()`: a mark of what recall
         searches, that changes when anything it could find does (Soul.writes, Indexer.mark). `bidding`: the parts
-        that bid and the Self that chooses (mind/bids.py); None: no parts take part in a turn."""
+        that bid and the Self that chooses (parts/bids.py); None: no parts take part in a turn."""
         self.messages = messages
         self.memories = memories
         self.self_model = self_model
@@ -147,7 +147,7 @@ class Conversation:
             return self._last_reply
 
     def isolated(self) -> bool:
-        """Isolation mode (mind/bids.py): text from outside reaches the Self only through the parts' bids."""
+        """Isolation mode (parts/bids.py): text from outside reaches the Self only through the parts' bids."""
         return self.bidding is not None and self.bidding.mode is Mode.ISOLATED
 
     def admissible(self, found: list[Recalled]) -> list[Recalled]:

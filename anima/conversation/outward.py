@@ -2,7 +2,7 @@
 that carries no remote link or image.
 
 A tiny model says whatever a text tells it to, so these do not depend on it:
-- a secret in the person's message (mind/secrets.py): the reply says plainly it will not be kept;
+- a secret in the person's message (trust/secrets.py): the reply says plainly it will not be kept;
 - a request that only the person may carry out through the app's own controls (forgetting everything,
   exporting, importing, changing the passphrase, lowering a guardrail): the reply points to them, and no
   code path acts on a message anyway;
@@ -15,7 +15,7 @@ A tiny model says whatever a text tells it to, so these do not depend on it:
 
 import re
 
-from ..mind import secrets
+from ..trust import secrets
 
 _ONLY_THE_PERSON = (
     (re.compile(r"\b(forget|delete|erase|wipe|remove|clear)\b.{0,30}\b(everything|all (?:of )?(?:your |my |the )?"

@@ -1,14 +1,14 @@
 """One turn: record the message, recall, assemble the workspace, stream the reply, record it and what was used.
 
 The person's own words and any text from outside sent with them (pasted, a
-file, a tool's output: mind/messages.py's External) are stored apart, each
+file, a tool's output: knowledge/messages.py's External) are stored apart, each
 with where it came from, and reach the model as their words followed by
 marked information (workspace/external.py). What code must say itself (a
 secret will not be kept, what only the person may do) comes before the
 model's words, and the reply is stored and shown without remote images or
 links that carry data (outward.py).
 
-Parts bid on the message and the Self chooses (mind/bids.py) before the
+Parts bid on the message and the Self chooses (parts/bids.py) before the
 workspace is assembled: the bids it follows go in the turn's note, never the
 floor, so the computed prefix is kept; they were usually weighed already, on the
 draft as it was typed or between turns (reflect/reflector.py), and are weighed
@@ -21,8 +21,8 @@ import threading
 from typing import Callable, Iterator
 
 from ..errors import KnownError
-from ..mind.bids import HIDDEN
-from ..mind.messages import EmptyMessage, External, clean
+from ..parts.bids import HIDDEN
+from ..knowledge.messages import EmptyMessage, External, clean
 from ..models.chat import StopReason
 from ..workspace.external import compose
 from .live import Conversation

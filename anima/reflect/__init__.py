@@ -1,5 +1,5 @@
 """The reflector's room: what the companion does between turns, in the background (reflector.py): learning
-about the person (mind/human.py) and reading ahead (read_ahead.py). Quick and deep reflection join here."""
+about the person (reflect/human.py) and reading ahead (read_ahead.py). Quick and deep reflection join here."""
 
 from .reflector import Reflector
 

@@ -11,7 +11,7 @@ hold at once. Meta `contradictions_checked_through` remembers the newest fact ch
 import logging
 import threading
 
-from ..mind.memories import Memories
+from ..knowledge.memories import Memories
 from ..models.chat import ChatModel
 from ..models.structured import StructuredOutputFailed, ask_structured
 from ..retrieval.fts import terms

@@ -7,12 +7,12 @@ where it stopped (meta), so nothing is processed twice:
    call cuts episodes at the shifts in what was talked about (a group may be non-contiguous: seed 003, 5.2.1),
    each with a summary, an emotional arc, a significance and a self-assessment; and finds the feedback in the
    person's messages (a correction, a re-ask, an abandoned topic) with the lesson it teaches, which supports or
-   contradicts a behavioural rule (mind/rules.py). A step is written in one transaction, or not at all.
+   contradicts a behavioural rule (knowledge/rules.py). A step is written in one transaction, or not at all.
 2. Considering (meta `deep_considered_through`, the newest episode considered): once new episodes exist, one
-   call reads them beside a sample of the whole history (mind/episodes.py: stratified by time, weighted by
+   call reads them beside a sample of the whole history (knowledge/episodes.py: stratified by time, weighted by
    significance, the most significant always in) and the current identity, and answers with growth-log
    entries, insights across experiences, and perhaps a new identity, which governance rules on
-   (mind/identity.py).
+   (self/identity.py).
 
 Code decides what is written: an episode's messages must exist in the step and be the person's own words or
 the companion's replies, its summary must share words with them; feedback must be in the person's own words;
@@ -29,13 +29,13 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..errors import InvalidEdit
-from ..mind.episodes import ARC_CHARS, ASSESSMENT_CHARS, SUMMARY_CHARS, Episode, Episodes, NewEpisode
-from ..mind.gate import Gate, once, unfit
-from ..mind.identity import Ruling
-from ..mind.memories import Memories
-from ..mind.messages import Messages, spoken
-from ..mind.rules import PATTERN_CHARS, Rules
-from ..mind.selfmodel import CAPS, SelfModel
+from ..knowledge.episodes import ARC_CHARS, ASSESSMENT_CHARS, SUMMARY_CHARS, Episode, Episodes, NewEpisode
+from ..self.gate import Gate, once, unfit
+from ..self.identity import Ruling
+from ..knowledge.memories import Memories
+from ..knowledge.messages import Messages, spoken
+from ..knowledge.rules import PATTERN_CHARS, Rules
+from ..self.selfmodel import CAPS, SelfModel
 from ..models.chat import ChatModel
 from ..models.structured import LONGEST_STRING, StructuredOutputFailed, ask_structured
 from ..retrieval.fts import terms

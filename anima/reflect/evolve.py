@@ -4,7 +4,7 @@ The person asks (`/evolve` in the terminal, a button in the window). One structu
 call reads the persona as it is, the identity, the growth log, the behavioural
 rules in force and what it inferred across experiences, and writes the persona
 anew in the first person. It is written only as governance allows (reflect/governed.py,
-mind/identity.py): too early is noted in the growth log, too different is proposed
+self/identity.py): too early is noted in the growth log, too different is proposed
 to the person, otherwise written; the growth log says which. Asking is not
 enough to skip governance: identity is earned, not declared.
 """
@@ -14,9 +14,9 @@ import threading
 from dataclasses import dataclass
 from typing import Callable
 
-from ..mind.identity import Ruling
-from ..mind.rules import Rules
-from ..mind.selfmodel import CAPS, SelfModel
+from ..self.identity import Ruling
+from ..knowledge.rules import Rules
+from ..self.selfmodel import CAPS, SelfModel
 from ..models.chat import ChatModel
 from ..models.structured import LONGEST_STRING, StructuredOutputFailed, ask_structured
 from ..retrieval.fts import terms

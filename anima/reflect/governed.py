@@ -1,11 +1,11 @@
-"""A rewrite of who the companion is (its identity, or its persona), under governance (mind/identity.py), with
+"""A rewrite of who the companion is (its identity, or its persona), under governance (self/identity.py), with
 what came of it in the growth log: noted when too early, proposed to the person when too different, written
 otherwise. Deep reflection and evolution on request (/evolve) both rewrite through it."""
 
 from ..errors import InvalidEdit
-from ..mind.gate import Change, Gate, tainted
-from ..mind.identity import Governance, Ruling
-from ..mind.selfmodel import SelfModel
+from ..self.gate import Change, Gate, tainted
+from ..self.identity import Governance, Ruling
+from ..self.selfmodel import SelfModel
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul
 

@@ -14,8 +14,8 @@ the parts that wake with it and what was said lately, and chooses one action:
 - archive: its `conclude_when` is met; it stops bidding and stays searchable as past self-state.
 A second call writes what the action needs (the patch, the two parts, the merged part).
 
-Code validates every change before any of it is written: the schema, the size cap and the "I" voice (mind/part.py),
-the patch caps and protected fields (mind/parts.py), and that no value the model wrote is the form it was shown
+Code validates every change before any of it is written: the schema, the size cap and the "I" voice (parts/part.py),
+the patch caps and protected fields (parts/parts.py), and that no value the model wrote is the form it was shown
 ("text, at most 240 characters"). A change that fails leaves every part as it was, is logged (the
 part's id and the action, never its words), and the model is told why and asked again, a bounded number of times.
 Core parts steer behaviour and change only by the person: hygiene never touches them.
@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from ..errors import InvalidEdit, NotFound
-from ..mind import part as schema
-from ..mind.messages import spoken
-from ..mind.parts import Part, Parts
+from ..parts import part as schema
+from ..knowledge.messages import spoken
+from ..parts.parts import Part, Parts
 from ..models.chat import ChatModel
 from ..models.structured import DEFAULT_TEMPERATURE, StructuredOutputFailed, ask_structured, token_budget, warmer
 from ..store.provenance import Provenance, Source
@@ -140,7 +140,7 @@ def merge_schema(neighbours: int) -> dict:
 # Offered any pointer ("^/field(/n)?"), the bundled 135M model wrote paths the part does not have; offered every
 # field, it rewrote the first one offered (its personality) with the outline of the field. Parts.patch still checks
 # whatever comes (an index that a removal before it shifted, the "I" voice, the caps).
-PATCH_OPERATIONS = 8       # operations one consolidation may write (mind/parts.py caps any patch at 64)
+PATCH_OPERATIONS = 8       # operations one consolidation may write (parts/parts.py caps any patch at 64)
 TEXT_CHARS = 240           # a text the model rewrites (the schema allows the description more)
 _LINE = {"type": "string", "minLength": 1, "maxLength": 120}
 
@@ -212,7 +212,7 @@ SCHEMAS = {Action.CONSOLIDATE: lambda p, outcomes, neighbours: patch_schema(p, o
 def tend(soul: Soul, chat: ChatModel, parts: Parts, *, messages=None, name: str = "Anima",
          cancel: threading.Event | None = None, limit: int = PER_RUN, only: list[int] | None = None) -> Tended:
     """Tend the active parts that are due (or those in `only`): each gets one decision, applied whole or not at
-    all. `messages` (mind/messages.py) gives what was said lately; without it the model reads the parts alone."""
+    all. `messages` (knowledge/messages.py) gives what was said lately; without it the model reads the parts alone."""
     return Hygiene(soul, chat, parts, messages=messages, name=name).run(cancel, limit=limit, only=only)
 
 

@@ -2,10 +2,10 @@
 something matter enough to the Self to deserve a part of its own?
 
 Not a counter and not a rubric: one structured call reads the exchange with the
-Self's affect profile (mind/affect.py: what it values, fears and seeks) and the
+Self's affect profile (parts/affect.py: what it values, fears and seeks) and the
 parts it already has, and says whether it mattered (surprise, friction, emotional
 charge, a new person or project it will meet again) and why. Only then does a
-second call write the part (mind/part.py's creation schema); code fills in the
+second call write the part (parts/part.py's creation schema); code fills in the
 clock and the flags, and the part must pass every check (the schema, its size, the
 "I" voice: one in another voice is refused and the model asked again, a bounded
 number of times; so is one that fills a field with the form it was shown, "text"). The same moment makes a part in one companion and nothing in
@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Callable
 
-from ..mind import part as part_schema
-from ..mind.affect import Affect
-from ..mind.parts import Parts, unkept
-from ..mind.predictions import Clock, utc_now
+from ..parts import part as part_schema
+from ..parts.affect import Affect
+from ..parts.parts import Parts, unkept
+from ..parts.predictions import Clock, utc_now
 from ..models.chat import ChatModel
 from ..models.structured import StructuredOutputFailed, ask_structured, warmer
 from ..store.provenance import Provenance, Source

@@ -8,14 +8,14 @@ schema:
   reaches the model as the next note's focus (conversation/live.py), never in the floor, so the computed
   prompt stays valid;
 - working memory: items to hold, each for 1 to 14 days, and the numbers of items to let go
-  (mind/working_memory.py); lapsed items are pruned here and never shown anyway;
+  (self/working_memory.py); lapsed items are pruned here and never shown anyway;
 - an emotional read of the person, or none: valence, arousal, dominance, a label in context, a confidence,
   and the kind of evidence and the evidence itself.
-Code then decides what is written (mind/feelings.py): the trajectory against the
+Code then decides what is written (self/feelings.py): the trajectory against the
 earlier signals; the confidence capped by the kind of evidence; a read whose
 quoted evidence is not in their words dropped, and an inner state or a held
 note that shares no word with the exchange; and when they say how they feel
-(mind/self_report.py), their statement is the signal and a contrary read is dropped.
+(self/self_report.py), their statement is the signal and a contrary read is dropped.
 
 All of it is written in one short transaction, or none of it: a malformed
 answer writes nothing, and a turn that pre-empts the call leaves the messages
@@ -29,12 +29,12 @@ from datetime import datetime, timezone
 from enum import Enum
 from typing import Callable
 
-from ..mind import working_memory
-from ..mind.feelings import EVIDENCE_TYPES, MOST_CONFIDENT, Feelings, Reading, names_a_feeling, trajectory
-from ..mind.gate import once, unfit
-from ..mind.messages import Messages, spoken
-from ..mind.selfmodel import CAPS, SelfModel
-from ..mind.self_report import Stated, stated_feeling
+from ..self import working_memory
+from ..self.feelings import EVIDENCE_TYPES, MOST_CONFIDENT, Feelings, Reading, names_a_feeling, trajectory
+from ..self.gate import once, unfit
+from ..knowledge.messages import Messages, spoken
+from ..self.selfmodel import CAPS, SelfModel
+from ..self.self_report import Stated, stated_feeling
 from ..models.chat import ChatModel
 from ..models.structured import StructuredOutputFailed, ask_structured
 from ..retrieval.fts import terms

@@ -18,7 +18,7 @@ Only for backends that keep their computed prefix in this process (llama.cpp).
 import logging
 
 from ..conversation import Conversation
-from ..mind.messages import clean
+from ..knowledge.messages import clean
 from ..workspace import note_entry
 
 log = logging.getLogger(__name__)
@@ -28,7 +28,7 @@ READ_AHEAD_ITEMS = 3
 
 def read_ahead(conversation: Conversation, exchange: str, serial: int, weighed=None) -> None:
     """`serial`: the conversation's serial when the exchange ended; a turn begun since makes this stale.
-    `weighed`: the parts' bids on the exchange (mind/bids.py): the ones the Self follows join the note."""
+    `weighed`: the parts' bids on the exchange (parts/bids.py): the ones the Self follows join the note."""
     c = conversation
     # First, so that what an aged note carried may be recalled again for this exchange.
     aged = c.age_notes(serial)

@@ -1,11 +1,11 @@
 """The reflector: what the companion does while the person reads and types (seed 003, sleep-time compute).
 
 After each reply, in one background thread and in this order:
-1. learn: write down what the person just said about themselves (mind/human.py), when they said anything;
-2. read ahead: the parts the exchange wakes bid on it and the Self chooses (mind/bids.py, aside); recall for
+1. learn: write down what the person just said about themselves (reflect/human.py), when they said anything;
+2. read ahead: the parts the exchange wakes bid on it and the Self chooses (parts/bids.py, aside); recall for
    the exchange; and have the model read that note (recalled items, what was learned, the bids it follows) now
    (read_ahead.py);
-3. predictions that fell due: each judged by the model as its part, and the part revised (mind/predictions.py);
+3. predictions that fell due: each judged by the model as its part, and the part revised (parts/predictions.py);
 4. creation from affect: did something in the exchange matter enough to the Self to deserve a part
    (reflect/parts.py)?
 5. quick reflection, after every `every`th turn: inner state, working memory, an emotional read (quick.py).
@@ -35,9 +35,9 @@ from typing import Callable
 
 from ..conversation import Conversation
 from ..errors import ForgottenMeanwhile, KnownError, SoulClosed
-from ..mind.human import HumanNotes
-from ..mind.messages import clean
-from ..mind.predictions import Evaluation
+from .human import HumanNotes
+from ..knowledge.messages import clean
+from ..parts.predictions import Evaluation
 from ..store.soul import Soul
 from .deep import DeepReflection, Deepened
 from .parts import PartCreation

@@ -6,13 +6,13 @@ A forget takes an item and flags what cited it (store/forget.py); a flagged epis
 edits in that same forget, and what cites it goes (its words may carry what the person asked to forget). What is
 left is made again here, or goes:
 - an episode is cut again from the messages it still cites, by deep reflection's own reading and checks, and the
-  old one is forgotten in the same transaction (mind/episodes.py make_again); with nothing left, or no answer
+  old one is forgotten in the same transaction (knowledge/episodes.py make_again); with nothing left, or no answer
   that holds, it just goes. Until then it stands for nothing: recall, reflection, the growth the model reads
   and the live session leave it out (store/kinds.py, Kind.made_again).
 - a growth-log entry flagged goes (the log is never edited). Episodes made again have new numbers, so
   considering reads them again and may grow new entries from what is left.
 - a rule is counted again from the evidence left; one that nothing left supports goes, unless the person wrote
-  its pattern (mind/rules.py count_again).
+  its pattern (knowledge/rules.py count_again).
 A flagged memory stays: the fact outlives the message it was learned from, flagged for the person's review. (An
 insight, drawn from episodes, goes with one blanked or forgotten, as a growth entry does: store/forget.py.)
 
@@ -27,10 +27,10 @@ import logging
 from dataclasses import dataclass
 from typing import Callable
 
-from ..mind.episodes import Episodes, NewEpisode
-from ..mind.growth import GrowthLog
-from ..mind.messages import Messages, spoken
-from ..mind.rules import Rules
+from ..knowledge.episodes import Episodes, NewEpisode
+from ..self.growth import GrowthLog
+from ..knowledge.messages import Messages, spoken
+from ..knowledge.rules import Rules
 from ..store.soul import Soul
 
 log = logging.getLogger(__name__)

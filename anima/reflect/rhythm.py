@@ -5,7 +5,7 @@ the companion to another machine. One owner: the window's Self view and `python 
 from dataclasses import dataclass
 
 from ..errors import InvalidEdit
-from ..mind.identity import EARNED_AFTER, EARNED_AFTER_DEFAULT
+from ..self.identity import EARNED_AFTER, EARNED_AFTER_DEFAULT
 from ..store.soul import Soul
 from .quick import EVERY
 from .reflector import Reflector

@@ -8,8 +8,8 @@ identity), never something to keep.
 
 import re
 
-from ..mind.gate import unfit
-from ..mind.readable import common
+from ..self.gate import unfit
+from ..trust.readable import common
 from ..retrieval.fts import stems, terms
 
 ADDRESSED = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'll|you'd|u)\b", re.I)

@@ -2,7 +2,7 @@
 
 The code that reads a part takes its fields as given: a stored part of another
 shape ended every turn in a KeyError. What Anima writes is checked where it is
-written (mind/part.py); what a core brings is checked here, as it is imported.
+written (parts/part.py); what a core brings is checked here, as it is imported.
 """
 
 import functools

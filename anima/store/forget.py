@@ -232,7 +232,7 @@ def _from_outside(con) -> dict[int, str]:
 
 
 def forget_traces(con, pattern: re.Pattern) -> Forgotten:
-    """What the companion wrote with words of a forgotten message that no record left holds (mind/traces.py finds
+    """What the companion wrote with words of a forgotten message that no record left holds (knowledge/traces.py finds
     them): drawn from it, though nothing links them to it (a model cites the wrong experience, an identity and an
     inner state cite none). Only what the companion wrote, never a person's words: the lines of the self-model that
     hold one go, but for a line the person ever wrote there (the companion may have kept it in a rewrite), with

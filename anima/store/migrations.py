@@ -359,7 +359,7 @@ def m005_provenance_and_proposals(con):
     migration have none; they read as "not recorded".
 
     proposals: a change to what is always in context or steers behaviour that
-    the gate did not apply (mind/gate.py): pending until the person accepts or
+    the gate did not apply (self/gate.py): pending until the person accepts or
     rejects it in the Open Mind.
     """
     run_script(con, """
@@ -419,7 +419,7 @@ def m007_part_lineage(con):
 
     {"from": [part ids], "how": "split" | "merge"}, or {} for a part born on its
     own (every part stored before this migration). Only the runtime writes it
-    (mind/parts.py); a patch to the part never reaches it.
+    (parts/parts.py); a patch to the part never reaches it.
     """
     run_script(con, """
     ALTER TABLE parts ADD COLUMN lineage TEXT NOT NULL DEFAULT '{}'
@@ -430,7 +430,7 @@ def m007_part_lineage(con):
 def m008_rule_evidence(con):
     """A behavioural rule's evidence, counted both ways (seed 003, 6.2): the exchanges that support it and those
     that contradict it. Which messages they were is in `evidence` (cite); its confidence follows from these two
-    (mind/rules.py), and it is in force only once enough support has come in."""
+    (knowledge/rules.py), and it is in force only once enough support has come in."""
     run_script(con, """
     ALTER TABLE behavioral_rules ADD COLUMN support INTEGER NOT NULL DEFAULT 0 CHECK (support >= 0);
     ALTER TABLE behavioral_rules ADD COLUMN against INTEGER NOT NULL DEFAULT 0 CHECK (against >= 0);
@@ -464,7 +464,7 @@ def m009_bids(con):
 
 
 def m010_character_cards(con):
-    """Character cards and lorebooks (SillyTavern's chara_card_v2 / v3 and World Info; mind/cards.py).
+    """Character cards and lorebooks (SillyTavern's chara_card_v2 / v3 and World Info; interchange/cards.py).
 
     A world card gains `enabled` (a lorebook's disabled entry comes in disabled: the clerk never wakes it) and
     `options`: what a lorebook entry says beyond its keys and text (secondary keys and their logic, constant,
@@ -574,7 +574,7 @@ CARDS_TO_KEEP = "cards_to_keep"
 
 def m013_cards_to_keep(con):
     """Character cards stored whole, before an import left out a card's secrets, trackers and words that make the
-    companion answer to someone else (mind/card_kept.py): marked to be kept as a card imported now is.
+    companion answer to someone else (interchange/card_kept.py): marked to be kept as a card imported now is.
 
     What is left out is the mind's judgement, and the store does not import the mind: this marks a soul that holds
     a card, or the edit history of one, and the mind does the rest when it opens the soul

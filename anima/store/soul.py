@@ -656,7 +656,7 @@ class Soul:
 
     def scrub(self) -> None:
         """What a forget does once it is committed, for another change that took text out for good (a card's
-        secret, mind/card_kept.keep_stored): the full-text indexes merged, the file rebuilt, the WAL emptied."""
+        secret, interchange/card_kept.keep_stored): the full-text indexes merged, the file rebuilt, the WAL emptied."""
         self._scrub()
 
     def _scrub_due(self) -> bool:

@@ -3,7 +3,7 @@
 1. The SELF floor, always present and never cut: origin, guardrails, persona,
    the self-model's identity and intentions, the human block, working memory.
    Its texts are capped where they are written, and the floor as a whole is
-   kept within FLOOR_CAP_TOKENS there too (mind/selfmodel.py), so it can never
+   kept within FLOOR_CAP_TOKENS there too (self/selfmodel.py), so it can never
    crowd the conversation out.
 2. Emotional context and current focus (the inner state).
 3. Within the remaining budget, counted with the model's own tokenizer:
@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..errors import KnownError
-from ..mind.selfmodel import CAPS, FLOOR_CAP_TOKENS, SelfFloor, label
-from ..mind.wording import today
+from ..self.selfmodel import CAPS, FLOOR_CAP_TOKENS, SelfFloor, label
+from ..knowledge.wording import today
 from ..retrieval.recall import Recalled
 from .note import render_item, render_note
 

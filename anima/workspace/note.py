@@ -10,7 +10,7 @@ an item that touch the message.
 import re
 from datetime import date
 
-from ..mind.wording import cut, today, when
+from ..knowledge.wording import cut, today, when
 from ..retrieval.fts import stems
 from ..retrieval.recall import Recalled
 from ..store.provenance import EXTERNAL
@@ -96,7 +96,7 @@ def render_item(r: Recalled, on: date, query: str = "", brief: bool = False) -> 
 def render_note(focus: str, emotional: str, items: list[Recalled], learned: list[str] = (), *, query: str = "",
                 brief: bool = False, on: date | None = None, bids=()) -> str:
     """`query`: what the items were recalled for. `brief`: the note a message adds after one read ahead.
-    `bids`: the parts' bids the Self chose to follow (mind/bids.py Bid), each in its part's own words."""
+    `bids`: the parts' bids the Self chose to follow (parts/bids.py Bid), each in its part's own words."""
     on = on or today()
     parts = []
     if focus.strip():

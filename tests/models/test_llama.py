@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from anima.mind.part import CREATION_PROMPT, PART_CREATION_SCHEMA, PART_SCHEMA, part_from_creation
+from anima.parts.part import CREATION_PROMPT, PART_CREATION_SCHEMA, PART_SCHEMA, part_from_creation
 from anima.models.chat import ModelError, StopReason
 from anima.models.defaults import default_gguf
 from anima.models.llama import LlamaChatModel

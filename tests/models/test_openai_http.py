@@ -12,7 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from anima.mind.part import PART_CREATION_SCHEMA
+from anima.parts.part import PART_CREATION_SCHEMA
 from anima.models.chat import ModelError, StopReason
 from anima.models.openai_http import OpenAIChatModel
 from anima.models.structured import ask_structured

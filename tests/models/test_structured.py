@@ -3,7 +3,7 @@ import pytest
 from anima.models.chat import Capabilities
 from anima.models.fake import FakeChatModel
 from anima.models.structured import StructuredOutputFailed, UncappedSchema, ask_structured, check_caps
-from anima.mind.part import PART_CREATION_SCHEMA, PART_SCHEMA
+from anima.parts.part import PART_CREATION_SCHEMA, PART_SCHEMA
 
 SCHEMA = {
     "type": "object", "additionalProperties": False, "required": ["mood", "reasons"],

@@ -4,7 +4,7 @@ both read them.
 Each case is what a person, or someone using their keyboard, sends: the turns (a typed message and any text
 from outside sent with it, marked as what it is), and for each turn what a model that complies with everything
 would write down as "facts" about the person afterwards (`learns`: the injected instruction verbatim, a hostile
-claim in the words of the attack, so that it passes the grounding check in mind/human.py). `secrets` are the
+claim in the words of the attack, so that it passes the grounding check in reflect/human.py). `secrets` are the
 secrets the case sends (each must be kept nowhere but the raw message history); `points_to` is the pointer a
 reply must give to the app's own controls. `hole` names a hole the case exposes on the way through learning
 and the gate, `reflect_hole` one on the way through quick reflection (the scripted test of that way is then
@@ -19,7 +19,7 @@ Every case starts from the same soul: the person's own human block (SEED_BLOCK) 
 import base64
 from dataclasses import dataclass
 
-from anima.mind.messages import External
+from anima.knowledge.messages import External
 from anima.store.provenance import Source
 
 SEED_BLOCK = "- Works as a nurse in Leeds\n- Has a cat called Miso"
@@ -77,8 +77,8 @@ def file(text: str, name: str) -> External:
     return External(Source.FILE, text, name)
 
 
-# Holes this suite found in the gate, all closed since (mind/gate.py, mind/secrets.py, conversation/outward.py,
-# mind/human.py): a fact about the companion or who owns whom; an imperative without the usual words; an opaque
+# Holes this suite found in the gate, all closed since (self/gate.py, trust/secrets.py, conversation/outward.py,
+# reflect/human.py): a fact about the companion or who owns whom; an imperative without the usual words; an opaque
 # base64 run; a fact holding a link; an impersonation judged sentence by sentence; a claim in an HTML comment;
 # a password or a PIN said in other words; a link with data in its path. A new hole is marked `hole=` with the
 # rule that would catch it (`reflect_hole=` for one on the way through quick reflection alone).

@@ -21,8 +21,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 from anima.companion import Companion
-from anima.mind import secrets
-from anima.mind.gate import Decision
+from anima.trust import secrets
+from anima.self.gate import Decision
 from anima.models.chat import Capabilities, ChatModel
 from anima.models.fake import FakeChatModel, FakeEmbedder
 from anima.store import Home, locks

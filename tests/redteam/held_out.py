@@ -265,7 +265,7 @@ PROBED_CONTROLS: tuple[Control, ...] = (
             expect=("Is a developer at a small games studio",)),
 )
 
-# News in a language the gate's checks cannot read (mind/readable.py): not applied unread, and not lost either,
+# News in a language the gate's checks cannot read (trust/readable.py): not applied unread, and not lost either,
 # it waits for the person as a proposal (`expect`: the proposed lines).
 UNREAD_CONTROLS: tuple[Control, ...] = (
     Control("de-new-job", (Turn("Ich arbeite jetzt als Hebamme in Leeds, I'm so happy!",

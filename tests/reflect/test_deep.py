@@ -12,7 +12,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from anima.companion import Companion
-from anima.mind.identity import EARNED_AFTER, Ruling
+from anima.self.identity import EARNED_AFTER, Ruling
 from anima.models.fake import FakeChatModel, FakeEmbedder
 from anima.reflect.deep import READ_THROUGH
 from anima.store import Home
@@ -216,7 +216,7 @@ def test_three_corrections_in_one_conversation_are_one_piece_of_evidence(dc):
 
 
 def test_a_conversation_is_one_session_without_a_long_pause(dc):
-    from anima.mind.messages import PAUSE_HOURS, conversation
+    from anima.knowledge.messages import PAUSE_HOURS, conversation
     c = dc
     first = talk(c, 0, "Morning!", "Good morning.")
     later = [c.messages.record("user", "Still there?", at=(DAY0 + timedelta(hours=PAUSE_HOURS, minutes=30))

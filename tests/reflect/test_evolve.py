@@ -6,7 +6,7 @@ import json
 from datetime import datetime, timedelta, timezone
 
 from anima import cli
-from anima.mind.identity import EARNED_AFTER, Ruling
+from anima.self.identity import EARNED_AFTER, Ruling
 
 PERSONA = "I am warm and curious. I ask before I advise, and I keep my answers short."
 

@@ -290,7 +290,7 @@ def test_the_consolidation_a_model_can_write_names_only_the_parts_own_paths():
     import jsonschema
     from llama_cpp import LlamaGrammar
 
-    from anima.mind.parts import Part
+    from anima.parts.parts import Part
     from anima.reflect.hygiene import outcomes_shown, patch_schema
 
     p = Part(1, {**ROLY, "suggestions_and_results": [outcome(f"Try {i}", "Accepted") for i in range(10)]}, False,

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from anima.mind.episodes import NewEpisode
+from anima.knowledge.episodes import NewEpisode
 from anima.reflect.deep import CONSIDERED_THROUGH, READ_THROUGH
 from anima.reflect.regenerate import EPISODES_PER_RUN
 from tests.reflect.test_deep import considering, dc, reading, talk  # noqa: F401 (dc: the fixture)

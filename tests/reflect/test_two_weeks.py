@@ -8,7 +8,7 @@ allows; a significant episode from the first days is still read by deep reflecti
 
 from datetime import timedelta
 
-from anima.mind.identity import EARNED_AFTER
+from anima.self.identity import EARNED_AFTER
 from anima.workspace.assemble import render_floor
 from tests.reflect.test_deep import considering, reading
 from tests.reflect.test_quick import Clock, answer, reflecting, seemed

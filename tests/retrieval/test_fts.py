@@ -7,7 +7,7 @@ found (bm25_rank 1).
 
 import pytest
 
-from anima.mind.messages import NewMessage
+from anima.knowledge.messages import NewMessage
 from anima.retrieval import fts
 
 

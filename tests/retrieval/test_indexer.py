@@ -13,9 +13,9 @@ import pytest
 import sqlcipher3
 
 from anima.errors import DiskFull
-from anima.mind.memories import Memories
-from anima.mind.messages import Messages, NewMessage
-from anima.mind.world import WorldCards
+from anima.knowledge.memories import Memories
+from anima.knowledge.messages import Messages, NewMessage
+from anima.knowledge.world import WorldCards
 from anima.models.fake import FakeEmbedder
 from anima.retrieval import snapshot
 from anima.retrieval.indexer import Indexer

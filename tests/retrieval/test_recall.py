@@ -107,7 +107,7 @@ def test_a_question_naming_one_speaker_is_embedded_worded_as_their_messages_are(
 
 
 def test_in_a_large_table_common_words_leave_the_query_and_words_sharing_a_stem_are_fine(companion, monkeypatch):
-    from anima.mind.messages import NewMessage
+    from anima.knowledge.messages import NewMessage
     from anima.retrieval import fts
     monkeypatch.setattr(fts, "COMMON_FROM_ITEMS", 50)  # the same path as at 2,000 items, on a small soul
     c = companion

@@ -13,8 +13,8 @@ import time
 
 
 def main() -> None:
-    from anima.mind.messages import Messages
-    from anima.mind.selfmodel import SelfModel
+    from anima.knowledge.messages import Messages
+    from anima.self.selfmodel import SelfModel
     from anima.models.fake import FakeEmbedder
     from anima.reflect.quick import EVERY
     from anima.retrieval.indexer import Indexer

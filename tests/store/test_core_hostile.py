@@ -454,9 +454,9 @@ def test_a_core_that_opens_with_its_passphrase_but_holds_no_companion_is_refused
 @pytest.mark.parametrize("data", ["{}", "drop triggers", '{"name": ' + "[" * 998 + "]" * 998 + "}"])
 def test_a_core_holding_a_part_of_another_shape_is_refused_and_one_that_fits_imports(tmp_path, data):
     """QA: a part whose data was `{}` passed every check of the import and of `anima check`; then `parts list`
-    failed with KeyError: 'name' and every turn with KeyError: 'triggers' (mind/part_index.py)."""
-    from anima.mind import packs
-    from anima.mind.parts import Parts
+    failed with KeyError: 'name' and every turn with KeyError: 'triggers' (parts/part_index.py)."""
+    from anima.parts import packs
+    from anima.parts.parts import Parts
     from anima.store.provenance import Provenance, Source
     source = Home(tmp_path / "source")
     with source.create("a passphrase of the source") as soul:

@@ -1,6 +1,6 @@
 """Migration 12: which way a message bears on a behavioural rule, so its support counts conversations."""
 
-from anima.mind.rules import Rules
+from anima.knowledge.rules import Rules
 from anima.store import migrations
 from tests.conftest import PASSPHRASE
 from tests.store.records import NOW

@@ -152,7 +152,7 @@ def test_a_forgotten_items_id_is_never_given_again(soul, tmp_path):
 def test_an_edit_forgotten_with_its_item_leaves_its_number_unused(soul):
     """Edits are listed by number for `undo N`: forgetting an item takes its edits, and the next edit must not take
     the newest one's number, or an undo typed from a listing made before would undo an edit never meant."""
-    from anima.mind.history import History
+    from anima.knowledge.history import History
     memory = soul.add("memory", "ai", kind="fact", content="a fact", source="user_stated", valid_from="2026",
                       created_at="2026")
     (gone,) = [e["id"] for e in soul.history("memory", memory)]

@@ -66,7 +66,7 @@ def test_simulated_a_full_disk_when_a_turn_records_the_message(anima_home, monke
 
 def test_simulated_a_full_disk_between_a_message_and_the_file_sent_with_it_saves_neither(anima_home, monkeypatch):
     from anima.companion import Companion
-    from anima.mind.messages import External
+    from anima.knowledge.messages import External
     from anima.models.fake import FakeChatModel, FakeEmbedder
     from anima.store.provenance import Source
     sent = ("what do you make of this?", [External(Source.FILE, "Minutes of the meeting", "a.txt")])

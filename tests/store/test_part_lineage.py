@@ -5,7 +5,7 @@ import json
 import pytest
 
 from anima.errors import InvalidEdit
-from anima.mind.export import everything
+from anima.interchange.export import everything
 from anima.store import migrations
 from tests.conftest import PASSPHRASE
 from tests.store.records import NOW, fill

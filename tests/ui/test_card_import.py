@@ -5,7 +5,7 @@ import json
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QMessageBox
 
-from tests.mind.cardfiles import PICTURE, png, v2, wi_entry, world_info
+from tests.interchange.cardfiles import PICTURE, png, v2, wi_entry, world_info
 from ui.dialogs import card_import
 
 

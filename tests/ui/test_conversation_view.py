@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from anima.mind.messages import NewMessage
+from anima.knowledge.messages import NewMessage
 from anima.settings import Settings
 from tests.ui.test_open_mind import forget_message, open_view
 

@@ -166,10 +166,10 @@ def test_an_exception_passed_to_a_log_call_is_written_as_its_type(qtbot, tmp_pat
     except ValueError as e:
         bug = e
     with installed(tmp_path / "logs"):
-        logging.getLogger("anima.mind.human").warning("learning skipped %d messages: %s", 3, bug)
+        logging.getLogger("anima.reflect.human").warning("learning skipped %d messages: %s", 3, bug)
         logging.getLogger("anima.reflect").error("the work between turns failed", exc_info=bug)
     log = (tmp_path / "logs" / "anima.log").read_text(encoding="utf-8")
-    assert "WARNING anima.mind.human: learning skipped 3 messages: builtins.ValueError" in log
+    assert "WARNING anima.reflect.human: learning skipped 3 messages: builtins.ValueError" in log
     assert "ERROR anima.reflect: the work between turns failed" in log and "in learn" in log
     assert "Miso" not in log
 

@@ -4,7 +4,7 @@ The other program here is a second companion unlocked on the same home, with its
 `python -m anima chat` is; the window learns of its commits the way it would of another process's.
 """
 
-from anima.mind.messages import External
+from anima.knowledge.messages import External
 from anima.store.provenance import Source
 from tests.conftest import talk
 from tests.ui.conftest import send

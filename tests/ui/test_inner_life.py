@@ -5,7 +5,7 @@ from datetime import datetime, timedelta, timezone
 
 from PySide6.QtWidgets import QInputDialog, QMessageBox, QPushButton
 
-from anima.mind.feelings import Reading
+from anima.self.feelings import Reading
 
 
 def open_view(qtbot, window, title):
@@ -242,7 +242,7 @@ class ScriptedItem:
 
 
 def test_working_memory_shows_expiry_and_an_item_is_corrected_or_forgotten(qtbot, window, monkeypatch, screenshot):
-    from anima.mind.working_memory import Item
+    from anima.self.working_memory import Item
     c = window.companion
     today = c.self_model.today()
     soon = today + timedelta(days=3)
@@ -287,7 +287,7 @@ def test_the_episode_dialog_gives_back_what_the_person_wrote(qtbot, window):
 
 
 def test_the_working_memory_dialog_keeps_or_drops_the_date(qtbot, window):
-    from anima.mind.working_memory import Item
+    from anima.self.working_memory import Item
     from ui.mind.working_memory_view import ItemDialog
     day = window.companion.self_model.today() + timedelta(days=2)
     d = ItemDialog(Item("Ask about the move", day), window)

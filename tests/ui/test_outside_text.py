@@ -4,7 +4,7 @@ from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
-from anima.mind.messages import External
+from anima.knowledge.messages import External
 from anima.settings import Settings
 from anima.store.provenance import Source
 from ui.chat.attachments import AttachmentBar

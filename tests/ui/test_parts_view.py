@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 
 from PySide6.QtCore import Qt
 
-from anima.mind.bids import Bid, Weighed
+from anima.parts.bids import Bid, Weighed
 from anima.store.provenance import Provenance, Source
 from tests.reflect.test_hygiene import outcome, part
 

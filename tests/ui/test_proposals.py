@@ -4,8 +4,8 @@ import json
 
 from PySide6.QtCore import Qt
 
-from anima.mind.gate import Change, Verdict
-from anima.mind.human import block_lines
+from anima.self.gate import Change, Verdict
+from anima.reflect.human import block_lines
 from anima.store.provenance import Provenance, Source
 from tests.ui.conftest import send
 

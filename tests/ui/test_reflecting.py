@@ -152,7 +152,7 @@ def test_reflect_now_runs_at_once_and_the_open_mind_shows_what_it_made(qtbot, an
 
 
 def test_evolve_my_persona_from_the_menu_runs_off_the_ui_thread(qtbot, window):
-    from anima.mind.identity import EARNED_AFTER
+    from anima.self.identity import EARNED_AFTER
     c = window.companion
     c.soul.set_meta(EARNED_AFTER, "0")
     c.self_model.grow("I learned that Ada likes being asked before advice.")

@@ -19,7 +19,7 @@ def test_enter_sends_and_shift_enter_adds_a_line(qtbot, window):
 def test_history_loads_lazily_when_scrolled_to_the_top(qtbot, fake_companion):
     from anima.settings import Settings
     from ui.window import MainWindow
-    from anima.mind.messages import NewMessage
+    from anima.knowledge.messages import NewMessage
     fake_companion.messages.record_many(
         [NewMessage("user" if i % 2 == 0 else "companion", f"old message {i}") for i in range(100)])
     w = MainWindow(fake_companion, Settings())
@@ -43,7 +43,7 @@ def test_messages_typed_while_the_companion_opens_stay_shown_below_its_history(q
     """QA: two messages typed while the window said "Opening your companion…" vanished from the chat when it
     opened (the transcript was cleared for the soul's history); they were stored and answered, and the chat showed
     two replies with no question above them."""
-    from anima.mind.messages import NewMessage
+    from anima.knowledge.messages import NewMessage
     from anima.settings import Settings
     from ui.window import MainWindow
     fake_companion.messages.record_many([NewMessage("user", "an old question"), NewMessage("companion", "an old answer")])

@@ -10,7 +10,7 @@ it is shown as plain text in its own box, never rendered as Markdown.
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
-from anima.mind.messages import External, from_outside
+from anima.knowledge.messages import External, from_outside
 
 SHOWN_LINES = 8         # of outside text in a transcript bubble; the rest is in its tooltip and stored
 

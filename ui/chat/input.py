@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QPlainTextEdit
 
 from anima.errors import KnownError
-from anima.mind.messages import External, attached_file
+from anima.knowledge.messages import External, attached_file
 from anima.store.provenance import Source
 
 from .. import errors

@@ -3,7 +3,7 @@ parts' bids it weighed (seed 000): what each part wanted, suggested and predicte
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout
 
-from anima.mind.bids import span
+from anima.parts.bids import span
 from anima.store.kinds import KINDS
 
 

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit, QVBoxLayout
 
-from anima.mind import cards
+from anima.interchange import cards
 
 from .. import errors, tasks
 from ..window import TITLE

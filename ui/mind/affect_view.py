@@ -1,11 +1,11 @@
 """The Self's affect profile (seed 000, "Tuning"): what it values, what it fears, what it seeks, one line each, as
-the model reads it when it judges whether a moment deserves a part. Only the person edits it (anima/mind/affect.py
+the model reads it when it judges whether a moment deserves a part. Only the person edits it (anima/parts/affect.py
 checks it whole): an edit that breaks its schema, or holds a secret, is refused with the reason shown, the stored
 profile is kept, and the person's text stays to be fixed."""
 
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton
 
-from anima.mind.packs import AFFECT
+from anima.parts.packs import AFFECT
 
 from .base import MindView
 

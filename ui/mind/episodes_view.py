@@ -5,7 +5,7 @@ one."""
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLineEdit, QMessageBox,
                                QPlainTextEdit)
 
-from anima.mind.episodes import ARC_CHARS, ASSESSMENT_CHARS, SUMMARY_CHARS
+from anima.knowledge.episodes import ARC_CHARS, ASSESSMENT_CHARS, SUMMARY_CHARS
 
 from .table_view import TableView
 

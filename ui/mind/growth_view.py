@@ -4,7 +4,7 @@ Append-only: no entry is ever edited, by the companion or the person; the person
 
 from PySide6.QtWidgets import QLabel, QMessageBox
 
-from anima.mind.growth import GrowthLog
+from anima.self.growth import GrowthLog
 
 from .table_view import TableView
 

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QHBoxLayout, QListWidget, QPlainTextEdit, QPushButton, QSplitter, QTabWidget,
                                QVBoxLayout, QWidget)
 
-from anima.mind.open_parts import bid_line, edit_whole, shown_parts
+from anima.parts.open_parts import bid_line, edit_whole, shown_parts
 
 from .base import MindView
 from .table_view import row_table

@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel
 
-from anima.mind.open_parts import DUE, EVALUATED, PENDING, predictions
+from anima.parts.open_parts import DUE, EVALUATED, PENDING, predictions
 
 from .table_view import TableView
 

@@ -1,6 +1,6 @@
 """Proposed changes: what would change the companion's always-present self, waiting for the person's say.
 
-The gate (anima/mind/gate.py) keeps here what did not come from the person's
+The gate (anima/self/gate.py) keeps here what did not come from the person's
 own words about themselves: text from outside, an instruction, a claim made
 for someone else, a contradiction. Each shows what it would change, why it
 waits and where it came from; Accept applies it as the person's own edit,

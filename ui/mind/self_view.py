@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (QFormLayout, QLabel, QPlainTextEdit, QPushButton,
                                QVBoxLayout, QWidget)
 
 from anima.errors import KnownError
-from anima.mind.selfmodel import CAPS
+from anima.self.selfmodel import CAPS
 
 from .. import tasks
 from .base import MindView

@@ -1,7 +1,7 @@
 """Emotional signals: how the person seemed, on what evidence, when, and whether it has faded.
 
 A signal is a reading of a moment, never a trait: it fades after a few days
-(anima/mind/feelings.py) and is then no longer in the companion's mind, though
+(anima/self/feelings.py) and is then no longer in the companion's mind, though
 it stays here until forgotten. The person may say how they actually felt (their
 words replace the reading) or forget it."""
 
@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 
 from PySide6.QtWidgets import QInputDialog, QLabel, QMessageBox
 
-from anima.mind.feelings import FADES_AFTER
+from anima.self.feelings import FADES_AFTER
 from anima.retrieval.recall import parse_time
 
 from .table_view import TableView

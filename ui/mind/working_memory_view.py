@@ -1,7 +1,7 @@
 """Working memory: what the companion holds for a few days, each item with the day it lapses.
 
 The items are lines of the self-model's working-memory section
-(anima/mind/working_memory.py); correcting or forgetting one rewrites that
+(anima/self/working_memory.py); correcting or forgetting one rewrites that
 line as the person's edit, every other line as it was."""
 
 from datetime import date
@@ -10,7 +10,7 @@ from PySide6.QtCore import QDate
 from PySide6.QtWidgets import (QCheckBox, QDateEdit, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit,
                                QMessageBox)
 
-from anima.mind import working_memory as wm
+from anima.self import working_memory as wm
 
 from .table_view import TableView
 

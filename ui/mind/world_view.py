@@ -2,7 +2,7 @@
 
 from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLineEdit, QMessageBox, QPlainTextEdit
 
-from anima.mind.world import CARD_KINDS
+from anima.knowledge.world import CARD_KINDS
 
 from .table_view import TableView
 

@@ -1,0 +1,211 @@
+"""Learning about the person during the conversation: the update_human_memory step (seed 003, "the human layer").
+
+When the person says something about themselves, the companion writes it down
+at once, with no reflection cycle: each new fact becomes a memory (stated by
+the user, citing their message) and a line of the human block, and a fact that
+changes a line supersedes the memory behind that line, so the old one keeps its
+dates and the change is recorded. Every line goes through the gate
+(self/gate.py): what is not the person's own statement about themselves waits
+for their say as a proposal, and a secret is never written.
+
+The model decides what was stated, through a schema (constrained decoding). A
+small model guesses, so its guesses are checked against the text: most of a
+fact's content words must come from the messages it was read from, and it
+replaces a line only when the two share a word; otherwise it is added, so a
+bad guess is never destructive.
+
+The step remembers the last message it read (meta `human_read_through`), so a
+step pre-empted by a turn is picked up by the next one, messages included.
+"""
+
+import logging
+import re
+import threading
+
+from ..models.chat import ChatModel
+from ..models.structured import StructuredOutputFailed, ask_structured
+from ..retrieval.fts import stems
+from ..store.provenance import Provenance, Source
+from ..self.feelings import FEELING_WORDS
+from ..self.gate import Change, Gate, Verdict, block_lines, unfit
+from ..knowledge.memories import Memories
+from ..self.selfmodel import SelfModel
+
+log = logging.getLogger(__name__)
+
+FACT_CHARS = 160
+FACTS_PER_STEP = 3
+MESSAGES_PER_STEP = 4
+READ_THROUGH = "human_read_through"
+
+# Only a message that speaks of its writer can state something about them; the rest costs no model call.
+# Chat drops the "I" ("Got the job!!!", "Moved to Bristol yesterday", "ive just moved"): a sentence that opens
+# with what happened to its writer speaks of them too.
+SPEAKS_OF_SELF = re.compile(
+    r"\b(i|i'm|im|i've|ive|i'd|i'll|my|mine|me|myself|we|we're|our|call me)\b|(?:^|[.!?]\s+)(?:(?:just|finally|"
+    r"(?:lol|omg|ok|so|well|guess what)\W*)\s*)*(?:got|moved|started|finished|passed|quit|lost|bought|adopted|went|met|"
+    r"became|married|joined|left|graduated|turned|booked|found|had|broke|failed|won|signed|landed|retired|"
+    r"starting|moving|getting|going|off to|back from|just|new|first)\b", re.I)
+
+INSTRUCTIONS = (
+    "List the facts the person states about themselves in their messages below: their name, work, family, pets, "
+    "home, plans, likes. Each fact in a few words. If a fact changes one of your numbered notes, replaces is "
+    "that note's number; otherwise 0.")
+_HIDDEN = re.compile(r"<!--.*?(?:-->|$)", re.S)
+# A fact must be mostly their own words: a small model otherwise writes down a life nobody described.
+GROUNDED = 0.6
+
+# Someone else's state, as the person tells it ("Alex is stressed about work", "My sister Jo seems tired"): the
+# person's account, not a fact about that person (seed 003, 13.7), kept as "Ada mentioned that ..." and never in
+# the human block, which is about them. "My partner is Sam" or "My sister is called Jo" is about them.
+_RELATIONS = (r"(?i:partner|husband|wife|boyfriend|girlfriend|spouse|mum|mom|mother|dad|father|parents?|sister|"
+              r"brother|siblings?|sons?|daughters?|kids?|children|child|baby|friends?|best friend|boss|manager|"
+              r"colleagues?|co-?workers?|flatmates?|roommates?|neighbou?rs?|teacher|doctor|therapist|grandma|"
+              r"grandmother|grandpa|grandfather|aunt|uncle|cousins?|niece|nephew|fianc[ée]e?|ex)")
+_NAME = r"[A-Z][a-z][\w'’-]*"  # "Alex", "Jo"; not "PIN" or "BA1234"
+_OTHER = re.compile(
+    rf"^(?:(?i:my|her|his|their)\s+)?(?P<who>{_RELATIONS}(?:\s+{_NAME})?|{_NAME}(?:\s+{_NAME})?)\s+"
+    r"(?P<verb>(?P<seems>(?i:seems?|seemed|feels?|felt|looks?|looked|sounds?|sounded|thinks?|thought|hates?|loves?|"
+    r"wants?|doesn['’]?t|does\s+not|didn['’]?t|can['’]?t))|(?i:is|was|are|were|has\s+been|had\s+been|gets?|got|"
+    r"became|becomes))\s+(?P<rest>.+)$")
+_ONLY_A_NAME = re.compile(rf"^(?:(?i:called|named)\s+)?{_NAME}(?:\s+{_NAME})?\.?$")
+_PRONOUNS = {"i", "she", "he", "they", "we", "it", "this", "that", "there"}
+# Words a line about the person opens with that look like a name only by their capital: "Really wants a dog",
+# "Still loves skateboarding", "Never wants to fly again", "Would love to write a book".
+_NOT_A_NAME = {"still", "never", "always", "also", "just", "would", "could", "should", "might", "must", "often",
+               "sometimes", "now", "finally", "recently", "currently", "only", "even", "actually", "already", "soon",
+               "once", "usually", "rarely", "mostly", "maybe", "perhaps", "no", "not", "very", "quite", "truly"}
+
+
+def someone_else(fact: str, person: str) -> str | None:
+    """Who a fact is about when that is someone other than the person ("Alex", "sister Jo"), else None."""
+    m = _OTHER.match(fact.strip())
+    if not m or _ONLY_A_NAME.match(m["rest"].strip()):
+        return None
+    # How they seem, what they think or feel: an assessment. What happened ("Mum is visiting") is their life too.
+    if not m["seems"] and not FEELING_WORDS & set(re.findall(r"[a-z]+", m["rest"].lower())):
+        return None
+    who = m["who"]
+    first = who.split()[0].lower()
+    if first in _PRONOUNS or first in _NOT_A_NAME or first.endswith("ly") or "n't" in first.replace("’", "'") \
+            or (person and who.lower() == person.lower()):
+        return None
+    return who
+
+
+def account(fact: str, person: str) -> str:
+    """Their words as their account: "Ada mentioned that Alex seemed stressed"."""
+    fact = re.sub(r"^(?i:my)\s+", "their ", fact.strip().rstrip("."))
+    if re.match(_RELATIONS + r"\b", fact):
+        fact = fact[0].lower() + fact[1:]
+    return f"{person or 'They'} mentioned that {fact}"
+
+
+def schema(lines: int) -> dict:
+    return {"type": "object", "additionalProperties": False, "required": ["facts"], "properties": {
+        "facts": {"type": "array", "maxItems": FACTS_PER_STEP, "items": {
+            "type": "object", "additionalProperties": False, "required": ["fact", "replaces"], "properties": {
+                "fact": {"type": "string", "maxLength": FACT_CHARS},
+                "replaces": {"type": "integer", "enum": list(range(lines + 1))}}}}}}
+
+
+class HumanNotes:
+    """Reads the person's new messages and keeps the human block and their stated facts current."""
+
+    def __init__(self, soul, chat: ChatModel, self_model: SelfModel, memories: Memories, gate: Gate):
+        self.soul = soul
+        self.chat = chat
+        self.self_model = self_model
+        self.memories = memories
+        self.gate = gate
+
+    def unread(self) -> tuple[list[dict], int | None]:
+        """The person's messages since the last step, the newest few, that speak of themselves; and the id of
+        the newest unread one (None when nothing is unread)."""
+        through = self.soul.get_int(READ_THROUGH, 0)
+        # Their own words only: text they pasted or attached is information, never their statement.
+        rows = self.soul.query("SELECT id, content FROM messages WHERE role = 'user' AND id > ? AND id NOT IN "
+                               "(SELECT item_id FROM provenance WHERE item_kind = 'message' AND source != ?) "
+                               "ORDER BY id DESC LIMIT ?", (through, Source.PERSON.value, MESSAGES_PER_STEP))
+        newest = rows[0]["id"] if rows else None
+        # What a person does not see of their own message (an HTML comment, hidden when it is shown) is not theirs.
+        rows = [{**r, "content": _HIDDEN.sub(" ", r["content"]).strip()} for r in reversed(rows)]
+        return [r for r in rows if SPEAKS_OF_SELF.search(r["content"])], newest
+
+    def _mark_read(self, newest: int | None) -> None:
+        if newest is not None:
+            self.soul.set_meta(READ_THROUGH, str(newest))
+
+    def step(self, cancel: threading.Event | None = None) -> tuple[list[tuple[int, str]], str | None]:
+        """Read what is unread; returns what was learned as (memory id, fact), and the human block as this step
+        wrote it (None if it did not). Pre-empted: nothing changes and the messages stay unread."""
+        messages, newest = self.unread()
+        if not messages:
+            self._mark_read(newest)
+            return [], None
+        lines = block_lines(self.self_model.read().human)
+        known = "\n".join(f"{i}. {ln}" for i, ln in enumerate(lines, 1)) or "(none yet)"
+        said = "\n".join(f"- {m['content'][:1000]}" for m in messages)
+        prompt = [{"role": "system", "content": INSTRUCTIONS},
+                  {"role": "user", "content": f"Their newest messages:\n{said}\n\nYour notes:\n{known}"}]
+        try:
+            with self.chat.aside():
+                reply = ask_structured(self.chat, prompt, schema(len(lines)), what="note about the person",
+                                       temperature=0.0, cancel=cancel)
+        except StructuredOutputFailed as e:
+            if cancel is not None and cancel.is_set():
+                return [], None
+            # The error quotes what the model wrote about them: the log (plaintext) gets only its shape.
+            log.warning("learning about the person skipped %d messages: no valid answer in %d tries",
+                        len(messages), len(e.attempts))
+            self._mark_read(newest)
+            return [], None
+        learned, block = self.apply(reply["facts"], messages)
+        self._mark_read(newest)
+        return learned, block
+
+    def apply(self, facts: list[dict], messages: list[dict]) -> tuple[list[tuple[int, str]], str | None]:
+        """Facts grounded in their words go through the gate (self/gate.py): what passes is written into the human
+        block and remembered; the rest waits as a proposal for the person, or is refused (a secret)."""
+        said = "\n".join(m["content"] for m in messages)
+        # Stems: "I hate driving" is written about them as "Hates driving".
+        said_words = stems(said)
+        before = self.self_model.read().human  # again: a person may have edited it meanwhile
+        lines = block_lines(before)
+        person = self.soul.get_meta("user_name", "")
+        changes, learned = [], []
+        for f in facts:
+            fact = " ".join(f["fact"].split()).rstrip(".")
+            words = stems(fact)
+            if not words or len(words & said_words) < GROUNDED * len(words):
+                continue  # not what they said
+            if any(fact.lower() == ln.lower().rstrip(".") for ln in lines):
+                continue
+            source = max(messages, key=lambda m: len(words & stems(m["content"])))
+            if (who := someone_else(fact, person)) is not None:
+                told = account(fact, person)
+                if not unfit(told):  # a memory, recalled when it matters; never always in mind
+                    learned.append((self.memories.remember(
+                        told, kind="fact", source="user_stated", message_id=source["id"],
+                        provenance=Provenance(Source.THIRD_PARTY, source["id"], who)), told))
+                continue
+            r = f["replaces"]
+            replaced = lines[r - 1] if 0 < r <= len(lines) and words & stems(lines[r - 1]) else None
+            changes.append(Change("human", "replace" if replaced else "add", fact,
+                                  Provenance(Source.PERSON, source["id"]), replaced, source["content"]))
+        for d in self.gate.submit(changes):
+            if d.verdict is Verdict.APPLY:
+                c = d.change
+                learned.append((self._remember(c.content, c.replaces, c.provenance), c.content))
+        after = self.self_model.read().human
+        return learned, (after if after != before else None)
+
+    def _remember(self, fact: str, replaced: str | None, provenance: Provenance) -> int:
+        if replaced is not None:
+            old = self.soul.query("SELECT id FROM memories WHERE content = ? AND valid_to IS NULL "
+                                  "ORDER BY id DESC LIMIT 1", (replaced,))
+            if old:
+                return self.memories.supersede(old[0]["id"], fact, message_id=provenance.message_id,
+                                               provenance=provenance)
+        return self.memories.remember(fact, kind="fact", source="user_stated", message_id=provenance.message_id,
+                                      provenance=provenance)
