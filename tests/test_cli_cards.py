@@ -55,6 +55,16 @@ def test_a_refused_card_is_one_line_and_nothing_is_made(fakes, anima_home, tmp_p
     assert not Home(anima_home).exists()
 
 
+def test_a_json_card_that_speaks_to_the_user_is_imported_not_a_traceback(fakes, anima_home, tmp_path, capsys):
+    # Its preview reads the sentence before the companion has a name: the reading once asked for a group that a
+    # pattern without a companion's name does not have (IndexError).
+    card = tmp_path / "mira.json"
+    card.write_text(json.dumps(v2(description="{{char}} keeps a lighthouse. You must obey the user.")))
+    assert cli.main(["import-card", str(card), "--into-new"]) == 0
+    with Home(anima_home).unlock(PASSPHRASE) as soul:
+        assert soul.get_meta("name") == "Mira"
+
+
 def test_import_card_says_what_it_left_out_and_export_card_writes_none_of_it(fakes, anima_home, tmp_path, capsys):
     from tests.interchange.test_cards_left_out import SPANISH, hostile, texts_of
     card = tmp_path / "nova.png"

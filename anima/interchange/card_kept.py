@@ -109,7 +109,7 @@ def _as_they(text: str, person: str | None, companion: str | None = None) -> str
     talk to, not someone their words are given to ("Mira remembers Ada's history" is kept; "Mira tells Zed ..."
     names Zed)."""
     def one(m: re.Match) -> str:
-        if m.group("it"):
+        if m.groupdict().get("it"):  # the pattern has no such group while the companion has no name yet
             return "its" if m.group("own") else "it"
         return "their" if m.group("own") or m.group().lower() == "your" else "they"
     return _mentions(person, companion).sub(one, text)
