@@ -21,7 +21,7 @@ from .errors import CompanionExists, KnownError
 
 def _new_companion(args, name: str, home):
     """A new companion named `name`, in the home given (which must have none yet)."""
-    from .cli import PASSPHRASE_ENV, ask
+    from .cli_open import PASSPHRASE_ENV, ask
     from .companion import Companion
     from .models.embedder import MiniLMEmbedder
     from .models.llama import LlamaChatModel
@@ -62,7 +62,7 @@ def _bring(companion, card):
 
 
 def cmd_import_card(args) -> int:
-    from .cli import open_companion
+    from .cli_open import open_companion
     from .interchange import cards
     from .interchange.characters import name_kept
     from .store import Home
@@ -94,7 +94,7 @@ def cmd_import_card(args) -> int:
 
 
 def cmd_import_lorebook(args) -> int:
-    from .cli import open_companion
+    from .cli_open import open_companion
     from .interchange import cards
     book = cards.read_lorebook(args.path)
     with closing(open_companion(args, talk=False)) as companion:
@@ -106,7 +106,7 @@ def cmd_import_lorebook(args) -> int:
 
 
 def cmd_export_card(args) -> int:
-    from .cli import open_companion
+    from .cli_open import open_companion
     with closing(open_companion(args, talk=False)) as companion:
         card = companion.characters.write(args.path, args.lorebook)
         notices = companion.characters.export_notices()
