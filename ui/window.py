@@ -17,7 +17,7 @@ import logging
 import threading
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QIcon, QKeySequence, QPixmap
 from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QMainWindow, QProgressBar, QPushButton,
                                QSplitter, QStatusBar, QVBoxLayout, QWidget)
 
@@ -156,10 +156,7 @@ class MainWindow(QMainWindow):
         name and picture, read off the UI thread (open_companion); else read here."""
         self._stop_reflecting()  # the old soul's (an import closed it, which stopped it already)
         self.companion = companion
-        name, picture = looks if looks is not None else (companion.name, None)
-        self.setWindowTitle(f"{name} — {TITLE}")
-        from .dialogs.card_import import show_picture
-        show_picture(self, companion, picture)  # its card's picture, if it came from one
+        self.show_looks(*(looks if looks is not None else (companion.name, companion.characters.avatar())))
         self.trouble.setText("")
         companion.on_background_failure(self.background_failed.emit)
         companion.on_proposals(self.proposals_changed.emit)
@@ -171,6 +168,13 @@ class MainWindow(QMainWindow):
         self.show_pending(0)
         self.refresh_pending()
         self.note_activity()
+
+    def show_looks(self, name: str, picture: bytes | None) -> None:
+        """The companion's name in the title, and its picture (its card's, if it came from one) as the icon."""
+        self.setWindowTitle(f"{name} — {TITLE}")
+        pixmap = QPixmap()
+        if picture and pixmap.loadFromData(picture):
+            self.setWindowIcon(QIcon(pixmap))
 
     def show_history(self, same_soul: bool = False) -> None:
         """The transcript anew, from the soul's newest page of history. A message typed while the companion opened

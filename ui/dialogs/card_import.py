@@ -7,13 +7,12 @@ as the one line the core says, and nothing is changed.
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QIcon, QPixmap
+from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit, QVBoxLayout
 
 from anima.interchange import cards
 
 from .. import errors, tasks
-from ..window import TITLE
 
 CARD_FILTER = "Character cards (*.png *.json);;All files (*)"
 LOREBOOK_FILTER = "Lorebooks (*.json *.png);;All files (*)"
@@ -60,14 +59,6 @@ def _ready(window) -> bool:
     return True
 
 
-def show_picture(window, companion, picture: bytes | None = None) -> None:
-    """The companion's picture (its card's) as the window's icon; `picture` when it was read already."""
-    picture = companion.characters.avatar() if picture is None else picture
-    pixmap = QPixmap()
-    if picture and pixmap.loadFromData(picture):
-        window.setWindowIcon(QIcon(pixmap))
-
-
 def _applied(companion, apply):
     """Off the UI thread: apply(), then what the window shows after it (the name and the picture read the soul)."""
     done = apply()
@@ -80,8 +71,7 @@ def _refresh(window, companion, applied, said) -> None:
     done, name, picture = applied
     if companion is not window.companion:
         return
-    window.setWindowTitle(f"{name} — {TITLE}")
-    show_picture(window, companion, picture)
+    window.show_looks(name, picture)
     window.show_history(same_soul=True)
     window.refresh_mind()
     window.statusBar().showMessage(said(done), 12000)
