@@ -110,7 +110,7 @@ class Companion:
         self.indexer.on_change_elsewhere(self._reread_settings)
         # The character cards it came from, and itself as one (SillyTavern's formats).
         self.characters = Characters(soul, self.self_model, self.gate, self.world, self.conversation,
-                                     names=lambda: (self.name, self.user_name), quiet=self.reflector.turn_started)
+                                     names=lambda: (self.name, self.user_name))
         self.evolution = Evolution(soul, chat, self.self_model, self.rules,
                                    GovernedRewrite(soul, self.self_model, self.gate), learned=self.memories.inferred,
                                    names=lambda: (self.name, self.user_name))
@@ -185,16 +185,19 @@ class Companion:
 
     def start_session(self) -> None:
         """A new conversation: recent turns start empty, and earlier ones come back by recall."""
-        self.reflector.turn_started()
         self.conversation.restart()
 
     def turn(self, text: str, cancel: threading.Event | None = None, external: list[External] = (),
              heard=lambda said: None) -> TurnStream:
         """Record the message (and any text from outside sent with it) and prepare the reply; iterate the result
         to stream it. `heard`: see TurnStream."""
-        self.reflector.turn_started()
         return TurnStream(self.conversation, text, external=external, cancel=cancel, reply_tokens=self.reply_tokens,
                           temperature=self.temperature, after=self.reflector.after, heard=heard)
+
+    def interrupt(self) -> None:
+        """Stop the work between turns as a turn would (deep reflection at the model's next token) and wait for
+        it: the window does before it closes."""
+        self.conversation.interrupt()
 
     def read_draft(self, text: str) -> None:
         """The person paused while typing: the model reads ahead what that message would make. Never blocks."""
@@ -206,11 +209,8 @@ class Companion:
 
     def reflect(self) -> Reflected:
         """Quick reflection now, on what it has not read yet (`python -m anima reflect`)."""
-        self.reflector.turn_started()  # nothing else between turns uses the model meanwhile
-        done = self.reflector.quick.run()
-        if done.working_memory is not None:
-            self.conversation.note_reflected(done.working_memory)
-        return done
+        self.conversation.interrupt()  # nothing else between turns uses the model meanwhile
+        return self.reflector.reflect_now()
 
     def reflect_deeply(self) -> Deepened | None:
         """Deep reflection now (`python -m anima reflect --deep`; the window when the person is idle): episodes,
@@ -219,7 +219,7 @@ class Companion:
 
     def evolve(self) -> Evolved:
         """Rewrite the persona from what was learned, as governance allows (/evolve, the window's button)."""
-        self.reflector.turn_started()  # nothing else between turns uses the model meanwhile
+        self.conversation.interrupt()  # nothing else between turns uses the model meanwhile
         return self.evolution.run()
 
     def sovereignty(self) -> Sovereignty:
@@ -237,14 +237,12 @@ class Companion:
 
     @parts_mode.setter
     def parts_mode(self, mode: str | Mode) -> None:
-        self.reflector.turn_started()  # bids weighed in the other mode are not used
-        self.bidding.set_mode(mode)
-        self.conversation.restart_bids()
+        self.conversation.set_mode(mode)
 
     def evaluate_due(self) -> list[Evaluated]:
         """Judge the predictions that fell due now, as the reflector does between turns."""
-        self.reflector.turn_started()
-        return self.reflector.evaluation.run()
+        self.conversation.interrupt()
+        return self.reflector.evaluate_now()
 
     def recall(self, query: str, k: int = 10, exclude=frozenset()) -> list[Recalled]:
         return self.clerk.pick(query, k, exclude)
@@ -260,7 +258,7 @@ class Companion:
     def forget(self, kind: str, item_id: int) -> Forgotten:
         """Forget one item everywhere, the live conversation and the model's computed prompt included; for a
         message, what the companion wrote with words only it held too (knowledge/traces.py)."""
-        self.reflector.turn_started()  # nothing between turns may hold it meanwhile
+        self.conversation.interrupt()  # nothing between turns may hold it meanwhile
         with self.soul.transaction():
             words = traces.specific_words(self.soul, kind, item_id, (self.name, self.user_name))
             gone = self.soul.forget(kind, item_id)
@@ -274,7 +272,7 @@ class Companion:
         """Forget everything whose own words name a person (store/forget.py); says what went, by kind."""
         if name_pattern(name) is None:  # a blank name names no one: refused, not a forget of nothing that writes
             raise InvalidEdit("Name the person to forget: the name given is blank.")
-        self.reflector.turn_started()
+        self.conversation.interrupt()
         gone = self.soul.forget_person(name)
         self.conversation.forget(set(gone.taken), name_pattern(name))
         return gone
@@ -322,14 +320,14 @@ class Companion:
         self.gate.on_proposals(listener)
 
     def accept_proposal(self, proposal_id: int) -> None:
-        self.reflector.turn_started()
+        self.conversation.interrupt()
         self.gate.accept(proposal_id)
 
     def reject_proposal(self, proposal_id: int) -> None:
         self.gate.reject(proposal_id)
 
     def undo(self, edit_id: int) -> None:
-        self.reflector.turn_started()
+        self.conversation.interrupt()
         gone = self.history.undo(edit_id)
         if gone:
             self.conversation.forget(set(gone))
@@ -349,7 +347,7 @@ class Companion:
         """Close what it opened: the work between turns, the index loading, the soul, and the chat model.
         `models=False`: the chat model stays open, for the companion that takes this one's place on another
         soul (the window's import): a closed llama.cpp model, used again, crashes the process."""
-        self.reflector.turn_started()
+        self.conversation.interrupt()
         if self.indexer_thread.ident is not None:
             self.indexer_thread.join()
         self.indexer.close()  # keeps the built vector graph in the soul when that is cheap

@@ -105,7 +105,7 @@ class ReflectWorker(QThread):
     """Deep reflection in its own thread (the design's background reflector): `began` once it reflects, then
     `finished_reflecting` with what it did (anima's Deepened; None when there was nothing to reflect on, or when it
     failed, which the companion tells its failure listeners) or `failed` with an error it raised. A turn started
-    meanwhile pre-empts it at the model's next token (companion.turn does that); it goes on the next time."""
+    meanwhile pre-empts it at the model's next token (the conversation tells the reflector); it goes on next time."""
 
     began = Signal()
     finished_reflecting = Signal(object)

@@ -655,7 +655,7 @@ class MainWindow(QMainWindow):
         self.closing = True
         self.stop_reply()
         if self.reflecting is not None:
-            self.reflecting.companion.reflector.turn_started()  # stops deep reflection at the model's next token
+            self.reflecting.companion.interrupt()  # stops deep reflection at the model's next token
         if any(t is not None and t.isRunning() for t in (self.worker, self.reflecting)):
             # A model can be slow to notice the cancel, and the window must not freeze meanwhile: it stays, unusable,
             # and closes for real when the thread ends (_thread_ended). The turn keeps what it keeps, as on Stop;

@@ -43,6 +43,7 @@ class TurnStream:
                  cancel: threading.Event | None = None, reply_tokens: int = 384, temperature: float = 0.7,
                  after: Callable[[str, str], None] = lambda user_text, reply: None,
                  heard: Callable[[list[dict]], None] = lambda said: None):
+        conversation.interrupt()  # the person comes first: the work between turns yields before anything is read
         self.conversation = conversation
         self.cancel = cancel or threading.Event()
         self.reply_tokens, self.temperature, self._after = reply_tokens, temperature, after
