@@ -8,6 +8,7 @@ wires the rooms together and holds no state of the session itself.
 """
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from .conversation import Conversation, TurnStream
@@ -28,7 +29,7 @@ from .parts.parts import Parts
 from .parts.predictions import Clock, Evaluated, Evaluation, Predictions, utc_now
 from .knowledge.recalls import WorkspaceRecord
 from .knowledge.rules import Rules
-from .self.selfmodel import SelfModel, check_plain, label
+from .self.selfmodel import SelfFloor, SelfModel, check_plain, label
 from .self.sovereignty import Sovereignty, measure as measure_sovereignty
 from .knowledge.world import Clerk, WorldCards
 from .models.chat import ChatModel
@@ -38,7 +39,7 @@ from .reflect.deep import DeepReflection, Deepened
 from .reflect.parts import PartCreation
 from .reflect.evolve import Evolution, Evolved
 from .reflect.governed import GovernedRewrite
-from .reflect.hygiene import Hygiene
+from .reflect.hygiene import Hygiene, Tended
 from .reflect.rhythm import Rhythms
 from .reflect.quick import EVERY, QuickReflection, Reflected
 from .retrieval.indexer import Indexer
@@ -72,9 +73,8 @@ class Companion:
         self.packs = Packs(self.parts)
         self.affect = Affect(soul)  # what the Self values, fears and seeks: parts grow from it
         self.predictions = Predictions(soul, clock)
-        names = lambda: (self.name, self.user_name)  # noqa: E731
-        self.bidding = Bidding(soul, chat, self.parts, embedder, self.affect, self.predictions, names)
-        self.self_model = SelfModel(soul, lambda floor: self.conversation.workspace().floor_tokens(floor, self.name))
+        self.bidding = Bidding(soul, chat, self.parts, embedder, self.affect, self.predictions, self._names)
+        self.self_model = SelfModel(soul, self._floor_tokens)
         self.feelings = Feelings(soul)
         self.history = History(soul, self.indexer)
         self.recaller = Recall(soul, self.indexer)
@@ -83,8 +83,7 @@ class Companion:
         self.conversation = Conversation(
             messages=self.messages, memories=self.memories, self_model=self.self_model, feelings=self.feelings,
             clerk=self.clerk, record=self.workspace_record, chat=chat,
-            names=lambda: (self.name, self.user_name), searched=lambda: (soul.writes(), self.indexer.mark()),
-            session=session, bidding=self.bidding)
+            names=self._names, searched=self._searched, session=session, bidding=self.bidding)
         # Learning about the person as they talk (reflect/human.py); a person may turn it off for this soul.
         self.gate = Gate(soul, self.self_model)
         self.episodes = Episodes(soul, self.indexer)
@@ -93,16 +92,13 @@ class Companion:
                                                                  self.gate), soul,
                                    learns=soul.get_meta("learns_in_conversation", "1") == "1",
                                    quick=QuickReflection(soul, chat, self.messages, self.self_model, self.feelings,
-                                                         names=lambda: (self.name, self.user_name)),
+                                                         names=self._names),
                                    every=soul.get_int(EVERY, 1),
                                    deep=DeepReflection(soul, chat, self.messages, self.episodes, self.rules,
                                                        self.self_model, self.memories, self.gate,
-                                                       names=lambda: (self.name, self.user_name),
-                                                       tending=lambda cancel: Hygiene(
-                                                           soul, chat, self.parts, messages=self.messages,
-                                                           name=self.name).run(cancel)),
-                                   evaluation=Evaluation(chat, self.parts, self.predictions, names),
-                                   creation=PartCreation(chat, self.parts, self.affect, names, clock))
+                                                       names=self._names, tending=self._tend),
+                                   evaluation=Evaluation(chat, self.parts, self.predictions, self._names),
+                                   creation=PartCreation(chat, self.parts, self.affect, self._names, clock))
         self.rhythm = Rhythms(soul, self.reflector)
         # Another program on this soul (the window and `python -m anima chat`) may change these meanwhile: they
         # are read again when it has written something (the indexer notices, at the next recall).
@@ -110,10 +106,26 @@ class Companion:
         self.indexer.on_change_elsewhere(self._reread_settings)
         # The character cards it came from, and itself as one (SillyTavern's formats).
         self.characters = Characters(soul, self.self_model, self.gate, self.world, self.conversation,
-                                     names=lambda: (self.name, self.user_name))
+                                     names=self._names)
         self.evolution = Evolution(soul, chat, self.self_model, self.rules,
                                    GovernedRewrite(soul, self.self_model, self.gate), learned=self.memories.inferred,
-                                   names=lambda: (self.name, self.user_name))
+                                   names=self._names)
+
+    def _names(self) -> tuple[str, str]:
+        """The companion's name and the person's, as they are now (the rooms ask at each use: an import renames)."""
+        return self.name, self.user_name
+
+    def _floor_tokens(self, floor: SelfFloor) -> int:
+        """What the SELF floor takes of the prompt, as the workspace lays it out (the self model's caps)."""
+        return self.conversation.workspace().floor_tokens(floor, self.name)
+
+    def _searched(self) -> tuple:
+        """A mark of what recall searches, that changes when anything it could find does."""
+        return self.soul.writes(), self.indexer.mark()
+
+    def _tend(self, cancel: threading.Event) -> Tended:
+        """Parts hygiene, as deep reflection runs it (reflect/hygiene.py)."""
+        return Hygiene(self.soul, self.chat, self.parts, messages=self.messages, name=self.name).run(cancel)
 
     def _stored_settings(self) -> tuple[str | None, str | None]:
         return self.soul.get_meta("learns_in_conversation"), self.soul.get_meta(EVERY)
@@ -188,7 +200,7 @@ class Companion:
         self.conversation.restart()
 
     def turn(self, text: str, cancel: threading.Event | None = None, external: list[External] = (),
-             heard=lambda said: None) -> TurnStream:
+             heard: Callable[[list[dict]], None] | None = None) -> TurnStream:
         """Record the message (and any text from outside sent with it) and prepare the reply; iterate the result
         to stream it. `heard`: see TurnStream."""
         return TurnStream(self.conversation, text, external=external, cancel=cancel, reply_tokens=self.reply_tokens,
