@@ -185,9 +185,8 @@ def cmd_chat(args) -> int:
     with closing(open_companion(args, create_if_missing=True)) as companion:
         companion.temperature = args.temperature
         if args.verbose:
-            from .models.gpu import gpu_report
-            getattr(companion.chat, "llama", None)  # a local model: loaded, so the report can count its layers
-            print(f"Model: {companion.chat.name}; {gpu_report(companion.chat)}.", file=sys.stderr)
+            report = companion.gpu_report(load=True)  # a local model: loaded, so the report can count its layers
+            print(f"Model: {companion.model_name}; {report}.", file=sys.stderr)
         # Work between turns (learning, reflecting) that stops says so in a sentence, as the window's banner does.
         companion.on_background_failure(lambda what: print(what, file=sys.stderr, flush=True))
         interactive = sys.stdin.isatty()
@@ -243,7 +242,7 @@ def cmd_recall(args) -> int:
     import json
     from .parts.part import printable
     with closing(open_companion(args, talk=False)) as companion:
-        companion.indexer_thread.join()
+        companion.wait_until_indexed()
         found = companion.recall(args.query, args.k)
         if args.json:
             print(json.dumps([{"kind": r.kind, "id": r.id, "text": r.text, "at": r.at, "score": r.score,
@@ -258,7 +257,7 @@ def cmd_recall(args) -> int:
 def cmd_forget(args) -> int:
     from .store.forget import UNDER_WAY
     with closing(open_companion(args, talk=False)) as companion:
-        companion.indexer_thread.join()
+        companion.wait_until_indexed()
         with said_if_slow(UNDER_WAY):
             if args.person:
                 gone = companion.forget_person(args.person)
@@ -361,14 +360,11 @@ def cmd_parts(args) -> int:
     import json
     from .parts import packs
     from .parts.part import printable
-    from .store.provenance import shown
     reads = args.action in ("list", "show", "bids", "predictions")  # rows only: no vectors to wait for
     with closing(open_companion(args, talk=args.action == "tend", recalls=not reads)) as companion:
         parts = companion.parts
         if args.action == "tend":
-            from .reflect.hygiene import tend
-            done = tend(companion.soul, companion.chat, parts, messages=companion.messages, name=companion.name,
-                        only=args.ids or None)
+            done = companion.tend_parts(only=args.ids or None)
             print(f"Parts hygiene: {done.summary()}.")
             for d in done.decisions:
                 print(f"#{d.part_id}: {d.action.value if d.action else 'no answer'} ({d.outcome.value}, {d.tries} "
@@ -386,7 +382,7 @@ def cmd_parts(args) -> int:
         elif args.action == "show":
             p = parts.get(args.id)
             shown_part = {**p.data, **p.runtime(), "children": parts.children(p.id),
-                          "provenance": shown(companion.soul.provenance("part", p.id))}
+                          "provenance": companion.provenance("part", p.id)}
             if args.json:
                 print(json.dumps(shown_part, ensure_ascii=False, indent=1))
             else:
@@ -400,17 +396,17 @@ def cmd_parts(args) -> int:
             if p.data == before.data:
                 print(f"Part #{p.id} already read so; nothing changed.")
             else:
-                edit = companion.soul.history("part", p.id)[-1]
+                edit = companion.edits_of("part", p.id)[-1]
                 print(f"Patched part #{p.id}: edit #{edit['id']} in the history (the Open Mind can undo it).")
         elif args.action == "install-pack":
-            done = companion.packs.install(packs.read(args.path))
+            done = companion.install_pack(packs.read(args.path))
             print(f"Installed the pack {done.pack!r}: {len(done.created)} parts"
                   + (f"; skipped {len(done.skipped)} already here ({', '.join(done.skipped)})" if done.skipped else "")
                   + ".")
         elif args.action == "export-pack":
-            pack = companion.packs.export(args.name or f"{companion.name}'s parts",
-                                          args.description or f"The active parts and affect profile of "
-                                                              f"{companion.name}.")
+            pack = companion.export_pack(args.name or f"{companion.name}'s parts",
+                                         args.description or f"The active parts and affect profile of "
+                                                             f"{companion.name}.")
             # Owner-only (0600) and whole, as every export: a pack is not encrypted.
             keys.write_atomically(Path(args.path), (json.dumps(pack, ensure_ascii=False, indent=1) + "\n").encode())
             print(f"Exported {len(pack['parts'])} parts and the affect profile to {args.path}.")
@@ -425,9 +421,10 @@ def cmd_parts(args) -> int:
         elif args.action == "mode":
             if args.mode:
                 companion.parts_mode = args.mode
-            print(f"Parts mode: {companion.parts_mode.value}"
+            mode = companion.parts_mode
+            print(f"Parts mode: {mode.value}"
                   + (" (text from outside reaches the Self only through the parts' bids)"
-                     if companion.parts_mode.value == "isolated" else " (the Self reads what the parts read)"))
+                     if mode.value == "isolated" else " (the Self reads what the parts read)"))
         elif args.action == "bids":
             shown_bids = companion.bids(args.message_id)
             if args.json:
@@ -439,7 +436,7 @@ def cmd_parts(args) -> int:
                                 f"focus: {b['focus']}; suggests: {b['suggestion']}; predicts: "
                                 f"{b['predicted_result']} ({b['confidence']}, {b['timeframe_s']} s)"))
         elif args.action == "predictions":
-            now, predictions = companion.predictions.now(), companion.predictions.all()
+            now, predictions = companion.all_predictions()
             if not predictions:
                 print("No predictions yet.")
             for p in predictions:

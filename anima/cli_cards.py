@@ -15,8 +15,15 @@ import shutil
 import sys
 from contextlib import closing
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import CompanionExists, KnownError
+
+if TYPE_CHECKING:
+    from .companion import Companion
+    from .interchange.cards import Card
+    from .interchange.characters import Plan
+    from .interchange.lorebook import Imported
 
 
 def _new_companion(args, name: str, home):
@@ -54,8 +61,8 @@ class _Made:
                 path.unlink(missing_ok=True)
 
 
-def _bring(companion, card):
-    companion.indexer_thread.join()
+def _bring(companion: "Companion", card: "Card") -> "tuple[Plan, Imported]":
+    companion.wait_until_indexed()
     plan = companion.characters.plan(card)
     print("\n".join(plan.lines()))
     return plan, companion.characters.apply(plan)
@@ -98,7 +105,7 @@ def cmd_import_lorebook(args) -> int:
     from .interchange import cards
     book = cards.read_lorebook(args.path)
     with closing(open_companion(args, talk=False)) as companion:
-        companion.indexer_thread.join()
+        companion.wait_until_indexed()
         print("\n".join(companion.characters.book_lines(book)))
         done = companion.characters.import_lorebook(book, Path(args.path).name)
     print(f"Imported {args.path}: {done.summary()}.")

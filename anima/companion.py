@@ -5,10 +5,15 @@ forget, export and import. Heavy things (the chat model, the embedder, the
 vector index) load in the background; nothing here imports Qt. The live
 conversation's state has its own owner (conversation/live.py); this class
 wires the rooms together and holds no state of the session itself.
+
+The window and the terminal talk to the companion's methods and to the few
+rooms it hands out on purpose (annotated on the class); never to what those
+hold (tests/ui/test_facade.py).
 """
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from datetime import datetime
 from pathlib import Path
 
 from .conversation import Conversation, TurnStream
@@ -24,33 +29,57 @@ from .knowledge.history import History
 from .reflect.human import HumanNotes
 from .knowledge.memories import Memories
 from .knowledge.messages import External, Messages
-from .parts.packs import Packs
-from .parts.parts import Parts
-from .parts.predictions import Clock, Evaluated, Evaluation, Predictions, utc_now
+from .parts import open_parts
+from .parts.open_parts import PartShown, PredictionShown
+from .parts.packs import Installed, Packs
+from .parts.parts import Part, Parts
+from .parts.predictions import Clock, Evaluated, Evaluation, Prediction, Predictions, utc_now
 from .knowledge.recalls import WorkspaceRecord
 from .knowledge.rules import Rules
+from .self.growth import GrowthEntry, GrowthLog
 from .self.selfmodel import SelfFloor, SelfModel, check_plain, label
 from .self.sovereignty import Sovereignty, measure as measure_sovereignty
 from .knowledge.world import Clerk, WorldCards
 from .models.chat import ChatModel
 from .models.embedder import Embedder
+from .models.gpu import gpu_report
 from .reflect import Reflector
 from .reflect.deep import DeepReflection, Deepened
 from .reflect.parts import PartCreation
 from .reflect.evolve import Evolution, Evolved
 from .reflect.governed import GovernedRewrite
-from .reflect.hygiene import Hygiene, Tended
+from .reflect.hygiene import Hygiene, Tended, tend
 from .reflect.rhythm import Rhythms
 from .reflect.quick import EVERY, QuickReflection, Reflected
 from .retrieval.indexer import Indexer
 from .retrieval.recall import Recall, Recalled
 from .store import Home, Soul
 from .errors import InvalidEdit
+from .store.core import Progress
 from .store.forget import Forgotten, name_pattern
 from .store.provenance import Provenance, Source, shown
 
 
 class Companion:
+    # The rooms it hands the window and the terminal on purpose: each owns what the Open Mind reads and corrects of
+    # one kind, and changes it through its typed methods. The rest it holds (the soul, the models, the conversation,
+    # the reflector, the gate...) is its own: asked through the companion's methods below.
+    home: Home              # where it lives: its folder, its passphrase
+    self_model: SelfModel   # the five sections, working memory
+    messages: Messages      # the conversation as stored: pages, search
+    memories: Memories
+    world: WorldCards
+    episodes: Episodes
+    rules: Rules
+    feelings: Feelings      # emotional signals, and how the person actually felt
+    parts: Parts
+    affect: Affect          # what the Self values, fears and seeks: parts grow from it
+    rhythm: Rhythms         # how often it reflects, and when it may rewrite who it is
+    characters: Characters  # character cards and lorebooks, in and out
+    # A turn's settings, which the terminal sets from its options (--temperature).
+    reply_tokens: int
+    temperature: float
+
     def __init__(self, home: Home, soul: Soul, chat: ChatModel, embedder: Embedder, *, session: str | None = None,
                  background: bool = True, clock: Clock = utc_now):
         """`clock`: when predictions are made and fall due (tests move it)."""
@@ -174,6 +203,35 @@ class Companion:
         return self.soul.get_meta("user_name", "")
 
     @property
+    def model_name(self) -> str:
+        return self.chat.name
+
+    def model_ready(self) -> bool:
+        """Whether the chat model has loaded (one the person chose may take many seconds); one that loads nothing
+        is always ready."""
+        return getattr(self.chat, "ready", True)
+
+    def gpu_report(self, load: bool = False) -> str:
+        """Where the chat model runs, in one line for a person (models/gpu.py). `load`: a local model is loaded
+        first, so the report can count its layers."""
+        if load:
+            getattr(self.chat, "llama", None)
+        return gpu_report(self.chat)
+
+    def indexing(self) -> bool:
+        """Whether the vector index is still loading or re-indexing in the background."""
+        return self.indexer_thread.is_alive()
+
+    def wait_until_indexed(self) -> None:
+        """Wait for the vector index to load (a command that recalls or forgets needs all of it)."""
+        self.indexer_thread.join()
+
+    def on_soul(self, soul: Soul) -> "Companion":
+        """A companion on `soul`, in this one's home, with this one's models (the window's import: this one is
+        closed with models=False, and loading them again would take seconds)."""
+        return Companion(self.home, soul, self.chat, self.embedder)
+
+    @property
     def learns(self) -> bool:
         return self.reflector.learns
 
@@ -181,7 +239,7 @@ class Companion:
     def learns(self, on: bool) -> None:
         self.reflector.learns = on
 
-    def on_background_failure(self, listener) -> None:
+    def on_background_failure(self, listener: Callable[[str], None]) -> None:
         """`listener(what)` hears, from a background thread, of work between turns that failed because of a bug
         (`what` is one line for the person, never what they said)."""
         self.reflector.on_failure(listener)
@@ -224,6 +282,10 @@ class Companion:
         self.conversation.interrupt()  # nothing else between turns uses the model meanwhile
         return self.reflector.reflect_now()
 
+    def can_reflect_deeply(self, only_if_pending: bool = False) -> bool:
+        """Whether deep reflection can run: it is on, and (`only_if_pending`) it has something to reflect on."""
+        return self.reflector.deepens(only_if_pending)
+
     def reflect_deeply(self) -> Deepened | None:
         """Deep reflection now (`python -m anima reflect --deep`; the window when the person is idle): episodes,
         feedback and rules, growth, identity under governance. A turn meanwhile pre-empts it."""
@@ -251,12 +313,43 @@ class Companion:
     def parts_mode(self, mode: str | Mode) -> None:
         self.conversation.set_mode(mode)
 
+    def shown_parts(self) -> list[PartShown]:
+        """The parts as the Open Mind shows them: active first, each with its lineage, its edits and its recent
+        bids."""
+        return open_parts.shown_parts(self.soul, self.parts, bids=self.bidding.of_part)
+
+    def edit_part(self, part_id: int, text: str, *, shown: dict) -> Part:
+        """The person's edit of a part as one whole JSON text, made from `shown`, the part as it was shown to them
+        (open_parts.edit_whole: refused, changing nothing, when the part changed since)."""
+        return open_parts.edit_whole(self.parts, part_id, text, shown=shown)
+
+    def shown_predictions(self) -> list[PredictionShown]:
+        """Every prediction with its part's name, as the Open Mind lists them (the soonest due first)."""
+        return open_parts.predictions(self.soul)
+
+    def all_predictions(self) -> tuple[datetime, list[Prediction]]:
+        """The companion's time now, and every prediction, newest first (Prediction.status(now) tells pending, due
+        and evaluated apart)."""
+        return self.predictions.now(), self.predictions.all()
+
+    def install_pack(self, pack: dict) -> Installed:
+        """A parts pack read from a file (parts/packs.py): its affect profile and its parts."""
+        return self.packs.install(pack)
+
+    def export_pack(self, name: str, description: str) -> dict:
+        """The active parts and the affect profile, as a pack."""
+        return self.packs.export(name, description)
+
+    def tend_parts(self, only: list[int] | None = None) -> Tended:
+        """Parts hygiene now, on the parts that are due (or those in `only`): `python -m anima parts tend`."""
+        return tend(self.soul, self.chat, self.parts, messages=self.messages, name=self.name, only=only)
+
     def evaluate_due(self) -> list[Evaluated]:
         """Judge the predictions that fell due now, as the reflector does between turns."""
         self.conversation.interrupt()
         return self.reflector.evaluate_now()
 
-    def recall(self, query: str, k: int = 10, exclude=frozenset()) -> list[Recalled]:
+    def recall(self, query: str, k: int = 10, exclude: frozenset = frozenset()) -> list[Recalled]:
         return self.clerk.pick(query, k, exclude)
 
     def why(self, message_id: int) -> list[dict]:
@@ -289,7 +382,7 @@ class Companion:
         self.conversation.forget(set(gone.taken), name_pattern(name))
         return gone
 
-    def gone_since(self, forgets: int | None, message_ids) -> tuple[int, set[int]]:
+    def gone_since(self, forgets: int | None, message_ids: Iterable[int]) -> tuple[int, set[int]]:
         """The soul's count of forgets (any program's), and which of these messages are no longer stored when it
         is not `forgets`: what a window shows that another program forgot. One read of a count while nothing
         was forgotten."""
@@ -319,6 +412,27 @@ class Companion:
             if decision.verdict is not Verdict.APPLY:
                 raise InvalidEdit(f"That was not saved: {decision.reason}. The old text is kept.")
 
+    def forgets(self) -> int:
+        """How many forgets the soul has seen, by any program: a change means something shown may be gone."""
+        return self.soul.forgets()
+
+    def data_version(self) -> int:
+        """A count that changes when another program on the soul commits anything."""
+        return self.soul.data_version()
+
+    def said_elsewhere(self, after_id: int, limit: int) -> list[dict]:
+        """What another program on this soul stored of its own conversation after message `after_id`, the oldest
+        `limit` first (this session's own messages are never among them)."""
+        return self.conversation.said_elsewhere(after_id, limit)
+
+    def growth_log(self) -> list[GrowthEntry]:
+        """The growth log's newest entries, newest first, each with what it cites."""
+        return GrowthLog(self.soul).entries()
+
+    def edits_of(self, kind: str, item_id: int) -> list[dict]:
+        """The history of one item's edits, oldest first."""
+        return self.soul.history(kind, item_id)
+
     def provenance(self, kind: str, item_id: int) -> str:
         """Where an item came from, for a person ("text you pasted, message #12"; "not recorded" for old items)."""
         return shown(self.soul.provenance(kind, item_id))
@@ -327,7 +441,11 @@ class Companion:
         """Changes that wait for the person's say, each with where it came from."""
         return self.gate.pending() if pending_only else self.gate.proposals()
 
-    def on_proposals(self, listener) -> None:
+    def proposal_stale(self, proposal: dict, floor: SelfFloor) -> str | None:
+        """Why a proposal can no longer be applied as it was proposed (`floor`: the self as it is now), or None."""
+        return self.gate.stale(proposal, floor)
+
+    def on_proposals(self, listener: Callable[[], None]) -> None:
         """`listener()` hears, from any thread, that proposals were made or resolved (the window counts them)."""
         self.gate.on_proposals(listener)
 
@@ -349,7 +467,7 @@ class Companion:
 
     # ---- the portable core and the readable exports ----------------------------
 
-    def export_core(self, path: str | Path, export_passphrase: str, progress=None) -> None:
+    def export_core(self, path: str | Path, export_passphrase: str, progress: Progress | None = None) -> None:
         Home.export(self.soul, path, export_passphrase, progress)
 
     def export_json(self, path: str | Path) -> dict[str, int]:

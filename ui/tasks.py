@@ -117,8 +117,7 @@ class ReflectWorker(QThread):
 
     def run(self):
         try:
-            deep = self.companion.reflector.deep
-            if deep is None or (self.only_if_pending and not deep.pending()):
+            if not self.companion.can_reflect_deeply(self.only_if_pending):
                 done = None
             else:
                 # The work after the last turn first (learning, quick reflection): Reflector.deepen waits for it

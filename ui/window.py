@@ -426,10 +426,10 @@ class MainWindow(QMainWindow):
     def update_status(self) -> None:
         if self.companion is None:
             return
-        ready = getattr(self.companion.chat, "ready", True)  # a model still loading (or not started)
+        ready = self.companion.model_ready()  # a model still loading (or not started)
         self.loading.setVisible(not ready)
         self.loading_label.setText("" if ready else "Waking the mind… (you can already write)")
-        indexing = self.companion.indexer_thread.is_alive()
+        indexing = self.companion.indexing()
         self.busy.setText("thinking in the background…" if indexing or self.worker else "")
 
     # ---- reflecting deeply while the person is away ------------------------------
@@ -444,7 +444,7 @@ class MainWindow(QMainWindow):
         The timer is started again only by activity, so this happens once per idle stretch."""
         if self.companion is None or self.worker is not None or self.reflecting is not None or self.queued:
             return
-        if not getattr(self.companion.chat, "ready", True):  # the model still loading: wait another stretch
+        if not self.companion.model_ready():  # the model still loading: wait another stretch
             self.idle.start(self.idle_ms)
             return
         self._reflect(only_if_pending=True)
@@ -592,9 +592,8 @@ class MainWindow(QMainWindow):
         accepted = dialog.exec()
         soul = dialog.result_value if accepted else dialog.reopened
         if soul is not None:  # the imported soul, or the one here opened again after a refused swap closed it
-            from anima.companion import Companion
             self.companion = None  # closed: what is typed meanwhile waits for the new one
-            self.open_companion(lambda: Companion(old.home, soul, old.chat, old.embedder),
+            self.open_companion(lambda: old.on_soul(soul),
                                 lambda error: errors.show(self, error))
 
     def passphrase(self) -> None:

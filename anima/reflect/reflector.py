@@ -131,6 +131,10 @@ class Reflector:
     def reflecting_deeply(self) -> bool:
         return self._deep_cancel is not None
 
+    def deepens(self, only_if_pending: bool = False) -> bool:
+        """Whether deep reflection can run: there is one, and (`only_if_pending`) it has something to reflect on."""
+        return self.deep is not None and (not only_if_pending or self.deep.pending())
+
     def deepen(self) -> Deepened | None:
         """Deep reflection now, in the caller's thread, once the work between turns is done. A turn that starts
         meanwhile pre-empts it; the next call goes on where it stopped. None when it failed (told to listeners)."""

@@ -72,10 +72,10 @@ class Elsewhere(QObject):
         said_to, said_version, showing = self._said_to, self._said_version, self._shown
 
         def read():
-            now = companion.soul.data_version()
+            now = companion.data_version()
             said = []
             if said_to is not None and now != said_version:
-                said = [{**m, "outside": outside(m)} for m in companion.conversation.said_elsewhere(said_to, PAGE)]
+                said = [{**m, "outside": outside(m)} for m in companion.said_elsewhere(said_to, PAGE)]
             return companion.gone_since(forgets, shown), now, said
 
         def done(result) -> None:

@@ -4,8 +4,6 @@ Append-only: no entry is ever edited, by the companion or the person; the person
 
 from PySide6.QtWidgets import QLabel, QMessageBox
 
-from anima.self.growth import GrowthLog
-
 from .table_view import TableView
 
 
@@ -26,11 +24,10 @@ class GrowthView(TableView):
                        "you may forget one.")
         intro.setWordWrap(True)
         self.layout_.insertWidget(0, intro)
-        self.log = GrowthLog(companion.soul)
         self.action("Forget", self.forget)
 
     def load(self):
-        return self.log.entries()
+        return self.companion.growth_log()
 
     def show_data(self, rows):
         self.fill(rows, lambda g: (g.at[:10], g.entry, cited(g)))

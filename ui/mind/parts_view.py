@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QHBoxLayout, QListWidget, QPlainTextEdit, QPushButton, QSplitter, QTabWidget,
                                QVBoxLayout, QWidget)
 
-from anima.parts.open_parts import bid_line, edit_whole, shown_parts
+from anima.parts.open_parts import bid_line
 
 from .base import MindView
 from .table_view import row_table
@@ -86,7 +86,7 @@ class PartsView(MindView):
         return b
 
     def load(self):
-        return shown_parts(self.companion.soul, self.companion.parts, bids=self.companion.bidding.of_part)
+        return self.companion.shown_parts()
 
     def show_data(self, rows) -> None:
         keep = self.selected()
@@ -154,7 +154,7 @@ class PartsView(MindView):
                 self._draft = None
             if self._shown is shown:  # the text shown is now the part as stored, before the view reloads
                 self._shown = stored[0].data
-        self.change(lambda: stored.append(edit_whole(self.companion.parts, pid, text, shown=shown)), saved)
+        self.change(lambda: stored.append(self.companion.edit_part(pid, text, shown=shown)), saved)
 
     def revert(self) -> None:
         """The part's JSON as it is now: a refused edit's text is let go, and the parts are read again."""

@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel
 
-from anima.parts.open_parts import DUE, EVALUATED, PENDING, predictions
+from anima.parts.open_parts import DUE, EVALUATED, PENDING
 
 from .table_view import TableView
 
@@ -38,7 +38,7 @@ class PredictionsView(TableView):
         self.every: list = []
 
     def load(self):
-        return predictions(self.companion.soul)
+        return self.companion.shown_predictions()
 
     def show_data(self, rows) -> None:
         self.every = rows

@@ -59,8 +59,9 @@ class ProposalsView(TableView):
         else:
             rows = self.companion.proposals()
             waiting = len(rows)
-        floor, gate = self.companion.self_model.read(), self.companion.gate
-        return [{**p, "stale": gate.stale(p, floor) if p["status"] == "pending" else None} for p in rows], waiting
+        floor = self.companion.self_model.read()
+        return [{**p, "stale": self.companion.proposal_stale(p, floor) if p["status"] == "pending" else None}
+                for p in rows], waiting
 
     def show_data(self, data):
         rows, waiting = data

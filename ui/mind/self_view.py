@@ -87,7 +87,7 @@ class SelfView(MindView):
         self.watch.start()
 
     def load(self):
-        return self.companion.self_model.read(), self.companion.rhythm.read(), self.companion.soul.forgets()
+        return self.companion.self_model.read(), self.companion.rhythm.read(), self.companion.forgets()
 
     def show_data(self, data):
         floor, rhythm, self._forgets = data
@@ -148,7 +148,7 @@ class SelfView(MindView):
             if not isinstance(error, KnownError):  # the soul closed, or busy: nothing to reload
                 self._failed(error)
         companion = self.companion
-        tasks.run(lambda: companion.soul.forgets(), seen, failed, self)
+        tasks.run(lambda: companion.forgets(), seen, failed, self)
 
     def save_rhythm(self) -> None:
         every, earned_after = self.every.value(), self.earned_after.value()
