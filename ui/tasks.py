@@ -1,10 +1,13 @@
 """Running the core off the UI thread: the window never waits on the model or the disk."""
 
 import traceback
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThread, QThreadPool, Signal, Slot
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
 
 
 class _Signals(QObject):
@@ -79,7 +82,7 @@ class TurnWorker(QThread):
     finished_turn = Signal(object)
     failed = Signal(object)
 
-    def __init__(self, companion, text: str, cancel, parent=None, external=()):
+    def __init__(self, companion: "Companion", text: str, cancel, parent=None, external=()):
         super().__init__(parent)
         self.companion, self.text, self.cancel, self.external = companion, text, cancel, list(external)
 
@@ -111,7 +114,7 @@ class ReflectWorker(QThread):
     finished_reflecting = Signal(object)
     failed = Signal(object)
 
-    def __init__(self, companion, only_if_pending: bool, parent=None):
+    def __init__(self, companion: "Companion", only_if_pending: bool, parent=None):
         super().__init__(parent)
         self.companion, self.only_if_pending = companion, only_if_pending
 

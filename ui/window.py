@@ -15,6 +15,7 @@ shows what it made when it ends.
 
 import logging
 import threading
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QIcon, QKeySequence, QPixmap
@@ -25,6 +26,9 @@ from anima import __version__
 from anima.errors import DiskError, DiskFull, KnownError, SoulBusy
 
 from . import errors, tasks
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
 
 IDLE_MS = 3 * 60_000  # idle this long (no typing, no turn): the companion reflects deeply
 TITLE = f"Anima {__version__}"  # the app's name and version, in every title
@@ -44,9 +48,10 @@ class MainWindow(QMainWindow):
     reflected = Signal(object)  # deep reflection ended: what it did (anima's Deepened), or None
     idle_ms = IDLE_MS  # a test sets a shorter one
 
-    def __init__(self, companion=None, settings=None, parent=None):
+    def __init__(self, companion: "Companion | None" = None, settings=None, parent=None):
         super().__init__(parent)
-        self.companion, self.settings = None, settings
+        self.companion: Companion | None = None
+        self.settings = settings
         self.setWindowTitle(TITLE)
         self.resize(1100, 720)
         self.worker = None
@@ -151,7 +156,7 @@ class MainWindow(QMainWindow):
                          ("E&xport character card…", card_import.export_card)):
             cards.addAction(text, lambda fn=fn: fn(self))
 
-    def set_companion(self, companion, looks: tuple[str, bytes] | None = None) -> None:
+    def set_companion(self, companion: "Companion", looks: tuple[str, bytes] | None = None) -> None:
         """Show a soul: at start, or another one after an import (a fresh transcript and Open Mind). `looks`: its
         name and picture, read off the UI thread (open_companion); else read here."""
         self._stop_reflecting()  # the old soul's (an import closed it, which stopped it already)
@@ -394,7 +399,7 @@ class MainWindow(QMainWindow):
                 then()
         tasks.run(load, shown, failed, self)
 
-    def _read_newest_again(self, companion, waited: int) -> None:
+    def _read_newest_again(self, companion: "Companion", waited: int) -> None:
         # Not for a soul swapped out since, nor once a page of it is shown (a history shown anew reads its own).
         if companion is self.companion and not self.elsewhere.following and not self.reading_history:
             self.load_older(None, again=waited)

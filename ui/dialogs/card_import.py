@@ -5,6 +5,7 @@ as the one line the core says, and nothing is changed.
 """
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPixmap
@@ -13,6 +14,9 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QHBoxLayou
 from anima.interchange import cards
 
 from .. import errors, tasks
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
 
 CARD_FILTER = "Character cards (*.png *.json);;All files (*)"
 LOREBOOK_FILTER = "Lorebooks (*.json *.png);;All files (*)"
@@ -59,13 +63,13 @@ def _ready(window) -> bool:
     return True
 
 
-def _applied(companion, apply):
+def _applied(companion: "Companion", apply):
     """Off the UI thread: apply(), then what the window shows after it (the name and the picture read the soul)."""
     done = apply()
     return done, companion.name, companion.characters.avatar()
 
 
-def _refresh(window, companion, applied, said) -> None:
+def _refresh(window, companion: "Companion", applied, said) -> None:
     """After an import: the name, the picture, the conversation as stored (the greeting) and the Open Mind.
     `said(done)`: the status line."""
     done, name, picture = applied

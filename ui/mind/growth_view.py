@@ -2,9 +2,14 @@
 
 Append-only: no entry is ever edited, by the companion or the person; the person may forget one."""
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtWidgets import QLabel, QMessageBox
 
 from .table_view import TableView
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
 
 
 def cited(entry) -> str:
@@ -18,7 +23,7 @@ class GrowthView(TableView):
     title = "Growth"
     columns = ("when", "how I changed", "from")
 
-    def __init__(self, companion, parent=None):
+    def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
         intro = QLabel("How I have changed, in my own words. Append-only: I never rewrite an entry; "
                        "you may forget one.")

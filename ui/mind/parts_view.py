@@ -5,6 +5,7 @@ is: a JSON that breaks the schema is refused with a clear message and nothing ch
 made since the part was shown, which Revert then shows), archives it or makes it active again."""
 
 import json
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QHBoxLayout, QListWidget, QPlainTextEdit, QPushButton, QSplitter, QTabWidget,
@@ -14,6 +15,9 @@ from anima.parts.open_parts import bid_line
 
 from .base import MindView
 from .table_view import row_table
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
 
 
 def outcome_line(o: dict) -> str:
@@ -31,7 +35,7 @@ class PartsView(MindView):
     title = "Parts"
     columns = ("#", "part", "status", "lineage", "outcomes")
 
-    def __init__(self, companion, parent=None):
+    def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
         self.table = row_table(self.columns)
         self.table.setObjectName("parts")

@@ -9,6 +9,8 @@ a change since (the line it would replace is gone, the text a rewrite was
 made against changed) says so and cannot be accepted: it waits to be rejected.
 """
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QLabel
 
@@ -16,6 +18,9 @@ from anima.store.provenance import shown
 
 from .self_view import EDITABLE
 from .table_view import TableView
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
 
 TARGETS = dict(EDITABLE)
 OPS = {"add": "add", "replace": "replace a line with", "rewrite": "rewrite it as"}
@@ -32,7 +37,7 @@ class ProposalsView(TableView):
 
     pending = Signal(int)  # how many wait, each time the view loads
 
-    def __init__(self, companion, parent=None):
+    def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
         self.intro = QLabel("Changes to what I always keep in mind that wait for your say. "
                             "Accept makes one yours; Reject keeps what is there.")
