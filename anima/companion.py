@@ -203,35 +203,6 @@ class Companion:
         return self.soul.get_meta("user_name", "")
 
     @property
-    def model_name(self) -> str:
-        return self.chat.name
-
-    def model_ready(self) -> bool:
-        """Whether the chat model has loaded (one the person chose may take many seconds); one that loads nothing
-        is always ready."""
-        return getattr(self.chat, "ready", True)
-
-    def gpu_report(self, load: bool = False) -> str:
-        """Where the chat model runs, in one line for a person (models/gpu.py). `load`: a local model is loaded
-        first, so the report can count its layers."""
-        if load:
-            getattr(self.chat, "llama", None)
-        return gpu_report(self.chat)
-
-    def indexing(self) -> bool:
-        """Whether the vector index is still loading or re-indexing in the background."""
-        return self.indexer_thread.is_alive()
-
-    def wait_until_indexed(self) -> None:
-        """Wait for the vector index to load (a command that recalls or forgets needs all of it)."""
-        self.indexer_thread.join()
-
-    def on_soul(self, soul: Soul) -> "Companion":
-        """A companion on `soul`, in this one's home, with this one's models (the window's import: this one is
-        closed with models=False, and loading them again would take seconds)."""
-        return Companion(self.home, soul, self.chat, self.embedder)
-
-    @property
     def learns(self) -> bool:
         return self.reflector.learns
 
@@ -250,6 +221,37 @@ class Companion:
         reflector = getattr(self, "reflector", None)
         if reflector is not None:
             reflector.tell(what)
+
+    # ---- the models and the index ------------------------------------------------
+
+    @property
+    def model_name(self) -> str:
+        return self.chat.name
+
+    def model_ready(self) -> bool:
+        """Whether the chat model has loaded (one the person chose may take many seconds); one that loads nothing
+        is always ready."""
+        return getattr(self.chat, "ready", True)
+
+    def gpu_report(self, load: bool = False) -> str:
+        """Where the chat model runs, in one line for a person (models/gpu.py). `load`: a local model is loaded
+        first, so the report can count its layers."""
+        if load:
+            getattr(self.chat, "llama", None)  # a local model's llama.cpp handle waits until it has loaded
+        return gpu_report(self.chat)
+
+    def indexing(self) -> bool:
+        """Whether the vector index is still loading or re-indexing in the background."""
+        return self.indexer_thread.is_alive()
+
+    def wait_until_indexed(self) -> None:
+        """Wait for the vector index to load (a command that recalls or forgets needs all of it)."""
+        self.indexer_thread.join()
+
+    def on_soul(self, soul: Soul) -> "Companion":
+        """A companion on `soul`, in this one's home, with this one's models (the window's import: this one is
+        closed with models=False, and loading them again would take seconds)."""
+        return Companion(self.home, soul, self.chat, self.embedder)
 
     # ---- a turn -------------------------------------------------------------
 
