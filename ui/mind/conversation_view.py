@@ -37,7 +37,8 @@ def numbered(words: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def read(messages: "Messages", words: str, page: int, *, after: int | None = None, down_to: int | None = None) -> Listing:
+def read(messages: "Messages", words: str, page: int, *, after: int | None = None,
+         down_to: int | None = None) -> Listing:
     """On a worker thread: the page older than message `after` (the newest page, without it), or, with `down_to`,
     everything down to that message again (what is shown, read anew after a change). For "#123": the
     conversation from message 123 back."""
