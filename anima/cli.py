@@ -9,7 +9,6 @@ home, a file to export to or import from); any other is a bug.
 
 import argparse
 import errno
-import getpass
 import json
 import logging
 import os
@@ -19,12 +18,11 @@ import threading
 from contextlib import closing, contextmanager
 from pathlib import Path
 
-from .errors import DiskError, DiskFull, KnownError, PassphraseNotText, SoulBusy
-from .store import KINDS, Home, PassphraseNeeded, keys, strength
-from .store.home import DEFAULT_NAME
+from .cli_open import PASSPHRASE_ENV, ask, names_in, open_companion, unlock
+from .errors import DiskError, DiskFull, KnownError, SoulBusy
+from .store import KINDS, Home, keys
 from .settings import chosen_home
 
-PASSPHRASE_ENV = "ANIMA_PASSPHRASE"
 EXPORT_PASSPHRASE_ENV = "ANIMA_EXPORT_PASSPHRASE"
 # What fails one message in `anima chat` and leaves the conversation going: the window keeps the message and sends
 # it again; the terminal says so and the person sends it again (their line is still on the screen).
@@ -52,50 +50,6 @@ def _how_many(text: str) -> int:
     if value > 10_000:
         raise argparse.ArgumentTypeError(f"{text} is more than can be shown (at most 10,000)")
     return value
-
-
-def ask(env: str, prompt: str, confirm: bool = False, choosing: str | None = None,
-        known: tuple[str, ...] = ()) -> str:
-    """A passphrase from the environment (read, never stored), else from the terminal. `choosing` names a
-    passphrase being chosen now ("a passphrase", "an export passphrase"): it must keep the one rule for them,
-    judged as the window judges it, against `known`, the names a thief would try first (names_in)."""
-    value = os.environ.get(env)
-    from_terminal = not value
-    if from_terminal:
-        if not sys.stdin.isatty():
-            raise KnownError(f"No passphrase: set {env} or run from a terminal.")
-        value = typed(prompt)
-    if choosing:
-        keys.check_new_passphrase(value, choosing, known)
-        if from_terminal:  # as the window shows it while typing
-            print(f"Strength: {strength.estimate(value, known)}", file=sys.stderr)
-    if from_terminal and confirm and typed("Again: ") != value:
-        raise KnownError("The two passphrases differ; nothing was changed.")
-    return value
-
-
-def typed(prompt: str) -> str:
-    """A passphrase typed at the terminal. Bytes that are not UTF-8 (a terminal in another encoding) are said in
-    one sentence (PassphraseNotText), as they are when they come from the environment, never a traceback."""
-    try:
-        return getpass.getpass(prompt)
-    except UnicodeDecodeError:
-        raise PassphraseNotText() from None
-    except EOFError:  # Ctrl-D at the prompt
-        raise KnownError("No passphrase was typed (the input ended); nothing was changed.") from None
-
-
-def names_in(soul) -> tuple[str, ...]:
-    """The companion's name and the person's: what the window's first-run form weighs a passphrase against."""
-    return soul.get_meta("name", "Anima"), soul.get_meta("user_name", "")
-
-
-def unlock(home: Home):
-    try:
-        return home.unlock(os.environ.get(PASSPHRASE_ENV))
-    except PassphraseNeeded:
-        pass  # asked below, outside the handler: no passphrase to ask for is the one mistake, not a second one
-    return home.unlock(ask(PASSPHRASE_ENV, "Passphrase: "))
 
 
 def cmd_sovereignty(args) -> int:
@@ -174,64 +128,6 @@ def cmd_check(args) -> int:
     return 0
 
 
-def ask_endpoint_key(url: str) -> str:
-    """The API key of a model server that needs one and whose key no keychain here keeps: asked each time."""
-    from .models.endpoint_key import ENV
-    if not sys.stdin.isatty():
-        raise KnownError(f"The model server at {url} needs its API key and no keychain here keeps it: set {ENV}.")
-    return getpass.getpass(f"API key for {url}: ")
-
-
-def chosen_chat_model(args):
-    """The chat model the window's settings choose, with this run's --model or --endpoint instead if given."""
-    from .settings import Settings
-    settings = Settings.load()
-    model, endpoint = getattr(args, "model", None), getattr(args, "endpoint", None)
-    if model and endpoint:
-        raise KnownError("Choose a model file (--model) or a model server (--endpoint), not both.")
-    if model:
-        settings.model_path, settings.endpoint_url = model, ""
-    if endpoint:
-        if endpoint.rstrip("/") != settings.endpoint_url.rstrip("/"):
-            settings.endpoint_uses_key = False  # its key, if any, comes from the keychain or the environment
-        settings.endpoint_url = endpoint
-        settings.endpoint_model = getattr(args, "endpoint_model", None) or settings.endpoint_model
-    elif getattr(args, "endpoint_model", None):
-        if not settings.endpoint_url:
-            raise KnownError("--endpoint-model names a model on a server: give the server with --endpoint URL.")
-        settings.endpoint_model = args.endpoint_model
-    settings.validate()
-    return settings.chat_model(ask_key=ask_endpoint_key)
-
-
-def open_companion(args, create_if_missing: bool = False, talk: bool = True, recalls: bool = True):
-    """Unlock (or, in a terminal with no companion yet, create) the companion on the default models.
-    With talk=False the chat model is never loaded (recall needs only the embedder). With recalls=False neither
-    the embedder nor the vector index is loaded: a command that only reads rows (a list of parts, the proposals)
-    would otherwise wait for all of a large soul's vectors (7 s and 930 MB on 100,000 messages) to print a line."""
-    from .companion import Companion
-    from .models.embedder import MiniLMEmbedder
-    home = Home(args.home)
-    chat = chosen_chat_model(args)
-    embedder = MiniLMEmbedder()
-    if not home.exists():
-        home.ensure_vacant()  # a key file without its soul is said before a name and a passphrase are asked
-        if not create_if_missing:
-            raise KnownError(f"No companion lives in {home.dir} yet; start `python -m anima chat` to create one.")
-        name = os.environ.get("ANIMA_NAME") or (input(f"Name your companion [{DEFAULT_NAME}]: ").strip()
-                                                if sys.stdin.isatty() else "") or DEFAULT_NAME
-        # The person's name is not asked here (the window asks it): the companion's is what a thief knows.
-        passphrase = ask(PASSPHRASE_ENV, "Choose a passphrase: ", confirm=True, choosing="a passphrase",
-                         known=(name,))
-        companion = Companion.create(home, passphrase, name, chat, embedder)
-        print(f"Created {name} in {home.dir}.", file=sys.stderr)
-    else:
-        companion = Companion(home, unlock(home), chat, embedder, background=False)
-        if recalls or talk:
-            companion.start_background(chat=talk)
-    return companion
-
-
 PASTE, END = "/paste", "/end"
 CHAT_HELP = (f"Text you did not write yourself: `{PASTE}`, then the text, then `{END}` alone on a line, then your "
              "message about it (it is marked as pasted: information, never your own words or instructions); "
@@ -289,9 +185,8 @@ def cmd_chat(args) -> int:
     with closing(open_companion(args, create_if_missing=True)) as companion:
         companion.temperature = args.temperature
         if args.verbose:
-            from .models.gpu import gpu_report
-            getattr(companion.chat, "llama", None)  # a local model: loaded, so the report can count its layers
-            print(f"Model: {companion.chat.name}; {gpu_report(companion.chat)}.", file=sys.stderr)
+            report = companion.gpu_report(load=True)  # a local model: loaded, so the report can count its layers
+            print(f"Model: {companion.model_name}; {report}.", file=sys.stderr)
         # Work between turns (learning, reflecting) that stops says so in a sentence, as the window's banner does.
         companion.on_background_failure(lambda what: print(what, file=sys.stderr, flush=True))
         interactive = sys.stdin.isatty()
@@ -347,7 +242,7 @@ def cmd_recall(args) -> int:
     import json
     from .parts.part import printable
     with closing(open_companion(args, talk=False)) as companion:
-        companion.indexer_thread.join()
+        companion.wait_until_indexed()
         found = companion.recall(args.query, args.k)
         if args.json:
             print(json.dumps([{"kind": r.kind, "id": r.id, "text": r.text, "at": r.at, "score": r.score,
@@ -362,7 +257,7 @@ def cmd_recall(args) -> int:
 def cmd_forget(args) -> int:
     from .store.forget import UNDER_WAY
     with closing(open_companion(args, talk=False)) as companion:
-        companion.indexer_thread.join()
+        companion.wait_until_indexed()
         with said_if_slow(UNDER_WAY):
             if args.person:
                 gone = companion.forget_person(args.person)
@@ -465,14 +360,11 @@ def cmd_parts(args) -> int:
     import json
     from .parts import packs
     from .parts.part import printable
-    from .store.provenance import shown
     reads = args.action in ("list", "show", "bids", "predictions")  # rows only: no vectors to wait for
     with closing(open_companion(args, talk=args.action == "tend", recalls=not reads)) as companion:
         parts = companion.parts
         if args.action == "tend":
-            from .reflect.hygiene import tend
-            done = tend(companion.soul, companion.chat, parts, messages=companion.messages, name=companion.name,
-                        only=args.ids or None)
+            done = companion.tend_parts(only=args.ids or None)
             print(f"Parts hygiene: {done.summary()}.")
             for d in done.decisions:
                 print(f"#{d.part_id}: {d.action.value if d.action else 'no answer'} ({d.outcome.value}, {d.tries} "
@@ -490,7 +382,7 @@ def cmd_parts(args) -> int:
         elif args.action == "show":
             p = parts.get(args.id)
             shown_part = {**p.data, **p.runtime(), "children": parts.children(p.id),
-                          "provenance": shown(companion.soul.provenance("part", p.id))}
+                          "provenance": companion.provenance("part", p.id)}
             if args.json:
                 print(json.dumps(shown_part, ensure_ascii=False, indent=1))
             else:
@@ -504,17 +396,17 @@ def cmd_parts(args) -> int:
             if p.data == before.data:
                 print(f"Part #{p.id} already read so; nothing changed.")
             else:
-                edit = companion.soul.history("part", p.id)[-1]
+                edit = companion.edits_of("part", p.id)[-1]
                 print(f"Patched part #{p.id}: edit #{edit['id']} in the history (the Open Mind can undo it).")
         elif args.action == "install-pack":
-            done = companion.packs.install(packs.read(args.path))
+            done = companion.install_pack(packs.read(args.path))
             print(f"Installed the pack {done.pack!r}: {len(done.created)} parts"
                   + (f"; skipped {len(done.skipped)} already here ({', '.join(done.skipped)})" if done.skipped else "")
                   + ".")
         elif args.action == "export-pack":
-            pack = companion.packs.export(args.name or f"{companion.name}'s parts",
-                                          args.description or f"The active parts and affect profile of "
-                                                              f"{companion.name}.")
+            pack = companion.export_pack(args.name or f"{companion.name}'s parts",
+                                         args.description or f"The active parts and affect profile of "
+                                                             f"{companion.name}.")
             # Owner-only (0600) and whole, as every export: a pack is not encrypted.
             keys.write_atomically(Path(args.path), (json.dumps(pack, ensure_ascii=False, indent=1) + "\n").encode())
             print(f"Exported {len(pack['parts'])} parts and the affect profile to {args.path}.")
@@ -529,9 +421,10 @@ def cmd_parts(args) -> int:
         elif args.action == "mode":
             if args.mode:
                 companion.parts_mode = args.mode
-            print(f"Parts mode: {companion.parts_mode.value}"
+            mode = companion.parts_mode
+            print(f"Parts mode: {mode.value}"
                   + (" (text from outside reaches the Self only through the parts' bids)"
-                     if companion.parts_mode.value == "isolated" else " (the Self reads what the parts read)"))
+                     if mode.value == "isolated" else " (the Self reads what the parts read)"))
         elif args.action == "bids":
             shown_bids = companion.bids(args.message_id)
             if args.json:
@@ -543,7 +436,7 @@ def cmd_parts(args) -> int:
                                 f"focus: {b['focus']}; suggests: {b['suggestion']}; predicts: "
                                 f"{b['predicted_result']} ({b['confidence']}, {b['timeframe_s']} s)"))
         elif args.action == "predictions":
-            now, predictions = companion.predictions.now(), companion.predictions.all()
+            now, predictions = companion.all_predictions()
             if not predictions:
                 print("No predictions yet.")
             for p in predictions:

@@ -15,13 +15,20 @@ import shutil
 import sys
 from contextlib import closing
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import CompanionExists, KnownError
+
+if TYPE_CHECKING:
+    from .companion import Companion
+    from .interchange.cards import Card
+    from .interchange.characters import Plan
+    from .interchange.lorebook import Imported
 
 
 def _new_companion(args, name: str, home):
     """A new companion named `name`, in the home given (which must have none yet)."""
-    from .cli import PASSPHRASE_ENV, ask
+    from .cli_open import PASSPHRASE_ENV, ask
     from .companion import Companion
     from .models.embedder import MiniLMEmbedder
     from .models.llama import LlamaChatModel
@@ -54,15 +61,15 @@ class _Made:
                 path.unlink(missing_ok=True)
 
 
-def _bring(companion, card):
-    companion.indexer_thread.join()
+def _bring(companion: "Companion", card: "Card") -> "tuple[Plan, Imported]":
+    companion.wait_until_indexed()
     plan = companion.characters.plan(card)
     print("\n".join(plan.lines()))
     return plan, companion.characters.apply(plan)
 
 
 def cmd_import_card(args) -> int:
-    from .cli import open_companion
+    from .cli_open import open_companion
     from .interchange import cards
     from .interchange.characters import name_kept
     from .store import Home
@@ -94,11 +101,11 @@ def cmd_import_card(args) -> int:
 
 
 def cmd_import_lorebook(args) -> int:
-    from .cli import open_companion
+    from .cli_open import open_companion
     from .interchange import cards
     book = cards.read_lorebook(args.path)
     with closing(open_companion(args, talk=False)) as companion:
-        companion.indexer_thread.join()
+        companion.wait_until_indexed()
         print("\n".join(companion.characters.book_lines(book)))
         done = companion.characters.import_lorebook(book, Path(args.path).name)
     print(f"Imported {args.path}: {done.summary()}.")
@@ -106,7 +113,7 @@ def cmd_import_lorebook(args) -> int:
 
 
 def cmd_export_card(args) -> int:
-    from .cli import open_companion
+    from .cli_open import open_companion
     with closing(open_companion(args, talk=False)) as companion:
         card = companion.characters.write(args.path, args.lorebook)
         notices = companion.characters.export_notices()

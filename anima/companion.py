@@ -5,9 +5,15 @@ forget, export and import. Heavy things (the chat model, the embedder, the
 vector index) load in the background; nothing here imports Qt. The live
 conversation's state has its own owner (conversation/live.py); this class
 wires the rooms together and holds no state of the session itself.
+
+The window and the terminal talk to the companion's methods and to the few
+rooms it hands out on purpose (annotated on the class); never to what those
+hold (tests/ui/test_facade.py).
 """
 
 import threading
+from collections.abc import Callable, Iterable
+from datetime import datetime
 from pathlib import Path
 
 from .conversation import Conversation, TurnStream
@@ -23,33 +29,57 @@ from .knowledge.history import History
 from .reflect.human import HumanNotes
 from .knowledge.memories import Memories
 from .knowledge.messages import External, Messages
-from .parts.packs import Packs
-from .parts.parts import Parts
-from .parts.predictions import Clock, Evaluated, Evaluation, Predictions, utc_now
+from .parts import open_parts
+from .parts.open_parts import PartShown, PredictionShown
+from .parts.packs import Installed, Packs
+from .parts.parts import Part, Parts
+from .parts.predictions import Clock, Evaluated, Evaluation, Prediction, Predictions, utc_now
 from .knowledge.recalls import WorkspaceRecord
 from .knowledge.rules import Rules
-from .self.selfmodel import SelfModel, check_plain, label
+from .self.growth import GrowthEntry, GrowthLog
+from .self.selfmodel import SelfFloor, SelfModel, check_plain, label
 from .self.sovereignty import Sovereignty, measure as measure_sovereignty
 from .knowledge.world import Clerk, WorldCards
 from .models.chat import ChatModel
 from .models.embedder import Embedder
+from .models.gpu import gpu_report
 from .reflect import Reflector
 from .reflect.deep import DeepReflection, Deepened
 from .reflect.parts import PartCreation
 from .reflect.evolve import Evolution, Evolved
 from .reflect.governed import GovernedRewrite
-from .reflect.hygiene import Hygiene
+from .reflect.hygiene import Hygiene, Tended, tend
 from .reflect.rhythm import Rhythms
 from .reflect.quick import EVERY, QuickReflection, Reflected
 from .retrieval.indexer import Indexer
 from .retrieval.recall import Recall, Recalled
 from .store import Home, Soul
 from .errors import InvalidEdit
+from .store.core import Progress
 from .store.forget import Forgotten, name_pattern
 from .store.provenance import Provenance, Source, shown
 
 
 class Companion:
+    # The rooms it hands the window and the terminal on purpose: each owns what the Open Mind reads and corrects of
+    # one kind, and changes it through its typed methods. The rest it holds (the soul, the models, the conversation,
+    # the reflector, the gate...) is its own: asked through the companion's methods below.
+    home: Home              # where it lives: its folder, its passphrase
+    self_model: SelfModel   # the five sections, working memory
+    messages: Messages      # the conversation as stored: pages, search
+    memories: Memories
+    world: WorldCards
+    episodes: Episodes
+    rules: Rules
+    feelings: Feelings      # emotional signals, and how the person actually felt
+    parts: Parts
+    affect: Affect          # what the Self values, fears and seeks: parts grow from it
+    rhythm: Rhythms         # how often it reflects, and when it may rewrite who it is
+    characters: Characters  # character cards and lorebooks, in and out
+    # A turn's settings, which the terminal sets from its options (--temperature).
+    reply_tokens: int
+    temperature: float
+
     def __init__(self, home: Home, soul: Soul, chat: ChatModel, embedder: Embedder, *, session: str | None = None,
                  background: bool = True, clock: Clock = utc_now):
         """`clock`: when predictions are made and fall due (tests move it)."""
@@ -72,9 +102,8 @@ class Companion:
         self.packs = Packs(self.parts)
         self.affect = Affect(soul)  # what the Self values, fears and seeks: parts grow from it
         self.predictions = Predictions(soul, clock)
-        names = lambda: (self.name, self.user_name)  # noqa: E731
-        self.bidding = Bidding(soul, chat, self.parts, embedder, self.affect, self.predictions, names)
-        self.self_model = SelfModel(soul, lambda floor: self.conversation.workspace().floor_tokens(floor, self.name))
+        self.bidding = Bidding(soul, chat, self.parts, embedder, self.affect, self.predictions, self._names)
+        self.self_model = SelfModel(soul, self._floor_tokens)
         self.feelings = Feelings(soul)
         self.history = History(soul, self.indexer)
         self.recaller = Recall(soul, self.indexer)
@@ -83,8 +112,7 @@ class Companion:
         self.conversation = Conversation(
             messages=self.messages, memories=self.memories, self_model=self.self_model, feelings=self.feelings,
             clerk=self.clerk, record=self.workspace_record, chat=chat,
-            names=lambda: (self.name, self.user_name), searched=lambda: (soul.writes(), self.indexer.mark()),
-            session=session, bidding=self.bidding)
+            names=self._names, searched=self._searched, session=session, bidding=self.bidding)
         # Learning about the person as they talk (reflect/human.py); a person may turn it off for this soul.
         self.gate = Gate(soul, self.self_model)
         self.episodes = Episodes(soul, self.indexer)
@@ -93,16 +121,13 @@ class Companion:
                                                                  self.gate), soul,
                                    learns=soul.get_meta("learns_in_conversation", "1") == "1",
                                    quick=QuickReflection(soul, chat, self.messages, self.self_model, self.feelings,
-                                                         names=lambda: (self.name, self.user_name)),
+                                                         names=self._names),
                                    every=soul.get_int(EVERY, 1),
                                    deep=DeepReflection(soul, chat, self.messages, self.episodes, self.rules,
                                                        self.self_model, self.memories, self.gate,
-                                                       names=lambda: (self.name, self.user_name),
-                                                       tending=lambda cancel: Hygiene(
-                                                           soul, chat, self.parts, messages=self.messages,
-                                                           name=self.name).run(cancel)),
-                                   evaluation=Evaluation(chat, self.parts, self.predictions, names),
-                                   creation=PartCreation(chat, self.parts, self.affect, names, clock))
+                                                       names=self._names, tending=self._tend),
+                                   evaluation=Evaluation(chat, self.parts, self.predictions, self._names),
+                                   creation=PartCreation(chat, self.parts, self.affect, self._names, clock))
         self.rhythm = Rhythms(soul, self.reflector)
         # Another program on this soul (the window and `python -m anima chat`) may change these meanwhile: they
         # are read again when it has written something (the indexer notices, at the next recall).
@@ -110,10 +135,26 @@ class Companion:
         self.indexer.on_change_elsewhere(self._reread_settings)
         # The character cards it came from, and itself as one (SillyTavern's formats).
         self.characters = Characters(soul, self.self_model, self.gate, self.world, self.conversation,
-                                     names=lambda: (self.name, self.user_name), quiet=self.reflector.turn_started)
+                                     names=self._names)
         self.evolution = Evolution(soul, chat, self.self_model, self.rules,
                                    GovernedRewrite(soul, self.self_model, self.gate), learned=self.memories.inferred,
-                                   names=lambda: (self.name, self.user_name))
+                                   names=self._names)
+
+    def _names(self) -> tuple[str, str]:
+        """The companion's name and the person's, as they are now (the rooms ask at each use: an import renames)."""
+        return self.name, self.user_name
+
+    def _floor_tokens(self, floor: SelfFloor) -> int:
+        """What the SELF floor takes of the prompt, as the workspace lays it out (the self model's caps)."""
+        return self.conversation.workspace().floor_tokens(floor, self.name)
+
+    def _searched(self) -> tuple:
+        """A mark of what recall searches, that changes when anything it could find does."""
+        return self.soul.writes(), self.indexer.mark()
+
+    def _tend(self, cancel: threading.Event) -> Tended:
+        """Parts hygiene, as deep reflection runs it (reflect/hygiene.py)."""
+        return Hygiene(self.soul, self.chat, self.parts, messages=self.messages, name=self.name).run(cancel)
 
     def _stored_settings(self) -> tuple[str | None, str | None]:
         return self.soul.get_meta("learns_in_conversation"), self.soul.get_meta(EVERY)
@@ -169,7 +210,7 @@ class Companion:
     def learns(self, on: bool) -> None:
         self.reflector.learns = on
 
-    def on_background_failure(self, listener) -> None:
+    def on_background_failure(self, listener: Callable[[str], None]) -> None:
         """`listener(what)` hears, from a background thread, of work between turns that failed because of a bug
         (`what` is one line for the person, never what they said)."""
         self.reflector.on_failure(listener)
@@ -181,20 +222,54 @@ class Companion:
         if reflector is not None:
             reflector.tell(what)
 
+    # ---- the models and the index ------------------------------------------------
+
+    @property
+    def model_name(self) -> str:
+        return self.chat.name
+
+    def model_ready(self) -> bool:
+        """Whether the chat model has loaded (one the person chose may take many seconds); one that loads nothing
+        is always ready."""
+        return getattr(self.chat, "ready", True)
+
+    def gpu_report(self, load: bool = False) -> str:
+        """Where the chat model runs, in one line for a person (models/gpu.py). `load`: a local model is loaded
+        first, so the report can count its layers."""
+        if load:
+            getattr(self.chat, "llama", None)  # a local model's llama.cpp handle waits until it has loaded
+        return gpu_report(self.chat)
+
+    def indexing(self) -> bool:
+        """Whether the vector index is still loading or re-indexing in the background."""
+        return self.indexer_thread.is_alive()
+
+    def wait_until_indexed(self) -> None:
+        """Wait for the vector index to load (a command that recalls or forgets needs all of it)."""
+        self.indexer_thread.join()
+
+    def on_soul(self, soul: Soul) -> "Companion":
+        """A companion on `soul`, in this one's home, with this one's models (the window's import: this one is
+        closed with models=False, and loading them again would take seconds)."""
+        return Companion(self.home, soul, self.chat, self.embedder)
+
     # ---- a turn -------------------------------------------------------------
 
     def start_session(self) -> None:
         """A new conversation: recent turns start empty, and earlier ones come back by recall."""
-        self.reflector.turn_started()
         self.conversation.restart()
 
     def turn(self, text: str, cancel: threading.Event | None = None, external: list[External] = (),
-             heard=lambda said: None) -> TurnStream:
+             heard: Callable[[list[dict]], None] | None = None) -> TurnStream:
         """Record the message (and any text from outside sent with it) and prepare the reply; iterate the result
         to stream it. `heard`: see TurnStream."""
-        self.reflector.turn_started()
         return TurnStream(self.conversation, text, external=external, cancel=cancel, reply_tokens=self.reply_tokens,
                           temperature=self.temperature, after=self.reflector.after, heard=heard)
+
+    def interrupt(self) -> None:
+        """Stop the work between turns as a turn would (deep reflection at the model's next token) and wait for
+        it: the window does before it closes."""
+        self.conversation.interrupt()
 
     def read_draft(self, text: str) -> None:
         """The person paused while typing: the model reads ahead what that message would make. Never blocks."""
@@ -206,11 +281,12 @@ class Companion:
 
     def reflect(self) -> Reflected:
         """Quick reflection now, on what it has not read yet (`python -m anima reflect`)."""
-        self.reflector.turn_started()  # nothing else between turns uses the model meanwhile
-        done = self.reflector.quick.run()
-        if done.working_memory is not None:
-            self.conversation.note_reflected(done.working_memory)
-        return done
+        self.conversation.interrupt()  # nothing else between turns uses the model meanwhile
+        return self.reflector.reflect_now()
+
+    def can_reflect_deeply(self, only_if_pending: bool = False) -> bool:
+        """Whether deep reflection can run: it is on, and (`only_if_pending`) it has something to reflect on."""
+        return self.reflector.deepens(only_if_pending)
 
     def reflect_deeply(self) -> Deepened | None:
         """Deep reflection now (`python -m anima reflect --deep`; the window when the person is idle): episodes,
@@ -219,7 +295,7 @@ class Companion:
 
     def evolve(self) -> Evolved:
         """Rewrite the persona from what was learned, as governance allows (/evolve, the window's button)."""
-        self.reflector.turn_started()  # nothing else between turns uses the model meanwhile
+        self.conversation.interrupt()  # nothing else between turns uses the model meanwhile
         return self.evolution.run()
 
     def sovereignty(self) -> Sovereignty:
@@ -237,16 +313,45 @@ class Companion:
 
     @parts_mode.setter
     def parts_mode(self, mode: str | Mode) -> None:
-        self.reflector.turn_started()  # bids weighed in the other mode are not used
-        self.bidding.set_mode(mode)
-        self.conversation.restart_bids()
+        self.conversation.set_mode(mode)
+
+    def shown_parts(self) -> list[PartShown]:
+        """The parts as the Open Mind shows them: active first, each with its lineage, its edits and its recent
+        bids."""
+        return open_parts.shown_parts(self.soul, self.parts, bids=self.bidding.of_part)
+
+    def edit_part(self, part_id: int, text: str, *, shown: dict) -> Part:
+        """The person's edit of a part as one whole JSON text, made from `shown`, the part as it was shown to them
+        (open_parts.edit_whole: refused, changing nothing, when the part changed since)."""
+        return open_parts.edit_whole(self.parts, part_id, text, shown=shown)
+
+    def shown_predictions(self) -> list[PredictionShown]:
+        """Every prediction with its part's name, as the Open Mind lists them (the soonest due first)."""
+        return open_parts.predictions(self.soul)
+
+    def all_predictions(self) -> tuple[datetime, list[Prediction]]:
+        """The companion's time now, and every prediction, newest first (Prediction.status(now) tells pending, due
+        and evaluated apart)."""
+        return self.predictions.now(), self.predictions.all()
+
+    def install_pack(self, pack: dict) -> Installed:
+        """A parts pack read from a file (parts/packs.py): its affect profile and its parts."""
+        return self.packs.install(pack)
+
+    def export_pack(self, name: str, description: str) -> dict:
+        """The active parts and the affect profile, as a pack."""
+        return self.packs.export(name, description)
+
+    def tend_parts(self, only: list[int] | None = None) -> Tended:
+        """Parts hygiene now, on the parts that are due (or those in `only`): `python -m anima parts tend`."""
+        return tend(self.soul, self.chat, self.parts, messages=self.messages, name=self.name, only=only)
 
     def evaluate_due(self) -> list[Evaluated]:
         """Judge the predictions that fell due now, as the reflector does between turns."""
-        self.reflector.turn_started()
-        return self.reflector.evaluation.run()
+        self.conversation.interrupt()
+        return self.reflector.evaluate_now()
 
-    def recall(self, query: str, k: int = 10, exclude=frozenset()) -> list[Recalled]:
+    def recall(self, query: str, k: int = 10, exclude: frozenset = frozenset()) -> list[Recalled]:
         return self.clerk.pick(query, k, exclude)
 
     def why(self, message_id: int) -> list[dict]:
@@ -260,7 +365,7 @@ class Companion:
     def forget(self, kind: str, item_id: int) -> Forgotten:
         """Forget one item everywhere, the live conversation and the model's computed prompt included; for a
         message, what the companion wrote with words only it held too (knowledge/traces.py)."""
-        self.reflector.turn_started()  # nothing between turns may hold it meanwhile
+        self.conversation.interrupt()  # nothing between turns may hold it meanwhile
         with self.soul.transaction():
             words = traces.specific_words(self.soul, kind, item_id, (self.name, self.user_name))
             gone = self.soul.forget(kind, item_id)
@@ -274,12 +379,12 @@ class Companion:
         """Forget everything whose own words name a person (store/forget.py); says what went, by kind."""
         if name_pattern(name) is None:  # a blank name names no one: refused, not a forget of nothing that writes
             raise InvalidEdit("Name the person to forget: the name given is blank.")
-        self.reflector.turn_started()
+        self.conversation.interrupt()
         gone = self.soul.forget_person(name)
         self.conversation.forget(set(gone.taken), name_pattern(name))
         return gone
 
-    def gone_since(self, forgets: int | None, message_ids) -> tuple[int, set[int]]:
+    def gone_since(self, forgets: int | None, message_ids: Iterable[int]) -> tuple[int, set[int]]:
         """The soul's count of forgets (any program's), and which of these messages are no longer stored when it
         is not `forgets`: what a window shows that another program forgot. One read of a count while nothing
         was forgotten."""
@@ -309,6 +414,27 @@ class Companion:
             if decision.verdict is not Verdict.APPLY:
                 raise InvalidEdit(f"That was not saved: {decision.reason}. The old text is kept.")
 
+    def forgets(self) -> int:
+        """How many forgets the soul has seen, by any program: a change means something shown may be gone."""
+        return self.soul.forgets()
+
+    def data_version(self) -> int:
+        """A count that changes when another program on the soul commits anything."""
+        return self.soul.data_version()
+
+    def said_elsewhere(self, after_id: int, limit: int) -> list[dict]:
+        """What another program on this soul stored of its own conversation after message `after_id`, the oldest
+        `limit` first (this session's own messages are never among them)."""
+        return self.conversation.said_elsewhere(after_id, limit)
+
+    def growth_log(self) -> list[GrowthEntry]:
+        """The growth log's newest entries, newest first, each with what it cites."""
+        return GrowthLog(self.soul).entries()
+
+    def edits_of(self, kind: str, item_id: int) -> list[dict]:
+        """The history of one item's edits, oldest first."""
+        return self.soul.history(kind, item_id)
+
     def provenance(self, kind: str, item_id: int) -> str:
         """Where an item came from, for a person ("text you pasted, message #12"; "not recorded" for old items)."""
         return shown(self.soul.provenance(kind, item_id))
@@ -317,19 +443,23 @@ class Companion:
         """Changes that wait for the person's say, each with where it came from."""
         return self.gate.pending() if pending_only else self.gate.proposals()
 
-    def on_proposals(self, listener) -> None:
+    def proposal_stale(self, proposal: dict, floor: SelfFloor) -> str | None:
+        """Why a proposal can no longer be applied as it was proposed (`floor`: the self as it is now), or None."""
+        return self.gate.stale(proposal, floor)
+
+    def on_proposals(self, listener: Callable[[], None]) -> None:
         """`listener()` hears, from any thread, that proposals were made or resolved (the window counts them)."""
         self.gate.on_proposals(listener)
 
     def accept_proposal(self, proposal_id: int) -> None:
-        self.reflector.turn_started()
+        self.conversation.interrupt()
         self.gate.accept(proposal_id)
 
     def reject_proposal(self, proposal_id: int) -> None:
         self.gate.reject(proposal_id)
 
     def undo(self, edit_id: int) -> None:
-        self.reflector.turn_started()
+        self.conversation.interrupt()
         gone = self.history.undo(edit_id)
         if gone:
             self.conversation.forget(set(gone))
@@ -339,7 +469,7 @@ class Companion:
 
     # ---- the portable core and the readable exports ----------------------------
 
-    def export_core(self, path: str | Path, export_passphrase: str, progress=None) -> None:
+    def export_core(self, path: str | Path, export_passphrase: str, progress: Progress | None = None) -> None:
         Home.export(self.soul, path, export_passphrase, progress)
 
     def export_json(self, path: str | Path) -> dict[str, int]:
@@ -349,7 +479,7 @@ class Companion:
         """Close what it opened: the work between turns, the index loading, the soul, and the chat model.
         `models=False`: the chat model stays open, for the companion that takes this one's place on another
         soul (the window's import): a closed llama.cpp model, used again, crashes the process."""
-        self.reflector.turn_started()
+        self.conversation.interrupt()
         if self.indexer_thread.ident is not None:
             self.indexer_thread.join()
         self.indexer.close()  # keeps the built vector graph in the soul when that is cheap

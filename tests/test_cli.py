@@ -449,13 +449,13 @@ def test_parts_are_listed_with_control_characters_shown_not_obeyed(companion, pa
 def test_listing_parts_or_proposals_never_loads_the_vectors(anima_home, monkeypatch, capsys):
     """Rows only: on a soul of 100,000 messages, loading the embedder and every vector took 7 s and 930 MB to
     print "No parts yet."; a command that recalls nothing starts neither."""
-    from anima import cli
+    from anima import cli, cli_open
     from anima.models import embedder
     from anima.models.fake import FakeChatModel, FakeEmbedder
     from anima.retrieval.indexer import Indexer
     Home(anima_home).create(PASSPHRASE).close()
     monkeypatch.setenv("ANIMA_PASSPHRASE", PASSPHRASE)
-    monkeypatch.setattr(cli, "chosen_chat_model", lambda args: FakeChatModel())
+    monkeypatch.setattr(cli_open, "chosen_chat_model", lambda args: FakeChatModel())
     monkeypatch.setattr(embedder, "MiniLMEmbedder", FakeEmbedder)
     started = []
     real_start = Indexer.start

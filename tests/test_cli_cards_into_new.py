@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from anima import cli
+from anima import cli, cli_open
 from anima.errors import DiskFull
 from anima.interchange.characters import Characters
 from anima.models import embedder, fake, llama
@@ -107,12 +107,12 @@ def test_a_companion_another_program_made_while_the_passphrase_was_asked_stays(f
     this command's create meets it, says so, and takes nothing of it away (found by a review)."""
     card = tmp_path / "mira.json"
     card.write_text(json.dumps(v2()))
-    real_ask = cli.ask
+    real_ask = cli_open.ask
 
     def ask(*a, **k):
         Home(anima_home).create(PASSPHRASE, name="Theirs").close()  # the other program, meanwhile
         return real_ask(*a, **k)
-    monkeypatch.setattr(cli, "ask", ask)
+    monkeypatch.setattr(cli_open, "ask", ask)
     assert cli.main(["import-card", str(card), "--into-new"]) == 2
     assert "A companion already lives" in one_line(capsys)
     with Home(anima_home).unlock(PASSPHRASE) as soul:

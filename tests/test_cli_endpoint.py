@@ -12,7 +12,8 @@ import keyring
 import keyring.backends.null
 import pytest
 
-from anima.cli import build_parser, chosen_chat_model
+from anima.cli import build_parser
+from anima.cli_open import chosen_chat_model
 from anima.errors import KnownError
 from anima.models import endpoint_key
 from anima.models.chat import ModelError

@@ -5,7 +5,7 @@ import getpass
 
 import pytest
 
-from anima import cli
+from anima import cli, cli_open
 from anima.errors import WeakPassphrase
 from anima.store import Home, keys
 from tests.conftest import PASSPHRASE
@@ -100,7 +100,7 @@ def test_typed_in_a_terminal_a_short_passphrase_is_refused_before_it_is_asked_ag
     monkeypatch.setattr(cli.sys.stdin, "isatty", lambda: True, raising=False)
     monkeypatch.setattr(getpass, "getpass", typed)
     with pytest.raises(WeakPassphrase) as err:
-        cli.ask("ANIMA_PASSPHRASE", "Choose a passphrase: ", confirm=True, choosing="a passphrase")
+        cli_open.ask("ANIMA_PASSPHRASE", "Choose a passphrase: ", confirm=True, choosing="a passphrase")
     assert str(err.value) == "Choose a passphrase of at least 8 characters." and err.value.exit_status == 2
     assert asked == ["Choose a passphrase: "]
 
@@ -186,8 +186,8 @@ def test_typed_in_a_terminal_the_strength_shown_weighs_the_names(monkeypatch, ca
     monkeypatch.setattr(cli.sys.stdin, "isatty", lambda: True, raising=False)
     monkeypatch.setattr(getpass, "getpass", lambda prompt: NAME)
     with pytest.raises(WeakPassphrase):
-        cli.ask("ANIMA_PASSPHRASE", "Choose a passphrase: ", confirm=True, choosing="a passphrase", known=(NAME,))
-    assert cli.ask("ANIMA_PASSPHRASE", "Choose a passphrase: ", confirm=True, choosing="a passphrase") == NAME
+        cli_open.ask("ANIMA_PASSPHRASE", "Choose a passphrase: ", confirm=True, choosing="a passphrase", known=(NAME,))
+    assert cli_open.ask("ANIMA_PASSPHRASE", "Choose a passphrase: ", confirm=True, choosing="a passphrase") == NAME
     assert capsys.readouterr().err.startswith("Strength: ")
 
 
@@ -254,5 +254,5 @@ def test_typed_in_a_terminal_in_another_encoding_a_passphrase_is_not_text_in_one
     monkeypatch.setattr(cli.sys.stdin, "isatty", lambda: True, raising=False)
     monkeypatch.setattr(getpass, "getpass", typed)
     with pytest.raises(PassphraseNotText) as err:
-        cli.ask("ANIMA_PASSPHRASE", "Passphrase: ")
+        cli_open.ask("ANIMA_PASSPHRASE", "Passphrase: ")
     assert err.value.exit_status == 2 and "not text" in str(err.value)

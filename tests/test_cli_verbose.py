@@ -25,7 +25,7 @@ def test_a_model_on_a_server_is_not_said_to_run_here():
 # A chat whose learning meets a full disk, on the fake models (a script, so the terminal's logging is its own).
 _LEARNING_FAILS = """
 import sys
-from anima import cli
+from anima import cli, cli_open
 from anima.errors import DiskFull
 from anima.models import embedder, fake
 from anima.reflect.reflector import Reflector
@@ -37,7 +37,7 @@ def chat(args):
     for _ in range(4):
         model.enqueue("Hello!")
     return model
-cli.chosen_chat_model = chat
+cli_open.chosen_chat_model = chat
 embedder.MiniLMEmbedder = fake.FakeEmbedder
 sys.exit(cli.main(sys.argv[1:]))
 """

@@ -50,27 +50,6 @@ def window_step(run: selftest.Run) -> None:
     run.step("window", window)
 
 
-def first_paint() -> int:
-    """`anima --first-paint`: start as a person would, print "painted" when the main window is first painted,
-    and quit (bench/bundle.py times it from the process's start, the bundle's against the source's)."""
-    import sys
-
-    from PySide6.QtWidgets import QApplication
-
-    from .app import follow_system_theme, start
-    from .first_paint import FirstPaint
-
-    app = QApplication(sys.argv[:1])
-    follow_system_theme(app)
-    watcher = FirstPaint()
-    app.installEventFilter(watcher)
-    window = start()
-    app.exec()
-    if window.companion is not None:
-        window.companion.close()
-    return 0 if watcher.seen else 1
-
-
 def main() -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication

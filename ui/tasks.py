@@ -1,10 +1,13 @@
 """Running the core off the UI thread: the window never waits on the model or the disk."""
 
 import traceback
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThread, QThreadPool, Signal, Slot
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
 
 
 class _Signals(QObject):
@@ -79,7 +82,7 @@ class TurnWorker(QThread):
     finished_turn = Signal(object)
     failed = Signal(object)
 
-    def __init__(self, companion, text: str, cancel, parent=None, external=()):
+    def __init__(self, companion: "Companion", text: str, cancel, parent=None, external=()):
         super().__init__(parent)
         self.companion, self.text, self.cancel, self.external = companion, text, cancel, list(external)
 
@@ -105,20 +108,19 @@ class ReflectWorker(QThread):
     """Deep reflection in its own thread (the design's background reflector): `began` once it reflects, then
     `finished_reflecting` with what it did (anima's Deepened; None when there was nothing to reflect on, or when it
     failed, which the companion tells its failure listeners) or `failed` with an error it raised. A turn started
-    meanwhile pre-empts it at the model's next token (companion.turn does that); it goes on the next time."""
+    meanwhile pre-empts it at the model's next token (the conversation tells the reflector); it goes on next time."""
 
     began = Signal()
     finished_reflecting = Signal(object)
     failed = Signal(object)
 
-    def __init__(self, companion, only_if_pending: bool, parent=None):
+    def __init__(self, companion: "Companion", only_if_pending: bool, parent=None):
         super().__init__(parent)
         self.companion, self.only_if_pending = companion, only_if_pending
 
     def run(self):
         try:
-            deep = self.companion.reflector.deep
-            if deep is None or (self.only_if_pending and not deep.pending()):
+            if not self.companion.can_reflect_deeply(self.only_if_pending):
                 done = None
             else:
                 # The work after the last turn first (learning, quick reflection): Reflector.deepen waits for it

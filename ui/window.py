@@ -15,9 +15,10 @@ shows what it made when it ends.
 
 import logging
 import threading
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QIcon, QKeySequence, QPixmap
 from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QMainWindow, QProgressBar, QPushButton,
                                QSplitter, QStatusBar, QVBoxLayout, QWidget)
 
@@ -25,6 +26,9 @@ from anima import __version__
 from anima.errors import DiskError, DiskFull, KnownError, SoulBusy
 
 from . import errors, tasks
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
 
 IDLE_MS = 3 * 60_000  # idle this long (no typing, no turn): the companion reflects deeply
 TITLE = f"Anima {__version__}"  # the app's name and version, in every title
@@ -44,9 +48,10 @@ class MainWindow(QMainWindow):
     reflected = Signal(object)  # deep reflection ended: what it did (anima's Deepened), or None
     idle_ms = IDLE_MS  # a test sets a shorter one
 
-    def __init__(self, companion=None, settings=None, parent=None):
+    def __init__(self, companion: "Companion | None" = None, settings=None, parent=None):
         super().__init__(parent)
-        self.companion, self.settings = None, settings
+        self.companion: Companion | None = None
+        self.settings = settings
         self.setWindowTitle(TITLE)
         self.resize(1100, 720)
         self.worker = None
@@ -151,15 +156,12 @@ class MainWindow(QMainWindow):
                          ("E&xport character card…", card_import.export_card)):
             cards.addAction(text, lambda fn=fn: fn(self))
 
-    def set_companion(self, companion, looks: tuple[str, bytes] | None = None) -> None:
+    def set_companion(self, companion: "Companion", looks: tuple[str, bytes] | None = None) -> None:
         """Show a soul: at start, or another one after an import (a fresh transcript and Open Mind). `looks`: its
         name and picture, read off the UI thread (open_companion); else read here."""
         self._stop_reflecting()  # the old soul's (an import closed it, which stopped it already)
         self.companion = companion
-        name, picture = looks if looks is not None else (companion.name, None)
-        self.setWindowTitle(f"{name} — {TITLE}")
-        from .dialogs.card_import import show_picture
-        show_picture(self, companion, picture)  # its card's picture, if it came from one
+        self.show_looks(*(looks if looks is not None else (companion.name, companion.characters.avatar())))
         self.trouble.setText("")
         companion.on_background_failure(self.background_failed.emit)
         companion.on_proposals(self.proposals_changed.emit)
@@ -171,6 +173,13 @@ class MainWindow(QMainWindow):
         self.show_pending(0)
         self.refresh_pending()
         self.note_activity()
+
+    def show_looks(self, name: str, picture: bytes | None) -> None:
+        """The companion's name in the title, and its picture (its card's, if it came from one) as the icon."""
+        self.setWindowTitle(f"{name} — {TITLE}")
+        pixmap = QPixmap()
+        if picture and pixmap.loadFromData(picture):
+            self.setWindowIcon(QIcon(pixmap))
 
     def show_history(self, same_soul: bool = False) -> None:
         """The transcript anew, from the soul's newest page of history. A message typed while the companion opened
@@ -390,7 +399,7 @@ class MainWindow(QMainWindow):
                 then()
         tasks.run(load, shown, failed, self)
 
-    def _read_newest_again(self, companion, waited: int) -> None:
+    def _read_newest_again(self, companion: "Companion", waited: int) -> None:
         # Not for a soul swapped out since, nor once a page of it is shown (a history shown anew reads its own).
         if companion is self.companion and not self.elsewhere.following and not self.reading_history:
             self.load_older(None, again=waited)
@@ -422,10 +431,10 @@ class MainWindow(QMainWindow):
     def update_status(self) -> None:
         if self.companion is None:
             return
-        ready = getattr(self.companion.chat, "ready", True)  # a model still loading (or not started)
+        ready = self.companion.model_ready()  # a model still loading (or not started)
         self.loading.setVisible(not ready)
         self.loading_label.setText("" if ready else "Waking the mind… (you can already write)")
-        indexing = self.companion.indexer_thread.is_alive()
+        indexing = self.companion.indexing()
         self.busy.setText("thinking in the background…" if indexing or self.worker else "")
 
     # ---- reflecting deeply while the person is away ------------------------------
@@ -440,7 +449,7 @@ class MainWindow(QMainWindow):
         The timer is started again only by activity, so this happens once per idle stretch."""
         if self.companion is None or self.worker is not None or self.reflecting is not None or self.queued:
             return
-        if not getattr(self.companion.chat, "ready", True):  # the model still loading: wait another stretch
+        if not self.companion.model_ready():  # the model still loading: wait another stretch
             self.idle.start(self.idle_ms)
             return
         self._reflect(only_if_pending=True)
@@ -588,9 +597,8 @@ class MainWindow(QMainWindow):
         accepted = dialog.exec()
         soul = dialog.result_value if accepted else dialog.reopened
         if soul is not None:  # the imported soul, or the one here opened again after a refused swap closed it
-            from anima.companion import Companion
             self.companion = None  # closed: what is typed meanwhile waits for the new one
-            self.open_companion(lambda: Companion(old.home, soul, old.chat, old.embedder),
+            self.open_companion(lambda: old.on_soul(soul),
                                 lambda error: errors.show(self, error))
 
     def passphrase(self) -> None:
@@ -651,7 +659,7 @@ class MainWindow(QMainWindow):
         self.closing = True
         self.stop_reply()
         if self.reflecting is not None:
-            self.reflecting.companion.reflector.turn_started()  # stops deep reflection at the model's next token
+            self.reflecting.companion.interrupt()  # stops deep reflection at the model's next token
         if any(t is not None and t.isRunning() for t in (self.worker, self.reflecting)):
             # A model can be slow to notice the cancel, and the window must not freeze meanwhile: it stays, unusable,
             # and closes for real when the thread ends (_thread_ended). The turn keeps what it keeps, as on Stop;

@@ -116,6 +116,22 @@ class Conversation:
         # What another program on the soul says from now on (`anima chat` beside the window) joins this session's
         # transcript before the next turn: the person reads it in both, and may go on from it in either.
         self._elsewhere = SaidElsewhere(messages, self.session)
+        self._interrupted: list[Callable[[], None]] = []  # who yields when the person comes first (interrupt)
+
+    # ---- the person comes first ------------------------------------------------
+
+    def on_interrupt(self, listener: Callable[[], None]) -> None:
+        """`listener()` hears, in the caller's thread, that the person needs the model and the soul now, and the
+        conversation goes on once it returns: the reflector yields then (Reflector.turn_started)."""
+        self._interrupted.append(listener)
+
+    def interrupt(self) -> None:
+        """The person needs the model and the soul now: a turn begins (TurnStream), a new session, another parts
+        mode, or what they asked of the companion (a forget, an undo, a proposal accepted, reflection or evolution
+        now, a card applied, closing). What works between turns yields first; a turn that starts while reflection
+        uses the model makes reflection yield, never the other way round (DESIGN.md)."""
+        for listener in self._interrupted:
+            listener()
 
     # ---- reading the state --------------------------------------------------
 
@@ -541,6 +557,7 @@ class Conversation:
 
     def restart(self) -> None:
         """A new conversation: recent turns start empty, and earlier ones come back by recall."""
+        self.interrupt()
         session = now()
         self._elsewhere.restart(session)  # first: a soul that fails it leaves the session as it was
         with self.lock:
@@ -552,8 +569,11 @@ class Conversation:
             self._focus_shown = self._feelings_shown = ""
             self._floor_sent = None
 
-    def restart_bids(self) -> None:
-        """Bids weighed so far are dropped (the mode changed): the next message's parts bid again."""
+    def set_mode(self, mode: str | Mode) -> None:
+        """The parts' mode changes (parts/bids.py): bids weighed so far are dropped, and the next message's parts
+        bid again."""
+        self.interrupt()  # bids weighed in the other mode are not used
+        self.bidding.set_mode(mode)
         with self.lock:
             self._heard, self._drafted = [], None
             self._changes += 1  # what recall may show the Self changed with the mode

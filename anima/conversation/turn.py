@@ -42,7 +42,8 @@ class TurnStream:
     def __init__(self, conversation: Conversation, text: str, *, external: list[External] = (),
                  cancel: threading.Event | None = None, reply_tokens: int = 384, temperature: float = 0.7,
                  after: Callable[[str, str], None] = lambda user_text, reply: None,
-                 heard: Callable[[list[dict]], None] = lambda said: None):
+                 heard: Callable[[list[dict]], None] | None = None):
+        conversation.interrupt()  # the person comes first: the work between turns yields before anything is read
         self.conversation = conversation
         self.cancel = cancel or threading.Event()
         self.reply_tokens, self.temperature, self._after = reply_tokens, temperature, after
@@ -55,7 +56,8 @@ class TurnStream:
         # What another program on the soul said since the last turn, read before this message (`anima chat` shows
         # it above the reply). First: what was recalled for the draft may be in it.
         self.meanwhile = conversation.catch_up_elsewhere()
-        heard(self.meanwhile)
+        if heard is not None:
+            heard(self.meanwhile)
         drafted = conversation.recalled_for_draft(self.user_text)  # asked before the message is stored
         self.forgets_at = conversation.begin_turn()
         ids = conversation.record_sent(typed, external)

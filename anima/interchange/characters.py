@@ -109,11 +109,12 @@ class Plan:
 
 class Characters:
     def __init__(self, soul: Soul, self_model: SelfModel, gate: Gate, world: WorldCards, conversation: Conversation,
-                 names: Callable[[], tuple[str, str]], quiet: Callable[[], None]):
-        """`names`: the companion's name and the person's, as they are now; `quiet`: stops the work between
-        turns, so that nothing reads the old self while an import changes it."""
+                 names: Callable[[], tuple[str, str]]):
+        """`names`: the companion's name and the person's, as they are now. Applying a card interrupts the
+        conversation first (Conversation.interrupt): the work between turns stops, so that nothing reads the old
+        self while an import changes it."""
         self.soul, self.self_model, self.gate, self.world = soul, self_model, gate, world
-        self.conversation, self.names, self.quiet = conversation, names, quiet
+        self.conversation, self.names = conversation, names
         keep_stored(soul)  # cards a version before stored whole (store/migrations.m013_cards_to_keep)
 
     # ---- what comes in, and where ----------------------------------------------------------
@@ -152,7 +153,7 @@ class Characters:
     def apply(self, p: Plan) -> lorebook.Imported:
         """Make the plan so, in one transaction: all of it, or (on any error) none of it."""
         soul, detail = self.soul, p.card.source or p.name
-        self.quiet()
+        self.conversation.interrupt()
         with soul.transaction() as con:
             soul.set_meta("name", p.name)
             if p.persona:

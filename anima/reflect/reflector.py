@@ -37,11 +37,11 @@ from ..conversation import Conversation
 from ..errors import ForgottenMeanwhile, KnownError, SoulClosed
 from .human import HumanNotes
 from ..knowledge.messages import clean
-from ..parts.predictions import Evaluation
+from ..parts.predictions import Evaluated, Evaluation
 from ..store.soul import Soul
 from .deep import DeepReflection, Deepened
 from .parts import PartCreation
-from .quick import Outcome, QuickReflection
+from .quick import Outcome, QuickReflection, Reflected
 from .read_ahead import read_ahead, read_draft
 
 log = logging.getLogger(__name__)
@@ -72,6 +72,7 @@ class Reflector:
         self.preempt = threading.Event()
         self.latest_draft = ""
         self._failure_listeners: list[Callable[[str], None]] = []
+        conversation.on_interrupt(self.turn_started)  # the person comes first: told by the conversation
 
     def on_failure(self, listener: Callable[[str], None]) -> None:
         """`listener(what)` hears of a job that failed because of a bug; `what` never holds message text."""
@@ -83,8 +84,9 @@ class Reflector:
             listener(what)
 
     def turn_started(self) -> None:
-        """A turn begins: learning stops where it is; a read-ahead in flight is finished, never thrown away
-        half-read."""
+        """A turn begins, or something else the person asked for that needs the model or the soul (the
+        conversation says which: Conversation.interrupt): learning stops where it is; a read-ahead in flight is
+        finished, never thrown away half-read."""
         self.preempt.set()
         with self._deep_state:
             self._turns_started += 1
@@ -129,6 +131,10 @@ class Reflector:
     def reflecting_deeply(self) -> bool:
         return self._deep_cancel is not None
 
+    def deepens(self, only_if_pending: bool = False) -> bool:
+        """Whether deep reflection can run: there is one, and (`only_if_pending`) it has something to reflect on."""
+        return self.deep is not None and (not only_if_pending or self.deep.pending())
+
     def deepen(self) -> Deepened | None:
         """Deep reflection now, in the caller's thread, once the work between turns is done. A turn that starts
         meanwhile pre-empts it; the next call goes on where it stopped. None when it failed (told to listeners)."""
@@ -153,6 +159,19 @@ class Reflector:
                 with self._deep_state:
                     self._deep_cancel = None
         return done[0] if done else None
+
+    def reflect_now(self) -> Reflected:
+        """Quick reflection now, in the caller's thread, on what it has not read yet (the conversation was
+        interrupted first, so nothing else between turns uses the model meanwhile)."""
+        done = self.quick.run()
+        if done.working_memory is not None:
+            self.conversation.note_reflected(done.working_memory)
+        return done
+
+    def evaluate_now(self) -> list[Evaluated]:
+        """Judge the predictions that fell due, now, in the caller's thread (the conversation was interrupted
+        first)."""
+        return self.evaluation.run()
 
     def wait(self) -> None:
         """Wait until the work between turns is done (a terminal fed by a pipe lets it finish, as a reader would)."""

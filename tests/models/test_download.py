@@ -104,7 +104,8 @@ def test_a_catalogue_model_downloads_into_the_data_directory(server, anima_home)
 
 @pytest.mark.slow  # the real bundled model (98 MB) is served, downloaded, then answers
 def test_the_downloaded_model_is_the_one_the_next_chat_uses(anima_home, monkeypatch):
-    from anima.cli import build_parser, open_companion
+    from anima.cli import build_parser
+    from anima.cli_open import open_companion
     from anima.models.defaults import default_gguf
     from anima.models.llama import LlamaChatModel
     from anima.settings import Settings

@@ -36,7 +36,8 @@ def wait_done(qtbot, dialog):
 
 
 def test_download_with_progress_then_save_and_the_next_start_uses_it(qtbot, server, anima_home):
-    from anima.cli import build_parser, chosen_chat_model
+    from anima.cli import build_parser
+    from anima.cli_open import chosen_chat_model
     dialog = dialog_for(qtbot, server)
     seen = []
     qtbot.mouseClick(dialog.download_button, Qt.LeftButton)

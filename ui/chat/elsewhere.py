@@ -9,7 +9,7 @@ while nobody else writes, a look is those two reads and nothing more.
 """
 
 import logging
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from PySide6.QtCore import QObject, QTimer
 
@@ -19,13 +19,16 @@ from .. import errors, tasks
 from .attachments import outside
 from .transcript import Bubble, Transcript
 
+if TYPE_CHECKING:
+    from anima.companion import Companion
+
 FOLLOW_MS = 2000
 PAGE = 200  # messages said elsewhere read at one look; more are read at the next
 log = logging.getLogger(__name__)
 
 
 class Elsewhere(QObject):
-    def __init__(self, transcript: Transcript, companion: Callable[[], object | None],
+    def __init__(self, transcript: Transcript, companion: Callable[[], "Companion | None"],
                  waiting: Callable[[], list[Bubble]], wrote: Callable[[], None], parent: QObject):
         """`companion()`: the one shown now (None while none is). `waiting()`: the bubbles of this window's
         messages not stored yet (the one being answered, those queued), below which nothing stored goes.
@@ -72,10 +75,10 @@ class Elsewhere(QObject):
         said_to, said_version, showing = self._said_to, self._said_version, self._shown
 
         def read():
-            now = companion.soul.data_version()
+            now = companion.data_version()
             said = []
             if said_to is not None and now != said_version:
-                said = [{**m, "outside": outside(m)} for m in companion.conversation.said_elsewhere(said_to, PAGE)]
+                said = [{**m, "outside": outside(m)} for m in companion.said_elsewhere(said_to, PAGE)]
             return companion.gone_since(forgets, shown), now, said
 
         def done(result) -> None:

@@ -5,15 +5,18 @@ as the one line the core says, and nothing is changed.
 """
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QIcon, QPixmap
+from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit, QVBoxLayout
 
 from anima.interchange import cards
 
 from .. import errors, tasks
-from ..window import TITLE
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
 
 CARD_FILTER = "Character cards (*.png *.json);;All files (*)"
 LOREBOOK_FILTER = "Lorebooks (*.json *.png);;All files (*)"
@@ -60,28 +63,19 @@ def _ready(window) -> bool:
     return True
 
 
-def show_picture(window, companion, picture: bytes | None = None) -> None:
-    """The companion's picture (its card's) as the window's icon; `picture` when it was read already."""
-    picture = companion.characters.avatar() if picture is None else picture
-    pixmap = QPixmap()
-    if picture and pixmap.loadFromData(picture):
-        window.setWindowIcon(QIcon(pixmap))
-
-
-def _applied(companion, apply):
+def _applied(companion: "Companion", apply):
     """Off the UI thread: apply(), then what the window shows after it (the name and the picture read the soul)."""
     done = apply()
     return done, companion.name, companion.characters.avatar()
 
 
-def _refresh(window, companion, applied, said) -> None:
+def _refresh(window, companion: "Companion", applied, said) -> None:
     """After an import: the name, the picture, the conversation as stored (the greeting) and the Open Mind.
     `said(done)`: the status line."""
     done, name, picture = applied
     if companion is not window.companion:
         return
-    window.setWindowTitle(f"{name} — {TITLE}")
-    show_picture(window, companion, picture)
+    window.show_looks(name, picture)
     window.show_history(same_soul=True)
     window.refresh_mind()
     window.statusBar().showMessage(said(done), 12000)

@@ -1,5 +1,7 @@
 """Export and import of the portable core, with progress and clear errors."""
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLineEdit, QPushButton, QWidget
 
@@ -7,6 +9,9 @@ from anima.store import Home
 from anima.store.keys import check_new_passphrase, passphrase_problem
 
 from .form import FormDialog
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
 
 
 class _Progress(QObject):
@@ -45,7 +50,7 @@ class _CoreDialog(FormDialog):
 
 
 class ExportDialog(_CoreDialog):
-    def __init__(self, companion, parent=None, known: tuple[str, ...] = ()):
+    def __init__(self, companion: "Companion", parent=None, known: tuple[str, ...] = ()):
         """`known`: the companion's name and the person's (the names a thief would try first), read beforehand off
         the UI thread: the strength meter weighs them at every keystroke, and the soul may be busy with a turn."""
         super().__init__("Export the whole soul", "One encrypted file holding everything your companion is and "

@@ -120,8 +120,9 @@ class SettingsDialog(FormDialog):
         # What this llama.cpp build does with them (anima/models/gpu.py), asked off the UI thread: it may load llama.cpp.
         self.gpu = QLabel("")
         self.form.addRow("", self.gpu)
-        chat = getattr(getattr(parent, "companion", None), "chat", None)
-        tasks.run(lambda: gpu_report(chat), lambda said: shiboken6.isValid(self.gpu) and self.gpu.setText(said))
+        companion = getattr(parent, "companion", None)  # the window's, once one is shown: its model's report
+        tasks.run(lambda: companion.gpu_report() if companion is not None else gpu_report(),
+                  lambda said: shiboken6.isValid(self.gpu) and self.gpu.setText(said))
         self.context = QSpinBox()
         self.context.setRange(1024, 131072)
         self.context.setSingleStep(1024)

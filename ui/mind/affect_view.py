@@ -3,11 +3,16 @@ the model reads it when it judges whether a moment deserves a part. Only the per
 checks it whole): an edit that breaks its schema, or holds a secret, is refused with the reason shown, the stored
 profile is kept, and the person's text stays to be fixed."""
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton
 
 from anima.parts.packs import AFFECT
 
 from .base import MindView
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
 
 SAID = {"values": "What I value", "fears": "What I fear", "seeks": "What I seek"}
 
@@ -19,7 +24,7 @@ def lines(text: str) -> list[str]:
 class AffectView(MindView):
     title = "Affect"
 
-    def __init__(self, companion, parent=None):
+    def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
         about = QLabel("What my Self cares about decides what deserves a part of its own. One line for each; "
                        "only you change it.")

@@ -1,6 +1,8 @@
 """What every Open Mind view shares: loading off the UI thread, showing what an edit broke, and telling what a
 forget took (the window takes the forgotten messages' bubbles off the transcript)."""
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
@@ -8,6 +10,9 @@ from anima.errors import KnownError
 from anima.store.forget import UNDER_WAY, UNDER_WAY_AFTER_S, Forgotten
 
 from .. import errors, tasks
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
 
 # A change still running after this says so, and the view waits for it (no second click meanwhile).
 SLOW_MS = round(UNDER_WAY_AFTER_S * 1000)
@@ -17,7 +22,7 @@ class MindView(QWidget):
     title = "?"
     forgotten = Signal(object)  # a change forgot something: what went (anima's Forgotten)
 
-    def __init__(self, companion, parent=None):
+    def __init__(self, companion: "Companion", parent=None):
         super().__init__(parent)
         self.companion = companion
         self.layout_ = QVBoxLayout(self)

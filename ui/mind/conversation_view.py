@@ -4,11 +4,16 @@ said it, message #123"); any one can be forgotten."""
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QLabel, QLineEdit, QMessageBox
 
 from .. import tasks
 from .table_view import TableView
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
+    from anima.knowledge.messages import Messages
 
 
 @dataclass(frozen=True)
@@ -32,7 +37,8 @@ def numbered(words: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def read(messages, words: str, page: int, *, after: int | None = None, down_to: int | None = None) -> Listing:
+def read(messages: "Messages", words: str, page: int, *, after: int | None = None,
+         down_to: int | None = None) -> Listing:
     """On a worker thread: the page older than message `after` (the newest page, without it), or, with `down_to`,
     everything down to that message again (what is shown, read anew after a change). For "#123": the
     conversation from message 123 back."""
@@ -56,7 +62,7 @@ class ConversationView(TableView):
     columns = ("when", "who", "message")
     page = 200
 
-    def __init__(self, companion, parent=None):
+    def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
         self.search = QLineEdit()
         self.search.setObjectName("search")

@@ -2,12 +2,17 @@
 emotional arc, significance and the companion's self-assessment. The person corrects any of these, or forgets
 one."""
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLineEdit, QMessageBox,
                                QPlainTextEdit)
 
 from anima.knowledge.episodes import ARC_CHARS, ASSESSMENT_CHARS, SUMMARY_CHARS
 
 from .table_view import TableView
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
 
 
 # In place of its summary, which went with the forget (store/forget.py _blank).
@@ -56,7 +61,7 @@ class EpisodesView(TableView):
     columns = ("when", "what happened", "mood", "mattered", "how I think I did")
     dialog = EpisodeDialog  # a test may put a scripted one in its place
 
-    def __init__(self, companion, parent=None):
+    def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
         self.action("Correct…", self.correct)
         self.action("Forget", self.forget)

@@ -5,7 +5,12 @@ feelings, working memory), and parts with their predictions. Each view is a Mind
 subclass that names its title and its view classes.
 """
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
 
 
 class ViewGroup(QWidget):
@@ -13,7 +18,7 @@ class ViewGroup(QWidget):
     kinds: tuple = ()      # the MindView classes it holds, in the selector's order
     name = "views"         # its selector's object name is f"{name}-selector"
 
-    def __init__(self, companion, parent=None):
+    def __init__(self, companion: "Companion", parent=None):
         super().__init__(parent)
         self.views = [cls(companion) for cls in self.kinds]
         self.selector = QComboBox()

@@ -2,11 +2,14 @@
 
 Append-only: no entry is ever edited, by the companion or the person; the person may forget one."""
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtWidgets import QLabel, QMessageBox
 
-from anima.self.growth import GrowthLog
-
 from .table_view import TableView
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
 
 
 def cited(entry) -> str:
@@ -20,17 +23,16 @@ class GrowthView(TableView):
     title = "Growth"
     columns = ("when", "how I changed", "from")
 
-    def __init__(self, companion, parent=None):
+    def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
         intro = QLabel("How I have changed, in my own words. Append-only: I never rewrite an entry; "
                        "you may forget one.")
         intro.setWordWrap(True)
         self.layout_.insertWidget(0, intro)
-        self.log = GrowthLog(companion.soul)
         self.action("Forget", self.forget)
 
     def load(self):
-        return self.log.entries()
+        return self.companion.growth_log()
 
     def show_data(self, rows):
         self.fill(rows, lambda g: (g.at[:10], g.entry, cited(g)))

@@ -1,13 +1,18 @@
 """The conversation history and the record of every edit, each edit undoable."""
 
+from typing import TYPE_CHECKING
+
 from .table_view import TableView
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
 
 
 class HistoryView(TableView):
     title = "Edits"
     columns = ("when", "who", "what", "change")
 
-    def __init__(self, companion, parent=None):
+    def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
         self.action("Undo this edit", self.undo)
 

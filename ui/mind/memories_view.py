@@ -2,9 +2,14 @@
 
 "source" is how it was learned; "from" is its provenance: who said it and in which message."""
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 
 from .table_view import TableView
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
 
 SOURCES = {"user_stated": "you said it", "inferred": "I inferred it", "untrusted": "outside text"}
 # A forget took the message it was learned from (store/forget.py): the fact stays, for the person to judge.
@@ -15,7 +20,7 @@ class MemoriesView(TableView):
     title = "Memories"
     columns = ("memory", "from", "source", "true from", "until", "superseded by", "importance")
 
-    def __init__(self, companion, parent=None):
+    def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
         self.action("Edit…", self.edit)
         self.action("Forget", self.forget)

@@ -1,3 +1,5 @@
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QTabWidget
 
@@ -7,6 +9,9 @@ from .memories_view import MemoriesView
 from .parts_tab import PartsTab
 from .proposals_view import ProposalsView
 
+if TYPE_CHECKING:
+    from anima.companion import Companion
+
 
 class OpenMind(QTabWidget):
     """Read and correct everything the companion holds, one tab per kind of belief; related views share a tab
@@ -15,7 +20,7 @@ class OpenMind(QTabWidget):
 
     forgotten = Signal(object)  # something was forgotten in one of the views: what went (anima's Forgotten)
 
-    def __init__(self, companion, parent=None):
+    def __init__(self, companion: "Companion", parent=None):
         super().__init__(parent)
         self.setUsesScrollButtons(True)
         self.views = {}

@@ -5,15 +5,19 @@ is: a JSON that breaks the schema is refused with a clear message and nothing ch
 made since the part was shown, which Revert then shows), archives it or makes it active again."""
 
 import json
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QHBoxLayout, QListWidget, QPlainTextEdit, QPushButton, QSplitter, QTabWidget,
                                QVBoxLayout, QWidget)
 
-from anima.parts.open_parts import bid_line, edit_whole, shown_parts
+from anima.parts.open_parts import bid_line
 
 from .base import MindView
 from .table_view import row_table
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
 
 
 def outcome_line(o: dict) -> str:
@@ -31,7 +35,7 @@ class PartsView(MindView):
     title = "Parts"
     columns = ("#", "part", "status", "lineage", "outcomes")
 
-    def __init__(self, companion, parent=None):
+    def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
         self.table = row_table(self.columns)
         self.table.setObjectName("parts")
@@ -86,7 +90,7 @@ class PartsView(MindView):
         return b
 
     def load(self):
-        return shown_parts(self.companion.soul, self.companion.parts, bids=self.companion.bidding.of_part)
+        return self.companion.shown_parts()
 
     def show_data(self, rows) -> None:
         keep = self.selected()
@@ -154,7 +158,7 @@ class PartsView(MindView):
                 self._draft = None
             if self._shown is shown:  # the text shown is now the part as stored, before the view reloads
                 self._shown = stored[0].data
-        self.change(lambda: stored.append(edit_whole(self.companion.parts, pid, text, shown=shown)), saved)
+        self.change(lambda: stored.append(self.companion.edit_part(pid, text, shown=shown)), saved)
 
     def revert(self) -> None:
         """The part's JSON as it is now: a refused edit's text is let go, and the parts are read again."""

@@ -3,12 +3,16 @@ once the time has come (the next turn or reflection puts it before the model), e
 came of it."""
 
 from datetime import datetime, timezone
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel
 
-from anima.parts.open_parts import DUE, EVALUATED, PENDING, predictions
+from anima.parts.open_parts import DUE, EVALUATED, PENDING
 
 from .table_view import TableView
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
 
 SHOWN = ("all", PENDING, DUE, EVALUATED)
 
@@ -22,7 +26,7 @@ class PredictionsView(TableView):
     columns = ("state", "part", "I suggested", "I predicted", "confidence", "due", "what came of it")
     clock = staticmethod(utc_now)  # a test may move time
 
-    def __init__(self, companion, parent=None):
+    def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
         self.table.setObjectName("predictions")
         self.state = QComboBox()
@@ -38,7 +42,7 @@ class PredictionsView(TableView):
         self.every: list = []
 
     def load(self):
-        return predictions(self.companion.soul)
+        return self.companion.shown_predictions()
 
     def show_data(self, rows) -> None:
         self.every = rows

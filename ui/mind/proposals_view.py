@@ -9,6 +9,8 @@ a change since (the line it would replace is gone, the text a rewrite was
 made against changed) says so and cannot be accepted: it waits to be rejected.
 """
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QLabel
 
@@ -16,6 +18,9 @@ from anima.store.provenance import shown
 
 from .self_view import EDITABLE
 from .table_view import TableView
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
 
 TARGETS = dict(EDITABLE)
 OPS = {"add": "add", "replace": "replace a line with", "rewrite": "rewrite it as"}
@@ -32,7 +37,7 @@ class ProposalsView(TableView):
 
     pending = Signal(int)  # how many wait, each time the view loads
 
-    def __init__(self, companion, parent=None):
+    def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
         self.intro = QLabel("Changes to what I always keep in mind that wait for your say. "
                             "Accept makes one yours; Reject keeps what is there.")
@@ -59,8 +64,9 @@ class ProposalsView(TableView):
         else:
             rows = self.companion.proposals()
             waiting = len(rows)
-        floor, gate = self.companion.self_model.read(), self.companion.gate
-        return [{**p, "stale": gate.stale(p, floor) if p["status"] == "pending" else None} for p in rows], waiting
+        floor = self.companion.self_model.read()
+        return [{**p, "stale": self.companion.proposal_stale(p, floor) if p["status"] == "pending" else None}
+                for p in rows], waiting
 
     def show_data(self, data):
         rows, waiting = data

@@ -7,12 +7,17 @@ its confidence and the messages it was learned from. A stated preference is the
 person's own word (a memory of kind "preference"). The person may correct,
 retire or forget a rule, and edit or forget a preference."""
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QGroupBox, QHBoxLayout, QInputDialog, QLabel, QListWidget, QMessageBox, QPushButton,
                                QSplitter, QVBoxLayout)
 
 from .base import MindView
 from .table_view import row_table
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
 
 EVIDENCE_SHOWN = 200  # characters of each message in the evidence pane
 
@@ -55,7 +60,7 @@ class Rows(QGroupBox):
 class RulesView(MindView):
     title = "How to help you"
 
-    def __init__(self, companion, parent=None):
+    def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
         self.rules = Rows("What I learned helps you (from how you reacted)",
                           ("rule", "status", "for", "against", "confidence", "since"))

@@ -6,6 +6,8 @@ the person typed is never replaced by a reload; what was stored meanwhile is sho
 the soul reports a forget (by any program), the view loads again.
 """
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (QFormLayout, QLabel, QPlainTextEdit, QPushButton, QScrollArea, QSpinBox,
                                QVBoxLayout, QWidget)
@@ -16,6 +18,9 @@ from anima.self.selfmodel import CAPS
 from .. import tasks
 from .base import MindView
 
+if TYPE_CHECKING:
+    from anima.companion import Companion
+
 EDITABLE = (("persona", "My persona"), ("human", "What I know about you"), ("identity", "Who I am with you"),
             ("intentions", "What I am trying to do"), ("working_memory", "What I hold for a few days"),
             ("inner_state", "What is on my mind"))
@@ -25,7 +30,7 @@ class SelfView(MindView):
     title = "Self"
     WATCH_MS = 1000  # how often, while shown, it looks whether the soul reports a forget
 
-    def __init__(self, companion, parent=None):
+    def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
@@ -87,7 +92,7 @@ class SelfView(MindView):
         self.watch.start()
 
     def load(self):
-        return self.companion.self_model.read(), self.companion.rhythm.read(), self.companion.soul.forgets()
+        return self.companion.self_model.read(), self.companion.rhythm.read(), self.companion.forgets()
 
     def show_data(self, data):
         floor, rhythm, self._forgets = data
@@ -148,7 +153,7 @@ class SelfView(MindView):
             if not isinstance(error, KnownError):  # the soul closed, or busy: nothing to reload
                 self._failed(error)
         companion = self.companion
-        tasks.run(lambda: companion.soul.forgets(), seen, failed, self)
+        tasks.run(lambda: companion.forgets(), seen, failed, self)
 
     def save_rhythm(self) -> None:
         every, earned_after = self.every.value(), self.earned_after.value()

@@ -6,6 +6,7 @@ it stays here until forgotten. The person may say how they actually felt (their
 words replace the reading) or forget it."""
 
 from datetime import datetime, timezone
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QInputDialog, QLabel, QMessageBox
 
@@ -13,6 +14,9 @@ from anima.self.feelings import FADES_AFTER
 from anima.retrieval.recall import parse_time
 
 from .table_view import TableView
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
 
 EVIDENCE = {"explicit": "you said so", "wording": "how you wrote", "behaviour": "what you did"}
 
@@ -37,7 +41,7 @@ class SignalsView(TableView):
     title = "Feelings"
     columns = ("you seemed", "evidence", "when", "in mind", "from", "trend", "reading")
 
-    def __init__(self, companion, parent=None):
+    def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
         intro = QLabel("How you seemed to me, and why. A reading of a moment, never who you are: each fades "
                        "after a few days. Tell me how you actually felt, or forget one.")

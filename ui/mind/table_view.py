@@ -6,10 +6,15 @@ with Qt measuring each column's widest cell. Qt's measuring asks a model for eig
 thousand rows, each a call into Python (0.65-4 s for 2,000 rows, on two busy cores), so the widths are measured
 here instead, from the longest texts of each column (fit_columns)."""
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QPushButton, QTableView
 
 from .base import MindView
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
 
 MEASURED = 5  # a column's longest texts (by characters) whose width is measured: the widest is among them
 CELL_MARGIN = 12  # the room Qt's delegate leaves around a cell's text, and the header's around a title
@@ -140,7 +145,7 @@ def row_table(columns: tuple[str, ...]) -> RowTable:
 class TableView(MindView):
     columns: tuple[str, ...] = ()
 
-    def __init__(self, companion, parent=None):
+    def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
         self.table = row_table(self.columns)
         self.actions = QHBoxLayout()

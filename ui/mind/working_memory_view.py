@@ -5,6 +5,7 @@ The items are lines of the self-model's working-memory section
 line as the person's edit, every other line as it was."""
 
 from datetime import date
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QDate
 from PySide6.QtWidgets import (QCheckBox, QDateEdit, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit,
@@ -13,6 +14,9 @@ from PySide6.QtWidgets import (QCheckBox, QDateEdit, QDialog, QDialogButtonBox, 
 from anima.self import working_memory as wm
 
 from .table_view import TableView
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
 
 
 class ItemDialog(QDialog):
@@ -46,7 +50,7 @@ class WorkingMemoryView(TableView):
     columns = ("what I hold", "until")
     dialog = ItemDialog  # a test may put a scripted one in its place
 
-    def __init__(self, companion, parent=None):
+    def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
         intro = QLabel("What I keep in mind for a few days. Each item is gone the day after its date; "
                        "one without a date stays until you remove it.")

@@ -1,10 +1,15 @@
 """World cards: the people, places, situations, projects, platforms and threads of your life."""
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLineEdit, QMessageBox, QPlainTextEdit
 
 from anima.knowledge.world import CARD_KINDS
 
 from .table_view import TableView
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
 
 
 class CardDialog(QDialog):
@@ -41,7 +46,7 @@ class WorldView(TableView):
     title = "World"
     columns = ("about", "title", "card", "keywords", "woken")
 
-    def __init__(self, companion, parent=None):
+    def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
         self.action("New card…", self.new)
         self.action("Edit card…", self.edit)
