@@ -9,6 +9,7 @@ home, a file to export to or import from); any other is a bug.
 
 import argparse
 import errno
+import io
 import json
 import logging
 import os
@@ -189,6 +190,11 @@ def cmd_chat(args) -> int:
             print(f"Model: {companion.model_name}; {report}.", file=sys.stderr)
         # Work between turns (learning, reflecting) that stops says so in a sentence, as the window's banner does.
         companion.on_background_failure(lambda what: print(what, file=sys.stderr, flush=True))
+        # Bytes that are not UTF-8 (a file in another encoding, piped in) read as U+FFFD: read strictly they ended
+        # the chat in a UnicodeDecodeError, and under the C locale's surrogateescape they became lone surrogates,
+        # which the embedder's tokenizer refused with a TypeError (issue 43).
+        if isinstance(sys.stdin, io.TextIOWrapper):
+            sys.stdin.reconfigure(errors="replace")
         interactive = sys.stdin.isatty()
         if interactive:
             print(f"{companion.name} is here. (Ctrl-D to leave.) {CHAT_HELP}")

@@ -739,3 +739,26 @@ def test_ctrl_d_at_a_passphrase_prompt_is_one_line_and_changes_nothing(anima_hom
         err = capsys.readouterr().err
         assert err == "anima: No passphrase was typed (the input ended); nothing was changed.\n", err
     assert (anima_home / "soul.key").read_bytes() == key
+
+
+@pytest.mark.parametrize("errors", ["strict", "surrogateescape"])  # a UTF-8 locale's stdin, and the C locale's
+def test_bytes_that_are_not_utf8_on_standard_input_are_read_as_replacement_characters(
+        companion, monkeypatch, capsys, errors):
+    """Red team: invalid UTF-8 piped into `anima chat` ended it in a TypeError from the tokenizer (lone surrogates)
+    and the next line was never read."""
+    import io
+
+    from anima import cli
+    monkeypatch.setattr(cli, "open_companion", lambda args, create_if_missing=False: companion)
+    monkeypatch.setattr(companion, "close", lambda: None)  # the fixture closes it
+    piped = io.TextIOWrapper(io.BytesIO(b"caf\xe9 au lait, in Latin-1\nand the next line\n"), encoding="utf-8",
+                             errors=errors)
+    monkeypatch.setattr("sys.stdin", piped)
+    companion.chat.enqueue("First reply.")
+    companion.chat.enqueue("Second reply.")
+    assert cli.main(["chat"]) == 0
+    out, _ = capsys.readouterr()
+    assert "First reply." in out and "Second reply." in out
+    said = [m["content"] for m in companion.messages.since(0, 10) if m["role"] == "user"]
+    assert said == ["caf\ufffd au lait, in Latin-1", "and the next line"]
+    assert all(s.encode("utf-8") for s in said)  # no lone surrogate: each is text a tokenizer takes
