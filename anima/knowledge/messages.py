@@ -252,3 +252,8 @@ class Messages:
         rows = self.soul.query(_PAGED + f"WHERE m.id > ? AND m.session != ? ORDER BY m.id {'DESC' if newest else ''} "
                                "LIMIT ?", (after_id, session, limit))
         return rows[::-1] if newest else rows
+
+    def ids_elsewhere(self, after_id: int, session: str) -> list[int]:
+        """The ids of every message after `after_id` of sessions other than `session`."""
+        return [r["id"] for r in self.soul.query("SELECT id FROM messages WHERE id > ? AND session != ?",
+                                                 (after_id, session))]
