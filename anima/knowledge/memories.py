@@ -140,6 +140,12 @@ class Memories:
             "SELECT content FROM memories WHERE source = 'inferred' AND valid_to IS NULL ORDER BY id DESC LIMIT ?",
             (limit,))]
 
+    def current_saying(self, content: str) -> int | None:
+        """The newest current memory that says exactly `content`, or None."""
+        rows = self.soul.query("SELECT id FROM memories WHERE content = ? AND valid_to IS NULL "
+                               "ORDER BY id DESC LIMIT 1", (content,))
+        return rows[0]["id"] if rows else None
+
     def current(self) -> list[dict]:
         return self.soul.query("SELECT * FROM memories WHERE valid_to IS NULL ORDER BY id")
 

@@ -132,6 +132,14 @@ def conversation(soul: Soul, message_id: int) -> tuple[str, int]:
     return rows[0]["session"], rows[0]["first"]
 
 
+def own_words(soul: Soul, after_id: int, limit: int) -> list[dict]:
+    """The newest `limit` of the person's messages after `after_id` in their own words (not text they pasted or
+    attached: information, never their statement), newest first: id and content."""
+    return soul.query("SELECT id, content FROM messages WHERE role = 'user' AND id > ? AND id NOT IN "
+                      "(SELECT item_id FROM provenance WHERE item_kind = 'message' AND source != ?) "
+                      "ORDER BY id DESC LIMIT ?", (after_id, Source.PERSON.value, limit))
+
+
 def from_outside(row: dict) -> bool:
     """Whether a stored message, as `page` or `elsewhere` gives it (with its `source`), is text from outside sent
     with the person's message (pasted, a file, a tool's output), not their own words nor the companion's."""
