@@ -18,7 +18,7 @@ import os
 from collections.abc import Iterator
 
 from ..paths import export_target
-from ..store import keys
+from ..store import keys, paged
 from ..store.kinds import KINDS, LEDGERS
 from ..store.soul import Soul
 from .card_kept import keep_stored
@@ -46,11 +46,8 @@ def _records(soul: Soul, table: str) -> Iterator[dict]:
     """The table's rows in rowid order, read a page at a time, values stored as JSON read as JSON."""
     after = None
     while True:
-        rows = soul.query(f"SELECT rowid AS rowid_, * FROM {table} "
-                          + ("WHERE rowid > ? " if after is not None else "") + "ORDER BY rowid LIMIT ?",
-                          (after, PAGE) if after is not None else (PAGE,))
-        for r in rows:
-            after = r.pop("rowid_")
+        rows = paged.page(soul, table, after, PAGE)
+        for after, r in rows:
             yield {col: (json.loads(v) if (table, col) in _JSON and isinstance(v, str) else v) for col, v in r.items()}
         if len(rows) < PAGE:
             return

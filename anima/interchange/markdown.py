@@ -20,6 +20,8 @@ from ..errors import DiskFull
 from ..paths import export_target
 from ..store import keys
 from ..store.soul import Soul
+from ..knowledge import memories, world
+from ..self.growth import GrowthLog
 from ..self.selfmodel import SelfModel
 
 WARNING = ("This folder is a plain-text copy of the companion's mind. It is NOT encrypted: "
@@ -44,16 +46,16 @@ def texts(soul: Soul) -> dict[str, str]:
                         ("Working memory", f.working_memory), ("Intentions", f.intentions),
                         ("What I know about the person", f.human)):
         sections.append(f"## {title}\n\n{text.strip() or '_(empty)_'}")
-    growth = soul.query("SELECT at, entry FROM growth_log ORDER BY id")
-    sections.append("## Growth log\n\n" + ("\n".join(f"- {g['at'][:10]}: {g['entry']}" for g in growth)
+    growth = GrowthLog(soul).dated()
+    sections.append("## Growth log\n\n" + ("\n".join(f"- {at[:10]}: {entry}" for at, entry in growth)
                                            or "_(empty)_"))
-    facts = soul.query("SELECT content, source, valid_from, valid_to FROM memories ORDER BY valid_from")
+    facts = memories.in_time_order(soul)
     lines = [f"- {m['content']} ({m['source'].replace('_', ' ')}; {m['valid_from'][:10]} to "
              f"{(m['valid_to'] or 'now')[:10]})" for m in facts]
     sections.append("## Memories\n\n" + ("\n".join(lines) or "_(none)_"))
     out = {"SELF.md": "\n\n".join(sections) + "\n"}
     used: set[str] = set()
-    for card in soul.query("SELECT kind, title, body, keywords FROM world_cards ORDER BY kind, title"):
+    for card in world.as_stored(soul):
         out[f"world/{_slug(card['title'], used)}.md"] = (f"# {card['title']}\n\n_{card['kind']}_ · keywords: "
                                                          f"{card['keywords']}\n\n{card['body']}\n")
     return out

@@ -160,6 +160,11 @@ class Memories:
         return chain
 
 
+def in_time_order(soul: Soul) -> list[dict]:
+    """Every memory, true now or once, by when it became true: content, source, valid_from, valid_to."""
+    return soul.query("SELECT content, source, valid_from, valid_to FROM memories ORDER BY valid_from")
+
+
 def _checked(content: str) -> str:
     if not isinstance(content, str) or not content.strip():
         raise InvalidEdit("A memory needs some text.")

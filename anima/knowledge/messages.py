@@ -132,6 +132,11 @@ def conversation(soul: Soul, message_id: int) -> tuple[str, int]:
     return rows[0]["session"], rows[0]["first"]
 
 
+def started(soul: Soul) -> bool:
+    """Whether the soul holds any message: a conversation has begun."""
+    return bool(soul.query("SELECT 1 FROM messages LIMIT 1"))
+
+
 def own_words(soul: Soul, after_id: int, limit: int) -> list[dict]:
     """The newest `limit` of the person's messages after `after_id` in their own words (not text they pasted or
     attached: information, never their statement), newest first: id and content."""
