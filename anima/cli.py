@@ -19,6 +19,7 @@ import threading
 from contextlib import closing, contextmanager
 from pathlib import Path
 
+from . import files
 from .errors import DiskError, DiskFull, KnownError, PassphraseNotText, SoulBusy
 from .store import KINDS, Home, PassphraseNeeded, keys, strength
 from .store.home import DEFAULT_NAME
@@ -516,7 +517,7 @@ def cmd_parts(args) -> int:
                                           args.description or f"The active parts and affect profile of "
                                                               f"{companion.name}.")
             # Owner-only (0600) and whole, as every export: a pack is not encrypted.
-            keys.write_atomically(Path(args.path), (json.dumps(pack, ensure_ascii=False, indent=1) + "\n").encode())
+            files.write_atomically(Path(args.path), (json.dumps(pack, ensure_ascii=False, indent=1) + "\n").encode())
             print(f"Exported {len(pack['parts'])} parts and the affect profile to {args.path}.")
             print("Warning: a pack is plain JSON, NOT encrypted: anyone who can read the file can read the parts.",
                   file=sys.stderr)

@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from .. import files
 from ..conversation import Conversation
 from ..errors import InvalidEdit
-from ..store import character_cards, keys, png_text
+from ..store import character_cards, png_text
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul, now
 from . import lorebook
@@ -319,4 +320,4 @@ def _colour(name: str) -> tuple[int, int, int]:
 def _write(path: Path, body: bytes) -> None:
     """Whole or not at all, and readable by its owner only (0600, as every export): a card is not encrypted,
     and holds the persona and the world cards (it was written 0644, readable by anyone on the machine)."""
-    keys.write_atomically(path, body)  # a full disk, a read-only place: one line (DiskFull, NoAccess), nothing written
+    files.write_atomically(path, body)  # a full disk, a read-only place: one line (DiskFull, NoAccess), nothing written

@@ -16,9 +16,9 @@ import re
 import shutil
 from pathlib import Path
 
+from ..files import alive, fsync_dir
 from ..errors import DiskFull
 from ..paths import export_target
-from ..store import keys
 from ..store.soul import Soul
 from ..knowledge import memories, world
 from ..self.growth import GrowthLog
@@ -80,7 +80,7 @@ def write_markdown(soul: Soul, directory: str | os.PathLike) -> list[Path]:
             _move_each(building, directory, files)
         else:
             os.rename(building, directory)
-        keys.fsync_dir(directory if existing else directory.parent)
+        fsync_dir(directory if existing else directory.parent)
     except BaseException as e:
         shutil.rmtree(building, ignore_errors=True)
         for folder in made:  # deepest first; only those this export made, and only while empty
@@ -137,5 +137,5 @@ def _remove_dead(building: Path) -> None:
     stem = building.name[:-len(f".{os.getpid()}.partial")]
     for leftover in building.parent.glob(f"{glob.escape(stem)}.*.partial"):
         pid = leftover.name[len(stem) + 1:-len(".partial")]
-        if pid.isdigit() and not keys.alive(int(pid)):
+        if pid.isdigit() and not alive(int(pid)):
             shutil.rmtree(leftover, ignore_errors=True)

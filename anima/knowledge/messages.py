@@ -8,10 +8,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import files
 from ..errors import KnownError, NotFound
 from ..retrieval import fts
 from ..retrieval.indexer import Indexer
-from ..store import keys
 from ..store.ids import new_id
 from ..store.provenance import EXTERNAL, Provenance, Source
 from ..store.soul import Soul, now
@@ -93,11 +93,11 @@ def attached_file(path: str | Path) -> External:
     past ATTACHED_MOST."""
     path = Path(path)
     try:
-        data = keys.read_regular(path, ATTACHED_MOST)
-    except keys.TooLarge:
+        data = files.read_regular(path, ATTACHED_MOST)
+    except files.TooLarge:
         raise NotAttachable(f"{path.name} is larger than {ATTACHED_MOST // 1_000_000} MB; "
                             "only text files up to that size can be attached.") from None
-    except keys.NotRegularFile as e:
+    except files.NotRegularFile as e:
         raise NotAttachable(f"{path.name} is {e}, not a file; only text files can be attached.") from None
     except OSError as e:
         raise NotAttachable(f"{path.name} could not be read ({e.strerror or 'an error'}).") from None
