@@ -20,7 +20,7 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 
 from . import files
-from .errors import DiskError, DiskFull, KnownError, PassphraseNotText, SoulBusy
+from .errors import DiskError, DiskFull, KnownError, PassphraseNotText, SoulBusy, full_disk
 from .store import KINDS, Home, PassphraseNeeded, keys, strength
 from .store.home import DEFAULT_NAME
 from .settings import chosen_home
@@ -733,7 +733,7 @@ def _run(args) -> int:
         if e.errno not in _ENVIRONMENT_ERRNOS or not _given(args, e):
             raise
         if e.errno in (errno.ENOSPC, errno.EDQUOT):
-            e = DiskFull(f"The disk is full ({e.filename or 'while writing'}); nothing was changed.")
+            e = DiskFull(full_disk("nothing was changed", e.filename))
         print(f"anima: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

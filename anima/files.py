@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import BinaryIO
 
-from .errors import DiskError, DiskFull, NoAccess
+from .errors import DiskError, DiskFull, NoAccess, failing_disk, full_disk
 
 
 class NotRegularFile(OSError):
@@ -95,10 +95,9 @@ def write_pieces_atomically(path: Path, pieces: Iterable[bytes], still: Callable
     except OSError as e:
         tmp.unlink(missing_ok=True)
         if e.errno in (errno.ENOSPC, errno.EDQUOT):
-            raise DiskFull(f"The disk is full: {path} was not changed. Free some space and try again.") from e
+            raise DiskFull(full_disk(f"{path} was not changed")) from e
         if e.errno == errno.EIO:
-            raise DiskError(f"The disk failed to write {path} ({e.strerror}): it was not changed. Check the disk, "
-                            "then try again.") from e
+            raise DiskError(failing_disk(path, e.strerror, "it was not changed", "write")) from e
         # A read-only disk, /proc, a folder not this user's: the window showed its bug dialog for an export there.
         advice = " Choose a place this user can write to." if e.errno in (errno.EACCES, errno.EPERM, errno.EROFS,
                                                                            errno.ENOENT) else ""

@@ -17,7 +17,7 @@ import shutil
 from pathlib import Path
 
 from ..files import alive, fsync_dir
-from ..errors import DiskFull
+from ..errors import DiskFull, full_disk
 from ..paths import export_target
 from ..store.soul import Soul
 from ..knowledge import memories, world
@@ -86,8 +86,7 @@ def write_markdown(soul: Soul, directory: str | os.PathLike) -> list[Path]:
         for folder in made:  # deepest first; only those this export made, and only while empty
             _rmdir(folder)
         if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT):
-            raise DiskFull(f"The disk is full: nothing was written to {directory}. Free some space and try "
-                           "again.") from e
+            raise DiskFull(full_disk(f"nothing was written to {directory}")) from e
         raise
     return [directory / path for path in files]
 
