@@ -50,8 +50,7 @@ from pathlib import Path
 from .. import files
 from ..errors import KnownError
 from ..models.structured import SURROGATE
-from ..store import png_text
-from . import lorebook
+from . import lorebook, png_text
 from ..trust import secrets
 from ..self.gate import about_power, tainted
 from ..trust.readable import readable

@@ -16,10 +16,10 @@ from typing import Callable
 from .. import files
 from ..conversation import Conversation
 from ..errors import InvalidEdit
-from ..store import character_cards, png_text
+from ..store import character_cards
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul, now
-from . import lorebook
+from . import lorebook, png_text
 from .card_kept import LeftOut, keep_stored, kept, label, not_kept, why_held
 from .cards import KEPT, LIST_FIELDS, TEXT_FIELDS, Card, filled, held_back
 from ..self.gate import Change, Gate, Verdict, sentences
