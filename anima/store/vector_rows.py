@@ -13,10 +13,11 @@ import sqlcipher3
 from .soul import Soul
 
 Change = tuple[str, int, str]  # (item kind, item id, "put" or "drop")
+_PAST_LAST = 2 ** 63 - 1  # past SQLite's largest seq: up to it is every change
 
 
 def has_feed(soul: Soul) -> bool:
-    """Whether the soul has the vector feed (one made before m011, during its migration, has not)."""
+    """Whether the soul has the vector feed: one opened at a schema before m011 has not."""
     return bool(soul.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vector_feed'"))
 
 
@@ -29,7 +30,7 @@ def sequence(soul: Soul) -> int:
 def changes(soul: Soul, after: int, through: int | None = None) -> list[Change]:
     """The feed's changes after seq `after` (and up to `through`), in the order they were made."""
     rows = soul.query("SELECT item_kind, item_id, op FROM vector_feed WHERE seq > ? AND seq <= ? ORDER BY seq",
-                      (after, 2 ** 63 - 1 if through is None else through))
+                      (after, _PAST_LAST if through is None else through))
     return [(r["item_kind"], r["item_id"], r["op"]) for r in rows]
 
 
@@ -39,10 +40,11 @@ def pruned_through(soul: Soul) -> int:
     return rows[0]["value"] if rows else 0
 
 
-def prune(con: sqlcipher3.Connection, through: int, made_before: int) -> None:
-    """Feed rows up to seq `through` that were made before `made_before` go (the caller's transaction)."""
+def prune(con: sqlcipher3.Connection, through: int, made_by: int) -> None:
+    """The feed's rows go up to the newest one, at seq `through` or below, written by Unix time `made_by`; in the
+    caller's transaction."""
     cutoff = con.execute("SELECT max(seq) FROM vector_feed WHERE seq <= ? AND at <= ?",
-                         (through, made_before)).fetchone()[0]
+                         (through, made_by)).fetchone()[0]
     if cutoff is not None:
         con.execute("DELETE FROM vector_feed WHERE seq <= ?", (cutoff,))
         con.execute("UPDATE vector_state SET value = max(value, ?) WHERE key = 'pruned_through'", (cutoff,))

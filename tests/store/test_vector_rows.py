@@ -21,10 +21,10 @@ def test_the_feed_says_what_changed_in_order_and_pruning_keeps_the_sequence(anim
         assert vector_rows.changes(soul, 0) == [("message", b, "put"), ("message", a, "drop")]
         assert vector_rows.changes(soul, 0, top - 1) == [("message", b, "put")]
         with soul.transaction() as con:
-            vector_rows.prune(con, top, made_before=int(time.time()) - 3600)  # none is that old: all stay
+            vector_rows.prune(con, top, made_by=int(time.time()) - 3600)  # none is that old: all stay
         assert len(vector_rows.changes(soul, 0)) == 2 and vector_rows.pruned_through(soul) == 0
         with soul.transaction() as con:
-            vector_rows.prune(con, top - 1, made_before=int(time.time()) + 1)
+            vector_rows.prune(con, top - 1, made_by=int(time.time()) + 1)
         assert vector_rows.changes(soul, 0) == [("message", a, "drop")]
         assert vector_rows.pruned_through(soul) == top - 1 and vector_rows.sequence(soul) == top
 
