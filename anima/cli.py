@@ -19,8 +19,9 @@ import threading
 from contextlib import closing, contextmanager
 from pathlib import Path
 
+from . import files
 from .cli_open import PASSPHRASE_ENV, ask, names_in, open_companion, unlock
-from .errors import DiskError, DiskFull, KnownError, SoulBusy
+from .errors import DiskError, DiskFull, KnownError, SoulBusy, full_disk
 from .store import KINDS, Home, keys
 from .settings import chosen_home
 
@@ -414,7 +415,7 @@ def cmd_parts(args) -> int:
                                          args.description or f"The active parts and affect profile of "
                                                              f"{companion.name}.")
             # Owner-only (0600) and whole, as every export: a pack is not encrypted.
-            keys.write_atomically(Path(args.path), (json.dumps(pack, ensure_ascii=False, indent=1) + "\n").encode())
+            files.write_atomically(Path(args.path), (json.dumps(pack, ensure_ascii=False, indent=1) + "\n").encode())
             print(f"Exported {len(pack['parts'])} parts and the affect profile to {args.path}.")
             print("Warning: a pack is plain JSON, NOT encrypted: anyone who can read the file can read the parts.",
                   file=sys.stderr)
@@ -631,7 +632,7 @@ def _run(args) -> int:
         if e.errno not in _ENVIRONMENT_ERRNOS or not _given(args, e):
             raise
         if e.errno in (errno.ENOSPC, errno.EDQUOT):
-            e = DiskFull(f"The disk is full ({e.filename or 'while writing'}); nothing was changed.")
+            e = DiskFull(full_disk("nothing was changed", e.filename))
         print(f"anima: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -101,7 +101,15 @@ class BadCore(KnownError):
 
 
 class DiskFull(KnownError):
-    pass
+    """The disk has no room for what was being written: said as full_disk() says it."""
+
+
+def full_disk(outcome: str, holding: object = None, free: int | None = None, again: str = "try again") -> str:
+    """The one wording of a full disk, wherever it is met: "The disk [holding <folder>] is full[, <n> KiB free]:
+    <what that left>. Free some space and <try again>." `free`: bytes free, where they were measured."""
+    where = f" holding {holding}" if holding else ""
+    room = "" if free is None else f", {free // 1024} KiB free"
+    return f"The disk{where} is full{room}: {outcome}. Free some space and {again}."
 
 
 class SoulBusy(KnownError):
@@ -110,7 +118,14 @@ class SoulBusy(KnownError):
 
 
 class DiskError(KnownError):
-    """The disk failed to read or write the soul, and it is not full (an I/O error of the device or the system)."""
+    """The disk failed to read or write the soul, and it is not full (an I/O error of the device or the system):
+    said as failing_disk() says it."""
+
+
+def failing_disk(path: object, why: object, outcome: str, doing: str = "read or write") -> str:
+    """The one wording of a disk that failed (not for want of room): "The disk failed to <read or write> <path>
+    (<why>): <what that left>. Check the disk, then try again." """
+    return f"The disk failed to {doing} {path} ({why}): {outcome}. Check the disk, then try again."
 
 
 class NoAccess(KnownError):

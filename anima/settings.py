@@ -15,6 +15,7 @@ from typing import Callable
 import platformdirs
 
 from .errors import KnownError
+from .files import NotRegularFile, TooLarge, read_regular, write_atomically
 from .models.chat import DEFAULT_CONTEXT_TOKENS
 
 
@@ -86,7 +87,6 @@ class Settings:
             kept = json.loads((_read(p) or b"{}").decode("utf-8"))
         except (KnownError, ValueError, RecursionError):
             kept = {}  # damaged: what this version knows is all there is to keep
-        from .store.keys import write_atomically
         whole = {**(kept if isinstance(kept, dict) else {}), **asdict(self)}
         write_atomically(p, json.dumps(whole, indent=1).encode("utf-8"))
 
@@ -121,9 +121,8 @@ _KINDS = {str: "text", bool: "true or false", int: "a whole number"}
 
 
 def _read(p: Path) -> bytes | None:
-    """The settings file's bytes, or None when there is none. Only a regular file is read (store/keys.py
+    """The settings file's bytes, or None when there is none. Only a regular file is read (files.py
     read_regular): a pipe would wait for a writer forever, and a device such as /dev/zero never ends."""
-    from .store.keys import NotRegularFile, TooLarge, read_regular
     try:
         return read_regular(p, _LARGEST)
     except (FileNotFoundError, NotADirectoryError):

@@ -150,13 +150,13 @@ def test_a_settings_file_that_cannot_be_read_is_one_line(capsys, monkeypatch):
     """QA: a settings file (or folder) this user may not read was a PermissionError traceback."""
     import errno
 
+    from anima import files
     from anima.settings import Settings
-    from anima.store import keys
     Settings.path().write_text("{}", encoding="utf-8")
 
     def refused(path):
         raise PermissionError(errno.EACCES, "Permission denied", str(path))
-    monkeypatch.setattr(keys, "open_regular", refused)
+    monkeypatch.setattr(files, "open_regular", refused)
     assert said_by_check(capsys) == (f"anima: The settings file {Settings.path()} cannot be read (Permission "
                                      "denied); give this user access to it, or delete it.")
 

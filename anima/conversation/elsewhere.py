@@ -38,8 +38,7 @@ class SaidElsewhere:
         with self._lock:
             if self.messages.soul.data_version() == self._version:
                 return set()
-            return {("message", m["id"]) for m in self.messages.soul.query(
-                "SELECT id FROM messages WHERE id > ? AND session != ?", (self._to, self.session))}
+            return {("message", i) for i in self.messages.ids_elsewhere(self._to, self.session)}
 
     def catch_up(self, hide: bool) -> tuple[list[dict], list[Entry]]:
         """The messages other sessions stored since the last look, oldest first (the newest KEPT of them, as

@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from ..store import character_cards
 from ..store.migrations import CARDS_TO_KEEP
 from ..trust import secrets
 from .cards import an_instruction, filled
@@ -228,22 +229,8 @@ def keep_stored(soul) -> int:
     if soul.get_meta(CARDS_TO_KEEP) is None:
         return 0
     names = (soul.get_meta("name", "Anima"), soul.get_meta("user_name", ""))
-    gone = 0
-    with soul.transaction() as con:
-        if con.execute("SELECT 1 FROM meta WHERE key = ?", (CARDS_TO_KEEP,)).fetchone() is None:
-            return 0  # another program on this soul did it meanwhile
-        for card_id, data in con.execute("SELECT id, data FROM character_cards").fetchall():
-            data, n = _kept_json(data, names)
-            if n:
-                con.execute("UPDATE character_cards SET data = ? WHERE id = ?", (data, card_id))
-                gone += n
-        for edit_id, *values in con.execute("SELECT id, before, after FROM edit_history "
-                                            "WHERE item_kind = 'character_card'").fetchall():
-            (before, n_before), (after, n_after) = (_kept_edit(v, names) for v in values)
-            if n_before or n_after:
-                con.execute("UPDATE edit_history SET before = ?, after = ? WHERE id = ?", (before, after, edit_id))
-                gone += n_before + n_after
-        con.execute("DELETE FROM meta WHERE key = ?", (CARDS_TO_KEEP,))
+    gone = character_cards.keep_as_kept(soul, lambda data: _kept_json(data, names),
+                                        lambda value: _kept_edit(value, names))
     if gone:
         soul.scrub()
     return gone

@@ -47,10 +47,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import files
 from ..errors import KnownError
 from ..models.structured import SURROGATE
-from ..store import keys, png_text
-from . import lorebook
+from . import lorebook, png_text
 from ..trust import secrets
 from ..self.gate import about_power, tainted
 from ..trust.readable import readable
@@ -117,10 +117,10 @@ def read(path) -> Card:
 def _file(path: Path, what: str) -> bytes:
     """The bytes of a regular file of at most FILE_MOST bytes (never more is read); CardRefused otherwise."""
     try:
-        return keys.read_regular(path, FILE_MOST)
-    except keys.NotRegularFile as e:
+        return files.read_regular(path, FILE_MOST)
+    except files.NotRegularFile as e:
         raise CardRefused(f"Cannot read {path.name}: it is {e}, not a file. Nothing was changed.") from None
-    except keys.TooLarge as e:
+    except files.TooLarge as e:
         shown = f"over {FILE_MOST // 2**20} MiB" if e.grew else f"{e.size / 2**20:.1f} MiB"
         raise CardRefused(f"{path.name} is {shown}; a {what} may be at most {FILE_MOST // 2**20} MiB. "
                           "Nothing was changed.") from None

@@ -1,9 +1,9 @@
 """The character cards this companion came from (interchange/cards.py reads them): what importing one would do, doing
 it, its lorebook's entries as world cards, and the companion written out again as a card.
 
-Where each field of a card lands is told in interchange/cards.py. This room owns the `character_cards` table; it
-changes the companion's name, persona, world cards and first message only through their owners (the meta, the
-trust gate, WorldCards, the conversation).
+Where each field of a card lands is told in interchange/cards.py. This room owns the `character_cards` records
+(their SQL is the store's: store/character_cards.py); it changes the companion's name, persona, world cards and
+first message only through their owners (the meta, the trust gate, WorldCards, the conversation).
 """
 
 import base64
@@ -13,17 +13,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from .. import files
 from ..conversation import Conversation
 from ..errors import InvalidEdit
-from ..store import keys, png_text
+from ..store import character_cards
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul, now
-from . import lorebook
+from . import lorebook, png_text
 from .card_kept import LeftOut, keep_stored, kept, label, not_kept, why_held
 from .cards import KEPT, LIST_FIELDS, TEXT_FIELDS, Card, filled, held_back
 from ..self.gate import Change, Gate, Verdict, sentences
 from ..trust.readable import readable
 from ..self.selfmodel import CAPS, SelfModel
+from ..knowledge import messages
 from ..knowledge.world import WorldCards
 
 # The fields a persona is made of, and the heading each has in it.
@@ -142,9 +144,9 @@ class Characters:
             room = int(room * 0.8)  # a script that takes more tokens: shorter still, until the floor fits
             persona = _fit(sections, room)
         greeting = None
-        if data.get("first_mes", "").strip() and not self.soul.query("SELECT 1 FROM messages LIMIT 1"):
+        if data.get("first_mes", "").strip() and not messages.started(self.soul):
             greeting = filled(data["first_mes"], name, user, spoken=True).strip() or None
-        have = lorebook.existing(self.soul)
+        have = self.world.existing()
         entries = [e for e in card.book.entries if (e.title, e.content, tuple(e.keys)) not in have]
         shown = {k: data[k] for k in KEPT if data.get(k)}
         return Plan(card, name, persona, len(full), held, greeting, entries, len(card.book.entries) - len(entries),
@@ -166,8 +168,7 @@ class Characters:
                            spec=p.card.spec, data=json.dumps(p.data, ensure_ascii=False), persona=persona,
                            imported_at=now())
             if p.card.avatar:  # kept beside the row, not in its edit history (a picture is not an edit)
-                con.execute("UPDATE character_cards SET avatar = ? WHERE id = ?",
-                            (base64.b64encode(p.card.avatar).decode("ascii"), cid))
+                character_cards.set_avatar(con, cid, base64.b64encode(p.card.avatar).decode("ascii"))
             done = lorebook.add(self.world, p.entries, detail)
             if p.greeting:  # it opens the conversation: in the transcript the model reads, not only in the history
                 self.conversation.greet(p.greeting, Provenance(Source.CARD, detail=detail))
@@ -175,7 +176,7 @@ class Characters:
 
     def book_lines(self, book: lorebook.Lorebook) -> list[str]:
         """What importing a lorebook would bring (the preview)."""
-        have = lorebook.existing(self.soul)
+        have = self.world.existing()
         new = [e for e in book.entries if (e.title, e.content, tuple(e.keys)) not in have]
         disabled = sum(not e.enabled for e in new)
         out = [f"Lorebook: {book.name or 'unnamed'}: {len(new)} world cards"
@@ -194,8 +195,7 @@ class Characters:
     # ---- out again --------------------------------------------------------------------------
 
     def latest(self) -> dict | None:
-        rows = self.soul.query("SELECT * FROM character_cards ORDER BY id DESC LIMIT 1")
-        return rows[0] if rows else None
+        return character_cards.newest(self.soul)
 
     def avatar(self) -> bytes:
         """The companion's picture: the last imported card's, or b"" when it has none."""
@@ -212,8 +212,7 @@ class Characters:
         """The world cards an export writes, and how many it does not: one that came in off from a card or a
         lorebook because the gate held it (a link, a code or an order in it: lorebook.add) and that is off still
         is a proposal nobody accepted, and does not go out; turned on by the person, it is theirs and does."""
-        from_cards = {r["item_id"] for r in self.soul.query(
-            "SELECT item_id FROM provenance WHERE item_kind = 'world_card' AND source = ?", (Source.CARD.value,))}
+        from_cards = self.world.from_cards()
         out, held = [], 0
         for c in self.world.all():
             if not c["enabled"] and c["id"] in from_cards and lorebook.held_back(f"{c['title']}\n{c['body']}"):
@@ -322,4 +321,4 @@ def _colour(name: str) -> tuple[int, int, int]:
 def _write(path: Path, body: bytes) -> None:
     """Whole or not at all, and readable by its owner only (0600, as every export): a card is not encrypted,
     and holds the persona and the world cards (it was written 0644, readable by anyone on the machine)."""
-    keys.write_atomically(path, body)  # a full disk, a read-only place: one line (DiskFull, NoAccess), nothing written
+    files.write_atomically(path, body)  # a full disk, a read-only place: one line (DiskFull, NoAccess), nothing written

@@ -8,7 +8,7 @@ edit's before and after) are written as JSON, not as strings. Vectors are
 numbers made from the texts that are here; they are left out.
 
 This copy is NOT encrypted; the command that writes it says so. It is written
-as the core and the key file are (keys.write_atomically): to a new file beside
+as the core and the key file are (files.write_atomically): to a new file beside
 it, fsynced, then renamed over it, so a full disk or a killed program leaves
 the old file or none, and a full disk is a DiskFull that names the file.
 """
@@ -17,8 +17,9 @@ import json
 import os
 from collections.abc import Iterator
 
+from .. import files
 from ..paths import export_target
-from ..store import keys
+from ..store import paged
 from ..store.kinds import KINDS, LEDGERS
 from ..store.soul import Soul
 from .card_kept import keep_stored
@@ -46,11 +47,8 @@ def _records(soul: Soul, table: str) -> Iterator[dict]:
     """The table's rows in rowid order, read a page at a time, values stored as JSON read as JSON."""
     after = None
     while True:
-        rows = soul.query(f"SELECT rowid AS rowid_, * FROM {table} "
-                          + ("WHERE rowid > ? " if after is not None else "") + "ORDER BY rowid LIMIT ?",
-                          (after, PAGE) if after is not None else (PAGE,))
-        for r in rows:
-            after = r.pop("rowid_")
+        rows = paged.page(soul, table, after, PAGE)
+        for after, r in rows:
             yield {col: (json.loads(v) if (table, col) in _JSON and isinstance(v, str) else v) for col, v in r.items()}
         if len(rows) < PAGE:
             return
@@ -100,5 +98,5 @@ def export_json(soul: Soul, path: str | os.PathLike) -> dict[str, int]:
     keep_stored(soul)
     forgets = soul.forgets()
     # A forget committed meanwhile (here or in another program) may have taken what a page already read.
-    keys.write_pieces_atomically(path, _json_pieces(soul, counts), lambda: soul.forgot_nothing_since(forgets))
+    files.write_pieces_atomically(path, _json_pieces(soul, counts), lambda: soul.forgot_nothing_since(forgets))
     return counts

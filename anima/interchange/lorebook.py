@@ -23,12 +23,10 @@ Text in a lorebook is data: a card made from it is marked as from an imported ca
 a note shows it as information, never instructions (workspace/note.py).
 """
 
-import json
 from dataclasses import dataclass, field
 
 from ..errors import KnownError
 from ..store.provenance import Provenance, Source
-from ..store.soul import Soul
 from ..trust import secrets
 from ..self.gate import tainted
 from ..trust.markup import unformatted
@@ -309,11 +307,6 @@ class Imported:
         return said
 
 
-def existing(soul: Soul) -> set[tuple]:
-    return {(r["title"], r["body"], tuple(json.loads(r["keywords"])))
-            for r in soul.query("SELECT title, body, keywords FROM world_cards")}
-
-
 def held_back(text: str) -> str | None:
     """Why an entry's text comes in off, for the person to read and turn on (gate.tainted: a link, a code, obeying
     or being owned), or None. A tag that is formatting alone (<i>, <b>) is no link here, as in a card's fields."""
@@ -324,7 +317,7 @@ def add(world: WorldCards, entries: list[LoreEntry], detail: str) -> Imported:
     """Each entry as a world card (inside the caller's transaction when there is one: all of them, or none). An
     entry holding a secret is left out (secrets are never kept); one the gate would hold back (a link, a code,
     obeying or being owned: held_back) comes in off, for the person to read and turn on."""
-    done, have = Imported(), existing(world.soul)
+    done, have = Imported(), world.existing()
     with world.soul.transaction():
         for e in entries:
             if (e.title, e.content, tuple(e.keys)) in have:

@@ -16,10 +16,12 @@ import re
 import shutil
 from pathlib import Path
 
-from ..errors import DiskFull
+from ..files import alive, fsync_dir
+from ..errors import DiskFull, full_disk
 from ..paths import export_target
-from ..store import keys
 from ..store.soul import Soul
+from ..knowledge import memories, world
+from ..self.growth import GrowthLog
 from ..self.selfmodel import SelfModel
 
 WARNING = ("This folder is a plain-text copy of the companion's mind. It is NOT encrypted: "
@@ -44,16 +46,16 @@ def texts(soul: Soul) -> dict[str, str]:
                         ("Working memory", f.working_memory), ("Intentions", f.intentions),
                         ("What I know about the person", f.human)):
         sections.append(f"## {title}\n\n{text.strip() or '_(empty)_'}")
-    growth = soul.query("SELECT at, entry FROM growth_log ORDER BY id")
-    sections.append("## Growth log\n\n" + ("\n".join(f"- {g['at'][:10]}: {g['entry']}" for g in growth)
+    growth = GrowthLog(soul).dated()
+    sections.append("## Growth log\n\n" + ("\n".join(f"- {at[:10]}: {entry}" for at, entry in growth)
                                            or "_(empty)_"))
-    facts = soul.query("SELECT content, source, valid_from, valid_to FROM memories ORDER BY valid_from")
+    facts = memories.in_time_order(soul)
     lines = [f"- {m['content']} ({m['source'].replace('_', ' ')}; {m['valid_from'][:10]} to "
              f"{(m['valid_to'] or 'now')[:10]})" for m in facts]
     sections.append("## Memories\n\n" + ("\n".join(lines) or "_(none)_"))
     out = {"SELF.md": "\n\n".join(sections) + "\n"}
     used: set[str] = set()
-    for card in soul.query("SELECT kind, title, body, keywords FROM world_cards ORDER BY kind, title"):
+    for card in world.as_stored(soul):
         out[f"world/{_slug(card['title'], used)}.md"] = (f"# {card['title']}\n\n_{card['kind']}_ · keywords: "
                                                          f"{card['keywords']}\n\n{card['body']}\n")
     return out
@@ -78,14 +80,13 @@ def write_markdown(soul: Soul, directory: str | os.PathLike) -> list[Path]:
             _move_each(building, directory, files)
         else:
             os.rename(building, directory)
-        keys.fsync_dir(directory if existing else directory.parent)
+        fsync_dir(directory if existing else directory.parent)
     except BaseException as e:
         shutil.rmtree(building, ignore_errors=True)
         for folder in made:  # deepest first; only those this export made, and only while empty
             _rmdir(folder)
         if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT):
-            raise DiskFull(f"The disk is full: nothing was written to {directory}. Free some space and try "
-                           "again.") from e
+            raise DiskFull(full_disk(f"nothing was written to {directory}")) from e
         raise
     return [directory / path for path in files]
 
@@ -135,5 +136,5 @@ def _remove_dead(building: Path) -> None:
     stem = building.name[:-len(f".{os.getpid()}.partial")]
     for leftover in building.parent.glob(f"{glob.escape(stem)}.*.partial"):
         pid = leftover.name[len(stem) + 1:-len(".partial")]
-        if pid.isdigit() and not keys.alive(int(pid)):
+        if pid.isdigit() and not alive(int(pid)):
             shutil.rmtree(leftover, ignore_errors=True)

@@ -140,6 +140,12 @@ class Memories:
             "SELECT content FROM memories WHERE source = 'inferred' AND valid_to IS NULL ORDER BY id DESC LIMIT ?",
             (limit,))]
 
+    def current_saying(self, content: str) -> int | None:
+        """The newest current memory that says exactly `content`, or None."""
+        rows = self.soul.query("SELECT id FROM memories WHERE content = ? AND valid_to IS NULL "
+                               "ORDER BY id DESC LIMIT 1", (content,))
+        return rows[0]["id"] if rows else None
+
     def current(self) -> list[dict]:
         return self.soul.query("SELECT * FROM memories WHERE valid_to IS NULL ORDER BY id")
 
@@ -152,6 +158,11 @@ class Memories:
             chain.append(row)
             row = self.soul.get("memory", row["superseded_by"]) if row["superseded_by"] else None
         return chain
+
+
+def in_time_order(soul: Soul) -> list[dict]:
+    """Every memory, true now or once, by when it became true: content, source, valid_from, valid_to."""
+    return soul.query("SELECT content, source, valid_from, valid_to FROM memories ORDER BY valid_from")
 
 
 def _checked(content: str) -> str:

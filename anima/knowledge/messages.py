@@ -8,10 +8,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import files
 from ..errors import KnownError, NotFound
 from ..retrieval import fts
 from ..retrieval.indexer import Indexer
-from ..store import keys
 from ..store.ids import new_id
 from ..store.provenance import EXTERNAL, Provenance, Source
 from ..store.soul import Soul, now
@@ -93,11 +93,11 @@ def attached_file(path: str | Path) -> External:
     past ATTACHED_MOST."""
     path = Path(path)
     try:
-        data = keys.read_regular(path, ATTACHED_MOST)
-    except keys.TooLarge:
+        data = files.read_regular(path, ATTACHED_MOST)
+    except files.TooLarge:
         raise NotAttachable(f"{path.name} is larger than {ATTACHED_MOST // 1_000_000} MB; "
                             "only text files up to that size can be attached.") from None
-    except keys.NotRegularFile as e:
+    except files.NotRegularFile as e:
         raise NotAttachable(f"{path.name} is {e}, not a file; only text files can be attached.") from None
     except OSError as e:
         raise NotAttachable(f"{path.name} could not be read ({e.strerror or 'an error'}).") from None
@@ -130,6 +130,19 @@ def conversation(soul: Soul, message_id: int) -> tuple[str, int]:
     if not rows or rows[0]["first"] is None:
         raise NotFound(f"There is no message #{message_id}.")
     return rows[0]["session"], rows[0]["first"]
+
+
+def started(soul: Soul) -> bool:
+    """Whether the soul holds any message: a conversation has begun."""
+    return bool(soul.query("SELECT 1 FROM messages LIMIT 1"))
+
+
+def own_words(soul: Soul, after_id: int, limit: int) -> list[dict]:
+    """The newest `limit` of the person's messages after `after_id` in their own words (not text they pasted or
+    attached: information, never their statement), newest first: id and content."""
+    return soul.query("SELECT id, content FROM messages WHERE role = 'user' AND id > ? AND id NOT IN "
+                      "(SELECT item_id FROM provenance WHERE item_kind = 'message' AND source != ?) "
+                      "ORDER BY id DESC LIMIT ?", (after_id, Source.PERSON.value, limit))
 
 
 def from_outside(row: dict) -> bool:
@@ -252,3 +265,8 @@ class Messages:
         rows = self.soul.query(_PAGED + f"WHERE m.id > ? AND m.session != ? ORDER BY m.id {'DESC' if newest else ''} "
                                "LIMIT ?", (after_id, session, limit))
         return rows[::-1] if newest else rows
+
+    def ids_elsewhere(self, after_id: int, session: str) -> list[int]:
+        """The ids of every message after `after_id` of sessions other than `session`."""
+        return [r["id"] for r in self.soul.query("SELECT id FROM messages WHERE id > ? AND session != ?",
+                                                 (after_id, session))]

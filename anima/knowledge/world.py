@@ -76,7 +76,22 @@ class WorldCards:
 
     def all(self) -> list[dict]:
         return [{**r, "keywords": json.loads(r["keywords"]), "options": json.loads(r["options"])}
-                for r in self.soul.query("SELECT * FROM world_cards ORDER BY kind, title")]
+                for r in as_stored(self.soul)]
+
+    def existing(self) -> set[tuple[str, str, tuple[str, ...]]]:
+        """(title, body, keywords) of every card: what a lorebook entry already here is known by."""
+        return {(r["title"], r["body"], tuple(json.loads(r["keywords"])))
+                for r in self.soul.query("SELECT title, body, keywords FROM world_cards")}
+
+    def from_cards(self) -> set[int]:
+        """The ids of the cards that came in from an imported character card or lorebook."""
+        return {r["item_id"] for r in self.soul.query(
+            "SELECT item_id FROM provenance WHERE item_kind = 'world_card' AND source = ?", (Source.CARD.value,))}
+
+
+def as_stored(soul: Soul) -> list[dict]:
+    """Every world card as its row is stored (keywords and options as JSON text), by kind and title."""
+    return soul.query("SELECT * FROM world_cards ORDER BY kind, title")
 
 
 class Clerk:

@@ -23,7 +23,7 @@ import urllib.request
 from pathlib import Path
 from typing import Callable
 
-from ..errors import KnownError
+from ..errors import KnownError, full_disk
 from .chat import ModelError
 from .gguf import read_header
 
@@ -140,8 +140,8 @@ def _copy(response, part: Path, mode: str, done: int, total, progress, cancel) -
             os.fsync(out.fileno())
     except OSError as e:
         if e.errno in (errno.ENOSPC, errno.EDQUOT):
-            raise DownloadFailed(f"The disk is full after {_mb(done)}; free some space and press Download again "
-                                 "to go on.") from None
+            raise DownloadFailed(full_disk(f"what came ({_mb(done)}) is kept", again="press Download again to go "
+                                           "on")) from None
         raise
     progress(done, total)
     if total is not None and done < total:

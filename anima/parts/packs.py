@@ -18,9 +18,9 @@ from pathlib import Path
 
 import jsonschema
 
+from .. import files
 from ..errors import InvalidEdit
 from ..models.structured import NotJSON, parse_json
-from ..store import keys
 from ..store.kinds import RESOURCES
 from ..store.provenance import Provenance, Source
 from . import part as schema
@@ -86,11 +86,11 @@ def read_json(path: str | Path, unchanged: str) -> object:
     """The JSON value in a file the person named; InvalidEdit ending in `unchanged` ("nothing was installed") when
     it is not a regular file of at most JSON_FILE_MOST bytes of UTF-8 JSON."""
     try:
-        return parse_json(keys.read_regular(Path(path), JSON_FILE_MOST).decode("utf-8"))
-    except keys.TooLarge:
+        return parse_json(files.read_regular(Path(path), JSON_FILE_MOST).decode("utf-8"))
+    except files.TooLarge:
         raise InvalidEdit(f"{path} is larger than {JSON_FILE_MOST >> 20} MiB, too large for a JSON file of "
                           f"parts; {unchanged}.") from None
-    except keys.NotRegularFile as e:
+    except files.NotRegularFile as e:
         raise InvalidEdit(f"{path} is {e}, not a file; {unchanged}.") from None
     except OSError as e:
         raise InvalidEdit(f"Cannot read {path} ({e.strerror or e}); {unchanged}.") from None

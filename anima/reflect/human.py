@@ -29,6 +29,7 @@ from ..store.provenance import Provenance, Source
 from ..self.feelings import FEELING_WORDS
 from ..self.gate import Change, Gate, Verdict, block_lines, unfit
 from ..knowledge.memories import Memories
+from ..knowledge.messages import own_words
 from ..self.selfmodel import SelfModel
 
 log = logging.getLogger(__name__)
@@ -124,9 +125,7 @@ class HumanNotes:
         the newest unread one (None when nothing is unread)."""
         through = self.soul.get_int(READ_THROUGH, 0)
         # Their own words only: text they pasted or attached is information, never their statement.
-        rows = self.soul.query("SELECT id, content FROM messages WHERE role = 'user' AND id > ? AND id NOT IN "
-                               "(SELECT item_id FROM provenance WHERE item_kind = 'message' AND source != ?) "
-                               "ORDER BY id DESC LIMIT ?", (through, Source.PERSON.value, MESSAGES_PER_STEP))
+        rows = own_words(self.soul, through, MESSAGES_PER_STEP)
         newest = rows[0]["id"] if rows else None
         # What a person does not see of their own message (an HTML comment, hidden when it is shown) is not theirs.
         rows = [{**r, "content": _HIDDEN.sub(" ", r["content"]).strip()} for r in reversed(rows)]
@@ -202,10 +201,8 @@ class HumanNotes:
 
     def _remember(self, fact: str, replaced: str | None, provenance: Provenance) -> int:
         if replaced is not None:
-            old = self.soul.query("SELECT id FROM memories WHERE content = ? AND valid_to IS NULL "
-                                  "ORDER BY id DESC LIMIT 1", (replaced,))
-            if old:
-                return self.memories.supersede(old[0]["id"], fact, message_id=provenance.message_id,
-                                               provenance=provenance)
+            old = self.memories.current_saying(replaced)
+            if old is not None:
+                return self.memories.supersede(old, fact, message_id=provenance.message_id, provenance=provenance)
         return self.memories.remember(fact, kind="fact", source="user_stated", message_id=provenance.message_id,
                                       provenance=provenance)

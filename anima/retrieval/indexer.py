@@ -27,9 +27,9 @@ import sqlcipher3
 
 from ..errors import KnownError, SoulClosed
 from ..models.embedder import Embedder
-from ..store import recallable
+from ..store import recallable, vector_rows
 from ..store.kinds import KINDS, RECALLED
-from ..store.soul import Soul, Standing, by_kind
+from ..store.soul import Soul, Standing
 from . import snapshot
 from .vectors import VectorIndex, read
 
@@ -61,7 +61,7 @@ class Indexer:
         self.embedder = embedder
         self.index = index or VectorIndex(embedder.dim)
         self._sync = threading.RLock()  # taken after the soul's lock, never before it
-        self._feed = bool(soul.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vector_feed'"))
+        self._feed = vector_rows.has_feed(soul)
         self._applied = 0         # every feed row up to this seq is in the index
         self._version = None      # PRAGMA data_version when the feed was last read
         self._loaded = False      # the stored vectors have been read (until then the loader follows the feed)
@@ -102,9 +102,9 @@ class Indexer:
             self._depth += 1
             try:
                 with self.soul.transaction() as con:
-                    before = self._sequence(con) if top and self._feed else None
+                    before = self._sequence() if top and self._feed else None
                     yield con
-                    after = self._sequence(con) if top and self._feed else None
+                    after = self._sequence() if top and self._feed else None
             except BaseException:
                 if top:
                     self._pending = []
@@ -177,8 +177,7 @@ class Indexer:
             return n
         through, header, payload = kept
         try:
-            changed = {(r["item_kind"], r["item_id"]) for r in self.soul.query(
-                "SELECT item_kind, item_id FROM vector_feed WHERE seq > ?", (through,))}
+            changed = {(kind, item_id) for kind, item_id, _ in vector_rows.changes(self.soul, through)}
             state, keys = snapshot.unpack(header, payload, self.embedder.dim)
             del payload
             restored = self.index.prepare(state, keys, stored, changed)
@@ -269,14 +268,13 @@ class Indexer:
         self._version = self._data_version() if version is None else version
         self._unknown = False
         top = self._sequence()
-        if self._applied < self._pruned_through():
+        if self._applied < vector_rows.pruned_through(self.soul):
             # Rows this program never read were pruned: read the whole index again, in the background.
             self._reload_in_background()
             return
         latest: dict[Key, str] = {}
-        for r in self.soul.query("SELECT item_kind, item_id, op FROM vector_feed WHERE seq > ? AND seq <= ? "
-                                 "ORDER BY seq", (self._applied, top)):
-            latest[(r["item_kind"], r["item_id"])] = r["op"]
+        for kind, item_id, op in vector_rows.changes(self.soul, self._applied, top):
+            latest[(kind, item_id)] = op
         if latest:
             stored = self._stored([key for key, op in latest.items() if op == "put"])
             keys, vectors = [], []
@@ -297,11 +295,8 @@ class Indexer:
         self._applied = max(self._applied, top)
 
     def _stored(self, keys: list[Key]) -> dict[Key, np.ndarray]:
-        return {(kind, r["item_id"]): np.frombuffer(r["vector"], dtype="<f4")
-                for kind, ids in by_kind(keys).items()
-                for r in self.soul.query_in("SELECT item_id, vector FROM embeddings WHERE item_kind = ? AND model = ? "
-                                            "AND dim = ? AND item_id IN ({ids})", ids,
-                                            (kind, self.embedder.name, self.embedder.dim))}
+        return {key: np.frombuffer(vector, dtype="<f4") for key, vector in
+                recallable.vectors_of(self.soul, keys, self.embedder.name, self.embedder.dim).items()}
 
     def _reload_in_background(self) -> None:
         if self._loader is not None and self._loader.is_alive():
@@ -361,25 +356,16 @@ class Indexer:
         parts = [payload[i:i + PART] for i in range(0, len(payload), PART)] or [b""]
         del payload
         with self.soul.transaction() as con:
-            sid = con.execute("INSERT INTO vector_snapshots(model, dim, through, parts, header, made_at) "
-                              "VALUES (?, ?, ?, ?, ?, ?)", (self.embedder.name, self.embedder.dim, through,
-                                                            len(parts), snapshot.dumps_header(header),
-                                                            int(time.time()))).lastrowid
+            sid = vector_rows.begin_graph(con, self.embedder.name, self.embedder.dim, through, len(parts),
+                                          snapshot.dumps_header(header), int(time.time()))
         try:
             for n, part in enumerate(parts):
                 with self.soul.transaction() as con:
-                    con.execute("INSERT INTO vector_snapshot_parts VALUES (?, ?, ?)", (sid, n, part))
+                    vector_rows.add_graph_part(con, sid, n, part)
             with self.soul.transaction() as con:
-                newest = con.execute("SELECT max(through) FROM vector_snapshots WHERE state = 'complete' AND "
-                                     "model = ? AND dim = ?", (self.embedder.name, self.embedder.dim)).fetchone()[0]
-                written = con.execute("SELECT count(*) FROM vector_snapshot_parts WHERE snapshot_id = ?",
-                                      (sid,)).fetchone()[0]
-                if written != len(parts) or (newest is not None and newest > through):
-                    con.execute("UPDATE vector_snapshots SET state = 'retired' WHERE id = ?", (sid,))
-                else:
-                    con.execute("UPDATE vector_snapshots SET state = 'retired' WHERE state = 'complete'")
-                    con.execute("UPDATE vector_snapshots SET state = 'complete' WHERE id = ?", (sid,))
-                    self._prune(con, through)
+                if vector_rows.complete_graph(con, sid, self.embedder.name, self.embedder.dim, through, len(parts)):
+                    # Feed rows that the kept graph holds and that are old go.
+                    vector_rows.prune(con, through, int(time.time()) - self.PRUNE_AFTER_S)
         except BaseException:
             self._retire(sid)
             raise
@@ -388,49 +374,36 @@ class Indexer:
         log.info("vector graph kept in the soul (%d parts, through change %d)", len(parts), through)
         return True
 
-    def _prune(self, con, through: int) -> None:
-        """Feed rows that a kept graph holds (seq <= through) and that are old go (the caller's transaction)."""
-        cutoff = con.execute("SELECT max(seq) FROM vector_feed WHERE seq <= ? AND at <= ?",
-                             (through, int(time.time()) - self.PRUNE_AFTER_S)).fetchone()[0]
-        if cutoff is not None:
-            con.execute("DELETE FROM vector_feed WHERE seq <= ?", (cutoff,))
-            con.execute("UPDATE vector_state SET value = max(value, ?) WHERE key = 'pruned_through'", (cutoff,))
-
     def _retire(self, sid: int) -> None:
         try:
             with self.soul.transaction() as con:
-                con.execute("UPDATE vector_snapshots SET state = 'retired' WHERE id = ?", (sid,))
+                vector_rows.retire_graph(con, sid)
         except (KnownError, sqlcipher3.Error):  # closed (SoulClosed is a KnownError) or full: removed at a later
             pass  # save (an unfinished one is retired once it is old)
 
     def _remove_retired(self) -> None:
         """Old graphs go a part per transaction; so does one left unfinished by a program that ended."""
         stale = int(time.time()) - self.ABANDONED_AFTER_S
-        for r in self.soul.query("SELECT id FROM vector_snapshots WHERE state = 'retired' OR "
-                             "(state = 'writing' AND made_at < ?)", (stale,)):
-            for p in self.soul.query("SELECT n FROM vector_snapshot_parts WHERE snapshot_id = ?", (r["id"],)):
+        for graph in vector_rows.graphs_to_remove(self.soul, stale):
+            for n in vector_rows.graph_parts(self.soul, graph):
                 with self.soul.transaction() as con:
-                    con.execute("DELETE FROM vector_snapshot_parts WHERE snapshot_id = ? AND n = ?", (r["id"], p["n"]))
+                    vector_rows.remove_graph_part(con, graph, n)
             with self.soul.transaction() as con:
-                con.execute("DELETE FROM vector_snapshots WHERE id = ?", (r["id"],))
+                vector_rows.remove_graph(con, graph)
 
     def _kept(self) -> tuple[int, dict, bytes] | None:
         """The kept graph for this embedder: (through, header, payload), or None."""
-        found = self.soul.query("SELECT id, through, parts, header FROM vector_snapshots WHERE state = 'complete' "
-                                "AND model = ? AND dim = ? ORDER BY through DESC LIMIT 1",
-                                (self.embedder.name, self.embedder.dim))
-        if not found:
+        kept = vector_rows.kept_graph(self.soul, self.embedder.name, self.embedder.dim)
+        if kept is None:
             return None
-        s = found[0]
-        parts = self.soul.query("SELECT data FROM vector_snapshot_parts WHERE snapshot_id = ? ORDER BY n", (s["id"],))
-        if len(parts) != s["parts"]:
+        if len(kept.data) != kept.parts:
             log.warning("the kept vector graph is missing parts; it is built again")
             return None
         try:
-            header = json.loads(s["header"])
+            header = json.loads(kept.header)
         except ValueError:
             return None
-        return s["through"], header, b"".join(p["data"] for p in parts)
+        return kept.through, header, b"".join(kept.data)
 
     # ---- closing --------------------------------------------------------------
 
@@ -453,15 +426,7 @@ class Indexer:
     def _data_version(self) -> int:
         return self.soul.data_version()
 
-    def _sequence(self, con=None) -> int:
-        """The highest feed seq ever given (AUTOINCREMENT keeps it, whatever was pruned)."""
-        sql = "SELECT seq FROM sqlite_sequence WHERE name = 'vector_feed'"
-        if con is not None:
-            row = con.execute(sql).fetchone()
-            return row[0] if row else 0
-        rows = self.soul.query(sql)
-        return rows[0]["seq"] if rows else 0
-
-    def _pruned_through(self) -> int:
-        rows = self.soul.query("SELECT value FROM vector_state WHERE key = 'pruned_through'")
-        return rows[0]["value"] if rows else 0
+    def _sequence(self) -> int:
+        """The highest feed seq ever given (AUTOINCREMENT keeps it, whatever was pruned); inside a transaction
+        of this thread's, as that transaction sees it."""
+        return vector_rows.sequence(self.soul)

@@ -40,6 +40,10 @@ class GrowthLog:
                             tuple(self._cited(k, i) for k, i in self.soul.citations("growth_log", r["id"])))
                 for r in rows]
 
+    def dated(self) -> list[tuple[str, str]]:
+        """Every entry as (when, what), oldest first."""
+        return [(r["at"], r["entry"]) for r in self.soul.query("SELECT at, entry FROM growth_log ORDER BY id")]
+
     def flagged(self) -> list[int]:
         """The entries a forget flagged (an experience they cite went), oldest first."""
         return self.soul.flagged("growth_log")

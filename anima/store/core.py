@@ -45,7 +45,7 @@ from typing import Callable, Iterable, Iterator, NamedTuple
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from .. import __version__
+from .. import __version__, files
 from ..errors import BadCore, WrongPassphrase
 from . import core_content, keys, migrations
 from .kinds import SOUL_TABLES
@@ -136,12 +136,12 @@ def write_core(path: Path, tables: dict | Tables, schema_version: int, passphras
     and synced, just before it takes the name: whatever it raises lets the file go."""
     tables = tables if isinstance(tables, Tables) else Tables.of(tables)
     try:
-        keys.write_pieces_atomically(path, _sealed(_compressed(tables, 6, progress), schema_version, passphrase),
+        files.write_pieces_atomically(path, _sealed(_compressed(tables, 6, progress), schema_version, passphrase),
                                      still)
     except _TooCompressible:
         # Content this repetitive would be refused on import as a bomb: store it (zlib level 0, read the same
         # way), a bigger file that imports rather than a small one that never does.
-        keys.write_pieces_atomically(path, _sealed(_compressed(tables, 0, progress), schema_version, passphrase),
+        files.write_pieces_atomically(path, _sealed(_compressed(tables, 0, progress), schema_version, passphrase),
                                      still)
 
 
@@ -187,7 +187,7 @@ def _json_pieces(tables: Tables) -> Iterator[tuple[str, int]]:
 
 def _seal(path: Path, payload: bytes, schema_version: int, passphrase: str) -> None:
     """A core of this payload (tests seal content of their own making)."""
-    keys.write_pieces_atomically(path, _sealed(iter([payload]), schema_version, passphrase))
+    files.write_pieces_atomically(path, _sealed(iter([payload]), schema_version, passphrase))
 
 
 def _sealed(payload: Iterator[bytes], schema_version: int, passphrase: str) -> Iterator[bytes]:
@@ -290,10 +290,10 @@ def read_core(path: Path, passphrase: str, progress: Progress | None = None) -> 
 
 def _open(path: Path):
     try:
-        return keys.open_regular(path)
+        return files.open_regular(path)
     except FileNotFoundError:
         raise BadCore(f"There is no file {path}.") from None
-    except keys.NotRegularFile as e:
+    except files.NotRegularFile as e:
         raise BadCore(f"{path} is {e}, not a core file.") from None
     except OSError as e:
         raise BadCore(f"{path} cannot be read ({e.strerror or e}).") from None

@@ -12,7 +12,7 @@ from typing import Iterable, Iterator
 
 from ..errors import (BadCore, CompanionExists, DamagedSoul, DiskError, DiskFull, InvalidEdit, KeyFileChanged,
                       KeyWithoutSoul, KnownError, NoAccess, NoCompanion, ReadOnlyRecord, SoulInUse)
-from .. import paths
+from .. import files, paths
 from . import core, core_content, documents, forget, keychain, keys, locks, migrations, wal
 from .kinds import SOUL_TABLES
 from .soul import Soul
@@ -141,9 +141,9 @@ class Home:
         """Remove what a killed program left half-written in the home: a staging soul of a create or an import,
         a key file's new copy, a core's partial file. Only files whose writer (the pid in their name) is gone:
         another program at work on this home keeps its own. Returns what went."""
-        gone = keys.remove_leftovers(self.key_path)  # the key file's new copies, this version's or an older one's
+        gone = files.remove_leftovers(self.key_path)  # the key file's new copies, this version's or an older one's
         for path in [*self.dir.glob(".soul.*.*.db*"), *self.dir.glob(".*.*.anima.new")]:
-            writer = keys.partial_writer(path)  # a core's partial file; else a staging soul (.soul.importing.<pid>.db)
+            writer = files.partial_writer(path)  # a core's partial file; else a staging soul (.soul.importing.<pid>.db)
             if _dead_writer(str(writer) if writer is not None else path.name.split(".")[3]):
                 path.unlink(missing_ok=True)
                 gone.append(path)
@@ -160,7 +160,7 @@ class Home:
         keychain.forget(self.keyfile().companion_id)
 
     def change_passphrase(self, old: str, new: str) -> None:
-        """Only the small key file changes, by write-new, fsync, atomic rename (keys.write_atomically): a program
+        """Only the small key file changes, by write-new, fsync, atomic rename (files.write_atomically): a program
         killed at any moment leaves the old file (the old passphrase opens) until the rename, and the new one
         (the new passphrase opens) from the rename on; a full disk leaves the old one and says so."""
         keyfile = self.keyfile()
@@ -339,7 +339,7 @@ class Home:
                 path.unlink(missing_ok=True)
             except OSError as e:  # a folder in its place: the next open refuses it, and says what to do
                 log.warning("the replaced soul's %s could not be removed (%s)", path.name, e)
-        keys.fsync_dir(self.dir)
+        files.fsync_dir(self.dir)
 
 
 def _private_folder(folder: Path) -> None:
@@ -391,7 +391,7 @@ def _names(meta: dict | None, path) -> tuple[str, ...]:
 
 
 def _dead_writer(pid: str) -> bool:
-    return pid.isdigit() and not keys.alive(int(pid))
+    return pid.isdigit() and not files.alive(int(pid))
 
 
 def _sidecars(path: Path) -> list[Path]:

@@ -28,7 +28,7 @@ import stat
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..errors import DiskFull, KnownError, SoulInUse
+from ..errors import DiskFull, KnownError, SoulInUse, full_disk
 from .soul import OPENING
 
 try:
@@ -190,8 +190,7 @@ def _open(path: Path, outcome: str, write: bool = False) -> int:
         fd = os.open(path, flags, 0o600)
     except OSError as e:
         if e.errno in (errno.ENOSPC, errno.EDQUOT):
-            raise DiskFull(f"The disk holding {path.parent} is full: {outcome}. Free some space and try again.") \
-                from e
+            raise DiskFull(full_disk(outcome, path.parent)) from e
         # A folder (EISDIR), a link (ELOOP; EMLINK or EFTYPE on the BSDs; ENOENT where a system without
         # O_NOFOLLOW follows it to nowhere), a socket (ENXIO).
         if e.errno in _NOT_FILES and os.path.lexists(path):

@@ -87,3 +87,10 @@ def unembedded(soul: Soul, kind: str, model: str, dim: int) -> list[dict]:
     kept = STANDING if k.made_again else ""
     return soul.query(f"SELECT id, {', '.join(k.embedded)} FROM {k.table} WHERE {kept}id NOT IN (SELECT item_id FROM "
                       f"embeddings WHERE item_kind = ? AND model = ? AND dim = ?)", (kind, model, dim))
+
+
+def vectors_of(soul: Soul, keys, model: str, dim: int) -> dict[tuple[str, int], bytes]:
+    """The stored vectors one embedder made of some items, by key (those it made none of are absent)."""
+    return {(kind, r["item_id"]): r["vector"] for kind, ids in by_kind(keys).items()
+            for r in soul.query_in("SELECT item_id, vector FROM embeddings WHERE item_kind = ? AND model = ? "
+                                   "AND dim = ? AND item_id IN ({ids})", ids, (kind, model, dim))}

@@ -20,7 +20,7 @@ from typing import Callable, Iterator
 import sqlcipher3
 
 from ..errors import (DamagedSoul, DiskError, DiskFull, ForgottenMeanwhile, ForgottenWhileExporting, InvalidEdit,
-                      NoAccess, NotFound, ReadOnlyRecord, SoulBusy, SoulClosed)
+                      NoAccess, NotFound, ReadOnlyRecord, SoulBusy, SoulClosed, failing_disk, full_disk)
 from .. import paths
 from . import forget, ids, migrations, wal
 from .kinds import KINDS
@@ -54,7 +54,7 @@ def translate(e: sqlcipher3.Error, path: Path | None = None) -> Exception:
     text = str(e).lower()
     where = f" ({path})" if path else ""
     if "disk is full" in text or "database or disk is full" in text:
-        return DiskFull(f"The disk is full{where}: nothing of this change was saved. Free some space and try again.")
+        return DiskFull(full_disk(f"{UNSAVED}{where}"))
     if _primary(e) in (_SQLITE_BUSY, _SQLITE_LOCKED):
         return SoulBusy(f"Another program on this soul kept it busy for over {BUSY_TIMEOUT_MS // 1000} s{where}: "
                         "nothing of this change was saved. Try again in a moment.")
@@ -121,9 +121,8 @@ def translate_disk(e: sqlcipher3.Error, path: Path, outcome: str) -> Exception:
         return translate(e, path)
     free = free_bytes(path.parent)
     if _primary(e) == _SQLITE_FULL or (free is not None and free < NEARLY_FULL):
-        room = "" if free is None else f", {free // 1024} KiB free"
-        return DiskFull(f"The disk holding {path.parent} is full{room}: {outcome}. Free some space and try again.")
-    return DiskError(f"The disk failed to read or write {path} ({e}): {outcome}. Check the disk, then try again.")
+        return DiskFull(full_disk(outcome, path.parent, free))
+    return DiskError(failing_disk(path, e, outcome))
 
 
 def _empty(path: Path) -> bool:

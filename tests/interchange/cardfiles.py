@@ -3,7 +3,7 @@
 import base64
 import json
 
-from anima.store import png_text
+from anima.interchange import png_text
 
 PICTURE = png_text.plain(4, 6, (200, 120, 40))
 

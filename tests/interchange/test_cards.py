@@ -10,7 +10,8 @@ from anima.companion import Companion
 from anima.interchange import cards
 from anima.self.selfmodel import CAPS
 from anima.models.fake import FakeChatModel, FakeEmbedder
-from anima.store import Home, png_text
+from anima.interchange import png_text
+from anima.store import Home
 from tests.conftest import PASSPHRASE
 from anima.workspace.assemble import render_floor
 from tests.interchange.cardfiles import PICTURE, book, entry, png, v2, v3

@@ -7,7 +7,7 @@ import base64
 import json
 
 from anima.interchange import cards
-from anima.store import png_text
+from anima.interchange import png_text
 from tests.interchange.cardfiles import png, v2
 
 PIN = "4821"

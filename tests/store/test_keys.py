@@ -179,22 +179,6 @@ def test_an_old_key_file_that_cannot_be_rewritten_still_opens(anima_home, monkey
     assert [p.name for p in anima_home.iterdir() if p.name.endswith(".new")] == []
 
 
-def test_a_killed_older_versions_partial_file_beside_what_is_written_goes_with_the_write(tmp_path):
-    """Partial files were "<name>.<pid>.new" before keys.partial: one a killed older version left beside a file
-    Anima writes again (the settings, an export) is its own, and goes; a file of another name stays."""
-    import subprocess
-    import sys
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
-                          text=True).stdout.strip()
-    target = tmp_path / "settings.json"
-    old, new, theirs = (tmp_path / f"settings.json.{dead}.new", keys.partial(target, int(dead)),
-                        tmp_path / f"notes.{dead}.new")
-    for p in (old, new, theirs):
-        p.write_bytes(b"half")
-    keys.write_atomically(target, b"{}")
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([target.name, theirs.name])
-
-
 def test_changing_the_passphrase_of_an_old_key_file_writes_the_new_cost(anima_home, monkeypatch):
     home = Home(anima_home)
     home.create(PASSPHRASE).close()

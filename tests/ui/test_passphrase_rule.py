@@ -174,7 +174,7 @@ def test_the_window_reads_the_names_off_the_ui_thread_for_a_new_passphrase(qtbot
 
 def test_an_export_to_a_place_that_cannot_be_written_is_said_in_the_form_not_a_bug(qtbot, companion, monkeypatch):
     """QA: exporting to a read-only disk or into /proc showed the bug dialog (OSError, FileNotFoundError): only a
-    full disk was a KnownError in keys.write_pieces_atomically. The dialog says it, and stays open."""
+    full disk was a KnownError in files.write_pieces_atomically. The dialog says it, and stays open."""
     from PySide6.QtWidgets import QMessageBox
     bugs = []
     monkeypatch.setattr(QMessageBox, "critical", lambda *a, **k: bugs.append(a))

@@ -5,7 +5,7 @@ import zlib
 
 import pytest
 
-from anima.store import png_text
+from anima.interchange import png_text
 
 PICTURE = png_text.plain(2, 2, (1, 2, 3))
 
