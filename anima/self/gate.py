@@ -38,8 +38,7 @@ from ..retrieval.fts import terms
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul, now
 from ..trust import secrets
-from ..knowledge.messages import clean
-from ..parts.part import unfit_text
+from ..trust.text import clean, unfit_text
 from ..trust.readable import common, english, readable
 from .selfmodel import CAPS, SelfFloor, SelfModel, label
 

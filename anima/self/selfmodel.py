@@ -17,7 +17,7 @@ from ..errors import InvalidEdit
 from ..store.migrations import TEXT_SECTIONS
 from ..store.soul import Soul, now
 from . import working_memory
-from ..parts.part import unfit_text
+from ..trust.text import unfit_text
 from ..knowledge.rules import Rules
 from ..knowledge.wording import today as local_today
 
