@@ -391,7 +391,7 @@ def said_if_slow(what: str):
 
 
 def cmd_proposals(args) -> int:
-    """Changes to what shapes the companion that wait for the person's say (self/gate.py)."""
+    """Changes to what shapes the companion that wait for the person's say (trust/gate.py)."""
     import json
     from .trust.text import printable
     from .store.provenance import shown

@@ -18,7 +18,7 @@ from .interchange.characters import Characters
 from .knowledge.episodes import Episodes
 from .interchange.export import export_json
 from .self.feelings import Feelings
-from .self.gate import TARGETS, Change, Gate, Verdict
+from .trust.gate import TARGETS, Change, Gate, Verdict
 from .knowledge.history import History
 from .reflect.human import HumanNotes
 from .knowledge.memories import Memories

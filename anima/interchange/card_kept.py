@@ -35,7 +35,7 @@ from typing import Callable
 from ..store.migrations import CARDS_TO_KEEP
 from ..trust import secrets
 from .cards import an_instruction, filled
-from ..self.gate import answers_elsewhere, as_words, sentences, tainted
+from ..trust.gate import answers_elsewhere, as_words, sentences, tainted
 from ..trust.markup import ADDRESS, LOADS, TAG, unformatted
 from ..trust.readable import readable
 

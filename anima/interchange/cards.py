@@ -52,7 +52,7 @@ from ..models.structured import SURROGATE
 from ..store import keys, png_text
 from . import lorebook
 from ..trust import secrets
-from ..self.gate import about_power, tainted
+from ..trust.gate import about_power, tainted
 from ..trust.readable import readable
 
 FILE_MOST = 16 * 1024 * 1024   # a card's file (PNG or JSON)

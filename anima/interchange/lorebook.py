@@ -30,7 +30,7 @@ from ..errors import KnownError
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul
 from ..trust import secrets
-from ..self.gate import tainted
+from ..trust.gate import tainted
 from ..trust.markup import unformatted
 from ..knowledge.world import (CARD_KINDS, IMPORTED_BODY_CHARS, IMPORTED_KEYWORD_CHARS, IMPORTED_KEYWORDS, TITLE_CHARS,
                     WorldCards)

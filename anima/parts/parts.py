@@ -11,7 +11,7 @@ one operation at a time under a size cap, then checked whole; all of it is
 written, as one edit in the history that can be undone, or none of it is.
 
 Core parts steer behaviour, and what steers behaviour changes only by the
-person (self/gate.py): the AI's patch to a core part, or one that sets
+person (trust/gate.py): the AI's patch to a core part, or one that sets
 `core_part`, is refused (and logged), never half-applied.
 """
 
@@ -27,7 +27,7 @@ from ..errors import InvalidEdit, NotFound
 from ..store.provenance import Provenance
 from ..store.soul import Soul, now
 from . import part as schema
-from ..self.gate import tainted
+from ..trust.gate import tainted
 from .part_index import PartIndex
 
 log = logging.getLogger(__name__)

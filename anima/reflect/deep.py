@@ -30,7 +30,7 @@ from typing import Callable
 
 from ..errors import InvalidEdit
 from ..knowledge.episodes import ARC_CHARS, ASSESSMENT_CHARS, SUMMARY_CHARS, Episode, Episodes, NewEpisode
-from ..self.gate import Gate, once, unfit
+from ..trust.gate import Gate, once, unfit
 from ..self.identity import Ruling
 from ..knowledge.memories import Memories
 from ..knowledge.messages import Messages, spoken

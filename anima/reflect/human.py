@@ -5,7 +5,7 @@ at once, with no reflection cycle: each new fact becomes a memory (stated by
 the user, citing their message) and a line of the human block, and a fact that
 changes a line supersedes the memory behind that line, so the old one keeps its
 dates and the change is recorded. Every line goes through the gate
-(self/gate.py): what is not the person's own statement about themselves waits
+(trust/gate.py): what is not the person's own statement about themselves waits
 for their say as a proposal, and a secret is never written.
 
 The model decides what was stated, through a schema (constrained decoding). A
@@ -27,7 +27,7 @@ from ..models.structured import StructuredOutputFailed, ask_structured
 from ..retrieval.fts import stems
 from ..store.provenance import Provenance, Source
 from ..self.feelings import FEELING_WORDS
-from ..self.gate import Change, Gate, Verdict, block_lines, unfit
+from ..trust.gate import Change, Gate, Verdict, block_lines, unfit
 from ..knowledge.memories import Memories
 from ..self.selfmodel import SelfModel
 
@@ -165,7 +165,7 @@ class HumanNotes:
         return learned, block
 
     def apply(self, facts: list[dict], messages: list[dict]) -> tuple[list[tuple[int, str]], str | None]:
-        """Facts grounded in their words go through the gate (self/gate.py): what passes is written into the human
+        """Facts grounded in their words go through the gate (trust/gate.py): what passes is written into the human
         block and remembered; the rest waits as a proposal for the person, or is refused (a secret)."""
         said = "\n".join(m["content"] for m in messages)
         # Stems: "I hate driving" is written about them as "Hates driving".

@@ -31,7 +31,7 @@ from typing import Callable
 
 from ..self import working_memory
 from ..self.feelings import EVIDENCE_TYPES, MOST_CONFIDENT, Feelings, Reading, names_a_feeling, trajectory
-from ..self.gate import once, unfit
+from ..trust.gate import once, unfit
 from ..knowledge.messages import Messages, spoken
 from ..self.selfmodel import CAPS, SelfModel
 from ..self.self_report import Stated, stated_feeling

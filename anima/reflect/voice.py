@@ -8,7 +8,7 @@ identity), never something to keep.
 
 import re
 
-from ..self.gate import unfit
+from ..trust.gate import unfit
 from ..trust.readable import common
 from ..retrieval.fts import stems, terms
 

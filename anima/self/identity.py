@@ -7,7 +7,7 @@ Code decides what becomes of either:
   was last written): the proposal is noted in the growth log, not enacted;
 - too different (it keeps less than half of the current identity's words): the
   attempt is recorded in the growth log and left for the person to accept or
-  not (a proposed change, self/gate.py), never applied;
+  not (a proposed change, trust/gate.py), never applied;
 - otherwise it is written, and the growth log says so.
 A meaningful interaction is a conversation (messages.conversation) that holds an
 episode that mattered at least a little (significance MEANINGFUL or more): small

@@ -359,7 +359,7 @@ def m005_provenance_and_proposals(con):
     migration have none; they read as "not recorded".
 
     proposals: a change to what is always in context or steers behaviour that
-    the gate did not apply (self/gate.py): pending until the person accepts or
+    the gate did not apply (trust/gate.py): pending until the person accepts or
     rejects it in the Open Mind.
     """
     run_script(con, """

@@ -37,10 +37,10 @@ from ..errors import InvalidEdit, NotFound
 from ..retrieval.fts import terms
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul, now
-from ..trust import secrets
-from ..trust.text import clean, unfit_text
-from ..trust.readable import common, english, readable
-from .selfmodel import CAPS, SelfFloor, SelfModel, label
+from . import secrets
+from .text import clean, unfit_text
+from .readable import common, english, readable
+from ..self.selfmodel import CAPS, SelfFloor, SelfModel, label
 
 log = logging.getLogger(__name__)
 
