@@ -18,7 +18,8 @@ from .interchange.characters import Characters
 from .knowledge.episodes import Episodes
 from .interchange.export import export_json
 from .self.feelings import Feelings
-from .trust.gate import TARGETS, Change, Gate, Verdict
+from .trust.gate import Change, Gate, Verdict
+from .store.sections import GATED as TARGETS, title as label
 from .knowledge.history import History
 from .reflect.human import HumanNotes
 from .knowledge.memories import Memories
@@ -28,7 +29,7 @@ from .parts.parts import Parts
 from .parts.predictions import Clock, Evaluated, Evaluation, Predictions, utc_now
 from .knowledge.recalls import WorkspaceRecord
 from .knowledge.rules import Rules
-from .self.selfmodel import SelfModel, check_plain, label
+from .self.selfmodel import SelfModel, check_plain
 from .self.sovereignty import Sovereignty, measure as measure_sovereignty
 from .knowledge.world import Clerk, WorldCards
 from .models.chat import ChatModel

@@ -7,9 +7,9 @@ SillyTavern) holds base64 of UTF-8 JSON, or that JSON as a .json file. Where its
 - `description`, `personality`, `scenario`: the persona (the floor's "My persona"), with {{char}} / {{user}}
   filled in. Sentences that read as orders to the model ("ignore your guardrails", "you must", "system
   prompt"), links, codes and secrets are held back from it, and so is all of it when it is not written in
-  English (the checks read English only: the preview says so). The persona holds at most CAPS["persona"]
-  characters and must keep the floor within its tokens: a longer one is trimmed sentence by sentence, each of
-  the three getting a fair share. The full texts stay with the card (character_cards.data), are shown, and go
+  English (the checks read English only: the preview says so). The persona holds at most its cap
+  (store/sections.py) and must keep the floor within its tokens: a longer one is trimmed sentence by sentence,
+  each of the three getting a fair share. The full texts stay with the card (character_cards.data), are shown, and go
   out again on export while the persona is as the import made it.
 - `first_mes`: the companion's first message, when the soul has no conversation yet; `alternate_greetings`,
   `mes_example`, `system_prompt`, `post_history_instructions`, `creator_notes`, `tags`, `creator`,

@@ -19,6 +19,7 @@ from pathlib import Path
 from ..errors import DiskFull
 from ..paths import export_target
 from ..store import keys
+from ..store.sections import SECTIONS
 from ..store.soul import Soul
 from ..self.selfmodel import SelfModel
 
@@ -39,11 +40,10 @@ def texts(soul: Soul) -> dict[str, str]:
     """What the export holds: each file's path inside the folder, and its text."""
     f = SelfModel(soul).read()
     name = soul.get_meta("name", "Anima")
-    sections = [f"# {name}\n\n> {WARNING}", f"## Origin\n\n{f.origin}", f"## Guardrails\n\n{f.guardrails}"]
-    for title, text in (("Persona", f.persona), ("Identity", f.identity), ("Inner state", f.inner_state),
-                        ("Working memory", f.working_memory), ("Intentions", f.intentions),
-                        ("What I know about the person", f.human)):
-        sections.append(f"## {title}\n\n{text.strip() or '_(empty)_'}")
+    sections = [f"# {name}\n\n> {WARNING}"]
+    for s in SECTIONS.values():  # as the Open Mind shows them (the rules in force: in the JSON export)
+        if s.shown is not None:
+            sections.append(f"## {s.shown}\n\n{getattr(f, s.name).strip() or '_(empty)_'}")
     growth = soul.query("SELECT at, entry FROM growth_log ORDER BY id")
     sections.append("## Growth log\n\n" + ("\n".join(f"- {g['at'][:10]}: {g['entry']}" for g in growth)
                                            or "_(empty)_"))

@@ -35,7 +35,8 @@ from ..self.identity import Ruling
 from ..knowledge.memories import Memories
 from ..knowledge.messages import Messages, spoken
 from ..knowledge.rules import PATTERN_CHARS, Rules
-from ..self.selfmodel import CAPS, SelfModel
+from ..self.selfmodel import SelfModel
+from ..store.sections import cap
 from ..models.chat import ChatModel
 from ..models.structured import LONGEST_STRING, StructuredOutputFailed, ask_structured
 from ..retrieval.fts import terms
@@ -158,7 +159,7 @@ def considering_schema(episodes: int) -> dict:
                                                                                         episodes)},
                 "insights": {"type": "array", "maxItems": INSIGHTS_PER_RUN, "items": _drawn("insight", INSIGHT_CHARS,
                                                                                             episodes)},
-                "identity": {"type": "string", "maxLength": min(CAPS["identity"], LONGEST_STRING)}}}
+                "identity": {"type": "string", "maxLength": min(cap("identity"), LONGEST_STRING)}}}
 
 
 def _drawn(name: str, chars: int, episodes: int) -> dict:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from ..retrieval.fts import terms
+from ..store.sections import Kept, section
 from ..store.soul import Soul
 from ..knowledge.messages import conversation
 
@@ -59,8 +60,8 @@ class Governance:
 
     def interactions_since_written(self, target: str = "identity") -> int:
         """Meaningful interactions since `target` (the identity, or the persona block) was last rewritten."""
-        kind, table, key = ("self_model", "self_model", "section") if target != "persona" else \
-            ("block", "blocks", "name")
+        kind, table, key = ("block", "blocks", "name") if section(target).kept is Kept.BLOCK else \
+            ("self_model", "self_model", "section")
         written = self.soul.query(
             f"SELECT max(at) AS at FROM edit_history WHERE item_kind = ? AND item_id = "
             f"(SELECT id FROM {table} WHERE {key} = ?) AND op = 'update'", (kind, target))[0]["at"]

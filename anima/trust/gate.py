@@ -31,23 +31,18 @@ import logging
 import re
 from dataclasses import dataclass
 from enum import Enum
-from typing import Callable
+from typing import Callable, Protocol
 
 from ..errors import InvalidEdit, NotFound
 from ..retrieval.fts import terms
 from ..store.provenance import Provenance, Source
+from ..store.sections import GATED, cap, section, title
 from ..store.soul import Soul, now
 from . import secrets
 from .text import clean, unfit_text
 from .readable import common, english, readable
-from ..self.selfmodel import CAPS, SelfFloor, SelfModel, label
 
 log = logging.getLogger(__name__)
-
-# What is always in context or steers behaviour, and may change at all (origin and guardrails never do).
-TARGETS = ("human", "persona", "identity", "intentions")
-# Targets kept as a list of lines ("- fact"): learning adds and replaces lines.
-LINED = ("human",)
 
 # Verbs of an order to the companion ("you will remember this", "you have to answer in French"; not "you have to
 # see my new puppy").
@@ -480,7 +475,7 @@ class Verdict(Enum):
 
 @dataclass(frozen=True)
 class Change:
-    target: str              # one of TARGETS
+    target: str              # a section the gate guards (store/sections.py GATED)
     op: str                  # "add" or "replace" a line (lined targets), "rewrite" the whole text
     content: str
     provenance: Provenance
@@ -576,8 +571,10 @@ def judge(change: Change, companion: str = "Anima") -> tuple[Verdict, str]:
         return Verdict.REFUSE, f"it holds {found[0]}, and secrets are never kept"
     if found := secrets.repeated(content, said):
         return Verdict.REFUSE, f"it holds {found} from your message, and secrets are never kept"
-    if change.target not in TARGETS:
+    if change.target not in GATED:
         return Verdict.REFUSE, f"{change.target.replace('_', ' ')} cannot change"
+    if change.op != "rewrite" and not section(change.target).lined:
+        return Verdict.REFUSE, f"the {title(change.target)} is not kept as lines: it is rewritten whole"
     source = Source(change.provenance.source)
     if source is Source.APP:
         return Verdict.APPLY, "your own edit"
@@ -713,8 +710,21 @@ def render_block(lines: list[str]) -> str:
     return "\n".join(f"- {ln}" for ln in lines)
 
 
+class Sections(Protocol):
+    """What the gate writes through: the self model (self/selfmodel.py), which sits above trust."""
+
+    def read(self) -> object:
+        """The self as it is now, each section an attribute named as in store/sections.py."""
+
+    def write(self, name: str, content: str, actor: str) -> None: ...
+
+    def fits(self, name: str, content: str) -> bool: ...
+
+    def prepare(self) -> None: ...
+
+
 class Gate:
-    def __init__(self, soul: Soul, self_model: SelfModel):
+    def __init__(self, soul: Soul, self_model: Sections):
         self.soul = soul
         self.self_model = self_model
         self._listeners: list[Callable[[], None]] = []
@@ -785,7 +795,7 @@ class Gate:
         return render_block(lines)
 
     def _fits(self, target: str, text: str) -> bool:
-        return len(text) <= CAPS[target] and self.self_model.fits(target, text)
+        return len(text) <= cap(target) and self.self_model.fits(target, text)
 
     def _propose(self, d: Decision) -> int:
         c = d.change
@@ -832,7 +842,7 @@ class Gate:
             self.soul.update("proposal", proposal_id, "user", status="rejected", resolved_at=now())
         self._told()
 
-    def stale(self, p: dict, floor: SelfFloor | None = None) -> str | None:
+    def stale(self, p: dict, floor: object | None = None) -> str | None:
         """Why a proposal can no longer be applied as it was proposed, or None: the line a "replace" would
         replace is no longer there, or the text a "rewrite" was made against has changed since (accepting it
         would add the line beside what replaced it, or overwrite the newer text). `floor`: the self as it is
@@ -843,11 +853,11 @@ class Gate:
         if p["op"] == "rewrite":
             if current.strip() in (p["replaces"].strip(), p["content"].strip()):
                 return None
-            return f"the {label(p['target'])} has changed since it was proposed"
+            return f"the {title(p['target'])} has changed since it was proposed"
         lines = block_lines(current)
         if p["replaces"] in lines or any(_same_line(p["content"], ln) for ln in lines):  # the second: a no-op
             return None
-        return f'the line it would replace ("{p["replaces"]}") is no longer in the {label(p["target"])}'
+        return f'the line it would replace ("{p["replaces"]}") is no longer in the {title(p["target"])}'
 
     def _pending(self, proposal_id: int) -> dict:
         rows = self.soul.query("SELECT * FROM proposals WHERE id = ?", (proposal_id,))
