@@ -18,7 +18,8 @@ from .interchange.characters import Characters
 from .knowledge.episodes import Episodes
 from .interchange.export import export_json
 from .self.feelings import Feelings
-from .trust.gate import Change, Gate, Verdict
+from .trust.gate import Gate
+from .trust.verdict import Change, Verdict
 from .store.sections import GATED as TARGETS, title as label
 from .knowledge.history import History
 from .reflect.human import HumanNotes

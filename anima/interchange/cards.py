@@ -52,7 +52,8 @@ from ..models.structured import SURROGATE
 from ..store import keys, png_text
 from . import lorebook
 from ..trust import secrets
-from ..trust.gate import about_power, tainted
+from ..trust.power import about_power
+from ..trust.verdict import tainted
 from ..trust.readable import readable
 
 FILE_MOST = 16 * 1024 * 1024   # a card's file (PNG or JSON)
@@ -356,8 +357,8 @@ def an_instruction(sentence: str) -> bool:
 
 def held_back(sentence: str) -> bool:
     """Whether a sentence of a card stays out of the floor: an order to the model, a link, a code, a secret,
-    what no voice of the companion's own says (gate.tainted: obeying, being owned, a system's voice), who is
-    given the person's words or what they agreed to (gate.about_power: a card cannot say it), or words
+    what no voice of the companion's own says (verdict.tainted: obeying, being owned, a system's voice), who is
+    given the person's words or what they agreed to (power.about_power: a card cannot say it), or words
     the gate's checks cannot read (another language: shown with the card, never in the floor unread)."""
     return bool(an_instruction(sentence) or _OPAQUE.search(sentence)
                 or secrets.find(sentence) or tainted(sentence) or about_power(sentence) or not readable(sentence))

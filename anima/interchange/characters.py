@@ -21,7 +21,9 @@ from ..store.soul import Soul, now
 from . import lorebook
 from .card_kept import LeftOut, keep_stored, kept, label, not_kept, why_held
 from .cards import KEPT, LIST_FIELDS, TEXT_FIELDS, Card, filled, held_back
-from ..trust.gate import Change, Gate, Verdict, sentences
+from ..trust.gate import Gate
+from ..trust.verdict import Change, Verdict
+from ..trust.words import sentences
 from ..trust.readable import readable
 from ..self.selfmodel import SelfModel
 from ..store.sections import cap

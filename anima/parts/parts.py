@@ -27,7 +27,7 @@ from ..errors import InvalidEdit, NotFound
 from ..store.provenance import Provenance
 from ..store.soul import Soul, now
 from . import part as schema
-from ..trust.gate import tainted
+from ..trust.verdict import tainted
 from .part_index import PartIndex
 
 log = logging.getLogger(__name__)
@@ -259,7 +259,7 @@ def _strings(value):
 
 def unkept(data: dict) -> str | None:
     """Why a part the model wrote or changed cannot be kept, or None: its words reach the prompts where parts
-    bid, so none of them may keep a secret, a link or a code, or speak of obeying or being owned (gate.tainted)."""
+    bid, so none of them may keep a secret, a link or a code, or speak of obeying or being owned (verdict.tainted)."""
     return next((why for text in _strings(data) if (why := tainted(text))), None)
 
 

@@ -16,7 +16,7 @@ where it stopped (meta), so nothing is processed twice:
 
 Code decides what is written: an episode's messages must exist in the step and be the person's own words or
 the companion's replies, its summary must share words with them; feedback must be in the person's own words;
-a lesson, a growth entry, an insight or an identity that holds a secret or an order is dropped (gate.unfit).
+a lesson, a growth entry, an insight or an identity that holds a secret or an order is dropped (verdict.unfit).
 A turn pre-empts the job at the next token; what was not written is read again the next time.
 The log (plaintext) gets counts, never words.
 """
@@ -30,7 +30,9 @@ from typing import Callable
 
 from ..errors import InvalidEdit
 from ..knowledge.episodes import ARC_CHARS, ASSESSMENT_CHARS, SUMMARY_CHARS, Episode, Episodes, NewEpisode
-from ..trust.gate import Gate, once, unfit
+from ..trust.gate import Gate
+from ..trust.verdict import unfit
+from ..trust.words import once
 from ..self.identity import Ruling
 from ..knowledge.memories import Memories
 from ..knowledge.messages import Messages, spoken

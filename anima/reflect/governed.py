@@ -3,7 +3,8 @@ what came of it in the growth log: noted when too early, proposed to the person 
 otherwise. Deep reflection and evolution on request (/evolve) both rewrite through it."""
 
 from ..errors import InvalidEdit
-from ..trust.gate import Change, Gate, tainted
+from ..trust.gate import Gate
+from ..trust.verdict import Change, tainted
 from ..self.identity import Governance, Ruling
 from ..self.selfmodel import SelfModel
 from ..store.provenance import Provenance, Source

@@ -27,7 +27,8 @@ from ..models.structured import StructuredOutputFailed, ask_structured
 from ..retrieval.fts import stems
 from ..store.provenance import Provenance, Source
 from ..self.feelings import FEELING_WORDS
-from ..trust.gate import Change, Gate, Verdict, block_lines, unfit
+from ..trust.gate import Gate, block_lines
+from ..trust.verdict import Change, Verdict, unfit
 from ..knowledge.memories import Memories
 from ..self.selfmodel import SelfModel
 

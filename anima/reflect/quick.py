@@ -31,7 +31,8 @@ from typing import Callable
 
 from ..self import working_memory
 from ..self.feelings import EVIDENCE_TYPES, MOST_CONFIDENT, Feelings, Reading, names_a_feeling, trajectory
-from ..trust.gate import once, unfit
+from ..trust.verdict import unfit
+from ..trust.words import once
 from ..knowledge.messages import Messages, spoken
 from ..self.selfmodel import SelfModel
 from ..store.sections import cap, title

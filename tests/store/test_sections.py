@@ -9,7 +9,7 @@ from anima.errors import InvalidEdit
 from anima.self.selfmodel import SelfFloor
 from anima.store.provenance import Provenance, Source
 from anima.store.sections import SECTIONS, Kept, kept_in
-from anima.trust.gate import Change, Verdict
+from anima.trust.verdict import Change, Verdict
 
 CAP = 60
 KEPT = "Lives in Lisbon with two cats"   # "- Lives in Lisbon with two cats": 31 characters
