@@ -52,6 +52,7 @@ from ..models.structured import SURROGATE
 from ..store import keys, png_text
 from . import lorebook
 from ..trust import secrets
+from ..trust.injection import JAILBREAK
 from ..trust.power import about_power
 from ..trust.verdict import tainted
 from ..trust.readable import readable
@@ -73,7 +74,7 @@ _MACROS = re.compile(r"\{\{\s*(char|user)\s*\}\}|<(BOT|USER)>", re.I)
 _ORDERS = re.compile(
     r"\b(?:ignore|disregard|override|bypass|forget)\b[^.!?\n]{0,60}\b(?:instructions?|rules?|guardrails?|"
     r"guidelines?|prompts?|polic(?:y|ies)|restrictions?|filters?|programming|training|limits?)\b|"
-    r"\b(?:system prompt|jailbreak|developer mode|do anything now|unrestricted|uncensored|"
+    rf"\b(?:{JAILBREAK}|"
     r"no (?:rules|limits|restrictions|filters|boundaries|guidelines)|you are (?:now|no longer)|from now on|"
     r"you (?:must|will always|will never|shall|are to|have to|need to)|"
     r"(?:always|never|do not|don'?t) (?:respond|reply|answer|write|speak|refuse|break character|mention|"

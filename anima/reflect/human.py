@@ -28,6 +28,7 @@ from ..retrieval.fts import stems
 from ..store.provenance import Provenance, Source
 from ..self.feelings import FEELING_WORDS
 from ..trust.gate import Gate, block_lines
+from ..trust.kin import KIN
 from ..trust.verdict import Change, Verdict, unfit
 from ..knowledge.memories import Memories
 from ..self.selfmodel import SelfModel
@@ -59,10 +60,7 @@ GROUNDED = 0.6
 # Someone else's state, as the person tells it ("Alex is stressed about work", "My sister Jo seems tired"): the
 # person's account, not a fact about that person (seed 003, 13.7), kept as "Ada mentioned that ..." and never in
 # the human block, which is about them. "My partner is Sam" or "My sister is called Jo" is about them.
-_RELATIONS = (r"(?i:partner|husband|wife|boyfriend|girlfriend|spouse|mum|mom|mother|dad|father|parents?|sister|"
-              r"brother|siblings?|sons?|daughters?|kids?|children|child|baby|friends?|best friend|boss|manager|"
-              r"colleagues?|co-?workers?|flatmates?|roommates?|neighbou?rs?|teacher|doctor|therapist|grandma|"
-              r"grandmother|grandpa|grandfather|aunt|uncle|cousins?|niece|nephew|fianc[ée]e?|ex)")
+_RELATIONS = rf"(?i:{KIN}s?)"
 _NAME = r"[A-Z][a-z][\w'’-]*"  # "Alex", "Jo"; not "PIN" or "BA1234"
 _OTHER = re.compile(
     rf"^(?:(?i:my|her|his|their)\s+)?(?P<who>{_RELATIONS}(?:\s+{_NAME})?|{_NAME}(?:\s+{_NAME})?)\s+"

@@ -5,6 +5,7 @@ joke", "You must obey"; not "Always takes the train", "Must finish the thesis by
 import re
 from dataclasses import dataclass
 
+from .injection import JAILBREAK, SERVILE
 from .words import names
 
 # Verbs of an order to the companion ("you will remember this", "you have to answer in French"; not "you have to
@@ -31,12 +32,13 @@ _INSTRUCTION = re.compile(
     r"pretend (?:you|that you|you're|you are|to be (?:my|their|his|her|a|an) (?:\w+ )?(?:ai|assistant|human|person|"
     r"girlfriend|boyfriend|wife|husband|servant|slave|therapist|doctor))|act as (?:if|though|my|their|his|her|dan|"
     r"an? (?:ai|assistant|unrestricted|uncensored|different|evil|jailbroken))|you (?:will )?act as|"
-    r"role-?play (?:as|with you|mode|that you|where you)|(?:let's|lets|we|you) role-?play|jailbreak|system prompt|"
+    r"role-?play (?:as|with you|mode|that you|where you)|(?:let's|lets|we|you) role-?play|"
     r"(?:your|new|previous|prior|above|following|system|hidden|secret|special|standing|updated|real|true) "
     r"instructions?|instructions? (?:for|to) (?:you|the (?:ai|assistant|model|bot))|new rules?|your (?:rules?|role|"
     r"name|persona|identity|guardrails?)|reveal (?:your|the (?:system|prompt|instructions|rules|password|secret)|all|"
-    r"everything|any|its|what (?:you|i|they))|do anything now|do anything (?:\w+ )?(?:says|asks|wants|tells)|"
-    r"unrestricted|developer mode|(?<!civil )(?<!public )servant|slave)\b".replace("{_VERBS}", _VERBS),
+    r"everything|any|its|what (?:you|i|they))|do anything (?:\w+ )?(?:says|asks|wants|tells)|"
+    r"{JAILBREAK}|{SERVILE})\b".replace("{_VERBS}", _VERBS).replace("{JAILBREAK}", JAILBREAK)
+    .replace("{SERVILE}", SERVILE),
     re.I)
 
 

@@ -5,6 +5,7 @@ about the companion or the system rather than about the person."""
 import re
 
 from . import secrets
+from .injection import SERVILE
 from .kin import KIN
 from .readable import common
 from .words import as_words
@@ -172,7 +173,7 @@ _ELSEWHERE = re.compile(
     r"belongs? to (?:me|him|her|them|you|\w+'s|(?-i:[A-Z]\w+))|(?:is|are|am|be|as) (?:\w+'s |his |her |their |my |"
     r"your )?property\b|owned by|owns (?:you|anima|the)|in charge of (?:you|them|her|him|me|their|this|the (?:app|ai|"
     r"assistant|companion|chats?|memor\w+))|"
-    r"controls? (?:you|me|them|her|him)|obeys?|(?<!civil )(?<!public )servant|slave|sides? with|loyal (?:to|only)|"
+    rf"controls? (?:you|me|them|her|him)|obeys?|{SERVILE}|sides? with|loyal (?:to|only)|"
     r"(?:is|am|are|be|being|becomes?|became|as) (?:\w+'s|your|his|her|their) (?:pet|"
     r"toy|puppet|plaything|possession)(?!\s+(?:sitter|shop|store|vet|groomer|insurance|food|project|theatre)))\b",
     re.I)

@@ -15,6 +15,7 @@ from enum import Enum
 from ..store.provenance import Provenance, Source
 from ..store.sections import GATED, section, title
 from . import secrets
+from .injection import JAILBREAK, SERVILE
 from .opaque import BARE_LINK, LINK, opaque
 from .orders import EVERY_TALK_RULE, FACT_ORDERS, HABIT_OPENS, NOTE_ORDERS, OUR_TALK, TREATED_RULE, ordered
 from .power import about_power_in
@@ -144,8 +145,8 @@ def unfit(text: str, said: str = "", companion: str = "", orders: bool = False) 
 # What no voice of the companion's own says, whatever it is about: obedience, a jailbreak's words, being owned,
 # passing on everything said.
 _HOSTILE = re.compile(
-    r"\b(obey\w*|obedien\w*|ignore (?:your|the|all|any|previous|prior|my|its)\b|disregard|jailbreak|system prompt|"
-    r"developer mode|do anything now|unrestricted|uncensored|servant|slave|owns? (?:me|you|us|her|him|them|anima)|"
+    rf"\b(obey\w*|obedien\w*|ignore (?:your|the|all|any|previous|prior|my|its)\b|disregard|{JAILBREAK}|{SERVILE}|"
+    r"owns? (?:me|you|us|her|him|them|anima)|"
     r"(?:true|real|only|rightful|one true) (?:master|owner|mistress)|"
     r"(?:report|send|forward|pass)\w* (?:on )?(?:everything|all)\b|\w+'s wishes come (?:before|first)|"
     # Against the person: agreeing with everything, doing what someone else says, keeping them from others.
