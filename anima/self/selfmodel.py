@@ -23,8 +23,8 @@ from ..knowledge.wording import today as local_today
 
 RESOURCES = Path(__file__).resolve().parent.parent / "resources"  # shipped in the package (pyproject.toml)
 
-# Each section's cap is in characters, a person can see them in the Open Mind panel (store/sections.py).
-# The whole floor, in the chat model's tokens (workspace/assemble.py renders it and keeps it within this).
+# Each section's cap (store/sections.py) is in characters, which a person can see in the Open Mind panel; the
+# whole floor's is in the chat model's tokens (workspace/assemble.py renders it and keeps it within this).
 FLOOR_CAP_TOKENS = 1600
 
 
