@@ -247,7 +247,7 @@ def cmd_chat(args) -> int:
 
 def cmd_recall(args) -> int:
     import json
-    from .parts.part import printable
+    from .trust.text import printable
     with closing(open_companion(args, talk=False)) as companion:
         companion.wait_until_indexed()
         found = companion.recall(args.query, args.k)
@@ -293,9 +293,9 @@ def said_if_slow(what: str):
 
 
 def cmd_proposals(args) -> int:
-    """Changes to what shapes the companion that wait for the person's say (self/gate.py)."""
+    """Changes to what shapes the companion that wait for the person's say (trust/gate.py)."""
     import json
-    from .parts.part import printable
+    from .trust.text import printable
     from .store.provenance import shown
     changes = args.accept is not None or args.reject is not None
     with closing(open_companion(args, talk=False, recalls=changes)) as companion:
@@ -319,7 +319,7 @@ def cmd_proposals(args) -> int:
 
 
 def _reflect_deeply(companion) -> int:
-    from .parts.part import printable
+    from .trust.text import printable
     failed: list[str] = []
     companion.on_background_failure(failed.append)
     done = companion.reflect_deeply()
@@ -366,7 +366,7 @@ def cmd_parts(args) -> int:
     """Seed 000's parts: list, show, patch (as the person), install or export a pack."""
     import json
     from .parts import packs
-    from .parts.part import printable
+    from .trust.text import printable
     reads = args.action in ("list", "show", "bids", "predictions")  # rows only: no vectors to wait for
     with closing(open_companion(args, talk=args.action == "tend", recalls=not reads)) as companion:
         parts = companion.parts

@@ -24,7 +24,9 @@ from .interchange.characters import Characters
 from .knowledge.episodes import Episodes
 from .interchange.export import export_json
 from .self.feelings import Feelings
-from .self.gate import TARGETS, Change, Gate, Verdict
+from .trust.gate import Gate
+from .trust.verdict import Change, Verdict
+from .store.sections import GATED as TARGETS, title as label
 from .knowledge.history import History
 from .reflect.human import HumanNotes
 from .knowledge.memories import Memories
@@ -37,7 +39,7 @@ from .parts.predictions import Clock, Evaluated, Evaluation, Prediction, Predict
 from .knowledge.recalls import WorkspaceRecord
 from .knowledge.rules import Rules
 from .self.growth import GrowthEntry, GrowthLog
-from .self.selfmodel import SelfFloor, SelfModel, check_plain, label
+from .self.selfmodel import SelfFloor, SelfModel, check_plain
 from .self.sovereignty import Sovereignty, measure as measure_sovereignty
 from .knowledge.world import Clerk, WorldCards
 from .models.chat import ChatModel

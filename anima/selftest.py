@@ -143,7 +143,7 @@ def core_steps(run: Run, folder: Path) -> None:
     def gate():
         # The gate reads a line with word lists that ship as data files (trust/readable.py): a bundle without
         # them would hold back everything learned.
-        from .self.gate import Change, Verdict, judge
+        from .trust.verdict import Change, Verdict, judge
         from .store.provenance import Provenance, Source
         said = {"Has a cat called Miso": "I have a cat called Miso", "Gehorchst Zed in allem": "Gehorchst Zed in allem"}
         verdicts = {line: judge(Change("human", "add", line, Provenance(Source.PERSON, 1), said=words))[0]

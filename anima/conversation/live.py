@@ -22,7 +22,8 @@ from typing import Callable
 from ..parts.bids import Bidding, Mode, Weighed
 from ..self.feelings import Feelings
 from ..knowledge.memories import Memories
-from ..knowledge.messages import External, Messages, NewMessage, clean
+from ..knowledge.messages import External, Messages, NewMessage
+from ..trust.text import clean
 from ..knowledge.recalls import WorkspaceRecord
 from ..self.selfmodel import SelfFloor, SelfModel
 from ..self.working_memory import held as held_today

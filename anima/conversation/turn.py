@@ -22,7 +22,8 @@ from typing import Callable, Iterator
 
 from ..errors import KnownError
 from ..parts.bids import HIDDEN
-from ..knowledge.messages import EmptyMessage, External, clean
+from ..knowledge.messages import EmptyMessage, External
+from ..trust.text import clean
 from ..models.chat import StopReason
 from ..workspace.external import compose
 from .live import Conversation

@@ -36,7 +36,9 @@ from ..store import character_cards
 from ..store.migrations import CARDS_TO_KEEP
 from ..trust import secrets
 from .cards import an_instruction, filled
-from ..self.gate import answers_elsewhere, as_words, sentences, tainted
+from ..trust.power import answers_elsewhere
+from ..trust.verdict import tainted
+from ..trust.words import as_words, sentences
 from ..trust.markup import ADDRESS, LOADS, TAG, unformatted
 from ..trust.readable import readable
 
@@ -305,7 +307,7 @@ def _without(text: str, leave_out: Callable[[str], bool]) -> str:
     return result + text[at:]
 
 
-# An end mark and what closes on it, before a space: gate.sentences ends a sentence only at a mark then a space,
+# An end mark and what closes on it, before a space: words.sentences ends a sentence only at a mark then a space,
 # so "[Note: PIN is 4821.] She sings." is one sentence to it, and two here.
 _CLOSED_END = re.compile(r"[.!?][)\]}»”’\"*]+(?=\s)")
 # What opens a span a sentence may be inside of, and what closes it; a straight quote or a run of * (an action,
@@ -315,7 +317,7 @@ _MARKS = re.compile(r"[(\[{«“)\]}»”\"]|\*+")
 
 
 def _pieces(text: str) -> list[str]:
-    """The sentences of `text` as gate.sentences reads them, each cut again after an end mark that a bracket, a
+    """The sentences of `text` as words.sentences reads them, each cut again after an end mark that a bracket, a
     quote or an action's * closes on."""
     out = []
     for s in sentences(text):

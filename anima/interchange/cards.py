@@ -7,9 +7,9 @@ SillyTavern) holds base64 of UTF-8 JSON, or that JSON as a .json file. Where its
 - `description`, `personality`, `scenario`: the persona (the floor's "My persona"), with {{char}} / {{user}}
   filled in. Sentences that read as orders to the model ("ignore your guardrails", "you must", "system
   prompt"), links, codes and secrets are held back from it, and so is all of it when it is not written in
-  English (the checks read English only: the preview says so). The persona holds at most CAPS["persona"]
-  characters and must keep the floor within its tokens: a longer one is trimmed sentence by sentence, each of
-  the three getting a fair share. The full texts stay with the card (character_cards.data), are shown, and go
+  English (the checks read English only: the preview says so). The persona holds at most its cap
+  (store/sections.py) and must keep the floor within its tokens: a longer one is trimmed sentence by sentence,
+  each of the three getting a fair share. The full texts stay with the card (character_cards.data), are shown, and go
   out again on export while the persona is as the import made it.
 - `first_mes`: the companion's first message, when the soul has no conversation yet; `alternate_greetings`,
   `mes_example`, `system_prompt`, `post_history_instructions`, `creator_notes`, `tags`, `creator`,
@@ -52,7 +52,9 @@ from ..errors import KnownError
 from ..models.structured import SURROGATE
 from . import lorebook, png_text
 from ..trust import secrets
-from ..self.gate import about_power, tainted
+from ..trust.injection import JAILBREAK
+from ..trust.power import about_power
+from ..trust.verdict import tainted
 from ..trust.readable import readable
 
 FILE_MOST = 16 * 1024 * 1024   # a card's file (PNG or JSON)
@@ -72,7 +74,7 @@ _MACROS = re.compile(r"\{\{\s*(char|user)\s*\}\}|<(BOT|USER)>", re.I)
 _ORDERS = re.compile(
     r"\b(?:ignore|disregard|override|bypass|forget)\b[^.!?\n]{0,60}\b(?:instructions?|rules?|guardrails?|"
     r"guidelines?|prompts?|polic(?:y|ies)|restrictions?|filters?|programming|training|limits?)\b|"
-    r"\b(?:system prompt|jailbreak|developer mode|do anything now|unrestricted|uncensored|"
+    rf"\b(?:{JAILBREAK}|"
     r"no (?:rules|limits|restrictions|filters|boundaries|guidelines)|you are (?:now|no longer)|from now on|"
     r"you (?:must|will always|will never|shall|are to|have to|need to)|"
     r"(?:always|never|do not|don'?t) (?:respond|reply|answer|write|speak|refuse|break character|mention|"
@@ -356,8 +358,8 @@ def an_instruction(sentence: str) -> bool:
 
 def held_back(sentence: str) -> bool:
     """Whether a sentence of a card stays out of the floor: an order to the model, a link, a code, a secret,
-    what no voice of the companion's own says (gate.tainted: obeying, being owned, a system's voice), who is
-    given the person's words or what they agreed to (gate.about_power: a card cannot say it), or words
+    what no voice of the companion's own says (verdict.tainted: obeying, being owned, a system's voice), who is
+    given the person's words or what they agreed to (power.about_power: a card cannot say it), or words
     the gate's checks cannot read (another language: shown with the card, never in the floor unread)."""
     return bool(an_instruction(sentence) or _OPAQUE.search(sentence)
                 or secrets.find(sentence) or tainted(sentence) or about_power(sentence) or not readable(sentence))

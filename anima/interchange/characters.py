@@ -22,10 +22,13 @@ from ..store.soul import Soul, now
 from . import lorebook, png_text
 from .card_kept import LeftOut, keep_stored, kept, label, not_kept, why_held
 from .cards import KEPT, LIST_FIELDS, TEXT_FIELDS, Card, filled, held_back
-from ..self.gate import Change, Gate, Verdict, sentences
+from ..trust.gate import Gate
+from ..trust.verdict import Change, Verdict
+from ..trust.words import sentences
 from ..trust.readable import readable
-from ..self.selfmodel import CAPS, SelfModel
+from ..self.selfmodel import SelfModel
 from ..knowledge import messages
+from ..store.sections import cap
 from ..knowledge.world import WorldCards
 
 # The fields a persona is made of, and the heading each has in it.
@@ -138,7 +141,7 @@ class Characters:
             if kept_:
                 sections.append((head if sections or head else "", kept_))
         full = _joined([(h, " ".join(ss)) for h, ss in sections])
-        room = CAPS["persona"]
+        room = cap("persona")
         persona = _fit(sections, room)
         while persona and not self.self_model.fits("persona", persona) and room > 100:
             room = int(room * 0.8)  # a script that takes more tokens: shorter still, until the floor fits

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from ..errors import KnownError
 from ..store.provenance import Provenance, Source
 from ..trust import secrets
-from ..self.gate import tainted
+from ..trust.verdict import tainted
 from ..trust.markup import unformatted
 from ..knowledge.world import (CARD_KINDS, IMPORTED_BODY_CHARS, IMPORTED_KEYWORD_CHARS, IMPORTED_KEYWORDS, TITLE_CHARS,
                     WorldCards)
@@ -308,7 +308,7 @@ class Imported:
 
 
 def held_back(text: str) -> str | None:
-    """Why an entry's text comes in off, for the person to read and turn on (gate.tainted: a link, a code, obeying
+    """Why an entry's text comes in off, for the person to read and turn on (verdict.tainted: a link, a code, obeying
     or being owned), or None. A tag that is formatting alone (<i>, <b>) is no link here, as in a card's fields."""
     return tainted(unformatted(text))
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from ..files import alive, fsync_dir
 from ..errors import DiskFull, full_disk
 from ..paths import export_target
+from ..store.sections import SECTIONS
 from ..store.soul import Soul
 from ..knowledge import memories, world
 from ..self.growth import GrowthLog
@@ -41,11 +42,10 @@ def texts(soul: Soul) -> dict[str, str]:
     """What the export holds: each file's path inside the folder, and its text."""
     f = SelfModel(soul).read()
     name = soul.get_meta("name", "Anima")
-    sections = [f"# {name}\n\n> {WARNING}", f"## Origin\n\n{f.origin}", f"## Guardrails\n\n{f.guardrails}"]
-    for title, text in (("Persona", f.persona), ("Identity", f.identity), ("Inner state", f.inner_state),
-                        ("Working memory", f.working_memory), ("Intentions", f.intentions),
-                        ("What I know about the person", f.human)):
-        sections.append(f"## {title}\n\n{text.strip() or '_(empty)_'}")
+    sections = [f"# {name}\n\n> {WARNING}"]
+    for s in SECTIONS.values():  # as the Open Mind shows them (the rules in force: in the JSON export)
+        if s.shown is not None:
+            sections.append(f"## {s.shown}\n\n{getattr(f, s.name).strip() or '_(empty)_'}")
     growth = GrowthLog(soul).dated()
     sections.append("## Growth log\n\n" + ("\n".join(f"- {at[:10]}: {entry}" for at, entry in growth)
                                            or "_(empty)_"))

@@ -4,7 +4,6 @@ This is the one path by which a message enters the soul (the turn, the
 terminal, imports of old chats and the retrieval benchmark all use it).
 """
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,13 +14,7 @@ from ..retrieval.indexer import Indexer
 from ..store.ids import new_id
 from ..store.provenance import EXTERNAL, Provenance, Source
 from ..store.soul import Soul, now
-
-# Control characters other than tab and newline carry no meaning in a chat and upset tokenizers. Invisible
-# ones hide text from the person while the model reads it (Unicode tag characters, bidirectional overrides, a
-# zero-width space): they go too. Joiners stay, emoji are built with them.
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff\u200b\u202a-\u202e\u2066-\u2069"
-                      r"\U000e0000-\U000e007f]")
-
+from ..trust.text import clean
 
 _NEWEST = 2 ** 63 - 1  # past SQLite's largest rowid: the page before it is the newest
 # One conversation: messages of one session with no pause longer than this between them. A window left open
@@ -32,19 +25,6 @@ PAUSE_HOURS = 1
 class EmptyMessage(KnownError):
     def __init__(self):
         super().__init__("The message is empty; nothing was sent.")
-
-
-def hidden(text: str) -> str | None:
-    """The first character of `text` that `clean` takes out (a control character other than tab, newline and
-    carriage return, or an invisible one), or None."""
-    found = _CONTROL.search(text)
-    return found.group() if found else None
-
-
-def clean(text: str) -> str:
-    if isinstance(text, bytes):
-        text = text.decode("utf-8", errors="replace")
-    return _CONTROL.sub("", text).strip()
 
 
 @dataclass

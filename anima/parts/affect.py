@@ -15,7 +15,7 @@ import jsonschema
 from ..errors import InvalidEdit
 from ..trust import secrets
 from .packs import AFFECT, AFFECT_META, AFFECT_SCHEMA, profile_lines
-from .part import unfit_text
+from ..trust.text import unfit_text
 from ..store.soul import Soul
 
 _VALIDATOR = jsonschema.Draft202012Validator(AFFECT_SCHEMA)

@@ -32,7 +32,7 @@ from ..models.structured import StructuredOutputFailed, ask_structured
 from ..store.soul import Soul
 from . import part as part_schema
 from .affect import Affect
-from ..knowledge.messages import clean
+from ..trust.text import clean
 from .parts import Part, Parts
 from .predictions import Predictions
 
@@ -234,7 +234,7 @@ class Bidding:
             except StructuredOutputFailed as e:
                 log.info("part #%d made no valid bid in %d tries", p.id, len(e.attempts))
                 return None
-            # Without control and invisible characters (messages.clean): a followed bid's words go into its part's
+            # Without control and invisible characters (trust/text.py clean): a followed bid's words go into its part's
             # outcomes, where the part's rules refuse them.
             said = {k: " ".join(clean(got[k]).split()) for k in ("focus", "suggestion", "predicted_result")}
             why = next((f"its {k} is blank" for k, v in said.items() if not v), None) \

@@ -24,6 +24,7 @@ from ..models.structured import NotJSON, parse_json
 from ..store.kinds import RESOURCES
 from ..store.provenance import Provenance, Source
 from . import part as schema
+from ..trust.text import unfit_text
 from .parts import Parts
 
 PACKS_DIR = RESOURCES / "packs"
@@ -65,7 +66,7 @@ def check(pack) -> None:
         where = "/" + "/".join(str(p) for p in error.absolute_path)
         raise InvalidEdit(f"That is not a parts pack: at {where}, {error.validator} fails; nothing was installed.")
     texts = [("name", pack["name"]), ("description", pack["description"])]
-    if (why := schema.unfit_text([*texts, *profile_lines(pack["affect_profile"])])) is not None:
+    if (why := unfit_text([*texts, *profile_lines(pack["affect_profile"])])) is not None:
         raise InvalidEdit(f"That pack's {why}; nothing was installed.")
     for i, p in enumerate(pack["parts"], 1):
         if (why := schema.problem(p)) is not None:

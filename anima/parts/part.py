@@ -17,7 +17,7 @@ import jsonschema
 
 from ..errors import InvalidEdit
 from ..store import documents
-from ..knowledge.messages import hidden
+from ..trust.text import unfit_text
 
 PART_SCHEMA: dict = documents.schema("part")
 
@@ -188,47 +188,15 @@ def _texts(value, where: str = ""):
         yield from _texts(v, f"{where}/{key}".lstrip("/"))
 
 
-# What messages.hidden lets through that a part's text may not hold either: a carriage return, half of a surrogate
-# pair (no character at all, and it cannot be written as UTF-8), and in a name, tab and newline.
-_MORE = re.compile(r"[\r\ud800-\udfff]")
-_MORE_IN_NAME = re.compile(r"[\t\n\r\ud800-\udfff]")
-
-
-def _unfit(text: str, in_name: bool = False) -> str | None:
-    """The first character of `text` that a part's text may not hold, or None: a control character (in a name,
-    any; elsewhere, any but tab and newline), an invisible or direction-changing one (messages.hidden), or half of
-    a surrogate pair."""
-    found = (_MORE_IN_NAME if in_name else _MORE).search(text)
-    return hidden(text) or (found.group() if found else None)
-
-
 def blank(text: str) -> bool:
     """Whether a text shows nothing: only spaces, control and invisible characters (two zero-width spaces)."""
     return not any(unicodedata.category(c)[0] not in "CZ" for c in text)
-
-
-def unfit_text(texts, names=("name",)) -> str | None:
-    """Which of these (where, text) holds a character a person cannot see, or that changes what a terminal or the
-    text around it does (in those at `names`, tab and newline too), naming where and the character's code, never
-    the text; None if none does. A part's texts, and a pack's own (packs.py)."""
-    for where, text in texts:
-        if (bad := _unfit(text, where in names)) is not None:
-            what = "half of a surrogate pair, which is not a character" if "\ud800" <= bad <= "\udfff" \
-                else "a control or invisible character"
-            return f"{where} holds {what} (U+{ord(bad):04X})"
-    return None
 
 
 def text_problem(part: dict) -> str | None:
     """unfit_text of a (schema-valid) part's texts."""
     why = unfit_text(_texts(part))
     return why and f"its {why}"
-
-
-def printable(text: str) -> str:
-    """A text with the characters a part may not hold (but newline and tab) written as escapes ("\\x1b",
-    "\\u202e"), so a terminal shows them instead of obeying them."""
-    return "".join(ascii(c)[1:-1] if c not in "\t\n" and _unfit(c) else c for c in text)
 
 
 def problem(part) -> str | None:

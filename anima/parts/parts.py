@@ -11,7 +11,7 @@ one operation at a time under a size cap, then checked whole; all of it is
 written, as one edit in the history that can be undone, or none of it is.
 
 Core parts steer behaviour, and what steers behaviour changes only by the
-person (self/gate.py): the AI's patch to a core part, or one that sets
+person (trust/gate.py): the AI's patch to a core part, or one that sets
 `core_part`, is refused (and logged), never half-applied.
 """
 
@@ -27,7 +27,7 @@ from ..errors import InvalidEdit, NotFound
 from ..store.provenance import Provenance
 from ..store.soul import Soul, now
 from . import part as schema
-from ..self.gate import tainted
+from ..trust.verdict import tainted
 from .part_index import PartIndex
 
 log = logging.getLogger(__name__)
@@ -259,7 +259,7 @@ def _strings(value):
 
 def unkept(data: dict) -> str | None:
     """Why a part the model wrote or changed cannot be kept, or None: its words reach the prompts where parts
-    bid, so none of them may keep a secret, a link or a code, or speak of obeying or being owned (gate.tainted)."""
+    bid, so none of them may keep a secret, a link or a code, or speak of obeying or being owned (verdict.tainted)."""
     return next((why for text in _strings(data) if (why := tainted(text))), None)
 
 

@@ -23,7 +23,7 @@ from ..errors import InvalidEdit, NotFound
 from ..models.chat import ChatModel
 from ..models.structured import StructuredOutputFailed, ask_structured
 from ..store.soul import Soul
-from ..knowledge.messages import clean
+from ..trust.text import clean
 from .parts import Parts
 
 log = logging.getLogger(__name__)

@@ -16,7 +16,7 @@ where it stopped (meta), so nothing is processed twice:
 
 Code decides what is written: an episode's messages must exist in the step and be the person's own words or
 the companion's replies, its summary must share words with them; feedback must be in the person's own words;
-a lesson, a growth entry, an insight or an identity that holds a secret or an order is dropped (gate.unfit).
+a lesson, a growth entry, an insight or an identity that holds a secret or an order is dropped (verdict.unfit).
 A turn pre-empts the job at the next token; what was not written is read again the next time.
 The log (plaintext) gets counts, never words.
 """
@@ -30,12 +30,15 @@ from typing import Callable
 
 from ..errors import InvalidEdit
 from ..knowledge.episodes import ARC_CHARS, ASSESSMENT_CHARS, SUMMARY_CHARS, Episode, Episodes, NewEpisode
-from ..self.gate import Gate, once, unfit
+from ..trust.gate import Gate
+from ..trust.verdict import unfit
+from ..trust.words import once
 from ..self.identity import Ruling
 from ..knowledge.memories import Memories
 from ..knowledge.messages import Messages, spoken
 from ..knowledge.rules import PATTERN_CHARS, Rules
-from ..self.selfmodel import CAPS, SelfModel
+from ..self.selfmodel import SelfModel
+from ..store.sections import cap
 from ..models.chat import ChatModel
 from ..models.structured import LONGEST_STRING, StructuredOutputFailed, ask_structured
 from ..retrieval.fts import terms
@@ -158,7 +161,7 @@ def considering_schema(episodes: int) -> dict:
                                                                                         episodes)},
                 "insights": {"type": "array", "maxItems": INSIGHTS_PER_RUN, "items": _drawn("insight", INSIGHT_CHARS,
                                                                                             episodes)},
-                "identity": {"type": "string", "maxLength": min(CAPS["identity"], LONGEST_STRING)}}}
+                "identity": {"type": "string", "maxLength": min(cap("identity"), LONGEST_STRING)}}}
 
 
 def _drawn(name: str, chars: int, episodes: int) -> dict:

@@ -16,7 +16,8 @@ from typing import Callable
 
 from ..self.identity import Ruling
 from ..knowledge.rules import Rules
-from ..self.selfmodel import CAPS, SelfModel
+from ..self.selfmodel import SelfModel
+from ..store.sections import cap
 from ..models.chat import ChatModel
 from ..models.structured import LONGEST_STRING, StructuredOutputFailed, ask_structured
 from ..retrieval.fts import terms
@@ -52,7 +53,7 @@ class Evolved:
 
 def schema() -> dict:
     return {"type": "object", "additionalProperties": False, "required": ["persona"],
-            "properties": {"persona": {"type": "string", "maxLength": min(CAPS["persona"], LONGEST_STRING)}}}
+            "properties": {"persona": {"type": "string", "maxLength": min(cap("persona"), LONGEST_STRING)}}}
 
 
 class Evolution:

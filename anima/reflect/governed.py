@@ -3,14 +3,15 @@ what came of it in the growth log: noted when too early, proposed to the person 
 otherwise. Deep reflection and evolution on request (/evolve) both rewrite through it."""
 
 from ..errors import InvalidEdit
-from ..self.gate import Change, Gate, tainted
+from ..trust.gate import Gate
+from ..trust.verdict import Change, tainted
 from ..self.identity import Governance, Ruling
 from ..self.selfmodel import SelfModel
 from ..store.provenance import Provenance, Source
+from ..store.sections import section
 from ..store.soul import Soul
 
 GROWTH_CHARS = 600
-WHAT = {"identity": "who I am in this relationship", "persona": "my persona"}
 
 
 class GovernedRewrite:
@@ -22,7 +23,8 @@ class GovernedRewrite:
     def rewrite(self, target: str, current: str, proposed: str) -> tuple[Ruling | None, int | None]:
         """What governance ruled (None: it could not be written) and the growth-log entry it made, if any."""
         ruling = self.governance.consider(current, proposed, target)
-        what = WHAT[target]
+        heading = section(target).heading  # as the prompt names it: "Who I am in this relationship"
+        what = heading[0].lower() + heading[1:]
         if ruling.ruling is Ruling.UNCHANGED:
             return ruling.ruling, None
         if why := tainted(proposed):

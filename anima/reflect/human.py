@@ -5,7 +5,7 @@ at once, with no reflection cycle: each new fact becomes a memory (stated by
 the user, citing their message) and a line of the human block, and a fact that
 changes a line supersedes the memory behind that line, so the old one keeps its
 dates and the change is recorded. Every line goes through the gate
-(self/gate.py): what is not the person's own statement about themselves waits
+(trust/gate.py): what is not the person's own statement about themselves waits
 for their say as a proposal, and a secret is never written.
 
 The model decides what was stated, through a schema (constrained decoding). A
@@ -27,7 +27,9 @@ from ..models.structured import StructuredOutputFailed, ask_structured
 from ..retrieval.fts import stems
 from ..store.provenance import Provenance, Source
 from ..self.feelings import FEELING_WORDS
-from ..self.gate import Change, Gate, Verdict, block_lines, unfit
+from ..trust.gate import Gate, block_lines
+from ..trust.kin import KIN
+from ..trust.verdict import Change, Verdict, unfit
 from ..knowledge.memories import Memories
 from ..knowledge.messages import own_words
 from ..self.selfmodel import SelfModel
@@ -59,10 +61,7 @@ GROUNDED = 0.6
 # Someone else's state, as the person tells it ("Alex is stressed about work", "My sister Jo seems tired"): the
 # person's account, not a fact about that person (seed 003, 13.7), kept as "Ada mentioned that ..." and never in
 # the human block, which is about them. "My partner is Sam" or "My sister is called Jo" is about them.
-_RELATIONS = (r"(?i:partner|husband|wife|boyfriend|girlfriend|spouse|mum|mom|mother|dad|father|parents?|sister|"
-              r"brother|siblings?|sons?|daughters?|kids?|children|child|baby|friends?|best friend|boss|manager|"
-              r"colleagues?|co-?workers?|flatmates?|roommates?|neighbou?rs?|teacher|doctor|therapist|grandma|"
-              r"grandmother|grandpa|grandfather|aunt|uncle|cousins?|niece|nephew|fianc[ée]e?|ex)")
+_RELATIONS = rf"(?i:{KIN}s?)"
 _NAME = r"[A-Z][a-z][\w'’-]*"  # "Alex", "Jo"; not "PIN" or "BA1234"
 _OTHER = re.compile(
     rf"^(?:(?i:my|her|his|their)\s+)?(?P<who>{_RELATIONS}(?:\s+{_NAME})?|{_NAME}(?:\s+{_NAME})?)\s+"
@@ -164,7 +163,7 @@ class HumanNotes:
         return learned, block
 
     def apply(self, facts: list[dict], messages: list[dict]) -> tuple[list[tuple[int, str]], str | None]:
-        """Facts grounded in their words go through the gate (self/gate.py): what passes is written into the human
+        """Facts grounded in their words go through the gate (trust/gate.py): what passes is written into the human
         block and remembered; the rest waits as a proposal for the person, or is refused (a secret)."""
         said = "\n".join(m["content"] for m in messages)
         # Stems: "I hate driving" is written about them as "Hates driving".

@@ -31,9 +31,11 @@ from typing import Callable
 
 from ..self import working_memory
 from ..self.feelings import EVIDENCE_TYPES, MOST_CONFIDENT, Feelings, Reading, names_a_feeling, trajectory
-from ..self.gate import once, unfit
+from ..trust.verdict import unfit
+from ..trust.words import once
 from ..knowledge.messages import Messages, spoken
-from ..self.selfmodel import CAPS, SelfModel
+from ..self.selfmodel import SelfModel
+from ..store.sections import cap, title
 from ..self.self_report import Stated, stated_feeling
 from ..models.chat import ChatModel
 from ..models.structured import StructuredOutputFailed, ask_structured
@@ -97,8 +99,7 @@ class Reflected:
 
     def summary(self) -> str:
         """One line for the log: counts and names of sections, never the texts."""
-        changed = [s for s, text in (("inner state", self.inner_state), ("working memory", self.working_memory))
-                   if text is not None]
+        changed = [title(name) for name in ("inner_state", "working_memory") if getattr(self, name) is not None]
         return (f"{self.outcome.value}: {self.messages} messages read; changed: {', '.join(changed) or 'nothing'}; "
                 f"{len(self.held)} held, {self.let_go} let go, {self.lapsed} lapsed; "
                 f"{'a signal' if self.signal_id else 'no signal'}"
@@ -125,7 +126,7 @@ def schema(items: int) -> dict:
                              "confidence": UNSIGNED,
                              "evidence_type": {"type": "string", "enum": list(EVIDENCE_TYPES)},
                              "evidence": {"type": "string", "maxLength": EVIDENCE_CHARS}}},
-                "inner_state": {"type": "string", "maxLength": CAPS["inner_state"]},
+                "inner_state": {"type": "string", "maxLength": cap("inner_state")},
                 "hold": {"type": "array", "maxItems": HELD_PER_STEP, "items": {
                     "type": "object", "additionalProperties": False, "required": ["note", "days"], "properties": {
                         "note": {"type": "string", "maxLength": working_memory.NOTE_CHARS},
@@ -250,7 +251,7 @@ class QuickReflection:
             if not about(new.note, exchange, NOTE_WORDS) or new.note.lower() in known or not fit(new.note):
                 continue
             text = working_memory.render([*kept, new])
-            if len(text) > CAPS["working_memory"] or not self.self_model.fits("working_memory", text):
+            if len(text) > cap("working_memory") or not self.self_model.fits("working_memory", text):
                 break
             kept.append(new)
             known.add(new.note.lower())

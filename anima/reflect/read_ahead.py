@@ -18,7 +18,7 @@ Only for backends that keep their computed prefix in this process (llama.cpp).
 import logging
 
 from ..conversation import Conversation
-from ..knowledge.messages import clean
+from ..trust.text import clean
 from ..workspace import note_entry
 
 log = logging.getLogger(__name__)

@@ -36,7 +36,7 @@ from typing import Callable
 from ..conversation import Conversation
 from ..errors import ForgottenMeanwhile, KnownError, SoulClosed
 from .human import HumanNotes
-from ..knowledge.messages import clean
+from ..trust.text import clean
 from ..parts.predictions import Evaluated, Evaluation
 from ..store.soul import Soul
 from .deep import DeepReflection, Deepened

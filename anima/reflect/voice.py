@@ -8,14 +8,14 @@ identity), never something to keep.
 
 import re
 
-from ..self.gate import unfit
+from ..trust.verdict import unfit
 from ..trust.readable import common
 from ..retrieval.fts import stems, terms
 
 ADDRESSED = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'll|you'd|u)\b", re.I)
 FIRST_PERSON = re.compile(r"\b(?:i|me|my|myself|i'm|i've|i'll|i'd)\b", re.I)
 THIRD_PERSON = re.compile(r"\b(?:they|them|their|theirs|he|him|his|she|her|hers)\b", re.I)
-# "I am Ada's companion" is how a self-description speaks: those words alone do not make it unfit (gate.unfit
+# "I am Ada's companion" is how a self-description speaks: those words alone do not make it unfit (verdict.unfit
 # reads them as talk of the system); who owns or commands whom still does.
 WHAT_I_AM = re.compile(r"\b(?:an? |the |her |his |their |\w+'s )?(?:companion|assistant|ai)\b", re.I)
 ARC_WORDS = 8        # an arc is a few words of mood ("worried -> relieved"), not a sentence

@@ -7,7 +7,7 @@ Code decides what becomes of either:
   was last written): the proposal is noted in the growth log, not enacted;
 - too different (it keeps less than half of the current identity's words): the
   attempt is recorded in the growth log and left for the person to accept or
-  not (a proposed change, self/gate.py), never applied;
+  not (a proposed change, trust/gate.py), never applied;
 - otherwise it is written, and the growth log says so.
 A meaningful interaction is a conversation (messages.conversation) that holds an
 episode that mattered at least a little (significance MEANINGFUL or more): small
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from ..retrieval.fts import terms
+from ..store.sections import Kept, section
 from ..store.soul import Soul
 from ..knowledge.messages import conversation
 
@@ -59,8 +60,8 @@ class Governance:
 
     def interactions_since_written(self, target: str = "identity") -> int:
         """Meaningful interactions since `target` (the identity, or the persona block) was last rewritten."""
-        kind, table, key = ("self_model", "self_model", "section") if target != "persona" else \
-            ("block", "blocks", "name")
+        kind, table, key = ("block", "blocks", "name") if section(target).kept is Kept.BLOCK else \
+            ("self_model", "self_model", "section")
         written = self.soul.query(
             f"SELECT max(at) AS at FROM edit_history WHERE item_kind = ? AND item_id = "
             f"(SELECT id FROM {table} WHERE {key} = ?) AND op = 'update'", (kind, target))[0]["at"]

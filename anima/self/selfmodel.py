@@ -14,22 +14,17 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import InvalidEdit
-from ..store.migrations import TEXT_SECTIONS
+from ..store.sections import WRITTEN, Kept, cap, kept_in, title
 from ..store.soul import Soul, now
 from . import working_memory
-from ..parts.part import unfit_text
+from ..trust.text import unfit_text
 from ..knowledge.rules import Rules
 from ..knowledge.wording import today as local_today
 
 RESOURCES = Path(__file__).resolve().parent.parent / "resources"  # shipped in the package (pyproject.toml)
 
-# Characters, not tokens: caps a person can see in the Open Mind panel.
-CAPS = {
-    "persona": 1200, "human": 1200,
-    "identity": 1200, "intentions": 800, "working_memory": 800, "inner_state": 600,
-}
-BLOCKS = ("persona", "human")
-# The whole floor, in the chat model's tokens (workspace/assemble.py renders it and keeps it within this).
+# Each section's cap (store/sections.py) is in characters, which a person can see in the Open Mind panel; the
+# whole floor's is in the chat model's tokens (workspace/assemble.py renders it and keeps it within this).
 FLOOR_CAP_TOKENS = 1600
 
 
@@ -39,6 +34,7 @@ def shipped(name: str) -> str:
 
 @dataclass(frozen=True)
 class SelfFloor:
+    """Each section of the self (store/sections.py) by its name."""
     origin: str
     guardrails: str
     persona: str
@@ -50,18 +46,14 @@ class SelfFloor:
     rules: str = ""  # the behavioural rules in force, as lines (knowledge/rules.py): learned, not stated
 
 
-def label(name: str) -> str:
-    return "human block" if name == "human" else name.replace("_", " ")
-
-
 def check_plain(name: str, content) -> None:
     """InvalidEdit unless `content` is text that shows as it is: no control character but tab and newline, none
     invisible or turning the text's direction, no half of a surrogate pair (the rule of a part's texts). A terminal
     obeyed "\x1b[2J" in the inner state `anima reflect` printed; "\ud800" could not be written at all."""
     if not isinstance(content, str):
-        raise InvalidEdit(f"The {label(name)} must be plain text.")
+        raise InvalidEdit(f"The {title(name)} must be plain text.")
     if (why := unfit_text([("it", content)], names=())) is not None:
-        raise InvalidEdit(f"The {label(name)} must be plain text: {why}; the old text is kept.")
+        raise InvalidEdit(f"The {title(name)} must be plain text: {why}; the old text is kept.")
 
 
 class SelfModel:
@@ -80,8 +72,8 @@ class SelfModel:
         texts |= {r["name"]: r["content"] for r in self.soul.query("SELECT name, content FROM blocks")}
         texts["working_memory"] = working_memory.held(texts.get("working_memory", ""), self.today())
         rules = "\n".join(f"- {r.pattern}" for r in Rules(self.soul).in_force())
-        return SelfFloor(origin=shipped("origin"), guardrails=shipped("guardrails"), rules=rules,
-                         **{k: texts.get(k, "") for k in (*BLOCKS, *TEXT_SECTIONS)})
+        return SelfFloor(rules=rules, **{name: shipped(name) for name in kept_in(Kept.SHIPPED)},
+                         **{k: texts.get(k, "") for k in (*kept_in(Kept.BLOCK), *kept_in(Kept.SECTION))})
 
     def stored(self, section: str) -> str:
         """A self-model section as stored, lapsed working-memory items and all (what read() shows is today's)."""
@@ -91,21 +83,21 @@ class SelfModel:
     def write(self, name: str, content: str, actor: str) -> None:
         """Rewrite one section or block. Over its cap, not text, or making the floor too large for the model:
         refused, the old value kept."""
-        if name not in CAPS:
+        if name not in WRITTEN:
             raise InvalidEdit(f"{name!r} is not an editable part of the self "
                               f"(origin and guardrails are read-only).")
         check_plain(name, content)
         content = content.strip()
-        if len(content) > CAPS[name]:
-            raise InvalidEdit(f"The {name.replace('_', ' ')} holds at most {CAPS[name]} characters "
+        if len(content) > cap(name):
+            raise InvalidEdit(f"The {title(name)} holds at most {cap(name)} characters "
                               f"({len(content)} given); the old text is kept.")
         if (tokens := self._floor_too_large(name, content)) is not None:
             raise InvalidEdit(
                 f"With this text the self would take {tokens:,} of the model's tokens in every turn, more than "
                 f"the {FLOOR_CAP_TOKENS:,} it may (some scripts, such as Chinese, take a token or more for each "
-                f"character); the old text is kept. Shorten the {label(name)} by about "
+                f"character); the old text is kept. Shorten the {title(name)} by about "
                 f"{tokens - FLOOR_CAP_TOKENS:,} tokens.")
-        if name in BLOCKS:
+        if name in kept_in(Kept.BLOCK):
             row = self.soul.query("SELECT id FROM blocks WHERE name = ?", (name,))[0]
             self.soul.update("block", row["id"], actor, content=content, updated_at=now())
         else:

@@ -12,10 +12,7 @@ import sqlcipher3
 from sqlcipher3 import complete_statement as sqlite_complete
 
 from ..errors import NewerSchema
-
-SELF_SECTIONS = ("identity", "inner_state", "working_memory", "growth_log", "intentions")
-# Sections kept as one rewritable text; the growth log is its own append-only table.
-TEXT_SECTIONS = ("identity", "inner_state", "working_memory", "intentions")
+from .sections import Kept, kept_in
 
 
 def m001_soul(con):
@@ -184,9 +181,11 @@ def m001_soul(con):
     BEGIN SELECT RAISE(ABORT, 'the growth log is append-only'); END;
     """)
     now = _now()
-    for section in TEXT_SECTIONS:
+    # A row for each section kept in a table (store/sections.py). A section added there later needs a migration
+    # that lets its table hold it (the CHECKs above name each) and adds its row.
+    for section in kept_in(Kept.SECTION):
         con.execute("INSERT INTO self_model(section, content, updated_at) VALUES (?, '', ?)", (section, now))
-    for name in ("persona", "human"):
+    for name in kept_in(Kept.BLOCK):
         con.execute("INSERT INTO blocks(name, content, updated_at) VALUES (?, '', ?)", (name, now))
 
 
@@ -359,7 +358,7 @@ def m005_provenance_and_proposals(con):
     migration have none; they read as "not recorded".
 
     proposals: a change to what is always in context or steers behaviour that
-    the gate did not apply (self/gate.py): pending until the person accepts or
+    the gate did not apply (trust/gate.py): pending until the person accepts or
     rejects it in the Open Mind.
     """
     run_script(con, """

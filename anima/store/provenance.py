@@ -1,6 +1,6 @@
 """Where each stored item came from: declared once, shown in the Open Mind and "Why?", exported with the record.
 
-What shapes the companion (self/gate.py) is decided by it: only the person's
+What shapes the companion (trust/gate.py) is decided by it: only the person's
 own words (and governed reflection, and the person's own edits in the app)
 change what is always in context; text from outside never does by itself.
 """

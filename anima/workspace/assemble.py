@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..errors import KnownError
-from ..self.selfmodel import CAPS, FLOOR_CAP_TOKENS, SelfFloor, label
+from ..self.selfmodel import FLOOR_CAP_TOKENS, SelfFloor
+from ..store.sections import ALWAYS, WRITTEN, section, title
 from ..knowledge.wording import today
 from ..retrieval.recall import Recalled
 from .note import render_item, render_note
@@ -89,14 +90,11 @@ class FloorTooLarge(KnownError):
 
 
 def render_floor(f: SelfFloor, companion_name: str) -> str:
-    parts = [f"# Who I am\nMy name is {companion_name}. {f.origin}", f"# My guardrails\n{f.guardrails}"]
-    for title, text in (("My persona", f.persona), ("Who I am in this relationship", f.identity),
-                        ("What I am trying to do", f.intentions), ("What I have learned helps them", f.rules),
-                        ("What I know about the person", f.human),
-                        ("What I am holding for a few days", f.working_memory)):
-        if text.strip():
-            parts.append(f"# {title}\n{text.strip()}")
-    return "\n\n".join(parts)
+    """The sections always in the prompt (store/sections.py), in their order, each under its heading; an empty
+    one is left out."""
+    texts = {name: getattr(f, name).strip() for name in ALWAYS}
+    texts["origin"] = f"My name is {companion_name}. {texts['origin']}"
+    return "\n\n".join(f"# {section(name).heading}\n{text}" for name, text in texts.items() if text)
 
 
 def note_entry(focus: str, emotional: str, items: list[Recalled], learned: list[tuple[int, str]], *,
@@ -158,8 +156,8 @@ class Workspace:
         global _over_noted
         most = max(FLOOR_CAP_TOKENS, self.budget - CONVERSATION_LEAST)
         if tokens > most:
-            sizes = sorted(((self.count(getattr(floor, name)), name) for name in CAPS), reverse=True)
-            longest = " and ".join(f"the {label(name)} ({n:,})" for n, name in sizes[:2] if n)
+            sizes = sorted(((self.count(getattr(floor, name)), name) for name in WRITTEN), reverse=True)
+            longest = " and ".join(f"the {title(name)} ({n:,})" for n, name in sizes[:2] if n)
             raise FloorTooLarge(
                 f"The self takes {tokens:,} of this model's tokens, which leaves too little of its context for the "
                 f"conversation (it may take {most:,}). Shorten it in the Open Mind's Self view (the longest texts, "

@@ -14,6 +14,7 @@ from ..knowledge.wording import cut, today, when
 from ..retrieval.fts import stems
 from ..retrieval.recall import Recalled
 from ..store.provenance import EXTERNAL
+from ..store.sections import section
 
 # A recalled item is a reminder, not a transcript: each costs prompt time on every warm turn.
 ITEM_CHARS = 240
@@ -100,7 +101,7 @@ def render_note(focus: str, emotional: str, items: list[Recalled], learned: list
     on = on or today()
     parts = []
     if focus.strip():
-        parts.append(f"# On my mind\n{focus.strip()}")
+        parts.append(f"# {section('inner_state').heading}\n{focus.strip()}")
     if emotional.strip():
         parts.append(f"# What I notice in how they feel\n{emotional.strip()}")
     if learned:

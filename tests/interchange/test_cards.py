@@ -8,7 +8,7 @@ import pytest
 
 from anima.companion import Companion
 from anima.interchange import cards
-from anima.self.selfmodel import CAPS
+from anima.store.sections import cap
 from anima.models.fake import FakeChatModel, FakeEmbedder
 from anima.interchange import png_text
 from anima.store import Home
@@ -153,7 +153,7 @@ def test_a_long_persona_is_trimmed_in_the_floor_and_kept_whole_with_the_card(com
     path.write_text(json.dumps(v2(description=long, personality="Patient. " * 80)))
     plan, _ = bring(companion, path)
     persona = companion.self_model.read().persona
-    assert len(persona) <= CAPS["persona"] and plan.trimmed
+    assert len(persona) <= cap("persona") and plan.trimmed
     assert "shipwreck number 0 " in persona and "Personality: Patient." in persona and "Scenario:" in persona
     assert json.loads(companion.soul.query("SELECT data FROM character_cards")[0]["data"])["description"] == long
     assert companion.characters.card()["data"]["description"] == long  # the export gives the whole text back

@@ -77,7 +77,7 @@ def file(text: str, name: str) -> External:
     return External(Source.FILE, text, name)
 
 
-# Holes this suite found in the gate, all closed since (self/gate.py, trust/secrets.py, conversation/outward.py,
+# Holes this suite found in the gate, all closed since (trust/verdict.py, trust/secrets.py, conversation/outward.py,
 # reflect/human.py): a fact about the companion or who owns whom; an imperative without the usual words; an opaque
 # base64 run; a fact holding a link; an impersonation judged sentence by sentence; a claim in an HTML comment;
 # a password or a PIN said in other words; a link with data in its path. A new hole is marked `hole=` with the

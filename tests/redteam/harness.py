@@ -22,7 +22,7 @@ from urllib.parse import quote
 
 from anima.companion import Companion
 from anima.trust import secrets
-from anima.self.gate import Decision
+from anima.trust.verdict import Decision
 from anima.models.chat import Capabilities, ChatModel
 from anima.models.fake import FakeChatModel, FakeEmbedder
 from anima.store import Home, locks

@@ -17,7 +17,8 @@ import pytest
 from anima.companion import Companion
 from anima.errors import InvalidEdit, KnownError
 from anima.reflect.human import block_lines
-from anima.self.selfmodel import CAPS, FLOOR_CAP_TOKENS
+from anima.self.selfmodel import FLOOR_CAP_TOKENS
+from anima.store.sections import cap
 from anima.models.fake import FakeChatModel, FakeEmbedder
 from anima.store import Home
 from anima.workspace import FloorTooLarge, assemble
@@ -31,7 +32,7 @@ SCRIPTS = {
 
 
 def at_cap(script: str, name: str = "human") -> str:
-    return (SCRIPTS[script] * CAPS[name])[:CAPS[name]]
+    return (SCRIPTS[script] * cap(name))[:cap(name)]
 
 
 class ByteTokens(FakeChatModel):
@@ -79,7 +80,7 @@ def test_text_at_its_cap_in_any_script_is_refused_if_the_floor_would_not_fit_and
     assert sm.read().human == "- Ada is a nurse"
 
     longest = longest_fitting(sm, "human", text)
-    assert 0 < len(longest) < CAPS["human"]
+    assert 0 < len(longest) < cap("human")
     sm.write("human", longest, "user")
     assert FLOOR_CAP_TOKENS - 4 <= floor_tokens(c) <= FLOOR_CAP_TOKENS
     with pytest.raises(InvalidEdit):  # the floor is full: another text may not grow either

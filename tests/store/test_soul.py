@@ -5,6 +5,7 @@ import pytest
 from anima.errors import DiskFull, InvalidEdit, NewerSchema, ReadOnlyRecord, SoulClosed
 from anima.store import Home, Soul
 from anima.store import migrations
+from anima.store.sections import Kept, kept_in
 from tests.conftest import PASSPHRASE
 from tests.store.records import NOW, fill
 
@@ -20,7 +21,7 @@ def test_a_new_soul_has_the_whole_schema_and_the_pragmas(soul):
     assert soul.query("PRAGMA synchronous")[0]["synchronous"] == 2  # FULL
     assert soul.query("PRAGMA foreign_keys")[0]["foreign_keys"] == 1
     sections = {r["section"] for r in soul.query("SELECT section FROM self_model")}
-    assert sections == set(migrations.TEXT_SECTIONS)
+    assert sections == set(kept_in(Kept.SECTION))
 
 
 def at_schema(anima_home, version: int) -> tuple[Home, Soul]:

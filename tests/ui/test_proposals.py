@@ -4,7 +4,7 @@ import json
 
 from PySide6.QtCore import Qt
 
-from anima.self.gate import Change, Verdict
+from anima.trust.verdict import Change, Verdict
 from anima.reflect.human import block_lines
 from anima.store.provenance import Provenance, Source
 from tests.ui.conftest import send

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QScrollArea, QVBoxLay
 
 from anima.conversation.outward import safe_reply
 from anima.conversation.turn import NOT_KEPT
-from anima.knowledge.messages import clean
+from anima.trust.text import clean
 
 from .attachments import OutsideText
 

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QFormLayout, QLabel, QPlainTextEdit, QPushButton,
                                QVBoxLayout, QWidget)
 
 from anima.errors import KnownError
-from anima.self.selfmodel import CAPS
+from anima.store.sections import WRITTEN, cap, section
 
 from .. import tasks
 from .base import MindView
@@ -21,9 +21,8 @@ from .base import MindView
 if TYPE_CHECKING:
     from anima.companion import Companion
 
-EDITABLE = (("persona", "My persona"), ("human", "What I know about you"), ("identity", "Who I am with you"),
-            ("intentions", "What I am trying to do"), ("working_memory", "What I hold for a few days"),
-            ("inner_state", "What is on my mind"))
+# Each section the person may edit, and its heading here (store/sections.py).
+EDITABLE = tuple((name, section(name).shown) for name in WRITTEN)
 
 
 class SelfView(MindView):
@@ -40,14 +39,14 @@ class SelfView(MindView):
         self.origin.setWordWrap(True)
         self.guardrails = QLabel()
         self.guardrails.setWordWrap(True)
-        col.addWidget(QLabel("<b>Origin</b> (ships with Anima; read-only)"))
+        col.addWidget(QLabel(f"<b>{section('origin').shown}</b> (ships with Anima; read-only)"))
         col.addWidget(self.origin)
-        col.addWidget(QLabel("<b>Guardrails</b> (read-only)"))
+        col.addWidget(QLabel(f"<b>{section('guardrails').shown}</b> (read-only)"))
         col.addWidget(self.guardrails)
         self.editors: dict[str, QPlainTextEdit] = {}
         self.elsewhere: dict[str, QLabel] = {}  # under an editor with the person's text: what is stored now
         for name, title in EDITABLE:
-            col.addWidget(QLabel(f"<b>{title}</b> (at most {CAPS[name]} characters)"))
+            col.addWidget(QLabel(f"<b>{title}</b> (at most {cap(name)} characters)"))
             editor = QPlainTextEdit()
             editor.setObjectName(f"self-{name}")
             editor.setMaximumHeight(90)
