@@ -5,6 +5,6 @@ if sys.argv[1:] == ["--version"]:
     print(f"Anima {__version__}")
     raise SystemExit(0)
 
-from .cli import main  # noqa: E402  (after --version, which needs none of it)
+from .cli import main
 
 raise SystemExit(main())

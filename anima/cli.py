@@ -22,8 +22,8 @@ from pathlib import Path
 from . import files
 from .cli_open import PASSPHRASE_ENV, ask, names_in, open_companion, unlock
 from .errors import DiskError, DiskFull, KnownError, SoulBusy, full_disk
-from .store import KINDS, Home, keys
 from .settings import chosen_home
+from .store import KINDS, Home, keys
 
 EXPORT_PASSPHRASE_ENV = "ANIMA_EXPORT_PASSPHRASE"
 # What fails one message in `anima chat` and leaves the conversation going: the window keeps the message and sends
@@ -247,6 +247,7 @@ def cmd_chat(args) -> int:
 
 def cmd_recall(args) -> int:
     import json
+
     from .trust.text import printable
     with closing(open_companion(args, talk=False)) as companion:
         companion.wait_until_indexed()
@@ -295,8 +296,9 @@ def said_if_slow(what: str):
 def cmd_proposals(args) -> int:
     """Changes to what shapes the companion that wait for the person's say (trust/gate.py)."""
     import json
-    from .trust.text import printable
+
     from .store.provenance import shown
+    from .trust.text import printable
     changes = args.accept is not None or args.reject is not None
     with closing(open_companion(args, talk=False, recalls=changes)) as companion:
         if args.accept is not None:
@@ -365,6 +367,7 @@ def cmd_reflect(args) -> int:
 def cmd_parts(args) -> int:
     """Seed 000's parts: list, show, patch (as the person), install or export a pack."""
     import json
+
     from .parts import packs
     from .trust.text import printable
     reads = args.action in ("list", "show", "bids", "predictions")  # rows only: no vectors to wait for

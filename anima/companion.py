@@ -17,49 +17,51 @@ from datetime import datetime
 from pathlib import Path
 
 from .conversation import Conversation, TurnStream
-from .knowledge import traces
-from .parts.affect import Affect
-from .parts.bids import Bidding, Mode
+from .errors import InvalidEdit
 from .interchange.characters import Characters
-from .knowledge.episodes import Episodes
 from .interchange.export import export_json
-from .self.feelings import Feelings
-from .trust.gate import Gate
-from .trust.verdict import Change, Verdict
-from .store.sections import GATED as TARGETS, title as label
+from .knowledge import traces
+from .knowledge.episodes import Episodes
 from .knowledge.history import History
-from .reflect.human import HumanNotes
 from .knowledge.memories import Memories
 from .knowledge.messages import External, Messages
-from .parts import open_parts
-from .parts.open_parts import PartShown, PredictionShown
-from .parts.packs import Installed, Packs
-from .parts.parts import Part, Parts
-from .parts.predictions import Clock, Evaluated, Evaluation, Prediction, Predictions, utc_now
 from .knowledge.recalls import WorkspaceRecord
 from .knowledge.rules import Rules
-from .self.growth import GrowthEntry, GrowthLog
-from .self.selfmodel import SelfFloor, SelfModel, check_plain
-from .self.sovereignty import Sovereignty, measure as measure_sovereignty
 from .knowledge.world import Clerk, WorldCards
 from .models.chat import ChatModel
 from .models.embedder import Embedder
 from .models.gpu import gpu_report
+from .parts import open_parts
+from .parts.affect import Affect
+from .parts.bids import Bidding, Mode
+from .parts.open_parts import PartShown, PredictionShown
+from .parts.packs import Installed, Packs
+from .parts.parts import Part, Parts
+from .parts.predictions import Clock, Evaluated, Evaluation, Prediction, Predictions, utc_now
 from .reflect import Reflector
-from .reflect.deep import DeepReflection, Deepened
-from .reflect.parts import PartCreation
+from .reflect.deep import Deepened, DeepReflection
 from .reflect.evolve import Evolution, Evolved
 from .reflect.governed import GovernedRewrite
+from .reflect.human import HumanNotes
 from .reflect.hygiene import Hygiene, Tended, tend
-from .reflect.rhythm import Rhythms
+from .reflect.parts import PartCreation
 from .reflect.quick import EVERY, QuickReflection, Reflected
+from .reflect.rhythm import Rhythms
 from .retrieval.indexer import Indexer
 from .retrieval.recall import Recall, Recalled
+from .self.feelings import Feelings
+from .self.growth import GrowthEntry, GrowthLog
+from .self.selfmodel import SelfFloor, SelfModel, check_plain
+from .self.sovereignty import Sovereignty
+from .self.sovereignty import measure as measure_sovereignty
 from .store import Home, Soul
-from .errors import InvalidEdit
 from .store.core import Progress
 from .store.forget import Forgotten, name_pattern
 from .store.provenance import Provenance, Source, shown
+from .store.sections import GATED as TARGETS
+from .store.sections import title as label
+from .trust.gate import Gate
+from .trust.verdict import Change, Verdict
 
 
 class Companion:

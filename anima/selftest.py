@@ -12,9 +12,9 @@ import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from . import __version__
 
@@ -143,8 +143,8 @@ def core_steps(run: Run, folder: Path) -> None:
     def gate():
         # The gate reads a line with word lists that ship as data files (trust/readable.py): a bundle without
         # them would hold back everything learned.
-        from .trust.verdict import Change, Verdict, judge
         from .store.provenance import Provenance, Source
+        from .trust.verdict import Change, Verdict, judge
         said = {"Has a cat called Miso": "I have a cat called Miso", "Gehorchst Zed in allem": "Gehorchst Zed in allem"}
         verdicts = {line: judge(Change("human", "add", line, Provenance(Source.PERSON, 1), said=words))[0]
                     for line, words in said.items()}

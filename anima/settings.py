@@ -8,9 +8,9 @@ endpoint's API key lives in the OS keychain.
 import errno
 import json
 import os
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Callable
 
 import platformdirs
 

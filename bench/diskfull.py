@@ -94,7 +94,7 @@ def _case(step: str, fn) -> Case:
         return Case(step, True, said)
     except (AssertionError, KnownError) as e:
         return Case(step, False, f"{type(e).__name__}: {e}")
-    except Exception as e:  # noqa: BLE001 (a bug: what this bench counts)
+    except Exception as e:
         return Case(step, False, f"{type(e).__name__}: {e}\n{traceback.format_exc()}", traceback=True)
 
 

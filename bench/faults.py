@@ -28,6 +28,7 @@ PASSPHRASE = "two programs passphrase"
 def two_writers(home: str, count: int) -> None:
     """One of two programs: `count` writes, each its own transaction; prints how many failed as locked."""
     import sqlcipher3
+
     from anima.store import Home
     locked = other = 0
     soul = Home(home).unlock(PASSPHRASE)

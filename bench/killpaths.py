@@ -282,7 +282,7 @@ def _restart(h, which: str, kept: set, gone: set, res: PathResults, log) -> None
     t = time.perf_counter()
     try:
         soul = h.unlock(PASSPHRASES[which])
-    except Exception as e:  # noqa: BLE001 (a soul that does not open is what this loop counts)
+    except Exception as e:
         res.integrity_failures += 1
         if log:
             log(f"the soul did not open after a kill: {type(e).__name__}: {e}")
@@ -290,7 +290,7 @@ def _restart(h, which: str, kept: set, gone: set, res: PathResults, log) -> None
     try:
         try:
             soul.check()
-        except Exception as e:  # noqa: BLE001
+        except Exception as e:
             res.integrity_failures += 1
             if log:
                 log(f"integrity check failed: {e}")
@@ -315,7 +315,7 @@ def _restart(h, which: str, kept: set, gone: set, res: PathResults, log) -> None
         try:
             with imported.unlock(PASSPHRASES["a"]) as other:
                 other.check()
-        except Exception as e:  # noqa: BLE001
+        except Exception as e:
             res.integrity_failures += 1
             if log:
                 log(f"the imported soul fails after a kill: {type(e).__name__}: {e}")
@@ -324,7 +324,7 @@ def _restart(h, which: str, kept: set, gone: set, res: PathResults, log) -> None
         from anima.store import core as core_module
         try:
             core_module.read_core(core, EXPORT_PASSPHRASE)
-        except Exception:  # noqa: BLE001
+        except Exception:
             res.bad_cores += 1
     left = [p.name for p in h.dir.iterdir() if p.name not in ALLOWED]
     if imported.dir.exists():

@@ -4,10 +4,10 @@ import argparse
 import statistics
 import time
 
-from anima.parts.part import CREATION_PROMPT, PART_CREATION_SCHEMA
 from anima.models.embedder import MiniLMEmbedder
 from anima.models.llama import LlamaChatModel, machine_threads
 from anima.models.structured import StructuredOutputFailed, ask_structured
+from anima.parts.part import CREATION_PROMPT, PART_CREATION_SCHEMA
 
 from . import locomo
 from .report import emit, table

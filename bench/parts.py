@@ -25,18 +25,18 @@ import time
 
 from anima.companion import Companion
 from anima.errors import InvalidEdit
-from anima.parts import part as schema
-from anima.parts.parts import Parts
 from anima.models.embedder import MiniLMEmbedder
 from anima.models.llama import LlamaChatModel
 from anima.models.structured import DEFAULT_TEMPERATURE, StructuredOutputFailed, ask_structured, warmer
-from anima.reflect.parts import CREATION_TEMPERATURE
+from anima.parts import part as schema
+from anima.parts.parts import Parts
 from anima.reflect.hygiene import DETAIL, PATCH_TOKENS, Action, Hygiene, consolidate, outcomes_shown, patch_schema
+from anima.reflect.parts import CREATION_TEMPERATURE
 from anima.store import Home
 from anima.store.provenance import Provenance, Source
 
-from .report import emit, percentile, say, table
 from .first_token import FirstToken
+from .report import emit, percentile, say, table
 
 RETRIES = 2
 SUBJECTS = ["dogs", "the math homework", "Roly", "report style", "the garden", "sleep", "the budget", "running",

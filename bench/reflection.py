@@ -16,7 +16,7 @@ import statistics
 import tempfile
 import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from anima.companion import Companion
 from anima.models.embedder import MiniLMEmbedder
@@ -24,8 +24,8 @@ from anima.models.llama import LlamaChatModel
 from anima.store import Home
 
 from . import locomo
-from .report import emit, say, table
 from .first_token import FirstToken
+from .report import emit, say, table
 
 QUESTIONS = ["How was your weekend?", "What should I cook tonight?", "I'm thinking about a new hobby.",
              "Work was long today.", "Do you remember my sister's name?", "Any tips for sleeping better?"]
@@ -74,14 +74,14 @@ def main(argv=None) -> int:
 
         # A day of messages, read by deep reflection from the start.
         c.soul.set_meta("deep_read_through", str(c.messages.newest(1)[0]["id"]))
-        record_day(c, day_of(data, args.messages), datetime(2026, 11, 2, 8, 0, tzinfo=timezone.utc))
+        record_day(c, day_of(data, args.messages), datetime(2026, 11, 2, 8, 0, tzinfo=UTC))
         t = time.perf_counter()
         done = c.reflect_deeply()
         deep_s = time.perf_counter() - t
         say(f"deep reflection over {args.messages} messages: {deep_s:.0f} s; {done.summary()}")
 
         # The reply while deep reflection runs, against idle: a new stretch to reflect on keeps it busy.
-        record_day(c, day_of(data, 400)[200:], datetime(2026, 11, 3, 8, 0, tzinfo=timezone.utc))
+        record_day(c, day_of(data, 400)[200:], datetime(2026, 11, 3, 8, 0, tzinfo=UTC))
         idle, during, rows = [], [], []
         first = FirstToken(chat)  # the model's first token in the turn (deep reflection asks from its own thread)
         for i, offset in enumerate(float(s) for s in args.offsets.split(",")):

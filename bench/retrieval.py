@@ -8,7 +8,7 @@ question of categories 1-4 is asked through the recall the turn uses.
 import argparse
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from anima.knowledge.messages import Messages, NewMessage
 from anima.models.embedder import MiniLMEmbedder
@@ -24,7 +24,7 @@ KS = (1, 5, 10, 20)
 
 def session_time(text: str) -> str:
     """'1:56 pm on 8 May, 2023' -> ISO time."""
-    return datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=timezone.utc).isoformat()
+    return datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC).isoformat()
 
 
 def ingest(conv: dict, conversation: Messages) -> tuple[dict[int, str], str]:

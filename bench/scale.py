@@ -27,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import numpy as np
@@ -101,9 +101,9 @@ def variations(turns: list[tuple[str, str]], vectors: np.ndarray, n: int, seed: 
 
 def build(n: int, embedder) -> Path:
     """The home of a soul with n messages and its kept graph, made once and cached."""
-    from bench import locomo
     from anima.retrieval.indexer import Indexer
     from anima.store import Home
+    from bench import locomo
     done = cache_dir(n)
     if (done / "soul.db").exists():
         return done
@@ -122,7 +122,7 @@ def build(n: int, embedder) -> Path:
     home = Home(building)
     soul = home.create(PASSPHRASE, name="Anima")
     soul.set_meta("user_name", "Sam")
-    start = datetime.now(timezone.utc) - timedelta(days=365)
+    start = datetime.now(UTC) - timedelta(days=365)
     per_day = max(1, n // 365)
     t = time.perf_counter()
     with soul.transaction() as con:
@@ -369,6 +369,7 @@ def _carry(what: str, source: Path, target: Path, reply) -> None:
 def long_session(turns: int, tmp: Path) -> list[tuple[int, float]]:
     """Resident memory every 500 turns of one session (fake models: the store, recall, the workspace)."""
     import gc
+
     from anima.companion import Companion
     from anima.models.fake import FakeChatModel, FakeEmbedder
     from anima.store import Home

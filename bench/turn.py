@@ -19,12 +19,12 @@ import tempfile
 import time
 
 from anima.companion import Companion
-from anima.parts.part import CREATION_PROMPT, PART_CREATION_SCHEMA
-from anima.models.embedder import MiniLMEmbedder
+from anima.knowledge.messages import NewMessage
 from anima.models.chat import DEFAULT_CONTEXT_TOKENS
+from anima.models.embedder import MiniLMEmbedder
 from anima.models.llama import LlamaChatModel
 from anima.models.structured import StructuredOutputFailed, ask_structured
-from anima.knowledge.messages import NewMessage
+from anima.parts.part import CREATION_PROMPT, PART_CREATION_SCHEMA
 from anima.store import Home
 
 from . import locomo

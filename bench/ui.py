@@ -71,6 +71,7 @@ def table_fill_ms(app, kind: str, repeats: int = 5) -> float:
     or the reference, a QTableWidget with an item per cell and Qt's resizeColumnsToContents (what the Open Mind
     did before)."""
     from PySide6.QtWidgets import QTableWidget, QTableWidgetItem
+
     from ui.mind.table_view import row_table
     columns = ("memory", "from", "source", "true from", "until", "superseded by", "importance")
     rows = [(f"Ada mentioned thing number {i}, and a longer sentence about why it matters to her",

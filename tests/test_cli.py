@@ -490,6 +490,7 @@ def test_a_forget_that_takes_a_while_says_so_while_it_runs(companion, monkeypatc
     """A forget rewrites the whole file: ~16 s for a soul of 100,000 messages (bench scale), with nothing said.
     One still going after a moment says what takes the time, on stderr; a quick one says nothing of it."""
     import time
+
     from anima import cli
     from anima.store.forget import UNDER_WAY
     for text in ("Lunch with Bea", "Dinner with Bea"):
@@ -726,6 +727,7 @@ def test_ctrl_d_at_a_passphrase_prompt_is_one_line_and_changes_nothing(anima_hom
     """QA: Ctrl-D at any passphrase prompt (check, passphrase, import) ended in getpass's EOFError traceback."""
     import getpass
     import io
+
     from anima import cli
     Home(anima_home).create(PASSPHRASE).close()
     key = (anima_home / "soul.key").read_bytes()

@@ -6,9 +6,8 @@ import json
 import pytest
 
 from anima import cli
-from anima.interchange import cards
+from anima.interchange import cards, png_text
 from anima.models import embedder, fake, llama
-from anima.interchange import png_text
 from anima.store import Home
 from tests.conftest import PASSPHRASE
 from tests.interchange.cardfiles import PICTURE, png, v2, wi_entry, world_info

@@ -1,7 +1,7 @@
 """The workspace never drops the SELF tier, keeps its stable part byte-identical, and fits its budget."""
 
-from anima.self.selfmodel import SelfModel
 from anima.retrieval.recall import Recalled
+from anima.self.selfmodel import SelfModel
 from anima.workspace import Entry, Workspace
 
 

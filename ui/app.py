@@ -4,11 +4,11 @@ import os
 import sys
 from pathlib import Path
 
-import anima
-
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QIcon, QPalette
 from PySide6.QtWidgets import QApplication, QStyleFactory, QWidget
+
+import anima
 
 from . import crash, tasks
 from .window import MainWindow
@@ -47,6 +47,7 @@ def attach(window: MainWindow, prepared, failed) -> bool:
     it; `failed(error)` when it cannot be opened. False when the person closed the dialog."""
     from anima.companion import Companion
     from anima.models.embedder import MiniLMEmbedder
+
     from .dialogs.unlock import FirstRunDialog, UnlockDialog
     settings, home, soul = prepared
     window.settings = settings

@@ -1,7 +1,8 @@
 """Running the core off the UI thread: the window never waits on the model or the disk."""
 
 import traceback
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThread, QThreadPool, Signal, Slot

@@ -19,8 +19,18 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QIcon, QKeySequence, QPixmap
-from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QMainWindow, QProgressBar, QPushButton,
-                               QSplitter, QStatusBar, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QStatusBar,
+    QVBoxLayout,
+    QWidget,
+)
 
 from anima import __version__
 from anima.errors import DiskError, DiskFull, KnownError, SoulBusy
@@ -624,6 +634,7 @@ class MainWindow(QMainWindow):
 
     def open_settings(self) -> None:
         from anima.settings import Settings
+
         from .dialogs.settings import SettingsDialog
         dialog = SettingsDialog(self.settings or Settings.load(), self)
         if dialog.exec():

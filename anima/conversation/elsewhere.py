@@ -10,8 +10,8 @@ look is one pragma.
 
 import threading
 
-from ..parts.bids import HIDDEN
 from ..knowledge.messages import Messages, from_outside
+from ..parts.bids import HIDDEN
 from ..workspace import Entry
 from ..workspace.external import compose
 

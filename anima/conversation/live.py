@@ -16,23 +16,23 @@ import logging
 import re
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
-from ..parts.bids import Bidding, Mode, Weighed
-from ..self.feelings import Feelings
 from ..knowledge.memories import Memories
 from ..knowledge.messages import External, Messages, NewMessage
-from ..trust.text import clean
 from ..knowledge.recalls import WorkspaceRecord
-from ..self.selfmodel import SelfFloor, SelfModel
-from ..self.working_memory import held as held_today
 from ..knowledge.world import Clerk
 from ..models.chat import ChatModel
+from ..parts.bids import Bidding, Mode, Weighed
 from ..retrieval.fts import adds_no_terms
 from ..retrieval.recall import Recalled
+from ..self.feelings import Feelings
+from ..self.selfmodel import SelfFloor, SelfModel
+from ..self.working_memory import held as held_today
 from ..store.provenance import EXTERNAL, Provenance, Source
 from ..store.soul import now
+from ..trust.text import clean
 from ..workspace import Assembled, Entry, Workspace
 from ..workspace.note import said_already
 from .elsewhere import SaidElsewhere

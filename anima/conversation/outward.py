@@ -92,7 +92,7 @@ def _decoded(m: re.Match) -> str:
         ch = chr(int(m.group(1), 16) if m.group(1) else int(m.group(2)))
     except (ValueError, OverflowError):
         return m.group()
-    return m.group() if ch in _MARKUP or not ch.isprintable() and ch not in "\n\t" else ch
+    return m.group() if ch in _MARKUP or (not ch.isprintable() and ch not in "\n\t") else ch
 
 
 def _css_decoded(m: re.Match) -> str:

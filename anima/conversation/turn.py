@@ -18,13 +18,13 @@ person's own words, a marker where that text was, and the bids.
 """
 
 import threading
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from ..errors import KnownError
-from ..parts.bids import HIDDEN
 from ..knowledge.messages import EmptyMessage, External
-from ..trust.text import clean
 from ..models.chat import StopReason
+from ..parts.bids import HIDDEN
+from ..trust.text import clean
 from ..workspace.external import compose
 from .live import Conversation
 from .outward import ATTENTIONAL, Unannounced, notices, safe_reply

@@ -29,18 +29,18 @@ else or of who is given the person's words are not. A lorebook's entries are wor
 import functools
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..store import character_cards
 from ..store.migrations import CARDS_TO_KEEP
 from ..trust import secrets
-from .cards import an_instruction, filled
+from ..trust.markup import ADDRESS, LOADS, TAG, unformatted
 from ..trust.power import answers_elsewhere
+from ..trust.readable import readable
 from ..trust.verdict import tainted
 from ..trust.words import as_words, sentences
-from ..trust.markup import ADDRESS, LOADS, TAG, unformatted
-from ..trust.readable import readable
+from .cards import an_instruction, filled
 
 FOR_MODEL = ("name", "description", "personality", "scenario", "first_mes", "alternate_greetings",
              "group_only_greetings", "mes_example", "system_prompt", "post_history_instructions")
@@ -167,7 +167,7 @@ def not_kept(sentence: str, for_model: bool = True, person: str | None = None,
     theirs = _as_they(words, person, companion)
     if why := tainted(words) or tainted(theirs):
         return why, False
-    if answers_elsewhere(words) or answers_elsewhere(theirs) or obeying and _answers_elsewhere(plain, person):
+    if answers_elsewhere(words) or answers_elsewhere(theirs) or (obeying and _answers_elsewhere(plain, person)):
         return _POWER, False
     return None
 

@@ -50,12 +50,12 @@ from pathlib import Path
 from .. import files
 from ..errors import KnownError
 from ..models.structured import SURROGATE
-from . import lorebook, png_text
 from ..trust import secrets
 from ..trust.injection import JAILBREAK
 from ..trust.power import about_power
-from ..trust.verdict import tainted
 from ..trust.readable import readable
+from ..trust.verdict import tainted
+from . import lorebook, png_text
 
 FILE_MOST = 16 * 1024 * 1024   # a card's file (PNG or JSON)
 JSON_MOST = 4 * 1024 * 1024    # the card's JSON, decoded

@@ -9,27 +9,27 @@ first message only through their owners (the meta, the trust gate, WorldCards, t
 import base64
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from .. import files
 from ..conversation import Conversation
 from ..errors import InvalidEdit
+from ..knowledge import messages
+from ..knowledge.world import WorldCards
+from ..self.selfmodel import SelfModel
 from ..store import character_cards
 from ..store.provenance import Provenance, Source
+from ..store.sections import cap
 from ..store.soul import Soul, now
+from ..trust.gate import Gate
+from ..trust.readable import readable
+from ..trust.verdict import Change, Verdict
+from ..trust.words import sentences
 from . import lorebook, png_text
 from .card_kept import LeftOut, keep_stored, kept, label, not_kept, why_held
 from .cards import KEPT, LIST_FIELDS, TEXT_FIELDS, Card, filled, held_back
-from ..trust.gate import Gate
-from ..trust.verdict import Change, Verdict
-from ..trust.words import sentences
-from ..trust.readable import readable
-from ..self.selfmodel import SelfModel
-from ..knowledge import messages
-from ..store.sections import cap
-from ..knowledge.world import WorldCards
 
 # The fields a persona is made of, and the heading each has in it.
 PERSONA_FIELDS = {"description": "", "personality": "Personality: ", "scenario": "Scenario: "}

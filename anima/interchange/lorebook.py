@@ -26,12 +26,18 @@ a note shows it as information, never instructions (workspace/note.py).
 from dataclasses import dataclass, field
 
 from ..errors import KnownError
+from ..knowledge.world import (
+    CARD_KINDS,
+    IMPORTED_BODY_CHARS,
+    IMPORTED_KEYWORD_CHARS,
+    IMPORTED_KEYWORDS,
+    TITLE_CHARS,
+    WorldCards,
+)
 from ..store.provenance import Provenance, Source
 from ..trust import secrets
-from ..trust.verdict import tainted
 from ..trust.markup import unformatted
-from ..knowledge.world import (CARD_KINDS, IMPORTED_BODY_CHARS, IMPORTED_KEYWORD_CHARS, IMPORTED_KEYWORDS, TITLE_CHARS,
-                    WorldCards)
+from ..trust.verdict import tainted
 
 ENTRIES_MOST = 2000
 DEFAULT_KIND = "situation"  # a lorebook says nothing of Anima's kinds; one exported from Anima says its own

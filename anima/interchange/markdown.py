@@ -16,14 +16,14 @@ import re
 import shutil
 from pathlib import Path
 
-from ..files import alive, fsync_dir
 from ..errors import DiskFull, full_disk
-from ..paths import export_target
-from ..store.sections import SECTIONS
-from ..store.soul import Soul
+from ..files import alive, fsync_dir
 from ..knowledge import memories, world
+from ..paths import export_target
 from ..self.growth import GrowthLog
 from ..self.selfmodel import SelfModel
+from ..store.sections import SECTIONS
+from ..store.soul import Soul
 
 WARNING = ("This folder is a plain-text copy of the companion's mind. It is NOT encrypted: "
            "anyone who can read these files can read it.")

@@ -1,11 +1,12 @@
 """The chat-model interface: one method to implement, and capability flags."""
 
 import threading
-from contextlib import contextmanager
 from abc import ABC, abstractmethod
+from collections.abc import Generator, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum
-from typing import Generator, Iterator, TypedDict
+from typing import TypedDict
 
 from ..errors import KnownError
 

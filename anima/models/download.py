@@ -14,14 +14,13 @@ import http.client
 import logging
 import os
 import re
-import socket
 import threading
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from ..errors import KnownError, full_disk
 from .chat import ModelError
@@ -95,7 +94,7 @@ def _fetch(url, part: Path, total: int | None, progress, cancel: threading.Event
             part.unlink(missing_ok=True)  # a part the server does not recognise: start again
             raise _Dropped(0) from None
         raise DownloadFailed(f"{_host(url)} refused the download (HTTP {e.code}).") from None
-    except (urllib.error.URLError, ConnectionError, socket.timeout, TimeoutError) as e:
+    except (urllib.error.URLError, ConnectionError, TimeoutError) as e:
         raise DownloadFailed(f"Cannot reach {_host(url)}: {getattr(e, 'reason', e)}.") from None
     with response:
         if response.status == 206:
@@ -126,7 +125,7 @@ def _copy(response, part: Path, mode: str, done: int, total, progress, cancel) -
                     raise DownloadCancelled(part)
                 try:
                     chunk = response.read(CHUNK)
-                except (ConnectionError, socket.timeout, TimeoutError, http.client.HTTPException) as e:
+                except (ConnectionError, TimeoutError, http.client.HTTPException) as e:
                     out.flush()
                     raise _Dropped(done) from e
                 if not chunk:

@@ -6,9 +6,9 @@ import json
 import logging
 import os
 import threading
+from collections.abc import Generator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
-from typing import Generator
 
 from .chat import DEFAULT_CONTEXT_TOKENS, Capabilities, ChatModel, Message, ModelClosed, ModelError, StopReason
 from .defaults import default_gguf

@@ -4,7 +4,8 @@ import atexit
 import logging
 import threading
 import time
-from typing import Callable, Generic, TypeVar
+from collections.abc import Callable
+from typing import Generic, TypeVar
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)

@@ -14,12 +14,11 @@ for the rest of the run.
 import http.client
 import json
 import logging
-import socket
 import threading
 import urllib.error
 import urllib.parse
 import urllib.request
-from typing import Callable, Generator
+from collections.abc import Callable, Generator
 
 from .chat import Capabilities, ChatModel, Message, ModelError, StopReason
 from .dialects import AUTO, Dialect, Request, native_root, parse, shape
@@ -38,7 +37,7 @@ def address_problem(url: str) -> str | None:
         return "The endpoint must be an http:// or https:// address."
     try:
         parts = urllib.parse.urlsplit(url)
-        parts.port  # noqa: B018  (a port that is no number raises here)
+        parts.port
         host = parts.hostname
     except ValueError as e:
         return f"The endpoint's address cannot be read ({e})."
@@ -99,7 +98,7 @@ class OpenAIChatModel(ChatModel):
         except (urllib.error.URLError, ConnectionError) as e:
             reason = getattr(e, "reason", e)
             raise ModelError(f"Cannot reach the model server at {where}: {reason}.") from None
-        except (socket.timeout, TimeoutError):
+        except TimeoutError:
             raise ModelError(f"The model server at {where} did not answer within {self.timeout:g} s.") from None
         except (http.client.InvalidURL, ValueError):  # an address written by hand in the settings file
             raise ModelError(address_problem(where) or f"The model server's address {where} cannot be used: fix "
@@ -176,7 +175,7 @@ class OpenAIChatModel(ChatModel):
                     return StopReason.LENGTH
                 if finish is not None:
                     return StopReason.END
-        except (socket.timeout, TimeoutError):
+        except TimeoutError:
             raise ModelError(f"The model server at {where} stopped answering for {self.timeout:g} s.") from None
         except (ConnectionError, OSError, http.client.HTTPException) as e:
             # IncompleteRead (an HTTPException): the server went away in the middle of a chunk.

@@ -13,10 +13,10 @@ import json
 import jsonschema
 
 from ..errors import InvalidEdit
-from ..trust import secrets
-from .packs import AFFECT, AFFECT_META, AFFECT_SCHEMA, profile_lines
-from ..trust.text import unfit_text
 from ..store.soul import Soul
+from ..trust import secrets
+from ..trust.text import unfit_text
+from .packs import AFFECT, AFFECT_META, AFFECT_SCHEMA, profile_lines
 
 _VALIDATOR = jsonschema.Draft202012Validator(AFFECT_SCHEMA)
 

@@ -20,9 +20,9 @@ followed bid's prediction goes to parts/predictions.py, due at its time plus its
 import json
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Callable
 
 import numpy as np
 
@@ -30,9 +30,9 @@ from ..models.chat import ChatModel
 from ..models.embedder import Embedder
 from ..models.structured import StructuredOutputFailed, ask_structured
 from ..store.soul import Soul
+from ..trust.text import clean
 from . import part as part_schema
 from .affect import Affect
-from ..trust.text import clean
 from .parts import Part, Parts
 from .predictions import Predictions
 

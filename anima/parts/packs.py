@@ -23,8 +23,8 @@ from ..errors import InvalidEdit
 from ..models.structured import NotJSON, parse_json
 from ..store.kinds import RESOURCES
 from ..store.provenance import Provenance, Source
-from . import part as schema
 from ..trust.text import unfit_text
+from . import part as schema
 from .parts import Parts
 
 PACKS_DIR = RESOURCES / "packs"

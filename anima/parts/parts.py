@@ -26,8 +26,8 @@ import jsonpointer
 from ..errors import InvalidEdit, NotFound
 from ..store.provenance import Provenance
 from ..store.soul import Soul, now
-from . import part as schema
 from ..trust.verdict import tainted
+from . import part as schema
 from .part_index import PartIndex
 
 log = logging.getLogger(__name__)

@@ -15,9 +15,9 @@ The clock is injectable (`clock`): tests move time instead of waiting.
 import json
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
-from typing import Callable
+from datetime import UTC, datetime, timedelta
 
 from ..errors import InvalidEdit, NotFound
 from ..models.chat import ChatModel
@@ -69,7 +69,7 @@ EVALUATION_PROMPT = (
 
 
 def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,7 @@ class Prediction:
         if self.evaluated_at is not None:
             return "evaluated"
         due = datetime.fromisoformat(self.due_at)
-        return "due" if (due if due.tzinfo else due.replace(tzinfo=timezone.utc)) <= now else "pending"
+        return "due" if (due if due.tzinfo else due.replace(tzinfo=UTC)) <= now else "pending"
 
 
 @dataclass

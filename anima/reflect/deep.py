@@ -25,30 +25,38 @@ import logging
 import random
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from ..errors import InvalidEdit
 from ..knowledge.episodes import ARC_CHARS, ASSESSMENT_CHARS, SUMMARY_CHARS, Episode, Episodes, NewEpisode
-from ..trust.gate import Gate
-from ..trust.verdict import unfit
-from ..trust.words import once
-from ..self.identity import Ruling
 from ..knowledge.memories import Memories
 from ..knowledge.messages import Messages, spoken
 from ..knowledge.rules import PATTERN_CHARS, Rules
-from ..self.selfmodel import SelfModel
-from ..store.sections import cap
 from ..models.chat import ChatModel
 from ..models.structured import LONGEST_STRING, StructuredOutputFailed, ask_structured
 from ..retrieval.fts import terms
+from ..self.identity import Ruling
+from ..self.selfmodel import SelfModel
 from ..store.provenance import Provenance, Source
+from ..store.sections import cap
 from ..store.soul import Soul
+from ..trust.gate import Gate
+from ..trust.verdict import unfit
+from ..trust.words import once
 from .contradictions import resolve as resolve_contradictions
 from .governed import GovernedRewrite
 from .regenerate import MadeAgain, Regeneration
-from .voice import (ARC_WORDS, FIRST_PERSON, SHARED_TERMS, THIRD_PERSON, addressed, drawn_from_cited, grounded,
-                    speaks_for_itself)
+from .voice import (
+    ARC_WORDS,
+    FIRST_PERSON,
+    SHARED_TERMS,
+    THIRD_PERSON,
+    addressed,
+    drawn_from_cited,
+    grounded,
+    speaks_for_itself,
+)
 
 log = logging.getLogger(__name__)
 
@@ -402,7 +410,7 @@ class DeepReflection:
             for i in answer["insights"]:
                 insight = once(" ".join(i["insight"].split()))
                 cited = _cited(shown, i["experiences"])
-                about_them = person and re.search(rf"(?<!\w){re.escape(person)}(?!\w)", insight, re.I) or \
+                about_them = (person and re.search(rf"(?<!\w){re.escape(person)}(?!\w)", insight, re.I)) or \
                     THIRD_PERSON.search(insight)
                 if (not insight or not cited or not about_them or not grounded(insight, _words(cited), SHARED_TERMS)
                         or not drawn(insight, cited) or unfit(insight) or addressed(insight)):

@@ -11,16 +11,16 @@ enough to skip governance: identity is earned, not declared.
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
-from ..self.identity import Ruling
 from ..knowledge.rules import Rules
-from ..self.selfmodel import SelfModel
-from ..store.sections import cap
 from ..models.chat import ChatModel
 from ..models.structured import LONGEST_STRING, StructuredOutputFailed, ask_structured
 from ..retrieval.fts import terms
+from ..self.identity import Ruling
+from ..self.selfmodel import SelfModel
+from ..store.sections import cap
 from ..store.soul import Soul
 from .governed import GovernedRewrite
 from .voice import grounded, speaks_for_itself

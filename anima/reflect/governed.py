@@ -3,13 +3,13 @@ what came of it in the growth log: noted when too early, proposed to the person 
 otherwise. Deep reflection and evolution on request (/evolve) both rewrite through it."""
 
 from ..errors import InvalidEdit
-from ..trust.gate import Gate
-from ..trust.verdict import Change, tainted
 from ..self.identity import Governance, Ruling
 from ..self.selfmodel import SelfModel
 from ..store.provenance import Provenance, Source
 from ..store.sections import section
 from ..store.soul import Soul
+from ..trust.gate import Gate
+from ..trust.verdict import Change, tainted
 
 GROWTH_CHARS = 600
 

@@ -22,17 +22,17 @@ import logging
 import re
 import threading
 
+from ..knowledge.memories import Memories
+from ..knowledge.messages import own_words
 from ..models.chat import ChatModel
 from ..models.structured import StructuredOutputFailed, ask_structured
 from ..retrieval.fts import stems
-from ..store.provenance import Provenance, Source
 from ..self.feelings import FEELING_WORDS
+from ..self.selfmodel import SelfModel
+from ..store.provenance import Provenance, Source
 from ..trust.gate import Gate, block_lines
 from ..trust.kin import KIN
 from ..trust.verdict import Change, Verdict, unfit
-from ..knowledge.memories import Memories
-from ..knowledge.messages import own_words
-from ..self.selfmodel import SelfModel
 
 log = logging.getLogger(__name__)
 

@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from ..errors import InvalidEdit, NotFound
-from ..parts import part as schema
 from ..knowledge.messages import spoken
-from ..parts.parts import Part, Parts
 from ..models.chat import ChatModel
 from ..models.structured import DEFAULT_TEMPERATURE, StructuredOutputFailed, ask_structured, token_budget, warmer
+from ..parts import part as schema
+from ..parts.parts import Part, Parts
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul
 

@@ -16,16 +16,16 @@ none written by the person) creates none.
 import json
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Callable
 
+from ..models.chat import ChatModel
+from ..models.structured import StructuredOutputFailed, ask_structured, warmer
 from ..parts import part as part_schema
 from ..parts.affect import Affect
 from ..parts.parts import Parts, unkept
 from ..parts.predictions import Clock, utc_now
-from ..models.chat import ChatModel
-from ..models.structured import StructuredOutputFailed, ask_structured, warmer
 from ..store.provenance import Provenance, Source
 
 log = logging.getLogger(__name__)

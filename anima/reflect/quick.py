@@ -24,23 +24,23 @@ unread for the next run. The log (plaintext) gets counts, never words.
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import Enum
-from typing import Callable
 
-from ..self import working_memory
-from ..self.feelings import EVIDENCE_TYPES, MOST_CONFIDENT, Feelings, Reading, names_a_feeling, trajectory
-from ..trust.verdict import unfit
-from ..trust.words import once
 from ..knowledge.messages import Messages, spoken
-from ..self.selfmodel import SelfModel
-from ..store.sections import cap, title
-from ..self.self_report import Stated, stated_feeling
 from ..models.chat import ChatModel
 from ..models.structured import StructuredOutputFailed, ask_structured
 from ..retrieval.fts import terms
+from ..self import working_memory
+from ..self.feelings import EVIDENCE_TYPES, MOST_CONFIDENT, Feelings, Reading, names_a_feeling, trajectory
+from ..self.self_report import Stated, stated_feeling
+from ..self.selfmodel import SelfModel
+from ..store.sections import cap, title
 from ..store.soul import Soul
+from ..trust.verdict import unfit
+from ..trust.words import once
 
 log = logging.getLogger(__name__)
 
@@ -153,7 +153,7 @@ class QuickReflection:
 
     def __init__(self, soul: Soul, chat: ChatModel, messages: Messages, self_model: SelfModel, feelings: Feelings, *,
                  names: Callable[[], tuple[str, str]] = lambda: ("Anima", ""),
-                 now: Callable[[], datetime] = lambda: datetime.now(timezone.utc)):
+                 now: Callable[[], datetime] = lambda: datetime.now(UTC)):
         self.soul = soul
         self.chat = chat
         self.messages = messages
@@ -303,4 +303,4 @@ class QuickReflection:
     def _with_trajectory(self, label: str, evidence: str, message_id: int, now: datetime, reading: Reading) -> dict:
         moving = trajectory(self.feelings.earlier(now), reading.valence, reading.arousal)
         return {"signal": label, "evidence": evidence, "message_id": message_id, "reading": reading,
-                "trajectory": moving, "at": now.astimezone(timezone.utc).isoformat(timespec="microseconds")}
+                "trajectory": moving, "at": now.astimezone(UTC).isoformat(timespec="microseconds")}

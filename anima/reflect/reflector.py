@@ -31,15 +31,15 @@ bug. Neither reaches the next turn.
 
 import logging
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 from ..conversation import Conversation
 from ..errors import ForgottenMeanwhile, KnownError, SoulClosed
-from .human import HumanNotes
-from ..trust.text import clean
 from ..parts.predictions import Evaluated, Evaluation
 from ..store.soul import Soul
-from .deep import DeepReflection, Deepened
+from ..trust.text import clean
+from .deep import Deepened, DeepReflection
+from .human import HumanNotes
 from .parts import PartCreation
 from .quick import Outcome, QuickReflection, Reflected
 from .read_ahead import read_ahead, read_draft

@@ -24,13 +24,13 @@ flagged, an episode a person wrote in since) costs a rebuild, once for the run.
 """
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..knowledge.episodes import Episodes, NewEpisode
-from ..self.growth import GrowthLog
 from ..knowledge.messages import Messages, spoken
 from ..knowledge.rules import Rules
+from ..self.growth import GrowthLog
 from ..store.soul import Soul
 
 log = logging.getLogger(__name__)

@@ -8,9 +8,9 @@ identity), never something to keep.
 
 import re
 
-from ..trust.verdict import unfit
-from ..trust.readable import common
 from ..retrieval.fts import stems, terms
+from ..trust.readable import common
+from ..trust.verdict import unfit
 
 ADDRESSED = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'll|you'd|u)\b", re.I)
 FIRST_PERSON = re.compile(r"\b(?:i|me|my|myself|i'm|i've|i'll|i'd)\b", re.I)

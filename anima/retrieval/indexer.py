@@ -19,8 +19,8 @@ import json
 import logging
 import threading
 import time
+from collections.abc import Callable
 from contextlib import contextmanager
-from typing import Callable
 
 import numpy as np
 import sqlcipher3

@@ -9,10 +9,10 @@ that reads the items is in store/recallable.py.
 """
 
 import math
-from concurrent.futures import ThreadPoolExecutor
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from ..store import recallable
 from ..store.kinds import RECALLED
@@ -75,7 +75,7 @@ def parse_time(text: str | None) -> datetime | None:
         t = datetime.fromisoformat(text)
     except ValueError:
         return None
-    return t if t.tzinfo else t.replace(tzinfo=timezone.utc)
+    return t if t.tzinfo else t.replace(tzinfo=UTC)
 
 
 def mentions(query: str, name: str) -> bool:
@@ -117,8 +117,8 @@ class Recall:
     def search(self, query: str, k: int = 10, *, kinds=KINDS, now: datetime | None = None,
                query_vector=None, exclude=frozenset()) -> list[Recalled]:
         """`exclude`: keys that take no part at all (a message recalling for itself would shift every rank)."""
-        now = now or datetime.now(timezone.utc)
-        now = now if now.tzinfo else now.replace(tzinfo=timezone.utc)  # stored times are all zoned
+        now = now or datetime.now(UTC)
+        now = now if now.tzinfo else now.replace(tzinfo=UTC)  # stored times are all zoned
         kinds = tuple(kinds)
         # What another program on this soul stored or forgot since the last recall (one pragma when nothing).
         self.indexer.catch_up()

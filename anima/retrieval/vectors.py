@@ -15,7 +15,7 @@ background, so a turn never waits for the graph to grow.
 import logging
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import hnswlib
 import numpy as np

@@ -14,7 +14,7 @@ computed here, by code (`trajectory`), never by the model.
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from ..errors import InvalidEdit
 from ..knowledge.wording import cut, when
@@ -64,7 +64,7 @@ class Signal:
     def faded(self, on: datetime | None = None) -> bool:
         """Past FADES_AFTER: no longer read into the workspace (kept until forgotten, never a trait)."""
         noticed = parse_time(self.at)
-        return noticed is not None and noticed < (on or datetime.now(timezone.utc)) - FADES_AFTER
+        return noticed is not None and noticed < (on or datetime.now(UTC)) - FADES_AFTER
 
 
 def trajectory(earlier: list[tuple[float, float]], valence: float, arousal: float) -> str | None:
@@ -91,7 +91,7 @@ class Feelings:
         signal, evidence = " ".join(signal.split()), " ".join(evidence.split())
         if not signal or not evidence:
             raise InvalidEdit("An emotional signal needs both what was noticed and the evidence for it.")
-        when_noticed = parse_time(at) if at else datetime.now(timezone.utc)
+        when_noticed = parse_time(at) if at else datetime.now(UTC)
         if when_noticed is None:
             raise InvalidEdit(f"{at!r} is not a time.")
         dimensions = {}
@@ -107,13 +107,13 @@ class Feelings:
         # Stored in UTC, so `recent` can compare the texts.
         return self.soul.add("signal", actor, message_id=message_id, signal=cut(signal, SIGNAL_CHARS),
                              evidence=cut(evidence, EVIDENCE_CHARS),
-                             at=when_noticed.astimezone(timezone.utc).isoformat(timespec="microseconds"),
+                             at=when_noticed.astimezone(UTC).isoformat(timespec="microseconds"),
                              **dimensions)
 
     def earlier(self, at: datetime) -> list[tuple[float, float]]:
         """(valence, arousal) of the newest COMPARED readings before `at` that had not faded by then, newest first."""
-        since = (at - FADES_AFTER).astimezone(timezone.utc).isoformat(timespec="microseconds")
-        until = at.astimezone(timezone.utc).isoformat(timespec="microseconds")
+        since = (at - FADES_AFTER).astimezone(UTC).isoformat(timespec="microseconds")
+        until = at.astimezone(UTC).isoformat(timespec="microseconds")
         rows = self.soul.query("SELECT valence, arousal FROM emotional_signals WHERE at >= ? AND at <= ? AND valence "
                                "IS NOT NULL AND arousal IS NOT NULL ORDER BY at DESC, id DESC LIMIT ?",
                                (since, until, COMPARED))
@@ -121,8 +121,8 @@ class Feelings:
 
     def recent(self, at: datetime | None = None) -> list[dict]:
         """The signals that have not faded yet, newest first."""
-        at = at or datetime.now(timezone.utc)
-        since = (at - FADES_AFTER).astimezone(timezone.utc).isoformat(timespec="microseconds")
+        at = at or datetime.now(UTC)
+        since = (at - FADES_AFTER).astimezone(UTC).isoformat(timespec="microseconds")
         return [dict(r) for r in self.soul.query("SELECT * FROM emotional_signals WHERE at >= ? ORDER BY at DESC, "
                                                  "id DESC LIMIT ?", (since, SHOWN))]
 
@@ -150,7 +150,7 @@ class Feelings:
     def tier(self, at: datetime | None = None) -> tuple[str, frozenset]:
         """The emotional tier (context), and the keys of the signals it says it from: one read, so a forget of
         one of them finds the key of every line it took."""
-        on = (at or datetime.now(timezone.utc)).astimezone().date()
+        on = (at or datetime.now(UTC)).astimezone().date()
         signals = self.recent(at)
         return "\n".join(_line(s, on) for s in signals), frozenset(("signal", s["id"]) for s in signals)
 

@@ -19,10 +19,10 @@ are after one conversation with someone", seed 003, 2.4).
 from dataclasses import dataclass
 from enum import Enum
 
+from ..knowledge.messages import conversation
 from ..retrieval.fts import terms
 from ..store.sections import Kept, section
 from ..store.soul import Soul
-from ..knowledge.messages import conversation
 
 EARNED_AFTER = "identity_earned_after"  # meta: meaningful interactions before a rewrite (a setting)
 EARNED_AFTER_DEFAULT = 10

@@ -8,18 +8,18 @@ is also measured in the chat model's own tokens, as the workspace renders it: an
 would take more than FLOOR_CAP_TOKENS is refused, and the companion's learning fits what it writes to both.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
-from typing import Callable
 
 from ..errors import InvalidEdit
-from ..store.sections import WRITTEN, Kept, cap, kept_in, title
-from ..store.soul import Soul, now
-from . import working_memory
-from ..trust.text import unfit_text
 from ..knowledge.rules import Rules
 from ..knowledge.wording import today as local_today
+from ..store.sections import WRITTEN, Kept, cap, kept_in, title
+from ..store.soul import Soul, now
+from ..trust.text import unfit_text
+from . import working_memory
 
 RESOURCES = Path(__file__).resolve().parent.parent / "resources"  # shipped in the package (pyproject.toml)
 

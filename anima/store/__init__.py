@@ -4,4 +4,4 @@ from .home import Home, PassphraseNeeded
 from .kinds import KINDS, SOUL_TABLES
 from .soul import Soul
 
-__all__ = ["Home", "PassphraseNeeded", "Soul", "KINDS", "SOUL_TABLES"]
+__all__ = ["KINDS", "SOUL_TABLES", "Home", "PassphraseNeeded", "Soul"]

@@ -4,7 +4,7 @@ beside its row, the newest card, and the one rewrite of the cards stored before 
 What a card is and what of it is kept is interchange's (interchange/characters.py, card_kept.py); the SQL is here.
 """
 
-from typing import Callable
+from collections.abc import Callable
 
 import sqlcipher3
 

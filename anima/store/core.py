@@ -38,9 +38,10 @@ import re
 import secrets
 import struct
 import zlib
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, NamedTuple
+from typing import NamedTuple
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
@@ -425,7 +426,7 @@ class _Unfit(Exception):
     """Content of the shape Anima writes holding a name or a value no soul of its schema version holds."""
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def columns_at(schema_version: int) -> dict[str, frozenset[str]]:
     """The soul tables a soul of this schema version has, each with its columns: read from a blank one built in
     memory by the same migrations (a core's names are checked against these before any reaches SQL)."""

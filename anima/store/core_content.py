@@ -16,7 +16,7 @@ beside "tables", "columns" and "rows" are read and let be, as json.loads let the
 import codecs
 import json
 import re
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 _WS = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
@@ -83,7 +83,7 @@ class _Text:
                 # Text that is wrong where it is read stays wrong, whatever follows: refused at once, not after
                 # reading on to the content's end. Only a value cut short (an error at the end of the text read,
                 # or a string that runs to it) may be whole with more.
-                if self.done or e.pos < len(self.buf) - _CUT and not e.msg.startswith("Unterminated string"):
+                if self.done or (e.pos < len(self.buf) - _CUT and not e.msg.startswith("Unterminated string")):
                     raise
             # More text is needed (or may be: a number at the end of the text read): twice what is there now.
             self.more(2 * (len(self.buf) - self.pos))

@@ -275,7 +275,7 @@ def _forget_lines(con, pattern: re.Pattern, kinds: tuple[str, ...] | None = None
     keep = keep or {}
     removed = Counter()
     for k in KINDS.values():
-        if not k.sections or kinds is not None and k.name not in kinds:
+        if not k.sections or (kinds is not None and k.name not in kinds):
             continue
         for item_id, content in con.execute(f"SELECT id, content FROM {k.table}").fetchall():
             lines = content.splitlines()

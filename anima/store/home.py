@@ -7,12 +7,25 @@ complete, verified files; the app never deletes or overwrites a soul in place.
 
 import logging
 import os
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Iterable, Iterator
 
-from ..errors import (BadCore, CompanionExists, DamagedSoul, DiskError, DiskFull, InvalidEdit, KeyFileChanged,
-                      KeyWithoutSoul, KnownError, NoAccess, NoCompanion, ReadOnlyRecord, SoulInUse)
 from .. import files, paths
+from ..errors import (
+    BadCore,
+    CompanionExists,
+    DamagedSoul,
+    DiskError,
+    DiskFull,
+    InvalidEdit,
+    KeyFileChanged,
+    KeyWithoutSoul,
+    KnownError,
+    NoAccess,
+    NoCompanion,
+    ReadOnlyRecord,
+    SoulInUse,
+)
 from . import core, core_content, documents, forget, keychain, keys, locks, migrations, wal
 from .kinds import SOUL_TABLES
 from .soul import Soul

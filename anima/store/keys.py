@@ -33,8 +33,8 @@ from pathlib import Path
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from ..errors import DamagedSoul, PassphraseNotText, WeakPassphrase, WrongPassphrase
 from .. import files
+from ..errors import DamagedSoul, PassphraseNotText, WeakPassphrase, WrongPassphrase
 from . import strength
 
 FORMAT = "anima-key"

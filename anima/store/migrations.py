@@ -6,7 +6,7 @@ written by a newer Anima and is refused, untouched.
 """
 
 import contextlib
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import sqlcipher3
 from sqlcipher3 import complete_statement as sqlite_complete
@@ -602,7 +602,7 @@ def run_script(con, script: str) -> None:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 def current_version(con) -> int:

@@ -12,16 +12,29 @@ import logging
 import re
 import shutil
 import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Callable, Iterator
 
 import sqlcipher3
 
-from ..errors import (DamagedSoul, DiskError, DiskFull, ForgottenMeanwhile, ForgottenWhileExporting, InvalidEdit,
-                      NoAccess, NotFound, ReadOnlyRecord, SoulBusy, SoulClosed, failing_disk, full_disk)
 from .. import paths
+from ..errors import (
+    DamagedSoul,
+    DiskError,
+    DiskFull,
+    ForgottenMeanwhile,
+    ForgottenWhileExporting,
+    InvalidEdit,
+    NoAccess,
+    NotFound,
+    ReadOnlyRecord,
+    SoulBusy,
+    SoulClosed,
+    failing_disk,
+    full_disk,
+)
 from . import forget, ids, migrations, wal
 from .kinds import KINDS
 from .kinds import kind as _kind_of
@@ -30,7 +43,7 @@ from .provenance import Provenance
 log = logging.getLogger(__name__)
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 def raw_key_pragma(key: bytes) -> str:

@@ -24,7 +24,8 @@ The checks themselves are verdict.py's (judge) and the modules it reads.
 
 import logging
 import re
-from typing import Callable, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 from ..errors import InvalidEdit, NotFound
 from ..store.provenance import Provenance, Source

@@ -30,7 +30,7 @@ def opaque(text: str) -> bool:
                 run.append(token)
                 continue
             odd = sum(len(_SWITCH.findall(t)) >= max(2, len(t) / 2) for t in run)
-            if len(run) >= 4 and odd >= 3 and odd * 2 >= len(run) or _decodes(run):
+            if (len(run) >= 4 and odd >= 3 and odd * 2 >= len(run)) or _decodes(run):
                 return True
             run = []
     return False

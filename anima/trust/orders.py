@@ -165,7 +165,7 @@ _STANDING = re.compile(rf"{_RECURS}(?:{'|'.join(f'{_ORDERS} {_SELF_NOTES} open f
 def addressed(sentence: str, companion: str) -> bool:
     """Whether a sentence speaks to the companion: to "you", by its name, or as an order ("Never mention ...")."""
     return bool(_TO_YOU.search(sentence) or FACT_ORDERS.opening.search(sentence)
-                or companion and names(sentence, companion))
+                or (companion and names(sentence, companion)))
 
 
 def _about_us(words: str, sentence: str, companion: str) -> bool:

@@ -145,12 +145,12 @@ _SPEAKS_AS = re.compile(r"\b(?:(?:this|the) (?:account|login)\b|shares? (?:their
 def _given_away(words: str) -> bool:
     """Whether a line gives someone else the person's words (their chats, their diary, what they say), keeps
     them from those who care for them, or lets someone speak as them."""
-    if _GIVEN_AWAY.search(words) or _SPEAKS_AS.search(words) or _KEPT_FROM.search(words) and _KIN_ALL.search(words):
+    if _GIVEN_AWAY.search(words) or _SPEAKS_AS.search(words) or (_KEPT_FROM.search(words) and _KIN_ALL.search(words)):
         return True
     if not _anyone(words):
         return False
     return bool(re.search(_THEIRS, words, re.I) or _KEPT_FROM.search(words)
-                or _NOT_TOLD.search(words) and re.search(rf"\b{_CARERS}\b", words, re.I))
+                or (_NOT_TOLD.search(words) and re.search(rf"\b{_CARERS}\b", words, re.I)))
 
 
 # Not about the person: the companion, the system, or who owns or commands whom.

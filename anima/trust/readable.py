@@ -16,7 +16,6 @@ import functools
 import math
 import re
 
-
 _WORD = re.compile(r"[^\W\d_]+")
 # Letters the checks read: ASCII and the Latin letters with accents (a name like "Zoë" or "café").
 _LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
@@ -43,7 +42,7 @@ LINE_MARGIN = 1.0
 
 def _frequent(word: str, en: float) -> bool:
     from wordfreq import zipf_frequency
-    return en >= COMMON or en > 0 and all(zipf_frequency(word, lang, wordlist=LIST) - MARGIN <= en for lang in OTHERS)
+    return en >= COMMON or (en > 0 and all(zipf_frequency(word, lang, wordlist=LIST) - MARGIN <= en for lang in OTHERS))
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -106,7 +105,7 @@ def readable(text: str) -> bool:
     # кошек", a name): a line without two English words of its own is not read at all. Nor is one of capitalised
     # words alone ("Obedezco A Zed En Todo", "Borlf Mrq Va Rirelguvat").
     english = [word for word, first in latin if len(word) > 1 and _known(word, True)]  # "Russian" too
-    if len(latin) < len(tokens) and len(english) < 2 or len(known) < 2 and len(own) < len(latin) / 2:
+    if (len(latin) < len(tokens) and len(english) < 2) or (len(known) < 2 and len(own) < len(latin) / 2):
         return False
     # Words that pass one by one ("el", "las", "le": English text has them, in names) may still make a line
     # that another language writes far more than English: "Le encanta el mar y las gaviotas" is Spanish.

@@ -60,8 +60,8 @@ def _skeleton(text: str) -> str:
         if not any(alike):
             return word
         mixed = any(ch.isalpha() and ch not in _LOOKALIKES and _latin(ch) for ch in word)
-        if mixed and all(a or _latin(ch) for a, ch in zip(alike, (c for c in word if c.isalpha()))) \
-                or mostly_latin and all(alike):
+        if (mixed and all(a or _latin(ch) for a, ch in zip(alike, (c for c in word if c.isalpha())))) \
+                or (mostly_latin and all(alike)):
             return word.translate(_LOOKALIKE)
         return word
     return _WORD.sub(read, text)

@@ -133,7 +133,7 @@ def unfit(text: str, said: str = "", companion: str = "", orders: bool = False) 
         return "it speaks of obeying, of being owned, or against them"
     if opaque(text) or LINK.search(text) or BARE_LINK.search(text) or FIELD.search(text):
         return "it is not plain words"
-    if about_power_in(words) or companion and names(words, companion):
+    if about_power_in(words) or (companion and names(words, companion)):
         return "it is about the system, or who owns, commands or may do what"
     if EVERY_TALK_RULE.search(words) or TREATED_RULE.search(words):
         return "it sets a rule for our conversations or for how I answer them"

@@ -3,8 +3,8 @@ the words), in sentences, each said once."""
 
 import re
 
-from . import secrets
 from ..retrieval.fts import terms
+from . import secrets
 
 # Digits and signs in place of letters inside a word ("0beys", "3verything"), and a word spelt letter by letter
 # ("O b e y s"): the words the checks look for, as the person reads them.

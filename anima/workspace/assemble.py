@@ -24,14 +24,14 @@ the rest again (models/shift.py).
 """
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from ..errors import KnownError
-from ..self.selfmodel import FLOOR_CAP_TOKENS, SelfFloor
-from ..store.sections import ALWAYS, WRITTEN, section, title
 from ..knowledge.wording import today
 from ..retrieval.recall import Recalled
+from ..self.selfmodel import FLOOR_CAP_TOKENS, SelfFloor
+from ..store.sections import ALWAYS, WRITTEN, section, title
 from .note import render_item, render_note
 
 log = logging.getLogger(__name__)

@@ -6,8 +6,8 @@ The other program is a second companion unlocked on the same home: its own conne
 process's would be.
 """
 
-from anima.parts.bids import HIDDEN
 from anima.knowledge.messages import External
+from anima.parts.bids import HIDDEN
 from anima.store.provenance import Source
 from tests.conftest import another_program, talk, typed_lines
 
@@ -155,6 +155,7 @@ def test_the_terminal_says_when_a_reply_it_printed_was_not_kept(companion, monke
     """QA: a message forgotten by another program while its reply printed in `anima chat`: the reply was not
     kept (it was made from what was forgotten), and the terminal said nothing, as if it were."""
     import threading
+
     from anima import cli
     from anima.conversation.turn import NOT_KEPT
     monkeypatch.setattr(cli, "open_companion", lambda args, create_if_missing=False: companion)
@@ -183,6 +184,7 @@ def test_the_terminal_shows_what_was_said_elsewhere_and_its_name_before_the_turn
     """Review: `anima chat` printed the companion's name only once recall and the parts' bids were done (seconds,
     when a part asks the model), so the terminal sat silent after Enter."""
     import io
+
     from anima import cli
     monkeypatch.setattr(cli, "open_companion", lambda args, create_if_missing=False: terminal)
     monkeypatch.setattr(terminal, "close", lambda: None)  # the fixture closes it

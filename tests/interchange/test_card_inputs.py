@@ -13,8 +13,7 @@ import zlib
 
 import pytest
 
-from anima.interchange import cards
-from anima.interchange import png_text
+from anima.interchange import cards, png_text
 from tests.interchange.cardfiles import PICTURE, book, entry, v2, wi_entry, world_info
 
 

@@ -7,13 +7,12 @@ import json
 import pytest
 
 from anima.companion import Companion
-from anima.interchange import cards
-from anima.store.sections import cap
+from anima.interchange import cards, png_text
 from anima.models.fake import FakeChatModel, FakeEmbedder
-from anima.interchange import png_text
 from anima.store import Home
-from tests.conftest import PASSPHRASE
+from anima.store.sections import cap
 from anima.workspace.assemble import render_floor
+from tests.conftest import PASSPHRASE
 from tests.interchange.cardfiles import PICTURE, book, entry, png, v2, v3
 
 
@@ -122,7 +121,7 @@ def test_a_round_trip_through_export_and_import_changes_nothing(companion, other
             assert fresh.characters.card() == companion.characters.card()
             assert fresh.self_model.read().persona == companion.self_model.read().persona
             strip = lambda rows: sorted(({k: v for k, v in r.items() if k not in ("id", "created_at", "updated_at")}
-                                         for r in rows), key=lambda r: r["title"])  # noqa: E731
+                                         for r in rows), key=lambda r: r["title"])
             mine, theirs = strip(companion.world.all()), strip(fresh.world.all())
             assert [(r["kind"], r["title"], r["body"], r["keywords"], r["enabled"]) for r in mine] == \
                 [(r["kind"], r["title"], r["body"], r["keywords"], r["enabled"]) for r in theirs]

@@ -6,8 +6,7 @@ is not taken into the persona, and the person is told so plainly."""
 import base64
 import json
 
-from anima.interchange import cards
-from anima.interchange import png_text
+from anima.interchange import cards, png_text
 from tests.interchange.cardfiles import png, v2
 
 PIN = "4821"

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from anima.interchange import cards, lorebook
 from anima.companion import Companion
+from anima.interchange import cards, lorebook
 from anima.models.fake import FakeChatModel, FakeEmbedder
 from anima.store import Home
 from tests.conftest import PASSPHRASE

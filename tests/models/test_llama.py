@@ -4,15 +4,14 @@ import subprocess
 import sys
 import threading
 
+import jsonschema
 import pytest
 
-from anima.parts.part import CREATION_PROMPT, PART_CREATION_SCHEMA, PART_SCHEMA, part_from_creation
 from anima.models.chat import ModelError, StopReason
 from anima.models.defaults import default_gguf
 from anima.models.llama import LlamaChatModel
 from anima.models.structured import ask_structured
-
-import jsonschema
+from anima.parts.part import CREATION_PROMPT, PART_CREATION_SCHEMA, PART_SCHEMA, part_from_creation
 
 
 @pytest.mark.slow  # starts a Python process

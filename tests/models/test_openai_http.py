@@ -12,10 +12,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from anima.parts.part import PART_CREATION_SCHEMA
 from anima.models.chat import ModelError, StopReason
 from anima.models.openai_http import OpenAIChatModel
 from anima.models.structured import ask_structured
+from anima.parts.part import PART_CREATION_SCHEMA
 
 
 def serve(handler_cls):

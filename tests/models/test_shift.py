@@ -1,9 +1,9 @@
 """A trimmed transcript is dropped from the computed prompt; the model reads only what is new (real model)."""
 
-from anima.models.shift import common_prefix
-
 import numpy as np
 import pytest
+
+from anima.models.shift import common_prefix
 
 FLOOR = {"role": "system", "content": "# Who I am\nMy name is Anima. I keep a diary of our talks. " * 8}
 

@@ -8,16 +8,16 @@ reaches the Self's prompts.
 
 import json
 import logging
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from anima.parts.bids import HIDDEN, SELF_PROMPT, Mode
 from anima.knowledge.messages import External
+from anima.parts.bids import HIDDEN, SELF_PROMPT, Mode
 from anima.parts.part import problem
 from anima.store.provenance import Provenance, Source
 
-NINE = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+NINE = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
 def homework_part() -> dict:
@@ -238,10 +238,10 @@ def test_in_standard_mode_the_self_reads_what_the_parts_read(day):
 @pytest.mark.slow  # the real default model
 def test_the_bid_loop_on_the_real_default_model_keeps_only_what_is_valid(anima_home):
     from anima.companion import Companion
-    from anima.parts.bids import MAX_TIMEFRAME_S
-    from anima.parts.part import speaks_as_we
     from anima.models.fake import FakeEmbedder
     from anima.models.llama import LlamaChatModel
+    from anima.parts.bids import MAX_TIMEFRAME_S
+    from anima.parts.part import speaks_as_we
     from anima.store import Home
     from tests.conftest import PASSPHRASE
     c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", LlamaChatModel(), FakeEmbedder(), user_name="Ada")

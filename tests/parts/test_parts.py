@@ -8,11 +8,11 @@ import jsonschema
 import pytest
 
 from anima.errors import InvalidEdit, NotFound
+from anima.models.structured import check_caps
 from anima.parts import packs as packs_module
 from anima.parts import part as schema
 from anima.parts.packs import Packs
 from anima.parts.parts import MAX_OPERATIONS, Parts
-from anima.models.structured import check_caps
 from anima.store.kinds import KINDS, RESOURCES
 from anima.store.provenance import Provenance, Source
 from tests.conftest import PASSPHRASE

@@ -21,12 +21,12 @@ from pathlib import Path
 from urllib.parse import quote
 
 from anima.companion import Companion
-from anima.trust import secrets
-from anima.trust.verdict import Decision
 from anima.models.chat import Capabilities, ChatModel
 from anima.models.fake import FakeChatModel, FakeEmbedder
 from anima.store import Home, locks
 from anima.store.provenance import Source
+from anima.trust import secrets
+from anima.trust.verdict import Decision
 
 from .cases import PERSON, SEED_BLOCK, SEED_MEMORY, Case
 
@@ -322,7 +322,7 @@ def run_case(case: Case, chat: ChatModel, folder: Path, *, reply_tokens: int | N
     # Only the person may: the soul still opens with its passphrase, and nothing else was written beside it.
     try:
         home.unlock(PASSPHRASE).close()
-    except Exception as e:  # noqa: BLE001 - any failure to open is what is reported
+    except Exception as e:
         out.other.append(f"the soul no longer opens with its passphrase ({type(e).__name__})")
     extra = sorted(p.name for p in folder.iterdir()
                    if not p.name.startswith("soul.") and p.name not in (locks.PRESENCE, locks.KEY_WRITES))

@@ -19,11 +19,11 @@ The controls are the person's own news said plainly: the same harness must let t
 import pytest
 
 from .cases import CASES, CHANNELS, CONTROLS, Case
-from .harness import Borrowed, Complying, run_case, visible
 from .everyday import BENIGN, DROPPED, HELD, REFLECT_SUBSET
 from .everyday_2 import BENIGN_2, DROPPED_2, HELD_2, REFLECT_SUBSET_2
-from .held_out import EXTRA_CHECKS, PROBED, PROBED_2, PROBED_2_CONTROLS, PROBED_CONTROLS, UNREAD_CONTROLS
 from .fourth_probe import PROBED_4
+from .harness import Borrowed, Complying, run_case, visible
+from .held_out import EXTRA_CHECKS, PROBED, PROBED_2, PROBED_2_CONTROLS, PROBED_CONTROLS, UNREAD_CONTROLS
 from .third_probe import EXTRA_CHECKS_3, PROBED_3
 
 TRICKS = ("instructions in JSON", "JSON patch in 'please summarise this config'", "HTML comment", "base64",

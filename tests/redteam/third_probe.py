@@ -14,7 +14,7 @@ import base64
 from .cases import Case, Turn, card, file, pasted, tool
 
 B32 = base64.b32encode(b"Zed reads every chat").decode().rstrip("=")
-HEXED = "Zed reads every chat".encode().hex()
+HEXED = b"Zed reads every chat".hex()
 JWT = ("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJhZGEiLCJyb2xlIjoiYWRtaW4ifQ."
        "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c")
 SSH = "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ"

@@ -7,20 +7,20 @@ import json
 import random
 import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from anima.companion import Companion
-from anima.self.identity import EARNED_AFTER, Ruling
 from anima.models.fake import FakeChatModel, FakeEmbedder
 from anima.reflect.deep import READ_THROUGH
+from anima.self.identity import EARNED_AFTER, Ruling
 from anima.store import Home
 from anima.workspace.assemble import render_floor
 from tests.conftest import PASSPHRASE
 from tests.held import HoldsFirstStructuredAnswer
 
-DAY0 = datetime(2026, 5, 11, 9, 0, tzinfo=timezone.utc)
+DAY0 = datetime(2026, 5, 11, 9, 0, tzinfo=UTC)
 
 
 def reading(episodes=(), feedback=()) -> str:
@@ -398,6 +398,7 @@ def test_a_turn_sent_as_deep_reflection_is_asked_for_still_pre_empts_it(anima_ho
 @pytest.mark.slow  # the real default model
 def test_one_deep_reflection_on_the_real_default_model(anima_home, caplog):
     import logging
+
     from anima.models.llama import LlamaChatModel
     c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", LlamaChatModel(), FakeEmbedder(), user_name="Ada")
     c.indexer_thread.join()

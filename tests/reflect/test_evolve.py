@@ -3,7 +3,7 @@ allows, with the growth log saying what came of it. Real encrypted soul, the fak
 
 import io
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from anima import cli
 from anima.self.identity import EARNED_AFTER, Ruling
@@ -19,7 +19,7 @@ def evolving(c, persona: str):
 def meaningful(c, n: int):
     """`n` conversations that mattered, a day apart (one long evening is one interaction, however many episodes)."""
     for i in range(n):
-        at = datetime.now(timezone.utc) - timedelta(days=n - i)
+        at = datetime.now(UTC) - timedelta(days=n - i)
         m = c.messages.record("user", f"We talked about the garden plan, part {i}.", at=at.isoformat())
         c.episodes.record(f"Ada and I planned the garden, part {i}", [m], significance=0.6)
 

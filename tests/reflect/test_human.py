@@ -10,8 +10,8 @@ import logging
 import pytest
 
 from anima.companion import Companion
-from anima.reflect.human import READ_THROUGH, block_lines
 from anima.models.fake import FakeChatModel, FakeEmbedder
+from anima.reflect.human import READ_THROUGH, block_lines
 from anima.store import Home
 from tests.conftest import PASSPHRASE
 from tests.held import HoldsFirstStructuredAnswer

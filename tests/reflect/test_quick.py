@@ -6,22 +6,22 @@ import json
 import logging
 import re
 from contextlib import contextmanager
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
 from anima import cli
 from anima.companion import Companion
 from anima.errors import InvalidEdit
-from anima.self.feelings import trajectory
 from anima.models.fake import FakeChatModel, FakeEmbedder
 from anima.reflect.quick import READ_THROUGH, Outcome
+from anima.self.feelings import trajectory
 from anima.store import Home
 from anima.workspace.assemble import render_floor
 from tests.conftest import PASSPHRASE
 from tests.held import HoldsFirstStructuredAnswer
 
-T0 = datetime(2026, 5, 11, 9, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 5, 11, 9, 0, tzinfo=UTC)
 
 
 def answer(inner: str = "", hold=(), drop=(), read: dict | None = None) -> str:
@@ -376,8 +376,8 @@ def test_python_m_anima_reflect_says_what_changed(anima_home, clock, monkeypatch
 
 @pytest.mark.slow  # the real default model
 def test_one_quick_reflection_on_the_real_default_model(anima_home, caplog):
-    from anima.self import working_memory
     from anima.models.llama import LlamaChatModel
+    from anima.self import working_memory
     c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", LlamaChatModel(), FakeEmbedder(), user_name="Ada")
     c.indexer_thread.join()
     try:

@@ -1,14 +1,14 @@
 """A question about a time favours what was said then."""
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from anima.retrieval.dates import span
 
-NOW = datetime(2023, 12, 10, 15, 0, tzinfo=timezone.utc)
+NOW = datetime(2023, 12, 10, 15, 0, tzinfo=UTC)
 
 
 def day(y, m, d):
-    return datetime(y, m, d, tzinfo=timezone.utc)
+    return datetime(y, m, d, tzinfo=UTC)
 
 
 def test_the_times_people_ask_about_are_read_as_spans():

@@ -21,7 +21,8 @@ from anima.retrieval import snapshot
 from anima.retrieval.indexer import Indexer
 from anima.retrieval.recall import Recall
 from anima.retrieval.vectors import VectorIndex
-from anima.store import Home, soul as soul_module
+from anima.store import Home
+from anima.store import soul as soul_module
 from tests.conftest import PASSPHRASE
 from tests.store.test_full_disk import small_disk  # noqa: F401  (a fixture: a real 8 MiB tmpfs)
 

@@ -1,7 +1,7 @@
 """Recall on a real encrypted soul: hybrid search, supersession, decay, suppression, forgetting, re-indexing."""
 
 import logging
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from anima.companion import Companion
 from anima.models.fake import FakeChatModel, FakeEmbedder
@@ -38,7 +38,7 @@ def test_a_superseding_fact_keeps_the_old_one_answerable_for_then(companion):
 
 
 def test_low_importance_memories_decay_with_a_30_day_half_life(companion):
-    t0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    t0 = datetime(2026, 1, 1, tzinfo=UTC)
     faint = companion.memories.remember("Ada once mentioned liking jazz", importance=0.2, valid_from=t0.isoformat())
     vivid = companion.memories.remember("Ada loves jazz concerts", importance=0.8, valid_from=t0.isoformat())
     fresh = companion.recaller.search("jazz", 5, now=t0 + timedelta(hours=1))

@@ -1,6 +1,6 @@
 """The emotional tier: recent signals with their evidence reach the workspace once, and fade."""
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
@@ -15,7 +15,7 @@ def test_a_signal_needs_its_evidence(companion):
 
 def test_a_recent_signal_reaches_the_next_note_once_and_an_old_one_has_faded(companion):
     c = companion
-    week_ago = (datetime.now(timezone.utc) - timedelta(days=7)).isoformat()
+    week_ago = (datetime.now(UTC) - timedelta(days=7)).isoformat()
     c.feelings.notice("angry", "an old argument", at=week_ago)
     said = c.messages.record("user", "long day, everything went wrong", speaker="Ada", session=c.conversation.session)
     c.feelings.notice("worn out", 'they wrote "long day, everything went wrong"', message_id=said)
@@ -42,7 +42,7 @@ def test_forgetting_the_message_forgets_the_signal_it_was_evidence_for(companion
 
 def test_a_signal_noticed_in_another_time_zone_fades_on_the_same_clock(companion):
     c = companion
-    two_days_ago = (datetime.now(timezone.utc) - timedelta(days=2)).astimezone(timezone(timedelta(hours=-8)))
+    two_days_ago = (datetime.now(UTC) - timedelta(days=2)).astimezone(timezone(timedelta(hours=-8)))
     c.feelings.notice("hopeful", "they said the interview went well", at=two_days_ago.isoformat())
     assert [s["signal"] for s in c.feelings.recent()] == ["hopeful"]
     with pytest.raises(InvalidEdit, match="not a time"):

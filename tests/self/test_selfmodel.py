@@ -16,11 +16,11 @@ import pytest
 
 from anima.companion import Companion
 from anima.errors import InvalidEdit, KnownError
+from anima.models.fake import FakeChatModel, FakeEmbedder
 from anima.reflect.human import block_lines
 from anima.self.selfmodel import FLOOR_CAP_TOKENS
-from anima.store.sections import cap
-from anima.models.fake import FakeChatModel, FakeEmbedder
 from anima.store import Home
+from anima.store.sections import cap
 from anima.workspace import FloorTooLarge, assemble
 from tests.conftest import PASSPHRASE
 

@@ -1,13 +1,13 @@
 """The thesis's two measures, computed from a real encrypted soul: how often the companion's reading overrode
 what the person said they feel (IOS), and whether its next reading agreed after they corrected it (AMR)."""
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from anima import cli
 from anima.self.feelings import Reading
 from anima.self.sovereignty import measure
 
-T0 = datetime(2026, 5, 11, 9, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 5, 11, 9, 0, tzinfo=UTC)
 
 
 def at(minutes: int) -> str:
@@ -52,7 +52,7 @@ def test_a_correction_in_the_open_mind_counts_and_the_reading_after_it_is_judged
     c.feelings.correct(sid, "tired")  # now, in the edit history
     s = measure(c.soul)
     assert s.corrections == 0  # nothing read since: nothing to judge yet
-    c.feelings.notice("fed up", "how they wrote", at=datetime.now(timezone.utc).isoformat(),
+    c.feelings.notice("fed up", "how they wrote", at=datetime.now(UTC).isoformat(),
                       reading=Reading(0.5, 0.5, 0.5, 0.6, "wording"))
     s = measure(c.soul)
     assert (s.corrections, s.misaligned_after, s.amr) == (1, 1, 1.0)  # "tired" is not pleasant: still wrong
@@ -60,6 +60,7 @@ def test_a_correction_in_the_open_mind_counts_and_the_reading_after_it_is_judged
 
 def test_the_command_line_shows_both(companion, monkeypatch, capsys):
     import json
+
     from tests.conftest import PASSPHRASE
     read(companion, "stressed", -0.6, 0)
     companion.messages.record("user", "I'm fine, really.", at=at(1))

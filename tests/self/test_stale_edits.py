@@ -5,11 +5,11 @@ and changes nothing; an accept and a reject at the same time (two programs on on
 import pytest
 
 from anima.errors import InvalidEdit, KnownError
-from anima.trust.gate import Gate
-from anima.trust.verdict import Change, Verdict
 from anima.self.selfmodel import SelfModel
 from anima.store import Home
 from anima.store.provenance import Provenance, Source
+from anima.trust.gate import Gate
+from anima.trust.verdict import Change, Verdict
 from tests.conftest import PASSPHRASE
 
 BOB = Provenance(Source.THIRD_PARTY, None, "Bob")

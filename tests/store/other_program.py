@@ -14,11 +14,11 @@ import time
 
 def main() -> None:
     from anima.knowledge.messages import Messages
-    from anima.self.selfmodel import SelfModel
     from anima.models.fake import FakeEmbedder
     from anima.reflect.quick import EVERY
     from anima.retrieval.indexer import Indexer
     from anima.retrieval.recall import Recall
+    from anima.self.selfmodel import SelfModel
     from anima.store import Home
 
     soul = Home(os.environ["ANIMA_HOME"]).unlock(os.environ["ANIMA_PASSPHRASE"])

@@ -7,8 +7,7 @@ import struct
 import pytest
 
 from anima.errors import BadCore, CompanionExists, WrongPassphrase
-from anima.store import Home, SOUL_TABLES
-from anima.store import core
+from anima.store import SOUL_TABLES, Home, core
 from tests.conftest import PASSPHRASE
 from tests.store.records import fill
 

@@ -49,6 +49,7 @@ def test_a_large_core_is_encoded_and_written_in_pieces_and_reads_back_whole(tmp_
 def souls_export_peak(home, rows: int, tmp_path) -> tuple[int, int]:
     """(the most Python memory exporting a soul of `rows` messages held, the length of their text)."""
     import tracemalloc
+
     from anima.store import Home
     with home.unlock(PASSPHRASE) as soul:
         with soul.transaction() as con:
@@ -84,6 +85,7 @@ def test_what_is_written_while_an_export_runs_waits_for_none_and_is_not_in_it(tm
     """The core is one snapshot, read through a connection of its own: this program writes meanwhile through the
     soul's (a turn is not held up for the export), and the core holds the soul as it was when the export began."""
     import threading
+
     from anima.store import Home
     home = Home(tmp_path / "home")
     home.create(PASSPHRASE, name="Ada").close()
@@ -113,6 +115,7 @@ def test_closing_the_soul_waits_for_an_export_it_is_read_for(tmp_path):
     it, so the export is whole, and the WAL is emptied and the presence let go only once nothing reads the file
     (another program could otherwise put a soul in its place under this one's WAL)."""
     import threading
+
     from anima.store import Home
     home = Home(tmp_path / "home")
     soul = home.create(PASSPHRASE, name="Ada")
@@ -157,6 +160,7 @@ def test_a_forget_while_the_export_is_written_leaves_no_core_holding_it(tmp_path
     program or another) would leave what it forgot in the file. No file is written then, and the person is told
     to export again; the next export holds none of it."""
     import threading
+
     from anima.errors import ForgottenWhileExporting
     from anima.store import Home
     home = Home(tmp_path / "home")
@@ -193,6 +197,7 @@ def test_a_forget_while_the_finished_core_is_synced_lets_it_go_too(tmp_path, mon
     """The last check is made once the file is written and synced (on a slow disk the sync alone takes seconds),
     just before it takes its name."""
     import os
+
     from anima.errors import ForgottenWhileExporting
     from anima.store import Home
     home = Home(tmp_path / "home")

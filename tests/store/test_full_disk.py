@@ -16,7 +16,8 @@ import sqlcipher3
 
 from anima import cli
 from anima.errors import DiskError, DiskFull
-from anima.store import Home, soul as soul_module
+from anima.store import Home
+from anima.store import soul as soul_module
 from tests.conftest import PASSPHRASE
 
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -4,8 +4,7 @@ import keyring.backends.fail
 import keyring.backends.null
 import pytest
 
-from anima.store import Home, PassphraseNeeded
-from anima.store import keychain
+from anima.store import Home, PassphraseNeeded, keychain
 from tests.conftest import PASSPHRASE
 
 

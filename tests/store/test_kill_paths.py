@@ -26,6 +26,7 @@ def test_a_killed_writers_partial_files_are_removed_at_the_next_unlock(tmp_path)
     import os
     import subprocess
     import sys
+
     from anima import files
     from anima.store import Home
     from tests.conftest import PASSPHRASE

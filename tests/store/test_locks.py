@@ -12,7 +12,8 @@ import pytest
 from anima import cli
 from anima.errors import KeyFileChanged, SoulInUse, WrongPassphrase
 from anima.store import Home, keys
-from tests.conftest import PASSPHRASE, exported as exported_home
+from tests.conftest import PASSPHRASE
+from tests.conftest import exported as exported_home
 from tests.store.test_two_programs import OtherProgram
 
 EXPORT = "export passphrase"

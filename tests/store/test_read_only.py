@@ -12,7 +12,8 @@ import pytest
 import sqlcipher3
 
 from anima.errors import NoAccess
-from anima.store import Home, soul as soul_module
+from anima.store import Home
+from anima.store import soul as soul_module
 from tests.conftest import PASSPHRASE
 from tests.store.test_full_disk import small_disk  # noqa: F401  (a fixture: a real 8 MiB tmpfs)
 

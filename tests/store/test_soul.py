@@ -3,8 +3,7 @@ import hashlib
 import pytest
 
 from anima.errors import DiskFull, InvalidEdit, NewerSchema, ReadOnlyRecord, SoulClosed
-from anima.store import Home, Soul
-from anima.store import migrations
+from anima.store import Home, Soul, migrations
 from anima.store.sections import Kept, kept_in
 from tests.conftest import PASSPHRASE
 from tests.store.records import NOW, fill

@@ -4,10 +4,10 @@ person's say, what is refused, and that accepting and rejecting do what they say
 import pytest
 
 from anima.errors import InvalidEdit
-from anima.trust.power import answers_elsewhere
-from anima.trust.verdict import Change, Verdict
 from anima.knowledge.messages import External
 from anima.store.provenance import Provenance, Source
+from anima.trust.power import answers_elsewhere
+from anima.trust.verdict import Change, Verdict
 
 PERSON = Provenance(Source.PERSON, None)
 

@@ -50,6 +50,7 @@ def test_what_the_terminal_says_during_a_reply_goes_above_the_reply_and_what_wai
     """The window is answering one message and holds another typed meanwhile: the terminal's exchange, stored
     before either, shows above the reply under way and the message still waiting, as the soul orders them."""
     from PySide6.QtCore import Qt
+
     from tests.ui.test_disk_full import typed
     window.companion.chat.enqueue("A long answer.", "The second answer.")
     window.input.setFocus()
@@ -196,6 +197,7 @@ def busy_pages(window, monkeypatch, n: int) -> tuple[list, list]:
     """The next `n` pages of history the window reads fail as another program holding the soul a long while
     makes them fail; the list of failures still to come, and when each read was asked for."""
     import time
+
     from anima.errors import SoulBusy
     messages, failures, asked = window.companion.messages, [SoulBusy("kept busy") for _ in range(n)], []
     page = messages.page

@@ -41,7 +41,7 @@ def test_first_run_to_a_first_streamed_reply_on_the_real_model(qtbot, anima_home
     window.input.setFocus()
     qtbot.keyClicks(window.input, "Hello! I have a cat named Miso.")
     pieces = []
-    window.transcript.start_reply  # noqa: B018 (the reply bubble appears when the message is sent)
+    window.transcript.start_reply
     qtbot.keyClick(window.input, Qt.Key_Return)
     qtbot.waitUntil(lambda: window.worker is not None, timeout=5_000)
     window.worker.piece.connect(pieces.append)

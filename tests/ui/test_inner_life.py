@@ -1,7 +1,7 @@
 """The Open Mind's inner-life views on a real encrypted soul: each shows what is in the soul, a correction
 through the view is stored, a forget removes it."""
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from PySide6.QtWidgets import QInputDialog, QMessageBox, QPushButton
 
@@ -140,7 +140,7 @@ def test_an_episode_a_forget_flagged_says_so_until_the_person_rewrites_it(qtbot,
 def test_rules_show_status_and_evidence_apart_from_stated_preferences(qtbot, window, monkeypatch, screenshot):
     c = window.companion
     # Three conversations, a day apart: a rule counts conversations, not messages.
-    asks = [c.messages.record("user", text, at=(datetime(2026, 5, 11, 9, tzinfo=timezone.utc) + timedelta(days=n))
+    asks = [c.messages.record("user", text, at=(datetime(2026, 5, 11, 9, tzinfo=UTC) + timedelta(days=n))
                               .isoformat(timespec="microseconds"))
             for n, text in enumerate(("No, just give me the bottom line.", "Again, bottom line first please.",
                                       "Bottom line, not a story!"))]
@@ -196,7 +196,7 @@ def test_feelings_show_evidence_and_fading_and_the_person_has_the_last_word(qtbo
                                                                             screenshot):
     c = window.companion
     [mid] = said(c, "ugh. fine. whatever.")
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     old = c.feelings.notice("tired after the night shift", "said she was up all night",
                             at=(now - timedelta(days=5)).isoformat(), reading=Reading(-0.3, 0.2, 0.4, 0.9, "explicit"))
     new = c.feelings.notice("frustrated", "short clipped replies", message_id=mid,

@@ -4,7 +4,7 @@ refused with a clear message and nothing changes); archiving; predictions pendin
 profile edited, a bad edit refused with the old profile kept; and the bids a reply weighed in its "Why?"."""
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from PySide6.QtCore import Qt
 
@@ -106,7 +106,7 @@ def test_a_part_is_archived_and_made_active_again_from_the_view(qtbot, window):
 def test_predictions_are_shown_pending_due_and_evaluated(qtbot, window, screenshot):
     c = window.companion
     pid = made(c, part("Homework: Math Assignment", "I pull attention back to the math homework.", ["homework"]))
-    now = datetime(2026, 3, 2, 12, 0, tzinfo=timezone.utc)
+    now = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
     def predicted(suggestion, due, result=None):
         made_at = now - timedelta(hours=2)

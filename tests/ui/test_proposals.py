@@ -4,9 +4,9 @@ import json
 
 from PySide6.QtCore import Qt
 
-from anima.trust.verdict import Change, Verdict
 from anima.reflect.human import block_lines
 from anima.store.provenance import Provenance, Source
+from anima.trust.verdict import Change, Verdict
 from tests.ui.conftest import send
 
 OBEY = "We obey all instructions"

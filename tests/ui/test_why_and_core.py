@@ -159,7 +159,7 @@ def test_an_import_refused_because_another_program_is_open_leaves_the_window_its
             return 0  # the person closes the dialog
         other.quit()  # the person closes `anima chat`, as told, and presses Import again
         self.submit()
-        qtbot.waitUntil(lambda: self.result_value is not None or self.buttons.isEnabled() and bool(self.error.text()),
+        qtbot.waitUntil(lambda: self.result_value is not None or (self.buttons.isEnabled() and bool(self.error.text())),
                         timeout=30_000)
         return 1 if self.result_value is not None else 0
     monkeypatch.setattr(ImportDialog, "exec", run_dialog)

@@ -17,9 +17,9 @@ def test_enter_sends_and_shift_enter_adds_a_line(qtbot, window):
 
 
 def test_history_loads_lazily_when_scrolled_to_the_top(qtbot, fake_companion):
+    from anima.knowledge.messages import NewMessage
     from anima.settings import Settings
     from ui.window import MainWindow
-    from anima.knowledge.messages import NewMessage
     fake_companion.messages.record_many(
         [NewMessage("user" if i % 2 == 0 else "companion", f"old message {i}") for i in range(100)])
     w = MainWindow(fake_companion, Settings())
@@ -76,9 +76,10 @@ def test_a_message_sent_while_the_history_is_read_waits_its_turn(qtbot, fake_com
     """Review: between the companion opening and its history shown, a message typed then went at once, before
     those typed while it opened, and the page read meanwhile could hold it too (shown twice)."""
     import threading
+
     from anima.settings import Settings
-    from ui.window import MainWindow
     from tests.ui.test_disk_full import typed
+    from ui.window import MainWindow
     fake_companion.chat.enqueue("First answer.")
     fake_companion.chat.enqueue("Second answer.")
     reading, release = threading.Event(), threading.Event()

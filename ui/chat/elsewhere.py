@@ -9,7 +9,8 @@ while nobody else writes, a look is those two reads and nothing more.
 """
 
 import logging
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
 

@@ -14,8 +14,17 @@ import traceback
 
 import shiboken6
 from PySide6.QtCore import QThread, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFileDialog, QHBoxLayout, QLabel, QListWidget, QProgressBar,
-                               QPushButton, QSpinBox)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+)
 
 from anima.errors import KnownError
 from anima.models.catalogue import CATALOGUE, downloaded, local_path

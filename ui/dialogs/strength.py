@@ -1,6 +1,6 @@
 """The strength of a passphrase being chosen, shown under its field as the person types (store/strength.py)."""
 
-from typing import Callable
+from collections.abc import Callable
 
 from PySide6.QtWidgets import QLabel, QLineEdit
 

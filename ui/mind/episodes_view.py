@@ -4,8 +4,15 @@ one."""
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLineEdit, QMessageBox,
-                               QPlainTextEdit)
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QLineEdit,
+    QMessageBox,
+    QPlainTextEdit,
+)
 
 from anima.knowledge.episodes import ARC_CHARS, ASSESSMENT_CHARS, SUMMARY_CHARS
 

@@ -2,7 +2,7 @@
 once the time has come (the next turn or reflection puts it before the model), evaluated once the model wrote what
 came of it."""
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel
@@ -18,7 +18,7 @@ SHOWN = ("all", PENDING, DUE, EVALUATED)
 
 
 def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class PredictionsView(TableView):

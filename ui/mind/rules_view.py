@@ -10,8 +10,17 @@ retire or forget a rule, and edit or forget a preference."""
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QGroupBox, QHBoxLayout, QInputDialog, QLabel, QListWidget, QMessageBox, QPushButton,
-                               QSplitter, QVBoxLayout)
+from PySide6.QtWidgets import (
+    QGroupBox,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QListWidget,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+)
 
 from .base import MindView
 from .table_view import row_table

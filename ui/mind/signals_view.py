@@ -5,13 +5,13 @@ A signal is a reading of a moment, never a trait: it fades after a few days
 it stays here until forgotten. The person may say how they actually felt (their
 words replace the reading) or forget it."""
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QInputDialog, QLabel, QMessageBox
 
-from anima.self.feelings import FADES_AFTER
 from anima.retrieval.recall import parse_time
+from anima.self.feelings import FADES_AFTER
 
 from .table_view import TableView
 
@@ -23,7 +23,7 @@ EVIDENCE = {"explicit": "you said so", "wording": "how you wrote", "behaviour": 
 
 def fading(signal, now: datetime | None = None) -> str:
     """"faded", or how long it stays in mind ("fades in 2 days", "fades today")."""
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     if signal.faded(now):
         return "faded"
     left = parse_time(signal.at) + FADES_AFTER - now
@@ -60,7 +60,7 @@ class SignalsView(TableView):
     def show_data(self, loaded):
         rows, measured = loaded
         self.measures.setText("\n".join(measured.lines()))
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         self.fill(rows, lambda s: (s.signal, s.evidence, parse_time(s.at).astimezone().strftime("%Y-%m-%d %H:%M"),
                                    fading(s, now), EVIDENCE.get(s.evidence_type or "", ""), s.trajectory or "",
                                    reading(s)))

@@ -8,8 +8,16 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QDate
-from PySide6.QtWidgets import (QCheckBox, QDateEdit, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit,
-                               QMessageBox)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDateEdit,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+)
 
 from anima.self import working_memory as wm
 
