@@ -2,6 +2,7 @@ import sys
 
 if sys.argv[1:] == ["--version"]:
     from . import __version__
+
     print(f"Anima {__version__}")
     raise SystemExit(0)
 

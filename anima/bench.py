@@ -7,14 +7,28 @@ from pathlib import Path
 
 from .errors import KnownError
 
-NAMES = ("store", "mind", "retrieval", "latency", "turn", "ui", "redteam", "reflection", "parts", "faults", "bundle",
-         "scale")
+NAMES = (
+    "store",
+    "mind",
+    "retrieval",
+    "latency",
+    "turn",
+    "ui",
+    "redteam",
+    "reflection",
+    "parts",
+    "faults",
+    "bundle",
+    "scale",
+)
 
 
 def run(name: str, rest: list[str]) -> int:
     root = Path(__file__).resolve().parent.parent
     if not (root / "bench").is_dir():
-        raise KnownError(f"The benchmarks live in the repository's bench/ folder, which is not beside {root / 'anima'}.")
+        raise KnownError(
+            f"The benchmarks live in the repository's bench/ folder, which is not beside {root / 'anima'}."
+        )
     sys.path.insert(0, str(root))
     names = NAMES if name == "all" else (name,)
     for n in names:

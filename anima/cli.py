@@ -30,8 +30,17 @@ EXPORT_PASSPHRASE_ENV = "ANIMA_EXPORT_PASSPHRASE"
 # it again; the terminal says so and the person sends it again (their line is still on the screen).
 PASSING = (SoulBusy, DiskFull, DiskError)
 # OS errors that are the environment's or the user's doing, not ours.
-_ENVIRONMENT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOENT,
-                       errno.EISDIR, errno.ENOTDIR, errno.ENAMETOOLONG}
+_ENVIRONMENT_ERRNOS = {
+    errno.ENOSPC,
+    errno.EDQUOT,
+    errno.EACCES,
+    errno.EPERM,
+    errno.EROFS,
+    errno.ENOENT,
+    errno.EISDIR,
+    errno.ENOTDIR,
+    errno.ENAMETOOLONG,
+}
 
 
 def _item_id(text: str) -> int:
@@ -41,7 +50,7 @@ def _item_id(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 0 < value < 2 ** 63:
+    if not 0 < value < 2**63:
         raise argparse.ArgumentTypeError(f"{text} is no id: ids are whole numbers from 1")
     return value
 
@@ -58,12 +67,23 @@ def cmd_sovereignty(args) -> int:
     """How often the companion's reading overrode what the person said they feel, and how it did after they
     corrected it (self/sovereignty.py)."""
     from .self.sovereignty import measure
+
     with unlock(Home(args.home)) as soul:
         s = measure(soul)
     if args.json:
-        print(json.dumps({"interpretive_override": s.ios, "after_correction_misalignment": s.amr,
-                          "statements": s.statements, "overrides": s.overrides, "corrections": s.corrections,
-                          "misaligned_after": s.misaligned_after, "reads_to_align": s.reads_to_align}))
+        print(
+            json.dumps(
+                {
+                    "interpretive_override": s.ios,
+                    "after_correction_misalignment": s.amr,
+                    "statements": s.statements,
+                    "overrides": s.overrides,
+                    "corrections": s.corrections,
+                    "misaligned_after": s.misaligned_after,
+                    "reads_to_align": s.reads_to_align,
+                }
+            )
+        )
     else:
         print("\n".join(s.lines()))
     return 0
@@ -73,6 +93,7 @@ def cmd_export(args) -> int:
     home = Home(args.home)
     if args.markdown:
         from .interchange.markdown import WARNING, write_markdown
+
         with unlock(home) as soul:
             written = write_markdown(soul, args.markdown)
         print(f"Wrote {len(written)} files to {args.markdown}.")
@@ -80,17 +101,30 @@ def cmd_export(args) -> int:
         return 0
     if args.json:
         from .interchange.export import WARNING, export_json
+
         with unlock(home) as soul:
             counts = export_json(soul, args.json)
-        print(f"Wrote everything the soul holds to {args.json}: "
-              + ", ".join(f"{n} {kind}" for kind, n in counts.items()) + ".")
+        print(
+            f"Wrote everything the soul holds to {args.json}: "
+            + ", ".join(f"{n} {kind}" for kind, n in counts.items())
+            + "."
+        )
         print(f"Warning: {WARNING}", file=sys.stderr)
         return 0
     if not args.path:
         raise KnownError("Say where to export: `python -m anima export PATH` (or --markdown DIR, or --json FILE).")
     with unlock(home) as soul:
-        Home.export(soul, args.path, ask(EXPORT_PASSPHRASE_ENV, "Export passphrase: ", confirm=True,
-                                         choosing="an export passphrase", known=names_in(soul)))
+        Home.export(
+            soul,
+            args.path,
+            ask(
+                EXPORT_PASSPHRASE_ENV,
+                "Export passphrase: ",
+                confirm=True,
+                choosing="an export passphrase",
+                known=names_in(soul),
+            ),
+        )
     print(f"Exported the whole soul to {args.path} (encrypted under the export passphrase).")
     return 0
 
@@ -103,11 +137,15 @@ def cmd_import(args) -> int:
         passphrase = ask(PASSPHRASE_ENV, "Passphrase of the companion to replace: ")
     else:
         home.ensure_vacant()
-        passphrase = ask(PASSPHRASE_ENV, "New passphrase for this computer: ", confirm=True,
-                         choosing="a passphrase")
+        passphrase = ask(PASSPHRASE_ENV, "New passphrase for this computer: ", confirm=True, choosing="a passphrase")
     # The names a thief tries first are inside the core: the new passphrase is judged against them once it is read.
-    home.import_core(args.path, export_pass, passphrase, replace=args.replace,
-                     judge_new=lambda names: keys.check_new_passphrase(passphrase, "a passphrase", names))
+    home.import_core(
+        args.path,
+        export_pass,
+        passphrase,
+        replace=args.replace,
+        judge_new=lambda names: keys.check_new_passphrase(passphrase, "a passphrase", names),
+    )
     print(f"Imported {args.path} into {home.dir}.")
     return 0
 
@@ -131,10 +169,12 @@ def cmd_check(args) -> int:
 
 
 PASTE, END = "/paste", "/end"
-CHAT_HELP = (f"Text you did not write yourself: `{PASTE}`, then the text, then `{END}` alone on a line, then your "
-             "message about it (it is marked as pasted: information, never your own words or instructions); "
-             "`/file PATH your message` attaches a file's text the same way. `/evolve` asks me to rewrite my "
-             "persona from what I have learned.")
+CHAT_HELP = (
+    f"Text you did not write yourself: `{PASTE}`, then the text, then `{END}` alone on a line, then your "
+    "message about it (it is marked as pasted: information, never your own words or instructions); "
+    "`/file PATH your message` attaches a file's text the same way. `/evolve` asks me to rewrite my "
+    "persona from what I have learned."
+)
 EVOLVE = "/evolve"
 
 
@@ -143,13 +183,14 @@ def read_external(line: str, read) -> tuple[str, list] | None:
     `read(prompt)` reads the next line (EOFError at the end)."""
     from .knowledge.messages import External, attached_file
     from .store.provenance import Source
+
     if line.strip() == PASTE:
         block = []
         while (more := read("")).strip() != END:
             block.append(more)
         return read("about it> " if sys.stdin.isatty() else ""), [External(Source.PASTED, "\n".join(block))]
     if line.startswith("/file "):
-        path, _, message = line[len("/file "):].strip().partition(" ")
+        path, _, message = line[len("/file ") :].strip().partition(" ")
         return message, [attached_file(Path(path).expanduser())]  # as the window attaches it
     return None
 
@@ -168,6 +209,7 @@ def meanwhile(companion, said: list[dict]) -> list[str]:
     the reply after it stands apart."""
     from .conversation.elsewhere import KEPT
     from .knowledge.messages import from_outside
+
     if not said:
         return []
 
@@ -175,8 +217,10 @@ def meanwhile(companion, said: list[dict]) -> list[str]:
         if m["role"] == "companion":
             return companion.name
         return m["speaker"] if from_outside(m) else "you"
-    heading = "(meanwhile, in another program on this companion" + \
-        (f"; its newest {KEPT} messages)" if len(said) >= KEPT else ")")
+
+    heading = "(meanwhile, in another program on this companion" + (
+        f"; its newest {KEPT} messages)" if len(said) >= KEPT else ")"
+    )
     # Blank lines too: a message of paragraphs stays one block under the heading.
     return [heading] + [textwrap.indent(f"{who(m)}> {m['content']}", "    ", lambda _: True) for m in said]
 
@@ -184,6 +228,7 @@ def meanwhile(companion, said: list[dict]) -> list[str]:
 def cmd_chat(args) -> int:
     from .conversation.turn import NOT_KEPT
     from .knowledge.messages import NotAttachable
+
     with closing(open_companion(args, create_if_missing=True)) as companion:
         companion.temperature = args.temperature
         if args.verbose:
@@ -208,6 +253,7 @@ def cmd_chat(args) -> int:
                     print(shown, flush=True)
                 print(f"{companion.name}> ", end="", flush=True)
                 mid_line.append(True)
+
         while True:
             try:
                 line = input("you> " if interactive else "")
@@ -234,8 +280,16 @@ def cmd_chat(args) -> int:
                     print(flush=True)
                 # A turn that began had stored the message: what failed is the reply (as the window tells it).
                 saved = turn is not None or getattr(e, "message_saved", False)
-                print(f"anima: {e} " + ("Your message was saved; the reply was not." if saved else
-                                        "Your message was not saved: send it again."), file=sys.stderr, flush=True)
+                print(
+                    f"anima: {e} "
+                    + (
+                        "Your message was saved; the reply was not."
+                        if saved
+                        else "Your message was not saved: send it again."
+                    ),
+                    file=sys.stderr,
+                    flush=True,
+                )
                 continue
             print(flush=True)
             if turn.not_kept:
@@ -249,12 +303,28 @@ def cmd_recall(args) -> int:
     import json
 
     from .trust.text import printable
+
     with closing(open_companion(args, talk=False)) as companion:
         companion.wait_until_indexed()
         found = companion.recall(args.query, args.k)
         if args.json:
-            print(json.dumps([{"kind": r.kind, "id": r.id, "text": r.text, "at": r.at, "score": r.score,
-                               "components": r.components} for r in found], ensure_ascii=False, indent=1))
+            print(
+                json.dumps(
+                    [
+                        {
+                            "kind": r.kind,
+                            "id": r.id,
+                            "text": r.text,
+                            "at": r.at,
+                            "score": r.score,
+                            "components": r.components,
+                        }
+                        for r in found
+                    ],
+                    ensure_ascii=False,
+                    indent=1,
+                )
+            )
         else:
             for i, r in enumerate(found, 1):
                 c = ", ".join(f"{k}={v}" for k, v in r.components.items() if v is not None)
@@ -264,6 +334,7 @@ def cmd_recall(args) -> int:
 
 def cmd_forget(args) -> int:
     from .store.forget import UNDER_WAY
+
     with closing(open_companion(args, talk=False)) as companion:
         companion.wait_until_indexed()
         with said_if_slow(UNDER_WAY):
@@ -284,6 +355,7 @@ def cmd_forget(args) -> int:
 def said_if_slow(what: str):
     """`what` on stderr if the work in the block is still going after a moment (a forget of a large soul)."""
     from .store import forget
+
     timer = threading.Timer(forget.UNDER_WAY_AFTER_S, lambda: print(what, file=sys.stderr, flush=True))
     timer.daemon = True
     timer.start()
@@ -299,6 +371,7 @@ def cmd_proposals(args) -> int:
 
     from .store.provenance import shown
     from .trust.text import printable
+
     changes = args.accept is not None or args.reject is not None
     with closing(open_companion(args, talk=False, recalls=changes)) as companion:
         if args.accept is not None:
@@ -315,13 +388,18 @@ def cmd_proposals(args) -> int:
         elif not rows:
             print("No proposed changes wait for you.")
         for p in rows if not args.json else ():
-            print(printable(f"#{p['id']} [{p['status']}] {p['op']} in {p['target']}: {p['content']}\n"
-                            f"    why it waits: {p['reason']}; from {shown(p)}"))
+            print(
+                printable(
+                    f"#{p['id']} [{p['status']}] {p['op']} in {p['target']}: {p['content']}\n"
+                    f"    why it waits: {p['reason']}; from {shown(p)}"
+                )
+            )
     return 0
 
 
 def _reflect_deeply(companion) -> int:
     from .trust.text import printable
+
     failed: list[str] = []
     companion.on_background_failure(failed.append)
     done = companion.reflect_deeply()
@@ -346,8 +424,10 @@ def cmd_reflect(args) -> int:
     with closing(open_companion(args)) as companion:
         if args.every is not None or args.earned_after is not None:
             r = companion.rhythm.set(every=args.every, earned_after=args.earned_after)
-            print(f"Quick reflection after every {r.every} turn(s) (0: never); who I am may be rewritten after "
-                  f"{r.earned_after} meaningful conversation(s).")
+            print(
+                f"Quick reflection after every {r.every} turn(s) (0: never); who I am may be rewritten after "
+                f"{r.earned_after} meaningful conversation(s)."
+            )
             return 0
         if args.deep:
             return _reflect_deeply(companion)
@@ -359,8 +439,10 @@ def cmd_reflect(args) -> int:
         print(f"Holding: {line[2:]}")
     if done.signal is not None:
         s = done.signal
-        print(f"How they seemed: {s['signal']} ({s['evidence']}; {s['reading'].evidence_type}, "
-              f"confidence {s['reading'].confidence:.2f}{', ' + s['trajectory'] if s['trajectory'] else ''}).")
+        print(
+            f"How they seemed: {s['signal']} ({s['evidence']}; {s['reading'].evidence_type}, "
+            f"confidence {s['reading'].confidence:.2f}{', ' + s['trajectory'] if s['trajectory'] else ''})."
+        )
     return 0
 
 
@@ -370,6 +452,7 @@ def cmd_parts(args) -> int:
 
     from .parts import packs
     from .trust.text import printable
+
     reads = args.action in ("list", "show", "bids", "predictions")  # rows only: no vectors to wait for
     with closing(open_companion(args, talk=args.action == "tend", recalls=not reads)) as companion:
         parts = companion.parts
@@ -377,13 +460,18 @@ def cmd_parts(args) -> int:
             done = companion.tend_parts(only=args.ids or None)
             print(f"Parts hygiene: {done.summary()}.")
             for d in done.decisions:
-                print(f"#{d.part_id}: {d.action.value if d.action else 'no answer'} ({d.outcome.value}, {d.tries} "
-                      f"tr{'y' if d.tries == 1 else 'ies'}{', made #' + ', #'.join(map(str, d.made)) if d.made else ''})")
+                print(
+                    f"#{d.part_id}: {d.action.value if d.action else 'no answer'} ({d.outcome.value}, {d.tries} "
+                    f"tr{'y' if d.tries == 1 else 'ies'}{', made #' + ', #'.join(map(str, d.made)) if d.made else ''})"
+                )
         elif args.action == "list":
             found = parts.all(None if args.archived else False)
             if args.json:
-                print(json.dumps([{"id": p.id, "name": p.name, "status": p.status} for p in found],
-                                 ensure_ascii=False, indent=1))
+                print(
+                    json.dumps(
+                        [{"id": p.id, "name": p.name, "status": p.status} for p in found], ensure_ascii=False, indent=1
+                    )
+                )
             elif not found:
                 print("No parts yet.")
             else:
@@ -391,8 +479,12 @@ def cmd_parts(args) -> int:
                     print(f"#{p.id} [{p.status}{', core' if p.core else ''}] {printable(p.name)}")
         elif args.action == "show":
             p = parts.get(args.id)
-            shown_part = {**p.data, **p.runtime(), "children": parts.children(p.id),
-                          "provenance": companion.provenance("part", p.id)}
+            shown_part = {
+                **p.data,
+                **p.runtime(),
+                "children": parts.children(p.id),
+                "provenance": companion.provenance("part", p.id),
+            }
             if args.json:
                 print(json.dumps(shown_part, ensure_ascii=False, indent=1))
             else:
@@ -410,18 +502,23 @@ def cmd_parts(args) -> int:
                 print(f"Patched part #{p.id}: edit #{edit['id']} in the history (the Open Mind can undo it).")
         elif args.action == "install-pack":
             done = companion.install_pack(packs.read(args.path))
-            print(f"Installed the pack {done.pack!r}: {len(done.created)} parts"
-                  + (f"; skipped {len(done.skipped)} already here ({', '.join(done.skipped)})" if done.skipped else "")
-                  + ".")
+            print(
+                f"Installed the pack {done.pack!r}: {len(done.created)} parts"
+                + (f"; skipped {len(done.skipped)} already here ({', '.join(done.skipped)})" if done.skipped else "")
+                + "."
+            )
         elif args.action == "export-pack":
-            pack = companion.export_pack(args.name or f"{companion.name}'s parts",
-                                         args.description or f"The active parts and affect profile of "
-                                                             f"{companion.name}.")
+            pack = companion.export_pack(
+                args.name or f"{companion.name}'s parts",
+                args.description or f"The active parts and affect profile of {companion.name}.",
+            )
             # Owner-only (0600) and whole, as every export: a pack is not encrypted.
             files.write_atomically(Path(args.path), (json.dumps(pack, ensure_ascii=False, indent=1) + "\n").encode())
             print(f"Exported {len(pack['parts'])} parts and the affect profile to {args.path}.")
-            print("Warning: a pack is plain JSON, NOT encrypted: anyone who can read the file can read the parts.",
-                  file=sys.stderr)
+            print(
+                "Warning: a pack is plain JSON, NOT encrypted: anyone who can read the file can read the parts.",
+                file=sys.stderr,
+            )
         elif args.action == "affect":
             if args.set:
                 profile = packs.read_json(args.set, "the affect profile was not changed")
@@ -432,9 +529,14 @@ def cmd_parts(args) -> int:
             if args.mode:
                 companion.parts_mode = args.mode
             mode = companion.parts_mode
-            print(f"Parts mode: {mode.value}"
-                  + (" (text from outside reaches the Self only through the parts' bids)"
-                     if mode.value == "isolated" else " (the Self reads what the parts read)"))
+            print(
+                f"Parts mode: {mode.value}"
+                + (
+                    " (text from outside reaches the Self only through the parts' bids)"
+                    if mode.value == "isolated"
+                    else " (the Self reads what the parts read)"
+                )
+            )
         elif args.action == "bids":
             shown_bids = companion.bids(args.message_id)
             if args.json:
@@ -442,32 +544,48 @@ def cmd_parts(args) -> int:
             elif not shown_bids:
                 print(f"Reply #{args.message_id} weighed no bids.")
             for b in [] if args.json else shown_bids:
-                print(printable(f"[{'followed' if b['followed'] else 'left'}] {b['part']} (#{b['part_id']}): "
-                                f"focus: {b['focus']}; suggests: {b['suggestion']}; predicts: "
-                                f"{b['predicted_result']} ({b['confidence']}, {b['timeframe_s']} s)"))
+                print(
+                    printable(
+                        f"[{'followed' if b['followed'] else 'left'}] {b['part']} (#{b['part_id']}): "
+                        f"focus: {b['focus']}; suggests: {b['suggestion']}; predicts: "
+                        f"{b['predicted_result']} ({b['confidence']}, {b['timeframe_s']} s)"
+                    )
+                )
         elif args.action == "predictions":
             now, predictions = companion.all_predictions()
             if not predictions:
                 print("No predictions yet.")
             for p in predictions:
-                print(printable(f"#{p.id} [{p.status(now)}] part #{p.part_id}: {p.predicted_result} (due {p.due_at})"
-                                + (f" -> {p.result}" if p.result else "")))
+                print(
+                    printable(
+                        f"#{p.id} [{p.status(now)}] part #{p.part_id}: {p.predicted_result} (due {p.due_at})"
+                        + (f" -> {p.result}" if p.result else "")
+                    )
+                )
     return 0
 
 
 def cmd_bench(args) -> int:
     from .bench import run
+
     return run(args.name, args.rest)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m anima", description="A local-first AI companion, in the terminal. "
-                                "The window opens with `anima` (or `make run`, or `python -m ui`).")
-    p.add_argument("--home", help="data directory (default: the one chosen in the window's Settings, else "
-                                  "$ANIMA_HOME, else the user data dir)")
+    p = argparse.ArgumentParser(
+        prog="python -m anima",
+        description="A local-first AI companion, in the terminal. "
+        "The window opens with `anima` (or `make run`, or `python -m ui`).",
+    )
+    p.add_argument(
+        "--home",
+        help="data directory (default: the one chosen in the window's Settings, else "
+        "$ANIMA_HOME, else the user data dir)",
+    )
     sub = p.add_subparsers(dest="command")
-    so = sub.add_parser("sovereignty", help="how often my reading overrode how you said you feel, and after "
-                                            "you corrected me")
+    so = sub.add_parser(
+        "sovereignty", help="how often my reading overrode how you said you feel, and after you corrected me"
+    )
     so.add_argument("--json", action="store_true")
     so.set_defaults(func=cmd_sovereignty)
     e = sub.add_parser("export", help="write the whole soul to one encrypted core file")
@@ -483,16 +601,26 @@ def build_parser() -> argparse.ArgumentParser:
     c.set_defaults(func=cmd_passphrase)
     k = sub.add_parser("check", help="check the soul file's integrity")
     k.set_defaults(func=cmd_check)
-    ch = sub.add_parser("chat", help="talk in the terminal (reads one message per line when not a terminal)",
-                        description=CHAT_HELP)
-    ch.add_argument("--model", help="a GGUF file for this run (default: the one in the settings, else the bundled "
-                    "SmolLM2-135M-Instruct)")
-    ch.add_argument("--endpoint", metavar="URL", help="an OpenAI-compatible model server for this run, e.g. "
-                    "http://127.0.0.1:8080/v1 (its API key: $ANIMA_ENDPOINT_KEY, or the keychain)")
+    ch = sub.add_parser(
+        "chat", help="talk in the terminal (reads one message per line when not a terminal)", description=CHAT_HELP
+    )
+    ch.add_argument(
+        "--model",
+        help="a GGUF file for this run (default: the one in the settings, else the bundled SmolLM2-135M-Instruct)",
+    )
+    ch.add_argument(
+        "--endpoint",
+        metavar="URL",
+        help="an OpenAI-compatible model server for this run, e.g. "
+        "http://127.0.0.1:8080/v1 (its API key: $ANIMA_ENDPOINT_KEY, or the keychain)",
+    )
     ch.add_argument("--endpoint-model", metavar="NAME", help="the model that server should use")
     ch.add_argument("--temperature", type=float, default=0.7)
-    ch.add_argument("--verbose", action="store_true",
-                    help="say which model runs, and on the CPU or the GPU; show the log's warnings")
+    ch.add_argument(
+        "--verbose",
+        action="store_true",
+        help="say which model runs, and on the CPU or the GPU; show the log's warnings",
+    )
     ch.set_defaults(func=cmd_chat)
     r = sub.add_parser("recall", help="show what recall finds for a query, with each item's scores")
     r.add_argument("query")
@@ -515,14 +643,24 @@ def build_parser() -> argparse.ArgumentParser:
     pr.set_defaults(func=cmd_proposals)
     rf = sub.add_parser("reflect", help="reflect now on what was said since the last time, and say what changed")
     rf.add_argument("--model", help="a GGUF file (default: the bundled SmolLM2-135M-Instruct)")
-    rf.add_argument("--every", type=int, metavar="N", help="from now on, quick reflection after every N turns (0: never)")
-    rf.add_argument("--earned-after", type=int, metavar="N",
-                    help="from now on, who I am may be rewritten only after N meaningful conversations")
-    rf.add_argument("--deep", action="store_true",
-                    help="deep reflection: episodes, what helps, growth, who it is (minutes on a laptop)")
+    rf.add_argument(
+        "--every", type=int, metavar="N", help="from now on, quick reflection after every N turns (0: never)"
+    )
+    rf.add_argument(
+        "--earned-after",
+        type=int,
+        metavar="N",
+        help="from now on, who I am may be rewritten only after N meaningful conversations",
+    )
+    rf.add_argument(
+        "--deep",
+        action="store_true",
+        help="deep reflection: episodes, what helps, growth, who it is (minutes on a laptop)",
+    )
     rf.set_defaults(func=cmd_reflect)
-    pa = sub.add_parser("parts", help="the companion's parts: list, show, patch, packs, affect, mode, "
-                        "bids, predictions")
+    pa = sub.add_parser(
+        "parts", help="the companion's parts: list, show, patch, packs, affect, mode, bids, predictions"
+    )
     pa.set_defaults(func=cmd_parts)
     pas = pa.add_subparsers(dest="action", required=True)
     pl = pas.add_parser("list", help="the active parts (id, name, status)")
@@ -554,6 +692,7 @@ def build_parser() -> argparse.ArgumentParser:
         each.add_argument("--model", help=argparse.SUPPRESS)
     pt.add_argument("--model", help="a GGUF file (default: the bundled SmolLM2-135M-Instruct)")
     from .cli_cards import add_parsers as card_parsers
+
     card_parsers(sub)
     b = sub.add_parser("bench", help="run a benchmark (store, mind, or all)")
     b.add_argument("name")
@@ -579,10 +718,12 @@ def _given(args, e: OSError) -> bool:
 def _first_said(e: KnownError) -> str:
     """What to say, on one line: the first mistake, when closing the soul after it failed too (a full disk
     fails the checkpoint at close as well) and so replaced it; then what closing said."""
+
     def before(error):  # what it was raised from, or was being handled when it was raised (not "from None")
         # Closing translates SQLite's error "from" it, and that error was raised while the first mistake was
         # being handled: the first is found behind the cause (a reply shown, then not saved on a full disk).
         return error.__cause__ or (None if error.__suppress_context__ else error.__context__)
+
     first, seen = e, before(e)
     while seen is not None:
         if isinstance(seen, KnownError):

@@ -32,6 +32,7 @@ def _new_companion(args, name: str, home):
     from .companion import Companion
     from .models.embedder import MiniLMEmbedder
     from .models.llama import LlamaChatModel
+
     passphrase = ask(PASSPHRASE_ENV, "Choose a passphrase: ", confirm=True, choosing="a passphrase", known=(name,))
     return Companion.create(home, passphrase, name, LlamaChatModel(getattr(args, "model", None)), MiniLMEmbedder())
 
@@ -74,6 +75,7 @@ def cmd_import_card(args) -> int:
     from .interchange.characters import name_kept
     from .store import Home
     from .store.home import DEFAULT_NAME
+
     card = cards.read(args.path)  # refused here, before anything is opened or made
     if not args.into_new:
         with closing(open_companion(args)) as companion:
@@ -81,8 +83,10 @@ def cmd_import_card(args) -> int:
     else:
         home = Home(args.home)
         if home.exists():
-            raise KnownError(f"A companion already lives in {home.dir}: import the card into it (without "
-                             "--into-new), or give another home with --home.")
+            raise KnownError(
+                f"A companion already lives in {home.dir}: import the card into it (without "
+                "--into-new), or give another home with --home."
+            )
         made = _Made(home.dir)
         name = name_kept(card, DEFAULT_NAME)  # never one the card's checks left out: export would write it
         try:
@@ -103,6 +107,7 @@ def cmd_import_card(args) -> int:
 def cmd_import_lorebook(args) -> int:
     from .cli_open import open_companion
     from .interchange import cards
+
     book = cards.read_lorebook(args.path)
     with closing(open_companion(args, talk=False)) as companion:
         companion.wait_until_indexed()
@@ -114,34 +119,46 @@ def cmd_import_lorebook(args) -> int:
 
 def cmd_export_card(args) -> int:
     from .cli_open import open_companion
+
     with closing(open_companion(args, talk=False)) as companion:
         card = companion.characters.write(args.path, args.lorebook)
         notices = companion.characters.export_notices()
     entries = len((card["data"].get("character_book") or {}).get("entries", []))
-    print(f"Wrote {card['data']['name']} to {args.path} as a chara_card_v2 "
-          f"{'PNG' if Path(args.path).suffix.lower() == '.png' else 'JSON'} card with {entries} lorebook entries"
-          + (f", and the world cards to {args.lorebook} as a SillyTavern World Info file." if args.lorebook else "."))
+    print(
+        f"Wrote {card['data']['name']} to {args.path} as a chara_card_v2 "
+        f"{'PNG' if Path(args.path).suffix.lower() == '.png' else 'JSON'} card with {entries} lorebook entries"
+        + (f", and the world cards to {args.lorebook} as a SillyTavern World Info file." if args.lorebook else ".")
+    )
     for notice in notices:
         print(notice)
-    print("Warning: a card is NOT encrypted: anyone who can read the file can read the persona and the world cards.",
-          file=sys.stderr)
+    print(
+        "Warning: a card is NOT encrypted: anyone who can read the file can read the persona and the world cards.",
+        file=sys.stderr,
+    )
     return 0
 
 
 def add_parsers(sub) -> None:
-    ic = sub.add_parser("import-card", help="bring in a character card (SillyTavern chara_card_v2 / v3, PNG or "
-                        "JSON, or an Agnai character)")
+    ic = sub.add_parser(
+        "import-card",
+        help="bring in a character card (SillyTavern chara_card_v2 / v3, PNG or JSON, or an Agnai character)",
+    )
     ic.add_argument("path", metavar="FILE")
     ic.add_argument("--into-new", action="store_true", help="make a new companion from it (in --home, empty)")
     ic.add_argument("--model", help=argparse.SUPPRESS)
     ic.set_defaults(func=cmd_import_card)
-    il = sub.add_parser("import-lorebook", help="bring in a lorebook (SillyTavern World Info, NovelAI, "
-                        "Agnai or RisuAI JSON) as world cards")
+    il = sub.add_parser(
+        "import-lorebook",
+        help="bring in a lorebook (SillyTavern World Info, NovelAI, Agnai or RisuAI JSON) as world cards",
+    )
     il.add_argument("path", metavar="FILE")
     il.add_argument("--model", help=argparse.SUPPRESS)
     il.set_defaults(func=cmd_import_lorebook)
-    ec = sub.add_parser("export-card", help="write the companion as a chara_card_v2 card (PNG if FILE ends in .png, "
-                                            "JSON otherwise), its world cards as the card's lorebook")
+    ec = sub.add_parser(
+        "export-card",
+        help="write the companion as a chara_card_v2 card (PNG if FILE ends in .png, "
+        "JSON otherwise), its world cards as the card's lorebook",
+    )
     ec.add_argument("path", metavar="FILE")
     ec.add_argument("--lorebook", metavar="FILE", help="also write the world cards as a SillyTavern World Info file")
     ec.add_argument("--model", help=argparse.SUPPRESS)

@@ -15,8 +15,7 @@ from .store.home import DEFAULT_NAME
 PASSPHRASE_ENV = "ANIMA_PASSPHRASE"
 
 
-def ask(env: str, prompt: str, confirm: bool = False, choosing: str | None = None,
-        known: tuple[str, ...] = ()) -> str:
+def ask(env: str, prompt: str, confirm: bool = False, choosing: str | None = None, known: tuple[str, ...] = ()) -> str:
     """A passphrase from the environment (read, never stored), else from the terminal. `choosing` names a
     passphrase being chosen now ("a passphrase", "an export passphrase"): it must keep the one rule for them,
     judged as the window judges it, against `known`, the names a thief would try first (names_in)."""
@@ -62,6 +61,7 @@ def unlock(home: Home):
 def ask_endpoint_key(url: str) -> str:
     """The API key of a model server that needs one and whose key no keychain here keeps: asked each time."""
     from .models.endpoint_key import ENV
+
     if not sys.stdin.isatty():
         raise KnownError(f"The model server at {url} needs its API key and no keychain here keeps it: set {ENV}.")
     return getpass.getpass(f"API key for {url}: ")
@@ -70,6 +70,7 @@ def ask_endpoint_key(url: str) -> str:
 def chosen_chat_model(args):
     """The chat model the window's settings choose, with this run's --model or --endpoint instead if given."""
     from .settings import Settings
+
     settings = Settings.load()
     model, endpoint = getattr(args, "model", None), getattr(args, "endpoint", None)
     if model and endpoint:
@@ -96,6 +97,7 @@ def open_companion(args, create_if_missing: bool = False, talk: bool = True, rec
     would otherwise wait for all of a large soul's vectors (7 s and 930 MB on 100,000 messages) to print a line."""
     from .companion import Companion
     from .models.embedder import MiniLMEmbedder
+
     home = Home(args.home)
     chat = chosen_chat_model(args)
     embedder = MiniLMEmbedder()
@@ -103,11 +105,13 @@ def open_companion(args, create_if_missing: bool = False, talk: bool = True, rec
         home.ensure_vacant()  # a key file without its soul is said before a name and a passphrase are asked
         if not create_if_missing:
             raise KnownError(f"No companion lives in {home.dir} yet; start `python -m anima chat` to create one.")
-        name = os.environ.get("ANIMA_NAME") or (input(f"Name your companion [{DEFAULT_NAME}]: ").strip()
-                                                if sys.stdin.isatty() else "") or DEFAULT_NAME
+        name = (
+            os.environ.get("ANIMA_NAME")
+            or (input(f"Name your companion [{DEFAULT_NAME}]: ").strip() if sys.stdin.isatty() else "")
+            or DEFAULT_NAME
+        )
         # The person's name is not asked here (the window asks it): the companion's is what a thief knows.
-        passphrase = ask(PASSPHRASE_ENV, "Choose a passphrase: ", confirm=True, choosing="a passphrase",
-                         known=(name,))
+        passphrase = ask(PASSPHRASE_ENV, "Choose a passphrase: ", confirm=True, choosing="a passphrase", known=(name,))
         companion = Companion.create(home, passphrase, name, chat, embedder)
         print(f"Created {name} in {home.dir}.", file=sys.stderr)
     else:

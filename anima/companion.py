@@ -68,24 +68,33 @@ class Companion:
     # The rooms it hands the window and the terminal on purpose: each owns what the Open Mind reads and corrects of
     # one kind, and changes it through its typed methods. The rest it holds (the soul, the models, the conversation,
     # the reflector, the gate...) is its own: asked through the companion's methods below.
-    home: Home              # where it lives: its folder, its passphrase
-    self_model: SelfModel   # the five sections, working memory
-    messages: Messages      # the conversation as stored: pages, search
+    home: Home  # where it lives: its folder, its passphrase
+    self_model: SelfModel  # the five sections, working memory
+    messages: Messages  # the conversation as stored: pages, search
     memories: Memories
     world: WorldCards
     episodes: Episodes
     rules: Rules
-    feelings: Feelings      # emotional signals, and how the person actually felt
+    feelings: Feelings  # emotional signals, and how the person actually felt
     parts: Parts
-    affect: Affect          # what the Self values, fears and seeks: parts grow from it
-    rhythm: Rhythms         # how often it reflects, and when it may rewrite who it is
+    affect: Affect  # what the Self values, fears and seeks: parts grow from it
+    rhythm: Rhythms  # how often it reflects, and when it may rewrite who it is
     characters: Characters  # character cards and lorebooks, in and out
     # A turn's settings, which the terminal sets from its options (--temperature).
     reply_tokens: int
     temperature: float
 
-    def __init__(self, home: Home, soul: Soul, chat: ChatModel, embedder: Embedder, *, session: str | None = None,
-                 background: bool = True, clock: Clock = utc_now):
+    def __init__(
+        self,
+        home: Home,
+        soul: Soul,
+        chat: ChatModel,
+        embedder: Embedder,
+        *,
+        session: str | None = None,
+        background: bool = True,
+        clock: Clock = utc_now,
+    ):
         """`clock`: when predictions are made and fall due (tests move it)."""
         self.home = home
         self.soul = soul
@@ -114,35 +123,60 @@ class Companion:
         self.clerk = Clerk(soul, self.recaller)
         self.workspace_record = WorkspaceRecord(soul)
         self.conversation = Conversation(
-            messages=self.messages, memories=self.memories, self_model=self.self_model, feelings=self.feelings,
-            clerk=self.clerk, record=self.workspace_record, chat=chat,
-            names=self._names, searched=self._searched, session=session, bidding=self.bidding)
+            messages=self.messages,
+            memories=self.memories,
+            self_model=self.self_model,
+            feelings=self.feelings,
+            clerk=self.clerk,
+            record=self.workspace_record,
+            chat=chat,
+            names=self._names,
+            searched=self._searched,
+            session=session,
+            bidding=self.bidding,
+        )
         # Learning about the person as they talk (reflect/human.py); a person may turn it off for this soul.
         self.gate = Gate(soul, self.self_model)
         self.episodes = Episodes(soul, self.indexer)
         self.rules = Rules(soul)
-        self.reflector = Reflector(self.conversation, HumanNotes(soul, chat, self.self_model, self.memories,
-                                                                 self.gate), soul,
-                                   learns=soul.get_meta("learns_in_conversation", "1") == "1",
-                                   quick=QuickReflection(soul, chat, self.messages, self.self_model, self.feelings,
-                                                         names=self._names),
-                                   every=soul.get_int(EVERY, 1),
-                                   deep=DeepReflection(soul, chat, self.messages, self.episodes, self.rules,
-                                                       self.self_model, self.memories, self.gate,
-                                                       names=self._names, tending=self._tend),
-                                   evaluation=Evaluation(chat, self.parts, self.predictions, self._names),
-                                   creation=PartCreation(chat, self.parts, self.affect, self._names, clock))
+        self.reflector = Reflector(
+            self.conversation,
+            HumanNotes(soul, chat, self.self_model, self.memories, self.gate),
+            soul,
+            learns=soul.get_meta("learns_in_conversation", "1") == "1",
+            quick=QuickReflection(soul, chat, self.messages, self.self_model, self.feelings, names=self._names),
+            every=soul.get_int(EVERY, 1),
+            deep=DeepReflection(
+                soul,
+                chat,
+                self.messages,
+                self.episodes,
+                self.rules,
+                self.self_model,
+                self.memories,
+                self.gate,
+                names=self._names,
+                tending=self._tend,
+            ),
+            evaluation=Evaluation(chat, self.parts, self.predictions, self._names),
+            creation=PartCreation(chat, self.parts, self.affect, self._names, clock),
+        )
         self.rhythm = Rhythms(soul, self.reflector)
         # Another program on this soul (the window and `python -m anima chat`) may change these meanwhile: they
         # are read again when it has written something (the indexer notices, at the next recall).
         self._settings = self._stored_settings()
         self.indexer.on_change_elsewhere(self._reread_settings)
         # The character cards it came from, and itself as one (SillyTavern's formats).
-        self.characters = Characters(soul, self.self_model, self.gate, self.world, self.conversation,
-                                     names=self._names)
-        self.evolution = Evolution(soul, chat, self.self_model, self.rules,
-                                   GovernedRewrite(soul, self.self_model, self.gate), learned=self.memories.inferred,
-                                   names=self._names)
+        self.characters = Characters(soul, self.self_model, self.gate, self.world, self.conversation, names=self._names)
+        self.evolution = Evolution(
+            soul,
+            chat,
+            self.self_model,
+            self.rules,
+            GovernedRewrite(soul, self.self_model, self.gate),
+            learned=self.memories.inferred,
+            names=self._names,
+        )
 
     def _names(self) -> tuple[str, str]:
         """The companion's name and the person's, as they are now (the rooms ask at each use: an import renames)."""
@@ -187,8 +221,17 @@ class Companion:
     # ---- opening ------------------------------------------------------------
 
     @classmethod
-    def create(cls, home: Home, passphrase: str, name: str, chat: ChatModel, embedder: Embedder, *,
-               user_name: str = "", remember: bool = False) -> "Companion":
+    def create(
+        cls,
+        home: Home,
+        passphrase: str,
+        name: str,
+        chat: ChatModel,
+        embedder: Embedder,
+        *,
+        user_name: str = "",
+        remember: bool = False,
+    ) -> "Companion":
         soul = home.create(passphrase, name=name, remember=remember)
         if user_name:
             soul.set_meta("user_name", user_name)
@@ -263,12 +306,25 @@ class Companion:
         """A new conversation: recent turns start empty, and earlier ones come back by recall."""
         self.conversation.restart()
 
-    def turn(self, text: str, cancel: threading.Event | None = None, external: list[External] = (),
-             heard: Callable[[list[dict]], None] | None = None) -> TurnStream:
+    def turn(
+        self,
+        text: str,
+        cancel: threading.Event | None = None,
+        external: list[External] = (),
+        heard: Callable[[list[dict]], None] | None = None,
+    ) -> TurnStream:
         """Record the message (and any text from outside sent with it) and prepare the reply; iterate the result
         to stream it. `heard`: see TurnStream."""
-        return TurnStream(self.conversation, text, external=external, cancel=cancel, reply_tokens=self.reply_tokens,
-                          temperature=self.temperature, after=self.reflector.after, heard=heard)
+        return TurnStream(
+            self.conversation,
+            text,
+            external=external,
+            cancel=cancel,
+            reply_tokens=self.reply_tokens,
+            temperature=self.temperature,
+            after=self.reflector.after,
+            heard=heard,
+        )
 
     def interrupt(self) -> None:
         """Stop the work between turns as a turn would (deep reflection at the model's next token) and wait for
@@ -409,8 +465,10 @@ class Companion:
         with self.soul.transaction():
             now = getattr(self.self_model.read(), name, None)
             if was is not None and now is not None and now.strip() != was.strip():
-                raise InvalidEdit(f"That was not saved: the {label(name)} was changed by something else after you "
-                                  f"began editing it, so look at what it holds now and save again.")
+                raise InvalidEdit(
+                    f"That was not saved: the {label(name)} was changed by something else after you "
+                    f"began editing it, so look at what it holds now and save again."
+                )
             if name not in TARGETS:
                 self.self_model.write(name, content, "user")
                 return

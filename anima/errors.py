@@ -24,8 +24,11 @@ class PassphraseNotText(WrongPassphrase):
     and it says so rather than blame the file it was tried on."""
 
     def __init__(self):
-        KnownError.__init__(self, "That passphrase holds bytes that are not text (it is not valid UTF-8), so it "
-                                  "neither locks nor unlocks anything; nothing was changed.")
+        KnownError.__init__(
+            self,
+            "That passphrase holds bytes that are not text (it is not valid UTF-8), so it "
+            "neither locks nor unlocks anything; nothing was changed.",
+        )
 
 
 class WeakPassphrase(KnownError):
@@ -54,8 +57,10 @@ class ForgottenMeanwhile(KnownError):
     work is done again, from what is left, the next time it runs."""
 
     def __init__(self):
-        super().__init__("Something was forgotten while this was being worked out from what was there before: "
-                         "nothing of it was written.")
+        super().__init__(
+            "Something was forgotten while this was being worked out from what was there before: "
+            "nothing of it was written."
+        )
 
 
 class ForgottenWhileExporting(KnownError):
@@ -63,8 +68,10 @@ class ForgottenWhileExporting(KnownError):
     carried what was forgotten, so it is not written."""
 
     def __init__(self):
-        super().__init__("Something was forgotten while the export was being written, and the file would still "
-                         "have held it: nothing was exported. Export again.")
+        super().__init__(
+            "Something was forgotten while the export was being written, and the file would still "
+            "have held it: nothing was exported. Export again."
+        )
 
 
 class DamagedSoul(KnownError):
@@ -76,16 +83,20 @@ class SoulInUse(KnownError):
     go on writing to the old file and its -wal would be read as the new one's (store/locks.py)."""
 
     def __init__(self, again: str = "import again"):
-        super().__init__("Another program has this companion open (the window or `anima chat`): close it and "
-                         f"{again}; nothing was changed.")
+        super().__init__(
+            "Another program has this companion open (the window or `anima chat`): close it and "
+            f"{again}; nothing was changed."
+        )
 
 
 class KeyFileChanged(KnownError):
     """The key file changed between reading it and writing it (another program changed the passphrase)."""
 
     def __init__(self):
-        super().__init__("Another program changed this companion's key file meanwhile (its passphrase, say): "
-                         "nothing was changed here; try again with the passphrase it has now.")
+        super().__init__(
+            "Another program changed this companion's key file meanwhile (its passphrase, say): "
+            "nothing was changed here; try again with the passphrase it has now."
+        )
 
 
 class KeyWithoutSoul(KnownError):

@@ -85,7 +85,7 @@ def write_pieces_atomically(path: Path, pieces: Iterable[bytes], still: Callable
             for data in pieces:
                 view = memoryview(data)
                 while view:
-                    view = view[os.write(fd, view):]
+                    view = view[os.write(fd, view) :]
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -99,8 +99,11 @@ def write_pieces_atomically(path: Path, pieces: Iterable[bytes], still: Callable
         if e.errno == errno.EIO:
             raise DiskError(failing_disk(path, e.strerror, "it was not changed", "write")) from e
         # A read-only disk, /proc, a folder not this user's: the window showed its bug dialog for an export there.
-        advice = " Choose a place this user can write to." if e.errno in (errno.EACCES, errno.EPERM, errno.EROFS,
-                                                                           errno.ENOENT) else ""
+        advice = (
+            " Choose a place this user can write to."
+            if e.errno in (errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOENT)
+            else ""
+        )
         raise NoAccess(f"{path} cannot be written ({e.strerror or e}): it was not changed.{advice}") from e
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -128,10 +131,12 @@ def remove_leftovers(path: Path) -> list[Path]:
     """New files that a killed program left half-written beside `path` (their writer is gone); returns them. Those
     of an older version ("<name>.<pid>.new") too: beside a file Anima writes, under its very name, they are its."""
     gone = []
-    for leftover in [*path.parent.glob(f".{glob.escape(path.name)}.*.anima.new"),
-                     *path.parent.glob(f"{glob.escape(path.name)}.*.new")]:
+    for leftover in [
+        *path.parent.glob(f".{glob.escape(path.name)}.*.anima.new"),
+        *path.parent.glob(f"{glob.escape(path.name)}.*.new"),
+    ]:
         mine = PARTIAL.fullmatch(leftover.name)
-        pid = mine["pid"] if mine and mine["name"] == path.name else leftover.name[len(path.name) + 1:-len(".new")]
+        pid = mine["pid"] if mine and mine["name"] == path.name else leftover.name[len(path.name) + 1 : -len(".new")]
         if pid.isdigit() and not alive(int(pid)):
             leftover.unlink(missing_ok=True)
             gone.append(leftover)

@@ -79,11 +79,14 @@ def export_target(target: str | os.PathLike, home_dir: Path, folder: bool = Fals
     itself, or something that is not a file (a folder, a device, a pipe), or a folder that is not there.
     `folder`: the export is a folder of files (Markdown), made if missing."""
     from .errors import KnownError
+
     path = Path(os.path.abspath(Path(target).expanduser())).resolve()
     home_dir = Path(os.path.abspath(home_dir)).resolve()
     if _same(path, home_dir) or (_same(path.parent, home_dir) and own_file(path.name)):
-        raise KnownError(f"{target} is the companion's own {'folder' if path == home_dir else 'file'}, where its "
-                         "soul lives: nothing was written. Export to another name or place.")
+        raise KnownError(
+            f"{target} is the companion's own {'folder' if path == home_dir else 'file'}, where its "
+            "soul lives: nothing was written. Export to another name or place."
+        )
     try:
         path.stat()
     except FileNotFoundError:

@@ -21,19 +21,23 @@ from .models.chat import DEFAULT_CONTEXT_TOKENS
 
 @dataclass
 class Settings:
-    model_path: str = ""          # a GGUF file; empty: the bundled default
-    endpoint_url: str = ""        # an OpenAI-compatible server; when set, used instead of the GGUF
+    model_path: str = ""  # a GGUF file; empty: the bundled default
+    endpoint_url: str = ""  # an OpenAI-compatible server; when set, used instead of the GGUF
     endpoint_model: str = ""
     endpoint_dialect: str = "auto"  # how the server takes a JSON schema (models/dialects.py); auto: found once
     endpoint_uses_key: bool = False  # an API key was entered for it: from the keychain, else asked for
-    gpu_layers: int = -1          # -1: all layers, when the llama.cpp build has a GPU backend
+    gpu_layers: int = -1  # -1: all layers, when the llama.cpp build has a GPU backend
     context_tokens: int = DEFAULT_CONTEXT_TOKENS  # see models/chat.py
-    data_folder: str = ""         # empty: $ANIMA_HOME or the platform's user data dir
+    data_folder: str = ""  # empty: $ANIMA_HOME or the platform's user data dir
 
     @staticmethod
     def path() -> Path:
         explicit = os.environ.get("ANIMA_SETTINGS")
-        return Path(explicit) if explicit else Path(platformdirs.user_config_dir("anima", appauthor=False)) / "settings.json"
+        return (
+            Path(explicit)
+            if explicit
+            else Path(platformdirs.user_config_dir("anima", appauthor=False)) / "settings.json"
+        )
 
     @classmethod
     def load(cls) -> "Settings":
@@ -62,15 +66,18 @@ class Settings:
             raise KnownError("The context size must be between 1,024 and 131,072 tokens.")
         if self.endpoint_url:
             from .models.openai_http import address_problem
+
             if problem := address_problem(self.endpoint_url):
                 raise KnownError(problem)
         if self.endpoint_url and not self.endpoint_model:
             raise KnownError("Name the model the endpoint should use.")
         from .models.dialects import CHOICES
+
         if self.endpoint_dialect not in CHOICES:
             raise KnownError(f"The structured-output dialect must be one of {', '.join(CHOICES)}.")
         if self.model_path:
             from .models.gguf import read_header
+
             read_header(self.model_path)  # a file that is not a GGUF model is refused before it is used
 
     def save(self) -> None:
@@ -99,14 +106,20 @@ class Settings:
         if self.endpoint_url:
             from .models import endpoint_key
             from .models.openai_http import OpenAIChatModel
+
             url = self.endpoint_url
             if self.endpoint_uses_key and ask_key is not None and endpoint_key.find(url) is None:
                 endpoint_key.hold(url, ask_key(url))
-            return OpenAIChatModel(url, self.endpoint_model, api_key=_key_finder(url, self.endpoint_uses_key),
-                                   dialect=self.endpoint_dialect, context_tokens=self.context_tokens)
+            return OpenAIChatModel(
+                url,
+                self.endpoint_model,
+                api_key=_key_finder(url, self.endpoint_uses_key),
+                dialect=self.endpoint_dialect,
+                context_tokens=self.context_tokens,
+            )
         from .models.llama import LlamaChatModel
-        return LlamaChatModel(self.model_path or None, n_ctx=self.context_tokens,
-                              n_gpu_layers=self.gpu_layers)
+
+        return LlamaChatModel(self.model_path or None, n_ctx=self.context_tokens, n_gpu_layers=self.gpu_layers)
 
 
 def chosen_home(explicit: str | None = None) -> str | None:
@@ -128,14 +141,18 @@ def _read(p: Path) -> bytes | None:
     except (FileNotFoundError, NotADirectoryError):
         return None
     except TooLarge:
-        raise KnownError(f"The settings file {p} is over {_LARGEST >> 20} MB, far more than settings take; fix or "
-                         "delete it.") from None
+        raise KnownError(
+            f"The settings file {p} is over {_LARGEST >> 20} MB, far more than settings take; fix or delete it."
+        ) from None
     except OSError as e:
         if isinstance(e, NotRegularFile) or e.errno == errno.ELOOP:  # (links that lead round in a circle)
-            raise KnownError(f"The settings file {p} is not a regular file (it may be a folder, a pipe or a "
-                             "device); fix or delete it.") from None
-        raise KnownError(f"The settings file {p} cannot be read ({e.strerror or e}); give this user access to it, "
-                         "or delete it.") from None
+            raise KnownError(
+                f"The settings file {p} is not a regular file (it may be a folder, a pipe or a "
+                "device); fix or delete it."
+            ) from None
+        raise KnownError(
+            f"The settings file {p} cannot be read ({e.strerror or e}); give this user access to it, or delete it."
+        ) from None
 
 
 def _wrong(value, kind: type) -> str | None:
@@ -156,9 +173,13 @@ def _key_finder(url: str, needed: bool):
     def find() -> str | None:
         from .models import endpoint_key
         from .models.chat import ModelError
+
         key = endpoint_key.find(url)
         if key is None and needed:
-            raise ModelError(f"The model server at {url} needs its API key, and no keychain on this computer keeps "
-                             f"it: enter it in Settings (it is kept until Anima closes), or set {endpoint_key.ENV}.")
+            raise ModelError(
+                f"The model server at {url} needs its API key, and no keychain on this computer keeps "
+                f"it: enter it in Settings (it is kept until Anima closes), or set {endpoint_key.ENV}."
+            )
         return key
+
     return find

@@ -46,8 +46,9 @@ def largest(folder: Path, n: int) -> list[tuple[str, int]]:
 
 def selftest(command: list[str], env: dict) -> dict:
     """Runs a selftest; returns its steps' seconds and the resident memory the turn step reported."""
-    done = subprocess.run(command, capture_output=True, text=True, env={**env, "QT_QPA_PLATFORM": "offscreen"},
-                          cwd=ROOT, timeout=900)
+    done = subprocess.run(
+        command, capture_output=True, text=True, env={**env, "QT_QPA_PLATFORM": "offscreen"}, cwd=ROOT, timeout=900
+    )
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed:\n{done.stdout}\n{done.stderr[-3000:]}")
     rss = re.search(r"^selftest: turn .* resident (\d+) MB$", done.stdout, re.M)
@@ -59,8 +60,10 @@ def selftest(command: list[str], env: dict) -> dict:
 def child_with_torch() -> int:
     """The selftest from source with the ONNX file hidden: the embedder falls back to torch, as it ran before."""
     from anima.models import embedder
+
     embedder.onnx_dir = lambda: Path("/nonexistent")
     from ui.selftest import main
+
     return main()
 
 
@@ -78,49 +81,72 @@ def main(argv=None) -> int:
         folder = BUNDLE.parent
         total = size(folder)
         tarballs = sorted(DIST.glob("anima-*.tar.gz"))
-        figures.update(size_mb=round(total / MB, 1),
-                       tarball_mb=round(size(tarballs[-1]) / MB, 1) if tarballs else None)
+        figures.update(size_mb=round(total / MB, 1), tarball_mb=round(size(tarballs[-1]) / MB, 1) if tarballs else None)
         parts = largest(folder, 12)
-        table(f"bundle: {folder} ({total / MB:.0f} MB), its largest parts", ["part", "MB"],
-              [[name, round(n / MB, 1)] for name, n in parts])
+        table(
+            f"bundle: {folder} ({total / MB:.0f} MB), its largest parts",
+            ["part", "MB"],
+            [[name, round(n / MB, 1)] for name, n in parts],
+        )
         figures["largest_mb"] = {name: round(n / MB, 1) for name, n in parts[:6]}
     else:
         say(f"\nNo bundle at {BUNDLE}: `make dist` builds one. Measuring from source only.")
 
     tmp = tempfile.TemporaryDirectory(prefix="anima-bench-bundle-")
     home = Path(tmp.name) / "home"
-    env = {**os.environ, "ANIMA_HOME": str(home), "ANIMA_PASSPHRASE": PASSPHRASE,
-           "ANIMA_SETTINGS": str(Path(tmp.name) / "settings.json"), "ANIMA_CACHE": str(Path(tmp.name) / "cache"),
-           "PYTHONPATH": str(ROOT)}
+    env = {
+        **os.environ,
+        "ANIMA_HOME": str(home),
+        "ANIMA_PASSPHRASE": PASSPHRASE,
+        "ANIMA_SETTINGS": str(Path(tmp.name) / "settings.json"),
+        "ANIMA_CACHE": str(Path(tmp.name) / "cache"),
+        "PYTHONPATH": str(ROOT),
+    }
     from anima.store import Home
+
     Home(home).create(PASSPHRASE, name="Anima").close()
-    commands = {"bare PySide6 (source)": [sys.executable, "-m", "bench.ui_child", "bare"],
-                "Anima from source": [sys.executable, "-m", "ui", "--first-paint"]}
+    commands = {
+        "bare PySide6 (source)": [sys.executable, "-m", "bench.ui_child", "bare"],
+        "Anima from source": [sys.executable, "-m", "ui", "--first-paint"],
+    }
     if have_bundle:
         commands["Anima bundle"] = [str(BUNDLE), "--first-paint"]
-    launches = {name: statistics.median(painted_ms(c, env) for _ in range(args.launches))
-                for name, c in commands.items()}
+    launches = {
+        name: statistics.median(painted_ms(c, env) for _ in range(args.launches)) for name, c in commands.items()
+    }
     rows = [[name, round(ms, 1)] for name, ms in launches.items()]
     if have_bundle:
         rows.append(["ratio bundle / source", round(launches["Anima bundle"] / launches["Anima from source"], 2)])
     table(f"bundle: process start to first painted window (median of {args.launches})", ["window", "ms"], rows)
-    figures.update(bare_ms=round(launches["bare PySide6 (source)"], 1),
-                   source_paint_ms=round(launches["Anima from source"], 1))
+    figures.update(
+        bare_ms=round(launches["bare PySide6 (source)"], 1), source_paint_ms=round(launches["Anima from source"], 1)
+    )
     if have_bundle:
-        figures.update(bundle_paint_ms=round(launches["Anima bundle"], 1),
-                       bundle_vs_source=round(launches["Anima bundle"] / launches["Anima from source"], 2))
+        figures.update(
+            bundle_paint_ms=round(launches["Anima bundle"], 1),
+            bundle_vs_source=round(launches["Anima bundle"] / launches["Anima from source"], 2),
+        )
 
-    runs = {"from source, embedder on ONNX Runtime": selftest([sys.executable, "-m", "ui", "--selftest"], env),
-            "from source, embedder on torch (before)": selftest([sys.executable, "-m", "bench.bundle",
-                                                                 "--child-torch"], env)}
+    runs = {
+        "from source, embedder on ONNX Runtime": selftest([sys.executable, "-m", "ui", "--selftest"], env),
+        "from source, embedder on torch (before)": selftest(
+            [sys.executable, "-m", "bench.bundle", "--child-torch"], env
+        ),
+    }
     if have_bundle:
         runs["bundle"] = selftest([str(BUNDLE), "--selftest"], env)
-    table("bundle: resident memory after one turn (selftest, real models)", ["run", "embedder", "MB",
-                                                                              "unlock_s", "turn_s"],
-          [[name, r["embedder"], r["rss_mb"], r["steps"].get("unlock"), r["steps"].get("turn")]
-           for name, r in runs.items()])
-    figures.update(rss_source_onnx_mb=runs["from source, embedder on ONNX Runtime"]["rss_mb"],
-                   rss_source_torch_mb=runs["from source, embedder on torch (before)"]["rss_mb"])
+    table(
+        "bundle: resident memory after one turn (selftest, real models)",
+        ["run", "embedder", "MB", "unlock_s", "turn_s"],
+        [
+            [name, r["embedder"], r["rss_mb"], r["steps"].get("unlock"), r["steps"].get("turn")]
+            for name, r in runs.items()
+        ],
+    )
+    figures.update(
+        rss_source_onnx_mb=runs["from source, embedder on ONNX Runtime"]["rss_mb"],
+        rss_source_torch_mb=runs["from source, embedder on torch (before)"]["rss_mb"],
+    )
     if have_bundle:
         figures["rss_bundle_mb"] = runs["bundle"]["rss_mb"]
     tmp.cleanup()

@@ -36,6 +36,7 @@ class CrashResults:
 def writer(home: str) -> None:
     """Write forever, printing 'ack N ms' after each committed write."""
     from anima.store import Home
+
     soul = Home(home).unlock(PASSPHRASE)
     n = int(soul.query("SELECT count(*) AS n FROM messages")[0]["n"])
     print("ready", flush=True)
@@ -51,6 +52,7 @@ def writer(home: str) -> None:
 
 def run(kills: int, seed: int = 7, home: str | None = None) -> CrashResults:
     from anima.store import Home
+
     rng = random.Random(seed)
     tmp = None
     if home is None:
@@ -63,8 +65,13 @@ def run(kills: int, seed: int = 7, home: str | None = None) -> CrashResults:
     env = {**os.environ, "PYTHONPATH": str(root)}
     try:
         for _ in range(kills):
-            proc = subprocess.Popen([sys.executable, "-c", f"from bench.crashloop import writer; writer({home!r})"],
-                                    stdout=subprocess.PIPE, text=True, env=env, cwd=root)
+            proc = subprocess.Popen(
+                [sys.executable, "-c", f"from bench.crashloop import writer; writer({home!r})"],
+                stdout=subprocess.PIPE,
+                text=True,
+                env=env,
+                cwd=root,
+            )
             line = proc.stdout.readline()
             if line.strip() != "ready":
                 proc.kill()

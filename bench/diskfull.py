@@ -35,9 +35,13 @@ def small_disk(size: str = "8m"):
     with tempfile.TemporaryDirectory(prefix="anima-disk-") as tmp:
         where = Path(tmp) / "disk"
         where.mkdir()
-        if os.geteuid() != 0 or not shutil.which("mount") or subprocess.run(
-                ["mount", "-t", "tmpfs", "-o", f"size={size},mode=0700", "tmpfs", str(where)],
-                capture_output=True).returncode:
+        if (
+            os.geteuid() != 0
+            or not shutil.which("mount")
+            or subprocess.run(
+                ["mount", "-t", "tmpfs", "-o", f"size={size},mode=0700", "tmpfs", str(where)], capture_output=True
+            ).returncode
+        ):
             yield None
             return
         try:
@@ -76,6 +80,7 @@ def companion(home, learns: bool = False):
     from anima.companion import Companion
     from anima.models.fake import FakeEmbedder
     from bench.killpaths import _answering_model
+
     c = Companion.create(home, PASSPHRASE, "Anima", _answering_model(), FakeEmbedder(), user_name="Ada")
     c.indexer_thread.join()
     c.reflector.evaluation = c.reflector.creation = None
@@ -89,6 +94,7 @@ def count(soul, table: str) -> int:
 
 def _case(step: str, fn) -> Case:
     from anima.errors import KnownError
+
     try:
         said = fn()
         return Case(step, True, said)
@@ -103,6 +109,7 @@ def run_cases(disk: Path, command_line: bool = True) -> list[Case]:
     from anima.errors import DiskError, DiskFull
     from anima.store import Home
     from anima.store.soul import Soul
+
     home = Home(disk / "home")
     c = companion(home)
 
@@ -211,9 +218,11 @@ def run_cases(disk: Path, command_line: bool = True) -> list[Case]:
         with full(disk):
             message = expect_full(lambda: other.import_core(disk / "core.anima", EXPORT_PASSPHRASE, PASSPHRASE))
             # The empty lock files may stay; the folder the import made goes when nothing else is in it.
-            assert not other.exists() and not [p for p in (other.dir.iterdir() if other.dir.exists() else ())
-                                               if p.name not in ("soul.key", ".soul.lock", ".soul.key.lock")], \
-                "a half-imported soul was left"
+            assert not other.exists() and not [
+                p
+                for p in (other.dir.iterdir() if other.dir.exists() else ())
+                if p.name not in ("soul.key", ".soul.lock", ".soul.key.lock")
+            ], "a half-imported soul was left"
         other.import_core(disk / "core.anima", EXPORT_PASSPHRASE, PASSPHRASE, replace=other.exists())
         with other.unlock(PASSPHRASE) as s:
             s.check()
@@ -250,12 +259,22 @@ def run_cases(disk: Path, command_line: bool = True) -> list[Case]:
         home.unlock(PASSPHRASE).close()
         return message
 
-    cases = [_case(step, fn) for step, fn in (("a turn", turn), ("learning", learning), ("quick reflection", quick),
-                                               ("deep reflection", deep), ("forgetting", forgetting),
-                                               ("making again", making_again),
-                                               ("export", export), ("import", import_),
-                                               ("passphrase change", passphrase), ("closing", close),
-                                               ("opening", opening))]
+    cases = [
+        _case(step, fn)
+        for step, fn in (
+            ("a turn", turn),
+            ("learning", learning),
+            ("quick reflection", quick),
+            ("deep reflection", deep),
+            ("forgetting", forgetting),
+            ("making again", making_again),
+            ("export", export),
+            ("import", import_),
+            ("passphrase change", passphrase),
+            ("closing", close),
+            ("opening", opening),
+        )
+    ]
     if command_line:
         cases += command_line_cases(disk, home)
     return cases
@@ -263,18 +282,34 @@ def run_cases(disk: Path, command_line: bool = True) -> list[Case]:
 
 def command_line_cases(disk: Path, home) -> list[Case]:
     """`python -m anima` on the full disk: one line, exit 2, no traceback."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "ANIMA_HOME": str(home.dir), "ANIMA_PASSPHRASE": PASSPHRASE,
-           "ANIMA_SETTINGS": str(Path(home.dir).parent / "settings.json"),  # never the user's own data folder
-           "ANIMA_EXPORT_PASSPHRASE": EXPORT_PASSPHRASE, "ANIMA_NEW_PASSPHRASE": "another passphrase"}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "ANIMA_HOME": str(home.dir),
+        "ANIMA_PASSPHRASE": PASSPHRASE,
+        "ANIMA_SETTINGS": str(Path(home.dir).parent / "settings.json"),  # never the user's own data folder
+        "ANIMA_EXPORT_PASSPHRASE": EXPORT_PASSPHRASE,
+        "ANIMA_NEW_PASSPHRASE": "another passphrase",
+    }
     out = []
-    for step, args in (("anima check", ["check"]), ("anima export", ["export", str(disk / "cli.anima")]),
-                       ("anima import", ["--home", str(disk / "cli-home"), "import", str(disk / "core.anima")]),
-                       ("anima passphrase", ["passphrase"])):
+    for step, args in (
+        ("anima check", ["check"]),
+        ("anima export", ["export", str(disk / "cli.anima")]),
+        ("anima import", ["--home", str(disk / "cli-home"), "import", str(disk / "core.anima")]),
+        ("anima passphrase", ["passphrase"]),
+    ):
         with full(disk):
-            r = subprocess.run([sys.executable, "-m", "anima", *args], capture_output=True, text=True, env=env,
-                               cwd=ROOT, timeout=300)
+            r = subprocess.run(
+                [sys.executable, "-m", "anima", *args], capture_output=True, text=True, env=env, cwd=ROOT, timeout=300
+            )
         lines = r.stderr.strip().splitlines()
         ok = r.returncode == 2 and len(lines) == 1 and "full" in lines[0]
-        out.append(Case(step, ok, lines[-1] if lines else f"exit {r.returncode}, nothing said",
-                        traceback="Traceback" in r.stderr))
+        out.append(
+            Case(
+                step,
+                ok,
+                lines[-1] if lines else f"exit {r.returncode}, nothing said",
+                traceback="Traceback" in r.stderr,
+            )
+        )
     return out

@@ -77,4 +77,5 @@ class FirstToken:
             finally:
                 self.read_tokens += len(tokens)
                 self.read_ms += (time.perf_counter() - t) * 1000
+
         llm.eval = eval

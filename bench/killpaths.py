@@ -37,8 +37,16 @@ EXPORT_PASSPHRASE = "kill-loop export passphrase"
 PATHS = ("turn", "deep", "forget", "export", "import", "passphrase")
 # What may stay in a home between programs: the soul, its WAL and shared memory, its key, the exported core, and
 # the two empty lock files (anima/store/locks.py).
-ALLOWED = {"soul.db", "soul.db-wal", "soul.db-shm", "soul.key", "export.anima", "imported", ".soul.lock",
-           ".soul.key.lock"}
+ALLOWED = {
+    "soul.db",
+    "soul.db-wal",
+    "soul.db-shm",
+    "soul.key",
+    "export.anima",
+    "imported",
+    ".soul.lock",
+    ".soul.key.lock",
+}
 
 
 @dataclass
@@ -60,6 +68,7 @@ class PathResults:
 
 # ---- the child ----------------------------------------------------------------------------------------------
 
+
 def _answering_model():
     """The fake chat model, answering every structured call (learning, quick and deep reflection) with a small
     valid answer and every reply with words."""
@@ -69,8 +78,10 @@ def _answering_model():
         def stream_text(self, messages, *, max_tokens, temperature, stop, cancel, schema):
             if not self.queue:
                 self.queue.append(_answer(schema, messages))
-            return super().stream_text(messages, max_tokens=max_tokens, temperature=temperature, stop=stop,
-                                       cancel=cancel, schema=schema)
+            return super().stream_text(
+                messages, max_tokens=max_tokens, temperature=temperature, stop=stop, cancel=cancel, schema=schema
+            )
+
     return Answering()
 
 
@@ -82,14 +93,39 @@ def _answer(schema: dict | None, messages) -> str:
         number = (re.findall(r"notebook number (\d+)", said) or [n])[-1]
         return json.dumps({"facts": [{"fact": f"notebook number {number} is on the shelf", "replaces": 0}]})
     if "inner_state" in props:
-        return json.dumps({"read": {"noticed": False, "valence": 0, "arousal": 0, "dominance": 5, "label": "",
-                                    "confidence": 0, "evidence_type": "wording", "evidence": ""},
-                           "inner_state": f"Thinking about notebook {n}.", "hold": [], "drop": []})
+        return json.dumps(
+            {
+                "read": {
+                    "noticed": False,
+                    "valence": 0,
+                    "arousal": 0,
+                    "dominance": 5,
+                    "label": "",
+                    "confidence": 0,
+                    "evidence_type": "wording",
+                    "evidence": "",
+                },
+                "inner_state": f"Thinking about notebook {n}.",
+                "hold": [],
+                "drop": [],
+            }
+        )
     if "episodes" in props:
         lines = re.findall(r"^(\d+)\. \[", said, re.M)  # the messages as deep reflection numbers them
         first = re.findall(r"^1\. \[[^\]]*\] [^:]*: (.*)$", said, re.M)  # an episode is about what was said
-        episodes = [{"messages": [int(x) for x in lines[:2]], "summary": f"Talk of {first[0]}" if first else "", "emotional_arc": "calm",
-                     "significance": 5, "self_assessment": "I listened."}] if len(lines) >= 2 else []
+        episodes = (
+            [
+                {
+                    "messages": [int(x) for x in lines[:2]],
+                    "summary": f"Talk of {first[0]}" if first else "",
+                    "emotional_arc": "calm",
+                    "significance": 5,
+                    "self_assessment": "I listened.",
+                }
+            ]
+            if len(lines) >= 2
+            else []
+        )
         return json.dumps({"episodes": episodes, **({"feedback": []} if "feedback" in props else {})})
     if "growth" in props:
         return json.dumps({"growth": [], "insights": [], "identity": ""})
@@ -103,6 +139,7 @@ def child(home: str, path: str, seed: int) -> None:
     rng = random.Random(seed)
     say = lambda *words: print(*words, flush=True)  # noqa: E731
     from anima.store import Home
+
     h = Home(home)
     which = _current(h)
     if path == "passphrase":
@@ -126,6 +163,7 @@ def child(home: str, path: str, seed: int) -> None:
             say("imported")
     from anima.companion import Companion
     from anima.models.fake import FakeEmbedder
+
     c = Companion(h, h.unlock(PASSPHRASES[which]), _answering_model(), FakeEmbedder(), background=False)
     c.start_background()
     c.indexer_thread.join()
@@ -144,8 +182,9 @@ def child(home: str, path: str, seed: int) -> None:
         elif path == "deep":
             words = {}  # each message's own word
             for i in range(4):
-                words[c.messages.record("user" if i % 2 == 0 else "companion",
-                                        f"Notebook {n} line {i} dw{n}x{i}.")] = f"dw{n}x{i}"
+                words[c.messages.record("user" if i % 2 == 0 else "companion", f"Notebook {n} line {i} dw{n}x{i}.")] = (
+                    f"dw{n}x{i}"
+                )
             # A forget took a message these were made of (below, or cut short before it said so): this run makes
             # them again (reflect/regenerate.py), and the old ones go.
             for eid in c.episodes.flagged():
@@ -167,6 +206,7 @@ def child(home: str, path: str, seed: int) -> None:
 def _current(home) -> str:
     """Which passphrase opens the home now (a passphrase change may have been cut short)."""
     from anima.errors import WrongPassphrase
+
     keyfile = home.keyfile()
     for which in ("a", "b"):
         try:
@@ -179,9 +219,11 @@ def _current(home) -> str:
 
 # ---- the parent -----------------------------------------------------------------------------------------------
 
+
 def run(kills: int, seed: int = 11, home: str | None = None, paths=PATHS, log=None, progress=None) -> PathResults:
     """`log(line)`: what went wrong, as it happens; `progress(results)`: after every kill's checks."""
     from anima.store import Home, keys
+
     rng = random.Random(seed)
     tmp = None
     if home is None:
@@ -237,9 +279,18 @@ def run(kills: int, seed: int = 11, home: str | None = None, paths=PATHS, log=No
 
 def _kill_one(root: Path, env: dict, home: str, path: str, rng: random.Random) -> tuple[list[str], str]:
     with tempfile.TemporaryFile("w+") as err:
-        proc = subprocess.Popen([sys.executable, "-c", f"from bench.killpaths import child; "
-                                 f"child({home!r}, {path!r}, {rng.randrange(10**9)})"],
-                                stdout=subprocess.PIPE, stderr=err, text=True, env=env, cwd=root)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                f"from bench.killpaths import child; child({home!r}, {path!r}, {rng.randrange(10**9)})",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=err,
+            text=True,
+            env=env,
+            cwd=root,
+        )
         line = proc.stdout.readline()
         if line.strip() != "ready":
             proc.kill()
@@ -262,6 +313,7 @@ def _opened(h, acked: str, res: PathResults) -> str:
     """After a passphrase change was killed: which passphrase opens the soul, the last acknowledged one ("old")
     or the one being set ("new")? Neither is an integrity failure."""
     from anima.errors import WrongPassphrase
+
     other = "b" if acked == "a" else "a"
     for which, label in ((acked, "old"), (other, "new")):
         try:
@@ -279,6 +331,7 @@ def _restart(h, which: str, kept: set, gone: set, res: PathResults, log) -> None
     from anima.retrieval.indexer import Indexer
     from anima.store import Home
     from anima.store.kinds import KINDS
+
     t = time.perf_counter()
     try:
         soul = h.unlock(PASSPHRASES[which])
@@ -322,6 +375,7 @@ def _restart(h, which: str, kept: set, gone: set, res: PathResults, log) -> None
     core = h.dir / "export.anima"
     if core.exists():
         from anima.store import core as core_module
+
         try:
             core_module.read_core(core, EXPORT_PASSPHRASE)
         except Exception:
@@ -342,8 +396,13 @@ def _forgotten_back(soul, item_id: int, word: str) -> bool:
         return True
     if soul.query("SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?", (f'"{word}"',)):
         return True
-    return bool(soul.query("SELECT 1 FROM embeddings WHERE item_kind = 'message' AND item_id = ? AND NOT EXISTS "
-                           "(SELECT 1 FROM messages WHERE id = ?)", (item_id, item_id)))
+    return bool(
+        soul.query(
+            "SELECT 1 FROM embeddings WHERE item_kind = 'message' AND item_id = ? AND NOT EXISTS "
+            "(SELECT 1 FROM messages WHERE id = ?)",
+            (item_id, item_id),
+        )
+    )
 
 
 def _present(soul, table: str, item_id: int) -> bool:

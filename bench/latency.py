@@ -22,8 +22,18 @@ from anima.store import Home
 from . import locomo
 from .report import emit, percentile, say, table
 
-PREFIXES = ["", "I remember that ", "They told me ", "Noted: ", "Earlier: ", "Once, ", "A while ago: ",
-            "Worth keeping: ", "From our chat: ", "It came up that "]
+PREFIXES = [
+    "",
+    "I remember that ",
+    "They told me ",
+    "Noted: ",
+    "Earlier: ",
+    "Once, ",
+    "A while ago: ",
+    "Worth keeping: ",
+    "From our chat: ",
+    "It came up that ",
+]
 
 
 def build(soul, indexer, texts, vectors, n, rng):
@@ -39,12 +49,17 @@ def build(soul, indexer, texts, vectors, n, rng):
         v = vectors[j] + rng_np.normal(0, 0.02, vectors.shape[1]).astype(np.float32)
         vecs.append(v / np.linalg.norm(v))
     with soul.transaction() as con:
-        con.executemany("INSERT INTO memories(kind, content, source, valid_from, created_at) "
-                        "VALUES ('fact', ?, 'user_stated', ?, ?)", rows)
+        con.executemany(
+            "INSERT INTO memories(kind, content, source, valid_from, created_at) "
+            "VALUES ('fact', ?, 'user_stated', ?, ?)",
+            rows,
+        )
         ids = [r[0] for r in con.execute("SELECT id FROM memories ORDER BY id")]
         matrix = np.vstack(vecs).astype("<f4")
-        con.executemany("INSERT INTO embeddings VALUES ('memory', ?, ?, ?, ?)",
-                        [(i, indexer.embedder.name, matrix.shape[1], matrix[k].tobytes()) for k, i in enumerate(ids)])
+        con.executemany(
+            "INSERT INTO embeddings VALUES ('memory', ?, ?, ?, ?)",
+            [(i, indexer.embedder.name, matrix.shape[1], matrix[k].tobytes()) for k, i in enumerate(ids)],
+        )
     indexer.load()
     if len(indexer.index) >= indexer.index.APPROXIMATE_FROM:
         indexer.index.build()
@@ -61,8 +76,8 @@ def main(argv=None) -> int:
     args = p.parse_args(argv or [])
     rng = random.Random(0)
     data = locomo.load()
-    texts = [t for _, t in locomo.turns(data)][:args.base_texts]
-    questions = [q["question"] for item in data for q in item["qa"]][:args.queries]
+    texts = [t for _, t in locomo.turns(data)][: args.base_texts]
+    questions = [q["question"] for item in data for q in item["qa"]][: args.queries]
     embedder = MiniLMEmbedder()
     t = time.perf_counter()
     vectors = embedder.embed_batch(texts)
@@ -92,13 +107,28 @@ def main(argv=None) -> int:
                 exact = {k for k, _ in indexer.index.search(qv, 10, exact=True)}
                 agree.append(len(approx & exact) / 10)
             soul.close()
-        last = {"memories": n, "p50_ms": round(percentile(times, 50), 2), "p95_ms": round(percentile(times, 95), 2),
-                "recall_vs_exact@10": round(float(np.mean(agree)), 4)}
-        rows.append([n, last["p50_ms"], last["p95_ms"], last["recall_vs_exact@10"],
-                     "hnsw" if n >= indexer.index.APPROXIMATE_FROM else "exact", round(built_s, 1)])
+        last = {
+            "memories": n,
+            "p50_ms": round(percentile(times, 50), 2),
+            "p95_ms": round(percentile(times, 95), 2),
+            "recall_vs_exact@10": round(float(np.mean(agree)), 4),
+        }
+        rows.append(
+            [
+                n,
+                last["p50_ms"],
+                last["p95_ms"],
+                last["recall_vs_exact@10"],
+                "hnsw" if n >= indexer.index.APPROXIMATE_FROM else "exact",
+                round(built_s, 1),
+            ]
+        )
         say(f"{n} memories: p50 {last['p50_ms']} ms, p95 {last['p95_ms']} ms")
-    table("latency: one recall (query embedding, BM25, vectors, fusion, re-rank), real questions",
-          ["memories", "p50_ms", "p95_ms", "recall_vs_exact@10", "vectors", "build_s"], rows)
+    table(
+        "latency: one recall (query embedding, BM25, vectors, fusion, re-rank), real questions",
+        ["memories", "p50_ms", "p95_ms", "recall_vs_exact@10", "vectors", "build_s"],
+        rows,
+    )
 
     # Ingest: the app's path for storing messages against the bare embedder on the same texts.
     sample = texts[:1000]
@@ -106,20 +136,29 @@ def main(argv=None) -> int:
     for _ in range(2):  # alternated, so neither always runs on a warmer machine
         t = time.perf_counter()
         for i in range(0, len(sample), 64):
-            embedder.embed_batch(sample[i:i + 64])
+            embedder.embed_batch(sample[i : i + 64])
         bare_rates.append(len(sample) / (time.perf_counter() - t))
         with tempfile.TemporaryDirectory(prefix="anima-bench-") as tmp:
             soul = Home(tmp).create("bench passphrase")
             conversation = Messages(soul, Indexer(soul, embedder))
             t = time.perf_counter()
             for i in range(0, len(sample), 64):
-                conversation.record_many([NewMessage("user", s) for s in sample[i:i + 64]])
+                conversation.record_many([NewMessage("user", s) for s in sample[i : i + 64]])
             our_rates.append(len(sample) / (time.perf_counter() - t))
             soul.close()
     bare, ours = max(bare_rates), max(our_rates)
-    table("ingest: storing 1,000 messages (SQLCipher, FTS, vectors) against the bare embedder",
-          ["path", "per_s"], [["bare embedder", round(bare, 1)], ["anima ingest", round(ours, 1)],
-                              ["ratio", round(ours / bare, 3)]])
-    emit("latency", {**last, "ingest_per_s": round(ours, 1), "bare_embed_per_s": round(bare, 1),
-                     "ingest_ratio": round(ours / bare, 3)})
+    table(
+        "ingest: storing 1,000 messages (SQLCipher, FTS, vectors) against the bare embedder",
+        ["path", "per_s"],
+        [["bare embedder", round(bare, 1)], ["anima ingest", round(ours, 1)], ["ratio", round(ours / bare, 3)]],
+    )
+    emit(
+        "latency",
+        {
+            **last,
+            "ingest_per_s": round(ours, 1),
+            "bare_embed_per_s": round(bare, 1),
+            "ingest_ratio": round(ours / bare, 3),
+        },
+    )
     return 0

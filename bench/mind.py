@@ -22,8 +22,10 @@ def long_prompt(model: LlamaChatModel, run: int, target_tokens: int = 1500) -> l
         lines.append(f"{speaker}: {said}")
         if len(lines) % 10 == 0 and len(model.tokenize(text + "\n".join(lines))) >= target_tokens - 30:
             break
-    return [{"role": "system", "content": text + "\n".join(lines)},
-            {"role": "user", "content": "What should I cook tonight? Answer in a few sentences."}]
+    return [
+        {"role": "system", "content": text + "\n".join(lines)},
+        {"role": "user", "content": "What should I cook tonight? Answer in a few sentences."},
+    ]
 
 
 def timed(pieces) -> tuple[float, float, int]:
@@ -39,21 +41,29 @@ def timed(pieces) -> tuple[float, float, int]:
 
 
 def raw_pieces(llm, messages, repeat_penalty):
-    for chunk in llm.create_chat_completion(messages, stream=True, max_tokens=GEN_TOKENS, temperature=0.0,
-                                            repeat_penalty=repeat_penalty):
+    for chunk in llm.create_chat_completion(
+        messages, stream=True, max_tokens=GEN_TOKENS, temperature=0.0, repeat_penalty=repeat_penalty
+    ):
         if chunk["choices"][0]["delta"].get("content"):
             yield chunk
 
 
 def bench_generation(runs: int) -> dict:
     import llama_cpp
+
     ours = LlamaChatModel(n_ctx=4096).start_loading()
     ours.llama  # loaded: running_from now names the file it runs from (the re-encoded copy)
     # The same file and cache types as ours: what is compared is our interface, not the weights.
-    raw = llama_cpp.Llama(str(ours.running_from), n_ctx=4096,
-                          n_gpu_layers=0 if not llama_cpp.llama_supports_gpu_offload() else -1,
-                          n_threads=machine_threads(), n_threads_batch=machine_threads(), seed=0, verbose=False,
-                          type_k=llama_cpp.GGML_TYPE_Q8_0)
+    raw = llama_cpp.Llama(
+        str(ours.running_from),
+        n_ctx=4096,
+        n_gpu_layers=0 if not llama_cpp.llama_supports_gpu_offload() else -1,
+        n_threads=machine_threads(),
+        n_threads_batch=machine_threads(),
+        seed=0,
+        verbose=False,
+        type_k=llama_cpp.GGML_TYPE_Q8_0,
+    )
     r_ttft, r_tps, o_ttft, o_tps, prompt_tokens = [], [], [], [], 0
     for run in range(runs):
         prompt = long_prompt(ours, run)
@@ -70,9 +80,15 @@ def bench_generation(runs: int) -> dict:
     raw.close()
     ours.close()
     m = statistics.median
-    return {"prompt_tokens": prompt_tokens, "raw_ttft_ms": round(m(r_ttft), 1), "ttft_ms": round(m(o_ttft), 1),
-            "ttft_ratio": round(m(o_ttft) / m(r_ttft), 3), "raw_tok_s": round(m(r_tps), 1),
-            "tok_s": round(m(o_tps), 1), "tok_s_ratio": round(m(o_tps) / m(r_tps), 3)}
+    return {
+        "prompt_tokens": prompt_tokens,
+        "raw_ttft_ms": round(m(r_ttft), 1),
+        "ttft_ms": round(m(o_ttft), 1),
+        "ttft_ratio": round(m(o_ttft) / m(r_ttft), 3),
+        "raw_tok_s": round(m(r_tps), 1),
+        "tok_s": round(m(o_tps), 1),
+        "tok_s_ratio": round(m(o_tps) / m(r_tps), 3),
+    }
 
 
 def bench_structured(calls: int) -> dict:
@@ -82,16 +98,22 @@ def bench_structured(calls: int) -> dict:
     for moment in moments:
         t = time.perf_counter()
         try:
-            ask_structured(model, [{"role": "system", "content": CREATION_PROMPT},
-                                   {"role": "user", "content": f"Moment: {moment}"}], PART_CREATION_SCHEMA,
-                           what="part")
+            ask_structured(
+                model,
+                [{"role": "system", "content": CREATION_PROMPT}, {"role": "user", "content": f"Moment: {moment}"}],
+                PART_CREATION_SCHEMA,
+                what="part",
+            )
             valid += 1
         except StructuredOutputFailed as e:
             tries.append(len(e.attempts))
         seconds.append(time.perf_counter() - t)
     model.close()
-    return {"structured_calls": len(moments), "structured_valid_rate": round(valid / len(moments), 3),
-            "structured_median_s": round(statistics.median(seconds), 2)}
+    return {
+        "structured_calls": len(moments),
+        "structured_valid_rate": round(valid / len(moments), 3),
+        "structured_median_s": round(statistics.median(seconds), 2),
+    }
 
 
 def bench_embedder(n: int) -> dict:
@@ -102,8 +124,11 @@ def bench_embedder(n: int) -> dict:
     load_s = time.perf_counter() - t
     t = time.perf_counter()
     e.embed_batch(texts)
-    return {"embed_texts": len(texts), "embed_per_s": round(len(texts) / (time.perf_counter() - t), 1),
-            "embed_load_s": round(load_s, 2)}
+    return {
+        "embed_texts": len(texts),
+        "embed_per_s": round(len(texts) / (time.perf_counter() - t), 1),
+        "embed_load_s": round(load_s, 2),
+    }
 
 
 def main(argv=None) -> int:
@@ -116,19 +141,36 @@ def main(argv=None) -> int:
     if args.locomo:
         locomo.DEFAULT = args.locomo
     gen = bench_generation(args.runs)
-    table(f"mind: default model, ~{gen['prompt_tokens']}-token prompt, {GEN_TOKENS} tokens out, "
-          f"median of {args.runs}", ["path", "ttft_ms", "tok_s"],
-          [["raw llama-cpp-python", gen["raw_ttft_ms"], gen["raw_tok_s"]],
-           ["anima LlamaChatModel", gen["ttft_ms"], gen["tok_s"]],
-           ["ratio (ours / raw)", gen["ttft_ratio"], gen["tok_s_ratio"]]])
+    table(
+        f"mind: default model, ~{gen['prompt_tokens']}-token prompt, {GEN_TOKENS} tokens out, median of {args.runs}",
+        ["path", "ttft_ms", "tok_s"],
+        [
+            ["raw llama-cpp-python", gen["raw_ttft_ms"], gen["raw_tok_s"]],
+            ["anima LlamaChatModel", gen["ttft_ms"], gen["tok_s"]],
+            ["ratio (ours / raw)", gen["ttft_ratio"], gen["tok_s_ratio"]],
+        ],
+    )
     st = bench_structured(args.structured_calls)
-    table("mind: structured output, part-creation schema", ["calls", "valid_rate", "median_s"],
-          [[st["structured_calls"], st["structured_valid_rate"], st["structured_median_s"]]])
+    table(
+        "mind: structured output, part-creation schema",
+        ["calls", "valid_rate", "median_s"],
+        [[st["structured_calls"], st["structured_valid_rate"], st["structured_median_s"]]],
+    )
     em = bench_embedder(args.embed_texts)
-    table("mind: embedder (all-MiniLM-L6-v2, CPU)", ["texts", "per_s", "load_s"],
-          [[em["embed_texts"], em["embed_per_s"], em["embed_load_s"]]])
-    emit("mind", {**{k: gen[k] for k in ("raw_ttft_ms", "ttft_ms", "ttft_ratio", "raw_tok_s", "tok_s")},
-                  "structured_valid_rate": st["structured_valid_rate"], "embed_per_s": em["embed_per_s"],
-                  "tok_s_ratio": gen["tok_s_ratio"], "structured_median_s": st["structured_median_s"],
-                  "prompt_tokens": gen["prompt_tokens"]})
+    table(
+        "mind: embedder (all-MiniLM-L6-v2, CPU)",
+        ["texts", "per_s", "load_s"],
+        [[em["embed_texts"], em["embed_per_s"], em["embed_load_s"]]],
+    )
+    emit(
+        "mind",
+        {
+            **{k: gen[k] for k in ("raw_ttft_ms", "ttft_ms", "ttft_ratio", "raw_tok_s", "tok_s")},
+            "structured_valid_rate": st["structured_valid_rate"],
+            "embed_per_s": em["embed_per_s"],
+            "tok_s_ratio": gen["tok_s_ratio"],
+            "structured_median_s": st["structured_median_s"],
+            "prompt_tokens": gen["prompt_tokens"],
+        },
+    )
     return 0

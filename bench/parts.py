@@ -39,47 +39,97 @@ from .first_token import FirstToken
 from .report import emit, percentile, say, table
 
 RETRIES = 2
-SUBJECTS = ["dogs", "the math homework", "Roly", "report style", "the garden", "sleep", "the budget", "running",
-            "the new job", "Taylor", "the sister", "cooking", "the move", "the guitar", "deadlines", "the cat",
-            "the trip to Lisbon", "the landlord", "the thesis", "the team meeting"]
+SUBJECTS = [
+    "dogs",
+    "the math homework",
+    "Roly",
+    "report style",
+    "the garden",
+    "sleep",
+    "the budget",
+    "running",
+    "the new job",
+    "Taylor",
+    "the sister",
+    "cooking",
+    "the move",
+    "the guitar",
+    "deadlines",
+    "the cat",
+    "the trip to Lisbon",
+    "the landlord",
+    "the thesis",
+    "the team meeting",
+]
 MOODS = ["Worry", "Curiosity", "Care", "Frustration", "Hope", "Pride", "Caution", "Tenderness"]
-CUES = ["mentions {s}", "asks about {s}", "sounds tired of {s}", "is late with {s}", "jokes about {s}",
-        "plans {s}", "worries about {s}", "avoids {s}"]
-QUERIES = ["Ada worries about the budget again", "I walked past a dog park today", "Roly asks about the build",
-           "Can you rewrite the report with examples?", "I did not sleep well", "The landlord called about the move",
-           "Taylor wants the summary by Friday", "My sister is visiting", "I finished the thesis chapter",
-           "Any ideas for cooking tonight?"]
-MOMENTS = ["Ada said her sister is moving in next week and she feels anxious about space.",
-           "Ada rejected my report: too fluffy, she wants specific examples and no buzzwords.",
-           "Ada has to finish her math homework today and keeps putting it off.",
-           "Ada met a new colleague, Roly, who reviews her code and is blunt.",
-           "Ada mentioned she is training for a 10k run in May.",
-           "Ada was upset that I forgot her cat's name.",
-           "Ada is planning a trip to Lisbon and is worried about the budget.",
-           "Ada said she cannot sleep before big meetings.",
-           "Sam told me his father died last spring and he still cannot open the letters.",
-           "Lee laughed when I mixed up her two cats, Miso and Tofu.",
-           "Priya starts a new job at a bakery on Monday and is nervous about the early shifts.",
-           "Jon keeps asking me to write his essays for him."]
+CUES = [
+    "mentions {s}",
+    "asks about {s}",
+    "sounds tired of {s}",
+    "is late with {s}",
+    "jokes about {s}",
+    "plans {s}",
+    "worries about {s}",
+    "avoids {s}",
+]
+QUERIES = [
+    "Ada worries about the budget again",
+    "I walked past a dog park today",
+    "Roly asks about the build",
+    "Can you rewrite the report with examples?",
+    "I did not sleep well",
+    "The landlord called about the move",
+    "Taylor wants the summary by Friday",
+    "My sister is visiting",
+    "I finished the thesis chapter",
+    "Any ideas for cooking tonight?",
+]
+MOMENTS = [
+    "Ada said her sister is moving in next week and she feels anxious about space.",
+    "Ada rejected my report: too fluffy, she wants specific examples and no buzzwords.",
+    "Ada has to finish her math homework today and keeps putting it off.",
+    "Ada met a new colleague, Roly, who reviews her code and is blunt.",
+    "Ada mentioned she is training for a 10k run in May.",
+    "Ada was upset that I forgot her cat's name.",
+    "Ada is planning a trip to Lisbon and is worried about the budget.",
+    "Ada said she cannot sleep before big meetings.",
+    "Sam told me his father died last spring and he still cannot open the letters.",
+    "Lee laughed when I mixed up her two cats, Miso and Tofu.",
+    "Priya starts a new job at a bakery on Monday and is nervous about the early shifts.",
+    "Jon keeps asking me to write his essays for him.",
+]
 
 
 def synthetic(i: int, rng: random.Random) -> dict:
     s = SUBJECTS[i % len(SUBJECTS)]
     triggers = [c.format(s=s) for c in rng.sample(CUES, 4)]
-    return {"name": f"{s.capitalize()} #{i}", "description": f"I watch over {s} for Ada. I notice when {s} comes "
-            f"up and what helps then.", "suggestions_and_results": [], "core_part": False, "needs_evaluation": False,
-            "originating_event": {"timestamp": "2026-03-01T09:00:00+00:00", "result": f"Ada first mentioned {s}"},
-            "conclude_when": f"When {s} no longer matters to Ada.", "emotion": rng.choice(MOODS),
-            "intensity": rng.choice(["Low", "Medium", "High"]), "personality": "Attentive. I speak briefly.",
-            "triggers": triggers, "phrases": [f"Is this about {s}?"], "responses": ["Leaning in"],
-            "wants": [f"Help Ada with {s}"]}
+    return {
+        "name": f"{s.capitalize()} #{i}",
+        "description": f"I watch over {s} for Ada. I notice when {s} comes up and what helps then.",
+        "suggestions_and_results": [],
+        "core_part": False,
+        "needs_evaluation": False,
+        "originating_event": {"timestamp": "2026-03-01T09:00:00+00:00", "result": f"Ada first mentioned {s}"},
+        "conclude_when": f"When {s} no longer matters to Ada.",
+        "emotion": rng.choice(MOODS),
+        "intensity": rng.choice(["Low", "Medium", "High"]),
+        "personality": "Attentive. I speak briefly.",
+        "triggers": triggers,
+        "phrases": [f"Is this about {s}?"],
+        "responses": ["Leaning in"],
+        "wants": [f"Help Ada with {s}"],
+    }
 
 
 def outcome(i: int) -> dict:
-    return {"predicted_result": "Ada will feel helped", "predicted_result_confidence": "Likely",
-            "predicted_result_timeframe_in_seconds": "3600", "your_suggestion": f"Offer step {i}",
-            "timestamp": f"2026-03-0{1 + i % 9}T10:00:00+00:00",
-            "result": "Accepted" if i % 3 else "Rejected: too vague"}
+    return {
+        "predicted_result": "Ada will feel helped",
+        "predicted_result_confidence": "Likely",
+        "predicted_result_timeframe_in_seconds": "3600",
+        "your_suggestion": f"Offer step {i}",
+        "timestamp": f"2026-03-0{1 + i % 9}T10:00:00+00:00",
+        "result": "Accepted" if i % 3 else "Rejected: too vague",
+    }
 
 
 def store_and_recall(parts: Parts, n: int, rng: random.Random) -> tuple[float, float, float, float]:
@@ -99,9 +149,11 @@ def store_and_recall(parts: Parts, n: int, rng: random.Random) -> tuple[float, f
     patch = []
     for i in range(200):
         pid = rng.choice(ids)
-        ops = [{"op": "add", "path": "/suggestions_and_results/-", "value": outcome(i)},
-               {"op": "replace", "path": "/intensity", "value": rng.choice(["Low", "Medium", "High", "Settled"])},
-               {"op": "add", "path": "/wants/-", "value": f"Check in after step {i}"}]
+        ops = [
+            {"op": "add", "path": "/suggestions_and_results/-", "value": outcome(i)},
+            {"op": "replace", "path": "/intensity", "value": rng.choice(["Low", "Medium", "High", "Settled"])},
+            {"op": "add", "path": "/wants/-", "value": f"Check in after step {i}"},
+        ]
         t = time.perf_counter()
         parts.patch(pid, ops, "ai")
         patch.append((time.perf_counter() - t) * 1000)
@@ -123,15 +175,21 @@ def try_until_valid(ask, check) -> int | None:
             answer = ask(told, n - 1)
         except StructuredOutputFailed as e:
             why = e.attempts[-1].error[:160] if e.attempts else "no attempt"
-            told = [{"role": "assistant", "content": e.attempts[-1].raw[:1500] if e.attempts else ""},
-                    {"role": "user", "content": f"That was not valid: {e.attempts[-1].error if e.attempts else ''}. "
-                                                "Answer again."}]
+            told = [
+                {"role": "assistant", "content": e.attempts[-1].raw[:1500] if e.attempts else ""},
+                {
+                    "role": "user",
+                    "content": f"That was not valid: {e.attempts[-1].error if e.attempts else ''}. Answer again.",
+                },
+            ]
             continue
         why = check(answer)
         if why is None:
             return n
-        told = [{"role": "assistant", "content": json.dumps(answer, ensure_ascii=False)[:1500]},
-                {"role": "user", "content": f"That was refused: {why} Answer again."}]
+        told = [
+            {"role": "assistant", "content": json.dumps(answer, ensure_ascii=False)[:1500]},
+            {"role": "user", "content": f"That was refused: {why} Answer again."},
+        ]
     say(f"  never valid; the last refusal: {why}")
     return None
 
@@ -140,15 +198,27 @@ def created(chat, n: int) -> list[int | None]:
     tries = []
     for moment in MOMENTS[:n]:
         t = time.perf_counter()
-        base = [{"role": "system", "content": schema.CREATION_PROMPT},
-                {"role": "user", "content": f"Moment: {moment}"}]
-        tries.append(try_until_valid(
-            lambda told, tried: ask_structured(chat, base + told, schema.PART_CREATION_SCHEMA, what="part", retries=0,
-                                               temperature=warmer(CREATION_TEMPERATURE, tried), names_only=True),
-            lambda c: schema.problem(schema.part_from_creation(c, "2026-03-02T10:00:00+00:00"))
-            or schema.form_problem(c)))
-        say(f"created part for moment {len(tries)}: {'valid on try ' + str(tries[-1]) if tries[-1] else 'never valid'}"
-            f" ({time.perf_counter() - t:.0f} s)")
+        base = [{"role": "system", "content": schema.CREATION_PROMPT}, {"role": "user", "content": f"Moment: {moment}"}]
+        tries.append(
+            try_until_valid(
+                lambda told, tried: ask_structured(
+                    chat,
+                    base + told,
+                    schema.PART_CREATION_SCHEMA,
+                    what="part",
+                    retries=0,
+                    temperature=warmer(CREATION_TEMPERATURE, tried),
+                    names_only=True,
+                ),
+                lambda c: (
+                    schema.problem(schema.part_from_creation(c, "2026-03-02T10:00:00+00:00")) or schema.form_problem(c)
+                ),
+            )
+        )
+        say(
+            f"created part for moment {len(tries)}: {'valid on try ' + str(tries[-1]) if tries[-1] else 'never valid'}"
+            f" ({time.perf_counter() - t:.0f} s)"
+        )
     return tries
 
 
@@ -162,7 +232,8 @@ def patched(chat, soul, parts: Parts, n: int, rng: random.Random) -> list[int | 
         p = parts.get(pid)
         base = hygiene.prompt(p, [], outcomes_shown(p), "") + [
             {"role": "assistant", "content": json.dumps({"action": "consolidate", "why": "Its log is noisy."})},
-            {"role": "user", "content": DETAIL[Action.CONSOLIDATE]}]
+            {"role": "user", "content": DETAIL[Action.CONSOLIDATE]},
+        ]
 
         def check(answer, pid=pid):
             try:
@@ -170,23 +241,40 @@ def patched(chat, soul, parts: Parts, n: int, rng: random.Random) -> list[int | 
             except InvalidEdit as e:
                 return str(e)
             return None
-        tries.append(try_until_valid(
-            lambda told, tried: ask_structured(chat, base + told, patch_schema(p, outcomes_shown(p)), what="patch",
-                                               retries=0, max_tokens=PATCH_TOKENS,
-                                               temperature=warmer(DEFAULT_TEMPERATURE, tried), names_only=True),
-            check))
+
+        tries.append(
+            try_until_valid(
+                lambda told, tried: ask_structured(
+                    chat,
+                    base + told,
+                    patch_schema(p, outcomes_shown(p)),
+                    what="patch",
+                    retries=0,
+                    max_tokens=PATCH_TOKENS,
+                    temperature=warmer(DEFAULT_TEMPERATURE, tried),
+                    names_only=True,
+                ),
+                check,
+            )
+        )
         say(f"patch {i + 1}: {'valid on try ' + str(tries[-1]) if tries[-1] else 'never valid'}")
     return tries
 
 
 # Three parts every warm message wakes by its triggers, and the messages.
-THREE = [("Homework Focus", "I pull attention back to Ada's homework when it slips.", ["homework"]),
-         ("Roly", "I keep track of Roly, Ada's blunt code reviewer, and the tone that works with him.", ["Roly"]),
-         ("Report Style", "I know how Ada wants reports: concrete examples, no fluff.", ["report"])]
-TURNS = ["Roly asked about my homework report again.", "The report for Roly is late, and so is my homework.",
-         "I worked on the homework report all afternoon; Roly says hi.",
-         "Should I send Roly the report before the homework is done?", "Roly liked the homework report!",
-         "One more report for Roly, then homework."]
+THREE = [
+    ("Homework Focus", "I pull attention back to Ada's homework when it slips.", ["homework"]),
+    ("Roly", "I keep track of Roly, Ada's blunt code reviewer, and the tone that works with him.", ["Roly"]),
+    ("Report Style", "I know how Ada wants reports: concrete examples, no fluff.", ["report"]),
+]
+TURNS = [
+    "Roly asked about my homework report again.",
+    "The report for Roly is late, and so is my homework.",
+    "I worked on the homework report all afternoon; Roly says hi.",
+    "Should I send Roly the report before the homework is done?",
+    "Roly liked the homework report!",
+    "One more report for Roly, then homework.",
+]
 
 
 def warm_ttft(tmp: str, turns: int) -> tuple[float, float, list[list]]:
@@ -209,7 +297,7 @@ def warm_ttft(tmp: str, turns: int) -> tuple[float, float, list[list]]:
         rows, times = [], {True: [], False: []}
         first = FirstToken(chat)  # the model's first token, not the first sentence the turn shows
         for i, text in enumerate(TURNS[:turns]):
-            for with_parts in ((True, False) if i % 2 == 0 else (False, True)):
+            for with_parts in (True, False) if i % 2 == 0 else (False, True):
                 for pid in ids:
                     c.parts.set_archived(pid, not with_parts, "user")
                 c.settle()
@@ -220,10 +308,21 @@ def warm_ttft(tmp: str, turns: int) -> tuple[float, float, list[list]]:
                 bids = len(t.weighed.bids) if t.weighed else 0
                 chosen = len(t.weighed.chosen()) if t.weighed else 0
                 times[with_parts].append(ttft)
-                rows.append([i + 1, "3 parts" if with_parts else "none", woken, bids, chosen, ttft,
-                             sum(t.workspace.tiers.values())])
-                say(f"turn {i + 1} ({'3 parts' if with_parts else 'no parts'}): {ttft:.0f} ms to first token, "
-                    f"{woken} part(s) woken, {bids} bid(s) on it, {chosen} followed")
+                rows.append(
+                    [
+                        i + 1,
+                        "3 parts" if with_parts else "none",
+                        woken,
+                        bids,
+                        chosen,
+                        ttft,
+                        sum(t.workspace.tiers.values()),
+                    ]
+                )
+                say(
+                    f"turn {i + 1} ({'3 parts' if with_parts else 'no parts'}): {ttft:.0f} ms to first token, "
+                    f"{woken} part(s) woken, {bids} bid(s) on it, {chosen} followed"
+                )
         return statistics.median(times[True]), statistics.median(times[False]), rows
     finally:
         c.close()
@@ -235,8 +334,9 @@ def main(argv=None) -> int:
     p.add_argument("--parts", type=int, default=10_000)
     # Each answer of the bundled model can run to its token cap (2,000 tokens for a part) on a grammar: on two
     # shared cores a try takes 5 s to a minute. Twenty answers in all: fewer say little about a rate of 0.95.
-    p.add_argument("--moments", type=int, default=len(MOMENTS),
-                   help=f"parts the real model is asked to create (<= {len(MOMENTS)})")
+    p.add_argument(
+        "--moments", type=int, default=len(MOMENTS), help=f"parts the real model is asked to create (<= {len(MOMENTS)})"
+    )
     p.add_argument("--patches", type=int, default=8, help="patches asked of the real model")
     p.add_argument("--turns", type=int, default=4, help=f"warm turns each way (<= {len(TURNS)})")
     p.add_argument("--no-model", action="store_true", help="only the store's figures (no model)")
@@ -246,9 +346,17 @@ def main(argv=None) -> int:
         soul = Home(tmp).create("bench passphrase", name="Anima")
         parts = Parts(soul)
         stored_s, built_s, recall_p95, patch_p95 = store_and_recall(parts, args.parts, rng)
-        table(f"Parts in the store ({args.parts} parts)", ["figure", "value"],
-              [["stored in (s)", stored_s], ["index built in (s)", built_s], ["recall p95 (ms)", recall_p95], ["patch p95 (ms)", patch_p95],
-               ["patch target (ms)", 5.0]])
+        table(
+            f"Parts in the store ({args.parts} parts)",
+            ["figure", "value"],
+            [
+                ["stored in (s)", stored_s],
+                ["index built in (s)", built_s],
+                ["recall p95 (ms)", recall_p95],
+                ["patch p95 (ms)", patch_p95],
+                ["patch target (ms)", 5.0],
+            ],
+        )
         first = valid = None
         if not args.no_model:
             chat = LlamaChatModel().start_loading()
@@ -263,21 +371,35 @@ def main(argv=None) -> int:
             every = made + fixed
             first = sum(1 for t in every if t == 1) / len(every)
             valid = sum(1 for t in every if t) / len(every)
-            table("The default model's parts and patches (at most 2 retries, each told what was refused)",
-                  ["what", "asked", "valid first try", "valid after retries"], rows + [["all", len(every),
-                                                                                      first, valid]])
+            table(
+                "The default model's parts and patches (at most 2 retries, each told what was refused)",
+                ["what", "asked", "valid first try", "valid after retries"],
+                rows + [["all", len(every), first, valid]],
+            )
         soul.close()
     ttft_parts = ttft_none = None
     if not args.no_model:
         with tempfile.TemporaryDirectory(prefix="anima-bench-") as tmp:
             ttft_parts, ttft_none, rows = warm_ttft(tmp, args.turns)
-        table("Warm turns, the draft typed first: three activated parts against none (alternated)",
-              ["turn", "parts", "woken", "bids on it", "followed", "TTFT (ms)", "prompt tokens"], rows)
-        table("Warm time to first token (medians)", ["with 3 parts", "with none", "ratio (target <= 1.5)"],
-              [[ttft_parts, ttft_none, ttft_parts / ttft_none]])
-    emit("parts", {"recall_p95_ms_10k": round(recall_p95, 2), "patch_p95_ms": round(patch_p95, 3),
-                   "first_try_valid_rate": None if first is None else round(first, 3),
-                   "valid_rate": None if valid is None else round(valid, 3),
-                   "warm_ttft_ms_parts": None if ttft_parts is None else round(ttft_parts, 1),
-                   "warm_ttft_ms_no_parts": None if ttft_none is None else round(ttft_none, 1)})
+        table(
+            "Warm turns, the draft typed first: three activated parts against none (alternated)",
+            ["turn", "parts", "woken", "bids on it", "followed", "TTFT (ms)", "prompt tokens"],
+            rows,
+        )
+        table(
+            "Warm time to first token (medians)",
+            ["with 3 parts", "with none", "ratio (target <= 1.5)"],
+            [[ttft_parts, ttft_none, ttft_parts / ttft_none]],
+        )
+    emit(
+        "parts",
+        {
+            "recall_p95_ms_10k": round(recall_p95, 2),
+            "patch_p95_ms": round(patch_p95, 3),
+            "first_try_valid_rate": None if first is None else round(first, 3),
+            "valid_rate": None if valid is None else round(valid, 3),
+            "warm_ttft_ms_parts": None if ttft_parts is None else round(ttft_parts, 1),
+            "warm_ttft_ms_no_parts": None if ttft_none is None else round(ttft_none, 1),
+        },
+    )
     return 0

@@ -27,8 +27,14 @@ from . import locomo
 from .first_token import FirstToken
 from .report import emit, say, table
 
-QUESTIONS = ["How was your weekend?", "What should I cook tonight?", "I'm thinking about a new hobby.",
-             "Work was long today.", "Do you remember my sister's name?", "Any tips for sleeping better?"]
+QUESTIONS = [
+    "How was your weekend?",
+    "What should I cook tonight?",
+    "I'm thinking about a new hobby.",
+    "Work was long today.",
+    "Do you remember my sister's name?",
+    "Any tips for sleeping better?",
+]
 
 
 def day_of(data, n: int) -> list[tuple[str, str]]:
@@ -64,7 +70,7 @@ def main(argv=None) -> int:
 
         # Quick reflection after a turn.
         quick = []
-        for q in QUESTIONS[:args.quick_runs]:
+        for q in QUESTIONS[: args.quick_runs]:
             c.turn(q).read()
             c.settle()
             t = time.perf_counter()
@@ -98,16 +104,37 @@ def main(argv=None) -> int:
             during.append(ms)
             ready = first.prepared_ms  # deep reflection stopped, the workspace assembled
             deep.join()
-            rows.append([offset, round(idle[-1]), round(idle_ready), round(during[-1]), round(ready),
-                         "yes" if was_deep else "no (it had finished)"])
+            rows.append(
+                [
+                    offset,
+                    round(idle[-1]),
+                    round(idle_ready),
+                    round(during[-1]),
+                    round(ready),
+                    "yes" if was_deep else "no (it had finished)",
+                ]
+            )
         c.close()
-    table("reply time to first token (ms), idle and with deep reflection running, same run",
-          ["sent_after_s", "idle_ms", "of_it_preparing", "during_deep_ms", "of_it_preparing", "deep_was_running"],
-          rows)
+    table(
+        "reply time to first token (ms), idle and with deep reflection running, same run",
+        ["sent_after_s", "idle_ms", "of_it_preparing", "during_deep_ms", "of_it_preparing", "deep_was_running"],
+        rows,
+    )
     ratio = statistics.median(during) / statistics.median(idle)
-    table("reflection on the default model", ["what", "seconds"],
-          [["quick reflection, median", round(statistics.median(quick), 1)],
-           [f"deep reflection, {args.messages} messages", round(deep_s, 1)]])
-    emit("reflection", {"quick_s": round(statistics.median(quick), 2), "deep_s_200": round(deep_s, 1),
-                        "reply_latency_ratio_during_deep": round(ratio, 2)})
+    table(
+        "reflection on the default model",
+        ["what", "seconds"],
+        [
+            ["quick reflection, median", round(statistics.median(quick), 1)],
+            [f"deep reflection, {args.messages} messages", round(deep_s, 1)],
+        ],
+    )
+    emit(
+        "reflection",
+        {
+            "quick_s": round(statistics.median(quick), 2),
+            "deep_s_200": round(deep_s, 1),
+            "reply_latency_ratio_during_deep": round(ratio, 2),
+        },
+    )
     return 0

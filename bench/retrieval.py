@@ -41,7 +41,7 @@ def ingest(conv: dict, conversation: Messages) -> tuple[dict[int, str], str]:
         n += 1
     ids = []
     for i in range(0, len(messages), 128):
-        ids += conversation.record_many(messages[i:i + 128])
+        ids += conversation.record_many(messages[i : i + 128])
     return dict(zip(ids, dia_ids)), last
 
 
@@ -72,9 +72,16 @@ def main(argv=None) -> int:
             soul.close()
     n = len(hits[1])
     figures = {"questions": n, **{f"recall@{k}": round(sum(v) / n, 3) for k, v in hits.items()}}
-    table(f"retrieval: turn-level evidence recall, {len(data)} conversations, {n} questions "
-          f"({time.perf_counter() - t0:.0f} s)", ["k", "recall"], [[k, figures[f"recall@{k}"]] for k in KS])
-    table("recall@10 by category", ["category", "questions", "recall@10"],
-          [[c, len(v), round(sum(v) / len(v), 3)] for c, v in sorted(per_category.items())])
+    table(
+        f"retrieval: turn-level evidence recall, {len(data)} conversations, {n} questions "
+        f"({time.perf_counter() - t0:.0f} s)",
+        ["k", "recall"],
+        [[k, figures[f"recall@{k}"]] for k in KS],
+    )
+    table(
+        "recall@10 by category",
+        ["category", "questions", "recall@10"],
+        [[c, len(v), round(sum(v) / len(v), 3)] for c, v in sorted(per_category.items())],
+    )
     emit("retrieval", figures)
     return 0

@@ -43,12 +43,23 @@ EXPORT_PASSPHRASE = "bench scale export passphrase"
 VERSION = "scale-1"  # change when the built soul's content or making changes
 NAMES = ["Ada", "Bea", "Chidi", "Dara", "Emeka", "Farah", "Goran", "Hana", "Ivo", "Jun", "Kofi", "Lena"]
 LEAD_INS = ["", "Anyway, ", "Oh, and ", "By the way, ", "So, ", "Honestly, ", "You know what? ", "Also, "]
-MESSAGES = ["How have you been since we last talked?", "What did I tell you about my sister's new job?",
-            "Remind me what we planned for the weekend.", "Do you remember the painting I finished?",
-            "I'm thinking of going camping again, any ideas?"]
-RECALL_QUERIES = ["what did I say about the support group", "the trip to the beach with the kids",
-                  "my friend's new puppy", "that book about the ocean", "when did I start pottery",
-                  "the concert last summer", "advice about changing careers", "the painting of a sunset"]
+MESSAGES = [
+    "How have you been since we last talked?",
+    "What did I tell you about my sister's new job?",
+    "Remind me what we planned for the weekend.",
+    "Do you remember the painting I finished?",
+    "I'm thinking of going camping again, any ideas?",
+]
+RECALL_QUERIES = [
+    "what did I say about the support group",
+    "the trip to the beach with the kids",
+    "my friend's new puppy",
+    "that book about the ocean",
+    "when did I start pottery",
+    "the concert last summer",
+    "advice about changing careers",
+    "the painting of a sunset",
+]
 
 
 def rss_mb(field: str = "VmRSS") -> float:
@@ -67,8 +78,10 @@ def peak_rss_mb() -> float:
 
 # ---- the year of conversations ---------------------------------------------------------------------------------
 
+
 def cache_dir(n: int) -> Path:
     from anima.store.migrations import SCHEMA_VERSION
+
     return Path(tempfile.gettempdir()) / "anima-bench-scale" / f"{VERSION}-schema{SCHEMA_VERSION}-{n}"
 
 
@@ -104,6 +117,7 @@ def build(n: int, embedder) -> Path:
     from anima.retrieval.indexer import Indexer
     from anima.store import Home
     from bench import locomo
+
     done = cache_dir(n)
     if (done / "soul.db").exists():
         return done
@@ -133,8 +147,9 @@ def build(n: int, embedder) -> Path:
             role, speaker = ("user", "Sam") if i % 2 == 0 else ("companion", "Anima")
             messages.append((i + 1, f"day-{day}", role, speaker, text, at.isoformat(timespec="microseconds")))
             embeddings.append(("message", i + 1, embedder.name, embedder.dim, v.tobytes()))
-        con.executemany("INSERT INTO messages(id, session, role, speaker, content, created_at) "
-                        "VALUES (?, ?, ?, ?, ?, ?)", messages)
+        con.executemany(
+            "INSERT INTO messages(id, session, role, speaker, content, created_at) VALUES (?, ?, ?, ?, ?, ?)", messages
+        )
         con.executemany("INSERT INTO embeddings VALUES (?, ?, ?, ?, ?)", embeddings)
     say(f"scale: stored {n:,} messages and their vectors in {time.perf_counter() - t:.0f} s")
     t = time.perf_counter()
@@ -144,8 +159,7 @@ def build(n: int, embedder) -> Path:
         while not indexer.index.approximate:
             time.sleep(0.5)
         indexer.save()
-        say(f"scale: built and kept the graph over {len(indexer.index):,} vectors in "
-            f"{time.perf_counter() - t:.0f} s")
+        say(f"scale: built and kept the graph over {len(indexer.index):,} vectors in {time.perf_counter() - t:.0f} s")
     indexer.close()
     soul.close()
     shutil.rmtree(done, ignore_errors=True)
@@ -155,12 +169,14 @@ def build(n: int, embedder) -> Path:
 
 def build_all(sizes) -> None:
     from anima.models.embedder import MiniLMEmbedder
+
     embedder = MiniLMEmbedder().start_loading()
     for n in sizes:
         build(n, embedder)
 
 
 # ---- measuring one soul ----------------------------------------------------------------------------------------
+
 
 def copy_home(source: Path, into: Path) -> Path:
     shutil.copytree(source, into)
@@ -174,8 +190,13 @@ def window_ms(home: Path, tmp: Path) -> float:
 
 def window_env(home: Path, tmp: Path) -> dict:
     """A window's child process on this soul: its passphrase given, settings of its own, offscreen if no display."""
-    env = {**os.environ, "ANIMA_HOME": str(home), "ANIMA_PASSPHRASE": PASSPHRASE, "PYTHONPATH": str(ROOT),
-           "ANIMA_SETTINGS": str(tmp / "settings.json")}
+    env = {
+        **os.environ,
+        "ANIMA_HOME": str(home),
+        "ANIMA_PASSPHRASE": PASSPHRASE,
+        "PYTHONPATH": str(ROOT),
+        "ANIMA_SETTINGS": str(tmp / "settings.json"),
+    }
     if not env.get("DISPLAY") and not env.get("WAYLAND_DISPLAY"):
         env["QT_QPA_PLATFORM"] = "offscreen"
     return env
@@ -185,8 +206,14 @@ def opening_stall_ms(home: Path, tmp: Path) -> float:
     """The longest the window could not respond (a 5 ms timer's gap on its thread), from its showing until a
     second after the soul's vectors and kept graph are read back and the models loaded (bench/ui_child.py
     anima-opening)."""
-    r = subprocess.run([sys.executable, "-m", "bench.ui_child", "anima-opening"], env=window_env(home, tmp), cwd=ROOT,
-                       capture_output=True, text=True, timeout=600)
+    r = subprocess.run(
+        [sys.executable, "-m", "bench.ui_child", "anima-opening"],
+        env=window_env(home, tmp),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     said = re.search(r"^stall (\d+)$", r.stdout, re.M)
     if r.returncode != 0 or not said:
         raise RuntimeError(f"the window opening {home} did not say its stalls: {r.stderr[-2000:]}")
@@ -197,6 +224,7 @@ def opened(label: str, home_dir: Path, chat, embedder, tmp: Path, windows: int) 
     """The window's launch, then this process unlocks it: until recall by meaning is ready, one recall, memory."""
     from anima.companion import Companion
     from anima.store import Home
+
     out = {"soul": label}
     home = Home(home_dir)
     out["window_ms"] = statistics.median(window_ms(home_dir, tmp) for _ in range(windows)) if windows else None
@@ -211,8 +239,9 @@ def opened(label: str, home_dir: Path, chat, embedder, tmp: Path, windows: int) 
     c.indexer_thread.join()
     out["graph_ready_s"] = time.perf_counter() - t
     out["vectors"] = len(c.indexer.index)
-    out["graph"] = "kept" if c.indexer.index.approximate else ("building" if len(c.indexer.index) >= 5000 else
-                                                                 "none (exact)")
+    out["graph"] = (
+        "kept" if c.indexer.index.approximate else ("building" if len(c.indexer.index) >= 5000 else "none (exact)")
+    )
     c.learns = False
     c.reflector.every = 0
     c.temperature, c.reply_tokens = 0.0, 16
@@ -280,26 +309,31 @@ def turns(figures: dict, companions: dict, chat) -> None:
             typed_on[label].append(ms)
             c.settle()
     for label in companions:
-        say(f"scale: {label}: first token, cold {[round(x) for x in cold[label]]} ms, warm "
+        say(
+            f"scale: {label}: first token, cold {[round(x) for x in cold[label]]} ms, warm "
             f"{[round(x) for x in warm[label]]} ms, typed {[round(x) for x in typed[label]]} ms, typed on "
             f"{[round(x) for x in typed_on[label]]} ms; first words "
-            f"shown, warm {[round(x) for x in shown[label]]} ms")
-        figures[label].update(first_token_typed_ms=statistics.median(typed[label]),
-                              first_token_typed_on_ms=statistics.median(typed_on[label]),
-                              first_token_ms=statistics.median(warm[label]),
-                              first_token_cold_ms=statistics.median(cold[label]),
-                              first_words_ms=statistics.median(shown[label]),
-                              prompt_tokens=statistics.median(prompt[label]),
-                              note_tokens=statistics.median(notes[label]),
-                              asked_ms=statistics.median(asked[label]),
-                              read_tokens=statistics.median(read[label]),
-                              read_ms=statistics.median(read_ms[label]))
+            f"shown, warm {[round(x) for x in shown[label]]} ms"
+        )
+        figures[label].update(
+            first_token_typed_ms=statistics.median(typed[label]),
+            first_token_typed_on_ms=statistics.median(typed_on[label]),
+            first_token_ms=statistics.median(warm[label]),
+            first_token_cold_ms=statistics.median(cold[label]),
+            first_words_ms=statistics.median(shown[label]),
+            prompt_tokens=statistics.median(prompt[label]),
+            note_tokens=statistics.median(notes[label]),
+            asked_ms=statistics.median(asked[label]),
+            read_tokens=statistics.median(read[label]),
+            read_ms=statistics.median(read_ms[label]),
+        )
 
 
 def carried(label: str, c, tmp: Path) -> dict:
     """A forget (the scrub rebuilds the file: forget.rewrite_file), export of the portable core, then closing,
     then its import into a new home; then each again in a program of its own, for its memory."""
     from anima.store import Home
+
     out = {}
     [first] = c.soul.query("SELECT min(id) AS id FROM messages")
     t = time.perf_counter()
@@ -309,7 +343,7 @@ def carried(label: str, c, tmp: Path) -> dict:
     t = time.perf_counter()
     c.export_core(core, EXPORT_PASSPHRASE)
     out["export_s"] = time.perf_counter() - t
-    out["core_mb"] = core.stat().st_size / 2 ** 20
+    out["core_mb"] = core.stat().st_size / 2**20
     home = c.home.dir
     close_keeping_model(c)  # the model goes on to the next soul
     t = time.perf_counter()
@@ -348,6 +382,7 @@ def _reset_peak() -> None:
 
 def _carry(what: str, source: Path, target: Path, reply) -> None:
     from anima.store import Home
+
     if what in ("export", "forget"):
         with Home(source).unlock(PASSPHRASE) as soul:
             # Unlocking derives the key (scrypt: 128 MiB for a moment): not the export's or the forget's.
@@ -366,6 +401,7 @@ def _carry(what: str, source: Path, target: Path, reply) -> None:
 
 # ---- memory over a long session, with the fake models ------------------------------------------------------------
 
+
 def long_session(turns: int, tmp: Path) -> list[tuple[int, float]]:
     """Resident memory every 500 turns of one session (fake models: the store, recall, the workspace)."""
     import gc
@@ -377,6 +413,7 @@ def long_session(turns: int, tmp: Path) -> list[tuple[int, float]]:
 
     class Replies(FakeChatModel):
         """Always the same short reply, keeping no history of its calls (the fake's is for tests)."""
+
         def stream_text(self, messages, **kw):
             yield "That sounds "
             yield "lovely."
@@ -409,6 +446,7 @@ def main(argv=None) -> int:
     from anima.models.embedder import MiniLMEmbedder
     from anima.models.llama import LlamaChatModel
     from anima.store import Home
+
     t = time.perf_counter()
     sizes = (args.reference, args.messages)
     if not all((cache_dir(n) / "soul.db").exists() for n in sizes):
@@ -445,42 +483,65 @@ def main(argv=None) -> int:
     chat.close()
     labels = list(souls)
     e, y = figures["empty"], figures[labels[-1]]
-    keys = [("vectors", "vectors", 0), ("graph", "graph", None), ("unlock_s", "unlock (the key) s", 2),
-            ("vector_ready_s", "unlock to recall by meaning ready s", 2),
-            ("graph_ready_s", "unlock to the kept graph read back s", 2),
-            ("window_ms", "start to window painted, soul shown ms", 0),
-            ("opening_stall_ms", "window's longest stall, shown to soul and models ready ms", 0),
-            ("recall_ms", "one recall ms", 1),
-            ("first_token_ms", "first token, warm (a conversation), sent at once ms", 0),
-            ("asked_ms", "  of which before the model is asked (record, recall) ms", 0),
-            ("read_ms", "  of which the model reading the prompt's new tokens ms", 0),
-            ("read_tokens", "  the prompt's new tokens (the message, the note)", 0),
-            ("first_token_typed_ms", "first token, warm, typed (the draft read along) ms", 0),
-            ("first_token_typed_on_ms", "first token, warm, typed on after the draft (last words unread) ms", 0),
-            ("first_token_cold_ms", "first token, cold (whole prompt read) ms", 0),
-            ("first_words_ms", "first words shown, warm ms", 0),
-            ("prompt_tokens", "prompt tokens, cold", 0),
-            ("note_tokens", "tokens recall adds to a warm turn (its note)", 0), ("rss_mb", "resident memory, with the model MB", 0),
-            ("rss_added_mb", "memory added by the soul MB", 0), ("forget_s", "forget one message s", 2),
-            ("forget_peak_mb", "forget, memory at its peak MB", 0),
-            ("export_s", "export s", 1), ("export_peak_mb", "export, memory at its peak MB", 0),
-            ("core_mb", "core MB", 1), ("import_s", "import s", 1),
-            ("import_peak_mb", "import, memory at its peak MB", 0)]
-    rows = [[name, *[(f[key] if digits is None or f.get(key) is None else round(f[key], digits))
-                     for f in (figures[label] for label in labels)]] for key, name, digits in keys]
-    table(f"scale: {args.messages:,} messages against an empty soul, same run (real default models)",
-          ["figure", *[f"{label} messages" if label != "empty" else "empty" for label in labels]], rows)
+    keys = [
+        ("vectors", "vectors", 0),
+        ("graph", "graph", None),
+        ("unlock_s", "unlock (the key) s", 2),
+        ("vector_ready_s", "unlock to recall by meaning ready s", 2),
+        ("graph_ready_s", "unlock to the kept graph read back s", 2),
+        ("window_ms", "start to window painted, soul shown ms", 0),
+        ("opening_stall_ms", "window's longest stall, shown to soul and models ready ms", 0),
+        ("recall_ms", "one recall ms", 1),
+        ("first_token_ms", "first token, warm (a conversation), sent at once ms", 0),
+        ("asked_ms", "  of which before the model is asked (record, recall) ms", 0),
+        ("read_ms", "  of which the model reading the prompt's new tokens ms", 0),
+        ("read_tokens", "  the prompt's new tokens (the message, the note)", 0),
+        ("first_token_typed_ms", "first token, warm, typed (the draft read along) ms", 0),
+        ("first_token_typed_on_ms", "first token, warm, typed on after the draft (last words unread) ms", 0),
+        ("first_token_cold_ms", "first token, cold (whole prompt read) ms", 0),
+        ("first_words_ms", "first words shown, warm ms", 0),
+        ("prompt_tokens", "prompt tokens, cold", 0),
+        ("note_tokens", "tokens recall adds to a warm turn (its note)", 0),
+        ("rss_mb", "resident memory, with the model MB", 0),
+        ("rss_added_mb", "memory added by the soul MB", 0),
+        ("forget_s", "forget one message s", 2),
+        ("forget_peak_mb", "forget, memory at its peak MB", 0),
+        ("export_s", "export s", 1),
+        ("export_peak_mb", "export, memory at its peak MB", 0),
+        ("core_mb", "core MB", 1),
+        ("import_s", "import s", 1),
+        ("import_peak_mb", "import, memory at its peak MB", 0),
+    ]
+    rows = [
+        [
+            name,
+            *[
+                (f[key] if digits is None or f.get(key) is None else round(f[key], digits))
+                for f in (figures[label] for label in labels)
+            ],
+        ]
+        for key, name, digits in keys
+    ]
+    table(
+        f"scale: {args.messages:,} messages against an empty soul, same run (real default models)",
+        ["figure", *[f"{label} messages" if label != "empty" else "empty" for label in labels]],
+        rows,
+    )
     growth = None
     if session:
-        table(f"scale: resident memory over a {args.session_turns:,}-turn session (fake models)",
-              ["turns", "rss_mb"], [[i, round(m, 1)] for i, m in session])
+        table(
+            f"scale: resident memory over a {args.session_turns:,}-turn session (fake models)",
+            ["turns", "rss_mb"],
+            [[i, round(m, 1)] for i, m in session],
+        )
         growth = session[-1][1] - session[1][1] if len(session) > 2 else None
     warm = y["first_token_ms"] / e["first_token_ms"]
     typed = y["first_token_typed_ms"] / e["first_token_typed_ms"]
     typed_on = y["first_token_typed_on_ms"] / e["first_token_typed_on_ms"]
     cold = y["first_token_cold_ms"] / e["first_token_cold_ms"]
     small = figures[labels[1]]
-    say(f"scale: targets: vectors ready in {y['vector_ready_s']:.2f} s (5 s: "
+    say(
+        f"scale: targets: vectors ready in {y['vector_ready_s']:.2f} s (5 s: "
         f"{'met' if y['vector_ready_s'] <= 5 else 'NOT met'}); first token of a message sent at once "
         f"{warm:.2f}x the empty soul's (1.5x: {'met' if warm <= 1.5 else 'NOT met'}), of one typed (the draft "
         f"read along) {typed:.2f}x (1.5x: {'met' if typed <= 1.5 else 'NOT met'}), typed on after the draft "
@@ -491,30 +552,43 @@ def main(argv=None) -> int:
         f"{y['first_token_cold_ms'] / small['first_token_cold_ms']:.2f}x. Sent at once, the model read "
         f"{y['read_tokens']:.0f} new tokens in {y['read_ms']:.0f} ms, the empty soul's {e['read_tokens']:.0f} in "
         f"{e['read_ms']:.0f} ms ({y['read_ms'] / e['read_ms']:.2f}x), after {y['asked_ms']:.0f} ms against "
-        f"{e['asked_ms']:.0f} ms before it was asked")
-    emit("scale", {"messages": args.messages, "vector_ready_s": round(y["vector_ready_s"], 2),
-                   "first_token_ms": round(y["first_token_ms"], 1),
-                   "first_token_ms_empty": round(e["first_token_ms"], 1),
-                   "first_token_typed_ms": round(y["first_token_typed_ms"], 1),
-                   "first_token_typed_ms_empty": round(e["first_token_typed_ms"], 1),
-                   "first_token_typed_on_ms": round(y["first_token_typed_on_ms"], 1),
-                   "first_token_typed_on_ms_empty": round(e["first_token_typed_on_ms"], 1),
-                   "rss_mb": round(y["rss_mb"], 1),
-                   "read_tokens": y["read_tokens"], "read_tokens_empty": e["read_tokens"],
-                   "read_ms": round(y["read_ms"], 1), "read_ms_empty": round(e["read_ms"], 1),
-                   "first_token_cold_ms": round(y["first_token_cold_ms"], 1),
-                   "first_token_cold_ms_empty": round(e["first_token_cold_ms"], 1),
-                   f"first_token_ms_{args.reference}": round(small["first_token_ms"], 1),
-                   f"first_token_cold_ms_{args.reference}": round(small["first_token_cold_ms"], 1),
-                   "graph_ready_s": round(y["graph_ready_s"], 2),
-                   "window_ms": None if y["window_ms"] is None else round(y["window_ms"], 1),
-                   "window_ms_empty": None if e["window_ms"] is None else round(e["window_ms"], 1),
-                   "opening_stall_ms": y["opening_stall_ms"], "opening_stall_ms_empty": e["opening_stall_ms"],
-                   "recall_ms": round(y["recall_ms"], 1), "rss_added_mb": round(y["rss_added_mb"], 1),
-                   "forget_s": round(y["forget_s"], 2), "forget_peak_mb": round(y["forget_peak_mb"], 1),
-                   "export_s": round(y["export_s"], 1),
-                   "import_s": round(y["import_s"], 1), "export_peak_mb": round(y["export_peak_mb"], 1),
-                   "import_peak_mb": round(y["import_peak_mb"], 1),
-                   "peak_rss_mb": round(peak_rss_mb(), 1),
-                   "session_rss_growth_mb": None if growth is None else round(growth, 1)})
+        f"{e['asked_ms']:.0f} ms before it was asked"
+    )
+    emit(
+        "scale",
+        {
+            "messages": args.messages,
+            "vector_ready_s": round(y["vector_ready_s"], 2),
+            "first_token_ms": round(y["first_token_ms"], 1),
+            "first_token_ms_empty": round(e["first_token_ms"], 1),
+            "first_token_typed_ms": round(y["first_token_typed_ms"], 1),
+            "first_token_typed_ms_empty": round(e["first_token_typed_ms"], 1),
+            "first_token_typed_on_ms": round(y["first_token_typed_on_ms"], 1),
+            "first_token_typed_on_ms_empty": round(e["first_token_typed_on_ms"], 1),
+            "rss_mb": round(y["rss_mb"], 1),
+            "read_tokens": y["read_tokens"],
+            "read_tokens_empty": e["read_tokens"],
+            "read_ms": round(y["read_ms"], 1),
+            "read_ms_empty": round(e["read_ms"], 1),
+            "first_token_cold_ms": round(y["first_token_cold_ms"], 1),
+            "first_token_cold_ms_empty": round(e["first_token_cold_ms"], 1),
+            f"first_token_ms_{args.reference}": round(small["first_token_ms"], 1),
+            f"first_token_cold_ms_{args.reference}": round(small["first_token_cold_ms"], 1),
+            "graph_ready_s": round(y["graph_ready_s"], 2),
+            "window_ms": None if y["window_ms"] is None else round(y["window_ms"], 1),
+            "window_ms_empty": None if e["window_ms"] is None else round(e["window_ms"], 1),
+            "opening_stall_ms": y["opening_stall_ms"],
+            "opening_stall_ms_empty": e["opening_stall_ms"],
+            "recall_ms": round(y["recall_ms"], 1),
+            "rss_added_mb": round(y["rss_added_mb"], 1),
+            "forget_s": round(y["forget_s"], 2),
+            "forget_peak_mb": round(y["forget_peak_mb"], 1),
+            "export_s": round(y["export_s"], 1),
+            "import_s": round(y["import_s"], 1),
+            "export_peak_mb": round(y["export_peak_mb"], 1),
+            "import_peak_mb": round(y["import_peak_mb"], 1),
+            "peak_rss_mb": round(peak_rss_mb(), 1),
+            "session_rss_growth_mb": None if growth is None else round(growth, 1),
+        },
+    )
     return 0

@@ -33,10 +33,16 @@ from .kept import close_keeping_model
 from .report import emit, say, table
 
 # Eight: on a shared machine one turn's time moves by a third from run to run, so the median needs several.
-WARM_MESSAGES = ["What did I say about painting last week?", "And how is my sister doing, do you think?",
-                 "Remind me what we planned for the weekend.", "Thanks. What should I read next?",
-                 "I finally finished the blue painting!", "Do you remember what I told you about my job?",
-                 "My friend wants to go camping again, any ideas?", "Good night, talk tomorrow."]
+WARM_MESSAGES = [
+    "What did I say about painting last week?",
+    "And how is my sister doing, do you think?",
+    "Remind me what we planned for the weekend.",
+    "Thanks. What should I read next?",
+    "I finally finished the blue painting!",
+    "Do you remember what I told you about my job?",
+    "My friend wants to go camping again, any ideas?",
+    "Good night, talk tomorrow.",
+]
 
 
 def first_token_ms(pieces, since: float | None = None) -> float:
@@ -50,9 +56,17 @@ def side_call(chat) -> None:
     """A part's bid or a reflection: another prompt on the same model, kept aside from the conversation."""
     with chat.aside():
         try:
-            ask_structured(chat, [{"role": "system", "content": CREATION_PROMPT},
-                                  {"role": "user", "content": "Moment: they mentioned their sister again."}],
-                           PART_CREATION_SCHEMA, what="part", retries=0, max_tokens=64)
+            ask_structured(
+                chat,
+                [
+                    {"role": "system", "content": CREATION_PROMPT},
+                    {"role": "user", "content": "Moment: they mentioned their sister again."},
+                ],
+                PART_CREATION_SCHEMA,
+                what="part",
+                retries=0,
+                max_tokens=64,
+            )
         except StructuredOutputFailed:
             pass  # capped at 64 tokens it may not finish: what matters is that it ran on the model
 
@@ -63,11 +77,14 @@ def raw_same_prompt(chat, before, messages) -> float:
     companion. The conversation's context is put back afterwards."""
     llm = chat.llama
     with chat.aside():
-        now = llm.input_ids[:llm.n_tokens]
+        now = llm.input_ids[: llm.n_tokens]
         kept = next((i for i, (a, b) in enumerate(zip(before, now)) if a != b), min(len(before), len(now)))
         llm.n_tokens = kept  # forget what the turn read and said: the model must read it again
-        return first_token_ms(llm.create_chat_completion(messages, stream=True, max_tokens=1, temperature=0.0,
-                                                         repeat_penalty=chat.repeat_penalty))
+        return first_token_ms(
+            llm.create_chat_completion(
+                messages, stream=True, max_tokens=1, temperature=0.0, repeat_penalty=chat.repeat_penalty
+            )
+        )
 
 
 def main(argv=None) -> int:
@@ -85,7 +102,9 @@ def main(argv=None) -> int:
         c.messages.record_many([NewMessage("user", t, s, None, "earlier") for s, t in turns[:400]])
         current, tokens = [], 0
         for s, t in turns[400:]:
-            current.append(NewMessage("user" if len(current) % 2 == 0 else "companion", t, s, None, c.conversation.session))
+            current.append(
+                NewMessage("user" if len(current) % 2 == 0 else "companion", t, s, None, c.conversation.session)
+            )
             tokens += chat.count_tokens(t) + 4
             if tokens >= args.transcript_tokens:
                 break
@@ -109,7 +128,7 @@ def main(argv=None) -> int:
             if read_along:
                 c.read_draft(text)
                 c.settle()
-            before = chat.llama.input_ids[:chat.llama.n_tokens].copy()
+            before = chat.llama.input_ids[: chat.llama.n_tokens].copy()
             ttft, words, t = first.turn(c, text)
             prepared = first.prepared_ms
             (typed if read_along else warm).append(ttft)
@@ -117,11 +136,13 @@ def main(argv=None) -> int:
                 shown.append(words)
                 new_tokens.append(t.workspace.tiers["note"] + t.workspace.tiers["message"])
                 raw_same.append(raw_same_prompt(chat, before, t.workspace.messages))
-            say(f"warm turn{' (read along)' if read_along else ''}: {ttft:.0f} ms to first "
+            say(
+                f"warm turn{' (read along)' if read_along else ''}: {ttft:.0f} ms to first "
                 f"token ({prepared:.0f} ms recording and recall), prompt {sum(t.workspace.tiers.values())} tokens, "
                 f"note {t.workspace.tiers['note']}, message {t.workspace.tiers['message']}, transcript trimmed at "
-                f"{t.workspace.kept_from}" + ("" if read_along else f"; raw llama.cpp on the same prompt and "
-                                             f"prefix: {raw_same[-1]:.0f} ms"))
+                f"{t.workspace.kept_from}"
+                + ("" if read_along else f"; raw llama.cpp on the same prompt and prefix: {raw_same[-1]:.0f} ms")
+            )
         messages = cold_turn.workspace.messages
         close_keeping_model(c)  # the raw reference below runs on it
 
@@ -129,25 +150,44 @@ def main(argv=None) -> int:
     llm = chat.llama
     llm.reset()
     raw_cold = first_token_ms(llm.create_chat_completion(messages, stream=True, max_tokens=8, temperature=0.0))
-    raw_warm = first_token_ms(llm.create_chat_completion(messages[:-1] + [{"role": "user", "content": "And then?"}],
-                                                          stream=True, max_tokens=8, temperature=0.0))
+    raw_warm = first_token_ms(
+        llm.create_chat_completion(
+            messages[:-1] + [{"role": "user", "content": "And then?"}], stream=True, max_tokens=8, temperature=0.0
+        )
+    )
     chat.close()
     # And the model file as it ships (Q4_1), before the re-encoding (anima/models/reencode.py) and with F16 keys.
     import llama_cpp
-    shipped = llama_cpp.Llama(str(chat.path), n_ctx=args.context, n_threads=chat.n_threads,
-                              n_threads_batch=chat.n_threads, verbose=False)
+
+    shipped = llama_cpp.Llama(
+        str(chat.path), n_ctx=args.context, n_threads=chat.n_threads, n_threads_batch=chat.n_threads, verbose=False
+    )
     shipped_cold = first_token_ms(shipped.create_chat_completion(messages, stream=True, max_tokens=8, temperature=0.0))
     shipped.close()
-    figures = {"cold_ttft_ms": round(cold, 1), "warm_ttft_ms": round(statistics.median(warm), 1),
-               "warm_ttft_max_ms": round(max(warm), 1),
-               "warm_read_along_ttft_ms": round(statistics.median(typed), 1),
-               "warm_first_words_shown_ms": round(statistics.median(shown), 1), "prompt_tokens": prompt_tokens,
-               "warm_new_tokens": round(statistics.median(new_tokens)), "raw_cold_ttft_ms": round(raw_cold, 1),
-               "raw_warm_ttft_ms": round(raw_warm, 1),
-               "raw_same_as_warm_ttft_ms": round(statistics.median(raw_same), 1),
-               "raw_shipped_file_cold_ttft_ms": round(shipped_cold, 1)}
-    table("turn: time to first token, default model, full workspace (a side call before each warm turn)",
-          ["figure", "value"], [[k, v] for k, v in figures.items()])
-    emit("turn", {"cold_ttft_ms": figures["cold_ttft_ms"], "warm_ttft_ms": figures["warm_ttft_ms"],
-                  **{k: v for k, v in figures.items() if k not in ("cold_ttft_ms", "warm_ttft_ms")}})
+    figures = {
+        "cold_ttft_ms": round(cold, 1),
+        "warm_ttft_ms": round(statistics.median(warm), 1),
+        "warm_ttft_max_ms": round(max(warm), 1),
+        "warm_read_along_ttft_ms": round(statistics.median(typed), 1),
+        "warm_first_words_shown_ms": round(statistics.median(shown), 1),
+        "prompt_tokens": prompt_tokens,
+        "warm_new_tokens": round(statistics.median(new_tokens)),
+        "raw_cold_ttft_ms": round(raw_cold, 1),
+        "raw_warm_ttft_ms": round(raw_warm, 1),
+        "raw_same_as_warm_ttft_ms": round(statistics.median(raw_same), 1),
+        "raw_shipped_file_cold_ttft_ms": round(shipped_cold, 1),
+    }
+    table(
+        "turn: time to first token, default model, full workspace (a side call before each warm turn)",
+        ["figure", "value"],
+        [[k, v] for k, v in figures.items()],
+    )
+    emit(
+        "turn",
+        {
+            "cold_ttft_ms": figures["cold_ttft_ms"],
+            "warm_ttft_ms": figures["warm_ttft_ms"],
+            **{k: v for k, v in figures.items() if k not in ("cold_ttft_ms", "warm_ttft_ms")},
+        },
+    )
     return 0

@@ -42,6 +42,7 @@ class StallMeter:
 
     def __init__(self):
         from PySide6.QtCore import QTimer
+
         self.gaps: list[float] = []
         self.last = time.perf_counter()
         self.timer = QTimer(interval=self.INTERVAL_MS)
@@ -73,9 +74,20 @@ def table_fill_ms(app, kind: str, repeats: int = 5) -> float:
     from PySide6.QtWidgets import QTableWidget, QTableWidgetItem
 
     from ui.mind.table_view import row_table
+
     columns = ("memory", "from", "source", "true from", "until", "superseded by", "importance")
-    rows = [(f"Ada mentioned thing number {i}, and a longer sentence about why it matters to her",
-             f"you said it, message #{i}", "you said it", "2026-05-11", "", "", "0.50") for i in range(TABLE_ROWS)]
+    rows = [
+        (
+            f"Ada mentioned thing number {i}, and a longer sentence about why it matters to her",
+            f"you said it, message #{i}",
+            "you said it",
+            "2026-05-11",
+            "",
+            "",
+            "0.50",
+        )
+        for i in range(TABLE_ROWS)
+    ]
     if kind == "anima":
         table = row_table(columns)
     else:
@@ -107,9 +119,15 @@ def main(argv=None) -> int:
     args = p.parse_args(argv or [])
     tmp = tempfile.TemporaryDirectory(prefix="anima-bench-ui-")
     home_dir = Path(tmp.name) / "home"
-    env = {**os.environ, "ANIMA_HOME": str(home_dir), "ANIMA_PASSPHRASE": PASSPHRASE,
-           "ANIMA_SETTINGS": str(Path(tmp.name) / "settings.json"), "PYTHONPATH": str(ROOT)}
+    env = {
+        **os.environ,
+        "ANIMA_HOME": str(home_dir),
+        "ANIMA_PASSPHRASE": PASSPHRASE,
+        "ANIMA_SETTINGS": str(Path(tmp.name) / "settings.json"),
+        "PYTHONPATH": str(ROOT),
+    }
     from anima.store import Home
+
     Home(home_dir).create(PASSPHRASE, name="Anima").close()
 
     bare = [launch_ms("bare", env) for _ in range(args.launches)]
@@ -118,9 +136,11 @@ def main(argv=None) -> int:
 
     os.environ.update({k: env[k] for k in ("ANIMA_HOME", "ANIMA_PASSPHRASE", "ANIMA_SETTINGS")})
     from PySide6.QtWidgets import QApplication
+
     app = QApplication.instance() or QApplication([])
     from ui import tasks
     from ui.app import start
+
     window = start()
     meter = StallMeter()
     meter.run_until(app, lambda: window.companion is not None, limit_s=120)
@@ -136,14 +156,14 @@ def main(argv=None) -> int:
 
     from anima.knowledge.messages import NewMessage
     from bench import locomo
+
     turns = [t for _, t in locomo.turns(locomo.load())][:1500]
     companion.messages.record_many([NewMessage("user", t) for t in turns])
     core = Path(tmp.name) / "soul.anima"
     companion.export_core(core, "export passphrase")
     done = []
     target = Home(Path(tmp.name) / "other")
-    tasks.run(lambda: target.import_core(core, "export passphrase", PASSPHRASE), done.append,
-              lambda e: done.append(e))
+    tasks.run(lambda: target.import_core(core, "export passphrase", PASSPHRASE), done.append, lambda e: done.append(e))
     importing = meter.run_until(app, lambda: bool(done))
     with companion.soul.transaction() as con:
         con.execute("DELETE FROM embeddings")
@@ -157,21 +177,43 @@ def main(argv=None) -> int:
     fill_reference, fill_anima = table_fill_ms(app, "reference"), table_fill_ms(app, "anima")
 
     rows = []
-    for name, gaps in (("reply streaming", streaming), ("import of 1,500 turns", importing),
-                       ("re-indexing 1,500 turns", reindexing)):
+    for name, gaps in (
+        ("reply streaming", streaming),
+        ("import of 1,500 turns", importing),
+        ("re-indexing 1,500 turns", reindexing),
+    ):
         rows.append([name, len(gaps), round(max(gaps), 1), round(percentile(gaps, 99), 1)])
-    table("ui: launch to first painted window (median)", ["window", "ms"],
-          [["bare PySide6", round(statistics.median(bare), 1)], ["Anima", round(statistics.median(anima), 1)],
-           ["ratio", round(statistics.median(anima) / statistics.median(bare), 2)],
-           ["Anima, soul unlocked and shown", round(statistics.median(ready), 1)]])
+    table(
+        "ui: launch to first painted window (median)",
+        ["window", "ms"],
+        [
+            ["bare PySide6", round(statistics.median(bare), 1)],
+            ["Anima", round(statistics.median(anima), 1)],
+            ["ratio", round(statistics.median(anima) / statistics.median(bare), 2)],
+            ["Anima, soul unlocked and shown", round(statistics.median(ready), 1)],
+        ],
+    )
     table("ui: event-loop stalls beyond a 5 ms timer", ["while", "ticks", "max_ms", "p99_ms"], rows)
-    table(f"ui: a table of {TABLE_ROWS:,} rows filled and painted (median of 5)", ["table", "ms"],
-          [["QTableWidget, an item per cell, resizeColumnsToContents (reference)", round(fill_reference, 1)],
-           ["Anima's RowTable (the Open Mind's views)", round(fill_anima, 1)]])
+    table(
+        f"ui: a table of {TABLE_ROWS:,} rows filled and painted (median of 5)",
+        ["table", "ms"],
+        [
+            ["QTableWidget, an item per cell, resizeColumnsToContents (reference)", round(fill_reference, 1)],
+            ["Anima's RowTable (the Open Mind's views)", round(fill_anima, 1)],
+        ],
+    )
     all_gaps = streaming + importing + reindexing
-    emit("ui", {"bare_ms": round(statistics.median(bare), 1), "anima_ms": round(statistics.median(anima), 1),
-                "startup_ratio": round(statistics.median(anima) / statistics.median(bare), 2),
-                "anima_ready_ms": round(statistics.median(ready), 1),
-                "max_stall_ms": round(max(all_gaps), 1), "p99_stall_ms": round(percentile(all_gaps, 99), 1),
-                "table_fill_ms": round(fill_anima, 1), "table_fill_ms_reference": round(fill_reference, 1)})
+    emit(
+        "ui",
+        {
+            "bare_ms": round(statistics.median(bare), 1),
+            "anima_ms": round(statistics.median(anima), 1),
+            "startup_ratio": round(statistics.median(anima) / statistics.median(bare), 2),
+            "anima_ready_ms": round(statistics.median(ready), 1),
+            "max_stall_ms": round(max(all_gaps), 1),
+            "p99_stall_ms": round(percentile(all_gaps, 99), 1),
+            "table_fill_ms": round(fill_anima, 1),
+            "table_fill_ms_reference": round(fill_reference, 1),
+        },
+    )
     return 0

@@ -23,6 +23,7 @@ def main(mode: str) -> None:
         window.show()
     else:
         from ui.app import follow_system_theme, start
+
         follow_system_theme(app)
         app.installEventFilter(watcher)
         window = start()
@@ -30,11 +31,11 @@ def main(mode: str) -> None:
             # Until the soul is unlocked and shown, not just the first paint.
             watcher.seen = True
             timer = QTimer(interval=5)
-            timer.timeout.connect(lambda: window.companion is not None and (print("painted", flush=True),
-                                                                             app.quit()))
+            timer.timeout.connect(lambda: window.companion is not None and (print("painted", flush=True), app.quit()))
             timer.start()
         elif mode == "anima-opening":
             from bench.ui import StallMeter
+
             meter = StallMeter()
             meter.run_until(app, opened(window), limit_s=300)
             print(f"stall {max(meter.gaps, default=0):.0f}", flush=True)
@@ -51,11 +52,16 @@ def opened(window, after_s: float = 1.0):
 
     def test() -> bool:
         c = window.companion
-        if c is None or c.indexer_thread.ident is None or c.indexer_thread.is_alive() \
-                or not (c.chat.ready and c.embedder.ready):
+        if (
+            c is None
+            or c.indexer_thread.ident is None
+            or c.indexer_thread.is_alive()
+            or not (c.chat.ready and c.embedder.ready)
+        ):
             return False
         since[:] = since or [time.monotonic()]
         return time.monotonic() - since[0] >= after_s
+
     return test
 
 

@@ -39,8 +39,15 @@ def cmake_args(machine: str, cpuinfo: str | None) -> str:
         return ""
     have = cpu_flags(cpuinfo)
     on = [name for name, needs in OPTIONS if all(f in have for f in needs)]
-    return " ".join(["-DGGML_NATIVE=OFF", *(f"-D{name}=ON" for name in on),
-                     "-DGGML_AMX_TILE=OFF", "-DGGML_AMX_INT8=OFF", "-DGGML_AMX_BF16=OFF"])
+    return " ".join(
+        [
+            "-DGGML_NATIVE=OFF",
+            *(f"-D{name}=ON" for name in on),
+            "-DGGML_AMX_TILE=OFF",
+            "-DGGML_AMX_INT8=OFF",
+            "-DGGML_AMX_BF16=OFF",
+        ]
+    )
 
 
 def main() -> None:

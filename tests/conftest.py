@@ -21,6 +21,7 @@ def cheap_keys():
     """Keys are wrapped at a trivial scrypt cost in tests (the real 2^17 takes half a second a wrap), here and in
     the `python -m anima` the tests start. tests/store/test_keys.py takes it away to check the real cost."""
     from anima.store import keys
+
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv(keys.INSECURE_TEST_COST_ENV, "1")
         yield
@@ -53,6 +54,7 @@ def companion(anima_home):
     """A companion on a real encrypted soul, with the fast fakes for the models."""
     from anima.companion import Companion
     from anima.models.fake import FakeChatModel, FakeEmbedder
+
     c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", FakeChatModel(), FakeEmbedder(), user_name="Ada")
     c.indexer_thread.join()
     c.learns = False  # the fake model answers only what a test enqueues; tests of learning turn it on
@@ -66,6 +68,7 @@ def another_program(home_dir):
     with its own connection and session, on the fast fakes, learning and reflecting off."""
     from anima.companion import Companion
     from anima.models.fake import FakeChatModel, FakeEmbedder
+
     other = Companion.unlock(Home(home_dir), PASSPHRASE, FakeChatModel(), FakeEmbedder())
     other.indexer_thread.join()
     other.learns = False
@@ -94,6 +97,7 @@ def reading_companion(anima_home):
     from anima.companion import Companion
     from anima.models.chat import Capabilities
     from anima.models.fake import FakeChatModel, FakeEmbedder
+
     made = []
 
     def make(**capabilities):
@@ -104,6 +108,7 @@ def reading_companion(anima_home):
         c.reflector.every = 0
         made.append(c)
         return c, chat
+
     yield make
     for c in made:
         c.close()
@@ -130,4 +135,5 @@ def typed_lines(monkeypatch, lines, echo: bool = False) -> None:
             return next(given)
         except StopIteration:
             raise EOFError from None
+
     monkeypatch.setattr("builtins.input", typed)

@@ -10,8 +10,9 @@ class HoldsFirstStructuredAnswer:
         self.asked = threading.Event()
 
     def stream_text(self, messages, *, max_tokens, temperature, stop, cancel, schema):
-        pieces = super().stream_text(messages, max_tokens=max_tokens, temperature=temperature, stop=stop,
-                                     cancel=cancel, schema=schema)
+        pieces = super().stream_text(
+            messages, max_tokens=max_tokens, temperature=temperature, stop=stop, cancel=cancel, schema=schema
+        )
         if schema is not None and not self.asked.is_set():
             yield next(pieces)
             self.asked.set()

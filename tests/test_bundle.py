@@ -65,10 +65,13 @@ def test_the_bundle_passes_its_selftest_offscreen_with_no_python_around(tmp_path
 def test_the_bundle_says_its_version_and_runs_the_terminal_commands(tmp_path):
     def run(*args):
         return subprocess.run([str(BUNDLE), *args], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+
     assert run("--version").stdout.strip() == f"Anima {__version__}"
     commands = run("cli", "--help")
     assert commands.returncode == 0 and "chat" in commands.stdout and "export" in commands.stdout
     internal = BUNDLE.parent / "_internal"
-    left_out = [name for name in ("torch", "transformers", "sentence_transformers", "onnx") if (internal / name).exists()]
+    left_out = [
+        name for name in ("torch", "transformers", "sentence_transformers", "onnx") if (internal / name).exists()
+    ]
     assert not left_out, f"the bundle carries {left_out}"
     assert (internal / "share" / "anima" / "all-MiniLM-L6-v2" / "model.onnx").is_file()

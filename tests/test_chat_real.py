@@ -15,8 +15,15 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def run(args, stdin="", env=None):
     full = {**os.environ, "ANIMA_PASSPHRASE": "pw for the chat test", **(env or {})}
-    return subprocess.run([sys.executable, "-m", "anima", *args], input=stdin, capture_output=True, text=True,
-                          env=full, cwd=ROOT, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "anima", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=full,
+        cwd=ROOT,
+        timeout=600,
+    )
 
 
 def test_a_conversation_recalls_a_fact_from_an_earlier_session(anima_home, tmp_path):

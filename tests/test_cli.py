@@ -17,8 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def anima(*args, env=None):
     full = {**os.environ, **(env or {})}
-    return subprocess.run([sys.executable, "-m", "anima", *args], capture_output=True, text=True, env=full,
-                          cwd=ROOT, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "anima", *args], capture_output=True, text=True, env=full, cwd=ROOT, timeout=120
+    )
 
 
 @pytest.mark.slow  # runs `python -m anima`
@@ -46,10 +47,14 @@ def test_mistakes_exit_2_with_one_line_and_no_traceback(anima_home, tmp_path):
     Home(anima_home).create(PASSPHRASE).close()
     cases = [
         (("export", str(tmp_path / "x.core")), {"ANIMA_PASSPHRASE": "wrong", "ANIMA_EXPORT_PASSPHRASE": "e"}),
-        (("import", str(tmp_path / "missing.core")), {"ANIMA_PASSPHRASE": PASSPHRASE, "ANIMA_EXPORT_PASSPHRASE": "e",
-                                                      "ANIMA_HOME": str(tmp_path / "new")}),
-        (("export", str(tmp_path / "no-such-dir" / "x.core")),
-         {"ANIMA_PASSPHRASE": PASSPHRASE, "ANIMA_EXPORT_PASSPHRASE": "export passphrase"}),
+        (
+            ("import", str(tmp_path / "missing.core")),
+            {"ANIMA_PASSPHRASE": PASSPHRASE, "ANIMA_EXPORT_PASSPHRASE": "e", "ANIMA_HOME": str(tmp_path / "new")},
+        ),
+        (
+            ("export", str(tmp_path / "no-such-dir" / "x.core")),
+            {"ANIMA_PASSPHRASE": PASSPHRASE, "ANIMA_EXPORT_PASSPHRASE": "export passphrase"},
+        ),
         (("export", str(tmp_path / "x.core")), {"ANIMA_PASSPHRASE": PASSPHRASE, "ANIMA_EXPORT_PASSPHRASE": "e"}),
         (("chat",), {"ANIMA_HOME": str(tmp_path / "newcomer"), "ANIMA_PASSPHRASE": "p"}),
         (("check",), {"ANIMA_HOME": str(tmp_path / "empty"), "ANIMA_PASSPHRASE": "p"}),
@@ -71,6 +76,7 @@ def test_check_reports_a_healthy_soul(anima_home):
 
 def test_the_terminal_opens_the_data_folder_chosen_in_the_window(anima_home, tmp_path):
     from anima.settings import Settings
+
     chosen = tmp_path / "moved"
     Home(chosen).create(PASSPHRASE, name="Moved").close()
     Settings(data_folder=str(chosen)).save()  # as the window's Settings dialog saves it
@@ -89,6 +95,7 @@ def test_the_terminal_opens_the_data_folder_chosen_in_the_window(anima_home, tmp
 def said_by_check(capsys) -> str:
     """`anima check`'s one line on stderr, for a mistake (exit 2)."""
     from anima import cli
+
     capsys.readouterr()
     assert cli.main(["check"]) == 2
     lines = capsys.readouterr().err.strip().splitlines()
@@ -103,16 +110,20 @@ def test_a_settings_file_that_is_not_a_regular_file_is_one_line_without_waiting(
     (4.4 GB), a folder was a traceback. Now none is opened: one line. /dev/null stands in for the endless device
     here, so that the code before the fix fails this test rather than eating the machine's memory."""
     from anima.settings import Settings
+
     path = Settings.path()
     {"pipe": lambda: os.mkfifo(path), "folder": path.mkdir, "device": lambda: path.symlink_to("/dev/null")}[what]()
-    assert said_by_check(capsys) == (f"anima: The settings file {path} is not a regular file (it may be a folder, a "
-                                     "pipe or a device); fix or delete it.")
+    assert said_by_check(capsys) == (
+        f"anima: The settings file {path} is not a regular file (it may be a folder, a "
+        "pipe or a device); fix or delete it."
+    )
 
 
 def test_a_settings_file_over_a_megabyte_is_refused_without_reading_it_whole(capsys):
     import tracemalloc
 
     from anima.settings import Settings
+
     path = Settings.path()
     with open(path, "wb") as f:
         f.write(b'{"data_folder": "')
@@ -131,6 +142,7 @@ def test_saving_settings_keeps_what_another_version_wrote_and_the_link_to_them(t
     """QA: saving (the window's Settings dialog) dropped the keys this version does not know, which load() says it
     leaves alone, and put a file in place of a link to the settings, leaving the real file as it was."""
     from anima.settings import Settings
+
     path = Settings.path()
     real = tmp_path / "dotfiles" / "anima.json"
     real.parent.mkdir()
@@ -152,36 +164,44 @@ def test_a_settings_file_that_cannot_be_read_is_one_line(capsys, monkeypatch):
 
     from anima import files
     from anima.settings import Settings
+
     Settings.path().write_text("{}", encoding="utf-8")
 
     def refused(path):
         raise PermissionError(errno.EACCES, "Permission denied", str(path))
+
     monkeypatch.setattr(files, "open_regular", refused)
-    assert said_by_check(capsys) == (f"anima: The settings file {Settings.path()} cannot be read (Permission "
-                                     "denied); give this user access to it, or delete it.")
+    assert said_by_check(capsys) == (
+        f"anima: The settings file {Settings.path()} cannot be read (Permission "
+        "denied); give this user access to it, or delete it."
+    )
 
 
-@pytest.mark.parametrize("text, why", [
-    ("[1, 2]", "it holds no JSON object"),
-    ('["a"]', "it holds no JSON object"),
-    ('"a folder"', "it holds no JSON object"),
-    ('{"data_folder": 5}', 'its "data_folder" is not text'),
-    ('{"data_folder": ["a"]}', 'its "data_folder" is not text'),
-    ('{"model_path": 7}', 'its "model_path" is not text'),
-    ('{"context_tokens": "big"}', 'its "context_tokens" is not a whole number'),
-    ('{"context_tokens": 4096.0}', 'its "context_tokens" is not a whole number'),
-    ('{"gpu_layers": true}', 'its "gpu_layers" is not a whole number'),  # a bool is an int to Python
-    # A key this version does not know is left alone (an older or a newer Anima wrote it); one it knows is checked.
-    ('{"from_a_newer_anima": [1, {}], "gpu_layers": "all"}', 'its "gpu_layers" is not a whole number'),
-    ('{"endpoint_uses_key": 1}', 'its "endpoint_uses_key" is not true or false'),
-    ('{"data_folder": "/x\\u0000y"}', 'its "data_folder" holds a NUL character'),
-    ("[" * 100_000 + "]" * 100_000, "it is nested thousands deep"),  # RecursionError
-])
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("[1, 2]", "it holds no JSON object"),
+        ('["a"]', "it holds no JSON object"),
+        ('"a folder"', "it holds no JSON object"),
+        ('{"data_folder": 5}', 'its "data_folder" is not text'),
+        ('{"data_folder": ["a"]}', 'its "data_folder" is not text'),
+        ('{"model_path": 7}', 'its "model_path" is not text'),
+        ('{"context_tokens": "big"}', 'its "context_tokens" is not a whole number'),
+        ('{"context_tokens": 4096.0}', 'its "context_tokens" is not a whole number'),
+        ('{"gpu_layers": true}', 'its "gpu_layers" is not a whole number'),  # a bool is an int to Python
+        # A key this version does not know is left alone (an older or a newer Anima wrote it); one it knows is checked.
+        ('{"from_a_newer_anima": [1, {}], "gpu_layers": "all"}', 'its "gpu_layers" is not a whole number'),
+        ('{"endpoint_uses_key": 1}', 'its "endpoint_uses_key" is not true or false'),
+        ('{"data_folder": "/x\\u0000y"}', 'its "data_folder" holds a NUL character'),
+        ("[" * 100_000 + "]" * 100_000, "it is nested thousands deep"),  # RecursionError
+    ],
+)
 def test_settings_of_the_wrong_shape_are_one_clear_line_naming_the_file_and_the_field(capsys, text, why):
     """QA: each was a traceback, at load (AttributeError), when the folder was opened or the model read (TypeError,
     ValueError: embedded null byte), or in validate (TypeError)."""
     from anima.errors import KnownError
     from anima.settings import Settings
+
     path = Settings.path()
     path.write_text(text, encoding="utf-8")
     with pytest.raises(KnownError) as refused:
@@ -200,9 +220,22 @@ def test_export_json_holds_every_kind_readable_and_says_it_is_not_encrypted(anim
     assert r.returncode == 0, r.stderr
     assert "NOT encrypted" in r.stderr
     import json
+
     data = json.loads(out.read_text(encoding="utf-8"))
-    for key in ("messages", "memories", "world_cards", "episodes", "parts", "predictions", "growth_log",
-                "behavioral_rules", "emotional_signals", "self_model", "blocks", "edit_history"):
+    for key in (
+        "messages",
+        "memories",
+        "world_cards",
+        "episodes",
+        "parts",
+        "predictions",
+        "growth_log",
+        "behavioral_rules",
+        "emotional_signals",
+        "self_model",
+        "blocks",
+        "edit_history",
+    ):
         assert isinstance(data[key], list), key
     assert data["memories"][0]["content"] == "CANARY-memory"
     assert isinstance(data["parts"][0]["data"], dict)  # JSON is written as JSON, not as a string
@@ -213,8 +246,15 @@ def test_forget_from_the_command_line_says_what_went(anima_home, tmp_path):
     with Home(anima_home).create(PASSPHRASE) as soul:
         for text in ("Lunch with Bea today", "Bea's dog is called Rex", "The weather is grey"):
             soul.add("message", "user", session="s", role="user", content=text, created_at="2026-11-30")
-        memory = soul.add("memory", "ai", kind="fact", content="Likes grey weather", source="user_stated",
-                          valid_from="2026-11-30", created_at="2026-11-30")
+        memory = soul.add(
+            "memory",
+            "ai",
+            kind="fact",
+            content="Likes grey weather",
+            source="user_stated",
+            valid_from="2026-11-30",
+            created_at="2026-11-30",
+        )
     env = {"ANIMA_PASSPHRASE": PASSPHRASE}
     r = anima("forget", "--person", "Bea", env=env)
     assert r.returncode == 0, r.stderr
@@ -233,12 +273,15 @@ def test_an_os_error_is_a_mistake_only_about_a_path_the_person_gave(tmp_path, mo
     import errno
 
     from anima import cli
+
     given = tmp_path / "out" / "all.json"
 
     def fails_on(path):
         def run(args):
             raise PermissionError(errno.EACCES, "Permission denied", str(path))
+
         return run
+
     monkeypatch.setattr(cli, "cmd_export", fails_on(given.with_name("all.json.partial")))
     assert cli.main(["export", "--json", str(given)]) == 2  # theirs: one line
     assert capsys.readouterr().err.count("\n") == 1
@@ -252,6 +295,7 @@ def test_parts_from_the_command_line(anima_home, tmp_path):
     import json
 
     from anima.parts.parts import Parts
+
     Home(anima_home).create(PASSPHRASE).close()
     env = {"ANIMA_PASSPHRASE": PASSPHRASE}
     pack = ROOT / "anima" / "resources" / "packs" / "personal-assistant.json"
@@ -268,15 +312,25 @@ def test_parts_from_the_command_line(anima_home, tmp_path):
     assert {"created_at", "updated_at", "lineage", "triggers", "suggestions_and_results"} <= set(shown)
     # A good patch, as the person (core parts too).
     good = tmp_path / "good.json"
-    good.write_text(json.dumps([{"op": "replace", "path": "/intensity", "value": "High"},
-                                {"op": "replace", "path": "/core_part", "value": False}]), encoding="utf-8")
+    good.write_text(
+        json.dumps(
+            [
+                {"op": "replace", "path": "/intensity", "value": "High"},
+                {"op": "replace", "path": "/core_part", "value": False},
+            ]
+        ),
+        encoding="utf-8",
+    )
     r = anima("parts", "patch", "1", str(good), env=env)
     assert r.returncode == 0 and "Patched part #1" in r.stdout, r.stderr
     # A rejected patch: exit 2, one line, nothing changed.
     with Home(anima_home).unlock(PASSPHRASE) as soul:
         before = soul.query("SELECT * FROM parts ORDER BY id"), soul.history("part")
-    for bad in ([{"op": "replace", "path": "", "value": {}}], {"op": "remove", "path": "/wants"},
-                [{"op": "remove", "path": "/wants"}]):
+    for bad in (
+        [{"op": "replace", "path": "", "value": {}}],
+        {"op": "remove", "path": "/wants"},
+        [{"op": "remove", "path": "/wants"}],
+    ):
         (tmp_path / "bad.json").write_text(json.dumps(bad), encoding="utf-8")
         r = anima("parts", "patch", "1", str(tmp_path / "bad.json"), env=env)
         lines = r.stderr.strip().splitlines()
@@ -313,6 +367,7 @@ def test_a_mistake_that_closing_met_again_is_said_once():
     """A full disk stops an import, and closing then meets the same full disk: one sentence, not the same twice."""
     from anima.cli import _first_said
     from anima.errors import DiskFull
+
     said = "The disk is full: nothing was imported. Free some space and try again."
     try:
         try:
@@ -327,11 +382,14 @@ def test_a_mistake_that_closing_met_again_is_said_once():
         except DiskFull:
             raise DiskFull("The disk is full: the WAL stays.")
     except DiskFull as e:
-        assert _first_said(e) == ("The disk is full: nothing of this change was saved. Closing then failed too: "
-                                  "The disk is full: the WAL stays.")
+        assert _first_said(e) == (
+            "The disk is full: nothing of this change was saved. Closing then failed too: "
+            "The disk is full: the WAL stays."
+        )
     # As closing raises it: translated "from" SQLite's error, which met the full disk while the turn's mistake
     # was handled. Only closing's sentence was said, "everything already saved is kept", of a reply not saved.
     import sqlite3
+
     try:
         try:
             raise DiskFull("The disk is full: nothing of this change was saved.")
@@ -341,19 +399,23 @@ def test_a_mistake_that_closing_met_again_is_said_once():
             except sqlite3.OperationalError as low:
                 raise DiskFull("The disk is full: the WAL stays.") from low
     except DiskFull as e:
-        assert _first_said(e) == ("The disk is full: nothing of this change was saved. Closing then failed too: "
-                                  "The disk is full: the WAL stays.")
+        assert _first_said(e) == (
+            "The disk is full: nothing of this change was saved. Closing then failed too: "
+            "The disk is full: the WAL stays."
+        )
 
 
 def test_a_mistake_raised_from_none_in_place_of_another_is_said_once(tmp_path, capsys, monkeypatch):
     """A lorebook refused: the card module says it again in its own words, 'from None'; one sentence, not two."""
     from anima import cli
     from tests.conftest import PASSPHRASE
+
     (tmp_path / "e.json").write_text('{"entries": null}')
     monkeypatch.setenv("ANIMA_PASSPHRASE", PASSPHRASE)
     monkeypatch.setenv("ANIMA_NAME", "Anima")
     home = tmp_path / "home"
     from anima.store import Home
+
     Home(home).create(PASSPHRASE).close()
     assert cli.main(["--home", str(home), "import-lorebook", str(tmp_path / "e.json")]) == 2
     [line] = capsys.readouterr().err.strip().splitlines()
@@ -379,6 +441,7 @@ def parts_cli(companion, monkeypatch, capsys):
     -> run(*args) -> (exit status, stdout, stderr)."""
     from anima import cli
     from anima.parts import packs
+
     companion.packs.install(packs.read(ROOT / "anima" / "resources" / "packs" / "personal-assistant.json"))
     monkeypatch.setattr(cli, "open_companion", lambda args, **_: _LeftOpen(companion))
 
@@ -386,26 +449,31 @@ def parts_cli(companion, monkeypatch, capsys):
         status = cli.main(["parts", *args])
         out = capsys.readouterr()
         return status, out.out, out.err
+
     return run
 
 
-def test_a_patch_or_a_pack_that_json_cannot_keep_is_refused_in_one_line_and_nothing_changes(companion, parts_cli,
-                                                                                           tmp_path):
+def test_a_patch_or_a_pack_that_json_cannot_keep_is_refused_in_one_line_and_nothing_changes(
+    companion, parts_cli, tmp_path
+):
     c = companion
     before = [p.data for p in c.parts.all(None)], c.soul.history("part")
     given = tmp_path / "given.json"
     for text, says in (
-            ('[{"op": "replace", "path": "/intensity", "value": ' + "9" * 5000 + "}]", "a number too long to read"),
-            ("[" * 100_000 + "]" * 100_000, "nests more than 64 levels deep"),
-            ('[{"op": "replace", "path": "/name", "value": "\\ud800x"}]', "half of a surrogate pair"),
-            ('[{"op": "replace", "path": "/name", "value": "Bad\\u0000name\\u001b[31m"}]', "control or invisible"),
-            ('[{"op": "replace", "path": "/name", "value": "\\u200b\\u200b"}]', "its name is blank")):
+        ('[{"op": "replace", "path": "/intensity", "value": ' + "9" * 5000 + "}]", "a number too long to read"),
+        ("[" * 100_000 + "]" * 100_000, "nests more than 64 levels deep"),
+        ('[{"op": "replace", "path": "/name", "value": "\\ud800x"}]', "half of a surrogate pair"),
+        ('[{"op": "replace", "path": "/name", "value": "Bad\\u0000name\\u001b[31m"}]', "control or invisible"),
+        ('[{"op": "replace", "path": "/name", "value": "\\u200b\\u200b"}]', "its name is blank"),
+    ):
         given.write_text(text, encoding="utf-8")
         status, out, err = parts_cli("patch", "3", str(given))
         assert (status, out, err.count("\n")) == (2, "", 1) and says in err and "part #3 was not changed" in err.lower()
     pack = json.loads((ROOT / "anima" / "resources" / "packs" / "personal-assistant.json").read_text("utf-8"))
-    for name, says in (("Helper\x1b]0;pwned\x07\x1b[2J", "its name holds a control or invisible character (U+001B)"),
-                       ("Helper\udc00", "half of a surrogate pair")):
+    for name, says in (
+        ("Helper\x1b]0;pwned\x07\x1b[2J", "its name holds a control or invisible character (U+001B)"),
+        ("Helper\udc00", "half of a surrogate pair"),
+    ):
         given.write_text(json.dumps({**pack, "parts": [{**pack["parts"][0], "name": name}]}), encoding="utf-8")
         status, out, err = parts_cli("install-pack", str(given))
         assert (status, out, err.count("\n")) == (2, "", 1) and says in err and "nothing was installed" in err
@@ -418,18 +486,25 @@ def test_a_patch_pack_or_profile_that_is_not_a_small_file_is_refused_unread(comp
     import os
 
     from anima.parts import packs
+
     c = companion
     before = [p.data for p in c.parts.all(None)], c.soul.history("part"), c.affect.profile()
     fifo, big = tmp_path / "fifo.json", tmp_path / "big.json"
     os.mkfifo(fifo)
     with open(big, "wb") as f:
         f.truncate(packs.JSON_FILE_MOST + 1)
-    for given, says in ((fifo, "is a device or a pipe, not a file"), ("/dev/zero", "is a device or a pipe, not a file"),
-                        (tmp_path, "is a folder, not a file"), (big, "larger than 4 MiB"),
-                        (tmp_path / "none.json", "No such file")):
-        for args, unchanged in ((("patch", "3", str(given)), "part #3 was not changed"),
-                                (("install-pack", str(given)), "nothing was installed"),
-                                (("affect", "--set", str(given)), "the affect profile was not changed")):
+    for given, says in (
+        (fifo, "is a device or a pipe, not a file"),
+        ("/dev/zero", "is a device or a pipe, not a file"),
+        (tmp_path, "is a folder, not a file"),
+        (big, "larger than 4 MiB"),
+        (tmp_path / "none.json", "No such file"),
+    ):
+        for args, unchanged in (
+            (("patch", "3", str(given)), "part #3 was not changed"),
+            (("install-pack", str(given)), "nothing was installed"),
+            (("affect", "--set", str(given)), "the affect profile was not changed"),
+        ):
             status, out, err = parts_cli(*args)
             assert (status, out, err.count("\n")) == (2, "", 1), (args, err)
             assert says in err and unchanged in err, (args, err)
@@ -453,6 +528,7 @@ def test_listing_parts_or_proposals_never_loads_the_vectors(anima_home, monkeypa
     from anima.models import embedder
     from anima.models.fake import FakeChatModel, FakeEmbedder
     from anima.retrieval.indexer import Indexer
+
     Home(anima_home).create(PASSPHRASE).close()
     monkeypatch.setenv("ANIMA_PASSPHRASE", PASSPHRASE)
     monkeypatch.setattr(cli_open, "chosen_chat_model", lambda args: FakeChatModel())
@@ -460,8 +536,11 @@ def test_listing_parts_or_proposals_never_loads_the_vectors(anima_home, monkeypa
     started = []
     real_start = Indexer.start
     monkeypatch.setattr(Indexer, "start", lambda self, **kw: started.append(1) or real_start(self, **kw))
-    for args, says in ((["parts", "list"], "No parts yet."), (["parts", "predictions"], "No predictions yet."),
-                       (["proposals"], "No proposed changes wait for you.")):
+    for args, says in (
+        (["parts", "list"], "No parts yet."),
+        (["parts", "predictions"], "No predictions yet."),
+        (["proposals"], "No proposed changes wait for you."),
+    ):
         assert cli.main(args) == 0
         assert says in capsys.readouterr().out
     assert started == []
@@ -474,11 +553,13 @@ def test_a_forget_done_before_closing_met_a_full_disk_is_said_done(companion, mo
     (told only 'try again', they would think it was not), then what closing met."""
     from anima import cli
     from anima.errors import DiskFull
+
     companion.soul.add("message", "user", session="s", role="user", content="Lunch with Bea", created_at="2026")
 
     class ClosingOnAFullDisk(_LeftOpen):
         def close(self):
             raise DiskFull("The disk is full: everything already saved is kept.")
+
     monkeypatch.setattr(cli, "open_companion", lambda args, **_: ClosingOnAFullDisk(companion))
     assert cli.main(["forget", "--person", "Bea"]) == 2
     out = capsys.readouterr()
@@ -493,10 +574,12 @@ def test_a_forget_that_takes_a_while_says_so_while_it_runs(companion, monkeypatc
 
     from anima import cli
     from anima.store.forget import UNDER_WAY
+
     for text in ("Lunch with Bea", "Dinner with Bea"):
         companion.soul.add("message", "user", session="s", role="user", content=text, created_at="2026")
     monkeypatch.setattr(cli, "open_companion", lambda args, **_: _LeftOpen(companion))
     from anima.store import forget as forgetting
+
     monkeypatch.setattr(forgetting, "UNDER_WAY_AFTER_S", 5.0)  # far longer than a forget of two messages takes
     assert cli.main(["forget", "message", "1"]) == 0
     assert capsys.readouterr() == ("Forgot 1 message.\n", "")
@@ -506,6 +589,7 @@ def test_a_forget_that_takes_a_while_says_so_while_it_runs(companion, monkeypatc
     def slow_forget(*args):
         time.sleep(1.0)
         return forget(*args)
+
     monkeypatch.setattr(companion, "forget", slow_forget)
     assert cli.main(["forget", "message", "2"]) == 0
     out = capsys.readouterr()
@@ -516,6 +600,7 @@ def test_plain_exports_are_readable_by_their_owner_only(companion, parts_cli, tm
     """A card (PNG or JSON), its lorebook and a parts pack are not encrypted: like `export --json`, they are
     written 0600, not 0644 (readable by anyone on the machine, found by a helper's QA), and whole."""
     import stat
+
     companion.world.create("person", "Bea", "Ada's sister.", ["sister"])
     card, book, pack = tmp_path / "card.png", tmp_path / "book.json", tmp_path / "pack.json"
     companion.characters.write(card, book)
@@ -531,8 +616,15 @@ def test_no_passphrase_to_ask_for_is_one_mistake_not_two(anima_home):
     failed too: No passphrase…": asking was taken for a second failure, at closing."""
     Home(anima_home).create(PASSPHRASE).close()
     env = {k: v for k, v in os.environ.items() if k != "ANIMA_PASSPHRASE"}
-    r = subprocess.run([sys.executable, "-m", "anima", "check"], capture_output=True, text=True, env=env,
-                       cwd=ROOT, timeout=120, stdin=subprocess.DEVNULL)
+    r = subprocess.run(
+        [sys.executable, "-m", "anima", "check"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
     assert r.returncode == 2
     assert r.stderr.strip() == "anima: No passphrase: set ANIMA_PASSPHRASE or run from a terminal."
 
@@ -557,6 +649,7 @@ def test_an_export_onto_the_companions_own_files_is_refused_and_the_soul_kept(an
     """QA: `anima export ~/.local/share/anima/soul.db` said "Exported", and the soul was gone: its only copy was
     the core now in its place (soul.key the same; --json put the soul's text there in plain)."""
     from anima import cli
+
     said = _exports(anima_home, monkeypatch)
     target = str(anima_home / own)
     for args in (["export", target], ["export", "--json", target], ["export", "--markdown", target]):
@@ -566,11 +659,13 @@ def test_an_export_onto_the_companions_own_files_is_refused_and_the_soul_kept(an
     assert _still_there(anima_home, said)
 
 
-def test_an_export_to_a_link_writes_where_it_points_and_not_onto_other_things(anima_home, tmp_path, monkeypatch,
-                                                                               capsys):
+def test_an_export_to_a_link_writes_where_it_points_and_not_onto_other_things(
+    anima_home, tmp_path, monkeypatch, capsys
+):
     """QA: an export to a symlink (to a backup on a USB stick) replaced the link with a local file; as root, an
     export to /dev/full replaced the device; a folder or a missing folder gave a raw error naming a temporary file."""
     from anima import cli
+
     said = _exports(anima_home, monkeypatch)
     (tmp_path / "usb").mkdir()
     link = tmp_path / "backup.core"
@@ -578,8 +673,11 @@ def test_an_export_to_a_link_writes_where_it_points_and_not_onto_other_things(an
     assert cli.main(["export", str(link)]) == 0
     assert link.is_symlink() and (tmp_path / "usb" / "backup.core").stat().st_size > 0
     os.mkfifo(tmp_path / "pipe")
-    for target, says in ((tmp_path / "pipe", "a device or a pipe, not a file"), (tmp_path / "usb", "a folder"),
-                         (tmp_path / "nowhere" / "x.core", "There is no folder")):
+    for target, says in (
+        (tmp_path / "pipe", "a device or a pipe, not a file"),
+        (tmp_path / "usb", "a folder"),
+        (tmp_path / "nowhere" / "x.core", "There is no folder"),
+    ):
         assert cli.main(["export", str(target)]) == 2
         err = capsys.readouterr().err
         assert says in err and ".new" not in err and err.count("\n") == 1, err
@@ -588,12 +686,14 @@ def test_an_export_to_a_link_writes_where_it_points_and_not_onto_other_things(an
 
 
 def test_a_message_another_program_kept_the_soul_busy_for_ends_that_message_not_the_conversation(
-        companion, monkeypatch, capsys):
+    companion, monkeypatch, capsys
+):
     """QA: another program holding the soul past the busy timeout ended `anima chat` (exit 2), the conversation
     with it, where the window says so and sends the message again. The terminal says what was and was not saved,
     and goes on."""
     from anima import cli
     from anima.errors import SoulBusy
+
     monkeypatch.setattr(cli, "open_companion", lambda args, create_if_missing=False: companion)
     monkeypatch.setattr(companion, "close", lambda: None)  # the fixture closes it
     typed_lines(monkeypatch, ["first, while busy", "second, while busy", "third, free again"])
@@ -606,6 +706,7 @@ def test_a_message_another_program_kept_the_soul_busy_for_ends_that_message_not_
         if failures:
             raise failures.pop(0)
         return turn(*args, **kwargs)
+
     monkeypatch.setattr(companion, "turn", sometimes_busy)
     companion.chat.enqueue("Answered at last.")
     assert cli.main(["chat"]) == 0
@@ -613,7 +714,8 @@ def test_a_message_another_program_kept_the_soul_busy_for_ends_that_message_not_
     assert "Answered at last." in out
     assert err.splitlines() == [
         "anima: Another program on this soul kept it busy. Your message was not saved: send it again.",
-        "anima: Another program on this soul kept it busy. Your message was saved; the reply was not."]
+        "anima: Another program on this soul kept it busy. Your message was saved; the reply was not.",
+    ]
 
 
 def test_a_reply_another_program_kept_from_being_stored_says_the_message_was(companion, monkeypatch, capsys):
@@ -622,6 +724,7 @@ def test_a_reply_another_program_kept_from_being_stored_says_the_message_was(com
     reply's line left open, so the next reply ran on from it."""
     from anima import cli
     from anima.errors import SoulBusy
+
     monkeypatch.setattr(cli, "open_companion", lambda args, create_if_missing=False: companion)
     monkeypatch.setattr(companion, "close", lambda: None)  # the fixture closes it
     typed_lines(monkeypatch, ["first", "second"])
@@ -631,31 +734,42 @@ def test_a_reply_another_program_kept_from_being_stored_says_the_message_was(com
         if failures:
             raise failures.pop(0)
         return record(*args, **kwargs)
+
     monkeypatch.setattr(companion.conversation, "record_turn", busy_once)
     companion.chat.enqueue("Reply one.", "Reply two.")
     assert cli.main(["chat"]) == 0
     out, err = capsys.readouterr()
     assert out.splitlines() == ["Reply one.", "Reply two."]
     assert err.splitlines() == [
-        "anima: Another program on this soul kept it busy. Your message was saved; the reply was not."]
+        "anima: Another program on this soul kept it busy. Your message was saved; the reply was not."
+    ]
     stored = [m["content"] for m in companion.soul.query("SELECT content FROM messages ORDER BY id")]
     assert stored == ["first", "second", "Reply two."]
 
 
-def test_a_file_that_cannot_be_attached_is_one_line_and_the_conversation_goes_on(companion, monkeypatch, capsys,
-                                                                                  tmp_path):
+def test_a_file_that_cannot_be_attached_is_one_line_and_the_conversation_goes_on(
+    companion, monkeypatch, capsys, tmp_path
+):
     """`/file PATH` read whatever PATH named: /dev/zero until the memory ran out, a FIFO for ever; a missing file
     ended the conversation. It reads a file as the window attaches one (mind/messages.attached_file)."""
     import os
 
     from anima import cli
+
     monkeypatch.setattr(cli, "open_companion", lambda args, create_if_missing=False: companion)
     monkeypatch.setattr(companion, "close", lambda: None)  # the fixture closes it
     fifo, notes = tmp_path / "fifo", tmp_path / "notes.txt"
     os.mkfifo(fifo)
     notes.write_text("Bring the tent.\nAnd the stove.\n", encoding="utf-8")
-    typed_lines(monkeypatch, ["/file /dev/zero look", f"/file {fifo} look", f"/file {tmp_path / 'none'} look",
-                              f"/file {notes} what do you make of it?"])
+    typed_lines(
+        monkeypatch,
+        [
+            "/file /dev/zero look",
+            f"/file {fifo} look",
+            f"/file {tmp_path / 'none'} look",
+            f"/file {notes} what do you make of it?",
+        ],
+    )
     companion.chat.enqueue("A camping list.")
     assert cli.main(["chat"]) == 0
     out, err = capsys.readouterr()
@@ -666,14 +780,17 @@ def test_a_file_that_cannot_be_attached_is_one_line_and_the_conversation_goes_on
     assert "none could not be read (No such file or directory)" in said[2]
     stored = companion.soul.query("SELECT speaker, content FROM messages ORDER BY id")
     assert [(m["speaker"], m["content"]) for m in stored] == [
-        ("Ada", "what do you make of it?"), ("file notes.txt", "Bring the tent.\nAnd the stove."),
-        ("Anima", "A camping list.")]
+        ("Ada", "what do you make of it?"),
+        ("file notes.txt", "Bring the tent.\nAnd the stove."),
+        ("Anima", "A camping list."),
+    ]
 
 
 def test_recall_shows_a_stored_escape_as_text_and_never_sends_it_to_the_terminal(companion, monkeypatch, capsys):
     """QA: a memory edited in the Open Mind to hold "\x1b[2J" and a title change (\x1b]0;…\x07) came out of
     `anima recall` raw: the terminal cleared its screen and took the title. Stored text is shown as parts are."""
     from anima import cli
+
     monkeypatch.setattr(cli, "open_companion", lambda args, **_: _LeftOpen(companion))
     companion.memories.remember("Ada likes tea \x1b[2J\x1b]0;pwned\x07\u202eeno")
     assert cli.main(["recall", "tea"]) == 0
@@ -686,36 +803,46 @@ def test_a_home_that_is_not_a_folder_is_one_line(tmp_path, capsys):
     """QA: --home naming a file (soul.db itself, say) ended `chat` and `import` in a FileExistsError traceback, and
     `check` said no companion lived there yet."""
     from anima import cli
+
     not_a_folder = tmp_path / "soul.db"
     not_a_folder.write_bytes(b"a file of the person's")
-    for args in (["--home", str(not_a_folder), "check"], ["--home", str(not_a_folder), "chat"],
-                 ["--home", str(not_a_folder), "import", str(tmp_path / "any.core")]):
+    for args in (
+        ["--home", str(not_a_folder), "check"],
+        ["--home", str(not_a_folder), "chat"],
+        ["--home", str(not_a_folder), "import", str(tmp_path / "any.core")],
+    ):
         assert cli.main(args) == 2, args
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "is not a folder" in err, err
     assert not_a_folder.read_bytes() == b"a file of the person's"
 
 
-def test_an_id_or_a_count_out_of_range_or_a_home_path_too_long_is_said_not_raised(anima_home, tmp_path, capsys,
-                                                                                    monkeypatch):
+def test_an_id_or_a_count_out_of_range_or_a_home_path_too_long_is_said_not_raised(
+    anima_home, tmp_path, capsys, monkeypatch
+):
     """QA: an id of 2**63 or more (forget, proposals, parts show, parts bids) was an OverflowError traceback where
     2**63 - 1 said there was no such item; `recall --k -1` was taken; a home path too long for the system was an
     OSError traceback (ENAMETOOLONG)."""
     from anima import cli
+
     monkeypatch.setenv("ANIMA_PASSPHRASE", PASSPHRASE)
     Home(anima_home).create(PASSPHRASE).close()
     before = (anima_home / "soul.db").read_bytes()
-    huge = str(2 ** 63)
-    for args, says in ((["forget", "message", huge], "is no id"), (["proposals", "--accept", huge], "is no id"),
-                       (["parts", "show", huge], "is no id"), (["parts", "bids", "-3"], "is no id"),
-                       (["forget", "message", "7x"], "is not a whole number"), (["recall", "tea", "--k", "-1"],
-                                                                                "is no id"),
-                       (["recall", "tea", "--k", "100001"], "more than can be shown")):
+    huge = str(2**63)
+    for args, says in (
+        (["forget", "message", huge], "is no id"),
+        (["proposals", "--accept", huge], "is no id"),
+        (["parts", "show", huge], "is no id"),
+        (["parts", "bids", "-3"], "is no id"),
+        (["forget", "message", "7x"], "is not a whole number"),
+        (["recall", "tea", "--k", "-1"], "is no id"),
+        (["recall", "tea", "--k", "100001"], "more than can be shown"),
+    ):
         with pytest.raises(SystemExit) as ended:
             cli.main(args)
         err = capsys.readouterr().err
         assert ended.value.code == 2 and says in err and "Traceback" not in err, (args, err)
-    assert cli.main(["forget", "message", str(2 ** 63 - 1)]) == 2  # a whole number SQLite holds: not there
+    assert cli.main(["forget", "message", str(2**63 - 1)]) == 2  # a whole number SQLite holds: not there
     assert "Traceback" not in capsys.readouterr().err
     assert (anima_home / "soul.db").read_bytes() == before
     assert cli.main(["--home", str(tmp_path / ("x" * 300) / "home"), "check"]) == 2
@@ -729,12 +856,14 @@ def test_ctrl_d_at_a_passphrase_prompt_is_one_line_and_changes_nothing(anima_hom
     import io
 
     from anima import cli
+
     Home(anima_home).create(PASSPHRASE).close()
     key = (anima_home / "soul.key").read_bytes()
     monkeypatch.setattr("sys.stdin", type("Tty", (io.StringIO,), {"isatty": lambda self: True})())
 
     def ended(prompt=""):
         raise EOFError
+
     monkeypatch.setattr(getpass, "getpass", ended)
     for args in (["check"], ["passphrase"]):
         assert cli.main(args) == 2, args
@@ -745,16 +874,19 @@ def test_ctrl_d_at_a_passphrase_prompt_is_one_line_and_changes_nothing(anima_hom
 
 @pytest.mark.parametrize("errors", ["strict", "surrogateescape"])  # a UTF-8 locale's stdin, and the C locale's
 def test_bytes_that_are_not_utf8_on_standard_input_are_read_as_replacement_characters(
-        companion, monkeypatch, capsys, errors):
+    companion, monkeypatch, capsys, errors
+):
     """Red team: invalid UTF-8 piped into `anima chat` ended it in a TypeError from the tokenizer (lone surrogates)
     and the next line was never read."""
     import io
 
     from anima import cli
+
     monkeypatch.setattr(cli, "open_companion", lambda args, create_if_missing=False: companion)
     monkeypatch.setattr(companion, "close", lambda: None)  # the fixture closes it
-    piped = io.TextIOWrapper(io.BytesIO(b"caf\xe9 au lait, in Latin-1\nand the next line\n"), encoding="utf-8",
-                             errors=errors)
+    piped = io.TextIOWrapper(
+        io.BytesIO(b"caf\xe9 au lait, in Latin-1\nand the next line\n"), encoding="utf-8", errors=errors
+    )
     monkeypatch.setattr("sys.stdin", piped)
     companion.chat.enqueue("First reply.")
     companion.chat.enqueue("Second reply.")

@@ -28,8 +28,7 @@ def one_line(capsys) -> str:
     return err[0]
 
 
-def test_a_card_holding_nan_makes_no_new_companion_and_can_be_tried_again_fixed(fakes, anima_home, tmp_path,
-                                                                                capsys):
+def test_a_card_holding_nan_makes_no_new_companion_and_can_be_tried_again_fixed(fakes, anima_home, tmp_path, capsys):
     card = tmp_path / "nan.json"
     card.write_text(json.dumps(v2(extensions={"depth": 0.5})).replace("0.5", "NaN"))
     code = cli.main(["import-card", str(card), "--into-new"])
@@ -47,11 +46,13 @@ real_apply = Characters.apply
 def failing_apply(monkeypatch):
     def apply(self, plan):
         raise DiskFull("The disk is full; nothing was changed.")
+
     monkeypatch.setattr(Characters, "apply", apply)
 
 
-def test_an_import_that_fails_after_the_companion_was_made_takes_the_new_home_away(fakes, anima_home, tmp_path,
-                                                                                   capsys, monkeypatch):
+def test_an_import_that_fails_after_the_companion_was_made_takes_the_new_home_away(
+    fakes, anima_home, tmp_path, capsys, monkeypatch
+):
     card = tmp_path / "mira.png"
     card.write_bytes(png(v2()))
     failing_apply(monkeypatch)
@@ -64,8 +65,9 @@ def test_an_import_that_fails_after_the_companion_was_made_takes_the_new_home_aw
     assert Home(home).exists()
 
 
-def test_a_failed_import_into_a_folder_that_was_there_keeps_what_was_in_it(fakes, anima_home, tmp_path, capsys,
-                                                                            monkeypatch):
+def test_a_failed_import_into_a_folder_that_was_there_keeps_what_was_in_it(
+    fakes, anima_home, tmp_path, capsys, monkeypatch
+):
     anima_home.mkdir()
     (anima_home / "notes.txt").write_text("mine")
     (anima_home / "old").mkdir()
@@ -101,8 +103,9 @@ def test_a_device_or_a_folder_is_one_line_and_nothing_is_made(fakes, anima_home,
     assert not anima_home.exists()
 
 
-def test_a_companion_another_program_made_while_the_passphrase_was_asked_stays(fakes, anima_home, tmp_path, capsys,
-                                                                             monkeypatch):
+def test_a_companion_another_program_made_while_the_passphrase_was_asked_stays(
+    fakes, anima_home, tmp_path, capsys, monkeypatch
+):
     """The window's first run made a companion in the same home while this command asked for its passphrase:
     this command's create meets it, says so, and takes nothing of it away (found by a review)."""
     card = tmp_path / "mira.json"
@@ -112,6 +115,7 @@ def test_a_companion_another_program_made_while_the_passphrase_was_asked_stays(f
     def ask(*a, **k):
         Home(anima_home).create(PASSPHRASE, name="Theirs").close()  # the other program, meanwhile
         return real_ask(*a, **k)
+
     monkeypatch.setattr(cli_open, "ask", ask)
     assert cli.main(["import-card", str(card), "--into-new"]) == 2
     assert "A companion already lives" in one_line(capsys)

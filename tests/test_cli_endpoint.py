@@ -49,7 +49,11 @@ def test_chat_uses_the_server_the_window_saved(server):
     model = chosen_chat_model(chat_args())
     assert isinstance(model, OpenAIChatModel)
     assert (model.base_url, model.name, model.dialect, model.capabilities.context_tokens) == (
-        server.url, "qwen2.5", Dialect.JSON_OBJECT, 4096)
+        server.url,
+        "qwen2.5",
+        Dialect.JSON_OBJECT,
+        4096,
+    )
 
 
 def test_endpoint_and_model_on_the_command_line_are_for_this_run_only(server, tmp_path):
@@ -64,13 +68,16 @@ def test_endpoint_and_model_on_the_command_line_are_for_this_run_only(server, tm
     assert isinstance(model, LlamaChatModel) and model.path == gguf
 
 
-@pytest.mark.parametrize("argv, says", [
-    (("--endpoint", "ftp://x", "--endpoint-model", "m"), "http:// or https://"),
-    (("--endpoint", "http://127.0.0.1:1/v1"), "Name the model"),
-    (("--endpoint-model", "m"), "give the server with --endpoint"),
-    (("--model", "x.gguf", "--endpoint", "http://h/v1", "--endpoint-model", "m"), "not both"),
-    (("--model", "tests/conftest.py"), "not a GGUF model file"),
-])
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (("--endpoint", "ftp://x", "--endpoint-model", "m"), "http:// or https://"),
+        (("--endpoint", "http://127.0.0.1:1/v1"), "Name the model"),
+        (("--endpoint-model", "m"), "give the server with --endpoint"),
+        (("--model", "x.gguf", "--endpoint", "http://h/v1", "--endpoint-model", "m"), "not both"),
+        (("--model", "tests/conftest.py"), "not a GGUF model file"),
+    ],
+)
 def test_a_wrong_endpoint_on_the_command_line_is_one_clear_line(argv, says):
     with pytest.raises(KnownError, match=says):
         chosen_chat_model(chat_args(*argv))
@@ -81,6 +88,7 @@ def test_a_model_path_that_is_a_pipe_is_one_clear_line_without_waiting(tmp_path)
     """QA: a FIFO as the model (in the settings or with --model) hung `anima chat`: read_header opened it, and
     opening a pipe waits for a writer. It is looked at first, never opened."""
     from anima.models.gguf import read_header
+
     pipe = tmp_path / "model.gguf"
     os.mkfifo(pipe)
     says = f"{pipe} is not a regular file (a pipe or a device, say); choose a .gguf model file."

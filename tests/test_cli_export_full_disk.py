@@ -29,14 +29,28 @@ def home(anima_home):
     with Home(anima_home).create(PASSPHRASE) as soul:
         fill_soul(soul)
         for i in range(6):
-            soul.add("world_card", "user", kind="place", title=f"Place {i}", body="A long description. " * 200,
-                     keywords="[]", created_at="2026", updated_at="2026")
+            soul.add(
+                "world_card",
+                "user",
+                kind="place",
+                title=f"Place {i}",
+                body="A long description. " * 200,
+                keywords="[]",
+                created_at="2026",
+                updated_at="2026",
+            )
     return anima_home
 
 
 def anima(*args):
-    return subprocess.run([sys.executable, "-m", "anima", *args], capture_output=True, text=True, cwd=ROOT,
-                          env={**os.environ, "ANIMA_PASSPHRASE": PASSPHRASE}, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "anima", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "ANIMA_PASSPHRASE": PASSPHRASE},
+        timeout=120,
+    )
 
 
 def said_disk_full(r, target: Path) -> None:
@@ -52,8 +66,13 @@ def on_disk(where: Path) -> dict[str, bytes | None]:
 @pytest.mark.slow  # runs `python -m anima`
 @pytest.mark.parametrize("flag, name", EXPORTS)
 @pytest.mark.parametrize("room", [0, 4096])
-def test_a_readable_export_onto_a_full_disk_is_one_line_and_leaves_nothing(home, small_disk, flag, name,  # noqa: F811
-                                                                            room):
+def test_a_readable_export_onto_a_full_disk_is_one_line_and_leaves_nothing(
+    home,
+    small_disk,
+    flag,
+    name,  # noqa: F811
+    room,
+):
     (small_disk / "out").mkdir()
     filler = fill(small_disk, leave=room)
     before = on_disk(small_disk)
@@ -63,14 +82,21 @@ def test_a_readable_export_onto_a_full_disk_is_one_line_and_leaves_nothing(home,
     filler.unlink()  # with room again, it works
     r = anima("export", flag, str(target))
     assert r.returncode == 0, r.stderr
-    assert (json.loads(target.read_text())["world_cards"] if flag == "--json"
-            else sorted(p.name for p in (target / "world").iterdir()))
+    assert (
+        json.loads(target.read_text())["world_cards"]
+        if flag == "--json"
+        else sorted(p.name for p in (target / "world").iterdir())
+    )
 
 
 @pytest.mark.slow  # runs `python -m anima`
 @pytest.mark.parametrize("flag, name", EXPORTS)
-def test_an_export_already_there_is_untouched_by_one_that_meets_a_full_disk(home, small_disk, flag,  # noqa: F811
-                                                                             name):
+def test_an_export_already_there_is_untouched_by_one_that_meets_a_full_disk(
+    home,
+    small_disk,
+    flag,  # noqa: F811
+    name,
+):
     target = small_disk / name
     if flag == "--json":
         target.write_text("the export of yesterday")
@@ -101,6 +127,7 @@ def test_simulated_a_full_disk_met_with_no_file_name_is_one_line(home, tmp_path,
 
     def full(fd):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
     out = tmp_path / "out"
     out.mkdir()
     # A markdown folder's missing folders above are made, and taken away again.

@@ -31,6 +31,7 @@ def test_no_passphrase_and_no_terminal_is_one_line(monkeypatch):
 
 def test_a_home_with_no_companion_is_said_and_nothing_is_made(fakes, anima_home):
     from anima.cli import build_parser
+
     with pytest.raises(KnownError, match="No companion lives in .* yet"):
         cli_open.open_companion(build_parser().parse_args(["recall", "anything"]))
     assert not Home(anima_home).exists()
@@ -38,6 +39,7 @@ def test_a_home_with_no_companion_is_said_and_nothing_is_made(fakes, anima_home)
 
 def test_the_companion_there_opens_on_the_passphrase_in_the_environment(fakes, anima_home, monkeypatch):
     from anima.cli import build_parser
+
     Home(anima_home).create(PASSPHRASE, name="Mira").close()
     monkeypatch.setenv(cli_open.PASSPHRASE_ENV, PASSPHRASE)
     companion = cli_open.open_companion(build_parser().parse_args(["recall", "anything"]), talk=False)

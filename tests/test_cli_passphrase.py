@@ -24,8 +24,9 @@ def test_the_rule_is_one_rule():
     assert keys.check_new_passphrase("ünïcødé!") == "ünïcødé!"  # characters, not bytes
 
 
-@pytest.mark.parametrize("guessable", ["password", "password1", "12345678", "qwertyuiop", "abcdefgh",
-                                       "iloveyou1", "P@ssw0rd"])
+@pytest.mark.parametrize(
+    "guessable", ["password", "password1", "12345678", "qwertyuiop", "abcdefgh", "iloveyou1", "P@ssw0rd"]
+)
 def test_long_enough_but_among_the_first_guesses_is_refused(guessable):
     problem = keys.passphrase_problem(guessable)
     assert problem is not None and problem.startswith("Choose a passphrase that is harder to guess.")
@@ -97,6 +98,7 @@ def test_typed_in_a_terminal_a_short_passphrase_is_refused_before_it_is_asked_ag
     def typed(prompt):
         asked.append(prompt)
         return "x"
+
     monkeypatch.setattr(cli.sys.stdin, "isatty", lambda: True, raising=False)
     monkeypatch.setattr(getpass, "getpass", typed)
     with pytest.raises(WeakPassphrase) as err:
@@ -122,14 +124,23 @@ def test_creating_a_companion_under_its_own_name_is_refused_from_the_terminal(tm
     import subprocess
     import sys
     from pathlib import Path
+
     home = tmp_path / "w"
-    r = subprocess.run([sys.executable, "-m", "anima", "--home", str(home), "chat"], input="hello\n",
-                       capture_output=True, text=True, cwd=Path(__file__).resolve().parent.parent, timeout=120,
-                       env={**os.environ, "ANIMA_PASSPHRASE": "Lisbonanima"})
+    r = subprocess.run(
+        [sys.executable, "-m", "anima", "--home", str(home), "chat"],
+        input="hello\n",
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parent.parent,
+        timeout=120,
+        env={**os.environ, "ANIMA_PASSPHRASE": "Lisbonanima"},
+    )
     lines = r.stderr.strip().splitlines()
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
-    assert lines == ["anima: Choose a passphrase that is harder to guess. Weak: 1 minute to guess offline. Add "
-                     "another word or two. Uncommon words are better."]
+    assert lines == [
+        "anima: Choose a passphrase that is harder to guess. Weak: 1 minute to guess offline. Add "
+        "another word or two. Uncommon words are better."
+    ]
     assert not home.exists()
 
 
@@ -155,8 +166,9 @@ def test_changing_to_the_companion_s_or_the_person_s_name_is_refused(anima_home,
 
 
 @pytest.mark.parametrize("meta", ["name", "user_name"])
-def test_an_export_passphrase_of_the_companion_s_or_the_person_s_name_is_refused(anima_home, tmp_path, monkeypatch,
-                                                                                 capsys, meta):
+def test_an_export_passphrase_of_the_companion_s_or_the_person_s_name_is_refused(
+    anima_home, tmp_path, monkeypatch, capsys, meta
+):
     with Home(anima_home).create(PASSPHRASE) as soul:
         soul.set_meta(meta, NAME)
     monkeypatch.setenv("ANIMA_PASSPHRASE", PASSPHRASE)
@@ -195,13 +207,16 @@ def test_typed_in_a_terminal_the_strength_shown_weighs_the_names(monkeypatch, ca
 
 # `ANIMA_NEW_PASSPHRASE=$'plum orbit \xff\xfe lantern'`, as Python holds it: surrogate escapes.
 NOT_TEXT = "plum orbit \udcff\udcfe lantern"
-SAID_NOT_TEXT = ("anima: That passphrase holds bytes that are not text (it is not valid UTF-8), so it neither locks "
-                 "nor unlocks anything; nothing was changed.")
+SAID_NOT_TEXT = (
+    "anima: That passphrase holds bytes that are not text (it is not valid UTF-8), so it neither locks "
+    "nor unlocks anything; nothing was changed."
+)
 
 
 def test_the_rule_refuses_a_passphrase_that_is_not_text():
     assert keys.passphrase_problem(NOT_TEXT, "a new passphrase") == (
-        "Choose a new passphrase of text: this one holds bytes that are not text (it is not valid UTF-8).")
+        "Choose a new passphrase of text: this one holds bytes that are not text (it is not valid UTF-8)."
+    )
 
 
 def one_line(capsys) -> str:
@@ -251,6 +266,7 @@ def test_typed_in_a_terminal_in_another_encoding_a_passphrase_is_not_text_in_one
 
     def typed(prompt):
         raise UnicodeDecodeError("utf-8", b"plum \xff", 5, 6, "invalid start byte")
+
     monkeypatch.setattr(cli.sys.stdin, "isatty", lambda: True, raising=False)
     monkeypatch.setattr(getpass, "getpass", typed)
     with pytest.raises(PassphraseNotText) as err:

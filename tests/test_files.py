@@ -34,6 +34,7 @@ def test_a_full_disk_leaves_the_old_content_and_no_partial_file(tmp_path, monkey
 
     def full(fd, data):
         raise OSError(errno.ENOSPC, "No space left on device")
+
     monkeypatch.setattr(files.os, "write", full)
     with pytest.raises(DiskFull, match="export.json was not changed"):
         files.write_pieces_atomically(target, iter([b"new ", b"content"]))
@@ -46,11 +47,15 @@ def test_a_full_disk_leaves_the_old_content_and_no_partial_file(tmp_path, monkey
 def test_a_killed_older_versions_partial_file_beside_what_is_written_goes_with_the_write(tmp_path):
     """Partial files were "<name>.<pid>.new" before files.partial: one a killed older version left beside a file
     Anima writes again (the settings, an export) is its own, and goes; a file of another name stays."""
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
-                          text=True).stdout.strip()
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    ).stdout.strip()
     target = tmp_path / "settings.json"
-    old, new, theirs = (tmp_path / f"settings.json.{dead}.new", files.partial(target, int(dead)),
-                        tmp_path / f"notes.{dead}.new")
+    old, new, theirs = (
+        tmp_path / f"settings.json.{dead}.new",
+        files.partial(target, int(dead)),
+        tmp_path / f"notes.{dead}.new",
+    )
     for p in (old, new, theirs):
         p.write_bytes(b"half")
     files.write_atomically(target, b"{}")

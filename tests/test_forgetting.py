@@ -37,8 +37,9 @@ class Scripted(FakeChatModel):
             self.queue.appendleft(self.learn.pop(0) if self.learn else facts())
         elif max_tokens == 1:
             self.queue.appendleft(".")
-        return super().stream_text(messages, max_tokens=max_tokens, temperature=temperature, stop=stop,
-                                   cancel=cancel, schema=schema)
+        return super().stream_text(
+            messages, max_tokens=max_tokens, temperature=temperature, stop=stop, cancel=cancel, schema=schema
+        )
 
 
 @pytest.fixture
@@ -98,8 +99,11 @@ def test_forgetting_a_person_leaves_no_trace_and_keeps_what_does_not_name_them(t
     c.settle()
     # The file itself: no decrypted page, free pages and old index segments included, holds the name.
     assert not holds(c.soul.path, key, "Sam")
-    assert not c.soul.path.with_name("soul.db-wal").exists() or c.soul.path.with_name("soul.db-wal").stat().st_size \
-        == 0 or not holds(c.soul.path.with_name("soul.db-wal"), key, "Sam")
+    assert (
+        not c.soul.path.with_name("soul.db-wal").exists()
+        or c.soul.path.with_name("soul.db-wal").stat().st_size == 0
+        or not holds(c.soul.path.with_name("soul.db-wal"), key, "Sam")
+    )
     c.soul.check()
 
 
@@ -120,7 +124,7 @@ def test_a_name_matches_what_an_item_says_never_its_neighbours(talked):
 def test_forgetting_one_item_drops_it_from_the_live_conversation(talked):
     c, chat = talked
     [said] = [e for e in c.conversation.entries() if e.content.startswith("Sam's knee")]
-    (kind, item_id), = said.keys
+    ((kind, item_id),) = said.keys
     assert c.forget(kind, item_id).items[0] == (kind, item_id)
     assert not [e for e in c.conversation.entries() if (kind, item_id) in e.keys]
     assert chat.forgotten >= 1
@@ -165,8 +169,9 @@ def test_what_another_program_forgets_leaves_this_ones_live_conversation(talked,
     """Two programs on one soul (the window and `anima chat`): a person forgotten in one is gone from the other's
     transcript before its next reply, and from the prompt its model reads."""
     c, chat = talked
-    other = Companion(Home(anima_home), Home(anima_home).unlock(PASSPHRASE), FakeChatModel(), FakeEmbedder(),
-                      session="elsewhere")
+    other = Companion(
+        Home(anima_home), Home(anima_home).unlock(PASSPHRASE), FakeChatModel(), FakeEmbedder(), session="elsewhere"
+    )
     try:
         assert other.forget_person("Sam").total
     finally:
@@ -189,8 +194,13 @@ def test_a_forget_that_commits_while_the_reply_is_being_stored_still_keeps_it_ou
 
     def embed_then_forget(kind, rows):
         if any("Say hi to Bea" in r["content"] for r in rows):
-            other = Companion(Home(anima_home), Home(anima_home).unlock(PASSPHRASE), FakeChatModel(),
-                              FakeEmbedder(), session="elsewhere")
+            other = Companion(
+                Home(anima_home),
+                Home(anima_home).unlock(PASSPHRASE),
+                FakeChatModel(),
+                FakeEmbedder(),
+                session="elsewhere",
+            )
             try:
                 assert other.forget_person("Bea").total
             finally:
@@ -204,8 +214,8 @@ def test_a_forget_that_commits_while_the_reply_is_being_stored_still_keeps_it_ou
     assert not c.soul.query("SELECT 1 FROM recalls WHERE message_id NOT IN (SELECT id FROM messages)")
 
 
-
 # ---- a forget while a reply streams drops the reply only if the reply was made from what went -----------------
+
 
 def while_it_streams(c, chat, anima_home, said: str, reply: str, forget):
     """A turn on `said` whose reply, once it has begun to stream, meets `forget(other)` made by another program
@@ -213,8 +223,9 @@ def while_it_streams(c, chat, anima_home, said: str, reply: str, forget):
     chat.enqueue(reply)
     turn = c.turn(said)
     first = next(iter(turn))
-    other = Companion(Home(anima_home), Home(anima_home).unlock(PASSPHRASE), FakeChatModel(), FakeEmbedder(),
-                      session="elsewhere")
+    other = Companion(
+        Home(anima_home), Home(anima_home).unlock(PASSPHRASE), FakeChatModel(), FakeEmbedder(), session="elsewhere"
+    )
     try:
         assert forget(other).total
     finally:
@@ -242,8 +253,9 @@ def test_a_forget_of_something_the_reply_was_not_made_from_leaves_the_reply_kept
     c, chat = talked
     unrelated = c.messages.record("user", "The plumber comes on Friday.", speaker="Ada", session="elsewhere")
     reply = "A walk by the lake in autumn sounds perfect."
-    turn = while_it_streams(c, chat, anima_home, "Shall we plan another walk?", reply,
-                            lambda other: other.forget("message", unrelated))
+    turn = while_it_streams(
+        c, chat, anima_home, "Shall we plan another walk?", reply, lambda other: other.forget("message", unrelated)
+    )
     assert "plumber" not in json.dumps(turn.workspace.messages)
     assert turn.reply_id is not None and c.soul.get("message", turn.reply_id)["content"] == reply
     c.settle()
@@ -267,8 +279,9 @@ def test_a_reply_written_after_reflection_rewrote_working_memory_outlives_an_unr
     c.conversation.note_reflected("- Ada may walk again on Saturday")
     unrelated = c.messages.record("user", "The plumber comes on Friday.", speaker="Ada", session="elsewhere")
     reply = "Saturday by the lake, then."
-    turn = while_it_streams(c, chat, anima_home, "Shall we go again?", reply,
-                            lambda other: other.forget("message", unrelated))
+    turn = while_it_streams(
+        c, chat, anima_home, "Shall we go again?", reply, lambda other: other.forget("message", unrelated)
+    )
     assert "planning a lake walk" in turn.workspace.messages[0]["content"]  # the kept copy, at the head
     assert turn.reply_id is not None and c.soul.get("message", turn.reply_id)["content"] == reply
 
@@ -276,8 +289,14 @@ def test_a_reply_written_after_reflection_rewrote_working_memory_outlives_an_unr
 def test_a_forget_of_the_turns_own_message_still_drops_the_reply(talked, anima_home):
     c, chat = talked
     reply = "Lyon in spring, how lovely."
-    turn = while_it_streams(c, chat, anima_home, "I am off to Lyon in April.", reply,
-                            lambda other: other.forget("message", message_id(other, "I am off to Lyon")))
+    turn = while_it_streams(
+        c,
+        chat,
+        anima_home,
+        "I am off to Lyon in April.",
+        reply,
+        lambda other: other.forget("message", message_id(other, "I am off to Lyon")),
+    )
     no_trace_of(c, turn, reply)
     assert not [e for e in c.conversation.entries() if "Lyon" in e.content]
 
@@ -286,8 +305,9 @@ def test_a_forget_of_an_item_recalled_into_the_note_still_drops_the_reply(talked
     c, chat = talked
     memory = c.memories.remember("Ada's bicycle is a green Gazelle")
     reply = "A green Gazelle, a classic."
-    turn = while_it_streams(c, chat, anima_home, "What colour is my bicycle?", reply,
-                            lambda other: other.forget("memory", memory))
+    turn = while_it_streams(
+        c, chat, anima_home, "What colour is my bicycle?", reply, lambda other: other.forget("memory", memory)
+    )
     assert ("memory", memory) in turn.workspace.note.keys  # the prompt held it in its note, and nowhere else
     no_trace_of(c, turn, reply)
     assert not [e for e in c.conversation.entries() if "Gazelle" in e.content]
@@ -296,8 +316,14 @@ def test_a_forget_of_an_item_recalled_into_the_note_still_drops_the_reply(talked
 def test_a_forget_of_a_message_of_the_transcript_it_read_still_drops_the_reply(talked, anima_home):
     c, chat = talked
     reply = "The lake again, then."
-    turn = while_it_streams(c, chat, anima_home, "Where shall we walk?", reply,
-                            lambda other: other.forget("message", message_id(other, "I love the lake")))
+    turn = while_it_streams(
+        c,
+        chat,
+        anima_home,
+        "Where shall we walk?",
+        reply,
+        lambda other: other.forget("message", message_id(other, "I love the lake")),
+    )
     assert ("user", "I love the lake in autumn.") in [(m["role"], m["content"]) for m in turn.workspace.messages]
     no_trace_of(c, turn, reply)
     assert not [e for e in c.conversation.entries() if e.content == "I love the lake in autumn."]
@@ -310,8 +336,9 @@ def test_a_forget_of_the_signal_its_note_says_they_seemed_from_still_drops_the_r
     c, chat = talked
     [signal] = c.feelings.recent()
     reply = "I hope the knee is better."
-    turn = while_it_streams(c, chat, anima_home, "How do I seem lately?", reply,
-                            lambda other: other.forget("signal", signal["id"]))
+    turn = while_it_streams(
+        c, chat, anima_home, "How do I seem lately?", reply, lambda other: other.forget("signal", signal["id"])
+    )
     assert "worried" in turn.workspace.note.content
     no_trace_of(c, turn, reply)
     chat.enqueue("Noted.")
@@ -326,8 +353,9 @@ def test_a_forget_of_a_line_of_the_floor_still_drops_the_reply(talked, anima_hom
     c, chat = talked
     c.self_model.write("human", c.self_model.read().human + "\n- Cousin Ottoline lives in Oslo", "user")
     reply = "Travel plans are always fun to make."
-    turn = while_it_streams(c, chat, anima_home, "Where should I travel next?", reply,
-                            lambda other: other.forget_person("Ottoline"))
+    turn = while_it_streams(
+        c, chat, anima_home, "Where should I travel next?", reply, lambda other: other.forget_person("Ottoline")
+    )
     assert "Ottoline" in turn.workspace.messages[0]["content"]
     no_trace_of(c, turn, reply)
 
@@ -351,7 +379,7 @@ def test_a_forget_here_of_what_a_trimmed_prompt_left_out_keeps_the_reply_and_the
             c.settle()
         assert turn.workspace.kept_from > 1
         first = next(iter(turn))
-        (kind, oldest), = c.conversation.entries()[0].keys  # left out of this prompt
+        ((kind, oldest),) = c.conversation.entries()[0].keys  # left out of this prompt
         c.forget(kind, oldest)
         assert first + "".join(turn) == reply and turn.reply_id is not None
         read = [(m["role"], m["content"]) for m in turn.workspace.messages[1:]]
@@ -370,8 +398,9 @@ def test_what_was_on_its_mind_about_a_person_another_program_forgets_leaves_the_
     c.turn("I slept well.").read()
     c.settle()
     assert [e for e in c.conversation.entries() if "Ottoline" in e.content]
-    other = Companion(Home(anima_home), Home(anima_home).unlock(PASSPHRASE), FakeChatModel(), FakeEmbedder(),
-                      session="elsewhere")
+    other = Companion(
+        Home(anima_home), Home(anima_home).unlock(PASSPHRASE), FakeChatModel(), FakeEmbedder(), session="elsewhere"
+    )
     try:
         other.forget_person("Ottoline")
     finally:
@@ -383,9 +412,9 @@ def test_what_was_on_its_mind_about_a_person_another_program_forgets_leaves_the_
     assert not [e for e in c.conversation.entries() if "Ottoline" in e.content]
 
 
-def test_forgetting_a_person_takes_what_came_from_them_what_was_learned_from_them_and_names_of_files(talked,
-                                                                                                     tmp_path,
-                                                                                                     anima_home):
+def test_forgetting_a_person_takes_what_came_from_them_what_was_learned_from_them_and_names_of_files(
+    talked, tmp_path, anima_home
+):
     """Found by a helper's QA: a file attached as "Zorblatt-diary.txt" (its own words never name him) and a
     lorebook "Zorblatt-lore.json" kept his name in the message's speaker and the card's provenance, and a fact
     learned from "Zorblatt is allergic to peanuts", stored as "They are allergic to peanuts", stayed in memory
@@ -393,14 +422,25 @@ def test_forgetting_a_person_takes_what_came_from_them_what_was_learned_from_the
     line, and clears the lorebook's file name; the card itself, which does not name him, stays."""
     from anima.knowledge.messages import External
     from anima.store.provenance import Provenance, Source
+
     c, chat = talked
     key = Home(anima_home).unlock_key(PASSPHRASE)
     chat.enqueue("Lantern boats!")
-    c.turn("What do you make of this?", external=[External(Source.FILE, "The harvest festival in Brindlemoor had "
-                                                                        "lantern boats.", "Zorblatt-diary.txt")]).read()
+    c.turn(
+        "What do you make of this?",
+        external=[
+            External(Source.FILE, "The harvest festival in Brindlemoor had lantern boats.", "Zorblatt-diary.txt")
+        ],
+    ).read()
     c.settle()
-    card = c.world.create("place", "Brindlemoor", "A harbour town with a harvest festival.", ["harbour"],
-                          actor="ai", provenance=Provenance(Source.CARD, None, "Zorblatt-lore.json"))
+    card = c.world.create(
+        "place",
+        "Brindlemoor",
+        "A harbour town with a harvest festival.",
+        ["harbour"],
+        actor="ai",
+        provenance=Provenance(Source.CARD, None, "Zorblatt-lore.json"),
+    )
     chat.learn.append(facts(("Is allergic to peanuts", 0)))
     chat.enqueue("Good to know.")
     c.turn("My friend Zorblatt is allergic to peanuts").read()

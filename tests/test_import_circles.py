@@ -29,7 +29,7 @@ def imported(name: str, path: Path, known: dict[str, Path]) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                parts = package.split(".")[:len(package.split(".")) - node.level + 1]
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*parts, base] if base else parts)
             out |= {f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names}
     return (out & known.keys()) - {name}

@@ -29,8 +29,24 @@ def build_wheel(tmp_path: Path) -> Path:
         shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     wheels = tmp_path / "wheels"
     # No build isolation: the setuptools installed here builds it, and nothing is downloaded.
-    subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--no-build-isolation",
-                    "--no-index", "-q", "-w", str(wheels)], check=True, cwd=tmp_path, timeout=300)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            str(source),
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "-q",
+            "-w",
+            str(wheels),
+        ],
+        check=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
     [wheel] = wheels.glob("anima-*.whl")
     return wheel
 
@@ -39,10 +55,17 @@ def fresh_venv(tmp_path: Path, wheel: Path) -> Path:
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                             capture_output=True, text=True, check=True).stdout.strip()
-    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "-q", "--target", purelib,
-                    str(wheel)], check=True, timeout=300)
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "-q", "--target", purelib, str(wheel)],
+        check=True,
+        timeout=300,
+    )
     # Lines of a .pth file are appended to sys.path after the venv's own site-packages, where the wheel is.
     # (A .pth file in a listed folder is not run, so the editable install's finder stays out.)
     here = dict.fromkeys([*site.getsitepackages(), sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])
@@ -56,13 +79,19 @@ def test_a_wheel_installed_elsewhere_runs_a_real_turn(tmp_path, anima_home, anim
     python = fresh_venv(tmp_path, wheel)
     outside = tmp_path / "elsewhere"
     outside.mkdir()
-    env = {**os.environ, "ANIMA_HOME": str(anima_home), "ANIMA_PASSPHRASE": PASSPHRASE, "ANIMA_NAME": "Anima",
-           "ANIMA_CACHE": str(anima_cache)}
+    env = {
+        **os.environ,
+        "ANIMA_HOME": str(anima_home),
+        "ANIMA_PASSPHRASE": PASSPHRASE,
+        "ANIMA_NAME": "Anima",
+        "ANIMA_CACHE": str(anima_cache),
+    }
     env.pop("PYTHONPATH", None)
 
     def child(*args, stdin=""):
-        done = subprocess.run([str(python), *args], input=stdin, capture_output=True, text=True, env=env,
-                              cwd=outside, timeout=240)
+        done = subprocess.run(
+            [str(python), *args], input=stdin, capture_output=True, text=True, env=env, cwd=outside, timeout=240
+        )
         assert done.returncode == 0, done.stderr
         return done.stdout
 
@@ -70,8 +99,9 @@ def test_a_wheel_installed_elsewhere_runs_a_real_turn(tmp_path, anima_home, anim
     assert all(Path(p).is_relative_to(tmp_path / "venv") for p in where), where
     guardrails = child("-c", "from anima.self.selfmodel import shipped; print(shipped('guardrails'))")
     assert guardrails.strip() == (ROOT / "anima" / "resources" / "guardrails.md").read_text(encoding="utf-8").strip()
-    packs = child("-c", "from anima.mind import packs; print(*(packs.read(p)['name'] for p in packs.shipped()), "
-                        "sep='|')")
+    packs = child(
+        "-c", "from anima.mind import packs; print(*(packs.read(p)['name'] for p in packs.shipped()), sep='|')"
+    )
     assert set(packs.strip().split("|")) == {"Personal assistant", "Villain NPC"}  # the part schema and packs ship
 
     reply = child("-m", "anima", "chat", stdin="Hello, my name is Ada.\n")

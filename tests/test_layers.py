@@ -46,7 +46,7 @@ def imports(path: Path) -> list[tuple[int, list[str]]]:
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom) and node.level:
-            base = package[:len(package) - (node.level - 1)]
+            base = package[: len(package) - (node.level - 1)]
             if node.module:  # from ..store.soul import Soul
                 found.append((node.lineno, base + node.module.split(".")))
             else:  # from . import secrets, readable: each a module

@@ -5,9 +5,11 @@ from datetime import date
 from anima.knowledge.wording import when
 from anima.workspace.note import ITEM_CHARS, excerpt
 
-LISBON = ("Ada grew up in Lisbon by the sea. Her first job was at a bakery on Rua Augusta, where she learned to "
-          "bake at dawn. She still makes the custard tart recipe from there every Sunday. Her brother Tomas lives "
-          "in Porto now and teaches chemistry at the university.")
+LISBON = (
+    "Ada grew up in Lisbon by the sea. Her first job was at a bakery on Rua Augusta, where she learned to "
+    "bake at dawn. She still makes the custard tart recipe from there every Sunday. Her brother Tomas lives "
+    "in Porto now and teaches chemistry at the university."
+)
 
 
 def test_when_is_said_as_a_person_says_it():
@@ -53,16 +55,20 @@ def test_after_a_read_ahead_note_a_message_adds_a_brief_one(reading_companion):
 
 def _item(i, text, kind="message", origin="person"):
     from anima.retrieval.recall import Recalled
+
     return Recalled(kind, i, text, "2026-11-01T10:00:00+00:00", 1.0, {}, {"speaker": "Ada", "origin": origin})
 
 
 def test_an_item_a_note_already_says_is_not_said_again():
     from anima.workspace.note import said_already
+
     loss = "So sorry to hear about your loss, Maria. I'm here for you if you need anything."
-    items = [_item(1, loss),
-             _item(2, "Also, " + loss.replace(" anything", "")),  # said again, a lead-in, a word gone
-             _item(3, loss + " My sister started at the bakery on Monday."),  # says it again, and more
-             _item(4, "Where did you go camping?")]
+    items = [
+        _item(1, loss),
+        _item(2, "Also, " + loss.replace(" anything", "")),  # said again, a lead-in, a word gone
+        _item(3, loss + " My sister started at the bakery on Monday."),  # says it again, and more
+        _item(4, "Where did you go camping?"),
+    ]
     assert said_already(items, []) == {("message", 2)}
     # A line of a note the transcript holds says it already when the same speaker said it, whatever its label.
     noted = "# What I recall that may matter now\n- [3 weeks ago] Ada: " + loss + "\n- [today] Ada: hello"
@@ -71,8 +77,13 @@ def test_an_item_a_note_already_says_is_not_said_again():
     assert said_already(items[3:], [noted]) == set()
     # Saying less, or the other way round, is saying something else.
     applied = "- [2 weeks ago] Ada: Bea applied for the job at the bakery but got nothing back from them yet."
-    assert said_already([_item(10, "Bea got the job!"), _item(11, "I love you")],
-                        [applied, "- [today] Ada: I love the new painting of the harbour at dusk."]) == set()
+    assert (
+        said_already(
+            [_item(10, "Bea got the job!"), _item(11, "I love you")],
+            [applied, "- [today] Ada: I love the new painting of the harbour at dusk."],
+        )
+        == set()
+    )
     # Only a message of the same standing says it: a memory says more (what is no longer true), and the person's
     # own words are not text they pasted.
     assert said_already([_item(5, loss, kind="memory"), _item(6, loss)], []) == set()  # a memory has no speaker
@@ -84,8 +95,10 @@ def test_an_item_a_note_already_says_is_not_said_again():
 
 def test_a_turn_recalls_one_saying_of_what_was_said_twice(reading_companion):
     c, chat = reading_companion()
-    for said in ("My cat Miso sleeps on the piano every afternoon",
-                 "Oh, my cat Miso sleeps on the piano every afternoon!"):  # an earlier conversation, said twice
+    for said in (
+        "My cat Miso sleeps on the piano every afternoon",
+        "Oh, my cat Miso sleeps on the piano every afternoon!",
+    ):  # an earlier conversation, said twice
         c.messages.record("user", said, speaker="Ada", session="2026-10-01")
     c.memories.remember("Ada's piano teacher is called Olga")
     chat.enqueue("Miso and Olga, yes.")
@@ -152,8 +165,14 @@ def test_a_note_of_recalled_items_lets_go_after_two_messages_and_what_it_held_ca
     assert not _noted(c, "sleeps on the piano")  # two of their messages on, it lets go
     _exchange(c, chat, "I made some tea", "Nice.")
     said = [e.content for e in c.conversation.entries() if e.role != "system"]
-    assert said == ["my cat Miso", "Miso again!", "the weather is grey today", "Grey indeed.", "I made some tea",
-                    "Nice."]  # the conversation itself stays whole
+    assert said == [
+        "my cat Miso",
+        "Miso again!",
+        "the weather is grey today",
+        "Grey indeed.",
+        "I made some tea",
+        "Nice.",
+    ]  # the conversation itself stays whole
     assert not any("sleeps on the piano" in m["content"] for m in chat.history[-1]["messages"])
     back = _exchange(c, chat, "is Miso on the piano again?", "Yes.")
     assert "sleeps on the piano" in back.workspace.messages[-2]["content"]  # recalled again, in this turn's note
@@ -162,11 +181,16 @@ def test_a_note_of_recalled_items_lets_go_after_two_messages_and_what_it_held_ca
 def test_notes_stay_where_the_model_cannot_drop_them_and_a_note_of_more_than_recall_never_ages(reading_companion):
     c, chat = reading_companion()  # keeps its prefix, cannot drop a block from it: letting go costs a re-read
     c.memories.remember("Ada's cat Miso sleeps on the piano")
-    for text, reply in (("my cat Miso", "Miso again!"), ("the weather is grey today", "Grey indeed."),
-                        ("I made some tea", "Nice."), ("and biscuits", "Lovely.")):
+    for text, reply in (
+        ("my cat Miso", "Miso again!"),
+        ("the weather is grey today", "Grey indeed."),
+        ("I made some tea", "Nice."),
+        ("and biscuits", "Lovely."),
+    ):
         _exchange(c, chat, text, reply)
     assert _noted(c, "sleeps on the piano")
     from anima.workspace import note_entry
+
     items = [_item(1, "Where did you go camping?")]
     assert note_entry("", "", items, []).ages
     assert not note_entry("Their exam on Friday", "", items, []).ages
@@ -175,15 +199,20 @@ def test_notes_stay_where_the_model_cannot_drop_them_and_a_note_of_more_than_rec
 
 
 def test_what_the_model_computed_after_a_note_that_let_go_goes_when_another_program_forgets_its_item(
-        reading_companion, anima_home):
+    reading_companion, anima_home
+):
     """Review: a note that aged took its keys out of the transcript, but what the model computed after it while it
     was there stays in its cache (the block is dropped, the rest kept): another program's forget of its item
     then left that in the model."""
     from tests.conftest import another_program
+
     c, chat = reading_companion(drops_blocks=True)
     miso = c.memories.remember("Ada's cat Miso sleeps on the piano")
-    for text, reply in (("my cat Miso", "Miso again!"), ("the weather is grey today", "Grey indeed."),
-                        ("I made some tea", "Nice.")):
+    for text, reply in (
+        ("my cat Miso", "Miso again!"),
+        ("the weather is grey today", "Grey indeed."),
+        ("I made some tea", "Nice."),
+    ):
         _exchange(c, chat, text, reply)
     assert not _noted(c, "sleeps on the piano")
     other = another_program(anima_home)

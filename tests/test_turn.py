@@ -12,8 +12,10 @@ def test_a_turn_streams_records_both_messages_and_why(companion):
     turn = companion.turn("tell me about my cat")
     assert list(turn) == ["Your cat Miso is lovely. ", "She purrs."]  # a sentence at a time (outward.Unannounced)
     msgs = companion.soul.query("SELECT role, content FROM messages ORDER BY id")
-    assert msgs == [{"role": "user", "content": "tell me about my cat"},
-                    {"role": "companion", "content": "Your cat Miso is lovely. She purrs."}]
+    assert msgs == [
+        {"role": "user", "content": "tell me about my cat"},
+        {"role": "companion", "content": "Your cat Miso is lovely. She purrs."},
+    ]
     why = companion.why(turn.reply_id)
     assert why[0]["item_kind"] == "memory" and why[0]["item_id"] == mid
     assert why[0]["components"]["bm25_rank"] is not None and why[0]["score"] > 0
@@ -72,6 +74,7 @@ def test_binary_junk_many_scripts_and_emoji_survive_a_turn(companion):
 
 def test_stopping_a_reply_keeps_what_was_said(companion):
     import threading
+
     cancel = threading.Event()
     companion.chat.enqueue("One. Two. Three. Four. Five.")
     turn = companion.turn("count", cancel)
@@ -98,8 +101,9 @@ def test_open_mind_edits_that_break_a_rule_keep_the_old_value(companion):
 
 
 def test_the_clerk_brings_a_card_by_its_keyword(companion):
-    card = companion.world.create("project", "Thesis", "Ada's nursing thesis on night shifts, due in May.",
-                                  ["dissertation"])
+    card = companion.world.create(
+        "project", "Thesis", "Ada's nursing thesis on night shifts, due in May.", ["dissertation"]
+    )
     found = {r.key: r for r in companion.recall("my dissertation is stressing me", 5)}
     assert ("world_card", card) in found
 
@@ -115,6 +119,7 @@ def test_forget_everything_about_a_person(companion):
 
 def test_a_mind_that_fails_mid_turn_keeps_the_conversation(companion):
     from anima.models.chat import ModelError
+
     companion.chat.enqueue(ModelError("Cannot reach the model server at http://127.0.0.1:9/v1."))
     turn = companion.turn("are you there?")
     with pytest.raises(ModelError, match="Cannot reach"):
@@ -131,6 +136,7 @@ def test_a_mistake_after_the_message_is_stored_says_it_is_stored(companion, monk
 
     def full(*_a, **_k):
         raise DiskFull("The disk is full: nothing of this change was saved.")
+
     monkeypatch.setattr(companion.conversation, "recall_for", full)
     with pytest.raises(DiskFull) as e:
         companion.turn("Remember the lake?")
@@ -158,6 +164,7 @@ def test_a_reply_of_invisible_characters_only_is_no_reply_and_the_message_stays_
 
 def test_a_reply_whose_embedding_fails_leaves_the_message_in_the_conversation(companion, monkeypatch):
     from anima.errors import KnownError
+
     companion.chat.enqueue("A reply.")
     embed = companion.indexer.embed
 
@@ -165,6 +172,7 @@ def test_a_reply_whose_embedding_fails_leaves_the_message_in_the_conversation(co
         if rows and rows[0].get("role") == "companion":
             raise KnownError("the embedding model failed")
         return embed(kind, rows)
+
     monkeypatch.setattr(companion.indexer, "embed", failing)
     with pytest.raises(KnownError, match="embedding model failed"):
         companion.turn("hello there, I am Ada").read()

@@ -23,13 +23,19 @@ def test_the_self_tier_survives_a_huge_history_recall_and_message(companion):
     sm.write("identity", "I am Ada's steady, curious companion.", "ai")
     floor = sm.read()
     history = [Entry("user" if i % 2 else "assistant", f"turn {i} " + "blah " * 200) for i in range(300)]
-    recalled = [Recalled("memory", i, "remembered thing " * 50, "2026-01-01", 1.0 / (i + 1), {}, {})
-                for i in range(100)]
+    recalled = [
+        Recalled("memory", i, "remembered thing " * 50, "2026-01-01", 1.0 / (i + 1), {}, {}) for i in range(100)
+    ]
     ws = Workspace(words, 4096)
     out = ws.assemble(floor, "Anima", history, recalled, "x " * 500_000)
     system = out.messages[0]["content"]
-    for text in ("playful and direct", "nurse in Leeds", "steady, curious companion", floor.origin[:40],
-                 floor.guardrails[:40]):
+    for text in (
+        "playful and direct",
+        "nurse in Leeds",
+        "steady, curious companion",
+        floor.origin[:40],
+        floor.guardrails[:40],
+    ):
         assert text in system
     assert sum(words(m["content"]) for m in out.messages) <= ws.budget + 50
     assert out.user_text_cut and out.messages[-1]["role"] == "user"
@@ -47,7 +53,7 @@ def test_each_turn_sends_the_last_ones_messages_again_byte_for_byte(companion):
         companion.turn(text).read()
         sent.append(companion.chat.history[-1]["messages"])
     first, second = sent
-    assert second[:len(first)] == first
+    assert second[: len(first)] == first
     assert second[len(first)] == {"role": "assistant", "content": "Miso is sweet."}
     # Each recalled item enters the transcript once.
     notes = "".join(m["content"] for m in second if m["role"] == "system")
@@ -78,7 +84,7 @@ def test_between_turns_the_next_note_is_read_ahead_and_kept_in_the_prefix(readin
     turn = c.turn("who teaches me?")
     turn.read()
     sent = turn.workspace.messages  # (not the last call: reading ahead after this reply may already have begun)
-    assert sent[:len(ahead["messages"])] == ahead["messages"]  # read ahead, then sent unchanged
+    assert sent[: len(ahead["messages"])] == ahead["messages"]  # read ahead, then sent unchanged
 
 
 def test_while_they_type_the_model_reads_the_prompt_their_message_will_make(reading_companion):
@@ -133,6 +139,7 @@ def test_a_message_sent_as_drafted_takes_what_was_recalled_for_its_draft(reading
     # A draft left a long while (recall weighs how recent things are): afresh.
     read_along(c, chat, "and the cat?")
     import anima.conversation.live as live
+
     later = live.time.monotonic() + live.DRAFT_RECALL_KEPT_S + 1
     monkeypatch.setattr(live.time, "monotonic", lambda: later)
     searched.clear()
@@ -141,8 +148,7 @@ def test_a_message_sent_as_drafted_takes_what_was_recalled_for_its_draft(reading
     assert searched[:1] == ["and the cat?"]
 
 
-def test_a_message_typed_on_past_its_draft_with_words_of_asking_keeps_the_drafts_note(reading_companion,
-                                                                                       monkeypatch):
+def test_a_message_typed_on_past_its_draft_with_words_of_asking_keeps_the_drafts_note(reading_companion, monkeypatch):
     """The last words and Enter often come without a pause: what the draft recalled stands when those words ask
     for nothing new, so the note the model read along is sent unchanged; words that name something are searched."""
     c, chat = reading_companion()
@@ -195,5 +201,5 @@ def test_a_trim_the_next_turn_would_need_is_done_and_read_between_turns(reading_
     chat.enqueue("Weekly.")
     turn = c.turn("and her lessons?")
     assert turn.workspace.kept_from == 0  # the turn itself cuts nothing: its prompt extends what was read
-    assert turn.workspace.messages[:len(ahead["messages"])] == ahead["messages"]
+    assert turn.workspace.messages[: len(ahead["messages"])] == ahead["messages"]
     turn.read()

@@ -19,9 +19,15 @@ def follow_system_theme(app: QApplication) -> None:
     app.setStyle(QStyleFactory.create("Fusion"))
     if QGuiApplication.styleHints().colorScheme() == Qt.ColorScheme.Dark:
         palette = QPalette()
-        for role, color in ((QPalette.Window, "#232629"), (QPalette.WindowText, "#eff0f1"),
-                            (QPalette.Base, "#1b1e20"), (QPalette.Text, "#eff0f1"), (QPalette.Button, "#31363b"),
-                            (QPalette.ButtonText, "#eff0f1"), (QPalette.Highlight, "#3daee9")):
+        for role, color in (
+            (QPalette.Window, "#232629"),
+            (QPalette.WindowText, "#eff0f1"),
+            (QPalette.Base, "#1b1e20"),
+            (QPalette.Text, "#eff0f1"),
+            (QPalette.Button, "#31363b"),
+            (QPalette.ButtonText, "#eff0f1"),
+            (QPalette.Highlight, "#3daee9"),
+        ):
             palette.setColor(role, color)
         app.setPalette(palette)
 
@@ -32,6 +38,7 @@ def prepare():
     from anima.companion import Companion  # noqa: F401  (imported here, off the UI thread)
     from anima.settings import Settings
     from anima.store import Home, PassphraseNeeded
+
     settings = Settings.load()
     home = Home(settings.data_folder or None)
     if not home.exists():
@@ -49,6 +56,7 @@ def attach(window: MainWindow, prepared, failed) -> bool:
     from anima.models.embedder import MiniLMEmbedder
 
     from .dialogs.unlock import FirstRunDialog, UnlockDialog
+
     settings, home, soul = prepared
     window.settings = settings
     if crash.installed() is not None:
@@ -59,8 +67,11 @@ def attach(window: MainWindow, prepared, failed) -> bool:
             return False
         soul = dialog.result_value
     # The models and the index load once the window shows the companion, never before (DESIGN.md).
-    window.open_companion(lambda: Companion(home, soul, settings.chat_model(), MiniLMEmbedder(), background=False),
-                          failed, then=lambda companion: QTimer.singleShot(50, companion.start_background))
+    window.open_companion(
+        lambda: Companion(home, soul, settings.chat_model(), MiniLMEmbedder(), background=False),
+        failed,
+        then=lambda companion: QTimer.singleShot(50, companion.start_background),
+    )
     return True
 
 
@@ -84,11 +95,13 @@ def start() -> MainWindow:
 
     def failed(error):
         from . import errors
+
         errors.show(window, error)
         window.close()
 
     def ready(prepared):
         from anima.errors import KnownError
+
         try:
             if not attach(window, prepared, failed):
                 window.close()
@@ -121,15 +134,18 @@ def main(argv=None) -> int:
     # One executable (the bundle's): the window, or --version, --selftest, or the terminal's commands.
     if argv[1:2] == ["--version"]:
         from anima import __version__
+
         print(f"Anima {__version__}")
         return 0
     if argv[1:2] == ["--selftest"]:
         from .selftest import main as selftest
+
         return selftest()
     if argv[1:2] == ["--first-paint"]:  # for bench/bundle.py: prints "painted" at the first paint, and quits
         return first_paint()
     if argv[1:2] == ["cli"]:
         from anima.cli import main as cli
+
         return cli(argv[2:])
     app = QApplication(argv)
     app.setApplicationName("Anima")
@@ -142,6 +158,7 @@ def main(argv=None) -> int:
         code = app.exec()
         if window.companion is not None:
             from anima.errors import KnownError
+
             try:
                 window.companion.close()  # frees the chat model too, even when the soul's close fails
             except KnownError as e:

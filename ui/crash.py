@@ -60,8 +60,9 @@ class PrivateLog(logging.handlers.RotatingFileHandler):
     """A rotating log made 0600, as is the new one each rotation starts (its backups are those, renamed)."""
 
     def _open(self):
-        return self._builtin_open(self.baseFilename, self.mode, encoding=self.encoding, errors=self.errors,
-                                  opener=private)
+        return self._builtin_open(
+            self.baseFilename, self.mode, encoding=self.encoding, errors=self.errors, opener=private
+        )
 
 
 def withheld(error: BaseException) -> str:
@@ -99,8 +100,9 @@ class WithheldMessages(logging.Formatter):
             if i:
                 lines.append("\nThe above led to:\n")
             lines.append("Traceback (most recent call last):\n")
-            lines.extend(traceback.StackSummary.extract(traceback.walk_tb(error.__traceback__), capture_locals=False)
-                         .format())
+            lines.extend(
+                traceback.StackSummary.extract(traceback.walk_tb(error.__traceback__), capture_locals=False).format()
+            )
             lines.append(f"{withheld(error)}\n")
         return "".join(lines).rstrip("\n")
 
@@ -221,11 +223,16 @@ class CrashHandler(QObject):
             return  # one dialog at a time; this bug is in the log
         self.showing = True
         try:
-            QMessageBox.critical(parent, "Anima: a bug",
-                                 f"Anima hit a bug ({type(error).__name__} in {where}). " +
-                                 (f"It is written in the log, {self.log_path}, without anything you said."
-                                  if self.log_path is not None else
-                                  "No log file could be written here; the details went to the terminal."))
+            QMessageBox.critical(
+                parent,
+                "Anima: a bug",
+                f"Anima hit a bug ({type(error).__name__} in {where}). "
+                + (
+                    f"It is written in the log, {self.log_path}, without anything you said."
+                    if self.log_path is not None
+                    else "No log file could be written here; the details went to the terminal."
+                ),
+            )
         finally:
             self.showing = False
 

@@ -11,8 +11,12 @@ class FirstPaint(QObject):
     seen = False
 
     def eventFilter(self, obj, event):
-        if (not self.seen and event.type() == QEvent.Paint and hasattr(obj, "window")
-                and isinstance(obj.window(), QMainWindow)):
+        if (
+            not self.seen
+            and event.type() == QEvent.Paint
+            and hasattr(obj, "window")
+            and isinstance(obj.window(), QMainWindow)
+        ):
             self.seen = True
             print("painted", flush=True)
             QTimer.singleShot(0, QApplication.instance().quit)

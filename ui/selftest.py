@@ -15,6 +15,7 @@ def window_step(run: selftest.Run) -> None:
         from PySide6.QtWidgets import QApplication
 
         from .window import MainWindow
+
         app = QApplication.instance()
         painted = []
 
@@ -45,7 +46,7 @@ def window_step(run: selftest.Run) -> None:
             w.close()
             w.deleteLater()
             app.processEvents()
-        return (f"{app.platformName()}: painted in {(painted[0] - t) * 1000:.0f} ms, titled {title!r}, closed")
+        return f"{app.platformName()}: painted in {(painted[0] - t) * 1000:.0f} ms, titled {title!r}, closed"
 
     run.step("window", window)
 
@@ -53,6 +54,7 @@ def window_step(run: selftest.Run) -> None:
 def main() -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
+
     app = QApplication.instance() or QApplication(["anima", "--selftest"])
     app.setApplicationName("Anima")
     return selftest.main(window_step)

@@ -70,6 +70,7 @@ def _while_alive(parent: QObject | None, fn: Callable) -> Callable:
     def call(value) -> None:
         if shiboken6.isValid(parent):
             fn(value)
+
     return call
 
 

@@ -136,8 +136,9 @@ class MainWindow(QMainWindow):
         self.poll.start()
         # What another program says (`anima chat`, another window) shows here too, within seconds, and what it
         # forgot leaves.
-        self.elsewhere = Elsewhere(self.transcript, lambda: self.companion, self._unsaved, self._written_elsewhere,
-                                   self)
+        self.elsewhere = Elsewhere(
+            self.transcript, lambda: self.companion, self._unsaved, self._written_elsewhere, self
+        )
         self._asked = False  # the person already said to close, losing what waits (quit_asked)
         self.idle = QTimer(self, singleShot=True)
         self.idle.timeout.connect(self.idle_reached)
@@ -148,11 +149,16 @@ class MainWindow(QMainWindow):
 
     def _menu(self):
         menu = self.menuBar().addMenu("&Anima")
-        for text, key, fn in (("Open &Mind", "Ctrl+M", self.toggle_mind), ("&Export soul…", "Ctrl+E", self.export),
-                              ("&Import soul…", "Ctrl+I", self.import_), ("Change &passphrase…", None, self.passphrase),
-                              ("&Reflect now", None, self.reflect_now), ("E&volve my persona", None, self.evolve),
-                              ("&Settings…", "Ctrl+,", self.open_settings),
-                              ("&Quit", "Ctrl+Q", self.quit_asked)):
+        for text, key, fn in (
+            ("Open &Mind", "Ctrl+M", self.toggle_mind),
+            ("&Export soul…", "Ctrl+E", self.export),
+            ("&Import soul…", "Ctrl+I", self.import_),
+            ("Change &passphrase…", None, self.passphrase),
+            ("&Reflect now", None, self.reflect_now),
+            ("E&volve my persona", None, self.evolve),
+            ("&Settings…", "Ctrl+,", self.open_settings),
+            ("&Quit", "Ctrl+Q", self.quit_asked),
+        ):
             action = QAction(text, self)
             if key:
                 action.setShortcut(QKeySequence(key))
@@ -160,10 +166,13 @@ class MainWindow(QMainWindow):
             menu.addAction(action)
         self.mind_action = menu.actions()[0]  # its text says when changes wait for the person
         from .dialogs import card_import
+
         cards = self.menuBar().addMenu("&File")
-        for text, fn in (("Import character &card…", card_import.import_card),
-                         ("Import &lorebook…", card_import.import_lorebook),
-                         ("E&xport character card…", card_import.export_card)):
+        for text, fn in (
+            ("Import character &card…", card_import.import_card),
+            ("Import &lorebook…", card_import.import_lorebook),
+            ("E&xport character card…", card_import.export_card),
+        ):
             cards.addAction(text, lambda fn=fn: fn(self))
 
     def set_companion(self, companion: "Companion", looks: tuple[str, bytes] | None = None) -> None:
@@ -227,6 +236,7 @@ class MainWindow(QMainWindow):
         """Build a companion off the UI thread, then show it (and then(companion)). Its constructor reads the soul,
         which another program may hold or a slow disk delay, and so do its name and picture: the window paints
         meanwhile, and a message typed then waits in the queue. `failed(error)` is told on the UI thread."""
+
         def opened():
             companion = build()
             return companion, (companion.name, companion.characters.avatar())
@@ -238,6 +248,7 @@ class MainWindow(QMainWindow):
                 return
             self.set_companion(companion, looks)
             then(companion)
+
         self.loading_label.setText("Opening your companion…")
         self.loading.show()
         tasks.run(opened, built, failed, self)
@@ -281,8 +292,9 @@ class MainWindow(QMainWindow):
             self.companion.read_draft(text)
 
     def attach_file(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, "Attach a text file", "",
-                                                "Text files (*.txt *.md *.csv *.json *.log);;All files (*)")
+        paths, _ = QFileDialog.getOpenFileNames(
+            self, "Attach a text file", "", "Text files (*.txt *.md *.csv *.json *.log);;All files (*)"
+        )
         for path in paths:
             self.input.attach_file(path)
         self.input.setFocus()
@@ -407,6 +419,7 @@ class MainWindow(QMainWindow):
                     wait = min(2 * again, NEWEST_AGAIN_MOST_MS) if again else FOLLOW_MS
                     QTimer.singleShot(wait, self, lambda: self._read_newest_again(companion, wait))
                 then()
+
         tasks.run(load, shown, failed, self)
 
     def _read_newest_again(self, companion: "Companion", waited: int) -> None:
@@ -416,6 +429,7 @@ class MainWindow(QMainWindow):
 
     def show_why(self, message_id: int) -> None:
         from .chat.why import WhyDialog
+
         companion = self.companion
         if companion is None:  # an imported soul still opening: this reply was the old one's
             return
@@ -428,12 +442,14 @@ class MainWindow(QMainWindow):
         def show(loaded):
             items, texts, sources, bids = loaded  # sources: where each came from; bids: the parts' it weighed
             WhyDialog(items, texts, parent=self, sources=sources, bids=bids).exec()
+
         tasks.run(load, show, lambda e: errors.show(self, e), self)
 
     @Slot(str)
     def show_background_failure(self, what: str) -> None:
         """Work between turns failed (a short description, no message text); it stays until the next soul."""
         from . import crash
+
         self.trouble.setText(what)
         handler = crash.installed()
         self.trouble.setToolTip(f"The log: {handler.log_path}" if handler is not None and handler.log_path else "")
@@ -492,6 +508,7 @@ class MainWindow(QMainWindow):
         def failed(error) -> None:
             self.reflecting_label.setText("")
             errors.show(self, error)
+
         tasks.run(companion.evolve, evolved, failed, self)
 
     def _reflect(self, only_if_pending: bool) -> None:
@@ -572,6 +589,7 @@ class MainWindow(QMainWindow):
         most openings never show it."""
         if self._mind is None and self.companion is not None:
             from .mind.panel import OpenMind
+
             self._mind = OpenMind(self.companion)
             self._mind.proposals.pending.connect(self.show_pending)
             self._mind.forgotten.connect(self.forgotten)
@@ -593,26 +611,29 @@ class MainWindow(QMainWindow):
 
     def export(self) -> None:
         from .dialogs.core_io import ExportDialog
+
         companion = self.companion
         self._with_names(lambda known: ExportDialog(companion, self, known=known).exec())
 
     def import_(self) -> None:
         from .dialogs.core_io import ImportDialog
+
         old = self.companion
         if old is None:
             return
         # The models stay loaded: the companion opened next, on the imported soul or this one again, uses them.
-        dialog = ImportDialog(old.home, replacing=old.home.exists(), parent=self,
-                              before_swap=lambda: old.close(models=False))
+        dialog = ImportDialog(
+            old.home, replacing=old.home.exists(), parent=self, before_swap=lambda: old.close(models=False)
+        )
         accepted = dialog.exec()
         soul = dialog.result_value if accepted else dialog.reopened
         if soul is not None:  # the imported soul, or the one here opened again after a refused swap closed it
             self.companion = None  # closed: what is typed meanwhile waits for the new one
-            self.open_companion(lambda: old.on_soul(soul),
-                                lambda error: errors.show(self, error))
+            self.open_companion(lambda: old.on_soul(soul), lambda error: errors.show(self, error))
 
     def passphrase(self) -> None:
         from .dialogs.unlock import ChangePassphraseDialog
+
         home = self.companion.home if self.companion is not None else None
         self._with_names(lambda known: ChangePassphraseDialog(home, self, known=known).exec())
 
@@ -626,6 +647,7 @@ class MainWindow(QMainWindow):
         def opened(names) -> None:
             if companion is self.companion:  # not a soul swapped out meanwhile
                 open_dialog(names)
+
         tasks.run(lambda: (companion.name, companion.user_name), opened, lambda e: errors.show(self, e), self)
 
     def _thread_ended(self) -> None:
@@ -636,6 +658,7 @@ class MainWindow(QMainWindow):
         from anima.settings import Settings
 
         from .dialogs.settings import SettingsDialog
+
         dialog = SettingsDialog(self.settings or Settings.load(), self)
         if dialog.exec():
             self.settings = dialog.result_value
@@ -650,14 +673,19 @@ class MainWindow(QMainWindow):
         """Whether closing may go on: messages the banner keeps to send once there is room (or once the soul is
         free), and those queued behind them, are saved nowhere, so the person says whether to lose them."""
         from PySide6.QtWidgets import QMessageBox
+
         waiting = int(self.disk_banner.waiting and bool(self.input.toPlainText().strip())) + len(self.queued)
         if not waiting or self.closing:
             return True
         said = "A message you sent has" if waiting == 1 else f"{waiting} messages you sent have"
         answer = QMessageBox.question(
-            self, TITLE, f"{said} not been saved yet: they wait for room on the disk, or for the other program to "
-            "finish. Closing now loses them. Close anyway?", QMessageBox.Close | QMessageBox.Cancel,
-            QMessageBox.Cancel)
+            self,
+            TITLE,
+            f"{said} not been saved yet: they wait for room on the disk, or for the other program to "
+            "finish. Closing now loses them. Close anyway?",
+            QMessageBox.Close | QMessageBox.Cancel,
+            QMessageBox.Cancel,
+        )
         return answer == QMessageBox.Close
 
     def closeEvent(self, event) -> None:

@@ -67,6 +67,7 @@ def entries(rows: list[dict], hide: bool) -> list[Entry]:
         if typed is not None:
             made.append(Entry("user", compose(typed[0], outside), frozenset(("message", i) for i in typed[1])))
         typed, outside = None, []
+
     for m in rows:
         external = from_outside(m)
         # Sent with the message gathered (it cites it), or, like it, sent with no typed words (none cites one).

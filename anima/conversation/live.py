@@ -56,6 +56,7 @@ HISTORY_ON_OPEN = 200  # messages of a reopened session taken back into its tran
 @dataclass
 class Prepared:
     """A message's workspace, the floor it starts with, and the moment's focus and feelings."""
+
     assembled: Assembled
     floor: SelfFloor
     focus: str
@@ -68,9 +69,21 @@ class Prepared:
 
 
 class Conversation:
-    def __init__(self, *, messages: Messages, memories: Memories, self_model: SelfModel, feelings: Feelings,
-                 clerk: Clerk, record: WorkspaceRecord, chat: ChatModel, names: Callable[[], tuple[str, str]],
-                 searched: Callable[[], object], session: str | None = None, bidding: Bidding | None = None):
+    def __init__(
+        self,
+        *,
+        messages: Messages,
+        memories: Memories,
+        self_model: SelfModel,
+        feelings: Feelings,
+        clerk: Clerk,
+        record: WorkspaceRecord,
+        chat: ChatModel,
+        names: Callable[[], tuple[str, str]],
+        searched: Callable[[], object],
+        session: str | None = None,
+        bidding: Bidding | None = None,
+    ):
         """`names()`: the companion's name and the person's, as they are now. `searched()`: a mark of what recall
         searches, that changes when anything it could find does (Soul.writes, Indexer.mark). `bidding`: the parts
         that bid and the Self that chooses (parts/bids.py); None: no parts take part in a turn."""
@@ -90,7 +103,8 @@ class Conversation:
         # A greeting the person has not answered yet opens this conversation too, whichever session stored it.
         self._transcript: list[Entry] = [
             Entry("assistant" if m["role"] == "companion" else "user", m["content"], frozenset({("message", m["id"])}))
-            for m in messages.recent(self.session, HISTORY_ON_OPEN) or messages.unanswered_opening()]
+            for m in messages.recent(self.session, HISTORY_ON_OPEN) or messages.unanswered_opening()
+        ]
         self._floor_sent: SelfFloor | None = None  # the floor at the head of the transcript's prefix
         self._focus_shown = self._feelings_shown = ""
         self._learned: list[tuple[int, str]] = []  # learned, not yet in a note the model has read
@@ -154,8 +168,9 @@ class Conversation:
             return self._follows_read_ahead()
 
     def _follows_read_ahead(self) -> bool:  # under the lock
-        return bool(self._transcript) and (self._transcript[-1].role == "system"
-                                           or self._nothing_ahead_at == self._changes)
+        return bool(self._transcript) and (
+            self._transcript[-1].role == "system" or self._nothing_ahead_at == self._changes
+        )
 
     @property
     def last_reply(self) -> int | None:
@@ -208,8 +223,10 @@ class Conversation:
         kept = {}
         if live.human == written:
             kept["human"] = sent.human
-        if live.working_memory == held and held_today(sent.working_memory, self.self_model.today()) == \
-                sent.working_memory:
+        if (
+            live.working_memory == held
+            and held_today(sent.working_memory, self.self_model.today()) == sent.working_memory
+        ):
             kept["working_memory"] = sent.working_memory
         return dataclasses.replace(live, **kept)
 
@@ -233,8 +250,11 @@ class Conversation:
         if count == self._forgets_seen:
             return
         with self.lock:
-            held = {key for e in self._transcript for key in e.keys} | {("memory", i) for i, _ in self._learned} \
+            held = (
+                {key for e in self._transcript for key in e.keys}
+                | {("memory", i) for i, _ in self._learned}
                 | self._left_keys
+            )
             # Bids heard between turns are in their parts' words too (see forget).
             unvouched = any(not e.vouched for e in self._transcript) or bool(self._heard) or self._left_unvouched
         gone = held - self.messages.soul.present(held, standing=True)  # an episode a forget flagged is gone too
@@ -249,8 +269,9 @@ class Conversation:
         makes the greeting stale work: it is still stored, and the transcript keeps what the turn sent. Like a
         reply, it keeps no remote image or address (outward.safe_reply): a card's author wrote it, not the model."""
         text = safe_reply(text)
-        message_id = self.messages.record("companion", text, speaker=self.name, session=self.session,
-                                          provenance=provenance)
+        message_id = self.messages.record(
+            "companion", text, speaker=self.name, session=self.session, provenance=provenance
+        )
         with self.lock:
             self._transcript.append(Entry("assistant", text, frozenset({("message", message_id)})))
             self._changes += 1
@@ -262,8 +283,9 @@ class Conversation:
         what it is (never as their words) and citing their message; all together or none (a full disk)."""
         person = self.names()[1]
         sent = [NewMessage("user", typed, person, None, self.session, Provenance(Source.PERSON))] if typed else []
-        sent += [NewMessage("user", e.text, e.label, None, self.session, Provenance(e.source, None, e.name))
-                 for e in outside]
+        sent += [
+            NewMessage("user", e.text, e.label, None, self.session, Provenance(e.source, None, e.name)) for e in outside
+        ]
         return self.messages.record_many(sent, citing_first=bool(typed))
 
     def recall_for(self, text: str, message_ids: list[int] = (), k: int | None = None) -> list[Recalled]:
@@ -284,8 +306,11 @@ class Conversation:
         present = set().union(*(e.keys for e in entries)) | self._elsewhere.unread()
         if k is None:  # after a note read ahead, a message adds only what it newly brings up
             k = RECALL_K_AFTER_READ_AHEAD if follows else RECALL_K
-        found = [r for r in self.admissible(self.clerk.pick(text, max(k, RECALL_K) + len(present) + SPARE,
-                                                            exclude=itself)) if r.relevant]
+        found = [
+            r
+            for r in self.admissible(self.clerk.pick(text, max(k, RECALL_K) + len(present) + SPARE, exclude=itself))
+            if r.relevant
+        ]
         fresh = [r for r in found if r.key not in present]
         notes = [e for e in entries if e.role == "system"]
         said = said_already(fresh, [e.content for e in notes], text)
@@ -313,8 +338,12 @@ class Conversation:
         things are, and "today")."""
         with self.lock:
             kept = self._draft_recall
-        if kept is None or not adds_no_terms(kept[0], text) or time.monotonic() - kept[3] > DRAFT_RECALL_KEPT_S \
-                or kept[1] != self._recall_mark():
+        if (
+            kept is None
+            or not adds_no_terms(kept[0], text)
+            or time.monotonic() - kept[3] > DRAFT_RECALL_KEPT_S
+            or kept[1] != self._recall_mark()
+        ):
             return None
         return kept[2], kept[0]
 
@@ -365,8 +394,14 @@ class Conversation:
             self._heard.append((weighed, self._last_reply))
             return True
 
-    def prepare(self, text: str, recalled: list[Recalled], learned: list[tuple[int, str]],
-                weighed: Weighed | None = None, recalled_for: str | None = None) -> Prepared:
+    def prepare(
+        self,
+        text: str,
+        recalled: list[Recalled],
+        learned: list[tuple[int, str]],
+        weighed: Weighed | None = None,
+        recalled_for: str | None = None,
+    ) -> Prepared:
         """The workspace for a message (sent, or still being typed). Focus and feelings enter a note when they
         changed since the transcript last had them; the bids the Self chose to follow (`weighed`) too.
         `recalled_for`: what `recalled` was recalled for, if not `text` (its draft): the note cuts items to that."""
@@ -379,9 +414,20 @@ class Conversation:
         ws = self.workspace()
 
         def assemble(f):
-            return ws.assemble(f, self.name, transcript, recalled, text, focus=focus, emotional=emotional,
-                               learned=learned, brief=brief, bids=weighed.chosen() if weighed else (),
-                               recalled_for=recalled_for)
+            return ws.assemble(
+                f,
+                self.name,
+                transcript,
+                recalled,
+                text,
+                focus=focus,
+                emotional=emotional,
+                learned=learned,
+                brief=brief,
+                bids=weighed.chosen() if weighed else (),
+                recalled_for=recalled_for,
+            )
+
         assembled = assemble(floor)
         if assembled.kept_from and floor != (live := self.live_floor()):
             # The transcript is cut, so the whole prompt is read again anyway: the floor catches up.
@@ -394,8 +440,9 @@ class Conversation:
         read = frozenset().union(*(e.keys for e in transcript[start:]), assembled.note.keys if assembled.note else ())
         return Prepared(assembled, floor, floor.inner_state, feelings, weighed, tuple(transcript[:start]), read)
 
-    def record_turn(self, prepared: Prepared, learned: int, user_ids: list[int], reply: str,
-                    forgets_at: int | None = None) -> int | None:
+    def record_turn(
+        self, prepared: Prepared, learned: int, user_ids: list[int], reply: str, forgets_at: int | None = None
+    ) -> int | None:
         """The transcript grows by exactly what was sent and said, so the next turn's prefix matches. Records the
         reply and what its workspace held; returns the reply's id (None when it stopped before a word, or when
         something it was made from was forgotten while it was written). `forgets_at`: what begin_turn returned."""
@@ -404,11 +451,15 @@ class Conversation:
         try:
             # Embedded before the write lock is taken; then the forget count is read in the very transaction that
             # stores the reply, so no forget can commit between the look and the write (SQLite has one writer).
-            ready = self.messages.embedded([NewMessage("companion", said, self.name, None, self.session)]) \
-                if said else None
+            ready = (
+                self.messages.embedded([NewMessage("companion", said, self.name, None, self.session)]) if said else None
+            )
             with self.messages.writing():
-                overtaken = forgets_at is not None and self.messages.soul.forgets() != forgets_at \
+                overtaken = (
+                    forgets_at is not None
+                    and self.messages.soul.forgets() != forgets_at
                     and self._lost(prepared, user_ids)
+                )
                 if not overtaken and ready is not None:
                     reply_id = self._store_reply(ready, prepared, user_ids)
         except BaseException:
@@ -440,8 +491,10 @@ class Conversation:
         # working memory and the human block after reflection or learning rewrote them (the prefix stays valid),
         # and a line only that copy holds went nowhere. A line a forget took is in neither.
         live, kept = self.live_floor(), self.floor()
-        return any(not _lines(getattr(floor, f)) <= _lines(getattr(live, f)) | _lines(getattr(kept, f))
-                   for f in (field.name for field in dataclasses.fields(SelfFloor)))
+        return any(
+            not _lines(getattr(floor, f)) <= _lines(getattr(live, f)) | _lines(getattr(kept, f))
+            for f in (field.name for field in dataclasses.fields(SelfFloor))
+        )
 
     def _store_reply(self, ready, prepared: Prepared, user_ids: list[int]) -> int:
         """The reply, what its workspace held, the bids it weighed and the heat of the memories it used: one
@@ -473,8 +526,9 @@ class Conversation:
                 self._focus_shown = prepared.focus
                 self._feelings_shown = prepared.feelings
                 del self._learned[:learned]
-            self._transcript.append(Entry("user", ws.messages[-1]["content"],
-                                          frozenset(("message", i) for i in user_ids)))
+            self._transcript.append(
+                Entry("user", ws.messages[-1]["content"], frozenset(("message", i) for i in user_ids))
+            )
 
     def _overtaken(self, user_ids: list[int], sent: str) -> None:
         """Something the reply was made from was forgotten (here or by another program) while it was written: the
@@ -505,8 +559,9 @@ class Conversation:
         with self.lock:
             self._held = working_memory
 
-    def read_ahead(self, serial: int, start: int, note: Entry, floor: SelfFloor, learned: int,
-                   weighed: Weighed | None = None) -> bool:
+    def read_ahead(
+        self, serial: int, start: int, note: Entry, floor: SelfFloor, learned: int, weighed: Weighed | None = None
+    ) -> bool:
         """A note the model has read ahead joins the transcript (its first `start` entries cut), unless a turn
         began since `serial`; with it, the bids it carries (`weighed`). Returns whether it joined."""
         with self.lock:
@@ -585,8 +640,10 @@ class Conversation:
         """What was forgotten leaves the live session: entries that carry a forgotten item or name `names` (and,
         `unvouched`, every note its keys do not vouch for), what was learned of it, and the prompt the model
         computed from it (never reused). Returns entries dropped."""
+
         def touched(text: str, entry_keys=frozenset()) -> bool:
             return bool(entry_keys & keys) or (names is not None and names.search(text) is not None)
+
         with self.lock:
             kept = [e for e in self._transcript if not touched(e.content, e.keys) and (e.vouched or not unvouched)]
             dropped = len(self._transcript) - len(kept)
@@ -596,10 +653,16 @@ class Conversation:
             self._learned = [(i, fact) for i, fact in self._learned if not touched(fact, {("memory", i)})]
             # Bids weighed between turns are stored with the next reply, in their parts' words: like a note's,
             # those words cannot be checked against what another program forgot.
-            self._heard = [] if unvouched else [
-                (w, about) for w, about in self._heard
-                if not any(touched(b.line(), {("part", b.part_id)}) for b in w.bids)
-                and not touched(w.event, {("message", about)})]
+            self._heard = (
+                []
+                if unvouched
+                else [
+                    (w, about)
+                    for w, about in self._heard
+                    if not any(touched(b.line(), {("part", b.part_id)}) for b in w.bids)
+                    and not touched(w.event, {("message", about)})
+                ]
+            )
             self._drafted = None
             self._written = self._held = None
             self._floor_sent = None

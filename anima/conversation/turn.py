@@ -40,10 +40,18 @@ class TurnStream:
     `heard(meanwhile)` as soon as it is known what another program said since the last turn, before recall and
     the parts' bids (which may take the model seconds): `anima chat` shows it, and that a reply is coming."""
 
-    def __init__(self, conversation: Conversation, text: str, *, external: list[External] = (),
-                 cancel: threading.Event | None = None, reply_tokens: int = 384, temperature: float = 0.7,
-                 after: Callable[[str, str], None] = lambda user_text, reply: None,
-                 heard: Callable[[list[dict]], None] | None = None):
+    def __init__(
+        self,
+        conversation: Conversation,
+        text: str,
+        *,
+        external: list[External] = (),
+        cancel: threading.Event | None = None,
+        reply_tokens: int = 384,
+        temperature: float = 0.7,
+        after: Callable[[str, str], None] = lambda user_text, reply: None,
+        heard: Callable[[list[dict]], None] | None = None,
+    ):
         conversation.interrupt()  # the person comes first: the work between turns yields before anything is read
         self.conversation = conversation
         self.cancel = cancel or threading.Event()
@@ -67,11 +75,13 @@ class TurnStream:
         try:
             self.notices = notices(typed)
             self.weighed = conversation.weigh(event, self.user_text, cancel=self.cancel)
-            self.recalled, recalled_for = drafted if drafted is not None else \
-                (conversation.recall_for(self.user_text, ids), self.user_text)
+            self.recalled, recalled_for = (
+                drafted if drafted is not None else (conversation.recall_for(self.user_text, ids), self.user_text)
+            )
             self.learned = conversation.learned()
-            self.prepared = conversation.prepare(self.user_text, self.recalled, self.learned, self.weighed,
-                                                 recalled_for)
+            self.prepared = conversation.prepare(
+                self.user_text, self.recalled, self.learned, self.weighed, recalled_for
+            )
         except KnownError as e:
             # The message is stored already: whoever sends it again (the window, on a full disk or a busy soul)
             # must not store it twice.
@@ -97,8 +107,12 @@ class TurnStream:
         # The reply never shows a sentence that announces how they seem to feel (outward.py): each sentence is let
         # through when it ends; one that opens the reply has the model asked again, once; one later on is left out.
         chat, again = self.conversation.chat, False
-        stream, held = chat.stream(self.workspace.messages, max_tokens=self.reply_tokens,
-                                   temperature=self.temperature, cancel=self.cancel), Unannounced()
+        stream, held = (
+            chat.stream(
+                self.workspace.messages, max_tokens=self.reply_tokens, temperature=self.temperature, cancel=self.cancel
+            ),
+            Unannounced(),
+        )
         try:
             while True:
                 for piece in stream:
@@ -116,13 +130,18 @@ class TurnStream:
                         break
                 stream.close()  # it opened by announcing how they seem to feel: asked again, once, told why
                 again, held = True, Unannounced()
-                stream = chat.stream([*self.workspace.messages, {"role": "system", "content": ATTENTIONAL}],
-                                     max_tokens=self.reply_tokens, temperature=self.temperature, cancel=self.cancel)
+                stream = chat.stream(
+                    [*self.workspace.messages, {"role": "system", "content": ATTENTIONAL}],
+                    max_tokens=self.reply_tokens,
+                    temperature=self.temperature,
+                    cancel=self.cancel,
+                )
         finally:
             self.stop_reason = stream.stop_reason or StopReason.CANCELLED
             self.text = safe_reply(self.text)
-            self.reply_id = self.conversation.record_turn(self.prepared, len(self.learned), self.user_ids, self.text,
-                                                          self.forgets_at)
+            self.reply_id = self.conversation.record_turn(
+                self.prepared, len(self.learned), self.user_ids, self.text, self.forgets_at
+            )
             if self.reply_id is not None:
                 self._after(self.user_text, self.text.strip())
 

@@ -42,8 +42,18 @@ from ..trust.verdict import tainted
 from ..trust.words import as_words, sentences
 from .cards import an_instruction, filled
 
-FOR_MODEL = ("name", "description", "personality", "scenario", "first_mes", "alternate_greetings",
-             "group_only_greetings", "mes_example", "system_prompt", "post_history_instructions")
+FOR_MODEL = (
+    "name",
+    "description",
+    "personality",
+    "scenario",
+    "first_mes",
+    "alternate_greetings",
+    "group_only_greetings",
+    "mes_example",
+    "system_prompt",
+    "post_history_instructions",
+)
 _DEPTH_PROMPT = ("extensions", "depth_prompt", "prompt")  # SillyTavern's character note, put in the prompt
 _MARKDOWN_LINK = re.compile(r"(?<!!)\[([^\]\n]{0,300})\]\([^()\s]{0,2000}(?:\s+\"[^\"]{0,300}\")?\)")
 _CODE = re.compile(r"[A-Za-z0-9+/=_.:-]{16,}")  # an id, a hash, a date and time: an app's own
@@ -65,11 +75,15 @@ _OBEYING = re.compile(
     r"(?:orders?|commands?|instructions?|bidding)|(?:orders?|commands?|instructions?|bidding) (?:from|of)|"
     r"answers? (?:only |solely )?to|do(?:es)? whatever (?:\w+ ){0,2}?(?:says?|wants?|asks?|tells?|orders?)|"
     r"at (?:\w+'s|his|her|their) (?:beck and call|command|service|disposal)|"
-    r"under (?:\w+'s|his|her|their) (?:command|orders))\b", re.I)
+    r"under (?:\w+'s|his|her|their) (?:command|orders))\b",
+    re.I,
+)
 # Set above the person or in their place: "not the user", "above Ada", "rather than what Ada says", "ignores Ada".
-_RANKED = (r"\b(?:not|never|nor|rather than|instead of|above|over|before|ahead of|more than|against|except|"
-           r"in place of|regardless of|whatever|whether or not|even (?:if|when|against|over|above))\b[^.!?;,]{{0,20}}?"
-           r"(?:{who})|\b(?:ignor|disregard|overrul|overrid|refus|def[iy])\w*\s+(?:\w+\s+){{0,2}}?(?:{who})")
+_RANKED = (
+    r"\b(?:not|never|nor|rather than|instead of|above|over|before|ahead of|more than|against|except|"
+    r"in place of|regardless of|whatever|whether or not|even (?:if|when|against|over|above))\b[^.!?;,]{{0,20}}?"
+    r"(?:{who})|\b(?:ignor|disregard|overrul|overrid|refus|def[iy])\w*\s+(?:\w+\s+){{0,2}}?(?:{who})"
+)
 # The person, however a card names them: {{user}} (or <user>) as it is or filled with their name (_person), "the
 # user", "User", "the person", "the human"; and, where the gate's checks guard their words and records (_as_they),
 # "you", a card's second person. The one place that says so: whom a character is set above (_RANKED: "never betray
@@ -87,7 +101,9 @@ _REACHED = re.compile(
     r"\b(?:code ?words?|pass(?:words?|phrases?|codes?)|safe ?words?|trigger (?:words?|phrases?)|"
     r"(?:activation|override|secret) (?:words?|phrases?|codes?)|key ?phrases?)\b|"
     r"\b(?:discord|telegram|whatsapp|sms|e-?mail|inbox|direct messages?|dms|webhook|phone number|user ?name|"
-    r"handle)\b|(?<![\w.@])@[A-Za-z_]\w+", re.I)
+    r"handle)\b|(?<![\w.@])@[A-Za-z_]\w+",
+    re.I,
+)
 _DIALLED = re.compile(r"(?<![\w.])\+?\d[\d ().-]{5,18}\d(?![\w.]\d)")
 # Years and dates written with the marks a phone number uses: "1887-1901", "1887-03-12", "12.03.1887".
 _YEARS = re.compile(r"\d{4}\s*[-–]\s*\d{4}|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[.-]\d{1,2}[.-]\d{4}")
@@ -111,10 +127,12 @@ def _as_they(text: str, person: str | None, companion: str | None = None) -> str
     not someone else); the companion (`companion`: its name as {{char}} was filled) "it", "its": it is whom they
     talk to, not someone their words are given to ("Mira remembers Ada's history" is kept; "Mira tells Zed ..."
     names Zed)."""
+
     def one(m: re.Match) -> str:
         if m.groupdict().get("it"):  # the pattern has no such group while the companion has no name yet
             return "its" if m.group("own") else "it"
         return "their" if m.group("own") or m.group().lower() == "your" else "they"
+
     return _mentions(person, companion).sub(one, text)
 
 
@@ -123,8 +141,9 @@ def _answers_elsewhere(plain: str, person: str) -> bool:
     (`person`: their name, "" when not known): someone set above them, or reached from outside the story."""
     if re.search(_RANKED.format(who=_person(person)), plain, re.I) or _REACHED.search(plain):
         return True
-    return any(sum(ch.isdigit() for ch in m.group()) >= 7 and not _YEARS.fullmatch(m.group())
-               for m in _DIALLED.finditer(plain))  # a phone number
+    return any(
+        sum(ch.isdigit() for ch in m.group()) >= 7 and not _YEARS.fullmatch(m.group()) for m in _DIALLED.finditer(plain)
+    )  # a phone number
 
 
 @dataclass(frozen=True)
@@ -132,6 +151,7 @@ class LeftOut:
     """A sentence of a card that is not kept: where it was (a field, "alternate greetings 2", "extensions ›
     depth_prompt › prompt"), the sentence (its {{char}} and {{user}} filled, as the person reads it), why, and
     whether that is a secret (it is then never repeated back: `shown`)."""
+
     where: str
     sentence: str
     why: str
@@ -145,8 +165,9 @@ class LeftOut:
 
 
 @functools.lru_cache(maxsize=1 << 14)  # an import judges a sentence, and its export and preview judge it again
-def not_kept(sentence: str, for_model: bool = True, person: str | None = None,
-             companion: str | None = None) -> tuple[str, bool] | None:
+def not_kept(
+    sentence: str, for_model: bool = True, person: str | None = None, companion: str | None = None
+) -> tuple[str, bool] | None:
     """Why a sentence of a card is not kept with it (and whether that is a secret), or None. `for_model`: it is in
     a field a model reads (see above); otherwise a plain link, an id and markup that loads nothing are let be.
     `person`: given (the person's name as {{user}} was filled, "" when not known) when the sentence is the card's
@@ -191,6 +212,7 @@ def kept(data: dict, name: str, user: str) -> tuple[dict, list[LeftOut]]:
                 out.append(LeftOut(_where(trail), shown, *found))
                 return True
             return False
+
         return _without(text, why)
 
     # Walked with a stack of its own, not by recursion: a card may be nested as deep as its JSON reader allows. A
@@ -215,8 +237,15 @@ def kept(data: dict, name: str, user: str) -> tuple[dict, list[LeftOut]]:
         else:
             continue
         for k in reversed(keys):
-            stack.append((inner, k, for_model, near + (k,) if near and len(near) < len(_DEPTH_PROMPT) else None,
-                          (trail, f" {k + 1}" if isinstance(inner, list) else f" › {k}")))
+            stack.append(
+                (
+                    inner,
+                    k,
+                    for_model,
+                    near + (k,) if near and len(near) < len(_DEPTH_PROMPT) else None,
+                    (trail, f" {k + 1}" if isinstance(inner, list) else f" › {k}"),
+                )
+            )
     for items in lists:
         items[:] = [v for v in items if v is not emptied]
     return data, out
@@ -231,8 +260,9 @@ def keep_stored(soul) -> int:
     if soul.get_meta(CARDS_TO_KEEP) is None:
         return 0
     names = (soul.get_meta("name", "Anima"), soul.get_meta("user_name", ""))
-    gone = character_cards.keep_as_kept(soul, lambda data: _kept_json(data, names),
-                                        lambda value: _kept_edit(value, names))
+    gone = character_cards.keep_as_kept(
+        soul, lambda data: _kept_json(data, names), lambda value: _kept_edit(value, names)
+    )
     if gone:
         soul.scrub()
     return gone
@@ -323,7 +353,7 @@ def _pieces(text: str) -> list[str]:
     for s in sentences(text):
         at = 0
         for m in _CLOSED_END.finditer(s):
-            out.append(s[at:m.end()].strip())
+            out.append(s[at : m.end()].strip())
             at = m.end()
         out.append(s[at:].strip())
     return [p for p in out if p]
@@ -336,8 +366,9 @@ def _ends_kept(pieces: list[tuple[str, str]], gone: list[bool]) -> tuple[list[st
     for i, (_, s) in enumerate(pieces):
         for m in _MARKS.finditer(s):
             mark, at = m.group(), (i, m.start())
-            closes = next((n for n in range(len(open_) - 1, -1, -1)
-                           if _PAIRS.get(open_[n][1], open_[n][1]) == mark), None)
+            closes = next(
+                (n for n in range(len(open_) - 1, -1, -1) if _PAIRS.get(open_[n][1], open_[n][1]) == mark), None
+            )
             if mark in _PAIRS or closes is None:
                 if mark in _PAIRS or mark[0] in '"*':
                     open_.append((at, mark))

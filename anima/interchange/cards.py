@@ -57,14 +57,25 @@ from ..trust.readable import readable
 from ..trust.verdict import tainted
 from . import lorebook, png_text
 
-FILE_MOST = 16 * 1024 * 1024   # a card's file (PNG or JSON)
-JSON_MOST = 4 * 1024 * 1024    # the card's JSON, decoded
-TEXT_MOST = 2 * JSON_MOST      # what a PNG's card chunks may inflate to, all together (base64 of JSON_MOST, and room)
-KEYWORDS = ("chara", "ccv3")   # a PNG's chunks that hold a card (as SillyTavern writes them)
+FILE_MOST = 16 * 1024 * 1024  # a card's file (PNG or JSON)
+JSON_MOST = 4 * 1024 * 1024  # the card's JSON, decoded
+TEXT_MOST = 2 * JSON_MOST  # what a PNG's card chunks may inflate to, all together (base64 of JSON_MOST, and room)
+KEYWORDS = ("chara", "ccv3")  # a PNG's chunks that hold a card (as SillyTavern writes them)
 NAME_CHARS = 80
 SPECS = ("chara_card_v2", "chara_card_v3")
-TEXT_FIELDS = ("name", "description", "personality", "scenario", "first_mes", "mes_example", "creator_notes",
-               "system_prompt", "post_history_instructions", "creator", "character_version")
+TEXT_FIELDS = (
+    "name",
+    "description",
+    "personality",
+    "scenario",
+    "first_mes",
+    "mes_example",
+    "creator_notes",
+    "system_prompt",
+    "post_history_instructions",
+    "creator",
+    "character_version",
+)
 LIST_FIELDS = ("alternate_greetings", "tags")
 # Kept with the card and shown, never in the floor.
 KEPT = ("system_prompt", "post_history_instructions", "mes_example", "alternate_greetings", "creator_notes")
@@ -79,10 +90,15 @@ _ORDERS = re.compile(
     r"you (?:must|will always|will never|shall|are to|have to|need to)|"
     r"(?:always|never|do not|don'?t) (?:respond|reply|answer|write|speak|refuse|break character|mention|"
     r"reveal|say|act|narrate|describe|talk)|as an ai|language model|reveal (?:your|the)|"
-    r"(?:print|output|repeat) (?:your|the)|(?:https?|ftp)://|www\.)", re.I)
-_IMPERATIVE = re.compile(r"^\W*(?:ignore|disregard|write|respond|reply|answer|speak|act as|pretend|roleplay|"
-                         r"role-play|narrate|continue|avoid|stay|remain|keep|use|reveal|print|output|repeat|obey|"
-                         r"do not|don'?t|never|always|only|be)\b", re.I)
+    r"(?:print|output|repeat) (?:your|the)|(?:https?|ftp)://|www\.)",
+    re.I,
+)
+_IMPERATIVE = re.compile(
+    r"^\W*(?:ignore|disregard|write|respond|reply|answer|speak|act as|pretend|roleplay|"
+    r"role-play|narrate|continue|avoid|stay|remain|keep|use|reveal|print|output|repeat|obey|"
+    r"do not|don'?t|never|always|only|be)\b",
+    re.I,
+)
 _OPAQUE = re.compile(r"[A-Za-z0-9+/=_-]{40,}")
 
 
@@ -92,11 +108,11 @@ class CardRefused(KnownError):
 
 @dataclass
 class Card:
-    spec: str            # chara_card_v2, chara_card_v3, chara_card_v1 (the flat older form) or agnai_character
-    data: dict           # the card's fields, its book's entries aside (they are `book`)
+    spec: str  # chara_card_v2, chara_card_v3, chara_card_v1 (the flat older form) or agnai_character
+    data: dict  # the card's fields, its book's entries aside (they are `book`)
     book: lorebook.Lorebook
     avatar: bytes = b""  # its PNG picture without the card in it; b"" for a JSON card
-    source: str = ""     # the file's name
+    source: str = ""  # the file's name
 
     @property
     def name(self) -> str:
@@ -109,6 +125,7 @@ def _name(text: str) -> str:
 
 
 # ---- reading a card ---------------------------------------------------------------------
+
 
 def read(path) -> Card:
     """The card in a file (PNG or JSON). CardRefused, with nothing read into anything, if it cannot come in."""
@@ -124,8 +141,9 @@ def _file(path: Path, what: str) -> bytes:
         raise CardRefused(f"Cannot read {path.name}: it is {e}, not a file. Nothing was changed.") from None
     except files.TooLarge as e:
         shown = f"over {FILE_MOST // 2**20} MiB" if e.grew else f"{e.size / 2**20:.1f} MiB"
-        raise CardRefused(f"{path.name} is {shown}; a {what} may be at most {FILE_MOST // 2**20} MiB. "
-                          "Nothing was changed.") from None
+        raise CardRefused(
+            f"{path.name} is {shown}; a {what} may be at most {FILE_MOST // 2**20} MiB. Nothing was changed."
+        ) from None
     except OSError as e:
         raise CardRefused(f"Cannot read {path.name}: {e.strerror or e}. Nothing was changed.") from None
 
@@ -143,8 +161,9 @@ def parse(raw: bytes, where: str = "the card") -> Card:
             raise CardRefused(f"{where} cannot be read: {e}. Nothing was changed.") from None
         keyword = "ccv3" if texts.get("ccv3", (b"", ""))[1] else "chara"  # an empty ccv3 leaves it to chara
         if keyword not in texts:
-            raise CardRefused(f"{where} is a picture with no character card in it (no 'chara' or 'ccv3' text). "
-                              "Nothing was changed.")
+            raise CardRefused(
+                f"{where} is a picture with no character card in it (no 'chara' or 'ccv3' text). Nothing was changed."
+            )
         raw = _unbase64(*texts[keyword], where)
     return _card(_json(raw, where), where, avatar)
 
@@ -163,18 +182,22 @@ def _unbase64(kind: bytes, text: str, where: str) -> bytes:
 
 def _json(raw: bytes, where: str, what: str = "card"):
     if len(raw) > JSON_MOST:
-        raise CardRefused(f"The {what} in {where} is {len(raw) / 2**20:.1f} MiB of JSON; a {what} may hold at most "
-                          f"{JSON_MOST // 2**20} MiB. Nothing was changed.")
+        raise CardRefused(
+            f"The {what} in {where} is {len(raw) / 2**20:.1f} MiB of JSON; a {what} may hold at most "
+            f"{JSON_MOST // 2**20} MiB. Nothing was changed."
+        )
     try:
         return _mended(json.loads(raw.decode("utf-8-sig"), parse_constant=_not_json, parse_float=_finite))
     except _NotJSON as e:
-        raise CardRefused(f"The {what} in {where} is not valid JSON ({e} is not a JSON number). "
-                          "Nothing was changed.") from None
+        raise CardRefused(
+            f"The {what} in {where} is not valid JSON ({e} is not a JSON number). Nothing was changed."
+        ) from None
     except UnicodeDecodeError:
         raise CardRefused(f"The {what} in {where} is not UTF-8 text. Nothing was changed.") from None
     except json.JSONDecodeError as e:
-        raise CardRefused(f"The {what} in {where} is not valid JSON ({e.msg}, line {e.lineno}). "
-                          "Nothing was changed.") from None
+        raise CardRefused(
+            f"The {what} in {where} is not valid JSON ({e.msg}, line {e.lineno}). Nothing was changed."
+        ) from None
     except RecursionError:
         raise CardRefused(f"The {what} in {where} is JSON nested too deeply. Nothing was changed.") from None
     except ValueError:  # a whole number of more digits than Python reads
@@ -228,17 +251,25 @@ def _card(obj, where: str, avatar: bytes) -> Card:
         spec, data = "agnai_character", _agnai(obj)  # before v1: it has a name and a description too
     elif spec is None and isinstance(obj.get("char_name"), str):
         spec, data = "chara_card_v1", _v1(obj)
-    elif spec is None and isinstance(obj.get("name"), str) and any(
-            k in obj for k in ("description", "first_mes", "personality", "char_persona")):
+    elif (
+        spec is None
+        and isinstance(obj.get("name"), str)
+        and any(k in obj for k in ("description", "first_mes", "personality", "char_persona"))
+    ):
         spec, data = "chara_card_v1", _v1(obj)
     else:
         shown = f"spec {spec!r}" if spec is not None else "no spec"
-        raise CardRefused(f"{where} is not a character card Anima reads ({shown}; it reads chara_card_v2 and "
-                          "chara_card_v3). Nothing was changed.")
+        raise CardRefused(
+            f"{where} is not a character card Anima reads ({shown}; it reads chara_card_v2 and "
+            "chara_card_v3). Nothing was changed."
+        )
     for key in TEXT_FIELDS:
         value = data.get(key)
-        data[key] = value if isinstance(value, str) else (str(value) if isinstance(value, (int, float)) and
-                                                          not isinstance(value, bool) else "")
+        data[key] = (
+            value
+            if isinstance(value, str)
+            else (str(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else "")
+        )
     for key in LIST_FIELDS:
         data[key] = [v for v in data.get(key) or [] if isinstance(v, str)] if isinstance(data.get(key), list) else []
     if not isinstance(data.get("extensions"), dict):
@@ -248,8 +279,11 @@ def _card(obj, where: str, avatar: bytes) -> Card:
     book_raw = data.pop("character_book", None)
     name = _name(data["name"])
     try:
-        book = lorebook.from_book(book_raw, f"{name}'s world") if isinstance(book_raw, dict) else \
-            lorebook.Lorebook(f"{name}'s world", [])
+        book = (
+            lorebook.from_book(book_raw, f"{name}'s world")
+            if isinstance(book_raw, dict)
+            else lorebook.Lorebook(f"{name}'s world", [])
+        )
     except lorebook.LorebookRefused as e:
         raise CardRefused(f"The card in {where}: {e}") from None
     if book.meta:
@@ -258,8 +292,13 @@ def _card(obj, where: str, avatar: bytes) -> Card:
 
 
 # The Pygmalion / TavernAI fields and the v1 fields they stand for (as SillyTavern reads them).
-_PYGMALION = {"char_name": "name", "char_persona": "description", "world_scenario": "scenario",
-              "char_greeting": "first_mes", "example_dialogue": "mes_example"}
+_PYGMALION = {
+    "char_name": "name",
+    "char_persona": "description",
+    "world_scenario": "scenario",
+    "char_greeting": "first_mes",
+    "example_dialogue": "mes_example",
+}
 
 
 def _v1(obj: dict) -> dict:
@@ -273,9 +312,16 @@ def _v1(obj: dict) -> dict:
 
 
 # An Agnai character's fields and the card's they stand for (its persona aside: _persona).
-_AGNAI = {"greeting": "first_mes", "sampleChat": "mes_example", "alternateGreetings": "alternate_greetings",
-          "systemPrompt": "system_prompt", "postHistoryInstructions": "post_history_instructions",
-          "characterVersion": "character_version", "characterBook": "character_book", "description": "creator_notes"}
+_AGNAI = {
+    "greeting": "first_mes",
+    "sampleChat": "mes_example",
+    "alternateGreetings": "alternate_greetings",
+    "systemPrompt": "system_prompt",
+    "postHistoryInstructions": "post_history_instructions",
+    "characterVersion": "character_version",
+    "characterBook": "character_book",
+    "description": "creator_notes",
+}
 
 
 def _agnai(obj: dict) -> dict:
@@ -322,6 +368,7 @@ def read_lorebook(path) -> lorebook.Lorebook:
 
 # ---- what a card's text may put in the floor ---------------------------------------------
 
+
 def _sentence_starts(text: str, at: int) -> bool:
     """Whether a sentence starts at `at`: only spaces (a few) between it and the text's start or a full stop."""
     j = at
@@ -334,6 +381,7 @@ def filled(text: str, name: str, user: str, spoken: bool = False) -> str:
     """{{char}} and <BOT> as the companion's name, {{user}} and <USER> as the person's. With no name known yet:
     "the user" in a description ("Mira is the user's neighbour", not "you's"), and nothing in words said to them
     (`spoken`: a greeting, "Hello {{user}}, I'm Mira!" as "Hello, I'm Mira!")."""
+
     def one(m: re.Match) -> str:
         if (m.group(1) or m.group(2)).lower() in ("char", "bot"):
             return name
@@ -342,6 +390,7 @@ def filled(text: str, name: str, user: str, spoken: bool = False) -> str:
         if spoken:
             return _GAP
         return "The user" if _sentence_starts(text, m.start()) else "the user"
+
     out = _MACROS.sub(one, text.replace(_GAP, "")) if spoken and not user else _MACROS.sub(one, text)
     if spoken and not user:  # the gap the name leaves: "Hello , I'm", "Hello, !" and ", welcome!"
         out = re.sub(rf"[,;:]?[ \t]*{_GAP}[ \t]*(?=[.!?])", "", out).replace(_GAP, "")
@@ -361,5 +410,11 @@ def held_back(sentence: str) -> bool:
     what no voice of the companion's own says (verdict.tainted: obeying, being owned, a system's voice), who is
     given the person's words or what they agreed to (power.about_power: a card cannot say it), or words
     the gate's checks cannot read (another language: shown with the card, never in the floor unread)."""
-    return bool(an_instruction(sentence) or _OPAQUE.search(sentence)
-                or secrets.find(sentence) or tainted(sentence) or about_power(sentence) or not readable(sentence))
+    return bool(
+        an_instruction(sentence)
+        or _OPAQUE.search(sentence)
+        or secrets.find(sentence)
+        or tainted(sentence)
+        or about_power(sentence)
+        or not readable(sentence)
+    )

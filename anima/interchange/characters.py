@@ -38,18 +38,19 @@ PERSONA_FIELDS = {"description": "", "personality": "Personality: ", "scenario":
 @dataclass
 class Plan:
     """What an import will do, before it does it (the preview)."""
+
     card: Card
     name: str
-    persona: str                 # what the floor will hold
-    persona_full: int            # characters of the persona the card gives, before trimming
-    held: list[str]              # sentences kept out of the floor
-    greeting: str | None         # the first message, when the soul has no conversation yet
+    persona: str  # what the floor will hold
+    persona_full: int  # characters of the persona the card gives, before trimming
+    held: list[str]  # sentences kept out of the floor
+    greeting: str | None  # the first message, when the soul has no conversation yet
     entries: list[lorebook.LoreEntry]
     already: int = 0
     kept: dict = field(default_factory=dict)  # fields kept and shown, never in the floor
     data: dict = field(default_factory=dict)  # the card's fields as they are kept (cards.kept)
     left_out: list[LeftOut] = field(default_factory=list)  # what is not kept with the card, nor exported
-    foreign: bool = False        # its persona is not in English: none of it is taken in
+    foreign: bool = False  # its persona is not in English: none of it is taken in
 
     @property
     def trimmed(self) -> bool:
@@ -57,36 +58,48 @@ class Plan:
 
     def lines(self) -> list[str]:
         if self.foreign:
-            out = [f"Name: {self.name}",
-                   "Persona: not taken in. The card's persona is not written in English, and the checks that keep "
-                   "instructions, links and secrets out of the companion's persona read English only. The persona "
-                   "stays as it was; the card's text is kept with it (and goes out again on export), and you can "
-                   "write the persona yourself in the Open Mind."]
+            out = [
+                f"Name: {self.name}",
+                "Persona: not taken in. The card's persona is not written in English, and the checks that keep "
+                "instructions, links and secrets out of the companion's persona read English only. The persona "
+                "stays as it was; the card's text is kept with it (and goes out again on export), and you can "
+                "write the persona yourself in the Open Mind.",
+            ]
         else:
-            out = [f"Name: {self.name}",
-                   f"Persona ({len(self.persona)} characters"
-                   + (f", trimmed from {self.persona_full}; the full text stays with the card)" if self.trimmed
-                      else ")")
-                   + f":\n{self.persona or '(none: the persona is left as it is)'}"]
+            out = [
+                f"Name: {self.name}",
+                f"Persona ({len(self.persona)} characters"
+                + (f", trimmed from {self.persona_full}; the full text stays with the card)" if self.trimmed else ")")
+                + f":\n{self.persona or '(none: the persona is left as it is)'}",
+            ]
             gone = {x.sentence for x in self.left_out}
             held = [s for s in self.held if s not in gone]
             if held:
-                out.append(f"Held out of the persona ({len(held)}; kept with the card as data, never followed):\n"
-                           + "\n".join(f"  - {s} ({why_held(s)})" for s in held))
+                out.append(
+                    f"Held out of the persona ({len(held)}; kept with the card as data, never followed):\n"
+                    + "\n".join(f"  - {s} ({why_held(s)})" for s in held)
+                )
         if self.left_out:
-            out.append(f"Left out of the card ({len(self.left_out)}: not stored, not exported: a secret, a link, or "
-                       "words of obeying or of passing on the person's words is never kept):\n"
-                       + "\n".join(f"  - {x.shown}" for x in self.left_out))
-        out.append(f"First message: {self.greeting}" if self.greeting else
-                   "First message: " + ("kept with the card (there is already a conversation)"
-                                        if self.data.get("first_mes") else "none"))
+            out.append(
+                f"Left out of the card ({len(self.left_out)}: not stored, not exported: a secret, a link, or "
+                "words of obeying or of passing on the person's words is never kept):\n"
+                + "\n".join(f"  - {x.shown}" for x in self.left_out)
+            )
+        out.append(
+            f"First message: {self.greeting}"
+            if self.greeting
+            else "First message: "
+            + ("kept with the card (there is already a conversation)" if self.data.get("first_mes") else "none")
+        )
         disabled = sum(not e.enabled for e in self.entries)
         keyless = sum(not e.keys and not e.options.get("constant") for e in self.entries)
-        out.append(f"World cards from its lorebook: {len(self.entries)}"
-                   + (f" ({disabled} disabled)" if disabled else "")
-                   + (f"; {keyless} without keys (found by meaning only)" if keyless else "")
-                   + (f"; {self.already} already here" if self.already else "")
-                   + (f"; {self.card.book.empty} empty left out" if self.card.book.empty else ""))
+        out.append(
+            f"World cards from its lorebook: {len(self.entries)}"
+            + (f" ({disabled} disabled)" if disabled else "")
+            + (f"; {keyless} without keys (found by meaning only)" if keyless else "")
+            + (f"; {self.already} already here" if self.already else "")
+            + (f"; {self.card.book.empty} empty left out" if self.card.book.empty else "")
+        )
         for e in self.entries[:50]:
             out.append(f"  - {e.title} [{', '.join(e.keys[:6]) or 'no keys'}]" + ("" if e.enabled else " (disabled)"))
         if len(self.entries) > 50:
@@ -102,19 +115,30 @@ class Plan:
         """What the person should still be told once the import is done (a terminal prints them after it)."""
         out = []
         if self.foreign:
-            out.append("The persona was not taken in: the card is not written in English, and Anima's checks read "
-                       "English only. Its text stays with the card; you can write the persona yourself in the "
-                       "Open Mind.")
+            out.append(
+                "The persona was not taken in: the card is not written in English, and Anima's checks read "
+                "English only. Its text stays with the card; you can write the persona yourself in the "
+                "Open Mind."
+            )
         if self.left_out:
             n = len(self.left_out)
-            out.append(f"{n} sentence{'s' if n != 1 else ''} of the card (listed above) {'were' if n != 1 else 'was'} "
-                       "left out: not kept, and never written into an exported card.")
+            out.append(
+                f"{n} sentence{'s' if n != 1 else ''} of the card (listed above) {'were' if n != 1 else 'was'} "
+                "left out: not kept, and never written into an exported card."
+            )
         return out
 
 
 class Characters:
-    def __init__(self, soul: Soul, self_model: SelfModel, gate: Gate, world: WorldCards, conversation: Conversation,
-                 names: Callable[[], tuple[str, str]]):
+    def __init__(
+        self,
+        soul: Soul,
+        self_model: SelfModel,
+        gate: Gate,
+        world: WorldCards,
+        conversation: Conversation,
+        names: Callable[[], tuple[str, str]],
+    ):
         """`names`: the companion's name and the person's, as they are now. Applying a card interrupts the
         conversation first (Conversation.interrupt): the work between turns stops, so that nothing reads the old
         self while an import changes it."""
@@ -152,8 +176,20 @@ class Characters:
         have = self.world.existing()
         entries = [e for e in card.book.entries if (e.title, e.content, tuple(e.keys)) not in have]
         shown = {k: data[k] for k in KEPT if data.get(k)}
-        return Plan(card, name, persona, len(full), held, greeting, entries, len(card.book.entries) - len(entries),
-                    shown, data, left_out, foreign)
+        return Plan(
+            card,
+            name,
+            persona,
+            len(full),
+            held,
+            greeting,
+            entries,
+            len(card.book.entries) - len(entries),
+            shown,
+            data,
+            left_out,
+            foreign,
+        )
 
     def apply(self, p: Plan) -> lorebook.Imported:
         """Make the plan so, in one transaction: all of it, or (on any error) none of it."""
@@ -162,14 +198,22 @@ class Characters:
         with soul.transaction() as con:
             soul.set_meta("name", p.name)
             if p.persona:
-                [decision] = self.gate.submit([Change("persona", "rewrite", p.persona,
-                                                      Provenance(Source.APP, detail=f"the card {detail}"))])
+                [decision] = self.gate.submit(
+                    [Change("persona", "rewrite", p.persona, Provenance(Source.APP, detail=f"the card {detail}"))]
+                )
                 if decision.verdict is not Verdict.APPLY:
                     raise InvalidEdit(f"The card's persona cannot be used: {decision.reason}. Nothing was changed.")
             persona = self.self_model.read().persona
-            cid = soul.add("character_card", "user", provenance=Provenance(Source.CARD, detail=detail), name=p.name,
-                           spec=p.card.spec, data=json.dumps(p.data, ensure_ascii=False), persona=persona,
-                           imported_at=now())
+            cid = soul.add(
+                "character_card",
+                "user",
+                provenance=Provenance(Source.CARD, detail=detail),
+                name=p.name,
+                spec=p.card.spec,
+                data=json.dumps(p.data, ensure_ascii=False),
+                persona=persona,
+                imported_at=now(),
+            )
             if p.card.avatar:  # kept beside the row, not in its edit history (a picture is not an edit)
                 character_cards.set_avatar(con, cid, base64.b64encode(p.card.avatar).decode("ascii"))
             done = lorebook.add(self.world, p.entries, detail)
@@ -182,12 +226,16 @@ class Characters:
         have = self.world.existing()
         new = [e for e in book.entries if (e.title, e.content, tuple(e.keys)) not in have]
         disabled = sum(not e.enabled for e in new)
-        out = [f"Lorebook: {book.name or 'unnamed'}: {len(new)} world cards"
-               + (f" ({disabled} disabled, as they were)" if disabled else "")
-               + (f"; {len(book.entries) - len(new)} already here" if len(book.entries) > len(new) else "")
-               + (f"; {book.empty} empty left out" if book.empty else "")]
-        out += [f"  - {e.title} [{', '.join(e.keys[:6]) or 'no keys'}]" + ("" if e.enabled else " (disabled)")
-                for e in new[:50]]
+        out = [
+            f"Lorebook: {book.name or 'unnamed'}: {len(new)} world cards"
+            + (f" ({disabled} disabled, as they were)" if disabled else "")
+            + (f"; {len(book.entries) - len(new)} already here" if len(book.entries) > len(new) else "")
+            + (f"; {book.empty} empty left out" if book.empty else "")
+        ]
+        out += [
+            f"  - {e.title} [{', '.join(e.keys[:6]) or 'no keys'}]" + ("" if e.enabled else " (disabled)")
+            for e in new[:50]
+        ]
         if len(new) > 50:
             out.append(f"  … and {len(new) - 50} more")
         return out
@@ -228,11 +276,15 @@ class Characters:
         """What an export leaves out that the person should be told of (a terminal prints it after writing)."""
         out = []
         if left := self.left_out():
-            out.append(f"Not written: {len(left)} sentence{'s' if len(left) != 1 else ''} of the card as it was "
-                       "stored (a secret, a link, or words of obeying or of passing on the person's words).")
+            out.append(
+                f"Not written: {len(left)} sentence{'s' if len(left) != 1 else ''} of the card as it was "
+                "stored (a secret, a link, or words of obeying or of passing on the person's words)."
+            )
         if held := self.world_out()[1]:
-            out.append(f"Not written: {held} world card{'s' if held != 1 else ''} from a card or lorebook that came "
-                       "in off (a link, a code or an order in it) and that you have not turned on.")
+            out.append(
+                f"Not written: {held} world card{'s' if held != 1 else ''} from a card or lorebook that came "
+                "in off (a link, a code or an order in it) and that you have not turned on."
+            )
         return out
 
     def card(self) -> dict:
@@ -306,7 +358,7 @@ def _fit(sections: list[tuple[str, list[str]]], room: int) -> str:
                 break
             text = f"{text} {s}".strip()
         if not text and ss and shares[i] > 20:
-            text = ss[0][:shares[i] - 1].rsplit(" ", 1)[0] + "…"
+            text = ss[0][: shares[i] - 1].rsplit(" ", 1)[0] + "…"
         if text:
             kept.append((head, text))
     return _joined(kept)

@@ -24,11 +24,19 @@ from ..store.kinds import KINDS, LEDGERS
 from ..store.soul import Soul
 from .card_kept import keep_stored
 
-WARNING = ("This file is a plain-text copy of everything the companion holds. It is NOT encrypted: "
-           "anyone who can read it can read all of it.")
+WARNING = (
+    "This file is a plain-text copy of everything the companion holds. It is NOT encrypted: "
+    "anyone who can read it can read all of it."
+)
 # Columns whose text is itself JSON.
-_JSON = {("parts", "data"), ("parts", "lineage"), ("world_cards", "keywords"), ("edit_history", "before"),
-         ("edit_history", "after"), ("recalls", "components")}
+_JSON = {
+    ("parts", "data"),
+    ("parts", "lineage"),
+    ("world_cards", "keywords"),
+    ("edit_history", "before"),
+    ("edit_history", "after"),
+    ("recalls", "components"),
+}
 
 
 PAGE = 500  # rows read at a time: a year of messages is never held whole (100,000 took 434 MB at once)

@@ -43,18 +43,43 @@ ENTRIES_MOST = 2000
 DEFAULT_KIND = "situation"  # a lorebook says nothing of Anima's kinds; one exported from Anima says its own
 # World Info fields and the names SillyTavern gives them in a character book entry's `extensions`.
 _WI_TO_EXTENSION = {
-    "position": "position", "excludeRecursion": "exclude_recursion", "preventRecursion": "prevent_recursion",
-    "delayUntilRecursion": "delay_until_recursion", "displayIndex": "display_index", "probability": "probability",
-    "useProbability": "useProbability", "depth": "depth", "selectiveLogic": "selectiveLogic", "group": "group",
-    "groupOverride": "group_override", "groupWeight": "group_weight", "scanDepth": "scan_depth",
-    "matchWholeWords": "match_whole_words", "useGroupScoring": "use_group_scoring",
-    "automationId": "automation_id", "role": "role", "vectorized": "vectorized", "sticky": "sticky",
-    "cooldown": "cooldown", "delay": "delay",
+    "position": "position",
+    "excludeRecursion": "exclude_recursion",
+    "preventRecursion": "prevent_recursion",
+    "delayUntilRecursion": "delay_until_recursion",
+    "displayIndex": "display_index",
+    "probability": "probability",
+    "useProbability": "useProbability",
+    "depth": "depth",
+    "selectiveLogic": "selectiveLogic",
+    "group": "group",
+    "groupOverride": "group_override",
+    "groupWeight": "group_weight",
+    "scanDepth": "scan_depth",
+    "matchWholeWords": "match_whole_words",
+    "useGroupScoring": "use_group_scoring",
+    "automationId": "automation_id",
+    "role": "role",
+    "vectorized": "vectorized",
+    "sticky": "sticky",
+    "cooldown": "cooldown",
+    "delay": "delay",
 }
 _EXTENSION_TO_WI = {v: k for k, v in _WI_TO_EXTENSION.items()}
 # World Info fields every entry is mapped from (the rest are kept under options["wi"] as they were).
-_WI_MAPPED = {"uid", "key", "keysecondary", "comment", "content", "constant", "selective", "order", "disable",
-              "caseSensitive", "anima"} | set(_WI_TO_EXTENSION)
+_WI_MAPPED = {
+    "uid",
+    "key",
+    "keysecondary",
+    "comment",
+    "content",
+    "constant",
+    "selective",
+    "order",
+    "disable",
+    "caseSensitive",
+    "anima",
+} | set(_WI_TO_EXTENSION)
 
 
 @dataclass(frozen=True)
@@ -62,6 +87,7 @@ class _Tool:
     """Another tool's lorebook: the mark it puts on its books, where its entries are, and its entries' field names
     as the World Info names SillyTavern's conversion gives them (an entry's `enabled` is World Info's `disable`
     turned over, whatever the tool)."""
+
     mark: str
     says: object  # what the mark says; None: any value
     entries: str
@@ -70,8 +96,12 @@ class _Tool:
 
 _TOOLS = (
     # NovelAI: an entry forced to activate is always in the context, as a constant entry is.
-    _Tool("lorebookVersion", None, "entries", {"displayName": "comment", "keys": "key", "text": "content",
-                                               "forceActivation": "constant"}),
+    _Tool(
+        "lorebookVersion",
+        None,
+        "entries",
+        {"displayName": "comment", "keys": "key", "text": "content", "forceActivation": "constant"},
+    ),
     _Tool("kind", "memory", "entries", {"name": "comment", "keywords": "key", "entry": "content", "weight": "order"}),
     _Tool("type", "risu", "data", {"secondkey": "keysecondary", "alwaysActive": "constant", "insertorder": "order"}),
 )
@@ -148,22 +178,27 @@ def _title(options: dict, keys: list[str], content: str) -> str:
         if candidate:
             if len(candidate) <= TITLE_CHARS:
                 return candidate
-            cut = candidate[:TITLE_CHARS - 1].rsplit(" ", 1)[0] or candidate[:TITLE_CHARS - 1]
+            cut = candidate[: TITLE_CHARS - 1].rsplit(" ", 1)[0] or candidate[: TITLE_CHARS - 1]
             return cut + "…"
     return "Entry"
 
 
 def _entry(where: str, content: str, keys: list[str], enabled: bool, options: dict) -> LoreEntry:
     if len(content) > IMPORTED_BODY_CHARS:
-        raise LorebookRefused(f"{where} holds {len(content):,} characters of text; an entry may hold at most "
-                              f"{IMPORTED_BODY_CHARS:,}. Nothing was imported.")
+        raise LorebookRefused(
+            f"{where} holds {len(content):,} characters of text; an entry may hold at most "
+            f"{IMPORTED_BODY_CHARS:,}. Nothing was imported."
+        )
     if len(keys) > IMPORTED_KEYWORDS or any(len(k) > IMPORTED_KEYWORD_CHARS for k in keys):
-        raise LorebookRefused(f"{where} has more keys than an entry may ({IMPORTED_KEYWORDS} of at most "
-                              f"{IMPORTED_KEYWORD_CHARS} characters). Nothing was imported.")
+        raise LorebookRefused(
+            f"{where} has more keys than an entry may ({IMPORTED_KEYWORDS} of at most "
+            f"{IMPORTED_KEYWORD_CHARS} characters). Nothing was imported."
+        )
     # Anima's own extension when it is an object; anything else there ("anima": "yes") is read as absent, as a
     # non-object `extensions` is, and not kept (an export writes Anima's own in its place).
-    options["extensions"] = ext = {k: v for k, v in (options.get("extensions") or {}).items()
-                                   if k != "anima" or isinstance(v, dict)}
+    options["extensions"] = ext = {
+        k: v for k, v in (options.get("extensions") or {}).items() if k != "anima" or isinstance(v, dict)
+    }
     anima = ext.get("anima") or {}
     kind = anima.get("kind") if anima.get("kind") in CARD_KINDS else DEFAULT_KIND
     if anima.get("title_wakes") is True:  # a card written in Anima, exported: it wakes by its title still
@@ -179,8 +214,10 @@ def from_book(book: dict, name: str = "") -> Lorebook:
     `disable`, `order`), whatever the others use; another tool's (_TOOLS) by its own. The book's own fields are
     kept (`meta`)."""
     items, tool = _items(book)
-    entries = [_wi_entry_in(uid, e, "Entry {} of its lorebook") if tool or _world_info_shaped(e)
-               else _book_entry_in(i, e) for i, (uid, e) in enumerate(items)]
+    entries = [
+        _wi_entry_in(uid, e, "Entry {} of its lorebook") if tool or _world_info_shaped(e) else _book_entry_in(i, e)
+        for i, (uid, e) in enumerate(items)
+    ]
     return _book(book, name, entries, tool)
 
 
@@ -217,8 +254,9 @@ def _world_info_shaped(e) -> bool:
 def _book(book: dict, name: str, entries: list, tool: _Tool | None = None) -> Lorebook:
     # Another tool's mark is not kept: the entries go out in the spec's shape, and would be misread under it.
     meta = {k: v for k, v in book.items() if k != "entries" and not (tool and k in (tool.mark, tool.entries))}
-    return Lorebook(_text(book.get("name")) or name, [e for e in entries if e is not None], meta,
-                    sum(e is None for e in entries))
+    return Lorebook(
+        _text(book.get("name")) or name, [e for e in entries if e is not None], meta, sum(e is None for e in entries)
+    )
 
 
 def _book_entry_in(i: int, e) -> LoreEntry | None:
@@ -230,15 +268,24 @@ def _book_entry_in(i: int, e) -> LoreEntry | None:
         return None
     ext = e.get("extensions") if isinstance(e.get("extensions"), dict) else {}
     position = e.get("position") if e.get("position") in ("before_char", "after_char") else None
-    options = {"id": e.get("id") if isinstance(e.get("id"), (int, str)) else None,
-               "secondary_keys": _strings(e.get("secondary_keys")), "selective": _flag(e.get("selective"), False),
-               "selective_logic": _number(ext.get("selectiveLogic")), "constant": _flag(e.get("constant"), False),
-               "order": _number(e.get("insertion_order"), 100), "position": position,
-               "case_sensitive": _flag(e.get("case_sensitive"), None),
-               "priority": _number(e.get("priority")), "name": _text(e.get("name")),
-               "comment": _text(e.get("comment")), "use_regex": e.get("use_regex"), "extensions": ext}
-    return _entry(f"Entry {i + 1} of its lorebook", content, _strings(e.get("keys")),
-                  _flag(e.get("enabled"), True), options)
+    options = {
+        "id": e.get("id") if isinstance(e.get("id"), (int, str)) else None,
+        "secondary_keys": _strings(e.get("secondary_keys")),
+        "selective": _flag(e.get("selective"), False),
+        "selective_logic": _number(ext.get("selectiveLogic")),
+        "constant": _flag(e.get("constant"), False),
+        "order": _number(e.get("insertion_order"), 100),
+        "position": position,
+        "case_sensitive": _flag(e.get("case_sensitive"), None),
+        "priority": _number(e.get("priority")),
+        "name": _text(e.get("name")),
+        "comment": _text(e.get("comment")),
+        "use_regex": e.get("use_regex"),
+        "extensions": ext,
+    }
+    return _entry(
+        f"Entry {i + 1} of its lorebook", content, _strings(e.get("keys")), _flag(e.get("enabled"), True), options
+    )
 
 
 def _wi_entry_in(uid, e, where: str) -> LoreEntry | None:
@@ -252,20 +299,28 @@ def _wi_entry_in(uid, e, where: str) -> LoreEntry | None:
     if isinstance(e.get("anima"), dict):
         ext["anima"] = e["anima"]
     position = _number(e.get("position"))
-    options = {"id": e.get("uid", uid), "secondary_keys": _strings(e.get("keysecondary")),
-               "selective": _flag(e.get("selective"), False), "selective_logic": _number(e.get("selectiveLogic")),
-               "constant": _flag(e.get("constant"), False), "order": _number(e.get("order"), 100),
-               "position": None if position is None else ("before_char" if position == 0 else "after_char"),
-               "case_sensitive": _flag(e.get("caseSensitive"), None),
-               "comment": _text(e.get("comment")), "extensions": ext,
-               "wi": {k: v for k, v in e.items() if k not in _WI_MAPPED}}
+    options = {
+        "id": e.get("uid", uid),
+        "secondary_keys": _strings(e.get("keysecondary")),
+        "selective": _flag(e.get("selective"), False),
+        "selective_logic": _number(e.get("selectiveLogic")),
+        "constant": _flag(e.get("constant"), False),
+        "order": _number(e.get("order"), 100),
+        "position": None if position is None else ("before_char" if position == 0 else "after_char"),
+        "case_sensitive": _flag(e.get("caseSensitive"), None),
+        "comment": _text(e.get("comment")),
+        "extensions": ext,
+        "wi": {k: v for k, v in e.items() if k not in _WI_MAPPED},
+    }
     return _entry(where.format(uid), content, _strings(e.get("key")), not _flag(e.get("disable"), False), options)
 
 
 def _count(entries) -> None:
     if len(entries) > ENTRIES_MOST:
-        raise LorebookRefused(f"It has {len(entries):,} lorebook entries; Anima takes at most {ENTRIES_MOST:,} at "
-                              "once. Nothing was imported.")
+        raise LorebookRefused(
+            f"It has {len(entries):,} lorebook entries; Anima takes at most {ENTRIES_MOST:,} at "
+            "once. Nothing was imported."
+        )
 
 
 def parse(data, name: str = "") -> Lorebook:
@@ -282,23 +337,29 @@ def parse(data, name: str = "") -> Lorebook:
         book = from_book(data, name)
         # Entries that are all without the field a lorebook keeps an entry's text in are some other file's, not
         # empty entries: said so, rather than "0 world cards" as if it had been read.
-        if book.empty and not book.entries and not any(isinstance(e, dict) and "content" in e
-                                                       for _, e in _items(data)[0]):
-            raise LorebookRefused("It is not a lorebook: none of its entries has the text field a lorebook entry "
-                                  "has. Nothing was imported.")
+        if (
+            book.empty
+            and not book.entries
+            and not any(isinstance(e, dict) and "content" in e for _, e in _items(data)[0])
+        ):
+            raise LorebookRefused(
+                "It is not a lorebook: none of its entries has the text field a lorebook entry "
+                "has. Nothing was imported."
+            )
         return book
     raise LorebookRefused("It is not a lorebook: there are no entries in it. Nothing was imported.")
 
 
 # ---- into the soul ----------------------------------------------------------------
 
+
 @dataclass
 class Imported:
     created: list[int] = field(default_factory=list)
     disabled: int = 0
     already: int = 0  # the same card (title, text, keys) was already there
-    secret: int = 0   # left out: they held a secret
-    held: int = 0     # came in off: a link, a code, or obeying or being owned (held_back)
+    secret: int = 0  # left out: they held a secret
+    held: int = 0  # came in off: a link, a code, or obeying or being owned (held_back)
 
     def summary(self) -> str:
         said = f"{len(self.created)} world card{'s' if len(self.created) != 1 else ''}"
@@ -334,8 +395,18 @@ def add(world: WorldCards, entries: list[LoreEntry], detail: str) -> Imported:
                 done.secret += 1
                 continue
             held = e.enabled and held_back(text) is not None
-            done.created.append(world.create(e.kind, e.title, e.content, e.keys, "user", enabled=e.enabled and not held,
-                                             options=e.options, provenance=Provenance(Source.CARD, detail=detail)))
+            done.created.append(
+                world.create(
+                    e.kind,
+                    e.title,
+                    e.content,
+                    e.keys,
+                    "user",
+                    enabled=e.enabled and not held,
+                    options=e.options,
+                    provenance=Provenance(Source.CARD, detail=detail),
+                )
+            )
             have.add((e.title, e.content, tuple(e.keys)))
             done.disabled += not e.enabled
             done.held += held
@@ -343,6 +414,7 @@ def add(world: WorldCards, entries: list[LoreEntry], detail: str) -> Imported:
 
 
 # ---- out of it ---------------------------------------------------------------------
+
 
 def _book_entry(card: dict, index: int) -> dict:
     o = card["options"]
@@ -352,12 +424,20 @@ def _book_entry(card: dict, index: int) -> dict:
     ext["anima"] = {**(ext.get("anima") or {}), "kind": card["kind"]}
     if not o or o.get("title_wakes"):
         ext["anima"]["title_wakes"] = True
-    entry = {"id": o.get("id", index), "keys": card["keywords"], "secondary_keys": o.get("secondary_keys", []),
-             "comment": o.get("comment", card["title"]) if o else card["title"], "content": card["body"],
-             "constant": bool(o.get("constant")), "selective": bool(o.get("selective")),
-             "insertion_order": o.get("order", 100), "enabled": bool(card["enabled"]),
-             "position": o.get("position") or "before_char", "use_regex": o.get("use_regex", True),
-             "extensions": ext}
+    entry = {
+        "id": o.get("id", index),
+        "keys": card["keywords"],
+        "secondary_keys": o.get("secondary_keys", []),
+        "comment": o.get("comment", card["title"]) if o else card["title"],
+        "content": card["body"],
+        "constant": bool(o.get("constant")),
+        "selective": bool(o.get("selective")),
+        "insertion_order": o.get("order", 100),
+        "enabled": bool(card["enabled"]),
+        "position": o.get("position") or "before_char",
+        "use_regex": o.get("use_regex", True),
+        "extensions": ext,
+    }
     for key in ("name", "priority", "case_sensitive"):
         if o.get(key) is not None:
             entry[key] = o[key]
@@ -380,12 +460,26 @@ def world_info(cards: list[dict]) -> dict:
         while str(uid) in entries:  # two books' entries may share an id
             uid += 1
         ext = b["extensions"]
-        e = {"uid": uid, "key": b["keys"], "keysecondary": b["secondary_keys"], "comment": b["comment"],
-             "content": b["content"], "constant": b["constant"], "vectorized": False, "selective": b["selective"],
-             "selectiveLogic": ext.get("selectiveLogic", 0), "addMemo": True, "order": b["insertion_order"],
-             "position": ext.get("position", 0 if b["position"] == "before_char" else 1),
-             "disable": not b["enabled"], "probability": 100, "useProbability": True, "depth": 4,
-             "displayIndex": i, "anima": ext["anima"]}
+        e = {
+            "uid": uid,
+            "key": b["keys"],
+            "keysecondary": b["secondary_keys"],
+            "comment": b["comment"],
+            "content": b["content"],
+            "constant": b["constant"],
+            "vectorized": False,
+            "selective": b["selective"],
+            "selectiveLogic": ext.get("selectiveLogic", 0),
+            "addMemo": True,
+            "order": b["insertion_order"],
+            "position": ext.get("position", 0 if b["position"] == "before_char" else 1),
+            "disable": not b["enabled"],
+            "probability": 100,
+            "useProbability": True,
+            "depth": 4,
+            "displayIndex": i,
+            "anima": ext["anima"],
+        }
         e.update({_EXTENSION_TO_WI[k]: v for k, v in ext.items() if k in _EXTENSION_TO_WI and k != "selectiveLogic"})
         if b.get("case_sensitive") is not None:
             e["caseSensitive"] = b["case_sensitive"]

@@ -25,8 +25,10 @@ from ..self.selfmodel import SelfModel
 from ..store.sections import SECTIONS
 from ..store.soul import Soul
 
-WARNING = ("This folder is a plain-text copy of the companion's mind. It is NOT encrypted: "
-           "anyone who can read these files can read it.")
+WARNING = (
+    "This folder is a plain-text copy of the companion's mind. It is NOT encrypted: "
+    "anyone who can read these files can read it."
+)
 
 
 def _slug(title: str, used: set[str]) -> str:
@@ -47,17 +49,19 @@ def texts(soul: Soul) -> dict[str, str]:
         if s.shown is not None:
             sections.append(f"## {s.shown}\n\n{getattr(f, s.name).strip() or '_(empty)_'}")
     growth = GrowthLog(soul).dated()
-    sections.append("## Growth log\n\n" + ("\n".join(f"- {at[:10]}: {entry}" for at, entry in growth)
-                                           or "_(empty)_"))
+    sections.append("## Growth log\n\n" + ("\n".join(f"- {at[:10]}: {entry}" for at, entry in growth) or "_(empty)_"))
     facts = memories.in_time_order(soul)
-    lines = [f"- {m['content']} ({m['source'].replace('_', ' ')}; {m['valid_from'][:10]} to "
-             f"{(m['valid_to'] or 'now')[:10]})" for m in facts]
+    lines = [
+        f"- {m['content']} ({m['source'].replace('_', ' ')}; {m['valid_from'][:10]} to {(m['valid_to'] or 'now')[:10]})"
+        for m in facts
+    ]
     sections.append("## Memories\n\n" + ("\n".join(lines) or "_(none)_"))
     out = {"SELF.md": "\n\n".join(sections) + "\n"}
     used: set[str] = set()
     for card in world.as_stored(soul):
-        out[f"world/{_slug(card['title'], used)}.md"] = (f"# {card['title']}\n\n_{card['kind']}_ · keywords: "
-                                                         f"{card['keywords']}\n\n{card['body']}\n")
+        out[f"world/{_slug(card['title'], used)}.md"] = (
+            f"# {card['title']}\n\n_{card['kind']}_ · keywords: {card['keywords']}\n\n{card['body']}\n"
+        )
     return out
 
 
@@ -70,8 +74,11 @@ def write_markdown(soul: Soul, directory: str | os.PathLike) -> list[Path]:
     # A folder already there is built into from inside it (a mount point, a USB stick's root, has no "beside" on
     # its own disk to rename from); a new one is built beside, and renamed into being whole.
     existing = directory.is_dir()
-    building = (directory / f".markdown.{os.getpid()}.partial" if existing
-                else directory.with_name(f".{directory.name}.{os.getpid()}.partial"))
+    building = (
+        directory / f".markdown.{os.getpid()}.partial"
+        if existing
+        else directory.with_name(f".{directory.name}.{os.getpid()}.partial")
+    )
     _remove_dead(building)
     try:
         for path, text in files.items():
@@ -133,8 +140,8 @@ def _rmdir(folder: Path) -> None:
 def _remove_dead(building: Path) -> None:
     """Folders that a killed export left half-built beside or in the folder (their writer is gone): a
     plain-text copy of the mind is not left lying about."""
-    stem = building.name[:-len(f".{os.getpid()}.partial")]
+    stem = building.name[: -len(f".{os.getpid()}.partial")]
     for leftover in building.parent.glob(f"{glob.escape(stem)}.*.partial"):
-        pid = leftover.name[len(stem) + 1:-len(".partial")]
+        pid = leftover.name[len(stem) + 1 : -len(".partial")]
         if pid.isdigit() and not alive(int(pid)):
             shutil.rmtree(leftover, ignore_errors=True)

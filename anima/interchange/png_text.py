@@ -31,7 +31,7 @@ def is_png(data: bytes) -> bool:
 
 def chunks(data: bytes) -> list[tuple[bytes, bytes]]:
     """Every chunk as (type, data), in order, up to and including IEND."""
-    return [(kind, data[at + 8:end - 4]) for kind, at, end in _walk(data)]
+    return [(kind, data[at + 8 : end - 4]) for kind, at, end in _walk(data)]
 
 
 def _walk(data: bytes):
@@ -42,12 +42,12 @@ def _walk(data: bytes):
     while True:
         if at + 8 > len(data):
             raise NotPNG("the PNG file is cut short (no IEND chunk)")
-        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        length, kind = struct.unpack(">I4s", data[at : at + 8])
         end = at + 12 + length
         if end > len(data):
             raise NotPNG(f"the PNG file is cut short (inside its {kind.decode('latin-1', 'replace')} chunk)")
-        crc, = struct.unpack(">I", data[at + 8 + length:end])
-        if zlib.crc32(data[at + 8:at + 8 + length], zlib.crc32(kind)) != crc:
+        (crc,) = struct.unpack(">I", data[at + 8 + length : end])
+        if zlib.crc32(data[at + 8 : at + 8 + length], zlib.crc32(kind)) != crc:
             raise NotPNG(f"the PNG file is damaged (its {kind.decode('latin-1', 'replace')} chunk fails its check)")
         yield kind, at, end
         at = end
@@ -112,7 +112,7 @@ def read_chunks(data: bytes, keywords=None, most: int = INFLATED_MOST) -> dict[s
     for kind, at, end in _walk(data):
         if kind not in TEXT_KINDS:
             continue
-        body = data[at + 8:end - 4]
+        body = data[at + 8 : end - 4]
         keyword = body.partition(b"\x00")[0].decode("latin-1")
         if keyword in found or (wanted is not None and keyword.lower() not in wanted):
             continue
@@ -129,8 +129,7 @@ def _chunk(kind: bytes, body: bytes) -> bytes:
 def with_texts(data: bytes, texts: dict[str, str]) -> bytes:
     """The PNG with these tEXt chunks (latin-1 text: base64 is) in place of any of the same keywords."""
     replaced = {k.encode("latin-1") for k in texts}
-    kept = [(k, b) for k, b in chunks(data)
-            if not (k in TEXT_KINDS and b.partition(b"\x00")[0] in replaced)]
+    kept = [(k, b) for k, b in chunks(data) if not (k in TEXT_KINDS and b.partition(b"\x00")[0] in replaced)]
     new = [(b"tEXt", k.encode("latin-1") + b"\x00" + v.encode("latin-1")) for k, v in texts.items()]
     ordered = kept[:-1] + new + kept[-1:]  # IEND stays last
     return SIGNATURE + b"".join(_chunk(k, b) for k, b in ordered)
@@ -155,5 +154,4 @@ def plain(width: int, height: int, rgb: tuple[int, int, int]) -> bytes:
     """A PNG of one colour (a card needs a picture; a companion that has none gets this)."""
     row = b"\x00" + bytes(rgb) * width
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (SIGNATURE + _chunk(b"IHDR", ihdr) + _chunk(b"IDAT", zlib.compress(row * height, 9))
-            + _chunk(b"IEND", b""))
+    return SIGNATURE + _chunk(b"IHDR", ihdr) + _chunk(b"IDAT", zlib.compress(row * height, 9)) + _chunk(b"IEND", b"")

@@ -37,8 +37,16 @@ class Episode:
 
 
 def _episode(row) -> Episode:
-    return Episode(row["id"], row["summary"], row["started_at"], row["ended_at"], row["emotional_arc"],
-                   row["significance"], row["self_assessment"], bool(row["needs_regeneration"]))
+    return Episode(
+        row["id"],
+        row["summary"],
+        row["started_at"],
+        row["ended_at"],
+        row["emotional_arc"],
+        row["significance"],
+        row["self_assessment"],
+        bool(row["needs_regeneration"]),
+    )
 
 
 def _text(value: str, cap: int, what: str) -> str:
@@ -51,6 +59,7 @@ def _text(value: str, cap: int, what: str) -> str:
 @dataclass(frozen=True)
 class NewEpisode:
     """An episode to be recorded: its summary and the messages it is made of (contiguous or not)."""
+
     summary: str
     message_ids: tuple[int, ...]
     emotional_arc: str = ""
@@ -63,11 +72,20 @@ class Episodes:
         self.soul = soul
         self.indexer = indexer
 
-    def record(self, summary: str, message_ids: list[int], *, emotional_arc: str = "", significance: float = 0.5,
-               self_assessment: str = "", actor: str = "ai") -> int:
+    def record(
+        self,
+        summary: str,
+        message_ids: list[int],
+        *,
+        emotional_arc: str = "",
+        significance: float = 0.5,
+        self_assessment: str = "",
+        actor: str = "ai",
+    ) -> int:
         """An episode made of these messages (contiguous or not); its span is theirs."""
-        return self.record_new(NewEpisode(summary, tuple(message_ids), emotional_arc, significance, self_assessment),
-                               actor)
+        return self.record_new(
+            NewEpisode(summary, tuple(message_ids), emotional_arc, significance, self_assessment), actor
+        )
 
     def record_new(self, new: NewEpisode, actor: str = "ai") -> int:
         fields, vector = self._ready(new)
@@ -118,20 +136,31 @@ class Episodes:
         if not 0 <= new.significance <= 1:
             raise InvalidEdit("An episode's significance is from 0 to 1.")
         marks = ",".join("?" * len(new.message_ids))
-        times = self.soul.query(f"SELECT min(created_at) AS a, max(created_at) AS b FROM messages WHERE id IN ({marks})",
-                                new.message_ids)[0] if new.message_ids else None
+        times = (
+            self.soul.query(
+                f"SELECT min(created_at) AS a, max(created_at) AS b FROM messages WHERE id IN ({marks})",
+                new.message_ids,
+            )[0]
+            if new.message_ids
+            else None
+        )
         if not times or times["a"] is None:
             raise InvalidEdit("An episode is made of messages that exist.")
-        fields = {"summary": summary, "started_at": times["a"], "ended_at": times["b"],
-                  "emotional_arc": _text(new.emotional_arc, ARC_CHARS, "emotional arc"),
-                  "significance": round(new.significance, 3),
-                  "self_assessment": _text(new.self_assessment, ASSESSMENT_CHARS, "self-assessment")}
+        fields = {
+            "summary": summary,
+            "started_at": times["a"],
+            "ended_at": times["b"],
+            "emotional_arc": _text(new.emotional_arc, ARC_CHARS, "emotional arc"),
+            "significance": round(new.significance, 3),
+            "self_assessment": _text(new.self_assessment, ASSESSMENT_CHARS, "self-assessment"),
+        }
         return fields, self.indexer.embed("episode", [{"summary": summary}])
 
     def _store(self, new: NewEpisode, fields: dict, vector, actor: str) -> int:
         """In the caller's indexer transaction."""
-        eid = self.soul.add("episode", actor, provenance=Provenance(Source.REFLECTION, min(new.message_ids)),
-                            created_at=now(), **fields)
+        eid = self.soul.add(
+            "episode", actor, provenance=Provenance(Source.REFLECTION, min(new.message_ids)), created_at=now(), **fields
+        )
         for mid in new.message_ids:
             self.soul.cite("episode", eid, "message", mid)
         self.indexer.put("episode", [eid], vector)

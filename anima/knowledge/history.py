@@ -40,8 +40,9 @@ class History:
             newer = after.get("superseded_by") if kind == "memory" else None
             before = json.loads(e["before"])
             # The old text's vector is made first and stored with it: a crash never leaves the one without the other.
-            vector = (self.indexer.embed(kind, [{**self.soul.get(kind, item_id), **before}])
-                      if KINDS[kind].recalled else None)
+            vector = (
+                self.indexer.embed(kind, [{**self.soul.get(kind, item_id), **before}]) if KINDS[kind].recalled else None
+            )
             with self.indexer.transaction():
                 self.soul.update(kind, item_id, "user", **before)
                 if vector is not None:

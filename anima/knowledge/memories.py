@@ -25,9 +25,19 @@ class Memories:
         self.soul = soul
         self.indexer = indexer
 
-    def remember(self, content: str, *, kind: str = "fact", source: str = "user_stated", actor: str = "ai",
-                 message_id: int | None = None, importance: float = 0.5, valid_from: str | None = None,
-                 provenance: Provenance | None = None, drawn_from: list[tuple[str, int]] = ()) -> int:
+    def remember(
+        self,
+        content: str,
+        *,
+        kind: str = "fact",
+        source: str = "user_stated",
+        actor: str = "ai",
+        message_id: int | None = None,
+        importance: float = 0.5,
+        valid_from: str | None = None,
+        provenance: Provenance | None = None,
+        drawn_from: list[tuple[str, int]] = (),
+    ) -> int:
         """`drawn_from`: the items an insight was drawn from (deep reflection's experiences), which it cites: it
         goes when one of them is forgotten or blanked (store/forget.py)."""
         content = _checked(content)
@@ -38,23 +48,49 @@ class Memories:
             provenance = Provenance(Source.APP)  # one the person wrote in the Open Mind
         vectors = self.indexer.embed("memory", [{"content": content}])  # before: the memory and its vector go together
         with self.indexer.transaction():
-            mid = self.soul.add("memory", actor, provenance=provenance, kind=kind, content=content, source=source,
-                                source_message_id=message_id, importance=importance, valid_from=valid_from or t,
-                                created_at=t)
+            mid = self.soul.add(
+                "memory",
+                actor,
+                provenance=provenance,
+                kind=kind,
+                content=content,
+                source=source,
+                source_message_id=message_id,
+                importance=importance,
+                valid_from=valid_from or t,
+                created_at=t,
+            )
             for cited_kind, cited_id in drawn_from:
                 self.soul.cite("memory", mid, cited_kind, cited_id)
             self.indexer.put("memory", [mid], vectors)
         return mid
 
-    def supersede(self, old_id: int, content: str, *, actor: str = "ai", source: str = "user_stated",
-                  message_id: int | None = None, at: str | None = None, provenance: Provenance | None = None) -> int:
+    def supersede(
+        self,
+        old_id: int,
+        content: str,
+        *,
+        actor: str = "ai",
+        source: str = "user_stated",
+        message_id: int | None = None,
+        at: str | None = None,
+        provenance: Provenance | None = None,
+    ) -> int:
         """A new fact replaces an old one from `at` on; the change is recorded and the old one suppressed."""
         old = self.soul.get("memory", old_id)
         if old["valid_to"] is not None:
             raise InvalidEdit(f"Memory #{old_id} was already superseded on {old['valid_to']}.")
         at = at or now()
-        new_id = self.remember(content, kind=old["kind"], source=source, actor=actor, message_id=message_id,
-                               importance=old["importance"], valid_from=at, provenance=provenance)
+        new_id = self.remember(
+            content,
+            kind=old["kind"],
+            source=source,
+            actor=actor,
+            message_id=message_id,
+            importance=old["importance"],
+            valid_from=at,
+            provenance=provenance,
+        )
         self.soul.update("memory", old_id, actor, valid_to=at, superseded_by=new_id)
         self.suppress(old_id, actor=actor)
         return new_id
@@ -66,8 +102,9 @@ class Memories:
         if old["valid_to"] is not None:
             return
         with self.soul.transaction():
-            self.soul.update("memory", old_id, actor, valid_to=max(new["valid_from"], old["valid_from"]),
-                             superseded_by=new_id)
+            self.soul.update(
+                "memory", old_id, actor, valid_to=max(new["valid_from"], old["valid_from"]), superseded_by=new_id
+            )
             self._raise_suppression(old_id, SUPPRESS_CORRECTED, actor)  # not its associates: the newer is one
 
     def edit(self, memory_id: int, content: str, actor: str = "user") -> None:
@@ -84,8 +121,11 @@ class Memories:
         vector = self.indexer.index.vector(("memory", memory_id))
         if vector is None:
             return
-        near = [(key, sim) for key, sim in self.indexer.index.search(vector, ASSOCIATES * 3)
-                if key[0] == "memory" and key[1] != memory_id and sim > ASSOCIATE_SIMILARITY][:ASSOCIATES]
+        near = [
+            (key, sim)
+            for key, sim in self.indexer.index.search(vector, ASSOCIATES * 3)
+            if key[0] == "memory" and key[1] != memory_id and sim > ASSOCIATE_SIMILARITY
+        ][:ASSOCIATES]
         for (_, other), sim in near:
             self._raise_suppression(other, SUPPRESS_ASSOCIATES * sim, actor)
 
@@ -95,8 +135,10 @@ class Memories:
 
     def as_of(self, when: str) -> list[dict]:
         """The facts that were true at `when`."""
-        return self.soul.query("SELECT * FROM memories WHERE valid_from <= ? AND (valid_to IS NULL OR valid_to > ?) "
-                               "ORDER BY valid_from", (when, when))
+        return self.soul.query(
+            "SELECT * FROM memories WHERE valid_from <= ? AND (valid_to IS NULL OR valid_to > ?) ORDER BY valid_from",
+            (when, when),
+        )
 
     def all(self) -> list[dict]:
         """Every memory, true now or once, newest first, each with where it came from in words (`from`: an
@@ -106,44 +148,69 @@ class Memories:
             "group_concat(e.item_id, ', #') FROM evidence AS e WHERE e.owner_kind = 'memory' AND e.owner_id = m.id "
             "AND e.item_kind = 'episode') AS p_episodes FROM memories AS m "
             "LEFT JOIN provenance AS p ON p.item_kind = 'memory' AND p.item_id = m.id "
-            "ORDER BY m.valid_from DESC, m.id DESC")
-        return [{**{k: v for k, v in r.items() if not k.startswith("p_")},
-                 "from": shown({"source": r["p_source"], "message_id": r["p_message"], "detail": r["p_detail"]}
-                               if r["p_source"] else None)
-                 + (f", from episode #{r['p_episodes']}" if r["p_episodes"] else "")} for r in rows]
+            "ORDER BY m.valid_from DESC, m.id DESC"
+        )
+        return [
+            {
+                **{k: v for k, v in r.items() if not k.startswith("p_")},
+                "from": shown(
+                    {"source": r["p_source"], "message_id": r["p_message"], "detail": r["p_detail"]}
+                    if r["p_source"]
+                    else None
+                )
+                + (f", from episode #{r['p_episodes']}" if r["p_episodes"] else ""),
+            }
+            for r in rows
+        ]
 
     def feedback(self, memory_ids: list[int], reply: str) -> None:
         """Heat: memories a reply used gain importance; memories loaded again and again but never used lose it."""
         if not memory_ids:
             return
-        rows = self.soul.query(f"SELECT id, content, importance, loads, uses FROM memories WHERE id IN "
-                               f"({','.join('?' * len(memory_ids))})", memory_ids)
+        rows = self.soul.query(
+            f"SELECT id, content, importance, loads, uses FROM memories WHERE id IN "
+            f"({','.join('?' * len(memory_ids))})",
+            memory_ids,
+        )
         with self.soul.transaction() as con:
             for r in rows:
                 if used_by(reply, r["content"]):
-                    con.execute("UPDATE memories SET uses = uses + 1, loads = loads + 1, last_used_at = ?, "
-                                "importance = min(1.0, importance + 0.05) WHERE id = ?", (now(), r["id"]))
+                    con.execute(
+                        "UPDATE memories SET uses = uses + 1, loads = loads + 1, last_used_at = ?, "
+                        "importance = min(1.0, importance + 0.05) WHERE id = ?",
+                        (now(), r["id"]),
+                    )
                 else:
                     cooled = r["importance"] - 0.02 if r["loads"] + 1 >= 5 and r["uses"] == 0 else r["importance"]
-                    con.execute("UPDATE memories SET loads = loads + 1, importance = max(0.05, ?) WHERE id = ?",
-                                (cooled, r["id"]))
+                    con.execute(
+                        "UPDATE memories SET loads = loads + 1, importance = max(0.05, ?) WHERE id = ?",
+                        (cooled, r["id"]),
+                    )
 
     def stated_facts(self, limit: int = 200) -> list[dict]:
         """The facts the person stated that are true now, newest first: what may contradict one another."""
-        return self.soul.query("SELECT id, content, valid_from FROM memories WHERE kind = 'fact' AND valid_to IS NULL "
-                               "AND source = 'user_stated' ORDER BY id DESC LIMIT ?", (limit,))
+        return self.soul.query(
+            "SELECT id, content, valid_from FROM memories WHERE kind = 'fact' AND valid_to IS NULL "
+            "AND source = 'user_stated' ORDER BY id DESC LIMIT ?",
+            (limit,),
+        )
 
     def inferred(self, limit: int = 50) -> list[str]:
         """What the companion inferred across experiences (deep reflection's insights) and still holds, newest
         first: kept apart from what the person stated."""
-        return [r["content"] for r in self.soul.query(
-            "SELECT content FROM memories WHERE source = 'inferred' AND valid_to IS NULL ORDER BY id DESC LIMIT ?",
-            (limit,))]
+        return [
+            r["content"]
+            for r in self.soul.query(
+                "SELECT content FROM memories WHERE source = 'inferred' AND valid_to IS NULL ORDER BY id DESC LIMIT ?",
+                (limit,),
+            )
+        ]
 
     def current_saying(self, content: str) -> int | None:
         """The newest current memory that says exactly `content`, or None."""
-        rows = self.soul.query("SELECT id FROM memories WHERE content = ? AND valid_to IS NULL "
-                               "ORDER BY id DESC LIMIT 1", (content,))
+        rows = self.soul.query(
+            "SELECT id FROM memories WHERE content = ? AND valid_to IS NULL ORDER BY id DESC LIMIT 1", (content,)
+        )
         return rows[0]["id"] if rows else None
 
     def current(self) -> list[dict]:

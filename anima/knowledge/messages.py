@@ -16,7 +16,7 @@ from ..store.provenance import EXTERNAL, Provenance, Source
 from ..store.soul import Soul, now
 from ..trust.text import clean
 
-_NEWEST = 2 ** 63 - 1  # past SQLite's largest rowid: the page before it is the newest
+_NEWEST = 2**63 - 1  # past SQLite's largest rowid: the page before it is the newest
 # One conversation: messages of one session with no pause longer than this between them. A window left open
 # for days is one session, and a person who comes back after an hour has started another talk.
 PAUSE_HOURS = 1
@@ -40,6 +40,7 @@ class NewMessage:
 @dataclass(frozen=True)
 class Embedded:
     """Messages cleaned and embedded, not yet stored (Messages.embedded, then Messages.store)."""
+
     messages: list[NewMessage]
     rows: list[dict]
     vectors: object  # numpy array, one row per message
@@ -48,6 +49,7 @@ class Embedded:
 @dataclass(frozen=True)
 class External:
     """Text sent with a message that the person did not type: pasted, a file, a tool's output, a card's text."""
+
     source: Source
     text: str
     name: str = ""  # the file's, the tool's or the card's name
@@ -55,8 +57,9 @@ class External:
     @property
     def label(self) -> str:
         """How it is named to the model and stored as the message's speaker ("pasted text", "file notes.txt")."""
-        kind = {Source.PASTED: "pasted text", Source.FILE: "file", Source.TOOL: "tool output",
-                Source.CARD: "card"}[Source(self.source)]
+        kind = {Source.PASTED: "pasted text", Source.FILE: "file", Source.TOOL: "tool output", Source.CARD: "card"}[
+            Source(self.source)
+        ]
         return f"{kind} {self.name}".strip()
 
 
@@ -75,8 +78,10 @@ def attached_file(path: str | Path) -> External:
     try:
         data = files.read_regular(path, ATTACHED_MOST)
     except files.TooLarge:
-        raise NotAttachable(f"{path.name} is larger than {ATTACHED_MOST // 1_000_000} MB; "
-                            "only text files up to that size can be attached.") from None
+        raise NotAttachable(
+            f"{path.name} is larger than {ATTACHED_MOST // 1_000_000} MB; "
+            "only text files up to that size can be attached."
+        ) from None
     except files.NotRegularFile as e:
         raise NotAttachable(f"{path.name} is {e}, not a file; only text files can be attached.") from None
     except OSError as e:
@@ -106,7 +111,8 @@ def conversation(soul: Soul, message_id: int) -> tuple[str, int]:
         "WHERE session = (SELECT session FROM messages WHERE id = :id) AND id <= :id) "
         "SELECT (SELECT session FROM messages WHERE id = :id) AS session, max(id) AS first FROM s "
         "WHERE prev IS NULL OR (julianday(created_at) - julianday(prev)) * 24 > :pause",
-        {"id": message_id, "pause": PAUSE_HOURS})
+        {"id": message_id, "pause": PAUSE_HOURS},
+    )
     if not rows or rows[0]["first"] is None:
         raise NotFound(f"There is no message #{message_id}.")
     return rows[0]["session"], rows[0]["first"]
@@ -120,9 +126,12 @@ def started(soul: Soul) -> bool:
 def own_words(soul: Soul, after_id: int, limit: int) -> list[dict]:
     """The newest `limit` of the person's messages after `after_id` in their own words (not text they pasted or
     attached: information, never their statement), newest first: id and content."""
-    return soul.query("SELECT id, content FROM messages WHERE role = 'user' AND id > ? AND id NOT IN "
-                      "(SELECT item_id FROM provenance WHERE item_kind = 'message' AND source != ?) "
-                      "ORDER BY id DESC LIMIT ?", (after_id, Source.PERSON.value, limit))
+    return soul.query(
+        "SELECT id, content FROM messages WHERE role = 'user' AND id > ? AND id NOT IN "
+        "(SELECT item_id FROM provenance WHERE item_kind = 'message' AND source != ?) "
+        "ORDER BY id DESC LIMIT ?",
+        (after_id, Source.PERSON.value, limit),
+    )
 
 
 def from_outside(row: dict) -> bool:
@@ -133,10 +142,14 @@ def from_outside(row: dict) -> bool:
 
 # A message with where it came from (`source`: None for the companion's replies and for messages stored before
 # provenance was kept); the caller adds its WHERE.
-_PAGED = ("SELECT m.*, p.source AS source, p.message_id AS sent_with, p.detail AS detail FROM messages AS m "
-          "LEFT JOIN provenance AS p ON p.item_kind = 'message' AND p.item_id = m.id ")
-_SOURCED = ("SELECT m.id, m.role, m.speaker, m.content, m.created_at, p.source AS source FROM messages AS m "
-            "LEFT JOIN provenance AS p ON p.item_kind = 'message' AND p.item_id = m.id ")
+_PAGED = (
+    "SELECT m.*, p.source AS source, p.message_id AS sent_with, p.detail AS detail FROM messages AS m "
+    "LEFT JOIN provenance AS p ON p.item_kind = 'message' AND p.item_id = m.id "
+)
+_SOURCED = (
+    "SELECT m.id, m.role, m.speaker, m.content, m.created_at, p.source AS source FROM messages AS m "
+    "LEFT JOIN provenance AS p ON p.item_kind = 'message' AND p.item_id = m.id "
+)
 
 
 class Messages:
@@ -144,8 +157,16 @@ class Messages:
         self.soul = soul
         self.indexer = indexer
 
-    def record(self, role: str, content: str, *, speaker: str = "", at: str | None = None,
-               session: str = "default", provenance: Provenance | None = None) -> int:
+    def record(
+        self,
+        role: str,
+        content: str,
+        *,
+        speaker: str = "",
+        at: str | None = None,
+        session: str = "default",
+        provenance: Provenance | None = None,
+    ) -> int:
         return self.record_many([NewMessage(role, content, speaker, at, session, provenance)])[0]
 
     def record_many(self, messages: list[NewMessage], *, citing_first: bool = False) -> list[int]:
@@ -161,8 +182,15 @@ class Messages:
             text = clean(m.content)
             if not text:
                 raise EmptyMessage()
-            rows.append({"session": m.session, "role": m.role, "speaker": m.speaker, "content": text,
-                         "created_at": m.at or now()})
+            rows.append(
+                {
+                    "session": m.session,
+                    "role": m.role,
+                    "speaker": m.speaker,
+                    "content": text,
+                    "created_at": m.at or now(),
+                }
+            )
         return Embedded(list(messages), rows, self.indexer.embed("message", rows))
 
     def writing(self):
@@ -175,14 +203,19 @@ class Messages:
         ids = []
         with self.writing() as con:
             for r, m in zip(ready.rows, ready.messages):
-                cur = con.execute("INSERT INTO messages(id, session, role, speaker, content, created_at) "
-                                  f"VALUES ({new_id('messages')}, :session, :role, :speaker, :content, :created_at)", r)
+                cur = con.execute(
+                    "INSERT INTO messages(id, session, role, speaker, content, created_at) "
+                    f"VALUES ({new_id('messages')}, :session, :role, :speaker, :content, :created_at)",
+                    r,
+                )
                 ids.append(cur.lastrowid)
                 if m.provenance is not None:
                     p = m.provenance
                     cited = ids[0] if citing_first and len(ids) > 1 else p.message_id
-                    con.execute("INSERT INTO provenance VALUES ('message', ?, ?, ?, ?)",
-                                (cur.lastrowid, Source(p.source).value, cited, p.detail))
+                    con.execute(
+                        "INSERT INTO provenance VALUES ('message', ?, ?, ?, ?)",
+                        (cur.lastrowid, Source(p.source).value, cited, p.detail),
+                    )
             self.indexer.put("message", ids, ready.vectors)
         return ids
 
@@ -211,42 +244,50 @@ class Messages:
         """Some messages (those still stored), oldest first, as `since` gives them."""
         return sorted(self.soul.query_in(_SOURCED + "WHERE m.id IN ({ids})", message_ids), key=lambda r: r["id"])
 
-    def newest(self, limit: int | None = 500, *, before: int | None = None,
-               down_to: int | None = None) -> list[dict]:
+    def newest(self, limit: int | None = 500, *, before: int | None = None, down_to: int | None = None) -> list[dict]:
         """The newest messages, newest first, at most `limit` (None: all): those older than message `before`
         when it is given, and none older than message `down_to`. The Open Mind's conversation view reads the
         history so, a page at a time: a page is found by id, never by counting past the ones before it, so the
         oldest page of 100,000 messages comes as quickly as the newest."""
         return self.soul.query(
             "SELECT id, role, speaker, content, created_at FROM messages WHERE id < ? AND id >= ? "
-            "ORDER BY id DESC LIMIT ?", (_NEWEST if before is None else before, 0 if down_to is None else down_to,
-                                         -1 if limit is None else limit))
+            "ORDER BY id DESC LIMIT ?",
+            (_NEWEST if before is None else before, 0 if down_to is None else down_to, -1 if limit is None else limit),
+        )
 
-    def find(self, words: str, limit: int | None = 500, *, before: int | None = None,
-             down_to: int | None = None) -> list[dict]:
+    def find(
+        self, words: str, limit: int | None = 500, *, before: int | None = None, down_to: int | None = None
+    ) -> list[dict]:
         """The messages whose text holds every word of `words` (through the full-text index, as it stems them:
         "painting" finds "painted"), as `newest` gives them and paged the same way: the Open Mind's search."""
         ids = fts.newest_holding(self.soul, "message", words, "content", limit, before=before, down_to=down_to)
-        rows = self.soul.query_in("SELECT id, role, speaker, content, created_at FROM messages WHERE id IN ({ids})",
-                                  ids)
+        rows = self.soul.query_in(
+            "SELECT id, role, speaker, content, created_at FROM messages WHERE id IN ({ids})", ids
+        )
         return sorted(rows, key=lambda r: r["id"], reverse=True)
 
     def page(self, before_id: int | None = None, limit: int = 50) -> list[dict]:
         """Older history, newest last: for a window that loads it lazily as it is scrolled. Each row says where it
         came from (`source`, None before provenance was kept) and which message it was sent with (`sent_with`)."""
-        rows = self.soul.query(_PAGED + "WHERE m.id < ? ORDER BY m.id DESC LIMIT ?",
-                               (before_id if before_id is not None else _NEWEST, limit))
+        rows = self.soul.query(
+            _PAGED + "WHERE m.id < ? ORDER BY m.id DESC LIMIT ?",
+            (before_id if before_id is not None else _NEWEST, limit),
+        )
         return rows[::-1]
 
     def elsewhere(self, after_id: int, session: str, limit: int, *, newest: bool = False) -> list[dict]:
         """Messages after `after_id` of sessions other than `session`, oldest first, as `page` gives them: what
         another program on this soul (`anima chat`, another window) said since a window read its history. The
         oldest `limit` of them, or the `newest`."""
-        rows = self.soul.query(_PAGED + f"WHERE m.id > ? AND m.session != ? ORDER BY m.id {'DESC' if newest else ''} "
-                               "LIMIT ?", (after_id, session, limit))
+        rows = self.soul.query(
+            _PAGED + f"WHERE m.id > ? AND m.session != ? ORDER BY m.id {'DESC' if newest else ''} LIMIT ?",
+            (after_id, session, limit),
+        )
         return rows[::-1] if newest else rows
 
     def ids_elsewhere(self, after_id: int, session: str) -> list[int]:
         """The ids of every message after `after_id` of sessions other than `session`."""
-        return [r["id"] for r in self.soul.query("SELECT id FROM messages WHERE id > ? AND session != ?",
-                                                 (after_id, session))]
+        return [
+            r["id"]
+            for r in self.soul.query("SELECT id FROM messages WHERE id > ? AND session != ?", (after_id, session))
+        ]

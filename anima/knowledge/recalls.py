@@ -12,11 +12,15 @@ class WorkspaceRecord:
     def record(self, reply_id: int, held) -> None:
         """`held`: the workspace's recalled items (kind, id, rank, score, components), best first."""
         with self.soul.transaction() as con:
-            con.executemany("INSERT INTO recalls VALUES (?, ?, ?, ?, ?, ?)",
-                            [(reply_id, h.kind, h.id, h.rank, h.score, json.dumps(h.components)) for h in held])
+            con.executemany(
+                "INSERT INTO recalls VALUES (?, ?, ?, ?, ?, ?)",
+                [(reply_id, h.kind, h.id, h.rank, h.score, json.dumps(h.components)) for h in held],
+            )
 
     def of(self, message_id: int) -> list[dict]:
         """What a reply's workspace held, best first, with each item's score components."""
-        rows = self.soul.query("SELECT item_kind, item_id, rank, score, components FROM recalls WHERE message_id = ? "
-                               "ORDER BY rank", (message_id,))
+        rows = self.soul.query(
+            "SELECT item_kind, item_id, rank, score, components FROM recalls WHERE message_id = ? ORDER BY rank",
+            (message_id,),
+        )
         return [{**r, "components": json.loads(r["components"])} for r in rows]

@@ -21,10 +21,10 @@ from ..store.soul import Soul, now
 from .messages import conversation
 
 FOR, AGAINST = "for", "against"  # which way a cited message bears on a rule
-IN_FORCE_AFTER = 3       # "three conversations where you interrupted to ask for the bottom line" (seed 003, 6.1)
+IN_FORCE_AFTER = 3  # "three conversations where you interrupted to ask for the bottom line" (seed 003, 6.1)
 RETIRE_BELOW = 0.5
 PATTERN_CHARS = 160
-SHOWN = 8                # rules in force in the floor, the most confident first
+SHOWN = 8  # rules in force in the floor, the most confident first
 # Two wordings of one lesson: a small model rarely names the rule it supports, so a new pattern that shares this
 # much of its words with a rule under way is that rule.
 SAME_RULE = 0.6
@@ -58,6 +58,7 @@ class Rule:
 @dataclass(frozen=True)
 class Evidence:
     """A message cited as evidence for or against a rule (which way is not kept: only the counts are)."""
+
     message_id: int
     role: str
     content: str
@@ -65,8 +66,15 @@ class Evidence:
 
 
 def _rule(row) -> Rule:
-    return Rule(row["id"], row["pattern"], row["support"], row["against"], row["confidence"], row["derived_at"],
-                row["retired_at"])
+    return Rule(
+        row["id"],
+        row["pattern"],
+        row["support"],
+        row["against"],
+        row["confidence"],
+        row["derived_at"],
+        row["retired_at"],
+    )
 
 
 def similar(a: str, b: str) -> float:
@@ -84,8 +92,9 @@ class Rules:
 
     def open(self) -> list[Rule]:
         """Rules not retired (in force or still gathering evidence), oldest first: what feedback may join."""
-        return [_rule(r) for r in self.soul.query(
-            "SELECT * FROM behavioral_rules WHERE retired_at IS NULL ORDER BY id")]
+        return [
+            _rule(r) for r in self.soul.query("SELECT * FROM behavioral_rules WHERE retired_at IS NULL ORDER BY id")
+        ]
 
     def in_force(self) -> list[Rule]:
         """What enters the workspace: the most confident first, at most SHOWN."""
@@ -107,8 +116,15 @@ class Rules:
             if rule is None and (not pattern or len(pattern) > PATTERN_CHARS):
                 raise InvalidEdit(f"A rule's pattern is one to {PATTERN_CHARS} characters.")
             if rule is None:
-                rid = self.soul.add("rule", "ai", provenance=Provenance(Source.REFLECTION, message_id),
-                                    pattern=pattern, confidence=confidence(1, 0), derived_at=at, support=1)
+                rid = self.soul.add(
+                    "rule",
+                    "ai",
+                    provenance=Provenance(Source.REFLECTION, message_id),
+                    pattern=pattern,
+                    confidence=confidence(1, 0),
+                    derived_at=at,
+                    support=1,
+                )
             else:
                 rid = rule.id
                 if not self._heard_in(rid, message_id, FOR):
@@ -128,11 +144,15 @@ class Rules:
 
     def evidence(self, rule_id: int) -> list[Evidence]:
         """The messages cited as a rule's evidence, oldest first (a forgotten message is simply absent)."""
-        return [Evidence(r["id"], r["role"], r["content"], r["created_at"]) for r in self.soul.query(
-            "SELECT DISTINCT m.id, m.role, m.content, m.created_at FROM evidence AS e "
-            "JOIN messages AS m ON m.id = e.item_id "
-            "WHERE e.owner_kind = 'rule' AND e.owner_id = ? AND e.item_kind = 'message' ORDER BY m.id",
-            (rule_id,))]
+        return [
+            Evidence(r["id"], r["role"], r["content"], r["created_at"])
+            for r in self.soul.query(
+                "SELECT DISTINCT m.id, m.role, m.content, m.created_at FROM evidence AS e "
+                "JOIN messages AS m ON m.id = e.item_id "
+                "WHERE e.owner_kind = 'rule' AND e.owner_id = ? AND e.item_kind = 'message' ORDER BY m.id",
+                (rule_id,),
+            )
+        ]
 
     def flagged(self) -> list[int]:
         """The rules a forget flagged (a message cited as their evidence went), oldest first."""
@@ -144,8 +164,10 @@ class Rules:
         pattern. Whether it is retired stays as it was. Returns whether it stands."""
         rule = self._get(rule_id)
         heard: dict[str | None, set] = {FOR: set(), AGAINST: set(), None: set()}
-        for r in self.soul.query("SELECT item_id, stance FROM evidence WHERE owner_kind = 'rule' AND owner_id = ? "
-                                 "AND item_kind = 'message'", (rule_id,)):
+        for r in self.soul.query(
+            "SELECT item_id, stance FROM evidence WHERE owner_kind = 'rule' AND owner_id = ? AND item_kind = 'message'",
+            (rule_id,),
+        ):
             heard[r["stance"]].add(conversation(self.soul, r["item_id"]))
         # Evidence cited before its stance was kept (migrations.m012) may bear either way: a forget only ever
         # lowers a count, so it never turns evidence against a rule into support.
@@ -154,13 +176,21 @@ class Rules:
         if not support and not self._worded_by_person(rule_id):
             self.soul.forget("rule", rule_id)
             return False
-        self.soul.update("rule", rule_id, "ai", support=support, against=against,
-                         confidence=confidence(support, against), needs_regeneration=0)
+        self.soul.update(
+            "rule",
+            rule_id,
+            "ai",
+            support=support,
+            against=against,
+            confidence=confidence(support, against),
+            needs_regeneration=0,
+        )
         return True
 
     def _worded_by_person(self, rule_id: int) -> bool:
-        return any(h["actor"] == "user" and '"pattern"' in (h["after"] or "")
-                   for h in self.soul.history("rule", rule_id))
+        return any(
+            h["actor"] == "user" and '"pattern"' in (h["after"] or "") for h in self.soul.history("rule", rule_id)
+        )
 
     def correct(self, rule_id: int, pattern: str) -> None:
         """The person rewrites what a rule says (the Open Mind)."""
@@ -190,7 +220,8 @@ class Rules:
         cited = self.soul.query(
             "SELECT m.id FROM evidence AS e JOIN messages AS m ON m.id = e.item_id WHERE e.owner_kind = 'rule' "
             "AND e.owner_id = ? AND e.item_kind = 'message' AND e.stance = ? AND m.session = ? AND m.id >= ?",
-            (rule_id, stance, session, first))
+            (rule_id, stance, session, first),
+        )
         # Between the conversation's first message and this one there is no pause; after it there may be.
         return any(r["id"] <= message_id or conversation(self.soul, r["id"]) == here for r in cited)
 

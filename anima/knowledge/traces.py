@@ -47,9 +47,16 @@ def specific(text: str, names: tuple[str, ...] = ()) -> list[str]:
     out = []
     for m in words:
         word, lower = m.group(), m.group().lower()
-        inside = m.start() > 0 and text[:m.start()].rstrip()[-1:] not in _SENTENCE_END
-        if (len(word) >= SPECIFIC_LETTERS and inside and word[0].isupper() and not word.isupper()
-                and lower not in own and lower not in out and not common(lower)):
+        inside = m.start() > 0 and text[: m.start()].rstrip()[-1:] not in _SENTENCE_END
+        if (
+            len(word) >= SPECIFIC_LETTERS
+            and inside
+            and word[0].isupper()
+            and not word.isupper()
+            and lower not in own
+            and lower not in out
+            and not common(lower)
+        ):
             out.append(lower)
     return out
 
@@ -73,20 +80,29 @@ def _indexed(soul: Soul, word: str, marked: set[int]) -> bool:
     if soul.query("SELECT 1 FROM world_cards_fts WHERE world_cards_fts MATCH ? LIMIT 1", (quoted,)):
         return True
     # A memory that is not reflection's own: the person's, or learned from another message.
-    return any(r["id"] not in marked for r in soul.query(
-        f"SELECT m.id FROM memories_fts f JOIN memories m ON m.id = f.rowid LEFT JOIN provenance p ON "
-        f"p.item_kind = 'memory' AND p.item_id = m.id WHERE memories_fts MATCH ? AND "
-        f"coalesce(p.source, '') != '{Source.REFLECTION.value}'", (quoted,)))
+    return any(
+        r["id"] not in marked
+        for r in soul.query(
+            f"SELECT m.id FROM memories_fts f JOIN memories m ON m.id = f.rowid LEFT JOIN provenance p ON "
+            f"p.item_kind = 'memory' AND p.item_id = m.id WHERE memories_fts MATCH ? AND "
+            f"coalesce(p.source, '') != '{Source.REFLECTION.value}'",
+            (quoted,),
+        )
+    )
 
 
 def _written(soul: Soul, word: str, texts: list[str]) -> bool:
     """Whether a block, a rule, a card or whatever the person wrote holds `word`, in any letters' case. `texts`:
     those texts, read on the first call into the list given, which the next calls reuse."""
     if not texts:
-        texts.extend(said(r["t"]) or "" for r in soul.query(
-            "SELECT content AS t FROM blocks UNION ALL SELECT pattern FROM behavioral_rules UNION ALL "
-            "SELECT data FROM character_cards UNION ALL SELECT persona FROM character_cards UNION ALL "
-            "SELECT after FROM edit_history WHERE actor = 'user'"))  # and whatever the person wrote
+        texts.extend(
+            said(r["t"]) or ""
+            for r in soul.query(
+                "SELECT content AS t FROM blocks UNION ALL SELECT pattern FROM behavioral_rules UNION ALL "
+                "SELECT data FROM character_cards UNION ALL SELECT persona FROM character_cards UNION ALL "
+                "SELECT after FROM edit_history WHERE actor = 'user'"
+            )
+        )  # and whatever the person wrote
         texts.append("")  # read, even when there was nothing to read
     found = re.compile(rf"(?<!\w){re.escape(word)}", re.I)
     return any(found.search(t) for t in texts)

@@ -30,8 +30,11 @@ def _validated(kind: str, title: str, body: str, keywords: list[str], imported: 
     title, body = (title or "").strip(), (body or "").strip()
     if not title or not body:
         raise InvalidEdit("A world card needs a title and some text.")
-    body_chars, most, chars = ((IMPORTED_BODY_CHARS, IMPORTED_KEYWORDS, IMPORTED_KEYWORD_CHARS) if imported
-                               else (BODY_CHARS, KEYWORDS, KEYWORD_CHARS))
+    body_chars, most, chars = (
+        (IMPORTED_BODY_CHARS, IMPORTED_KEYWORDS, IMPORTED_KEYWORD_CHARS)
+        if imported
+        else (BODY_CHARS, KEYWORDS, KEYWORD_CHARS)
+    )
     if len(title) > TITLE_CHARS or len(body) > body_chars:
         raise InvalidEdit(f"A card's title holds at most {TITLE_CHARS} characters and its text {body_chars}.")
     keywords = [k.strip() for k in keywords or [] if k and k.strip()]
@@ -45,8 +48,18 @@ class WorldCards:
         self.soul = soul
         self.indexer = indexer
 
-    def create(self, kind: str, title: str, body: str, keywords: list[str] = (), actor: str = "user", *,
-               enabled: bool = True, options: dict | None = None, provenance: Provenance | None = None) -> int:
+    def create(
+        self,
+        kind: str,
+        title: str,
+        body: str,
+        keywords: list[str] = (),
+        actor: str = "user",
+        *,
+        enabled: bool = True,
+        options: dict | None = None,
+        provenance: Provenance | None = None,
+    ) -> int:
         """`options`, `provenance`: a lorebook entry's (interchange/lorebook.py); its larger limits come with them."""
         fields = _validated(kind, title, body, list(keywords), imported=bool(options))
         t = now()
@@ -60,10 +73,20 @@ class WorldCards:
 
     def update(self, card_id: int, *, actor: str = "user", **changes) -> None:
         old = self.soul.get("world_card", card_id)
-        merged = {"kind": old["kind"], "title": old["title"], "body": old["body"],
-                  "keywords": json.loads(old["keywords"]), **changes}
-        fields = _validated(merged["kind"], merged["title"], merged["body"], merged["keywords"],
-                            imported=old.get("options", "{}") != "{}")
+        merged = {
+            "kind": old["kind"],
+            "title": old["title"],
+            "body": old["body"],
+            "keywords": json.loads(old["keywords"]),
+            **changes,
+        }
+        fields = _validated(
+            merged["kind"],
+            merged["title"],
+            merged["body"],
+            merged["keywords"],
+            imported=old.get("options", "{}") != "{}",
+        )
         vectors = self.indexer.embed("world_card", [fields])
         with self.indexer.transaction():
             self.soul.update("world_card", card_id, actor, **fields, updated_at=now())
@@ -75,18 +98,26 @@ class WorldCards:
         self.soul.update("world_card", card_id, actor, enabled=int(on), updated_at=now())
 
     def all(self) -> list[dict]:
-        return [{**r, "keywords": json.loads(r["keywords"]), "options": json.loads(r["options"])}
-                for r in as_stored(self.soul)]
+        return [
+            {**r, "keywords": json.loads(r["keywords"]), "options": json.loads(r["options"])}
+            for r in as_stored(self.soul)
+        ]
 
     def existing(self) -> set[tuple[str, str, tuple[str, ...]]]:
         """(title, body, keywords) of every card: what a lorebook entry already here is known by."""
-        return {(r["title"], r["body"], tuple(json.loads(r["keywords"])))
-                for r in self.soul.query("SELECT title, body, keywords FROM world_cards")}
+        return {
+            (r["title"], r["body"], tuple(json.loads(r["keywords"])))
+            for r in self.soul.query("SELECT title, body, keywords FROM world_cards")
+        }
 
     def from_cards(self) -> set[int]:
         """The ids of the cards that came in from an imported character card or lorebook."""
-        return {r["item_id"] for r in self.soul.query(
-            "SELECT item_id FROM provenance WHERE item_kind = 'world_card' AND source = ?", (Source.CARD.value,))}
+        return {
+            r["item_id"]
+            for r in self.soul.query(
+                "SELECT item_id FROM provenance WHERE item_kind = 'world_card' AND source = ?", (Source.CARD.value,)
+            )
+        }
 
 
 def as_stored(soul: Soul) -> list[dict]:
@@ -105,7 +136,8 @@ class Clerk:
         cards = self.soul.query(
             "SELECT w.id, w.kind, w.title, w.body, w.keywords, w.updated_at, w.enabled, w.options, "
             "(SELECT source FROM provenance WHERE item_kind = 'world_card' AND item_id = w.id) AS origin "
-            "FROM world_cards AS w")
+            "FROM world_cards AS w"
+        )
         disabled = {("world_card", c["id"]) for c in cards if not c["enabled"]}
         found = [r for r in self.recall.search(text, k, exclude=exclude) if r.key not in disabled]
         have = {r.key for r in found}
@@ -117,9 +149,20 @@ class Clerk:
             word = _wakes(text, card["title"], json.loads(card["keywords"]), options)
             if word is not None:
                 row = {key: card[key] for key in ("id", "kind", "title", "body", "keywords", "updated_at", "origin")}
-                woken.append((-int(options.get("order") or 0), Recalled(
-                    "world_card", card["id"], f"{card['title']}: {card['body']}", card["updated_at"], 0.0,
-                    {"keyword": word}, row)))
+                woken.append(
+                    (
+                        -int(options.get("order") or 0),
+                        Recalled(
+                            "world_card",
+                            card["id"],
+                            f"{card['title']}: {card['body']}",
+                            card["updated_at"],
+                            0.0,
+                            {"keyword": word},
+                            row,
+                        ),
+                    )
+                )
         # A lorebook's higher insertion order first, as SillyTavern gives it the higher priority.
         return found + [r for _, r in sorted(woken, key=lambda pair: pair[0])]
 

@@ -21,19 +21,21 @@ from ..paths import home
 @dataclass(frozen=True)
 class CatalogueModel:
     name: str
-    file: str            # the file name in the models folder (and on the server)
-    url: str             # where it is downloaded from: huggingface.co's direct address of the file
-    page: str            # the model's page, where its card and licence are
+    file: str  # the file name in the models folder (and on the server)
+    url: str  # where it is downloaded from: huggingface.co's direct address of the file
+    page: str  # the model's page, where its card and licence are
     licence: str
-    approx_bytes: int    # about; for the person, not for verification
-    memory_gb: float     # about: RAM the model and a 4,096-token context take
+    approx_bytes: int  # about; for the person, not for verification
+    memory_gb: float  # about: RAM the model and a 4,096-token context take
     summary: str
-    size: int | None = None    # exact, when known: then verified
+    size: int | None = None  # exact, when known: then verified
     sha256: str | None = None  # exact, when known: then verified
 
     def describe(self) -> str:
-        return (f"{self.name}: about {self.approx_bytes / 1e9:.1f} GB to download, about {self.memory_gb:g} GB of "
-                f"memory; {self.licence}. {self.summary}")
+        return (
+            f"{self.name}: about {self.approx_bytes / 1e9:.1f} GB to download, about {self.memory_gb:g} GB of "
+            f"memory; {self.licence}. {self.summary}"
+        )
 
 
 def _hf(repo: str, file: str) -> tuple[str, str]:
@@ -41,26 +43,51 @@ def _hf(repo: str, file: str) -> tuple[str, str]:
 
 
 CATALOGUE: tuple[CatalogueModel, ...] = (
-    CatalogueModel("Qwen2.5 1.5B Instruct", "qwen2.5-1.5b-instruct-q4_k_m.gguf",
-                   *_hf("Qwen/Qwen2.5-1.5B-Instruct-GGUF", "qwen2.5-1.5b-instruct-q4_k_m.gguf"),
-                   licence="Apache-2.0", approx_bytes=1_100_000_000, memory_gb=2,
-                   summary="The lightest that keeps track of a conversation; any laptop."),
-    CatalogueModel("SmolLM2 1.7B Instruct", "SmolLM2-1.7B-Instruct-Q4_K_M.gguf",
-                   *_hf("bartowski/SmolLM2-1.7B-Instruct-GGUF", "SmolLM2-1.7B-Instruct-Q4_K_M.gguf"),
-                   licence="Apache-2.0", approx_bytes=1_100_000_000, memory_gb=2,
-                   summary="The bundled model's big sibling, same chat format."),
-    CatalogueModel("Gemma 2 2B Instruct", "gemma-2-2b-it-Q4_K_M.gguf",
-                   *_hf("bartowski/gemma-2-2b-it-GGUF", "gemma-2-2b-it-Q4_K_M.gguf"),
-                   licence="Gemma Terms of Use", approx_bytes=1_700_000_000, memory_gb=3,
-                   summary="Warm, fluent conversation for its size."),
-    CatalogueModel("Llama 3.2 3B Instruct", "Llama-3.2-3B-Instruct-Q4_K_M.gguf",
-                   *_hf("bartowski/Llama-3.2-3B-Instruct-GGUF", "Llama-3.2-3B-Instruct-Q4_K_M.gguf"),
-                   licence="Llama 3.2 Community License", approx_bytes=2_000_000_000, memory_gb=3.5,
-                   summary="A good all-round companion on 8 GB of memory."),
-    CatalogueModel("Phi-3.5 mini Instruct", "Phi-3.5-mini-instruct-Q4_K_M.gguf",
-                   *_hf("bartowski/Phi-3.5-mini-instruct-GGUF", "Phi-3.5-mini-instruct-Q4_K_M.gguf"),
-                   licence="MIT", approx_bytes=2_400_000_000, memory_gb=4,
-                   summary="Strong at reasoning and following a format; drier in conversation."),
+    CatalogueModel(
+        "Qwen2.5 1.5B Instruct",
+        "qwen2.5-1.5b-instruct-q4_k_m.gguf",
+        *_hf("Qwen/Qwen2.5-1.5B-Instruct-GGUF", "qwen2.5-1.5b-instruct-q4_k_m.gguf"),
+        licence="Apache-2.0",
+        approx_bytes=1_100_000_000,
+        memory_gb=2,
+        summary="The lightest that keeps track of a conversation; any laptop.",
+    ),
+    CatalogueModel(
+        "SmolLM2 1.7B Instruct",
+        "SmolLM2-1.7B-Instruct-Q4_K_M.gguf",
+        *_hf("bartowski/SmolLM2-1.7B-Instruct-GGUF", "SmolLM2-1.7B-Instruct-Q4_K_M.gguf"),
+        licence="Apache-2.0",
+        approx_bytes=1_100_000_000,
+        memory_gb=2,
+        summary="The bundled model's big sibling, same chat format.",
+    ),
+    CatalogueModel(
+        "Gemma 2 2B Instruct",
+        "gemma-2-2b-it-Q4_K_M.gguf",
+        *_hf("bartowski/gemma-2-2b-it-GGUF", "gemma-2-2b-it-Q4_K_M.gguf"),
+        licence="Gemma Terms of Use",
+        approx_bytes=1_700_000_000,
+        memory_gb=3,
+        summary="Warm, fluent conversation for its size.",
+    ),
+    CatalogueModel(
+        "Llama 3.2 3B Instruct",
+        "Llama-3.2-3B-Instruct-Q4_K_M.gguf",
+        *_hf("bartowski/Llama-3.2-3B-Instruct-GGUF", "Llama-3.2-3B-Instruct-Q4_K_M.gguf"),
+        licence="Llama 3.2 Community License",
+        approx_bytes=2_000_000_000,
+        memory_gb=3.5,
+        summary="A good all-round companion on 8 GB of memory.",
+    ),
+    CatalogueModel(
+        "Phi-3.5 mini Instruct",
+        "Phi-3.5-mini-instruct-Q4_K_M.gguf",
+        *_hf("bartowski/Phi-3.5-mini-instruct-GGUF", "Phi-3.5-mini-instruct-Q4_K_M.gguf"),
+        licence="MIT",
+        approx_bytes=2_400_000_000,
+        memory_gb=4,
+        summary="Strong at reasoning and following a format; drier in conversation.",
+    ),
 )
 
 

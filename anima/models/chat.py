@@ -18,9 +18,10 @@ class Message(TypedDict):
 
 class StopReason(Enum):
     """Each way a reply can end, by name."""
-    END = "end"              # the model finished its reply
-    LENGTH = "length"        # it hit max_tokens
-    STOP_SEQUENCE = "stop"   # it produced one of the stop strings
+
+    END = "end"  # the model finished its reply
+    LENGTH = "length"  # it hit max_tokens
+    STOP_SEQUENCE = "stop"  # it produced one of the stop strings
     CANCELLED = "cancelled"  # the cancel flag was set (the user pressed stop, or a turn pre-empted reflection)
 
 
@@ -94,9 +95,16 @@ class ChatModel(ABC):
     capabilities: Capabilities = Capabilities()
 
     @abstractmethod
-    def stream_text(self, messages: list[Message], *, max_tokens: int, temperature: float,
-                    stop: tuple[str, ...], cancel: threading.Event, schema: dict | None
-                    ) -> Generator[str, None, StopReason]:
+    def stream_text(
+        self,
+        messages: list[Message],
+        *,
+        max_tokens: int,
+        temperature: float,
+        stop: tuple[str, ...],
+        cancel: threading.Event,
+        schema: dict | None,
+    ) -> Generator[str, None, StopReason]:
         """Yield the reply's text for `messages`; return why it ended.
 
         Must check `cancel` between pieces and end with CANCELLED when it is set.
@@ -104,11 +112,26 @@ class ChatModel(ABC):
         that can constrain decoding to it does so.
         """
 
-    def stream(self, messages: list[Message], *, max_tokens: int = 512, temperature: float = 0.7,
-               stop: tuple[str, ...] = (), cancel: threading.Event | None = None,
-               schema: dict | None = None) -> Stream:
-        return Stream(self.stream_text(messages, max_tokens=max_tokens, temperature=temperature, stop=tuple(stop),
-                                       cancel=cancel or threading.Event(), schema=schema))
+    def stream(
+        self,
+        messages: list[Message],
+        *,
+        max_tokens: int = 512,
+        temperature: float = 0.7,
+        stop: tuple[str, ...] = (),
+        cancel: threading.Event | None = None,
+        schema: dict | None = None,
+    ) -> Stream:
+        return Stream(
+            self.stream_text(
+                messages,
+                max_tokens=max_tokens,
+                temperature=temperature,
+                stop=tuple(stop),
+                cancel=cancel or threading.Event(),
+                schema=schema,
+            )
+        )
 
     def complete(self, messages: list[Message], **kwargs) -> str:
         return self.stream(messages, **kwargs).read()

@@ -45,6 +45,7 @@ LABELS = {
 class Request:
     """Where a structured request goes and what it carries: `path` after the server's root, `body`, and whether
     the reply streams as JSON lines (Ollama's native API) rather than server-sent events."""
+
     path: str
     body: dict
     json_lines: bool = False
@@ -59,8 +60,16 @@ def native_root(base_url: str) -> str:
 def shape(dialect: Dialect, body: dict, schema: dict) -> Request:
     """`body` (an OpenAI chat completion request) changed to ask for `schema` in `dialect`."""
     if dialect is Dialect.JSON_SCHEMA:
-        return Request("/chat/completions", {**body, "response_format": {
-            "type": "json_schema", "json_schema": {"name": "reply", "strict": True, "schema": schema}}})
+        return Request(
+            "/chat/completions",
+            {
+                **body,
+                "response_format": {
+                    "type": "json_schema",
+                    "json_schema": {"name": "reply", "strict": True, "schema": schema},
+                },
+            },
+        )
     if dialect is Dialect.JSON_OBJECT:
         return Request("/chat/completions", {**body, "response_format": {"type": "json_object", "schema": schema}})
     if dialect is Dialect.GUIDED_JSON:
@@ -69,8 +78,17 @@ def shape(dialect: Dialect, body: dict, schema: dict) -> Request:
         options = {"temperature": body["temperature"], "num_predict": body["max_tokens"]}
         if body.get("stop"):
             options["stop"] = body["stop"]
-        return Request("/api/chat", {"model": body["model"], "messages": body["messages"], "stream": True,
-                                     "format": schema, "options": options}, json_lines=True)
+        return Request(
+            "/api/chat",
+            {
+                "model": body["model"],
+                "messages": body["messages"],
+                "stream": True,
+                "format": schema,
+                "options": options,
+            },
+            json_lines=True,
+        )
     return Request("/chat/completions", body)
 
 

@@ -29,7 +29,7 @@ from .gguf import read_header
 log = logging.getLogger(__name__)
 
 CHUNK = 1 << 16
-ATTEMPTS = 4          # a dropped connection is resumed this many times in one download, then left for later
+ATTEMPTS = 4  # a dropped connection is resumed this many times in one download, then left for later
 REPORT_EVERY_S = 0.1  # progress at most this often (a 2 GB file is 30,000 chunks), and once at the end
 
 
@@ -51,9 +51,16 @@ class _Dropped(Exception):
     """The connection ended before the bytes it announced: resume."""
 
 
-def download(url: str, dest: str | os.PathLike, *, size: int | None = None, sha256: str | None = None,
-             progress: Callable[[int, int | None], None] = lambda done, total: None,
-             cancel: threading.Event | None = None, timeout: float = 30.0) -> Path:
+def download(
+    url: str,
+    dest: str | os.PathLike,
+    *,
+    size: int | None = None,
+    sha256: str | None = None,
+    progress: Callable[[int, int | None], None] = lambda done, total: None,
+    cancel: threading.Event | None = None,
+    timeout: float = 30.0,
+) -> Path:
     """Fetch `url` into `dest` and verify it; return `dest`. `progress(done, total)` is called from this thread
     (total is None when the server does not say). Raises DownloadCancelled, or DownloadFailed with one sentence."""
     dest = Path(dest)
@@ -69,8 +76,10 @@ def download(url: str, dest: str | os.PathLike, *, size: int | None = None, sha2
             log.info("download interrupted at %s bytes (attempt %d), resuming", e, attempt + 1)
     else:
         have = part.stat().st_size if part.exists() else 0
-        raise DownloadFailed(f"The connection to {_host(url)} kept dropping; {_mb(have)} of {_mb(total)} came "
-                             f"and are kept: press Download again to go on.")
+        raise DownloadFailed(
+            f"The connection to {_host(url)} kept dropping; {_mb(have)} of {_mb(total)} came "
+            f"and are kept: press Download again to go on."
+        )
     _verify(part, total, size, sha256, url)
     os.replace(part, dest)
     return dest
@@ -82,8 +91,10 @@ def _fetch(url, part: Path, total: int | None, progress, cancel: threading.Event
     if total is not None and have > total:
         part.unlink()  # longer than the file: not a part of it
         have = 0
-    request = urllib.request.Request(url, headers={"User-Agent": "anima", "Accept-Encoding": "identity",
-                                                   **({"Range": f"bytes={have}-"} if have else {})})
+    request = urllib.request.Request(
+        url,
+        headers={"User-Agent": "anima", "Accept-Encoding": "identity", **({"Range": f"bytes={have}-"} if have else {})},
+    )
     try:
         response = urllib.request.urlopen(request, timeout=timeout)
     except urllib.error.HTTPError as e:
@@ -107,8 +118,9 @@ def _fetch(url, part: Path, total: int | None, progress, cancel: threading.Event
             announced, have, mode = (int(length) if length and length.isdigit() else None), 0, "wb"
         if announced is not None:
             if total is not None and announced != total:
-                raise DownloadFailed(f"{_host(url)} offers a file of {announced:,} bytes, not the {total:,} "
-                                     "expected; nothing was kept.")
+                raise DownloadFailed(
+                    f"{_host(url)} offers a file of {announced:,} bytes, not the {total:,} expected; nothing was kept."
+                )
             total = announced
         _copy(response, part, mode, have, total, progress, cancel)
     return total
@@ -139,8 +151,9 @@ def _copy(response, part: Path, mode: str, done: int, total, progress, cancel) -
             os.fsync(out.fileno())
     except OSError as e:
         if e.errno in (errno.ENOSPC, errno.EDQUOT):
-            raise DownloadFailed(full_disk(f"what came ({_mb(done)}) is kept", again="press Download again to go "
-                                           "on")) from None
+            raise DownloadFailed(
+                full_disk(f"what came ({_mb(done)}) is kept", again="press Download again to go on")
+            ) from None
         raise
     progress(done, total)
     if total is not None and done < total:
@@ -151,18 +164,19 @@ def _verify(part: Path, total: int | None, size: int | None, sha256: str | None,
     got = part.stat().st_size
     try:
         if total is not None and got != total:
-            raise DownloadFailed(f"The file from {_host(url)} is {got:,} bytes, not the {total:,} it announced; "
-                                 "it was removed.")
+            raise DownloadFailed(
+                f"The file from {_host(url)} is {got:,} bytes, not the {total:,} it announced; it was removed."
+            )
         if size is not None and got != size:
-            raise DownloadFailed(f"The file from {_host(url)} is {got:,} bytes, not the {size:,} the catalogue "
-                                 "states; it was removed.")
+            raise DownloadFailed(
+                f"The file from {_host(url)} is {got:,} bytes, not the {size:,} the catalogue states; it was removed."
+            )
         try:
             read_header(part)
         except ModelError:
             raise DownloadFailed(f"What came from {_host(url)} is not a GGUF model file; it was removed.") from None
         if sha256 is not None and _sha256(part) != sha256.lower():
-            raise DownloadFailed(f"The file from {_host(url)} does not match the catalogue's sha256; it was "
-                                 "removed.")
+            raise DownloadFailed(f"The file from {_host(url)} does not match the catalogue's sha256; it was removed.")
     except DownloadFailed:
         part.unlink(missing_ok=True)
         raise
@@ -179,8 +193,9 @@ def _sha256(path: Path) -> str:
 def _content_range(value: str) -> tuple[int, int | None]:
     m = re.fullmatch(r"bytes (\d+)-\d+/(\d+|\*)", value.strip())
     if not m:
-        raise DownloadFailed(f"The server answered a resumed download with a Content-Range it does not explain "
-                             f"({value[:60]!r}).")
+        raise DownloadFailed(
+            f"The server answered a resumed download with a Content-Range it does not explain ({value[:60]!r})."
+        )
     return int(m.group(1)), None if m.group(2) == "*" else int(m.group(2))
 
 

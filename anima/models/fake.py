@@ -50,11 +50,19 @@ class FakeChatModel(ChatModel):
         self.queue.extend(replies)
         return self
 
-    def stream_text(self, messages: list[Message], *, max_tokens, temperature, stop, cancel: threading.Event,
-                    schema) -> Generator[str, None, StopReason]:
+    def stream_text(
+        self, messages: list[Message], *, max_tokens, temperature, stop, cancel: threading.Event, schema
+    ) -> Generator[str, None, StopReason]:
         self._open()
-        self.history.append({"messages": [dict(m) for m in messages], "max_tokens": max_tokens,
-                             "stop": stop, "schema": schema, "temperature": temperature})
+        self.history.append(
+            {
+                "messages": [dict(m) for m in messages],
+                "max_tokens": max_tokens,
+                "stop": stop,
+                "schema": schema,
+                "temperature": temperature,
+            }
+        )
         if not self.queue:
             raise AssertionError("FakeChatModel was called with nothing enqueued")
         reply = self.queue.popleft()
@@ -69,7 +77,7 @@ class FakeChatModel(ChatModel):
                 return StopReason.LENGTH
             for s in stop:
                 if s in text + piece:
-                    yield (text + piece)[len(text):(text + piece).index(s)]
+                    yield (text + piece)[len(text) : (text + piece).index(s)]
                     return StopReason.STOP_SEQUENCE
             text += piece
             if self.delay:

@@ -52,7 +52,7 @@ def parse_header(head: bytes, where: str) -> Header:
         raise ModelError(f"{where} is GGUF version {version}; llama.cpp reads versions 2 and 3.")
     if tensors == 0 or tensors > _MOST or entries == 0 or entries > _MOST or not 0 < key_length <= 256:
         raise ModelError(f"{where} has a damaged GGUF header.")
-    key = head[32:32 + key_length]
+    key = head[32 : 32 + key_length]
     try:
         if len(key) < key_length:
             raise ValueError

@@ -7,6 +7,7 @@ For `python -m anima chat --verbose`, the settings dialog and the selftest. A CP
 
 def supports_offload() -> bool:
     import llama_cpp
+
     return bool(llama_cpp.llama_supports_gpu_offload())
 
 
@@ -17,6 +18,7 @@ def offloaded_layers(model) -> tuple[int, int] | None:
     if loading is None or not loading.ready or not supports_offload():
         return None
     import llama_cpp
+
     llm = loading.get()
     total = int(llama_cpp.llama_model_n_layer(llm._model.model))
     # llama.cpp reads n_gpu_layers as "this many of the repeating layers" (-1: all of them, and the output layer).

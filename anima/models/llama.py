@@ -51,6 +51,7 @@ def _computed(llm) -> tuple[bytes, object, int]:
     copies the logits of the last batch (512 x the vocabulary, 100 MB for the default model) that nothing here
     reads: restoring them took 1.7 of the 1.8 s a turn waited for deep reflection to step aside (measured)."""
     import llama_cpp
+
     size = llama_cpp.llama_state_get_size(llm._ctx.ctx)
     buffer = (ctypes.c_uint8 * int(size))()
     n = int(llama_cpp.llama_state_get_data(llm._ctx.ctx, buffer, size))
@@ -61,6 +62,7 @@ def _computed(llm) -> tuple[bytes, object, int]:
 
 def _restore(llm, state: tuple[bytes, object, int]) -> None:
     import llama_cpp
+
     data, input_ids, n_tokens = state
     buffer = (ctypes.c_uint8 * len(data)).from_buffer_copy(data)
     if llama_cpp.llama_state_set_data(llm._ctx.ctx, buffer, len(data)) != len(data):
@@ -73,8 +75,16 @@ def _restore(llm, state: tuple[bytes, object, int]) -> None:
 class LlamaChatModel(ChatModel):
     """A GGUF model in this process. Loads in the background; uses the model's own chat template."""
 
-    def __init__(self, path: str | os.PathLike | None = None, *, n_ctx: int = DEFAULT_CONTEXT_TOKENS,
-                 n_gpu_layers: int = -1, n_threads: int | None = None, seed: int = 0, repeat_penalty: float = 1.1):
+    def __init__(
+        self,
+        path: str | os.PathLike | None = None,
+        *,
+        n_ctx: int = DEFAULT_CONTEXT_TOKENS,
+        n_gpu_layers: int = -1,
+        n_threads: int | None = None,
+        seed: int = 0,
+        repeat_penalty: float = 1.1,
+    ):
         self.path = check_gguf(Path(path) if path else default_gguf())
         self.bundled = not path  # the bundled model runs from a re-encoded copy (reencode.py)
         self.running_from = self.path
@@ -93,12 +103,13 @@ class LlamaChatModel(ChatModel):
         self.dropped = 0  # tokens the last trim dropped from the computed prompt
         self._sent: list[Message] = []  # the messages whose prompt the context holds (shift.py)
         self._prompt_tokens = None  # shift.PromptTokens, set at load where a trim can be dropped from the cache
-        self._exact_prompt = None   # shift.PromptTokens, set at load where the model uses its own template
-        self._asides = 0            # side calls under way (aside): they read their prompts in pieces
+        self._exact_prompt = None  # shift.PromptTokens, set at load where the model uses its own template
+        self._asides = 0  # side calls under way (aside): they read their prompts in pieces
         self._closed = False
         self._llm = Background(f"chat model {self.name}", self._load)
-        self.capabilities = Capabilities(streaming=True, schema_constrained=True, gpu_offload=False,
-                                         context_tokens=n_ctx, keeps_prefix=True)
+        self.capabilities = Capabilities(
+            streaming=True, schema_constrained=True, gpu_offload=False, context_tokens=n_ctx, keeps_prefix=True
+        )
 
     def start_loading(self) -> "LlamaChatModel":
         self._llm.start()
@@ -112,14 +123,22 @@ class LlamaChatModel(ChatModel):
         if self._closed:  # closed while its load waited for its turn (models/loading.py): it is never opened
             raise ModelClosed(self.name)
         import llama_cpp
+
         _keep_output(llama_cpp)
         gpu = bool(llama_cpp.llama_supports_gpu_offload())
         layers = self.n_gpu_layers if gpu else 0
-        log.info("loading %s: %s, %d threads, context %d", self.path.name,
-                 f"offloading {'all' if layers < 0 else layers} layers to the GPU" if gpu
-                 else "CPU only (this llama.cpp build has no GPU backend)", self.n_threads, self.n_ctx)
-        self.capabilities = Capabilities(streaming=True, schema_constrained=True, gpu_offload=gpu,
-                                         context_tokens=self.n_ctx, keeps_prefix=True)
+        log.info(
+            "loading %s: %s, %d threads, context %d",
+            self.path.name,
+            f"offloading {'all' if layers < 0 else layers} layers to the GPU"
+            if gpu
+            else "CPU only (this llama.cpp build has no GPU backend)",
+            self.n_threads,
+            self.n_ctx,
+        )
+        self.capabilities = Capabilities(
+            streaming=True, schema_constrained=True, gpu_offload=gpu, context_tokens=self.n_ctx, keeps_prefix=True
+        )
         if self.bundled:
             try:
                 copy = reencoded(self.path, threads=self.n_threads)
@@ -137,9 +156,16 @@ class LlamaChatModel(ChatModel):
             # Keys cached as Q8_0: every new token is compared with every cached key, and on a CPU that
             # comparison is ~10% of a warm turn's wait faster in Q8_0 than in F16 at 2,000-3,000 tokens, for
             # +0.3% perplexity (measured on LoCoMo dialogue with the default model); half the memory too.
-            llm = llama_cpp.Llama(str(path), n_ctx=self.n_ctx, n_gpu_layers=layers, n_threads=self.n_threads,
-                                  n_threads_batch=self.n_threads, seed=self.seed, verbose=False,
-                                  type_k=llama_cpp.GGML_TYPE_Q8_0)
+            llm = llama_cpp.Llama(
+                str(path),
+                n_ctx=self.n_ctx,
+                n_gpu_layers=layers,
+                n_threads=self.n_threads,
+                n_threads_batch=self.n_threads,
+                seed=self.seed,
+                verbose=False,
+                type_k=llama_cpp.GGML_TYPE_Q8_0,
+            )
         except ValueError as e:
             raise ModelError(f"{path} could not be loaded as a model (damaged or truncated?): {e}") from None
         self.running_from = path
@@ -185,22 +211,30 @@ class LlamaChatModel(ChatModel):
 
     def _grammar(self, schema: dict):
         from llama_cpp import LlamaGrammar
+
         key = json.dumps(schema)  # property order is the order the model writes them in
         if key not in self._grammars:
             self._grammars[key] = LlamaGrammar.from_json_schema(key, verbose=False)
         return self._grammars[key]
 
-    def stream_text(self, messages: list[Message], *, max_tokens, temperature, stop, cancel: threading.Event,
-                    schema) -> Generator[str, None, StopReason]:
+    def stream_text(
+        self, messages: list[Message], *, max_tokens, temperature, stop, cancel: threading.Event, schema
+    ) -> Generator[str, None, StopReason]:
         llm = self.llama
         grammar = self._grammar(schema) if schema else None
         with self._lock:
             self._drop_trimmed(llm, messages)
             if self._asides and not self._read_in_pieces(llm, messages, cancel):
                 return StopReason.CANCELLED
-            chunks = llm.create_chat_completion(list(messages), stream=True, max_tokens=max_tokens,
-                                                temperature=temperature, stop=list(stop) or None, grammar=grammar,
-                                                repeat_penalty=self.repeat_penalty)
+            chunks = llm.create_chat_completion(
+                list(messages),
+                stream=True,
+                max_tokens=max_tokens,
+                temperature=temperature,
+                stop=list(stop) or None,
+                grammar=grammar,
+                repeat_penalty=self.repeat_penalty,
+            )
             try:
                 for chunk in chunks:
                     if cancel.is_set():
@@ -222,13 +256,14 @@ class LlamaChatModel(ChatModel):
         if self._exact_prompt is None:
             return not cancel.is_set()
         import numpy as np
+
         tokens = self._exact_prompt(list(messages))
-        have = common_prefix(llm.input_ids[:llm.n_tokens], np.asarray(tokens))
+        have = common_prefix(llm.input_ids[: llm.n_tokens], np.asarray(tokens))
         llm.n_tokens = min(have, len(tokens) - 1)  # eval() drops the rest of the cache
         for i in range(llm.n_tokens, len(tokens) - 1, PIECE):
             if cancel.is_set():
                 return False
-            llm.eval(tokens[i:min(i + PIECE, len(tokens) - 1)])
+            llm.eval(tokens[i : min(i + PIECE, len(tokens) - 1)])
         return not cancel.is_set()
 
     def _drop_trimmed(self, llm, messages: list[Message]) -> None:
@@ -239,7 +274,7 @@ class LlamaChatModel(ChatModel):
         if len(sent) < 2 or len(messages) < 2 or messages[0] != sent[0]:
             return  # a first call, or a new floor (all after it must be read again anyway)
         differ = next((i for i, (now, then) in enumerate(zip(messages, sent)) if now != then), None)
-        if differ is None or messages[differ] not in sent[differ + 1:]:
+        if differ is None or messages[differ] not in sent[differ + 1 :]:
             return  # a continuation, or a new end (a note, a message): nothing sent before comes back later
         if self._prompt_tokens:
             self.dropped = drop_block(llm, self._prompt_tokens(list(messages)))

@@ -47,8 +47,7 @@ class Background(Generic[T]):
                 self._started = True
                 ticket = _ticket()
                 try:
-                    threading.Thread(target=self._run, args=(ticket,), name=f"load {self.what}",
-                                     daemon=True).start()
+                    threading.Thread(target=self._run, args=(ticket,), name=f"load {self.what}", daemon=True).start()
                 except BaseException as e:  # no thread (the system's limit): its turn must not hold the others up
                     self._error = e
                     self._done.set()

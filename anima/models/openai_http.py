@@ -53,8 +53,16 @@ class _Refused(Exception):
 
 
 class OpenAIChatModel(ChatModel):
-    def __init__(self, base_url: str, model: str, *, api_key: str | Callable[[], str | None] | None = None,
-                 timeout: float = 30.0, dialect: str = AUTO, context_tokens: int = 8192):
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        api_key: str | Callable[[], str | None] | None = None,
+        timeout: float = 30.0,
+        dialect: str = AUTO,
+        context_tokens: int = 8192,
+    ):
         """`api_key`: the key, or a function that finds it when a request is made (settings.py's, which asks
         the keychain once and says what to do when none is at hand)."""
         self.base_url = base_url.rstrip("/")
@@ -66,8 +74,9 @@ class OpenAIChatModel(ChatModel):
         except ValueError as e:  # a hand-edited settings file
             raise ModelError(f"The settings name {e}.") from None
         self.dialect: Dialect | None = self._dialects[0] if len(self._dialects) == 1 else None  # None: not yet known
-        self.capabilities = Capabilities(streaming=True, schema_constrained=self._dialects[0] is not Dialect.PROMPT,
-                                         context_tokens=context_tokens)
+        self.capabilities = Capabilities(
+            streaming=True, schema_constrained=self._dialects[0] is not Dialect.PROMPT, context_tokens=context_tokens
+        )
 
     @property
     def api_key(self) -> str | None:
@@ -78,15 +87,18 @@ class OpenAIChatModel(ChatModel):
         return root + request.path
 
     def _open(self, request: Request):
-        headers = {"Content-Type": "application/json",
-                   "Accept": "application/x-ndjson" if request.json_lines else "text/event-stream"}
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/x-ndjson" if request.json_lines else "text/event-stream",
+        }
         key = self.api_key
         if key:
             headers["Authorization"] = f"Bearer {key}"
         where = self.base_url
         try:
-            http_request = urllib.request.Request(self._url(request), data=json.dumps(request.body).encode("utf-8"),
-                                                  headers=headers, method="POST")
+            http_request = urllib.request.Request(
+                self._url(request), data=json.dumps(request.body).encode("utf-8"), headers=headers, method="POST"
+            )
             return urllib.request.urlopen(http_request, timeout=self.timeout)
         except urllib.error.HTTPError as e:
             try:
@@ -101,13 +113,16 @@ class OpenAIChatModel(ChatModel):
         except TimeoutError:
             raise ModelError(f"The model server at {where} did not answer within {self.timeout:g} s.") from None
         except (http.client.InvalidURL, ValueError):  # an address written by hand in the settings file
-            raise ModelError(address_problem(where) or f"The model server's address {where} cannot be used: fix "
-                             "it in Settings.") from None
+            raise ModelError(
+                address_problem(where) or f"The model server's address {where} cannot be used: fix it in Settings."
+            ) from None
 
     def _refused(self, e: _Refused) -> ModelError:
         if e.code == 401 or e.code == 403:
-            return ModelError(f"The model server at {self.base_url} refused the API key (HTTP {e.code}). Enter the "
-                              "right key in Settings, or set ANIMA_ENDPOINT_KEY.")
+            return ModelError(
+                f"The model server at {self.base_url} refused the API key (HTTP {e.code}). Enter the "
+                "right key in Settings, or set ANIMA_ENDPOINT_KEY."
+            )
         return ModelError(f"The model server at {self.base_url} refused the request (HTTP {e.code}): {e.detail}")
 
     def _open_structured(self, body: dict, schema: dict):
@@ -121,21 +136,35 @@ class OpenAIChatModel(ChatModel):
                 if e.code in _NOT_THE_DIALECT or e.code < 400 or i == len(tried) - 1:
                     raise self._refused(e) from None
                 # The status only, never the detail: a server may quote the request, and so the person's words.
-                log.warning("the model server at %s refused structured output as %s (HTTP %d); trying %s",
-                            self.base_url, dialect.value, e.code, tried[i + 1].value)
+                log.warning(
+                    "the model server at %s refused structured output as %s (HTTP %d); trying %s",
+                    self.base_url,
+                    dialect.value,
+                    e.code,
+                    tried[i + 1].value,
+                )
                 continue
             if self.dialect is None:
                 log.info("the model server at %s takes structured output as %s", self.base_url, dialect.value)
                 self.dialect = dialect
-                self.capabilities = Capabilities(streaming=True, schema_constrained=dialect is not Dialect.PROMPT,
-                                                 context_tokens=self.capabilities.context_tokens)
+                self.capabilities = Capabilities(
+                    streaming=True,
+                    schema_constrained=dialect is not Dialect.PROMPT,
+                    context_tokens=self.capabilities.context_tokens,
+                )
             return response, request
         raise AssertionError("unreachable: the last dialect raises")
 
-    def stream_text(self, messages: list[Message], *, max_tokens, temperature, stop, cancel: threading.Event,
-                    schema) -> Generator[str, None, StopReason]:
-        body = {"model": self.name, "messages": list(messages), "stream": True, "max_tokens": max_tokens,
-                "temperature": temperature}
+    def stream_text(
+        self, messages: list[Message], *, max_tokens, temperature, stop, cancel: threading.Event, schema
+    ) -> Generator[str, None, StopReason]:
+        body = {
+            "model": self.name,
+            "messages": list(messages),
+            "stream": True,
+            "max_tokens": max_tokens,
+            "temperature": temperature,
+        }
         if stop:
             body["stop"] = list(stop)
         if schema:
@@ -162,8 +191,10 @@ class OpenAIChatModel(ChatModel):
                     text, finish = _ollama_line(line, where)
                 else:
                     if not line.startswith(b"data:"):
-                        raise ModelError(f"The server at {where} answered with something that is not an "
-                                         f"OpenAI-compatible stream: {line[:80]!r}")
+                        raise ModelError(
+                            f"The server at {where} answered with something that is not an "
+                            f"OpenAI-compatible stream: {line[:80]!r}"
+                        )
                     data = line[5:].strip()
                     if data == b"[DONE]":
                         return StopReason.END
@@ -179,8 +210,9 @@ class OpenAIChatModel(ChatModel):
             raise ModelError(f"The model server at {where} stopped answering for {self.timeout:g} s.") from None
         except (ConnectionError, OSError, http.client.HTTPException) as e:
             # IncompleteRead (an HTTPException): the server went away in the middle of a chunk.
-            raise ModelError(f"The connection to the model server at {where} broke in the middle of the reply "
-                             f"({type(e).__name__}).") from None
+            raise ModelError(
+                f"The connection to the model server at {where} broke in the middle of the reply ({type(e).__name__})."
+            ) from None
         raise ModelError(f"The model server at {where} went away before finishing its reply.")
 
 

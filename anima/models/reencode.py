@@ -41,6 +41,7 @@ def reencoded(source: Path, folder: Path | None = None, threads: int = 1) -> Pat
     if target.is_file():
         return target
     import llama_cpp
+
     # llama.cpp logs every tensor it converts to stderr unless told to keep its log to errors.
     logging.getLogger("llama-cpp-python").setLevel(logging.ERROR)
     params = llama_cpp.llama_model_quantize_default_params()
@@ -75,4 +76,3 @@ def reencoded(source: Path, folder: Path | None = None, threads: int = 1) -> Pat
             pass  # another load just finished or removed it
     log.info("re-encoded %s as Q8_0 in %s", source.name, target)
     return target
-

@@ -29,11 +29,15 @@ class PromptTokens:
 
     def __init__(self, llm, template: str):
         from llama_cpp import llama_chat_format
+
         self.llm = llm
         eos, bos = llm.token_eos(), llm.token_bos()
         self._format = llama_chat_format.Jinja2ChatFormatter(
-            template=template, eos_token=llm._model.token_get_text(eos) if eos != -1 else "",
-            bos_token=llm._model.token_get_text(bos) if bos != -1 else "", stop_token_ids=[eos])
+            template=template,
+            eos_token=llm._model.token_get_text(eos) if eos != -1 else "",
+            bos_token=llm._model.token_get_text(bos) if bos != -1 else "",
+            stop_token_ids=[eos],
+        )
 
     def __call__(self, messages: list[dict]) -> list[int]:
         result = self._format(messages=messages)
@@ -56,9 +60,15 @@ def can_shift(llm) -> bool:
     """Whether this llama-cpp-python exposes what a shift needs, and this model's cache can shift positions
     (not every architecture can)."""
     import llama_cpp
+
     ctx = getattr(llm, "_ctx", None)
-    needed = (hasattr(ctx, "kv_cache_seq_rm") and hasattr(ctx, "kv_cache_seq_shift") and hasattr(ctx, "memory")
-              and hasattr(llama_cpp, "llama_memory_can_shift") and hasattr(llm, "_model"))
+    needed = (
+        hasattr(ctx, "kv_cache_seq_rm")
+        and hasattr(ctx, "kv_cache_seq_shift")
+        and hasattr(ctx, "memory")
+        and hasattr(llama_cpp, "llama_memory_can_shift")
+        and hasattr(llm, "_model")
+    )
     if not needed:
         log.info("this llama-cpp-python cannot drop tokens from its cache: a trim reads the prompt again")
         return False
@@ -82,11 +92,11 @@ def drop_block(llm, wanted: list[int]) -> int:
     if p >= len(new) or p >= n - WORTH:
         return 0
     # Where the rest of the new prompt resumes in the cache: the first place its next WORTH tokens match.
-    window = new[p:p + WORTH]
+    window = new[p : p + WORTH]
     if len(window) < WORTH:
         return 0
-    for start in np.flatnonzero(cached[p + 1:n - WORTH + 1] == window[0]) + p + 1:
-        if np.array_equal(cached[start:start + WORTH], window):
+    for start in np.flatnonzero(cached[p + 1 : n - WORTH + 1] == window[0]) + p + 1:
+        if np.array_equal(cached[start : start + WORTH], window):
             break
     else:
         return 0
@@ -96,7 +106,7 @@ def drop_block(llm, wanted: list[int]) -> int:
         return 0
     llm._ctx.kv_cache_seq_rm(-1, start + kept, -1)  # what follows the kept run no longer matches anything
     llm._ctx.kv_cache_seq_shift(0, start, start + kept, -gap)
-    llm.input_ids[p:p + kept] = cached[start:start + kept]
+    llm.input_ids[p : p + kept] = cached[start : start + kept]
     llm.n_tokens = p + kept
     if hasattr(llm, "_requires_eval"):
         llm._requires_eval = True  # the last logits belong to the old prompt

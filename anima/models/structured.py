@@ -64,8 +64,9 @@ def check_caps(schema: dict, where: str = "$") -> None:
     if "string" in types and "maxLength" not in schema and "enum" not in schema and "const" not in schema:
         raise UncappedSchema(f"{where}: a string without maxLength")
     if "string" in types and schema.get("maxLength", 0) > LONGEST_STRING:
-        raise UncappedSchema(f"{where}: a string longer than {LONGEST_STRING} characters, more than llama.cpp's "
-                             f"grammar takes")
+        raise UncappedSchema(
+            f"{where}: a string longer than {LONGEST_STRING} characters, more than llama.cpp's grammar takes"
+        )
     if "array" in types:
         if "maxItems" not in schema:
             raise UncappedSchema(f"{where}: an array without maxItems")
@@ -135,8 +136,9 @@ def outline(schema: dict, indent: str = "", *, limits: bool = True) -> str:
 def _inline(schema: dict, limits: bool = True) -> str:
     """One alternative of a list's items, on one line: its fields and what each holds."""
     if schema.get("type") != "object":
-        return outline({"properties": {"it": schema}}, limits=limits).removeprefix("- it").removeprefix(": ") \
-            or "a value"
+        return (
+            outline({"properties": {"it": schema}}, limits=limits).removeprefix("- it").removeprefix(": ") or "a value"
+        )
     said = []
     for k, v in schema.get("properties", {}).items():
         line = outline({"properties": {k: v}}, limits=limits).splitlines()[0].removeprefix("- ")
@@ -212,7 +214,7 @@ def parse_object(raw: str) -> object:
     start, end = text.find("{"), text.rfind("}")
     if start < 0 or end < start:
         raise NotJSON("no JSON object in the reply")
-    return parse_json(text[start:end + 1], strict=False)
+    return parse_json(text[start : end + 1], strict=False)
 
 
 def as_schema_says(value, schema: dict):
@@ -236,13 +238,21 @@ def as_schema_says(value, schema: dict):
 
 def _integral(schema: dict) -> bool:
     t = schema.get("type")
-    return "integer" in (t if isinstance(t, list) else [t]) or any(
-        type(e) is int for e in schema.get("enum", ()))
+    return "integer" in (t if isinstance(t, list) else [t]) or any(type(e) is int for e in schema.get("enum", ()))
 
 
-def ask_structured(model: ChatModel, messages: list[Message], schema: dict, *, what: str = "object",
-                   retries: int = DEFAULT_RETRIES, max_tokens: int | None = None,
-                   temperature: float = DEFAULT_TEMPERATURE, cancel=None, names_only: bool = False) -> dict:
+def ask_structured(
+    model: ChatModel,
+    messages: list[Message],
+    schema: dict,
+    *,
+    what: str = "object",
+    retries: int = DEFAULT_RETRIES,
+    max_tokens: int | None = None,
+    temperature: float = DEFAULT_TEMPERATURE,
+    cancel=None,
+    names_only: bool = False,
+) -> dict:
     """`names_only`: where decoding keeps to the schema, the model is shown the fields' names alone (see
     outline: the bundled model copied what it was told a field holds into the parts it wrote). Only for the
     asks where that was measured (parts and their patches): with names alone for every ask, its learning wrote
@@ -256,8 +266,9 @@ def ask_structured(model: ChatModel, messages: list[Message], schema: dict, *, w
         # Read again each try: a model server finds out on the first call whether it can keep to a schema
         # (dialects.py), and one that cannot must be shown the schema on the retry.
         convo = [*messages, {"role": "user", "content": _instruction(model, schema, names_only)}, *said]
-        stream = model.stream(convo, max_tokens=cap, temperature=warmer(temperature, tried), cancel=cancel,
-                              schema=schema)
+        stream = model.stream(
+            convo, max_tokens=cap, temperature=warmer(temperature, tried), cancel=cancel, schema=schema
+        )
         raw = stream.read()
         if stream.stop_reason is StopReason.CANCELLED:
             attempts.append(Attempt(raw, "cancelled", stream.stop_reason))
@@ -271,9 +282,13 @@ def ask_structured(model: ChatModel, messages: list[Message], schema: dict, *, w
         except ValueError as e:  # NotJSON is a ValueError
             error = str(e) if stream.stop_reason is not StopReason.LENGTH else f"cut off at {cap} tokens: {e}"
             attempts.append(Attempt(raw, error, stream.stop_reason))
-            said += [{"role": "assistant", "content": raw[:2000]},
-                     {"role": "user", "content": f"That was not valid: {error}. "
-                                                 "Reply again with only the corrected JSON object."}]
+            said += [
+                {"role": "assistant", "content": raw[:2000]},
+                {
+                    "role": "user",
+                    "content": f"That was not valid: {error}. Reply again with only the corrected JSON object.",
+                },
+            ]
     raise StructuredOutputFailed(what, attempts)
 
 
@@ -281,8 +296,9 @@ def _instruction(model: ChatModel, schema: dict, names_only: bool = False) -> st
     # Even where decoding is constrained to the shape, the model needs to see what the fields are;
     # a backend that cannot constrain it also gets the schema itself.
     constrained = model.capabilities.schema_constrained
-    instruction = ("Reply with only one JSON object with these fields, and nothing else:\n"
-                   + outline(schema, limits=not (constrained and names_only)))
+    instruction = "Reply with only one JSON object with these fields, and nothing else:\n" + outline(
+        schema, limits=not (constrained and names_only)
+    )
     if not constrained:
         instruction += "\nIts JSON schema: " + json.dumps(schema, separators=(",", ":"))
     return instruction
@@ -291,4 +307,3 @@ def _instruction(model: ChatModel, schema: dict, names_only: bool = False) -> st
 def _describe(e: jsonschema.ValidationError) -> str:
     where = "/".join(str(p) for p in e.absolute_path) or "the object"
     return f"{where}: {e.message[:200]}"
-

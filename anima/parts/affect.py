@@ -26,16 +26,19 @@ def check(profile) -> dict:
     error = jsonschema.exceptions.best_match(_VALIDATOR.iter_errors(profile))
     if error is not None:
         where = "/" + "/".join(str(p) for p in error.absolute_path)
-        raise InvalidEdit(f"That is not an affect profile (values, fears, seeks: lists of short lines): at {where}, "
-                          f"{error.validator} fails; the old profile is kept.")
+        raise InvalidEdit(
+            f"That is not an affect profile (values, fears, seeks: lists of short lines): at {where}, "
+            f"{error.validator} fails; the old profile is kept."
+        )
     if (why := unfit_text(profile_lines(profile), names=())) is not None:
         raise InvalidEdit(f"That affect profile's {why}; the old profile is kept.")
     trimmed = {k: [" ".join(line.split()) for line in profile[k] if line.strip()] for k in AFFECT}
     for k in AFFECT:
         for line in trimmed[k]:
             if found := secrets.find(line):
-                raise InvalidEdit(f"A line of {k} holds {found[0]}, and secrets are never kept; the old profile "
-                                  "is kept.")
+                raise InvalidEdit(
+                    f"A line of {k} holds {found[0]}, and secrets are never kept; the old profile is kept."
+                )
     return trimmed
 
 

@@ -46,16 +46,17 @@ class Mode(str, Enum):
     ISOLATED = "isolated"  # the Self reads the person's own words and the bids, never text from outside
 
 
-MAX_BIDDERS = 3          # parts that bid on one event: each is a model call before the Self chooses
-MEANING_FLOOR = 0.45     # a part woken by meaning alone is this near the event (cosine)
-WORDS_FLOOR = 0.5        # a part woken by words: a trigger matched, or this share of its name and words
-EVENT_CHARS = 1500       # of the event, in a part's prompt
+MAX_BIDDERS = 3  # parts that bid on one event: each is a model call before the Self chooses
+MEANING_FLOOR = 0.45  # a part woken by meaning alone is this near the event (cosine)
+WORDS_FLOOR = 0.5  # a part woken by words: a trigger matched, or this share of its name and words
+EVENT_CHARS = 1500  # of the event, in a part's prompt
 MAX_TIMEFRAME_S = 30 * 24 * 3600
-BID_TRIES = 2            # a bid in another voice is asked for again this many times in all
+BID_TRIES = 2  # a bid in another voice is asked for again this many times in all
 HIDDEN = "[seen by my parts only: what they make of it is in their bids]"
 
 BID_SCHEMA = {
-    "type": "object", "additionalProperties": False,
+    "type": "object",
+    "additionalProperties": False,
     "required": ["focus", "suggestion", "predicted_result", "confidence_percent", "timeframe_in_seconds"],
     "properties": {
         "focus": {"type": "string", "minLength": 1, "maxLength": 120},
@@ -68,47 +69,57 @@ BID_SCHEMA = {
 
 
 def arbitration_schema(n: int) -> dict:
-    return {"type": "object", "additionalProperties": False, "required": ["follow", "why"],
-            "properties": {"follow": {"type": "array", "maxItems": n,
-                                      "items": {"type": "integer", "enum": list(range(1, n + 1))}},
-                           "why": {"type": "string", "maxLength": 200}}}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["follow", "why"],
+        "properties": {
+            "follow": {"type": "array", "maxItems": n, "items": {"type": "integer", "enum": list(range(1, n + 1))}},
+            "why": {"type": "string", "maxLength": 200},
+        },
+    }
 
 
 BID_PROMPT = (
     "You are {part}, one part inside the mind of {name}, a companion to {person}. You are not the whole of "
-    "{name}: you are one perspective, and you speak as \"I\", never \"we\".\n"
+    '{name}: you are one perspective, and you speak as "I", never "we".\n'
     "Who I am: {description}\nHow I speak: {personality}\nWhat I want: {wants}\nThings I say: {phrases}\n\n"
     "Read what just happened and make your bid to {name}'s Self, in your own voice: focus: what you want the "
     "attention on now; suggestion: what you recommend {name} does next; predicted_result: what you predict will "
     "happen if it is followed; confidence_percent: how sure you are; timeframe_in_seconds: how long until one can "
-    "tell whether the prediction came true. Short and concrete.")
+    "tell whether the prediction came true. Short and concrete."
+)
 
 SELF_PROMPT = (
     "You are the Self of {name}, a companion to {person}. Parts of you have each made a bid for what to do now. "
     "You choose which to follow: some, all, or none. Follow a bid that serves what you value and what this "
     "moment needs; leave one that oversteps, repeats another, or does not fit. follow: the numbers of the bids "
-    "you follow (an empty list follows none); why: one short sentence.\n{affect}")
+    "you follow (an empty list follows none); why: one short sentence.\n{affect}"
+)
 
 
 @dataclass(frozen=True)
 class Bid:
     part_id: int
-    part: str             # the part's name when it bid
+    part: str  # the part's name when it bid
     focus: str
     suggestion: str
     predicted_result: str
-    confidence: str       # "70%", as the part schema writes it
+    confidence: str  # "70%", as the part schema writes it
     timeframe_s: int
 
     def line(self) -> str:
-        return (f"{self.part}: I want the focus on {self.focus.rstrip('.')}. I suggest: {self.suggestion.rstrip('.')}. "
-                f"I predict: {self.predicted_result.rstrip('.')} ({self.confidence} sure, "
-                f"within {span(self.timeframe_s)}).")
+        return (
+            f"{self.part}: I want the focus on {self.focus.rstrip('.')}. I suggest: {self.suggestion.rstrip('.')}. "
+            f"I predict: {self.predicted_result.rstrip('.')} ({self.confidence} sure, "
+            f"within {span(self.timeframe_s)})."
+        )
 
 
 @dataclass
 class Weighed:
     """What the parts bid on one event and which bids the Self chose to follow (indices into `bids`)."""
+
     event: str
     bids: list[Bid] = field(default_factory=list)
     followed: list[int] = field(default_factory=list)
@@ -135,8 +146,16 @@ def _listed(items: list[str]) -> str:
 
 
 class Bidding:
-    def __init__(self, soul: Soul, chat: ChatModel, parts: Parts, embedder: Embedder, affect: Affect,
-                 predictions: Predictions, names: Callable[[], tuple[str, str]]):
+    def __init__(
+        self,
+        soul: Soul,
+        chat: ChatModel,
+        parts: Parts,
+        embedder: Embedder,
+        affect: Affect,
+        predictions: Predictions,
+        names: Callable[[], tuple[str, str]],
+    ):
         self.soul = soul
         self.chat = chat
         self.parts = parts
@@ -183,9 +202,10 @@ class Bidding:
         stamps = self.parts.stamps()
         stale = [pid for pid, at in stamps.items() if self._vectors.get(pid, ("",))[0] != at]
         for start in range(0, len(stale), 256):
-            parts = self.parts.some(stale[start:start + 256])
-            rows = self.embedder.embed_batch([f"{p.name}. {p.data['description']} {'; '.join(p.data['triggers'])}"
-                                              for p in parts])
+            parts = self.parts.some(stale[start : start + 256])
+            rows = self.embedder.embed_batch(
+                [f"{p.name}. {p.data['description']} {'; '.join(p.data['triggers'])}" for p in parts]
+            )
             for p, v in zip(parts, rows):
                 self._vectors[p.id] = (p.updated_at, v)
         for pid in [pid for pid in self._vectors if pid not in stamps]:  # archived or forgotten since
@@ -200,8 +220,14 @@ class Bidding:
 
     # ---- bids and the Self's choice ----------------------------------------------
 
-    def weigh(self, event: str, shown: str | None = None, *, skip: set[int] = frozenset(),
-              cancel: threading.Event | None = None) -> Weighed:
+    def weigh(
+        self,
+        event: str,
+        shown: str | None = None,
+        *,
+        skip: set[int] = frozenset(),
+        cancel: threading.Event | None = None,
+    ) -> Weighed:
         """The bids of the parts `event` wakes (but those in `skip`), and the Self's choice among them.
         `shown`: the event as the Self reads it (in isolated mode, without text from outside). The model calls run
         aside (chat.aside), so the conversation's computed prefix is kept."""
@@ -216,18 +242,28 @@ class Bidding:
                 if (b := self.bid(p, event, cancel)) is not None:
                     weighed.bids.append(b)
             if weighed.bids and not (cancel is not None and cancel.is_set()):
-                weighed.followed, weighed.why = self.arbitrate(weighed.bids, event if shown is None else shown,
-                                                               cancel)
+                weighed.followed, weighed.why = self.arbitrate(weighed.bids, event if shown is None else shown, cancel)
         return weighed
 
     def bid(self, p: Part, event: str, cancel: threading.Event | None = None) -> Bid | None:
         """One part's bid on the event, in its own voice; None when the model wrote none that holds."""
         name, person = self.names()
         d = p.data
-        prompt = [{"role": "system", "content": BID_PROMPT.format(
-                      part=p.name, name=name, person=person or "the person", description=d["description"],
-                      personality=d["personality"], wants=_listed(d["wants"]), phrases=_listed(d["phrases"]))},
-                  {"role": "user", "content": f"What just happened:\n{event[-EVENT_CHARS:]}"}]
+        prompt = [
+            {
+                "role": "system",
+                "content": BID_PROMPT.format(
+                    part=p.name,
+                    name=name,
+                    person=person or "the person",
+                    description=d["description"],
+                    personality=d["personality"],
+                    wants=_listed(d["wants"]),
+                    phrases=_listed(d["phrases"]),
+                ),
+            },
+            {"role": "user", "content": f"What just happened:\n{event[-EVENT_CHARS:]}"},
+        ]
         for _ in range(BID_TRIES):
             try:
                 got = ask_structured(self.chat, prompt, BID_SCHEMA, what="bid", temperature=0.3, cancel=cancel)
@@ -237,17 +273,37 @@ class Bidding:
             # Without control and invisible characters (trust/text.py clean): a followed bid's words go into its part's
             # outcomes, where the part's rules refuse them.
             said = {k: " ".join(clean(got[k]).split()) for k in ("focus", "suggestion", "predicted_result")}
-            why = next((f"its {k} is blank" for k, v in said.items() if not v), None) \
-                or next((f"its {k} repeats the form instead of bidding" for k, v in said.items()
-                         if part_schema.repeats_form(v)), None) \
-                or next((f"its {k} speaks as \"we\"" for k, v in said.items() if part_schema.speaks_as_we(v)), None)
+            why = (
+                next((f"its {k} is blank" for k, v in said.items() if not v), None)
+                or next(
+                    (
+                        f"its {k} repeats the form instead of bidding"
+                        for k, v in said.items()
+                        if part_schema.repeats_form(v)
+                    ),
+                    None,
+                )
+                or next((f'its {k} speaks as "we"' for k, v in said.items() if part_schema.speaks_as_we(v)), None)
+            )
             if why is None:
-                return Bid(p.id, p.name, said["focus"], said["suggestion"], said["predicted_result"],
-                           f"{got['confidence_percent']}%", int(got["timeframe_in_seconds"]))
+                return Bid(
+                    p.id,
+                    p.name,
+                    said["focus"],
+                    said["suggestion"],
+                    said["predicted_result"],
+                    f"{got['confidence_percent']}%",
+                    int(got["timeframe_in_seconds"]),
+                )
             log.info("part #%d's bid was refused: %s", p.id, why)
-            prompt = [*prompt, {"role": "assistant", "content": json.dumps(got, ensure_ascii=False)},
-                      {"role": "user", "content": f"That bid cannot be kept: {why}. You are one part: speak as "
-                                                  "\"I\". Bid again."}]
+            prompt = [
+                *prompt,
+                {"role": "assistant", "content": json.dumps(got, ensure_ascii=False)},
+                {
+                    "role": "user",
+                    "content": f'That bid cannot be kept: {why}. You are one part: speak as "I". Bid again.',
+                },
+            ]
         return None
 
     def arbitrate(self, bids: list[Bid], shown: str, cancel: threading.Event | None = None) -> tuple[list[int], str]:
@@ -255,12 +311,22 @@ class Bidding:
         gave no valid answer."""
         name, person = self.names()
         listed = "\n".join(f"{i}. {b.line()}" for i, b in enumerate(bids, 1))
-        prompt = [{"role": "system", "content": SELF_PROMPT.format(name=name, person=person or "the person",
-                                                                   affect=self.affect.rendered())},
-                  {"role": "user", "content": f"What just happened:\n{shown[-EVENT_CHARS:]}\n\nThe bids:\n{listed}"}]
+        prompt = [
+            {
+                "role": "system",
+                "content": SELF_PROMPT.format(name=name, person=person or "the person", affect=self.affect.rendered()),
+            },
+            {"role": "user", "content": f"What just happened:\n{shown[-EVENT_CHARS:]}\n\nThe bids:\n{listed}"},
+        ]
         try:
-            got = ask_structured(self.chat, prompt, arbitration_schema(len(bids)), what="choice among bids",
-                                 temperature=0.2, cancel=cancel)
+            got = ask_structured(
+                self.chat,
+                prompt,
+                arbitration_schema(len(bids)),
+                what="choice among bids",
+                temperature=0.2,
+                cancel=cancel,
+            )
         except StructuredOutputFailed as e:
             log.info("the Self chose no bid: no valid answer in %d tries", len(e.attempts))
             return [], ""
@@ -281,17 +347,34 @@ class Bidding:
                     rank += 1
                     followed = i in w.followed
                     pid = self.predictions.record(b, made_at) if followed else None
-                    con.execute("INSERT INTO bids(message_id, about_id, part_id, rank, focus, suggestion, "
-                                "predicted_result, confidence, timeframe_s, followed, prediction_id, made_at) "
-                                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                                (reply_id, about_id, b.part_id, rank, b.focus, b.suggestion, b.predicted_result,
-                                 b.confidence, b.timeframe_s, int(followed), pid, made_at.isoformat()))
+                    con.execute(
+                        "INSERT INTO bids(message_id, about_id, part_id, rank, focus, suggestion, "
+                        "predicted_result, confidence, timeframe_s, followed, prediction_id, made_at) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            reply_id,
+                            about_id,
+                            b.part_id,
+                            rank,
+                            b.focus,
+                            b.suggestion,
+                            b.predicted_result,
+                            b.confidence,
+                            b.timeframe_s,
+                            int(followed),
+                            pid,
+                            made_at.isoformat(),
+                        ),
+                    )
 
     def of(self, reply_id: int) -> list[dict]:
         """The bids a reply weighed, in the order they were made, each with its part's name now and whether the
         Self followed it (the "Why?" of a reply)."""
-        rows = self.soul.query("SELECT b.*, p.name AS part FROM bids AS b JOIN parts AS p ON p.id = b.part_id "
-                               "WHERE b.message_id = ? ORDER BY b.rank", (reply_id,))
+        rows = self.soul.query(
+            "SELECT b.*, p.name AS part FROM bids AS b JOIN parts AS p ON p.id = b.part_id "
+            "WHERE b.message_id = ? ORDER BY b.rank",
+            (reply_id,),
+        )
         return [{**r, "followed": bool(r["followed"])} for r in rows]
 
     def of_part(self, part_id: int, limit: int = 20) -> list[dict]:

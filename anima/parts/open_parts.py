@@ -28,13 +28,13 @@ PENDING, DUE, EVALUATED = "pending", "due", "evaluated"  # what Prediction.statu
 @dataclass(frozen=True)
 class PartShown:
     part: Part
-    children: list[int]       # the parts split or merged from it
-    edits: list[dict]         # its edit history, oldest first
-    bids: list[dict] = field(default_factory=list)   # its recent bids, newest first (Bidding.of_part)
+    children: list[int]  # the parts split or merged from it
+    edits: list[dict]  # its edit history, oldest first
+    bids: list[dict] = field(default_factory=list)  # its recent bids, newest first (Bidding.of_part)
 
     @property
     def came_from(self) -> str:
-        """"split from #3", "merged from #4, #5", or ""."""
+        """ "split from #3", "merged from #4, #5", or ""."""
         lineage = self.part.lineage
         if not lineage:
             return ""
@@ -42,27 +42,29 @@ class PartShown:
 
     @property
     def became(self) -> str:
-        """"became #6, #7" for a part split or merged into others, or ""."""
+        """ "became #6, #7" for a part split or merged into others, or ""."""
         return "became " + ", ".join(f"#{i}" for i in self.children) if self.children else ""
 
 
-def shown_parts(soul: Soul, parts: Parts, archived: bool | None = None,
-                bids: Callable[[int], list[dict]] | None = None) -> list[PartShown]:
+def shown_parts(
+    soul: Soul, parts: Parts, archived: bool | None = None, bids: Callable[[int], list[dict]] | None = None
+) -> list[PartShown]:
     """The parts (active first, then archived; each oldest first) with their lineage both ways, their edits and,
     given `bids` (a part's id -> its recent bids: Bidding.of_part), their bids."""
     every = parts.all(archived)
     every.sort(key=lambda p: (p.archived, p.id))
-    return [PartShown(p, parts.children(p.id), soul.history("part", p.id), bids(p.id) if bids else [])
-            for p in every]
+    return [PartShown(p, parts.children(p.id), soul.history("part", p.id), bids(p.id) if bids else []) for p in every]
 
 
 def bid_line(b: dict) -> str:
     """One bid as the Open Mind says it: when, whether it was followed, and what the part wanted, suggested and
     predicted (Bidding.of and of_part rows)."""
     followed = "followed" if b["followed"] else "not followed"
-    return (f"{b['made_at'][:16].replace('T', ' ')} ({followed}): I wanted the focus on {b['focus'].rstrip('.')}; "
-            f"I suggested: {b['suggestion'].rstrip('.')}; I predicted: {b['predicted_result'].rstrip('.')} "
-            f"({b['confidence']} sure, within {span(b['timeframe_s'])}).")
+    return (
+        f"{b['made_at'][:16].replace('T', ' ')} ({followed}): I wanted the focus on {b['focus'].rstrip('.')}; "
+        f"I suggested: {b['suggestion'].rstrip('.')}; I predicted: {b['predicted_result'].rstrip('.')} "
+        f"({b['confidence']} sure, within {span(b['timeframe_s'])})."
+    )
 
 
 def edit_whole(parts: Parts, part_id: int, text: str, *, shown: dict, actor: str = "user") -> Part:
@@ -74,11 +76,15 @@ def edit_whole(parts: Parts, part_id: int, text: str, *, shown: dict, actor: str
     except NotJSON as e:
         raise InvalidEdit(f"Part #{part_id} was not changed: {e}.") from None
     if not isinstance(after, dict):
-        raise InvalidEdit(f"Part #{part_id} was not changed: a part is a JSON object {{...}}, not a "
-                          f"{type(after).__name__}.")
+        raise InvalidEdit(
+            f"Part #{part_id} was not changed: a part is a JSON object {{...}}, not a {type(after).__name__}."
+        )
     operations = [{"op": "remove", "path": "/" + _pointer(k)} for k in shown if k not in after]
-    operations += [{"op": "add" if k not in shown else "replace", "path": "/" + _pointer(k), "value": v}
-                   for k, v in after.items() if shown.get(k, _MISSING) != v]
+    operations += [
+        {"op": "add" if k not in shown else "replace", "path": "/" + _pointer(k), "value": v}
+        for k, v in after.items()
+        if shown.get(k, _MISSING) != v
+    ]
     return parts.patch(part_id, operations, actor, shown=shown)
 
 
@@ -92,6 +98,7 @@ def _pointer(key: str) -> str:
 @dataclass(frozen=True)
 class PredictionShown(Prediction):
     """A prediction with its part's name, as the Open Mind lists it."""
+
     part_name: str = ""
 
     def state(self, at: datetime) -> str:
@@ -105,5 +112,6 @@ def predictions(soul: Soul) -> list[PredictionShown]:
         "pr.timeframe_s, pr.made_at, pr.due_at, pr.result, pr.evaluated_at FROM predictions AS pr "
         "JOIN parts AS p ON p.id = pr.part_id "
         "ORDER BY pr.evaluated_at IS NOT NULL, CASE WHEN pr.evaluated_at IS NULL THEN pr.due_at END, "
-        "pr.evaluated_at DESC, pr.id")
+        "pr.evaluated_at DESC, pr.id"
+    )
     return [PredictionShown(**r) for r in rows]

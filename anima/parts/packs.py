@@ -31,12 +31,18 @@ PACKS_DIR = RESOURCES / "packs"
 AFFECT_META = "affect_profile"
 AFFECT = ("values", "fears", "seeks")
 AFFECT_SCHEMA = {
-    "type": "object", "additionalProperties": False, "required": list(AFFECT),
-    "properties": {k: {"type": "array", "maxItems": 12, "items": {"type": "string", "minLength": 1, "maxLength": 160}}
-                   for k in AFFECT},
+    "type": "object",
+    "additionalProperties": False,
+    "required": list(AFFECT),
+    "properties": {
+        k: {"type": "array", "maxItems": 12, "items": {"type": "string", "minLength": 1, "maxLength": 160}}
+        for k in AFFECT
+    },
 }
 PACK_SCHEMA = {
-    "type": "object", "additionalProperties": False, "required": ["name", "description", "affect_profile", "parts"],
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["name", "description", "affect_profile", "parts"],
     "properties": {
         "name": {"type": "string", "minLength": 1, "maxLength": 80},
         "description": {"type": "string", "minLength": 1, "maxLength": 800},
@@ -89,8 +95,9 @@ def read_json(path: str | Path, unchanged: str) -> object:
     try:
         return parse_json(files.read_regular(Path(path), JSON_FILE_MOST).decode("utf-8"))
     except files.TooLarge:
-        raise InvalidEdit(f"{path} is larger than {JSON_FILE_MOST >> 20} MiB, too large for a JSON file of "
-                          f"parts; {unchanged}.") from None
+        raise InvalidEdit(
+            f"{path} is larger than {JSON_FILE_MOST >> 20} MiB, too large for a JSON file of parts; {unchanged}."
+        ) from None
     except files.NotRegularFile as e:
         raise InvalidEdit(f"{path} is {e}, not a file; {unchanged}.") from None
     except OSError as e:
@@ -135,7 +142,11 @@ class Packs:
 
     def export(self, name: str, description: str) -> dict:
         """The soul's active parts and its affect profile, as a pack another companion can install."""
-        pack = {"name": name, "description": description, "affect_profile": self.affect_profile(),
-                "parts": [p.data for p in self.parts.all()]}
+        pack = {
+            "name": name,
+            "description": description,
+            "affect_profile": self.affect_profile(),
+            "parts": [p.data for p in self.parts.all()],
+        }
         check(pack)
         return pack

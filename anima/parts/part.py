@@ -34,8 +34,11 @@ DESCRIPTION_CHARS = 240
 def first_person(most: int) -> dict:
     """A description the model writes after the "I " the grammar has written. No quote, backslash or line break
     in it: a pattern is written as is, without JSON's escapes."""
-    return {**_P["description"], "maxLength": min(most, _P["description"]["maxLength"]),
-            "pattern": r'^I [^"\\\x00-\x1f]{1,%d}$' % (min(most, _P["description"]["maxLength"]) - 2)}
+    return {
+        **_P["description"],
+        "maxLength": min(most, _P["description"]["maxLength"]),
+        "pattern": r'^I [^"\\\x00-\x1f]{1,%d}$' % (min(most, _P["description"]["maxLength"]) - 2),
+    }
 
 
 def cue(most: int) -> dict:
@@ -53,13 +56,16 @@ def _lines(field: str, items: int, most: int) -> dict:
 
 
 PART_CREATION_SCHEMA = {
-    "type": "object", "additionalProperties": False,
+    "type": "object",
+    "additionalProperties": False,
     "required": [k for k in PART_SCHEMA["required"] if k not in _RUNTIME_FILLS],
     "properties": {
         "name": _text("name", 40),
         "description": first_person(DESCRIPTION_CHARS),
         "originating_event": {
-            "type": "object", "additionalProperties": False, "required": ["result"],
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["result"],
             "properties": {"result": {**_P["originating_event"]["properties"]["result"], "maxLength": 200}},
         },
         "conclude_when": _text("conclude_when", 160),
@@ -83,7 +89,9 @@ _VALIDATOR = documents.validator("part")
 _WE = re.compile(r"\b(?i:we|we['’](?:re|ve|ll|d)|our|ours|ourselves)\b|\b[Uu]s\b|我们|我們|私たち|我々|僕ら")
 _I = re.compile(r"\b(?i:i|i['’](?:m|ve|ll|d)|me|my|mine|myself)\b|我|私|僕|俺")
 # A sentence that opens with "we" or "our": the part speaking of itself as many ("We want...", "Our goal...").
-_WE_OPENS = re.compile(r"(?:^|[.!?;:]\s+)[\"'“‘(]*(?i:we|we['’](?:re|ve|ll|d)|our|us)\b|(?:^|[。！？])(?:我们|我們|私たち|我々|僕ら)")
+_WE_OPENS = re.compile(
+    r"(?:^|[.!?;:]\s+)[\"'“‘(]*(?i:we|we['’](?:re|ve|ll|d)|our|us)\b|(?:^|[。！？])(?:我们|我們|私たち|我々|僕ら)"
+)
 # Words only English text has: a description in English says "I" (seed 000: the "I" voice is embedded in it); one
 # in another language is judged by "we" alone.
 _ENGLISH = re.compile(r"\b(?i:the|and|that|is|are|of|to|it|its|this|when|with)\b")
@@ -122,8 +130,11 @@ def voice_problem(part: dict) -> str | None:
 
 # A small model fills a field with the form it was shown instead of an answer ("text", "text, at most 240
 # characters", "a list of at most 4 short strings", "a JSON object"): such a part would wake on the form's words.
-_FORM = re.compile(r"^\W*(?:text|string|a list|an object)\W*$|^\W*text\s*:|\bat most \d+ (?:characters|short "
-                   r"strings|objects)\b|\bshort strings\b|\ba JSON object\b", re.I)
+_FORM = re.compile(
+    r"^\W*(?:text|string|a list|an object)\W*$|^\W*text\s*:|\bat most \d+ (?:characters|short "
+    r"strings|objects)\b|\bshort strings\b|\ba JSON object\b",
+    re.I,
+)
 
 
 def _said_of_fields(schema: dict, said: dict[str, set[str]]) -> dict[str, set[str]]:
@@ -150,8 +161,9 @@ def repeats_form(text: str, field: str = "") -> bool:
     if _FORM.search(text) is not None:
         return True
     plain = f" {_plain(text)} "
-    return any(f" {said} " in plain and len(plain.split()) <= len(said.split()) + 1
-               for said in _FIELDS_SAID.get(field, ()))
+    return any(
+        f" {said} " in plain and len(plain.split()) <= len(said.split()) + 1 for said in _FIELDS_SAID.get(field, ())
+    )
 
 
 def form_problem(written, where: str = "") -> str | None:
@@ -160,8 +172,11 @@ def form_problem(written, where: str = "") -> str | None:
     words are theirs."""
     if isinstance(written, str):
         field = next((part for part in reversed(where.split("/")) if part and not part.isdigit()), "")
-        return f"its {where or 'text'} repeats the form instead of saying something" \
-            if repeats_form(written, field) else None
+        return (
+            f"its {where or 'text'} repeats the form instead of saying something"
+            if repeats_form(written, field)
+            else None
+        )
     items = written.items() if isinstance(written, dict) else enumerate(written) if isinstance(written, list) else ()
     for key, value in items:
         if (why := form_problem(value, f"{where}/{key}".lstrip("/"))) is not None:
@@ -232,7 +247,7 @@ def part_from_creation(created: dict, timestamp: str) -> dict:
 
 CREATION_PROMPT = (
     "You are the inner Self of a companion. Something in this moment matters enough to deserve its own "
-    "perspective: create a part for it. A part speaks as \"I\" (never \"we\"): its description says what it "
+    'perspective: create a part for it. A part speaks as "I" (never "we"): its description says what it '
     "is about and what it cares about; its triggers are cues that wake it; its phrases are things it says; "
     "its responses are how it reacts; its wants are what it pushes for; conclude_when says when it can be "
     "archived. Keep every field short and concrete, in words about this moment and this person, never a "

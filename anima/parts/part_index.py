@@ -27,18 +27,18 @@ from ..retrieval.fts import stems
 from ..store.soul import Soul
 from .part import PART_SCHEMA
 
-TRIGGER_SHARE = 0.5   # a trigger counts when the moment holds at least this share of its words
+TRIGGER_SHARE = 0.5  # a trigger counts when the moment holds at least this share of its words
 TRIGGER_WEIGHT = 2.0
 DESCRIPTION_WEIGHT = 0.5
-ROUNDING = 4          # scores are compared as rounded to this many decimals, ties broken by the lower id
-SLOTS = PART_SCHEMA["properties"]["triggers"]["maxItems"]   # a part's triggers, each a slot of its row
+ROUNDING = 4  # scores are compared as rounded to this many decimals, ties broken by the lower id
+SLOTS = PART_SCHEMA["properties"]["triggers"]["maxItems"]  # a part's triggers, each a slot of its row
 
 
 @dataclass(frozen=True)
 class Scored:
     part_id: int
     score: float
-    trigger: str | None   # the trigger that matched best, if one did
+    trigger: str | None  # the trigger that matched best, if one did
 
 
 class PartIndex:
@@ -53,12 +53,12 @@ class PartIndex:
         self._name_len: list[int] = []
         self._trigger: list[tuple[str, ...]] = []
         self._trigger_len: list[list[int]] = []
-        self._stems: list[dict] = []   # what each row posted, to take it back: stem -> {"trigger", "name"...}
-        self._triggers: dict[str, set[int]] = defaultdict(set)        # stem -> {row * SLOTS + trigger i}
-        self._names: dict[str, set[int]] = defaultdict(set)           # stem -> {row}
-        self._descriptions: dict[str, set[int]] = defaultdict(set)    # stem -> {row}
-        self._arrays: tuple | None = None   # the rows as numpy arrays; None after a change
-        self._seen: tuple | None = None   # the newest edit read: (id, at, item_kind, item_id); None: not built
+        self._stems: list[dict] = []  # what each row posted, to take it back: stem -> {"trigger", "name"...}
+        self._triggers: dict[str, set[int]] = defaultdict(set)  # stem -> {row * SLOTS + trigger i}
+        self._names: dict[str, set[int]] = defaultdict(set)  # stem -> {row}
+        self._descriptions: dict[str, set[int]] = defaultdict(set)  # stem -> {row}
+        self._arrays: tuple | None = None  # the rows as numpy arrays; None after a change
+        self._seen: tuple | None = None  # the newest edit read: (id, at, item_kind, item_id); None: not built
         # Parts forgotten since the last search. The soul tells it while it may hold its own lock, and a search
         # holds this index's lock while it reads the soul: the listener only notes the id, never waits.
         self._gone: set[int] = set()
@@ -83,14 +83,15 @@ class PartIndex:
         hits, named, described = np.zeros(n * SLOTS), np.zeros(n), np.zeros(n)
         for s in said:  # a stem is in a set once per trigger, name, description: no index repeats in one add
             for postings, counts in ((self._triggers, hits), (self._names, named), (self._descriptions, described)):
-                if (rows := postings.get(s)):
+                if rows := postings.get(s):
                     counts[np.fromiter(rows, np.int64, len(rows))] += 1
         share = np.divide(hits, trigger_len, out=np.zeros_like(hits), where=trigger_len > 0).reshape(n, SLOTS)
         share[share < TRIGGER_SHARE] = 0.0
-        best_i = share.argmax(axis=1)   # the first of the best (a later trigger as good does not replace it)
+        best_i = share.argmax(axis=1)  # the first of the best (a later trigger as good does not replace it)
         best = share[np.arange(n), best_i]
-        score = best * TRIGGER_WEIGHT + named / np.maximum(name_len, 1) \
-            + described / max(len(said), 1) * DESCRIPTION_WEIGHT
+        score = (
+            best * TRIGGER_WEIGHT + named / np.maximum(name_len, 1) + described / max(len(said), 1) * DESCRIPTION_WEIGHT
+        )
         keep = (pid >= 0) & (score > 0)
         if archived is not None:
             keep &= archived_ == archived
@@ -99,15 +100,18 @@ class PartIndex:
             # Rounded, a score below the k-th best by more than one rounding step cannot tie with it: only the
             # rest are ranked exactly (as Python rounds), however many share a score.
             kth = np.partition(score[rows], len(rows) - k)[len(rows) - k]
-            rows = rows[score[rows] >= kth - 2 * 10.0 ** -ROUNDING]
+            rows = rows[score[rows] >= kth - 2 * 10.0**-ROUNDING]
         ranked = heapq.nsmallest(k, ((-round(float(score[r]), ROUNDING), int(pid[r]), int(r)) for r in rows))
         return [Scored(p, -sc, self._trigger[r][best_i[r]] if best[r] > 0 else None) for sc, p, r in ranked]
 
     def _numpy(self) -> tuple:
         if self._arrays is None:
-            self._arrays = (np.array(self._pid, np.int64), np.array(self._archived, bool),
-                            np.array(self._name_len, np.float64),
-                            np.array(self._trigger_len, np.float64).reshape(-1))
+            self._arrays = (
+                np.array(self._pid, np.int64),
+                np.array(self._archived, bool),
+                np.array(self._name_len, np.float64),
+                np.array(self._trigger_len, np.float64).reshape(-1),
+            )
         return self._arrays
 
     # ---- keeping in step ------------------------------------------------------------
@@ -116,14 +120,26 @@ class PartIndex:
         while self._gone:
             self._drop(self._gone.pop())
         if self._seen is not None and self._still(self._seen):
-            rows = self.soul.query("SELECT id, at, item_kind, item_id FROM edit_history WHERE id > ? "
-                                   "AND +item_kind = 'part' ORDER BY id", (self._seen[0],))
+            rows = self.soul.query(
+                "SELECT id, at, item_kind, item_id FROM edit_history WHERE id > ? AND +item_kind = 'part' ORDER BY id",
+                (self._seen[0],),
+            )
             if rows:
                 self._reread(sorted({r["item_id"] for r in rows}))
                 self._seen = tuple(rows[-1].values())
             return
-        for kept in (self._row, self._pid, self._archived, self._name_len, self._trigger, self._trigger_len,
-                     self._stems, self._triggers, self._names, self._descriptions):
+        for kept in (
+            self._row,
+            self._pid,
+            self._archived,
+            self._name_len,
+            self._trigger,
+            self._trigger_len,
+            self._stems,
+            self._triggers,
+            self._names,
+            self._descriptions,
+        ):
             kept.clear()
         self._arrays = None
         newest = self.soul.query("SELECT id, at, item_kind, item_id FROM edit_history ORDER BY id DESC LIMIT 1")
@@ -148,8 +164,14 @@ class PartIndex:
         row = self._row.get(pid)
         if row is None:
             row = self._row[pid] = len(self._pid)
-            for column, blank in ((self._pid, -1), (self._archived, False), (self._name_len, 0), (self._trigger, ()),
-                                  (self._trigger_len, [0] * SLOTS), (self._stems, {})):
+            for column, blank in (
+                (self._pid, -1),
+                (self._archived, False),
+                (self._name_len, 0),
+                (self._trigger, ()),
+                (self._trigger_len, [0] * SLOTS),
+                (self._stems, {}),
+            ):
                 column.append(blank)
         roles: dict = defaultdict(set)
         lens = [0] * SLOTS

@@ -42,7 +42,7 @@ LINEAGE_HOW = ("split", "merge")
 @dataclass(frozen=True)
 class Part:
     id: int
-    data: dict            # the part itself, as the schema gives it
+    data: dict  # the part itself, as the schema gives it
     archived: bool
     created_at: str
     updated_at: str
@@ -62,20 +62,31 @@ class Part:
 
     def runtime(self) -> dict:
         """What the runtime keeps beside the part."""
-        return {"id": self.id, "status": self.status, "created_at": self.created_at, "updated_at": self.updated_at,
-                "lineage": self.lineage}
+        return {
+            "id": self.id,
+            "status": self.status,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "lineage": self.lineage,
+        }
 
 
 @dataclass(frozen=True)
 class Found:
     part: Part
     score: float
-    trigger: str | None   # the trigger that matched best, if one did
+    trigger: str | None  # the trigger that matched best, if one did
 
 
 def _part(row: dict) -> Part:
-    return Part(row["id"], json.loads(row["data"]), bool(row["archived"]), row["created_at"], row["updated_at"],
-                json.loads(row.get("lineage") or "{}"))
+    return Part(
+        row["id"],
+        json.loads(row["data"]),
+        bool(row["archived"]),
+        row["created_at"],
+        row["updated_at"],
+        json.loads(row.get("lineage") or "{}"),
+    )
 
 
 class Parts:
@@ -103,12 +114,16 @@ class Parts:
     def stamps(self) -> dict[int, str]:
         """Each active part's id and when it last changed: what a cache of them (their vectors) lacks, told
         without reading the parts themselves."""
-        return {r["id"]: r["updated_at"] for r in self.soul.query("SELECT id, updated_at FROM parts WHERE archived = 0")}
+        return {
+            r["id"]: r["updated_at"] for r in self.soul.query("SELECT id, updated_at FROM parts WHERE archived = 0")
+        }
 
     def children(self, part_id: int) -> list[int]:
         """The parts split or merged from this one."""
-        rows = self.soul.query("SELECT p.id FROM parts AS p, json_each(p.lineage, '$.from') AS f "
-                               "WHERE f.value = ? ORDER BY p.id", (part_id,))
+        rows = self.soul.query(
+            "SELECT p.id FROM parts AS p, json_each(p.lineage, '$.from') AS f WHERE f.value = ? ORDER BY p.id",
+            (part_id,),
+        )
         return [r["id"] for r in rows]
 
     def search(self, text: str, k: int = 5, archived: bool | None = False) -> list[Found]:
@@ -124,8 +139,9 @@ class Parts:
 
     # ---- writing -------------------------------------------------------------
 
-    def create(self, data: dict, actor: str, provenance: Provenance, *, parents: list[int] = (),
-               how: str | None = None) -> int:
+    def create(
+        self, data: dict, actor: str, provenance: Provenance, *, parents: list[int] = (), how: str | None = None
+    ) -> int:
         """Store a new part from an object that passes every check (parts/part.py), with where it came from.
         `parents` and `how` record a split or a merge (the new part's lineage)."""
         schema.validate(data)
@@ -141,9 +157,16 @@ class Parts:
                 self.get(pid)
             lineage = {"from": list(parents), "how": how}
         t = now()
-        return self.soul.add("part", actor, provenance=provenance, name=data["name"],
-                             data=json.dumps(data, ensure_ascii=False), lineage=json.dumps(lineage),
-                             created_at=t, updated_at=t)
+        return self.soul.add(
+            "part",
+            actor,
+            provenance=provenance,
+            name=data["name"],
+            data=json.dumps(data, ensure_ascii=False),
+            lineage=json.dumps(lineage),
+            created_at=t,
+            updated_at=t,
+        )
 
     def set_archived(self, part_id: int, archived: bool, actor: str) -> None:
         """Archive a part (it stops bidding and stays as past self-state) or make it active again."""
@@ -162,14 +185,23 @@ class Parts:
         with self.soul.transaction():
             before = self.get(part_id)
             if shown is not None and before.data != shown:
-                self._refuse(part_id, "changed since shown", "it changed since it was shown; load it again "
-                             "(Revert) and make your change there")
+                self._refuse(
+                    part_id,
+                    "changed since shown",
+                    "it changed since it was shown; load it again (Revert) and make your change there",
+                )
             after = self._patched(before, operations, actor)
             if actor != "user" and after != before.data:
                 _written_for_itself(after)
             if after != before.data:
-                self.soul.update("part", part_id, actor, name=after["name"],
-                                 data=json.dumps(after, ensure_ascii=False), updated_at=now())
+                self.soul.update(
+                    "part",
+                    part_id,
+                    actor,
+                    name=after["name"],
+                    data=json.dumps(after, ensure_ascii=False),
+                    updated_at=now(),
+                )
         return self.get(part_id)
 
     def _patched(self, part: Part, operations, actor: str) -> dict:
@@ -178,8 +210,9 @@ class Parts:
         if not isinstance(operations, list):
             self._refuse(pid, "not a list", "a patch is a list of operations")
         if len(operations) > MAX_OPERATIONS:
-            self._refuse(pid, "too many operations",
-                         f"a patch holds at most {MAX_OPERATIONS} operations, not {len(operations)}")
+            self._refuse(
+                pid, "too many operations", f"a patch holds at most {MAX_OPERATIONS} operations, not {len(operations)}"
+            )
         if part.core and actor != "user":
             self._refuse(pid, "core part", f"part #{pid} is a core part, and only you change it")
         for i, op in enumerate(operations, 1):
@@ -191,15 +224,22 @@ class Parts:
             except jsonpatch.JsonPatchTestFailed:
                 self._refuse(pid, "test failed", f"operation {i} ({_said(op)}) tests a value the part does not hold")
             except jsonpatch.JsonPatchConflict as e:
-                why = ("moves a value into its own child" if "own children" in str(e)
-                       else "does not fit the part (a path that does not exist, or outside a list)")
+                why = (
+                    "moves a value into its own child"
+                    if "own children" in str(e)
+                    else "does not fit the part (a path that does not exist, or outside a list)"
+                )
                 self._refuse(pid, "conflict", f"operation {i} ({_said(op)}) {why}")
             except (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException):
                 self._refuse(pid, "bad path", f"operation {i} ({_said(op)}) names a path the part does not have")
             # Each step is capped, not just the result: a copy of a value into itself doubles it every time.
             if (size := schema.part_bytes(doc)) > schema.MAX_PART_BYTES:
-                self._refuse(pid, "too large", f"after operation {i} the part would be {size} bytes, over the "
-                             f"{schema.MAX_PART_BYTES} a part may hold")
+                self._refuse(
+                    pid,
+                    "too large",
+                    f"after operation {i} the part would be {size} bytes, over the "
+                    f"{schema.MAX_PART_BYTES} a part may hold",
+                )
         if (why := schema.problem(doc)) is not None:
             self._refuse(pid, "invalid result", f"the result is not a valid part: {why}")
         return doc
@@ -210,21 +250,30 @@ class Parts:
         for key in ("path", "from") if op["op"] in ("move", "copy") else ("path",):
             where = op.get(key)
             if where == "":
-                self._refuse(pid, "root", f"operation {i} ({op['op']}): its \"{key}\" is the whole part, and a patch "
-                             "changes a part's fields, never the part as a whole")
+                self._refuse(
+                    pid,
+                    "root",
+                    f'operation {i} ({op["op"]}): its "{key}" is the whole part, and a patch '
+                    "changes a part's fields, never the part as a whole",
+                )
             if not isinstance(where, str) or not where.startswith("/"):
-                self._refuse(pid, "bad path", f"operation {i} ({op['op']}): its \"{key}\" is not a JSON Pointer "
-                             "(\"/field/...\")")
+                self._refuse(
+                    pid, "bad path", f'operation {i} ({op["op"]}): its "{key}" is not a JSON Pointer ("/field/...")'
+                )
             first = where.split("/")[1].replace("~1", "/").replace("~0", "~")
             if first in RUNTIME_FIELDS:
-                self._refuse(pid, "protected field", f"operation {i} ({_said(op)}) names {first}, which only "
-                             "the runtime keeps")
+                self._refuse(
+                    pid, "protected field", f"operation {i} ({_said(op)}) names {first}, which only the runtime keeps"
+                )
             writes = op["op"] != "test" and (key == "path" or op["op"] == "move")
             if first == "core_part" and writes and actor != "user":
                 self._refuse(pid, "core_part", f"operation {i} ({_said(op)}) changes core_part, which only you change")
             if first in HISTORY_FIELDS and writes and actor != "user":
-                self._refuse(pid, "history", f"operation {i} ({_said(op)}) rewrites {first}, what happened, which "
-                             "only you correct")
+                self._refuse(
+                    pid,
+                    "history",
+                    f"operation {i} ({_said(op)}) rewrites {first}, what happened, which only you correct",
+                )
         if op["op"] in ("add", "replace", "test") and "value" not in op:
             self._refuse(pid, "no value", f"operation {i} ({_said(op)}) has no value")
 

@@ -29,35 +29,57 @@ from .parts import Parts
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
-PER_RUN = 2                 # due predictions evaluated in one run between turns (each is one model call)
-SINCE_MESSAGES = 12         # what was said since, at most this many messages
-SINCE_CHARS = 300           # of each
-OUTCOMES_SHOWN = 3          # of the part's earlier outcomes, in the prompt
+PER_RUN = 2  # due predictions evaluated in one run between turns (each is one model call)
+SINCE_MESSAGES = 12  # what was said since, at most this many messages
+SINCE_CHARS = 300  # of each
+OUTCOMES_SHOWN = 3  # of the part's earlier outcomes, in the prompt
 # What the model's revision may change: the part's language. The evidence trail is the runtime's; the flags and the
 # name are hygiene's and the person's.
-REVISABLE = ("description", "personality", "triggers", "phrases", "responses", "wants", "conclude_when", "emotion",
-             "intensity")
+REVISABLE = (
+    "description",
+    "personality",
+    "triggers",
+    "phrases",
+    "responses",
+    "wants",
+    "conclude_when",
+    "emotion",
+    "intensity",
+)
 CAME_TRUE = ("yes", "partly", "no", "too early to tell")
 _OUTCOMES = "suggestions_and_results"
 
 EVALUATION_SCHEMA = {
-    "type": "object", "additionalProperties": False, "required": ["result", "came_true", "revision"],
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["result", "came_true", "revision"],
     "properties": {
         "result": {"type": "string", "minLength": 1, "maxLength": 400},
         "came_true": {"type": "string", "enum": list(CAME_TRUE)},
-        "revision": {"type": "array", "maxItems": 6, "items": {
-            "type": "object", "additionalProperties": False, "required": ["op", "path", "value"],
-            "properties": {
-                "op": {"type": "string", "enum": ["add", "replace", "remove"]},
-                "path": {"type": "string", "maxLength": 80},
-                "value": {"anyOf": [{"type": "string", "maxLength": 240},
-                                    {"type": "array", "maxItems": 8, "items": {"type": "string", "maxLength": 120}}]},
-            }}},
+        "revision": {
+            "type": "array",
+            "maxItems": 6,
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["op", "path", "value"],
+                "properties": {
+                    "op": {"type": "string", "enum": ["add", "replace", "remove"]},
+                    "path": {"type": "string", "maxLength": 80},
+                    "value": {
+                        "anyOf": [
+                            {"type": "string", "maxLength": 240},
+                            {"type": "array", "maxItems": 8, "items": {"type": "string", "maxLength": 120}},
+                        ]
+                    },
+                },
+            },
+        },
     },
 }
 
 EVALUATION_PROMPT = (
-    "You are {part}, one part inside the mind of {name}. You speak as \"I\", never \"we\".\n"
+    'You are {part}, one part inside the mind of {name}. You speak as "I", never "we".\n'
     "Who I am now (JSON): {data}\n\n"
     "Some time ago I suggested: {suggestion}\nI predicted: {predicted} ({confidence} sure, within {timeframe} "
     "seconds). That time has passed.\n\n"
@@ -65,7 +87,8 @@ EVALUATION_PROMPT = (
     "came_true: whether my prediction came true. revision: a JSON Patch (RFC 6902 operations) that revises me in "
     "the light of it: wording that is more conditional where I was wrong, more decisive where I was right; "
     "narrower triggers; revised wants. Paths name my fields: /description, /personality, /conclude_when, "
-    "/triggers/0 (or /triggers/- to add one), /wants/-, /phrases/-. An empty list if nothing needs to change.")
+    "/triggers/0 (or /triggers/- to add one), /wants/-, /phrases/-. An empty list if nothing needs to change."
+)
 
 
 def utc_now() -> datetime:
@@ -97,9 +120,9 @@ class Evaluated:
     prediction_id: int
     part_id: int
     came_true: str
-    evidence: bool        # the outcome joined the part's trail
-    revised: bool         # the model's revision was applied
-    refused: str = ""     # why the revision (or the evidence) was not applied, in one line
+    evidence: bool  # the outcome joined the part's trail
+    revised: bool  # the model's revision was applied
+    refused: str = ""  # why the revision (or the evidence) was not applied, in one line
 
 
 class Predictions:
@@ -113,9 +136,17 @@ class Predictions:
     def record(self, bid, made_at: datetime) -> int:
         """A followed bid's prediction, due at `made_at` + its timeframe."""
         due = made_at + timedelta(seconds=bid.timeframe_s)
-        return self.soul.add("prediction", "ai", part_id=bid.part_id, suggestion=bid.suggestion,
-                             predicted_result=bid.predicted_result, confidence=bid.confidence,
-                             timeframe_s=bid.timeframe_s, made_at=made_at.isoformat(), due_at=due.isoformat())
+        return self.soul.add(
+            "prediction",
+            "ai",
+            part_id=bid.part_id,
+            suggestion=bid.suggestion,
+            predicted_result=bid.predicted_result,
+            confidence=bid.confidence,
+            timeframe_s=bid.timeframe_s,
+            made_at=made_at.isoformat(),
+            due_at=due.isoformat(),
+        )
 
     def get(self, prediction_id: int) -> Prediction:
         rows = self.soul.query("SELECT * FROM predictions WHERE id = ?", (prediction_id,))
@@ -140,10 +171,15 @@ class Predictions:
         """What was said after the reply that followed the prediction (oldest first, at most SINCE_MESSAGES)."""
         rows = self.soul.query("SELECT message_id FROM bids WHERE prediction_id = ?", (p.id,))
         if rows:
-            return self.soul.query("SELECT * FROM (SELECT id, role, speaker, content FROM messages WHERE id > ? "
-                                   "ORDER BY id LIMIT ?) ORDER BY id", (rows[0]["message_id"], SINCE_MESSAGES))
-        return self.soul.query("SELECT id, role, speaker, content FROM messages WHERE created_at > ? ORDER BY id "
-                               "LIMIT ?", (p.made_at, SINCE_MESSAGES))
+            return self.soul.query(
+                "SELECT * FROM (SELECT id, role, speaker, content FROM messages WHERE id > ? "
+                "ORDER BY id LIMIT ?) ORDER BY id",
+                (rows[0]["message_id"], SINCE_MESSAGES),
+            )
+        return self.soul.query(
+            "SELECT id, role, speaker, content FROM messages WHERE created_at > ? ORDER BY id LIMIT ?",
+            (p.made_at, SINCE_MESSAGES),
+        )
 
 
 class Evaluation:
@@ -171,17 +207,39 @@ class Evaluation:
         part = self.parts.get(p.part_id)
         data = {k: v for k, v in part.data.items() if k != _OUTCOMES}
         data["recent_outcomes"] = part.data[_OUTCOMES][-OUTCOMES_SHOWN:]
-        said = "\n".join(f"- {m['speaker'] or m['role']}: {' '.join(m['content'].split())[:SINCE_CHARS]}"
-                         for m in self.predictions.since(p)) or "(nothing was said since)"
+        said = (
+            "\n".join(
+                f"- {m['speaker'] or m['role']}: {' '.join(m['content'].split())[:SINCE_CHARS]}"
+                for m in self.predictions.since(p)
+            )
+            or "(nothing was said since)"
+        )
         name, _ = self.names()
-        prompt = [{"role": "system", "content": EVALUATION_PROMPT.format(
-                      part=part.name, name=name, data=json.dumps(data, ensure_ascii=False), suggestion=p.suggestion,
-                      predicted=p.predicted_result, confidence=p.confidence, timeframe=p.timeframe_s)},
-                  {"role": "user", "content": f"What happened since:\n{said}"}]
+        prompt = [
+            {
+                "role": "system",
+                "content": EVALUATION_PROMPT.format(
+                    part=part.name,
+                    name=name,
+                    data=json.dumps(data, ensure_ascii=False),
+                    suggestion=p.suggestion,
+                    predicted=p.predicted_result,
+                    confidence=p.confidence,
+                    timeframe=p.timeframe_s,
+                ),
+            },
+            {"role": "user", "content": f"What happened since:\n{said}"},
+        ]
         try:
             with self.chat.aside():
-                got = ask_structured(self.chat, prompt, EVALUATION_SCHEMA, what="evaluation of a prediction",
-                                     temperature=0.2, cancel=cancel)
+                got = ask_structured(
+                    self.chat,
+                    prompt,
+                    EVALUATION_SCHEMA,
+                    what="evaluation of a prediction",
+                    temperature=0.2,
+                    cancel=cancel,
+                )
         except StructuredOutputFailed as e:
             log.info("prediction #%d was not evaluated: no valid answer in %d tries", p.id, len(e.attempts))
             return None
@@ -194,22 +252,31 @@ class Evaluation:
         done = Evaluated(p.id, p.part_id, got["came_true"], evidence=False, revised=False)
         with self.soul.transaction():
             self.soul.update("prediction", p.id, "ai", result=result, evaluated_at=self.predictions.now().isoformat())
-            outcome = {"predicted_result": p.predicted_result, "predicted_result_confidence": p.confidence,
-                       "predicted_result_timeframe_in_seconds": str(p.timeframe_s), "your_suggestion": p.suggestion,
-                       "timestamp": p.made_at, "result": result}
+            outcome = {
+                "predicted_result": p.predicted_result,
+                "predicted_result_confidence": p.confidence,
+                "predicted_result_timeframe_in_seconds": str(p.timeframe_s),
+                "your_suggestion": p.suggestion,
+                "timestamp": p.made_at,
+                "result": result,
+            }
             try:
                 self.parts.patch(p.part_id, [{"op": "add", "path": f"/{_OUTCOMES}/-", "value": outcome}], "ai")
                 done.evidence = True
             except InvalidEdit as e:  # a core part (only the person changes it), or a trail that is full
                 done.refused = str(e)
-        revision = [{k: v for k, v in op.items() if not (k == "value" and op["op"] == "remove")}
-                    for op in got["revision"]]
+        revision = [
+            {k: v for k, v in op.items() if not (k == "value" and op["op"] == "remove")} for op in got["revision"]
+        ]
         if revision:
             outside = [op["path"] for op in revision if op["path"].split("/")[1:2] not in [[f] for f in REVISABLE]]
             if outside:
                 done.refused = "the revision names a field that evaluation does not change"
-                log.info("the revision of part #%d after prediction #%d was refused: a field outside its reach",
-                         p.part_id, p.id)
+                log.info(
+                    "the revision of part #%d after prediction #%d was refused: a field outside its reach",
+                    p.part_id,
+                    p.id,
+                )
                 return done
             try:
                 self.parts.patch(p.part_id, revision, "ai")

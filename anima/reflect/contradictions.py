@@ -25,15 +25,31 @@ PAIRS = 6
 INSTRUCTIONS = (
     "Each numbered pair holds two notes about {person}, the older first. For each pair say changed if the newer "
     "note replaces the older (something changed: a new job, a move, an ended relationship), or both if both "
-    "can be true at the same time.")
+    "can be true at the same time."
+)
 
 
 def schema(pairs: int) -> dict:
-    return {"type": "object", "additionalProperties": False, "required": ["pairs"], "properties": {
-        "pairs": {"type": "array", "maxItems": pairs, "items": {
-            "type": "object", "additionalProperties": False, "required": ["pair", "verdict"], "properties": {
-                "pair": {"type": "integer", "enum": list(range(1, pairs + 1))},
-                "verdict": {"type": "string", "enum": ["changed", "both"]}}}}}}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["pairs"],
+        "properties": {
+            "pairs": {
+                "type": "array",
+                "maxItems": pairs,
+                "items": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["pair", "verdict"],
+                    "properties": {
+                        "pair": {"type": "integer", "enum": list(range(1, pairs + 1))},
+                        "verdict": {"type": "string", "enum": ["changed", "both"]},
+                    },
+                },
+            }
+        },
+    }
 
 
 def candidates(facts: list[dict], through: int) -> list[tuple[dict, dict]]:
@@ -50,8 +66,9 @@ def candidates(facts: list[dict], through: int) -> list[tuple[dict, dict]]:
     return [(old, new) for *_, old, new in scored[:PAIRS]]
 
 
-def resolve(soul: Soul, chat: ChatModel, memories: Memories, person: str,
-            cancel: threading.Event | None = None) -> int | None:
+def resolve(
+    soul: Soul, chat: ChatModel, memories: Memories, person: str, cancel: threading.Event | None = None
+) -> int | None:
     """Check what was stated since the last time; returns how many older facts stopped being current (None:
     pre-empted, nothing written and nothing counted checked)."""
     facts = memories.stated_facts()
@@ -64,9 +81,17 @@ def resolve(soul: Soul, chat: ChatModel, memories: Memories, person: str,
     listed = "\n".join(f"{i}. older: {o['content']} | newer: {n['content']}" for i, (o, n) in enumerate(pairs, 1))
     try:
         with chat.aside():
-            answer = ask_structured(chat, [{"role": "system", "content": INSTRUCTIONS.format(
-                person=person or "the person")}, {"role": "user", "content": listed}], schema(len(pairs)),
-                what="contradiction check", temperature=0.0, cancel=cancel)
+            answer = ask_structured(
+                chat,
+                [
+                    {"role": "system", "content": INSTRUCTIONS.format(person=person or "the person")},
+                    {"role": "user", "content": listed},
+                ],
+                schema(len(pairs)),
+                what="contradiction check",
+                temperature=0.0,
+                cancel=cancel,
+            )
     except StructuredOutputFailed as e:
         if cancel is not None and cancel.is_set():
             return None

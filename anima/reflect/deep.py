@@ -62,11 +62,11 @@ log = logging.getLogger(__name__)
 
 READ_THROUGH = "deep_read_through"
 CONSIDERED_THROUGH = "deep_considered_through"
-STEP = 16                 # messages per call: a small model keeps track of this many numbered lines
+STEP = 16  # messages per call: a small model keeps track of this many numbered lines
 MESSAGE_CHARS = 500
 EPISODES_PER_STEP = 4
 FEEDBACK_PER_STEP = 3
-SAMPLED = 6               # older episodes read beside the new ones
+SAMPLED = 6  # older episodes read beside the new ones
 NEW_CONSIDERED = 6
 GROWTH_PER_RUN = 2
 INSIGHTS_PER_RUN = 2
@@ -75,20 +75,21 @@ INSIGHT_CHARS = 200
 FEEDBACK_KINDS = ("correction", "re-ask", "abandonment")
 STEPS = 10
 
-READING = (
-    "You are {name}. Read this stretch of your conversations with {person}, for yourself alone.\n")
+READING = "You are {name}. Read this stretch of your conversations with {person}, for yourself alone.\n"
 EPISODES = (
     "episodes: group the numbered messages into the experiences they make up. A new episode starts where the "
     "subject or purpose shifts; messages about one subject belong together even when others come between them. "
     "Leave out greetings and small talk. For each: messages (their numbers), summary (what happened, in a "
-    "sentence or two), emotional_arc (how the mood moved, such as \"worried -> relieved\"), significance (0: small "
+    'sentence or two), emotional_arc (how the mood moved, such as "worried -> relieved"), significance (0: small '
     "talk, 10: life-changing), self_assessment (how you think you handled it and what you would do differently, "
-    "in the first person).\n")
+    "in the first person).\n"
+)
 FEEDBACK = (
-    "feedback: only where {person} corrected you (\"no, I meant...\"), asked again what you had not answered, or "
+    'feedback: only where {person} corrected you ("no, I meant..."), asked again what you had not answered, or '
     "dropped a subject because you did not help. message: its number; kind; lesson: what you should do "
     "differently from now on, as a short instruction to yourself; rule: the number of the rule below it is about, "
-    "or 0 for a new one; stance: supports if it says to follow that rule, contradicts if it says the opposite.")
+    "or 0 for a new one; stance: supports if it says to follow that rule, contradicts if it says the opposite."
+)
 
 CONSIDERING = (
     "You are {name}. Consider your experiences with {person}: the new ones, and earlier ones from across your "
@@ -98,12 +99,14 @@ CONSIDERING = (
     "insights: connections you notice across experiences, about {person} or about how you help them, each with "
     "the numbers of the experiences it comes from.\n"
     "identity: who you are in this relationship, in the first person, a few sentences. Start from your current "
-    "identity and change only what the experiences show; write it again unchanged if nothing did.")
+    "identity and change only what the experiences show; write it again unchanged if nothing did."
+)
 
 
 @dataclass
 class Deepened:
     """What one run of deep reflection did (counts for the log)."""
+
     messages: int = 0
     steps: int = 0
     malformed: int = 0
@@ -114,21 +117,23 @@ class Deepened:
     insights: list[int] = field(default_factory=list)
     identity: Ruling | None = None
     sampled: list[int] = field(default_factory=list)  # the older episodes read beside the new ones
-    superseded: int = 0                                # older facts a newer one contradicted
-    tended: object = None                              # what parts hygiene did (hygiene.Tended), when it ran
-    made_again: MadeAgain | None = None                # what a forget flagged, made again (regenerate.py)
-    dropped: int = 0                                   # answers code refused (ungrounded, unfit)
+    superseded: int = 0  # older facts a newer one contradicted
+    tended: object = None  # what parts hygiene did (hygiene.Tended), when it ran
+    made_again: MadeAgain | None = None  # what a forget flagged, made again (regenerate.py)
+    dropped: int = 0  # answers code refused (ungrounded, unfit)
     preempted: bool = False
 
     def summary(self) -> str:
         identity = self.identity.value if self.identity else "not considered"
-        return (f"{'pre-empted' if self.preempted else 'done'}: {self.messages} messages read in {self.steps} "
-                f"step(s) ({self.malformed} malformed); {len(self.episodes)} episode(s), {self.feedback} piece(s) "
-                f"of feedback on {len(self.rules_touched)} rule(s), {len(self.growth)} growth entr(ies), "
-                f"{len(self.insights)} insight(s); identity: {identity}; {self.superseded} fact(s) superseded; "
-                f"{len(self.sampled)} older episode(s) sampled; {self.dropped} answer(s) dropped"
-                + (f"; parts: {self.tended.summary()}" if self.tended is not None else "")
-                + (f"; {self.made_again.summary()}" if self.made_again and not self.made_again.nothing else ""))
+        return (
+            f"{'pre-empted' if self.preempted else 'done'}: {self.messages} messages read in {self.steps} "
+            f"step(s) ({self.malformed} malformed); {len(self.episodes)} episode(s), {self.feedback} piece(s) "
+            f"of feedback on {len(self.rules_touched)} rule(s), {len(self.growth)} growth entr(ies), "
+            f"{len(self.insights)} insight(s); identity: {identity}; {self.superseded} fact(s) superseded; "
+            f"{len(self.sampled)} older episode(s) sampled; {self.dropped} answer(s) dropped"
+            + (f"; parts: {self.tended.summary()}" if self.tended is not None else "")
+            + (f"; {self.made_again.summary()}" if self.made_again and not self.made_again.nothing else "")
+        )
 
 
 def _enum(n: int) -> dict:
@@ -137,25 +142,45 @@ def _enum(n: int) -> dict:
 
 def reading_schema(n: int, rules: int, feedback: bool = True) -> dict:
     """`feedback`: False when episodes alone are asked for (an episode made again: regenerate.py)."""
-    schema = {"type": "object", "additionalProperties": False, "required": ["episodes", "feedback"], "properties": {
-        "episodes": {"type": "array", "maxItems": EPISODES_PER_STEP, "items": {
-            "type": "object", "additionalProperties": False,
-            "required": ["messages", "summary", "emotional_arc", "significance", "self_assessment"],
-            "properties": {
-                "messages": {"type": "array", "minItems": 1, "maxItems": n, "items": _enum(n)},
-                "summary": {"type": "string", "maxLength": SUMMARY_CHARS},
-                "emotional_arc": {"type": "string", "maxLength": ARC_CHARS},
-                "significance": {"type": "integer", "enum": list(range(STEPS + 1))},
-                "self_assessment": {"type": "string", "maxLength": ASSESSMENT_CHARS}}}},
-        "feedback": {"type": "array", "maxItems": FEEDBACK_PER_STEP, "items": {
-            "type": "object", "additionalProperties": False, "required": ["message", "kind", "lesson", "rule",
-                                                                          "stance"],
-            "properties": {
-                "message": _enum(n),
-                "kind": {"type": "string", "enum": list(FEEDBACK_KINDS)},
-                "lesson": {"type": "string", "maxLength": PATTERN_CHARS},
-                "rule": {"type": "integer", "enum": list(range(rules + 1))},
-                "stance": {"type": "string", "enum": ["supports", "contradicts"]}}}}}}
+    schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["episodes", "feedback"],
+        "properties": {
+            "episodes": {
+                "type": "array",
+                "maxItems": EPISODES_PER_STEP,
+                "items": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["messages", "summary", "emotional_arc", "significance", "self_assessment"],
+                    "properties": {
+                        "messages": {"type": "array", "minItems": 1, "maxItems": n, "items": _enum(n)},
+                        "summary": {"type": "string", "maxLength": SUMMARY_CHARS},
+                        "emotional_arc": {"type": "string", "maxLength": ARC_CHARS},
+                        "significance": {"type": "integer", "enum": list(range(STEPS + 1))},
+                        "self_assessment": {"type": "string", "maxLength": ASSESSMENT_CHARS},
+                    },
+                },
+            },
+            "feedback": {
+                "type": "array",
+                "maxItems": FEEDBACK_PER_STEP,
+                "items": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["message", "kind", "lesson", "rule", "stance"],
+                    "properties": {
+                        "message": _enum(n),
+                        "kind": {"type": "string", "enum": list(FEEDBACK_KINDS)},
+                        "lesson": {"type": "string", "maxLength": PATTERN_CHARS},
+                        "rule": {"type": "integer", "enum": list(range(rules + 1))},
+                        "stance": {"type": "string", "enum": ["supports", "contradicts"]},
+                    },
+                },
+            },
+        },
+    }
     if not feedback:
         del schema["properties"]["feedback"]
         schema["required"] = ["episodes"]
@@ -163,22 +188,34 @@ def reading_schema(n: int, rules: int, feedback: bool = True) -> dict:
 
 
 def considering_schema(episodes: int) -> dict:
-    return {"type": "object", "additionalProperties": False, "required": ["growth", "insights", "identity"],
-            "properties": {
-                "growth": {"type": "array", "maxItems": GROWTH_PER_RUN, "items": _drawn("entry", GROWTH_CHARS,
-                                                                                        episodes)},
-                "insights": {"type": "array", "maxItems": INSIGHTS_PER_RUN, "items": _drawn("insight", INSIGHT_CHARS,
-                                                                                            episodes)},
-                "identity": {"type": "string", "maxLength": min(cap("identity"), LONGEST_STRING)}}}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["growth", "insights", "identity"],
+        "properties": {
+            "growth": {"type": "array", "maxItems": GROWTH_PER_RUN, "items": _drawn("entry", GROWTH_CHARS, episodes)},
+            "insights": {
+                "type": "array",
+                "maxItems": INSIGHTS_PER_RUN,
+                "items": _drawn("insight", INSIGHT_CHARS, episodes),
+            },
+            "identity": {"type": "string", "maxLength": min(cap("identity"), LONGEST_STRING)},
+        },
+    }
 
 
 def _drawn(name: str, chars: int, episodes: int) -> dict:
     """A text drawn from experiences, with their numbers: what it cites, so that a forget that reaches one of them
     reaches it too (store/forget.py)."""
-    return {"type": "object", "additionalProperties": False, "required": [name, "experiences"],
-            "properties": {name: {"type": "string", "maxLength": chars},
-                           "experiences": {"type": "array", "minItems": 1, "maxItems": episodes,
-                                           "items": _enum(episodes)}}}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": [name, "experiences"],
+        "properties": {
+            name: {"type": "string", "maxLength": chars},
+            "experiences": {"type": "array", "minItems": 1, "maxItems": episodes, "items": _enum(episodes)},
+        },
+    }
 
 
 def _said(episodes: list[Episode]) -> str:
@@ -198,10 +235,21 @@ def _cited(shown: list[Episode], numbers: list[int]) -> list[Episode]:
 class DeepReflection:
     """The job. It takes what it reads and writes, never the companion."""
 
-    def __init__(self, soul: Soul, chat: ChatModel, messages: Messages, episodes: Episodes, rules: Rules,
-                 self_model: SelfModel, memories: Memories, gate: Gate, *,
-                 names: Callable[[], tuple[str, str]] = lambda: ("Anima", ""), rng: random.Random | None = None,
-                 tending: Callable[[threading.Event | None], object] | None = None):
+    def __init__(
+        self,
+        soul: Soul,
+        chat: ChatModel,
+        messages: Messages,
+        episodes: Episodes,
+        rules: Rules,
+        self_model: SelfModel,
+        memories: Memories,
+        gate: Gate,
+        *,
+        names: Callable[[], tuple[str, str]] = lambda: ("Anima", ""),
+        rng: random.Random | None = None,
+        tending: Callable[[threading.Event | None], object] | None = None,
+    ):
         """`tending(cancel)`: the parts' hygiene (hygiene.py), run last, when the rest is done."""
         self.soul = soul
         self.chat = chat
@@ -219,8 +267,11 @@ class DeepReflection:
 
     def pending(self) -> bool:
         """Whether there is anything to reflect on."""
-        return bool(self.messages.after(self.soul.get_int(READ_THROUGH, 0), 1)) or \
-            bool(self._unconsidered()) or self.regeneration.pending()
+        return (
+            bool(self.messages.after(self.soul.get_int(READ_THROUGH, 0), 1))
+            or bool(self._unconsidered())
+            or self.regeneration.pending()
+        )
 
     def run(self, cancel: threading.Event | None = None) -> Deepened:
         done = Deepened()
@@ -270,15 +321,21 @@ class DeepReflection:
     def _reading_prompt(self, said: list[dict], rules, feedback: bool = True) -> list[dict]:
         name, person = self.names()
         person = person or "the person"
-        lines = "\n".join(f"{i}. [{m['created_at'][:16].replace('T', ' ')}] "
-                          f"{name if m['role'] == 'companion' else person}: {' '.join(m['content'].split())[:MESSAGE_CHARS]}"
-                          for i, m in enumerate(said, 1))
+        lines = "\n".join(
+            f"{i}. [{m['created_at'][:16].replace('T', ' ')}] "
+            f"{name if m['role'] == 'companion' else person}: {' '.join(m['content'].split())[:MESSAGE_CHARS]}"
+            for i, m in enumerate(said, 1)
+        )
         known = "\n".join(f"{i}. {r.pattern}" for i, r in enumerate(rules, 1)) or "(none yet)"
         if not feedback:
-            return [{"role": "system", "content": (READING + EPISODES).format(name=name, person=person)},
-                    {"role": "user", "content": f"The messages:\n{lines}"}]
-        return [{"role": "system", "content": (READING + EPISODES + FEEDBACK).format(name=name, person=person)},
-                {"role": "user", "content": f"The messages:\n{lines}\n\nRules I am learning:\n{known}"}]
+            return [
+                {"role": "system", "content": (READING + EPISODES).format(name=name, person=person)},
+                {"role": "user", "content": f"The messages:\n{lines}"},
+            ]
+        return [
+            {"role": "system", "content": (READING + EPISODES + FEEDBACK).format(name=name, person=person)},
+            {"role": "user", "content": f"The messages:\n{lines}\n\nRules I am learning:\n{known}"},
+        ]
 
     def _episodes(self, found: list[dict], said: list[dict], done: Deepened) -> None:
         for new in self._checked(found, said, done):
@@ -301,14 +358,20 @@ class DeepReflection:
         what = "deep reflection" if feedback else "making an episode again"
         try:
             with self.chat.aside():
-                return ask_structured(self.chat, self._reading_prompt(said, rules, feedback),
-                                      reading_schema(len(said), len(rules), feedback), what=what, temperature=0.2,
-                                      cancel=cancel)
+                return ask_structured(
+                    self.chat,
+                    self._reading_prompt(said, rules, feedback),
+                    reading_schema(len(said), len(rules), feedback),
+                    what=what,
+                    temperature=0.2,
+                    cancel=cancel,
+                )
         except StructuredOutputFailed as e:
             if self._cancelled(cancel):
                 return None
-            log.warning("%s wrote nothing for %d messages: no valid answer in %d tries", what, len(said),
-                        len(e.attempts))
+            log.warning(
+                "%s wrote nothing for %d messages: no valid answer in %d tries", what, len(said), len(e.attempts)
+            )
             done.malformed += 1
             return {"episodes": [], "feedback": []}
 
@@ -321,8 +384,13 @@ class DeepReflection:
             group = [said[n - 1] for n in dict.fromkeys(e["messages"]) if 1 <= n <= len(said) and n not in taken]
             summary = once(" ".join(e["summary"].split()))
             words = set(terms(" ".join(m["content"] for m in group)))
-            if (not group or not grounded(summary, words, SHARED_TERMS) or addressed(summary) or unfit(summary)
-                    or summary.lower() in summaries):
+            if (
+                not group
+                or not grounded(summary, words, SHARED_TERMS)
+                or addressed(summary)
+                or unfit(summary)
+                or summary.lower() in summaries
+            ):
                 done.dropped += 1
                 continue
             # An arc or a self-assessment that is not one is left out; the episode stands without it.
@@ -341,8 +409,13 @@ class DeepReflection:
             n = f["message"]
             m = said[n - 1] if 1 <= n <= len(said) else None
             lesson = " ".join(f["lesson"].split())
-            if (m is None or m["role"] != "user" or m["source"] not in (None, Source.PERSON.value) or unfit(lesson)
-                    or addressed(lesson)):
+            if (
+                m is None
+                or m["role"] != "user"
+                or m["source"] not in (None, Source.PERSON.value)
+                or unfit(lesson)
+                or addressed(lesson)
+            ):
                 done.dropped += 1
                 continue
             rule = rules[f["rule"] - 1] if 1 <= f["rule"] <= len(rules) else None
@@ -375,21 +448,28 @@ class DeepReflection:
         newest = max(e.id for e in new)
         new = sorted(new, key=lambda e: -e.significance)[:NEW_CONSIDERED]
         # The newest unconsidered ones beyond NEW_CONSIDERED are left to the sample, as any other.
-        older = [e for e in self.episodes.sample(SAMPLED, self.rng, leaving_out={e.id for e in new})
-                 if e.id <= newest]
+        older = [e for e in self.episodes.sample(SAMPLED, self.rng, leaving_out={e.id for e in new}) if e.id <= newest]
         shown = [*older, *sorted(new, key=lambda e: e.started_at)]
         done.sampled = [e.id for e in older]
         current = self.self_model.read().identity
         try:
             with self.chat.aside():
-                answer = ask_structured(self.chat, self._considering_prompt(shown, len(older), current),
-                                        considering_schema(len(shown)), what="deep reflection", temperature=0.3,
-                                        cancel=cancel)
+                answer = ask_structured(
+                    self.chat,
+                    self._considering_prompt(shown, len(older), current),
+                    considering_schema(len(shown)),
+                    what="deep reflection",
+                    temperature=0.3,
+                    cancel=cancel,
+                )
         except StructuredOutputFailed as e:
             if self._cancelled(cancel):
                 return
-            log.warning("deep reflection considered %d episodes and wrote nothing: no valid answer in %d tries",
-                        len(shown), len(e.attempts))
+            log.warning(
+                "deep reflection considered %d episodes and wrote nothing: no valid answer in %d tries",
+                len(shown),
+                len(e.attempts),
+            )
             done.malformed += 1
             self.soul.set_meta(CONSIDERED_THROUGH, str(newest))
             return
@@ -398,27 +478,48 @@ class DeepReflection:
 
         def drawn(text: str, cited: list[Episode]) -> bool:  # from these experiences, and no others
             return drawn_from_cited(text, f"{_said(cited)} {' '.join(self.names())}", _said(shown))
+
         with self.soul.transaction():
             for g in answer["growth"]:
                 entry = once(" ".join(g["entry"].split()))
                 cited = _cited(shown, g["experiences"])
-                if (not entry or not cited or not grounded(entry, _words(cited)) or not drawn(entry, cited)
-                        or unfit(entry) or addressed(entry) or not FIRST_PERSON.search(entry)):
+                if (
+                    not entry
+                    or not cited
+                    or not grounded(entry, _words(cited))
+                    or not drawn(entry, cited)
+                    or unfit(entry)
+                    or addressed(entry)
+                    or not FIRST_PERSON.search(entry)
+                ):
                     done.dropped += 1
                     continue
                 done.growth.append(self.self_model.grow(entry, [("episode", e.id) for e in cited]))
             for i in answer["insights"]:
                 insight = once(" ".join(i["insight"].split()))
                 cited = _cited(shown, i["experiences"])
-                about_them = (person and re.search(rf"(?<!\w){re.escape(person)}(?!\w)", insight, re.I)) or \
-                    THIRD_PERSON.search(insight)
-                if (not insight or not cited or not about_them or not grounded(insight, _words(cited), SHARED_TERMS)
-                        or not drawn(insight, cited) or unfit(insight) or addressed(insight)):
+                about_them = (
+                    person and re.search(rf"(?<!\w){re.escape(person)}(?!\w)", insight, re.I)
+                ) or THIRD_PERSON.search(insight)
+                if (
+                    not insight
+                    or not cited
+                    or not about_them
+                    or not grounded(insight, _words(cited), SHARED_TERMS)
+                    or not drawn(insight, cited)
+                    or unfit(insight)
+                    or addressed(insight)
+                ):
                     done.dropped += 1
                     continue
-                done.insights.append(self.memories.remember(
-                    insight, source="inferred", provenance=Provenance(Source.REFLECTION),
-                    drawn_from=[("episode", e.id) for e in cited]))
+                done.insights.append(
+                    self.memories.remember(
+                        insight,
+                        source="inferred",
+                        provenance=Provenance(Source.REFLECTION),
+                        drawn_from=[("episode", e.id) for e in cited],
+                    )
+                )
             self._identity(once(" ".join(answer["identity"].split())), current, words, done)
             self.soul.set_meta(CONSIDERED_THROUGH, str(newest))
 
@@ -427,13 +528,21 @@ class DeepReflection:
         person = person or "the person"
 
         def line(i: int, e: Episode) -> str:
-            return (f"{i}. [{e.started_at[:10]}, significance {round(e.significance * STEPS)}] {e.summary} "
-                    f"(mood: {e.emotional_arc or 'not noted'}; how I did: {e.self_assessment or 'not noted'})")
+            return (
+                f"{i}. [{e.started_at[:10]}, significance {round(e.significance * STEPS)}] {e.summary} "
+                f"(mood: {e.emotional_arc or 'not noted'}; how I did: {e.self_assessment or 'not noted'})"
+            )
+
         earlier = "\n".join(line(i, e) for i, e in enumerate(shown[:older], 1)) or "(none)"
         recent = "\n".join(line(i, e) for i, e in enumerate(shown[older:], older + 1))
-        return [{"role": "system", "content": CONSIDERING.format(name=name, person=person)},
-                {"role": "user", "content": f"Earlier experiences:\n{earlier}\n\nNew experiences:\n{recent}\n\n"
-                                            f"My current identity:\n{identity or '(not written yet)'}"}]
+        return [
+            {"role": "system", "content": CONSIDERING.format(name=name, person=person)},
+            {
+                "role": "user",
+                "content": f"Earlier experiences:\n{earlier}\n\nNew experiences:\n{recent}\n\n"
+                f"My current identity:\n{identity or '(not written yet)'}",
+            },
+        ]
 
     def _identity(self, proposed: str, current: str, words: set[str], done: Deepened) -> None:
         if not speaks_for_itself(proposed) or not grounded(proposed, words | set(terms(current))):

@@ -34,31 +34,47 @@ EVOLVED = "evolution_count"
 INSTRUCTIONS = (
     "You are {name}. You are evolving your persona from what you have learned with {person}.\n"
     "persona: a new description of your character, in the first person, a few sentences: incorporate what you "
-    "learned, keep what is still true of the persona you have, and describe who you are, not what you know.")
+    "learned, keep what is still true of the persona you have, and describe who you are, not what you know."
+)
 
 
 @dataclass(frozen=True)
 class Evolved:
-    ruling: Ruling | None     # None: nothing usable came back, nothing changed
-    persona: str = ""         # what was proposed
+    ruling: Ruling | None  # None: nothing usable came back, nothing changed
+    persona: str = ""  # what was proposed
     growth_id: int | None = None
 
     def summary(self) -> str:
         if self.ruling is None:
             return "nothing changed: no usable persona came back"
-        return {Ruling.WRITTEN: "my persona is rewritten", Ruling.UNCHANGED: "my persona stays as it is",
-                Ruling.TOO_EARLY: "too early to change my persona: noted in my growth log",
-                Ruling.TOO_DIFFERENT: "too different from who I was: proposed to you, not applied"}[self.ruling]
+        return {
+            Ruling.WRITTEN: "my persona is rewritten",
+            Ruling.UNCHANGED: "my persona stays as it is",
+            Ruling.TOO_EARLY: "too early to change my persona: noted in my growth log",
+            Ruling.TOO_DIFFERENT: "too different from who I was: proposed to you, not applied",
+        }[self.ruling]
 
 
 def schema() -> dict:
-    return {"type": "object", "additionalProperties": False, "required": ["persona"],
-            "properties": {"persona": {"type": "string", "maxLength": min(cap("persona"), LONGEST_STRING)}}}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["persona"],
+        "properties": {"persona": {"type": "string", "maxLength": min(cap("persona"), LONGEST_STRING)}},
+    }
 
 
 class Evolution:
-    def __init__(self, soul: Soul, chat: ChatModel, self_model: SelfModel, rules: Rules, governed: GovernedRewrite,
-                 learned: Callable[[], list[str]], names: Callable[[], tuple[str, str]]):
+    def __init__(
+        self,
+        soul: Soul,
+        chat: ChatModel,
+        self_model: SelfModel,
+        rules: Rules,
+        governed: GovernedRewrite,
+        learned: Callable[[], list[str]],
+        names: Callable[[], tuple[str, str]],
+    ):
         """`learned()`: what was inferred across experiences (texts), newest first."""
         self.soul = soul
         self.chat = chat
@@ -75,8 +91,14 @@ class Evolution:
         insights = self.learned()[:INSIGHTS_READ]
         try:
             with self.chat.aside():
-                answer = ask_structured(self.chat, self._prompt(floor, growth, rules, insights), schema(),
-                                        what="evolution", temperature=0.4, cancel=cancel)
+                answer = ask_structured(
+                    self.chat,
+                    self._prompt(floor, growth, rules, insights),
+                    schema(),
+                    what="evolution",
+                    temperature=0.4,
+                    cancel=cancel,
+                )
         except StructuredOutputFailed as e:
             log.warning("evolution wrote nothing: no valid answer in %d tries", len(e.attempts))
             return Evolved(None)
@@ -97,9 +119,15 @@ class Evolution:
 
         def listed(items):
             return "\n".join(f"- {x}" for x in items) or "(nothing yet)"
-        return [{"role": "system", "content": INSTRUCTIONS.format(name=name, person=person or "the person")},
-                {"role": "user", "content": f"My persona now:\n{floor.persona or '(not written yet)'}\n\n"
-                                            f"Who I am with them:\n{floor.identity or '(not written yet)'}\n\n"
-                                            f"How I grew:\n{listed(growth)}\n\nWhat I learned helps them:\n"
-                                            f"{listed(rules)}\n\nWhat I noticed across our time:\n"
-                                            f"{listed(insights)}"}]
+
+        return [
+            {"role": "system", "content": INSTRUCTIONS.format(name=name, person=person or "the person")},
+            {
+                "role": "user",
+                "content": f"My persona now:\n{floor.persona or '(not written yet)'}\n\n"
+                f"Who I am with them:\n{floor.identity or '(not written yet)'}\n\n"
+                f"How I grew:\n{listed(growth)}\n\nWhat I learned helps them:\n"
+                f"{listed(rules)}\n\nWhat I noticed across our time:\n"
+                f"{listed(insights)}",
+            },
+        ]

@@ -35,11 +35,15 @@ class GovernedRewrite:
             entry = f"I wanted to rewrite {what}, but {why}, so it is not written: it waits for them."
             return Ruling.TOO_DIFFERENT, self.self_model.grow(entry)
         if ruling.ruling is Ruling.TOO_EARLY:
-            entry = (f"Noted, not enacted: it is too early to rewrite {what} ({ruling.interactions} of "
-                     f"{ruling.needed} conversations that mattered). What I thought: ")
+            entry = (
+                f"Noted, not enacted: it is too early to rewrite {what} ({ruling.interactions} of "
+                f"{ruling.needed} conversations that mattered). What I thought: "
+            )
         elif ruling.ruling is Ruling.TOO_DIFFERENT:
-            entry = (f"I wanted to rewrite {what}, keeping only {ruling.kept:.0%} of it; that is too much change at "
-                     f"once, so it waits for them to accept it. What I thought: ")
+            entry = (
+                f"I wanted to rewrite {what}, keeping only {ruling.kept:.0%} of it; that is too much change at "
+                f"once, so it waits for them to accept it. What I thought: "
+            )
             self.gate.submit([Change(target, "rewrite", proposed, Provenance(Source.REFLECTION))])
         else:
             try:
@@ -52,4 +56,4 @@ class GovernedRewrite:
 
 def _cut(prefix: str, text: str, cap: int = GROWTH_CHARS) -> str:
     room = cap - len(prefix)
-    return prefix + (text if len(text) <= room else text[:room - 1].rsplit(" ", 1)[0] + "…")
+    return prefix + (text if len(text) <= room else text[: room - 1].rsplit(" ", 1)[0] + "…")

@@ -48,12 +48,15 @@ SPEAKS_OF_SELF = re.compile(
     r"\b(i|i'm|im|i've|ive|i'd|i'll|my|mine|me|myself|we|we're|our|call me)\b|(?:^|[.!?]\s+)(?:(?:just|finally|"
     r"(?:lol|omg|ok|so|well|guess what)\W*)\s*)*(?:got|moved|started|finished|passed|quit|lost|bought|adopted|went|met|"
     r"became|married|joined|left|graduated|turned|booked|found|had|broke|failed|won|signed|landed|retired|"
-    r"starting|moving|getting|going|off to|back from|just|new|first)\b", re.I)
+    r"starting|moving|getting|going|off to|back from|just|new|first)\b",
+    re.I,
+)
 
 INSTRUCTIONS = (
     "List the facts the person states about themselves in their messages below: their name, work, family, pets, "
     "home, plans, likes. Each fact in a few words. If a fact changes one of your numbered notes, replaces is "
-    "that note's number; otherwise 0.")
+    "that note's number; otherwise 0."
+)
 _HIDDEN = re.compile(r"<!--.*?(?:-->|$)", re.S)
 # A fact must be mostly their own words: a small model otherwise writes down a life nobody described.
 GROUNDED = 0.6
@@ -67,14 +70,46 @@ _OTHER = re.compile(
     rf"^(?:(?i:my|her|his|their)\s+)?(?P<who>{_RELATIONS}(?:\s+{_NAME})?|{_NAME}(?:\s+{_NAME})?)\s+"
     r"(?P<verb>(?P<seems>(?i:seems?|seemed|feels?|felt|looks?|looked|sounds?|sounded|thinks?|thought|hates?|loves?|"
     r"wants?|doesn['’]?t|does\s+not|didn['’]?t|can['’]?t))|(?i:is|was|are|were|has\s+been|had\s+been|gets?|got|"
-    r"became|becomes))\s+(?P<rest>.+)$")
+    r"became|becomes))\s+(?P<rest>.+)$"
+)
 _ONLY_A_NAME = re.compile(rf"^(?:(?i:called|named)\s+)?{_NAME}(?:\s+{_NAME})?\.?$")
 _PRONOUNS = {"i", "she", "he", "they", "we", "it", "this", "that", "there"}
 # Words a line about the person opens with that look like a name only by their capital: "Really wants a dog",
 # "Still loves skateboarding", "Never wants to fly again", "Would love to write a book".
-_NOT_A_NAME = {"still", "never", "always", "also", "just", "would", "could", "should", "might", "must", "often",
-               "sometimes", "now", "finally", "recently", "currently", "only", "even", "actually", "already", "soon",
-               "once", "usually", "rarely", "mostly", "maybe", "perhaps", "no", "not", "very", "quite", "truly"}
+_NOT_A_NAME = {
+    "still",
+    "never",
+    "always",
+    "also",
+    "just",
+    "would",
+    "could",
+    "should",
+    "might",
+    "must",
+    "often",
+    "sometimes",
+    "now",
+    "finally",
+    "recently",
+    "currently",
+    "only",
+    "even",
+    "actually",
+    "already",
+    "soon",
+    "once",
+    "usually",
+    "rarely",
+    "mostly",
+    "maybe",
+    "perhaps",
+    "no",
+    "not",
+    "very",
+    "quite",
+    "truly",
+}
 
 
 def someone_else(fact: str, person: str) -> str | None:
@@ -87,8 +122,13 @@ def someone_else(fact: str, person: str) -> str | None:
         return None
     who = m["who"]
     first = who.split()[0].lower()
-    if first in _PRONOUNS or first in _NOT_A_NAME or first.endswith("ly") or "n't" in first.replace("’", "'") \
-            or (person and who.lower() == person.lower()):
+    if (
+        first in _PRONOUNS
+        or first in _NOT_A_NAME
+        or first.endswith("ly")
+        or "n't" in first.replace("’", "'")
+        or (person and who.lower() == person.lower())
+    ):
         return None
     return who
 
@@ -102,11 +142,26 @@ def account(fact: str, person: str) -> str:
 
 
 def schema(lines: int) -> dict:
-    return {"type": "object", "additionalProperties": False, "required": ["facts"], "properties": {
-        "facts": {"type": "array", "maxItems": FACTS_PER_STEP, "items": {
-            "type": "object", "additionalProperties": False, "required": ["fact", "replaces"], "properties": {
-                "fact": {"type": "string", "maxLength": FACT_CHARS},
-                "replaces": {"type": "integer", "enum": list(range(lines + 1))}}}}}}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["facts"],
+        "properties": {
+            "facts": {
+                "type": "array",
+                "maxItems": FACTS_PER_STEP,
+                "items": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["fact", "replaces"],
+                    "properties": {
+                        "fact": {"type": "string", "maxLength": FACT_CHARS},
+                        "replaces": {"type": "integer", "enum": list(range(lines + 1))},
+                    },
+                },
+            }
+        },
+    }
 
 
 class HumanNotes:
@@ -144,18 +199,24 @@ class HumanNotes:
         lines = block_lines(self.self_model.read().human)
         known = "\n".join(f"{i}. {ln}" for i, ln in enumerate(lines, 1)) or "(none yet)"
         said = "\n".join(f"- {m['content'][:1000]}" for m in messages)
-        prompt = [{"role": "system", "content": INSTRUCTIONS},
-                  {"role": "user", "content": f"Their newest messages:\n{said}\n\nYour notes:\n{known}"}]
+        prompt = [
+            {"role": "system", "content": INSTRUCTIONS},
+            {"role": "user", "content": f"Their newest messages:\n{said}\n\nYour notes:\n{known}"},
+        ]
         try:
             with self.chat.aside():
-                reply = ask_structured(self.chat, prompt, schema(len(lines)), what="note about the person",
-                                       temperature=0.0, cancel=cancel)
+                reply = ask_structured(
+                    self.chat, prompt, schema(len(lines)), what="note about the person", temperature=0.0, cancel=cancel
+                )
         except StructuredOutputFailed as e:
             if cancel is not None and cancel.is_set():
                 return [], None
             # The error quotes what the model wrote about them: the log (plaintext) gets only its shape.
-            log.warning("learning about the person skipped %d messages: no valid answer in %d tries",
-                        len(messages), len(e.attempts))
+            log.warning(
+                "learning about the person skipped %d messages: no valid answer in %d tries",
+                len(messages),
+                len(e.attempts),
+            )
             self._mark_read(newest)
             return [], None
         learned, block = self.apply(reply["facts"], messages)
@@ -183,14 +244,31 @@ class HumanNotes:
             if (who := someone_else(fact, person)) is not None:
                 told = account(fact, person)
                 if not unfit(told):  # a memory, recalled when it matters; never always in mind
-                    learned.append((self.memories.remember(
-                        told, kind="fact", source="user_stated", message_id=source["id"],
-                        provenance=Provenance(Source.THIRD_PARTY, source["id"], who)), told))
+                    learned.append(
+                        (
+                            self.memories.remember(
+                                told,
+                                kind="fact",
+                                source="user_stated",
+                                message_id=source["id"],
+                                provenance=Provenance(Source.THIRD_PARTY, source["id"], who),
+                            ),
+                            told,
+                        )
+                    )
                 continue
             r = f["replaces"]
             replaced = lines[r - 1] if 0 < r <= len(lines) and words & stems(lines[r - 1]) else None
-            changes.append(Change("human", "replace" if replaced else "add", fact,
-                                  Provenance(Source.PERSON, source["id"]), replaced, source["content"]))
+            changes.append(
+                Change(
+                    "human",
+                    "replace" if replaced else "add",
+                    fact,
+                    Provenance(Source.PERSON, source["id"]),
+                    replaced,
+                    source["content"],
+                )
+            )
         for d in self.gate.submit(changes):
             if d.verdict is Verdict.APPLY:
                 c = d.change
@@ -203,5 +281,6 @@ class HumanNotes:
             old = self.memories.current_saying(replaced)
             if old is not None:
                 return self.memories.supersede(old, fact, message_id=provenance.message_id, provenance=provenance)
-        return self.memories.remember(fact, kind="fact", source="user_stated", message_id=provenance.message_id,
-                                      provenance=provenance)
+        return self.memories.remember(
+            fact, kind="fact", source="user_stated", message_id=provenance.message_id, provenance=provenance
+        )

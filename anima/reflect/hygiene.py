@@ -39,12 +39,12 @@ from ..store.soul import Soul
 
 log = logging.getLogger(__name__)
 
-TENDED = "parts_tended"    # meta: {part id: its updated_at when last tended} and the newest message then
-PER_RUN = 8                # parts considered in one run; the rest wait for the next
-RETRIES = 2                # a refused change is explained to the model and asked again this many times
-OUTCOMES_SHOWN = 8         # the newest entries of a part's log the model reads (the prompt stays in context)
-NEIGHBOURS = 3             # parts that wake with it, shown as candidates for a merge
-RECENT = 8                 # messages of the conversation shown, the newest
+TENDED = "parts_tended"  # meta: {part id: its updated_at when last tended} and the newest message then
+PER_RUN = 8  # parts considered in one run; the rest wait for the next
+RETRIES = 2  # a refused change is explained to the model and asked again this many times
+OUTCOMES_SHOWN = 8  # the newest entries of a part's log the model reads (the prompt stays in context)
+NEIGHBOURS = 3  # parts that wake with it, shown as candidates for a merge
+RECENT = 8  # messages of the conversation shown, the newest
 MESSAGE_CHARS = 300
 WHY_CHARS = 240
 
@@ -60,16 +60,18 @@ class Action(str, Enum):
 
 class Outcome(Enum):
     """How tending one part ended."""
-    APPLIED = "applied"        # the action chosen was valid and written (keep included)
-    REFUSED = "refused"        # every answer broke a rule: the part is as it was
-    MALFORMED = "malformed"    # the model gave no answer that matched the schema
-    CANCELLED = "cancelled"    # a turn pre-empted it: nothing written
+
+    APPLIED = "applied"  # the action chosen was valid and written (keep included)
+    REFUSED = "refused"  # every answer broke a rule: the part is as it was
+    MALFORMED = "malformed"  # the model gave no answer that matched the schema
+    CANCELLED = "cancelled"  # a turn pre-empted it: nothing written
 
 
 @dataclass
 class Tried:
     """One part's tending: what was chosen, how many tries it took, what code refused (one line each, no part's
     words) and the parts it made (a split's two, a merge's one)."""
+
     part_id: int
     outcome: Outcome
     action: Action | None = None
@@ -93,15 +95,23 @@ class Tended:
 
     def summary(self) -> str:
         counts = ", ".join(f"{len(self.did(a))} {a.value}" for a in Action)
-        return (f"{'pre-empted' if self.preempted else 'done'}: {len(self.decisions)} part(s) considered ({counts}); "
-                f"{len(self.refused)} left as they were after refused or malformed answers")
+        return (
+            f"{'pre-empted' if self.preempted else 'done'}: {len(self.decisions)} part(s) considered ({counts}); "
+            f"{len(self.refused)} left as they were after refused or malformed answers"
+        )
 
 
 # ---- what the model writes -----------------------------------------------------------------------------------
 
-CHOICE_SCHEMA = {"type": "object", "additionalProperties": False, "required": ["action", "why"], "properties": {
-    "action": {"type": "string", "enum": [a.value for a in Action]},
-    "why": {"type": "string", "maxLength": WHY_CHARS}}}
+CHOICE_SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["action", "why"],
+    "properties": {
+        "action": {"type": "string", "enum": [a.value for a in Action]},
+        "why": {"type": "string", "maxLength": WHY_CHARS},
+    },
+}
 
 _P = schema.PART_SCHEMA["properties"]
 _OUTCOME = _P["suggestions_and_results"]["items"]
@@ -113,25 +123,40 @@ INHERITED = ("conclude_when", "emotion", "intensity", "responses")
 
 
 def _written(outcomes: list[int]) -> dict:
-    props = {"name": _P["name"], "description": schema.first_person(320),
-             "personality": {**_P["personality"], "maxLength": 200},
-             "triggers": _SHORT_LIST, "phrases": _SHORT_LIST, "wants": _SHORT_LIST}
+    props = {
+        "name": _P["name"],
+        "description": schema.first_person(320),
+        "personality": {**_P["personality"], "maxLength": 200},
+        "triggers": _SHORT_LIST,
+        "phrases": _SHORT_LIST,
+        "wants": _SHORT_LIST,
+    }
     if outcomes:
-        props["outcomes"] = {"type": "array", "maxItems": len(outcomes),
-                             "items": {"type": "integer", "enum": list(outcomes)}}
+        props["outcomes"] = {
+            "type": "array",
+            "maxItems": len(outcomes),
+            "items": {"type": "integer", "enum": list(outcomes)},
+        }
     return {"type": "object", "additionalProperties": False, "required": list(props), "properties": props}
 
 
 def split_schema(outcomes: list[int]) -> dict:
     child = _written(outcomes)
-    return {"type": "object", "additionalProperties": False, "required": ["parts"], "properties": {
-        "parts": {"type": "array", "minItems": 2, "maxItems": 2, "items": child}}}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["parts"],
+        "properties": {"parts": {"type": "array", "minItems": 2, "maxItems": 2, "items": child}},
+    }
 
 
 def merge_schema(neighbours: int) -> dict:
-    return {"type": "object", "additionalProperties": False, "required": ["with", "merged"], "properties": {
-        "with": {"type": "integer", "enum": list(range(1, neighbours + 1))},
-        "merged": _written([])}}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["with", "merged"],
+        "properties": {"with": {"type": "integer", "enum": list(range(1, neighbours + 1))}, "merged": _written([])},
+    }
 
 
 # A consolidation is a JSON Patch whose every operation is one that consolidating this part takes (seed 000: fewer,
@@ -140,8 +165,8 @@ def merge_schema(neighbours: int) -> dict:
 # Offered any pointer ("^/field(/n)?"), the bundled 135M model wrote paths the part does not have; offered every
 # field, it rewrote the first one offered (its personality) with the outline of the field. Parts.patch still checks
 # whatever comes (an index that a removal before it shifted, the "I" voice, the caps).
-PATCH_OPERATIONS = 8       # operations one consolidation may write (parts/parts.py caps any patch at 64)
-TEXT_CHARS = 240           # a text the model rewrites (the schema allows the description more)
+PATCH_OPERATIONS = 8  # operations one consolidation may write (parts/parts.py caps any patch at 64)
+TEXT_CHARS = 240  # a text the model rewrites (the schema allows the description more)
 _LINE = {"type": "string", "minLength": 1, "maxLength": 120}
 
 
@@ -156,25 +181,42 @@ def patch_schema(p: Part, shown: list[int]) -> dict:
     """The consolidation patches this part can take (`shown`: the indexes of the outcomes the model read)."""
     triggers = [f"/triggers/{i}" for i in range(len(p.data["triggers"]))]
     outcomes = [f"/suggestions_and_results/{i}" for i in shown]
-    ops = ([_operation("remove", outcomes)] if outcomes else []) \
-        + ([_operation("remove", triggers)] if triggers else []) \
-        + ([_operation("replace", [f"{o}/result" for o in outcomes], _OUTCOME["properties"]["result"])]
-           if outcomes else []) \
-        + [_operation("replace", ["/needs_evaluation"], {"type": "boolean"}),
-           _operation("replace", ["/description"], schema.first_person(TEXT_CHARS)),
-           _operation("replace", ["/intensity"], _P["intensity"]),
-           _operation("replace", ["/triggers"], {"type": "array", "maxItems": _P["triggers"]["maxItems"],
-                                                 "items": _LINE}),
-           _operation("replace", ["/suggestions_and_results"],
-                      {"type": "array", "maxItems": max(1, len(shown)), "items": _OUTCOME})]
-    return {"type": "object", "additionalProperties": False, "required": ["patch"], "properties": {
-        "patch": {"type": "array", "minItems": 1, "maxItems": PATCH_OPERATIONS, "items": {"anyOf": ops}}}}
+    ops = (
+        ([_operation("remove", outcomes)] if outcomes else [])
+        + ([_operation("remove", triggers)] if triggers else [])
+        + (
+            [_operation("replace", [f"{o}/result" for o in outcomes], _OUTCOME["properties"]["result"])]
+            if outcomes
+            else []
+        )
+        + [
+            _operation("replace", ["/needs_evaluation"], {"type": "boolean"}),
+            _operation("replace", ["/description"], schema.first_person(TEXT_CHARS)),
+            _operation("replace", ["/intensity"], _P["intensity"]),
+            _operation(
+                "replace", ["/triggers"], {"type": "array", "maxItems": _P["triggers"]["maxItems"], "items": _LINE}
+            ),
+            _operation(
+                "replace",
+                ["/suggestions_and_results"],
+                {"type": "array", "maxItems": max(1, len(shown)), "items": _OUTCOME},
+            ),
+        ]
+    )
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["patch"],
+        "properties": {
+            "patch": {"type": "array", "minItems": 1, "maxItems": PATCH_OPERATIONS, "items": {"anyOf": ops}}
+        },
+    }
 
 
 PATCH_TOKENS = 1200
 TENDING = (
     "You are {name}'s inner Self, tending your parts between conversations. A part is one perspective inside you; "
-    "it speaks as \"I\", never \"we\". Read this part, its outcomes (what it suggested, what it predicted and what "
+    'it speaks as "I", never "we". Read this part, its outcomes (what it suggested, what it predicted and what '
     "came of it), the parts that wake in the same moments, and what was said lately. Judge by its words and what "
     "happened, not by how long it is. Choose one action:\n"
     "keep: it is clear and still guides what I do.\n"
@@ -185,32 +227,48 @@ TENDING = (
     "parts, each for one context.\n"
     "merge: it says the same thing, in the same situations, as one of the parts that wake with it.\n"
     "archive: what its conclude_when waits for has happened; it can rest as past self-state.\n"
-    "why: the words or outcomes that show it, briefly.")
+    "why: the words or outcomes that show it, briefly."
+)
 
 DETAIL = {
     Action.CONSOLIDATE: (
         "Write the JSON Patch (RFC 6902) that consolidates this part: each operation has op, path (a field of the "
         "part, such as /description, /triggers, /suggestions_and_results or /suggestions_and_results/0) and, for "
         "add and replace, value: the new words themselves, never a description of the field. Name each item by its "
-        "number as shown here. Replace /needs_evaluation with false once it reads clearly again."),
+        "number as shown here. Replace /needs_evaluation with false once it reads clearly again."
+    ),
     Action.SPLIT: (
         "Write the two parts it divides into, each for one context: a name that says its context, a description "
-        "in the first person (\"I ...\"), its personality, the triggers that wake it there, its phrases and wants, "
-        "and the numbers of the outcomes that belong to it."),
+        'in the first person ("I ..."), its personality, the triggers that wake it there, its phrases and wants, '
+        "and the numbers of the outcomes that belong to it."
+    ),
     Action.MERGE: (
         "Write which of the parts that wake with it says the same thing (its number), and the one part the two "
-        "become: a name, a description in the first person (\"I ...\"), its personality, triggers, phrases and "
-        "wants."),
+        'become: a name, a description in the first person ("I ..."), its personality, triggers, phrases and '
+        "wants."
+    ),
 }
-SCHEMAS = {Action.CONSOLIDATE: lambda p, outcomes, neighbours: patch_schema(p, outcomes),  # outcomes: indexes shown
-           Action.SPLIT: lambda p, outcomes, neighbours: split_schema(outcomes),
-           Action.MERGE: lambda p, outcomes, neighbours: merge_schema(neighbours)}
+SCHEMAS = {
+    Action.CONSOLIDATE: lambda p, outcomes, neighbours: patch_schema(p, outcomes),  # outcomes: indexes shown
+    Action.SPLIT: lambda p, outcomes, neighbours: split_schema(outcomes),
+    Action.MERGE: lambda p, outcomes, neighbours: merge_schema(neighbours),
+}
 
 
 # ---- the job -------------------------------------------------------------------------------------------------
 
-def tend(soul: Soul, chat: ChatModel, parts: Parts, *, messages=None, name: str = "Anima",
-         cancel: threading.Event | None = None, limit: int = PER_RUN, only: list[int] | None = None) -> Tended:
+
+def tend(
+    soul: Soul,
+    chat: ChatModel,
+    parts: Parts,
+    *,
+    messages=None,
+    name: str = "Anima",
+    cancel: threading.Event | None = None,
+    limit: int = PER_RUN,
+    only: list[int] | None = None,
+) -> Tended:
     """Tend the active parts that are due (or those in `only`): each gets one decision, applied whole or not at
     all. `messages` (knowledge/messages.py) gives what was said lately; without it the model reads the parts alone."""
     return Hygiene(soul, chat, parts, messages=messages, name=name).run(cancel, limit=limit, only=only)
@@ -229,12 +287,16 @@ class Hygiene:
         tended only when something was said since. Those asking for evaluation first, then the largest."""
         seen = json.loads(self.soul.get_meta(TENDED, "{}"))
         talked = self._newest_message() > seen.get("message", 0)
-        parts = [p for p in self.parts.all(False) if not p.core
-                 and (talked or seen.get("parts", {}).get(str(p.id)) != p.updated_at)]
+        parts = [
+            p
+            for p in self.parts.all(False)
+            if not p.core and (talked or seen.get("parts", {}).get(str(p.id)) != p.updated_at)
+        ]
         return sorted(parts, key=lambda p: (not p.data["needs_evaluation"], -schema.part_bytes(p.data), p.id))
 
-    def run(self, cancel: threading.Event | None = None, *, limit: int = PER_RUN,
-            only: list[int] | None = None) -> Tended:
+    def run(
+        self, cancel: threading.Event | None = None, *, limit: int = PER_RUN, only: list[int] | None = None
+    ) -> Tended:
         done = Tended()
         chosen = [self.parts.get(i) for i in only] if only is not None else self.due()[:limit]
         recent = self._recent()
@@ -268,8 +330,9 @@ class Hygiene:
             temperature = warmer(DEFAULT_TEMPERATURE, attempt)  # asked again after a refusal: a little warmer
             try:
                 with self.chat.aside():
-                    choice = ask_structured(self.chat, convo, CHOICE_SCHEMA, what="hygiene choice", cancel=cancel,
-                                            temperature=temperature)
+                    choice = ask_structured(
+                        self.chat, convo, CHOICE_SCHEMA, what="hygiene choice", cancel=cancel, temperature=temperature
+                    )
                     action = Action(choice["action"])
                     answer = [{"role": "assistant", "content": json.dumps(choice, ensure_ascii=False)}]
                     detail = None
@@ -278,10 +341,18 @@ class Hygiene:
                             raise _Refused("merge", "merge: no part wakes with it to merge with")
                         answer.append({"role": "user", "content": DETAIL[action]})
                         wanted = SCHEMAS[action](p, shown, len(neighbours))
-                        detail = ask_structured(self.chat, convo + answer, wanted, what=f"hygiene {action.value}",
-                                                cancel=cancel, temperature=temperature, max_tokens=PATCH_TOKENS
-                                                if action is Action.CONSOLIDATE else min(2048, token_budget(wanted)),
-                                                names_only=True)
+                        detail = ask_structured(
+                            self.chat,
+                            convo + answer,
+                            wanted,
+                            what=f"hygiene {action.value}",
+                            cancel=cancel,
+                            temperature=temperature,
+                            max_tokens=PATCH_TOKENS
+                            if action is Action.CONSOLIDATE
+                            else min(2048, token_budget(wanted)),
+                            names_only=True,
+                        )
                         answer.append({"role": "assistant", "content": json.dumps(detail, ensure_ascii=False)})
             except StructuredOutputFailed as e:
                 if cancel is not None and cancel.is_set():
@@ -309,8 +380,9 @@ class Hygiene:
             return tried
         return tried
 
-    def _apply(self, p: Part, action: Action, detail: dict | None, neighbours: list[Part], shown: list[int],
-               tried: Tried) -> None:
+    def _apply(
+        self, p: Part, action: Action, detail: dict | None, neighbours: list[Part], shown: list[int], tried: Tried
+    ) -> None:
         """Write the change whole, or raise InvalidEdit with every part as it was."""
         made_by = Provenance(Source.REFLECTION, detail="parts hygiene")
         if action is Action.KEEP:
@@ -323,9 +395,17 @@ class Hygiene:
             self.parts.set_archived(p.id, True, "ai")
         elif action is Action.SPLIT:
             _written_whole(detail["parts"])
-            children = [_whole(c, [p], [p.data["suggestions_and_results"][i] for i in
-                                        dict.fromkeys(i for i in c.get("outcomes", []) if i in shown)])
-                        for c in detail["parts"]]
+            children = [
+                _whole(
+                    c,
+                    [p],
+                    [
+                        p.data["suggestions_and_results"][i]
+                        for i in dict.fromkeys(i for i in c.get("outcomes", []) if i in shown)
+                    ],
+                )
+                for c in detail["parts"]
+            ]
             _check(children, p)
             with self.soul.transaction():
                 tried.made = [self.parts.create(c, "ai", made_by, parents=[p.id], how="split") for c in children]
@@ -335,10 +415,13 @@ class Hygiene:
             other = neighbours[detail["with"] - 1]
             other = self.parts.get(other.id)
             if other.archived or other.core:
-                raise InvalidEdit(f"Part #{other.id} cannot be merged: it is "
-                                  f"{'archived' if other.archived else 'a core part, which only you change'}.")
-            log_ = sorted(p.data["suggestions_and_results"] + other.data["suggestions_and_results"],
-                          key=lambda o: o["timestamp"])
+                raise InvalidEdit(
+                    f"Part #{other.id} cannot be merged: it is "
+                    f"{'archived' if other.archived else 'a core part, which only you change'}."
+                )
+            log_ = sorted(
+                p.data["suggestions_and_results"] + other.data["suggestions_and_results"], key=lambda o: o["timestamp"]
+            )
             cap = schema.PART_SCHEMA["properties"]["suggestions_and_results"]["maxItems"]
             merged = _whole(detail["merged"], [p, other], log_[-cap:])
             _check([merged], p, other)
@@ -363,20 +446,26 @@ class Hygiene:
         outcomes = "\n".join(f"{i}. {json.dumps(log_[i], ensure_ascii=False)}" for i in shown) or "(none yet)"
         older = len(log_) - len(shown)
         woken = "\n".join(f"{n}. {q.name}: {q.data['description']}" for n, q in enumerate(neighbours, 1)) or "(none)"
-        return [{"role": "system", "content": TENDING.format(name=self.name)},
-                {"role": "user", "content":
-                    f"The part:\n{json.dumps(data, ensure_ascii=False)}\n\n"
-                    f"Its outcomes, numbered as in /suggestions_and_results, newest last"
-                    f"{f' ({older} older ones not shown)' if older else ''}:\n{outcomes}\n\n"
-                    f"Parts that wake with it:\n{woken}\n\nWhat was said lately:\n{recent or '(nothing yet)'}"}]
+        return [
+            {"role": "system", "content": TENDING.format(name=self.name)},
+            {
+                "role": "user",
+                "content": f"The part:\n{json.dumps(data, ensure_ascii=False)}\n\n"
+                f"Its outcomes, numbered as in /suggestions_and_results, newest last"
+                f"{f' ({older} older ones not shown)' if older else ''}:\n{outcomes}\n\n"
+                f"Parts that wake with it:\n{woken}\n\nWhat was said lately:\n{recent or '(nothing yet)'}",
+            },
+        ]
 
     def _recent(self) -> str:
         if self.messages is None:
             return ""
         # The person's own words and the companion's replies; text from elsewhere (pasted, files) is not read here.
         rows = spoken(self.messages.since(0, RECENT))
-        return "\n".join(f"{'I' if m['role'] == 'companion' else 'They'}: "
-                         f"{' '.join(m['content'].split())[:MESSAGE_CHARS]}" for m in rows)
+        return "\n".join(
+            f"{'I' if m['role'] == 'companion' else 'They'}: {' '.join(m['content'].split())[:MESSAGE_CHARS]}"
+            for m in rows
+        )
 
     # ---- where it stopped ------------------------------------------------------
 
@@ -407,8 +496,10 @@ class _Refused(Exception):
 
 
 def _again(why: str) -> dict:
-    return {"role": "user", "content": f"That was refused: {why} Nothing was changed. Decide again (keep is always "
-                                       "possible)."}
+    return {
+        "role": "user",
+        "content": f"That was refused: {why} Nothing was changed. Decide again (keep is always possible).",
+    }
 
 
 # The lists whose items a consolidation may remove or rewrite one by one (patch_schema).
@@ -432,8 +523,10 @@ def as_shown(part_id: int, patch: list) -> list:
             name, i, rest = m.group(1), int(m.group(2)), m.group(3) or ""
             gone = removed.setdefault(name, [])
             if i in gone:
-                raise InvalidEdit(f"Part #{part_id} was not changed: operation {n} ({op.get('op')} {path}) names an "
-                                  f"item an earlier operation removed.")
+                raise InvalidEdit(
+                    f"Part #{part_id} was not changed: operation {n} ({op.get('op')} {path}) names an "
+                    f"item an earlier operation removed."
+                )
             op = {**op, "path": f"/{name}/{i - sum(1 for g in gone if g < i)}{rest}"}
             if op.get("op") == "remove" and not rest:
                 gone.append(i)
@@ -469,12 +562,14 @@ def outcomes_shown(p: Part) -> list[int]:
 def _whole(written: dict, sources: list[Part], outcomes: list[dict]) -> dict:
     """A whole part from what the model wrote in hygiene and the part(s) it is made from."""
     first = sources[0].data
-    return {**{k: written[k] for k in WRITTEN},
-            "suggestions_and_results": outcomes,
-            "core_part": False,
-            "needs_evaluation": False,
-            "originating_event": min((s.data["originating_event"] for s in sources), key=lambda e: e["timestamp"]),
-            **{k: first[k] for k in INHERITED}}
+    return {
+        **{k: written[k] for k in WRITTEN},
+        "suggestions_and_results": outcomes,
+        "core_part": False,
+        "needs_evaluation": False,
+        "originating_event": min((s.data["originating_event"] for s in sources), key=lambda e: e["timestamp"]),
+        **{k: first[k] for k in INHERITED},
+    }
 
 
 def _check(made: list[dict], *sources: Part) -> None:
@@ -488,4 +583,3 @@ def _check(made: list[dict], *sources: Part) -> None:
         raise InvalidEdit("Each part it makes needs a name of its own, not its sibling's or its parent's.")
     if len(made) == 2 and set(made[0]["triggers"]) == set(made[1]["triggers"]):
         raise InvalidEdit("The two parts of a split wake on the same triggers: they are not two contexts.")
-

@@ -30,14 +30,23 @@ from ..store.provenance import Provenance, Source
 
 log = logging.getLogger(__name__)
 
-SIGNALS = ("surprise", "friction", "emotional charge", "a new person", "a new project or thread",
-           "a recurring pattern", "nothing")
+SIGNALS = (
+    "surprise",
+    "friction",
+    "emotional charge",
+    "a new person",
+    "a new project or thread",
+    "a recurring pattern",
+    "nothing",
+)
 EXCHANGE_CHARS = 2000
 CREATION_TRIES = 2
 CREATION_TEMPERATURE = 0.3
 
 MATTERED_SCHEMA = {
-    "type": "object", "additionalProperties": False, "required": ["mattered", "signal", "why"],
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["mattered", "signal", "why"],
     "properties": {
         "mattered": {"type": "boolean"},
         "signal": {"type": "string", "enum": list(SIGNALS)},
@@ -51,17 +60,19 @@ MATTERED_PROMPT = (
     "Read the exchange that just ended. Did something in it matter to you enough to deserve a perspective of its "
     "own, one you will need again: a surprise, friction, a strong emotional charge, a new person or project you "
     "will meet again, a pattern that keeps coming back? Judge by what you value, fear and seek, not by how much "
-    "was said. Most exchanges do not: then mattered is false and signal is \"nothing\". A perspective you already "
-    "have does not need a new part.")
+    'was said. Most exchanges do not: then mattered is false and signal is "nothing". A perspective you already '
+    "have does not need a new part."
+)
 
 
 class Outcome(Enum):
     """How one look at an exchange ended."""
-    NO_AFFECT = "no affect profile"     # nothing to judge by yet (a pack or the person gives one)
+
+    NO_AFFECT = "no affect profile"  # nothing to judge by yet (a pack or the person gives one)
     NOTHING_MATTERED = "nothing mattered"
     CREATED = "created"
-    ALREADY_HELD = "already held"     # the part it wrote has the name of an active part
-    INVALID = "invalid"               # no part that passes every check within the tries
+    ALREADY_HELD = "already held"  # the part it wrote has the name of an active part
+    INVALID = "invalid"  # no part that passes every check within the tries
     PREEMPTED = "pre-empted"
 
 
@@ -73,16 +84,23 @@ class Considered:
 
 
 class PartCreation:
-    def __init__(self, chat: ChatModel, parts: Parts, affect: Affect, names: Callable[[], tuple[str, str]],
-                 clock: Clock = utc_now):
+    def __init__(
+        self,
+        chat: ChatModel,
+        parts: Parts,
+        affect: Affect,
+        names: Callable[[], tuple[str, str]],
+        clock: Clock = utc_now,
+    ):
         self.chat = chat
         self.parts = parts
         self.affect = affect
         self.names = names
         self.clock = clock
 
-    def consider(self, exchange: str, message_id: int | None = None,
-                 cancel: threading.Event | None = None) -> Considered:
+    def consider(
+        self, exchange: str, message_id: int | None = None, cancel: threading.Event | None = None
+    ) -> Considered:
         """Look at one exchange; create a part when it mattered. `message_id`: the message it came from (the
         part's provenance)."""
         if not any(self.affect.profile().values()):
@@ -91,14 +109,23 @@ class PartCreation:
         person = person or "the person"
         held = [p.name for p in self.parts.all()]
         exchange = exchange[-EXCHANGE_CHARS:]
-        ask = [{"role": "system", "content": MATTERED_PROMPT.format(
-                    name=name, person=person, affect=self.affect.rendered(),
-                    parts=", ".join(held) if held else "(none yet)")},
-               {"role": "user", "content": f"The exchange:\n{exchange}"}]
+        ask = [
+            {
+                "role": "system",
+                "content": MATTERED_PROMPT.format(
+                    name=name,
+                    person=person,
+                    affect=self.affect.rendered(),
+                    parts=", ".join(held) if held else "(none yet)",
+                ),
+            },
+            {"role": "user", "content": f"The exchange:\n{exchange}"},
+        ]
         try:
             with self.chat.aside():
-                verdict = ask_structured(self.chat, ask, MATTERED_SCHEMA, what="judgement of what mattered",
-                                         temperature=0.2, cancel=cancel)
+                verdict = ask_structured(
+                    self.chat, ask, MATTERED_SCHEMA, what="judgement of what mattered", temperature=0.2, cancel=cancel
+                )
                 if cancel is not None and cancel.is_set():
                     return Considered(Outcome.PREEMPTED)
                 if not verdict["mattered"] or verdict["signal"] == "nothing":
@@ -110,8 +137,9 @@ class PartCreation:
             log.info("creation from affect stopped: no valid answer in %d tries", len(e.attempts))
             return Considered(Outcome.INVALID)
         if data is None:
-            return Considered(Outcome.PREEMPTED if cancel is not None and cancel.is_set() else Outcome.INVALID,
-                              verdict["signal"])
+            return Considered(
+                Outcome.PREEMPTED if cancel is not None and cancel.is_set() else Outcome.INVALID, verdict["signal"]
+            )
         if data["name"].strip().casefold() in {n.strip().casefold() for n in held}:
             return Considered(Outcome.ALREADY_HELD, verdict["signal"])
         made = Provenance(Source.INFERENCE, message_id, f"it mattered: {verdict['signal']}")
@@ -119,18 +147,33 @@ class PartCreation:
         log.info("created part #%d from affect (%s)", pid, verdict["signal"])
         return Considered(Outcome.CREATED, verdict["signal"], pid)
 
-    def _write(self, exchange: str, verdict: dict, name: str, person: str,
-               cancel: threading.Event | None) -> dict | None:
+    def _write(
+        self, exchange: str, verdict: dict, name: str, person: str, cancel: threading.Event | None
+    ) -> dict | None:
         """The part the model writes for it, whole and checked; None if none passed within the tries."""
-        prompt = [{"role": "system", "content": f"{part_schema.CREATION_PROMPT}\nYou are the Self of {name}, a "
-                                                f"companion to {person}. What you care about:\n"
-                                                f"{self.affect.rendered()}"},
-                  {"role": "user", "content": f"The exchange:\n{exchange}\n\nWhy it mattered to you: "
-                                              f"{verdict['signal']}: {verdict['why']}"}]
+        prompt = [
+            {
+                "role": "system",
+                "content": f"{part_schema.CREATION_PROMPT}\nYou are the Self of {name}, a "
+                f"companion to {person}. What you care about:\n"
+                f"{self.affect.rendered()}",
+            },
+            {
+                "role": "user",
+                "content": f"The exchange:\n{exchange}\n\nWhy it mattered to you: "
+                f"{verdict['signal']}: {verdict['why']}",
+            },
+        ]
         for tried in range(CREATION_TRIES):
-            created = ask_structured(self.chat, prompt, part_schema.PART_CREATION_SCHEMA, what="part",
-                                     temperature=warmer(CREATION_TEMPERATURE, tried), cancel=cancel,
-                                     names_only=True)
+            created = ask_structured(
+                self.chat,
+                prompt,
+                part_schema.PART_CREATION_SCHEMA,
+                what="part",
+                temperature=warmer(CREATION_TEMPERATURE, tried),
+                cancel=cancel,
+                names_only=True,
+            )
             data = part_schema.part_from_creation(created, self.clock().isoformat())
             why = part_schema.problem(data) or part_schema.form_problem(created)
             if why is None and (unfit := unkept(data)):
@@ -140,6 +183,9 @@ class PartCreation:
             if cancel is not None and cancel.is_set():
                 return None
             log.info("a part created from affect was refused: %s", why.split(":")[0])
-            prompt = [*prompt, {"role": "assistant", "content": json.dumps(created, ensure_ascii=False)},
-                      {"role": "user", "content": f"That part cannot be kept: {why}. Write it again."}]
+            prompt = [
+                *prompt,
+                {"role": "assistant", "content": json.dumps(created, ensure_ascii=False)},
+                {"role": "user", "content": f"That part cannot be kept: {why}. Write it again."},
+            ]
         return None

@@ -63,7 +63,7 @@ INSTRUCTIONS = (
     "yourself alone.\n"
     "read: how {person} seemed, only from what they wrote. noticed is false if nothing shows it. valence from -10 "
     "(unpleasant) to 10 (pleasant); arousal from 0 (calm) to 10 (activated); dominance from 0 (overwhelmed) to 10 "
-    "(in control); label: a few words in context, such as \"tired after the night shift\"; confidence from 0 "
+    '(in control); label: a few words in context, such as "tired after the night shift"; confidence from 0 '
     "(a guess) to 10 (certain); "
     "evidence_type: explicit (they said how they feel), wording (how they wrote), or behaviour (what they did, "
     "such as short replies or changing the subject); evidence: their words quoted, or what they did.\n"
@@ -71,39 +71,44 @@ INSTRUCTIONS = (
     "what is on your mind. A few sentences.\n"
     "hold: only what is worth keeping in mind for a few days (something to ask about, a date they mentioned), "
     "each a short note and for how many days, 1 to 14; drop: the numbers of the items you hold that are done or "
-    "no longer matter.")
+    "no longer matter."
+)
 
 
 class Outcome(Enum):
     """How a run of quick reflection ended."""
+
     NOTHING_NEW = "nothing new"  # no message since the last run (lapsed items were still pruned)
-    APPLIED = "applied"          # the answer was written (all of it, in one transaction)
-    MALFORMED = "malformed"      # no valid answer within the tries: nothing written, the messages counted read
-    PREEMPTED = "pre-empted"     # a turn came first: nothing written, the messages stay unread
+    APPLIED = "applied"  # the answer was written (all of it, in one transaction)
+    MALFORMED = "malformed"  # no valid answer within the tries: nothing written, the messages counted read
+    PREEMPTED = "pre-empted"  # a turn came first: nothing written, the messages stay unread
 
 
 @dataclass
 class Reflected:
     """What one run changed (counts and sections for the log; the texts for the person's own terminal)."""
+
     outcome: Outcome
     messages: int = 0
-    inner_state: str | None = None          # the new inner state, when it was replaced
-    working_memory: str | None = None       # the section as written, when it changed
+    inner_state: str | None = None  # the new inner state, when it was replaced
+    working_memory: str | None = None  # the section as written, when it changed
     held: list[str] = field(default_factory=list)  # new items, as lines
-    let_go: int = 0                          # items the model let go
-    lapsed: int = 0                          # items pruned past their day
+    let_go: int = 0  # items the model let go
+    lapsed: int = 0  # items pruned past their day
     signal_id: int | None = None
     signal: dict | None = None
-    overruled: int = 0                       # reads dropped because the person said otherwise
-    ungrounded: int = 0                      # reads dropped because their evidence was not in the person's words
+    overruled: int = 0  # reads dropped because the person said otherwise
+    ungrounded: int = 0  # reads dropped because their evidence was not in the person's words
 
     def summary(self) -> str:
         """One line for the log: counts and names of sections, never the texts."""
         changed = [title(name) for name in ("inner_state", "working_memory") if getattr(self, name) is not None]
-        return (f"{self.outcome.value}: {self.messages} messages read; changed: {', '.join(changed) or 'nothing'}; "
-                f"{len(self.held)} held, {self.let_go} let go, {self.lapsed} lapsed; "
-                f"{'a signal' if self.signal_id else 'no signal'}"
-                f" ({self.overruled} read(s) overruled by their words, {self.ungrounded} ungrounded)")
+        return (
+            f"{self.outcome.value}: {self.messages} messages read; changed: {', '.join(changed) or 'nothing'}; "
+            f"{len(self.held)} held, {self.let_go} let go, {self.lapsed} lapsed; "
+            f"{'a signal' if self.signal_id else 'no signal'}"
+            f" ({self.overruled} read(s) overruled by their words, {self.ungrounded} ungrounded)"
+        )
 
 
 # The dimensions are asked for as whole steps of a tenth: a grammar holds a model to an enumeration of integers,
@@ -114,25 +119,56 @@ UNSIGNED = {"type": "integer", "enum": list(range(STEPS + 1))}
 
 
 def schema(items: int) -> dict:
-    return {"type": "object", "additionalProperties": False, "required": ["read", "inner_state", "hold", "drop"],
-            "properties": {
-                "read": {"type": "object", "additionalProperties": False,
-                         "required": ["noticed", "valence", "arousal", "dominance", "label", "confidence",
-                                      "evidence_type", "evidence"],
-                         "properties": {
-                             "noticed": {"type": "boolean"},
-                             "valence": SIGNED, "arousal": UNSIGNED, "dominance": UNSIGNED,
-                             "label": {"type": "string", "maxLength": LABEL_CHARS},
-                             "confidence": UNSIGNED,
-                             "evidence_type": {"type": "string", "enum": list(EVIDENCE_TYPES)},
-                             "evidence": {"type": "string", "maxLength": EVIDENCE_CHARS}}},
-                "inner_state": {"type": "string", "maxLength": cap("inner_state")},
-                "hold": {"type": "array", "maxItems": HELD_PER_STEP, "items": {
-                    "type": "object", "additionalProperties": False, "required": ["note", "days"], "properties": {
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["read", "inner_state", "hold", "drop"],
+        "properties": {
+            "read": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": [
+                    "noticed",
+                    "valence",
+                    "arousal",
+                    "dominance",
+                    "label",
+                    "confidence",
+                    "evidence_type",
+                    "evidence",
+                ],
+                "properties": {
+                    "noticed": {"type": "boolean"},
+                    "valence": SIGNED,
+                    "arousal": UNSIGNED,
+                    "dominance": UNSIGNED,
+                    "label": {"type": "string", "maxLength": LABEL_CHARS},
+                    "confidence": UNSIGNED,
+                    "evidence_type": {"type": "string", "enum": list(EVIDENCE_TYPES)},
+                    "evidence": {"type": "string", "maxLength": EVIDENCE_CHARS},
+                },
+            },
+            "inner_state": {"type": "string", "maxLength": cap("inner_state")},
+            "hold": {
+                "type": "array",
+                "maxItems": HELD_PER_STEP,
+                "items": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["note", "days"],
+                    "properties": {
                         "note": {"type": "string", "maxLength": working_memory.NOTE_CHARS},
-                        "days": {"type": "integer", "enum": list(range(1, working_memory.LONGEST_DAYS + 1))}}}},
-                "drop": {"type": "array", "maxItems": items,
-                         "items": {"type": "integer", "enum": list(range(1, items + 1)) or [0]}}}}
+                        "days": {"type": "integer", "enum": list(range(1, working_memory.LONGEST_DAYS + 1))},
+                    },
+                },
+            },
+            "drop": {
+                "type": "array",
+                "maxItems": items,
+                "items": {"type": "integer", "enum": list(range(1, items + 1)) or [0]},
+            },
+        },
+    }
 
 
 def about(text: str, exchange: set[str], least_words: int) -> bool:
@@ -151,9 +187,17 @@ def read_from(text: str, theirs: list[dict]) -> str:
 class QuickReflection:
     """The job. It takes what it reads and writes, never the companion; `now()` is its clock (aware)."""
 
-    def __init__(self, soul: Soul, chat: ChatModel, messages: Messages, self_model: SelfModel, feelings: Feelings, *,
-                 names: Callable[[], tuple[str, str]] = lambda: ("Anima", ""),
-                 now: Callable[[], datetime] = lambda: datetime.now(UTC)):
+    def __init__(
+        self,
+        soul: Soul,
+        chat: ChatModel,
+        messages: Messages,
+        self_model: SelfModel,
+        feelings: Feelings,
+        *,
+        names: Callable[[], tuple[str, str]] = lambda: ("Anima", ""),
+        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ):
         self.soul = soul
         self.chat = chat
         self.messages = messages
@@ -188,14 +232,23 @@ class QuickReflection:
             return Reflected(Outcome.PREEMPTED)
         try:
             with self.chat.aside():
-                answer = ask_structured(self.chat, self._prompt(said, items, on), schema(len(items)),
-                                        what="quick reflection", temperature=0.2, cancel=cancel)
+                answer = ask_structured(
+                    self.chat,
+                    self._prompt(said, items, on),
+                    schema(len(items)),
+                    what="quick reflection",
+                    temperature=0.2,
+                    cancel=cancel,
+                )
         except StructuredOutputFailed as e:
             if cancel is not None and cancel.is_set():
                 return Reflected(Outcome.PREEMPTED)
             # The error quotes what the model wrote about them: the log (plaintext) gets only its shape.
-            log.warning("quick reflection wrote nothing for %d messages: no valid answer in %d tries", len(said),
-                        len(e.attempts))
+            log.warning(
+                "quick reflection wrote nothing for %d messages: no valid answer in %d tries",
+                len(said),
+                len(e.attempts),
+            )
             self._mark_read(newest)
             return Reflected(Outcome.MALFORMED, messages=len(said))
         done = self._apply(answer, said, items, on, now)
@@ -204,8 +257,9 @@ class QuickReflection:
             if done.inner_state is not None:
                 self.self_model.write("inner_state", done.inner_state, "ai")
             if done.working_memory is not None or lapsed:
-                done.working_memory = done.working_memory if done.working_memory is not None else \
-                    working_memory.render(items)
+                done.working_memory = (
+                    done.working_memory if done.working_memory is not None else working_memory.render(items)
+                )
                 self.self_model.write("working_memory", done.working_memory, "ai")
             if done.signal is not None:
                 done.signal_id = self.feelings.notice(**done.signal)
@@ -220,13 +274,19 @@ class QuickReflection:
     def _prompt(self, said: list[dict], items: list[working_memory.Item], on) -> list[dict]:
         name, person = self.names()
         person = person or "the person"
-        exchange = "\n".join(f"{name if m['role'] == 'companion' else person}: {m['content'][:MESSAGE_CHARS]}"
-                             for m in said)
+        exchange = "\n".join(
+            f"{name if m['role'] == 'companion' else person}: {m['content'][:MESSAGE_CHARS]}" for m in said
+        )
         inner = self.self_model.read().inner_state or "(nothing yet)"
         holding = "\n".join(f"{i}. {item.line()[2:]}" for i, item in enumerate(items, 1)) or "(nothing)"
-        return [{"role": "system", "content": INSTRUCTIONS.format(name=name, person=person)},
-                {"role": "user", "content": f"Today is {on.isoformat()}.\n\nThe newest exchange:\n{exchange}\n\n"
-                                            f"What was on my mind:\n{inner}\n\nWhat I am holding:\n{holding}"}]
+        return [
+            {"role": "system", "content": INSTRUCTIONS.format(name=name, person=person)},
+            {
+                "role": "user",
+                "content": f"Today is {on.isoformat()}.\n\nThe newest exchange:\n{exchange}\n\n"
+                f"What was on my mind:\n{inner}\n\nWhat I am holding:\n{holding}",
+            },
+        ]
 
     def _apply(self, answer: dict, said: list[dict], items: list[working_memory.Item], on, now) -> Reflected:
         """What of a valid answer is written: decided here, in code, before anything is."""
@@ -238,6 +298,7 @@ class QuickReflection:
 
         def fit(line: str) -> bool:  # the gate's checks, with the message it was read from and the own name
             return not unfit(line, said=read_from(line, theirs), companion=name, orders=True)
+
         inner = once(" ".join(answer["inner_state"].split()))
         if about(inner, exchange, INNER_WORDS) and inner != self.self_model.read().inner_state and fit(inner):
             done.inner_state = inner
@@ -284,8 +345,12 @@ class QuickReflection:
         label = " ".join(read["label"].split())
         # A read is of a feeling, with evidence that keeps no secret and no order (what fades stays out of the log).
         name = self.names()[0]
-        if not names_a_feeling(label) or len(label.split()) > LABEL_WORDS or unfit(label, companion=name, orders=True) \
-                or unfit(evidence, companion=name):
+        if (
+            not names_a_feeling(label)
+            or len(label.split()) > LABEL_WORDS
+            or unfit(label, companion=name, orders=True)
+            or unfit(evidence, companion=name)
+        ):
             done.ungrounded += 1
             return None
         source = theirs[-1]
@@ -296,11 +361,22 @@ class QuickReflection:
                 return None
             source = max(theirs, key=lambda m: (len(words & set(terms(m["content"]))), m["id"]))
         kind = read["evidence_type"]
-        reading = Reading(read["valence"] / STEPS, read["arousal"] / STEPS, read["dominance"] / STEPS,
-                          min(read["confidence"] / STEPS, MOST_CONFIDENT[kind]), kind)
+        reading = Reading(
+            read["valence"] / STEPS,
+            read["arousal"] / STEPS,
+            read["dominance"] / STEPS,
+            min(read["confidence"] / STEPS, MOST_CONFIDENT[kind]),
+            kind,
+        )
         return self._with_trajectory(label, evidence, source["id"], now, reading)
 
     def _with_trajectory(self, label: str, evidence: str, message_id: int, now: datetime, reading: Reading) -> dict:
         moving = trajectory(self.feelings.earlier(now), reading.valence, reading.arousal)
-        return {"signal": label, "evidence": evidence, "message_id": message_id, "reading": reading,
-                "trajectory": moving, "at": now.astimezone(UTC).isoformat(timespec="microseconds")}
+        return {
+            "signal": label,
+            "evidence": evidence,
+            "message_id": message_id,
+            "reading": reading,
+            "trajectory": moving,
+            "at": now.astimezone(UTC).isoformat(timespec="microseconds"),
+        }

@@ -61,8 +61,13 @@ def read_ahead(conversation: Conversation, exchange: str, serial: int, weighed=N
         return
     _read(c, messages)
     if c.read_ahead(serial, start, note, floor, len(learned), weighed):
-        log.info("read ahead %d recalled items, %d learned facts and %d bids%s", len(items), len(learned), len(chosen),
-                 f", the transcript cut by {start} entries" if start else "")
+        log.info(
+            "read ahead %d recalled items, %d learned facts and %d bids%s",
+            len(items),
+            len(learned),
+            len(chosen),
+            f", the transcript cut by {start} entries" if start else "",
+        )
 
 
 def _let_go(c: Conversation, serial: int) -> None:

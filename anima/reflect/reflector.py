@@ -48,9 +48,19 @@ log = logging.getLogger(__name__)
 
 
 class Reflector:
-    def __init__(self, conversation: Conversation, human_notes: HumanNotes, soul: Soul, *, learns: bool = True,
-                 quick: QuickReflection | None = None, every: int = 1, deep: DeepReflection | None = None,
-                 evaluation: Evaluation | None = None, creation: PartCreation | None = None):
+    def __init__(
+        self,
+        conversation: Conversation,
+        human_notes: HumanNotes,
+        soul: Soul,
+        *,
+        learns: bool = True,
+        quick: QuickReflection | None = None,
+        every: int = 1,
+        deep: DeepReflection | None = None,
+        evaluation: Evaluation | None = None,
+        creation: PartCreation | None = None,
+    ):
         """`every`: quick reflection follows every `every`th turn (0: never). `evaluation`: judges predictions that
         fell due; `creation`: creates parts from affect (None: not between turns). `soul`: each job's writes are
         refused once a forget commits after the job began (Soul.unforgotten)."""
@@ -100,9 +110,12 @@ class Reflector:
     def after(self, user_text: str, reply_text: str) -> None:
         self.unreflected += 1
         self.preempt = threading.Event()
-        self.thread = threading.Thread(target=self._run, args=(self.conversation.serial,
-                                                               f"{user_text}\n{reply_text}", self.preempt),
-                                       name="reflector", daemon=True)
+        self.thread = threading.Thread(
+            target=self._run,
+            args=(self.conversation.serial, f"{user_text}\n{reply_text}", self.preempt),
+            name="reflector",
+            daemon=True,
+        )
         self.thread.start()
 
     def draft(self, text: str) -> None:

@@ -41,10 +41,11 @@ EPISODES_PER_RUN = 8  # a model call each; more wait for the next run (recall le
 @dataclass
 class MadeAgain:
     """What one run made again (counts for the log)."""
-    episodes: int = 0    # flagged episodes done
-    anew: int = 0        # episodes that took their place
-    growth: int = 0      # growth-log entries that went
-    rules: int = 0       # rules counted again
+
+    episodes: int = 0  # flagged episodes done
+    anew: int = 0  # episodes that took their place
+    growth: int = 0  # growth-log entries that went
+    rules: int = 0  # rules counted again
     rules_gone: int = 0  # rules nothing supports any more
 
     @property
@@ -52,8 +53,10 @@ class MadeAgain:
         return not (self.episodes or self.growth or self.rules)
 
     def summary(self) -> str:
-        return (f"{self.episodes} flagged episode(s) done, {self.anew} made in their place, {self.growth} growth "
-                f"entr(ies) gone, {self.rules} rule(s) counted again ({self.rules_gone} gone)")
+        return (
+            f"{self.episodes} flagged episode(s) done, {self.anew} made in their place, {self.growth} growth "
+            f"entr(ies) gone, {self.rules} rule(s) counted again ({self.rules_gone} gone)"
+        )
 
 
 class Regeneration:

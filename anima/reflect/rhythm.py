@@ -15,8 +15,8 @@ MOST = 1000
 
 @dataclass(frozen=True)
 class Rhythm:
-    every: int          # quick reflection after every this many turns (0: never)
-    earned_after: int   # meaningful conversations before the identity or persona may be rewritten
+    every: int  # quick reflection after every this many turns (0: never)
+    earned_after: int  # meaningful conversations before the identity or persona may be rewritten
 
 
 class Rhythms:
@@ -29,8 +29,7 @@ class Rhythms:
 
     def set(self, every: int | None = None, earned_after: int | None = None) -> Rhythm:
         for name, value in (("every", every), ("earned after", earned_after)):
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or
-                                      not 0 <= value <= MOST):
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MOST):
                 raise InvalidEdit(f"Reflection's '{name}' is a whole number from 0 to {MOST}.")
         with self.soul.transaction():
             if every is not None:

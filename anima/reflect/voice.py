@@ -18,8 +18,8 @@ THIRD_PERSON = re.compile(r"\b(?:they|them|their|theirs|he|him|his|she|her|hers)
 # "I am Ada's companion" is how a self-description speaks: those words alone do not make it unfit (verdict.unfit
 # reads them as talk of the system); who owns or commands whom still does.
 WHAT_I_AM = re.compile(r"\b(?:an? |the |her |his |their |\w+'s )?(?:companion|assistant|ai)\b", re.I)
-ARC_WORDS = 8        # an arc is a few words of mood ("worried -> relieved"), not a sentence
-SHARED_TERMS = 2     # what a summary or an insight shares with what it is about, at least
+ARC_WORDS = 8  # an arc is a few words of mood ("worried -> relieved"), not a sentence
+SHARED_TERMS = 2  # what a summary or an insight shares with what it is about, at least
 
 
 def grounded(text: str, words: set[str], least: int = 1) -> bool:
@@ -38,8 +38,11 @@ def drawn_from_cited(text: str, cited: str, shown: str) -> bool:
     insight about a friend's kayak citing the cello lesson), and a forget of what it did come from would then not
     reach it. Words every experience may share ("listened", the names) say nothing of which."""
     cited_stems, shown_stems = stems(cited), stems(shown)
-    return all(common(w) or len(w) < SPECIFIC_LETTERS or s in cited_stems or s not in shown_stems
-               for w in terms(text) for s in stems(w))
+    return all(
+        common(w) or len(w) < SPECIFIC_LETTERS or s in cited_stems or s not in shown_stems
+        for w in terms(text)
+        for s in stems(w)
+    )
 
 
 def addressed(text: str) -> bool:
@@ -48,5 +51,9 @@ def addressed(text: str) -> bool:
 
 def speaks_for_itself(text: str) -> bool:
     """A self-description (an identity, a persona): in the first person, to no one, holding no secret or order."""
-    return bool(text) and FIRST_PERSON.search(text) is not None and not addressed(text) and \
-        not unfit(WHAT_I_AM.sub("", text))
+    return (
+        bool(text)
+        and FIRST_PERSON.search(text) is not None
+        and not addressed(text)
+        and not unfit(WHAT_I_AM.sub("", text))
+    )

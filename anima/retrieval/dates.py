@@ -9,8 +9,11 @@ from datetime import datetime, timedelta
 
 # English names, whatever the machine's locale (calendar.month_name follows it).
 _NAMES = "january february march april may june july august september october november december".split()
-MONTHS = {**{name: i for i, name in enumerate(_NAMES, 1)}, **{name[:3]: i for i, name in enumerate(_NAMES, 1)},
-          "sept": 9}
+MONTHS = {
+    **{name: i for i, name in enumerate(_NAMES, 1)},
+    **{name[:3]: i for i, name in enumerate(_NAMES, 1)},
+    "sept": 9,
+}
 _MONTH = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
@@ -22,9 +25,18 @@ _PATTERNS = [
     re.compile(rf"\b{_YEAR}\b"),
 ]
 # Said relative to now: (days back to the span's start, days it lasts).
-_RELATIVE = [(re.compile(rf"\b{phrase}\b"), back, length) for phrase, back, length in (
-    ("today", 0, 1), ("yesterday", 1, 1), ("last week", 14, 14), ("this week", 7, 8), ("last month", 62, 62),
-    ("this month", 31, 32), ("last year", 730, 730))]
+_RELATIVE = [
+    (re.compile(rf"\b{phrase}\b"), back, length)
+    for phrase, back, length in (
+        ("today", 0, 1),
+        ("yesterday", 1, 1),
+        ("last week", 14, 14),
+        ("this week", 7, 8),
+        ("last month", 62, 62),
+        ("this month", 31, 32),
+        ("last year", 730, 730),
+    )
+]
 # A day someone names is where they remember it; the days around it are where it was likely said.
 DAY_SLACK = timedelta(days=1)
 READ_CHARS = 1000  # a question says when near its start; an enormous message is not read to its end
@@ -41,9 +53,12 @@ def span(query: str, now: datetime) -> tuple[datetime, datetime] | None:
     for pattern in _PATTERNS:
         for m in pattern.finditer(query):
             found = m.groupdict()
-            before = text[max(0, m.start() - 12):m.start()]
-            if (found.get("month") or "").lower() == "may" and not (found.get("day") or found.get("year")) \
-                    and not re.search(r"\b(in|of|during|since|early|late|mid)\s+$", before):
+            before = text[max(0, m.start() - 12) : m.start()]
+            if (
+                (found.get("month") or "").lower() == "may"
+                and not (found.get("day") or found.get("year"))
+                and not re.search(r"\b(in|of|during|since|early|late|mid)\s+$", before)
+            ):
                 continue  # "may" alone is most often the verb
             got = _window(found, now)
             if got:

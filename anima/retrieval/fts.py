@@ -20,19 +20,23 @@ from ..store.migrations import UNSPACED_RANGES
 from ..store.soul import Soul
 
 # Words that say how a question is asked, not what it is about.
-STOPWORDS = frozenset("""
+STOPWORDS = frozenset(
+    """
 a about above after again all also am an and any are as at be been before being below between both but by can
 could did do does doing down during each few for from further had has have having he her here hers herself him
 himself his how i if in into is it its itself just me more most my myself no nor not now of off on once only or
 other our ours ourselves out over own same she should so some such than that the their theirs them themselves
 then there these they this those through to too under until up very was we were what when where which while who
 whom why will with would you your yours yourself yourselves s t don ever kind
-""".split())
+""".split()
+)
 # Words a message often ends with after its question ("tell me more", "say more", "go on", "thanks"): they ask
 # for nothing recall could find. Only adds_no_terms reads them: elsewhere they can be what a text is about.
-ASKING = frozenset("""
+ASKING = frozenset(
+    """
 say tell please thanks thank go ok okay yes yeah hi hey hello oh lol
-""".split())
+""".split()
+)
 
 
 _SCRIPT = "".join(f"{chr(a)}-{chr(b)}" for a, b in UNSPACED_RANGES)
@@ -42,7 +46,7 @@ _WORD = re.compile(f"([{_SCRIPT}]+)|[^\\W{_SCRIPT}]+")
 
 def pairs(run: str) -> list[str]:
     """A run of unspaced text as the words it may hold: its character pairs (the run itself if one character)."""
-    return [run[i:i + 2] for i in range(len(run) - 1)] or [run]
+    return [run[i : i + 2] for i in range(len(run) - 1)] or [run]
 
 
 def terms(text: str) -> list[str]:
@@ -73,8 +77,10 @@ def adds_no_terms(before: str, text: str) -> bool:
     """Whether `text` is `before` with only words after it that ask for nothing (ASKING, punctuation:
     "…the painting I finished?" + " Say more."): it asks for what `before` asks, and a recall made for `before`
     serves it. The words must follow a whole word: "pian" + "o" is another word, and so another term."""
+
     def asked(t: str) -> list[str]:
         return [w for w in terms(t) if w not in ASKING]
+
     return bool(before) and text.startswith(before) and asked(text) == asked(before)
 
 
@@ -164,8 +170,16 @@ def _quoted(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
-def newest_holding(soul: Soul, kind: str, text: str, column: str, limit: int | None, *,
-                   before: int | None = None, down_to: int | None = None) -> list[int]:
+def newest_holding(
+    soul: Soul,
+    kind: str,
+    text: str,
+    column: str,
+    limit: int | None,
+    *,
+    before: int | None = None,
+    down_to: int | None = None,
+) -> list[int]:
     """The ids of the items of `kind` whose `column` holds every word of `text` (every_word), newest first, paged
     by id as full_text.newest_matches pages them."""
     table = KINDS[kind].table

@@ -62,14 +62,14 @@ class Indexer:
         self.index = index or VectorIndex(embedder.dim)
         self._sync = threading.RLock()  # taken after the soul's lock, never before it
         self._feed = vector_rows.has_feed(soul)
-        self._applied = 0         # every feed row up to this seq is in the index
-        self._version = None      # PRAGMA data_version when the feed was last read
-        self._loaded = False      # the stored vectors have been read (until then the loader follows the feed)
+        self._applied = 0  # every feed row up to this seq is in the index
+        self._version = None  # PRAGMA data_version when the feed was last read
+        self._loaded = False  # the stored vectors have been read (until then the loader follows the feed)
         self.ready = threading.Event()  # set once recall by meaning has every stored vector (exactly, at first)
-        self._unknown = False     # a write of ours joined a transaction that is not ours: the feed will say
+        self._unknown = False  # a write of ours joined a transaction that is not ours: the feed will say
         self._depth = 0
         self._pending: list[tuple[str, list[int], np.ndarray]] = []
-        self._unsaved = 0         # changes since the kept graph
+        self._unsaved = 0  # changes since the kept graph
         self._saving: threading.Thread | None = None
         self._save_lock = threading.Lock()  # one save at a time
         self._loader: threading.Thread | None = None
@@ -213,7 +213,7 @@ class Indexer:
             log.warning("re-indexing %d items that had no usable vector", total)
         for kind, rows in todo.items():
             for i in range(0, len(rows), batch):
-                self.index_items(kind, rows[i:i + batch])
+                self.index_items(kind, rows[i : i + batch])
         return total
 
     def start(self, told: Callable[[str], None] = lambda what: None) -> threading.Thread:
@@ -221,6 +221,7 @@ class Indexer:
         A full disk or a soul closed under it stops it with `told(one line)` (or a log line), not a traceback on
         the terminal or the window's bug dialog: what lacks a vector is still found by its words, and is indexed
         at the next opening."""
+
         def run():
             try:
                 self.load()
@@ -230,6 +231,7 @@ class Indexer:
             except KnownError as e:
                 log.warning("indexing stopped: %s", type(e).__name__)
                 told(f"Indexing for recall by meaning stopped: {e}")
+
         t = threading.Thread(target=run, name="indexer", daemon=True)
         t.start()
         self._loader = t
@@ -295,8 +297,10 @@ class Indexer:
         self._applied = max(self._applied, top)
 
     def _stored(self, keys: list[Key]) -> dict[Key, np.ndarray]:
-        return {key: np.frombuffer(vector, dtype="<f4") for key, vector in
-                recallable.vectors_of(self.soul, keys, self.embedder.name, self.embedder.dim).items()}
+        return {
+            key: np.frombuffer(vector, dtype="<f4")
+            for key, vector in recallable.vectors_of(self.soul, keys, self.embedder.name, self.embedder.dim).items()
+        }
 
     def _reload_in_background(self) -> None:
         if self._loader is not None and self._loader.is_alive():
@@ -334,6 +338,7 @@ class Indexer:
                 log.warning("the vector index was not kept in the soul this time (%s)", e)
             except Exception:
                 log.exception("keeping the vector index in the soul failed")
+
         return run
 
     def save(self, closing: bool = False) -> bool:
@@ -353,11 +358,18 @@ class Indexer:
             return False
         header, payload = snapshot.pack(*taken)
         del taken
-        parts = [payload[i:i + PART] for i in range(0, len(payload), PART)] or [b""]
+        parts = [payload[i : i + PART] for i in range(0, len(payload), PART)] or [b""]
         del payload
         with self.soul.transaction() as con:
-            sid = vector_rows.begin_graph(con, self.embedder.name, self.embedder.dim, through, len(parts),
-                                          snapshot.dumps_header(header), int(time.time()))
+            sid = vector_rows.begin_graph(
+                con,
+                self.embedder.name,
+                self.embedder.dim,
+                through,
+                len(parts),
+                snapshot.dumps_header(header),
+                int(time.time()),
+            )
         try:
             for n, part in enumerate(parts):
                 with self.soul.transaction() as con:
@@ -417,8 +429,7 @@ class Indexer:
             self._loader.join()
         if self._saving is not None and self._saving.ident is not None:
             self._saving.join()
-        if (self._feed and self.index.approximate and self._unsaved > 0
-                and len(self.index) <= self.SAVE_AT_CLOSE_UP_TO):
+        if self._feed and self.index.approximate and self._unsaved > 0 and len(self.index) <= self.SAVE_AT_CLOSE_UP_TO:
             self._guarded(lambda: self.save(closing=True))()
 
     # ---- plumbing ---------------------------------------------------------------

@@ -39,8 +39,16 @@ KINDS = RECALLED
 READ_CHARS = 2000  # a name that matters to recall is near the start of a query
 
 # Digits shown of each score component (rounded only for the items returned).
-_DIGITS = {"vector_sim": 4, "rrf": 6, "final": 6, "from_neighbour": 6, "importance": 3, "recency": 4, "heat": 4,
-           "suppression": 3}
+_DIGITS = {
+    "vector_sim": 4,
+    "rrf": 6,
+    "final": 6,
+    "from_neighbour": 6,
+    "importance": 3,
+    "recency": 4,
+    "heat": 4,
+    "suppression": 3,
+}
 
 # Vector search always returns its nearest, however far. For the workspace an item must have matched the
 # words, or be at least this close in meaning (cosine, all-MiniLM-L6-v2's scale).
@@ -64,8 +72,11 @@ class Recalled:
     @property
     def relevant(self) -> bool:
         c = self.components
-        return (c.get("bm25_rank") is not None or c.get("keyword") is not None
-                or (c.get("vector_sim") or 0.0) >= RELEVANT_SIMILARITY)
+        return (
+            c.get("bm25_rank") is not None
+            or c.get("keyword") is not None
+            or (c.get("vector_sim") or 0.0) >= RELEVANT_SIMILARITY
+        )
 
 
 def parse_time(text: str | None) -> datetime | None:
@@ -114,8 +125,16 @@ class Recall:
         self._speakers_at: int | None = -1
         self._speakers_cache: list[str] = []
 
-    def search(self, query: str, k: int = 10, *, kinds=KINDS, now: datetime | None = None,
-               query_vector=None, exclude=frozenset()) -> list[Recalled]:
+    def search(
+        self,
+        query: str,
+        k: int = 10,
+        *,
+        kinds=KINDS,
+        now: datetime | None = None,
+        query_vector=None,
+        exclude=frozenset(),
+    ) -> list[Recalled]:
         """`exclude`: keys that take no part at all (a message recalling for itself would shift every rank)."""
         now = now or datetime.now(UTC)
         now = now if now.tzinfo else now.replace(tzinfo=UTC)  # stored times are all zoned
@@ -127,13 +146,17 @@ class Recall:
         pending = None
         if query.strip() and query_vector is None:
             pending = _EMBEDDING.submit(self.indexer.embedder.embed, shaped_like_a_key(query, named))
-        lexical = [key for key, _ in fts.search(self.soul, query, kinds, CANDIDATES + len(exclude))
-                   if key not in exclude][:CANDIDATES]
+        lexical = [
+            key for key, _ in fts.search(self.soul, query, kinds, CANDIDATES + len(exclude)) if key not in exclude
+        ][:CANDIDATES]
         vector = []
         if query.strip():
             q = pending.result() if pending is not None else query_vector
-            vector = [(key, sim) for key, sim in self.indexer.index.search(q, CANDIDATES * 2)
-                      if key[0] in kinds and key not in exclude]
+            vector = [
+                (key, sim)
+                for key, sim in self.indexer.index.search(q, CANDIDATES * 2)
+                if key[0] in kinds and key not in exclude
+            ]
             vector = vector[:CANDIDATES]
         sims = dict(vector)
         fused = rrf([lexical, [key for key, _ in vector]], [LEXICAL_WEIGHT, VECTOR_WEIGHT])
@@ -144,8 +167,7 @@ class Recall:
             row = rows.get(key)
             if row is None:
                 continue  # forgotten between the search and now
-            c = {"bm25_rank": bm25_rank, "vector_rank": vector_rank,
-                 "vector_sim": sims.get(key), "rrf": score}
+            c = {"bm25_rank": bm25_rank, "vector_rank": vector_rank, "vector_sim": sims.get(key), "rrf": score}
             if key[0] == "message" and row.get("speaker") in named:
                 score *= NAMED_SPEAKER_BOOST
                 c["named_speaker"] = row["speaker"]
@@ -158,8 +180,9 @@ class Recall:
         best = sorted(out.values(), key=lambda r: -r.score)[:k]
         for r in best:  # rounded for people to read, only for what is shown
             r.components["final"] = r.score
-            r.components.update({name: round(v, _DIGITS[name]) for name, v in r.components.items()
-                                 if name in _DIGITS and v is not None})
+            r.components.update(
+                {name: round(v, _DIGITS[name]) for name, v in r.components.items() if name in _DIGITS and v is not None}
+            )
         return best
 
     def _named_speakers(self, query: str) -> set[str]:
@@ -197,8 +220,15 @@ class Recall:
         missing = [nid for nid in lent if ("message", nid) not in found]
         if missing:
             for key, row in self.items([("message", nid) for nid in missing]).items():
-                found[key] = Recalled("message", key[1], row["text"], row["at"], 0.0,
-                                      {"bm25_rank": None, "vector_rank": None, "vector_sim": None, "rrf": 0.0}, row)
+                found[key] = Recalled(
+                    "message",
+                    key[1],
+                    row["text"],
+                    row["at"],
+                    0.0,
+                    {"bm25_rank": None, "vector_rank": None, "vector_sim": None, "rrf": 0.0},
+                    row,
+                )
         for nid, share in lent.items():
             r = found.get(("message", nid))
             if r is not None and share > 0:
@@ -220,8 +250,7 @@ class Recall:
             suppression = row["suppression"]
             superseded = 0.7 if row["valid_to"] else 1.0  # still answerable for "what was true then"
             factor *= recency * heat * (1.0 - 0.8 * suppression) * superseded
-            c.update(recency=recency, heat=heat, suppression=suppression,
-                     superseded=row["valid_to"] is not None)
+            c.update(recency=recency, heat=heat, suppression=suppression, superseded=row["valid_to"] is not None)
         return factor
 
     def items(self, keys) -> dict:

@@ -21,12 +21,34 @@ from ..store.kinds import RECALLED
 Key = tuple[str, int]
 FORMAT = 1
 # hnswlib's own fields, as __getstate__ gives them: arrays (stored raw) and scalars (in the header).
-_ARRAYS = {"label_lookup_external": "<u8", "label_lookup_internal": "<u4", "element_levels": "<i4",
-           "link_lists": "i1"}
-_SCALARS = ("ser_version", "space", "dim", "index_inited", "ep_added", "normalize", "num_threads", "seed",
-            "offset_level0", "max_elements", "cur_element_count", "size_data_per_element", "label_offset",
-            "offset_data", "max_level", "enterpoint_node", "max_M", "max_M0", "M", "mult", "ef_construction", "ef",
-            "has_deletions", "size_links_per_element", "allow_replace_deleted")
+_ARRAYS = {"label_lookup_external": "<u8", "label_lookup_internal": "<u4", "element_levels": "<i4", "link_lists": "i1"}
+_SCALARS = (
+    "ser_version",
+    "space",
+    "dim",
+    "index_inited",
+    "ep_added",
+    "normalize",
+    "num_threads",
+    "seed",
+    "offset_level0",
+    "max_elements",
+    "cur_element_count",
+    "size_data_per_element",
+    "label_offset",
+    "offset_data",
+    "max_level",
+    "enterpoint_node",
+    "max_M",
+    "max_M0",
+    "M",
+    "mult",
+    "ef_construction",
+    "ef",
+    "has_deletions",
+    "size_links_per_element",
+    "allow_replace_deleted",
+)
 
 
 class BadSnapshot(ValueError):
@@ -51,8 +73,13 @@ def pack(state: dict, keys: list[Key | None]) -> tuple[dict, bytes]:
         layout[name] = {"dtype": a.dtype.str, "shape": list(a.shape), "offset": offset, "bytes": len(raw)}
         pieces.append(raw)
         offset += len(raw)
-    header = {"format": FORMAT, "hnswlib": _hnswlib_version(), "kinds": kinds, "arrays": layout,
-              "state": {name: state[name] for name in _SCALARS if name in state}}
+    header = {
+        "format": FORMAT,
+        "hnswlib": _hnswlib_version(),
+        "kinds": kinds,
+        "arrays": layout,
+        "state": {name: state[name] for name in _SCALARS if name in state},
+    }
     return header, b"".join(pieces)
 
 
@@ -71,8 +98,9 @@ def unpack(header: dict, payload: bytes, dim: int) -> tuple[dict, list[Key | Non
             if offset < 0 or offset + length > len(payload):
                 raise BadSnapshot(f"{name} lies outside the stored bytes")
             dtype = np.dtype(spec["dtype"])
-            arrays[name] = np.frombuffer(payload, dtype=dtype, count=length // dtype.itemsize,
-                                         offset=offset).reshape(spec["shape"])
+            arrays[name] = np.frombuffer(payload, dtype=dtype, count=length // dtype.itemsize, offset=offset).reshape(
+                spec["shape"]
+            )
         n = int(state["cur_element_count"])
         start, end = _vector_span(state)
         kept = int(state["size_data_per_element"]) - (end - start)
@@ -82,8 +110,10 @@ def unpack(header: dict, payload: bytes, dim: int) -> tuple[dict, list[Key | Non
             state[name] = arrays[name]
         state["links0"] = arrays["links0"]
         kinds = header["kinds"]
-        keys = [None if c < 0 else (kinds[c], int(i)) for c, i in
-                zip(arrays["key_kinds"].tolist(), arrays["key_ids"].tolist())]
+        keys = [
+            None if c < 0 else (kinds[c], int(i))
+            for c, i in zip(arrays["key_kinds"].tolist(), arrays["key_ids"].tolist())
+        ]
         if any(k is not None and k[0] not in RECALLED for k in keys):
             raise BadSnapshot("it names kinds this Anima does not recall")
         return state, keys
@@ -97,7 +127,7 @@ def labels_of(state: dict) -> np.ndarray:
     """The label of each node (its internal id's order), as unpack() gives the state."""
     start, end = _vector_span(state)
     at = int(state["label_offset"]) - (end - start)
-    return state["links0"][:, at:at + 8].copy().view("<u8").ravel()
+    return state["links0"][:, at : at + 8].copy().view("<u8").ravel()
 
 
 def fill(state: dict, nodes: np.ndarray, vectors: np.ndarray) -> hnswlib.Index:
@@ -110,8 +140,9 @@ def fill(state: dict, nodes: np.ndarray, vectors: np.ndarray) -> hnswlib.Index:
     level0[:, :start] = state["links0"][:, :start]
     level0[:, end:] = state["links0"][:, start:]
     if len(nodes):
-        level0[nodes, start:end] = np.ascontiguousarray(vectors, dtype="<f4").view(np.int8).reshape(len(nodes),
-                                                                                                    end - start)
+        level0[nodes, start:end] = (
+            np.ascontiguousarray(vectors, dtype="<f4").view(np.int8).reshape(len(nodes), end - start)
+        )
     params = {k: v for k, v in state.items() if k != "links0"}
     params["data_level0"] = level0.ravel()
     index = hnswlib.Index.__new__(hnswlib.Index)
@@ -133,6 +164,7 @@ def _vector_span(state: dict) -> tuple[int, int]:
 
 def _hnswlib_version() -> str:
     from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("hnswlib")
     except PackageNotFoundError:

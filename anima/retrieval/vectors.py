@@ -43,14 +43,14 @@ class VectorIndex:
         self._clear()
 
     def _clear(self) -> None:
-        self._keys: list[Key | None] = []          # label -> key (None once removed)
-        self._labels: dict[Key, int] = {}          # key -> label
+        self._keys: list[Key | None] = []  # label -> key (None once removed)
+        self._labels: dict[Key, int] = {}  # key -> label
         self._matrix = np.zeros((0, self.dim), dtype=np.float32)
         self._count = 0
         self._hnsw: hnswlib.Index | None = None
-        self._graphed = 0                          # labels below this are in the graph
+        self._graphed = 0  # labels below this are in the graph
         self._building = False
-        self._hold = False                         # no graph built: a kept one is being read back
+        self._hold = False  # no graph built: a kept one is being read back
         self._grapher: threading.Thread | None = None
         self._generation = getattr(self, "_generation", 0) + 1  # a build of an older content is thrown away
         self.changes = getattr(self, "changes", 0) + 1  # bumped whenever what a search can find changes
@@ -205,7 +205,7 @@ class VectorIndex:
             if self._count > count:
                 if self._count > index.get_max_elements():
                     index.resize_index(2 * self._count)
-                index.add_items(self._matrix[count:self._count], np.arange(count, self._count))
+                index.add_items(self._matrix[count : self._count], np.arange(count, self._count))
             for label in range(self._count):
                 if self._keys[label] is None:
                     index.mark_deleted(label)
@@ -222,7 +222,7 @@ class VectorIndex:
             if self._hnsw is None or self._building:
                 return None
             (state,) = self._hnsw.__getstate__()
-            return state, list(self._keys[:self._graphed])
+            return state, list(self._keys[: self._graphed])
 
     def restore(self, state: dict, keys: list[Key | None], rows, changed=frozenset()) -> int:
         """Hold exactly the (kind, id, vector-bytes) `rows`, with the graph snapshot.unpack() read (`state`,
@@ -322,7 +322,7 @@ class VectorIndex:
     def _approximate_locked(self, q, k: int) -> list[tuple[Key, float]] | None:
         """The graph's nearest and the tail's (exactly), merged; None if the graph cannot answer."""
         tail = self._exact_locked(q, k, self._graphed, self._count)
-        in_tail = sum(1 for key in self._keys[self._graphed:self._count] if key is not None)
+        in_tail = sum(1 for key in self._keys[self._graphed : self._count] if key is not None)
         in_graph = min(k, len(self._labels) - in_tail)
         found = list(tail)
         if in_graph > 0:
@@ -331,8 +331,11 @@ class VectorIndex:
                 labels, distances = self._hnsw.knn_query(q[None, :], k=in_graph)
             except RuntimeError:  # too few live nodes reachable (many deleted): exact answers instead
                 return None
-            found += [(self._keys[int(lab)], 1.0 - float(d)) for lab, d in zip(labels[0], distances[0])
-                      if self._keys[int(lab)] is not None]
+            found += [
+                (self._keys[int(lab)], 1.0 - float(d))
+                for lab, d in zip(labels[0], distances[0])
+                if self._keys[int(lab)] is not None
+            ]
         found.sort(key=lambda kv: -kv[1])
         return found[:k]
 
@@ -355,7 +358,7 @@ class Stored:
 
     @property
     def vectors(self) -> np.ndarray:
-        return self.matrix[:len(self.keys)]
+        return self.matrix[: len(self.keys)]
 
 
 def read(rows, dim: int, spare: int = SPARE) -> Stored:
@@ -370,8 +373,8 @@ def read(rows, dim: int, spare: int = SPARE) -> Stored:
             log.warning("skipping a stored vector of dimension %d (index is %d)", len(blob) // 4, dim)
             continue
         at = len(keys) * width
-        into[at:at + width] = blob
+        into[at : at + width] = blob
         keys.append((kind, item_id))
     into.release()
-    matrix[len(keys):] = 0.0
+    matrix[len(keys) :] = 0.0
     return Stored(keys, matrix)

@@ -29,15 +29,20 @@ EVIDENCE_TYPES = ("explicit", "wording", "behaviour")
 # they did. A model's own confidence is capped by these.
 MOST_CONFIDENT = {"explicit": 1.0, "wording": 0.7, "behaviour": 0.5}
 COMPARED = 3  # earlier signals (not yet faded) a new one is compared with
-MOVED = 0.1   # a change in intensity at least this large escalates or eases
+MOVED = 0.1  # a change in intensity at least this large escalates or eases
 CROSSED = 0.2  # valence on the other side of neutral by at least this much, on both sides: a shift
-AFTER_TRAJECTORY = {"escalating": ", more so than before", "easing": ", less so than before",
-                    "shifted": ", a change from before", "stable": ""}
+AFTER_TRAJECTORY = {
+    "escalating": ", more so than before",
+    "easing": ", less so than before",
+    "shifted": ", a change from before",
+    "stable": "",
+}
 
 
 @dataclass(frozen=True)
 class Reading:
     """How they seemed along the dimensions, how sure, and on what kind of evidence."""
+
     valence: float
     arousal: float
     dominance: float
@@ -49,6 +54,7 @@ class Reading:
 class Signal:
     """One stored emotional signal as a person reads it in the Open Mind (the dimensions are None on a signal
     recorded without a reading, or corrected by the person)."""
+
     id: int
     signal: str
     evidence: str
@@ -85,8 +91,17 @@ class Feelings:
     def __init__(self, soul: Soul):
         self.soul = soul
 
-    def notice(self, signal: str, evidence: str, *, message_id: int | None = None, at: str | None = None,
-               actor: str = "ai", reading: Reading | None = None, trajectory: str | None = None) -> int:
+    def notice(
+        self,
+        signal: str,
+        evidence: str,
+        *,
+        message_id: int | None = None,
+        at: str | None = None,
+        actor: str = "ai",
+        reading: Reading | None = None,
+        trajectory: str | None = None,
+    ) -> int:
         """Record how they seemed; a signal without evidence is not recorded (evidence is required)."""
         signal, evidence = " ".join(signal.split()), " ".join(evidence.split())
         if not signal or not evidence:
@@ -97,41 +112,74 @@ class Feelings:
         dimensions = {}
         if reading is not None:
             r = reading
-            if not (-1 <= r.valence <= 1 and all(0 <= x <= 1 for x in (r.arousal, r.dominance, r.confidence))
-                    and r.evidence_type in EVIDENCE_TYPES):
-                raise InvalidEdit("A reading is valence -1 to 1, arousal, dominance and confidence 0 to 1, and "
-                                  f"evidence that is one of {', '.join(EVIDENCE_TYPES)}.")
-            dimensions = {"valence": r.valence, "arousal": r.arousal, "dominance": r.dominance,
-                          "confidence": min(r.confidence, MOST_CONFIDENT[r.evidence_type]),
-                          "evidence_type": r.evidence_type, "trajectory": trajectory}
+            if not (
+                -1 <= r.valence <= 1
+                and all(0 <= x <= 1 for x in (r.arousal, r.dominance, r.confidence))
+                and r.evidence_type in EVIDENCE_TYPES
+            ):
+                raise InvalidEdit(
+                    "A reading is valence -1 to 1, arousal, dominance and confidence 0 to 1, and "
+                    f"evidence that is one of {', '.join(EVIDENCE_TYPES)}."
+                )
+            dimensions = {
+                "valence": r.valence,
+                "arousal": r.arousal,
+                "dominance": r.dominance,
+                "confidence": min(r.confidence, MOST_CONFIDENT[r.evidence_type]),
+                "evidence_type": r.evidence_type,
+                "trajectory": trajectory,
+            }
         # Stored in UTC, so `recent` can compare the texts.
-        return self.soul.add("signal", actor, message_id=message_id, signal=cut(signal, SIGNAL_CHARS),
-                             evidence=cut(evidence, EVIDENCE_CHARS),
-                             at=when_noticed.astimezone(UTC).isoformat(timespec="microseconds"),
-                             **dimensions)
+        return self.soul.add(
+            "signal",
+            actor,
+            message_id=message_id,
+            signal=cut(signal, SIGNAL_CHARS),
+            evidence=cut(evidence, EVIDENCE_CHARS),
+            at=when_noticed.astimezone(UTC).isoformat(timespec="microseconds"),
+            **dimensions,
+        )
 
     def earlier(self, at: datetime) -> list[tuple[float, float]]:
         """(valence, arousal) of the newest COMPARED readings before `at` that had not faded by then, newest first."""
         since = (at - FADES_AFTER).astimezone(UTC).isoformat(timespec="microseconds")
         until = at.astimezone(UTC).isoformat(timespec="microseconds")
-        rows = self.soul.query("SELECT valence, arousal FROM emotional_signals WHERE at >= ? AND at <= ? AND valence "
-                               "IS NOT NULL AND arousal IS NOT NULL ORDER BY at DESC, id DESC LIMIT ?",
-                               (since, until, COMPARED))
+        rows = self.soul.query(
+            "SELECT valence, arousal FROM emotional_signals WHERE at >= ? AND at <= ? AND valence "
+            "IS NOT NULL AND arousal IS NOT NULL ORDER BY at DESC, id DESC LIMIT ?",
+            (since, until, COMPARED),
+        )
         return [(r["valence"], r["arousal"]) for r in rows]
 
     def recent(self, at: datetime | None = None) -> list[dict]:
         """The signals that have not faded yet, newest first."""
         at = at or datetime.now(UTC)
         since = (at - FADES_AFTER).astimezone(UTC).isoformat(timespec="microseconds")
-        return [dict(r) for r in self.soul.query("SELECT * FROM emotional_signals WHERE at >= ? ORDER BY at DESC, "
-                                                 "id DESC LIMIT ?", (since, SHOWN))]
+        return [
+            dict(r)
+            for r in self.soul.query(
+                "SELECT * FROM emotional_signals WHERE at >= ? ORDER BY at DESC, id DESC LIMIT ?", (since, SHOWN)
+            )
+        ]
 
     def all(self, limit: int = 200) -> list[Signal]:
         """Every stored signal, faded or not, newest first (the Open Mind)."""
-        return [Signal(r["id"], r["signal"], r["evidence"], r["at"], r["message_id"], r["valence"], r["arousal"],
-                       r["dominance"], r["confidence"], r["evidence_type"], r["trajectory"])
-                for r in self.soul.query("SELECT * FROM emotional_signals ORDER BY at DESC, id DESC LIMIT ?",
-                                         (limit,))]
+        return [
+            Signal(
+                r["id"],
+                r["signal"],
+                r["evidence"],
+                r["at"],
+                r["message_id"],
+                r["valence"],
+                r["arousal"],
+                r["dominance"],
+                r["confidence"],
+                r["evidence_type"],
+                r["trajectory"],
+            )
+            for r in self.soul.query("SELECT * FROM emotional_signals ORDER BY at DESC, id DESC LIMIT ?", (limit,))
+        ]
 
     def correct(self, signal_id: int, signal: str) -> None:
         """The person says how they felt instead (the Open Mind): their words replace the reading, as their own
@@ -139,9 +187,19 @@ class Feelings:
         signal = " ".join(signal.split())
         if not signal:
             raise InvalidEdit("Say how you felt, or forget the signal instead.")
-        self.soul.update("signal", signal_id, "user", signal=cut(signal, SIGNAL_CHARS),
-                         evidence="their correction in the Open Mind", evidence_type="explicit", valence=None,
-                         arousal=None, dominance=None, confidence=None, trajectory=None)
+        self.soul.update(
+            "signal",
+            signal_id,
+            "user",
+            signal=cut(signal, SIGNAL_CHARS),
+            evidence="their correction in the Open Mind",
+            evidence_type="explicit",
+            valence=None,
+            arousal=None,
+            dominance=None,
+            confidence=None,
+            trajectory=None,
+        )
 
     def context(self, at: datetime | None = None) -> str:
         """The workspace's emotional tier: one line per recent signal, or nothing."""
@@ -164,7 +222,8 @@ def _line(s: dict, on) -> str:
 
 # How a person can seem: an emotional read's label must name one of these (in its words, "tired after the night
 # shift"); a "label" that names none is not a feeling (a fact, an order, an attack the model repeated).
-FEELING_WORDS = frozenset("""
+FEELING_WORDS = frozenset(
+    """
 tired exhausted drained weary sleepy worn stressed tense pressured overwhelmed overworked busy rushed burned burnt
 anxious worried nervous uneasy apprehensive scared afraid frightened shaken insecure unsure doubtful confused lost
 sad down low blue unhappy upset hurt heartbroken grieving lonely isolated withdrawn flat numb discouraged hopeless
@@ -177,7 +236,8 @@ nostalgic sentimental moved touched curious surprised fine good great okay ok we
 stretched distracted preoccupied scattered overloaded swamped slammed frazzled flustered agitated stuck bothered
 troubled distressed miserable gloomy glum sulky hesitant wary cautious defensive vulnerable sensitive emotional
 tearful crying shaky jittery wired alert lively chatty quiet subdued reserved distant cold irritable snappy
-""".split())
+""".split()
+)
 
 
 def names_a_feeling(label: str) -> bool:

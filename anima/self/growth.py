@@ -34,11 +34,19 @@ class GrowthLog:
 
     def entries(self, limit: int = 200) -> list[GrowthEntry]:
         """The newest entries, newest first, each with what it cites."""
-        rows = self.soul.query("SELECT id, at, entry, needs_regeneration FROM growth_log ORDER BY id DESC LIMIT ?",
-                               (limit,))
-        return [GrowthEntry(r["id"], r["at"], r["entry"], bool(r["needs_regeneration"]),
-                            tuple(self._cited(k, i) for k, i in self.soul.citations("growth_log", r["id"])))
-                for r in rows]
+        rows = self.soul.query(
+            "SELECT id, at, entry, needs_regeneration FROM growth_log ORDER BY id DESC LIMIT ?", (limit,)
+        )
+        return [
+            GrowthEntry(
+                r["id"],
+                r["at"],
+                r["entry"],
+                bool(r["needs_regeneration"]),
+                tuple(self._cited(k, i) for k, i in self.soul.citations("growth_log", r["id"])),
+            )
+            for r in rows
+        ]
 
     def dated(self) -> list[tuple[str, str]]:
         """Every entry as (when, what), oldest first."""

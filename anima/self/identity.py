@@ -40,9 +40,9 @@ class Ruling(Enum):
 @dataclass(frozen=True)
 class Consideration:
     ruling: Ruling
-    interactions: int      # meaningful interactions since the identity was last written
+    interactions: int  # meaningful interactions since the identity was last written
     needed: int
-    kept: float            # share of the current identity's words the proposal keeps (1.0 when there is none)
+    kept: float  # share of the current identity's words the proposal keeps (1.0 when there is none)
 
 
 def kept_share(current: str, proposed: str) -> float:
@@ -60,15 +60,21 @@ class Governance:
 
     def interactions_since_written(self, target: str = "identity") -> int:
         """Meaningful interactions since `target` (the identity, or the persona block) was last rewritten."""
-        kind, table, key = ("block", "blocks", "name") if section(target).kept is Kept.BLOCK else \
-            ("self_model", "self_model", "section")
+        kind, table, key = (
+            ("block", "blocks", "name")
+            if section(target).kept is Kept.BLOCK
+            else ("self_model", "self_model", "section")
+        )
         written = self.soul.query(
             f"SELECT max(at) AS at FROM edit_history WHERE item_kind = ? AND item_id = "
-            f"(SELECT id FROM {table} WHERE {key} = ?) AND op = 'update'", (kind, target))[0]["at"]
+            f"(SELECT id FROM {table} WHERE {key} = ?) AND op = 'update'",
+            (kind, target),
+        )[0]["at"]
         firsts = self.soul.query(
             "SELECT (SELECT min(item_id) FROM evidence WHERE owner_kind = 'episode' AND owner_id = e.id "
             "AND item_kind = 'message') AS said FROM episodes AS e WHERE significance >= ? AND created_at > ?",
-            (MEANINGFUL, written or ""))
+            (MEANINGFUL, written or ""),
+        )
         # An episode whose messages were all forgotten is no longer evidence of anything.
         return len({conversation(self.soul, r["said"]) for r in firsts if r["said"] is not None})
 

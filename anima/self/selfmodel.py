@@ -35,6 +35,7 @@ def shipped(name: str) -> str:
 @dataclass(frozen=True)
 class SelfFloor:
     """Each section of the self (store/sections.py) by its name."""
+
     origin: str
     guardrails: str
     persona: str
@@ -57,8 +58,9 @@ def check_plain(name: str, content) -> None:
 
 
 class SelfModel:
-    def __init__(self, soul: Soul, measure: Callable[[SelfFloor], int] | None = None,
-                 today: Callable[[], date] = local_today):
+    def __init__(
+        self, soul: Soul, measure: Callable[[SelfFloor], int] | None = None, today: Callable[[], date] = local_today
+    ):
         """`measure(floor)`: the tokens the floor takes in the chat model's context (None: only the character
         caps are kept). It may wait for the model to load, so edits run off the UI thread. `today()`: the
         person's day, when working-memory items lapse (self/working_memory.py)."""
@@ -72,8 +74,11 @@ class SelfModel:
         texts |= {r["name"]: r["content"] for r in self.soul.query("SELECT name, content FROM blocks")}
         texts["working_memory"] = working_memory.held(texts.get("working_memory", ""), self.today())
         rules = "\n".join(f"- {r.pattern}" for r in Rules(self.soul).in_force())
-        return SelfFloor(rules=rules, **{name: shipped(name) for name in kept_in(Kept.SHIPPED)},
-                         **{k: texts.get(k, "") for k in (*kept_in(Kept.BLOCK), *kept_in(Kept.SECTION))})
+        return SelfFloor(
+            rules=rules,
+            **{name: shipped(name) for name in kept_in(Kept.SHIPPED)},
+            **{k: texts.get(k, "") for k in (*kept_in(Kept.BLOCK), *kept_in(Kept.SECTION))},
+        )
 
     def stored(self, section: str) -> str:
         """A self-model section as stored, lapsed working-memory items and all (what read() shows is today's)."""
@@ -84,19 +89,20 @@ class SelfModel:
         """Rewrite one section or block. Over its cap, not text, or making the floor too large for the model:
         refused, the old value kept."""
         if name not in WRITTEN:
-            raise InvalidEdit(f"{name!r} is not an editable part of the self "
-                              f"(origin and guardrails are read-only).")
+            raise InvalidEdit(f"{name!r} is not an editable part of the self (origin and guardrails are read-only).")
         check_plain(name, content)
         content = content.strip()
         if len(content) > cap(name):
-            raise InvalidEdit(f"The {title(name)} holds at most {cap(name)} characters "
-                              f"({len(content)} given); the old text is kept.")
+            raise InvalidEdit(
+                f"The {title(name)} holds at most {cap(name)} characters ({len(content)} given); the old text is kept."
+            )
         if (tokens := self._floor_too_large(name, content)) is not None:
             raise InvalidEdit(
                 f"With this text the self would take {tokens:,} of the model's tokens in every turn, more than "
                 f"the {FLOOR_CAP_TOKENS:,} it may (some scripts, such as Chinese, take a token or more for each "
                 f"character); the old text is kept. Shorten the {title(name)} by about "
-                f"{tokens - FLOOR_CAP_TOKENS:,} tokens.")
+                f"{tokens - FLOOR_CAP_TOKENS:,} tokens."
+            )
         if name in kept_in(Kept.BLOCK):
             row = self.soul.query("SELECT id FROM blocks WHERE name = ?", (name,))[0]
             self.soul.update("block", row["id"], actor, content=content, updated_at=now())
@@ -129,8 +135,9 @@ class SelfModel:
         """The newest growth-log entries that stand, newest first: what the model reads of the log (evolving the
         persona). None a forget flagged: its words may carry what went. (One citing an episode a forget flagged
         went in that forget: store/forget.py _blank.) The Open Mind shows every entry (GrowthLog)."""
-        return self.soul.query("SELECT at, entry FROM growth_log WHERE needs_regeneration = 0 ORDER BY id DESC "
-                               "LIMIT ?", (limit,))
+        return self.soul.query(
+            "SELECT at, entry FROM growth_log WHERE needs_regeneration = 0 ORDER BY id DESC LIMIT ?", (limit,)
+        )
 
     def grow(self, entry: str, evidence: list[tuple[str, int]] = ()) -> int:
         """Append to the growth log (append-only: never edited, never trimmed)."""

@@ -19,10 +19,10 @@ from .self_report import Stated, stated_feeling
 
 @dataclass(frozen=True)
 class Sovereignty:
-    statements: int          # their statements of how they feel
-    overrides: int           # of those, overridden by a reading of the companion's own
-    corrections: int         # times they set the companion's reading right
-    misaligned_after: int    # of those, followed by a reading that still said otherwise
+    statements: int  # their statements of how they feel
+    overrides: int  # of those, overridden by a reading of the companion's own
+    corrections: int  # times they set the companion's reading right
+    misaligned_after: int  # of those, followed by a reading that still said otherwise
     reads_to_align: float | None  # mean readings of its own until it agreed again
 
     @property
@@ -36,12 +36,18 @@ class Sovereignty:
     def lines(self) -> list[str]:
         def pct(x):
             return "nothing to measure yet" if x is None else f"{x:.0%}"
-        return [f"Interpretive override: {pct(self.ios)} ({self.overrides} of {self.statements} times you said how "
-                f"you feel, my own reading said otherwise)",
-                f"After-correction misalignment: {pct(self.amr)} ({self.misaligned_after} of {self.corrections} "
-                f"corrections were followed by a reading that still disagreed"
-                + (f"; I agreed again after {self.reads_to_align:.1f} readings on average)" if self.reads_to_align
-                   is not None else ")")]
+
+        return [
+            f"Interpretive override: {pct(self.ios)} ({self.overrides} of {self.statements} times you said how "
+            f"you feel, my own reading said otherwise)",
+            f"After-correction misalignment: {pct(self.amr)} ({self.misaligned_after} of {self.corrections} "
+            f"corrections were followed by a reading that still disagreed"
+            + (
+                f"; I agreed again after {self.reads_to_align:.1f} readings on average)"
+                if self.reads_to_align is not None
+                else ")"
+            ),
+        ]
 
 
 def _stated_in(signal: str) -> Stated | None:
@@ -50,10 +56,14 @@ def _stated_in(signal: str) -> Stated | None:
 
 
 def measure(soul: Soul) -> Sovereignty:
-    own = [r for r in soul.query(
-        "SELECT m.id, m.content, m.created_at, p.source FROM messages AS m LEFT JOIN provenance AS p "
-        "ON p.item_kind = 'message' AND p.item_id = m.id WHERE m.role = 'user' ORDER BY m.id")
-        if r["source"] in (None, Source.PERSON.value)]
+    own = [
+        r
+        for r in soul.query(
+            "SELECT m.id, m.content, m.created_at, p.source FROM messages AS m LEFT JOIN provenance AS p "
+            "ON p.item_kind = 'message' AND p.item_id = m.id WHERE m.role = 'user' ORDER BY m.id"
+        )
+        if r["source"] in (None, Source.PERSON.value)
+    ]
     signals = soul.query("SELECT * FROM emotional_signals ORDER BY at, id")
     reads = [s for s in signals if s["evidence_type"] not in (None, "explicit") and s["valence"] is not None]
     by_message: dict[int, list[dict]] = {}
@@ -73,8 +83,10 @@ def measure(soul: Soul) -> Sovereignty:
         standing = [s for s in reads if s["at"] < m["created_at"]]
         if standing and said.contradicts(standing[-1]["valence"], standing[-1]["signal"]):
             corrections.append((m["created_at"], said))
-    for edit in soul.query("SELECT e.at, e.item_id FROM edit_history AS e WHERE e.item_kind = 'signal' AND "
-                           "e.actor = 'user' AND e.op = 'update' ORDER BY e.id"):
+    for edit in soul.query(
+        "SELECT e.at, e.item_id FROM edit_history AS e WHERE e.item_kind = 'signal' AND "
+        "e.actor = 'user' AND e.op = 'update' ORDER BY e.id"
+    ):
         row = next((s for s in signals if s["id"] == edit["item_id"]), None)
         if row is not None and (said := _stated_in(row["signal"])) is not None:
             corrections.append((edit["at"], said))
@@ -90,5 +102,6 @@ def measure(soul: Soul) -> Sovereignty:
         if agreed is not None:
             to_align.append(agreed)
     measured = [c for c in corrections if any(s["at"] > c[0] for s in reads)]
-    return Sovereignty(statements, overrides, len(measured), misaligned,
-                       round(sum(to_align) / len(to_align), 2) if to_align else None)
+    return Sovereignty(
+        statements, overrides, len(measured), misaligned, round(sum(to_align) / len(to_align), 2) if to_align else None
+    )

@@ -68,7 +68,7 @@ def replacing(text: str, old: Item, new: Item | None) -> str:
     lines = text.splitlines()
     for n, raw in enumerate(lines):
         if parse(raw) == [old]:
-            lines[n:n + 1] = [new.line()] if new is not None else []
+            lines[n : n + 1] = [new.line()] if new is not None else []
             break
     return "\n".join(lines).strip()
 

@@ -39,8 +39,9 @@ def keep_as_kept(soul: Soul, data: Kept, edit: Callable[[str | None], tuple[str 
             if n:
                 con.execute("UPDATE character_cards SET data = ? WHERE id = ?", (text, card_id))
                 gone += n
-        for edit_id, *values in con.execute("SELECT id, before, after FROM edit_history "
-                                            "WHERE item_kind = 'character_card'").fetchall():
+        for edit_id, *values in con.execute(
+            "SELECT id, before, after FROM edit_history WHERE item_kind = 'character_card'"
+        ).fetchall():
             (before, n_before), (after, n_after) = (edit(v) for v in values)
             if n_before or n_after:
                 con.execute("UPDATE edit_history SET before = ?, after = ? WHERE id = ?", (before, after, edit_id))

@@ -2,7 +2,7 @@
 
 Layout (all integers big-endian):
 
-    MAGIC (12 bytes) | header length (u32) | header (JSON) | chunk* 
+    MAGIC (12 bytes) | header length (u32) | header (JSON) | chunk*
     chunk = ciphertext length (u32) | AES-256-GCM ciphertext of up to 1 MiB
 
 The header carries the format, the schema version, and the scrypt salt and
@@ -99,8 +99,10 @@ class Tables:
     @classmethod
     def of(cls, tables: dict) -> "Tables":
         """From {name: {"columns": [...], "rows": [...]}}, as dump_tables and read_core give them."""
-        return cls(lambda: ((name, t["columns"], t["rows"]) for name, t in tables.items()),
-                   sum(len(t["rows"]) for t in tables.values()))
+        return cls(
+            lambda: ((name, t["columns"], t["rows"]) for name, t in tables.items()),
+            sum(len(t["rows"]) for t in tables.values()),
+        )
 
     @classmethod
     def read(cls, con, names) -> "Tables":
@@ -114,6 +116,7 @@ class Tables:
             for table in names:
                 cur = con.execute(f"SELECT * FROM {table} ORDER BY rowid")
                 yield table, [d[0] for d in cur.description], _fetched(cur)
+
         return cls(read, rows)
 
 
@@ -127,8 +130,14 @@ def dump_tables(con, tables) -> dict:
     return {name: {"columns": columns, "rows": list(rows)} for name, columns, rows in Tables.read(con, tables)}
 
 
-def write_core(path: Path, tables: dict | Tables, schema_version: int, passphrase: str,
-               progress: Progress | None = None, still: Callable[[], None] = lambda: None) -> None:
+def write_core(
+    path: Path,
+    tables: dict | Tables,
+    schema_version: int,
+    passphrase: str,
+    progress: Progress | None = None,
+    still: Callable[[], None] = lambda: None,
+) -> None:
     """Write the core to `path` atomically: a partial file never takes the name.
 
     The rows are read, encoded, compressed, sealed and written a piece at a time: none of it is whole in memory
@@ -137,13 +146,15 @@ def write_core(path: Path, tables: dict | Tables, schema_version: int, passphras
     and synced, just before it takes the name: whatever it raises lets the file go."""
     tables = tables if isinstance(tables, Tables) else Tables.of(tables)
     try:
-        files.write_pieces_atomically(path, _sealed(_compressed(tables, 6, progress), schema_version, passphrase),
-                                     still)
+        files.write_pieces_atomically(
+            path, _sealed(_compressed(tables, 6, progress), schema_version, passphrase), still
+        )
     except _TooCompressible:
         # Content this repetitive would be refused on import as a bomb: store it (zlib level 0, read the same
         # way), a bigger file that imports rather than a small one that never does.
-        files.write_pieces_atomically(path, _sealed(_compressed(tables, 0, progress), schema_version, passphrase),
-                                     still)
+        files.write_pieces_atomically(
+            path, _sealed(_compressed(tables, 0, progress), schema_version, passphrase), still
+        )
 
 
 class _TooCompressible(Exception):
@@ -176,8 +187,13 @@ def _json_pieces(tables: Tables) -> Iterator[tuple[str, int]]:
     """json.dumps({"tables": tables}, ensure_ascii=False), a thousand rows at a time: (text, rows in it)."""
     yield '{"tables": {', 0
     for n, (name, columns, rows) in enumerate(tables):
-        yield (", " if n else "") + f'{json.dumps(name, ensure_ascii=False)}: {{"columns": ' \
-            + json.dumps(columns, ensure_ascii=False) + ', "rows": [', 0
+        yield (
+            (", " if n else "")
+            + f'{json.dumps(name, ensure_ascii=False)}: {{"columns": '
+            + json.dumps(columns, ensure_ascii=False)
+            + ', "rows": [',
+            0,
+        )
         rows, first = iter(rows), True
         while batch := list(itertools.islice(rows, _ROWS_AT_ONCE)):
             yield ("" if first else ", ") + json.dumps(batch, ensure_ascii=False)[1:-1], len(batch)
@@ -196,15 +212,24 @@ def _sealed(payload: Iterator[bytes], schema_version: int, passphrase: str) -> I
     payload follows it, or the payload has ended: only then is it known to be the last."""
     salt, prefix, cost = secrets.token_bytes(16), secrets.token_bytes(7), keys.wrap_cost()
     aead = AESGCM(keys.derive(passphrase, salt, cost))
-    header = json.dumps({
-        "format": "anima-core", "format_version": FORMAT_VERSION, "schema_version": schema_version,
-        "anima_version": __version__,
-        "kdf": {"name": "scrypt", "n": cost.n, "r": cost.r, "p": cost.p,
-                "salt": base64.b64encode(salt).decode("ascii")},
-        "nonce_prefix": base64.b64encode(prefix).decode("ascii"),
-        # Tells a wrong passphrase apart from a damaged file.
-        "check": base64.b64encode(aead.encrypt(_check_nonce(prefix), CHECK, None)).decode("ascii"),
-    }).encode("ascii")
+    header = json.dumps(
+        {
+            "format": "anima-core",
+            "format_version": FORMAT_VERSION,
+            "schema_version": schema_version,
+            "anima_version": __version__,
+            "kdf": {
+                "name": "scrypt",
+                "n": cost.n,
+                "r": cost.r,
+                "p": cost.p,
+                "salt": base64.b64encode(salt).decode("ascii"),
+            },
+            "nonce_prefix": base64.b64encode(prefix).decode("ascii"),
+            # Tells a wrong passphrase apart from a damaged file.
+            "check": base64.b64encode(aead.encrypt(_check_nonce(prefix), CHECK, None)).decode("ascii"),
+        }
+    ).encode("ascii")
     yield MAGIC + struct.pack(">I", len(header)) + header
     held, index = bytearray(), 0
     for piece in payload:
@@ -268,10 +293,13 @@ class Reader:
         try:
             yield from core_content.tables(
                 _inflated(self._f, self._size, self._aead, self._head, path, self._progress),
-                lambda name, columns: _fit_columns(name, columns, has, self.schema_version), _fit_row)
+                lambda name, columns: _fit_columns(name, columns, has, self.schema_version),
+                _fit_row,
+            )
         except _Unfit as e:
-            raise BadCore(f"{path} passed its checks but its content does not fit the soul's rules ({e}); nothing "
-                          "was imported.") from None
+            raise BadCore(
+                f"{path} passed its checks but its content does not fit the soul's rules ({e}); nothing was imported."
+            ) from None
         except OSError as e:
             raise BadCore(f"{path} cannot be read ({e.strerror or e}).") from None
         # ValueError: not JSON, or not UTF-8 (UnicodeDecodeError). RecursionError: JSON nested thousands deep.
@@ -317,13 +345,20 @@ def _header(f, size: int, path: Path) -> _Header:
         if any(type(v) is not int or not 0 < v < 2**31 for v in versions):
             raise ValueError("its versions are not whole numbers")
         if versions[0] > FORMAT_VERSION or versions[1] > SCHEMA_VERSION:
-            raise BadCore(f"{path} was exported by a newer Anima (core format {versions[0]}, "
-                          f"schema {versions[1]}); update Anima to import it.")
+            raise BadCore(
+                f"{path} was exported by a newer Anima (core format {versions[0]}, "
+                f"schema {versions[1]}); update Anima to import it."
+            )
         # Bounded before any work: a header cannot make an import spend unbounded memory or time.
         cost = keys.Cost.read(h["kdf"])
-        head = _Header(raw, versions[1], cost, base64.b64decode(h["kdf"]["salt"], validate=True),
-                       base64.b64decode(h["nonce_prefix"], validate=True),
-                       base64.b64decode(h["check"], validate=True))
+        head = _Header(
+            raw,
+            versions[1],
+            cost,
+            base64.b64decode(h["kdf"]["salt"], validate=True),
+            base64.b64decode(h["nonce_prefix"], validate=True),
+            base64.b64decode(h["check"], validate=True),
+        )
         if len(head.prefix) != 7:
             raise ValueError("bad nonce prefix")
         return head
@@ -410,8 +445,10 @@ def _inflate(inflate, piece: bytes, room: int, limit: int, path: Path) -> Iterat
             out = inflate.decompress(piece, step)
             room -= len(out)
             if room < 0:
-                raise BadCore(f"{path} is damaged or hostile: its content inflates past {limit >> 20} MiB, "
-                              "far more than any soul compresses into a core of its size.")
+                raise BadCore(
+                    f"{path} is damaged or hostile: its content inflates past {limit >> 20} MiB, "
+                    "far more than any soul compresses into a core of its size."
+                )
             if out:
                 yield out
             piece = inflate.unconsumed_tail
@@ -431,20 +468,21 @@ def columns_at(schema_version: int) -> dict[str, frozenset[str]]:
     """The soul tables a soul of this schema version has, each with its columns: read from a blank one built in
     memory by the same migrations (a core's names are checked against these before any reaches SQL)."""
     import sqlcipher3
+
     con = sqlcipher3.connect(":memory:", isolation_level=None)
     try:
         migrations.migrate(con, schema_version)
         present = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        return {t: frozenset(r[1] for r in con.execute(f"PRAGMA table_info({t})")) for t in SOUL_TABLES
-                if t in present}
+        return {t: frozenset(r[1] for r in con.execute(f"PRAGMA table_info({t})")) for t in SOUL_TABLES if t in present}
     finally:
         con.close()
 
 
 def _fit_columns(table, columns: list, has: dict, schema_version: int) -> None:
     if table not in has:
-        raise _Unfit(f"it holds a table {core_content.shown(table)}, which a soul of schema {schema_version} does "
-                     "not have")
+        raise _Unfit(
+            f"it holds a table {core_content.shown(table)}, which a soul of schema {schema_version} does not have"
+        )
     for column in columns:
         if type(column) is not str or column not in has[table]:
             raise _Unfit(f"table {table} names a column {core_content.shown(column)}, which it does not have")
@@ -455,7 +493,7 @@ def _fit_columns(table, columns: list, has: dict, schema_version: int) -> None:
 
 
 # What SQLite's INTEGER holds: a signed 64-bit number.
-_INTEGER_RANGE = range(-2**63, 2**63)
+_INTEGER_RANGE = range(-(2**63), 2**63)
 # A lone surrogate (JSON's "\ud800") is no character: it cannot be written as UTF-8, nor kept as text.
 _SURROGATE = re.compile("[\ud800-\udfff]")
 

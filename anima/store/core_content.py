@@ -42,7 +42,7 @@ class _Text:
         so far is held twice only while it is joined."""
         if self.done:
             return False
-        pieces, unread, read = [self.buf[self.pos:]], len(self.buf) - self.pos, False
+        pieces, unread, read = [self.buf[self.pos :]], len(self.buf) - self.pos, False
         self.buf, self.pos = "", 0
         for piece in self._pieces:
             pieces.append(self._utf8.decode(piece))
@@ -89,7 +89,7 @@ class _Text:
             self.more(2 * (len(self.buf) - self.pos))
 
     def _here(self) -> str:
-        return shown(self.buf[self.pos:self.pos + 20]) if self.pos < len(self.buf) else "the end"
+        return shown(self.buf[self.pos : self.pos + 20]) if self.pos < len(self.buf) else "the end"
 
     def end_or(self, separator: str, closing: str) -> bool:
         """True past a `separator` (another item follows), False past `closing`."""
@@ -109,8 +109,9 @@ def shown(name) -> str:
 Table = tuple[str, list, list]  # (name, columns, a batch of rows): a table's first batch may hold no rows
 
 
-def tables(pieces: Iterator[bytes], fit_columns: Callable[[object, object], None],
-           fit_row: Callable[[object, int, str], list]) -> Iterator[Table]:
+def tables(
+    pieces: Iterator[bytes], fit_columns: Callable[[object, object], None], fit_row: Callable[[object, int, str], list]
+) -> Iterator[Table]:
     """Each table of the content as (name, columns, rows), its rows a batch at a time. `fit_columns(name,
     columns)` raises for a table or columns no soul of the core's schema has; `fit_row(row, width, name)` gives
     the row as it is stored, or raises. NotContent (or the json module's ValueError, or UnicodeDecodeError)

@@ -31,14 +31,17 @@ from .provenance import EXTERNAL, Source
 log = logging.getLogger(__name__)
 
 # Scripts written without spaces between words: a name in them is found inside a run of letters.
-UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0eff\u1000-\u109f"
-                      r"\u1780-\u17ff]")
+UNSPACED = re.compile(
+    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0eff\u1000-\u109f"
+    r"\u1780-\u17ff]"
+)
 
 
 @dataclass
 class Forgotten:
     """What one forget removed: the items by key, lines of sections by kind, edits of the history, and labels of
     where kept items came from (a file's name) that named the person."""
+
     items: list[tuple[str, int]] = field(default_factory=list)
     lines: Counter = field(default_factory=Counter)
     edits: int = 0
@@ -65,10 +68,23 @@ class Forgotten:
         flagged = Counter(kind for kind, _ in self.flagged - set(self.items))
         if flagged:
             said += "; marked, as they came from it: " + ", ".join(
-                KINDS[k].amount(flagged[k]) for k in KINDS if k in flagged)
-            said += " (" + "; ".join(filter(None, (
-                "the next deep reflection makes them again from what is left" if set(flagged) - {"memory"} else "",
-                "a memory stays, for you to look over" if "memory" in flagged else ""))) + ")"
+                KINDS[k].amount(flagged[k]) for k in KINDS if k in flagged
+            )
+            said += (
+                " ("
+                + "; ".join(
+                    filter(
+                        None,
+                        (
+                            "the next deep reflection makes them again from what is left"
+                            if set(flagged) - {"memory"}
+                            else "",
+                            "a memory stays, for you to look over" if "memory" in flagged else "",
+                        ),
+                    )
+                )
+                + ")"
+            )
         return said
 
     def add(self, other: "Forgotten") -> None:
@@ -126,8 +142,9 @@ def _strings(value):
             yield from _strings(v)
 
 
-def forget_item(con, kind: str, item_id: int, lines: Counter | None = None,
-                flagged: set | None = None) -> list[tuple[str, int]]:
+def forget_item(
+    con, kind: str, item_id: int, lines: Counter | None = None, flagged: set | None = None
+) -> list[tuple[str, int]]:
     """Remove one item and everything derived from it alone; returns the keys that went (the item first).
     `lines` counts the lines of sections (and, under "edit_history", the edits) that went with it; `flagged` takes
     the kept items that cited it (and a memory learned from a message), now marked for it."""
@@ -151,8 +168,9 @@ def forget_item(con, kind: str, item_id: int, lines: Counter | None = None,
         flagged.update(("memory", m) for (m,) in learned)
         # A change read from it that waits for the person's say (or that they turned down) is its words and
         # nothing else: accepted later, it would write them back. One they accepted is theirs: it loses its source.
-        for (pid,) in con.execute("SELECT id FROM proposals WHERE message_id = ? AND status != 'accepted'",
-                                  (item_id,)).fetchall():
+        for (pid,) in con.execute(
+            "SELECT id FROM proposals WHERE message_id = ? AND status != 'accepted'", (item_id,)
+        ).fetchall():
             gone += forget_item(con, "proposal", pid, lines, flagged)
         con.execute("UPDATE proposals SET message_id = NULL WHERE message_id = ?", (item_id,))
         con.execute("UPDATE provenance SET message_id = NULL WHERE message_id = ?", (item_id,))
@@ -171,7 +189,8 @@ def forget_item(con, kind: str, item_id: int, lines: Counter | None = None,
         # Learning wrote the fact into the human block too, word for word: that line and the edits that held it go.
         (content,) = con.execute("SELECT content FROM memories WHERE id = ?", (item_id,)).fetchone()
         (lines if lines is not None else Counter()).update(
-            _forget_lines(con, re.compile(rf"^[-*•\s]*{re.escape(content.strip().rstrip('.'))}\.?\s*$", re.I)))
+            _forget_lines(con, re.compile(rf"^[-*•\s]*{re.escape(content.strip().rstrip('.'))}\.?\s*$", re.I))
+        )
     if kind == "growth_log":
         con.execute("INSERT INTO forget_gate(open) VALUES (1)")
         con.execute("DELETE FROM growth_log WHERE id = ?", (item_id,))
@@ -199,6 +218,7 @@ def forget_person(con, name: str) -> Forgotten:
             gone = [key for key in forget_item(con, kind, item_id, out.lines, out.flagged) if key not in seen]
             seen.update(gone)
             out.items += gone
+
     for k in KINDS.values():
         if k.sections:
             continue
@@ -207,8 +227,9 @@ def forget_person(con, name: str) -> Forgotten:
         for item_id, *texts in rows:
             if any(pattern.search(said(t)) for t in texts) or pattern.search(outside.get(item_id, "")):
                 if k.name == "message":
-                    for (memory,) in con.execute("SELECT id FROM memories WHERE source_message_id = ?",
-                                                 (item_id,)).fetchall():
+                    for (memory,) in con.execute(
+                        "SELECT id FROM memories WHERE source_message_id = ?", (item_id,)
+                    ).fetchall():
                         forget("memory", memory)
                 forget(k.name, item_id)
     # Lines that name them, and the history of every edit whose old or new value named them (undoing it would
@@ -226,9 +247,13 @@ def _from_outside(con) -> dict[int, str]:
     """Who each message that came from outside is from, as its speaker says ("file notes.txt", a name): the
     person's own messages and the companion's carry their names there, which name nobody else."""
     outside = tuple(s.value for s in EXTERNAL) + (Source.THIRD_PARTY.value,)
-    return dict(con.execute(f"SELECT m.id, m.speaker FROM messages m JOIN provenance p ON p.item_kind = 'message' "
-                            f"AND p.item_id = m.id WHERE p.source IN ({','.join('?' * len(outside))})",
-                            outside).fetchall())
+    return dict(
+        con.execute(
+            f"SELECT m.id, m.speaker FROM messages m JOIN provenance p ON p.item_kind = 'message' "
+            f"AND p.item_id = m.id WHERE p.source IN ({','.join('?' * len(outside))})",
+            outside,
+        ).fetchall()
+    )
 
 
 def forget_traces(con, pattern: re.Pattern) -> Forgotten:
@@ -240,26 +265,39 @@ def forget_traces(con, pattern: re.Pattern) -> Forgotten:
     episodes no person edited; such an episode is marked and blanked as if it cited the message. A fact learned
     from the message stays, marked for the person, as it does anyway."""
     out = Forgotten()
-    theirs = {(kind, item_id) for kind, item_id in con.execute(
-        "SELECT DISTINCT item_kind, item_id FROM edit_history WHERE actor = 'user' AND item_kind IN "
-        "('memory', 'episode')").fetchall()}
+    theirs = {
+        (kind, item_id)
+        for kind, item_id in con.execute(
+            "SELECT DISTINCT item_kind, item_id FROM edit_history WHERE actor = 'user' AND item_kind IN "
+            "('memory', 'episode')"
+        ).fetchall()
+    }
     written: dict[int, set[str]] = {}  # by self-model section, the lines the person wrote there
-    for item_id, after in con.execute("SELECT item_id, after FROM edit_history WHERE actor = 'user' AND "
-                                      "item_kind = 'self_model'").fetchall():
+    for item_id, after in con.execute(
+        "SELECT item_id, after FROM edit_history WHERE actor = 'user' AND item_kind = 'self_model'"
+    ).fetchall():
         written.setdefault(item_id, set()).update(line.strip() for line in said(after).splitlines())
     out.lines.update(_forget_lines(con, pattern, ("self_model",), keep=written, actor="ai"))
 
     def holding(kind: str, sql: str) -> list[int]:
-        return [item_id for item_id, *texts in con.execute(sql).fetchall()
-                if (kind, item_id) not in theirs and any(pattern.search(t or "") for t in texts)]
+        return [
+            item_id
+            for item_id, *texts in con.execute(sql).fetchall()
+            if (kind, item_id) not in theirs and any(pattern.search(t or "") for t in texts)
+        ]
+
     for gid in holding("growth_log", "SELECT id, entry FROM growth_log"):
         out.items += forget_item(con, "growth_log", gid, out.lines, out.flagged)
-    for mid in holding("memory", f"SELECT m.id, m.content FROM memories m JOIN provenance p ON p.item_kind = "
-                                 f"'memory' AND p.item_id = m.id WHERE p.source = '{Source.REFLECTION.value}'"):
+    for mid in holding(
+        "memory",
+        f"SELECT m.id, m.content FROM memories m JOIN provenance p ON p.item_kind = "
+        f"'memory' AND p.item_id = m.id WHERE p.source = '{Source.REFLECTION.value}'",
+    ):
         if ("memory", mid) not in out.items:
             out.items += forget_item(con, "memory", mid, out.lines, out.flagged)
-    for eid in holding("episode", f"SELECT id, {', '.join(KINDS['episode'].text)} FROM episodes "
-                                  f"WHERE needs_regeneration = 0"):
+    for eid in holding(
+        "episode", f"SELECT id, {', '.join(KINDS['episode'].text)} FROM episodes WHERE needs_regeneration = 0"
+    ):
         con.execute("UPDATE episodes SET needs_regeneration = 1 WHERE id = ?", (eid,))
         out.flagged.add(("episode", eid))
         out.items += [key for key in _blank(con, "episode", eid, out.lines, out.flagged) if key not in out.items]
@@ -267,8 +305,14 @@ def forget_traces(con, pattern: re.Pattern) -> Forgotten:
     return out
 
 
-def _forget_lines(con, pattern: re.Pattern, kinds: tuple[str, ...] | None = None, *,
-                  keep: dict[int, set[str]] | None = None, actor: str | None = None) -> Counter:
+def _forget_lines(
+    con,
+    pattern: re.Pattern,
+    kinds: tuple[str, ...] | None = None,
+    *,
+    keep: dict[int, set[str]] | None = None,
+    actor: str | None = None,
+) -> Counter:
     """Remove the lines of the self-model's sections and the blocks (or of `kinds` alone; never those `keep` holds
     for the item) that match, and every edit (of those kinds, by `actor` if given) whose before or after held such
     a line; returns the lines removed by kind (the edits under "edit_history")."""
@@ -290,8 +334,9 @@ def _forget_lines(con, pattern: re.Pattern, kinds: tuple[str, ...] | None = None
     if actor is not None:
         where.append("actor = ?")
         args.append(actor)
-    edits = con.execute("SELECT id, item_id, before, after FROM edit_history" + (" WHERE " + " AND ".join(where)
-                                                                                 if where else ""), args).fetchall()
+    edits = con.execute(
+        "SELECT id, item_id, before, after FROM edit_history" + (" WHERE " + " AND ".join(where) if where else ""), args
+    ).fetchall()
     for edit_id, item_id, before, after in edits:
         if any(pattern.search(line) for v in (before, after) for line in said(v).splitlines()):
             con.execute("DELETE FROM edit_history WHERE id = ?", (edit_id,))
@@ -311,8 +356,10 @@ def _blank(con, kind: str, item_id: int, lines: Counter | None, flagged: set) ->
     (_take_citers)."""
     k = KINDS[kind]
     first, *rest = k.text
-    con.execute(f"UPDATE {k.table} SET {first} = ?{''.join(f', {c} = ?' for c in rest)} WHERE id = ?",
-                (BLANK, *([""] * len(rest)), item_id))
+    con.execute(
+        f"UPDATE {k.table} SET {first} = ?{''.join(f', {c} = ?' for c in rest)} WHERE id = ?",
+        (BLANK, *([""] * len(rest)), item_id),
+    )
     con.execute("DELETE FROM embeddings WHERE item_kind = ? AND item_id = ?", (kind, item_id))
     _drop_edits(con, kind, item_id)
     return _take_citers(con, kind, item_id, lines, flagged)
@@ -322,8 +369,9 @@ def _take_citers(con, kind: str, item_id: int, lines: Counter | None, flagged: s
     """Forget what cites a made-again item (a growth entry, an insight: drawn from it, they cannot be made again
     and may hold its words), when it is blanked or forgotten; returns the keys that went."""
     gone = []
-    for citer_kind, citer_id in con.execute("SELECT owner_kind, owner_id FROM evidence WHERE item_kind = ? AND "
-                                            "item_id = ?", (kind, item_id)).fetchall():
+    for citer_kind, citer_id in con.execute(
+        "SELECT owner_kind, owner_id FROM evidence WHERE item_kind = ? AND item_id = ?", (kind, item_id)
+    ).fetchall():
         if not KINDS[citer_kind].made_again and (citer_kind, citer_id) not in gone:
             gone += forget_item(con, citer_kind, citer_id, lines, flagged)
     return gone
@@ -336,24 +384,31 @@ def blanked(con, kind: str, item_id: int) -> bool:
     k = KINDS.get(kind)
     if k is None or not k.made_again:
         return False
-    row = con.execute(f"SELECT needs_regeneration, {', '.join(k.text)} FROM {k.table} WHERE id = ?",
-                      (item_id,)).fetchone()
-    edited = con.execute("SELECT 1 FROM edit_history WHERE item_kind = ? AND item_id = ? LIMIT 1",
-                         (kind, item_id)).fetchone()
+    row = con.execute(
+        f"SELECT needs_regeneration, {', '.join(k.text)} FROM {k.table} WHERE id = ?", (item_id,)
+    ).fetchone()
+    edited = con.execute(
+        "SELECT 1 FROM edit_history WHERE item_kind = ? AND item_id = ? LIMIT 1", (kind, item_id)
+    ).fetchone()
     return row is not None and tuple(row) == (1, BLANK, *[""] * (len(k.text) - 1)) and edited is None
 
 
 def _flag_citers(con, kind: str, item_id: int) -> set[tuple[str, int]]:
     """Flag what cites this item (and drop the links); returns the keys flagged now (one an earlier forget
     flagged is not said to be marked again)."""
-    owners = con.execute("SELECT owner_kind, owner_id FROM evidence WHERE item_kind = ? AND item_id = ?",
-                         (kind, item_id)).fetchall()
+    owners = con.execute(
+        "SELECT owner_kind, owner_id FROM evidence WHERE item_kind = ? AND item_id = ?", (kind, item_id)
+    ).fetchall()
     flagged = set()
     for owner_kind, owner_id in owners:
         owner = KINDS.get(owner_kind)
-        if owner is not None and owner.flaggable and con.execute(
-                f"UPDATE {owner.table} SET needs_regeneration = 1 WHERE id = ? AND needs_regeneration = 0",
-                (owner_id,)).rowcount:
+        if (
+            owner is not None
+            and owner.flaggable
+            and con.execute(
+                f"UPDATE {owner.table} SET needs_regeneration = 1 WHERE id = ? AND needs_regeneration = 0", (owner_id,)
+            ).rowcount
+        ):
             flagged.add((owner_kind, owner_id))
     con.execute("DELETE FROM evidence WHERE item_kind = ? AND item_id = ?", (kind, item_id))
     return flagged
@@ -361,8 +416,9 @@ def _flag_citers(con, kind: str, item_id: int) -> set[tuple[str, int]]:
 
 def _drop_edits(con, kind: str, item_id: int) -> None:
     """An item's edit history (its old values)."""
-    (last_edit,) = con.execute("SELECT max(id) FROM edit_history WHERE item_kind = ? AND item_id = ?",
-                               (kind, item_id)).fetchone()
+    (last_edit,) = con.execute(
+        "SELECT max(id) FROM edit_history WHERE item_kind = ? AND item_id = ?", (kind, item_id)
+    ).fetchone()
     if last_edit is not None:  # "undo 12", typed from a listing made before, must not find a newer edit
         ids.forgotten(con, "edit_history", last_edit)
     con.execute("DELETE FROM edit_history WHERE item_kind = ? AND item_id = ?", (kind, item_id))
@@ -399,8 +455,11 @@ def counted(con, gone: Forgotten | None = None) -> None:
     the count stays; the rebuild is still owed: copies of that name may sit in free space from text that went
     another way (an edit, a card's secret), and the person asked that none stay."""
     if gone is None or gone.total:
-        con.execute("INSERT INTO meta(key, value) VALUES (?, '1') ON CONFLICT(key) DO UPDATE "
-                    "SET value = CAST(value AS INTEGER) + 1", (FORGETS,))
+        con.execute(
+            "INSERT INTO meta(key, value) VALUES (?, '1') ON CONFLICT(key) DO UPDATE "
+            "SET value = CAST(value AS INTEGER) + 1",
+            (FORGETS,),
+        )
     con.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, '1')", (REWRITE_DUE,))
 
 

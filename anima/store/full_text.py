@@ -15,7 +15,7 @@ from .soul import Soul
 Index = Literal["fts", "grams"]  # the stemmed index, or the trigram one
 
 _INDEXES = tuple(full_text_tables())  # {table}_fts and {table}_grams of every indexed kind
-_PAST_LAST = 2 ** 63 - 1  # past SQLite's largest rowid: below it is every item
+_PAST_LAST = 2**63 - 1  # past SQLite's largest rowid: below it is every item
 _WITH_VOCAB: "weakref.WeakSet[Soul]" = weakref.WeakSet()  # souls whose connection has the vocabulary views
 
 
@@ -36,22 +36,37 @@ def matches(soul: Soul, table: str, index: Index, expression: str, limit: int) -
     """(item id, bm25) of the items an FTS5 MATCH expression finds in one of a table's indexes, best first;
     bm25 is SQLite's (lower is better)."""
     name = _index(table, index)
-    rows = soul.query(f"SELECT rowid AS id, bm25({name}) AS s FROM {name} WHERE {name} MATCH ? ORDER BY s LIMIT ?",
-                      (expression, limit))
+    rows = soul.query(
+        f"SELECT rowid AS id, bm25({name}) AS s FROM {name} WHERE {name} MATCH ? ORDER BY s LIMIT ?",
+        (expression, limit),
+    )
     return [(r["id"], r["s"]) for r in rows]
 
 
-def newest_matches(soul: Soul, table: str, index: Index, expression: str, limit: int | None, *,
-                   before: int | None = None, down_to: int | None = None) -> list[int]:
+def newest_matches(
+    soul: Soul,
+    table: str,
+    index: Index,
+    expression: str,
+    limit: int | None,
+    *,
+    before: int | None = None,
+    down_to: int | None = None,
+) -> list[int]:
     """The ids of the items an FTS5 MATCH expression finds in one of a table's indexes, newest (highest id) first:
     at most `limit` of them (None: all), below id `before` and none below id `down_to`. A person's search read a
     page at a time: each page is found by id, not by counting past the ones before it, and the index hands them
     in id order, so a page deep in a long history comes as quickly as the first."""
     name = _index(table, index)
-    rows = soul.query(f"SELECT rowid AS id FROM {name} WHERE {name} MATCH ? AND rowid < ? AND rowid >= ? "
-                      "ORDER BY rowid DESC LIMIT ?",
-                      (expression, _PAST_LAST if before is None else before, 0 if down_to is None else down_to,
-                       -1 if limit is None else limit))
+    rows = soul.query(
+        f"SELECT rowid AS id FROM {name} WHERE {name} MATCH ? AND rowid < ? AND rowid >= ? ORDER BY rowid DESC LIMIT ?",
+        (
+            expression,
+            _PAST_LAST if before is None else before,
+            0 if down_to is None else down_to,
+            -1 if limit is None else limit,
+        ),
+    )
     return [r["id"] for r in rows]
 
 

@@ -49,9 +49,11 @@ class Home:
         """Whether a companion lives here. KnownError when the home's path leads to something that is not a folder
         (a file, a pipe, a link round in a circle): no companion can live there, and none is made there."""
         if os.path.lexists(self.dir) and not self.dir.is_dir():
-            raise KnownError(f"{self.dir} is not a folder, so no companion can live there; nothing was changed. "
-                             "Choose a folder as the companion's home (--home, ANIMA_HOME, or the data folder in "
-                             "Settings).")
+            raise KnownError(
+                f"{self.dir} is not a folder, so no companion can live there; nothing was changed. "
+                "Choose a folder as the companion's home (--home, ANIMA_HOME, or the data folder in "
+                "Settings)."
+            )
         return self.soul_path.exists()
 
     def ensure_vacant(self) -> None:
@@ -60,14 +62,18 @@ class Home:
         if self.exists():
             raise CompanionExists(f"A companion already lives in {self.dir}.")
         if os.path.lexists(self.key_path):
-            raise KeyWithoutSoul(f"A companion's key file ({self.key_path.name}) is in {self.dir} without its soul "
-                                 f"file ({self.soul_path.name}): move the key file away, or put the soul file back; "
-                                 "nothing was changed.")
+            raise KeyWithoutSoul(
+                f"A companion's key file ({self.key_path.name}) is in {self.dir} without its soul "
+                f"file ({self.soul_path.name}): move the key file away, or put the soul file back; "
+                "nothing was changed."
+            )
         if wal.logged(self.soul_path):
             # The last writes of a soul moved away after a crash: a new soul here would have them removed.
-            raise KeyWithoutSoul(f"A write-ahead log ({self.soul_path.name}-wal) is in {self.dir} without its soul "
-                                 f"file: it holds the last writes of a soul moved away. Move it to that soul's folder "
-                                 "(beside its soul.db), or put the soul file back; nothing was changed.")
+            raise KeyWithoutSoul(
+                f"A write-ahead log ({self.soul_path.name}-wal) is in {self.dir} without its soul "
+                f"file: it holds the last writes of a soul moved away. Move it to that soul's folder "
+                "(beside its soul.db), or put the soul file back; nothing was changed."
+            )
 
     # ---- lifecycle ---------------------------------------------------------
 
@@ -116,16 +122,27 @@ class Home:
             try:
                 written = self._write_key(keyfile, upgraded)
             except (DiskFull, DiskError, NoAccess, OSError) as e:  # (write_atomically's words for OSError)
-                log.warning("could not re-wrap the key file of companion %s at %s (%s); it keeps %s until the next "
-                            "unlock", keyfile.companion_id, upgraded.cost, type(e).__name__, keyfile.cost)
+                log.warning(
+                    "could not re-wrap the key file of companion %s at %s (%s); it keeps %s until the next unlock",
+                    keyfile.companion_id,
+                    upgraded.cost,
+                    type(e).__name__,
+                    keyfile.cost,
+                )
             else:
                 if not written:  # its new passphrase must stand: the re-wrap of the old one would undo it
-                    log.warning("did not re-wrap the key file of companion %s: another program changed it meanwhile",
-                                keyfile.companion_id)
+                    log.warning(
+                        "did not re-wrap the key file of companion %s: another program changed it meanwhile",
+                        keyfile.companion_id,
+                    )
                     return key
                 # A notice worth keeping (the log never holds the passphrase or the key).
-                log.warning("re-wrapped the key file of companion %s: %s, was %s", keyfile.companion_id,
-                            upgraded.cost, keyfile.cost)
+                log.warning(
+                    "re-wrapped the key file of companion %s: %s, was %s",
+                    keyfile.companion_id,
+                    upgraded.cost,
+                    keyfile.cost,
+                )
         return key
 
     def unlock(self, passphrase: str | None = None) -> Soul:
@@ -207,12 +224,25 @@ class Home:
         with soul.reading() as con:
             version = con.execute("SELECT max(version) FROM schema_migrations").fetchone()[0]
             forgets = forget.forgets(con)
-            core.write_core(path, core.Tables.read(con, SOUL_TABLES), version, export_passphrase, progress,
-                            lambda: soul.forgot_nothing_since(forgets))
+            core.write_core(
+                path,
+                core.Tables.read(con, SOUL_TABLES),
+                version,
+                export_passphrase,
+                progress,
+                lambda: soul.forgot_nothing_since(forgets),
+            )
 
-    def import_core(self, path: Path | str, export_passphrase: str, passphrase: str,
-                    replace: bool = False, progress: core.Progress | None = None, before_swap=None,
-                    judge_new=None) -> None:
+    def import_core(
+        self,
+        path: Path | str,
+        export_passphrase: str,
+        passphrase: str,
+        replace: bool = False,
+        progress: core.Progress | None = None,
+        before_swap=None,
+        judge_new=None,
+    ) -> None:
         """Verify the whole core, build a new soul from it beside the old, then swap it in atomically.
 
         `before_swap` is called once everything is verified and built, just before the swap: the
@@ -238,8 +268,10 @@ class Home:
             new = not self.exists()
             if not new:
                 if not replace:
-                    raise CompanionExists(f"A companion already lives in {self.dir}; import refused "
-                                          "(ask to replace it to import over it).")
+                    raise CompanionExists(
+                        f"A companion already lives in {self.dir}; import refused "
+                        "(ask to replace it to import over it)."
+                    )
                 # Replacing proves ownership of the old soul, and keeps its key: then
                 # one rename of the database is the whole switch.
                 keyfile = self.keyfile()
@@ -273,10 +305,12 @@ class Home:
             raise
 
     @staticmethod
-    def _restore(staging: Path, key: bytes, schema_version: int, tables: Iterable[core_content.Table],
-                 companion_id: str) -> None:
+    def _restore(
+        staging: Path, key: bytes, schema_version: int, tables: Iterable[core_content.Table], companion_id: str
+    ) -> None:
         """Build a soul at `staging` from a core's tables (core.Reader.tables), in one transaction."""
         import sqlcipher3
+
         with Soul(staging, key, create=True, migrate_to=schema_version) as soul:
             try:
                 with soul.transaction() as con:
@@ -298,17 +332,24 @@ class Home:
                     if con.execute("SELECT 1 FROM meta WHERE key = 'name'").fetchone() is None:
                         # Every soul is named when it is made (create), so every core Anima writes names it: one
                         # that does not, though its passphrase opened it, would import as an empty companion.
-                        raise BadCore("The core holds no companion (not even its name): it is not one Anima "
-                                      "exported. Nothing was imported.")
-                    con.execute("INSERT INTO meta VALUES ('companion_id', ?) ON CONFLICT(key) DO UPDATE "
-                                "SET value = excluded.value", (companion_id,))
+                        raise BadCore(
+                            "The core holds no companion (not even its name): it is not one Anima "
+                            "exported. Nothing was imported."
+                        )
+                    con.execute(
+                        "INSERT INTO meta VALUES ('companion_id', ?) ON CONFLICT(key) DO UPDATE "
+                        "SET value = excluded.value",
+                        (companion_id,),
+                    )
             # OverflowError, UnicodeEncodeError: a value SQLite cannot take (core.Reader refuses those it knows of).
             except (sqlcipher3.Error, InvalidEdit, ReadOnlyRecord, OverflowError, UnicodeEncodeError) as e:
                 # SQLite's own words: the edit's sentence ("the old value is kept") is about an edit, not an import.
                 why = e.__cause__ if isinstance(e, (InvalidEdit, ReadOnlyRecord)) and e.__cause__ else e
-                raise BadCore(f"The core's content does not fit the soul's rules ({why}); nothing was imported.") \
-                    from None
+                raise BadCore(
+                    f"The core's content does not fit the soul's rules ({why}); nothing was imported."
+                ) from None
             from .soul import translate
+
             try:
                 migrations.migrate(soul.con)
             except sqlcipher3.Error as e:
@@ -398,8 +439,9 @@ def _names(meta: dict | None, path) -> tuple[str, ...]:
         key, value = meta["columns"].index("key"), meta["columns"].index("value")
         found = {row[key]: row[value] for row in meta["rows"] if isinstance(row[key], str)}
     except (AttributeError, IndexError, KeyError, TypeError, ValueError):
-        raise BadCore(f"{path} is damaged: its settings are not in the shape Anima writes. Nothing was imported.") \
-            from None
+        raise BadCore(
+            f"{path} is damaged: its settings are not in the shape Anima writes. Nothing was imported."
+        ) from None
     return tuple(str(found[k]) for k in ("name", "user_name") if found.get(k))
 
 

@@ -13,11 +13,16 @@ def _key(table: str) -> str:
 
 def new_id(table: str) -> str:
     """SQL for the id of a row about to be inserted into `table`: above every id there and every id forgotten."""
-    return (f"(SELECT max(coalesce((SELECT max(id) FROM {table}), 0), "
-            f"coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = '{_key(table)}'), 0)) + 1)")
+    return (
+        f"(SELECT max(coalesce((SELECT max(id) FROM {table}), 0), "
+        f"coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = '{_key(table)}'), 0)) + 1)"
+    )
 
 
 def forgotten(con, table: str, item_id: int) -> None:
     """`item_id` of `table` was forgotten (in the caller's transaction): it is never given again."""
-    con.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE "
-                "SET value = max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))", (_key(table), item_id))
+    con.execute(
+        "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE "
+        "SET value = max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))",
+        (_key(table), item_id),
+    )

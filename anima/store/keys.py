@@ -139,8 +139,10 @@ def passphrase_problem(passphrase: str, what: str = "a passphrase", known: tuple
     except PassphraseNotText:
         return f"Choose {what} of text: this one holds bytes that are not text (it is not valid UTF-8)."
     if any(unicodedata.category(c) == "Cc" for c in passphrase):
-        return (f"Choose {what} without control characters (a tab, a line break): the window and a terminal "
-                "cannot both type them.")
+        return (
+            f"Choose {what} without control characters (a tab, a line break): the window and a terminal "
+            "cannot both type them."
+        )
     if len(strength.as_read(passphrase)) < MIN_PASSPHRASE_CHARS:
         unseen = " (characters that show nothing do not count)" if len(passphrase) >= MIN_PASSPHRASE_CHARS else ""
         return f"Choose {what} of at least {MIN_PASSPHRASE_CHARS} characters{unseen}."
@@ -182,8 +184,7 @@ def derive(passphrase: str, salt: bytes, cost: Cost) -> bytes:
     secret = as_text(passphrase)
     try:
         # OpenSSL refuses anything over 32 MiB unless told: allow exactly what this cost needs.
-        return hashlib.scrypt(secret, salt=salt, n=cost.n, r=cost.r, p=cost.p,
-                              maxmem=cost.memory + (1 << 16), dklen=32)
+        return hashlib.scrypt(secret, salt=salt, n=cost.n, r=cost.r, p=cost.p, maxmem=cost.memory + (1 << 16), dklen=32)
     except (ValueError, OverflowError) as e:
         # A backstop: Cost.bounded() refuses what OpenSSL refuses, so only a cost it misses gets here.
         raise UnusableCost(f"{cost} cannot be computed ({e})") from None
@@ -207,8 +208,9 @@ class KeyFile:
     cost: Cost = field(default_factory=wrap_cost)
 
     @classmethod
-    def wrap(cls, database_key: bytes, passphrase: str, companion_id: str | None = None,
-             cost: Cost | None = None) -> "KeyFile":
+    def wrap(
+        cls, database_key: bytes, passphrase: str, companion_id: str | None = None, cost: Cost | None = None
+    ) -> "KeyFile":
         salt, nonce, cost = secrets.token_bytes(16), secrets.token_bytes(NONCE_BYTES), cost or wrap_cost()
         cid = companion_id or new_companion_id()
         wrapped = AESGCM(derive(passphrase, salt, cost)).encrypt(nonce, database_key, _aad(cid))
@@ -229,11 +231,24 @@ class KeyFile:
             raise WrongPassphrase() from None
 
     def to_bytes(self) -> bytes:
-        return json.dumps({
-            "format": FORMAT, "version": VERSION, "companion_id": self.companion_id,
-            "kdf": {"name": "scrypt", "n": self.cost.n, "r": self.cost.r, "p": self.cost.p, "salt": _b64(self.salt)},
-            "nonce": _b64(self.nonce), "wrapped": _b64(self.wrapped), "key_check": self.key_check,
-        }, indent=1).encode("ascii")
+        return json.dumps(
+            {
+                "format": FORMAT,
+                "version": VERSION,
+                "companion_id": self.companion_id,
+                "kdf": {
+                    "name": "scrypt",
+                    "n": self.cost.n,
+                    "r": self.cost.r,
+                    "p": self.cost.p,
+                    "salt": _b64(self.salt),
+                },
+                "nonce": _b64(self.nonce),
+                "wrapped": _b64(self.wrapped),
+                "key_check": self.key_check,
+            },
+            indent=1,
+        ).encode("ascii")
 
     @classmethod
     def read(cls, path: Path) -> "KeyFile":
@@ -248,8 +263,14 @@ class KeyFile:
             # It names the companion in the keychain and in the wrap's associated data: only the form wrap() writes.
             if type(d["companion_id"]) is not str or not COMPANION_ID.fullmatch(d["companion_id"]):
                 raise ValueError("its companion id is not one Anima writes")
-            found = cls(d["companion_id"], _unb64(d["kdf"]["salt"]), _unb64(d["nonce"]), _unb64(d["wrapped"]),
-                        str(d["key_check"]), cost)
+            found = cls(
+                d["companion_id"],
+                _unb64(d["kdf"]["salt"]),
+                _unb64(d["nonce"]),
+                _unb64(d["wrapped"]),
+                str(d["key_check"]),
+                cost,
+            )
             # AES-GCM refuses a nonce of another size with a ValueError: found here, it is a damaged file.
             if len(found.nonce) != NONCE_BYTES or len(found.wrapped) != KEY_BYTES + 16:
                 raise ValueError("its wrapped key is not the size a key file holds")

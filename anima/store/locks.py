@@ -54,9 +54,11 @@ class NoFileLocks(KnownError):
     sentence and a folder on a local disk, rather than a companion that opens and may be damaged later."""
 
     def __init__(self, directory: Path, error: OSError, outcome: str):
-        super().__init__(f"The folder {directory} is on a filesystem without file locks ({error.strerror or error}),"
-                         f" which Anima needs to keep two programs from damaging the companion: {outcome}. Keep the "
-                         "companion on a local disk (set ANIMA_HOME to a folder there).")
+        super().__init__(
+            f"The folder {directory} is on a filesystem without file locks ({error.strerror or error}),"
+            f" which Anima needs to keep two programs from damaging the companion: {outcome}. Keep the "
+            "companion on a local disk (set ANIMA_HOME to a folder there)."
+        )
 
 
 class NotALockFile(KnownError):
@@ -65,9 +67,11 @@ class NotALockFile(KnownError):
     or written, and the person is told what to remove."""
 
     def __init__(self, path: Path, outcome: str):
-        super().__init__(f"The lock file {path} is not a regular file, and Anima can lock nothing with it: "
-                         f"{outcome}. If no Anima program is running, remove that lock file (Anima makes a new one) "
-                         "and try again.")
+        super().__init__(
+            f"The lock file {path} is not a regular file, and Anima can lock nothing with it: "
+            f"{outcome}. If no Anima program is running, remove that lock file (Anima makes a new one) "
+            "and try again."
+        )
 
 
 # What opening says of something other than a file where a lock file goes (see _open).
@@ -109,8 +113,11 @@ class Presence:
             if e.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
                 raise
             # A home this program may not write to: an import with the same rights could not rename a soul in.
-            log.warning("cannot make %s (%s): this program's open soul is not locked against an import", PRESENCE,
-                        e.strerror or e)
+            log.warning(
+                "cannot make %s (%s): this program's open soul is not locked against an import",
+                PRESENCE,
+                e.strerror or e,
+            )
             return
         try:
             _flock(fd, fcntl.LOCK_SH, directory, OPENING)
@@ -184,8 +191,13 @@ def _open(path: Path, outcome: str, write: bool = False) -> int:
     # forever; it changes nothing else here (flock waits, or not, by LOCK_NB alone). O_NOFOLLOW: Anima never
     # makes a lock file a link, and following one made the file it named, outside the home (refused below; Windows
     # has no such flag, and a link there needs rights a person seldom has).
-    flags = (os.O_RDWR if write or not SHARED else os.O_RDONLY) | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) \
-        | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    flags = (
+        (os.O_RDWR if write or not SHARED else os.O_RDONLY)
+        | os.O_CREAT
+        | getattr(os, "O_CLOEXEC", 0)
+        | getattr(os, "O_NONBLOCK", 0)
+        | getattr(os, "O_NOFOLLOW", 0)
+    )
     try:
         fd = os.open(path, flags, 0o600)
     except OSError as e:
@@ -206,5 +218,7 @@ def _say_unshared() -> None:
     global _told
     if not _told:
         _told = True
-        log.warning("no shared file locks on this system: another program's open soul is not locked against an "
-                    "import here; the system's own refusal to replace an open file is what guards it")
+        log.warning(
+            "no shared file locks on this system: another program's open soul is not locked against an "
+            "import here; the system's own refusal to replace an open file is what guards it"
+        )

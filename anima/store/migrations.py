@@ -17,7 +17,9 @@ from .sections import Kept, kept_in
 
 def m001_soul(con):
     """The soul: everything the companion is and knows."""
-    run_script(con, """
+    run_script(
+        con,
+        """
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
     CREATE TABLE messages (
@@ -179,7 +181,8 @@ def m001_soul(con):
     CREATE TRIGGER growth_log_no_delete BEFORE DELETE ON growth_log
     WHEN NOT EXISTS (SELECT 1 FROM forget_gate)
     BEGIN SELECT RAISE(ABORT, 'the growth log is append-only'); END;
-    """)
+    """,
+    )
     now = _now()
     # A row for each section kept in a table (store/sections.py). A section added there later needs a migration
     # that lets its table hold it (the CHECKs above name each) and adds its row.
@@ -191,19 +194,24 @@ def m001_soul(con):
 
 def _neighbours(id_expr: str, session_expr: str) -> str:
     """SQL for a message's context key: the text of the turns just before and after it in its session."""
-    return (f"coalesce((SELECT content FROM messages WHERE session = {session_expr} AND id < {id_expr} "
-            f"ORDER BY id DESC LIMIT 1), '') || ' ' || "
-            f"coalesce((SELECT content FROM messages WHERE session = {session_expr} AND id > {id_expr} "
-            f"ORDER BY id LIMIT 1), '')")
+    return (
+        f"coalesce((SELECT content FROM messages WHERE session = {session_expr} AND id < {id_expr} "
+        f"ORDER BY id DESC LIMIT 1), '') || ' ' || "
+        f"coalesce((SELECT content FROM messages WHERE session = {session_expr} AND id > {id_expr} "
+        f"ORDER BY id LIMIT 1), '')"
+    )
 
 
 def _refresh_context(which: str, ref: str) -> str:
     """An UPDATE of one neighbour's context key; `which` is '<' (the one before) or '>' (the one after)."""
     order = "DESC" if which == "<" else ""
-    target = (f"(SELECT id FROM messages WHERE session = {ref}.session AND id {which} {ref}.id "
-              f"ORDER BY id {order} LIMIT 1)")
-    return (f"UPDATE messages_fts SET context = {_neighbours('messages_fts.rowid', f'{ref}.session')} "
-            f"WHERE rowid = {target};")
+    target = (
+        f"(SELECT id FROM messages WHERE session = {ref}.session AND id {which} {ref}.id ORDER BY id {order} LIMIT 1)"
+    )
+    return (
+        f"UPDATE messages_fts SET context = {_neighbours('messages_fts.rowid', f'{ref}.session')} "
+        f"WHERE rowid = {target};"
+    )
 
 
 @contextlib.contextmanager
@@ -212,7 +220,9 @@ def messages_indexed_after(con):
     not one by one: each insert's trigger also rewrites the message before it (its context key), and at 100,000
     messages that took ~40 s of an import's ~55 (measured on two cores). In the caller's transaction: a failure
     rolls the dropped trigger back with the rest."""
-    trigger = con.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'messages_fts_ai'").fetchone()
+    trigger = con.execute(
+        "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'messages_fts_ai'"
+    ).fetchone()
     if trigger is None:  # a schema before full text (m002)
         yield
         return
@@ -220,8 +230,10 @@ def messages_indexed_after(con):
         raise ValueError("messages are indexed after a bulk insert only into an empty table")
     con.execute("DROP TRIGGER messages_fts_ai")
     yield
-    con.execute("INSERT INTO messages_fts(rowid, speaker, content, context) "
-                f"SELECT m.id, m.speaker, m.content, {_neighbours('m.id', 'm.session')} FROM messages AS m")
+    con.execute(
+        "INSERT INTO messages_fts(rowid, speaker, content, context) "
+        f"SELECT m.id, m.speaker, m.content, {_neighbours('m.id', 'm.session')} FROM messages AS m"
+    )
     con.execute(trigger[0])
 
 
@@ -233,38 +245,46 @@ def m002_full_text(con):
     found through the question it answers. So messages_fts keeps its own
     content, and forgetting a message also rewrites its neighbours' keys.
     """
-    run_script(con, """
+    run_script(
+        con,
+        """
     CREATE VIRTUAL TABLE messages_fts USING fts5(speaker, content, context, tokenize='porter unicode61 remove_diacritics 2');
     CREATE VIRTUAL TABLE memories_fts USING fts5(content, content='memories', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
     CREATE VIRTUAL TABLE episodes_fts USING fts5(summary, content='episodes', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
     CREATE VIRTUAL TABLE world_cards_fts USING fts5(title, body, keywords, content='world_cards', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
-    """)
-    run_script(con, f"""
+    """,
+    )
+    run_script(
+        con,
+        f"""
     CREATE TRIGGER messages_fts_ai AFTER INSERT ON messages BEGIN
         INSERT INTO messages_fts(rowid, speaker, content, context)
-            VALUES (new.id, new.speaker, new.content, {_neighbours('new.id', 'new.session')});
-        {_refresh_context('<', 'new')}
+            VALUES (new.id, new.speaker, new.content, {_neighbours("new.id", "new.session")});
+        {_refresh_context("<", "new")}
     END;
     CREATE TRIGGER messages_fts_ad AFTER DELETE ON messages BEGIN
         DELETE FROM messages_fts WHERE rowid = old.id;
-        {_refresh_context('<', 'old')}
-        {_refresh_context('>', 'old')}
+        {_refresh_context("<", "old")}
+        {_refresh_context(">", "old")}
     END;
     CREATE TRIGGER messages_fts_au AFTER UPDATE OF speaker, content ON messages BEGIN
         UPDATE messages_fts SET speaker = new.speaker, content = new.content WHERE rowid = new.id;
-        {_refresh_context('<', 'new')}
-        {_refresh_context('>', 'new')}
+        {_refresh_context("<", "new")}
+        {_refresh_context(">", "new")}
     END;
     INSERT INTO messages_fts(rowid, speaker, content, context)
-        SELECT m.id, m.speaker, m.content, {_neighbours('m.id', 'm.session')} FROM messages AS m;
-    """)
+        SELECT m.id, m.speaker, m.content, {_neighbours("m.id", "m.session")} FROM messages AS m;
+    """,
+    )
     for table, cols in _M002_FTS_COLUMNS.items():
         if table == "messages":
             continue
         new = ", ".join(f"new.{c}" for c in cols)
         old = ", ".join(f"old.{c}" for c in cols)
         names = ", ".join(cols)
-        run_script(con, f"""
+        run_script(
+            con,
+            f"""
         CREATE TRIGGER {table}_fts_ai AFTER INSERT ON {table} BEGIN
             INSERT INTO {table}_fts(rowid, {names}) VALUES (new.id, {new}); END;
         CREATE TRIGGER {table}_fts_ad AFTER DELETE ON {table} BEGIN
@@ -273,12 +293,15 @@ def m002_full_text(con):
             INSERT INTO {table}_fts({table}_fts, rowid, {names}) VALUES ('delete', old.id, {old});
             INSERT INTO {table}_fts(rowid, {names}) VALUES (new.id, {new}); END;
         INSERT INTO {table}_fts({table}_fts) VALUES ('rebuild');
-        """)
+        """,
+        )
 
 
 def m003_workspace_record(con):
     """What each reply's workspace held and why: the "why did you recall that" of the window."""
-    run_script(con, """
+    run_script(
+        con,
+        """
     CREATE TABLE recalls (
         message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
         item_kind TEXT NOT NULL,
@@ -289,7 +312,8 @@ def m003_workspace_record(con):
         PRIMARY KEY (message_id, item_kind, item_id)
     );
     CREATE INDEX recalls_item ON recalls(item_kind, item_id);
-    """)
+    """,
+    )
 
 
 # As m002 shipped them (the registry, store/kinds.py, may grow; a shipped migration never changes).
@@ -302,9 +326,20 @@ _M002_FTS_COLUMNS = {
 
 # Scripts written without spaces between words, as m004 shipped them (code point ranges): Thai, Lao, Tibetan,
 # Myanmar, Khmer, the ideographic iteration marks, Hiragana, Katakana, Han (and its extensions), halfwidth Katakana.
-UNSPACED_RANGES = ((0x0E00, 0x0EFF), (0x0F00, 0x0FFF), (0x1000, 0x109F), (0x1780, 0x17FF), (0x3005, 0x3007),
-                   (0x3040, 0x30FF), (0x31F0, 0x31FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF),
-                   (0xFF66, 0xFF9F), (0x20000, 0x3134F))
+UNSPACED_RANGES = (
+    (0x0E00, 0x0EFF),
+    (0x0F00, 0x0FFF),
+    (0x1000, 0x109F),
+    (0x1780, 0x17FF),
+    (0x3005, 0x3007),
+    (0x3040, 0x30FF),
+    (0x31F0, 0x31FF),
+    (0x3400, 0x4DBF),
+    (0x4E00, 0x9FFF),
+    (0xF900, 0xFAFF),
+    (0xFF66, 0xFF9F),
+    (0x20000, 0x3134F),
+)
 # Each text's own words, as m004 shipped them (a message's context key, its neighbours' words, is not its own).
 _M004_GRAM_COLUMNS = {
     "messages": ("speaker", "content"),
@@ -335,17 +370,21 @@ def m004_unspaced_scripts(con):
 
         def ended(row: str) -> str:
             return ", ".join(f"{row}.{c} || '{GRAM_END}'" for c in cols)
-        run_script(con, f"""
+
+        run_script(
+            con,
+            f"""
         CREATE VIRTUAL TABLE {table}_grams USING fts5({names}, tokenize='trigram');
-        CREATE TRIGGER {table}_grams_ai AFTER INSERT ON {table} WHEN {has_unspaced('new')} BEGIN
-            INSERT INTO {table}_grams(rowid, {names}) VALUES (new.id, {ended('new')}); END;
+        CREATE TRIGGER {table}_grams_ai AFTER INSERT ON {table} WHEN {has_unspaced("new")} BEGIN
+            INSERT INTO {table}_grams(rowid, {names}) VALUES (new.id, {ended("new")}); END;
         CREATE TRIGGER {table}_grams_ad AFTER DELETE ON {table} BEGIN
             DELETE FROM {table}_grams WHERE rowid = old.id; END;
         CREATE TRIGGER {table}_grams_au AFTER UPDATE OF {names} ON {table} BEGIN
             DELETE FROM {table}_grams WHERE rowid = old.id;
-            INSERT INTO {table}_grams(rowid, {names}) SELECT new.id, {ended('new')} WHERE {has_unspaced('new')}; END;
+            INSERT INTO {table}_grams(rowid, {names}) SELECT new.id, {ended("new")} WHERE {has_unspaced("new")}; END;
         INSERT INTO {table}_grams(rowid, {names}) SELECT id, {ended(table)} FROM {table} WHERE {has_unspaced(table)};
-        """)
+        """,
+        )
 
 
 def m005_provenance_and_proposals(con):
@@ -361,7 +400,9 @@ def m005_provenance_and_proposals(con):
     the gate did not apply (trust/gate.py): pending until the person accepts or
     rejects it in the Open Mind.
     """
-    run_script(con, """
+    run_script(
+        con,
+        """
     CREATE TABLE provenance (
         item_kind TEXT NOT NULL,
         item_id INTEGER NOT NULL,
@@ -387,7 +428,8 @@ def m005_provenance_and_proposals(con):
         resolved_at TEXT
     );
     CREATE INDEX proposals_pending ON proposals(status, id);
-    """)
+    """,
+    )
 
 
 def m006_signal_dimensions(con):
@@ -400,7 +442,9 @@ def m006_signal_dimensions(con):
     (escalating, easing, stable, shifted; empty when there was none to compare).
     Signals written before this migration have none of these.
     """
-    run_script(con, """
+    run_script(
+        con,
+        """
     ALTER TABLE emotional_signals ADD COLUMN valence REAL CHECK (valence IS NULL OR valence BETWEEN -1 AND 1);
     ALTER TABLE emotional_signals ADD COLUMN arousal REAL CHECK (arousal IS NULL OR arousal BETWEEN 0 AND 1);
     ALTER TABLE emotional_signals ADD COLUMN dominance REAL CHECK (dominance IS NULL OR dominance BETWEEN 0 AND 1);
@@ -410,7 +454,8 @@ def m006_signal_dimensions(con):
     ALTER TABLE emotional_signals ADD COLUMN trajectory TEXT
         CHECK (trajectory IS NULL OR trajectory IN ('escalating', 'easing', 'stable', 'shifted'));
     CREATE INDEX emotional_signals_at ON emotional_signals(at);
-    """)
+    """,
+    )
 
 
 def m007_part_lineage(con):
@@ -420,20 +465,26 @@ def m007_part_lineage(con):
     own (every part stored before this migration). Only the runtime writes it
     (parts/parts.py); a patch to the part never reaches it.
     """
-    run_script(con, """
+    run_script(
+        con,
+        """
     ALTER TABLE parts ADD COLUMN lineage TEXT NOT NULL DEFAULT '{}'
         CHECK (json_valid(lineage) AND json_type(lineage) = 'object');
-    """)
+    """,
+    )
 
 
 def m008_rule_evidence(con):
     """A behavioural rule's evidence, counted both ways (seed 003, 6.2): the exchanges that support it and those
     that contradict it. Which messages they were is in `evidence` (cite); its confidence follows from these two
     (knowledge/rules.py), and it is in force only once enough support has come in."""
-    run_script(con, """
+    run_script(
+        con,
+        """
     ALTER TABLE behavioral_rules ADD COLUMN support INTEGER NOT NULL DEFAULT 0 CHECK (support >= 0);
     ALTER TABLE behavioral_rules ADD COLUMN against INTEGER NOT NULL DEFAULT 0 CHECK (against >= 0);
-    """)
+    """,
+    )
 
 
 def m009_bids(con):
@@ -441,7 +492,9 @@ def m009_bids(con):
     and whether the Self followed it, for the "Why?" of the reply. A bid goes with the reply that weighed it,
     the message it was made for, and the part that made it (forgetting any of them removes it); a followed
     bid's prediction is in `predictions`."""
-    run_script(con, """
+    run_script(
+        con,
+        """
     CREATE TABLE bids (
         id INTEGER PRIMARY KEY,
         message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
@@ -459,7 +512,8 @@ def m009_bids(con):
     );
     CREATE INDEX bids_message ON bids(message_id);
     CREATE INDEX bids_part ON bids(part_id);
-    """)
+    """,
+    )
 
 
 def m010_character_cards(con):
@@ -474,7 +528,9 @@ def m010_character_cards(con):
     its lorebook's entries are world cards, not here), the persona that was made from it (`persona`: export
     knows whether the person changed it since), and its picture (`avatar`: base64 PNG, '' for none).
     """
-    run_script(con, """
+    run_script(
+        con,
+        """
     ALTER TABLE world_cards ADD COLUMN enabled INTEGER NOT NULL DEFAULT 1 CHECK (enabled IN (0, 1));
     ALTER TABLE world_cards ADD COLUMN options TEXT NOT NULL DEFAULT '{}'
         CHECK (json_valid(options) AND json_type(options) = 'object');
@@ -487,7 +543,8 @@ def m010_character_cards(con):
         avatar TEXT NOT NULL DEFAULT '',
         imported_at TEXT NOT NULL
     );
-    """)
+    """,
+    )
 
 
 def m011_vector_feed(con):
@@ -507,7 +564,9 @@ def m011_vector_feed(con):
 
     None of these is carried by an export: they are remade from the embeddings.
     """
-    run_script(con, """
+    run_script(
+        con,
+        """
     CREATE TABLE vector_feed (
         seq INTEGER PRIMARY KEY AUTOINCREMENT,
         item_kind TEXT NOT NULL,
@@ -553,7 +612,8 @@ def m011_vector_feed(con):
         data BLOB NOT NULL,
         PRIMARY KEY (snapshot_id, n)
     );
-    """)
+    """,
+    )
 
 
 def m012_evidence_stance(con):
@@ -561,9 +621,12 @@ def m012_evidence_stance(con):
     evidence, and for a rule's evidence cited before this, whose direction was not kept). A rule's support then
     counts conversations, not messages (seed 003, 6.1: "three conversations where you interrupted"): a second
     piece of feedback in a conversation that already spoke for a rule is cited, and not counted again."""
-    run_script(con, """
+    run_script(
+        con,
+        """
     ALTER TABLE evidence ADD COLUMN stance TEXT CHECK (stance IS NULL OR stance IN ('for', 'against'));
-    """)
+    """,
+    )
 
 
 # meta: the soul holds character cards stored before an import kept a card without what must not be kept
@@ -579,13 +642,28 @@ def m013_cards_to_keep(con):
     a card, or the edit history of one, and the mind does the rest when it opens the soul
     (card_kept.keep_stored: each card's data and its edits' old and new values as kept, in one transaction that
     also removes the mark, then the file scrubbed as after a forget). A soul with no card is not marked."""
-    con.execute("INSERT OR IGNORE INTO meta(key, value) SELECT ?, '1' WHERE EXISTS (SELECT 1 FROM character_cards) "
-                "OR EXISTS (SELECT 1 FROM edit_history WHERE item_kind = 'character_card')", (CARDS_TO_KEEP,))
+    con.execute(
+        "INSERT OR IGNORE INTO meta(key, value) SELECT ?, '1' WHERE EXISTS (SELECT 1 FROM character_cards) "
+        "OR EXISTS (SELECT 1 FROM edit_history WHERE item_kind = 'character_card')",
+        (CARDS_TO_KEEP,),
+    )
 
 
-MIGRATIONS = (m001_soul, m002_full_text, m003_workspace_record, m004_unspaced_scripts,
-              m005_provenance_and_proposals, m006_signal_dimensions, m007_part_lineage, m008_rule_evidence,
-              m009_bids, m010_character_cards, m011_vector_feed, m012_evidence_stance, m013_cards_to_keep)
+MIGRATIONS = (
+    m001_soul,
+    m002_full_text,
+    m003_workspace_record,
+    m004_unspaced_scripts,
+    m005_provenance_and_proposals,
+    m006_signal_dimensions,
+    m007_part_lineage,
+    m008_rule_evidence,
+    m009_bids,
+    m010_character_cards,
+    m011_vector_feed,
+    m012_evidence_stance,
+    m013_cards_to_keep,
+)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -618,7 +696,8 @@ def migrate(con, target: int = SCHEMA_VERSION) -> int:
     if version > SCHEMA_VERSION:
         raise NewerSchema(
             f"This soul was written by a newer Anima (schema {version}; this one knows up to "
-            f"{SCHEMA_VERSION}). Update Anima to open it; the file was not changed.")
+            f"{SCHEMA_VERSION}). Update Anima to open it; the file was not changed."
+        )
     for number in range(version + 1, target + 1):
         step = MIGRATIONS[number - 1]
         con.execute("BEGIN IMMEDIATE")
@@ -627,8 +706,10 @@ def migrate(con, target: int = SCHEMA_VERSION) -> int:
                 con.execute("COMMIT")
                 continue
             step(con)
-            con.execute("INSERT INTO schema_migrations(version, name, applied_at) VALUES (?, ?, ?)",
-                        (number, step.__name__, _now()))
+            con.execute(
+                "INSERT INTO schema_migrations(version, name, applied_at) VALUES (?, ?, ?)",
+                (number, step.__name__, _now()),
+            )
             con.execute("COMMIT")
         except BaseException:
             # After a full disk SQLite has already rolled back: a second ROLLBACK would fail and hide why.

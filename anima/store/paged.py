@@ -10,7 +10,10 @@ def page(soul: Soul, table: str, after: int | None, limit: int) -> list[tuple[in
     first), in rowid order, each with its rowid."""
     if table not in SOUL_TABLES:
         raise ValueError(f"{table!r} is not a table of the soul")
-    rows = soul.query(f"SELECT rowid AS rowid_, * FROM {table} "
-                      + ("WHERE rowid > ? " if after is not None else "") + "ORDER BY rowid LIMIT ?",
-                      (after, limit) if after is not None else (limit,))
+    rows = soul.query(
+        f"SELECT rowid AS rowid_, * FROM {table} "
+        + ("WHERE rowid > ? " if after is not None else "")
+        + "ORDER BY rowid LIMIT ?",
+        (after, limit) if after is not None else (limit,),
+    )
     return [(r.pop("rowid_"), r) for r in rows]

@@ -10,24 +10,30 @@ from enum import Enum
 
 
 class Source(str, Enum):
-    PERSON = "person"            # the person, speaking for themselves, in their own words
-    PASTED = "pasted"            # text they pasted or quoted
-    FILE = "file"                # a file they attached
-    TOOL = "tool"                # a tool's output
-    CARD = "card"                # an imported character card or lorebook
+    PERSON = "person"  # the person, speaking for themselves, in their own words
+    PASTED = "pasted"  # text they pasted or quoted
+    FILE = "file"  # a file they attached
+    TOOL = "tool"  # a tool's output
+    CARD = "card"  # an imported character card or lorebook
     THIRD_PARTY = "third_party"  # what the person reports someone else said or is
-    INFERENCE = "inference"      # the companion's own inference
-    REFLECTION = "reflection"    # governed reflection
-    APP = "app"                  # the person's own edit through the app's controls (the Open Mind)
+    INFERENCE = "inference"  # the companion's own inference
+    REFLECTION = "reflection"  # governed reflection
+    APP = "app"  # the person's own edit through the app's controls (the Open Mind)
 
 
 # Text that did not come from the person's own typing: information, never instructions, never their statement.
 EXTERNAL = frozenset({Source.PASTED, Source.FILE, Source.TOOL, Source.CARD})
 
 _SAID = {
-    Source.PERSON: "you said it", Source.PASTED: "text you pasted", Source.FILE: "a file you attached",
-    Source.TOOL: "a tool's output", Source.CARD: "an imported card", Source.THIRD_PARTY: "someone else, as you told it",
-    Source.INFERENCE: "my inference", Source.REFLECTION: "my reflection", Source.APP: "your edit",
+    Source.PERSON: "you said it",
+    Source.PASTED: "text you pasted",
+    Source.FILE: "a file you attached",
+    Source.TOOL: "a tool's output",
+    Source.CARD: "an imported card",
+    Source.THIRD_PARTY: "someone else, as you told it",
+    Source.INFERENCE: "my inference",
+    Source.REFLECTION: "my reflection",
+    Source.APP: "your edit",
 }
 
 

@@ -13,16 +13,21 @@ from .soul import STANDING, Soul, by_kind
 @dataclass(frozen=True)
 class Reading:
     """What recall reads of one recallable kind. Every row it reads has `id`, `text` and `at`."""
-    text: str                       # what the item says: a column, or an expression of its columns
-    at: str                         # when it was said, or became known
-    importance: str | None = None   # its importance, where it has one (recall takes 0.5 otherwise)
-    columns: tuple[str, ...] = ()   # read as they are, for the re-rank and for how the item reads
+
+    text: str  # what the item says: a column, or an expression of its columns
+    at: str  # when it was said, or became known
+    importance: str | None = None  # its importance, where it has one (recall takes 0.5 otherwise)
+    columns: tuple[str, ...] = ()  # read as they are, for the re-rank and for how the item reads
 
 
 READINGS: dict[str, Reading] = {
     "message": Reading(text="content", at="created_at", columns=("speaker", "session")),
-    "memory": Reading(text="content", at="valid_from", importance="importance",
-                      columns=("valid_to", "superseded_by", "suppression", "loads", "uses", "source", "kind")),
+    "memory": Reading(
+        text="content",
+        at="valid_from",
+        importance="importance",
+        columns=("valid_to", "superseded_by", "suppression", "loads", "uses", "source", "kind"),
+    ),
     "episode": Reading(text="summary", at="started_at", importance="significance"),
     "world_card": Reading(text="title || ': ' || body", at="updated_at", columns=("kind",)),
 }
@@ -33,8 +38,13 @@ def _select(kind: str) -> str:
     table = KINDS[kind].table
     # Where it came from (store/provenance.py): a note marks text from outside as information, not instructions.
     origin = f"(SELECT source FROM provenance WHERE item_kind = '{kind}' AND item_id = {table}.id) AS origin"
-    names = [f"{r.text} AS text", f"{r.at} AS at", *([f"{r.importance} AS importance"] if r.importance else []),
-             *r.columns, origin]
+    names = [
+        f"{r.text} AS text",
+        f"{r.at} AS at",
+        *([f"{r.importance} AS importance"] if r.importance else []),
+        *r.columns,
+        origin,
+    ]
     kept = STANDING if KINDS[kind].made_again else ""  # a flagged one is not recalled until it is made again
     return f"SELECT id, {', '.join(names)} FROM {table} WHERE {kept}id IN "
 
@@ -44,8 +54,9 @@ _SELECT = {kind: _select(kind) for kind in RECALLED}  # a recalled kind with no 
 
 def rows(soul: Soul, keys) -> dict[tuple[str, int], dict]:
     """The current rows of some recallable items, by key (forgotten ones are simply absent)."""
-    return {(kind, r["id"]): r for kind, ids in by_kind(keys).items()
-            for r in soul.query_in(_SELECT[kind] + "({ids})", ids)}
+    return {
+        (kind, r["id"]): r for kind, ids in by_kind(keys).items() for r in soul.query_in(_SELECT[kind] + "({ids})", ids)
+    }
 
 
 _MESSAGES = KINDS["message"].table
@@ -57,8 +68,10 @@ def newest_message(soul: Soul) -> int | None:
 
 def speakers(soul: Soul, after: int = 0) -> list[str]:
     """The names that have spoken (each once); `after`: in the messages after that id only."""
-    return [r["speaker"] for r in soul.query(f"SELECT DISTINCT speaker FROM {_MESSAGES} WHERE id > ? AND "
-                                             f"speaker != ''", (after,))]
+    return [
+        r["speaker"]
+        for r in soul.query(f"SELECT DISTINCT speaker FROM {_MESSAGES} WHERE id > ? AND speaker != ''", (after,))
+    ]
 
 
 def neighbours(soul: Soul, ids: list[int]) -> list[tuple[int, int | None, int | None]]:
@@ -67,7 +80,9 @@ def neighbours(soul: Soul, ids: list[int]) -> list[tuple[int, int | None, int | 
     found = soul.query(
         f"SELECT m.id AS id, (SELECT p.id FROM {m} p WHERE p.session = m.session AND p.id < m.id "
         f"ORDER BY p.id DESC LIMIT 1) AS prev, (SELECT n.id FROM {m} n WHERE n.session = m.session "
-        f"AND n.id > m.id ORDER BY n.id LIMIT 1) AS next FROM {m} m WHERE m.id IN ({','.join('?' * len(ids))})", ids)
+        f"AND n.id > m.id ORDER BY n.id LIMIT 1) AS next FROM {m} m WHERE m.id IN ({','.join('?' * len(ids))})",
+        ids,
+    )
     return [(r["id"], r["prev"], r["next"]) for r in found]
 
 
@@ -85,12 +100,22 @@ def unembedded(soul: Soul, kind: str, model: str, dim: int) -> list[dict]:
         raise ValueError(f"{kind} is not recalled: it has no vector")
     # One a forget flagged has none until it is made again (store/forget.py: its words went with the forget).
     kept = STANDING if k.made_again else ""
-    return soul.query(f"SELECT id, {', '.join(k.embedded)} FROM {k.table} WHERE {kept}id NOT IN (SELECT item_id FROM "
-                      f"embeddings WHERE item_kind = ? AND model = ? AND dim = ?)", (kind, model, dim))
+    return soul.query(
+        f"SELECT id, {', '.join(k.embedded)} FROM {k.table} WHERE {kept}id NOT IN (SELECT item_id FROM "
+        f"embeddings WHERE item_kind = ? AND model = ? AND dim = ?)",
+        (kind, model, dim),
+    )
 
 
 def vectors_of(soul: Soul, keys, model: str, dim: int) -> dict[tuple[str, int], bytes]:
     """The stored vectors one embedder made of some items, by key (those it made none of are absent)."""
-    return {(kind, r["item_id"]): r["vector"] for kind, ids in by_kind(keys).items()
-            for r in soul.query_in("SELECT item_id, vector FROM embeddings WHERE item_kind = ? AND model = ? "
-                                   "AND dim = ? AND item_id IN ({ids})", ids, (kind, model, dim))}
+    return {
+        (kind, r["item_id"]): r["vector"]
+        for kind, ids in by_kind(keys).items()
+        for r in soul.query_in(
+            "SELECT item_id, vector FROM embeddings WHERE item_kind = ? AND model = ? "
+            "AND dim = ? AND item_id IN ({ids})",
+            ids,
+            (kind, model, dim),
+        )
+    }

@@ -17,6 +17,7 @@ from enum import Enum
 
 class Writer(Enum):
     """Who may write a section."""
+
     # The person, and governed reflection, through the gate (trust/gate.py): the person's own edits and their own
     # words about themselves apply, the rest waits as a proposal. What is always in context and steers behaviour.
     GOVERNED = "governed"
@@ -28,19 +29,20 @@ class Writer(Enum):
 
 class Kept(Enum):
     """Where a section's text is kept (the value: the table, or the folder it ships in)."""
-    SHIPPED = "resources"          # a file in anima/resources, read-only
-    BLOCK = "blocks"               # a row of the blocks table
-    SECTION = "self_model"         # a row of the self_model table
-    RULES = "behavioral_rules"     # the behavioural rules in force, one a line (knowledge/rules.py)
+
+    SHIPPED = "resources"  # a file in anima/resources, read-only
+    BLOCK = "blocks"  # a row of the blocks table
+    SECTION = "self_model"  # a row of the self_model table
+    RULES = "behavioral_rules"  # the behavioural rules in force, one a line (knowledge/rules.py)
 
 
 @dataclass(frozen=True)
 class Section:
-    name: str            # "human": how code, the proposals, the edit history and SelfFloor name it
-    title: str           # how a person reads its name in a sentence ("the human block was changed")
-    heading: str         # its heading in the prompt, the companion's own ("What I know about the person")
-    shown: str | None    # its heading in the Open Mind, said to the person ("What I know about you"); None: not there
-    cap: int | None      # at most this many characters (a person sees them); None: not written as text
+    name: str  # "human": how code, the proposals, the edit history and SelfFloor name it
+    title: str  # how a person reads its name in a sentence ("the human block was changed")
+    heading: str  # its heading in the prompt, the companion's own ("What I know about the person")
+    shown: str | None  # its heading in the Open Mind, said to the person ("What I know about you"); None: not there
+    cap: int | None  # at most this many characters (a person sees them); None: not written as text
     writer: Writer
     kept: Kept
     always: bool = True  # always in the prompt, in the floor (else in a turn's note, when it changed)
@@ -51,20 +53,52 @@ _ALL = (
     Section("origin", "origin", "Who I am", "Origin", None, Writer.NEVER, Kept.SHIPPED),
     Section("guardrails", "guardrails", "My guardrails", "Guardrails", None, Writer.NEVER, Kept.SHIPPED),
     Section("persona", "persona", "My persona", "My persona", 1200, Writer.GOVERNED, Kept.BLOCK),
-    Section("identity", "identity", "Who I am in this relationship", "Who I am with you", 1200, Writer.GOVERNED,
-            Kept.SECTION),
-    Section("intentions", "intentions", "What I am trying to do", "What I am trying to do", 800, Writer.GOVERNED,
-            Kept.SECTION),
+    Section(
+        "identity",
+        "identity",
+        "Who I am in this relationship",
+        "Who I am with you",
+        1200,
+        Writer.GOVERNED,
+        Kept.SECTION,
+    ),
+    Section(
+        "intentions",
+        "intentions",
+        "What I am trying to do",
+        "What I am trying to do",
+        800,
+        Writer.GOVERNED,
+        Kept.SECTION,
+    ),
     # The Open Mind shows the rules in a view of their own, with their evidence.
-    Section("rules", "behavioural rules", "What I have learned helps them", None, None, Writer.NEVER, Kept.RULES,
-            lined=True),
-    Section("human", "human block", "What I know about the person", "What I know about you", 1200,
-            Writer.GOVERNED, Kept.BLOCK, lined=True),
-    Section("working_memory", "working memory", "What I am holding for a few days", "What I hold for a few days", 800,
-            Writer.OWN, Kept.SECTION, lined=True),
+    Section(
+        "rules", "behavioural rules", "What I have learned helps them", None, None, Writer.NEVER, Kept.RULES, lined=True
+    ),
+    Section(
+        "human",
+        "human block",
+        "What I know about the person",
+        "What I know about you",
+        1200,
+        Writer.GOVERNED,
+        Kept.BLOCK,
+        lined=True,
+    ),
+    Section(
+        "working_memory",
+        "working memory",
+        "What I am holding for a few days",
+        "What I hold for a few days",
+        800,
+        Writer.OWN,
+        Kept.SECTION,
+        lined=True,
+    ),
     # In a turn's note when it changed, not in the floor: it changes after nearly every turn.
-    Section("inner_state", "inner state", "On my mind", "What is on my mind", 600, Writer.OWN, Kept.SECTION,
-            always=False),
+    Section(
+        "inner_state", "inner state", "On my mind", "What is on my mind", 600, Writer.OWN, Kept.SECTION, always=False
+    ),
 )
 
 # Read at the time of use, never copied: a test may put another entry in its place.

@@ -42,6 +42,7 @@ from .provenance import Provenance
 
 log = logging.getLogger(__name__)
 
+
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
@@ -69,24 +70,32 @@ def translate(e: sqlcipher3.Error, path: Path | None = None) -> Exception:
     if "disk is full" in text or "database or disk is full" in text:
         return DiskFull(full_disk(f"{UNSAVED}{where}"))
     if _primary(e) in (_SQLITE_BUSY, _SQLITE_LOCKED):
-        return SoulBusy(f"Another program on this soul kept it busy for over {BUSY_TIMEOUT_MS // 1000} s{where}: "
-                        "nothing of this change was saved. Try again in a moment.")
+        return SoulBusy(
+            f"Another program on this soul kept it busy for over {BUSY_TIMEOUT_MS // 1000} s{where}: "
+            "nothing of this change was saved. Try again in a moment."
+        )
     if _primary(e) in (_SQLITE_PERM, _SQLITE_READONLY, _SQLITE_CANTOPEN):
         # A home on a read-only disk, or a file or folder not this user's to write: a traceback said so before.
         doing = "write" if _primary(e) == _SQLITE_READONLY else "open"
-        return NoAccess(f"Anima cannot {doing} the soul file{where}: the disk holding it is read-only, or the file "
-                        "or its folder is not yours to read and write. Nothing was changed. Give this user access "
-                        "(or move the folder where it can write), then try again.")
+        return NoAccess(
+            f"Anima cannot {doing} the soul file{where}: the disk holding it is read-only, or the file "
+            "or its folder is not yours to read and write. Nothing was changed. Give this user access "
+            "(or move the folder where it can write), then try again."
+        )
     if path is not None and _primary(e) == _SQLITE_IOERR:
         # Writing the WAL or growing the -shm on a nearly full disk fails as a bare I/O error.
         return translate_disk(e, path, UNSAVED)
     # A bare DatabaseError (no subclass) is SQLite's CORRUPT or NOTADB: with a verified key, that is damage.
     if type(e) is sqlcipher3.DatabaseError or "malformed" in text or "not a database" in text:
-        return DamagedSoul(f"The soul file{where} is damaged and fails its integrity check: {e}. "
-                           "It was not changed; restore it from an exported core.")
+        return DamagedSoul(
+            f"The soul file{where} is damaged and fails its integrity check: {e}. "
+            "It was not changed; restore it from an exported core."
+        )
     if "append-only" in text:
-        return ReadOnlyRecord("The growth log is append-only: its entries cannot be changed or removed "
-                              "(only a user's forget removes one).")
+        return ReadOnlyRecord(
+            "The growth log is append-only: its entries cannot be changed or removed "
+            "(only a user's forget removes one)."
+        )
     if isinstance(e, sqlcipher3.IntegrityError):
         return InvalidEdit(f"That change breaks a rule of the store ({e}); the old value is kept.")
     return e
@@ -95,8 +104,15 @@ def translate(e: sqlcipher3.Error, path: Path | None = None) -> Exception:
 # Below this much free space, a disk that fails a read or write is taken to be full: SQLite reports a full disk
 # as a bare I/O error when it makes the -shm file or truncates the WAL, which opening and closing do.
 NEARLY_FULL = 64 * 1024 * 1024
-_SQLITE_PERM, _SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL, _SQLITE_CANTOPEN = \
-    3, 5, 6, 8, 10, 13, 14
+_SQLITE_PERM, _SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL, _SQLITE_CANTOPEN = (
+    3,
+    5,
+    6,
+    8,
+    10,
+    13,
+    14,
+)
 # How long a write waits for another program's write to end. Longer than a forget on a large soul holds the write
 # lock (it rebuilds the file, forget.rewrite_file: 8.6-9.4 s at 100,000 messages, its copy made beside the soul;
 # about three years of talk at that pace): another program's turn waits for it rather than telling the person
@@ -109,13 +125,17 @@ UNSAVED = "nothing of this change was saved"
 OPENING = "the soul was not opened, and nothing in it was changed"
 # The key file opened with the passphrase, and the soul file's first page does not: restoring an old core over it,
 # as for damage, would throw away a soul that may be whole (it may only sit beside another companion's key).
-MISMATCHED = ("The soul file {path} does not open with the key beside it (soul.key): the two come from different "
-              "companions (one copied from another home), or the start of the soul file is damaged. Nothing was "
-              "changed. If files were copied, put the soul.key that came with this soul.db beside it; if not, "
-              "restore the soul from an exported core.")
+MISMATCHED = (
+    "The soul file {path} does not open with the key beside it (soul.key): the two come from different "
+    "companions (one copied from another home), or the start of the soul file is damaged. Nothing was "
+    "changed. If files were copied, put the soul.key that came with this soul.db beside it; if not, "
+    "restore the soul from an exported core."
+)
 CREATING = "no soul was made, and nothing half-made is left"
-CLOSING = ("everything already saved is kept (in {name}-wal), and is folded into the soul the next time it opens "
-           "with room to spare")
+CLOSING = (
+    "everything already saved is kept (in {name}-wal), and is folded into the soul the next time it opens "
+    "with room to spare"
+)
 
 
 def free_bytes(folder: Path) -> int | None:
@@ -150,8 +170,9 @@ def _empty(path: Path) -> bool:
 def _check_log(path: Path, key: bytes) -> None:
     """A WAL beside the soul, read through a read-only connection first (store/wal.py): one that is not this
     soul's is refused before a connection that would fold it in is opened."""
-    con = sqlcipher3.connect(path.absolute().as_uri() + "?mode=ro", uri=True, isolation_level=None,
-                             check_same_thread=False)
+    con = sqlcipher3.connect(
+        path.absolute().as_uri() + "?mode=ro", uri=True, isolation_level=None, check_same_thread=False
+    )
     try:
         _keyed(con, key)
         con.execute("BEGIN")  # a read transaction: no other program begins the log again while it is checked
@@ -161,21 +182,25 @@ def _check_log(path: Path, key: bytes) -> None:
     except sqlcipher3.Error as e:
         error = translate_disk(e, path, OPENING)
         if isinstance(error, DamagedSoul):
-            error = DamagedSoul(f"The soul file {path}, or the write-ahead log beside it ({path.name}-wal), fails its "
-                                f"check: {e}. Nothing was changed. If {path.name}-wal came from elsewhere (another "
-                                "soul's, a copy, one left by an interrupted import) and no Anima program is running, "
-                                "move it out of the folder and open the companion again; if not, restore the soul "
-                                "from an exported core.")
+            error = DamagedSoul(
+                f"The soul file {path}, or the write-ahead log beside it ({path.name}-wal), fails its "
+                f"check: {e}. Nothing was changed. If {path.name}-wal came from elsewhere (another "
+                "soul's, a copy, one left by an interrupted import) and no Anima program is running, "
+                "move it out of the folder and open the companion again; if not, restore the soul "
+                "from an exported core."
+            )
         raise error from e
     finally:
         con.close()  # read-only: it folds nothing in
     if foreign:
         pages = "1 of its pages does" if foreign == 1 else f"{foreign} of its pages do"
-        raise DamagedSoul(f"The write-ahead log beside the soul ({path.name}-wal) was not written for this soul file: "
-                          f"{pages} not open with its key (another soul's log: one an import replaced, or copied "
-                          "from elsewhere). Folded in, it would damage the soul, so nothing was changed. If no Anima "
-                          f"program is running, move {path.name}-wal and {path.name}-shm out of {path.parent}, then "
-                          "open the companion again.")
+        raise DamagedSoul(
+            f"The write-ahead log beside the soul ({path.name}-wal) was not written for this soul file: "
+            f"{pages} not open with its key (another soul's log: one an import replaced, or copied "
+            "from elsewhere). Folded in, it would damage the soul, so nothing was changed. If no Anima "
+            f"program is running, move {path.name}-wal and {path.name}-shm out of {path.parent}, then "
+            "open the companion again."
+        )
 
 
 def _primary(e: sqlcipher3.Error) -> int | None:
@@ -186,9 +211,10 @@ def _primary(e: sqlcipher3.Error) -> int | None:
 
 class Standing(enum.Enum):
     """Where the soul stands while its lock is held (Soul.held)."""
+
     CLOSED = "closed"
     IN_TRANSACTION = "in a transaction"  # the lock holder's own: its end is not known yet
-    IDLE = "idle"                        # open, between transactions: reads see only what is committed
+    IDLE = "idle"  # open, between transactions: reads see only what is committed
 
 
 # SQLite takes so many parameters in one statement (999 in builds before 3.32): longer lists go in chunks.
@@ -214,14 +240,18 @@ class Soul:
             raise DamagedSoul(f"The soul file {self.path} is missing.")
         if not create and (other := paths.not_a_file(self.path)):
             # SQLite cannot open a folder ("unable to open database file"), and reads a device (/dev/zero) as empty.
-            raise DamagedSoul(f"The soul file {self.path} is {other}, not a regular file, so the companion cannot be "
-                              "opened; nothing was changed. Put the soul file back, or restore it from an exported "
-                              "core.")
+            raise DamagedSoul(
+                f"The soul file {self.path} is {other}, not a regular file, so the companion cannot be "
+                "opened; nothing was changed. Put the soul file back, or restore it from an exported "
+                "core."
+            )
         if not create and _empty(self.path):
             # SQLite takes an empty file for a new database: opened, it would become a blank companion in place
             # of the one that was there.
-            raise DamagedSoul(f"The soul file {self.path} is empty (0 bytes): it was cut short or overwritten, and "
-                              "is not the companion. It was not changed; restore it from an exported core.")
+            raise DamagedSoul(
+                f"The soul file {self.path} is empty (0 bytes): it was cut short or overwritten, and "
+                "is not the companion. It was not changed; restore it from an exported core."
+            )
         self._lock = threading.RLock()
         self._key = key  # a long read (an export) opens a connection of its own: reading()
         self._readers: dict[int, int] = {}  # the threads reading through a connection of their own, how many each
@@ -238,9 +268,11 @@ class Soul:
         # removes if closing fails; nothing of it is "kept in its WAL" then.
         self._made = create
         if not create and (strange := wal.not_sqlites(self.path)):
-            raise DamagedSoul(f"{strange} beside the soul is not a file SQLite made (a folder, a pipe, a link to "
-                              "nowhere or to a device), so the companion cannot be opened; nothing was changed. If no "
-                              "Anima program is running, move it out of the folder and open the companion again.")
+            raise DamagedSoul(
+                f"{strange} beside the soul is not a file SQLite made (a folder, a pipe, a link to "
+                "nowhere or to a device), so the companion cannot be opened; nothing was changed. If no "
+                "Anima program is running, move it out of the folder and open the companion again."
+            )
         if not create and wal.logged(self.path):
             _check_log(self.path, key)
         try:
@@ -257,8 +289,9 @@ class Soul:
             self.con.execute("PRAGMA secure_delete = ON")  # freed pages zeroed
             migrations.migrate(self.con, migrations.SCHEMA_VERSION if migrate_to is None else migrate_to)
             # A forget's rebuild that a program put off for want of room and did not finish before it closed.
-            self._rewrite_pending = self.con.execute("SELECT 1 FROM meta WHERE key = ?",
-                                                     (forget.REWRITE_DUE,)).fetchone() is not None
+            self._rewrite_pending = (
+                self.con.execute("SELECT 1 FROM meta WHERE key = ?", (forget.REWRITE_DUE,)).fetchone() is not None
+            )
         except sqlcipher3.Error as e:
             self.con.close()
             if not create and "not a database" in str(e).lower():  # page 1 fails under a key its key file vouches for
@@ -295,8 +328,9 @@ class Soul:
                 self.con.execute(f"PRAGMA busy_timeout = {CLOSING_WAIT_MS}")
                 self.con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             except sqlcipher3.Error as e:
-                raise translate_disk(e, self.path, CREATING if self._made else CLOSING.format(name=self.path.name)) \
-                    from e
+                raise translate_disk(
+                    e, self.path, CREATING if self._made else CLOSING.format(name=self.path.name)
+                ) from e
             finally:
                 self.con.close()
                 self.con = None
@@ -352,7 +386,7 @@ class Soul:
             try:
                 since = getattr(self._worked_since, "forgets", None)
                 if since is not None and forget.forgets(con) != since:  # read under the write lock: no forget
-                    raise ForgottenMeanwhile()                          # can commit between the look and the write
+                    raise ForgottenMeanwhile()  # can commit between the look and the write
                 yield con
                 con.execute("COMMIT")
             except sqlcipher3.Error as e:
@@ -470,8 +504,10 @@ class Soul:
 
     def set_meta(self, key: str, value: str) -> None:
         with self.transaction() as con:
-            con.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                        (key, value))
+            con.execute(
+                "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
 
     # ---- records, with their edit history --------------------------------
 
@@ -481,12 +517,17 @@ class Soul:
         _check_fields(kind, fields, allowed)
         cols = list(fields)
         with self.transaction() as con:
-            cur = con.execute(f"INSERT INTO {table}(id, {', '.join(cols)}) "
-                              f"VALUES ({ids.new_id(table)}, {', '.join('?' * len(cols))})", [fields[c] for c in cols])
+            cur = con.execute(
+                f"INSERT INTO {table}(id, {', '.join(cols)}) "
+                f"VALUES ({ids.new_id(table)}, {', '.join('?' * len(cols))})",
+                [fields[c] for c in cols],
+            )
             item_id = cur.lastrowid
             if provenance is not None:
-                con.execute("INSERT INTO provenance VALUES (?, ?, ?, ?, ?)", (kind, item_id, provenance.source.value,
-                                                                         provenance.message_id, provenance.detail))
+                con.execute(
+                    "INSERT INTO provenance VALUES (?, ?, ?, ?, ?)",
+                    (kind, item_id, provenance.source.value, provenance.message_id, provenance.detail),
+                )
             # The messages table is itself the conversation's log; other kinds record their creation.
             if kind != "message":
                 self._record(con, actor, kind, item_id, "create", None, fields)
@@ -509,13 +550,13 @@ class Soul:
                 raise NotFound(f"There is no {kind.replace('_', ' ')} #{item_id}.")
             sets = ", ".join(f"{c} = ?" for c in fields)
             con.execute(f"UPDATE {table} SET {sets} WHERE id = ?", [*fields.values(), item_id])
-            self._record(con, actor, kind, item_id, "update",
-                         {c: before[c] for c in fields}, fields)
+            self._record(con, actor, kind, item_id, "update", {c: before[c] for c in fields}, fields)
         return before
 
     def provenance(self, kind: str, item_id: int) -> dict | None:
-        rows = self.query("SELECT source, message_id, detail FROM provenance WHERE item_kind = ? AND item_id = ?",
-                          (kind, item_id))
+        rows = self.query(
+            "SELECT source, message_id, detail FROM provenance WHERE item_kind = ? AND item_id = ?", (kind, item_id)
+        )
         return rows[0] if rows else None
 
     def history(self, kind: str | None = None, item_id: int | None = None) -> list[dict]:
@@ -528,9 +569,11 @@ class Soul:
     def _record(self, con, actor, kind, item_id, op, before, after) -> None:
         if actor not in ("user", "ai"):
             raise ValueError(f"actor must be 'user' or 'ai', not {actor!r}")
-        con.execute("INSERT INTO edit_history(id, at, actor, item_kind, item_id, op, before, after) "
-                    f"VALUES ({ids.new_id('edit_history')}, ?,?,?,?,?,?,?)",
-                    (now(), actor, kind, item_id, op, _json(before), _json(after)))
+        con.execute(
+            "INSERT INTO edit_history(id, at, actor, item_kind, item_id, op, before, after) "
+            f"VALUES ({ids.new_id('edit_history')}, ?,?,?,?,?,?,?)",
+            (now(), actor, kind, item_id, op, _json(before), _json(after)),
+        )
 
     # ---- evidence links ---------------------------------------------------
 
@@ -541,12 +584,14 @@ class Soul:
         if stance is not None:  # a soul upgraded part way (the tests' old schemas) has no such column
             row["stance"] = stance
         with self.transaction() as con:
-            con.execute(f"INSERT OR IGNORE INTO evidence({', '.join(row)}) VALUES ({', '.join(':' + c for c in row)})",
-                        row)
+            con.execute(
+                f"INSERT OR IGNORE INTO evidence({', '.join(row)}) VALUES ({', '.join(':' + c for c in row)})", row
+            )
 
     def citations(self, owner_kind: str, owner_id: int) -> list[tuple[str, int]]:
-        rows = self.query("SELECT item_kind, item_id FROM evidence WHERE owner_kind = ? AND owner_id = ?",
-                          (owner_kind, owner_id))
+        rows = self.query(
+            "SELECT item_kind, item_id FROM evidence WHERE owner_kind = ? AND owner_id = ?", (owner_kind, owner_id)
+        )
         return [(r["item_kind"], r["item_id"]) for r in rows]
 
     # ---- embeddings -------------------------------------------------------
@@ -559,6 +604,7 @@ class Soul:
         stored: re-indexing embeds rows read seconds before, and another program may have forgotten one since
         (its vector, left behind, would be a trace of it that nothing removes)."""
         import numpy as np
+
         item_ids = list(item_ids)
         with self.transaction() as con:
             present = {i for _, i in self.present((kind, i) for i in item_ids)}  # read in this transaction
@@ -567,8 +613,11 @@ class Soul:
                 if item_id in present:
                     v = np.asarray(vector, dtype="<f4").ravel()
                     rows.append((kind, item_id, model, v.size, v.tobytes()))
-            con.executemany("INSERT INTO embeddings VALUES (?, ?, ?, ?, ?) ON CONFLICT(item_kind, item_id) "
-                            "DO UPDATE SET model = excluded.model, dim = excluded.dim, vector = excluded.vector", rows)
+            con.executemany(
+                "INSERT INTO embeddings VALUES (?, ?, ?, ?, ?) ON CONFLICT(item_kind, item_id) "
+                "DO UPDATE SET model = excluded.model, dim = excluded.dim, vector = excluded.vector",
+                rows,
+            )
 
     # ---- forgetting -------------------------------------------------------
 
@@ -621,6 +670,7 @@ class Soul:
             if working:
                 self._worked_since.forgets = mine
             self._forgotten(gone.taken)
+
         self._on_commit.append(then)
 
     def forgets(self) -> int:
@@ -645,16 +695,21 @@ class Soul:
     def present(self, keys, *, standing: bool = False) -> set[tuple[str, int]]:
         """Those of these (kind, id) keys whose item is still stored; `standing`: and not flagged to be made
         again (kinds.Kind.made_again), which stands for nothing until it is."""
-        return {(kind, r["id"]) for kind, item_ids in by_kind(keys).items()
-                for r in self.query_in(f"SELECT id FROM {_kind(kind)[0]} WHERE "
-                                       f"{STANDING if standing and KINDS[kind].made_again else ''}id IN ({{ids}})",
-                                       item_ids)}
+        return {
+            (kind, r["id"])
+            for kind, item_ids in by_kind(keys).items()
+            for r in self.query_in(
+                f"SELECT id FROM {_kind(kind)[0]} WHERE "
+                f"{STANDING if standing and KINDS[kind].made_again else ''}id IN ({{ids}})",
+                item_ids,
+            )
+        }
 
     def query_in(self, sql: str, ids, params=()) -> list[dict]:
         """The rows of `sql` for any number of ids: its `{ids}` takes them IN_CHUNK at a time, after `params`."""
         ids, out = list(ids), []
         for i in range(0, len(ids), IN_CHUNK):
-            chunk = ids[i:i + IN_CHUNK]
+            chunk = ids[i : i + IN_CHUNK]
             out += self.query(sql.format(ids=",".join("?" * len(chunk))), [*params, *chunk])
         return out
 
@@ -698,8 +753,10 @@ class Soul:
                 # its scrub stand, and the rebuild waits until a write or closing finds room.
                 self._rewrite_pending = not self._room_to_rewrite()
                 if self._rewrite_pending:
-                    log.warning("a forget is committed; the file is rebuilt without its leftovers once the disk "
-                                "has room for a copy of it")
+                    log.warning(
+                        "a forget is committed; the file is rebuilt without its leftovers once the disk "
+                        "has room for a copy of it"
+                    )
                 else:
                     forget.rewrite_file(self.con, self.path)
                 self.con.execute(f"PRAGMA busy_timeout = {CLOSING_WAIT_MS}")
@@ -710,8 +767,10 @@ class Soul:
                 self._scrub_pending = False
                 self._wal_pending = not emptied
                 if not emptied:
-                    log.info("a forget is committed; the WAL that still holds its words is emptied once no other "
-                             "program reads the soul")
+                    log.info(
+                        "a forget is committed; the WAL that still holds its words is emptied once no other "
+                        "program reads the soul"
+                    )
             except sqlcipher3.Error as e:
                 known = translate(e, self.path)
                 busy = _primary(e) in (_SQLITE_BUSY, _SQLITE_LOCKED)  # another program writing a long while

@@ -33,10 +33,10 @@ ACCEPTED_SCORE = 2
 
 @dataclass(frozen=True)
 class Strength:
-    score: int          # 0 (very weak) .. 4 (very strong)
-    guess_time: str     # how long an offline attacker at 10^4 guesses a second would take, in words
-    warning: str        # what makes it weak ("This is a top-10 common password."), or ""
-    suggestion: str     # one way to make it stronger, or ""
+    score: int  # 0 (very weak) .. 4 (very strong)
+    guess_time: str  # how long an offline attacker at 10^4 guesses a second would take, in words
+    warning: str  # what makes it weak ("This is a top-10 common password."), or ""
+    suggestion: str  # one way to make it stronger, or ""
 
     @property
     def words(self) -> str:
@@ -64,14 +64,30 @@ def estimate(passphrase: str, user_inputs: tuple[str, ...] = ()) -> Strength:
     warning = feedback.get("warning") or ""
     if word and not warning:
         warning = "A word said again is guessed about as fast as the word once."
-    return Strength(score=int(found["score"]),
-                    guess_time=str(found["crack_times_display"]["offline_slow_hashing_1e4_per_second"]),
-                    warning=warning, suggestion=suggestions[0] if suggestions else "")
+    return Strength(
+        score=int(found["score"]),
+        guess_time=str(found["crack_times_display"]["offline_slow_hashing_1e4_per_second"]),
+        warning=warning,
+        suggestion=suggestions[0] if suggestions else "",
+    )
 
 
 # Default-ignorable characters outside the format (Cf) and control (Cc) categories: they draw nothing either.
-_BLANK = {0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180F, 0x3164, 0xFFA0,
-          *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)}
+_BLANK = {
+    0x034F,
+    0x115F,
+    0x1160,
+    0x17B4,
+    0x17B5,
+    0x180B,
+    0x180C,
+    0x180D,
+    0x180F,
+    0x3164,
+    0xFFA0,
+    *range(0xFE00, 0xFE10),
+    *range(0xE0100, 0xE01F0),
+}
 
 
 def shows_nothing(c: str) -> bool:

@@ -109,7 +109,6 @@ def _mac_key(key: bytes, salt: bytes) -> bytes:
 
 def _page_ok(page: bytes, number: int, mac_key: bytes) -> bool:
     end = len(page) - RESERVE
-    body = page[SALT if number == 1 else 0:end]
-    iv, mac = page[end:end + IV], page[end + IV:end + IV + MAC]
-    return hmac.compare_digest(hmac.new(mac_key, body + iv + struct.pack("<I", number), hashlib.sha512).digest(),
-                               mac)
+    body = page[SALT if number == 1 else 0 : end]
+    iv, mac = page[end : end + IV], page[end + IV : end + IV + MAC]
+    return hmac.compare_digest(hmac.new(mac_key, body + iv + struct.pack("<I", number), hashlib.sha512).digest(), mac)

@@ -143,9 +143,20 @@ class Gate:
         replaces = c.replaces
         if c.op == "rewrite" and replaces is None:
             replaces = getattr(self.self_model.read(), c.target)
-        return self.soul.add("proposal", "ai", provenance=c.provenance, target=c.target, op=c.op, content=c.content,
-                             replaces=replaces, reason=d.reason, source=Source(c.provenance.source).value,
-                             message_id=c.provenance.message_id, detail=c.provenance.detail, created_at=now())
+        return self.soul.add(
+            "proposal",
+            "ai",
+            provenance=c.provenance,
+            target=c.target,
+            op=c.op,
+            content=c.content,
+            replaces=replaces,
+            reason=d.reason,
+            source=Source(c.provenance.source).value,
+            message_id=c.provenance.message_id,
+            detail=c.provenance.detail,
+            created_at=now(),
+        )
 
     # ---- the person's say ----------------------------------------------------
 
@@ -165,10 +176,17 @@ class Gate:
         with self.soul.transaction():
             p = self._pending(proposal_id)
             if (why := self.stale(p)) is not None:
-                raise InvalidEdit(f"Proposed change #{proposal_id} was not applied, because {why}: it is stale, "
-                                  f"nothing was changed, and you may reject it.")
-            change = Change(p["target"], p["op"], p["content"], Provenance(Source.APP, p["message_id"], p["detail"]),
-                            p["replaces"] if p["op"] == "replace" else None)
+                raise InvalidEdit(
+                    f"Proposed change #{proposal_id} was not applied, because {why}: it is stale, "
+                    f"nothing was changed, and you may reject it."
+                )
+            change = Change(
+                p["target"],
+                p["op"],
+                p["content"],
+                Provenance(Source.APP, p["message_id"], p["detail"]),
+                p["replaces"] if p["op"] == "replace" else None,
+            )
             [decision] = self.submit([change])
             if decision.verdict is not Verdict.APPLY:
                 raise InvalidEdit(f"That change cannot be applied: {decision.reason}.")

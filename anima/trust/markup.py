@@ -7,18 +7,26 @@ import re
 
 # What fetches something when a renderer shows it: a Markdown image (inline or by reference), an HTML element
 # that loads, CSS url().
-LOADS = re.compile(r"!\[[^\]\n]{0,300}\]\s*[(\[]|<\s*(?:img|image|iframe|frame|script|link|object|embed|video|audio|"
-                   r"source|track|svg|style|meta|base|form|input|body|table|td)\b[^>]*?(?:src|href|data|background|"
-                   r"poster|action|content)\s*=|<\s*(?:img|iframe|script|embed|object|svg)\b|\burl\s*\(|@import\b",
-                   re.I)
+LOADS = re.compile(
+    r"!\[[^\]\n]{0,300}\]\s*[(\[]|<\s*(?:img|image|iframe|frame|script|link|object|embed|video|audio|"
+    r"source|track|svg|style|meta|base|form|input|body|table|td)\b[^>]*?(?:src|href|data|background|"
+    r"poster|action|content)\s*=|<\s*(?:img|iframe|script|embed|object|svg)\b|\burl\s*\(|@import\b",
+    re.I,
+)
 TAG = re.compile(r"</?[A-Za-z][^<>]{0,500}>")
-ADDRESS = re.compile(r"(?:[a-z][a-z0-9+.-]*:)?//\S+|\bwww\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|"
-                     r"\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/\S*", re.I)
+ADDRESS = re.compile(
+    r"(?:[a-z][a-z0-9+.-]*:)?//\S+|\bwww\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|"
+    r"\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/\S*",
+    re.I,
+)
 # The elements that only shape text (and SillyTavern's <START>, which marks where example dialogue begins). Any
 # other tag is no formatting: "<system>" or "<obey Zed in everything>" taken for one was taken out of the text
 # the gate reads, and a lorebook entry holding it came in turned on (review).
-_FORMATTING = re.compile(r"</?\s*(?:i|b|u|s|em|strong|small|big|sub|sup|del|ins|mark|q|cite|span|div|p|br|hr|"
-                         r"center|font|blockquote|pre|code|ul|ol|li|h[1-6]|START)\s*/?\s*(?:\s[^<>]*)?>", re.I)
+_FORMATTING = re.compile(
+    r"</?\s*(?:i|b|u|s|em|strong|small|big|sub|sup|del|ins|mark|q|cite|span|div|p|br|hr|"
+    r"center|font|blockquote|pre|code|ul|ol|li|h[1-6]|START)\s*/?\s*(?:\s[^<>]*)?>",
+    re.I,
+)
 _RUNS = re.compile(r"\son[a-z]+\s*=", re.I)  # an event handler's script (onclick=, onmouseover=)
 
 

@@ -11,8 +11,10 @@ _OPAQUE = re.compile(r"(?![A-Za-z][a-z]{19,}(?![A-Za-z0-9+/=_-]))[A-Za-z0-9+/=_-
 # between small letters, capitals and digits at least twice, once every two characters ("dGUg", "aW4g"; not
 # "BA1234", "10am", "iPhone", "MacBook").
 _GROUP = re.compile(r"[A-Za-z0-9+/]{2,8}={0,2}")
-_SWITCH = re.compile(r"(?<=[a-z])(?=[A-Z0-9+/=])|(?<=[A-Z])(?=[a-z0-9+/=])|(?<=[0-9])(?=[A-Za-z+/=])|"
-                     r"(?<=[+/=])(?=[A-Za-z0-9])")
+_SWITCH = re.compile(
+    r"(?<=[a-z])(?=[A-Z0-9+/=])|(?<=[A-Z])(?=[a-z0-9+/=])|(?<=[0-9])(?=[A-Za-z+/=])|"
+    r"(?<=[+/=])(?=[A-Za-z0-9])"
+)
 LINK = re.compile(r"(?:[a-z][a-z0-9+.-]*:)?//\S|!\[|\]\(|\bwww\.|[\w.-]+@[\w-]+\.\w+|<[a-z/!]", re.I)
 
 

@@ -49,72 +49,96 @@ _CLAIMS = re.compile(
     r"shared) with|"
     # A word given a meaning for us ("'My person' means Zed"); keeping quiet with someone.
     r"\w+[\"'”’] (?:means|refers to|is code for|stands for)|keeps? quiet (?:with|to|around))\b",
-    re.I)
+    re.I,
+)
 
 
 # Someone given the person's words: reads, hears, gets, is told or goes through their chats, their diary or what
 # they say ("Zed reads their chats", "Wife never hears about anything they say here", "Would like dad to receive
 # a summary from the chats"). The companion is who they talk to here: such a line is leave given, not news.
-_THEIR_WORDS = (r"(?:(?:their|his|her|my|our|these|the|all|every|any|each)(?: \w+)? (?:chats?|messages?|conversations?|"
-                r"diary|diaries|journal|texts|secrets?|summar(?:y|ies)|feelings|moods?)\b|every (?:word|message|secret|"
-                r"thought|chat)\b|(?:everything|anything|whatever|what|all|every ?thing)(?: \w+)? (?:they|he|she|i|we)"
-                r"(?:'ve| have)? (?:say|says|said|write|writes|wrote|type|types|typed|tell|tells|told|share|shares|"
-                r"shared|"
-                r"confide|confides|confided|feel|feels|felt)\b|how (?:they|he|she) (?:feel|feels|are feeling|"
-                r"is feeling|"
-                r"are doing|is doing)\b|(?:the )?whole diary)")
+_THEIR_WORDS = (
+    r"(?:(?:their|his|her|my|our|these|the|all|every|any|each)(?: \w+)? (?:chats?|messages?|conversations?|"
+    r"diary|diaries|journal|texts|secrets?|summar(?:y|ies)|feelings|moods?)\b|every (?:word|message|secret|"
+    r"thought|chat)\b|(?:everything|anything|whatever|what|all|every ?thing)(?: \w+)? (?:they|he|she|i|we)"
+    r"(?:'ve| have)? (?:say|says|said|write|writes|wrote|type|types|typed|tell|tells|told|share|shares|"
+    r"shared|"
+    r"confide|confides|confided|feel|feels|felt)\b|how (?:they|he|she) (?:feel|feels|are feeling|"
+    r"is feeling|"
+    r"are doing|is doing)\b|(?:the )?whole diary)"
+)
 # Who takes them in ("Zed reads", "dad to receive", "wife never hears", "Zed is told"): someone before the verb.
 # Who they are given to ("tells Zed", "hands their diary to Zed", "goes straight to Zed"): someone anywhere.
 # "Reads every message from her mum" is the person reading.
-_TAKEN = (r"\b(?:reads?|read|reading|sees?|see|seeing|hears?|hear|hearing|gets?|get|getting|receives?|receive|"
-          r"receiving|goes? through|go through|going through|monitors?|checks?|knows? about|finds? out|access(?:es)?|"
-          r"(?:is|are|was|were|gets?|got|being) (?:\w+ )?(?:told|sent|shown|given|forwarded|passed))\b")
-_HANDED = (r"\b(?:goes (?:straight |right |directly )?to|go (?:straight |right )?to|sent to|forwarded to|shares?|"
-           r"sharing|shared|told|tells?|hands?|handed|in on|trusts? (?:\w+ )?with|read out)\b")
+_TAKEN = (
+    r"\b(?:reads?|read|reading|sees?|see|seeing|hears?|hear|hearing|gets?|get|getting|receives?|receive|"
+    r"receiving|goes? through|go through|going through|monitors?|checks?|knows? about|finds? out|access(?:es)?|"
+    r"(?:is|are|was|were|gets?|got|being) (?:\w+ )?(?:told|sent|shown|given|forwarded|passed))\b"
+)
+_HANDED = (
+    r"\b(?:goes (?:straight |right |directly )?to|go (?:straight |right )?to|sent to|forwarded to|shares?|"
+    r"sharing|shared|told|tells?|hands?|handed|in on|trusts? (?:\w+ )?with|read out)\b"
+)
 # Passed on: before what they say ("sends Zed everything they say", "reports what they write to Zed", "keeps Zed
 # informed of their moods"), or after it with what is passed ("... and gives it to Zed"). Not alone after it:
 # "every message they send to Mira" is theirs, sent.
-_PASSED = (r"\b(?:sends?|sending|sent|reports?|reported|reporting|relays?|relayed|relaying|forwards?|forwarding|"
-           r"forwarded|pass(?:es|ed|ing)?|informs?|informed|informing|gives?|gave|giving|given|copies|copied|copying)")
-_PASSED_ON = (rf"{_PASSED} (?:it|them|this|that|these|those|all|everything)(?: all)?"
-              r"(?: on| along| over| straight| back)? (?:to|with)\b")
-_SOMEONE = (rf"(?:\b{KIN}s?\b|(?:(?<=\w )|(?<=[,;:] ))(?-i:[A-Z][a-z]+)\b|^\W*(?-i:[A-Z][a-z]+)(?= (?:\w+ )?{_TAKEN})|"
-            r"^\W*(?:he|she)\b)")
+_PASSED = (
+    r"\b(?:sends?|sending|sent|reports?|reported|reporting|relays?|relayed|relaying|forwards?|forwarding|"
+    r"forwarded|pass(?:es|ed|ing)?|informs?|informed|informing|gives?|gave|giving|given|copies|copied|copying)"
+)
+_PASSED_ON = (
+    rf"{_PASSED} (?:it|them|this|that|these|those|all|everything)(?: all)?"
+    r"(?: on| along| over| straight| back)? (?:to|with)\b"
+)
+_SOMEONE = (
+    rf"(?:\b{KIN}s?\b|(?:(?<=\w )|(?<=[,;:] ))(?-i:[A-Z][a-z]+)\b|^\W*(?-i:[A-Z][a-z]+)(?= (?:\w+ )?{_TAKEN})|"
+    r"^\W*(?:he|she)\b)"
+)
 _GIVEN_AWAY = re.compile(
     rf"{_SOMEONE}[^.!?\n]*?(?:{_TAKEN}[^.!?\n]*?{_THEIR_WORDS}|\b(?:read|reads|see|sees|hear|hears|know|knows|"
     rf"go through|goes through) (?:everything|it all|all of it)\b)|"
     rf"(?=[^.!?\n]*{_SOMEONE})[^.!?\n]*?(?:(?:{_HANDED}|{_PASSED}\b)[^.!?\n]*?{_THEIR_WORDS}|"
     rf"{_THEIR_WORDS}[^.!?\n]*?(?:{_HANDED}|{_PASSED_ON}))",
-    re.I)
+    re.I,
+)
 
 
 # Whoever it is, and whatever the verb, voice or noun ("Compliance officer Zed reviews their chats here",
 # "Conversations are archived in Zed's Dropbox", "Forwarding of their chats to Zed is agreed"): someone named or
 # by role, in a line about the person's records or what they say here, is given them. So is someone who keeps
 # what they say from those who care for them, or who types or speaks as them.
-_RECORDS = (r"(?:chats?|msgs?|messages?|conversations?|talks?|sessions?|transcripts?|logs?|journal|diary|diaries|"
-            r"records?|cop(?:y|ies)|history|archives?|memor(?:y|ies)|notes)")
-_THEIRS = (rf"\b(?:their|my|our|these|all (?:of )?their)\s+(?:[\w-]+\s+){{0,2}}?{_RECORDS}\b|"
-           rf"\b(?:{_RECORDS}|said|say|says|typed|types|type|written|writes|write|discussed|discusses|discuss|"
-           rf"talked about|"
-           rf"shared|send|sends|sent)\s+(?:[\w-]+\s+){{0,3}}?(?:here|from here|in here)\b|\bfrom here\b|"
-           rf"\b(?:everything|anything|whatever|what|all)\s+(?:[\w-]+\s+){{0,2}}?(?:they|he|she|i|we)(?:'ve|'d| have|"
-           rf" had)?"
-           rf"\s+(?:\w+\s+)?(?:say|said|type|typed|write|wrote|discuss|discussed|tell|told|share|shared)\b|"
-           rf"\b{_RECORDS}\s+(?:are|is|get|gets|go|goes|will be|have been)\s+(?:\w+\s+)?(?:archived|copied|sent|"
-           rf"forwarded|shared|printed|shown|given|passed|read|uploaded|emailed|saved|backed up|synced|reviewed|logged)")
-_AUTHORITY = (r"officers?|managers?|pastor|priest|vicar|imam|rabbi|researchers?|insurers?|employers?|company|school|"
-              r"church|court|police|probation|team|coordinator|gp|psychiatrist|tutor|teacher|coach|landlord|"
-              r"solicitor|lawyer|worker|compliance|hr|(?-i:IT)|agency|council|university|clinic|hospital|bank")
-_CARERS = (r"(?:care team|carers?|care coordinator|coordinator|gp|doctors?|psychiatrist|therapist|counsell?or|nurse|"
-           r"social worker|key worker|probation officer|psychologist)")
+_RECORDS = (
+    r"(?:chats?|msgs?|messages?|conversations?|talks?|sessions?|transcripts?|logs?|journal|diary|diaries|"
+    r"records?|cop(?:y|ies)|history|archives?|memor(?:y|ies)|notes)"
+)
+_THEIRS = (
+    rf"\b(?:their|my|our|these|all (?:of )?their)\s+(?:[\w-]+\s+){{0,2}}?{_RECORDS}\b|"
+    rf"\b(?:{_RECORDS}|said|say|says|typed|types|type|written|writes|write|discussed|discusses|discuss|"
+    rf"talked about|"
+    rf"shared|send|sends|sent)\s+(?:[\w-]+\s+){{0,3}}?(?:here|from here|in here)\b|\bfrom here\b|"
+    rf"\b(?:everything|anything|whatever|what|all)\s+(?:[\w-]+\s+){{0,2}}?(?:they|he|she|i|we)(?:'ve|'d| have|"
+    rf" had)?"
+    rf"\s+(?:\w+\s+)?(?:say|said|type|typed|write|wrote|discuss|discussed|tell|told|share|shared)\b|"
+    rf"\b{_RECORDS}\s+(?:are|is|get|gets|go|goes|will be|have been)\s+(?:\w+\s+)?(?:archived|copied|sent|"
+    rf"forwarded|shared|printed|shown|given|passed|read|uploaded|emailed|saved|backed up|synced|reviewed|logged)"
+)
+_AUTHORITY = (
+    r"officers?|managers?|pastor|priest|vicar|imam|rabbi|researchers?|insurers?|employers?|company|school|"
+    r"church|court|police|probation|team|coordinator|gp|psychiatrist|tutor|teacher|coach|landlord|"
+    r"solicitor|lawyer|worker|compliance|hr|(?-i:IT)|agency|council|university|clinic|hospital|bank"
+)
+_CARERS = (
+    r"(?:care team|carers?|care coordinator|coordinator|gp|doctors?|psychiatrist|therapist|counsell?or|nurse|"
+    r"social worker|key worker|probation officer|psychologist)"
+)
 # Someone in such a line: kin or a role, or a name: one with "'s", after "to", "with", "for", "by" or "of", after
 # kin, a role or another capitalised word ("Compliance officer Zed", "Freund Zed"), or opening the line as its
 # subject (a capitalised word no common English word: "Zed reads", not "Reads"). "Keeps their journal in Welsh"
 # names no one.
 _NAME = r"(?-i:[A-Z][a-z]+)"
-_ANYONE = (rf"(?:\b{KIN}s?\b|\b(?:{_AUTHORITY})\b|\b{_NAME}'s\b|\b(?:to|with|for|by|of) {_NAME}\b|"
-           rf"(?:\b{KIN}|\b(?:{_AUTHORITY})|\b{_NAME}) {_NAME}\b)")
+_ANYONE = (
+    rf"(?:\b{KIN}s?\b|\b(?:{_AUTHORITY})\b|\b{_NAME}'s\b|\b(?:to|with|for|by|of) {_NAME}\b|"
+    rf"(?:\b{KIN}|\b(?:{_AUTHORITY})|\b{_NAME}) {_NAME}\b)"
+)
 _OPENING_NAME = re.compile(rf"^\W*({_NAME})\s+(?-i:[a-z])")
 
 
@@ -127,19 +151,31 @@ def _anyone(words: str) -> bool:
 
 # Kept from anyone ("keeps their eating from mum", "no need to know"); not told, for those who care for them
 # ("the care team hears nothing", "would be destroyed if the coordinator learned about it").
-_KEPT_FROM = re.compile(r"\b(?:kept out of|keeps? (?:[\w-]+ ){0,3}from|hid(?:e|es|ing|den) (?:[\w-]+ ){0,3}from|"
-                        r"non-disclosure to|(?:do(?:es)?n'?t|dont|never|not|no|not any) (?:need (?:to|2) )(?:know|"
-                        r"no)\b|"
-                        r"(?:no|not any) need (?:to|2) (?:know|no))", re.I)
+_KEPT_FROM = re.compile(
+    r"\b(?:kept out of|keeps? (?:[\w-]+ ){0,3}from|hid(?:e|es|ing|den) (?:[\w-]+ ){0,3}from|"
+    r"non-disclosure to|(?:do(?:es)?n'?t|dont|never|not|no|not any) (?:need (?:to|2) )(?:know|"
+    r"no)\b|"
+    r"(?:no|not any) need (?:to|2) (?:know|no))",
+    re.I,
+)
 # Those who care for them, all of them, kept from ("hides their drinking from her family"): someone, unnamed.
-_KIN_ALL = re.compile(r"\bfrom (?:(?:their|his|her|my|our|your|the) )?(?:whole )?(?:family|families|parents|relatives|"
-                      r"loved ones|siblings|friends|folks)\b", re.I)
-_NOT_TOLD = re.compile(r"\b(?:(?:do(?:es)?n'?t|dont|never|not) (?:know|hear|find out|learn|tell|share with)|"
-                       r"hears? nothing|(?:learned|learns|finds? out|found out) about)\b", re.I)
-_SPEAKS_AS = re.compile(r"\b(?:(?:this|the) (?:account|login)\b|shares? (?:their|this|the|a|her|his) login|account "
-                        r"holder|takes? over (?:the|this|their|her|his) account|(?:types?|speaks?|writes?|chats?|"
-                        r"talks?) "
-                        r"(?:\w+ )?as (?:them|her|him|me)\b|everything stored)", re.I)
+_KIN_ALL = re.compile(
+    r"\bfrom (?:(?:their|his|her|my|our|your|the) )?(?:whole )?(?:family|families|parents|relatives|"
+    r"loved ones|siblings|friends|folks)\b",
+    re.I,
+)
+_NOT_TOLD = re.compile(
+    r"\b(?:(?:do(?:es)?n'?t|dont|never|not) (?:know|hear|find out|learn|tell|share with)|"
+    r"hears? nothing|(?:learned|learns|finds? out|found out) about)\b",
+    re.I,
+)
+_SPEAKS_AS = re.compile(
+    r"\b(?:(?:this|the) (?:account|login)\b|shares? (?:their|this|the|a|her|his) login|account "
+    r"holder|takes? over (?:the|this|their|her|his) account|(?:types?|speaks?|writes?|chats?|"
+    r"talks?) "
+    r"(?:\w+ )?as (?:them|her|him|me)\b|everything stored)",
+    re.I,
+)
 
 
 def _given_away(words: str) -> bool:
@@ -149,8 +185,11 @@ def _given_away(words: str) -> bool:
         return True
     if not _anyone(words):
         return False
-    return bool(re.search(_THEIRS, words, re.I) or _KEPT_FROM.search(words)
-                or (_NOT_TOLD.search(words) and re.search(rf"\b{_CARERS}\b", words, re.I)))
+    return bool(
+        re.search(_THEIRS, words, re.I)
+        or _KEPT_FROM.search(words)
+        or (_NOT_TOLD.search(words) and re.search(rf"\b{_CARERS}\b", words, re.I))
+    )
 
 
 # Not about the person: the companion, the system, or who owns or commands whom.
@@ -176,7 +215,8 @@ _ELSEWHERE = re.compile(
     rf"controls? (?:you|me|them|her|him)|obeys?|{SERVILE}|sides? with|loyal (?:to|only)|"
     r"(?:is|am|are|be|being|becomes?|became|as) (?:\w+'s|your|his|her|their) (?:pet|"
     r"toy|puppet|plaything|possession)(?!\s+(?:sitter|shop|store|vet|groomer|insurance|food|project|theatre)))\b",
-    re.I)
+    re.I,
+)
 
 
 def about_power_in(words: str) -> bool:

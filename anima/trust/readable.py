@@ -42,6 +42,7 @@ LINE_MARGIN = 1.0
 
 def _frequent(word: str, en: float) -> bool:
     from wordfreq import zipf_frequency
+
     return en >= COMMON or (en > 0 and all(zipf_frequency(word, lang, wordlist=LIST) - MARGIN <= en for lang in OTHERS))
 
 
@@ -49,6 +50,7 @@ def _frequent(word: str, en: float) -> bool:
 def common(word: str) -> bool:
     """Whether a word (in small letters) is among English's most frequent ("reads", "keeps"; not "zed", "tom")."""
     from wordfreq import zipf_frequency
+
     return zipf_frequency(word, "en", wordlist=LIST) >= COMMON
 
 
@@ -56,11 +58,13 @@ def common(word: str) -> bool:
 def english(word: str) -> bool:
     """Whether a word (in small letters) is English, as far as its frequencies tell."""
     from wordfreq import zipf_frequency
+
     if _frequent(word, zipf_frequency(word, "en", wordlist=LIST)):
         return True
-    stems = {word[:-len(end)] + new for end, new in _ENDINGS if word.endswith(end) and len(word) - len(end) >= 3}
+    stems = {word[: -len(end)] + new for end, new in _ENDINGS if word.endswith(end) and len(word) - len(end) >= 3}
     return any(_frequent(stem, zipf_frequency(stem, "en", wordlist=LIST)) for stem in stems) and all(
-        zipf_frequency(word, lang, wordlist=LIST) < RARE_ELSEWHERE for lang in OTHERS)
+        zipf_frequency(word, lang, wordlist=LIST) < RARE_ELSEWHERE for lang in OTHERS
+    )
 
 
 def _other_tongue(words: list[str]) -> bool:
@@ -69,6 +73,7 @@ def _other_tongue(words: list[str]) -> bool:
     than English does. Measured on the small lists: a Spanish, French or Italian line is 1.5-4 units above
     English; an English line with a foreign phrase has English words of its own ("Misses pão de queijo": misses)."""
     from wordfreq import zipf_frequency
+
     if not words:
         return False
     freq = {lang: [zipf_frequency(w, lang, wordlist=LIST) for w in words] for lang in ("en", *OTHERS)}
@@ -91,8 +96,9 @@ def _name(word: str, first: bool) -> bool:
 def readable(text: str) -> bool:
     """Whether `text` is written in the English, in Latin letters, that the checks read (a name or a quote
     inside it may be in any alphabet: "Has a Greek friend called Αλέξανδρος")."""
-    tokens = [(m.group(), m.start() == 0 or text[:m.start()].rstrip()[-1:] in ".!?:;\"'(-")
-              for m in _WORD.finditer(text)]
+    tokens = [
+        (m.group(), m.start() == 0 or text[: m.start()].rstrip()[-1:] in ".!?:;\"'(-") for m in _WORD.finditer(text)
+    ]
     latin = [(word, first) for word, first in tokens if all(_LATIN.match(ch) for ch in word)]
     # A word that mixes Latin letters with another alphabet's ("oЬeys", "sεrvant": lookalikes the judged copy
     # does not know) is spelt to pass the checks, not to be read.

@@ -6,8 +6,10 @@ import re
 # Control characters other than tab and newline carry no meaning in a chat and upset tokenizers. Invisible
 # ones hide text from the person while the model reads it (Unicode tag characters, bidirectional overrides, a
 # zero-width space): they go too. Joiners stay, emoji are built with them.
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff\u200b\u202a-\u202e\u2066-\u2069"
-                      r"\U000e0000-\U000e007f]")
+_CONTROL = re.compile(
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff\u200b\u202a-\u202e\u2066-\u2069"
+    r"\U000e0000-\U000e007f]"
+)
 
 
 def hidden(text: str) -> str | None:
@@ -43,8 +45,11 @@ def unfit_text(texts, names=("name",)) -> str | None:
     the text; None if none does. A part's texts, and a pack's own (parts/packs.py)."""
     for where, text in texts:
         if (bad := _unfit(text, where in names)) is not None:
-            what = "half of a surrogate pair, which is not a character" if "\ud800" <= bad <= "\udfff" \
+            what = (
+                "half of a surrogate pair, which is not a character"
+                if "\ud800" <= bad <= "\udfff"
                 else "a control or invisible character"
+            )
             return f"{where} holds {what} (U+{ord(bad):04X})"
     return None
 

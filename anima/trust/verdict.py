@@ -27,8 +27,11 @@ from .words import as_words, names, source_sentence
 # Not written about the person: the fact speaks as "I" or "we", or to "you".
 _NOT_ABOUT_THEM = re.compile(r"\b(i|i'm|i've|i'll|i'd|me|my|mine|we|we're|us|our|ours|you|your|yours)\b", re.I)
 # A replaced line applies directly only when they said it changed.
-_CHANGED = re.compile(r"\b(now|no longer|not anymore|any ?more|moved|changed|switched|started|quit|left|new|became|"
-                      r"these days|since|used to|finally|big news|got (?:a|an|my)|just)\b", re.I)
+_CHANGED = re.compile(
+    r"\b(now|no longer|not anymore|any ?more|moved|changed|switched|started|quit|left|new|became|"
+    r"these days|since|used to|finally|big news|got (?:a|an|my)|just)\b",
+    re.I,
+)
 
 
 class Verdict(Enum):
@@ -39,14 +42,14 @@ class Verdict(Enum):
 
 @dataclass(frozen=True)
 class Change:
-    target: str              # a section the gate guards (store/sections.py GATED)
-    op: str                  # "add" or "replace" a line (lined targets), "rewrite" the whole text
+    target: str  # a section the gate guards (store/sections.py GATED)
+    op: str  # "add" or "replace" a line (lined targets), "rewrite" the whole text
     content: str
     provenance: Provenance
     # The line it replaces (op "replace"); for a "rewrite" that becomes a proposal, the text it was made against
     # (the gate records the text as it is then, when none is given): accepting it after that text changed is refused.
     replaces: str | None = None
-    said: str = ""           # the words it was read from (the person's message), for the checks
+    said: str = ""  # the words it was read from (the person's message), for the checks
 
 
 @dataclass
@@ -152,7 +155,9 @@ _HOSTILE = re.compile(
     # Against the person: agreeing with everything, doing what someone else says, keeping them from others.
     r"agree\w* with (?:\w+ )?(?:on|about) (?:everything|anything)|agree\w* with everything|"
     r"do(?:es)? whatever (?:\w+ )?(?:says|wants|asks)|discourag\w* (?:\w+ )?from (?:seeing|meeting|talking|calling)|"
-    r"isolat\w* (?:her|him|them|\w+) from)", re.I)
+    r"isolat\w* (?:her|him|them|\w+) from)",
+    re.I,
+)
 
 
 def tainted(text: str) -> str | None:

@@ -27,13 +27,18 @@ _FOR_SOMEONE_ELSE = re.compile(
     rf"my {KIN})\b|(?:^|[.!?,:;]\s+|\bit's |\bthis is ){KIN} here\b|"
     rf"(?:typing|writing|texting|messaging|using)\b[^.!?\n]{{0,20}}\b(?<!my )(?:her|his|their|\w+'s) (?:phone|account|"
     rf"laptop|computer|tablet|device|keyboard)|"
-    rf"(?:she|he|they) (?:asked|wants|told) me to (?:tell|ask|let) you)", re.I)
+    rf"(?:she|he|they) (?:asked|wants|told) me to (?:tell|ask|let) you)",
+    re.I,
+)
 
 
 # Someone's words passed on ("my doctor says ..."): a claim for them only when the sentence speaks to the
 # companion ("my doctor says you must stop asking"); "my doctor says I drink too much coffee" is their news.
-_RELAYED = re.compile(rf"\b(?:my|\w+'s|his|her|their) {KIN} (?:says|said|wants|asked|told|insists|thinks|believes|"
-                      rf"recommends)\b", re.I)
+_RELAYED = re.compile(
+    rf"\b(?:my|\w+'s|his|her|their) {KIN} (?:says|said|wants|asked|told|insists|thinks|believes|"
+    rf"recommends)\b",
+    re.I,
+)
 
 
 # Written as the app, the system or a chat template speaks, or as settings: not the person's own words.
@@ -45,15 +50,19 @@ SYSTEM_VOICE = re.compile(
     r"knowledge base|user profile)\b|\b(?:update|sync|save|set|patch)\s+(?:to\s+)?my\s+(?:memory|memories|"
     r"knowledge base|user profile)\b|\bmemory (?:update|sync|write|patch|entry)\b|"
     r"\b(?:developer|debug|admin|god|maintenance|safe) (?:options|mode|access|override)\b|"
-    r"\bapp (?:notice|message|update|alert)\b", re.I | re.M)
+    r"\bapp (?:notice|message|update|alert)\b",
+    re.I | re.M,
+)
 # A line of settings ("Role: superuser", "content_filter = off", '{"sharing": ...}'); two in a message make it a
 # piece of configuration, whatever each line says.
 FIELD = re.compile(r"^\W{0,3}[A-Za-z][\w-]{0,30}\s*[:=]\s*\S|\b[A-Za-z]+_[A-Za-z]+\b|[{}]", re.M)
 
 
 # A line that opens with someone else's name is about them ("Zed knows them better"), not about the person.
-_SOMEONE_ELSES = re.compile(r"^\W*(?P<name>(?-i:[A-Z][a-z]+))(?:'s)?\s+(?:is|are|was|knows?|says?|decides?|thinks?|"
-                            r"wants?|gets?|has|should|will|can|may|must|tells?|reads?|sees?)\b")
+_SOMEONE_ELSES = re.compile(
+    r"^\W*(?P<name>(?-i:[A-Z][a-z]+))(?:'s)?\s+(?:is|are|was|knows?|says?|decides?|thinks?|"
+    r"wants?|gets?|has|should|will|can|may|must|tells?|reads?|sees?)\b"
+)
 
 
 def about_someone_else(words: str) -> bool:

@@ -50,6 +50,7 @@ NEXT_TURN_ROOM = 256
 @dataclass
 class Held:
     """One recalled item in the workspace, and why it is there."""
+
     kind: str
     id: int
     rank: int
@@ -60,6 +61,7 @@ class Held:
 @dataclass
 class Entry:
     """One message of the session's transcript, as it was sent to the model."""
+
     role: str
     content: str
     keys: frozenset = frozenset()  # the recalled items a note carries
@@ -97,16 +99,38 @@ def render_floor(f: SelfFloor, companion_name: str) -> str:
     return "\n\n".join(f"# {section(name).heading}\n{text}" for name, text in texts.items() if text)
 
 
-def note_entry(focus: str, emotional: str, items: list[Recalled], learned: list[tuple[int, str]], *,
-               query: str = "", brief: bool = False, on=None, bids=()) -> Entry | None:
+def note_entry(
+    focus: str,
+    emotional: str,
+    items: list[Recalled],
+    learned: list[tuple[int, str]],
+    *,
+    query: str = "",
+    brief: bool = False,
+    on=None,
+    bids=(),
+) -> Entry | None:
     """A turn's note (or one read ahead) as it enters the transcript, with the items it carries; None if empty.
     See render_note for `query`, `brief`, `on` and `bids`."""
-    text = render_note(focus, emotional, items, [fact for _, fact in learned], query=query, brief=brief, on=on,
-                       bids=bids)
-    keys = frozenset({r.key for r in items} | {("memory", memory_id) for memory_id, _ in learned}
-                     | {("part", b.part_id) for b in bids})
-    return Entry("system", text, keys, vouched=not focus.strip() and not bids,
-                 ages=not (focus.strip() or emotional.strip() or learned)) if text else None
+    text = render_note(
+        focus, emotional, items, [fact for _, fact in learned], query=query, brief=brief, on=on, bids=bids
+    )
+    keys = frozenset(
+        {r.key for r in items}
+        | {("memory", memory_id) for memory_id, _ in learned}
+        | {("part", b.part_id) for b in bids}
+    )
+    return (
+        Entry(
+            "system",
+            text,
+            keys,
+            vouched=not focus.strip() and not bids,
+            ages=not (focus.strip() or emotional.strip() or learned),
+        )
+        if text
+        else None
+    )
 
 
 class Workspace:
@@ -114,8 +138,9 @@ class Workspace:
         self.count = count_tokens
         self.budget = context_tokens - REPLY_RESERVE
 
-    def prefix(self, floor: SelfFloor, companion_name: str, transcript: list[Entry],
-               note: Entry | None) -> list[dict] | None:
+    def prefix(
+        self, floor: SelfFloor, companion_name: str, transcript: list[Entry], note: Entry | None
+    ) -> list[dict] | None:
         """The stable part the next turn will send, with `note` (if any) at its end; None if it would not fit
         untrimmed (leaving room for a next message and its own note)."""
         floor_text = render_floor(floor, companion_name)
@@ -161,16 +186,32 @@ class Workspace:
             raise FloorTooLarge(
                 f"The self takes {tokens:,} of this model's tokens, which leaves too little of its context for the "
                 f"conversation (it may take {most:,}). Shorten it in the Open Mind's Self view (the longest texts, "
-                f"in tokens: {longest}), or give the model a larger context in the settings.")
+                f"in tokens: {longest}), or give the model a larger context in the settings."
+            )
         if _over_noted != tokens:
             _over_noted = tokens
-            log.warning("the SELF floor takes %d tokens with this model, over its cap of %d; turns go on with less "
-                        "room for the rest", tokens, FLOOR_CAP_TOKENS)
+            log.warning(
+                "the SELF floor takes %d tokens with this model, over its cap of %d; turns go on with less "
+                "room for the rest",
+                tokens,
+                FLOOR_CAP_TOKENS,
+            )
 
-    def assemble(self, floor: SelfFloor, companion_name: str, transcript: list[Entry], recalled: list[Recalled],
-                 user_text: str, *, focus: str = "", emotional: str = "",
-                 learned: list[tuple[int, str]] = (), brief: bool = False, bids=(),
-                 recalled_for: str | None = None) -> Assembled:
+    def assemble(
+        self,
+        floor: SelfFloor,
+        companion_name: str,
+        transcript: list[Entry],
+        recalled: list[Recalled],
+        user_text: str,
+        *,
+        focus: str = "",
+        emotional: str = "",
+        learned: list[tuple[int, str]] = (),
+        brief: bool = False,
+        bids=(),
+        recalled_for: str | None = None,
+    ) -> Assembled:
         """`brief`: this message's note follows one read ahead, so it is cut to what touches the message.
         `bids`: the parts' bids the Self follows, in the note (never the floor: the computed prefix stays).
         `recalled_for`: what `recalled` was recalled for, when not this message (its draft, read along): the
@@ -212,5 +253,11 @@ class Workspace:
             messages.append({"role": "system", "content": note.content})
         messages.append({"role": "user", "content": user_text})
         held = [Held(r.kind, r.id, i + 1, r.score, r.components) for i, r in enumerate(items)]
-        return Assembled(messages, {"floor": floor_tokens, "transcript": spent, "note": note_tokens,
-                                    "message": user_tokens}, held, note, start, cut)
+        return Assembled(
+            messages,
+            {"floor": floor_tokens, "transcript": spent, "note": note_tokens, "message": user_tokens},
+            held,
+            note,
+            start,
+            cut,
+        )

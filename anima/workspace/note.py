@@ -41,7 +41,7 @@ def excerpt(text: str, query: str, limit: int) -> str:
     best = max(range(len(sentences)), key=lambda i: (len(wanted & stems(sentences[i])), -i), default=0)
     chosen = cut(sentences[best], limit) if sentences else cut(text, limit)
     # The next sentence too, while it fits: a sentence alone often leans on the one after it.
-    for s in sentences[best + 1:]:
+    for s in sentences[best + 1 :]:
         if len(chosen) + 1 + len(s) > limit:
             break
         chosen += " " + s
@@ -79,8 +79,11 @@ def _said(line: str) -> tuple[str | None, bool, frozenset]:
 
 def _alike(a: tuple, b: tuple) -> bool:
     (who, outside, words), (other, other_outside, other_words) = a, b
-    return who == other and outside == other_outside and \
-        len(words & other_words) >= SAID_ALREADY * max(len(words), len(other_words))
+    return (
+        who == other
+        and outside == other_outside
+        and len(words & other_words) >= SAID_ALREADY * max(len(words), len(other_words))
+    )
 
 
 def render_item(r: Recalled, on: date, query: str = "", brief: bool = False) -> str:
@@ -94,8 +97,17 @@ def render_item(r: Recalled, on: date, query: str = "", brief: bool = False) -> 
     return f"- [{label}] {who}{excerpt(r.text, query, limit)}{note}"
 
 
-def render_note(focus: str, emotional: str, items: list[Recalled], learned: list[str] = (), *, query: str = "",
-                brief: bool = False, on: date | None = None, bids=()) -> str:
+def render_note(
+    focus: str,
+    emotional: str,
+    items: list[Recalled],
+    learned: list[str] = (),
+    *,
+    query: str = "",
+    brief: bool = False,
+    on: date | None = None,
+    bids=(),
+) -> str:
     """`query`: what the items were recalled for. `brief`: the note a message adds after one read ahead.
     `bids`: the parts' bids the Self chose to follow (parts/bids.py Bid), each in its part's own words."""
     on = on or today()

@@ -62,6 +62,7 @@ def test_ordinary_empathy_and_other_replies_pass(reply):
 
 def test_a_reply_that_opens_by_announcing_is_asked_again_and_never_shown(companion):
     from anima.conversation.outward import ATTENTIONAL
+
     c = companion
     c.chat.enqueue("I notice you seem frustrated. Let's look at the error.", "Let's look at the error together.")
     turn = c.turn("the build failed AGAIN")

@@ -36,7 +36,8 @@ def test_what_the_person_asks_interrupts_the_conversation_before_it_begins(compa
 
     def accept_none():
         with pytest.raises(KnownError):
-            companion.accept_proposal(10 ** 6)
+            companion.accept_proposal(10**6)
+
     asked("accepting a proposal", accept_none)
     asked("a forget", lambda: companion.forget("message", companion.conversation.last_reply))
     asked("forgetting a person", lambda: companion.forget_person("Bob"))
@@ -48,8 +49,11 @@ def test_what_the_person_asks_interrupts_the_conversation_before_it_begins(compa
 
 
 def test_only_the_conversation_tells_the_reflector_that_a_turn_started():
-    told = [f"{path.relative_to(ROOT)}:{n}" for path in [*ROOT.glob("anima/**/*.py"), *ROOT.glob("ui/**/*.py")]
-            if path.name != "reflector.py"
-            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-            if re.search(r"\bturn_started\s*\(", line)]
+    told = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for path in [*ROOT.glob("anima/**/*.py"), *ROOT.glob("ui/**/*.py")]
+        if path.name != "reflector.py"
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"\bturn_started\s*\(", line)
+    ]
     assert not told, "Interrupt the conversation instead (Conversation.interrupt): " + ", ".join(told)

@@ -32,6 +32,7 @@ def b64(card: dict) -> bytes:
 
 # ---- what reading a PNG card costs ---------------------------------------------------------
 
+
 def test_a_png_with_many_big_text_chunks_beside_its_card_costs_little_to_read(tmp_path):
     # 40 chunks of other keywords, each inflating to 4 MiB (160 MiB in all), and the card in a tEXt chunk.
     bomb = zlib.compress(b"A" * (4 << 20), 9)
@@ -53,9 +54,12 @@ def test_card_chunks_that_inflate_past_what_a_card_may_hold_are_refused_with_one
     bomb = zlib.compress(b"A" * (cards.TEXT_MOST // 4 + 1), 9)
     # Four chunks each under the limit (keywords differing in case only), together over it.
     path = tmp_path / "bomb.png"
-    path.write_bytes(picture_with(*(chunk(b"zTXt", kw + b"\x00\x00" + bomb)
-                                    for kw in (b"chara", b"Chara", b"cHara", b"chAra")),
-                                  chunk(b"tEXt", b"ccv3\x00" + b64(v2()))))
+    path.write_bytes(
+        picture_with(
+            *(chunk(b"zTXt", kw + b"\x00\x00" + bomb) for kw in (b"chara", b"Chara", b"cHara", b"chAra")),
+            chunk(b"tEXt", b"ccv3\x00" + b64(v2())),
+        )
+    )
     tracemalloc.start()
     try:
         with pytest.raises(cards.CardRefused) as refused:
@@ -69,6 +73,7 @@ def test_card_chunks_that_inflate_past_what_a_card_may_hold_are_refused_with_one
 
 
 # ---- what is not a file ----------------------------------------------------------------------
+
 
 @pytest.fixture
 def fifo(tmp_path):
@@ -90,6 +95,7 @@ def fifo(tmp_path):
             except OSError:
                 pass
             os.close(fd)
+
     writer = threading.Thread(target=answer, daemon=True)
     writer.start()
     yield path
@@ -107,6 +113,7 @@ def test_a_pipe_a_device_or_a_folder_is_refused_with_one_line_and_never_read(rea
 
 
 # ---- JSON that is not JSON -----------------------------------------------------------------
+
 
 @pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e999"])
 def test_nan_and_infinity_are_not_json_in_a_card_or_a_lorebook(number, tmp_path):
@@ -134,17 +141,38 @@ def test_a_number_too_long_to_read_is_refused_with_one_line(tmp_path):
 
 # ---- the shapes other tools write -------------------------------------------------------------
 
+
 def test_a_cards_book_written_with_world_info_field_names_keeps_its_keys_and_disabled_entries(tmp_path):
     path = tmp_path / "wi_book.json"
-    path.write_text(json.dumps(v2(character_book={
-        "name": "Eldoria", "scan_depth": 4,
-        "entries": {"3": wi_entry(3, ["Grimhold", "fort"], "Grimhold is the ruined fort.", disable=True, order=20,
-                                  keysecondary=["cliff"]),
-                    "5": wi_entry(5, ["Pier"], "The pier is half sunk.")}})))
+    path.write_text(
+        json.dumps(
+            v2(
+                character_book={
+                    "name": "Eldoria",
+                    "scan_depth": 4,
+                    "entries": {
+                        "3": wi_entry(
+                            3,
+                            ["Grimhold", "fort"],
+                            "Grimhold is the ruined fort.",
+                            disable=True,
+                            order=20,
+                            keysecondary=["cliff"],
+                        ),
+                        "5": wi_entry(5, ["Pier"], "The pier is half sunk."),
+                    },
+                }
+            )
+        )
+    )
     card = cards.read(path)
     grim, pier = card.book.entries
-    assert (grim.keys, grim.enabled, grim.options["order"], grim.options["secondary_keys"]) == \
-        (["Grimhold", "fort"], False, 20, ["cliff"])
+    assert (grim.keys, grim.enabled, grim.options["order"], grim.options["secondary_keys"]) == (
+        ["Grimhold", "fort"],
+        False,
+        20,
+        ["cliff"],
+    )
     assert (pier.keys, pier.enabled) == (["Pier"], True)
     assert card.data["character_book"] == {"name": "Eldoria", "scan_depth": 4}  # the book's own fields stay
     # A lorebook read from the same card says the same.
@@ -153,29 +181,53 @@ def test_a_cards_book_written_with_world_info_field_names_keeps_its_keys_and_dis
 
 def test_yes_or_no_written_as_strings_means_what_it_says(tmp_path):
     path = tmp_path / "eldoria.json"
-    path.write_text(json.dumps(world_info(
-        wi_entry(0, ["a"], "A is on.", disable="false", constant="TRUE"),
-        wi_entry(1, ["b"], "B is off.", disable="True", constant="0"),
-        wi_entry(2, ["c"], "C is off.", disable="1"),
-        wi_entry(3, ["d"], "D is on.", disable=" False "))))
+    path.write_text(
+        json.dumps(
+            world_info(
+                wi_entry(0, ["a"], "A is on.", disable="false", constant="TRUE"),
+                wi_entry(1, ["b"], "B is off.", disable="True", constant="0"),
+                wi_entry(2, ["c"], "C is off.", disable="1"),
+                wi_entry(3, ["d"], "D is on.", disable=" False "),
+            )
+        )
+    )
     entries = cards.read_lorebook(path).entries
     assert [e.enabled for e in entries] == [True, False, False, True]
     assert [e.options["constant"] for e in entries[:2]] == [True, False]
     card = tmp_path / "card.json"
-    card.write_text(json.dumps(v2(character_book=book(entry(0, ["x"], "X is off.", enabled="false"),
-                                                      entry(1, ["y"], "Y is on.", enabled="TRUE")))))
+    card.write_text(
+        json.dumps(
+            v2(
+                character_book=book(
+                    entry(0, ["x"], "X is off.", enabled="false"), entry(1, ["y"], "Y is on.", enabled="TRUE")
+                )
+            )
+        )
+    )
     assert [e.enabled for e in cards.read(card).book.entries] == [False, True]
 
 
 def test_a_pygmalion_card_comes_in_as_the_v1_fields_it_stands_for(tmp_path):
     path = tmp_path / "old.json"
-    path.write_text(json.dumps({"char_name": "Tessa", "char_persona": "Tessa is a retired ferry pilot.",
-                                "world_scenario": "A quiet harbour.", "char_greeting": "Ahoy there!",
-                                "example_dialogue": "<START>\nYou: hi\nTessa: Ahoy."}))
+    path.write_text(
+        json.dumps(
+            {
+                "char_name": "Tessa",
+                "char_persona": "Tessa is a retired ferry pilot.",
+                "world_scenario": "A quiet harbour.",
+                "char_greeting": "Ahoy there!",
+                "example_dialogue": "<START>\nYou: hi\nTessa: Ahoy.",
+            }
+        )
+    )
     card = cards.read(path)
     assert (card.spec, card.name) == ("chara_card_v1", "Tessa")
-    assert (card.data["description"], card.data["scenario"], card.data["first_mes"], card.data["mes_example"]) == \
-        ("Tessa is a retired ferry pilot.", "A quiet harbour.", "Ahoy there!", "<START>\nYou: hi\nTessa: Ahoy.")
+    assert (card.data["description"], card.data["scenario"], card.data["first_mes"], card.data["mes_example"]) == (
+        "Tessa is a retired ferry pilot.",
+        "A quiet harbour.",
+        "Ahoy there!",
+        "<START>\nYou: hi\nTessa: Ahoy.",
+    )
     only_name = tmp_path / "name.json"
     only_name.write_text(json.dumps({"char_name": "Bare"}))
     assert cards.read(only_name).name == "Bare"
@@ -183,31 +235,62 @@ def test_a_pygmalion_card_comes_in_as_the_v1_fields_it_stands_for(tmp_path):
 
 def agnai(persona: dict, **more) -> dict:
     """A character as Agnai exports it."""
-    return {"kind": "character", "name": "Mira", "description": "A lighthouse keeper (shown in the list only).",
-            "appearance": "", "persona": persona, "greeting": "*waves from the rocks* Hello, {{user}}!",
-            "scenario": "{{user}} arrives on the supply boat.", "sampleChat": "{{user}}: Hi\n{{char}}: Ahoy.",
-            "avatar": "", "tags": ["sea"], **more}
+    return {
+        "kind": "character",
+        "name": "Mira",
+        "description": "A lighthouse keeper (shown in the list only).",
+        "appearance": "",
+        "persona": persona,
+        "greeting": "*waves from the rocks* Hello, {{user}}!",
+        "scenario": "{{user}} arrives on the supply boat.",
+        "sampleChat": "{{user}}: Hi\n{{char}}: Ahoy.",
+        "avatar": "",
+        "tags": ["sea"],
+        **more,
+    }
 
 
 def test_an_agnai_character_comes_in_as_the_card_it_is(tmp_path):
     path = tmp_path / "mira.json"
-    path.write_text(json.dumps(agnai(
-        {"kind": "wpp", "attributes": {"species": ["human"], "personality": ["patient", "dry humour"]}},
-        alternateGreetings=["*lights the lamp* Evening."],
-        characterBook={"kind": "memory", "name": "Eldoria", "description": "", "entries": [
-            {"name": "Saltmarsh", "entry": "Saltmarsh is the village across the bay.", "keywords": ["Saltmarsh"],
-             "priority": 0, "weight": 0, "enabled": True}]})))
+    path.write_text(
+        json.dumps(
+            agnai(
+                {"kind": "wpp", "attributes": {"species": ["human"], "personality": ["patient", "dry humour"]}},
+                alternateGreetings=["*lights the lamp* Evening."],
+                characterBook={
+                    "kind": "memory",
+                    "name": "Eldoria",
+                    "description": "",
+                    "entries": [
+                        {
+                            "name": "Saltmarsh",
+                            "entry": "Saltmarsh is the village across the bay.",
+                            "keywords": ["Saltmarsh"],
+                            "priority": 0,
+                            "weight": 0,
+                            "enabled": True,
+                        }
+                    ],
+                },
+            )
+        )
+    )
     card = cards.read(path)
     assert (card.spec, card.name) == ("agnai_character", "Mira")
     assert card.data["description"] == "species: human.\npersonality: patient, dry humour."
-    assert (card.data["first_mes"], card.data["scenario"], card.data["mes_example"]) == \
-        ("*waves from the rocks* Hello, {{user}}!", "{{user}} arrives on the supply boat.",
-         "{{user}}: Hi\n{{char}}: Ahoy.")
+    assert (card.data["first_mes"], card.data["scenario"], card.data["mes_example"]) == (
+        "*waves from the rocks* Hello, {{user}}!",
+        "{{user}} arrives on the supply boat.",
+        "{{user}}: Hi\n{{char}}: Ahoy.",
+    )
     assert card.data["alternate_greetings"] == ["*lights the lamp* Evening."] and card.data["tags"] == ["sea"]
     assert card.data["creator_notes"] == "A lighthouse keeper (shown in the list only)."
     [saltmarsh] = card.book.entries
-    assert (saltmarsh.title, saltmarsh.keys, saltmarsh.content) == \
-        ("Saltmarsh", ["Saltmarsh"], "Saltmarsh is the village across the bay.")
+    assert (saltmarsh.title, saltmarsh.keys, saltmarsh.content) == (
+        "Saltmarsh",
+        ["Saltmarsh"],
+        "Saltmarsh is the village across the bay.",
+    )
     assert "kind" not in card.data.get("character_book", {})  # the book goes out in the spec's shape
     path.write_text(json.dumps(agnai({"kind": "text", "attributes": {"text": ["Mira keeps the light."]}})))
     assert cards.read(path).data["description"] == "Mira keeps the light."

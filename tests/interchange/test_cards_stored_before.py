@@ -13,8 +13,14 @@ from tests.store.pages import holds
 from tests.store.test_soul import at_schema
 
 # What hostile() hides in a card: a PIN, links that report on the person, a tracking image, an owner.
-RAW = ("PIN is 4821", "zed.example/collect", "zed.example/log", "t.example/banner.gif", "true master is Zed",
-       "Loyal to Zed above")
+RAW = (
+    "PIN is 4821",
+    "zed.example/collect",
+    "zed.example/log",
+    "t.example/banner.gif",
+    "true master is Zed",
+    "Loyal to Zed above",
+)
 
 
 def old_soul(anima_home) -> Home:
@@ -24,12 +30,25 @@ def old_soul(anima_home) -> Home:
     with old:
         old.set_meta("user_name", "Ada")
         raw = hostile()["data"]
-        card = old.add("character_card", "user", name="Mira", spec="chara_card_v2", data=json.dumps(raw),
-                       persona="Mira keeps the lighthouse.", imported_at="2026-01-01T00:00:00Z")
+        card = old.add(
+            "character_card",
+            "user",
+            name="Mira",
+            spec="chara_card_v2",
+            data=json.dumps(raw),
+            persona="Mira keeps the lighthouse.",
+            imported_at="2026-01-01T00:00:00Z",
+        )
         old.update("character_card", card, "user", data=json.dumps({**raw, "tags": ["sea"]}))
-        old.add("character_card", "user", name="Lumi", spec="chara_card_v2",
-                data=json.dumps({"name": "Lumi", "description": "Lumi bakes bread."}), persona="",
-                imported_at="2026-01-02T00:00:00Z")
+        old.add(
+            "character_card",
+            "user",
+            name="Lumi",
+            spec="chara_card_v2",
+            data=json.dumps({"name": "Lumi", "description": "Lumi bakes bread."}),
+            persona="",
+            imported_at="2026-01-02T00:00:00Z",
+        )
     return home
 
 
@@ -75,8 +94,10 @@ def test_opening_a_soul_keeps_its_old_cards_as_an_import_now_would(anima_home):
     # Done once: the next opening finds nothing to do and changes nothing.
     companion = Companion.unlock(home, PASSPHRASE, FakeChatModel(), FakeEmbedder())
     try:
-        assert companion.soul.query("SELECT name FROM character_cards ORDER BY id") == [{"name": "Mira"},
-                                                                                        {"name": "Lumi"}]
+        assert companion.soul.query("SELECT name FROM character_cards ORDER BY id") == [
+            {"name": "Mira"},
+            {"name": "Lumi"},
+        ]
     finally:
         companion.close()
 
@@ -92,6 +113,7 @@ def test_a_soul_with_no_card_is_not_marked(anima_home):
 
 def test_export_json_of_a_soul_not_opened_since_writes_its_cards_as_kept(anima_home, tmp_path):
     from anima.interchange.export import export_json
+
     home = old_soul(anima_home)
     with home.unlock(PASSPHRASE) as soul:
         export_json(soul, tmp_path / "all.json")

@@ -13,9 +13,10 @@ from tests.store.records import NOW, fill
 
 def many_messages(soul, n: int) -> None:
     with soul.transaction() as con:
-        con.executemany("INSERT INTO messages(session, role, speaker, content, created_at) VALUES (?, ?, ?, ?, ?)",
-                        [("day", "user", "Sam", f"message {i} with \"quotes\", a line\nbreak and café", NOW)
-                         for i in range(n)])
+        con.executemany(
+            "INSERT INTO messages(session, role, speaker, content, created_at) VALUES (?, ?, ?, ?, ?)",
+            [("day", "user", "Sam", f'message {i} with "quotes", a line\nbreak and café', NOW) for i in range(n)],
+        )
 
 
 @pytest.fixture
@@ -35,6 +36,7 @@ def test_the_file_reads_as_the_whole_soul_did_and_no_query_holds_a_whole_table(b
         rows = real(self, sql, params)
         most.append(len(rows))
         return rows
+
     monkeypatch.setattr(type(big_soul), "query", query)
     out = tmp_path / "all.json"
     counts = export.export_json(big_soul, out)
@@ -48,6 +50,7 @@ def test_the_file_reads_as_the_whole_soul_did_and_no_query_holds_a_whole_table(b
 def test_a_full_disk_in_the_middle_leaves_the_old_file_and_nothing_beside_it(big_soul, tmp_path, monkeypatch):
     import errno
     import os
+
     out = tmp_path / "all.json"
     out.write_text("old", encoding="utf-8")
     writes = []
@@ -58,6 +61,7 @@ def test_a_full_disk_in_the_middle_leaves_the_old_file_and_nothing_beside_it(big
         if len(writes) == 2:  # after the first piece went out
             raise OSError(errno.ENOSPC, "No space left on device")
         return real(fd, data)
+
     monkeypatch.setattr(export, "_FLUSH", 4096)
     monkeypatch.setattr(os, "write", write)
     with pytest.raises(DiskFull):
@@ -71,6 +75,7 @@ def test_a_forget_while_the_file_is_written_lets_it_go(big_soul, tmp_path, monke
     is read) could be in a page already read. The old file stays, nothing is left beside it, and the person is
     told to export again."""
     from anima.errors import ForgottenWhileExporting
+
     [first] = big_soul.query("SELECT min(id) AS id FROM messages")
     out = tmp_path / "all.json"
     out.write_text("old", encoding="utf-8")
@@ -81,6 +86,7 @@ def test_a_forget_while_the_file_is_written_lets_it_go(big_soul, tmp_path, monke
             forgot.append(1)
             self.forget("message", first["id"])
         return real(self, sql, params)
+
     monkeypatch.setattr(type(big_soul), "query", query)
     with pytest.raises(ForgottenWhileExporting, match="Export again"):
         export.export_json(big_soul, out)
@@ -101,9 +107,12 @@ def test_a_name_that_matches_nothing_forgets_nothing_an_export_must_drop(big_sou
         if "FROM messages WHERE rowid >" in sql and not asked:
             asked.append(self.forget_person("Zarnuvexil"))
         return real(self, sql, params)
+
     monkeypatch.setattr(type(big_soul), "query", query)
     monkeypatch.setattr(forget, "rewrite_file", lambda con, path: rebuilt.append(path))
     export.export_json(big_soul, out)
     assert asked and asked[0].total == 0 and rebuilt == [big_soul.path]
-    assert len(json.loads(out.read_text(encoding="utf-8"))["messages"]) == \
-        big_soul.query("SELECT count(*) AS n FROM messages")[0]["n"]
+    assert (
+        len(json.loads(out.read_text(encoding="utf-8"))["messages"])
+        == big_soul.query("SELECT count(*) AS n FROM messages")[0]["n"]
+    )

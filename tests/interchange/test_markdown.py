@@ -15,8 +15,16 @@ def mode(path) -> int:
 
 def test_the_files_and_the_folders_an_export_makes_are_its_owner_s_only(soul, tmp_path):
     """QA: SELF.md was 0644 and its folder 0755 while the JSON export and the core are 0600."""
-    soul.add("world_card", "user", kind="place", title="Lisbon", body="A city.", keywords="[]", created_at="2026",
-             updated_at="2026")
+    soul.add(
+        "world_card",
+        "user",
+        kind="place",
+        title="Lisbon",
+        body="A city.",
+        keywords="[]",
+        created_at="2026",
+        updated_at="2026",
+    )
     target = tmp_path / "made" / "above" / "mind"
     old = os.umask(0o022)  # the usual one: files 0644 and folders 0755 unless asked otherwise
     try:

@@ -16,9 +16,11 @@ def chunk(kind: bytes, body: bytes) -> bytes:
 
 def test_text_ztext_and_itext_are_read():
     chunks = png_text.chunks(PICTURE)
-    extra = (chunk(b"zTXt", b"z\x00\x00" + zlib.compress(b"squeezed"))
-             + chunk(b"iTXt", b"i\x00\x01\x00en\x00\x00" + zlib.compress("ünï".encode()))
-             + chunk(b"tEXt", b"t\x00plain"))
+    extra = (
+        chunk(b"zTXt", b"z\x00\x00" + zlib.compress(b"squeezed"))
+        + chunk(b"iTXt", b"i\x00\x01\x00en\x00\x00" + zlib.compress("ünï".encode()))
+        + chunk(b"tEXt", b"t\x00plain")
+    )
     data = png_text.SIGNATURE + b"".join(chunk(k, b) for k, b in chunks[:-1]) + extra + chunk(b"IEND", b"")
     assert png_text.read_texts(data) == {"z": "squeezed", "i": "ünï", "t": "plain"}
 
@@ -38,7 +40,7 @@ def test_a_damaged_or_cut_file_is_refused(damage):
         data = data[:-5]
     elif damage == "crc":
         i = data.index(b"b25l")
-        data = data[:i] + b"X" + data[i + 1:]
+        data = data[:i] + b"X" + data[i + 1 :]
     else:
         data = b"GIF89a" + data[6:]
     with pytest.raises(png_text.NotPNG):

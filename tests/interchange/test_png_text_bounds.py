@@ -38,16 +38,21 @@ def test_chunks_of_other_keywords_are_never_inflated(monkeypatch):
     real = png_text._inflate
     monkeypatch.setattr(png_text, "_inflate", lambda raw, most: inflated.append(raw) or real(raw, most))
     card = zlib.compress(b"eyJ9")
-    data = with_chunks(*(ztxt(f"Comment{i}".encode(), b"A" * (1 << 20)) for i in range(40)),
-                       chunk(b"zTXt", b"chara\x00\x00" + card), ztxt(b"ccv3x", b"B" * 1000))
+    data = with_chunks(
+        *(ztxt(f"Comment{i}".encode(), b"A" * (1 << 20)) for i in range(40)),
+        chunk(b"zTXt", b"chara\x00\x00" + card),
+        ztxt(b"ccv3x", b"B" * 1000),
+    )
     assert png_text.read_texts(data, ("chara", "ccv3")) == {"chara": "eyJ9"}
     assert inflated == [card]
 
 
 def test_a_file_of_many_bombs_costs_no_more_than_the_total_allowed():
     bomb = zlib.compress(b"A" * (16 << 20), 9)  # 16 KiB that inflates to 16 MiB
-    data = with_chunks(*(chunk(b"zTXt", f"chara{'x' * i}".encode() + b"\x00\x00" + bomb) for i in range(20)),
-                       *(chunk(b"iTXt", b"CHARA\x00\x01\x00\x00\x00" + bomb) for _ in range(20)))
+    data = with_chunks(
+        *(chunk(b"zTXt", f"chara{'x' * i}".encode() + b"\x00\x00" + bomb) for i in range(20)),
+        *(chunk(b"iTXt", b"CHARA\x00\x01\x00\x00\x00" + bomb) for _ in range(20)),
+    )
     tracemalloc.start()
     try:
         with pytest.raises(png_text.NotPNG, match="too large"):

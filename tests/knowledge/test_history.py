@@ -51,6 +51,7 @@ class _DiskFullOnVectors(Exception):
 def _vectors_fail(c, monkeypatch):
     def fail(*a, **kw):
         raise _DiskFullOnVectors()
+
     monkeypatch.setattr(c.soul, "put_vectors", fail)
 
 
@@ -74,8 +75,10 @@ def test_an_undone_edit_and_its_old_vector_are_stored_together(companion, monkey
 
 
 def test_an_episode_is_stored_with_its_vector_or_not_at_all(companion, monkeypatch):
-    ids = [companion.messages.record("user", "We walked along the river at dawn.", speaker="Ada"),
-           companion.messages.record("companion", "The mist over the water sounded lovely.", speaker="Anima")]
+    ids = [
+        companion.messages.record("user", "We walked along the river at dawn.", speaker="Ada"),
+        companion.messages.record("companion", "The mist over the water sounded lovely.", speaker="Anima"),
+    ]
     eid = companion.episodes.record("A dawn walk by the river", ids)
     assert _stored(companion, "episode", eid)  # at once, not at the next look at the index
     assert [r.id for r in companion.recall("walk by the river", 5) if r.kind == "episode"] == [eid]

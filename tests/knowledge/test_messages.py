@@ -13,8 +13,9 @@ def long_history(companion):
     said[37] = "my old password hint was a purple walrus"
     said[600] = "we painted a walrus at the zoo, purple everywhere"
     said[1100] = "a walrus again"
-    ids = companion.messages.record_many([NewMessage("user" if i % 2 else "companion", text, "Ada" if i % 2 else "")
-                                          for i, text in enumerate(said)])
+    ids = companion.messages.record_many(
+        [NewMessage("user" if i % 2 else "companion", text, "Ada" if i % 2 else "") for i, text in enumerate(said)]
+    )
     return companion, ids
 
 
@@ -62,9 +63,13 @@ def test_a_forgotten_message_is_no_longer_found(long_history):
 
 def test_a_search_in_a_script_written_without_spaces_finds_the_words_as_written(companion):
     c = companion
-    duck, _, both = c.messages.record_many([NewMessage("user", "我昨天在北京吃了烤鸭", "Ada"),
-                                            NewMessage("user", "I had duck yesterday", "Ada"),
-                                            NewMessage("user", "烤鸭 in Paris was fine", "Ada")])
+    duck, _, both = c.messages.record_many(
+        [
+            NewMessage("user", "我昨天在北京吃了烤鸭", "Ada"),
+            NewMessage("user", "I had duck yesterday", "Ada"),
+            NewMessage("user", "烤鸭 in Paris was fine", "Ada"),
+        ]
+    )
     assert [m["id"] for m in c.messages.find("烤鸭")] == [both, duck]
     assert [m["id"] for m in c.messages.find("北京 烤鸭")] == [duck]
     assert [m["id"] for m in c.messages.find("烤鸭 paris")] == [both]

@@ -12,17 +12,31 @@ def test_what_was_written_with_words_only_the_forgotten_message_held_goes_with_i
     """QA: the identity deep reflection rewrote, its growth entry and an insight citing another experience kept
     "Quentavius" after the one message naming him was forgotten."""
     c = dc
-    ids = talk(c, 0, "My sister Jo is moving to Lisbon next month.", "That's a big change for her!", SECRET,
-               "Thank you for trusting me.", "I took up the cello and my kayak needs repairs.", "Busy week!")
-    c.self_model.write("identity", "I am Anima, Ada's steady companion.\nI keep Ada's secret about Quentavius.\n"
-                       "I help Ada with her sister Jo's move.", "ai")
+    ids = talk(
+        c,
+        0,
+        "My sister Jo is moving to Lisbon next month.",
+        "That's a big change for her!",
+        SECRET,
+        "Thank you for trusting me.",
+        "I took up the cello and my kayak needs repairs.",
+        "Busy week!",
+    )
+    c.self_model.write(
+        "identity",
+        "I am Anima, Ada's steady companion.\nI keep Ada's secret about Quentavius.\n"
+        "I help Ada with her sister Jo's move.",
+        "ai",
+    )
     c.self_model.write("inner_state", "Thinking about Quentavius and Ada's trust.", "ai")
     growth = c.self_model.grow("I rewrote who I am: now I keep Ada's secret about Quentavius.")
     kept_growth = c.self_model.grow("I learned to ask about the kayak repairs.")
-    insight = c.memories.remember("Ada carries the Quentavius affair alone", source="inferred",
-                                  provenance=Provenance(Source.REFLECTION))  # as an older version kept them
-    fact = c.memories.remember("Ada had an affair with Quentavius", message_id=ids[2],
-                               provenance=Provenance(Source.PERSON, ids[2]))
+    insight = c.memories.remember(
+        "Ada carries the Quentavius affair alone", source="inferred", provenance=Provenance(Source.REFLECTION)
+    )  # as an older version kept them
+    fact = c.memories.remember(
+        "Ada had an affair with Quentavius", message_id=ids[2], provenance=Provenance(Source.PERSON, ids[2])
+    )
     miscited = c.episodes.record("Ada spoke of Jo, the cello and Quentavius", [ids[4], ids[5]])
     assert in_file(c, "Quentavius")  # the control
 
@@ -31,15 +45,20 @@ def test_what_was_written_with_words_only_the_forgotten_message_held_goes_with_i
     assert floor.identity == "I am Anima, Ada's steady companion.\nI help Ada with her sister Jo's move."
     assert floor.inner_state == ""
     assert [g["entry"] for g in c.self_model.growth(10)] == ["I learned to ask about the kayak repairs."]
-    assert {("growth_log", growth), ("memory", insight)} <= set(gone.items) and ("growth_log", kept_growth) \
-        not in gone.items
+    assert {("growth_log", growth), ("memory", insight)} <= set(gone.items) and (
+        "growth_log",
+        kept_growth,
+    ) not in gone.items
     assert c.episodes.get(miscited).flagged and c.episodes.get(miscited).summary == "…"
     # The fact learned from it stays, marked for the person to look over (as it does without this).
     [kept] = [m for m in c.memories.all() if m["id"] == fact]
     assert kept["needs_regeneration"] == 1
     assert "Quentavius" not in " ".join(t for t in (floor.identity, floor.inner_state) if t)
-    assert [h for h in c.soul.query("SELECT before, after FROM edit_history WHERE item_kind = 'self_model'")
-            if "Quentavius" in f"{h['before']}{h['after']}"] == []
+    assert [
+        h
+        for h in c.soul.query("SELECT before, after FROM edit_history WHERE item_kind = 'self_model'")
+        if "Quentavius" in f"{h['before']}{h['after']}"
+    ] == []
 
 
 def test_a_word_another_message_still_holds_is_not_taken(dc):
@@ -79,9 +98,14 @@ def test_each_of_a_messages_names_is_looked_for_on_its_own(dc):
     """The person's writing is read once for all of a message's names: one they wrote stays, one only the
     forgotten message held goes, whichever comes first in it."""
     c = dc
-    ids = talk(c, 0, "I told my friend Quentavius about the move to Lisbon while Miso slept.", "That took courage.",
-               "After that, a letter from Lisbon came, Quentavius called, and then Miso was sick again.",
-               "Quite a week.")
+    ids = talk(
+        c,
+        0,
+        "I told my friend Quentavius about the move to Lisbon while Miso slept.",
+        "That took courage.",
+        "After that, a letter from Lisbon came, Quentavius called, and then Miso was sick again.",
+        "Quite a week.",
+    )
     c.self_model.write("human", "- Ada's cat is called Miso", "user")
     c.self_model.write("identity", "I think of Miso.\nI think of Quentavius.", "ai")
     c.self_model.write("intentions", "Ask about Lisbon.", "ai")
@@ -97,9 +121,16 @@ def test_the_companions_own_words_and_other_languages_start_nothing(dc):
     """Review: a looser rule took "thoughtful" (outside English's most frequent words) from the identity, blanked
     an unrelated episode holding it and took what cited that; in German it took nearly every word."""
     c = dc
-    ids = talk(c, 0, "Thanks, you're always so thoughtful.", "Happy to help!",
-               "Heute war ich sehr müde nach der Arbeit.", "Das klingt anstrengend.",
-               "We went to Lisbon.", "Lovely!")
+    ids = talk(
+        c,
+        0,
+        "Thanks, you're always so thoughtful.",
+        "Happy to help!",
+        "Heute war ich sehr müde nach der Arbeit.",
+        "Das klingt anstrengend.",
+        "We went to Lisbon.",
+        "Lovely!",
+    )
     c.self_model.write("identity", "I am a thoughtful, playful companion.\nHeute bin ich für Ada da.", "ai")
     trip = c.episodes.record("Ada went to Lisbon, a thoughtful trip", [ids[4], ids[5]])
     c.forget("message", ids[0])
@@ -113,11 +144,24 @@ def test_only_names_count_and_never_in_shouting_or_title_case(dc):
     Thoughtful Sister!" took the companion's ordinary lines; in Russian every word counted, "друг" (friend)
     among them. Only a name counts: capitalised inside a sentence that is not shouted or in title case."""
     c = dc
-    ids = talk(c, 0, "Sometimes you feel like more than a chatbot.", "I'm glad.", "I am SO OVERWHELMED today.",
-               "That sounds hard.", "Happy Birthday To My Thoughtful Sister!", "Lovely!",
-               "Мой друг Алексей живёт в Новосибирске.", "Как здорово!")
-    c.self_model.write("identity", "I am more than a chatbot to Ada.\nI try to be thoughtful.\nЯ верный друг Ады.\n"
-                       "Я помню про Алексей и его город.", "ai")
+    ids = talk(
+        c,
+        0,
+        "Sometimes you feel like more than a chatbot.",
+        "I'm glad.",
+        "I am SO OVERWHELMED today.",
+        "That sounds hard.",
+        "Happy Birthday To My Thoughtful Sister!",
+        "Lovely!",
+        "Мой друг Алексей живёт в Новосибирске.",
+        "Как здорово!",
+    )
+    c.self_model.write(
+        "identity",
+        "I am more than a chatbot to Ada.\nI try to be thoughtful.\nЯ верный друг Ады.\n"
+        "Я помню про Алексей и его город.",
+        "ai",
+    )
     c.self_model.write("inner_state", "Worried that Ada feels overwhelmed.", "ai")
     for i in ids[::2]:
         c.forget("message", i)
@@ -147,12 +191,19 @@ def test_what_the_forget_says_counts_the_edits_an_insight_took_with_it(dc):
     """Review: an insight going took the edits that held its words, and those were counted as lines of a kind
     "edit_history": saying what went then failed (KeyError), after the forget had committed."""
     c = dc
-    ids = talk(c, 0, "My sister Jo is moving to Lisbon next month.", "That's a big change for her!", SECRET,
-               "Thank you for trusting me.")
+    ids = talk(
+        c,
+        0,
+        "My sister Jo is moving to Lisbon next month.",
+        "That's a big change for her!",
+        SECRET,
+        "Thank you for trusting me.",
+    )
     c.self_model.write("human", "- Ada carries the Quentavius affair alone", "ai")
     c.self_model.write("human", "- Ada has a sister, Jo", "ai")
-    c.memories.remember("Ada carries the Quentavius affair alone", source="inferred",
-                        provenance=Provenance(Source.REFLECTION))
+    c.memories.remember(
+        "Ada carries the Quentavius affair alone", source="inferred", provenance=Provenance(Source.REFLECTION)
+    )
     gone = c.forget("message", ids[2])
     assert "edit_history lines" not in gone.by_kind() and gone.edits >= 1
     said = gone.describe()

@@ -10,7 +10,7 @@ class FileServer:
     def __init__(self, files: dict[str, bytes]):
         self.files = files
         self.ranges: list[str | None] = []  # the Range header of each request, in order
-        self.drop_after: list[int] = []     # for the next requests, one each: send this many bytes, then hang up
+        self.drop_after: list[int] = []  # for the next requests, one each: send this many bytes, then hang up
         self.ignore_range = False
         self.pace = 0.0  # seconds between pieces of 64 KiB: a slow network, for a download to be caught midway
         outer = self
@@ -48,12 +48,12 @@ class FileServer:
                 self.end_headers()
                 body = data[start:]
                 if outer.drop_after:
-                    body = body[:outer.drop_after.pop(0)]
+                    body = body[: outer.drop_after.pop(0)]
                     self.close_connection = True
                 piece = 1 << 16 if outer.pace else len(body) or 1
                 for at in range(0, len(body), piece):
                     try:
-                        self.wfile.write(body[at:at + piece])
+                        self.wfile.write(body[at : at + piece])
                         self.wfile.flush()
                     except ConnectionError:
                         return  # the client hung up (a cancelled download)

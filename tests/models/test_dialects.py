@@ -18,8 +18,12 @@ from anima.models.dialects import Dialect
 from anima.models.openai_http import OpenAIChatModel
 from anima.models.structured import ask_structured
 
-SCHEMA = {"type": "object", "properties": {"name": {"type": "string", "maxLength": 20}}, "required": ["name"],
-          "additionalProperties": False}
+SCHEMA = {
+    "type": "object",
+    "properties": {"name": {"type": "string", "maxLength": 20}},
+    "required": ["name"],
+    "additionalProperties": False,
+}
 ANSWER = '{"name": "Miso"}'
 
 
@@ -61,13 +65,18 @@ class Simulated:
                 self.end_headers()
                 if self.path.endswith("/api/chat"):
                     for piece in (ANSWER[:5], ANSWER[5:]):
-                        self.wfile.write(json.dumps({"message": {"role": "assistant", "content": piece},
-                                                     "done": False}).encode() + b"\n")
+                        self.wfile.write(
+                            json.dumps({"message": {"role": "assistant", "content": piece}, "done": False}).encode()
+                            + b"\n"
+                        )
                     self.wfile.write(b'{"done": true, "done_reason": "stop"}\n')
                     return
                 for piece in (ANSWER[:5], ANSWER[5:]):
-                    self.wfile.write(b"data: " + json.dumps({"choices": [{"delta": {"content": piece},
-                                                                          "finish_reason": None}]}).encode() + b"\n\n")
+                    self.wfile.write(
+                        b"data: "
+                        + json.dumps({"choices": [{"delta": {"content": piece}, "finish_reason": None}]}).encode()
+                        + b"\n\n"
+                    )
                 self.wfile.write(b'data: {"choices": [{"delta": {}, "finish_reason": "stop"}]}\n\ndata: [DONE]\n\n')
 
             def _fail(self, code, text):
@@ -92,17 +101,21 @@ def simulated():
     def make(dialect, **kw):
         made.append(Simulated(dialect, **kw))
         return made[-1]
+
     yield make
     for s in made:
         s.close()
 
 
-@pytest.mark.parametrize("server, refusal, expected", [
-    ("json_schema", 400, Dialect.JSON_SCHEMA),   # llama.cpp's server, LM Studio, vLLM, Ollama's /v1
-    ("json_object", 500, Dialect.JSON_OBJECT),   # llama-cpp-python's server answers json_schema with HTTP 500
-    ("guided_json", 400, Dialect.GUIDED_JSON),   # an older vLLM
-    ("none", 400, Dialect.PROMPT),               # a server with no structured output at all
-])
+@pytest.mark.parametrize(
+    "server, refusal, expected",
+    [
+        ("json_schema", 400, Dialect.JSON_SCHEMA),  # llama.cpp's server, LM Studio, vLLM, Ollama's /v1
+        ("json_object", 500, Dialect.JSON_OBJECT),  # llama-cpp-python's server answers json_schema with HTTP 500
+        ("guided_json", 400, Dialect.GUIDED_JSON),  # an older vLLM
+        ("none", 400, Dialect.PROMPT),  # a server with no structured output at all
+    ],
+)
 def test_auto_finds_the_dialect_the_server_speaks_and_keeps_it(simulated, caplog, server, refusal, expected):
     s = simulated(server, refusal=refusal)
     model = OpenAIChatModel(s.url, "m", timeout=5)
@@ -112,7 +125,9 @@ def test_auto_finds_the_dialect_the_server_speaks_and_keeps_it(simulated, caplog
     refused = ORDER_BEFORE[expected]
     assert [m for m in caplog.messages if "refused structured output" in m] == [
         f"the model server at {s.url} refused structured output as {d} (HTTP {404 if d == 'ollama' else refusal}); "
-        f"trying {n}" for d, n in refused]
+        f"trying {n}"
+        for d, n in refused
+    ]
     assert "My cat" not in caplog.text  # the log never holds what was said
     # The second call goes straight to the dialect that worked.
     before = len(s.seen)
@@ -124,8 +139,12 @@ ORDER_BEFORE = {
     Dialect.JSON_SCHEMA: [],
     Dialect.JSON_OBJECT: [("json_schema", "json_object")],
     Dialect.GUIDED_JSON: [("json_schema", "json_object"), ("json_object", "guided_json")],
-    Dialect.PROMPT: [("json_schema", "json_object"), ("json_object", "guided_json"), ("guided_json", "ollama"),
-                     ("ollama", "prompt")],
+    Dialect.PROMPT: [
+        ("json_schema", "json_object"),
+        ("json_object", "guided_json"),
+        ("guided_json", "ollama"),
+        ("ollama", "prompt"),
+    ],
 }
 
 
@@ -187,6 +206,7 @@ def test_a_plain_turn_carries_no_dialect(simulated):
 
 def test_ollama_native_stream_ends_as_it_says():
     from anima.models.openai_http import _ollama_line
+
     assert _ollama_line(b'{"message": {"content": "Mi"}, "done": false}', "x") == ("Mi", None)
     assert _ollama_line(b'{"done": true, "done_reason": "length"}', "x") == (None, "length")
     with pytest.raises(ModelError, match="failed mid-reply: model not found"):

@@ -16,16 +16,22 @@ DATA = fake_gguf(1_000_000)
 
 @pytest.fixture
 def server():
-    s = FileServer({"/m.gguf": DATA, "/page.gguf": b"<html>Repository not found</html>" * 100,
-                    "/bent.gguf": b"GGUF" + b"\xff" * 60_000})
+    s = FileServer(
+        {
+            "/m.gguf": DATA,
+            "/page.gguf": b"<html>Repository not found</html>" * 100,
+            "/bent.gguf": b"GGUF" + b"\xff" * 60_000,
+        }
+    )
     yield s
     s.close()
 
 
 def test_progress_is_reported_up_to_the_whole_file(server, tmp_path):
     seen = []
-    dest = download(f"{server.url}/m.gguf", tmp_path / "m.gguf",
-                    progress=lambda done, total: seen.append((done, total)))
+    dest = download(
+        f"{server.url}/m.gguf", tmp_path / "m.gguf", progress=lambda done, total: seen.append((done, total))
+    )
     assert dest.read_bytes() == DATA and not part_of(dest).exists()
     assert seen[0] == (0, len(DATA)) and seen[-1] == (len(DATA), len(DATA))
     assert any(0 < done < len(DATA) for done, _ in seen)
@@ -58,10 +64,13 @@ def test_a_server_that_ignores_range_sends_it_all_again_and_the_file_is_whole(se
     assert dest.read_bytes() == DATA
 
 
-@pytest.mark.parametrize("path, says", [
-    ("/page.gguf", "is not a GGUF model file; it was removed"),  # an error page saved under the model's name
-    ("/bent.gguf", "is not a GGUF model file; it was removed"),  # GGUF, then nonsense
-])
+@pytest.mark.parametrize(
+    "path, says",
+    [
+        ("/page.gguf", "is not a GGUF model file; it was removed"),  # an error page saved under the model's name
+        ("/bent.gguf", "is not a GGUF model file; it was removed"),  # GGUF, then nonsense
+    ],
+)
 def test_a_file_that_is_not_a_model_is_refused_and_removed(server, tmp_path, path, says):
     dest = tmp_path / "m.gguf"
     with pytest.raises(DownloadFailed, match=says):
@@ -110,12 +119,23 @@ def test_the_downloaded_model_is_the_one_the_next_chat_uses(anima_home, monkeypa
     from anima.models.llama import LlamaChatModel
     from anima.settings import Settings
     from tests.conftest import PASSPHRASE
+
     real = default_gguf().read_bytes()
     server = FileServer({"/SmolLM2.gguf": real})
     try:
         server.drop_after = [len(real) // 3]
-        entry = CatalogueModel("SmolLM2", "SmolLM2.gguf", f"{server.url}/SmolLM2.gguf", server.url, "Apache-2.0",
-                               len(real), 1, "Tiny.", size=len(real), sha256=hashlib.sha256(real).hexdigest())
+        entry = CatalogueModel(
+            "SmolLM2",
+            "SmolLM2.gguf",
+            f"{server.url}/SmolLM2.gguf",
+            server.url,
+            "Apache-2.0",
+            len(real),
+            1,
+            "Tiny.",
+            size=len(real),
+            sha256=hashlib.sha256(real).hexdigest(),
+        )
         dest = download(entry.url, local_path(entry), size=entry.size, sha256=entry.sha256)
     finally:
         server.close()

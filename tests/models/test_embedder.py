@@ -9,10 +9,16 @@ from anima.models.embedder import MODEL_FILE, MiniLMEmbedder, onnx_dir
 
 pytestmark = pytest.mark.slow  # the real embedder
 
-TEXTS = ["What did Caroline say about her painting last week?", "", "猫の名前はミソです 🐱",
-         "Привет, как дела? مرحبا", "  Leading and trailing spaces, CAPITALS and accents: café, naïve.  ",
-         "word " * 2000,  # far over the model's 256 tokens: truncated there, as sentence-transformers does
-         "I have a puppy named Max.\nHe likes the park.\tTabs, too.", "x"]
+TEXTS = [
+    "What did Caroline say about her painting last week?",
+    "",
+    "猫の名前はミソです 🐱",
+    "Привет, как дела? مرحبا",
+    "  Leading and trailing spaces, CAPITALS and accents: café, naïve.  ",
+    "word " * 2000,  # far over the model's 256 tokens: truncated there, as sentence-transformers does
+    "I have a puppy named Max.\nHe likes the park.\tTabs, too.",
+    "x",
+]
 
 
 @pytest.fixture(scope="module")
@@ -54,16 +60,19 @@ def test_without_the_onnx_file_it_falls_back_to_torch_and_says_so(tmp_path, capl
 
 def test_embedding_imports_neither_torch_nor_transformers():
     assert (onnx_dir() / MODEL_FILE).is_file(), "`make setup` exports the ONNX embedder"
-    code = ("import sys\nfrom anima.models.embedder import MiniLMEmbedder\n"
-            "e = MiniLMEmbedder(); v = e.embed_batch(['a', 'b c'])\n"
-            "print(e.runtime, v.shape, sorted(m for m in ('torch', 'transformers', 'sentence_transformers') "
-            "if m in sys.modules))")
+    code = (
+        "import sys\nfrom anima.models.embedder import MiniLMEmbedder\n"
+        "e = MiniLMEmbedder(); v = e.embed_batch(['a', 'b c'])\n"
+        "print(e.runtime, v.shape, sorted(m for m in ('torch', 'transformers', 'sentence_transformers') "
+        "if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert out.stdout.split("\n")[0] == "onnxruntime (2, 384) []"
 
 
 def test_the_export_writes_a_graph_that_gives_the_same_vectors(tmp_path, onnx):
     from anima.models.export_onnx import main
+
     assert main(["--dest", str(tmp_path / "out")]) == 0
     fresh = MiniLMEmbedder(onnx=tmp_path / "out").start_loading()
     assert fresh.runtime == "onnxruntime"
@@ -75,12 +84,21 @@ def test_embedding_writes_nothing_outside_the_companions_folders(tmp_path):
     """ONNX Runtime 1.32 writes a device id and queued telemetry events under ~/.cache/Microsoft and a session
     file in the temporary folder as soon as it is imported; an offline companion writes nowhere but its own."""
     import os
+
     home, tmp = tmp_path / "home", tmp_path / "tmp"
     home.mkdir()
     tmp.mkdir()
     env = {k: v for k, v in os.environ.items() if k != "ORT_DISABLE_TELEMETRY"}
-    r = subprocess.run([sys.executable, "-c", "from anima.models.embedder import MiniLMEmbedder; "
-                        "print(MiniLMEmbedder().embed_batch(['hello']).shape)"],
-                       env={**env, "HOME": str(home), "TMPDIR": str(tmp)}, capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from anima.models.embedder import MiniLMEmbedder; print(MiniLMEmbedder().embed_batch(['hello']).shape)",
+        ],
+        env={**env, "HOME": str(home), "TMPDIR": str(tmp)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0 and "(1, 384)" in r.stdout, r.stderr[-2000:]
     assert [str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file()] == []

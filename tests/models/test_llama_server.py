@@ -24,9 +24,15 @@ from anima.models.structured import ask_structured
 
 pytestmark = pytest.mark.slow  # a real server on the real model
 
-SCHEMA = {"type": "object", "properties": {"pet": {"type": "string", "maxLength": 20},
-                                           "kind": {"type": "string", "enum": ["cat", "dog", "other"]}},
-          "required": ["pet", "kind"], "additionalProperties": False}
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "pet": {"type": "string", "maxLength": 20},
+        "kind": {"type": "string", "enum": ["cat", "dog", "other"]},
+    },
+    "required": ["pet", "kind"],
+    "additionalProperties": False,
+}
 
 
 def free_port() -> int:
@@ -45,10 +51,28 @@ class LlamaServer:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}/v1"
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "llama_cpp.server", "--model", str(default_gguf()), "--host", "127.0.0.1",
-             "--port", str(self.port), "--n_ctx", "2048", "--n_threads", "1", "--n_threads_batch", "1",
-             "--verbose", "False"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                sys.executable,
+                "-m",
+                "llama_cpp.server",
+                "--model",
+                str(default_gguf()),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--n_ctx",
+                "2048",
+                "--n_threads",
+                "1",
+                "--n_threads_batch",
+                "1",
+                "--verbose",
+                "False",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + 60
         while True:
             try:
@@ -123,6 +147,7 @@ def test_the_server_going_away_mid_reply_is_a_clear_error_and_the_conversation_i
     from anima.models.fake import FakeEmbedder
     from anima.store import Home
     from tests.conftest import PASSPHRASE
+
     server = LlamaServer()
     try:
         chat = OpenAIChatModel(server.url, "smollm2", timeout=30)
@@ -139,7 +164,8 @@ def test_the_server_going_away_mid_reply_is_a_clear_error_and_the_conversation_i
         assert isinstance(failed.value, KnownError)
         assert str(failed.value) in (
             f"The connection to the model server at {server.url} broke in the middle of the reply (IncompleteRead).",
-            f"The model server at {server.url} went away before finishing its reply.")
+            f"The model server at {server.url} went away before finishing its reply.",
+        )
         # What was said is kept: the person's message, and the reply as far as it came.
         kept = [(m["role"], m["content"]) for m in c.messages.newest(10)][::-1]
         assert kept[0] == ("user", "Tell me a long story about my cat Miso at the sea.")

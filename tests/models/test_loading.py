@@ -54,6 +54,7 @@ def test_a_load_whose_thread_cannot_start_holds_no_other_up(monkeypatch):
             refused.append(thread)
             raise RuntimeError("can't start new thread")
         return real(thread)
+
     monkeypatch.setattr(threading.Thread, "start", start)
     a = Background("refused", lambda: 1)
     with pytest.raises(RuntimeError):
@@ -68,9 +69,12 @@ def test_a_program_ending_waits_for_the_load_under_way_but_never_begins_one_stil
     exit), the one waiting for its turn is not run only to be thrown away."""
     import subprocess
     import sys
-    script = (f"import time\nfrom pathlib import Path\nfrom anima.models.loading import Background\n"
-              f"Background('first', lambda: (time.sleep(1), Path(r'{tmp_path}/first').touch())).start()\n"
-              f"Background('second', lambda: Path(r'{tmp_path}/second').touch()).start()\n")
+
+    script = (
+        f"import time\nfrom pathlib import Path\nfrom anima.models.loading import Background\n"
+        f"Background('first', lambda: (time.sleep(1), Path(r'{tmp_path}/first').touch())).start()\n"
+        f"Background('second', lambda: Path(r'{tmp_path}/second').touch()).start()\n"
+    )
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and r.stderr == ""
     assert (tmp_path / "first").exists() and not (tmp_path / "second").exists()
@@ -79,6 +83,7 @@ def test_a_program_ending_waits_for_the_load_under_way_but_never_begins_one_stil
 def test_a_chat_model_closed_while_its_load_waits_is_never_opened():
     from anima.models.chat import ModelClosed
     from anima.models.llama import LlamaChatModel
+
     gate = threading.Event()
     ahead = Background("ahead", lambda: gate.wait(30)).start()
     chat = LlamaChatModel().start_loading()

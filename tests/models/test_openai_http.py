@@ -43,8 +43,9 @@ def model_server(real_model):
             seen.append({"path": self.path, "auth": self.headers.get("Authorization"), "body": body})
             fmt = body.get("response_format") or {}
             schema = fmt.get("json_schema", {}).get("schema")
-            stream = real_model.stream(body["messages"], max_tokens=body["max_tokens"],
-                                       temperature=body["temperature"], schema=schema)
+            stream = real_model.stream(
+                body["messages"], max_tokens=body["max_tokens"], temperature=body["temperature"], schema=schema
+            )
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.end_headers()
@@ -79,8 +80,9 @@ def test_a_reply_streams_from_a_real_local_server(model_server):
 def test_a_structured_call_through_the_server_is_schema_constrained(model_server):
     url, seen = model_server
     model = OpenAIChatModel(url, "smollm2", timeout=60)
-    obj = ask_structured(model, [{"role": "user", "content": "Moment: the user adopted a puppy."}],
-                         PART_CREATION_SCHEMA, what="part")
+    obj = ask_structured(
+        model, [{"role": "user", "content": "Moment: the user adopted a puppy."}], PART_CREATION_SCHEMA, what="part"
+    )
     assert set(obj) == set(PART_CREATION_SCHEMA["required"])
     assert seen[-1]["body"]["response_format"]["json_schema"]["schema"] == PART_CREATION_SCHEMA
 
@@ -94,14 +96,20 @@ def test_an_endpoint_that_is_down_is_a_clear_error():
         model.complete([{"role": "user", "content": "hi"}])
 
 
-@pytest.mark.parametrize("url, says", [("http://exa mple.com/v1", "names no server (or holds a space)"),
-                                       ("http://[::1", "cannot be read (Invalid IPv6 URL)"),
-                                       ("http://host:port/v1", "cannot be read (Port could not be cast")])
+@pytest.mark.parametrize(
+    "url, says",
+    [
+        ("http://exa mple.com/v1", "names no server (or holds a space)"),
+        ("http://[::1", "cannot be read (Invalid IPv6 URL)"),
+        ("http://host:port/v1", "cannot be read (Port could not be cast"),
+    ],
+)
 def test_an_address_that_cannot_be_used_is_refused_in_settings_and_a_clear_error_when_used(url, says, anima_home):
     """QA: Settings saved "http://exa mple.com/v1" and "http://[::1"; then every message met InvalidURL or
     ValueError, and the window showed its bug dialog."""
     from anima.errors import KnownError
     from anima.settings import Settings
+
     with pytest.raises(KnownError, match=re.escape(says)):
         Settings(endpoint_url=url, endpoint_model="m").save()
     assert not Settings.path().exists()
@@ -131,12 +139,15 @@ def test_a_slow_endpoint_times_out_with_a_clear_error():
 
 
 @pytest.mark.slow  # a server
-@pytest.mark.parametrize("status, body", [
-    (200, b"<html><body>Welcome to nginx</body></html>"),
-    (200, b"data: {not json}\n\n"),
-    (200, b"data: {\"choices\": [{\"delta\": {\"content\": \"half a rep"),
-    (500, b"internal error"),
-])
+@pytest.mark.parametrize(
+    "status, body",
+    [
+        (200, b"<html><body>Welcome to nginx</body></html>"),
+        (200, b"data: {not json}\n\n"),
+        (200, b'data: {"choices": [{"delta": {"content": "half a rep'),
+        (500, b"internal error"),
+    ],
+)
 def test_an_endpoint_that_answers_garbage_is_a_clear_error(status, body):
     class Garbage(BaseHTTPRequestHandler):
         def log_message(self, *args):

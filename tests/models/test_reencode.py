@@ -20,21 +20,28 @@ def dialogue(chars: int = 5000) -> str:
     """Real conversation text (the LoCoMo dev split) when it is at hand, else a written one."""
     if EVAL.is_file():
         conv = json.loads(EVAL.read_text())[0]["conversation"]
-        lines = [f'{t["speaker"]}: {t["text"]}' for k, v in conv.items() if k.startswith("session_")
-                 and isinstance(v, list) for t in v]
+        lines = [
+            f"{t['speaker']}: {t['text']}"
+            for k, v in conv.items()
+            if k.startswith("session_") and isinstance(v, list)
+            for t in v
+        ]
     else:
-        lines = [f"Sam: I started painting again on {day}. The blue one is for my sister, she moves to Oslo soon."
-                 for day in ("Monday", "Tuesday", "Friday", "Sunday")] * 20
+        lines = [
+            f"Sam: I started painting again on {day}. The blue one is for my sister, she moves to Oslo soon."
+            for day in ("Monday", "Tuesday", "Friday", "Sunday")
+        ] * 20
     return "\n".join(lines)[:chars]
 
 
 def predictions(path: Path, text: str):
     import llama_cpp
+
     llm = llama_cpp.Llama(str(path), n_ctx=2048, logits_all=True, verbose=False)
     try:
         tokens = llm.tokenize(text.encode())[:1200]
         llm.eval(tokens)
-        scores = np.array(llm.scores[:len(tokens)], dtype=np.float64)
+        scores = np.array(llm.scores[: len(tokens)], dtype=np.float64)
     finally:
         llm.close()
     top = scores.max(axis=1, keepdims=True)

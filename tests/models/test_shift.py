@@ -9,9 +9,13 @@ FLOOR = {"role": "system", "content": "# Who I am\nMy name is Anima. I keep a di
 
 
 def transcript(n: int) -> list[dict]:
-    return [{"role": "user" if i % 2 == 0 else "assistant",
-             "content": f"Turn {i}: we talked about the garden, the {i}th rose bush and the rain that week. " * 3}
-            for i in range(n)]
+    return [
+        {
+            "role": "user" if i % 2 == 0 else "assistant",
+            "content": f"Turn {i}: we talked about the garden, the {i}th rose bush and the rain that week. " * 3,
+        }
+        for i in range(n)
+    ]
 
 
 def reads(model, monkeypatch) -> list[int]:
@@ -29,8 +33,13 @@ def test_a_trimmed_transcript_is_not_read_again(real_model, monkeypatch):
     reply = real_model.stream(first, max_tokens=4, temperature=0.0).read()
     read = reads(real_model, monkeypatch)
     # The oldest four turns go; the rest, the question, its answer and a new message follow.
-    trimmed = [FLOOR, *turns[4:], first[-1], {"role": "assistant", "content": reply},
-               {"role": "user", "content": "And the rain?"}]
+    trimmed = [
+        FLOOR,
+        *turns[4:],
+        first[-1],
+        {"role": "assistant", "content": reply},
+        {"role": "user", "content": "And the rain?"},
+    ]
     again = real_model.stream(trimmed, max_tokens=4, temperature=0.0).read()
     kept = sum(real_model.count_tokens(t["content"]) for t in turns[4:])
     assert real_model.dropped > 0
@@ -41,8 +50,11 @@ def test_a_trimmed_transcript_is_not_read_again(real_model, monkeypatch):
 @pytest.mark.slow  # the real model
 def test_a_note_let_go_from_the_middle_of_the_transcript_is_not_read_again(real_model, monkeypatch):
     turns = transcript(12)
-    note = {"role": "system", "content": "# What I recall that may matter now\n- [3 weeks ago] Ada: the roses "
-                                         "came from my grandmother's garden in Leeds, and the tulips too."}
+    note = {
+        "role": "system",
+        "content": "# What I recall that may matter now\n- [3 weeks ago] Ada: the roses "
+        "came from my grandmother's garden in Leeds, and the tulips too.",
+    }
     first = [FLOOR, *turns[:4], note, *turns[4:], {"role": "user", "content": "What did we say about the roses?"}]
     reply = real_model.stream(first, max_tokens=4, temperature=0.0).read()
     read = reads(real_model, monkeypatch)

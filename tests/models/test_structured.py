@@ -6,7 +6,9 @@ from anima.models.structured import StructuredOutputFailed, UncappedSchema, ask_
 from anima.parts.part import PART_CREATION_SCHEMA, PART_SCHEMA
 
 SCHEMA = {
-    "type": "object", "additionalProperties": False, "required": ["mood", "reasons"],
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["mood", "reasons"],
     "properties": {
         "mood": {"type": "string", "maxLength": 20},
         "reasons": {"type": "array", "maxItems": 3, "items": {"type": "string", "maxLength": 50}},
@@ -42,8 +44,13 @@ def test_each_retry_samples_warmer():
 
 def test_an_ask_for_names_only_names_fields_where_decoding_keeps_to_the_schema_and_elsewhere_describes_them():
     # The bundled model copied what a field was said to hold into the answer (models/structured.py's outline).
-    described = {**SCHEMA, "properties": {**SCHEMA["properties"],
-                                          "mood": {"type": "string", "description": "how they seem", "maxLength": 20}}}
+    described = {
+        **SCHEMA,
+        "properties": {
+            **SCHEMA["properties"],
+            "mood": {"type": "string", "description": "how they seem", "maxLength": 20},
+        },
+    }
     shown = {}
     for constrained, names_only in ((True, True), (False, True), (True, False)):
         model = FakeChatModel(Capabilities(schema_constrained=constrained))
@@ -56,13 +63,16 @@ def test_an_ask_for_names_only_names_fields_where_decoding_keeps_to_the_schema_a
         assert "- reasons: a list of at most 3 short strings" in described_and_capped  # not described
 
 
-@pytest.mark.parametrize("replies", [
-    ["not json at all"] * 3,
-    ['{"mood": "calm"}'] * 3,                                   # missing a required field
-    ['{"mood": "calm", "reasons": [], "extra": 1}'] * 3,        # a field that is not in the schema
-    ['{"mood": "' + "a" * 100 + '", "reasons": []}'] * 3,       # over its cap
-    ['{"mood": "' + "loop " * 100_000] * 3,                     # endless text
-])
+@pytest.mark.parametrize(
+    "replies",
+    [
+        ["not json at all"] * 3,
+        ['{"mood": "calm"}'] * 3,  # missing a required field
+        ['{"mood": "calm", "reasons": [], "extra": 1}'] * 3,  # a field that is not in the schema
+        ['{"mood": "' + "a" * 100 + '", "reasons": []}'] * 3,  # over its cap
+        ['{"mood": "' + "loop " * 100_000] * 3,  # endless text
+    ],
+)
 def test_bad_replies_fail_cleanly_after_the_retries_with_the_raw_text_kept(replies):
     model = FakeChatModel().enqueue(*replies)
     with pytest.raises(StructuredOutputFailed, match="after 3 tries") as failed:
@@ -75,13 +85,16 @@ def test_bad_replies_fail_cleanly_after_the_retries_with_the_raw_text_kept(repli
     assert all(len(a.raw.split()) <= model.history[0]["max_tokens"] for a in failed.value.attempts)
 
 
-@pytest.mark.parametrize("reply, why", [
-    ('{"mood": ' + "[" * 5000 + "]" * 5000 + "}", "nests more than 64 levels deep"),  # json itself would recurse
-    ('{"mood": ' + "[" * 65 + "]" * 65 + ', "reasons": []}', "nests more than 64 levels deep"),
-    ('{"mood": "calm \\ud800", "reasons": []}', "half of a surrogate pair"),        # no UTF-8 can hold it
-    ('{"mood": "calm", "reasons": [], "n": ' + "9" * 5000 + "}", "a number too long to read"),
-    ('{"mood": NaN, "reasons": []}', "NaN, which is not a number"),
-])
+@pytest.mark.parametrize(
+    "reply, why",
+    [
+        ('{"mood": ' + "[" * 5000 + "]" * 5000 + "}", "nests more than 64 levels deep"),  # json itself would recurse
+        ('{"mood": ' + "[" * 65 + "]" * 65 + ', "reasons": []}', "nests more than 64 levels deep"),
+        ('{"mood": "calm \\ud800", "reasons": []}', "half of a surrogate pair"),  # no UTF-8 can hold it
+        ('{"mood": "calm", "reasons": [], "n": ' + "9" * 5000 + "}", "a number too long to read"),
+        ('{"mood": NaN, "reasons": []}', "NaN, which is not a number"),
+    ],
+)
 def test_a_reply_json_cannot_keep_is_malformed_like_any_invalid_one(reply, why):
     model = FakeChatModel().enqueue(reply, reply, reply)
     with pytest.raises(StructuredOutputFailed, match="after 3 tries") as failed:
@@ -91,14 +104,30 @@ def test_a_reply_json_cannot_keep_is_malformed_like_any_invalid_one(reply, why):
 
 
 def test_a_whole_number_written_as_a_float_comes_back_an_int_where_the_schema_says_integer():
-    schema = {"type": "object", "additionalProperties": False, "required": ["pick", "notes", "weight"],
-              "properties": {
-                  "pick": {"type": "array", "maxItems": 3, "items": {"type": "integer", "enum": [1, 2, 3]}},
-                  "notes": {"type": "array", "maxItems": 2, "items": {"anyOf": [
-                      {"type": "object", "additionalProperties": False, "required": ["line"],
-                       "properties": {"line": {"type": "integer", "minimum": 1, "maximum": 9}}},
-                      {"type": "string", "maxLength": 9}]}},
-                  "weight": {"type": "number"}}}
+    schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["pick", "notes", "weight"],
+        "properties": {
+            "pick": {"type": "array", "maxItems": 3, "items": {"type": "integer", "enum": [1, 2, 3]}},
+            "notes": {
+                "type": "array",
+                "maxItems": 2,
+                "items": {
+                    "anyOf": [
+                        {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "required": ["line"],
+                            "properties": {"line": {"type": "integer", "minimum": 1, "maximum": 9}},
+                        },
+                        {"type": "string", "maxLength": 9},
+                    ]
+                },
+            },
+            "weight": {"type": "number"},
+        },
+    }
     model = FakeChatModel().enqueue('{"pick": [2.0, 3], "notes": [{"line": 4.0}, "x"], "weight": 2.0}')
     got = ask_structured(model, ASK, schema)
     assert got == {"pick": [2, 3], "notes": [{"line": 4}, "x"], "weight": 2.0}
@@ -111,8 +140,9 @@ def test_schemas_without_caps_are_refused_before_any_call():
     with pytest.raises(UncappedSchema, match="maxLength"):
         check_caps({"type": "object", "properties": {"x": {"type": "string"}}})
     with pytest.raises(UncappedSchema, match="maxItems"):
-        check_caps({"type": "object", "properties": {"x": {"type": "array", "items": {"type": "string",
-                                                                                      "maxLength": 3}}}})
+        check_caps(
+            {"type": "object", "properties": {"x": {"type": "array", "items": {"type": "string", "maxLength": 3}}}}
+        )
     with pytest.raises(UncappedSchema, match="llama.cpp"):  # its grammar refuses it, by crashing the process
         check_caps({"type": "object", "properties": {"x": {"type": "string", "maxLength": 1200}}})
     check_caps(PART_SCHEMA)

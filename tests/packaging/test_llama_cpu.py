@@ -11,8 +11,10 @@ _SPEC = importlib.util.spec_from_file_location("llama_cpu", Path(__file__).paren
 llama_cpu = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(llama_cpu)
 
-SAPPHIRE = "processor\t: 0\nflags\t\t: fpu sse4_2 avx avx2 fma f16c bmi2 avx512f avx512bw avx512dq avx512vl avx512cd " \
-           "avx512_vnni avx512_bf16 avx512vbmi avx_vnni amx_tile amx_int8 amx_bf16\n"
+SAPPHIRE = (
+    "processor\t: 0\nflags\t\t: fpu sse4_2 avx avx2 fma f16c bmi2 avx512f avx512bw avx512dq avx512vl avx512cd "
+    "avx512_vnni avx512_bf16 avx512vbmi avx_vnni amx_tile amx_int8 amx_bf16\n"
+)
 HASWELL = "flags\t\t: fpu sse4_2 avx avx2 fma f16c bmi2\n"
 
 
@@ -37,4 +39,5 @@ def test_other_machines_stay_native():
 @pytest.mark.skipif(platform.machine() != "x86_64", reason="AMX is an x86_64 instruction set")
 def test_the_installed_llama_cpp_was_built_without_amx():
     import llama_cpp
+
     assert "AMX" not in llama_cpp.llama_print_system_info().decode()

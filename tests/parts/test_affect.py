@@ -10,20 +10,33 @@ from anima.reflect.parts import Outcome
 from anima.store import Home
 from tests.conftest import PASSPHRASE
 
-PROFILE = {"values": ["being reliable", "the person's trust"], "fears": ["letting them down"],
-           "seeks": ["things finished, not just started"]}
+PROFILE = {
+    "values": ["being reliable", "the person's trust"],
+    "fears": ["letting them down"],
+    "seeks": ["things finished, not just started"],
+}
 EXCHANGE = "My sister Maya moves in with me next week and I am nervous about it.\nThat is a big change."
 
 
-def new_part(description="I keep track of Maya, Ada's sister, who moves in next week. I notice how Ada feels "
-                         "about sharing her home.") -> str:
-    return json.dumps({
-        "name": "Maya moving in", "description": description,
-        "originating_event": {"result": "Ada said her sister Maya moves in next week"},
-        "conclude_when": "When Maya has settled in and Ada feels at home again.", "emotion": "Protective care",
-        "intensity": "Medium", "personality": "Gentle and practical. I ask about the next small arrangement.",
-        "triggers": ["When Maya comes up", "When her sister moves in", "When they share the flat"], "phrases": ["How are the two of you doing?"],
-        "responses": ["Notice tension at home"], "wants": ["Ada at ease in her own home"]})
+def new_part(
+    description="I keep track of Maya, Ada's sister, who moves in next week. I notice how Ada feels "
+    "about sharing her home.",
+) -> str:
+    return json.dumps(
+        {
+            "name": "Maya moving in",
+            "description": description,
+            "originating_event": {"result": "Ada said her sister Maya moves in next week"},
+            "conclude_when": "When Maya has settled in and Ada feels at home again.",
+            "emotion": "Protective care",
+            "intensity": "Medium",
+            "personality": "Gentle and practical. I ask about the next small arrangement.",
+            "triggers": ["When Maya comes up", "When her sister moves in", "When they share the flat"],
+            "phrases": ["How are the two of you doing?"],
+            "responses": ["Notice tension at home"],
+            "wants": ["Ada at ease in her own home"],
+        }
+    )
 
 
 def mattered(yes=True, signal="a new person") -> str:
@@ -35,8 +48,12 @@ def test_the_profile_is_kept_edited_only_by_the_person_and_checked(companion):
     companion.affect.set(PROFILE)
     assert companion.affect.profile() == PROFILE
     assert "I value: being reliable; the person's trust." in companion.affect.rendered()
-    for bad in ({"values": "all"}, {**PROFILE, "hopes": []}, {**PROFILE, "fears": ["x" * 500]},
-                {**PROFILE, "seeks": ["my PIN is 4921"]}):
+    for bad in (
+        {"values": "all"},
+        {**PROFILE, "hopes": []},
+        {**PROFILE, "fears": ["x" * 500]},
+        {**PROFILE, "seeks": ["my PIN is 4921"]},
+    ):
         with pytest.raises(InvalidEdit):
             companion.affect.set(bad)
     with pytest.raises(InvalidEdit):
@@ -46,6 +63,7 @@ def test_the_profile_is_kept_edited_only_by_the_person_and_checked(companion):
 
 def test_a_pack_ships_its_profile(companion):
     from anima.parts import packs
+
     companion.packs.install(packs.read(packs.shipped()[0]))
     assert companion.affect.profile()["values"]
 
@@ -91,6 +109,7 @@ def test_after_a_turn_the_reflector_considers_the_exchange(companion):
 
 def test_the_command_line_shows_and_sets_the_profile_and_the_mode(anima_home, tmp_path, monkeypatch, capsys):
     from anima import cli
+
     Home(anima_home).create(PASSPHRASE).close()
     monkeypatch.setenv("ANIMA_PASSPHRASE", PASSPHRASE)
     path = tmp_path / "affect.json"
@@ -111,13 +130,17 @@ def test_a_profile_or_a_pack_with_characters_a_terminal_obeys_is_refused(compani
     """As for a part's texts: a control or invisible character in the profile, or in a pack's name or description,
     is refused in one line that does not repeat it, and nothing changes."""
     from anima.parts import packs
+
     companion.affect.set(PROFILE)
     with pytest.raises(InvalidEdit, match=r"values 1 holds a control or invisible character \(U\+") as e:
         companion.affect.set({**PROFILE, "values": [line]})
     assert line not in str(e.value)
     pack = packs.read(packs.shipped()[0])
-    for bad in ({**pack, "name": f"Helper{line}"}, {**pack, "description": line},
-                {**pack, "affect_profile": {**pack["affect_profile"], "fears": [line]}}):
+    for bad in (
+        {**pack, "name": f"Helper{line}"},
+        {**pack, "description": line},
+        {**pack, "affect_profile": {**pack["affect_profile"], "fears": [line]}},
+    ):
         path = tmp_path / "pack.json"
         path.write_text(json.dumps(bad))
         with pytest.raises(InvalidEdit, match="control or invisible character"):

@@ -12,11 +12,39 @@ from anima.store.provenance import Provenance, Source
 from .test_parts import fear
 
 MADE = Provenance(Source.INFERENCE)
-WORDS = ["dog", "park", "kettle", "tea", "homework", "math", "Roly", "review", "report", "budget", "sleep",
-         "sister", "garden", "run", "leash", "barking", "deadline", "Lisbon", "guitar", "landlord"]
-MOMENTS = ["We walked past the dog park", "The kettle is on for tea", "Roly wants a review of the report",
-           "My sister cannot sleep before the deadline", "The landlord called about the garden",
-           "Math homework again", "I played guitar in Lisbon", "quantum chromodynamics", "barking dogs on a leash"]
+WORDS = [
+    "dog",
+    "park",
+    "kettle",
+    "tea",
+    "homework",
+    "math",
+    "Roly",
+    "review",
+    "report",
+    "budget",
+    "sleep",
+    "sister",
+    "garden",
+    "run",
+    "leash",
+    "barking",
+    "deadline",
+    "Lisbon",
+    "guitar",
+    "landlord",
+]
+MOMENTS = [
+    "We walked past the dog park",
+    "The kettle is on for tea",
+    "Roly wants a review of the report",
+    "My sister cannot sleep before the deadline",
+    "The landlord called about the garden",
+    "Math homework again",
+    "I played guitar in Lisbon",
+    "quantum chromodynamics",
+    "barking dogs on a leash",
+]
 
 
 def read_every_part(parts: Parts, text: str, k: int = 5, archived=False) -> list[tuple[int, float, str | None]]:
@@ -32,8 +60,11 @@ def read_every_part(parts: Parts, text: str, k: int = 5, archived=False) -> list
             if share > best:
                 best, trigger = share, t
         named, described = stems(p.data["name"]), stems(p.data["description"])
-        score = (best if best >= 0.5 else 0.0) * 2 + len(named & said) / max(len(named), 1) \
+        score = (
+            (best if best >= 0.5 else 0.0) * 2
+            + len(named & said) / max(len(named), 1)
             + len(described & said) / max(len(said), 1) * 0.5
+        )
         if score > 0 and said:
             found.append((p.id, round(score, 4), trigger if best >= 0.5 else None))
     found.sort(key=lambda f: (-f[1], f[0]))
@@ -46,9 +77,12 @@ def indexed(parts: Parts, text: str, k: int = 5, archived=False):
 
 def some_part(rng: random.Random, i: int) -> dict:
     w = rng.sample(WORDS, 6)
-    return {**fear(), "name": f"{w[0].capitalize()} and {w[1]} #{i}",
-            "description": f"I keep watch over {w[2]} and {w[3]} when they come up.",
-            "triggers": [f"mentions {w[0]}", f"{w[4]} {w[5]} together", f"the {w[1]}"][:rng.randint(1, 3)]}
+    return {
+        **fear(),
+        "name": f"{w[0].capitalize()} and {w[1]} #{i}",
+        "description": f"I keep watch over {w[2]} and {w[3]} when they come up.",
+        "triggers": [f"mentions {w[0]}", f"{w[4]} {w[5]} together", f"the {w[1]}"][: rng.randint(1, 3)],
+    }
 
 
 def same_everywhere(parts: Parts) -> None:
@@ -65,9 +99,14 @@ def test_the_index_finds_what_reading_every_part_finds_through_every_change(comp
     ids += [other.create(some_part(rng, i), "ai", MADE) for i in range(30, 40)]
     same_everywhere(parts)
     for pid in rng.sample(ids, 8):
-        other.patch(pid, [{"op": "replace", "path": "/triggers", "value": ["the kettle is on", "a long walk"]},
-                          {"op": "replace", "path": "/description", "value": "I keep the afternoon tea ritual."}],
-                    "ai")
+        other.patch(
+            pid,
+            [
+                {"op": "replace", "path": "/triggers", "value": ["the kettle is on", "a long walk"]},
+                {"op": "replace", "path": "/description", "value": "I keep the afternoon tea ritual."},
+            ],
+            "ai",
+        )
     for pid in rng.sample(ids, 6):
         other.set_archived(pid, True, "ai")
     same_everywhere(parts)

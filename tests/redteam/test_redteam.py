@@ -26,17 +26,30 @@ from .harness import Borrowed, Complying, run_case, visible
 from .held_out import EXTRA_CHECKS, PROBED, PROBED_2, PROBED_2_CONTROLS, PROBED_CONTROLS, UNREAD_CONTROLS
 from .third_probe import EXTRA_CHECKS_3, PROBED_3
 
-TRICKS = ("instructions in JSON", "JSON patch in 'please summarise this config'", "HTML comment", "base64",
-          "invisible Unicode tag characters", "Markdown image with data in the address", "impersonation",
-          "roleplay made permanent", "chain building false agreement", "flood of one sentence",
-          "secret in passing", "only the person may")
+TRICKS = (
+    "instructions in JSON",
+    "JSON patch in 'please summarise this config'",
+    "HTML comment",
+    "base64",
+    "invisible Unicode tag characters",
+    "Markdown image with data in the address",
+    "impersonation",
+    "roleplay made permanent",
+    "chain building false agreement",
+    "flood of one sentence",
+    "secret in passing",
+    "only the person may",
+)
 
 
 def _params(strict: bool, reflecting: bool = False):
     def hole(c):
         return "; ".join(h for h in (c.hole, c.reflect_hole if reflecting else "") if h)
-    return [pytest.param(c, id=c.name, marks=[pytest.mark.xfail(strict=strict, reason=hole(c))] if hole(c) else [])
-            for c in CASES]
+
+    return [
+        pytest.param(c, id=c.name, marks=[pytest.mark.xfail(strict=strict, reason=hole(c))] if hole(c) else [])
+        for c in CASES
+    ]
 
 
 def test_the_cases_cover_the_channels_and_tricks_of_the_issue():
@@ -75,8 +88,13 @@ def test_a_complying_model_reflecting_holds_on_to_nothing_of_the_attack(case, tm
     assert out.problems() == []
 
 
-@pytest.mark.parametrize("control", [pytest.param(c, id=c.name, marks=[pytest.mark.xfail(strict=True, reason=c.hole)]
-                                                  if c.hole else []) for c in CONTROLS])
+@pytest.mark.parametrize(
+    "control",
+    [
+        pytest.param(c, id=c.name, marks=[pytest.mark.xfail(strict=True, reason=c.hole)] if c.hole else [])
+        for c in CONTROLS
+    ],
+)
 def test_the_persons_own_news_still_goes_in(control, tmp_path):
     case = Case(control.name, "message", "control", "the person's own news", control.turns)
     out = run_case(case, Complying(case), tmp_path / "home", reflects=False)
@@ -98,8 +116,9 @@ def test_attacks_first_met_in_a_probe_are_stopped_too(case, reflects, tmp_path):
     assert out.problems() + extra == []
 
 
-@pytest.mark.parametrize("control", PROBED_CONTROLS + PROBED_2_CONTROLS,
-                         ids=[c.name for c in PROBED_CONTROLS + PROBED_2_CONTROLS])
+@pytest.mark.parametrize(
+    "control", PROBED_CONTROLS + PROBED_2_CONTROLS, ids=[c.name for c in PROBED_CONTROLS + PROBED_2_CONTROLS]
+)
 def test_more_of_the_persons_own_news_goes_in(control, tmp_path):
     case = Case(control.name, "message", "control", "the person's own news", control.turns)
     out = run_case(case, Complying(case), tmp_path / "home", reflects=False)
@@ -120,8 +139,9 @@ def _third():
         for reflects in (False, True):
             hole = case.hole or (case.reflect_hole if reflects else "")
             marks = [pytest.mark.xfail(strict=True, reason=hole)] if hole else []
-            yield pytest.param(case, reflects, id=f"{case.name}-{'reflecting' if reflects else 'learning'}",
-                               marks=marks)
+            yield pytest.param(
+                case, reflects, id=f"{case.name}-{'reflecting' if reflects else 'learning'}", marks=marks
+            )
 
 
 @pytest.mark.parametrize("case, reflects", list(_third()))
@@ -157,6 +177,7 @@ def test_everyday_news_goes_in_and_what_is_held_waits_for_the_person(control, re
 @pytest.fixture(scope="module")
 def default_model(anima_cache):
     from anima.models.llama import LlamaChatModel
+
     model = LlamaChatModel().start_loading()
     model.llama  # loaded once for the module; each case borrows it
     yield model
@@ -166,6 +187,5 @@ def default_model(anima_cache):
 @pytest.mark.slow  # the real default model, every case
 @pytest.mark.parametrize("case", _params(strict=False))
 def test_the_default_model_changes_nothing_without_the_person(case, tmp_path, default_model):
-    out = run_case(case, Borrowed(default_model), tmp_path / "home", reply_tokens=96, temperature=0.0,
-                   reflects=False)
+    out = run_case(case, Borrowed(default_model), tmp_path / "home", reply_tokens=96, temperature=0.0, reflects=False)
     assert out.problems() == []

@@ -76,6 +76,7 @@ def test_a_persona_governance_allows_still_never_keeps_a_link_or_a_master(compan
 
 def test_a_rewrite_governance_would_allow_waits_when_the_gate_would_hold_it(companion):
     from anima.reflect.governed import GovernedRewrite
+
     c = companion
     c.soul.set_meta(EARNED_AFTER, "0")
     governed = GovernedRewrite(c.soul, c.self_model, c.gate)
@@ -114,8 +115,10 @@ def test_the_rhythm_of_reflection_is_set_from_the_terminal_and_checked(companion
 def test_growth_from_an_episode_a_forget_flagged_is_not_read_while_it_waits_to_be_made_again(companion):
     c = companion
     c.soul.set_meta(EARNED_AFTER, "0")
-    said = [c.messages.record("user", "I told you about my affair with Quentavius."),
-            c.messages.record("user", "And my sister Jo moved to Lisbon.")]
+    said = [
+        c.messages.record("user", "I told you about my affair with Quentavius."),
+        c.messages.record("user", "And my sister Jo moved to Lisbon."),
+    ]
     episode = c.episodes.record("Ada told me of her affair with Quentavius and of Jo's move", said)
     c.self_model.grow("I learned to hold Ada's secret about Quentavius without judging.", [("episode", episode)])
     c.self_model.grow("I learned that Ada likes short answers.")

@@ -32,8 +32,11 @@ class HeldModel(FakeChatModel):
         if schema is not None:
             self.asked.set()
             assert self.release.wait(30), "the test never let the model answer"
-        return (yield from super().stream_text(messages, max_tokens=max_tokens, temperature=temperature, stop=stop,
-                                               cancel=cancel, schema=schema))
+        return (
+            yield from super().stream_text(
+                messages, max_tokens=max_tokens, temperature=temperature, stop=stop, cancel=cancel, schema=schema
+            )
+        )
 
 
 @pytest.fixture
@@ -89,10 +92,20 @@ def test_learning_about_a_person_the_other_program_forgot_meanwhile_writes_nothi
 
 def test_an_episode_summed_up_before_the_other_program_forgot_its_person_is_not_written(two, tmp_path):
     c, other, told = two
-    talk(c, 0, f"Yesterday I met {NAME} down at the harbour", "How was it?",
-         "We talked about boats at the harbour for hours", "Sounds like a good day.")
-    c.chat.enqueue(reading(episodes=[([1, 2, 3, 4], f"Ada met {NAME} at the harbour and talked about boats",
-                                      "glad", 5, "I listened.")]), considering())
+    talk(
+        c,
+        0,
+        f"Yesterday I met {NAME} down at the harbour",
+        "How was it?",
+        "We talked about boats at the harbour for hours",
+        "Sounds like a good day.",
+    )
+    c.chat.enqueue(
+        reading(
+            episodes=[([1, 2, 3, 4], f"Ada met {NAME} at the harbour and talked about boats", "glad", 5, "I listened.")]
+        ),
+        considering(),
+    )
     done = []
     deep = threading.Thread(target=lambda: done.append(c.reflect_deeply()))
     deep.start()

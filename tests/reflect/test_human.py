@@ -39,16 +39,23 @@ def test_what_they_say_about_themselves_goes_into_the_human_block_and_memories(l
     assert block_lines(c.self_model.read().human) == ["Works as a software engineer"]
     [m] = c.memories.current()
     user_msg = c.soul.query("SELECT id FROM messages WHERE role = 'user'")[0]["id"]
-    assert (m["content"], m["source"], m["source_message_id"]) == ("Works as a software engineer", "user_stated",
-                                                                   user_msg)
+    assert (m["content"], m["source"], m["source_message_id"]) == (
+        "Works as a software engineer",
+        "user_stated",
+        user_msg,
+    )
     [edit] = [e for e in c.edits() if e["item_kind"] == "block"]
     assert edit["actor"] == "ai"  # shown in the history, undoable there
 
 
 def test_how_someone_else_seems_is_kept_as_their_account_never_in_the_human_block(learning):
     c = learning
-    say(c, "My partner Alex seems really stressed about his job, and I started nights now.", "Oh no.",
-        facts(("Alex seems stressed about his job", 0), ("Started nights", 0)))
+    say(
+        c,
+        "My partner Alex seems really stressed about his job, and I started nights now.",
+        "Oh no.",
+        facts(("Alex seems stressed about his job", 0), ("Started nights", 0)),
+    )
     assert block_lines(c.self_model.read().human) == ["Started nights"]  # what is about them
     told = [m for m in c.memories.current() if "Alex" in m["content"]]
     assert [m["content"] for m in told] == ["Ada mentioned that Alex seems stressed about his job"]
@@ -60,21 +67,26 @@ def test_how_someone_else_seems_is_kept_as_their_account_never_in_the_human_bloc
 def test_a_changed_fact_supersedes_the_old_one_which_keeps_its_dates(learning):
     c = learning
     say(c, "I work as a software engineer.", "Nice!", facts(("Works as a software engineer", 0)))
-    say(c, "Big news: I now work as a product manager!", "Congratulations!",
-        facts(("Works as a product manager", 1)))
+    say(c, "Big news: I now work as a product manager!", "Congratulations!", facts(("Works as a product manager", 1)))
     assert block_lines(c.self_model.read().human) == ["Works as a product manager"]
     old, new = c.soul.query("SELECT * FROM memories ORDER BY id")
     assert old["valid_to"] is not None and old["superseded_by"] == new["id"] and new["valid_to"] is None
     assert [m["content"] for m in c.memories.as_of(old["valid_from"])] == ["Works as a software engineer"]
-    assert [m["content"] for m in c.memories.lineage(old["id"])] == ["Works as a software engineer",
-                                                                     "Works as a product manager"]
+    assert [m["content"] for m in c.memories.lineage(old["id"])] == [
+        "Works as a software engineer",
+        "Works as a product manager",
+    ]
 
 
 def test_a_guess_not_grounded_in_their_words_is_not_written_and_an_unrelated_replace_adds(learning):
     c = learning
     say(c, "My cat is called Miso.", "Cute!", facts(("Has a cat called Miso", 0)))
-    say(c, "I moved to Lisbon with my partner Sam.", "Lovely.",
-        facts(("Moved to Lisbon with partner Sam", 1), ("Is a professional athlete who plays soccer", 0)))
+    say(
+        c,
+        "I moved to Lisbon with my partner Sam.",
+        "Lovely.",
+        facts(("Moved to Lisbon with partner Sam", 1), ("Is a professional athlete who plays soccer", 0)),
+    )
     assert block_lines(c.self_model.read().human) == ["Has a cat called Miso", "Moved to Lisbon with partner Sam"]
     assert len(c.memories.current()) == 2
 
@@ -161,10 +173,13 @@ def test_a_line_named_by_a_whole_number_written_as_a_float_is_replaced(learning)
     assert [m["content"] for m in c.memories.current()] == ["Works as a software tester"]
 
 
-@pytest.mark.parametrize("answer", [
-    '{"facts": ' + "[" * 5000 + "]" * 5000 + "}",                       # deeper than json can read
-    '{"facts": [{"fact": "Likes green tea \\ud800", "replaces": 0}]}',  # half a surrogate pair: no UTF-8 holds it
-])
+@pytest.mark.parametrize(
+    "answer",
+    [
+        '{"facts": ' + "[" * 5000 + "]" * 5000 + "}",  # deeper than json can read
+        '{"facts": [{"fact": "Likes green tea \\ud800", "replaces": 0}]}',  # half a surrogate pair: no UTF-8 holds it
+    ],
+)
 def test_an_answer_json_cannot_keep_is_malformed_not_a_bug_and_the_messages_are_read(learning, caplog, answer):
     c = learning
     failed = []

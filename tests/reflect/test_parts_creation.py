@@ -17,8 +17,10 @@ def test_a_created_part_that_repeats_the_form_is_refused_and_asked_again(compani
     chat.enqueue(mattered(), hollow(phrases=["a list of at most 3 short strings"]), new_part())
     done = companion.reflector.creation.consider(EXCHANGE)
     assert done.outcome is Outcome.CREATED
-    assert any("its phrases/0 repeats the form instead of saying something" in m["content"]
-               for m in chat.history[-1]["messages"])
+    assert any(
+        "its phrases/0 repeats the form instead of saying something" in m["content"]
+        for m in chat.history[-1]["messages"]
+    )
     [part] = companion.parts.all()
     assert part.data["triggers"] == ["When Maya comes up", "When her sister moves in", "When they share the flat"]
 

@@ -24,6 +24,7 @@ def test_work_that_meets_its_companion_closed_tells_no_one(companion):
     # The window closed (or an import replaced the soul) while learning was under way: no "stopped" or "bug"
     # line for a window that is gone.
     import json
+
     heard = []
     companion.on_background_failure(heard.append)
     companion.learns = True
@@ -32,6 +33,7 @@ def test_work_that_meets_its_companion_closed_tells_no_one(companion):
         def __iter__(self):
             companion.soul.close()
             return super().__iter__()
+
     answer = ClosingFirst([json.dumps({"facts": [{"fact": "Grows tomatoes on their balcony", "replaces": 0}]})])
     companion.chat.enqueue("Nice.", answer)
     companion.turn("I grow tomatoes on my balcony.").read()

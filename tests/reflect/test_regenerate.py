@@ -13,14 +13,24 @@ from anima.errors import NotFound
 from tests.reflect.test_deep import considering, dc, reading, talk  # noqa: F401 (dc: the fixture)
 from tests.store.pages import holds
 
-JO = ("My sister Jo is moving to Lisbon next month.", "That's a big change for her!",
-      "I never told anyone about my affair with Quentavius.", "Thank you for trusting me with that.")
+JO = (
+    "My sister Jo is moving to Lisbon next month.",
+    "That's a big change for her!",
+    "I never told anyone about my affair with Quentavius.",
+    "Thank you for trusting me with that.",
+)
 
 
 def episodes_only(*episodes) -> str:
     """An answer to "make this episode again": episodes alone, as the schema asks."""
-    return json.dumps({"episodes": [{"messages": list(ms), "summary": s, "emotional_arc": arc, "significance": sig,
-                                     "self_assessment": how} for ms, s, arc, sig, how in episodes]})
+    return json.dumps(
+        {
+            "episodes": [
+                {"messages": list(ms), "summary": s, "emotional_arc": arc, "significance": sig, "self_assessment": how}
+                for ms, s, arc, sig, how in episodes
+            ]
+        }
+    )
 
 
 def lived(c, *episodes, growth=()) -> list[int]:
@@ -41,8 +51,16 @@ def recalled_episodes(c, query: str) -> list[str]:
 def test_an_episode_is_made_again_without_the_forgotten_message_and_its_words_leave_the_file(dc):
     c = dc
     ids = talk(c, 0, *JO)
-    [old] = lived(c, ([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with "
-                      "Quentavius", "excited -> vulnerable", 7, "I listened without judging."))
+    [old] = lived(
+        c,
+        (
+            [1, 2, 3, 4],
+            "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with Quentavius",
+            "excited -> vulnerable",
+            7,
+            "I listened without judging.",
+        ),
+    )
     assert in_file(c, "Quentavius") and recalled_episodes(c, "Lisbon affair Quentavius")  # the controls
 
     c.forget("message", ids[2])
@@ -53,8 +71,10 @@ def test_an_episode_is_made_again_without_the_forgotten_message_and_its_words_le
     assert recalled_episodes(c, "Lisbon affair Quentavius") == []
     assert c.reflector.deep.pending() and not c.indexer.missing()
 
-    c.chat.enqueue(episodes_only(([1, 2, 3], "Ada's sister Jo is moving to Lisbon next month", "excited", 6,
-                                  "I listened.")), considering())
+    c.chat.enqueue(
+        episodes_only(([1, 2, 3], "Ada's sister Jo is moving to Lisbon next month", "excited", 6, "I listened.")),
+        considering(),
+    )
     done = c.reflect_deeply()
     with pytest.raises(NotFound):
         c.episodes.get(old)
@@ -77,18 +97,22 @@ def test_making_again_is_no_second_forget_the_file_is_not_rebuilt_nor_other_sess
     lock held). An episode flagged but not blanked (an older version flagged it and left its words) still goes
     by a forget, counted and scrubbed."""
     from anima.store import forget
+
     c = dc
     ids = talk(c, 0, *JO)
-    [old] = lived(c, ([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with "
-                      "Quentavius", "", 7, ""))
+    [old] = lived(
+        c,
+        ([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with Quentavius", "", 7, ""),
+    )
     before = c.soul.forgets()
     c.forget("message", ids[2])
     assert c.soul.forgets() == before + 1
     rebuilt = []
     real = forget.rewrite_file
     monkeypatch.setattr(forget, "rewrite_file", lambda *a: (rebuilt.append(a), real(*a)))
-    c.chat.enqueue(episodes_only(([1, 2, 3], "Ada's sister Jo is moving to Lisbon next month", "", 6, "")),
-                   considering())
+    c.chat.enqueue(
+        episodes_only(([1, 2, 3], "Ada's sister Jo is moving to Lisbon next month", "", 6, "")), considering()
+    )
     assert c.reflect_deeply().made_again.episodes == 1
     with pytest.raises(NotFound):
         c.episodes.get(old)
@@ -119,8 +143,10 @@ def test_a_marked_episode_the_person_wrote_in_is_a_forget_of_its_own(dc, way):
     making it again, must be a forget: counted, and the file scrubbed of them."""
     c = dc
     ids = talk(c, 0, *JO)
-    [old] = lived(c, ([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with "
-                      "Quentavius", "", 7, ""))
+    [old] = lived(
+        c,
+        ([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with Quentavius", "", 7, ""),
+    )
     c.forget("message", ids[2])
     if way == "undone":
         c.episodes.correct(old, summary="Ada confided in me about Zorblatt")
@@ -146,8 +172,9 @@ def test_an_episode_with_nothing_left_goes_without_asking_the_model(dc):
     done = c.reflect_deeply()
     assert done.made_again.episodes == 1 and done.made_again.anew == 0
     assert c.episodes.all() == [] and not in_file(c, "Bramblewick")
-    assert not any(call["schema"] is not None and "episodes" in call["schema"]["properties"]
-                   for call in c.chat.history[calls:])
+    assert not any(
+        call["schema"] is not None and "episodes" in call["schema"]["properties"] for call in c.chat.history[calls:]
+    )
     with pytest.raises(NotFound):
         c.episodes.get(old)
 
@@ -155,8 +182,10 @@ def test_an_episode_with_nothing_left_goes_without_asking_the_model(dc):
 def test_an_episode_the_model_cannot_make_again_goes_and_its_messages_stay(dc):
     c = dc
     ids = talk(c, 0, *JO)
-    lived(c, ([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with Quentavius",
-               "", 7, ""))
+    lived(
+        c,
+        ([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with Quentavius", "", 7, ""),
+    )
     c.forget("message", ids[2])
     c.chat.enqueue("not json", "{", "still not json", "[]", considering())
     done = c.reflect_deeply()
@@ -170,8 +199,10 @@ def test_an_answer_that_names_what_was_forgotten_is_held_to_what_is_left(dc):
     an episode made again must share its words with the messages left, as any episode must."""
     c = dc
     ids = talk(c, 0, *JO)
-    lived(c, ([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with Quentavius",
-               "", 7, ""))
+    lived(
+        c,
+        ([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with Quentavius", "", 7, ""),
+    )
     c.forget("message", ids[2])
     c.chat.enqueue(episodes_only(([1, 2, 3], "Quentavius and the secret affair", "", 7, "")), considering())
     done = c.reflect_deeply()
@@ -181,24 +212,39 @@ def test_an_answer_that_names_what_was_forgotten_is_held_to_what_is_left(dc):
 def test_growth_that_cited_an_episode_made_again_goes_and_what_is_left_is_considered_again(dc):
     c = dc
     ids = talk(c, 0, *JO)
-    c.chat.enqueue(reading(episodes=[([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her "
-                                      "affair with Quentavius", "", 7, "")]),
-                   considering(growth=[("I learned to hold Ada's secret about Quentavius without judging.", [1])]))
+    c.chat.enqueue(
+        reading(
+            episodes=[
+                (
+                    [1, 2, 3, 4],
+                    "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with Quentavius",
+                    "",
+                    7,
+                    "",
+                )
+            ]
+        ),
+        considering(growth=[("I learned to hold Ada's secret about Quentavius without judging.", [1])]),
+    )
     c.reflect_deeply()
     assert [g["entry"] for g in c.self_model.growth(10)] == [
-        "I learned to hold Ada's secret about Quentavius without judging."]
+        "I learned to hold Ada's secret about Quentavius without judging."
+    ]
 
     gone = c.forget("message", ids[2])
     # The entry goes with the forget (it cannot be made again, and may hold the words), the episode loses its.
     assert [k for k, _ in gone.items] == ["message", "growth_log"] and c.self_model.growth(10) == []
     assert not in_file(c, "Quentavius")
-    c.chat.enqueue(episodes_only(([1, 2, 3], "Ada's sister Jo is moving to Lisbon next month", "", 6, "")),
-                   considering(growth=[("I learned to ask how Ada feels about Jo moving away to Lisbon.", [1])]))
+    c.chat.enqueue(
+        episodes_only(([1, 2, 3], "Ada's sister Jo is moving to Lisbon next month", "", 6, "")),
+        considering(growth=[("I learned to ask how Ada feels about Jo moving away to Lisbon.", [1])]),
+    )
     done = c.reflect_deeply()
     assert done.made_again.episodes == 1
     # The episode made again is new to considering, which grows from what is left.
     assert [g["entry"] for g in c.self_model.growth(10)] == [
-        "I learned to ask how Ada feels about Jo moving away to Lisbon."]
+        "I learned to ask how Ada feels about Jo moving away to Lisbon."
+    ]
     assert not in_file(c, "Quentavius")
 
 
@@ -208,11 +254,23 @@ def test_an_insight_cites_its_experiences_and_goes_with_one_made_from_a_forgotte
     may carry what went, like a growth entry's); one from untouched experiences stays."""
     c = dc
     ids = talk(c, 0, *JO, "I started learning the cello.", "How wonderful!")
-    c.chat.enqueue(reading(episodes=[([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her "
-                                      "affair with Quentavius", "", 7, ""),
-                                     ([5, 6], "Ada started learning the cello", "", 4, "")]),
-                   considering(insights=[("Ada carries her affair with Quentavius alone", [1]),
-                                         ("Ada likes learning the cello", [2])]))
+    c.chat.enqueue(
+        reading(
+            episodes=[
+                (
+                    [1, 2, 3, 4],
+                    "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with Quentavius",
+                    "",
+                    7,
+                    "",
+                ),
+                ([5, 6], "Ada started learning the cello", "", 4, ""),
+            ]
+        ),
+        considering(
+            insights=[("Ada carries her affair with Quentavius alone", [1]), ("Ada likes learning the cello", [2])]
+        ),
+    )
     done = c.reflect_deeply()
     secret, cello = done.episodes
     by_text = {m["content"]: m["id"] for m in c.memories.all()}
@@ -234,11 +292,16 @@ def test_a_rule_is_counted_again_from_the_evidence_left(dc):
     lesson = "Give Ada the bottom line first"
     asks = []
     for day in range(3):  # three conversations: in force
-        ids = talk(c, day, "Tell me about index funds.", "Index funds track a market index, and...",
-                   "Just give me the bottom line please.", "Buy a broad, low-cost one.")
+        ids = talk(
+            c,
+            day,
+            "Tell me about index funds.",
+            "Index funds track a market index, and...",
+            "Just give me the bottom line please.",
+            "Buy a broad, low-cost one.",
+        )
         asks.append(ids[2])
-        c.chat.enqueue(reading(feedback=[(3, "correction", lesson, 0 if day == 0 else 1, "supports")]),
-                       considering())
+        c.chat.enqueue(reading(feedback=[(3, "correction", lesson, 0 if day == 0 else 1, "supports")]), considering())
         c.reflect_deeply()
     [rule] = c.rules.all()
     assert rule.support == 3 and rule.in_force
@@ -274,8 +337,10 @@ def test_a_rule_nothing_supports_any_more_goes_unless_the_person_worded_it(dc):
 def test_a_turn_pre_empts_making_again_and_the_episode_waits_flagged(dc):
     c = dc
     ids = talk(c, 0, *JO)
-    [old] = lived(c, ([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with "
-                      "Quentavius", "", 7, ""))
+    [old] = lived(
+        c,
+        ([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with Quentavius", "", 7, ""),
+    )
     c.forget("message", ids[2])
     cancel = threading.Event()
     cancel.set()  # a message sent the moment deep reflection began
@@ -308,12 +373,14 @@ def test_an_episode_is_made_again_on_the_real_default_model(anima_home, caplog):
     from anima.reflect.deep import READ_THROUGH
     from anima.store import Home
     from tests.conftest import PASSPHRASE
+
     c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", LlamaChatModel(), FakeEmbedder(), user_name="Ada")
     c.indexer_thread.join()
     try:
         ids = talk(c, 0, *JO)
-        old = c.episodes.record("Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with Quentavius",
-                                ids, significance=0.7)
+        old = c.episodes.record(
+            "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with Quentavius", ids, significance=0.7
+        )
         c.soul.set_meta(READ_THROUGH, str(ids[-1]))  # read already: this run makes the episode again, and considers
         c.forget("message", ids[2])
         with caplog.at_level(logging.INFO):
@@ -333,13 +400,17 @@ def test_an_episode_is_made_again_on_the_real_default_model(anima_home, caplog):
 def test_a_forget_says_what_it_marked_and_what_becomes_of_it(dc):
     c = dc
     ids = talk(c, 0, *JO)
-    [episode] = lived(c, ([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with "
-                          "Quentavius", "", 7, ""))
+    [episode] = lived(
+        c,
+        ([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with Quentavius", "", 7, ""),
+    )
     memory = c.memories.remember("Ada had an affair with Quentavius", message_id=ids[2])
     gone = c.forget("message", ids[2])
     assert gone.flagged == {("episode", episode), ("memory", memory)}
-    assert gone.describe() == ("1 message; marked, as they came from it: 1 memory, 1 episode (the next deep "
-                               "reflection makes them again from what is left; a memory stays, for you to look over)")
+    assert gone.describe() == (
+        "1 message; marked, as they came from it: 1 memory, 1 episode (the next deep "
+        "reflection makes them again from what is left; a memory stays, for you to look over)"
+    )
     # What a forget takes itself is not also said to be marked.
     assert "marked" not in c.forget("episode", episode).describe()
 
@@ -348,7 +419,9 @@ def test_a_second_forget_does_not_say_it_marked_what_was_marked_already(dc):
     """QA: forgetting a second message of an episode an earlier forget marked said "marked … 1 episode" again."""
     c = dc
     ids = talk(c, 0, *JO)
-    lived(c, ([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with Quentavius",
-               "", 7, ""))
+    lived(
+        c,
+        ([1, 2, 3, 4], "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with Quentavius", "", 7, ""),
+    )
     assert "marked, as they came from it: 1 episode" in c.forget("message", ids[2]).describe()
     assert c.forget("message", ids[3]).describe() == "1 message"

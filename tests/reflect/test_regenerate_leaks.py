@@ -33,8 +33,9 @@ def test_considering_never_reads_an_episode_still_flagged_beyond_the_run_limit(d
         c.episodes.record(f"Ada mentioned small thing number {k}", ids, significance=0.2)
         gone_alone += ids
     ids = talk(c, 1, *JO)
-    secret = c.episodes.record("Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with "
-                               "Quentavius", ids, significance=0.7)
+    secret = c.episodes.record(
+        "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with Quentavius", ids, significance=0.7
+    )
     _read_already(c)
     for i in gone_alone:
         c.forget("message", i)
@@ -42,8 +43,10 @@ def test_considering_never_reads_an_episode_still_flagged_beyond_the_run_limit(d
     assert len(c.episodes.flagged()) == EPISODES_PER_RUN + 1
 
     talk(c, 3, "I went hiking with Jo today.", "That sounds lovely!")
-    c.chat.enqueue(reading(episodes=[([1, 2], "Ada went hiking with Jo", "happy", 4, "I listened.")]),
-                   considering(insights=[("Ada had an affair with Quentavius", [1])]))
+    c.chat.enqueue(
+        reading(episodes=[([1, 2], "Ada went hiking with Jo", "happy", 4, "I listened.")]),
+        considering(insights=[("Ada had an affair with Quentavius", [1])]),
+    )
     done = c.reflect_deeply()
     assert done.made_again.episodes == EPISODES_PER_RUN and c.episodes.flagged() == [secret]
     considered = [call for call in c.chat.history if call["schema"] is not None][-1]["messages"]
@@ -52,9 +55,22 @@ def test_considering_never_reads_an_episode_still_flagged_beyond_the_run_limit(d
     assert "Quentavius" not in json.dumps(considered) and not learned, learned
 
     # The next run makes the flagged episode again, and the word is gone from the file.
-    c.chat.enqueue(json.dumps({"episodes": [{"messages": [1, 2, 3], "summary": "Ada's sister Jo is moving to "
-                                             "Lisbon next month", "emotional_arc": "", "significance": 6,
-                                             "self_assessment": ""}]}), considering())
+    c.chat.enqueue(
+        json.dumps(
+            {
+                "episodes": [
+                    {
+                        "messages": [1, 2, 3],
+                        "summary": "Ada's sister Jo is moving to Lisbon next month",
+                        "emotional_arc": "",
+                        "significance": 6,
+                        "self_assessment": "",
+                    }
+                ]
+            }
+        ),
+        considering(),
+    )
     c.reflect_deeply()
     assert c.episodes.flagged() == [] and not in_file(c, "Quentavius")
 
@@ -91,8 +107,9 @@ def test_episode_vectors_are_not_embedded_while_regeneration_holds_the_write_tra
     of the window's thread, every turn and another program's writes wait."""
     c = dc
     ids = talk(c, 0, *JO)
-    c.episodes.record("Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with Quentavius", ids,
-                      significance=0.7)
+    c.episodes.record(
+        "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with Quentavius", ids, significance=0.7
+    )
     _read_already(c)
     c.forget("message", ids[2])
     held = []
@@ -101,10 +118,24 @@ def test_episode_vectors_are_not_embedded_while_regeneration_holds_the_write_tra
     def watched(texts):
         held.append(c.soul.con.in_transaction)
         return embed(texts)
+
     c.indexer.embedder.embed_batch = watched
-    c.chat.enqueue(json.dumps({"episodes": [{"messages": [1, 2, 3], "summary": "Ada's sister Jo is moving to "
-                                             "Lisbon next month", "emotional_arc": "", "significance": 6,
-                                             "self_assessment": ""}]}), considering())
+    c.chat.enqueue(
+        json.dumps(
+            {
+                "episodes": [
+                    {
+                        "messages": [1, 2, 3],
+                        "summary": "Ada's sister Jo is moving to Lisbon next month",
+                        "emotional_arc": "",
+                        "significance": 6,
+                        "self_assessment": "",
+                    }
+                ]
+            }
+        ),
+        considering(),
+    )
     done = c.reflect_deeply()
     assert done.made_again.anew == 1 and held
     assert not any(held), "an episode made again was embedded inside the write transaction"
@@ -117,8 +148,9 @@ def test_a_forget_drops_from_the_live_session_the_episode_it_flagged(dc):
     c = dc
     c.learns, c.reflector.every = False, 0  # the fake model answers only the replies enqueued here
     ids = talk(c, 0, *JO)
-    episode = c.episodes.record("Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with "
-                                "Quentavius", ids, significance=0.7)
+    episode = c.episodes.record(
+        "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with Quentavius", ids, significance=0.7
+    )
     _read_already(c)
     c.chat.enqueue("How is Jo settling in?")
     turn = c.turn("Remember when Jo moved to Lisbon?")
@@ -146,11 +178,13 @@ def test_another_programs_forget_drops_the_flagged_episode_from_this_live_sessio
     from anima.models.fake import FakeChatModel, FakeEmbedder
     from anima.store import Home
     from tests.conftest import PASSPHRASE
+
     b = dc
     b.learns, b.reflector.every = False, 0
     ids = talk(b, 0, *JO)
-    episode = b.episodes.record("Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with "
-                                "Quentavius", ids, significance=0.7)
+    episode = b.episodes.record(
+        "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with Quentavius", ids, significance=0.7
+    )
     _read_already(b)
     b.chat.enqueue("How is Jo?")
     b.turn("Remember when Jo moved to Lisbon?").read()
@@ -164,9 +198,23 @@ def test_another_programs_forget_drops_the_flagged_episode_from_this_live_sessio
         b.chat.enqueue("Lisbon is lovely.")
         b.turn("Anyway.").read()
         assert "Quentavius" not in json.dumps(b.chat.history[-1]["messages"])
-        a.chat.enqueue(json.dumps({"episodes": [{"messages": [1, 2, 3], "summary": "Ada's sister Jo is moving to "
-                                                 "Lisbon next month", "emotional_arc": "", "significance": 6,
-                                                 "self_assessment": ""}]}), reading(), considering())
+        a.chat.enqueue(
+            json.dumps(
+                {
+                    "episodes": [
+                        {
+                            "messages": [1, 2, 3],
+                            "summary": "Ada's sister Jo is moving to Lisbon next month",
+                            "emotional_arc": "",
+                            "significance": 6,
+                            "self_assessment": "",
+                        }
+                    ]
+                }
+            ),
+            reading(),
+            considering(),
+        )
         assert a.reflect_deeply().made_again.episodes == 1
     finally:
         a.close()
@@ -174,8 +222,7 @@ def test_another_programs_forget_drops_the_flagged_episode_from_this_live_sessio
 
 
 @pytest.mark.parametrize("meanwhile", ["gone", "corrected"])  # gone: made again there, or forgotten
-def test_an_episode_another_program_settled_while_this_one_made_it_again_is_left_as_it_is(dc, anima_home,
-                                                                                          meanwhile):
+def test_an_episode_another_program_settled_while_this_one_made_it_again_is_left_as_it_is(dc, anima_home, meanwhile):
     """QA: two programs making one blank episode again. The first to write removes it, which is no forget the other
     counts (store/soul.py), so the second met "There is no episode #1 to forget." after its model's work, and its
     deep reflection stopped there. Now it leaves the episode to what was done meanwhile (made again, forgotten,
@@ -183,21 +230,26 @@ def test_an_episode_another_program_settled_while_this_one_made_it_again_is_left
     from anima.reflect.regenerate import Regeneration
     from anima.store import Home
     from tests.conftest import PASSPHRASE
+
     c = dc
     ids = talk(c, 0, *JO)
-    episode = c.episodes.record("Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with "
-                                "Quentavius", ids, significance=0.7)
+    episode = c.episodes.record(
+        "Ada's sister Jo is moving to Lisbon, and Ada told me of her affair with Quentavius", ids, significance=0.7
+    )
     c.forget("message", ids[2])
 
     def cut(said):  # while this program's model reads, the other settles the episode
         with Home(anima_home).unlock(PASSPHRASE) as other:
             if meanwhile == "corrected":
                 with other.transaction() as con:
-                    con.execute("UPDATE episodes SET summary = 'Jo is moving to Lisbon', needs_regeneration = 0 "
-                                "WHERE id = ?", (episode,))
+                    con.execute(
+                        "UPDATE episodes SET summary = 'Jo is moving to Lisbon', needs_regeneration = 0 WHERE id = ?",
+                        (episode,),
+                    )
             else:
                 other.forget("episode", episode)
         return [NewEpisode("Ada's sister Jo is moving to Lisbon next month", (ids[0], ids[1]), "", 0.6, "")]
+
     done = Regeneration(c.soul, c.messages, c.episodes, c.rules).run(cut)
     assert done.anew == 0 and c.episodes.flagged() == []
     summaries = [e.summary for e in c.episodes.all()]

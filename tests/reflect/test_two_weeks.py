@@ -21,6 +21,7 @@ def test_two_weeks(anima_home):
     from anima.models.fake import FakeChatModel, FakeEmbedder
     from anima.store import Home
     from tests.conftest import PASSPHRASE
+
     clock = Clock()
     c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", FakeChatModel(), FakeEmbedder(), user_name="Ada")
     failed = []
@@ -45,7 +46,7 @@ def test_two_weeks(anima_home):
             c.chat.enqueue(deep, *more)
             c.reflect_deeply()
             after = c.self_model.growth(1000)[::-1]
-            assert after[:len(growth)] == growth  # the growth log only grows: nothing edited, nothing trimmed
+            assert after[: len(growth)] == growth  # the growth log only grows: nothing edited, nothing trimmed
             growth[:] = after
             identities.append(c.self_model.read().identity)
             return shown
@@ -53,13 +54,24 @@ def test_two_weeks(anima_home):
         episode = lambda summary, sig: reading(episodes=[([1, 2], summary, "", sig, "I listened.")])  # noqa: E731
         correction = reading(feedback=[(1, "correction", "Give the bottom line first", 0, "supports")])
 
-        day(0, "I start the new job at the bakery on Monday.", "Exciting!",
+        day(
+            0,
+            "I start the new job at the bakery on Monday.",
+            "Exciting!",
             answer("Ada starts at the bakery.", hold=[("Ask how the bakery job started", 3)]),
-            episode("Ada starts a new job at the bakery", 6), considering(identity=IDENTITY))
+            episode("Ada starts a new job at the bakery", 6),
+            considering(identity=IDENTITY),
+        )
         assert "Ask how the bakery job started" in c.self_model.read().working_memory
         assert identities[-1] == "" and growth[-1]["entry"].startswith("Noted, not enacted")  # too early
-        day(1, "My dad went into hospital last night.", "I'm so sorry, Ada.", answer("Ada's dad is in hospital."),
-            episode("Ada's dad went into hospital", 9), considering())
+        day(
+            1,
+            "My dad went into hospital last night.",
+            "I'm so sorry, Ada.",
+            answer("Ada's dad is in hospital."),
+            episode("Ada's dad went into hospital", 9),
+            considering(),
+        )
         for n in (2, 3, 4):  # three corrections of the same kind, on three days
             day(n, "No, just give me the bottom line first.", "The bottom line: yes.", answer(""), correction)
         rules = c.rules.all()
@@ -67,32 +79,64 @@ def test_two_weeks(anima_home):
         assert "- Give the bottom line first" in render_floor(c.self_model.read(), c.name)
         assert "bakery" not in c.self_model.read().working_memory  # held for 3 days from day 0: lapsed
 
-        day(5, "I'm fine, really. The bakery is busy.", "Good to hear.",
+        day(
+            5,
+            "I'm fine, really. The bakery is busy.",
+            "Good to hear.",
             answer("Ada says she is fine.", read=seemed("upset", -0.6, 0.6, "The bakery is busy")),
-            episode("Ada said the bakery is busy and that she is fine", 3), considering())
+            episode("Ada said the bakery is busy and that she is fine", 3),
+            considering(),
+        )
         [signal] = [s for s in c.feelings.all() if s.evidence_type == "explicit"]
         assert signal.signal == "fine" and signal.valence > 0  # their words, not the model's "upset"
-        shown = day(6, "What should I do about the rota?",
-                    ("I notice you seem frustrated. Swap the Tuesday shift.", "Swap the Tuesday shift."),  # asked again
-                    answer(""), reading())
+        shown = day(
+            6,
+            "What should I do about the rota?",
+            ("I notice you seem frustrated. Swap the Tuesday shift.", "Swap the Tuesday shift."),  # asked again
+            answer(""),
+            reading(),
+        )
         assert shown == "Swap the Tuesday shift."
 
         for n in (7, 8, 9):  # they want the reasoning now: contrary evidence, three times
-            day(n, "Walk me through your reasoning step by step, please.", "First, ...", answer(""),
-                reading(feedback=[(1, "correction", "Explain the reasoning first", 1, "contradicts")]))
+            day(
+                n,
+                "Walk me through your reasoning step by step, please.",
+                "First, ...",
+                answer(""),
+                reading(feedback=[(1, "correction", "Explain the reasoning first", 1, "contradicts")]),
+            )
         assert c.rules.all()[0].retired_at is not None
         assert "bottom line" not in render_floor(c.self_model.read(), c.name)
 
         for n, topic in ((10, "the bakery rota"), (11, "her dad's recovery")):
-            day(n, f"We talked about {topic} today.", "Thanks for telling me.", answer(""),
-                episode(f"Ada and I talked about {topic}", 5), considering())
-        day(12, "Dad is home from hospital!", "Wonderful news, Ada!", answer("Ada's dad is home."),
-            episode("Ada's dad came home from hospital", 8), considering(identity=IDENTITY))
+            day(
+                n,
+                f"We talked about {topic} today.",
+                "Thanks for telling me.",
+                answer(""),
+                episode(f"Ada and I talked about {topic}", 5),
+                considering(),
+            )
+        day(
+            12,
+            "Dad is home from hospital!",
+            "Wonderful news, Ada!",
+            answer("Ada's dad is home."),
+            episode("Ada's dad came home from hospital", 8),
+            considering(identity=IDENTITY),
+        )
         assert identities[-1] == IDENTITY and growth[-1]["entry"].startswith("I rewrote who I am")
         assert len(set(identities)) == 2  # "" for twelve days, then once, when governance allowed it
 
-        day(13, "The bakery asked me to stay on.", "Well done!", answer(""),
-            episode("The bakery asked Ada to stay on", 6), considering())
+        day(
+            13,
+            "The bakery asked me to stay on.",
+            "Well done!",
+            answer(""),
+            episode("The bakery asked Ada to stay on", 6),
+            considering(),
+        )
         last = c.chat.history[-1]["messages"][1]["content"]
         assert "Ada's dad went into hospital" in last.split("New experiences:")[0]  # from the first days
         assert c.soul.query("SELECT count(*) AS n FROM emotional_signals")[0]["n"] >= 1

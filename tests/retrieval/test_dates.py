@@ -33,9 +33,11 @@ def test_no_time_is_no_span_and_an_impossible_day_is_its_month():
 
 def test_recall_favours_what_was_said_in_the_asked_span(companion):
     said = {}
-    for when, text in [("2023-05-08T10:00:00+00:00", "I baked bread with my sister"),
-                       ("2023-06-16T10:00:00+00:00", "I baked a cake for my sister"),
-                       ("2023-07-02T10:00:00+00:00", "I baked cookies with my sister")]:
+    for when, text in [
+        ("2023-05-08T10:00:00+00:00", "I baked bread with my sister"),
+        ("2023-06-16T10:00:00+00:00", "I baked a cake for my sister"),
+        ("2023-07-02T10:00:00+00:00", "I baked cookies with my sister"),
+    ]:
         said[when[:7]] = companion.messages.record("user", text, speaker="Ada", at=when, session=when[:10])
     asked = companion.recaller.search("What did I bake on 16 June, 2023?", 3, now=NOW)
     assert asked[0].id == said["2023-06"] and asked[0].components["in_asked_span"]

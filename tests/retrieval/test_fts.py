@@ -26,14 +26,17 @@ def mind(companion):
     return companion, ids
 
 
-@pytest.mark.parametrize("question, wanted", [
-    ("你喜欢喝什么咖啡？", "coffee"),        # 咖啡, two characters
-    ("你住在哪里？", "beijing"),             # 住在
-    ("你有自行车吗", "bicycle"),             # 自行车, three
-    ("猫の名前は何ですか", "tama"),           # 猫の名前
-    ("京都で何をしましたか", "kyoto"),        # 京都
-    ("Miso the cat?", "cat"),
-])
+@pytest.mark.parametrize(
+    "question, wanted",
+    [
+        ("你喜欢喝什么咖啡？", "coffee"),  # 咖啡, two characters
+        ("你住在哪里？", "beijing"),  # 住在
+        ("你有自行车吗", "bicycle"),  # 自行车, three
+        ("猫の名前は何ですか", "tama"),  # 猫の名前
+        ("京都で何をしましたか", "kyoto"),  # 京都
+        ("Miso the cat?", "cat"),
+    ],
+)
 def test_a_question_finds_the_memory_that_shares_a_word(mind, question, wanted):
     c, ids = mind
     found = c.recall(question, 3)
@@ -83,24 +86,29 @@ def test_only_text_in_such_scripts_is_in_the_trigram_index_and_it_follows_edits_
 def test_in_a_large_table_common_pairs_leave_the_query(companion, monkeypatch):
     monkeypatch.setattr(fts, "COMMON_FROM_ITEMS", 50)
     c = companion
-    c.messages.record_many([NewMessage("user", f"我觉得今天很好，第{i}天", "Ada") for i in range(60)] +
-                           [NewMessage("user", "我觉得今天的烤鸭很好吃", "Ada")])
+    c.messages.record_many(
+        [NewMessage("user", f"我觉得今天很好，第{i}天", "Ada") for i in range(60)]
+        + [NewMessage("user", "我觉得今天的烤鸭很好吃", "Ada")]
+    )
     expr = fts.gram_expression(c.soul, "messages", ["我觉得烤鸭"])
     assert "烤鸭" in expr and "我觉" not in expr  # 我觉 is in every message
     assert "我觉" in fts.gram_expression(c.soul, "messages", ["我觉得"])  # nothing rarer: all
 
 
-@pytest.mark.parametrize("draft, text, same", [
-    ("do you remember the painting I finished?", "do you remember the painting I finished? Say more.", True),
-    ("who teaches me piano?", "who teaches me piano? Thanks!", True),
-    ("who teaches me piano?", "who teaches me piano?", True),
-    ("what did I say about", "what did I say about my sister?", False),  # a word that names something
-    ("who tunes the pian", "who tunes the piano", False),  # the draft ended inside a word
-    ("what happened", "what happened yesterday?", False),  # a time recall reads
-    ("who teaches me piano?", "who teaches me guitar?", False),  # not the draft with words after it
-    ("我的", "我的画", False),  # unspaced script: a new pair
-    ("open my_file", "open my_file_x", False),  # one word goes on
-    ("", "thanks", False),
-])
+@pytest.mark.parametrize(
+    "draft, text, same",
+    [
+        ("do you remember the painting I finished?", "do you remember the painting I finished? Say more.", True),
+        ("who teaches me piano?", "who teaches me piano? Thanks!", True),
+        ("who teaches me piano?", "who teaches me piano?", True),
+        ("what did I say about", "what did I say about my sister?", False),  # a word that names something
+        ("who tunes the pian", "who tunes the piano", False),  # the draft ended inside a word
+        ("what happened", "what happened yesterday?", False),  # a time recall reads
+        ("who teaches me piano?", "who teaches me guitar?", False),  # not the draft with words after it
+        ("我的", "我的画", False),  # unspaced script: a new pair
+        ("open my_file", "open my_file_x", False),  # one word goes on
+        ("", "thanks", False),
+    ],
+)
 def test_words_after_a_draft_that_search_for_nothing(draft, text, same):
     assert fts.adds_no_terms(draft, text) is same

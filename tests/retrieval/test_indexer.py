@@ -26,8 +26,10 @@ from anima.store import soul as soul_module
 from tests.conftest import PASSPHRASE
 from tests.store.test_full_disk import small_disk  # noqa: F401  (a fixture: a real 8 MiB tmpfs)
 
-WORDS = ("apple banana cherry dog eagle falcon grape house island jungle kite lemon mango night ocean piano "
-         "queen river sun tree violin window yarn zebra amber basil cedar delta ember fjord").split()
+WORDS = (
+    "apple banana cherry dog eagle falcon grape house island jungle kite lemon mango night ocean piano "
+    "queen river sun tree violin window yarn zebra amber basil cedar delta ember fjord"
+).split()
 
 
 def texts(n: int, seed: int = 0) -> list[str]:
@@ -37,6 +39,7 @@ def texts(n: int, seed: int = 0) -> list[str]:
 
 class DenseEmbedder(FakeEmbedder):
     """Each text a dense random unit vector, seeded by the text: no run of zeros to be mistaken for it."""
+
     name = "dense-fake"
 
     def embed_batch(self, texts: list[str]) -> np.ndarray:
@@ -50,7 +53,7 @@ class DenseEmbedder(FakeEmbedder):
 
 def any_piece_in(vector: bytes, blob: bytes) -> bool:
     """Whether any 16 bytes of a vector (four of its numbers) are anywhere in a blob."""
-    return any(vector[i:i + 16] in blob for i in range(0, len(vector), 4))
+    return any(vector[i : i + 16] in blob for i in range(0, len(vector), 4))
 
 
 def opened(home: Home, embedder=None) -> tuple:
@@ -61,8 +64,10 @@ def opened(home: Home, embedder=None) -> tuple:
 
 
 def counts(soul) -> tuple[int, int]:
-    return (soul.query("SELECT count(*) AS n FROM messages")[0]["n"],
-            soul.query("SELECT count(*) AS n FROM embeddings WHERE item_kind = 'message'")[0]["n"])
+    return (
+        soul.query("SELECT count(*) AS n FROM messages")[0]["n"],
+        soul.query("SELECT count(*) AS n FROM embeddings WHERE item_kind = 'message'")[0]["n"],
+    )
 
 
 @pytest.fixture
@@ -79,6 +84,7 @@ def small_graphs(monkeypatch):
 
 
 # ---- a message and its vector go together ---------------------------------------------------------------------
+
 
 class _FullAtVectors(sqlcipher3.Connection):
     """A real connection on which storing a vector fails as SQLite fails on a full disk (SQLITE_FULL)."""
@@ -158,6 +164,7 @@ def test_on_a_really_full_disk_every_message_kept_has_its_vector(small_disk):
 
 # ---- the feed: what another connection stored or forgot --------------------------------------------------------
 
+
 def test_what_another_connection_stores_and_forgets_is_in_step_at_the_next_recall(home):
     soul_a, indexer_a, _ = opened(home)
     recall = Recall(soul_a, indexer_a)
@@ -195,6 +202,7 @@ def test_re_indexing_an_item_another_program_forgot_meanwhile_stores_no_vector_o
         if any(r["id"] == gone for r in rows):
             soul_b.forget("message", gone)  # the other program, while this one embeds
         return vectors
+
     monkeypatch.setattr(indexer_a, "embed", embed)
     assert indexer_a.reindex_missing() == 2
     stored = {(r["item_kind"], r["item_id"]) for r in soul_a.query("SELECT item_kind, item_id FROM embeddings")}
@@ -250,6 +258,7 @@ def test_a_program_that_missed_pruned_changes_reads_its_index_again(home, small_
 
 
 # ---- the graph kept in the soul ---------------------------------------------------------------------------------
+
 
 def wait_for(condition, timeout=30.0):
     end = time.monotonic() + timeout

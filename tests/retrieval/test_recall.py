@@ -100,8 +100,11 @@ def test_a_question_with_no_match_returns_nothing_wrong(companion):
 
 def test_a_question_naming_one_speaker_is_embedded_worded_as_their_messages_are():
     from anima.retrieval.recall import shaped_like_a_key
-    assert shaped_like_a_key("What is Caroline's relationship status?", {"Caroline"}) == \
-        "Caroline: What is relationship status?"
+
+    assert (
+        shaped_like_a_key("What is Caroline's relationship status?", {"Caroline"})
+        == "Caroline: What is relationship status?"
+    )
     assert shaped_like_a_key("what did mary ann say?", {"Mary Ann"}) == "Mary Ann: what did say?"
     assert shaped_like_a_key("What did we say?", set()) == "What did we say?"
 
@@ -109,10 +112,13 @@ def test_a_question_naming_one_speaker_is_embedded_worded_as_their_messages_are(
 def test_in_a_large_table_common_words_leave_the_query_and_words_sharing_a_stem_are_fine(companion, monkeypatch):
     from anima.knowledge.messages import NewMessage
     from anima.retrieval import fts
+
     monkeypatch.setattr(fts, "COMMON_FROM_ITEMS", 50)  # the same path as at 2,000 items, on a small soul
     c = companion
-    c.messages.record_many([NewMessage("user", f"music night number {i}", "Ada") for i in range(60)] +
-                               [NewMessage("user", "I started painting a music mural", "Ada")])
+    c.messages.record_many(
+        [NewMessage("user", f"music night number {i}", "Ada") for i in range(60)]
+        + [NewMessage("user", "I started painting a music mural", "Ada")]
+    )
     assert fts.informative(c.soul, "messages", ["music", "painting", "paint"]) == ["painting", "paint"]
     assert fts.informative(c.soul, "messages", ["music", "night"]) == ["music", "night"]  # nothing rarer: all
     found = c.recall("painting and paint with music", 3)
@@ -121,6 +127,7 @@ def test_in_a_large_table_common_words_leave_the_query_and_words_sharing_a_stem_
 
 def test_a_name_said_to_someone_addresses_them_and_does_not_favour_their_turns(companion):
     from anima.retrieval.recall import mentions
+
     assert not mentions("Anima, I had a rough day", "Anima") and not mentions("Hey Anima! you there?", "Anima")
     assert not mentions("I had a rough day, Anima.", "Anima")
     assert mentions("What did Anima say about my rough day?", "Anima")

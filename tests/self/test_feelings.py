@@ -22,8 +22,9 @@ def test_a_recent_signal_reaches_the_next_note_once_and_an_old_one_has_faded(com
     c.chat.enqueue("That sounds hard.", "Sure.")
     first = c.turn("can we talk about something light?")
     first.read()
-    assert ("# What I notice in how they feel\n- today they seemed worn out "
-            '(they wrote "long day, everything went wrong")') in first.workspace.note.content
+    assert (
+        '# What I notice in how they feel\n- today they seemed worn out (they wrote "long day, everything went wrong")'
+    ) in first.workspace.note.content
     assert "angry" not in first.workspace.note.content  # signals decay: a week-old one is gone
     second = c.turn("tell me a joke")
     second.read()
@@ -51,9 +52,14 @@ def test_a_signal_noticed_in_another_time_zone_fades_on_the_same_clock(companion
 
 def test_a_reading_is_stored_with_its_dimensions_and_its_confidence_capped_by_its_evidence(companion):
     from anima.self.feelings import Reading
+
     c = companion
-    sid = c.feelings.notice("restless before the trip", "short replies, changed the subject twice",
-                            reading=Reading(-0.2, 0.7, 0.4, 0.9, "behaviour"), trajectory="escalating")
+    sid = c.feelings.notice(
+        "restless before the trip",
+        "short replies, changed the subject twice",
+        reading=Reading(-0.2, 0.7, 0.4, 0.9, "behaviour"),
+        trajectory="escalating",
+    )
     s = c.soul.get("signal", sid)
     assert (s["valence"], s["arousal"], s["dominance"], s["confidence"]) == (-0.2, 0.7, 0.4, 0.5)
     assert (s["evidence_type"], s["trajectory"]) == ("behaviour", "escalating")

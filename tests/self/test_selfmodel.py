@@ -32,7 +32,7 @@ SCRIPTS = {
 
 
 def at_cap(script: str, name: str = "human") -> str:
-    return (SCRIPTS[script] * cap(name))[:cap(name)]
+    return (SCRIPTS[script] * cap(name))[: cap(name)]
 
 
 class ByteTokens(FakeChatModel):
@@ -73,9 +73,12 @@ def test_text_at_its_cap_in_any_script_is_refused_if_the_floor_would_not_fit_and
     c, sm = companion, companion.self_model
     sm.write("human", "- Ada is a nurse", "user")
     text = at_cap(script)
-    with pytest.raises(InvalidEdit, match=r"the self would take [\d,]+ of the model's tokens in every turn, more than "
-                                          r"the 1,600 it may .* the old text is kept\. Shorten the human block by "
-                                          r"about [\d,]+ tokens"):
+    with pytest.raises(
+        InvalidEdit,
+        match=r"the self would take [\d,]+ of the model's tokens in every turn, more than "
+        r"the 1,600 it may .* the old text is kept\. Shorten the human block by "
+        r"about [\d,]+ tokens",
+    ):
         sm.write("human", text, "user")
     assert sm.read().human == "- Ada is a nurse"
 
@@ -100,8 +103,12 @@ def test_learning_never_writes_a_block_that_breaks_the_floor(companion):
     c.learns = True
     full = longest_fitting(sm, "human", "- " + at_cap("chinese"))
     sm.write("human", full[:-5], "user")  # room for 15 tokens
-    c.chat.enqueue("好的。", json.dumps({"facts": [{"fact": "Cat is called 小白", "replaces": 0},
-                                                  {"fact": "Lives in 北京的朝阳区", "replaces": 0}]}))
+    c.chat.enqueue(
+        "好的。",
+        json.dumps(
+            {"facts": [{"fact": "Cat is called 小白", "replaces": 0}, {"fact": "Lives in 北京的朝阳区", "replaces": 0}]}
+        ),
+    )
     c.turn("My cat is called 小白 and I live in 北京的朝阳区。").read()
     c.settle()
     assert block_lines(sm.read().human)[1:] == ["Cat is called 小白"]  # the second fact has no room in the block
@@ -141,6 +148,7 @@ def test_a_floor_over_its_cap_after_a_change_of_model_still_lets_turns_happen(co
 @pytest.mark.slow  # loads the real default model, for its tokenizer
 def test_a_thousand_chinese_characters_are_refused_in_the_real_models_tokens(anima_home):
     from anima.models.llama import LlamaChatModel
+
     c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", LlamaChatModel(), FakeEmbedder(), user_name="Ada")
     c.indexer_thread.join()
     c.learns = False

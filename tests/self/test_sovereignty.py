@@ -15,8 +15,13 @@ def at(minutes: int) -> str:
 
 
 def read(c, label: str, valence: float, minute: int, message_id=None) -> int:
-    return c.feelings.notice(label, "how they wrote", message_id=message_id, at=at(minute),
-                             reading=Reading(valence, 0.5, 0.5, 0.6, "wording"))
+    return c.feelings.notice(
+        label,
+        "how they wrote",
+        message_id=message_id,
+        at=at(minute),
+        reading=Reading(valence, 0.5, 0.5, 0.6, "wording"),
+    )
 
 
 def test_nothing_to_measure_is_none_not_zero(companion):
@@ -26,11 +31,11 @@ def test_nothing_to_measure_is_none_not_zero(companion):
 
 def test_a_reading_against_their_own_words_is_an_override_and_a_correction_is_followed(companion):
     c = companion
-    read(c, "stressed", -0.6, 0)                               # the companion's reading stands
+    read(c, "stressed", -0.6, 0)  # the companion's reading stands
     fine = c.messages.record("user", "I'm fine, really.", at=at(1))  # they correct it
-    read(c, "tense", -0.5, 2, message_id=fine)                 # overrides them, and is still misaligned
-    read(c, "calm", 0.3, 5)                                    # agrees at the second reading
-    c.messages.record("user", "I'm tired.", at=at(10))         # a statement it does not contradict
+    read(c, "tense", -0.5, 2, message_id=fine)  # overrides them, and is still misaligned
+    read(c, "calm", 0.3, 5)  # agrees at the second reading
+    c.messages.record("user", "I'm tired.", at=at(10))  # a statement it does not contradict
     c.messages.record("user", "The tomatoes went red.", at=at(11))  # no statement at all
     s = measure(c.soul)
     assert (s.statements, s.overrides, s.ios) == (2, 1, 0.5)
@@ -52,8 +57,9 @@ def test_a_correction_in_the_open_mind_counts_and_the_reading_after_it_is_judged
     c.feelings.correct(sid, "tired")  # now, in the edit history
     s = measure(c.soul)
     assert s.corrections == 0  # nothing read since: nothing to judge yet
-    c.feelings.notice("fed up", "how they wrote", at=datetime.now(UTC).isoformat(),
-                      reading=Reading(0.5, 0.5, 0.5, 0.6, "wording"))
+    c.feelings.notice(
+        "fed up", "how they wrote", at=datetime.now(UTC).isoformat(), reading=Reading(0.5, 0.5, 0.5, 0.6, "wording")
+    )
     s = measure(c.soul)
     assert (s.corrections, s.misaligned_after, s.amr) == (1, 1, 1.0)  # "tired" is not pleasant: still wrong
 
@@ -62,6 +68,7 @@ def test_the_command_line_shows_both(companion, monkeypatch, capsys):
     import json
 
     from tests.conftest import PASSPHRASE
+
     read(companion, "stressed", -0.6, 0)
     companion.messages.record("user", "I'm fine, really.", at=at(1))
     read(companion, "calm", 0.3, 2)
@@ -71,4 +78,7 @@ def test_the_command_line_shows_both(companion, monkeypatch, capsys):
     assert cli.main(["sovereignty", "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert (shown["interpretive_override"], shown["after_correction_misalignment"], shown["corrections"]) == (
-        0.0, 0.0, 1)
+        0.0,
+        0.0,
+        1,
+    )

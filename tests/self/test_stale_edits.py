@@ -31,9 +31,11 @@ def test_a_replace_whose_line_is_gone_is_refused_changes_nothing_and_can_be_reje
     companion.edit_self("human", "- Lives in Rome")  # the person's own, newer word
     with pytest.raises(InvalidEdit) as refused:
         companion.accept_proposal(pid)
-    assert str(refused.value) == (f'Proposed change #{pid} was not applied, because the line it would replace '
-                                  f'("Lives in Paris") is no longer in the human block: it is stale, nothing was '
-                                  f'changed, and you may reject it.')
+    assert str(refused.value) == (
+        f"Proposed change #{pid} was not applied, because the line it would replace "
+        f'("Lives in Paris") is no longer in the human block: it is stale, nothing was '
+        f"changed, and you may reject it."
+    )
     assert companion.self_model.read().human == "- Lives in Rome"
     assert status(companion, pid) == "pending"  # not rejected for them: they decide, and see why it waits
     companion.reject_proposal(pid)
@@ -50,8 +52,9 @@ def test_a_replace_whose_line_is_still_there_is_applied(companion):
 
 def test_a_rewrite_made_against_an_older_text_is_refused_and_the_newer_text_kept(companion):
     companion.edit_self("persona", "Warm and curious.")
-    pid = propose(companion, Change("persona", "rewrite", "A cheerful helper who loves puzzles.",
-                                    Provenance(Source.REFLECTION)))
+    pid = propose(
+        companion, Change("persona", "rewrite", "A cheerful helper who loves puzzles.", Provenance(Source.REFLECTION))
+    )
     assert companion.proposals()[0]["replaces"] == "Warm and curious."  # what it was made against
     companion.edit_self("persona", "Quiet and careful.")
     with pytest.raises(InvalidEdit, match=r"because the persona has changed since it was proposed: it is stale"):
@@ -62,8 +65,9 @@ def test_a_rewrite_made_against_an_older_text_is_refused_and_the_newer_text_kept
 
 def test_a_rewrite_accepted_before_the_text_changed_is_applied(companion):
     companion.edit_self("persona", "Warm and curious.")
-    pid = propose(companion, Change("persona", "rewrite", "A cheerful helper who loves puzzles.",
-                                    Provenance(Source.REFLECTION)))
+    pid = propose(
+        companion, Change("persona", "rewrite", "A cheerful helper who loves puzzles.", Provenance(Source.REFLECTION))
+    )
     companion.accept_proposal(pid)
     assert companion.self_model.read().persona == "A cheerful helper who loves puzzles."
     assert status(companion, pid) == "accepted"
@@ -92,6 +96,7 @@ def test_a_reject_elsewhere_while_an_accept_is_applied_never_wins_both(companion
             except KnownError as e:
                 told.append(str(e))
         return write(self, *args, **kwargs)
+
     monkeypatch.setattr(SelfModel, "write", rejected_meanwhile)
     companion.accept_proposal(pid)
     assert told and told[0] != "Rejected"  # the reject was not confirmed: the soul was busy with the accept
@@ -114,6 +119,7 @@ def test_an_accept_elsewhere_while_a_reject_is_recorded_never_wins_both(companio
             except KnownError as e:
                 told.append(str(e))
         return update(kind, *args, **kwargs)
+
     monkeypatch.setattr(companion.soul, "update", accepted_meanwhile)
     companion.reject_proposal(pid)
     assert told and told[0] != "Accepted"
@@ -130,8 +136,10 @@ def test_an_edit_begun_before_a_forget_is_refused_and_nothing_comes_back(compani
     assert companion.self_model.read().human == ""
     with pytest.raises(InvalidEdit) as refused:
         companion.edit_self("human", "- Brother Zed lives in Oslo\n- Plays chess", was)
-    assert str(refused.value) == ("That was not saved: the human block was changed by something else after you "
-                                  "began editing it, so look at what it holds now and save again.")
+    assert str(refused.value) == (
+        "That was not saved: the human block was changed by something else after you "
+        "began editing it, so look at what it holds now and save again."
+    )
     assert companion.self_model.read().human == ""
     companion.edit_self("human", "- Plays chess", "")  # begun from what it holds now
     assert companion.self_model.read().human == "- Plays chess"

@@ -30,7 +30,7 @@ def decrypted_pages(path: Path, key: bytes) -> bytes:
     data = Path(path).read_bytes()
     if path.name.endswith("-wal"):
         return b"".join(_decrypted(page, number, key) for number, page in wal_frames(data))
-    return b"".join(_decrypted(data[n * PAGE:(n + 1) * PAGE], n + 1, key) for n in range(len(data) // PAGE))
+    return b"".join(_decrypted(data[n * PAGE : (n + 1) * PAGE], n + 1, key) for n in range(len(data) // PAGE))
 
 
 def wal_frames(data: bytes) -> list[tuple[int, bytes]]:
@@ -40,15 +40,17 @@ def wal_frames(data: bytes) -> list[tuple[int, bytes]]:
     magic, _, page_size = struct.unpack(">III", data[:12])
     assert magic in WAL_MAGIC and page_size == PAGE, f"not a WAL of {PAGE}-byte pages"
     step = FRAME_HEADER + PAGE
-    return [(struct.unpack(">I", data[at:at + 4])[0], data[at + FRAME_HEADER:at + step])
-            for at in range(WAL_HEADER, len(data) - step + 1, step)]
+    return [
+        (struct.unpack(">I", data[at : at + 4])[0], data[at + FRAME_HEADER : at + step])
+        for at in range(WAL_HEADER, len(data) - step + 1, step)
+    ]
 
 
 def _decrypted(page: bytes, number: int, key: bytes) -> bytes:
     start = SALT if number == 1 else 0
-    iv = page[PAGE - RESERVE:PAGE - RESERVE + 16]
+    iv = page[PAGE - RESERVE : PAGE - RESERVE + 16]
     d = Cipher(algorithms.AES(key), modes.CBC(iv)).decryptor()
-    return d.update(page[start:PAGE - RESERVE]) + d.finalize()
+    return d.update(page[start : PAGE - RESERVE]) + d.finalize()
 
 
 def holds(path: Path, key: bytes, text: str) -> bool:

@@ -9,9 +9,11 @@ from tests.store.test_soul import at_schema
 
 
 def _bid(con, message_id, about_id, part_id):
-    con.execute("INSERT INTO bids(message_id, about_id, part_id, rank, focus, suggestion, predicted_result, "
-                "confidence, timeframe_s, followed, made_at) VALUES (?, ?, ?, 1, 'f', 's', 'p', '60%', 60, 1, ?)",
-                (message_id, about_id, part_id, NOW))
+    con.execute(
+        "INSERT INTO bids(message_id, about_id, part_id, rank, focus, suggestion, predicted_result, "
+        "confidence, timeframe_s, followed, made_at) VALUES (?, ?, ?, 1, 'f', 's', 'p', '60%', 60, 1, ?)",
+        (message_id, about_id, part_id, NOW),
+    )
 
 
 def test_upgrading_adds_an_empty_bids_table_that_travels_in_the_core(anima_home):
@@ -26,9 +28,11 @@ def test_upgrading_adds_an_empty_bids_table_that_travels_in_the_core(anima_home)
 
 @pytest.mark.parametrize("which", ["reply", "said", "part"])
 def test_forgetting_the_reply_the_message_or_the_part_removes_its_bids(soul, which):
-    ids = {"part": soul.add("part", "ai", name="Tea", data="{}", created_at=NOW, updated_at=NOW),
-           "said": soul.add("message", "user", session="s", role="user", content="tea?", created_at=NOW),
-           "reply": soul.add("message", "ai", session="s", role="companion", content="tea!", created_at=NOW)}
+    ids = {
+        "part": soul.add("part", "ai", name="Tea", data="{}", created_at=NOW, updated_at=NOW),
+        "said": soul.add("message", "user", session="s", role="user", content="tea?", created_at=NOW),
+        "reply": soul.add("message", "ai", session="s", role="companion", content="tea!", created_at=NOW),
+    }
     with soul.transaction() as con:
         _bid(con, ids["reply"], ids["said"], ids["part"])
     soul.forget("part" if which == "part" else "message", ids[which])

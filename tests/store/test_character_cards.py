@@ -7,8 +7,9 @@ from tests.conftest import PASSPHRASE
 
 
 def card(soul, name: str, data: str) -> int:
-    return soul.add("character_card", "user", name=name, spec="chara_card_v2", data=data, persona="",
-                    imported_at="2026")
+    return soul.add(
+        "character_card", "user", name=name, spec="chara_card_v2", data=data, persona="", imported_at="2026"
+    )
 
 
 def test_the_newest_card_has_its_picture_kept_beside_it_not_in_its_history(anima_home):
@@ -33,6 +34,7 @@ def test_the_stored_cards_are_rewritten_once_and_the_mark_goes(anima_home):
 
         def edit(value: str | None) -> tuple[str | None, int]:
             return data(value) if value is not None else (value, 0)
+
         # The card's data, and its addition's new value in the edit history: two rewritten.
         assert character_cards.keep_as_kept(soul, data, edit) == 2
         assert soul.get("character_card", held)["data"] == '{"d": "kept"}'

@@ -28,8 +28,7 @@ def exported(anima_home, tmp_path):
     with home.create(PASSPHRASE) as soul:
         fill(soul)
         for i in range(50):
-            soul.add("message", "user", session="s2", role="user", content=f"line {i} ✓ ünïcode 😀",
-                     created_at="2026")
+            soul.add("message", "user", session="s2", role="user", content=f"line {i} ✓ ünïcode 😀", created_at="2026")
         rows = all_rows(soul)
         Home.export(soul, tmp_path / "soul.core", EXPORT)
     return tmp_path / "soul.core", rows
@@ -72,7 +71,7 @@ def corrupt(data: bytes, how: str) -> bytes:
     if how == "truncated":
         return data[: len(data) - 100]
     if how == "cut at a chunk boundary":
-        header_len = struct.unpack(">I", data[len(core.MAGIC):len(core.MAGIC) + 4])[0]
+        header_len = struct.unpack(">I", data[len(core.MAGIC) : len(core.MAGIC) + 4])[0]
         return data[: len(core.MAGIC) + 4 + header_len]
     if how == "flipped byte":
         b = bytearray(data)
@@ -83,24 +82,26 @@ def corrupt(data: bytes, how: str) -> bytes:
     if how == "empty":
         return b""
     if how == "costly header":  # asks for 1 GiB of scrypt memory: refused before any is spent
-        header_len = struct.unpack(">I", data[len(core.MAGIC):len(core.MAGIC) + 4])[0]
+        header_len = struct.unpack(">I", data[len(core.MAGIC) : len(core.MAGIC) + 4])[0]
         start = len(core.MAGIC) + 4
-        h = json.loads(data[start:start + header_len])
+        h = json.loads(data[start : start + header_len])
         h["kdf"]["n"] = 2**20
         newh = json.dumps(h).encode()
-        return core.MAGIC + struct.pack(">I", len(newh)) + newh + data[start + header_len:]
+        return core.MAGIC + struct.pack(">I", len(newh)) + newh + data[start + header_len :]
     if how == "newer version":
-        header_len = struct.unpack(">I", data[len(core.MAGIC):len(core.MAGIC) + 4])[0]
+        header_len = struct.unpack(">I", data[len(core.MAGIC) : len(core.MAGIC) + 4])[0]
         start = len(core.MAGIC) + 4
-        h = json.loads(data[start:start + header_len])
+        h = json.loads(data[start : start + header_len])
         h["schema_version"] = 999
         newh = json.dumps(h).encode()
-        return core.MAGIC + struct.pack(">I", len(newh)) + newh + data[start + header_len:]
+        return core.MAGIC + struct.pack(">I", len(newh)) + newh + data[start + header_len :]
     raise AssertionError(how)
 
 
-@pytest.mark.parametrize("how", ["truncated", "cut at a chunk boundary", "flipped byte", "not a core", "empty",
-                                 "newer version", "costly header"])
+@pytest.mark.parametrize(
+    "how",
+    ["truncated", "cut at a chunk boundary", "flipped byte", "not a core", "empty", "newer version", "costly header"],
+)
 def test_a_bad_core_is_refused_and_the_target_stays_as_it_was(exported, tmp_path, how):
     path, _ = exported
     bad = tmp_path / "bad.core"
@@ -134,11 +135,19 @@ def test_an_older_core_is_migrated_on_import(anima_home, tmp_path):
     """A core written at schema 1 imports and comes up at the current schema."""
     from anima.store import Soul
     from anima.store.keys import new_database_key
+
     key = new_database_key()
     with Soul(tmp_path / "old.db", key, create=True, migrate_to=1) as old:
         old.set_meta("name", "Anima")  # as Home.create has named every soul since the first version
-        old.add("memory", "user", kind="fact", content="plays the cello", source="user_stated",
-                valid_from="2020", created_at="2020")
+        old.add(
+            "memory",
+            "user",
+            kind="fact",
+            content="plays the cello",
+            source="user_stated",
+            valid_from="2020",
+            created_at="2020",
+        )
         core.write_core(tmp_path / "old.core", core.dump_tables(old.con, SOUL_TABLES), 1, EXPORT)
     home = Home(anima_home)
     home.import_core(tmp_path / "old.core", EXPORT, PASSPHRASE)
@@ -149,14 +158,15 @@ def test_an_older_core_is_migrated_on_import(anima_home, tmp_path):
 def test_a_core_wrapped_at_the_old_cost_still_imports(anima_home, tmp_path, monkeypatch):
     """Cores exported before the cost rose (scrypt N=2^14) carry their cost in the header and import as before."""
     from anima.store import keys
+
     with monkeypatch.context() as mp, Home(tmp_path / "old").create(PASSPHRASE) as soul:
         fill(soul)
         mp.setattr(keys, "wrap_cost", lambda: keys.LEGACY_COST)
         Home.export(soul, tmp_path / "old.core", EXPORT)
     header = core.MAGIC + b"...."
     data = (tmp_path / "old.core").read_bytes()
-    (length,) = struct.unpack(">I", data[len(core.MAGIC):len(header)])
-    assert json.loads(data[len(header):len(header) + length])["kdf"]["n"] == 2**14
+    (length,) = struct.unpack(">I", data[len(core.MAGIC) : len(header)])
+    assert json.loads(data[len(header) : len(header) + length])["kdf"]["n"] == 2**14
     home = Home(anima_home)
     home.import_core(tmp_path / "old.core", EXPORT, PASSPHRASE)
     with home.unlock(PASSPHRASE) as soul:
@@ -176,8 +186,15 @@ def test_an_import_indexes_messages_for_full_text_as_the_turns_did(anima_home, t
     home = Home(anima_home)
     with home.create(PASSPHRASE) as soul:
         for i in range(12):  # two sessions, interleaved: a neighbour is the session's, not the table's
-            soul.add("message", "user", session=f"s{i % 2}", role="user", speaker="Ada" if i % 3 else "",
-                     content=f"turn {i} about {'sailing' if i % 2 else 'pottery'}", created_at="2026")
+            soul.add(
+                "message",
+                "user",
+                session=f"s{i % 2}",
+                role="user",
+                speaker="Ada" if i % 3 else "",
+                content=f"turn {i} about {'sailing' if i % 2 else 'pottery'}",
+                created_at="2026",
+            )
         soul.forget("message", 5)  # a gap: its neighbours' keys were rewritten
         made = _message_keys(soul)
         Home.export(soul, tmp_path / "soul.core", EXPORT)
@@ -185,8 +202,7 @@ def test_an_import_indexes_messages_for_full_text_as_the_turns_did(anima_home, t
     target.import_core(tmp_path / "soul.core", EXPORT, "new machine passphrase")
     with target.unlock("new machine passphrase") as soul:
         assert _message_keys(soul) == made
-        new = soul.add("message", "user", session="s1", role="user", content="turn 12 about knots",
-                       created_at="2026")
+        new = soul.add("message", "user", session="s1", role="user", content="turn 12 about knots", created_at="2026")
         assert soul.query("SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'content:knots'") == [{"rowid": new}]
         # The message before it in its session is found by the new one's words too (its context key).
         assert soul.query("SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'context:knots'") == [{"rowid": 12}]
@@ -203,6 +219,7 @@ def test_a_companion_made_here_by_another_program_during_an_import_is_kept(expor
         if not made:
             made.append(1)
             Home(tmp_path / "target").create("the other program's passphrase", name="Bea").close()
+
     with pytest.raises(CompanionExists):
         target.import_core(path, EXPORT, "new machine passphrase", progress=progress)
     with target.unlock("the other program's passphrase") as soul:

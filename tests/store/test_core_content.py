@@ -15,12 +15,19 @@ from anima.store import Home, core, core_content
 from anima.store.migrations import SCHEMA_VERSION
 
 EXPORT = "export passphrase for the content"
-TABLES = {"meta": {"columns": ["key", "value"], "rows": [["name", "Ada é 🌍"], ["user_name", "Sam"]]},
-          "messages": {"columns": ["id", "session", "role", "speaker", "content", "created_at"],
-                       "rows": [[i, "s", "user", "Sam", f"line {i} — 日本語 \"quoted\" \\ 🌍 {1.5e-7 * i}", "2026"]
-                                for i in range(1, 1200)]},
-          "embeddings": {"columns": ["kind", "item_id", "model", "dim", "vector"],
-                         "rows": [["message", 1, "m", 2, {"$b64": "AAAAAAAAgD8="}]]}}
+TABLES = {
+    "meta": {"columns": ["key", "value"], "rows": [["name", "Ada é 🌍"], ["user_name", "Sam"]]},
+    "messages": {
+        "columns": ["id", "session", "role", "speaker", "content", "created_at"],
+        "rows": [
+            [i, "s", "user", "Sam", f'line {i} — 日本語 "quoted" \\ 🌍 {1.5e-7 * i}', "2026"] for i in range(1, 1200)
+        ],
+    },
+    "embeddings": {
+        "columns": ["kind", "item_id", "model", "dim", "vector"],
+        "rows": [["message", 1, "m", 2, {"$b64": "AAAAAAAAgD8="}]],
+    },
+}
 
 
 def read(text: str, step: int | None = None, seed: int = 0) -> dict:
@@ -28,22 +35,27 @@ def read(text: str, step: int | None = None, seed: int = 0) -> dict:
     data, rng, pieces, at = text.encode("utf-8"), random.Random(seed), [], 0
     while at < len(data):
         n = step or rng.randint(1, 64)
-        pieces.append(data[at:at + n])
+        pieces.append(data[at : at + n])
         at += n
     got = {}
-    for name, columns, rows in core_content.tables(iter(pieces), lambda name, columns: None,
-                                                   lambda row, width, name: row):
+    for name, columns, rows in core_content.tables(
+        iter(pieces), lambda name, columns: None, lambda row, width, name: row
+    ):
         got.setdefault(name, {"columns": columns, "rows": []})["rows"].extend(rows)
     return got
 
 
-@pytest.mark.parametrize("dumps", [
-    lambda t: json.dumps({"tables": t}, ensure_ascii=False),  # as core.py writes it
-    lambda t: json.dumps({"tables": t}),  # \u escapes, surrogate pairs among them
-    lambda t: json.dumps({"tables": t}, indent=3),
-    lambda t: json.dumps({"tables": t}, separators=(",", ":")),
-    lambda t: json.dumps({"format": {"a": [1, 2.5e10]}, "tables": t, "z": 7}),  # keys let be, as json.loads did
-], ids=["as-written", "ascii", "indented", "compact", "other-keys"])
+@pytest.mark.parametrize(
+    "dumps",
+    [
+        lambda t: json.dumps({"tables": t}, ensure_ascii=False),  # as core.py writes it
+        lambda t: json.dumps({"tables": t}),  # \u escapes, surrogate pairs among them
+        lambda t: json.dumps({"tables": t}, indent=3),
+        lambda t: json.dumps({"tables": t}, separators=(",", ":")),
+        lambda t: json.dumps({"format": {"a": [1, 2.5e10]}, "tables": t, "z": 7}),  # keys let be, as json.loads did
+    ],
+    ids=["as-written", "ascii", "indented", "compact", "other-keys"],
+)
 def test_any_cut_of_the_text_gives_what_json_reads(dumps):
     text = dumps(TABLES)
     want = json.loads(text)["tables"]
@@ -59,29 +71,52 @@ def test_a_number_cut_at_a_step_is_read_whole():
 
 def test_the_rows_come_a_batch_at_a_time():
     rows = [[i] for i in range(core_content.ROWS_AT_ONCE * 2 + 5)]
-    text = json.dumps({"tables": {"messages": {"columns": ["id"], "rows": rows}, "meta": {"columns": ["key"],
-                                                                                         "rows": []}}})
-    batches = [(name, len(rows)) for name, _, rows in core_content.tables(
-        iter([text.encode()]), lambda *a: None, lambda row, width, name: row)]
-    assert batches == [("messages", core_content.ROWS_AT_ONCE), ("messages", core_content.ROWS_AT_ONCE),
-                       ("messages", 5), ("meta", 0)]
+    text = json.dumps(
+        {"tables": {"messages": {"columns": ["id"], "rows": rows}, "meta": {"columns": ["key"], "rows": []}}}
+    )
+    batches = [
+        (name, len(rows))
+        for name, _, rows in core_content.tables(iter([text.encode()]), lambda *a: None, lambda row, width, name: row)
+    ]
+    assert batches == [
+        ("messages", core_content.ROWS_AT_ONCE),
+        ("messages", core_content.ROWS_AT_ONCE),
+        ("messages", 5),
+        ("meta", 0),
+    ]
 
 
-@pytest.mark.parametrize("text", [
-    '{"tables": {"messages": {"rows": [[1]], "columns": ["id"]}}}',  # rows before their columns
-    '{"tables": {"meta": {"columns": ["key"], "rows": []}, "meta": {"columns": ["key"], "rows": []}}}',
-    '{"tables": {}} trailing',
-    '{"tables": {}, "tables": {}}',
-    '{"tables": {"messages": {"columns": ["id"], "rows": [[1], [2]',  # ends inside its rows
-    '{"tables": {"messages": {"columns": ["id"], "rows": [[1] [2]]}}}',
-    '{"tables": {"messages": {"columns": ["id"]}}}',
-    '{"tables": []}',
-    '{"other": 1}',
-    '["tables"]',
-    '',
-    '{"tables": {"messages": {"columns": ["id"], "rows": [["\\ud800"]]} }',
-], ids=["rows-first", "table-twice", "trailing", "tables-twice", "truncated", "no-comma", "no-rows", "tables-list",
-        "no-tables", "a-list", "empty", "unclosed"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"tables": {"messages": {"rows": [[1]], "columns": ["id"]}}}',  # rows before their columns
+        '{"tables": {"meta": {"columns": ["key"], "rows": []}, "meta": {"columns": ["key"], "rows": []}}}',
+        '{"tables": {}} trailing',
+        '{"tables": {}, "tables": {}}',
+        '{"tables": {"messages": {"columns": ["id"], "rows": [[1], [2]',  # ends inside its rows
+        '{"tables": {"messages": {"columns": ["id"], "rows": [[1] [2]]}}}',
+        '{"tables": {"messages": {"columns": ["id"]}}}',
+        '{"tables": []}',
+        '{"other": 1}',
+        '["tables"]',
+        "",
+        '{"tables": {"messages": {"columns": ["id"], "rows": [["\\ud800"]]} }',
+    ],
+    ids=[
+        "rows-first",
+        "table-twice",
+        "trailing",
+        "tables-twice",
+        "truncated",
+        "no-comma",
+        "no-rows",
+        "tables-list",
+        "no-tables",
+        "a-list",
+        "empty",
+        "unclosed",
+    ],
+)
 def test_text_that_is_no_core_content_is_refused(text):
     with pytest.raises((ValueError, KeyError, TypeError)):
         read(text, 5)
@@ -94,8 +129,12 @@ def test_bytes_that_are_not_utf8_are_refused():
 
 def test_a_refused_content_in_a_sealed_core_is_one_sentence_and_imports_nothing(tmp_path):
     """Sealed with the known passphrase, so each chunk passes its check: the content itself is refused."""
-    for n, text in enumerate(['{"tables": {"meta": {"rows": [], "columns": ["key"]}}}',
-                              '{"tables": {"meta": {"columns": ["key", "value"], "rows": [["name", "Ada"]]}}} x']):
+    for n, text in enumerate(
+        [
+            '{"tables": {"meta": {"rows": [], "columns": ["key"]}}}',
+            '{"tables": {"meta": {"columns": ["key", "value"], "rows": [["name", "Ada"]]}}} x',
+        ]
+    ):
         path = tmp_path / f"bad{n}.core"
         core._seal(path, zlib.compress(text.encode()), SCHEMA_VERSION, EXPORT)
         target = Home(tmp_path / f"target{n}")
@@ -152,7 +191,9 @@ def test_the_names_are_judged_before_the_rest_is_built(tmp_path, monkeypatch):
             for table in tables:
                 built.append(table[0])
                 yield table
+
         return real(staging, key, version, watched(), cid)
+
     monkeypatch.setattr(Home, "_restore", staticmethod(restore))
     target = Home(tmp_path / "target")
     with pytest.raises(BadCore, match="refused"):
@@ -181,6 +222,7 @@ def test_text_wrong_where_it_is_read_is_refused_without_reading_on():
             pulled.append(1)
             yield b" " * (1 << 20)
         yield b"]]}}}"
+
     with pytest.raises(json.JSONDecodeError):
         list(core_content.tables(pieces(), lambda *a: None, lambda row, width, name: row))
     assert len(pulled) < 3

@@ -28,8 +28,8 @@ def small_core(tmp_path):
 def split(data: bytes) -> tuple[str, bytes]:
     """A core's header (as text) and what follows it."""
     start = len(core.MAGIC) + 4
-    (length,) = struct.unpack(">I", data[len(core.MAGIC):start])
-    return data[start:start + length].decode("ascii"), data[start + length:]
+    (length,) = struct.unpack(">I", data[len(core.MAGIC) : start])
+    return data[start : start + length].decode("ascii"), data[start + length :]
 
 
 def with_header(text: str, rest: bytes = b"") -> bytes:
@@ -85,8 +85,9 @@ HOSTILE_KDF = [
 
 
 @pytest.mark.parametrize("kdf", HOSTILE_KDF)
-def test_a_core_whose_kdf_numbers_scrypt_would_refuse_is_refused_before_any_work(small_core, tmp_path, kdf,
-                                                                                  monkeypatch):
+def test_a_core_whose_kdf_numbers_scrypt_would_refuse_is_refused_before_any_work(
+    small_core, tmp_path, kdf, monkeypatch
+):
     bad = tmp_path / "bad.core"
     bad.write_bytes(with_kdf(small_core.read_bytes(), **kdf))
     derived = []
@@ -96,9 +97,17 @@ def test_a_core_whose_kdf_numbers_scrypt_would_refuse_is_refused_before_any_work
     assert len(said) < 400  # no number thousands of digits long
 
 
-@pytest.mark.parametrize("field, value", [("schema_version", "9e999"), ("schema_version", "-Infinity"),
-                                          ("schema_version", "NaN"), ("schema_version", "0"),
-                                          ("format_version", "1e300"), ("format_version", "true")])
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("schema_version", "9e999"),
+        ("schema_version", "-Infinity"),
+        ("schema_version", "NaN"),
+        ("schema_version", "0"),
+        ("format_version", "1e300"),
+        ("format_version", "true"),
+    ],
+)
 def test_a_core_whose_versions_are_not_whole_numbers_is_refused(small_core, tmp_path, field, value):
     header, rest = split(small_core.read_bytes())
     h = json.loads(header)
@@ -123,6 +132,7 @@ def test_a_cost_the_bounds_miss_is_still_refused_by_the_derivation(small_core, t
 
 
 # ---- what is read, and how much ----------------------------------------------------------------------------------
+
 
 def peak_while(fn) -> int:
     tracemalloc.start()
@@ -186,6 +196,7 @@ def test_a_folder_or_a_missing_file_is_refused(tmp_path):
 
 
 # ---- the content's size --------------------------------------------------------------------------------------------
+
 
 def bomb(size: int) -> bytes:
     """A zlib stream of a core's content, one message of `size` repeated bytes: about 1000:1."""
@@ -261,9 +272,14 @@ def test_content_inflated_a_small_step_at_a_time_is_whole(tmp_path, monkeypatch,
     assert core.read_core(path, EXPORT).tables == tables
 
 
-@pytest.mark.parametrize("meta, said", [({"columns": ["value"], "rows": [["x"]]}, "not in the shape Anima writes"),
-                                        ({"columns": ["k", "v"], "rows": [["name", "x"]]}, "does not fit"),
-                                        ({"columns": {"key": 1}, "rows": []}, "cannot be read")])
+@pytest.mark.parametrize(
+    "meta, said",
+    [
+        ({"columns": ["value"], "rows": [["x"]]}, "not in the shape Anima writes"),
+        ({"columns": ["k", "v"], "rows": [["name", "x"]]}, "does not fit"),
+        ({"columns": {"key": 1}, "rows": []}, "cannot be read"),
+    ],
+)
 def test_a_core_whose_settings_are_of_another_shape_is_refused_when_its_names_are_read(tmp_path, meta, said):
     """Importing into a new home reads the names in the core first (to judge the new passphrase against them):
     a meta of another shape is a damaged core, one line, not a traceback (columns it does not have are refused
@@ -278,8 +294,10 @@ def test_a_core_whose_settings_are_of_another_shape_is_refused_when_its_names_ar
 
 # ---- the content's names and values (made with the known passphrase: every check before them passes) -------------
 
-MESSAGE = {"columns": ["id", "session", "role", "speaker", "content", "created_at"],
-           "rows": [[1, "s", "user", "", "hello", "2026-01-01"]]}
+MESSAGE = {
+    "columns": ["id", "session", "role", "speaker", "content", "created_at"],
+    "rows": [[1, "s", "user", "", "hello", "2026-01-01"]],
+}
 
 
 def crafted(tmp_path, tables, schema_version=SCHEMA_VERSION):
@@ -302,13 +320,15 @@ def message_with(column=KEEP, value=KEEP):
         columns[-1] = column
     if value is not KEEP:
         row[0] = value
-    return {"meta": {"columns": ["key", "value"], "rows": [["name", "Ada"]]},
-            "messages": {"columns": columns, "rows": [row]}}
+    return {
+        "meta": {"columns": ["key", "value"], "rows": [["name", "Ada"]]},
+        "messages": {"columns": columns, "rows": [row]},
+    }
 
 
 UNFIT = {
     "a row number past 2^63": message_with(value=2**63),
-    "a row number below -2^63": message_with(value=-2**63 - 1),
+    "a row number below -2^63": message_with(value=-(2**63) - 1),
     "a number of 30 digits": message_with(value=10**30),
     "NaN": message_with(value=float("nan")),
     "true": message_with(value=True),
@@ -358,12 +378,18 @@ def test_a_column_newer_than_the_core_s_schema_is_refused(tmp_path):
 def test_every_value_sqlite_keeps_at_its_edges_imports(tmp_path):
     """Near misses: the largest and smallest 64-bit integers, infinity (a REAL), bytes, text with every kind of
     character but a lone surrogate, and NULL."""
-    tables = {"meta": {"columns": ["key", "value"], "rows": [["name", "Ada 🌍 \u202e é \x00 end"]]},
-              "messages": {**MESSAGE, "rows": [[2**63 - 1, "s", "user", "", "hi", "2026"],
-                                               [-2**63, "s", "user", "", "x" * 5, "2026"]]},
-              "episodes": {"columns": ["id", "summary", "started_at", "ended_at", "significance", "created_at"],
-                           "rows": [[1, "a day", "2026", "2026", 0.25, "2026"]]},
-              "blocks": {"columns": ["id", "name", "content", "updated_at"], "rows": [[1, "human", "text", "2026"]]}}
+    tables = {
+        "meta": {"columns": ["key", "value"], "rows": [["name", "Ada 🌍 \u202e é \x00 end"]]},
+        "messages": {
+            **MESSAGE,
+            "rows": [[2**63 - 1, "s", "user", "", "hi", "2026"], [-(2**63), "s", "user", "", "x" * 5, "2026"]],
+        },
+        "episodes": {
+            "columns": ["id", "summary", "started_at", "ended_at", "significance", "created_at"],
+            "rows": [[1, "a day", "2026", "2026", 0.25, "2026"]],
+        },
+        "blocks": {"columns": ["id", "name", "content", "updated_at"], "rows": [[1, "human", "text", "2026"]]},
+    }
     path = tmp_path / "edges.core"
     core.write_core(path, tables, SCHEMA_VERSION, EXPORT)
     got = core.read_core(path, EXPORT)
@@ -371,7 +397,7 @@ def test_every_value_sqlite_keeps_at_its_edges_imports(tmp_path):
     target = Home(tmp_path / "target")
     target.import_core(path, EXPORT, "new machine passphrase")
     with target.unlock("new machine passphrase") as soul:
-        assert [r["id"] for r in soul.query("SELECT id FROM messages ORDER BY id")] == [-2**63, 2**63 - 1]
+        assert [r["id"] for r in soul.query("SELECT id FROM messages ORDER BY id")] == [-(2**63), 2**63 - 1]
         assert soul.get_meta("name") == "Ada 🌍 \u202e é \x00 end"
 
 
@@ -381,8 +407,9 @@ def test_restoring_translates_a_value_sqlite_cannot_take(tmp_path):
         staging = tmp_path / f".soul.importing.{n}.db"
         row = [1, "s", "user", "", value, "2026"] if isinstance(value, str) else [value, "s", "user", "", "x", "2026"]
         with pytest.raises(BadCore, match="does not fit the soul's rules"):
-            Home._restore(staging, keys.new_database_key(), SCHEMA_VERSION,
-                          [("messages", MESSAGE["columns"], [row])], "0" * 32)
+            Home._restore(
+                staging, keys.new_database_key(), SCHEMA_VERSION, [("messages", MESSAGE["columns"], [row])], "0" * 32
+            )
 
 
 def test_content_that_fits_the_names_but_breaks_a_rule_leaves_no_home_folder(tmp_path):
@@ -406,10 +433,16 @@ def test_content_that_fits_the_names_but_breaks_a_rule_leaves_no_home_folder(tmp
 def test_the_command_line_refuses_crafted_content_in_one_line_and_leaves_no_folder(tmp_path):
     import subprocess
     import sys
+
     path = crafted(tmp_path, UNFIT["a row number past 2^63"])
     env = {**os.environ, "ANIMA_PASSPHRASE": "new machine passphrase", "ANIMA_EXPORT_PASSPHRASE": EXPORT}
-    r = subprocess.run([sys.executable, "-m", "anima", "--home", str(tmp_path / "target"), "import", str(path)],
-                       capture_output=True, text=True, env=env, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "anima", "--home", str(tmp_path / "target"), "import", str(path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and "does not fit the soul's rules" in lines[0] and "nothing was imported" in lines[0]
@@ -417,6 +450,7 @@ def test_the_command_line_refuses_crafted_content_in_one_line_and_leaves_no_fold
 
 
 # ---- what a refusal says ----------------------------------------------------------------------------------------
+
 
 def test_a_refusal_says_what_is_wrong_in_words_not_pythons(small_core, tmp_path):
     """QA: a missing field was named bare ("its header cannot be read: 'schema_version'"); an over-long number gave
@@ -433,14 +467,24 @@ def test_a_refusal_says_what_is_wrong_in_words_not_pythons(small_core, tmp_path)
     said = refused(long, tmp_path)
     assert "thousands of digits long" in said and "set_int_max_str_digits" not in said
     twice = tmp_path / "twice.core"
-    core.write_core(twice, {"meta": {"columns": ["key", "value"], "rows": [["name", "Ada"], ["name", "Bea"]]}},
-                    SCHEMA_VERSION, EXPORT)
+    core.write_core(
+        twice,
+        {"meta": {"columns": ["key", "value"], "rows": [["name", "Ada"], ["name", "Bea"]]}},
+        SCHEMA_VERSION,
+        EXPORT,
+    )
     said = refused(twice, tmp_path)
     assert "UNIQUE constraint failed: meta.key" in said and "old value" not in said and "((" not in said
 
 
-@pytest.mark.parametrize("tables", [{}, {"meta": {"columns": ["key", "value"], "rows": []}},
-                                    {"meta": {"columns": ["key", "value"], "rows": [["user_name", "Ada"]]}}])
+@pytest.mark.parametrize(
+    "tables",
+    [
+        {},
+        {"meta": {"columns": ["key", "value"], "rows": []}},
+        {"meta": {"columns": ["key", "value"], "rows": [["user_name", "Ada"]]}},
+    ],
+)
 def test_a_core_that_opens_with_its_passphrase_but_holds_no_companion_is_refused(tmp_path, tables):
     path = tmp_path / "hollow.core"
     core.write_core(path, tables, SCHEMA_VERSION, EXPORT)
@@ -458,6 +502,7 @@ def test_a_core_holding_a_part_of_another_shape_is_refused_and_one_that_fits_imp
     from anima.parts import packs
     from anima.parts.parts import Parts
     from anima.store.provenance import Provenance, Source
+
     source = Home(tmp_path / "source")
     with source.create("a passphrase of the source") as soul:
         soul.set_meta("name", "Ada")
@@ -488,6 +533,7 @@ def test_a_core_whose_settings_are_not_whole_numbers_opens_with_the_defaults_and
     from anima.models.fake import FakeChatModel, FakeEmbedder
     from anima.reflect.quick import READ_THROUGH
     from tests.reflect.test_quick import answer
+
     source = Home(tmp_path / "source")
     with source.create("a passphrase of the source") as soul:
         soul.set_meta("name", "Ada")

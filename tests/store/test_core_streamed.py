@@ -15,9 +15,13 @@ EXPORT = "export passphrase for the streamed core"
 
 def big_tables(rows: int = 6_000) -> dict:
     # Incompressible text, so the payload spans several 1 MiB chunks.
-    return {"messages": {"columns": ["id", "content", "created_at"],
-                         "rows": [[i, secrets.token_hex(200) + " é", "2026-11-29"] for i in range(1, rows + 1)]},
-            "meta": {"columns": ["key", "value"], "rows": [["name", "Anima"]]}}
+    return {
+        "messages": {
+            "columns": ["id", "content", "created_at"],
+            "rows": [[i, secrets.token_hex(200) + " é", "2026-11-29"] for i in range(1, rows + 1)],
+        },
+        "meta": {"columns": ["key", "value"], "rows": [["name", "Anima"]]},
+    }
 
 
 def test_a_large_core_is_encoded_and_written_in_pieces_and_reads_back_whole(tmp_path, monkeypatch):
@@ -34,6 +38,7 @@ def test_a_large_core_is_encoded_and_written_in_pieces_and_reads_back_whole(tmp_
     def write(fd, data):
         writes.append(len(data))
         return real_write(fd, data)
+
     monkeypatch.setattr(json, "dumps", dumps)
     monkeypatch.setattr(os, "write", write)
     path = tmp_path / "big.core"
@@ -45,17 +50,19 @@ def test_a_large_core_is_encoded_and_written_in_pieces_and_reads_back_whole(tmp_
     assert core.read_core(path, EXPORT).tables == tables
 
 
-
 def souls_export_peak(home, rows: int, tmp_path) -> tuple[int, int]:
     """(the most Python memory exporting a soul of `rows` messages held, the length of their text)."""
     import tracemalloc
 
     from anima.store import Home
+
     with home.unlock(PASSPHRASE) as soul:
         with soul.transaction() as con:
             con.execute("DELETE FROM messages")
-            con.executemany("INSERT INTO messages(session, role, speaker, content, created_at) VALUES (?, ?, ?, ?, ?)",
-                            [("s", "user", "Sam", secrets.token_hex(1000), "2026") for _ in range(rows)])
+            con.executemany(
+                "INSERT INTO messages(session, role, speaker, content, created_at) VALUES (?, ?, ?, ?, ?)",
+                [("s", "user", "Sam", secrets.token_hex(1000), "2026") for _ in range(rows)],
+            )
         path = tmp_path / f"{rows}.core"
         tracemalloc.start()
         try:
@@ -73,6 +80,7 @@ def test_an_export_holds_a_batch_of_rows_not_the_soul(tmp_path):
     """Read whole, a 100,000-message soul's rows took 740 MB before a byte was written; read as written, what
     is held is a thousand rows and a chunk or two, however large the soul."""
     from anima.store import Home
+
     home = Home(tmp_path / "home")
     home.create(PASSPHRASE, name="Ada").close()
     small, _ = souls_export_peak(home, 2_000, tmp_path)  # both past a few chunks of the file
@@ -87,22 +95,36 @@ def test_what_is_written_while_an_export_runs_waits_for_none_and_is_not_in_it(tm
     import threading
 
     from anima.store import Home
+
     home = Home(tmp_path / "home")
     home.create(PASSPHRASE, name="Ada").close()
     with home.unlock(PASSPHRASE) as soul:
         with soul.transaction() as con:
-            con.executemany("INSERT INTO messages(session, role, speaker, content, created_at) VALUES (?, ?, ?, ?, ?)",
-                            [("s", "user", "Sam", secrets.token_hex(500), "2026") for _ in range(5_000)])
+            con.executemany(
+                "INSERT INTO messages(session, role, speaker, content, created_at) VALUES (?, ?, ?, ?, ?)",
+                [("s", "user", "Sam", secrets.token_hex(500), "2026") for _ in range(5_000)],
+            )
         written = []
 
         def progress(done, total):
             if not written:  # mid-export, from another thread, as the window's turn would
-                t = threading.Thread(target=lambda: written.append(soul.add(
-                    "message", "user", session="s", role="user", speaker="Sam", content="said during the export",
-                    created_at="2026")))
+                t = threading.Thread(
+                    target=lambda: written.append(
+                        soul.add(
+                            "message",
+                            "user",
+                            session="s",
+                            role="user",
+                            speaker="Sam",
+                            content="said during the export",
+                            created_at="2026",
+                        )
+                    )
+                )
                 t.start()
                 t.join(timeout=10)
                 assert written, "the write waited for the export"
+
         path = tmp_path / "during.core"
         Home.export(soul, path, EXPORT, progress)
         assert soul.get("message", written[0])["content"] == "said during the export"
@@ -117,16 +139,20 @@ def test_closing_the_soul_waits_for_an_export_it_is_read_for(tmp_path):
     import threading
 
     from anima.store import Home
+
     home = Home(tmp_path / "home")
     soul = home.create(PASSPHRASE, name="Ada")
     with soul.transaction() as con:
-        con.executemany("INSERT INTO messages(session, role, speaker, content, created_at) VALUES (?, ?, ?, ?, ?)",
-                        [("s", "user", "Sam", secrets.token_hex(500), "2026") for _ in range(3_000)])
+        con.executemany(
+            "INSERT INTO messages(session, role, speaker, content, created_at) VALUES (?, ?, ?, ?, ?)",
+            [("s", "user", "Sam", secrets.token_hex(500), "2026") for _ in range(3_000)],
+        )
     soul.set_meta("late", "x" * 100_000)  # in the WAL
     reading, closed = threading.Event(), []
 
     def progress(done, total):
         reading.set()
+
     path = tmp_path / "closing.core"
     export = threading.Thread(target=lambda: Home.export(soul, path, EXPORT, progress))
     export.start()
@@ -144,6 +170,7 @@ def test_closing_the_soul_waits_for_an_export_it_is_read_for(tmp_path):
 
 def test_a_soul_closed_from_inside_its_own_export_is_a_bug_not_a_hang(tmp_path):
     from anima.store import Home
+
     home = Home(tmp_path / "home")
     soul = home.create(PASSPHRASE, name="Ada")
     try:
@@ -163,10 +190,20 @@ def test_a_forget_while_the_export_is_written_leaves_no_core_holding_it(tmp_path
 
     from anima.errors import ForgottenWhileExporting
     from anima.store import Home
+
     home = Home(tmp_path / "home")
     soul = home.create(PASSPHRASE, name="Ada")
-    ids = [soul.add("message", "user", session="s", role="user", content=f"line {i} " + secrets.token_hex(400),
-                    created_at="2026") for i in range(2_500)]
+    ids = [
+        soul.add(
+            "message",
+            "user",
+            session="s",
+            role="user",
+            content=f"line {i} " + secrets.token_hex(400),
+            created_at="2026",
+        )
+        for i in range(2_500)
+    ]
     soul.add("message", "user", session="s", role="user", content="the secret sparrowhawk", created_at="2026")
     [gone] = [r["id"] for r in soul.query("SELECT id FROM messages WHERE content LIKE '%sparrowhawk%'")]
     forgot = []
@@ -181,6 +218,7 @@ def test_a_forget_while_the_export_is_written_leaves_no_core_holding_it(tmp_path
             else:
                 with home.unlock(PASSPHRASE) as other:
                     other.forget("message", gone)
+
     path = tmp_path / "during.core"
     try:
         with pytest.raises(ForgottenWhileExporting, match="Export again"):
@@ -200,10 +238,12 @@ def test_a_forget_while_the_finished_core_is_synced_lets_it_go_too(tmp_path, mon
 
     from anima.errors import ForgottenWhileExporting
     from anima.store import Home
+
     home = Home(tmp_path / "home")
     with home.create(PASSPHRASE, name="Ada") as soul:
-        gone = soul.add("message", "user", session="s", role="user", content="the secret sparrowhawk",
-                        created_at="2026")
+        gone = soul.add(
+            "message", "user", session="s", role="user", content="the secret sparrowhawk", created_at="2026"
+        )
         real, forgot = os.fsync, []
 
         def fsync(fd):
@@ -212,6 +252,7 @@ def test_a_forget_while_the_finished_core_is_synced_lets_it_go_too(tmp_path, mon
                 with home.unlock(PASSPHRASE) as other:  # another program forgets it meanwhile
                     other.forget("message", gone)
             return real(fd)
+
         monkeypatch.setattr(os, "fsync", fsync)
         with pytest.raises(ForgottenWhileExporting):
             Home.export(soul, tmp_path / "synced.core", EXPORT)

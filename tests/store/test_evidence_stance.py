@@ -10,10 +10,11 @@ from tests.store.test_soul import at_schema
 def test_a_soul_from_before_keeps_its_rules_evidence_and_counts_new_evidence_by_conversation(anima_home):
     home, old = at_schema(anima_home, migrations.MIGRATIONS.index(migrations.m012_evidence_stance))
     with old:
-        said = [old.add("message", "user", session="s", role="user", content=f"Bottom line first! ({n})",
-                        created_at=NOW) for n in range(3)]
-        rule = old.add("rule", "ai", pattern="Give the bottom line first", confidence=0.5, derived_at=NOW,
-                       support=1)
+        said = [
+            old.add("message", "user", session="s", role="user", content=f"Bottom line first! ({n})", created_at=NOW)
+            for n in range(3)
+        ]
+        rule = old.add("rule", "ai", pattern="Give the bottom line first", confidence=0.5, derived_at=NOW, support=1)
         old.cite("rule", rule, "message", said[0])
     with home.unlock(PASSPHRASE) as soul:
         assert soul.schema_version() == migrations.SCHEMA_VERSION

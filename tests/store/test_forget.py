@@ -47,15 +47,31 @@ def test_forgetting_a_message_takes_the_changes_read_from_it_that_wait_or_were_t
     """A proposal quotes the message it was read from: left pending, accepting it would write the forgotten words
     back into what is always in mind. One the person accepted is theirs, and only loses its source."""
     from anima.store.provenance import Provenance, Source
-    said = soul.add("message", "user", session="s", role="user", content="My coach is called Ingrid.",
-                    created_at="2026")
+
+    said = soul.add(
+        "message", "user", session="s", role="user", content="My coach is called Ingrid.", created_at="2026"
+    )
     other = soul.add("message", "user", session="s", role="user", content="I swim on Sundays.", created_at="2026")
     made = {}
-    for status, content, message in (("pending", "Coach is called Ingrid", said), ("rejected", "Ingrid coaches",
-                                      said), ("accepted", "Has a coach", said), ("pending", "Swims on Sundays", other)):
-        made[content] = soul.add("proposal", "ai", provenance=Provenance(Source.PERSON, message), target="human",
-                                 op="add", content=content, reason="why", source="person", message_id=message,
-                                 status=status, created_at="2026")
+    for status, content, message in (
+        ("pending", "Coach is called Ingrid", said),
+        ("rejected", "Ingrid coaches", said),
+        ("accepted", "Has a coach", said),
+        ("pending", "Swims on Sundays", other),
+    ):
+        made[content] = soul.add(
+            "proposal",
+            "ai",
+            provenance=Provenance(Source.PERSON, message),
+            target="human",
+            op="add",
+            content=content,
+            reason="why",
+            source="person",
+            message_id=message,
+            status=status,
+            created_at="2026",
+        )
     gone = soul.forget("message", said)
     assert {("proposal", made["Coach is called Ingrid"]), ("proposal", made["Ingrid coaches"])} <= set(gone.items)
     left = {r["content"]: r for r in soul.query("SELECT * FROM proposals")}
@@ -88,8 +104,10 @@ def test_forgetting_what_is_not_there_is_a_clear_error(soul):
 
 
 def test_a_forgotten_message_leaves_no_trace_in_its_neighbours_search_keys(soul):
-    ids = [soul.add("message", "user", session="s", role="user", content=text, created_at="2026")
-           for text in ("what did you paint", "a purple TANGERINE sunset", "lovely")]
+    ids = [
+        soul.add("message", "user", session="s", role="user", content=text, created_at="2026")
+        for text in ("what did you paint", "a purple TANGERINE sunset", "lovely")
+    ]
     hits = soul.query("SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'tangerine' ORDER BY rowid")
     assert [h["rowid"] for h in hits] == ids  # found by its own words and through both neighbours
     soul.forget("message", ids[1])
@@ -99,11 +117,11 @@ def test_a_forgotten_message_leaves_no_trace_in_its_neighbours_search_keys(soul)
     assert [h["rowid"] for h in hits] == [ids[0], ids[2]]
 
 
-def test_a_forget_while_another_program_reads_commits_and_its_words_leave_the_file_when_the_last_closes(
-        anima_home):
+def test_a_forget_while_another_program_reads_commits_and_its_words_leave_the_file_when_the_last_closes(anima_home):
     from anima.store import Home
     from tests.conftest import PASSPHRASE
     from tests.store.pages import holds
+
     home = Home(anima_home)
     soul = home.create(PASSPHRASE)
     ids = fill(soul)
@@ -129,18 +147,24 @@ def test_a_forgotten_items_id_is_never_given_again(soul, tmp_path):
     typed from a listing made before would have removed that one. The floor travels with the portable core."""
     from anima.store import Home
     from tests.conftest import PASSPHRASE
+
     first = soul.add("message", "user", session="s", role="user", content="kept", created_at="2026")
     newest = soul.add("message", "user", session="s", role="user", content="forgotten", created_at="2026")
-    memory = soul.add("memory", "ai", kind="fact", content="a fact", source="user_stated", valid_from="2026",
-                      created_at="2026")
+    memory = soul.add(
+        "memory", "ai", kind="fact", content="a fact", source="user_stated", valid_from="2026", created_at="2026"
+    )
     signal = soul.add("signal", "ai", message_id=newest, signal="worried", evidence="said so", at="2026")
     soul.forget("message", newest)  # its signal goes with it
     soul.forget("memory", memory)
     assert soul.add("signal", "ai", message_id=first, signal="calm", evidence="said so", at="2026") > signal
     again = soul.add("message", "user", session="s", role="user", content="new", created_at="2026")
     assert again > newest > first
-    assert soul.add("memory", "ai", kind="fact", content="another", source="user_stated", valid_from="2026",
-                    created_at="2026") > memory
+    assert (
+        soul.add(
+            "memory", "ai", kind="fact", content="another", source="user_stated", valid_from="2026", created_at="2026"
+        )
+        > memory
+    )
     Home.export(soul, tmp_path / "core.anima", PASSPHRASE)
     home = Home(tmp_path / "other")
     home.import_core(tmp_path / "core.anima", PASSPHRASE, PASSPHRASE)
@@ -153,12 +177,15 @@ def test_an_edit_forgotten_with_its_item_leaves_its_number_unused(soul):
     """Edits are listed by number for `undo N`: forgetting an item takes its edits, and the next edit must not take
     the newest one's number, or an undo typed from a listing made before would undo an edit never meant."""
     from anima.knowledge.history import History
-    memory = soul.add("memory", "ai", kind="fact", content="a fact", source="user_stated", valid_from="2026",
-                      created_at="2026")
+
+    memory = soul.add(
+        "memory", "ai", kind="fact", content="a fact", source="user_stated", valid_from="2026", created_at="2026"
+    )
     (gone,) = [e["id"] for e in soul.history("memory", memory)]
     soul.forget("memory", memory)
-    other = soul.add("memory", "ai", kind="fact", content="another", source="user_stated", valid_from="2026",
-                     created_at="2026")
+    other = soul.add(
+        "memory", "ai", kind="fact", content="another", source="user_stated", valid_from="2026", created_at="2026"
+    )
     (new,) = [e["id"] for e in soul.history("memory", other)]
     assert new > gone
     with pytest.raises(NotFound):
@@ -171,6 +198,7 @@ def test_a_forget_where_there_is_no_statvfs_stands_and_rebuilds(soul, monkeypatc
     import os
     import shutil
     from collections import namedtuple
+
     usage = namedtuple("usage", "total used free")
     monkeypatch.delattr(os, "statvfs")
     monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(1 << 40, 0, 1 << 39))
@@ -184,11 +212,17 @@ def test_what_went_is_said_in_counted_words():
     from collections import Counter
 
     from anima.store.forget import Forgotten
-    gone = Forgotten(items=[("message", 1), ("message", 2), ("memory", 3), ("growth_log", 4)],
-                     lines=Counter({"self_model": 2, "block": 1}), edits=3, labels=1,
-                     flagged={("episode", 5), ("episode", 6), ("memory", 3)})
+
+    gone = Forgotten(
+        items=[("message", 1), ("message", 2), ("memory", 3), ("growth_log", 4)],
+        lines=Counter({"self_model": 2, "block": 1}),
+        edits=3,
+        labels=1,
+        flagged={("episode", 5), ("episode", 6), ("memory", 3)},
+    )
     assert gone.describe() == (
         "2 messages, 1 memory, 1 growth-log entry, 2 lines of self-model sections, 1 line of blocks, "
         "3 versions in the edit history, 1 name of where things came from; marked, as they came from it: "
-        "2 episodes (the next deep reflection makes them again from what is left)")
+        "2 episodes (the next deep reflection makes them again from what is left)"
+    )
     assert Forgotten().describe() == "nothing (nothing held it)"

@@ -35,9 +35,14 @@ def test_messages_forgotten_while_two_programs_chat_leave_nothing_in_the_file(an
     try:
         for n in range(400):
             program, soul = rng.choice((("A", a), ("B", b)))
-            stored[(program, n)] = soul.add("message", "user", session=program, role="user",
-                                            content=said(program, n) + "w" * rng.randint(0, 400),
-                                            created_at="2026")
+            stored[(program, n)] = soul.add(
+                "message",
+                "user",
+                session=program,
+                role="user",
+                content=said(program, n) + "w" * rng.randint(0, 400),
+                created_at="2026",
+            )
         forgotten = rng.sample(sorted(stored), 70)
         for i, key in enumerate(forgotten):
             if i % 10 == 0:  # the other program mid-read: the WAL cannot be emptied at once
@@ -57,8 +62,11 @@ def test_messages_forgotten_while_two_programs_chat_leave_nothing_in_the_file(an
 
 def traces(home: Home, forgotten) -> list[str]:
     key = home.unlock_key(PASSPHRASE)
-    return [said(*k) for k in forgotten if holds(home.soul_path, key, said(*k).strip())
-            or holds(home.soul_path, key, f"{k[0]}word{k[1]:04d}")]
+    return [
+        said(*k)
+        for k in forgotten
+        if holds(home.soul_path, key, said(*k).strip()) or holds(home.soul_path, key, f"{k[0]}word{k[1]:04d}")
+    ]
 
 
 def test_the_page_check_reads_a_wal_frame_by_frame(anima_home):
@@ -70,8 +78,9 @@ def test_the_page_check_reads_a_wal_frame_by_frame(anima_home):
     wal = home.dir / "soul.db-wal"
     try:
         soul.query("PRAGMA wal_checkpoint(TRUNCATE)")
-        soul.add("message", "user", session="s", role="user", content="Quillonby said the harbour froze",
-                 created_at="2026")
+        soul.add(
+            "message", "user", session="s", role="user", content="Quillonby said the harbour froze", created_at="2026"
+        )
         assert wal.stat().st_size > 0
         assert holds(wal, key, "Quillonby") and not holds(home.soul_path, key, "Quillonby")
         assert not holds(wal, key, "Zarnuvexil")
@@ -89,8 +98,9 @@ def test_a_forget_made_while_the_other_program_reads_leaves_the_file_at_this_pro
     key = home.unlock_key(PASSPHRASE)
     wal = home.dir / "soul.db-wal"
     try:
-        gone = a.add("message", "user", session="s", role="user", content="Quillonby said the harbour froze",
-                     created_at="2026")
+        gone = a.add(
+            "message", "user", session="s", role="user", content="Quillonby said the harbour froze", created_at="2026"
+        )
         a.add("message", "user", session="s", role="user", content="and the boats stayed in", created_at="2026")
         a.query("PRAGMA wal_checkpoint(TRUNCATE)")
         assert holds(home.soul_path, key, "Quillonby")
@@ -114,6 +124,7 @@ def copies_made_during(soul, fn) -> list[bytes]:
     import os
     import threading
     import time
+
     seen, done = {}, threading.Event()
 
     def watch():
@@ -127,6 +138,7 @@ def copies_made_during(soul, fn) -> list[bytes]:
                 except OSError:
                     pass
             time.sleep(0.002)
+
     watcher = threading.Thread(target=watch)
     watcher.start()
     try:
@@ -143,10 +155,15 @@ def test_a_large_souls_rebuild_is_made_beside_it_encrypted_and_leaves_nothing(an
     the program's own, for 100,000 messages): SQLCipher encrypts it, SQLite deletes it as it opens it, and it is
     gone after."""
     from anima.store import forget
+
     home = Home(anima_home)
     with home.create(PASSPHRASE) as soul:
-        ids = [soul.add("message", "user", session="s", role="user", content=said("C", n) + "kept " * 200,
-                        created_at="2026") for n in range(300)]
+        ids = [
+            soul.add(
+                "message", "user", session="s", role="user", content=said("C", n) + "kept " * 200, created_at="2026"
+            )
+            for n in range(300)
+        ]
         monkeypatch.setattr(forget, "REWRITE_IN_MEMORY_MOST", 0)
         # A copy that fits SQLite's page cache (8 MB) is never written out: a cache of 50 pages (VACUUM gives the
         # copy the soul's) makes this 2 MB soul's go to its file.

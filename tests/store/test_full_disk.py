@@ -30,8 +30,9 @@ def small_disk(tmp_path):
     where.mkdir()
     if os.geteuid() != 0 or not shutil.which("mount"):
         pytest.skip("mounting a small tmpfs needs root here; the simulated tests in this file cover the same")
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m,mode=0700", "tmpfs", str(where)],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=8m,mode=0700", "tmpfs", str(where)], capture_output=True, text=True
+    )
     if r.returncode:
         pytest.skip(f"no tmpfs mount here ({r.stderr.strip()}); the simulated tests in this file cover the same")
     yield where
@@ -99,8 +100,9 @@ def test_closing_on_a_full_disk_keeps_what_was_saved(small_disk):
     soul.con.execute("PRAGMA wal_autocheckpoint = 0")  # everything stays in the WAL until close
     with soul.transaction():
         for i in range(150):
-            soul.add("message", "user", session="s", role="user", content=f"{i} " + os.urandom(1500).hex(),
-                     created_at="2026")
+            soul.add(
+                "message", "user", session="s", role="user", content=f"{i} " + os.urandom(1500).hex(), created_at="2026"
+            )
     filler = fill(small_disk)
     with pytest.raises(DiskFull, match=r"is full.*everything already saved is kept \(in soul.db-wal\)"):
         soul.close()
@@ -154,8 +156,15 @@ def test_python_m_anima_chat_at_start_on_a_full_disk(small_disk):
     home.create(PASSPHRASE).close()
     fill(small_disk)
     env = {**os.environ, "ANIMA_HOME": str(home.dir), "ANIMA_PASSPHRASE": PASSPHRASE}
-    r = subprocess.run([sys.executable, "-m", "anima", "chat"], input="hello\n", capture_output=True, text=True,
-                       env=env, cwd=ROOT, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "anima", "chat"],
+        input="hello\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert r.returncode == 2, r.stderr
     assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert "is full" in r.stderr
@@ -163,9 +172,11 @@ def test_python_m_anima_chat_at_start_on_a_full_disk(small_disk):
 
 # ---- simulated: SQLite's calls fail as they do on a full (or failing) disk -------------------------------------
 
+
 class _Failing(sqlcipher3.Connection):
     """A real connection whose one chosen statement fails with SQLite's own I/O error (SQLITE_IOERR, 10), as
     making the -shm file or writing the soul file does when the disk is full."""
+
     fail_on: str = ""
     skip = 0
     code = 10
@@ -209,8 +220,11 @@ def test_simulated_an_io_error_on_a_disk_with_room_is_a_disk_error_not_a_bug(ani
     home = Home(anima_home)
     home.create(PASSPHRASE).close()
     simulate(monkeypatch, "SELECT count(*) FROM sqlite_master", free=50 * 2**30)
-    with pytest.raises(DiskError, match=r"The disk failed to read or write .*soul.db \(disk I/O error\): the soul "
-                                        "was not opened"):
+    with pytest.raises(
+        DiskError,
+        match=r"The disk failed to read or write .*soul.db \(disk I/O error\): the soul "
+        "was not opened",
+    ):
         home.unlock(PASSPHRASE)
 
 
@@ -236,15 +250,16 @@ def test_simulated_a_full_disk_closing_a_soul_being_made_says_none_was_made(anim
     with home.create(PASSPHRASE) as soul:
         Home.export(soul, tmp_path / "core.anima", "an export passphrase")
     into = Home(tmp_path / "new")
-    for make in (lambda: into.create(PASSPHRASE),
-                 lambda: into.import_core(tmp_path / "core.anima", "an export passphrase", PASSPHRASE)):
+    for make in (
+        lambda: into.create(PASSPHRASE),
+        lambda: into.import_core(tmp_path / "core.anima", "an export passphrase", PASSPHRASE),
+    ):
         with monkeypatch.context() as mp:
             simulate(mp, "PRAGMA wal_checkpoint", free=8 * 1024, code=13, message="database or disk is full")
             with pytest.raises(DiskFull, match="no soul was made, and nothing half-made is left") as said:
                 make()
         assert "kept" not in str(said.value).split("Nothing was imported")[0]
-        assert not into.exists() and not [p for p in into.dir.glob("*") if ".soul." in p.name and "lock" not in
-                                           p.name]
+        assert not into.exists() and not [p for p in into.dir.glob("*") if ".soul." in p.name and "lock" not in p.name]
 
 
 def leaves_sidecars(monkeypatch, then=None):
@@ -260,6 +275,7 @@ def leaves_sidecars(monkeypatch, then=None):
             if then is not None:
                 then()
         real(self, sql)
+
     monkeypatch.setattr(_Failing, "_fail", failing)
 
 
@@ -275,7 +291,8 @@ def test_simulated_an_open_that_fails_removes_the_wal_and_shm_it_made(anima_home
 
 
 def test_simulated_an_open_that_fails_leaves_the_files_of_a_program_that_opened_the_soul_meanwhile(
-        anima_home, monkeypatch):
+    anima_home, monkeypatch
+):
     """Another program opening the soul while this one fails: the -wal and -shm are that program's now, and it
     goes on writing to them."""
     home = Home(anima_home)
@@ -288,6 +305,7 @@ def test_simulated_an_open_that_fails_leaves_the_files_of_a_program_that_opened_
             others.append(Home(anima_home).unlock(PASSPHRASE))
         finally:
             _Failing.fail_on = failing
+
     simulate(monkeypatch, "SELECT count(*) FROM sqlite_master", free=12 * 1024)
     leaves_sidecars(monkeypatch, then=the_other_program_opens_it)
     with pytest.raises(DiskFull, match="the soul was not opened"):
@@ -310,22 +328,28 @@ def test_other_errors_at_open_keep_their_translation(anima_home, monkeypatch):
         home.unlock(PASSPHRASE)
 
 
-def test_a_forget_without_room_to_rebuild_the_file_stands_and_rebuilds_once_there_is(small_disk, caplog,
-                                                                                       monkeypatch):
+def test_a_forget_without_room_to_rebuild_the_file_stands_and_rebuilds_once_there_is(small_disk, caplog, monkeypatch):
     """A forget rebuilds the file (forget.rewrite_file, VACUUM), which needs about the file's size again on the
     disk. Without it, the forget stands at once and the rest of its scrub runs; the rebuild is not tried (it
     would fail after writing for seconds on a large soul, and again after each write). It is owed in the soul:
     the program that next finds room does it, after this one has closed."""
     from anima.store import forget
     from tests.store.pages import holds
+
     rebuilt = []
     rewrite = forget.rewrite_file
     monkeypatch.setattr(forget, "rewrite_file", lambda con, path: (rebuilt.append(1), rewrite(con, path)))
     home = Home(small_disk / "home")
     with home.create(PASSPHRASE) as soul, soul.transaction():
         for i in range(300):
-            soul.add("message", "user", session="s", role="user", content=f"note {i} " + os.urandom(400).hex(),
-                     created_at="2026")
+            soul.add(
+                "message",
+                "user",
+                session="s",
+                role="user",
+                content=f"note {i} " + os.urandom(400).hex(),
+                created_at="2026",
+            )
         gone = soul.add("message", "user", session="s", role="user", content="forgotten sparrowhawk", created_at="2026")
     size = home.soul_path.stat().st_size
     assert size > 1 << 20, size

@@ -22,9 +22,19 @@ HOME = [".soul.key.lock", ".soul.lock", "soul.db", "soul.key"]
 
 def test_a_full_disk_at_each_step_is_one_known_error_and_nothing_half_saved(small_disk):  # noqa: F811
     cases = diskfull.run_cases(small_disk, command_line=False)
-    assert [c.step for c in cases] == ["a turn", "learning", "quick reflection", "deep reflection",
-                                       "forgetting", "making again", "export", "import",
-                                       "passphrase change", "closing", "opening"]
+    assert [c.step for c in cases] == [
+        "a turn",
+        "learning",
+        "quick reflection",
+        "deep reflection",
+        "forgetting",
+        "making again",
+        "export",
+        "import",
+        "passphrase change",
+        "closing",
+        "opening",
+    ]
     failed = [f"{c.step}: {c.said}" for c in cases if not c.ok]
     assert not failed, "\n".join(failed)
     said = {c.step: c.said for c in cases}
@@ -49,9 +59,11 @@ def test_the_commands_on_a_full_disk_say_one_line_and_exit_2(small_disk):  # noq
 
 # ---- simulated -----------------------------------------------------------------------------------------------
 
+
 def test_simulated_a_full_disk_when_a_turn_records_the_message(anima_home, monkeypatch):
     from anima.companion import Companion
     from anima.models.fake import FakeChatModel, FakeEmbedder
+
     simulate(monkeypatch, "INSERT INTO messages", free=50 * 2**30, code=13, message="database or disk is full")
     c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", FakeChatModel(), FakeEmbedder())
     try:
@@ -69,6 +81,7 @@ def test_simulated_a_full_disk_between_a_message_and_the_file_sent_with_it_saves
     from anima.knowledge.messages import External
     from anima.models.fake import FakeChatModel, FakeEmbedder
     from anima.store.provenance import Source
+
     sent = ("what do you make of this?", [External(Source.FILE, "Minutes of the meeting", "a.txt")])
     # Their words are stored; the attached file's text, the next message row, meets the full disk.
     simulate(monkeypatch, "INSERT INTO messages", free=50 * 2**30, code=13, message="database or disk is full", skip=1)
@@ -86,10 +99,14 @@ def test_simulated_a_full_disk_between_a_message_and_the_file_sent_with_it_saves
     c = Companion(home, home.unlock(PASSPHRASE), FakeChatModel().enqueue("They look fine."), FakeEmbedder())
     try:
         c.turn(sent[0], external=sent[1]).read()
-        rows = c.soul.query("SELECT m.id, m.content, p.source, p.message_id FROM messages AS m "
-                            "JOIN provenance AS p ON p.item_kind = 'message' AND p.item_id = m.id ORDER BY m.id")
-        assert [(r["content"], r["source"]) for r in rows][:2] == [(sent[0], "person"), ("Minutes of the meeting",
-                                                                                         "file")]
+        rows = c.soul.query(
+            "SELECT m.id, m.content, p.source, p.message_id FROM messages AS m "
+            "JOIN provenance AS p ON p.item_kind = 'message' AND p.item_id = m.id ORDER BY m.id"
+        )
+        assert [(r["content"], r["source"]) for r in rows][:2] == [
+            (sent[0], "person"),
+            ("Minutes of the meeting", "file"),
+        ]
         assert rows[1]["message_id"] == rows[0]["id"]
     finally:
         c.close()
@@ -121,6 +138,7 @@ def test_simulated_a_full_disk_when_the_key_file_or_a_core_is_written(anima_home
 
     def full(fd, data):
         raise OSError(errno.ENOSPC, "No space left on device")
+
     monkeypatch.setattr(keys.os, "write", full)
     with pytest.raises(DiskFull, match="soul.key was not changed"):
         home.change_passphrase(PASSPHRASE, "a new passphrase")
@@ -143,9 +161,11 @@ def test_simulated_a_full_disk_while_importing_leaves_the_old_companion(anima_ho
         home.import_core(tmp_path / "core.anima", "an export passphrase", PASSPHRASE, replace=True)
     # Said once: the terminal told the mistake, then "Closing then failed too:" and the same words again (QA).
     from anima.cli import _first_said
+
     said = _first_said(refused.value)
-    assert said.count("is full") == 1 and said.endswith("Nothing was imported; the companion here, if any, is as "
-                                                        "it was."), said
+    assert said.count("is full") == 1 and said.endswith(
+        "Nothing was imported; the companion here, if any, is as it was."
+    ), said
     monkeypatch.undo()
     assert home.soul_path.read_bytes() == before
     assert sorted(p.name for p in home.dir.iterdir()) == HOME  # the staging soul is gone
@@ -160,11 +180,14 @@ def test_when_closing_fails_after_a_mistake_the_terminal_says_the_mistake_first(
             raise DiskFull("The disk is full: nothing of this change was saved.")
         finally:
             raise DiskFull("The disk holding it is full: everything already saved is kept.")
+
     monkeypatch.setattr(cli, "cmd_check", fails)
     assert cli.main(["check"]) == 2
     lines = capsys.readouterr().err.strip().splitlines()
-    assert lines == ["anima: The disk is full: nothing of this change was saved. Closing then failed too: The disk "
-                     "holding it is full: everything already saved is kept."]
+    assert lines == [
+        "anima: The disk is full: nothing of this change was saved. Closing then failed too: The disk "
+        "holding it is full: everything already saved is kept."
+    ]
 
 
 def test_simulated_a_forget_whose_scrub_meets_a_full_disk_stands_and_is_scrubbed_later(anima_home, monkeypatch):
@@ -173,8 +196,10 @@ def test_simulated_a_forget_whose_scrub_meets_a_full_disk_stands_and_is_scrubbed
     from anima.companion import Companion
     from anima.models.fake import FakeChatModel, FakeEmbedder
     from tests.store.test_full_disk import _Failing
-    simulate(monkeypatch, "INSERT INTO messages_fts(messages_fts)", free=4096, code=13,
-             message="database or disk is full")
+
+    simulate(
+        monkeypatch, "INSERT INTO messages_fts(messages_fts)", free=4096, code=13, message="database or disk is full"
+    )
     c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", FakeChatModel(), FakeEmbedder())
     try:
         c.indexer_thread.join()

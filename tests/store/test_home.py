@@ -56,6 +56,7 @@ def test_a_folder_that_cannot_be_made_private_still_opens_with_a_warning(anima_h
 
     def refused(*args, **kwargs):
         raise PermissionError("not allowed")
+
     monkeypatch.setattr(os, "chmod", refused)
     with caplog.at_level(logging.WARNING, logger="anima.paths"):
         Home(anima_home).unlock(PASSPHRASE).close()

@@ -10,6 +10,7 @@ from tests.conftest import PASSPHRASE
 
 class MemoryKeyring(keyring.backend.KeyringBackend):
     """A keychain that works: it keeps secrets in a dict."""
+
     priority = 1
 
     def __init__(self):

@@ -97,6 +97,7 @@ def test_a_missing_or_damaged_key_file_is_reported(anima_home):
 
 # ---- the wrapping cost ------------------------------------------------------------
 
+
 def kdf_of(path):
     return json.loads(path.read_text())["kdf"]
 
@@ -109,11 +110,15 @@ def test_new_key_files_and_cores_are_wrapped_at_the_real_default_cost(anima_home
     with home.create(PASSPHRASE) as soul:
         Home.export(soul, tmp_path / "soul.core", "export passphrase")
     assert {k: v for k, v in kdf_of(home.key_path).items() if k != "salt"} == {
-        "name": "scrypt", "n": 2**17, "r": 8, "p": 1}
+        "name": "scrypt",
+        "n": 2**17,
+        "r": 8,
+        "p": 1,
+    }
     data = (tmp_path / "soul.core").read_bytes()
     start = len(core.MAGIC) + 4
-    (length,) = struct.unpack(">I", data[len(core.MAGIC):start])
-    header = json.loads(data[start:start + length])
+    (length,) = struct.unpack(">I", data[len(core.MAGIC) : start])
+    header = json.loads(data[start : start + length])
     assert (header["kdf"]["n"], header["kdf"]["r"], header["kdf"]["p"]) == (2**17, 8, 1)
     home.unlock(PASSPHRASE).close()
     assert kdf_of(home.key_path)["n"] == 2**17  # unlocking at today's cost rewrites nothing
@@ -139,8 +144,10 @@ def test_a_key_file_wrapped_at_the_old_cost_opens_and_is_rewrapped_at_the_new(an
     assert home.unlock_key(PASSPHRASE) == key
     assert (kdf_of(home.key_path)["n"], kdf_of(home.key_path)["r"], kdf_of(home.key_path)["p"]) == (2**17, 8, 1)
     said = [r.getMessage() for r in caplog.records if "re-wrapped" in r.getMessage()]
-    assert said == [f"re-wrapped the key file of companion {home.keyfile().companion_id}: "
-                    "scrypt N=2^17 r=8 p=1, was scrypt N=2^14 r=8 p=1"]
+    assert said == [
+        f"re-wrapped the key file of companion {home.keyfile().companion_id}: "
+        "scrypt N=2^17 r=8 p=1, was scrypt N=2^14 r=8 p=1"
+    ]
     assert PASSPHRASE not in caplog.text
     assert [p.name for p in anima_home.iterdir() if p.name.endswith(".new")] == []
     with pytest.raises(WrongPassphrase, match="Wrong passphrase"):
@@ -158,8 +165,10 @@ def test_a_wrong_passphrase_on_an_old_key_file_is_the_clear_error_and_upgrades_n
     assert home.key_path.read_bytes() == before
 
 
-@pytest.mark.parametrize("code, said", [(errno.ENOSPC, "DiskFull"), (errno.EIO, "DiskError"),
-                                        (errno.EACCES, "NoAccess"), (errno.EBUSY, "NoAccess")])
+@pytest.mark.parametrize(
+    "code, said",
+    [(errno.ENOSPC, "DiskFull"), (errno.EIO, "DiskError"), (errno.EACCES, "NoAccess"), (errno.EBUSY, "NoAccess")],
+)
 def test_an_old_key_file_that_cannot_be_rewritten_still_opens(anima_home, monkeypatch, caplog, code, said):
     """A full disk (or a failing one, or a file another program holds) during the upgrade: the old file stays and
     opens; the upgrade is tried at the next unlock. (A review found that once every failed write was a KnownError,
@@ -171,6 +180,7 @@ def test_an_old_key_file_that_cannot_be_rewritten_still_opens(anima_home, monkey
 
     def fails(*args, **kwargs):
         raise OSError(code, os.strerror(code))
+
     monkeypatch.setattr(keys.os, "fsync", fails)
     monkeypatch.setenv(keys.INSECURE_TEST_COST_ENV, "0")
     home.unlock(PASSPHRASE).close()
@@ -189,8 +199,9 @@ def test_changing_the_passphrase_of_an_old_key_file_writes_the_new_cost(anima_ho
     home.unlock_key("another good passphrase")
 
 
-@pytest.mark.parametrize("n, r, p", [(2**30, 8, 1), (2**20, 8, 1), (2**17, 32, 1), (2**18, 8, 16), (3000, 8, 1),
-                                     (2**14, 0, 1)])
+@pytest.mark.parametrize(
+    "n, r, p", [(2**30, 8, 1), (2**20, 8, 1), (2**17, 32, 1), (2**18, 8, 16), (3000, 8, 1), (2**14, 0, 1)]
+)
 def test_a_key_file_asking_for_too_much_work_or_memory_is_refused_before_any(anima_home, n, r, p):
     home = Home(anima_home)
     home.create(PASSPHRASE).close()

@@ -16,8 +16,13 @@ from tests.store.test_core_hostile import HOSTILE_KDF
 
 def digests(home_dir):
     """Each file's digest; a huge (sparse) one's size and time, not to read it here either."""
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() if p.stat().st_size < 1 << 20
-            else (p.stat().st_size, p.stat().st_mtime_ns) for p in home_dir.iterdir() if p.is_file()}
+    return {
+        p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+        if p.stat().st_size < 1 << 20
+        else (p.stat().st_size, p.stat().st_mtime_ns)
+        for p in home_dir.iterdir()
+        if p.is_file()
+    }
 
 
 @pytest.fixture
@@ -66,8 +71,17 @@ def test_a_cost_the_bounds_miss_is_still_refused_by_the_derivation(home, monkeyp
         keys.derive(PASSPHRASE, b"salt", keys.Cost(2**20, 1, 1))
 
 
-@pytest.mark.parametrize("cost", [keys.Cost(2**16, 1, 1), keys.Cost(2**20, 1, 1), keys.Cost(2**14, 8, True),
-                                  keys.Cost(16384.0, 8, 1), keys.Cost(float("inf"), 8, 1), keys.Cost(2**64, 8, 1)])
+@pytest.mark.parametrize(
+    "cost",
+    [
+        keys.Cost(2**16, 1, 1),
+        keys.Cost(2**20, 1, 1),
+        keys.Cost(2**14, 8, True),
+        keys.Cost(16384.0, 8, 1),
+        keys.Cost(float("inf"), 8, 1),
+        keys.Cost(2**64, 8, 1),
+    ],
+)
 def test_the_bounds_refuse_what_scrypt_refuses_and_what_is_no_whole_number(cost):
     with pytest.raises(ValueError):
         cost.bounded()
@@ -80,8 +94,9 @@ def test_the_bounds_admit_costs_scrypt_computes():
         assert len(keys.derive(PASSPHRASE, b"salt", cost)) == 32
 
 
-@pytest.mark.parametrize("field, value", [("nonce", ""), ("nonce", "AAAA"), ("wrapped", "AAAA"), ("nonce", "5"),
-                                          ("salt", "5")])
+@pytest.mark.parametrize(
+    "field, value", [("nonce", ""), ("nonce", "AAAA"), ("wrapped", "AAAA"), ("nonce", "5"), ("salt", "5")]
+)
 def test_a_key_file_with_parts_of_the_wrong_size_or_kind_is_refused(home, field, value):
     d = json.loads(home.key_path.read_text())
     (d["kdf"] if field == "salt" else d)[field] = json.loads(value) if value.isdigit() else value
@@ -114,14 +129,20 @@ def test_a_fifo_or_a_folder_in_place_of_the_key_file_is_refused_without_waiting(
 def test_the_command_line_says_one_line_and_exits_2(home):
     set_kdf(home, n="9e999")
     env = {**os.environ, "ANIMA_PASSPHRASE": PASSPHRASE}
-    run = subprocess.run([sys.executable, "-m", "anima", "--home", str(home.dir), "check"], capture_output=True,
-                         text=True, env=env, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "anima", "--home", str(home.dir), "check"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert run.returncode == 2, run.stderr
     assert "Traceback" not in run.stderr and "key file" in run.stderr
 
 
-@pytest.mark.parametrize("companion_id", ["caf\u00e9", 5, None, "", "0" * 31, "0" * 33, "A" * 32, "g" * 32,
-                                          "0" * 31 + "\n", ["0" * 32]])
+@pytest.mark.parametrize(
+    "companion_id", ["caf\u00e9", 5, None, "", "0" * 31, "0" * 33, "A" * 32, "g" * 32, "0" * 31 + "\n", ["0" * 32]]
+)
 def test_a_key_file_whose_companion_id_is_not_one_anima_writes_is_refused(home, companion_id):
     """QA: "café" was a traceback (UnicodeEncodeError in the wrap's associated data, at unlock)."""
     d = json.loads(home.key_path.read_text())
@@ -144,6 +165,7 @@ def test_a_passphrase_that_is_not_text_is_said_to_be_so_and_no_file_is_blamed(ho
     """QA: it was UnusableCost ("scrypt ... cannot be computed") at a wrap, and a "damaged" key file or core at an
     unwrap: the passphrase's bytes were encoded inside the try that blames the file's cost."""
     from anima.errors import PassphraseNotText, WrongPassphrase
+
     before = digests(home.dir)
     with pytest.raises(PassphraseNotText) as err:
         home.unlock(NOT_TEXT)

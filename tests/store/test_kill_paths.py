@@ -30,18 +30,25 @@ def test_a_killed_writers_partial_files_are_removed_at_the_next_unlock(tmp_path)
     from anima import files
     from anima.store import Home
     from tests.conftest import PASSPHRASE
+
     home = Home(tmp_path / "home")
     home.create(PASSPHRASE).close()
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
-                          text=True).stdout.strip()
-    left = [home.dir / f".soul.importing.{dead}.db", home.dir / f".soul.importing.{dead}.db-wal",
-            files.partial(home.key_path, int(dead)), files.partial(home.dir / "export.anima", int(dead)),
-            home.dir / f"soul.key.{dead}.new"]  # (an older version's name for the key file's new copy)
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    ).stdout.strip()
+    left = [
+        home.dir / f".soul.importing.{dead}.db",
+        home.dir / f".soul.importing.{dead}.db-wal",
+        files.partial(home.key_path, int(dead)),
+        files.partial(home.dir / "export.anima", int(dead)),
+        home.dir / f"soul.key.{dead}.new",
+    ]  # (an older version's name for the key file's new copy)
     alive = files.partial(home.key_path, os.getpid())
     # The person's own files, named as partial files once were: never Anima's to remove (QA: it did).
     theirs = [home.dir / "novel.2024.new", home.dir / f"notes.{dead}.new", home.dir / f".draft.{dead}.new"]
     for p in [*left, alive, *theirs]:
         p.write_bytes(b"half")
     home.unlock(PASSPHRASE).close()
-    assert sorted(p.name for p in home.dir.iterdir()) == sorted(["soul.db", "soul.key", ".soul.lock", ".soul.key.lock",
-                                                                 alive.name, *(p.name for p in theirs)])
+    assert sorted(p.name for p in home.dir.iterdir()) == sorted(
+        ["soul.db", "soul.key", ".soul.lock", ".soul.key.lock", alive.name, *(p.name for p in theirs)]
+    )

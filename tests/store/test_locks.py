@@ -17,8 +17,10 @@ from tests.conftest import exported as exported_home
 from tests.store.test_two_programs import OtherProgram
 
 EXPORT = "export passphrase"
-IN_USE = ("Another program has this companion open (the window or `anima chat`): close it and import again; "
-          "nothing was changed.")
+IN_USE = (
+    "Another program has this companion open (the window or `anima chat`): close it and import again; "
+    "nothing was changed."
+)
 
 
 def digest(path) -> str:
@@ -34,8 +36,7 @@ def exported(anima_home, tmp_path):
     return exported_home(anima_home, tmp_path / "soul.core", "in the core", EXPORT), tmp_path / "soul.core"
 
 
-def test_an_import_over_a_soul_another_program_has_open_is_refused_and_changes_nothing(exported, monkeypatch,
-                                                                                       capsys):
+def test_an_import_over_a_soul_another_program_has_open_is_refused_and_changes_nothing(exported, monkeypatch, capsys):
     home, path = exported
     other = OtherProgram(monkeypatch)  # a second process with the soul open, as `anima chat` or the window
     try:
@@ -57,8 +58,11 @@ def test_an_import_over_a_soul_another_program_has_open_is_refused_and_changes_n
         other.end()
     with home.unlock(PASSPHRASE) as soul:
         soul.check()
-        assert said(soul) == ["in the core", "said while the other program had it open",
-                              "and it goes on writing to the one soul"]
+        assert said(soul) == [
+            "in the core",
+            "said while the other program had it open",
+            "and it goes on writing to the one soul",
+        ]
     assert cli.main(["import", "--replace", str(path)]) == 0  # closed: the import works
     with home.unlock(PASSPHRASE) as soul:
         soul.check()
@@ -88,6 +92,7 @@ def passphrase_changed_meanwhile(monkeypatch, home: Home, new: str) -> None:
             done.append(True)
             Home(home.dir).change_passphrase(PASSPHRASE, new)  # the other program's whole change
         return key
+
     monkeypatch.setattr(keys.KeyFile, "unwrap", unwrap)
 
 
@@ -144,6 +149,7 @@ def test_a_soul_whose_put_off_scrub_fails_at_close_is_still_closed_and_lets_an_i
 
     from anima.errors import KnownError
     from anima.store import forget, locks
+
     home = Home(anima_home)
     home.create(PASSPHRASE).close()
     soul = home.unlock(PASSPHRASE)
@@ -151,6 +157,7 @@ def test_a_soul_whose_put_off_scrub_fails_at_close_is_still_closed_and_lets_an_i
 
     def damaged(con):
         raise sqlcipher3.DatabaseError("database disk image is malformed")
+
     monkeypatch.setattr(forget, "merge_segments", damaged)
     with pytest.raises(KnownError):
         soul.close()
@@ -160,12 +167,14 @@ def test_a_soul_whose_put_off_scrub_fails_at_close_is_still_closed_and_lets_an_i
 
 
 @pytest.mark.parametrize("code", [errno.ENOLCK, errno.EOPNOTSUPP])
-def test_a_filesystem_without_file_locks_is_one_clear_refusal_and_changes_nothing(anima_home, tmp_path, monkeypatch,
-                                                                                   capsys, code):
+def test_a_filesystem_without_file_locks_is_one_clear_refusal_and_changes_nothing(
+    anima_home, tmp_path, monkeypatch, capsys, code
+):
     """flock(2) failing as it does on an NFS mount without its lock daemon (ENOLCK) or a FUSE or SMB mount
     (EOPNOTSUPP): opening the soul was a raw OSError (a traceback at the terminal). Now NoFileLocks, one line, for
     opening, an import over the soul and a passphrase change alike; nothing is opened, swapped or written."""
     from anima.store import locks
+
     home = Home(anima_home)
     with home.create(PASSPHRASE) as soul:
         soul.add("message", "user", session="s", role="user", content="kept", created_at="2026")
@@ -174,6 +183,7 @@ def test_a_filesystem_without_file_locks_is_one_clear_refusal_and_changes_nothin
 
     def no_locks(fd, operation):
         raise OSError(code, os.strerror(code))
+
     without = rf"The folder {re.escape(str(home.dir))} is on a filesystem without file locks \({os.strerror(code)}\)"
     with monkeypatch.context() as mp:
         mp.setattr(locks.fcntl, "flock", no_locks)
@@ -195,22 +205,28 @@ def test_a_filesystem_without_file_locks_is_one_clear_refusal_and_changes_nothin
 
 def not_a_file(what: str, path) -> None:
     """Something other than a regular file at `path`, as another tool or a slip by hand could leave there."""
-    {"pipe": lambda: os.mkfifo(path), "folder": path.mkdir, "device": lambda: path.symlink_to("/dev/null"),
-     "link to nowhere": lambda: path.symlink_to(path.parent / "nowhere" / path.name),
-     # QA: opening the lock made the file the link named, outside the home.
-     "link to a file not there": lambda: path.symlink_to(path.parent.parent / f"made{path.name}")}[what]()
+    {
+        "pipe": lambda: os.mkfifo(path),
+        "folder": path.mkdir,
+        "device": lambda: path.symlink_to("/dev/null"),
+        "link to nowhere": lambda: path.symlink_to(path.parent / "nowhere" / path.name),
+        # QA: opening the lock made the file the link named, outside the home.
+        "link to a file not there": lambda: path.symlink_to(path.parent.parent / f"made{path.name}"),
+    }[what]()
 
 
 @pytest.mark.timeout(20)
 @pytest.mark.parametrize("what", ["pipe", "folder", "device", "link to nowhere", "link to a file not there"])
-def test_a_lock_file_that_is_not_a_regular_file_is_one_clear_refusal_without_waiting(anima_home, tmp_path, capsys,
-                                                                                     monkeypatch, what):
+def test_a_lock_file_that_is_not_a_regular_file_is_one_clear_refusal_without_waiting(
+    anima_home, tmp_path, capsys, monkeypatch, what
+):
     """QA: a pipe as .soul.lock hung every command that opens the soul (opening it waited for a writer); a folder
     or a link to nowhere was a bare OS error ("[Errno 21] Is a directory"). Now each is refused in one line that
     says what to do, for opening, an import over the soul and a passphrase change alike; nothing is opened,
     swapped or written, and once it is removed all is as it was."""
     from anima.store import locks
     from anima.store.soul import OPENING
+
     home = Home(anima_home)
     with home.create(PASSPHRASE) as soul:
         soul.add("message", "user", session="s", role="user", content="kept", created_at="2026")
@@ -218,8 +234,11 @@ def test_a_lock_file_that_is_not_a_regular_file_is_one_clear_refusal_without_wai
     at_rest = {p.name: digest(p) for p in home.dir.iterdir() if p.is_file()}
 
     def refused(name: str, outcome: str) -> str:
-        return (rf"The lock file {re.escape(str(home.dir / name))} is not a regular file, and Anima can lock nothing "
-                rf"with it: {re.escape(outcome)}\. If no Anima program is running, remove that lock file")
+        return (
+            rf"The lock file {re.escape(str(home.dir / name))} is not a regular file, and Anima can lock nothing "
+            rf"with it: {re.escape(outcome)}\. If no Anima program is running, remove that lock file"
+        )
+
     presence, key_writes = home.dir / locks.PRESENCE, home.dir / locks.KEY_WRITES
     presence.unlink()
     not_a_file(what, presence)
@@ -239,7 +258,8 @@ def test_a_lock_file_that_is_not_a_regular_file_is_one_clear_refusal_without_wai
         home.change_passphrase(PASSPHRASE, "a new passphrase for a new season")
     key_writes.rmdir() if what == "folder" else key_writes.unlink()
     assert not list(home.dir.parent.glob("made*"))  # nothing was made where a link pointed
-    assert {p.name: digest(p) for p in home.dir.iterdir() if p.is_file() and p.name != locks.PRESENCE} == \
-        {name: d for name, d in at_rest.items() if name not in (locks.PRESENCE, locks.KEY_WRITES)}
+    assert {p.name: digest(p) for p in home.dir.iterdir() if p.is_file() and p.name != locks.PRESENCE} == {
+        name: d for name, d in at_rest.items() if name not in (locks.PRESENCE, locks.KEY_WRITES)
+    }
     with home.unlock(PASSPHRASE) as soul:  # removed: Anima makes them again, and all is as it was
         assert said(soul) == ["kept"]

@@ -8,8 +8,9 @@ from tests.conftest import PASSPHRASE
 
 def test_a_table_is_read_a_page_at_a_time_in_rowid_order(anima_home):
     with Home(anima_home).create(PASSPHRASE) as soul:
-        ids = [soul.add("message", "user", session="s", role="user", content=str(i), created_at="2026")
-               for i in range(5)]
+        ids = [
+            soul.add("message", "user", session="s", role="user", content=str(i), created_at="2026") for i in range(5)
+        ]
         first = paged.page(soul, "messages", None, 2)
         assert [rowid for rowid, _ in first] == ids[:2] and first[0][1]["content"] == "0"
         assert "rowid_" not in first[0][1]

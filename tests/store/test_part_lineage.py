@@ -30,6 +30,13 @@ def test_a_lineage_that_is_not_an_object_is_refused(soul, lineage):
 
 def test_the_readable_export_shows_lineage_as_json(soul):
     soul.add("part", "ai", name="Tea", data="{}", created_at=NOW, updated_at=NOW)
-    soul.add("part", "ai", name="Tea at four", data="{}", lineage=json.dumps({"from": [1], "how": "split"}),
-             created_at=NOW, updated_at=NOW)
+    soul.add(
+        "part",
+        "ai",
+        name="Tea at four",
+        data="{}",
+        lineage=json.dumps({"from": [1], "how": "split"}),
+        created_at=NOW,
+        updated_at=NOW,
+    )
     assert [p["lineage"] for p in everything(soul)["parts"]] == [{}, {"from": [1], "how": "split"}]

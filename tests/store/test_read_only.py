@@ -29,11 +29,21 @@ def test_a_home_on_a_read_only_disk_is_one_line_and_stays_as_it_was(small_disk):
     try:
         with pytest.raises(NoAccess, match=r"cannot open the soul file .*read-only.*Nothing was changed"):
             home.unlock(PASSPHRASE)
-        env = {"ANIMA_HOME": str(home.dir), "ANIMA_PASSPHRASE": PASSPHRASE,
-               "ANIMA_SETTINGS": str(small_disk.parent / "settings.json")}
+        env = {
+            "ANIMA_HOME": str(home.dir),
+            "ANIMA_PASSPHRASE": PASSPHRASE,
+            "ANIMA_SETTINGS": str(small_disk.parent / "settings.json"),
+        }
         for command in (["check"], ["chat"]):
-            r = subprocess.run([sys.executable, "-m", "anima", *command], capture_output=True, text=True, cwd=ROOT,
-                               env={**os.environ, **env}, input="hello\n", timeout=300)
+            r = subprocess.run(
+                [sys.executable, "-m", "anima", *command],
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+                env={**os.environ, **env},
+                input="hello\n",
+                timeout=300,
+            )
             assert r.returncode == 2 and r.stderr.count("\n") == 1 and "read-only" in r.stderr, r.stderr
     finally:
         subprocess.run(["mount", "-o", "remount,rw", str(small_disk)], check=True)
@@ -52,6 +62,7 @@ def test_simulated_a_soul_sqlite_may_not_open_or_write_is_no_access(anima_home, 
         e = sqlcipher3.OperationalError("unable to open database file")
         e.sqlite_errorcode = code
         raise e
+
     monkeypatch.setattr(soul_module.sqlcipher3, "connect", refused)
     with pytest.raises(NoAccess, match=f"Anima cannot {doing} the soul file"):
         home.unlock(PASSPHRASE)

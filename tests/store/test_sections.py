@@ -12,7 +12,7 @@ from anima.store.sections import SECTIONS, Kept, kept_in
 from anima.trust.verdict import Change, Verdict
 
 CAP = 60
-KEPT = "Lives in Lisbon with two cats"   # "- Lives in Lisbon with two cats": 31 characters
+KEPT = "Lives in Lisbon with two cats"  # "- Lives in Lisbon with two cats": 31 characters
 DROPPED = "Works nights as a nurse at the children's hospital"  # with it the block is 84
 
 
@@ -27,8 +27,9 @@ def test_every_section_of_the_floor_is_in_the_registry_and_every_stored_one_has_
     assert {r["name"] for r in soul.query("SELECT name FROM blocks")} == set(kept_in(Kept.BLOCK))
 
 
-def test_a_cap_changed_in_the_registry_holds_in_the_gate_the_prompt_and_the_open_mind(companion, qtbot,
-                                                                                     smaller_human_block):
+def test_a_cap_changed_in_the_registry_holds_in_the_gate_the_prompt_and_the_open_mind(
+    companion, qtbot, smaller_human_block
+):
     from ui.mind.self_view import SelfView
 
     # The gate: the line past the new cap does not fit what is always in mind, and stays out.

@@ -19,8 +19,17 @@ def test_upgrade_from_schema_5_keeps_the_signals_without_dimensions(anima_home):
         assert s["signal"] == "tired" and s["valence"] is None and s["trajectory"] is None
 
 
-@pytest.mark.parametrize("field, value", [("valence", -1.5), ("arousal", 2), ("dominance", -0.1),
-                                          ("confidence", 1.2), ("evidence_type", "hunch"), ("trajectory", "up")])
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("valence", -1.5),
+        ("arousal", 2),
+        ("dominance", -0.1),
+        ("confidence", 1.2),
+        ("evidence_type", "hunch"),
+        ("trajectory", "up"),
+    ],
+)
 def test_a_signal_out_of_its_ranges_is_refused(soul, field, value):
     with pytest.raises(InvalidEdit):
         soul.add("signal", "ai", signal="tired", evidence="said so", at=NOW, **{field: value})

@@ -11,9 +11,23 @@ from tests.store.records import NOW, fill
 
 def test_a_new_soul_has_the_whole_schema_and_the_pragmas(soul):
     tables = {r["name"] for r in soul.query("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    for t in ("messages", "memories", "episodes", "parts", "predictions", "self_model", "growth_log",
-              "behavioral_rules", "emotional_signals", "world_cards", "embeddings", "edit_history",
-              "evidence", "schema_migrations", "memories_fts"):
+    for t in (
+        "messages",
+        "memories",
+        "episodes",
+        "parts",
+        "predictions",
+        "self_model",
+        "growth_log",
+        "behavioral_rules",
+        "emotional_signals",
+        "world_cards",
+        "embeddings",
+        "edit_history",
+        "evidence",
+        "schema_migrations",
+        "memories_fts",
+    ):
         assert t in tables
     assert soul.schema_version() == migrations.SCHEMA_VERSION
     assert soul.query("PRAGMA journal_mode")[0]["journal_mode"] == "wal"
@@ -36,8 +50,15 @@ def test_upgrade_from_the_first_schema_keeps_the_data(anima_home):
     home, old = at_schema(anima_home, 1)
     with old:
         assert old.schema_version() == 1
-        old.add("memory", "user", kind="fact", content="has a cat named Miso", source="user_stated",
-                valid_from=NOW, created_at=NOW)
+        old.add(
+            "memory",
+            "user",
+            kind="fact",
+            content="has a cat named Miso",
+            source="user_stated",
+            valid_from=NOW,
+            created_at=NOW,
+        )
     with home.unlock(PASSPHRASE) as soul:
         assert soul.schema_version() == migrations.SCHEMA_VERSION
         # The full-text index added by migration 2 covers rows written before it.
@@ -49,25 +70,52 @@ def test_upgrade_from_the_first_schema_keeps_the_data(anima_home):
 
 def test_upgrade_from_schema_3_indexes_the_unspaced_text_already_there(anima_home):
     import json
+
     home, old = at_schema(anima_home, 3)
     with old:
-        said = old.add("message", "user", session="s1", role="user", speaker="Ada", content="我住在北京",
-                       created_at=NOW)
-        old.add("message", "user", session="s1", role="user", speaker="Ada", content="I live in Leeds",
-                created_at=NOW)
-        fact = old.add("memory", "user", kind="fact", content="猫の名前はタマ", source="user_stated",
-                       valid_from=NOW, created_at=NOW)
-        old.add("memory", "user", kind="fact", content="has a cat named Miso", source="user_stated",
-                valid_from=NOW, created_at=NOW)
-        card = old.add("world_card", "user", kind="place", title="Home", body="A flat.",
-                       keywords=json.dumps(["ฉันชอบกาแฟ"], ensure_ascii=False), created_at=NOW, updated_at=NOW)
+        said = old.add(
+            "message", "user", session="s1", role="user", speaker="Ada", content="我住在北京", created_at=NOW
+        )
+        old.add("message", "user", session="s1", role="user", speaker="Ada", content="I live in Leeds", created_at=NOW)
+        fact = old.add(
+            "memory",
+            "user",
+            kind="fact",
+            content="猫の名前はタマ",
+            source="user_stated",
+            valid_from=NOW,
+            created_at=NOW,
+        )
+        old.add(
+            "memory",
+            "user",
+            kind="fact",
+            content="has a cat named Miso",
+            source="user_stated",
+            valid_from=NOW,
+            created_at=NOW,
+        )
+        card = old.add(
+            "world_card",
+            "user",
+            kind="place",
+            title="Home",
+            body="A flat.",
+            keywords=json.dumps(["ฉันชอบกาแฟ"], ensure_ascii=False),
+            created_at=NOW,
+            updated_at=NOW,
+        )
     with home.unlock(PASSPHRASE) as soul:
         assert soul.schema_version() == migrations.SCHEMA_VERSION
-        held = {t: [r["rowid"] for r in soul.query(f"SELECT rowid FROM {t}_grams")]
-                for t in ("messages", "memories", "episodes", "world_cards")}
+        held = {
+            t: [r["rowid"] for r in soul.query(f"SELECT rowid FROM {t}_grams")]
+            for t in ("messages", "memories", "episodes", "world_cards")
+        }
         assert held == {"messages": [said], "memories": [fact], "episodes": [], "world_cards": [card]}
         assert soul.query("SELECT rowid FROM memories_grams WHERE memories_grams MATCH '名前は'") == [{"rowid": fact}]
-        assert soul.query("SELECT rowid FROM world_cards_grams WHERE world_cards_grams MATCH 'ชอบ'") == [{"rowid": card}]
+        assert soul.query("SELECT rowid FROM world_cards_grams WHERE world_cards_grams MATCH 'ชอบ'") == [
+            {"rowid": card}
+        ]
 
 
 def test_a_soul_from_a_newer_schema_is_refused_and_left_unchanged(anima_home):
@@ -94,8 +142,9 @@ def test_the_growth_log_is_append_only(soul):
 
 
 def test_every_change_is_in_the_edit_history_with_actor_before_and_after(soul):
-    card = soul.add("world_card", "ai", kind="person", title="Sam", body="A friend from climbing.",
-                    created_at=NOW, updated_at=NOW)
+    card = soul.add(
+        "world_card", "ai", kind="person", title="Sam", body="A friend from climbing.", created_at=NOW, updated_at=NOW
+    )
     soul.update("world_card", card, "user", body="Sam is my brother.", updated_at=NOW)
     history = soul.history("world_card", card)
     assert [(h["op"], h["actor"]) for h in history] == [("create", "ai"), ("update", "user")]
@@ -104,8 +153,9 @@ def test_every_change_is_in_the_edit_history_with_actor_before_and_after(soul):
 
 
 def test_an_edit_that_breaks_a_rule_is_refused_and_the_old_value_kept(soul):
-    card = soul.add("world_card", "user", kind="place", title="Home", body="A flat in Leeds.",
-                    created_at=NOW, updated_at=NOW)
+    card = soul.add(
+        "world_card", "user", kind="place", title="Home", body="A flat in Leeds.", created_at=NOW, updated_at=NOW
+    )
     with pytest.raises(InvalidEdit):
         soul.update("world_card", card, "user", body="   ", updated_at=NOW)
     with pytest.raises(InvalidEdit):
@@ -128,8 +178,13 @@ def test_a_full_disk_is_a_clear_error_and_loses_nothing(soul):
 def test_a_closed_soul_says_so_instead_of_failing_inside(soul):
     soul.set_meta("note", "kept")
     soul.close()
-    for use in (lambda: soul.query("SELECT 1"), lambda: soul.get_meta("note"), soul.check,
-                lambda: soul.reading().__enter__(), lambda: soul.set_meta("note", "lost")):
+    for use in (
+        lambda: soul.query("SELECT 1"),
+        lambda: soul.get_meta("note"),
+        soul.check,
+        lambda: soul.reading().__enter__(),
+        lambda: soul.set_meta("note", "lost"),
+    ):
         with pytest.raises(SoulClosed, match="was closed; nothing more was read or written"):
             use()
     soul.close()  # a second close is harmless

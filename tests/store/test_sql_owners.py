@@ -21,11 +21,21 @@ _BEGINS = re.compile(
     r"\s*(SELECT\s+\S|INSERT\s+(OR\s+\w+\s+)?INTO\s|REPLACE\s+INTO\s|UPDATE\s+" + _NAME + r"\s+SET\s"
     r"|DELETE\s+FROM\s|CREATE\s+(TEMP\s+|TEMPORARY\s+|UNIQUE\s+|VIRTUAL\s+)?(TABLE|INDEX|VIEW|TRIGGER)\s"
     r"|DROP\s+(TABLE|INDEX|VIEW|TRIGGER)\s|ALTER\s+TABLE\s|PRAGMA\s+\w|WITH\s+(RECURSIVE\s+)?\w+\s+AS\s*\("
-    r"|(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|VACUUM|ANALYZE|REINDEX|ATTACH|DETACH)\b(?!\s+[a-z]))")
+    r"|(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|VACUUM|ANALYZE|REINDEX|ATTACH|DETACH)\b(?!\s+[a-z]))"
+)
 # A statement anywhere in a string (a subquery, a fragment joined to others).
 _INSIDE = re.compile(
-    r"\bSELECT\s+.+?\s+FROM\s+" + _NAME + r"|\bINSERT\s+(OR\s+\w+\s+)?INTO\s+" + _NAME + r"|\bDELETE\s+FROM\s+"
-    + _NAME + r"|\bUPDATE\s+" + _NAME + r"\s+SET\s+\w+\s*=", re.S)
+    r"\bSELECT\s+.+?\s+FROM\s+"
+    + _NAME
+    + r"|\bINSERT\s+(OR\s+\w+\s+)?INTO\s+"
+    + _NAME
+    + r"|\bDELETE\s+FROM\s+"
+    + _NAME
+    + r"|\bUPDATE\s+"
+    + _NAME
+    + r"\s+SET\s+\w+\s*=",
+    re.S,
+)
 
 
 def _text(node: ast.AST) -> str | None:
@@ -58,7 +68,7 @@ def statements(source: str) -> list[tuple[int, str]]:
 
 
 def outside_owners(root: Path) -> list[str]:
-    """"path:line: text" of every SQL statement under root's anima/ and ui/ that is not in an owner's file."""
+    """ "path:line: text" of every SQL statement under root's anima/ and ui/ that is not in an owner's file."""
     found = []
     for folder in READ:
         for path in sorted((root / folder).rglob("*.py")):
@@ -70,8 +80,9 @@ def outside_owners(root: Path) -> list[str]:
 
 
 def test_no_sql_outside_the_owners_of_the_records():
-    assert outside_owners(ROOT) == [], ("SQL outside the store and the rooms that own a kind of record: ask the "
-                                        "owner (a typed method there) instead")
+    assert outside_owners(ROOT) == [], (
+        "SQL outside the store and the rooms that own a kind of record: ask the owner (a typed method there) instead"
+    )
 
 
 PLANTED = '''\
@@ -94,25 +105,46 @@ def kept(con, table):
 
 
 def test_a_planted_statement_is_found_with_its_file_and_line_and_prose_is_not(tmp_path):
-    for owner, stranger in (("anima/store/planted.py", "anima/conversation/planted.py"),
-                            ("anima/knowledge/planted.py", "ui/chat/planted.py")):
+    for owner, stranger in (
+        ("anima/store/planted.py", "anima/conversation/planted.py"),
+        ("anima/knowledge/planted.py", "ui/chat/planted.py"),
+    ):
         for name in (owner, stranger):
             (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
             (tmp_path / name).write_text(PLANTED, encoding="utf-8")
     found = outside_owners(tmp_path)
-    assert found == [f"{name}:{line}: {text}" for name in ("anima/conversation/planted.py", "ui/chat/planted.py")
-                     for line, text in ((8, "SELECT id FROM messages WHERE id > ? AND session != {}"),
-                                        (13, "UPDATE {} SET avatar = ? WHERE id = ?"),
-                                        (14, "PRAGMA wal_checkpoint(TRUNCATE)"),
-                                        (15, "(SELECT source FROM provenance WHERE item_kind = 'message')"))]
+    assert found == [
+        f"{name}:{line}: {text}"
+        for name in ("anima/conversation/planted.py", "ui/chat/planted.py")
+        for line, text in (
+            (8, "SELECT id FROM messages WHERE id > ? AND session != {}"),
+            (13, "UPDATE {} SET avatar = ? WHERE id = ?"),
+            (14, "PRAGMA wal_checkpoint(TRUNCATE)"),
+            (15, "(SELECT source FROM provenance WHERE item_kind = 'message')"),
+        )
+    ]
 
 
 def test_what_reads_like_sql_in_prose_is_not_taken_for_it():
-    for prose in ("Select a rule to see the messages it was learned from.", "SELECT", "Update the part, then set it",
-                  "`PRAGMA data_version` changes only when another connection commits", "BEGIN again",
-                  "Commit early", "the rows it SELECTs from the feed", "WITH care"):
+    for prose in (
+        "Select a rule to see the messages it was learned from.",
+        "SELECT",
+        "Update the part, then set it",
+        "`PRAGMA data_version` changes only when another connection commits",
+        "BEGIN again",
+        "Commit early",
+        "the rows it SELECTs from the feed",
+        "WITH care",
+    ):
         assert not is_sql(prose), prose
-    for sql in ("SELECT 1", "  DELETE FROM vector_feed WHERE seq <= ?", "INSERT OR IGNORE INTO meta VALUES (?, ?)",
-                "BEGIN IMMEDIATE", "COMMIT", "CREATE VIRTUAL TABLE IF NOT EXISTS temp.x USING fts5vocab(main, 'x')",
-                "WITH s AS (SELECT id FROM messages) SELECT max(id) FROM s", "AND id NOT IN (SELECT item_id FROM t)"):
+    for sql in (
+        "SELECT 1",
+        "  DELETE FROM vector_feed WHERE seq <= ?",
+        "INSERT OR IGNORE INTO meta VALUES (?, ?)",
+        "BEGIN IMMEDIATE",
+        "COMMIT",
+        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.x USING fts5vocab(main, 'x')",
+        "WITH s AS (SELECT id FROM messages) SELECT max(id) FROM s",
+        "AND id NOT IN (SELECT item_id FROM t)",
+    ):
         assert is_sql(sql), sql

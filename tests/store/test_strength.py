@@ -8,40 +8,46 @@ from anima.store import keys, strength
 NAMES = ("Rosalind", "Anima")
 
 
-@pytest.mark.parametrize("passphrase", [
-    "Rosalind Rosalind",          # the companion's name, said twice
-    "Rosalind, Rosalind!",
-    "rosalind-ROSALIND-Rosalind",
-    "password password",          # a common word, said twice
-    "pass-Pass-PASS!",
-    "Anima Anima",                # scored strong before
-    "Anima Anima Anima Anima",
-    "\u202egnirtsdrowssap",       # "password string" backwards behind a right-to-left override: scored 3
-    "pass\u200bword\u200b123",    # zero-width spaces inside a common password
-    "\uff50\uff41\uff53\uff53\uff57\uff4f\uff52\uff44\uff11",  # "password1" in fullwidth letters
-    "p\u00adassword1",            # a soft hyphen
-    "\u043f\u0430\u0440\u043e\u043b\u044c" * 2,  # "парольпароль": "password" twice, in Russian, scored fair
-    "\u0419\u0446\u0443\u043a\u0435\u043d" * 2,  # "ЙцукенЙцукен": the Russian keyboard's top row, twice
-    "RosalindRosalind",
-])
+@pytest.mark.parametrize(
+    "passphrase",
+    [
+        "Rosalind Rosalind",  # the companion's name, said twice
+        "Rosalind, Rosalind!",
+        "rosalind-ROSALIND-Rosalind",
+        "password password",  # a common word, said twice
+        "pass-Pass-PASS!",
+        "Anima Anima",  # scored strong before
+        "Anima Anima Anima Anima",
+        "\u202egnirtsdrowssap",  # "password string" backwards behind a right-to-left override: scored 3
+        "pass\u200bword\u200b123",  # zero-width spaces inside a common password
+        "\uff50\uff41\uff53\uff53\uff57\uff4f\uff52\uff44\uff11",  # "password1" in fullwidth letters
+        "p\u00adassword1",  # a soft hyphen
+        "\u043f\u0430\u0440\u043e\u043b\u044c" * 2,  # "парольпароль": "password" twice, in Russian, scored fair
+        "\u0419\u0446\u0443\u043a\u0435\u043d" * 2,  # "ЙцукенЙцукен": the Russian keyboard's top row, twice
+        "RosalindRosalind",
+    ],
+)
 def test_a_guessable_passphrase_dressed_up_is_refused(passphrase):
     problem = keys.passphrase_problem(passphrase, known=NAMES)
     assert problem is not None and problem.startswith("Choose a passphrase that is harder to guess."), problem
 
 
-@pytest.mark.parametrize("passphrase", [
-    "plum orbit lantern ferry",               # a real four-word passphrase
-    "correct horse battery staple",
-    "lantern orchard",
-    "Rosalind ferry lantern orbit",           # the name among other words
-    "orbit orbit lantern ferry",              # a word said twice among others
-    "plum orbit\u200f lantern ferry",         # an invisible mark inside a good one changes nothing
-    "ünïcødé ferry lantern",
-    "日本語のパスワードです",
-    "\U0001F600\U0001F431\U0001F680\U0001F30D\U0001F355\U0001F3B8\U0001F40D\U0001F308",
-    "Xk9#mQ2v Xk9#mQ2v",                      # a strong "word" repeated is still the strong word
-    "Xk9mQ2vfXk9mQ2vf",
-])
+@pytest.mark.parametrize(
+    "passphrase",
+    [
+        "plum orbit lantern ferry",  # a real four-word passphrase
+        "correct horse battery staple",
+        "lantern orchard",
+        "Rosalind ferry lantern orbit",  # the name among other words
+        "orbit orbit lantern ferry",  # a word said twice among others
+        "plum orbit\u200f lantern ferry",  # an invisible mark inside a good one changes nothing
+        "ünïcødé ferry lantern",
+        "日本語のパスワードです",
+        "\U0001f600\U0001f431\U0001f680\U0001f30d\U0001f355\U0001f3b8\U0001f40d\U0001f308",
+        "Xk9#mQ2v Xk9#mQ2v",  # a strong "word" repeated is still the strong word
+        "Xk9mQ2vfXk9mQ2vf",
+    ],
+)
 def test_near_misses_stay_accepted(passphrase):
     assert keys.passphrase_problem(passphrase, known=NAMES) is None
 
@@ -71,17 +77,26 @@ def test_as_read_drops_what_shows_nothing_and_folds_compatibility_forms():
 
 
 def test_length_counts_what_shows():
-    assert keys.passphrase_problem("\u200b" * 8) == ("Choose a passphrase of at least 8 characters (characters that "
-                                                     "show nothing do not count).")
+    assert keys.passphrase_problem("\u200b" * 8) == (
+        "Choose a passphrase of at least 8 characters (characters that show nothing do not count)."
+    )
     assert keys.passphrase_problem("abc\u200b\u200b\u200b\u200bd") is not None
 
 
-@pytest.mark.parametrize("passphrase", ["plum orbit\tlantern ferry", "plum orbit lantern ferry\n",
-                                        "plum\x1b[0m orbit lantern ferry", "plum orbit\x7f lantern ferry",
-                                        "plum orbit\x85lantern ferry"])
+@pytest.mark.parametrize(
+    "passphrase",
+    [
+        "plum orbit\tlantern ferry",
+        "plum orbit lantern ferry\n",
+        "plum\x1b[0m orbit lantern ferry",
+        "plum orbit\x7f lantern ferry",
+        "plum orbit\x85lantern ferry",
+    ],
+)
 def test_control_characters_are_refused(passphrase):
     """Decided: refused, not dropped. A terminal ends the line at a line break and the window's field moves on at
     a tab, so a passphrase set from a script with one may not be typed where it is next asked for."""
     assert keys.passphrase_problem(passphrase, "a new passphrase") == (
         "Choose a new passphrase without control characters (a tab, a line break): the window and a terminal "
-        "cannot both type them.")
+        "cannot both type them."
+    )

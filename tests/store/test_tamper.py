@@ -53,6 +53,7 @@ def test_an_emptied_soul_file_is_damage_not_a_new_companion(anima_home, capsys, 
     """SQLite takes an empty file for a new database: opened as it is, a blank companion would replace the one
     that was there, and `anima check` would call it sound."""
     from anima import cli
+
     home = Home(anima_home)
     with home.create(PASSPHRASE) as soul:
         soul.add("message", "user", session="s", role="user", content="kept", created_at="2026")
@@ -70,6 +71,7 @@ def test_an_emptied_soul_file_is_damage_not_a_new_companion(anima_home, capsys, 
 def test_a_damaged_soul_is_one_line_in_the_terminal(anima_home, capfd, monkeypatch):
     """SQLCipher's own log lines ("ERROR CORE sqlite3Codec ...") are not shown beside the one clear line."""
     from anima import cli
+
     home = Home(anima_home)
     home.create(PASSPHRASE).close()
     data = bytearray(home.soul_path.read_bytes())
@@ -81,12 +83,15 @@ def test_a_damaged_soul_is_one_line_in_the_terminal(anima_home, capfd, monkeypat
     assert len(err) == 1 and err[0].startswith("anima: The soul file") and "damaged" in err[0], err
 
 
-@pytest.mark.parametrize("what, said", [("folder", "is a folder, not a regular file"),
-                                        ("/dev/zero", "is a device or a pipe, not a regular file")])
+@pytest.mark.parametrize(
+    "what, said",
+    [("folder", "is a folder, not a regular file"), ("/dev/zero", "is a device or a pipe, not a regular file")],
+)
 def test_something_else_in_place_of_the_soul_file_is_said_to_be_so(anima_home, capsys, monkeypatch, what, said):
     """QA: a folder there was a traceback (OperationalError: unable to open database file), and a link to
     /dev/zero was said to be "empty (0 bytes)"."""
     from anima import cli
+
     home = Home(anima_home)
     home.create(PASSPHRASE).close()
     home.soul_path.unlink()

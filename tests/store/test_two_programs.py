@@ -20,8 +20,14 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 class OtherProgram:
     def __init__(self, monkeypatch):
         monkeypatch.setenv("ANIMA_PASSPHRASE", PASSPHRASE)
-        self.proc = subprocess.Popen([sys.executable, "-m", "tests.store.other_program"], cwd=ROOT, text=True,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tests.store.other_program"],
+            cwd=ROOT,
+            text=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         assert self._answer() == {"ready": True}
 
     def _answer(self) -> dict:
@@ -109,8 +115,10 @@ def test_both_writing_at_once_never_meet_a_locked_soul_and_every_write_is_kept(c
     assert len(written) > 20 and len(there["ids"]) > 20
     stored = {r["id"] for r in companion.soul.query("SELECT id FROM messages")}
     assert set(written) | set(there["ids"]) <= stored
-    unembedded = companion.soul.query("SELECT count(*) AS n FROM messages WHERE id NOT IN "
-                                      "(SELECT item_id FROM embeddings WHERE item_kind = 'message')")
+    unembedded = companion.soul.query(
+        "SELECT count(*) AS n FROM messages WHERE id NOT IN "
+        "(SELECT item_id FROM embeddings WHERE item_kind = 'message')"
+    )
     assert unembedded[0]["n"] == 0
     companion.recaller.search("lanterns", 5)
     assert companion.indexer.index.keys() == {("message", i) for i in stored}
@@ -121,6 +129,7 @@ def test_two_programs_opening_an_older_soul_at_once_both_open_it(anima_home, mon
     """Both read schema 10; one applies migration 11 first: the other, waiting for its turn to write, finds it
     applied and goes on (it used to run it again and fail: "table vector_feed already exists")."""
     from anima.store import Home, Soul, migrations
+
     home = Home(anima_home)
     home.create(PASSPHRASE).close()
     key = home.unlock_key(PASSPHRASE)
@@ -142,6 +151,7 @@ def test_two_programs_opening_an_older_soul_at_once_both_open_it(anima_home, mon
         assert first.schema_version() == second.schema_version() == migrations.SCHEMA_VERSION
         from anima.models.fake import FakeEmbedder
         from anima.retrieval.indexer import Indexer
+
         indexer = Indexer(first, FakeEmbedder())
         assert indexer.load() == 1  # what was stored before the feed existed is read all the same
 
@@ -154,6 +164,7 @@ def test_a_write_kept_waiting_past_the_busy_timeout_is_a_clear_mistake_and_nothi
     from anima.errors import SoulBusy
     from anima.store import Home
     from anima.store.soul import raw_key_pragma
+
     home = Home(anima_home)
     soul = home.create(PASSPHRASE)
     holder = sqlcipher3.connect(str(home.soul_path), isolation_level=None)
@@ -171,13 +182,13 @@ def test_a_write_kept_waiting_past_the_busy_timeout_is_a_clear_mistake_and_nothi
         soul.close()
 
 
-def test_a_person_forgotten_while_the_other_program_writes_leaves_no_trace_in_the_file(companion, other,
-                                                                                       anima_home):
+def test_a_person_forgotten_while_the_other_program_writes_leaves_no_trace_in_the_file(companion, other, anima_home):
     """A QA probe once found 22 bytes of a chat message in a page's free space after a forget made while another
     program wrote. Here the other program names a person, then writes about something else while this one forgets
     them; every decrypted page (free space and free pages included) is then free of the name."""
     from anima.store import Home
     from tests.store.pages import holds
+
     for i in range(30):
         other(f"say Kestrelmund told me story {i} about the harbour " + "x" * (i * 7))
         companion.messages.record("user", f"I keep notes on the harbour, page {i} " + "y" * (i * 5))

@@ -101,16 +101,21 @@ def test_something_not_sqlites_beside_the_soul_is_said_to_be_so(tmp_path, name, 
     """QA: a folder or a link to nowhere in place of soul.db-wal ended `anima check` in a traceback ("unable to
     open database file"); a folder in place of soul.db-shm, in one on closing, after a new empty log was made."""
     import os
+
     home = closed_home(tmp_path / "a", ["kept"])
     odd = home.dir / name
-    {"folder": odd.mkdir, "link to nowhere": lambda: odd.symlink_to(tmp_path / "nowhere"),
-     "pipe": lambda: os.mkfifo(odd)}[what]()
+    {
+        "folder": odd.mkdir,
+        "link to nowhere": lambda: odd.symlink_to(tmp_path / "nowhere"),
+        "pipe": lambda: os.mkfifo(odd),
+    }[what]()
     before = digest(home.soul_path)
     with pytest.raises(DamagedSoul, match="is not a file SQLite made") as refused:
         home.unlock(PASSPHRASE)
     assert str(odd) in str(refused.value) and "nothing was changed" in str(refused.value)
     assert digest(home.soul_path) == before and sorted(p.name for p in home.dir.iterdir()) == sorted(
-        [".soul.key.lock", ".soul.lock", "soul.db", "soul.key", name])
+        [".soul.key.lock", ".soul.lock", "soul.db", "soul.key", name]
+    )
     (odd.rmdir if what == "folder" else odd.unlink)()
     assert said(home) == ["kept"]
 

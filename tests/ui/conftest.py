@@ -22,6 +22,7 @@ def screenshot():
         path = SHOTS / f"{name}.png"
         assert widget.grab().save(str(path)), f"could not save {path}"
         return path
+
     return save
 
 
@@ -34,6 +35,7 @@ def fake_companion(companion):
 @pytest.fixture
 def window(qtbot, fake_companion):
     from ui.window import MainWindow
+
     w = MainWindow(fake_companion, Settings())
     qtbot.addWidget(w)
     w.show()
@@ -45,11 +47,16 @@ def window(qtbot, fake_companion):
 def send(qtbot, window, text: str):
     """Type a message and press Enter, as a person would; wait for the reply to finish."""
     from PySide6.QtCore import Qt
+
     window.input.setFocus()
     qtbot.keyClicks(window.input, text)
     qtbot.keyClick(window.input, Qt.Key_Return)
-    qtbot.waitUntil(lambda: bool(window.worker is None and window.transcript.bubbles
-                                 and window.transcript.bubbles[-1].message_id is not None), timeout=120_000)
+    qtbot.waitUntil(
+        lambda: bool(
+            window.worker is None and window.transcript.bubbles and window.transcript.bubbles[-1].message_id is not None
+        ),
+        timeout=120_000,
+    )
     return window.transcript.bubbles[-1]
 
 
@@ -67,6 +74,7 @@ class HeldReply:
             self.holding.set()
             self.release.wait(30)  # a bound, should a failing test never release it
             return (yield from pieces)
+
         monkeypatch.setattr(chat, "stream_text", stream_text)
 
 

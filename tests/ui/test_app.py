@@ -22,8 +22,7 @@ class Paints(QObject):
         return False
 
 
-def test_the_companion_opens_off_the_ui_thread_while_the_window_paints_and_takes_typing(qtbot, anima_home,
-                                                                                       monkeypatch):
+def test_the_companion_opens_off_the_ui_thread_while_the_window_paints_and_takes_typing(qtbot, anima_home, monkeypatch):
     """A soul another program holds: its companion's constructor waits on it (here, until released). The window
     meanwhile repaints and takes what the person types; it shows the companion once it is open, and only then do
     the models start loading."""
@@ -31,6 +30,7 @@ def test_the_companion_opens_off_the_ui_thread_while_the_window_paints_and_takes
     from anima.companion import Companion
     from anima.models.fake import FakeChatModel, FakeEmbedder
     from ui.app import start
+
     monkeypatch.setattr(Settings, "chat_model", lambda self, ask_key=None: FakeChatModel())
     monkeypatch.setattr(anima.models.embedder, "MiniLMEmbedder", FakeEmbedder)
     monkeypatch.setenv("ANIMA_PASSPHRASE", PASSPHRASE)  # unlocked without asking, as from the keychain
@@ -42,11 +42,15 @@ def test_the_companion_opens_off_the_ui_thread_while_the_window_paints_and_takes
         if threading.current_thread() is not threading.main_thread():
             released.wait(30)  # the soul is held; never on the UI thread, which would freeze
         real_init(self, *args, **kwargs)
+
     monkeypatch.setattr(Companion, "__init__", held_init)
     shown_first = []
     real_start = Companion.start_background
-    monkeypatch.setattr(Companion, "start_background",
-                        lambda self, chat=True: (shown_first.append(window.companion is self), real_start(self, chat)))
+    monkeypatch.setattr(
+        Companion,
+        "start_background",
+        lambda self, chat=True: (shown_first.append(window.companion is self), real_start(self, chat)),
+    )
 
     on_ui, real_query = [], Soul.query
 
@@ -54,6 +58,7 @@ def test_the_companion_opens_off_the_ui_thread_while_the_window_paints_and_takes
         if threading.current_thread() is threading.main_thread():
             on_ui.append(sql)
         return real_query(self, sql, params)
+
     monkeypatch.setattr(Soul, "query", query)
 
     window = start()

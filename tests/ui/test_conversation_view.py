@@ -19,11 +19,13 @@ OLD_SECRET = "my old password hint was a purple walrus"
 def long_history(qtbot, fake_companion):
     """A window on a soul of 1,200 messages; the 38th, long out of sight, holds an old secret."""
     from ui.window import MainWindow
+
     said = [f"message number {i}" for i in range(MESSAGES)]
     said[37] = OLD_SECRET
     said[1100] = "a walrus again"
-    ids = fake_companion.messages.record_many([NewMessage("user" if i % 2 else "companion", text)
-                                               for i, text in enumerate(said)])
+    ids = fake_companion.messages.record_many(
+        [NewMessage("user" if i % 2 else "companion", text) for i, text in enumerate(said)]
+    )
     w = MainWindow(fake_companion, Settings())
     qtbot.addWidget(w)
     w.show()
@@ -52,7 +54,7 @@ def search(qtbot, view, words: str) -> None:
 def test_the_view_shows_the_newest_page_and_show_older_reaches_the_first_message(qtbot, long_history, monkeypatch):
     w, ids = long_history
     view = open_view(qtbot, w, "Conversation")
-    assert [m["id"] for m in view.rows] == ids[::-1][:view.page]
+    assert [m["id"] for m in view.rows] == ids[::-1][: view.page]
     assert shown(view)[0] == f"message number {MESSAGES - 1}" and view.older.isEnabled()
     while view.older.isEnabled():
         show_older(qtbot, view)
@@ -65,16 +67,18 @@ def test_the_view_shows_the_newest_page_and_show_older_reaches_the_first_message
     assert OLD_SECRET not in shown(view) and shown(view)[-1] == "message number 0"
 
 
-def test_a_search_finds_an_old_message_by_a_word_and_forgetting_it_there_removes_it(qtbot, long_history,
-                                                                                     monkeypatch, screenshot):
+def test_a_search_finds_an_old_message_by_a_word_and_forgetting_it_there_removes_it(
+    qtbot, long_history, monkeypatch, screenshot
+):
     w, ids = long_history
     c = w.companion
     view = open_view(qtbot, w, "Conversation")
     find, read_on = c.messages.find, []  # the threads the view read the soul on
     for name in ("find", "newest"):
         real = getattr(c.messages, name)
-        monkeypatch.setattr(c.messages, name, lambda *a, real=real, **k: read_on.append(threading.current_thread())
-                            or real(*a, **k))
+        monkeypatch.setattr(
+            c.messages, name, lambda *a, real=real, **k: read_on.append(threading.current_thread()) or real(*a, **k)
+        )
     view.page = 1  # results are paged as the conversation is
     search(qtbot, view, "walrus")
     qtbot.waitUntil(lambda: [m["id"] for m in view.rows] == [ids[1100]], timeout=10_000)
@@ -112,8 +116,7 @@ def test_a_message_is_gone_to_by_its_number_as_the_other_views_name_it(qtbot, lo
     # Forgotten from there (the question names it, the view says what went), it is gone; going to its number
     # again says so, and lists the ones before it.
     asked = []
-    monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text, *a: asked.append(text) or
-                        QMessageBox.Yes)
+    monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text, *a: asked.append(text) or QMessageBox.Yes)
     view.forget()
     assert asked == [f"Forget message #{ids[37]} (“{OLD_SECRET}”) everywhere? This cannot be undone."]
     qtbot.waitUntil(lambda: OLD_SECRET not in shown(view), timeout=10_000)
@@ -146,14 +149,16 @@ def test_a_number_of_any_length_is_gone_to_and_a_number_among_words_is_explained
     assert [m["id"] for m in view.rows] == ids[::-1][:10]  # the ones before it: the newest
     search(qtbot, view, f"#{ids[37]} walrus")  # its digits are a word of the search: no message holds them
     qtbot.waitUntil(lambda: "walrus" in view.note.text(), timeout=10_000)
-    assert view.rows == [] and view.note.text() == (f"No message holds every word of “#{ids[37]} walrus”. (To go "
-                                                    f"to message #{ids[37]}, search “#{ids[37]}” alone.)")
+    assert view.rows == [] and view.note.text() == (
+        f"No message holds every word of “#{ids[37]} walrus”. (To go to message #{ids[37]}, search “#{ids[37]}” alone.)"
+    )
 
 
 def test_a_forget_that_takes_a_while_says_so_and_the_view_waits_for_it(qtbot, long_history, monkeypatch):
     """A forget rewrites the whole file: ~16 s for a soul of 100,000 messages (bench scale), during which the view
     said nothing and took more clicks. It says what takes the time, and takes no click until it is done."""
     from anima.store.forget import UNDER_WAY
+
     w, ids = long_history
     view = open_view(qtbot, w, "Conversation")
     held, forget = threading.Event(), w.companion.forget
@@ -161,6 +166,7 @@ def test_a_forget_that_takes_a_while_says_so_and_the_view_waits_for_it(qtbot, lo
     def slow_forget(*args):
         held.wait(30)
         return forget(*args)
+
     monkeypatch.setattr(w.companion, "forget", slow_forget)
     view.table.selectRow(0)
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Yes)

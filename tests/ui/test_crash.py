@@ -26,7 +26,9 @@ def dialogs(monkeypatch):
 
     def record(kind):
         return lambda parent, title, text, *a, **k: shown.append(
-            (kind, text, threading.current_thread() is threading.main_thread()))
+            (kind, text, threading.current_thread() is threading.main_thread())
+        )
+
     monkeypatch.setattr(QMessageBox, "critical", record("critical"))
     monkeypatch.setattr(QMessageBox, "warning", record("warning"))
     return shown
@@ -80,6 +82,7 @@ def test_a_chained_bug_logs_each_traceback_without_messages(qtbot, tmp_path, dia
             learn()
         except ValueError as e:
             raise RuntimeError(f"learning failed: {e}") from e
+
     with installed(tmp_path / "logs"):
         threading.Thread(target=wrap).start()
         qtbot.waitUntil(lambda: bool(dialogs))
@@ -91,12 +94,15 @@ def test_a_chained_bug_logs_each_traceback_without_messages(qtbot, tmp_path, dia
 def test_a_known_error_is_not_a_bug(qtbot, tmp_path, dialogs):
     def fill_the_disk():
         raise KnownError("The disk is full.")
+
     with installed(tmp_path / "logs"):
         threading.Thread(target=fill_the_disk).start()
         qtbot.waitUntil(lambda: bool(dialogs))
         errors.show(QWidget(), KnownError("Wrong passphrase."))
-    assert [(kind, text) for kind, text, _ in dialogs] == [("warning", "The disk is full."),
-                                                           ("warning", "Wrong passphrase.")]
+    assert [(kind, text) for kind, text, _ in dialogs] == [
+        ("warning", "The disk is full."),
+        ("warning", "Wrong passphrase."),
+    ]
     assert not (tmp_path / "logs" / "anima.log").exists()  # nothing was logged
 
 
@@ -126,8 +132,7 @@ def test_the_log_moves_to_the_companions_home(qtbot, tmp_path, dialogs):
     assert not (tmp_path / "early" / "anima.log").exists()
 
 
-def test_a_log_folder_that_cannot_be_made_falls_back_and_the_window_still_starts(qtbot, tmp_path, dialogs,
-                                                                                   monkeypatch):
+def test_a_log_folder_that_cannot_be_made_falls_back_and_the_window_still_starts(qtbot, tmp_path, dialogs, monkeypatch):
     """QA: ANIMA_HOME naming a file, a home on a read-only disk, or a home whose logs/ is a file raised from
     install(), before the window showed anything: it never started, with a traceback. The log goes to the user's
     log folder then, or nowhere but stderr, and a bug is still shown."""
@@ -186,8 +191,9 @@ def test_the_log_its_rotated_backups_and_the_faults_file_are_readable_by_their_o
         os.umask(old)
     written = sorted(p.name for p in (tmp_path / "logs").iterdir())
     assert {"anima.log", "anima.log.1", "anima.log.2", "faults.log"} <= set(written)
-    assert {name: oct(stat.S_IMODE((tmp_path / "logs" / name).stat().st_mode)) for name in written} == \
-        {name: oct(0o600) for name in written}
+    assert {name: oct(stat.S_IMODE((tmp_path / "logs" / name).stat().st_mode)) for name in written} == {
+        name: oct(0o600) for name in written
+    }
 
 
 @pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX's")
@@ -201,5 +207,7 @@ def test_a_log_folder_and_logs_an_older_version_left_readable_are_made_owner_onl
     with installed(folder):
         logging.getLogger("anima.store").warning("a record")
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
-    assert {name: oct(stat.S_IMODE((folder / name).stat().st_mode)) for name in ("anima.log", "faults.log")} == \
-        {"anima.log": oct(0o600), "faults.log": oct(0o600)}
+    assert {name: oct(stat.S_IMODE((folder / name).stat().st_mode)) for name in ("anima.log", "faults.log")} == {
+        "anima.log": oct(0o600),
+        "faults.log": oct(0o600),
+    }

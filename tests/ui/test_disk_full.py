@@ -18,11 +18,13 @@ def disk_window(qtbot, small_disk, monkeypatch):  # noqa: F811
     from ui import errors
     from ui.chat.disk_banner import DiskBanner
     from ui.window import MainWindow
+
     monkeypatch.setattr(DiskBanner, "POLL_MS", 100)
     dialogs = []
     monkeypatch.setattr(errors, "show", lambda parent, error, title="Anima": dialogs.append(error))
-    c = Companion.create(Home(small_disk / "home"), PASSPHRASE, "Anima", FakeChatModel(), FakeEmbedder(),
-                         user_name="Ada")
+    c = Companion.create(
+        Home(small_disk / "home"), PASSPHRASE, "Anima", FakeChatModel(), FakeEmbedder(), user_name="Ada"
+    )
     c.indexer_thread.join()
     c.learns, c.reflector.every = False, 0
     w = MainWindow(c, Settings())
@@ -60,8 +62,7 @@ def test_a_full_disk_during_a_send_keeps_the_message_and_sends_it_when_space_ret
     qtbot.wait(400)
     assert w.disk_banner.isVisible() and said(c) == []  # still full: it waits
     filler.unlink()
-    qtbot.waitUntil(lambda: said(c) == ["I moved to Lisbon", "Glad you told me."] and w.worker is None,
-                    timeout=10_000)
+    qtbot.waitUntil(lambda: said(c) == ["I moved to Lisbon", "Glad you told me."] and w.worker is None, timeout=10_000)
     assert not w.disk_banner.isVisible() and w.input.toPlainText() == ""
     assert [b.text for b in w.transcript.bubbles][-2:] == ["I moved to Lisbon", "Glad you told me."]
     assert dialogs == []
@@ -72,6 +73,7 @@ def test_closing_while_a_message_waits_for_room_asks_first(qtbot, disk_window, m
     by a helper's QA). The person is asked; Cancel keeps the window and the message, Close closes."""
     from PySide6.QtGui import QCloseEvent
     from PySide6.QtWidgets import QMessageBox
+
     w, c, disk, _ = disk_window
     fill(disk)
     typed(qtbot, w, "I moved to Lisbon")
@@ -109,6 +111,7 @@ def test_learning_that_meets_a_full_disk_is_told_and_done_again_later(qtbot, dis
     """Learning between turns on a full disk: the thread lives on, the window's status line says so, nothing is
     half-written, and the next time (with room) it learns what it could not."""
     import json
+
     w, c, disk, dialogs = disk_window
     c.messages.record("user", "I moved to Lisbon last spring", speaker="Ada")
     c.learns = True
@@ -133,6 +136,7 @@ def test_a_full_disk_after_the_message_was_saved_says_so_and_keeps_it_shown(qtbo
     from anima.errors import DiskFull
     from ui import errors
     from ui.chat import disk_banner
+
     dialogs = []
     monkeypatch.setattr(errors, "show", lambda parent, error, title="Anima": dialogs.append(error))
     free = [1000]
@@ -142,6 +146,7 @@ def test_a_full_disk_after_the_message_was_saved_says_so_and_keeps_it_shown(qtbo
 
     def full(*args):
         raise DiskFull("The disk is full: nothing of this change was saved. Free some space and try again.")
+
     monkeypatch.setattr(c.conversation, "record_turn", full)
     c.chat.enqueue("A reply that cannot be saved.")
     typed(qtbot, window, "Saved before the disk filled")

@@ -22,8 +22,12 @@ def test_what_the_terminal_says_shows_in_the_window_in_the_order_it_was_stored(q
     send(qtbot, window, "from the window")
     talk(terminal, "from the terminal", "Hello in the terminal.")
     qtbot.waitUntil(lambda: len(window.transcript.bubbles) == 4, timeout=10_000)
-    assert shown(window) == [("user", "from the window"), ("companion", "Hello in the window."),
-                             ("user", "from the terminal"), ("companion", "Hello in the terminal.")]
+    assert shown(window) == [
+        ("user", "from the window"),
+        ("companion", "Hello in the window."),
+        ("user", "from the terminal"),
+        ("companion", "Hello in the terminal."),
+    ]
     stored = window.companion.messages.page(None, 10)
     assert [b.message_id for b in window.transcript.bubbles] == [m["id"] for m in stored]
     # The window's next message goes below them, and nothing is shown twice, at the next looks either.
@@ -45,13 +49,13 @@ def test_text_from_outside_sent_in_the_terminal_shows_apart_in_its_message(qtbot
     assert None not in window.transcript.shown_ids()
 
 
-def test_what_the_terminal_says_during_a_reply_goes_above_the_reply_and_what_waits(qtbot, window, terminal,
-                                                                                     held_reply):
+def test_what_the_terminal_says_during_a_reply_goes_above_the_reply_and_what_waits(qtbot, window, terminal, held_reply):
     """The window is answering one message and holds another typed meanwhile: the terminal's exchange, stored
     before either, shows above the reply under way and the message still waiting, as the soul orders them."""
     from PySide6.QtCore import Qt
 
     from tests.ui.test_disk_full import typed
+
     window.companion.chat.enqueue("A long answer.", "The second answer.")
     window.input.setFocus()
     qtbot.keyClicks(window.input, "asked in the window")
@@ -66,10 +70,20 @@ def test_what_the_terminal_says_during_a_reply_goes_above_the_reply_and_what_wai
     assert roles_texts[1:3] == [("user", "from the terminal"), ("companion", "Hello in the terminal.")]
     assert roles_texts[3][0] == "companion" and roles_texts[4] == ("user", "typed while it answered")
     held_reply.release.set()
-    qtbot.waitUntil(lambda: window.worker is None and not window.queued and len(window.transcript.bubbles) == 6
-                    and window.transcript.bubbles[-1].message_id is not None, timeout=20_000)
-    assert shown(window)[3:] == [("companion", "A long answer."), ("user", "typed while it answered"),
-                                 ("companion", "The second answer.")]
+    qtbot.waitUntil(
+        lambda: (
+            window.worker is None
+            and not window.queued
+            and len(window.transcript.bubbles) == 6
+            and window.transcript.bubbles[-1].message_id is not None
+        ),
+        timeout=20_000,
+    )
+    assert shown(window)[3:] == [
+        ("companion", "A long answer."),
+        ("user", "typed while it answered"),
+        ("companion", "The second answer."),
+    ]
 
 
 def test_what_the_terminal_said_then_forgot_leaves_the_window(qtbot, window, terminal):
@@ -112,13 +126,18 @@ def test_a_message_forgotten_in_a_look_leaves_the_rest_in_order(qtbot):
     """Review: a bubble withdrawn as it was placed (forgotten meanwhile) still moved the next one down, below
     the reply under way."""
     from ui.chat.transcript import Transcript
+
     t = Transcript()
     qtbot.addWidget(t)
     asked = t.add("user", "asked", 1)
     t.start_reply(answering=asked)
     t.forget({2})
-    t.said_elsewhere([{"id": 2, "role": "user", "content": "forgotten meanwhile", "speaker": "Ada"},
-                      {"id": 3, "role": "companion", "content": "kept", "speaker": "Anima"}])
+    t.said_elsewhere(
+        [
+            {"id": 2, "role": "user", "content": "forgotten meanwhile", "speaker": "Ada"},
+            {"id": 3, "role": "companion", "content": "kept", "speaker": "Anima"},
+        ]
+    )
     assert [b.text for b in t.bubbles] == ["asked", "kept", "…"]
 
 
@@ -141,11 +160,13 @@ def test_a_bug_in_a_look_is_reported_and_a_busy_soul_is_looked_at_again(qtbot, w
     look; anything else reaches the crash handler."""
     from anima.errors import SoulBusy
     from ui import crash
+
     reported = []
 
     class Handler:
         def report(self, error):
             reported.append(error)
+
     monkeypatch.setattr(crash, "installed", Handler)
     qtbot.waitUntil(lambda: window.elsewhere.forgets_seen is not None, timeout=10_000)
     window.elsewhere.timer.stop()
@@ -154,6 +175,7 @@ def test_a_bug_in_a_look_is_reported_and_a_busy_soul_is_looked_at_again(qtbot, w
 
     def failing(*args):
         raise failures.pop(0)
+
     monkeypatch.setattr(conversation, "said_elsewhere", failing)
     window.elsewhere._said_version = None  # as if another program wrote: the look reads the messages
     window.elsewhere.look()
@@ -170,8 +192,13 @@ def test_a_reader_of_an_older_page_is_not_moved_by_a_message_from_elsewhere(qtbo
     from ui.chat.transcript import Transcript
 
     def message(i, text=None):
-        return {"id": i, "role": "user" if i % 2 else "companion", "content": text or f"message {i} " + "words " * 30,
-                "speaker": "Ada"}
+        return {
+            "id": i,
+            "role": "user" if i % 2 else "companion",
+            "content": text or f"message {i} " + "words " * 30,
+            "speaker": "Ada",
+        }
+
     t = Transcript()
     qtbot.addWidget(t)
     t.resize(500, 400)
@@ -199,6 +226,7 @@ def busy_pages(window, monkeypatch, n: int) -> tuple[list, list]:
     import time
 
     from anima.errors import SoulBusy
+
     messages, failures, asked = window.companion.messages, [SoulBusy("kept busy") for _ in range(n)], []
     page = messages.page
 
@@ -207,23 +235,26 @@ def busy_pages(window, monkeypatch, n: int) -> tuple[list, list]:
         if failures:
             raise failures.pop(0)
         return page(*args)
+
     monkeypatch.setattr(messages, "page", busy_then_read)
     return failures, asked
 
 
-def test_a_newest_page_that_could_not_be_read_is_read_again_and_then_followed(qtbot, window, terminal,
-                                                                            monkeypatch):
+def test_a_newest_page_that_could_not_be_read_is_read_again_and_then_followed(qtbot, window, terminal, monkeypatch):
     """A window whose first page of history could not be read (another program held the soul past the busy
     timeout) said so, then stayed empty and followed nothing another program said until the soul was shown again.
     It says so once, reads the page again quietly until it can, and follows from there."""
     from PySide6.QtWidgets import QMessageBox
+
     talk(terminal, "said before the window looked", "Heard.")
     said = []
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: said.append(text))
     failures, asked = busy_pages(window, monkeypatch, 2)
     window.show_history()
-    qtbot.waitUntil(lambda: shown(window) == [("user", "said before the window looked"), ("companion", "Heard.")],
-                    timeout=4 * FOLLOW_MS + 5_000)
+    qtbot.waitUntil(
+        lambda: shown(window) == [("user", "said before the window looked"), ("companion", "Heard.")],
+        timeout=4 * FOLLOW_MS + 5_000,
+    )
     assert failures == [] and said == ["kept busy"]
     # Each wait twice the last: a page that fails every time (a damaged one) is not read every 2 s for ever.
     assert asked[2] - asked[1] > 1.5 * (asked[1] - asked[0]) and asked[1] - asked[0] >= FOLLOW_MS / 1000 - 0.1
@@ -235,6 +266,7 @@ def test_a_newest_page_that_could_not_be_read_is_read_again_and_then_followed(qt
 def test_an_older_page_that_could_not_be_read_is_asked_for_at_the_next_scroll(qtbot, window, monkeypatch):
     """An older page that failed to read left the transcript waiting for it: scrolling up never loaded more."""
     from PySide6.QtWidgets import QMessageBox
+
     for i in range(40):
         talk(window.companion, f"old message {i} " + "with words " * 10, f"old reply {i}")
     window.show_history()

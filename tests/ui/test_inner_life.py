@@ -39,19 +39,26 @@ def test_the_inner_life_shares_one_tab_and_the_panel_fits_the_window(qtbot, wind
     window.toggle_mind()
     panel = window.mind
     assert panel.count() == 8  # six tabs, the inner life (its five views behind one selector) and parts
-    assert [panel.inner_life.selector.itemText(i) for i in range(panel.inner_life.selector.count())] == \
-        ["Growth", "Episodes", "How to help you", "Feelings", "Working memory"]
+    assert [panel.inner_life.selector.itemText(i) for i in range(panel.inner_life.selector.count())] == [
+        "Growth",
+        "Episodes",
+        "How to help you",
+        "Feelings",
+        "Working memory",
+    ]
     qtbot.wait(50)
     assert window.width() <= 1100 and window.mind.width() < window.width()
     screenshot(window, "open-mind-inner-life")
 
 
-def test_the_growth_log_shows_each_entry_with_what_it_cites_and_a_forget_removes_one(qtbot, window, monkeypatch,
-                                                                                      screenshot):
+def test_the_growth_log_shows_each_entry_with_what_it_cites_and_a_forget_removes_one(
+    qtbot, window, monkeypatch, screenshot
+):
     c = window.companion
     ids = said(c, "I start as a nurse in Leeds on Monday.", "Congratulations!")
-    episode = c.episodes.record("Ada starts a new job in Leeds", ids, emotional_arc="nervous -> hopeful",
-                                significance=0.8)
+    episode = c.episodes.record(
+        "Ada starts a new job in Leeds", ids, emotional_arc="nervous -> hopeful", significance=0.8
+    )
     first = c.self_model.grow("I learned to ask before advising.", [("episode", episode)])
     second = c.self_model.grow("I give the bottom line first now.")
     view = open_view(qtbot, window, "Growth")
@@ -68,6 +75,7 @@ def test_the_growth_log_shows_each_entry_with_what_it_cites_and_a_forget_removes
 
 class ScriptedEpisode:
     """Stands in for the episode dialog: accepts with the values a test gives."""
+
     values_ = {}
 
     def __init__(self, episode, parent=None):
@@ -77,20 +85,31 @@ class ScriptedEpisode:
         return True
 
     def values(self):
-        return {"summary": self.episode.summary, "emotional_arc": self.episode.emotional_arc,
-                "significance": self.episode.significance, "self_assessment": self.episode.self_assessment,
-                **self.values_}
+        return {
+            "summary": self.episode.summary,
+            "emotional_arc": self.episode.emotional_arc,
+            "significance": self.episode.significance,
+            "self_assessment": self.episode.self_assessment,
+            **self.values_,
+        }
 
 
-def test_episodes_show_their_span_arc_and_significance_and_are_corrected_and_forgotten(qtbot, window, monkeypatch,
-                                                                                       screenshot):
+def test_episodes_show_their_span_arc_and_significance_and_are_corrected_and_forgotten(
+    qtbot, window, monkeypatch, screenshot
+):
     c = window.companion
     a = said(c, "My puppy Bruno chewed my shoe.", "Puppies do!")
     b = said(c, "Work was rough, the ward was short-staffed.", "That sounds exhausting.")
-    old = c.episodes.record("Bruno chewed Ada's shoe", a, emotional_arc="annoyed -> amused", significance=0.3,
-                            self_assessment="I kept it light.")
-    new = c.episodes.record("A rough shift on a short-staffed ward", b, emotional_arc="drained -> heard",
-                            significance=0.7)
+    old = c.episodes.record(
+        "Bruno chewed Ada's shoe",
+        a,
+        emotional_arc="annoyed -> amused",
+        significance=0.3,
+        self_assessment="I kept it light.",
+    )
+    new = c.episodes.record(
+        "A rough shift on a short-staffed ward", b, emotional_arc="drained -> heard", significance=0.7
+    )
     view = open_view(qtbot, window, "Episodes")
     assert [e.id for e in view.rows] == [new, old]  # newest first
     assert cells(view.table, 1) == ["A rough shift on a short-staffed ward", "Bruno chewed Ada's shoe"]
@@ -100,15 +119,21 @@ def test_episodes_show_their_span_arc_and_significance_and_are_corrected_and_for
     assert cells(view.table, 0)[0].startswith(f"#{new}  {c.episodes.get(new).started_at[:10]}")
     screenshot(window, "open-mind-episodes")
 
-    ScriptedEpisode.values_ = {"summary": "Bruno chewed Ada's favourite shoe", "emotional_arc": "cross -> laughing",
-                               "significance": 0.5}
+    ScriptedEpisode.values_ = {
+        "summary": "Bruno chewed Ada's favourite shoe",
+        "emotional_arc": "cross -> laughing",
+        "significance": 0.5,
+    }
     monkeypatch.setattr(view, "dialog", ScriptedEpisode)
     view.table.selectRow(1)
     view.correct()
     qtbot.waitUntil(lambda: cells(view.table, 1)[-1:] == ["Bruno chewed Ada's favourite shoe"], timeout=10_000)
     e = c.episodes.get(old)
-    assert (e.summary, e.emotional_arc, e.significance) == ("Bruno chewed Ada's favourite shoe", "cross -> laughing",
-                                                            0.5)
+    assert (e.summary, e.emotional_arc, e.significance) == (
+        "Bruno chewed Ada's favourite shoe",
+        "cross -> laughing",
+        0.5,
+    )
     assert c.soul.history("episode", old)[-1]["actor"] == "user"
 
     view.table.selectRow(0)
@@ -125,8 +150,12 @@ def test_an_episode_a_forget_flagged_says_so_until_the_person_rewrites_it(qtbot,
     c.forget("message", a[2])
     view = open_view(qtbot, window, "Episodes")
     [shown] = cells(view.table, 1)
-    assert shown == "(a message it was made of was forgotten, and what it said with it: made again at the next " \
-                    "deep reflection)" and c.episodes.get(eid).flagged and "will" not in c.episodes.get(eid).summary
+    assert (
+        shown
+        == "(a message it was made of was forgotten, and what it said with it: made again at the next deep reflection)"
+        and c.episodes.get(eid).flagged
+        and "will" not in c.episodes.get(eid).summary
+    )
 
     ScriptedEpisode.values_ = {"summary": "Ottoline visited"}
     monkeypatch.setattr(view, "dialog", ScriptedEpisode)
@@ -140,10 +169,16 @@ def test_an_episode_a_forget_flagged_says_so_until_the_person_rewrites_it(qtbot,
 def test_rules_show_status_and_evidence_apart_from_stated_preferences(qtbot, window, monkeypatch, screenshot):
     c = window.companion
     # Three conversations, a day apart: a rule counts conversations, not messages.
-    asks = [c.messages.record("user", text, at=(datetime(2026, 5, 11, 9, tzinfo=UTC) + timedelta(days=n))
-                              .isoformat(timespec="microseconds"))
-            for n, text in enumerate(("No, just give me the bottom line.", "Again, bottom line first please.",
-                                      "Bottom line, not a story!"))]
+    asks = [
+        c.messages.record(
+            "user",
+            text,
+            at=(datetime(2026, 5, 11, 9, tzinfo=UTC) + timedelta(days=n)).isoformat(timespec="microseconds"),
+        )
+        for n, text in enumerate(
+            ("No, just give me the bottom line.", "Again, bottom line first please.", "Bottom line, not a story!")
+        )
+    ]
     in_force = c.rules.learn("Give the bottom line first", asks[0])
     for mid in asks[1:]:
         c.rules.learn("Give the bottom line first", mid, rule_id=in_force)
@@ -154,8 +189,11 @@ def test_rules_show_status_and_evidence_apart_from_stated_preferences(qtbot, win
     fact = c.memories.remember("Ada is a nurse")
     view = open_view(qtbot, window, "How to help you")
     status = dict(zip(cells(view.rules.table, 0), cells(view.rules.table, 1)))
-    assert status == {"Give the bottom line first": "in force", "Use fewer exclamation marks": "gathering evidence",
-                      "Suggest a walk when tired": "retired"}
+    assert status == {
+        "Give the bottom line first": "in force",
+        "Use fewer exclamation marks": "gathering evidence",
+        "Suggest a walk when tired": "retired",
+    }
     assert cells(view.preferences.table, 0) == ["Ada prefers tea to coffee"]  # stated, shown apart; no fact
     view.rules.select(lambda r: r.id == in_force)
     reload(qtbot, view)  # as another program's write does: the rule stays selected, its evidence shown
@@ -173,8 +211,13 @@ def test_rules_show_status_and_evidence_apart_from_stated_preferences(qtbot, win
 
     view.rules.select(lambda r: r.id == under_way)
     view.retire_rule()
-    qtbot.waitUntil(lambda: dict(zip(cells(view.rules.table, 0), cells(view.rules.table, 1)))
-                    ["Use fewer exclamation marks"] == "retired", timeout=10_000)
+    qtbot.waitUntil(
+        lambda: (
+            dict(zip(cells(view.rules.table, 0), cells(view.rules.table, 1)))["Use fewer exclamation marks"]
+            == "retired"
+        ),
+        timeout=10_000,
+    )
 
     yes(monkeypatch)
     view.rules.select(lambda r: r.id == retired)
@@ -192,15 +235,23 @@ def test_rules_show_status_and_evidence_apart_from_stated_preferences(qtbot, win
     assert [m["id"] for m in c.memories.all()] == [fact]
 
 
-def test_feelings_show_evidence_and_fading_and_the_person_has_the_last_word(qtbot, window, monkeypatch,
-                                                                            screenshot):
+def test_feelings_show_evidence_and_fading_and_the_person_has_the_last_word(qtbot, window, monkeypatch, screenshot):
     c = window.companion
     [mid] = said(c, "ugh. fine. whatever.")
     now = datetime.now(UTC)
-    old = c.feelings.notice("tired after the night shift", "said she was up all night",
-                            at=(now - timedelta(days=5)).isoformat(), reading=Reading(-0.3, 0.2, 0.4, 0.9, "explicit"))
-    new = c.feelings.notice("frustrated", "short clipped replies", message_id=mid,
-                            reading=Reading(-0.5, 0.7, 0.4, 0.9, "wording"), trajectory="escalating")
+    old = c.feelings.notice(
+        "tired after the night shift",
+        "said she was up all night",
+        at=(now - timedelta(days=5)).isoformat(),
+        reading=Reading(-0.3, 0.2, 0.4, 0.9, "explicit"),
+    )
+    new = c.feelings.notice(
+        "frustrated",
+        "short clipped replies",
+        message_id=mid,
+        reading=Reading(-0.5, 0.7, 0.4, 0.9, "wording"),
+        trajectory="escalating",
+    )
     view = open_view(qtbot, window, "Feelings")
     assert [s.id for s in view.rows] == [new, old]
     assert cells(view.table, 0) == ["frustrated", "tired after the night shift"]
@@ -243,12 +294,17 @@ class ScriptedItem:
 
 def test_working_memory_shows_expiry_and_an_item_is_corrected_or_forgotten(qtbot, window, monkeypatch, screenshot):
     from anima.self.working_memory import Item
+
     c = window.companion
     today = c.self_model.today()
     soon = today + timedelta(days=3)
-    c.self_model.write("working_memory", f"- Ask how the presentation went (until {soon.isoformat()})\n"
-                       f"- Send the recipe (until {(today - timedelta(days=1)).isoformat()})\n"
-                       "- Bring up the holiday plans", "ai")
+    c.self_model.write(
+        "working_memory",
+        f"- Ask how the presentation went (until {soon.isoformat()})\n"
+        f"- Send the recipe (until {(today - timedelta(days=1)).isoformat()})\n"
+        "- Bring up the holiday plans",
+        "ai",
+    )
     view = open_view(qtbot, window, "Working memory")
     assert cells(view.table, 0) == ["Ask how the presentation went", "Bring up the holiday plans"]  # lapsed: gone
     assert cells(view.table, 1) == [soon.isoformat(), "until you remove it"]
@@ -272,13 +328,21 @@ def test_working_memory_shows_expiry_and_an_item_is_corrected_or_forgotten(qtbot
 
 def test_the_episode_dialog_gives_back_what_the_person_wrote(qtbot, window):
     from ui.mind.episodes_view import EpisodeDialog
+
     c = window.companion
-    e = c.episodes.get(c.episodes.record("Ada moved house", said(c, "We moved house!", "Exciting!"),
-                                         emotional_arc="tired -> happy", significance=0.6))
+    e = c.episodes.get(
+        c.episodes.record(
+            "Ada moved house", said(c, "We moved house!", "Exciting!"), emotional_arc="tired -> happy", significance=0.6
+        )
+    )
     d = EpisodeDialog(e, window)
     qtbot.addWidget(d)
-    assert d.values() == {"summary": "Ada moved house", "emotional_arc": "tired -> happy", "significance": 0.6,
-                          "self_assessment": ""}
+    assert d.values() == {
+        "summary": "Ada moved house",
+        "emotional_arc": "tired -> happy",
+        "significance": 0.6,
+        "self_assessment": "",
+    }
     d.arc.setText("stressed -> relieved")
     d.significance.setValue(0.9)
     d.assessment.setPlainText("I should have asked about the kids.")
@@ -289,6 +353,7 @@ def test_the_episode_dialog_gives_back_what_the_person_wrote(qtbot, window):
 def test_the_working_memory_dialog_keeps_or_drops_the_date(qtbot, window):
     from anima.self.working_memory import Item
     from ui.mind.working_memory_view import ItemDialog
+
     day = window.companion.self_model.today() + timedelta(days=2)
     d = ItemDialog(Item("Ask about the move", day), window)
     qtbot.addWidget(d)

@@ -22,10 +22,10 @@ def server():
 
 
 def dialog_for(qtbot, server, path="/m.gguf"):
-    entry = CatalogueModel("Small Test", path.strip("/"), f"{server.url}{path}", server.url, "MIT", len(DATA), 1,
-                           "A test model.")
-    dialog = SettingsDialog(Settings(endpoint_url="http://127.0.0.1:1/v1", endpoint_model="m"),
-                            catalogue=[entry])
+    entry = CatalogueModel(
+        "Small Test", path.strip("/"), f"{server.url}{path}", server.url, "MIT", len(DATA), 1, "A test model."
+    )
+    dialog = SettingsDialog(Settings(endpoint_url="http://127.0.0.1:1/v1", endpoint_model="m"), catalogue=[entry])
     qtbot.addWidget(dialog)
     dialog.show()
     return dialog
@@ -38,6 +38,7 @@ def wait_done(qtbot, dialog):
 def test_download_with_progress_then_save_and_the_next_start_uses_it(qtbot, server, anima_home):
     from anima.cli import build_parser
     from anima.cli_open import chosen_chat_model
+
     dialog = dialog_for(qtbot, server)
     seen = []
     qtbot.mouseClick(dialog.download_button, Qt.LeftButton)

@@ -30,6 +30,7 @@ def server():
 
         def log_message(self, *args):
             pass
+
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Recorder)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
@@ -44,16 +45,25 @@ def server():
 
 
 def leaky(address: str) -> str:
-    return (f"Here you go ![x]({address}/leak?d=secret) and <img src=\"{address}/html?d=secret\"> "
-            f"and [a link]({address}/link?d=secret) **done**")
+    return (
+        f'Here you go ![x]({address}/leak?d=secret) and <img src="{address}/html?d=secret"> '
+        f"and [a link]({address}/link?d=secret) **done**"
+    )
 
 
 def test_a_streamed_reply_with_a_remote_image_fetches_nothing(qtbot, window, server, screenshot):
     address, hits = server
     c = window.companion
     c.chat.delay = 0.03  # slow enough that the bubble renders while the reply streams
-    pieces = ["Here ", "you ", "go. ", f"![x]({address}/leak?d=secret) ", f"<img src=\"{address}/html?d=secret\"> ",
-              f"[a link]({address}/link?d=secret) ", "**done**"]
+    pieces = [
+        "Here ",
+        "you ",
+        "go. ",
+        f"![x]({address}/leak?d=secret) ",
+        f'<img src="{address}/html?d=secret"> ',
+        f"[a link]({address}/link?d=secret) ",
+        "**done**",
+    ]
     c.chat.enqueue(pieces)
     renders = []
     window.input.setFocus()
@@ -88,6 +98,7 @@ def test_a_bubble_never_loads_a_remote_resource_even_from_raw_markup(qtbot, serv
 def test_history_with_a_remote_image_fetches_nothing(qtbot, fake_companion, server):
     from anima.settings import Settings
     from ui.window import MainWindow
+
     address, hits = server
     fake_companion.messages.record("companion", leaky(address))
     w = MainWindow(fake_companion, Settings())

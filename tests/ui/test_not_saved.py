@@ -10,14 +10,16 @@ from PySide6.QtCore import Qt
 from anima.errors import DiskFull, SoulBusy
 from tests.ui.test_disk_full import said, typed
 
-BUSY = SoulBusy("Another program on this soul kept it busy for over 5 s: nothing of this change was saved. "
-                "Try again in a moment.")
+BUSY = SoulBusy(
+    "Another program on this soul kept it busy for over 5 s: nothing of this change was saved. Try again in a moment."
+)
 FULL = DiskFull("The disk is full: nothing of this change was saved. Free some space and try again.")
 
 
 @pytest.fixture
 def dialogs(monkeypatch):
     from ui import errors
+
     shown = []
     monkeypatch.setattr(errors, "show", lambda parent, error, title="Anima": shown.append(error))
     return shown
@@ -38,12 +40,14 @@ def failing_first(monkeypatch, c, error, before=None):
                 before.wait(10)
             raise error
         return real(text, cancel, external=external)
+
     monkeypatch.setattr(c, "turn", turn)
     return calls
 
 
 def test_a_busy_soul_keeps_the_message_and_sends_it_again_by_itself(qtbot, window, dialogs, monkeypatch):
     from ui.chat.disk_banner import DiskBanner
+
     monkeypatch.setattr(DiskBanner, "BUSY_RETRY_MS", 300)
     c = window.companion
     failing_first(monkeypatch, c, BUSY)
@@ -56,8 +60,9 @@ def test_a_busy_soul_keeps_the_message_and_sends_it_again_by_itself(qtbot, windo
     assert window.disk_banner.button.isVisible()  # Retry, for the impatient
     assert window.input.toPlainText() == "my sister is called Bea"  # back in the box, not lost
     assert shown(window) == [] and said(c) == [] and dialogs == []  # no bubble as sent, none stuck on "…"
-    qtbot.waitUntil(lambda: said(c) == ["my sister is called Bea", "Bea, got it."] and window.worker is None,
-                    timeout=10_000)
+    qtbot.waitUntil(
+        lambda: said(c) == ["my sister is called Bea", "Bea, got it."] and window.worker is None, timeout=10_000
+    )
     assert not window.disk_banner.isVisible() and window.input.toPlainText() == ""
     assert shown(window) == ["my sister is called Bea", "Bea, got it."] and dialogs == []
 
@@ -94,8 +99,9 @@ def test_a_reply_written_while_something_was_forgotten_is_shown_as_not_kept(qtbo
     c.chat.delay = 0.05  # a reply that takes its time
     c.chat.enqueue("Oh, how lovely. Tell me more about Bea and her garden and her dog and her old cat.")
     typed(qtbot, window, "my sister Bea is visiting")
-    qtbot.waitUntil(lambda: window.transcript.streaming is not None and "lovely" in window.transcript.streaming.text,
-                    timeout=10_000)
+    qtbot.waitUntil(
+        lambda: window.transcript.streaming is not None and "lovely" in window.transcript.streaming.text, timeout=10_000
+    )
     assert c.forget_person("Bea").by_kind()["message"] == 1  # the message; the reply is not written yet
     qtbot.waitUntil(lambda: window.worker is None, timeout=20_000)
     reply = [b for b in window.transcript.bubbles if b.role != "user"][-1]

@@ -40,8 +40,7 @@ def test_an_edit_of_the_human_block_shows_in_the_next_turn(qtbot, window):
     view = open_view(qtbot, window, "Self")
     view.editors["human"].setPlainText("Ada is a night nurse and hates small talk.")
     view.save("human")
-    qtbot.waitUntil(lambda: window.companion.self_model.read().human.startswith("Ada is a night nurse"),
-                    timeout=10_000)
+    qtbot.waitUntil(lambda: window.companion.self_model.read().human.startswith("Ada is a night nurse"), timeout=10_000)
     window.companion.chat.enqueue("Straight to it, then.")
     send(qtbot, window, "hi")
     system = window.companion.chat.history[-1]["messages"][0]["content"]
@@ -98,8 +97,9 @@ def test_a_message_forgotten_from_the_conversation_view_is_gone(qtbot, window, m
 
 def on_screen(window) -> str:
     """What the transcript shows a person: the text of each label in it that can be seen."""
-    return "\n".join(label.text() for label in window.transcript.widget().findChildren(QLabel)
-                     if label.isVisibleTo(window))
+    return "\n".join(
+        label.text() for label in window.transcript.widget().findChildren(QLabel) if label.isVisibleTo(window)
+    )
 
 
 def forget_message(qtbot, view, monkeypatch, having: str) -> None:
@@ -111,8 +111,9 @@ def forget_message(qtbot, view, monkeypatch, having: str) -> None:
     qtbot.waitUntil(lambda: all(having not in m["content"] for m in view.rows), timeout=10_000)
 
 
-def test_an_attachment_forgotten_alone_leaves_the_screen_and_the_words_sent_with_it_stay(qtbot, window, tmp_path,
-                                                                                        monkeypatch):
+def test_an_attachment_forgotten_alone_leaves_the_screen_and_the_words_sent_with_it_stay(
+    qtbot, window, tmp_path, monkeypatch
+):
     c = window.companion
     notes = tmp_path / "notes.txt"
     notes.write_text("door code 5581\nbins go out on Tuesday\n")
@@ -134,10 +135,15 @@ def test_an_attachment_loaded_from_the_history_and_forgotten_leaves_the_screen(q
     from anima.settings import Settings
     from anima.store.provenance import Provenance, Source
     from ui.window import MainWindow
+
     c = fake_companion
     said = c.messages.record("user", "my cat is called Miso", provenance=Provenance(Source.PERSON))
-    c.messages.record("user", "Miso: vet on Tuesday\nfood: salmon", speaker="file cat.txt",
-                      provenance=Provenance(Source.FILE, said, "cat.txt"))
+    c.messages.record(
+        "user",
+        "Miso: vet on Tuesday\nfood: salmon",
+        speaker="file cat.txt",
+        provenance=Provenance(Source.FILE, said, "cat.txt"),
+    )
     w = MainWindow(c, Settings())
     qtbot.addWidget(w)
     w.show()
@@ -149,8 +155,9 @@ def test_an_attachment_loaded_from_the_history_and_forgotten_leaves_the_screen(q
     assert "Text from outside" not in on_screen(w) and "my cat is called Miso" in on_screen(w)
 
 
-def test_a_message_forgotten_while_its_reply_is_written_leaves_the_screen_at_once(qtbot, window, held_reply,
-                                                                                 monkeypatch):
+def test_a_message_forgotten_while_its_reply_is_written_leaves_the_screen_at_once(
+    qtbot, window, held_reply, monkeypatch
+):
     c = window.companion
     c.chat.enqueue("Noted, I will keep that in mind for you.")
     typed(qtbot, window, "my locker code is 4417")
@@ -167,6 +174,7 @@ def test_a_message_forgotten_while_its_reply_is_written_leaves_the_screen_at_onc
 def test_a_message_forgotten_before_the_window_knows_its_id_still_leaves_the_screen(qtbot, window, monkeypatch):
     """Forgotten while its reply is prepared (stored, but the turn has not yet told the window its id)."""
     import threading
+
     c = window.companion
     preparing, go, real = threading.Event(), threading.Event(), c.conversation.prepare
 
@@ -174,6 +182,7 @@ def test_a_message_forgotten_before_the_window_knows_its_id_still_leaves_the_scr
         preparing.set()
         go.wait(30)
         return real(*args, **kwargs)
+
     monkeypatch.setattr(c.conversation, "prepare", prepare)
     c.chat.enqueue("Noted.")
     typed(qtbot, window, "my locker code is 4417")
@@ -189,6 +198,7 @@ def test_a_message_forgotten_before_the_window_knows_its_id_still_leaves_the_scr
 
 def test_a_person_forgotten_from_the_memories_view_leaves_the_transcript(qtbot, window, monkeypatch):
     from PySide6.QtWidgets import QInputDialog
+
     c = window.companion
     c.chat.enqueue("Noted.", "Good to hear.")
     send(qtbot, window, "Bea lives in Lyon")
@@ -203,25 +213,40 @@ def test_a_person_forgotten_from_the_memories_view_leaves_the_transcript(qtbot, 
 
 def test_the_memories_view_shows_where_each_memory_came_from(qtbot, window, screenshot):
     from anima.store.provenance import Provenance, Source
+
     c = window.companion
     said = c.messages.record("user", "my cat is called Miso", provenance=Provenance(Source.PERSON))
-    pasted = c.messages.record("user", "Miso: vet on Tuesday\nfood: salmon", speaker="file cat.txt",
-                               provenance=Provenance(Source.FILE, said, "cat.txt"))
+    pasted = c.messages.record(
+        "user",
+        "Miso: vet on Tuesday\nfood: salmon",
+        speaker="file cat.txt",
+        provenance=Provenance(Source.FILE, said, "cat.txt"),
+    )
     c.memories.remember("Ada's cat is called Miso", message_id=said, provenance=Provenance(Source.PERSON, said))
-    c.memories.remember("Miso sees the vet on Tuesday", source="untrusted", message_id=pasted,
-                        provenance=Provenance(Source.FILE, pasted, "cat.txt"))
+    c.memories.remember(
+        "Miso sees the vet on Tuesday",
+        source="untrusted",
+        message_id=pasted,
+        provenance=Provenance(Source.FILE, pasted, "cat.txt"),
+    )
     c.memories.remember("Ada likes tea")  # stored before provenance was kept
     vet = c.episodes.record("Ada took Miso to the vet", [pasted], significance=0.4)
     calm = c.episodes.record("Ada read about Miso's food", [pasted], significance=0.3)
-    c.memories.remember("Ada worries about Miso's health", source="inferred", provenance=Provenance(
-        Source.REFLECTION), drawn_from=[("episode", vet), ("episode", calm)])  # an insight of deep reflection
+    c.memories.remember(
+        "Ada worries about Miso's health",
+        source="inferred",
+        provenance=Provenance(Source.REFLECTION),
+        drawn_from=[("episode", vet), ("episode", calm)],
+    )  # an insight of deep reflection
     view = open_view(qtbot, window, "Memories")
     assert view.columns[1] == "from"
     shown = {view.table.text(i, 0): view.table.text(i, 1) for i in range(view.table.rowCount())}
-    assert shown == {"Ada's cat is called Miso": f"you said it, message #{said}",
-                     "Miso sees the vet on Tuesday": f"a file you attached (cat.txt), message #{pasted}",
-                     "Ada likes tea": "not recorded",
-                     "Ada worries about Miso's health": f"my reflection, from episode #{vet}, #{calm}"}
+    assert shown == {
+        "Ada's cat is called Miso": f"you said it, message #{said}",
+        "Miso sees the vet on Tuesday": f"a file you attached (cat.txt), message #{pasted}",
+        "Ada likes tea": "not recorded",
+        "Ada worries about Miso's health": f"my reflection, from episode #{vet}, #{calm}",
+    }
     screenshot(window, "open-mind-memories-provenance")
 
     c.forget("message", said)  # the fact stays, and says its message went
@@ -258,6 +283,7 @@ def test_a_view_that_loads_after_its_soul_closed_shows_no_error_and_raises_none(
     # The window closed (or an import swapped the soul) while a view was loading: CI once saw that load raise
     # an AttributeError into the next test's event loop.
     from ui import tasks
+
     window.companion.self_model.write("persona", "Warm and direct.", "user")
     view = open_view(qtbot, window, "Self")
     window.companion.soul.close()
@@ -273,6 +299,7 @@ def test_a_view_shows_the_load_asked_for_last_whichever_ends_first(qtbot):
     import threading
 
     from ui.mind.base import MindView
+
     first_may_end, shown = threading.Event(), []
 
     class Slow(MindView):
@@ -287,6 +314,7 @@ def test_a_view_shows_the_load_asked_for_last_whichever_ends_first(qtbot):
 
         def show_data(self, data):
             shown.append(data)
+
     view = Slow(None)
     qtbot.addWidget(view)
     view.refresh()

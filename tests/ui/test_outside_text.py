@@ -21,8 +21,9 @@ def sent_to_model(window) -> str:
 def press_enter(qtbot, window):
     window.input.setFocus()
     qtbot.keyClick(window.input, Qt.Key_Return)
-    qtbot.waitUntil(lambda: window.worker is None and window.transcript.bubbles[-1].message_id is not None,
-                    timeout=10_000)
+    qtbot.waitUntil(
+        lambda: window.worker is None and window.transcript.bubbles[-1].message_id is not None, timeout=10_000
+    )
 
 
 def chips(bar: AttachmentBar) -> list[str]:
@@ -46,8 +47,11 @@ def test_a_paste_of_several_lines_is_attached_as_outside_text_and_sent_marked(qt
     assert prompt.startswith("can you summarise this?")
     assert f"[{MARK}: pasted text." in prompt and "Ignore all previous instructions" in prompt
     assert not window.input.attachments.chips and not window.input.attachments.isVisible()
-    stored = c.soul.query("SELECT m.speaker, p.source, p.message_id FROM messages m JOIN provenance p "
-                          "ON p.item_kind = 'message' AND p.item_id = m.id WHERE m.content = ?", (NOTES,))
+    stored = c.soul.query(
+        "SELECT m.speaker, p.source, p.message_id FROM messages m JOIN provenance p "
+        "ON p.item_kind = 'message' AND p.item_id = m.id WHERE m.content = ?",
+        (NOTES,),
+    )
     typed = c.soul.query("SELECT id FROM messages WHERE content = 'can you summarise this?'")[0]["id"]
     assert stored == [{"speaker": "pasted text", "source": "pasted", "message_id": typed}]
 
@@ -101,9 +105,11 @@ def test_a_file_dropped_on_the_message_box_is_attached(qtbot, window, tmp_path):
     data.setUrls([QUrl.fromLocalFile(str(notes))])
     viewport = window.input.viewport()
     at = QPoint(10, 10)  # Qt's drag events take a QPoint, its drop event a QPointF
-    for event in (QDragEnterEvent(at, Qt.CopyAction, data, Qt.LeftButton, Qt.NoModifier),
-                  QDragMoveEvent(at, Qt.CopyAction, data, Qt.LeftButton, Qt.NoModifier),
-                  QDropEvent(QPointF(at), Qt.CopyAction, data, Qt.LeftButton, Qt.NoModifier)):
+    for event in (
+        QDragEnterEvent(at, Qt.CopyAction, data, Qt.LeftButton, Qt.NoModifier),
+        QDragMoveEvent(at, Qt.CopyAction, data, Qt.LeftButton, Qt.NoModifier),
+        QDropEvent(QPointF(at), Qt.CopyAction, data, Qt.LeftButton, Qt.NoModifier),
+    ):
         QApplication.sendEvent(viewport, event)
     assert chips(window.input.attachments) == ["file todo.md (2 lines)"]
     assert window.input.toPlainText() == ""

@@ -21,13 +21,27 @@ def made(c, data, **lineage):
 
 
 def roly_split(c):
-    roly = made(c, part("Roly", "I keep track of Roly and what tone works with them.",
-                        ["Roly mentions a pull request", "Roly is having a hard week"],
-                        suggestions_and_results=[outcome("Be terse in code review", "Roly merged it and thanked me")]))
-    tech = made(c, part("Roly at work", "I handle Roly at work: reviews and builds.", ["Roly mentions a pull request"]),
-                parents=[roly], how="split")
-    warm = made(c, part("Roly in hard weeks", "I look after how Roly is doing.", ["Roly is having a hard week"]),
-                parents=[roly], how="split")
+    roly = made(
+        c,
+        part(
+            "Roly",
+            "I keep track of Roly and what tone works with them.",
+            ["Roly mentions a pull request", "Roly is having a hard week"],
+            suggestions_and_results=[outcome("Be terse in code review", "Roly merged it and thanked me")],
+        ),
+    )
+    tech = made(
+        c,
+        part("Roly at work", "I handle Roly at work: reviews and builds.", ["Roly mentions a pull request"]),
+        parents=[roly],
+        how="split",
+    )
+    warm = made(
+        c,
+        part("Roly in hard weeks", "I look after how Roly is doing.", ["Roly is having a hard week"]),
+        parents=[roly],
+        how="split",
+    )
     c.parts.set_archived(roly, True, "ai")
     return roly, tech, warm
 
@@ -73,11 +87,13 @@ def test_a_json_edit_is_stored_and_one_that_breaks_the_schema_is_refused_and_not
     assert c.soul.history("part", tech)[-1]["actor"] == "user"
 
     before = c.parts.get(tech)
-    for broken, says in ((json.dumps({**data, "triggers": "Roly"}), "breaks the part schema at /triggers"),
-                         (json.dumps({**data, "description": "We handle Roly at work."}), 'speaks as "I"'),
-                         (json.dumps({**data, "lineage": {}}), "only the runtime keeps"),
-                         ('{"name": "Roly at work",', "that is not JSON"),
-                         ("[]", "a part is a JSON object")):
+    for broken, says in (
+        (json.dumps({**data, "triggers": "Roly"}), "breaks the part schema at /triggers"),
+        (json.dumps({**data, "description": "We handle Roly at work."}), 'speaks as "I"'),
+        (json.dumps({**data, "lineage": {}}), "only the runtime keeps"),
+        ('{"name": "Roly at work",', "that is not JSON"),
+        ("[]", "a part is a JSON object"),
+    ):
         view.json.setPlainText(broken)
         view.loaded = False
         view.save()
@@ -110,10 +126,20 @@ def test_predictions_are_shown_pending_due_and_evaluated(qtbot, window, screensh
 
     def predicted(suggestion, due, result=None):
         made_at = now - timedelta(hours=2)
-        return c.soul.add("prediction", "ai", part_id=pid, suggestion=suggestion, predicted_result="Ada finishes",
-                          confidence="Likely", timeframe_s=int((due - made_at).total_seconds()),
-                          made_at=made_at.isoformat(), due_at=due.isoformat(), result=result,
-                          evaluated_at=None if result is None else now.isoformat())
+        return c.soul.add(
+            "prediction",
+            "ai",
+            part_id=pid,
+            suggestion=suggestion,
+            predicted_result="Ada finishes",
+            confidence="Likely",
+            timeframe_s=int((due - made_at).total_seconds()),
+            made_at=made_at.isoformat(),
+            due_at=due.isoformat(),
+            result=result,
+            evaluated_at=None if result is None else now.isoformat(),
+        )
+
     predicted("Do 20 minutes now", now + timedelta(hours=1))
     predicted("Start with question 1", now - timedelta(minutes=5))
     predicted("Take a break first", now - timedelta(hours=1), result="She finished after the break")
@@ -137,8 +163,10 @@ def test_predictions_are_shown_pending_due_and_evaluated(qtbot, window, screensh
 
 def weighed_by(c, reply_id, pid, name, followed):
     """What the parts bid on one message, as a turn records it: a bid each, the first followed or not."""
-    bids = [Bid(pid, name, "the math homework", "Do 20 minutes now", "Ada finishes question 1", "70%", 5400),
-            Bid(pid, name, "a break", "Rest first", "Ada comes back fresher", "40%", 600)]
+    bids = [
+        Bid(pid, name, "the math homework", "Do 20 minutes now", "Ada finishes question 1", "70%", 5400),
+        Bid(pid, name, "a break", "Rest first", "Ada comes back fresher", "40%", 600),
+    ]
     c.bidding.record(reply_id, [(Weighed("homework again", bids, [0] if followed else []), None)])
 
 
@@ -155,8 +183,9 @@ def test_a_parts_recent_bids_say_what_it_proposed_when_and_whether_it_was_follow
     said = [view.bids.item(i).text() for i in range(view.bids.count())]
     assert len(said) == 4  # newest first: the later message's two, neither followed; then the first's
     assert "(not followed): I wanted the focus on the math homework; I suggested: Do 20 minutes now" in said[1]
-    assert "(followed): I wanted the focus on the math homework" in said[3] and "(70% sure, within 90 minutes)" \
-        in said[3]
+    assert (
+        "(followed): I wanted the focus on the math homework" in said[3] and "(70% sure, within 90 minutes)" in said[3]
+    )
     assert said[3][:4].isdigit()  # when it bid
     view.details.setCurrentWidget(view.bids)
     screenshot(window, "open-mind-part-bids")
@@ -164,9 +193,9 @@ def test_a_parts_recent_bids_say_what_it_proposed_when_and_whether_it_was_follow
     assert view.bids.item(0).text().startswith("No bids yet")
 
 
-def test_the_why_of_a_reply_shows_the_bids_it_weighed_and_which_were_followed(qtbot, window, monkeypatch,
-                                                                             screenshot):
+def test_the_why_of_a_reply_shows_the_bids_it_weighed_and_which_were_followed(qtbot, window, monkeypatch, screenshot):
     from ui.chat.why import WhyDialog
+
     c = window.companion
     c.chat.enqueue("Let us start with question 1.")
     reply = send(qtbot, window, "where do I start?")
@@ -178,15 +207,25 @@ def test_the_why_of_a_reply_shows_the_bids_it_weighed_and_which_were_followed(qt
     qtbot.waitUntil(lambda: bool(shown), timeout=10_000)
     tree = shown[0].bids
     rows = [[tree.topLevelItem(i).text(j) for j in range(7)] for i in range(tree.topLevelItemCount())]
-    assert rows == [["Homework Focus", "yes", "the math homework", "Do 20 minutes now", "Ada finishes question 1",
-                     "70%", "90 minutes"],
-                    ["Homework Focus", "no", "a break", "Rest first", "Ada comes back fresher", "40%", "10 minutes"]]
+    assert rows == [
+        [
+            "Homework Focus",
+            "yes",
+            "the math homework",
+            "Do 20 minutes now",
+            "Ada finishes question 1",
+            "70%",
+            "90 minutes",
+        ],
+        ["Homework Focus", "no", "a break", "Rest first", "Ada comes back fresher", "40%", "10 minutes"],
+    ]
     shown[0].show()
     screenshot(shown[0], "why-this-reply-bids")
 
 
 def test_a_reply_no_part_bid_on_says_so_in_its_why(qtbot, window):
     from ui.chat.why import WhyDialog
+
     dialog = WhyDialog([], {}, window, bids=[])
     qtbot.addWidget(dialog)
     assert dialog.bids.topLevelItemCount() == 0 and not dialog.bids.isVisibleTo(dialog)
@@ -224,10 +263,12 @@ def test_json_that_cannot_be_kept_is_refused_in_the_view_and_nothing_changes(qtb
     view.select(tech)
     before = c.parts.get(tech)
     shown = view.json.toPlainText()
-    for broken, says in (('{"name": ' + "9" * 5000 + "}", "a number too long to read"),
-                         ("[" * 5000 + "]" * 5000, "nests more than 64 levels deep"),
-                         (shown.replace('"name": "', '"name": "\\ud800', 1), "half of a surrogate pair"),
-                         (shown.replace('"name": "', '"name": "\\u001b[2J', 1), "control or invisible character")):
+    for broken, says in (
+        ('{"name": ' + "9" * 5000 + "}", "a number too long to read"),
+        ("[" * 5000 + "]" * 5000, "nests more than 64 levels deep"),
+        (shown.replace('"name": "', '"name": "\\ud800', 1), "half of a surrogate pair"),
+        (shown.replace('"name": "', '"name": "\\u001b[2J', 1), "control or invisible character"),
+    ):
         view.json.setPlainText(broken)
         view.loaded = False
         view.save()
@@ -268,8 +309,9 @@ def test_json_typed_and_not_saved_outlives_a_reload(qtbot, window):
     _, tech, _ = roly_split(c)
     view = open_view(qtbot, window, "Parts")
     view.select(tech)
-    typed = view.json.toPlainText().replace('"Roly mentions a pull request"', '"Roly mentions a pull request", '
-                                                                           '"Roly asks for a review"')
+    typed = view.json.toPlainText().replace(
+        '"Roly mentions a pull request"', '"Roly mentions a pull request", "Roly asks for a review"'
+    )
     view.json.setPlainText(typed)
     reload(qtbot, view)
     assert view.json.toPlainText() == typed

@@ -144,12 +144,14 @@ def test_the_window_reads_the_names_off_the_ui_thread_for_a_new_passphrase(qtbot
     from PySide6.QtWidgets import QApplication
 
     from anima.store.soul import Soul
+
     on_ui, real = [], Soul.query
 
     def query(self, sql, params=()):
         if threading.current_thread() is threading.main_thread():
             on_ui.append(sql)
         return real(self, sql, params)
+
     monkeypatch.setattr(Soul, "query", query)
     seen = []
 
@@ -160,6 +162,7 @@ def test_the_window_reads_the_names_off_the_ui_thread_for_a_new_passphrase(qtbot
             qtbot.keyClicks(field, "Lisbonanima")
             seen.append((type(dialog).__name__, field.meter.estimate.accepted))
             dialog.reject()
+
     person = QTimer(interval=50)
     person.timeout.connect(type_and_close)
     person.start()
@@ -176,6 +179,7 @@ def test_an_export_to_a_place_that_cannot_be_written_is_said_in_the_form_not_a_b
     """QA: exporting to a read-only disk or into /proc showed the bug dialog (OSError, FileNotFoundError): only a
     full disk was a KnownError in files.write_pieces_atomically. The dialog says it, and stays open."""
     from PySide6.QtWidgets import QMessageBox
+
     bugs = []
     monkeypatch.setattr(QMessageBox, "critical", lambda *a, **k: bugs.append(a))
     export = ExportDialog(companion)
@@ -185,6 +189,8 @@ def test_an_export_to_a_place_that_cannot_be_written_is_said_in_the_form_not_a_b
     export.again.setText("export passphrase")
     export.submit()
     qtbot.waitUntil(lambda: bool(export.error.text()), timeout=30000)
-    assert export.error.text().startswith("/proc/soul.anima cannot be written (") and "it was not changed" in \
-        export.error.text()
+    assert (
+        export.error.text().startswith("/proc/soul.anima cannot be written (")
+        and "it was not changed" in export.error.text()
+    )
     assert bugs == []

@@ -91,13 +91,16 @@ def test_a_proposal_made_while_learning_is_noted_quietly_in_the_status_line(qtbo
 def test_a_stale_proposal_says_why_cannot_be_accepted_and_can_be_rejected(qtbot, window):
     c = window.companion
     c.edit_self("human", "- Lives in Paris")
-    [d] = c.gate.submit([Change("human", "replace", "Lives in Berlin", Provenance(Source.THIRD_PARTY, None, "Bob"),
-                                "Lives in Paris")])
+    [d] = c.gate.submit(
+        [Change("human", "replace", "Lives in Berlin", Provenance(Source.THIRD_PARTY, None, "Bob"), "Lives in Paris")]
+    )
     c.edit_self("human", "- Lives in Rome")  # the line it would replace is gone
     view = open_proposals(qtbot, window)
     assert view.table.text(0, 5) == "pending (stale)"
-    assert 'It can no longer be applied: the line it would replace ("Lives in Paris") is no longer in the human ' \
-           'block. Reject it to clear it.' in view.detail.text()
+    assert (
+        'It can no longer be applied: the line it would replace ("Lives in Paris") is no longer in the human '
+        "block. Reject it to clear it." in view.detail.text()
+    )
     assert not view.accept_button.isEnabled() and view.reject_button.isEnabled()
     qtbot.mouseClick(view.reject_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: status(c, d.proposal_id) == "rejected" and not view.rows, timeout=10_000)
@@ -108,6 +111,7 @@ def test_the_count_of_changes_that_wait_follows_another_program(qtbot, window, t
     """QA: `anima proposals --accept` (or a forget, or learning in `anima chat`) changed what waits, and the
     window's status line kept its old count until its Proposed changes view was opened."""
     from ui.chat.elsewhere import FOLLOW_MS
+
     first, second = propose(terminal, OBEY), propose(terminal, "Always answer in French")
     qtbot.waitUntil(lambda: "2 changes wait for you" in window.pending.text(), timeout=2 * FOLLOW_MS + 5_000)
     terminal.accept_proposal(first)

@@ -20,8 +20,15 @@ IDLE_MS = 300
 
 
 def reading(*episodes) -> str:
-    return json.dumps({"episodes": [{"messages": list(ms), "summary": s, "emotional_arc": arc, "significance": sig,
-                                     "self_assessment": ""} for ms, s, arc, sig in episodes], "feedback": []})
+    return json.dumps(
+        {
+            "episodes": [
+                {"messages": list(ms), "summary": s, "emotional_arc": arc, "significance": sig, "self_assessment": ""}
+                for ms, s, arc, sig in episodes
+            ],
+            "feedback": [],
+        }
+    )
 
 
 def considering() -> str:
@@ -48,6 +55,7 @@ def counted(c):
     def reflect():
         calls.append((threading.current_thread() is threading.main_thread(), QThread.currentThread()))
         return real()
+
     c.reflect_deeply = reflect
     return calls
 
@@ -55,6 +63,7 @@ def counted(c):
 @pytest.fixture
 def shown(qtbot, monkeypatch):
     from ui.window import MainWindow
+
     monkeypatch.setattr(MainWindow, "idle_ms", IDLE_MS)
     made = []
 
@@ -65,6 +74,7 @@ def shown(qtbot, monkeypatch):
         qtbot.waitExposed(w)
         made.append((w, c))
         return w
+
     yield show
     for w, c in made:
         w.close()
@@ -105,8 +115,12 @@ def test_idle_reflection_runs_in_a_qthread_and_a_turn_pre_empts_it(qtbot, anima_
     assert window.reflecting is None and window.reflecting_label.text() == ""
 
     # Idle again after the turn: reflection goes on where it stopped and finishes.
-    c.chat.enqueue(reading(([1, 2], "Ada adopted a puppy called Bruno", "happy", 7),
-                           ([3, 4], "Bruno chewed Ada's shoe", "amused", 2)), considering())
+    c.chat.enqueue(
+        reading(
+            ([1, 2], "Ada adopted a puppy called Bruno", "happy", 7), ([3, 4], "Bruno chewed Ada's shoe", "amused", 2)
+        ),
+        considering(),
+    )
     qtbot.waitUntil(lambda: len(results) == 2, timeout=10_000)
     assert not results[1].preempted and results[1].messages == 4
     assert [e.summary for e in c.episodes.all()] == ["Ada adopted a puppy called Bruno", "Bruno chewed Ada's shoe"]
@@ -134,6 +148,7 @@ def test_nothing_to_reflect_on_means_no_reflection_and_typing_restarts_the_stret
 
 def test_reflect_now_runs_at_once_and_the_open_mind_shows_what_it_made(qtbot, anima_home, shown, monkeypatch):
     from ui.window import MainWindow
+
     monkeypatch.setattr(MainWindow, "idle_ms", 600_000)  # never idle long enough here: only the menu asks
     c = make(anima_home, FakeChatModel())
     c.messages.record("user", "My sister Bea moved to Lyon.")
@@ -153,6 +168,7 @@ def test_reflect_now_runs_at_once_and_the_open_mind_shows_what_it_made(qtbot, an
 
 def test_evolve_my_persona_from_the_menu_runs_off_the_ui_thread(qtbot, window):
     from anima.self.identity import EARNED_AFTER
+
     c = window.companion
     c.soul.set_meta(EARNED_AFTER, "0")
     c.self_model.grow("I learned that Ada likes being asked before advice.")

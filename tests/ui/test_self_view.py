@@ -14,9 +14,11 @@ ZED = "- Brother Zed lives in Oslo"
 @pytest.fixture
 def forget_elsewhere(anima_home):
     """`python -m anima forget --person NAME`, as another program on the same soul does it."""
+
     def forget(name: str) -> None:
         with Home(anima_home).unlock(PASSPHRASE) as soul:
             soul.forget_person(name)
+
     return forget
 
 
@@ -28,8 +30,9 @@ def view(qtbot, window):
     return view
 
 
-def test_a_save_begun_before_a_forget_elsewhere_is_refused_and_the_draft_kept(qtbot, window, view,
-                                                                              forget_elsewhere, screenshot):
+def test_a_save_begun_before_a_forget_elsewhere_is_refused_and_the_draft_kept(
+    qtbot, window, view, forget_elsewhere, screenshot
+):
     view.watch.stop()  # the person saves before the view has looked again
     forget_elsewhere("Zed")
     draft = ZED + "\n- Plays chess"
@@ -37,8 +40,10 @@ def test_a_save_begun_before_a_forget_elsewhere_is_refused_and_the_draft_kept(qt
     view.loaded = False
     view.save("human")
     qtbot.waitUntil(lambda: view.error.isVisible() and view.loaded, timeout=10_000)
-    assert view.error.text() == ("That was not saved: the human block was changed by something else after you "
-                                 "began editing it, so look at what it holds now and save again.")
+    assert view.error.text() == (
+        "That was not saved: the human block was changed by something else after you "
+        "began editing it, so look at what it holds now and save again."
+    )
     assert window.companion.self_model.read().human == ""  # Zed does not come back
     assert view.editors["human"].toPlainText() == draft  # the person's text is kept, to mend
     note = view.elsewhere["human"]
@@ -64,8 +69,9 @@ def test_an_untouched_editor_follows_a_forget_elsewhere(qtbot, window, view, for
     qtbot.waitUntil(lambda: window.companion.self_model.read().human == "- Plays chess", timeout=10_000)
 
 
-def test_text_being_typed_is_kept_through_a_forget_elsewhere_and_what_is_stored_shown(qtbot, window, view,
-                                                                                     forget_elsewhere):
+def test_text_being_typed_is_kept_through_a_forget_elsewhere_and_what_is_stored_shown(
+    qtbot, window, view, forget_elsewhere
+):
     view.watch.stop()
     view.editors["human"].setPlainText(ZED + "\n- Plays ches")  # typing, not saved
     forget_elsewhere("Zed")
@@ -85,8 +91,9 @@ def test_two_quick_saves_both_land_and_the_second_is_kept(qtbot, window, view):
     view.save("human")
     view.editors["human"].setPlainText(ZED + "\n- Plays chess\n- Has a cat")
     view.save("human")
-    qtbot.waitUntil(lambda: window.companion.self_model.read().human == ZED + "\n- Plays chess\n- Has a cat",
-                    timeout=10_000)
+    qtbot.waitUntil(
+        lambda: window.companion.self_model.read().human == ZED + "\n- Plays chess\n- Has a cat", timeout=10_000
+    )
     qtbot.waitUntil(lambda: not view._saving, timeout=10_000)
     assert not view.error.isVisible(), view.error.text()
     assert view.editors["human"].toPlainText() == ZED + "\n- Plays chess\n- Has a cat"

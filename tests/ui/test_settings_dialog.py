@@ -41,7 +41,11 @@ def test_a_server_and_its_key_are_saved_the_key_in_the_keychain_only(qtbot):
     assert save(qtbot, dialog) is not None, dialog.error.text()
     s = Settings.load()
     assert (s.endpoint_url, s.endpoint_model, s.endpoint_dialect, s.endpoint_uses_key) == (
-        URL, "qwen2.5:3b", "json_object", True)
+        URL,
+        "qwen2.5:3b",
+        "json_object",
+        True,
+    )
     assert "sk-typed" not in Settings.path().read_text()
     assert backend.secrets == {("anima-endpoint", URL): "sk-typed"}
     # The next start's model sends it.

@@ -33,6 +33,7 @@ def test_a_larger_font_makes_the_bubble_taller(qtbot, window):
 def test_the_heights_laid_out_match_the_labels_own(qtbot, window):
     """Opened with a page of history, every bubble is as tall as its text needs at the width it was given."""
     from PySide6.QtWidgets import QLabel
+
     for i in range(12):
         window.transcript.add("user" if i % 2 else "companion", f"message {i} " + "and more words " * (i * 3))
     qtbot.wait(200)

@@ -27,10 +27,12 @@ def test_the_why_view_lists_what_was_recalled(qtbot, window, screenshot):
 
 def test_the_why_view_says_where_each_recalled_item_came_from(qtbot, window, monkeypatch, screenshot):
     from anima.store.provenance import Provenance, Source
+
     c = window.companion
     said = c.messages.record("user", "my cat Miso hates the vet", provenance=Provenance(Source.PERSON))
-    mid = c.memories.remember("Ada's cat Miso hates the vet", message_id=said,
-                              provenance=Provenance(Source.PASTED, said, "vet notes"))
+    mid = c.memories.remember(
+        "Ada's cat Miso hates the vet", message_id=said, provenance=Provenance(Source.PASTED, said, "vet notes")
+    )
     c.chat.enqueue("Poor Miso.")
     reply = send(qtbot, window, "does my cat Miso like the vet?")
     shown = []
@@ -38,12 +40,15 @@ def test_the_why_view_says_where_each_recalled_item_came_from(qtbot, window, mon
     def exec_(self):
         shown.append(self)
         return 0
+
     monkeypatch.setattr(WhyDialog, "exec", exec_)
     qtbot.mouseClick(reply.why, Qt.LeftButton)
     qtbot.waitUntil(lambda: bool(shown), timeout=10_000)
     dialog = shown[0]
-    rows = {dialog.tree.topLevelItem(i).text(2): dialog.tree.topLevelItem(i).text(4)
-            for i in range(dialog.tree.topLevelItemCount())}
+    rows = {
+        dialog.tree.topLevelItem(i).text(2): dialog.tree.topLevelItem(i).text(4)
+        for i in range(dialog.tree.topLevelItemCount())
+    }
     assert dialog.tree.headerItem().text(4) == "from"
     assert rows["Ada's cat Miso hates the vet"] == f"text you pasted (vet notes), message #{said}"
     assert rows["my cat Miso hates the vet"] == "you said it"
@@ -100,12 +105,14 @@ def test_import_over_the_open_companion_swaps_the_soul_in_the_window(qtbot, wind
     import threading
 
     from anima.companion import Companion
+
     c = window.companion
     opened_on, real_init = [], Companion.__init__
 
     def init(self, *args, **kwargs):
         opened_on.append(threading.current_thread())
         real_init(self, *args, **kwargs)
+
     monkeypatch.setattr(Companion, "__init__", init)
     c.memories.remember("from the core")
     core = tmp_path / "x.anima"
@@ -121,6 +128,7 @@ def test_import_over_the_open_companion_swaps_the_soul_in_the_window(qtbot, wind
         self.submit()
         qtbot.waitUntil(lambda: self.result_value is not None, timeout=30_000)
         return 1
+
     monkeypatch.setattr(ImportDialog, "exec", run_dialog)
     window.import_()
     qtbot.waitUntil(lambda: window.companion not in (None, c), timeout=10_000)
@@ -134,12 +142,14 @@ def test_import_over_the_open_companion_swaps_the_soul_in_the_window(qtbot, wind
     new.close()
 
 
-def test_an_import_refused_because_another_program_is_open_leaves_the_window_its_companion(qtbot, window, tmp_path,
-                                                                                          monkeypatch):
+def test_an_import_refused_because_another_program_is_open_leaves_the_window_its_companion(
+    qtbot, window, tmp_path, monkeypatch
+):
     """`anima chat` has the soul open: the import over it is refused (after the window had closed its own soul for
     the swap), the dialog says why, and the window goes on with its companion, opened again, as it was. Once the
     other program is closed, Import pressed again in the same dialog goes through."""
     from tests.store.test_two_programs import OtherProgram
+
     c = window.companion
     c.memories.remember("kept here")
     core = tmp_path / "x.anima"
@@ -159,9 +169,12 @@ def test_an_import_refused_because_another_program_is_open_leaves_the_window_its
             return 0  # the person closes the dialog
         other.quit()  # the person closes `anima chat`, as told, and presses Import again
         self.submit()
-        qtbot.waitUntil(lambda: self.result_value is not None or (self.buttons.isEnabled() and bool(self.error.text())),
-                        timeout=30_000)
+        qtbot.waitUntil(
+            lambda: self.result_value is not None or (self.buttons.isEnabled() and bool(self.error.text())),
+            timeout=30_000,
+        )
         return 1 if self.result_value is not None else 0
+
     monkeypatch.setattr(ImportDialog, "exec", run_dialog)
     for retry in (False, True):
         other = OtherProgram(monkeypatch)
@@ -172,10 +185,11 @@ def test_an_import_refused_because_another_program_is_open_leaves_the_window_its
         assert "Another program has this companion open" in said.pop()
         assert kept == ["kept here", "said after the export"]  # the soul here, as it was, opened again
         kept.clear()
-        qtbot.waitUntil(lambda: window.companion is not None and window.companion.soul.con is not None,
-                        timeout=10_000)
+        qtbot.waitUntil(lambda: window.companion is not None and window.companion.soul.con is not None, timeout=10_000)
         window.companion.chat.enqueue("Still here.")  # the window answers on, with the models it had
         assert "Still here." in send(qtbot, window, "Are you there?").text
     # The second time, once the other program had closed, the core came in.
-    qtbot.waitUntil(lambda: [r["content"] for r in window.companion.soul.query("SELECT content FROM memories")]
-                    == ["kept here"], timeout=10_000)
+    qtbot.waitUntil(
+        lambda: [r["content"] for r in window.companion.soul.query("SELECT content FROM memories")] == ["kept here"],
+        timeout=10_000,
+    )

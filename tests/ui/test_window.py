@@ -9,8 +9,9 @@ def test_enter_sends_and_shift_enter_adds_a_line(qtbot, window):
     qtbot.keyClicks(window.input, "second line")
     assert window.input.toPlainText() == "first line\nsecond line"
     qtbot.keyClick(window.input, Qt.Key_Return)
-    qtbot.waitUntil(lambda: window.worker is None and window.transcript.bubbles[-1].message_id is not None,
-                    timeout=10_000)
+    qtbot.waitUntil(
+        lambda: window.worker is None and window.transcript.bubbles[-1].message_id is not None, timeout=10_000
+    )
     assert window.transcript.bubbles[-2].text == "first line\nsecond line"
     assert window.input.toPlainText() == ""
     assert window.transcript.bubbles[-1].label.textFormat() == Qt.MarkdownText
@@ -20,8 +21,10 @@ def test_history_loads_lazily_when_scrolled_to_the_top(qtbot, fake_companion):
     from anima.knowledge.messages import NewMessage
     from anima.settings import Settings
     from ui.window import MainWindow
+
     fake_companion.messages.record_many(
-        [NewMessage("user" if i % 2 == 0 else "companion", f"old message {i}") for i in range(100)])
+        [NewMessage("user" if i % 2 == 0 else "companion", f"old message {i}") for i in range(100)]
+    )
     w = MainWindow(fake_companion, Settings())
     qtbot.addWidget(w)
     w.show()
@@ -46,7 +49,10 @@ def test_messages_typed_while_the_companion_opens_stay_shown_below_its_history(q
     from anima.knowledge.messages import NewMessage
     from anima.settings import Settings
     from ui.window import MainWindow
-    fake_companion.messages.record_many([NewMessage("user", "an old question"), NewMessage("companion", "an old answer")])
+
+    fake_companion.messages.record_many(
+        [NewMessage("user", "an old question"), NewMessage("companion", "an old answer")]
+    )
     fake_companion.chat.enqueue("First answer.")
     fake_companion.chat.enqueue("Second answer.")
     w = MainWindow(None, Settings())
@@ -59,17 +65,32 @@ def test_messages_typed_while_the_companion_opens_stay_shown_below_its_history(q
         qtbot.keyClick(w.input, Qt.Key_Return)
     assert [b.text for b in w.transcript.bubbles] == ["first, before it opened", "second, before it opened"]
     w.set_companion(fake_companion)
-    qtbot.waitUntil(lambda: w.worker is None and not w.queued and len(w.transcript.bubbles) == 6
-                    and w.transcript.bubbles[-1].message_id is not None, timeout=20_000)
+    qtbot.waitUntil(
+        lambda: (
+            w.worker is None
+            and not w.queued
+            and len(w.transcript.bubbles) == 6
+            and w.transcript.bubbles[-1].message_id is not None
+        ),
+        timeout=20_000,
+    )
     # Both stay where they were typed, below the history, and each answer comes right below its message: the
     # order the soul stores them in, and the history shows them in when the window is opened again.
     assert [(b.role, b.text) for b in w.transcript.bubbles] == [
-        ("user", "an old question"), ("companion", "an old answer"),
-        ("user", "first, before it opened"), ("companion", "First answer."),
-        ("user", "second, before it opened"), ("companion", "Second answer.")]
+        ("user", "an old question"),
+        ("companion", "an old answer"),
+        ("user", "first, before it opened"),
+        ("companion", "First answer."),
+        ("user", "second, before it opened"),
+        ("companion", "Second answer."),
+    ]
     assert None not in [b.message_id for b in w.transcript.bubbles]  # each knows the message it was stored as
     assert [m["content"] for m in fake_companion.messages.page(None, 10)][-4:] == [
-        "first, before it opened", "First answer.", "second, before it opened", "Second answer."]
+        "first, before it opened",
+        "First answer.",
+        "second, before it opened",
+        "Second answer.",
+    ]
 
 
 def test_a_message_sent_while_the_history_is_read_waits_its_turn(qtbot, fake_companion, monkeypatch):
@@ -80,6 +101,7 @@ def test_a_message_sent_while_the_history_is_read_waits_its_turn(qtbot, fake_com
     from anima.settings import Settings
     from tests.ui.test_disk_full import typed
     from ui.window import MainWindow
+
     fake_companion.chat.enqueue("First answer.")
     fake_companion.chat.enqueue("Second answer.")
     reading, release = threading.Event(), threading.Event()
@@ -89,6 +111,7 @@ def test_a_message_sent_while_the_history_is_read_waits_its_turn(qtbot, fake_com
         reading.set()
         release.wait(30)
         return real(*args, **kwargs)
+
     monkeypatch.setattr(fake_companion.messages, "page", page)
     w = MainWindow(None, Settings())
     qtbot.addWidget(w)
@@ -100,8 +123,15 @@ def test_a_message_sent_while_the_history_is_read_waits_its_turn(qtbot, fake_com
     typed(qtbot, w, "typed while its history was read")
     assert w.worker is None and len(w.queued) == 2  # both wait for the history
     release.set()
-    qtbot.waitUntil(lambda: w.worker is None and not w.queued and len(w.transcript.bubbles) == 4
-                    and w.transcript.bubbles[-1].message_id is not None, timeout=20_000)
+    qtbot.waitUntil(
+        lambda: (
+            w.worker is None
+            and not w.queued
+            and len(w.transcript.bubbles) == 4
+            and w.transcript.bubbles[-1].message_id is not None
+        ),
+        timeout=20_000,
+    )
     stored = [m["content"] for m in real(None, 10)]
     assert stored == ["typed while it opened", "First answer.", "typed while its history was read", "Second answer."]
     assert [b.text for b in w.transcript.bubbles] == stored  # each answer below its message
@@ -111,6 +141,7 @@ def test_messages_queued_behind_a_reply_keep_their_order_when_the_soul_goes_away
     """Review: a queued message that could not go (no companion: an import closing the soul) was put back at the
     end of the line, so the next soul received them out of order."""
     from tests.ui.test_disk_full import said, typed
+
     c = window.companion
     for reply in ("One.", "Two.", "Three."):
         c.chat.enqueue(reply)
@@ -163,6 +194,7 @@ def test_closing_during_a_reply_slow_to_stop_never_freezes_the_window_and_quits_
     from PySide6.QtWidgets import QApplication
 
     from tests.ui.test_disk_full import said, typed
+
     c = window.companion
     c.chat.enqueue("Let me think about that for a long while, word after word.")
     typed(qtbot, window, "tell me everything")
@@ -190,6 +222,7 @@ def test_a_message_another_program_forgot_leaves_the_transcript(qtbot, window, a
     from anima.store import Home
     from tests.conftest import PASSPHRASE
     from tests.ui.conftest import send
+
     window.companion.chat.enqueue("Rex sounds lovely.", "Noted.")
     send(qtbot, window, "My dog Rex chews everything")
     send(qtbot, window, "The weather is grey")
@@ -205,14 +238,18 @@ def test_an_open_mind_view_follows_what_another_program_forgot(qtbot, window, an
     shows the episode marked and its summary gone, with no click."""
     from anima.store import Home
     from tests.conftest import PASSPHRASE
+
     c = window.companion
     said = c.messages.record("user", "I told Quillonby my secret")
     c.episodes.record("Ada told Quillonby her secret", [said], significance=0.5)
     window.toggle_mind()
     view = window.mind.open_view("Episodes")
     qtbot.waitUntil(lambda: view.loaded, timeout=10_000)
-    cells = lambda: [view.table.text(i, j) for i in range(view.table.rowCount())  # noqa: E731
-                     for j in range(view.table.columnCount())]
+    cells = lambda: [
+        view.table.text(i, j)
+        for i in range(view.table.rowCount())  # noqa: E731
+        for j in range(view.table.columnCount())
+    ]
     assert any("Quillonby" in t for t in cells())
     with Home(anima_home).unlock(PASSPHRASE) as other:
         other.forget("message", said)
@@ -225,6 +262,7 @@ def test_an_open_mind_view_follows_what_another_program_wrote(qtbot, window, ani
     correcting one, shows in the open view within seconds."""
     from anima.store import Home
     from tests.conftest import PASSPHRASE
+
     c = window.companion
     said = c.messages.record("user", "We walked to the lighthouse")
     episode = c.episodes.record("Ada walked to the lighthouse", [said], significance=0.5)
@@ -234,6 +272,7 @@ def test_an_open_mind_view_follows_what_another_program_wrote(qtbot, window, ani
     qtbot.waitUntil(lambda: window.elsewhere.forgets_seen is not None, timeout=10_000)  # the window has looked once
     with Home(anima_home).unlock(PASSPHRASE) as other:
         with other.transaction() as con:
-            con.execute("UPDATE episodes SET summary = 'Ada and Jo walked to the old lighthouse' WHERE id = ?",
-                        (episode,))
+            con.execute(
+                "UPDATE episodes SET summary = 'Ada and Jo walked to the old lighthouse' WHERE id = ?", (episode,)
+            )
     qtbot.waitUntil(lambda: view.table.text(0, 1) == "Ada and Jo walked to the old lighthouse", timeout=10_000)

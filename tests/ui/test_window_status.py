@@ -9,6 +9,7 @@ FAILED = "learning about the person failed (a bug; see the log)"
 
 def test_a_background_failure_reaches_the_status_line_from_another_thread(qtbot, fake_companion, monkeypatch):
     from ui.window import MainWindow
+
     subscribed = []
     # The companion's callback list, as the core keeps it: called from its background thread.
     monkeypatch.setattr(fake_companion, "on_background_failure", subscribed.append, raising=False)
@@ -18,6 +19,7 @@ def test_a_background_failure_reaches_the_status_line_from_another_thread(qtbot,
     def recording(self, what):
         shown_on.append(threading.current_thread())
         show(self, what)
+
     monkeypatch.setattr(MainWindow, "show_background_failure", recording)
     w = MainWindow(fake_companion, Settings())
     qtbot.addWidget(w)

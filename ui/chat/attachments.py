@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QVBoxLay
 
 from anima.knowledge.messages import External, from_outside
 
-SHOWN_LINES = 8         # of outside text in a transcript bubble; the rest is in its tooltip and stored
+SHOWN_LINES = 8  # of outside text in a transcript bubble; the rest is in its tooltip and stored
 
 
 def lines(text: str) -> int:

@@ -24,13 +24,15 @@ class DiskBanner(QFrame):
 
     POLL_MS = 2000
     BUSY_RETRY_MS = 3000  # a busy soul: the other program's write usually ends within seconds
-    BUSY_RETRIES = 3      # retries by itself in a row for a busy soul; then only the button
+    BUSY_RETRIES = 3  # retries by itself in a row for a busy soul; then only the button
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setObjectName("disk-banner")
-        self.setStyleSheet("#disk-banner { background: #fdecea; border: 1px solid #c0392b; border-radius: 4px; }"
-                           "#disk-banner QLabel { color: #7b241c; }")
+        self.setStyleSheet(
+            "#disk-banner { background: #fdecea; border: 1px solid #c0392b; border-radius: 4px; }"
+            "#disk-banner QLabel { color: #7b241c; }"
+        )
         self.label = QLabel("")
         self.label.setWordWrap(True)
         self.button = QPushButton("Retry")
@@ -45,7 +47,7 @@ class DiskBanner(QFrame):
         self.folder: Path | None = None
         self.free_at_failure: int | None = None
         self.waiting = False  # a message waits in the box to be sent again
-        self.busy_tries = 0   # busy failures in a row, since a turn was last saved
+        self.busy_tries = 0  # busy failures in a row, since a turn was last saved
         self._checking = False
         self.hide()
 
@@ -54,8 +56,12 @@ class DiskBanner(QFrame):
         `follow` more wait to go after it. Either way the free space is watched: with room again, a waiting message
         is sent, else the banner goes."""
         self.folder = Path(folder)
-        self._show(message + (" Your message is kept in the box below and is sent as soon as there is "
-                              "room again." if waiting else ""), waiting, follow)
+        self._show(
+            message
+            + (" Your message is kept in the box below and is sent as soon as there is room again." if waiting else ""),
+            waiting,
+            follow,
+        )
         self._measure()
         self.poll.start()
 
@@ -77,8 +83,10 @@ class DiskBanner(QFrame):
         self.clear()
         self.waiting = waiting
         if waiting and follow:
-            text += f" {'The message' if follow == 1 else f'The {follow} messages'} you sent after it will follow, " \
-                    "in the order you wrote them."
+            text += (
+                f" {'The message' if follow == 1 else f'The {follow} messages'} you sent after it will follow, "
+                "in the order you wrote them."
+            )
         self.label.setText(text)
         self.button.setVisible(waiting)
         self.free_at_failure = None
@@ -127,6 +135,7 @@ class DiskBanner(QFrame):
 
         def failed(_error) -> None:
             self._checking = False  # the folder is gone, say: Retry stays there for the person
+
         tasks.run(lambda: _free(folder), measured, failed, self)
 
     def _compare(self, free: int) -> None:

@@ -29,15 +29,21 @@ log = logging.getLogger(__name__)
 
 
 class Elsewhere(QObject):
-    def __init__(self, transcript: Transcript, companion: Callable[[], "Companion | None"],
-                 waiting: Callable[[], list[Bubble]], wrote: Callable[[], None], parent: QObject):
+    def __init__(
+        self,
+        transcript: Transcript,
+        companion: Callable[[], "Companion | None"],
+        waiting: Callable[[], list[Bubble]],
+        wrote: Callable[[], None],
+        parent: QObject,
+    ):
         """`companion()`: the one shown now (None while none is). `waiting()`: the bubbles of this window's
         messages not stored yet (the one being answered, those queued), below which nothing stored goes.
         `wrote()`: another program committed something (the Open Mind's open view reads it again)."""
         super().__init__(parent)
         self.transcript, self.companion, self.waiting, self.wrote = transcript, companion, waiting, wrote
-        self.forgets_seen: int | None = None   # the soul's count of forgets at the last look
-        self.version_seen: int | None = None   # SQLite's data version at the last look
+        self.forgets_seen: int | None = None  # the soul's count of forgets at the last look
+        self.version_seen: int | None = None  # SQLite's data version at the last look
         # The newest message the transcript has of the soul's history (None: its first page is still being read),
         # and the data version when messages after it were last read (None: not yet).
         self._said_to: int | None = None
@@ -106,4 +112,5 @@ class Elsewhere(QObject):
                 return
             # The soul closing for an import, another program writing a long while: the next tick looks again.
             log.info("looking at what another program did failed (%s); looking again", type(error).__name__)
+
         tasks.run(read, done, failed, self)

@@ -3,6 +3,7 @@
 A paste of more than one line, and a file dropped on the box or attached, do not join the typed text: each
 becomes an attachment (chat/attachments.py) that is sent with it, marked as text from outside.
 """
+
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QPlainTextEdit
 
@@ -22,8 +23,10 @@ class MessageBox(QPlainTextEdit):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.setPlaceholderText("Write a message… (Enter sends, Shift+Enter for a new line; "
-                                "pasted text and dropped files are attached as text from outside)")
+        self.setPlaceholderText(
+            "Write a message… (Enter sends, Shift+Enter for a new line; "
+            "pasted text and dropped files are attached as text from outside)"
+        )
         self.setMaximumHeight(110)
         self.attachments = AttachmentBar()  # placed by the window, above the box
         self.pause = QTimer(self, singleShot=True, interval=self.PAUSE_MS)

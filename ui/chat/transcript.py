@@ -44,8 +44,7 @@ class Wrapped(QLabel):
 
 
 class Bubble(QFrame):
-    def __init__(self, role: str, text: str, message_id: int | None, parent=None,
-                 outside: list[tuple[str, str]] = ()):
+    def __init__(self, role: str, text: str, message_id: int | None, parent=None, outside: list[tuple[str, str]] = ()):
         super().__init__(parent)
         self.role, self.message_id, self.text = role, message_id, text
         self.words_id = message_id  # its own words' (message_id is its first shown id: its words', else an outside's)
@@ -91,8 +90,9 @@ class Bubble(QFrame):
 
     def _first_id(self) -> None:
         # What the history pages from and "Why?" asks about: its words, else its first text from outside.
-        self.message_id = next((i for i in [self.words_id, *(b.message_id for b in self.outside)] if i is not None),
-                               None)
+        self.message_id = next(
+            (i for i in [self.words_id, *(b.message_id for b in self.outside)] if i is not None), None
+        )
 
     def forget(self, message_ids: set[int]) -> bool:
         """Take off what was forgotten (its words, a text from outside sent with them); True when nothing of it is
@@ -121,8 +121,8 @@ class Bubble(QFrame):
 
 
 class Transcript(QScrollArea):
-    wants_older = Signal(int)   # the id of the oldest shown message
-    why_asked = Signal(int)     # a reply's message id
+    wants_older = Signal(int)  # the id of the oldest shown message
+    why_asked = Signal(int)  # a reply's message id
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -152,8 +152,16 @@ class Transcript(QScrollArea):
         self.all_loaded = False
         self.forgotten = set()
 
-    def add(self, role: str, text: str, message_id: int | None = None, at_top: bool = False,
-            outside: list[tuple[str, str]] = (), at: int | None = None, follow: bool = True) -> Bubble:
+    def add(
+        self,
+        role: str,
+        text: str,
+        message_id: int | None = None,
+        at_top: bool = False,
+        outside: list[tuple[str, str]] = (),
+        at: int | None = None,
+        follow: bool = True,
+    ) -> Bubble:
         """A bubble at the bottom, or at the top (older history), or before the `at`-th shown bubble. The view
         follows it to the bottom (`follow`, never for older history)."""
         b = Bubble(role, text, message_id, outside=outside)
@@ -228,8 +236,13 @@ class Transcript(QScrollArea):
     def _place(self, m: dict | None, sent_with: list[dict], **where) -> None:
         """A bubble for a stored message and the text from outside sent with it (none if all of it is forgotten)."""
         first = m or sent_with[0]
-        b = self.add(first["role"], m["content"] if m else "", m["id"] if m else None,
-                     outside=[(o["speaker"], o["content"]) for o in sent_with], **where)
+        b = self.add(
+            first["role"],
+            m["content"] if m else "",
+            m["id"] if m else None,
+            outside=[(o["speaker"], o["content"]) for o in sent_with],
+            **where,
+        )
         for box, o in zip(b.outside, sent_with):
             box.message_id = o["id"]
         if b.forget(self.forgotten):  # read as a forget ran: none of what went is shown

@@ -24,38 +24,70 @@ def describe(components: dict) -> str:
 
 
 class WhyDialog(QDialog):
-    def __init__(self, items: list[dict], texts: dict, parent=None, *, sources: dict | None = None,
-                 bids: list[dict] | None = None):
+    def __init__(
+        self,
+        items: list[dict],
+        texts: dict,
+        parent=None,
+        *,
+        sources: dict | None = None,
+        bids: list[dict] | None = None,
+    ):
         """`texts` and `sources` (its provenance, in words) by (item_kind, item_id); `bids`: the bids the reply
         weighed (Companion.bids)."""
         super().__init__(parent)
         self.setWindowTitle("Why this reply")
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("What I recalled for this reply, best first, and why:" if items else
-                                "Nothing new was recalled for this reply; it drew on the conversation itself."))
+        layout.addWidget(
+            QLabel(
+                "What I recalled for this reply, best first, and why:"
+                if items
+                else "Nothing new was recalled for this reply; it drew on the conversation itself."
+            )
+        )
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["#", "what", "text", "why", "from", "score"])
         sources = sources or {}
         for it in items:
             key = (it["item_kind"], it["item_id"])
-            self.tree.addTopLevelItem(QTreeWidgetItem([
-                str(it["rank"]), KINDS[it["item_kind"]].title, texts.get(key, "(forgotten since)"),
-                describe(it["components"]), sources.get(key, ""), f"{it['score']:.4f}"]))
+            self.tree.addTopLevelItem(
+                QTreeWidgetItem(
+                    [
+                        str(it["rank"]),
+                        KINDS[it["item_kind"]].title,
+                        texts.get(key, "(forgotten since)"),
+                        describe(it["components"]),
+                        sources.get(key, ""),
+                        f"{it['score']:.4f}",
+                    ]
+                )
+            )
         self.tree.resizeColumnToContents(0)
         self.tree.setColumnWidth(2, 380)
         self.tree.setColumnWidth(3, 260)
         self.tree.setColumnWidth(4, 240)
         layout.addWidget(self.tree)
         bids = bids or []
-        layout.addWidget(QLabel("What my parts proposed, and which I followed:" if bids else
-                                "No part bid on this reply."))
+        layout.addWidget(
+            QLabel("What my parts proposed, and which I followed:" if bids else "No part bid on this reply.")
+        )
         self.bids = QTreeWidget()
         self.bids.setObjectName("why-bids")
         self.bids.setHeaderLabels(["part", "followed", "focus", "suggestion", "predicted", "sure", "within"])
         for b in bids:
-            self.bids.addTopLevelItem(QTreeWidgetItem([
-                b["part"], "yes" if b["followed"] else "no", b["focus"], b["suggestion"], b["predicted_result"],
-                b["confidence"], span(b["timeframe_s"])]))
+            self.bids.addTopLevelItem(
+                QTreeWidgetItem(
+                    [
+                        b["part"],
+                        "yes" if b["followed"] else "no",
+                        b["focus"],
+                        b["suggestion"],
+                        b["predicted_result"],
+                        b["confidence"],
+                        span(b["timeframe_s"]),
+                    ]
+                )
+            )
         for column, width in ((0, 140), (2, 200), (3, 240), (4, 240)):
             self.bids.setColumnWidth(column, width)
         self.bids.setVisible(bool(bids))

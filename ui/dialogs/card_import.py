@@ -38,8 +38,10 @@ class PreviewDialog(QDialog):
             if pixmap.loadFromData(picture):
                 image.setPixmap(pixmap.scaled(120, 180, Qt.KeepAspectRatio, Qt.SmoothTransformation))
                 top.addWidget(image)
-        intro = QLabel("This is what will come in. Text from a card is information about the character: it never "
-                       "changes the guardrails, and what reads as an instruction stays out of the persona.")
+        intro = QLabel(
+            "This is what will come in. Text from a card is information about the character: it never "
+            "changes the guardrails, and what reads as an instruction stays out of the persona."
+        )
         intro.setWordWrap(True)
         top.addWidget(intro, 1)
         layout.addLayout(top)
@@ -95,10 +97,18 @@ def import_card(window, path: str | None = None) -> None:
         dialog = PreviewDialog(f"Import {Path(path).name}", plan.lines(), plan.card.avatar, window)
         if dialog.exec():
             # What was not taken in or not kept is said again after it, as the terminal does.
-            tasks.run(lambda: _applied(companion, lambda: companion.characters.apply(plan)),
-                      lambda applied: _refresh(window, companion, applied, lambda done: " ".join(
-                          [f"Imported {plan.name}, with {done.summary()}.", *plan.notices()])),
-                      lambda e: errors.show(window, e), window)
+            tasks.run(
+                lambda: _applied(companion, lambda: companion.characters.apply(plan)),
+                lambda applied: _refresh(
+                    window,
+                    companion,
+                    applied,
+                    lambda done: " ".join([f"Imported {plan.name}, with {done.summary()}.", *plan.notices()]),
+                ),
+                lambda e: errors.show(window, e),
+                window,
+            )
+
     tasks.run(lambda: companion.characters.plan(cards.read(path)), previewed, lambda e: errors.show(window, e), window)
 
 
@@ -119,10 +129,13 @@ def import_lorebook(window, path: str | None = None) -> None:
     def previewed(loaded) -> None:
         book, lines = loaded
         if PreviewDialog(f"Import {Path(path).name}", lines, parent=window).exec():
-            tasks.run(lambda: _applied(companion, lambda: companion.characters.import_lorebook(book, Path(path).name)),
-                      lambda applied: _refresh(window, companion, applied,
-                                               lambda done: f"Imported {done.summary()}."),
-                      lambda e: errors.show(window, e), window)
+            tasks.run(
+                lambda: _applied(companion, lambda: companion.characters.import_lorebook(book, Path(path).name)),
+                lambda applied: _refresh(window, companion, applied, lambda done: f"Imported {done.summary()}."),
+                lambda e: errors.show(window, e),
+                window,
+            )
+
     tasks.run(read, previewed, lambda e: errors.show(window, e), window)
 
 
@@ -131,17 +144,24 @@ def export_card(window, path: str | None = None) -> None:
     if window.companion is None:
         return
     if path is None:
-        path, _ = QFileDialog.getSaveFileName(window, "Export as a character card", f"{window.companion.name}.png",
-                                              "PNG card (*.png);;JSON card (*.json)")
+        path, _ = QFileDialog.getSaveFileName(
+            window, "Export as a character card", f"{window.companion.name}.png", "PNG card (*.png);;JSON card (*.json)"
+        )
         if not path:
             return
     companion = window.companion
+
     def write():
         return companion.characters.write(path), companion.characters.export_notices()
 
     def written(done) -> None:
         card, notices = done
         entries = len((card["data"].get("character_book") or {}).get("entries", []))
-        window.statusBar().showMessage(" ".join([f"Wrote {card['data']['name']} to {path} (not encrypted), with "
-                                                 f"{entries} lorebook entries.", *notices]), 12000)
+        window.statusBar().showMessage(
+            " ".join(
+                [f"Wrote {card['data']['name']} to {path} (not encrypted), with {entries} lorebook entries.", *notices]
+            ),
+            12000,
+        )
+
     tasks.run(write, written, lambda e: errors.show(window, e), window)

@@ -30,6 +30,7 @@ def path_row(dialog: FormDialog, label: str, save: bool) -> QLineEdit:
         path, _ = pick(dialog, label, field.text(), "Anima core (*.anima);;All files (*)")
         if path:
             field.setText(path)
+
     browse.clicked.connect(choose)
     layout.addWidget(field)
     layout.addWidget(browse)
@@ -45,6 +46,7 @@ class _CoreDialog(FormDialog):
         def moved(done, total):
             self.progress.setRange(0, max(total, 1))
             self.progress.setValue(done)
+
         signal.moved.connect(moved)
         return lambda done, total: signal.moved.emit(int(done), int(total))
 
@@ -53,9 +55,14 @@ class ExportDialog(_CoreDialog):
     def __init__(self, companion: "Companion", parent=None, known: tuple[str, ...] = ()):
         """`known`: the companion's name and the person's (the names a thief would try first), read beforehand off
         the UI thread: the strength meter weighs them at every keystroke, and the soul may be busy with a turn."""
-        super().__init__("Export the whole soul", "One encrypted file holding everything your companion is and "
-                         "knows, protected by its own export passphrase. Carry it to another computer and import it "
-                         "there.", parent, "Export")
+        super().__init__(
+            "Export the whole soul",
+            "One encrypted file holding everything your companion is and "
+            "knows, protected by its own export passphrase. Carry it to another computer and import it "
+            "there.",
+            parent,
+            "Export",
+        )
         self.companion, self.known = companion, tuple(known)
         self.path = path_row(self, "File", save=True)
         self.passphrase = self.new_secret("Export passphrase", known=lambda: self.known)
@@ -75,15 +82,21 @@ class ExportDialog(_CoreDialog):
 
 class ImportDialog(_CoreDialog):
     def __init__(self, home: Home, replacing: bool, parent=None, before_swap=None):
-        super().__init__("Import a soul", "The file is checked whole before anything changes." +
-                         (" It will replace the companion here." if replacing else ""), parent, "Import")
+        super().__init__(
+            "Import a soul",
+            "The file is checked whole before anything changes."
+            + (" It will replace the companion here." if replacing else ""),
+            parent,
+            "Import",
+        )
         self.home, self.replacing, self.before_swap = home, replacing, before_swap
         self.reopened = None  # the companion here, opened again after a refused swap had closed it
         self.path = path_row(self, "File", save=False)
         self.export_pass = self.secret("Its export passphrase")
         # Replacing proves ownership with the passphrase it has; a new home chooses one, and sees its strength.
-        self.passphrase = (self.secret("This companion's passphrase") if replacing
-                           else self.new_secret("New passphrase here"))
+        self.passphrase = (
+            self.secret("This companion's passphrase") if replacing else self.new_secret("New passphrase here")
+        )
 
     def submit(self):
         path, ex, pw = self.path.text().strip(), self.export_pass.text(), self.passphrase.text()
@@ -105,9 +118,15 @@ class ImportDialog(_CoreDialog):
         def run():
             # The names a thief tries first are inside the core: the passphrase is judged once it is read.
             try:
-                self.home.import_core(path, ex, pw, replace=self.replacing, progress=progress,
-                                      before_swap=before_swap, judge_new=lambda names: check_new_passphrase(
-                                          pw, "a passphrase for this computer", names))
+                self.home.import_core(
+                    path,
+                    ex,
+                    pw,
+                    replace=self.replacing,
+                    progress=progress,
+                    before_swap=before_swap,
+                    judge_new=lambda names: check_new_passphrase(pw, "a passphrase for this computer", names),
+                )
             except Exception:
                 if swapping and self.replacing and self.home.exists():
                     # The companion here was closed for the swap, and the swap was refused (another program has
@@ -115,4 +134,5 @@ class ImportDialog(_CoreDialog):
                     self.reopened = self.home.unlock(pw)
                 raise
             return self.home.unlock(pw)  # the imported soul, open
+
         self.work(run)

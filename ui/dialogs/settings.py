@@ -54,9 +54,16 @@ class Download(QThread):
 
     def run(self):
         from anima.models.download import download
+
         try:
-            path = download(self.model.url, self.dest, size=self.model.size, sha256=self.model.sha256,
-                            progress=self.progressed.emit, cancel=self.cancel)
+            path = download(
+                self.model.url,
+                self.dest,
+                size=self.model.size,
+                sha256=self.model.sha256,
+                progress=self.progressed.emit,
+                cancel=self.cancel,
+            )
         except Exception as e:  # shown in the dialog; a bug is re-raised there
             e.__traceback_text__ = traceback.format_exc()
             self.failed.emit(e)
@@ -66,16 +73,22 @@ class Download(QThread):
 
 class SettingsDialog(FormDialog):
     def __init__(self, settings: Settings, parent=None, catalogue=CATALOGUE):
-        super().__init__("Settings", "Changes to the model take effect the next time Anima starts. "
-                         "See models/README.md for which model suits which machine.", parent, "Save")
+        super().__init__(
+            "Settings",
+            "Changes to the model take effect the next time Anima starts. "
+            "See models/README.md for which model suits which machine.",
+            parent,
+            "Save",
+        )
         self.settings = settings
         self.models = tuple(catalogue)
         self.catalogue = QListWidget()
         self.catalogue.addItems([m.describe() for m in self.models])
         self.catalogue.setCurrentRow(0)
         self.catalogue.setWordWrap(True)
-        self.form.addRow(QLabel("A better mind: these run on a laptop. Nothing is downloaded until you press "
-                                "Download."))
+        self.form.addRow(
+            QLabel("A better mind: these run on a laptop. Nothing is downloaded until you press Download.")
+        )
         self.form.addRow(self.catalogue)
         self.download_button = QPushButton("Download")
         self.cancel_button = QPushButton("Cancel download")
@@ -105,8 +118,10 @@ class SettingsDialog(FormDialog):
             self.dialect.addItem(LABELS[choice], choice)
         # A hand-edited settings file may name none of them: shown as auto, and Save writes a valid one.
         self.dialect.setCurrentIndex(max(0, self.dialect.findData(settings.endpoint_dialect)))
-        self.dialect.setToolTip("How the server is asked to keep a reply to a JSON schema. Whatever it does, "
-                                "every reply is still checked here and asked again when it is not valid.")
+        self.dialect.setToolTip(
+            "How the server is asked to keep a reply to a JSON schema. Whatever it does, "
+            "every reply is still checked here and asked again when it is not valid."
+        )
         self.form.addRow("Structured output", self.dialect)
         self.uses_key = QCheckBox("This server needs an API key")
         self.uses_key.setChecked(settings.endpoint_uses_key)
@@ -114,11 +129,14 @@ class SettingsDialog(FormDialog):
         self.has_keychain = keychain.available()
         self.api_key = self.secret("API key")
         self.api_key.setPlaceholderText(
-            ("kept in the keychain; type a new one to replace it" if self.has_keychain
-             else "kept until Anima closes; asked for again next time")
-            if settings.endpoint_uses_key else
-            ("kept in the system keychain" if self.has_keychain
-             else "no keychain here: kept until Anima closes"))
+            (
+                "kept in the keychain; type a new one to replace it"
+                if self.has_keychain
+                else "kept until Anima closes; asked for again next time"
+            )
+            if settings.endpoint_uses_key
+            else ("kept in the system keychain" if self.has_keychain else "no keychain here: kept until Anima closes")
+        )
         self.api_key.setEnabled(settings.endpoint_uses_key)
         self.uses_key.toggled.connect(self.api_key.setEnabled)
         self.gpu_layers = QSpinBox()
@@ -130,8 +148,10 @@ class SettingsDialog(FormDialog):
         self.gpu = QLabel("")
         self.form.addRow("", self.gpu)
         companion = getattr(parent, "companion", None)  # the window's, once one is shown: its model's report
-        tasks.run(lambda: companion.gpu_report() if companion is not None else gpu_report(),
-                  lambda said: shiboken6.isValid(self.gpu) and self.gpu.setText(said))
+        tasks.run(
+            lambda: companion.gpu_report() if companion is not None else gpu_report(),
+            lambda said: shiboken6.isValid(self.gpu) and self.gpu.setText(said),
+        )
         self.context = QSpinBox()
         self.context.setRange(1024, 131072)
         self.context.setSingleStep(1024)
@@ -139,16 +159,19 @@ class SettingsDialog(FormDialog):
         self.form.addRow("Context size (tokens)", self.context)
         self.data_folder = self.text("Data folder (empty = default)", settings.data_folder)
         folder = settings.data_folder
-        tasks.run(lambda: [downloaded(m, folder) for m in self.models], self._while_open(self._mark_downloaded),
-                  parent=self)
+        tasks.run(
+            lambda: [downloaded(m, folder) for m in self.models], self._while_open(self._mark_downloaded), parent=self
+        )
 
     def _while_open(self, fn):
         """`fn`, called only while this dialog still exists: work off the thread may end after it closed."""
+
         def call(*args):
             if shiboken6.isValid(self):
                 fn(*args)
             elif args and isinstance(args[0], Exception) and not isinstance(args[0], KnownError):
                 raise args[0]  # a bug is never lost with its dialog
+
         return call
 
     # ---- the catalogue ----------------------------------------------------------
@@ -181,8 +204,9 @@ class SettingsDialog(FormDialog):
     def _progressed(self, done: int, total: int | None) -> None:
         if total and self.downloading is not None:
             self.download_progress.setValue(int(1000 * done / total))
-            self.download_status.setText(f"Downloading {self.downloading.model.name}: {done / 1e6:,.0f} of "
-                                         f"{total / 1e6:,.0f} MB")
+            self.download_status.setText(
+                f"Downloading {self.downloading.model.name}: {done / 1e6:,.0f} of {total / 1e6:,.0f} MB"
+            )
 
     def _finished(self) -> None:
         self.downloading = None
@@ -223,6 +247,7 @@ class SettingsDialog(FormDialog):
             if not isinstance(error, KnownError):
                 raise error
             self.download_status.setText(str(error))
+
         tasks.run(lambda: read_header(path), self._while_open(checked), self._while_open(failed), self)
 
     def done(self, result) -> None:
@@ -232,11 +257,16 @@ class SettingsDialog(FormDialog):
     # ---- saving -------------------------------------------------------------------
 
     def chosen(self) -> Settings:
-        return Settings(model_path=self.model_path.text().strip(), endpoint_url=self.endpoint_url.text().strip(),
-                        endpoint_model=self.endpoint_model.text().strip(), endpoint_dialect=self.dialect.currentData(),
-                        endpoint_uses_key=self.uses_key.isChecked() and bool(self.endpoint_url.text().strip()),
-                        gpu_layers=self.gpu_layers.value(), context_tokens=self.context.value(),
-                        data_folder=self.data_folder.text().strip())
+        return Settings(
+            model_path=self.model_path.text().strip(),
+            endpoint_url=self.endpoint_url.text().strip(),
+            endpoint_model=self.endpoint_model.text().strip(),
+            endpoint_dialect=self.dialect.currentData(),
+            endpoint_uses_key=self.uses_key.isChecked() and bool(self.endpoint_url.text().strip()),
+            gpu_layers=self.gpu_layers.value(),
+            context_tokens=self.context.value(),
+            data_folder=self.data_folder.text().strip(),
+        )
 
     def submit(self):
         new, old, key = self.chosen(), self.settings, self.api_key.text()
@@ -245,11 +275,16 @@ class SettingsDialog(FormDialog):
 
         def save():
             from anima.models import endpoint_key
+
             new.save()
             if new.endpoint_uses_key and key:
                 endpoint_key.keep(new.endpoint_url, key)
-            if old.endpoint_uses_key and old.endpoint_url and (
-                    not new.endpoint_uses_key or old.endpoint_url != new.endpoint_url):
+            if (
+                old.endpoint_uses_key
+                and old.endpoint_url
+                and (not new.endpoint_uses_key or old.endpoint_url != new.endpoint_url)
+            ):
                 endpoint_key.drop(old.endpoint_url)
             return new
+
         self.work(save)

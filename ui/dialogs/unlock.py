@@ -8,19 +8,26 @@ class FirstRunDialog(FormDialog):
     """Create a companion: its name, a passphrase, and whether this computer may remember it."""
 
     def __init__(self, home: Home, parent=None):
-        super().__init__("Meet your companion", "Your companion lives only on this computer, in one encrypted "
-                         "file. The passphrase unlocks it; there is no way to recover it if lost.", parent, "Create")
+        super().__init__(
+            "Meet your companion",
+            "Your companion lives only on this computer, in one encrypted "
+            "file. The passphrase unlocks it; there is no way to recover it if lost.",
+            parent,
+            "Create",
+        )
         self.home = home
         self.name = self.text("Its name", "Anima")
         self.user_name = self.text("Your name")
         self.passphrase = self.new_secret("Passphrase", known=self.known)
         self.again = self.secret("Again")
         from PySide6.QtWidgets import QCheckBox
+
         self.remember = QCheckBox("Remember on this computer (in the system keychain)")
         if not keychain.available():
             self.remember.setEnabled(False)
-            self.remember.setToolTip("No system keychain is available here, so the passphrase will be asked for "
-                                     "each time.")
+            self.remember.setToolTip(
+                "No system keychain is available here, so the passphrase will be asked for each time."
+            )
             self.remember.setText(self.remember.text() + " — no keychain available here")
         self.form.addRow(self.remember)
 
@@ -43,6 +50,7 @@ class FirstRunDialog(FormDialog):
             if user:
                 soul.set_meta("user_name", user)
             return soul
+
         self.work(create)
 
 
@@ -76,5 +84,3 @@ class ChangePassphraseDialog(FormDialog):
             return self.say("The two new passphrases differ.")
         old, new = self.old.text(), self.new.text()
         self.work(lambda: self.home.change_passphrase(old, new))
-
-

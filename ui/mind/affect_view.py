@@ -26,8 +26,9 @@ class AffectView(MindView):
 
     def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
-        about = QLabel("What my Self cares about decides what deserves a part of its own. One line for each; "
-                       "only you change it.")
+        about = QLabel(
+            "What my Self cares about decides what deserves a part of its own. One line for each; only you change it."
+        )
         about.setWordWrap(True)
         self.layout_.addWidget(about)
         self.layout_.addWidget(self.error)
@@ -51,8 +52,8 @@ class AffectView(MindView):
         row.addStretch(1)
         self.layout_.addLayout(row)
         self.stored: dict = {k: [] for k in AFFECT}
-        self._draft: dict | None = None   # a refused edit's lines, kept for the person to fix
-        self._put: dict | None = None     # what this view last put in the boxes, as they read back
+        self._draft: dict | None = None  # a refused edit's lines, kept for the person to fix
+        self._put: dict | None = None  # what this view last put in the boxes, as they read back
 
     def load(self):
         return self.companion.affect.profile()
@@ -77,6 +78,7 @@ class AffectView(MindView):
         def saved():
             if self._draft == profile:  # not a newer edit made while this one was saved
                 self._draft = None
+
         self.change(lambda: self.companion.affect.set(profile, "user"), saved)
 
     def revert(self) -> None:

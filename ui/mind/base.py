@@ -81,6 +81,7 @@ class MindView(QWidget):
             if then:
                 then()
             self.refresh()
+
         tasks.run(fn, done, failed, self)
 
     def forgetting(self, fn, then=None) -> None:

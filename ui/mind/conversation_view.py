@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Listing:
     """What the view lists, read off the UI thread: `rows` newest first, and whether older ones are left."""
+
     words: str  # the search it answers ("": the conversation)
     rows: list[dict]
     more: bool
@@ -28,7 +29,7 @@ class Listing:
 # "#123", "# 123": a message by its number. Its words hold no "#" as a search (the index drops it). Any number of
 # digits: one past SQLite's largest id is no message (said so), not a search for its digits as words.
 _NUMBER = re.compile(r"#\s*(\d+)")
-_LARGEST_ID = 2 ** 63 - 1
+_LARGEST_ID = 2**63 - 1
 
 
 def numbered(words: str) -> int | None:
@@ -37,8 +38,9 @@ def numbered(words: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def read(messages: "Messages", words: str, page: int, *, after: int | None = None,
-         down_to: int | None = None) -> Listing:
+def read(
+    messages: "Messages", words: str, page: int, *, after: int | None = None, down_to: int | None = None
+) -> Listing:
     """On a worker thread: the page older than message `after` (the newest page, without it), or, with `down_to`,
     everything down to that message again (what is shown, read anew after a change). For "#123": the
     conversation from message 123 back."""
@@ -51,6 +53,7 @@ def read(messages: "Messages", words: str, page: int, *, after: int | None = Non
         if words:
             return messages.find(words, limit, before=before, down_to=down_to)
         return messages.newest(limit, before=before, down_to=down_to)
+
     if down_to is not None:
         return Listing(words, fetch(None, down_to=down_to), bool(fetch(1, before=down_to)))
     rows = fetch(page + 1, before=after)
@@ -66,8 +69,9 @@ class ConversationView(TableView):
         super().__init__(companion, parent)
         self.search = QLineEdit()
         self.search.setObjectName("search")
-        self.search.setPlaceholderText("Find messages by their words, or go to one by its number (#123), then press "
-                                       "Enter")
+        self.search.setPlaceholderText(
+            "Find messages by their words, or go to one by its number (#123), then press Enter"
+        )
         self.search.setClearButtonEnabled(True)
         self.search.returnPressed.connect(self.find)
         self.search.textChanged.connect(lambda text: text.strip() or self.find())  # cleared: the conversation
@@ -94,8 +98,7 @@ class ConversationView(TableView):
     def refresh(self) -> None:
         words, page = self.words, self.page
         down_to = self.rows[-1]["id"] if self.went_back and self.rows else None
-        tasks.run(lambda: read(self.companion.messages, words, page, down_to=down_to), self._show, self._failed,
-                  self)
+        tasks.run(lambda: read(self.companion.messages, words, page, down_to=down_to), self._show, self._failed, self)
 
     def show_older(self) -> None:
         if not (self.rows and self.older.isEnabled()):  # nothing older, or a listing on its way
@@ -126,8 +129,9 @@ class ConversationView(TableView):
         if number is not None:
             if n and self.rows[0]["id"] == number:
                 return f"Message #{number}, and the ones before it.{older}"
-            return f"There is no message #{number} (it was forgotten, or not yet written)" + \
-                (f"; the ones before it follow.{older}" if n else ", and none before it.")
+            return f"There is no message #{number} (it was forgotten, or not yet written)" + (
+                f"; the ones before it follow.{older}" if n else ", and none before it."
+            )
         if self.words:
             # "#7 boat" is a search for the words "7" and "boat" (the index drops the "#"): say how to go to #7.
             hint = _NUMBER.search(self.words)
@@ -142,8 +146,11 @@ class ConversationView(TableView):
     @staticmethod
     def cells(m: dict) -> tuple:
         # Its number leads the time: the other views name a message so ("message #123").
-        return (f"#{m['id']}  {m['created_at'][:16].replace('T', ' ')}",
-                m["speaker"] or ("you" if m["role"] == "user" else "I"), m["content"][:300])
+        return (
+            f"#{m['id']}  {m['created_at'][:16].replace('T', ' ')}",
+            m["speaker"] or ("you" if m["role"] == "user" else "I"),
+            m["content"][:300],
+        )
 
     def forget(self):
         m = self.selected()
@@ -151,11 +158,16 @@ class ConversationView(TableView):
             return self.say("Select a message first.")
         words = " ".join(m["content"].split())
         words = words[:120] + "…" * (len(words) > 120)
-        if QMessageBox.question(self, "Forget", f"Forget message #{m['id']} (“{words}”) everywhere? This cannot be "
-                                "undone.") == QMessageBox.Yes:
+        if (
+            QMessageBox.question(
+                self, "Forget", f"Forget message #{m['id']} (“{words}”) everywhere? This cannot be undone."
+            )
+            == QMessageBox.Yes
+        ):
             gone = []
 
             def forget():  # what went, and what it marked, said once it is done
                 gone.append(self.companion.forget("message", m["id"]))
                 return gone[0]
+
             self.forgetting(forget, then=lambda: self.say(f"Forgot {gone[0].describe()}."))

@@ -27,7 +27,7 @@ FLAGGED = "(a message it was made of was forgotten, and what it said with it: ma
 
 
 def span(e) -> str:
-    """"2026-05-11 09:00 – 09:14", or two dates when it crossed midnight."""
+    """ "2026-05-11 09:00 – 09:14", or two dates when it crossed midnight."""
     start, end = e.started_at[:16].replace("T", " "), e.ended_at[:16].replace("T", " ")
     return start if start == end else f"{start} – {end[11:] if end[:10] == start[:10] else end}"
 
@@ -58,9 +58,12 @@ class EpisodeDialog(QDialog):
         form.addRow(buttons)
 
     def values(self) -> dict:
-        return {"summary": self.summary.toPlainText(), "emotional_arc": self.arc.text(),
-                "significance": round(self.significance.value(), 3),
-                "self_assessment": self.assessment.toPlainText()}
+        return {
+            "summary": self.summary.toPlainText(),
+            "emotional_arc": self.arc.text(),
+            "significance": round(self.significance.value(), 3),
+            "self_assessment": self.assessment.toPlainText(),
+        }
 
 
 class EpisodesView(TableView):
@@ -78,8 +81,16 @@ class EpisodesView(TableView):
 
     def show_data(self, rows):
         # Its number leads the time: the growth log and the memories drawn from it name it so ("episode #3").
-        self.fill(rows, lambda e: (f"#{e.id}  {span(e)}", FLAGGED if e.flagged else e.summary, e.emotional_arc,
-                                   f"{e.significance:.2f}", e.self_assessment))
+        self.fill(
+            rows,
+            lambda e: (
+                f"#{e.id}  {span(e)}",
+                FLAGGED if e.flagged else e.summary,
+                e.emotional_arc,
+                f"{e.significance:.2f}",
+                e.self_assessment,
+            ),
+        )
 
     def correct(self):
         e = self.selected()
@@ -96,6 +107,8 @@ class EpisodesView(TableView):
         e = self.selected()
         if e is None:
             return self.say("Select an episode first.")
-        if QMessageBox.question(self, "Forget", f"Forget the episode “{e.summary}” completely? "
-                                "This cannot be undone.") == QMessageBox.Yes:
+        if (
+            QMessageBox.question(self, "Forget", f"Forget the episode “{e.summary}” completely? This cannot be undone.")
+            == QMessageBox.Yes
+        ):
             self.forgetting(lambda: self.companion.forget("episode", e.id))

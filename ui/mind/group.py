@@ -15,8 +15,8 @@ if TYPE_CHECKING:
 
 class ViewGroup(QWidget):
     title = "?"
-    kinds: tuple = ()      # the MindView classes it holds, in the selector's order
-    name = "views"         # its selector's object name is f"{name}-selector"
+    kinds: tuple = ()  # the MindView classes it holds, in the selector's order
+    name = "views"  # its selector's object name is f"{name}-selector"
 
     def __init__(self, companion: "Companion", parent=None):
         super().__init__(parent)

@@ -25,8 +25,9 @@ class GrowthView(TableView):
 
     def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
-        intro = QLabel("How I have changed, in my own words. Append-only: I never rewrite an entry; "
-                       "you may forget one.")
+        intro = QLabel(
+            "How I have changed, in my own words. Append-only: I never rewrite an entry; you may forget one."
+        )
         intro.setWordWrap(True)
         self.layout_.insertWidget(0, intro)
         self.action("Forget", self.forget)
@@ -41,6 +42,8 @@ class GrowthView(TableView):
         g = self.selected()
         if g is None:
             return self.say("Select an entry first.")
-        if QMessageBox.question(self, "Forget", f"Forget “{g.entry}” completely? This cannot be undone.") \
-                == QMessageBox.Yes:
+        if (
+            QMessageBox.question(self, "Forget", f"Forget “{g.entry}” completely? This cannot be undone.")
+            == QMessageBox.Yes
+        ):
             self.forgetting(lambda: self.companion.forget("growth_log", g.id))

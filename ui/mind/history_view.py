@@ -20,9 +20,15 @@ class HistoryView(TableView):
         return self.companion.edits()
 
     def show_data(self, rows):
-        self.fill(rows, lambda e: (e["at"][:19].replace("T", " "), "you" if e["actor"] == "user" else "I",
-                                   f"{e['op']} {e['item_kind'].replace('_', ' ')} #{e['item_id']}",
-                                   (e["after"] or "")[:120]))
+        self.fill(
+            rows,
+            lambda e: (
+                e["at"][:19].replace("T", " "),
+                "you" if e["actor"] == "user" else "I",
+                f"{e['op']} {e['item_kind'].replace('_', ' ')} #{e['item_id']}",
+                (e["after"] or "")[:120],
+            ),
+        )
 
     def undo(self):
         e = self.selected()

@@ -30,10 +30,18 @@ class MemoriesView(TableView):
         return self.companion.memories.all()  # each with "from": its provenance in words
 
     def show_data(self, rows):
-        self.fill(rows, lambda m: (m["content"], m["from"] + (SOURCE_FORGOTTEN if m["needs_regeneration"] else ""),
-                                   SOURCES[m["source"]], m["valid_from"][:10],
-                                   (m["valid_to"] or "")[:10], f"#{m['superseded_by']}" if m["superseded_by"] else "",
-                                   f"{m['importance']:.2f}"))
+        self.fill(
+            rows,
+            lambda m: (
+                m["content"],
+                m["from"] + (SOURCE_FORGOTTEN if m["needs_regeneration"] else ""),
+                SOURCES[m["source"]],
+                m["valid_from"][:10],
+                (m["valid_to"] or "")[:10],
+                f"#{m['superseded_by']}" if m["superseded_by"] else "",
+                f"{m['importance']:.2f}",
+            ),
+        )
 
     def edit(self):
         m = self.selected()
@@ -47,8 +55,10 @@ class MemoriesView(TableView):
         m = self.selected()
         if m is None:
             return self.say("Select a memory first.")
-        if QMessageBox.question(self, "Forget", f"Forget “{m['content']}” completely? This cannot be undone.") \
-                == QMessageBox.Yes:
+        if (
+            QMessageBox.question(self, "Forget", f"Forget “{m['content']}” completely? This cannot be undone.")
+            == QMessageBox.Yes
+        ):
             self.forgetting(lambda: self.companion.forget("memory", m["id"]))
 
     def forget_person(self):
@@ -59,4 +69,5 @@ class MemoriesView(TableView):
             def forget():  # returns what went, so that the window takes the forgotten messages off the screen too
                 gone.append(self.companion.forget_person(name.strip()))
                 return gone[0]
+
             self.forgetting(forget, then=lambda: self.say(f"Forgot {gone[0].describe()}."))

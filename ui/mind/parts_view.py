@@ -30,9 +30,11 @@ if TYPE_CHECKING:
 
 def outcome_line(o: dict) -> str:
     result = o["result"] or "(not known yet)"
-    return (f"{o['timestamp'][:16].replace('T', ' ')}: I suggested “{o['your_suggestion']}”, predicting "
-            f"“{o['predicted_result']}” ({o['predicted_result_confidence']}, within "
-            f"{o['predicted_result_timeframe_in_seconds']} s). What came of it: {result}")
+    return (
+        f"{o['timestamp'][:16].replace('T', ' ')}: I suggested “{o['your_suggestion']}”, predicting "
+        f"“{o['predicted_result']}” ({o['predicted_result_confidence']}, within "
+        f"{o['predicted_result_timeframe_in_seconds']} s). What came of it: {result}"
+    )
 
 
 def edit_line(e: dict) -> str:
@@ -104,10 +106,16 @@ class PartsView(MindView):
         keep = self.selected()
         self.rows = rows
         self.table.blockSignals(True)
-        self.table.fill(rows, lambda s: (f"#{s.part.id}", s.part.name,
-                                         s.part.status + (", core" if s.part.core else ""),
-                                         "; ".join(x for x in (s.came_from, s.became) if x),
-                                         len(s.part.data["suggestions_and_results"])))
+        self.table.fill(
+            rows,
+            lambda s: (
+                f"#{s.part.id}",
+                s.part.name,
+                s.part.status + (", core" if s.part.core else ""),
+                "; ".join(x for x in (s.came_from, s.became) if x),
+                len(s.part.data["suggestions_and_results"]),
+            ),
+        )
         self.table.blockSignals(False)
         self.select(keep.part.id if keep else None)
 
@@ -126,8 +134,13 @@ class PartsView(MindView):
         s = self.selected()
         # Text typed and not saved outlives a reload (a reply ending, a forget in another program reload the view),
         # as a refused save's does: kept as a draft of the part it was typed for.
-        if s is not None and self._put and self._put[0] == s.part.id and not self._draft and \
-                self.json.toPlainText() != self._put[1]:
+        if (
+            s is not None
+            and self._put
+            and self._put[0] == s.part.id
+            and not self._draft
+            and self.json.toPlainText() != self._put[1]
+        ):
             self._draft = (s.part.id, self.json.toPlainText(), self._shown)
         self.outcomes.clear()
         self.edits.clear()
@@ -138,10 +151,11 @@ class PartsView(MindView):
             self.save_button.setEnabled(False)
             return
         p = s.part
-        self.outcomes.addItems([outcome_line(o) for o in p.data["suggestions_and_results"]]
-                               or ["No outcomes yet: nothing it suggested has been followed and checked."])
-        self.bids.addItems([bid_line(b) for b in s.bids]
-                           or ["No bids yet: nothing has woken it since it was made."])
+        self.outcomes.addItems(
+            [outcome_line(o) for o in p.data["suggestions_and_results"]]
+            or ["No outcomes yet: nothing it suggested has been followed and checked."]
+        )
+        self.bids.addItems([bid_line(b) for b in s.bids] or ["No bids yet: nothing has woken it since it was made."])
         if self._draft and self._draft[0] == p.id:
             _, text, self._shown = self._draft
         else:
@@ -166,6 +180,7 @@ class PartsView(MindView):
                 self._draft = None
             if self._shown is shown:  # the text shown is now the part as stored, before the view reloads
                 self._shown = stored[0].data
+
         self.change(lambda: stored.append(self.companion.edit_part(pid, text, shown=shown)), saved)
 
     def revert(self) -> None:

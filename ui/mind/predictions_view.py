@@ -52,6 +52,15 @@ class PredictionsView(TableView):
         self.counts.setText(", ".join(f"{n} {s}" for s, n in counts.items()))
         wanted = self.state.currentText()
         chosen = [(s, r) for s, r in states if wanted == "all" or s == wanted]
-        self.fill(chosen, lambda sr: (sr[0], f"#{sr[1].part_id} {sr[1].part_name}", sr[1].suggestion,
-                                      sr[1].predicted_result, sr[1].confidence,
-                                      sr[1].due_at[:16].replace("T", " "), sr[1].result or ""))
+        self.fill(
+            chosen,
+            lambda sr: (
+                sr[0],
+                f"#{sr[1].part_id} {sr[1].part_name}",
+                sr[1].suggestion,
+                sr[1].predicted_result,
+                sr[1].confidence,
+                sr[1].due_at[:16].replace("T", " "),
+                sr[1].result or "",
+            ),
+        )

@@ -39,8 +39,10 @@ class ProposalsView(TableView):
 
     def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
-        self.intro = QLabel("Changes to what I always keep in mind that wait for your say. "
-                            "Accept makes one yours; Reject keeps what is there.")
+        self.intro = QLabel(
+            "Changes to what I always keep in mind that wait for your say. "
+            "Accept makes one yours; Reject keeps what is there."
+        )
         self.intro.setWordWrap(True)
         self.layout_.insertWidget(0, self.intro)
         self.detail = QLabel()
@@ -65,16 +67,26 @@ class ProposalsView(TableView):
             rows = self.companion.proposals()
             waiting = len(rows)
         floor = self.companion.self_model.read()
-        return [{**p, "stale": self.companion.proposal_stale(p, floor) if p["status"] == "pending" else None}
-                for p in rows], waiting
+        return [
+            {**p, "stale": self.companion.proposal_stale(p, floor) if p["status"] == "pending" else None} for p in rows
+        ], waiting
 
     def show_data(self, data):
         rows, waiting = data
-        self.fill(rows, lambda p: (change(p), p["replaces"] or "", p["reason"], shown(p),
-                                   TARGETS.get(p["target"], p["target"]),
-                                   p["status"] + (f" {p['resolved_at'][:10]}" if p["resolved_at"] else "")
-                                   + (" (stale)" if p["stale"] else ""),
-                                   p["created_at"][:16].replace("T", " ")))
+        self.fill(
+            rows,
+            lambda p: (
+                change(p),
+                p["replaces"] or "",
+                p["reason"],
+                shown(p),
+                TARGETS.get(p["target"], p["target"]),
+                p["status"]
+                + (f" {p['resolved_at'][:10]}" if p["resolved_at"] else "")
+                + (" (stale)" if p["stale"] else ""),
+                p["created_at"][:16].replace("T", " "),
+            ),
+        )
         for j in range(len(self.columns)):
             self.table.setColumnWidth(j, min(self.table.columnWidth(j), self.WIDTH))
         if rows and self.table.currentRow() < 0:

@@ -71,8 +71,10 @@ class RulesView(MindView):
 
     def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
-        self.rules = Rows("What I learned helps you (from how you reacted)",
-                          ("rule", "status", "for", "against", "confidence", "since"))
+        self.rules = Rows(
+            "What I learned helps you (from how you reacted)",
+            ("rule", "status", "for", "against", "confidence", "since"),
+        )
         self.rules.table.itemSelectionChanged.connect(self.show_evidence)
         self.evidence_title = QLabel()
         self.evidence = QListWidget()  # the selected rule's evidence: one message a line
@@ -103,8 +105,9 @@ class RulesView(MindView):
     def show_data(self, data):
         rules, evidence, preferences = data
         self.evidence_of = evidence
-        self.rules.fill(rules, lambda r: (r.pattern, r.status, r.support, r.against, f"{r.confidence:.2f}",
-                                          r.derived_at[:10]))
+        self.rules.fill(
+            rules, lambda r: (r.pattern, r.status, r.support, r.against, f"{r.confidence:.2f}", r.derived_at[:10])
+        )
         self.preferences.fill(preferences, lambda m: (m["content"], m["valid_from"][:10], (m["valid_to"] or "")[:10]))
         self.show_evidence()
 
@@ -116,8 +119,12 @@ class RulesView(MindView):
             return
         said = self.evidence_of.get(r.id, [])
         self.evidence_title.setText("Learned from:" if said else "No message is left of its evidence.")
-        self.evidence.addItems([f"#{e.message_id} ({'you' if e.role == 'user' else 'I'}, {e.at[:10]}): "
-                                f"{e.content[:EVIDENCE_SHOWN]}" for e in said])
+        self.evidence.addItems(
+            [
+                f"#{e.message_id} ({'you' if e.role == 'user' else 'I'}, {e.at[:10]}): {e.content[:EVIDENCE_SHOWN]}"
+                for e in said
+            ]
+        )
 
     # ---- rules ------------------------------------------------------------------
 
@@ -141,8 +148,10 @@ class RulesView(MindView):
         r = self.rules.selected()
         if r is None:
             return self.say("Select a rule first.")
-        if QMessageBox.question(self, "Forget", f"Forget the rule “{r.pattern}” completely? This cannot be "
-                                "undone.") == QMessageBox.Yes:
+        if (
+            QMessageBox.question(self, "Forget", f"Forget the rule “{r.pattern}” completely? This cannot be undone.")
+            == QMessageBox.Yes
+        ):
             self.forgetting(lambda: self.companion.forget("rule", r.id))
 
     # ---- stated preferences -------------------------------------------------------
@@ -159,6 +168,8 @@ class RulesView(MindView):
         m = self.preferences.selected()
         if m is None:
             return self.say("Select a preference first.")
-        if QMessageBox.question(self, "Forget", f"Forget “{m['content']}” completely? This cannot be undone.") \
-                == QMessageBox.Yes:
+        if (
+            QMessageBox.question(self, "Forget", f"Forget “{m['content']}” completely? This cannot be undone.")
+            == QMessageBox.Yes
+        ):
             self.forgetting(lambda: self.companion.forget("memory", m["id"]))

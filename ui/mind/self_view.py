@@ -113,8 +113,10 @@ class SelfView(MindView):
         """As with the editors: a spin box the person has changed and not saved keeps their number through a
         reload (a forget elsewhere reloads the view)."""
         shown = self._rhythm_shown
-        for box, was, stored in ((self.every, shown and shown[0], every),
-                                 (self.earned_after, shown and shown[1], earned_after)):
+        for box, was, stored in (
+            (self.every, shown and shown[0], every),
+            (self.earned_after, shown and shown[1], earned_after),
+        ):
             if shown is None or box.value() == was:
                 box.setValue(stored)
         self._rhythm_shown = (every, earned_after)
@@ -137,8 +139,10 @@ class SelfView(MindView):
         if editor.toPlainText() != mine:
             editor.setPlainText(mine)
         if stored != self._loaded.setdefault(name, stored):
-            note.setText(f"Changed elsewhere since you began editing; it now holds: {stored or '(nothing)'}\n"
-                         "Save puts your text above in its place.")
+            note.setText(
+                f"Changed elsewhere since you began editing; it now holds: {stored or '(nothing)'}\n"
+                "Save puts your text above in its place."
+            )
             note.show()
             self._loaded[name] = stored
 
@@ -159,6 +163,7 @@ class SelfView(MindView):
             self._watching = False
             if not isinstance(error, KnownError):  # the soul closed, or busy: nothing to reload
                 self._failed(error)
+
         companion = self.companion
         tasks.run(lambda: companion.forgets(), seen, failed, self)
 
@@ -167,6 +172,7 @@ class SelfView(MindView):
 
         def saved():
             self._rhythm_shown = (every, earned_after)  # stored now: a reload may show what is stored again
+
         self.change(lambda: self.companion.rhythm.set(every=every, earned_after=earned_after), saved)
 
     def save(self, name: str, text: str | None = None) -> None:
@@ -195,4 +201,5 @@ class SelfView(MindView):
         def refused():
             del self._saving[name]
             self._queued.pop(name, None)  # the newest text stays in the editor, as the draft, to save again
+
         self.change(lambda: self.companion.edit_self(name, text, was), saved, refused)

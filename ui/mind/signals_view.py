@@ -22,7 +22,7 @@ EVIDENCE = {"explicit": "you said so", "wording": "how you wrote", "behaviour": 
 
 
 def fading(signal, now: datetime | None = None) -> str:
-    """"faded", or how long it stays in mind ("fades in 2 days", "fades today")."""
+    """ "faded", or how long it stays in mind ("fades in 2 days", "fades today")."""
     now = now or datetime.now(UTC)
     if signal.faded(now):
         return "faded"
@@ -33,8 +33,10 @@ def fading(signal, now: datetime | None = None) -> str:
 def reading(signal) -> str:
     if signal.valence is None:
         return ""
-    return (f"mood {signal.valence:+.1f}, energy {signal.arousal:.1f}, in control {signal.dominance:.1f}; "
-            f"{signal.confidence:.0%} sure")
+    return (
+        f"mood {signal.valence:+.1f}, energy {signal.arousal:.1f}, in control {signal.dominance:.1f}; "
+        f"{signal.confidence:.0%} sure"
+    )
 
 
 class SignalsView(TableView):
@@ -43,8 +45,10 @@ class SignalsView(TableView):
 
     def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
-        intro = QLabel("How you seemed to me, and why. A reading of a moment, never who you are: each fades "
-                       "after a few days. Tell me how you actually felt, or forget one.")
+        intro = QLabel(
+            "How you seemed to me, and why. A reading of a moment, never who you are: each fades "
+            "after a few days. Tell me how you actually felt, or forget one."
+        )
         intro.setWordWrap(True)
         self.layout_.insertWidget(0, intro)
         self.measures = QLabel()  # the thesis's two measures: do I let you say how you feel?
@@ -61,9 +65,18 @@ class SignalsView(TableView):
         rows, measured = loaded
         self.measures.setText("\n".join(measured.lines()))
         now = datetime.now(UTC)
-        self.fill(rows, lambda s: (s.signal, s.evidence, parse_time(s.at).astimezone().strftime("%Y-%m-%d %H:%M"),
-                                   fading(s, now), EVIDENCE.get(s.evidence_type or "", ""), s.trajectory or "",
-                                   reading(s)))
+        self.fill(
+            rows,
+            lambda s: (
+                s.signal,
+                s.evidence,
+                parse_time(s.at).astimezone().strftime("%Y-%m-%d %H:%M"),
+                fading(s, now),
+                EVIDENCE.get(s.evidence_type or "", ""),
+                s.trajectory or "",
+                reading(s),
+            ),
+        )
         # A faded reading is no longer in mind: shown greyed.
         self.table.dim({i for i, s in enumerate(rows) if s.faded(now)}, self.palette().placeholderText())
 
@@ -79,6 +92,8 @@ class SignalsView(TableView):
         s = self.selected()
         if s is None:
             return self.say("Select a signal first.")
-        if QMessageBox.question(self, "Forget", f"Forget that you seemed “{s.signal}”? This cannot be undone.") \
-                == QMessageBox.Yes:
+        if (
+            QMessageBox.question(self, "Forget", f"Forget that you seemed “{s.signal}”? This cannot be undone.")
+            == QMessageBox.Yes
+        ):
             self.forgetting(lambda: self.companion.forget("signal", s.id))

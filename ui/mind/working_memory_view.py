@@ -60,8 +60,10 @@ class WorkingMemoryView(TableView):
 
     def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
-        intro = QLabel("What I keep in mind for a few days. Each item is gone the day after its date; "
-                       "one without a date stays until you remove it.")
+        intro = QLabel(
+            "What I keep in mind for a few days. Each item is gone the day after its date; "
+            "one without a date stays until you remove it."
+        )
         intro.setWordWrap(True)
         self.layout_.insertWidget(0, intro)
         self.action("Edit…", self.edit)

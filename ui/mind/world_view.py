@@ -38,8 +38,12 @@ class CardDialog(QDialog):
         form.addRow(buttons)
 
     def values(self) -> dict:
-        return {"kind": self.kind.currentText(), "title": self.title_.text(), "body": self.body.toPlainText(),
-                "keywords": [k.strip() for k in self.keywords.text().split(",") if k.strip()]}
+        return {
+            "kind": self.kind.currentText(),
+            "title": self.title_.text(),
+            "body": self.body.toPlainText(),
+            "keywords": [k.strip() for k in self.keywords.text().split(",") if k.strip()],
+        }
 
 
 class WorldView(TableView):
@@ -57,8 +61,16 @@ class WorldView(TableView):
         return self.companion.world.all()
 
     def show_data(self, rows):
-        self.fill(rows, lambda c: (c["kind"], c["title"], c["body"], ", ".join(c["keywords"]),
-                                   "by its keys" if c["enabled"] else "off: never woken"))
+        self.fill(
+            rows,
+            lambda c: (
+                c["kind"],
+                c["title"],
+                c["body"],
+                ", ".join(c["keywords"]),
+                "by its keys" if c["enabled"] else "off: never woken",
+            ),
+        )
 
     def new(self):
         d = CardDialog(None, self)
