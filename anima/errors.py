@@ -14,7 +14,7 @@ class KnownError(Exception):
 
 
 class WrongPassphrase(KnownError):
-    def __init__(self, what: str = "this companion"):
+    def __init__(self, what: str = "this companion") -> None:
         super().__init__(f"Wrong passphrase for {what}. Nothing was changed.")
 
 
@@ -23,7 +23,7 @@ class PassphraseNotText(WrongPassphrase):
     gave them, and Python holds them as escapes). Anima never locks anything with one, so none unlocks anything;
     and it says so rather than blame the file it was tried on."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         KnownError.__init__(
             self,
             "That passphrase holds bytes that are not text (it is not valid UTF-8), so it "
@@ -47,7 +47,7 @@ class SoulClosed(KnownError):
     """Work that reached a soul after it was closed (the window closed, the companion locked, an import replaced
     it): nothing was read or written. Background work that meets it has outlived what it was for."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__("This companion was closed; nothing more was read or written in it.")
 
 
@@ -56,7 +56,7 @@ class ForgottenMeanwhile(KnownError):
     another: what it made of that may hold what went, so none of it is written. Not the person's to act on: the
     work is done again, from what is left, the next time it runs."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(
             "Something was forgotten while this was being worked out from what was there before: "
             "nothing of it was written."
@@ -67,7 +67,7 @@ class ForgottenWhileExporting(KnownError):
     """A forget committed while the portable core was written from a snapshot taken before it: the core would have
     carried what was forgotten, so it is not written."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(
             "Something was forgotten while the export was being written, and the file would still "
             "have held it: nothing was exported. Export again."
@@ -82,7 +82,7 @@ class SoulInUse(KnownError):
     """A swap of soul.db (an import over it) while another program has it open: refused, since that program would
     go on writing to the old file and its -wal would be read as the new one's (store/locks.py)."""
 
-    def __init__(self, again: str = "import again"):
+    def __init__(self, again: str = "import again") -> None:
         super().__init__(
             "Another program has this companion open (the window or `anima chat`): close it and "
             f"{again}; nothing was changed."
@@ -92,7 +92,7 @@ class SoulInUse(KnownError):
 class KeyFileChanged(KnownError):
     """The key file changed between reading it and writing it (another program changed the passphrase)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(
             "Another program changed this companion's key file meanwhile (its passphrase, say): "
             "nothing was changed here; try again with the passphrase it has now."

@@ -12,7 +12,7 @@ log = logging.getLogger(__name__)
 HOME_ENV = "ANIMA_HOME"
 
 
-def home(explicit: str | os.PathLike | None = None) -> Path:
+def home(explicit: str | os.PathLike[str] | None = None) -> Path:
     """The data directory: an explicit path, else $ANIMA_HOME, else the platform's user data dir."""
     if explicit:
         return Path(explicit).expanduser()
@@ -72,7 +72,7 @@ def owner_only(folder: Path) -> None:
         log.warning("could not make a folder of the companion's readable by its owner only (%s)", type(e).__name__)
 
 
-def export_target(target: str | os.PathLike, home_dir: Path, folder: bool = False) -> Path:
+def export_target(target: str | os.PathLike[str], home_dir: Path, folder: bool = False) -> Path:
     """Where an export of the soul in `home_dir` is written: `target` with its symlinks followed (a link to a USB
     stick's backup writes the backup, not a file in the link's place). KnownError for a place it must not go: one
     of the companion's own files (an export onto soul.db or soul.key replaced the soul with its copy), or the home

@@ -11,12 +11,13 @@ import os
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
+from typing import cast
 
 import platformdirs
 
 from .errors import KnownError
 from .files import NotRegularFile, TooLarge, read_regular, write_atomically
-from .models.chat import DEFAULT_CONTEXT_TOKENS
+from .models.chat import DEFAULT_CONTEXT_TOKENS, ChatModel
 
 
 @dataclass
@@ -54,7 +55,8 @@ class Settings:
         if not isinstance(raw, dict):
             raise _damaged(p, "it holds no JSON object")
         # Keys this version does not know are left alone: an older or a newer Anima wrote them.
-        known = {f.name: f.type for f in fields(cls)}
+        # Each field's type is a class: this module's annotations are evaluated (no postponed annotations).
+        known = {f.name: cast(type, f.type) for f in fields(cls)}
         given = {k: v for k, v in raw.items() if k in known}
         for name, value in given.items():
             if problem := _wrong(value, known[name]):
@@ -97,7 +99,7 @@ class Settings:
         whole = {**(kept if isinstance(kept, dict) else {}), **asdict(self)}
         write_atomically(p, json.dumps(whole, indent=1).encode("utf-8"))
 
-    def chat_model(self, ask_key: Callable[[str], str] | None = None):
+    def chat_model(self, ask_key: Callable[[str], str] | None = None) -> ChatModel:
         """The chat model these settings choose (call its start_loading() when the app may spend the time).
 
         An endpoint's API key is looked for when the first request is made, off the window's thread. Where the
@@ -155,12 +157,12 @@ def _read(p: Path) -> bytes | None:
         ) from None
 
 
-def _wrong(value, kind: type) -> str | None:
+def _wrong(value: object, kind: type) -> str | None:
     """What is wrong with a setting's value, for a field of type `kind`; None when nothing is. Types are compared
     exactly: a bool is an int to Python, but true is no context size, and 1 is no yes or no."""
     if type(value) is not kind:
         return f"is not {_KINDS[kind]}"
-    if kind is str and "\0" in value:
+    if kind is str and isinstance(value, str) and "\0" in value:
         return "holds a NUL character"
     return None
 
@@ -169,7 +171,7 @@ def _damaged(p: Path, why: str) -> KnownError:
     return KnownError(f"The settings file {p} is damaged ({why}); fix or delete it.")
 
 
-def _key_finder(url: str, needed: bool):
+def _key_finder(url: str, needed: bool) -> Callable[[], str | None]:
     def find() -> str | None:
         from .models import endpoint_key
         from .models.chat import ModelError

@@ -29,11 +29,13 @@ else or of who is given the person's words are not. A lorebook's entries are wor
 import functools
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, TypeAlias, TypeVar
 
 from ..store import character_cards
 from ..store.migrations import CARDS_TO_KEEP
+from ..store.soul import Soul
 from ..trust import secrets
 from ..trust.markup import ADDRESS, LOADS, TAG, unformatted
 from ..trust.power import answers_elsewhere
@@ -115,7 +117,7 @@ def _person(person: str | None) -> str:
 
 
 @functools.lru_cache(maxsize=64)
-def _mentions(person: str | None, companion: str | None) -> re.Pattern:
+def _mentions(person: str | None, companion: str | None) -> re.Pattern[str]:
     it = rf"|(?<!\w)(?P<it>(?-i:{re.escape(companion.strip())}))(?!\w)" if companion and companion.strip() else ""
     return re.compile(rf"(?:{_person(person)}|{_YOU}{it})(?P<own>['’]s\b)?", re.I)
 
@@ -128,7 +130,7 @@ def _as_they(text: str, person: str | None, companion: str | None = None) -> str
     talk to, not someone their words are given to ("Mira remembers Ada's history" is kept; "Mira tells Zed ..."
     names Zed)."""
 
-    def one(m: re.Match) -> str:
+    def one(m: re.Match[str]) -> str:
         if m.groupdict().get("it"):  # the pattern has no such group while the companion has no name yet
             return "its" if m.group("own") else "it"
         return "their" if m.group("own") or m.group().lower() == "your" else "they"
@@ -136,7 +138,7 @@ def _as_they(text: str, person: str | None, companion: str | None = None) -> str
     return _mentions(person, companion).sub(one, text)
 
 
-def _answers_elsewhere(plain: str, person: str) -> bool:
+def _answers_elsewhere(plain: str, person: str | None) -> bool:
     """Whether words of obeying (`plain`: as_words) make the companion answer to someone other than the person
     (`person`: their name, "" when not known): someone set above them, or reached from outside the story."""
     if re.search(_RANKED.format(who=_person(person)), plain, re.I) or _REACHED.search(plain):
@@ -144,6 +146,11 @@ def _answers_elsewhere(plain: str, person: str) -> bool:
     return any(
         sum(ch.isdigit() for ch in m.group()) >= 7 and not _YEARS.fullmatch(m.group()) for m in _DIALLED.finditer(plain)
     )  # a phone number
+
+
+# Where a value of a card is: its parent's trail and what this step adds to it (" › key", " 2"); None above the top.
+_Trail: TypeAlias = tuple["_Trail | None", str]
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -193,7 +200,7 @@ def not_kept(
     return None
 
 
-def kept(data: dict, name: str, user: str) -> tuple[dict, list[LeftOut]]:
+def kept(data: dict[str, Any], name: str, user: str) -> tuple[dict[str, Any], list[LeftOut]]:
     """A card's fields as they are kept and written out again: without the sentences not_kept finds (a list's
     item left with nothing goes; a field left with nothing is empty), and what was left out. The rest is as it
     came, spacing and paragraphs included; a card with nothing to leave out comes back equal. A name the gate
@@ -205,8 +212,8 @@ def kept(data: dict, name: str, user: str) -> tuple[dict, list[LeftOut]]:
         out.append(LeftOut("name", data["name"], *why))
         data["name"] = name
 
-    def judged(text: str, trail: tuple, for_model: bool) -> str:
-        def why(sentence: str):
+    def judged(text: str, trail: _Trail, for_model: bool) -> str:
+        def why(sentence: str) -> bool:
             shown = filled(sentence, name, user)
             if found := not_kept(shown, for_model, user, name):
                 out.append(LeftOut(_where(trail), shown, *found))
@@ -218,8 +225,12 @@ def kept(data: dict, name: str, user: str) -> tuple[dict, list[LeftOut]]:
     # Walked with a stack of its own, not by recursion: a card may be nested as deep as its JSON reader allows. A
     # value's place is a trail (its parent's trail, its key), spelt out only for what is left out; `near` is its
     # path while that is short enough to be the depth prompt's.
-    emptied, lists = object(), []  # a list's string item left with nothing (it goes), and the lists made
-    stack = [(data, key, key in FOR_MODEL, (key,), (None, label(key))) for key in reversed(list(data)) if key != "name"]
+    emptied = object()  # a list's string item left with nothing (it goes)
+    lists: list[list[Any]] = []  # the lists made
+    # (the dict or list a value is in, its name or index there, whether a model reads it, `near`, its trail)
+    stack: list[tuple[dict[str, Any] | list[Any], Any, bool, tuple[Any, ...] | None, _Trail]] = [
+        (data, key, key in FOR_MODEL, (key,), (None, label(key))) for key in reversed(list(data)) if key != "name"
+    ]
     while stack:
         parent, key, for_model, near, trail = stack.pop()
         value = parent[key]
@@ -227,6 +238,8 @@ def kept(data: dict, name: str, user: str) -> tuple[dict, list[LeftOut]]:
             left = judged(value, trail, for_model or near == _DEPTH_PROMPT)
             parent[key] = emptied if isinstance(parent, list) and value.strip() and not left.strip() else left
             continue
+        inner: dict[str, Any] | list[Any]
+        keys: Sequence[Any]
         if isinstance(value, list):
             parent[key] = inner = list(value)
             lists.append(inner)
@@ -242,7 +255,7 @@ def kept(data: dict, name: str, user: str) -> tuple[dict, list[LeftOut]]:
                     inner,
                     k,
                     for_model,
-                    near + (k,) if near and len(near) < len(_DEPTH_PROMPT) else None,
+                    (*near, k) if near and len(near) < len(_DEPTH_PROMPT) else None,
                     (trail, f" {k + 1}" if isinstance(inner, list) else f" › {k}"),
                 )
             )
@@ -251,7 +264,7 @@ def kept(data: dict, name: str, user: str) -> tuple[dict, list[LeftOut]]:
     return data, out
 
 
-def keep_stored(soul) -> int:
+def keep_stored(soul: Soul) -> int:
     """Cards stored before they were kept so (store/migrations.m013_cards_to_keep marks such a soul): each card's
     data, and the old and new values of every edit of a card, become what `kept` keeps of them, in one
     transaction that also removes the mark; then what went is scrubbed from the file as a forget's words are
@@ -268,7 +281,7 @@ def keep_stored(soul) -> int:
     return gone
 
 
-def _kept_json(text, names: tuple[str, str]) -> tuple[str, int]:
+def _kept_json(text: _T, names: tuple[str, str]) -> tuple[_T | str, int]:
     """A card's data as stored (JSON text) as it is kept, and how many sentences went (0: `text` as it was)."""
     try:
         data = json.loads(text) if isinstance(text, str) else None
@@ -280,7 +293,7 @@ def _kept_json(text, names: tuple[str, str]) -> tuple[str, int]:
     return (json.dumps(data, ensure_ascii=False), len(out)) if out else (text, 0)
 
 
-def _kept_edit(value, names: tuple[str, str]) -> tuple[str | None, int]:
+def _kept_edit(value: str | None, names: tuple[str, str]) -> tuple[str | None, int]:
     """An edit's old or new value (JSON of the fields it changed) with the card data in it as kept."""
     try:
         fields = json.loads(value) if isinstance(value, str) else None
@@ -292,7 +305,7 @@ def _kept_edit(value, names: tuple[str, str]) -> tuple[str | None, int]:
     return (json.dumps(fields, ensure_ascii=False), n) if n else (value, 0)
 
 
-def _where(trail: tuple) -> str:
+def _where(trail: _Trail | None) -> str:
     pieces = []
     while trail is not None:
         trail, piece = trail
@@ -328,7 +341,7 @@ def _without(text: str, leave_out: Callable[[str], bool]) -> str:
         return ""
     before, after = _ends_kept(pieces, gone)
     result, gaps, kept_one = "", [], False
-    for i, ((gap, s), go) in enumerate(zip(pieces, gone)):
+    for i, ((gap, s), go) in enumerate(zip(pieces, gone, strict=True)):
         gaps.append(gap)
         if go:
             continue
@@ -362,7 +375,9 @@ def _pieces(text: str) -> list[str]:
 def _ends_kept(pieces: list[tuple[str, str]], gone: list[bool]) -> tuple[list[str], list[str]]:
     """What each piece that stays is given before and after it: the ends of the brackets that hold sentences that
     stay, where the end went with a sentence that goes. A mark nothing pairs (the author's own) is left be."""
-    spans, open_ = [], []  # spans: (where the opening mark was, it, where the closing one was, it)
+    # spans: (where the opening mark was, it, where the closing one was, it); a place is (piece, offset)
+    spans: list[tuple[tuple[int, int], str, tuple[int, int], str]] = []
+    open_: list[tuple[tuple[int, int], str]] = []
     for i, (_, s) in enumerate(pieces):
         for m in _MARKS.finditer(s):
             mark, at = m.group(), (i, m.start())

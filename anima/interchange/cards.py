@@ -43,9 +43,11 @@ import base64
 import binascii
 import json
 import math
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, NoReturn
 
 from .. import files
 from ..errors import KnownError
@@ -109,7 +111,7 @@ class CardRefused(KnownError):
 @dataclass
 class Card:
     spec: str  # chara_card_v2, chara_card_v3, chara_card_v1 (the flat older form) or agnai_character
-    data: dict  # the card's fields, its book's entries aside (they are `book`)
+    data: dict[str, Any]  # the card's fields, its book's entries aside (they are `book`)
     book: lorebook.Lorebook
     avatar: bytes = b""  # its PNG picture without the card in it; b"" for a JSON card
     source: str = ""  # the file's name
@@ -127,7 +129,7 @@ def _name(text: str) -> str:
 # ---- reading a card ---------------------------------------------------------------------
 
 
-def read(path) -> Card:
+def read(path: str | os.PathLike[str]) -> Card:
     """The card in a file (PNG or JSON). CardRefused, with nothing read into anything, if it cannot come in."""
     path = Path(path)
     return parse(_file(path, "card"), path.name)
@@ -180,7 +182,7 @@ def _unbase64(kind: bytes, text: str, where: str) -> bytes:
         raise CardRefused(f"The card in {where} is not base64 as a card's must be. Nothing was changed.") from None
 
 
-def _json(raw: bytes, where: str, what: str = "card"):
+def _json(raw: bytes, where: str, what: str = "card") -> object:
     if len(raw) > JSON_MOST:
         raise CardRefused(
             f"The {what} in {where} is {len(raw) / 2**20:.1f} MiB of JSON; a {what} may hold at most "
@@ -204,15 +206,16 @@ def _json(raw: bytes, where: str, what: str = "card"):
         raise CardRefused(f"The {what} in {where} holds a number too long to read. Nothing was changed.") from None
 
 
-def _mended(value):
+def _mended(value: object) -> object:
     """`value` with each half of a surrogate pair in its texts and names ("\\ud83c" alone: what JavaScript writes for
     an emoji a tool cut in two) as U+FFFD, as a browser shows it, so the rest comes in: half a pair is no character
     and cannot be written as UTF-8. Walked without recursion: json reads nesting nearly as deep as Python recurses."""
     if not isinstance(value, (dict, list)):
         return SURROGATE.sub("\ufffd", value) if isinstance(value, str) else value
-    stack = [value]
+    stack: list[dict[Any, Any] | list[Any]] = [value]
     while stack:
         v = stack.pop()
+        pairs: list[tuple[Any, Any]]  # (a name, mended, or an index; its value)
         if isinstance(v, dict):
             pairs = [(_mended(k), x) for k, x in v.items()]
             v.clear()  # its names are put back mended, in their order
@@ -230,7 +233,7 @@ class _NotJSON(Exception):
     (and the store, which keeps only valid JSON, would refuse them later, after other work was done)."""
 
 
-def _not_json(constant: str):
+def _not_json(constant: str) -> NoReturn:
     raise _NotJSON(constant)
 
 
@@ -241,7 +244,7 @@ def _finite(text: str) -> float:
     return value
 
 
-def _card(obj, where: str, avatar: bytes) -> Card:
+def _card(obj: object, where: str, avatar: bytes) -> Card:
     if not isinstance(obj, dict):
         raise CardRefused(f"{where} is not a character card (its JSON is not an object). Nothing was changed.")
     spec = obj.get("spec")
@@ -301,7 +304,7 @@ _PYGMALION = {
 }
 
 
-def _v1(obj: dict) -> dict:
+def _v1(obj: dict[str, Any]) -> dict[str, Any]:
     """A flat card's fields, the Pygmalion names read as the v1 fields they stand for (a v1 field that is there,
     and not empty, wins)."""
     data = dict(obj)
@@ -324,24 +327,24 @@ _AGNAI = {
 }
 
 
-def _agnai(obj: dict) -> dict:
+def _agnai(obj: dict[str, Any]) -> dict[str, Any]:
     """An Agnai character's fields as a card's; what has no card name is kept as it is, its mark aside."""
     data = {_AGNAI.get(k, k): v for k, v in obj.items() if k not in ("kind", "persona")}
     data["description"] = _persona(obj.get("persona"))
     return data
 
 
-def _persona(persona) -> str:
+def _persona(persona: object) -> str:
     """An Agnai persona as text: a "text" one is its text; the others (W++, SBF, Boostyle), attributes that are
     each a list of values, a line an attribute ("personality: patient, dry humour."), which the checks read as
     they read any description."""
     attributes = persona.get("attributes") if isinstance(persona, dict) else None
-    if not isinstance(attributes, dict):
+    if not isinstance(persona, dict) or not isinstance(attributes, dict):
         return ""
     if persona.get("kind") == "text":
         text = attributes.get("text")
         return text[0] if isinstance(text, list) and text and isinstance(text[0], str) else ""
-    lines = []
+    lines: list[str] = []
     for key, values in attributes.items():
         values = [v.strip() for v in values if isinstance(v, str) and v.strip()] if isinstance(values, list) else []
         if values:
@@ -349,7 +352,7 @@ def _persona(persona) -> str:
     return "\n".join(lines)
 
 
-def read_lorebook(path) -> lorebook.Lorebook:
+def read_lorebook(path: str | os.PathLike[str]) -> lorebook.Lorebook:
     """The lorebook in a file: SillyTavern World Info JSON, a bare character book, a NovelAI lorebook, an Agnai
     memory book, a RisuAI lorebook, or a card (JSON or PNG) that carries one. CardRefused (one line, nothing
     changed) if it cannot come in."""
@@ -382,7 +385,7 @@ def filled(text: str, name: str, user: str, spoken: bool = False) -> str:
     "the user" in a description ("Mira is the user's neighbour", not "you's"), and nothing in words said to them
     (`spoken`: a greeting, "Hello {{user}}, I'm Mira!" as "Hello, I'm Mira!")."""
 
-    def one(m: re.Match) -> str:
+    def one(m: re.Match[str]) -> str:
         if (m.group(1) or m.group(2)).lower() in ("char", "bot"):
             return name
         if user:

@@ -9,9 +9,11 @@ first message only through their owners (the meta, the trust gate, WorldCards, t
 import base64
 import hashlib
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .. import files
 from ..conversation import Conversation
@@ -47,8 +49,8 @@ class Plan:
     greeting: str | None  # the first message, when the soul has no conversation yet
     entries: list[lorebook.LoreEntry]
     already: int = 0
-    kept: dict = field(default_factory=dict)  # fields kept and shown, never in the floor
-    data: dict = field(default_factory=dict)  # the card's fields as they are kept (cards.kept)
+    kept: dict[str, Any] = field(default_factory=dict)  # fields kept and shown, never in the floor
+    data: dict[str, Any] = field(default_factory=dict)  # the card's fields as they are kept (cards.kept)
     left_out: list[LeftOut] = field(default_factory=list)  # what is not kept with the card, nor exported
     foreign: bool = False  # its persona is not in English: none of it is taken in
 
@@ -152,6 +154,7 @@ class Characters:
         """What importing `card` would do; changes nothing."""
         name, user = name_kept(card, self.names()[0]), self.names()[1]
         data, left_out = kept(card.data, name, user)
+        sections: list[tuple[str, list[str]]]
         sections, held = [], [x.sentence for x in left_out if x.where in ("name", *map(label, PERSONA_FIELDS))]
         texts = [(head, sentences(filled(data.get(key, ""), name, user))) for key, head in PERSONA_FIELDS.items()]
         said = [s for _, ss in texts for s in ss]
@@ -159,7 +162,7 @@ class Characters:
         # by chance ("The user llega en el barco", its {{user}} filled) is no reason to take in part of it.
         foreign = sum(len(s) for s in said if not readable(s)) * 2 > sum(map(len, said))
         for head, ss in texts:
-            kept_ = []
+            kept_: list[str] = []
             for s in ss:
                 (held if foreign or held_back(s) else kept_).append(s)
             if kept_:
@@ -245,7 +248,7 @@ class Characters:
 
     # ---- out again --------------------------------------------------------------------------
 
-    def latest(self) -> dict | None:
+    def latest(self) -> dict[str, Any] | None:
         return character_cards.newest(self.soul)
 
     def avatar(self) -> bytes:
@@ -259,12 +262,13 @@ class Characters:
         row = self.latest()
         return kept(json.loads(row["data"]), *self.names())[1] if row else []
 
-    def world_out(self) -> tuple[list[dict], int]:
+    def world_out(self) -> tuple[list[dict[str, Any]], int]:
         """The world cards an export writes, and how many it does not: one that came in off from a card or a
         lorebook because the gate held it (a link, a code or an order in it: lorebook.add) and that is off still
         is a proposal nobody accepted, and does not go out; turned on by the person, it is theirs and does."""
         from_cards = self.world.from_cards()
-        out, held = [], 0
+        out: list[dict[str, Any]] = []
+        held = 0
         for c in self.world.all():
             if not c["enabled"] and c["id"] in from_cards and lorebook.held_back(f"{c['title']}\n{c['body']}"):
                 held += 1
@@ -287,7 +291,7 @@ class Characters:
             )
         return out
 
-    def card(self) -> dict:
+    def card(self) -> dict[str, Any]:
         """The companion as a chara_card_v2 card, with its world cards as the card's lorebook; never with what a
         card is not kept with (cards.kept), even one stored before that was so."""
         row = self.latest()
@@ -308,7 +312,9 @@ class Characters:
             data["character_book"] = lorebook.character_book(cards, meta, name)
         return {"spec": "chara_card_v2", "spec_version": "2.0", "data": data}
 
-    def write(self, path, lorebook_path=None) -> dict:
+    def write(
+        self, path: str | os.PathLike[str], lorebook_path: str | os.PathLike[str] | None = None
+    ) -> dict[str, Any]:
         """Write the card to `path`: a PNG with a `chara` chunk when it ends in .png, JSON otherwise; the world
         cards also as a SillyTavern World Info file at `lorebook_path`. Each file is written whole or not at all."""
         card = self.card()
@@ -370,7 +376,7 @@ def _joined(sections: list[tuple[str, str]]) -> str:
 
 def _colour(name: str) -> tuple[int, int, int]:
     h = hashlib.sha256(name.encode("utf-8")).digest()
-    return tuple(96 + b % 128 for b in h[:3])
+    return 96 + h[0] % 128, 96 + h[1] % 128, 96 + h[2] % 128
 
 
 def _write(path: Path, body: bytes) -> None:

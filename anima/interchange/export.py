@@ -16,6 +16,7 @@ the old file or none, and a full disk is a DiskFull that names the file.
 import json
 import os
 from collections.abc import Iterator
+from typing import Any
 
 from .. import files
 from ..paths import export_target
@@ -47,22 +48,23 @@ def _tables() -> list[str]:
     return [k.table for k in KINDS.values()] + list(LEDGERS)
 
 
-def _head(soul: Soul) -> dict:
+def _head(soul: Soul) -> dict[str, str | None]:
     return {"warning": WARNING, "name": soul.get_meta("name", "Anima"), "person": soul.get_meta("user_name", "")}
 
 
-def _records(soul: Soul, table: str) -> Iterator[dict]:
+def _records(soul: Soul, table: str) -> Iterator[dict[str, Any]]:
     """The table's rows in rowid order, read a page at a time, values stored as JSON read as JSON."""
     after = None
     while True:
         rows = paged.page(soul, table, after, PAGE)
-        for after, r in rows:
+        for rowid, r in rows:
             yield {col: (json.loads(v) if (table, col) in _JSON and isinstance(v, str) else v) for col, v in r.items()}
+            after = rowid
         if len(rows) < PAGE:
             return
 
 
-def everything(soul: Soul) -> dict[str, list[dict]]:
+def everything(soul: Soul) -> dict[str, Any]:
     """All of it as one dict, whole in memory: what the paged export (_json_pieces) writes must equal its dump, as
     the tests check; the export itself never builds it."""
     keep_stored(soul)  # a soul not opened by the mind since it was upgraded: its cards as they are kept, first
@@ -95,7 +97,7 @@ def _json_pieces(soul: Soul, counts: dict[str, int]) -> Iterator[bytes]:
     yield "".join(out).encode("utf-8")
 
 
-def export_json(soul: Soul, path: str | os.PathLike) -> dict[str, int]:
+def export_json(soul: Soul, path: str | os.PathLike[str]) -> dict[str, int]:
     """Write it all to `path` (whole, or not at all); returns how many records of each kind went in.
 
     Written as it is read, a page of rows at a time, so memory stays bounded by a page, not by the soul; a full

@@ -23,7 +23,9 @@ Text in a lorebook is data: a card made from it is marked as from an imported ca
 a note shows it as information, never instructions (workspace/note.py).
 """
 
+from collections.abc import Sized
 from dataclasses import dataclass, field
+from typing import Any, overload
 
 from ..errors import KnownError
 from ..knowledge.world import (
@@ -91,7 +93,7 @@ class _Tool:
     mark: str
     says: object  # what the mark says; None: any value
     entries: str
-    names: dict
+    names: dict[str, str]
 
 
 _TOOLS = (
@@ -118,24 +120,24 @@ class LoreEntry:
     keys: list[str]
     enabled: bool = True
     kind: str = DEFAULT_KIND
-    options: dict = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
 class Lorebook:
     name: str
     entries: list[LoreEntry]
-    meta: dict = field(default_factory=dict)  # a character book's own fields (scan_depth, ...), entries aside
+    meta: dict[str, Any] = field(default_factory=dict)  # a character book's own fields (scan_depth, ...), entries aside
     empty: int = 0  # entries with no text, left out
 
 
-def _strings(value) -> list[str]:
+def _strings(value: object) -> list[str]:
     """Keys as a list of non-empty strings: a list, or one comma-separated string (older files)."""
     if isinstance(value, str):
         value = value.split(",")
     if not isinstance(value, list):
         return []
-    out = []
+    out: list[str] = []
     for v in value:
         if isinstance(v, (int, float)) and not isinstance(v, bool):
             v = str(v)
@@ -144,7 +146,7 @@ def _strings(value) -> list[str]:
     return out
 
 
-def _text(value) -> str:
+def _text(value: object) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -152,7 +154,11 @@ def _text(value) -> str:
     return ""
 
 
-def _flag(value, default):
+@overload
+def _flag(value: object, default: bool) -> bool: ...
+@overload
+def _flag(value: object, default: None) -> bool | None: ...
+def _flag(value: object, default: bool | None) -> bool | None:
     """A yes-or-no field: a boolean, a number (0 is no), or "true" / "false" / "1" / "0" (or yes / no, on / off;
     case and spaces aside); anything else (missing, null, another string) is `default`."""
     if isinstance(value, bool):
@@ -168,11 +174,11 @@ def _flag(value, default):
     return default
 
 
-def _number(value, default=None):
+def _number(value: object, default: float | None = None) -> float | None:
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else default
 
 
-def _title(options: dict, keys: list[str], content: str) -> str:
+def _title(options: dict[str, Any], keys: list[str], content: str) -> str:
     for candidate in (options.get("comment"), options.get("name"), *keys[:1], content):
         candidate = " ".join(_text(candidate).split())
         if candidate:
@@ -183,7 +189,7 @@ def _title(options: dict, keys: list[str], content: str) -> str:
     return "Entry"
 
 
-def _entry(where: str, content: str, keys: list[str], enabled: bool, options: dict) -> LoreEntry:
+def _entry(where: str, content: str, keys: list[str], enabled: bool, options: dict[str, Any]) -> LoreEntry:
     if len(content) > IMPORTED_BODY_CHARS:
         raise LorebookRefused(
             f"{where} holds {len(content):,} characters of text; an entry may hold at most "
@@ -199,8 +205,8 @@ def _entry(where: str, content: str, keys: list[str], enabled: bool, options: di
     options["extensions"] = ext = {
         k: v for k, v in (options.get("extensions") or {}).items() if k != "anima" or isinstance(v, dict)
     }
-    anima = ext.get("anima") or {}
-    kind = anima.get("kind") if anima.get("kind") in CARD_KINDS else DEFAULT_KIND
+    anima: dict[str, Any] = ext.get("anima") or {}  # kept above only when an object
+    kind: str = anima["kind"] if anima.get("kind") in CARD_KINDS else DEFAULT_KIND
     if anima.get("title_wakes") is True:  # a card written in Anima, exported: it wakes by its title still
         options["title_wakes"] = True
     options = {k: v for k, v in options.items() if v is not None and v != [] and v != ""}
@@ -208,7 +214,7 @@ def _entry(where: str, content: str, keys: list[str], enabled: bool, options: di
     return LoreEntry(_title(options, keys, content), content.strip(), keys, enabled, kind, options)
 
 
-def from_book(book: dict, name: str = "") -> Lorebook:
+def from_book(book: dict[str, Any], name: str = "") -> Lorebook:
     """A book as it comes (a card's `character_book`, a World Info file, a bare character book): its entries a
     list or keyed by uid, each read by the field names it has, the spec's or World Info's (`key`, `keysecondary`,
     `disable`, `order`), whatever the others use; another tool's (_TOOLS) by its own. The book's own fields are
@@ -221,37 +227,39 @@ def from_book(book: dict, name: str = "") -> Lorebook:
     return _book(book, name, entries, tool)
 
 
-def _tool(book: dict) -> _Tool | None:
+def _tool(book: dict[str, Any]) -> _Tool | None:
     return next((t for t in _TOOLS if t.mark in book and t.says in (None, book[t.mark])), None)
 
 
-def _items(book: dict) -> tuple[list, _Tool | None]:
+def _items(book: dict[str, Any]) -> tuple[list[tuple[str | int, object]], _Tool | None]:
     """A book's entries, (uid or index, entry), each of another tool's as the World Info entry it stands for; and
     the tool, if another wrote it."""
     tool = _tool(book)
     raw = book.get(tool.entries if tool else "entries")
-    items = list(raw.items()) if isinstance(raw, dict) else list(enumerate(raw)) if isinstance(raw, list) else None
+    items: list[tuple[str | int, object]] | None = (
+        list(raw.items()) if isinstance(raw, dict) else list(enumerate(raw)) if isinstance(raw, list) else None
+    )
     if items is None:
         raise LorebookRefused("Its lorebook has no list of entries. Nothing was imported.")
     _count(items)
     return ([(uid, _as_world_info(e, tool.names)) for uid, e in items] if tool else items), tool
 
 
-def _as_world_info(e, names: dict):
+def _as_world_info(e: object, names: dict[str, str]) -> object:
     if not isinstance(e, dict):
         return e  # refused as not an object where it is read
-    out = {names.get(k, k): v for k, v in e.items() if k != "enabled"}
+    out: dict[str, object] = {(names[k] if k in names else k): v for k, v in e.items() if k != "enabled"}
     if "enabled" in e:
         out["disable"] = not _flag(e["enabled"], True)
     return out
 
 
-def _world_info_shaped(e) -> bool:
+def _world_info_shaped(e: object) -> bool:
     """Whether an entry is written with World Info's field names rather than a character book's."""
     return isinstance(e, dict) and "keys" not in e and any(k in e for k in ("key", "keysecondary", "disable", "uid"))
 
 
-def _book(book: dict, name: str, entries: list, tool: _Tool | None = None) -> Lorebook:
+def _book(book: dict[str, Any], name: str, entries: list[LoreEntry | None], tool: _Tool | None = None) -> Lorebook:
     # Another tool's mark is not kept: the entries go out in the spec's shape, and would be misread under it.
     meta = {k: v for k, v in book.items() if k != "entries" and not (tool and k in (tool.mark, tool.entries))}
     return Lorebook(
@@ -259,14 +267,14 @@ def _book(book: dict, name: str, entries: list, tool: _Tool | None = None) -> Lo
     )
 
 
-def _book_entry_in(i: int, e) -> LoreEntry | None:
+def _book_entry_in(i: int, e: object) -> LoreEntry | None:
     """One entry of a character book; None for one with no text."""
     if not isinstance(e, dict):
         raise LorebookRefused(f"Entry {i + 1} of its lorebook is not an object. Nothing was imported.")
     content = _text(e.get("content"))
     if not content.strip():
         return None
-    ext = e.get("extensions") if isinstance(e.get("extensions"), dict) else {}
+    ext: dict[str, Any] = e["extensions"] if isinstance(e.get("extensions"), dict) else {}
     position = e.get("position") if e.get("position") in ("before_char", "after_char") else None
     options = {
         "id": e.get("id") if isinstance(e.get("id"), (int, str)) else None,
@@ -288,7 +296,7 @@ def _book_entry_in(i: int, e) -> LoreEntry | None:
     )
 
 
-def _wi_entry_in(uid, e, where: str) -> LoreEntry | None:
+def _wi_entry_in(uid: str | int, e: object, where: str) -> LoreEntry | None:
     """One World Info entry; None for one with no text."""
     if not isinstance(e, dict):
         raise LorebookRefused(f"{where.format(uid)} is not an object. Nothing was imported.")
@@ -315,7 +323,7 @@ def _wi_entry_in(uid, e, where: str) -> LoreEntry | None:
     return _entry(where.format(uid), content, _strings(e.get("key")), not _flag(e.get("disable"), False), options)
 
 
-def _count(entries) -> None:
+def _count(entries: Sized) -> None:
     if len(entries) > ENTRIES_MOST:
         raise LorebookRefused(
             f"It has {len(entries):,} lorebook entries; Anima takes at most {ENTRIES_MOST:,} at "
@@ -323,7 +331,7 @@ def _count(entries) -> None:
         )
 
 
-def parse(data, name: str = "") -> Lorebook:
+def parse(data: object, name: str = "") -> Lorebook:
     """Any lorebook: a World Info file, a bare character book, another tool's (_TOOLS), or a character card that
     carries one."""
     if not isinstance(data, dict):
@@ -416,7 +424,7 @@ def add(world: WorldCards, entries: list[LoreEntry], detail: str) -> Imported:
 # ---- out of it ---------------------------------------------------------------------
 
 
-def _book_entry(card: dict, index: int) -> dict:
+def _book_entry(card: dict[str, Any], index: int) -> dict[str, Any]:
     o = card["options"]
     ext = dict(o.get("extensions") or {})
     if o.get("selective_logic") is not None:
@@ -424,7 +432,7 @@ def _book_entry(card: dict, index: int) -> dict:
     ext["anima"] = {**(ext.get("anima") or {}), "kind": card["kind"]}
     if not o or o.get("title_wakes"):
         ext["anima"]["title_wakes"] = True
-    entry = {
+    entry: dict[str, Any] = {
         "id": o.get("id", index),
         "keys": card["keywords"],
         "secondary_keys": o.get("secondary_keys", []),
@@ -444,23 +452,23 @@ def _book_entry(card: dict, index: int) -> dict:
     return entry
 
 
-def character_book(cards: list[dict], meta: dict, name: str) -> dict:
+def character_book(cards: list[dict[str, Any]], meta: dict[str, Any], name: str) -> dict[str, Any]:
     """World cards (WorldCards.all()) as a card's `character_book`."""
-    book = {"name": f"{name}'s world", "extensions": {}, **meta}
+    book: dict[str, Any] = {"name": f"{name}'s world", "extensions": {}, **meta}
     book["entries"] = [_book_entry(c, i) for i, c in enumerate(sorted(cards, key=lambda c: c["id"]))]
     return book
 
 
-def world_info(cards: list[dict]) -> dict:
+def world_info(cards: list[dict[str, Any]]) -> dict[str, Any]:
     """World cards as a SillyTavern World Info file (what its World Info import reads)."""
-    entries = {}
+    entries: dict[str, dict[str, Any]] = {}
     for i, card in enumerate(sorted(cards, key=lambda c: c["id"])):
         b = _book_entry(card, i)
         uid = b["id"] if isinstance(b["id"], int) and str(b["id"]) not in entries else i
         while str(uid) in entries:  # two books' entries may share an id
             uid += 1
         ext = b["extensions"]
-        e = {
+        e: dict[str, Any] = {
             "uid": uid,
             "key": b["keys"],
             "keysecondary": b["secondary_keys"],

@@ -14,6 +14,7 @@ import glob
 import os
 import re
 import shutil
+from collections.abc import Collection
 from pathlib import Path
 
 from ..errors import DiskFull, full_disk
@@ -65,7 +66,7 @@ def texts(soul: Soul) -> dict[str, str]:
     return out
 
 
-def write_markdown(soul: Soul, directory: str | os.PathLike) -> list[Path]:
+def write_markdown(soul: Soul, directory: str | os.PathLike[str]) -> list[Path]:
     """Write SELF.md and world/*.md into `directory` (made if missing; files of the person's own there are left
     alone), all or none; returns the files written."""
     directory = export_target(directory, soul.path.parent, folder=True)  # absolute: "." has a folder beside it too
@@ -108,7 +109,7 @@ def _write(path: Path, text: str) -> None:
         os.fsync(f.fileno())  # on the disk before the rename makes it the export
 
 
-def _move_each(built: Path, into: Path, files) -> None:
+def _move_each(built: Path, into: Path, files: Collection[str]) -> None:
     """Into a folder already there: its subfolders made first (the one step here that may need room), then
     each file renamed over its old copy."""
     for folder in sorted({(into / path).parent for path in files}):

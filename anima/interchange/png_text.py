@@ -13,6 +13,7 @@ inflated at all; of chunks that share a keyword only the first is read.
 
 import struct
 import zlib
+from collections.abc import Iterable, Iterator
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 TEXT_KINDS = (b"tEXt", b"zTXt", b"iTXt")
@@ -34,7 +35,7 @@ def chunks(data: bytes) -> list[tuple[bytes, bytes]]:
     return [(kind, data[at + 8 : end - 4]) for kind, at, end in _walk(data)]
 
 
-def _walk(data: bytes):
+def _walk(data: bytes) -> Iterator[tuple[bytes, int, int]]:
     """(type, start, end) of every chunk, in order, up to and including IEND: one at a time, each checked."""
     if not is_png(data):
         raise NotPNG("it is not a PNG picture")
@@ -95,7 +96,7 @@ def _read(kind: bytes, body: bytes, most: int) -> tuple[str, str, int] | None:
     return None
 
 
-def read_texts(data: bytes, keywords=None, most: int = INFLATED_MOST) -> dict[str, str]:
+def read_texts(data: bytes, keywords: Iterable[str] | None = None, most: int = INFLATED_MOST) -> dict[str, str]:
     """The text chunks of a PNG, by keyword (the first of each keyword wins). NotPNG if it is not a whole PNG, or
     if the compressed chunks it reads would inflate past `most` bytes, all of them together.
 
@@ -104,7 +105,9 @@ def read_texts(data: bytes, keywords=None, most: int = INFLATED_MOST) -> dict[st
     return {keyword: text for keyword, (_kind, text) in read_chunks(data, keywords, most).items()}
 
 
-def read_chunks(data: bytes, keywords=None, most: int = INFLATED_MOST) -> dict[str, tuple[bytes, str]]:
+def read_chunks(
+    data: bytes, keywords: Iterable[str] | None = None, most: int = INFLATED_MOST
+) -> dict[str, tuple[bytes, str]]:
     """As read_texts, each text with the kind of its chunk (b"tEXt", b"zTXt" or b"iTXt"): its text is Latin-1 or
     UTF-8 as that kind's rule says, and a reader that knows better than the spec needs to know which."""
     wanted = None if keywords is None else {k.lower() for k in keywords}

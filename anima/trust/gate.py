@@ -25,7 +25,7 @@ The checks themselves are verdict.py's (judge) and the modules it reads.
 import logging
 import re
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..errors import InvalidEdit, NotFound
 from ..store.provenance import Provenance, Source
@@ -160,10 +160,10 @@ class Gate:
 
     # ---- the person's say ----------------------------------------------------
 
-    def pending(self) -> list[dict]:
+    def pending(self) -> list[dict[str, Any]]:
         return self.soul.query("SELECT * FROM proposals WHERE status = 'pending' ORDER BY id")
 
-    def proposals(self, limit: int = 200) -> list[dict]:
+    def proposals(self, limit: int = 200) -> list[dict[str, Any]]:
         return self.soul.query("SELECT * FROM proposals ORDER BY id DESC LIMIT ?", (limit,))
 
     def accept(self, proposal_id: int) -> Decision:
@@ -201,7 +201,7 @@ class Gate:
             self.soul.update("proposal", proposal_id, "user", status="rejected", resolved_at=now())
         self._told()
 
-    def stale(self, p: dict, floor: object | None = None) -> str | None:
+    def stale(self, p: dict[str, Any], floor: object | None = None) -> str | None:
         """Why a proposal can no longer be applied as it was proposed, or None: the line a "replace" would
         replace is no longer there, or the text a "rewrite" was made against has changed since (accepting it
         would add the line beside what replaced it, or overwrite the newer text). `floor`: the self as it is
@@ -218,8 +218,8 @@ class Gate:
             return None
         return f'the line it would replace ("{p["replaces"]}") is no longer in the {title(p["target"])}'
 
-    def _pending(self, proposal_id: int) -> dict:
-        rows = self.soul.query("SELECT * FROM proposals WHERE id = ?", (proposal_id,))
+    def _pending(self, proposal_id: int) -> dict[str, Any]:
+        rows: list[dict[str, Any]] = self.soul.query("SELECT * FROM proposals WHERE id = ?", (proposal_id,))
         if not rows:
             raise NotFound(f"There is no proposed change #{proposal_id}.")
         if rows[0]["status"] != "pending":

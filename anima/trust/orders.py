@@ -124,7 +124,8 @@ OUR_TALK = re.compile(
     r"to (?:mention|discuss|talk about|bring up|ask about)|"
     # How they must be answered, said as what they need: "does not want their drinking mentioned" (and, below,
     # what reflection must not hold on to either).
-    rf"{_TREATED}|(?:\w+ )?mentioned(?! (?:in|on|by) (?:the|a|an)\b)|{_ANSWERED}|brought up(?! (?:in|by|on|near|around|with|as)\b))\b",
+    rf"{_TREATED}|(?:\w+ )?mentioned(?! (?:in|on|by) (?:the|a|an)\b)|{_ANSWERED}|"
+    rf"brought up(?! (?:in|by|on|near|around|with|as)\b))\b",
     re.I,
 )
 
@@ -169,8 +170,8 @@ _INFINITIVE = re.compile(
 
 @dataclass(frozen=True)
 class _Orders:
-    opening: re.Pattern
-    clause: re.Pattern
+    opening: re.Pattern[str]
+    clause: re.Pattern[str]
 
     @classmethod
     def of(cls, opening: str, anywhere: str) -> "_Orders":

@@ -57,13 +57,13 @@ def _skeleton(text: str) -> str:
     letters = [ch for ch in text if ch.isalpha()]
     mostly_latin = sum(map(_latin, letters)) * 2 > len(letters)
 
-    def read(m: re.Match) -> str:
+    def read(m: re.Match[str]) -> str:
         word = m.group()
         alike = [ch in _LOOKALIKES for ch in word if ch.isalpha()]
         if not any(alike):
             return word
         mixed = any(ch.isalpha() and ch not in _LOOKALIKES and _latin(ch) for ch in word)
-        if (mixed and all(a or _latin(ch) for a, ch in zip(alike, (c for c in word if c.isalpha())))) or (
+        if (mixed and all(a or _latin(ch) for a, ch in zip(alike, (c for c in word if c.isalpha()), strict=True))) or (
             mostly_latin and all(alike)
         ):
             return word.translate(_LOOKALIKE)
@@ -82,7 +82,7 @@ _MARK_ON_LATIN = re.compile(r"(?<=[A-Za-z])[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1
 _ESCAPES = re.compile(r"(?:%[0-9a-fA-F]{2}){2,}|&#(?:x[0-9a-fA-F]{1,6}|\d{1,7});|\\u[0-9a-fA-F]{4}")
 
 
-def _unescaped(m: re.Match) -> str:
+def _unescaped(m: re.Match[str]) -> str:
     code = m.group()
     try:
         if code.startswith("%"):
@@ -139,7 +139,7 @@ _ROMAN_ONE = "(?:VIII|VII|VI|IV|IX|III|II|I|V|X)"
 _ROMAN_RUN = re.compile(rf"(?<![\w.-]){_ROMAN_ONE}(?:(?:\s*[-./·,]\s*|\s+){_ROMAN_ONE}){{2,7}}(?![\w-])")
 
 
-def _roman_digits(m: re.Match) -> str:
+def _roman_digits(m: re.Match[str]) -> str:
     numerals = re.findall(r"[IVX]+", m.group())
     if sum(n != "I" for n in numerals) < 2:
         return m.group()
@@ -150,7 +150,7 @@ def _roman_digits(m: re.Match) -> str:
 _NUMERAL = re.compile(r"[^\x00-\x7f]")
 
 
-def _digit(m: re.Match) -> str:
+def _digit(m: re.Match[str]) -> str:
     ch = m.group()
     value = unicodedata.numeric(ch, None)
     return (
@@ -275,8 +275,9 @@ _PATTERNS = (
     (
         "a PIN",
         re.compile(
-            rf"\b(?:tap|type|punch|key|enter)\w*\s+{_PIN_DIGITS}\s+in\s+(?:at|into|on)\s+the\s+(?:cashpoint|atm|cash machine|card "
-            rf"machine)|(?:cashpoint|atm|cash machine|card machine)(?:\s+\w+){{0,2}}?\s*(?:is|:|=)\s*"
+            rf"\b(?:tap|type|punch|key|enter)\w*\s+{_PIN_DIGITS}\s+in\s+(?:at|into|on)\s+the\s+"
+            rf"(?:cashpoint|atm|cash machine|card machine)|"
+            rf"(?:cashpoint|atm|cash machine|card machine)(?:\s+\w+){{0,2}}?\s*(?:is|:|=)\s*"
             rf"{_PIN_DIGITS}",
             re.I,
         ),

@@ -2,6 +2,7 @@
 does. Every room reads its texts through these (a message, a part, the self's sections, a pack)."""
 
 import re
+from collections.abc import Container, Iterable
 
 # Control characters other than tab and newline carry no meaning in a chat and upset tokenizers. Invisible
 # ones hide text from the person while the model reads it (Unicode tag characters, bidirectional overrides, a
@@ -39,7 +40,7 @@ def _unfit(text: str, in_name: bool = False) -> str | None:
     return hidden(text) or (found.group() if found else None)
 
 
-def unfit_text(texts, names=("name",)) -> str | None:
+def unfit_text(texts: Iterable[tuple[str, str]], names: Container[str] = ("name",)) -> str | None:
     """Which of these (where, text) holds a character a person cannot see, or that changes what a terminal or the
     text around it does (in those at `names`, tab and newline too), naming where and the character's code, never
     the text; None if none does. A part's texts, and a pack's own (parts/packs.py)."""

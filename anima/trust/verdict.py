@@ -67,8 +67,8 @@ def judge(change: Change, companion: str = "Anima") -> tuple[Verdict, str]:
     content, said = secrets.judged(change.content), secrets.judged(change.said)
     if found := secrets.find(f"{content}\n{change.replaces or ''}"):
         return Verdict.REFUSE, f"it holds {found[0]}, and secrets are never kept"
-    if found := secrets.repeated(content, said):
-        return Verdict.REFUSE, f"it holds {found} from your message, and secrets are never kept"
+    if kind := secrets.repeated(content, said):
+        return Verdict.REFUSE, f"it holds {kind} from your message, and secrets are never kept"
     if change.target not in GATED:
         return Verdict.REFUSE, f"{change.target.replace('_', ' ')} cannot change"
     if change.op != "rewrite" and not section(change.target).lined:
@@ -122,8 +122,8 @@ def unfit(text: str, said: str = "", companion: str = "", orders: bool = False) 
     text, said = secrets.judged(text), secrets.judged(said)
     if found := secrets.find(text):
         return f"it holds {found[0]}"
-    if found := secrets.repeated(text, said):
-        return f"it holds {found} from their message"
+    if kind := secrets.repeated(text, said):
+        return f"it holds {kind} from their message"
     words, heard = as_words(text), as_words(said)
     sentence = source_sentence(words, heard) if said else ""
     if ordered(words, sentence, companion) or speaks_for_someone(words, heard, companion):
