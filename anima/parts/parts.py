@@ -20,7 +20,7 @@ import json
 import logging
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 import jsonpatch
 import jsonpointer
@@ -53,7 +53,7 @@ class Part:
 
     @property
     def name(self) -> str:
-        return str(self.data["name"])
+        return cast(str, self.data["name"])  # the part schema holds it to a string
 
     @property
     def status(self) -> str:
