@@ -8,8 +8,14 @@ more significant are likelier (weighted), and an episode of significance SIGNIFI
 """
 
 import random
+from collections.abc import Set
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
+
+import numpy as np
+import sqlcipher3
 
 from ..errors import InvalidEdit
 from ..retrieval.indexer import Indexer
@@ -36,7 +42,7 @@ class Episode:
     flagged: bool = False
 
 
-def _episode(row) -> Episode:
+def _episode(row: dict[str, Any]) -> Episode:
     return Episode(
         row["id"],
         row["summary"],
@@ -49,7 +55,7 @@ def _episode(row) -> Episode:
     )
 
 
-def _text(value: str, cap: int, what: str) -> str:
+def _text(value: object, cap: int, what: str) -> str:
     value = " ".join(str(value).split())
     if len(value) > cap:
         raise InvalidEdit(f"An episode's {what} holds at most {cap} characters ({len(value)} given).")
@@ -65,6 +71,10 @@ class NewEpisode:
     emotional_arc: str = ""
     significance: float = 0.5
     self_assessment: str = ""
+
+
+# An episode made ready to store (Episodes.ready): itself, its checked fields and its summary's vector.
+Ready = tuple[NewEpisode, dict[str, Any], np.ndarray]
 
 
 class Episodes:
@@ -93,7 +103,7 @@ class Episodes:
         with self.writing():
             return self._store(new, fields, vector, actor)
 
-    def writing(self):
+    def writing(self) -> AbstractContextManager[sqlcipher3.Connection]:
         """One write transaction for episodes: the vectors of those it records join the index once it commits."""
         return self.indexer.transaction()
 
@@ -105,10 +115,10 @@ class Episodes:
         """The messages an episode is made of that are still stored."""
         return sorted(i for kind, i in self.soul.citations("episode", episode_id) if kind == "message")
 
-    def ready(self, anew: list[NewEpisode]) -> list[tuple]:
+    def ready(self, anew: list[NewEpisode]) -> list[Ready]:
         """Episodes checked and embedded for make_again, before its transaction (embedding takes a while, and the
         soul's writes wait on it); one that does not hold (InvalidEdit) is left out."""
-        out = []
+        out: list[Ready] = []
         for new in anew:
             try:
                 out.append((new, *self._ready(new)))
@@ -116,7 +126,7 @@ class Episodes:
                 continue
         return out
 
-    def make_again(self, episode_id: int, ready: list[tuple]) -> list[int]:
+    def make_again(self, episode_id: int, ready: list[Ready]) -> list[int]:
         """A flagged episode is forgotten (absolutely: store/forget.py), and those made again of what is left of
         it (`ready`) are recorded, in one transaction (the caller's writing(), if it holds one): a crash leaves the
         old one flagged, or the new ones, never both. Returns the new ones' ids. One another program made again,
@@ -128,7 +138,7 @@ class Episodes:
             self.soul.forget("episode", episode_id)
             return [self._store(new, fields, vector, "ai") for new, fields, vector in ready]
 
-    def _ready(self, new: NewEpisode) -> tuple[dict, object]:
+    def _ready(self, new: NewEpisode) -> tuple[dict[str, Any], np.ndarray]:
         """An episode's fields, checked, and its summary's vector (made before any transaction: it takes a while)."""
         summary = _text(new.summary, SUMMARY_CHARS, "summary")
         if not summary:
@@ -156,7 +166,7 @@ class Episodes:
         }
         return fields, self.indexer.embed("episode", [{"summary": summary}])
 
-    def _store(self, new: NewEpisode, fields: dict, vector, actor: str) -> int:
+    def _store(self, new: NewEpisode, fields: dict[str, Any], vector: np.ndarray, actor: str) -> int:
         """In the caller's indexer transaction."""
         eid = self.soul.add(
             "episode", actor, provenance=Provenance(Source.REFLECTION, min(new.message_ids)), created_at=now(), **fields
@@ -175,10 +185,10 @@ class Episodes:
         where = "" if flagged else "WHERE needs_regeneration = 0 "
         return [_episode(r) for r in self.soul.query(f"SELECT * FROM episodes {where}ORDER BY started_at, id")]
 
-    def correct(self, episode_id: int, **fields) -> None:
+    def correct(self, episode_id: int, **fields: object) -> None:
         """The person corrects an episode (the Open Mind): summary, emotional_arc, significance, self_assessment."""
         allowed = {"summary": SUMMARY_CHARS, "emotional_arc": ARC_CHARS, "self_assessment": ASSESSMENT_CHARS}
-        changes = {}
+        changes: dict[str, str | float] = {}
         for name, value in fields.items():
             if name == "significance":
                 if not isinstance(value, (int, float)) or not 0 <= value <= 1:
@@ -200,7 +210,7 @@ class Episodes:
             self.soul.update("episode", episode_id, "user", **changes)
             self.indexer.put("episode", [episode_id], vector)
 
-    def sample(self, k: int, rng: random.Random | None = None, *, leaving_out=frozenset()) -> list[Episode]:
+    def sample(self, k: int, rng: random.Random | None = None, *, leaving_out: Set[int] = frozenset()) -> list[Episode]:
         """Up to `k` episodes from across the whole history (see the module's docstring), oldest first; none of
         the ids in `leaving_out` (the new ones, read anyway)."""
         rng = rng or random.Random()
@@ -230,6 +240,6 @@ def _spans(episodes: list[Episode], n: int) -> list[list[Episode]]:
     first, last = min(times), max(times)
     width = (last - first) / n or None
     spans: list[list[Episode]] = [[] for _ in range(n)]
-    for e, t in zip(episodes, times):
+    for e, t in zip(episodes, times, strict=True):
         spans[min(int((t - first) / width), n - 1) if width else 0].append(e)
     return spans

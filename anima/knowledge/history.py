@@ -7,6 +7,7 @@ neither.
 """
 
 import json
+from typing import Any
 
 from ..errors import NotFound
 from ..retrieval.indexer import Indexer
@@ -19,7 +20,7 @@ class History:
         self.soul = soul
         self.indexer = indexer
 
-    def edits(self, limit: int = 200) -> list[dict]:
+    def edits(self, limit: int = 200) -> list[dict[str, Any]]:
         return self.soul.query("SELECT * FROM edit_history ORDER BY id DESC LIMIT ?", (limit,))
 
     def undo(self, edit_id: int) -> list[tuple[str, int]]:

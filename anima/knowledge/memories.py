@@ -5,6 +5,9 @@ dates (valid_from .. valid_to) and stays answerable for "what was true then",
 and it and its closest associates are actively suppressed in recall.
 """
 
+from collections.abc import Iterable
+from typing import Any
+
 from ..errors import InvalidEdit
 from ..retrieval.fts import terms
 from ..retrieval.indexer import Indexer
@@ -36,7 +39,7 @@ class Memories:
         importance: float = 0.5,
         valid_from: str | None = None,
         provenance: Provenance | None = None,
-        drawn_from: list[tuple[str, int]] = (),
+        drawn_from: Iterable[tuple[str, int]] = (),
     ) -> int:
         """`drawn_from`: the items an insight was drawn from (deep reflection's experiences), which it cites: it
         goes when one of them is forgotten or blanked (store/forget.py)."""
@@ -133,14 +136,14 @@ class Memories:
         current = self.soul.get("memory", memory_id)["suppression"]
         self.soul.update("memory", memory_id, actor, suppression=min(1.0, max(current, amount)))
 
-    def as_of(self, when: str) -> list[dict]:
+    def as_of(self, when: str) -> list[dict[str, Any]]:
         """The facts that were true at `when`."""
         return self.soul.query(
             "SELECT * FROM memories WHERE valid_from <= ? AND (valid_to IS NULL OR valid_to > ?) ORDER BY valid_from",
             (when, when),
         )
 
-    def all(self) -> list[dict]:
+    def all(self) -> list[dict[str, Any]]:
         """Every memory, true now or once, newest first, each with where it came from in words (`from`: an
         insight names the episodes it was drawn from)."""
         rows = self.soul.query(
@@ -187,7 +190,7 @@ class Memories:
                         (cooled, r["id"]),
                     )
 
-    def stated_facts(self, limit: int = 200) -> list[dict]:
+    def stated_facts(self, limit: int = 200) -> list[dict[str, Any]]:
         """The facts the person stated that are true now, newest first: what may contradict one another."""
         return self.soul.query(
             "SELECT id, content, valid_from FROM memories WHERE kind = 'fact' AND valid_to IS NULL "
@@ -213,13 +216,14 @@ class Memories:
         )
         return rows[0]["id"] if rows else None
 
-    def current(self) -> list[dict]:
+    def current(self) -> list[dict[str, Any]]:
         return self.soul.query("SELECT * FROM memories WHERE valid_to IS NULL ORDER BY id")
 
-    def lineage(self, memory_id: int) -> list[dict]:
+    def lineage(self, memory_id: int) -> list[dict[str, Any]]:
         """A fact and everything that superseded it, oldest first."""
-        chain, seen = [], set()
-        row = self.soul.get("memory", memory_id)
+        chain: list[dict[str, Any]] = []
+        seen: set[int] = set()
+        row: dict[str, Any] | None = self.soul.get("memory", memory_id)
         while row is not None and row["id"] not in seen:
             seen.add(row["id"])
             chain.append(row)
@@ -227,7 +231,7 @@ class Memories:
         return chain
 
 
-def in_time_order(soul: Soul) -> list[dict]:
+def in_time_order(soul: Soul) -> list[dict[str, Any]]:
     """Every memory, true now or once, by when it became true: content, source, valid_from, valid_to."""
     return soul.query("SELECT content, source, valid_from, valid_to FROM memories ORDER BY valid_from")
 

@@ -4,8 +4,13 @@ This is the one path by which a message enters the soul (the turn, the
 terminal, imports of old chats and the retrieval benchmark all use it).
 """
 
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+import sqlcipher3
 
 from .. import files
 from ..errors import KnownError, NotFound
@@ -23,7 +28,7 @@ PAUSE_HOURS = 1
 
 
 class EmptyMessage(KnownError):
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__("The message is empty; nothing was sent.")
 
 
@@ -42,7 +47,7 @@ class Embedded:
     """Messages cleaned and embedded, not yet stored (Messages.embedded, then Messages.store)."""
 
     messages: list[NewMessage]
-    rows: list[dict]
+    rows: list[dict[str, Any]]
     vectors: object  # numpy array, one row per message
 
 
@@ -97,7 +102,7 @@ def attached_file(path: str | Path) -> External:
     return External(Source.FILE, text, path.name)
 
 
-def spoken(rows: list[dict]) -> list[dict]:
+def spoken(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Of some messages as `Messages.since` gives them, the person's own words and the companion's replies: what
     reflection reads. Text sent with a message (pasted, a file) is information, not how they are or what was lived."""
     return [r for r in rows if r["role"] == "companion" or r["source"] in (None, Source.PERSON.value)]
@@ -123,7 +128,7 @@ def started(soul: Soul) -> bool:
     return bool(soul.query("SELECT 1 FROM messages LIMIT 1"))
 
 
-def own_words(soul: Soul, after_id: int, limit: int) -> list[dict]:
+def own_words(soul: Soul, after_id: int, limit: int) -> list[dict[str, Any]]:
     """The newest `limit` of the person's messages after `after_id` in their own words (not text they pasted or
     attached: information, never their statement), newest first: id and content."""
     return soul.query(
@@ -134,7 +139,7 @@ def own_words(soul: Soul, after_id: int, limit: int) -> list[dict]:
     )
 
 
-def from_outside(row: dict) -> bool:
+def from_outside(row: dict[str, Any]) -> bool:
     """Whether a stored message, as `page` or `elsewhere` gives it (with its `source`), is text from outside sent
     with the person's message (pasted, a file, a tool's output), not their own words nor the companion's."""
     return row["role"] == "user" and row.get("source") is not None and Source(row["source"]) in EXTERNAL
@@ -177,7 +182,7 @@ class Messages:
     def embedded(self, messages: list[NewMessage]) -> "Embedded":
         """Messages made ready to store: cleaned, and embedded (slow, and holding no lock), so that storing
         them inside a caller's transaction keeps other writers waiting for no model."""
-        rows = []
+        rows: list[dict[str, Any]] = []
         for m in messages:
             text = clean(m.content)
             if not text:
@@ -193,7 +198,7 @@ class Messages:
             )
         return Embedded(list(messages), rows, self.indexer.embed("message", rows))
 
-    def writing(self):
+    def writing(self) -> AbstractContextManager[sqlcipher3.Connection]:
         """One write transaction for messages and what goes with them: all of it is stored, or none, and the
         vectors join the index when it commits."""
         return self.indexer.transaction()
@@ -202,7 +207,7 @@ class Messages:
         """Each message and its vector together (a full disk leaves both or neither), in writing()."""
         ids = []
         with self.writing() as con:
-            for r, m in zip(ready.rows, ready.messages):
+            for r, m in zip(ready.rows, ready.messages, strict=True):  # a row made of each message
                 cur = con.execute(
                     "INSERT INTO messages(id, session, role, speaker, content, created_at) "
                     f"VALUES ({new_id('messages')}, :session, :role, :speaker, :content, :created_at)",
@@ -219,32 +224,34 @@ class Messages:
             self.indexer.put("message", ids, ready.vectors)
         return ids
 
-    def recent(self, session: str, limit: int = 50) -> list[dict]:
+    def recent(self, session: str, limit: int = 50) -> list[dict[str, Any]]:
         rows = self.soul.query("SELECT * FROM messages WHERE session = ? ORDER BY id DESC LIMIT ?", (session, limit))
         return rows[::-1]
 
-    def since(self, message_id: int, limit: int) -> list[dict]:
+    def since(self, message_id: int, limit: int) -> list[dict[str, Any]]:
         """The newest `limit` messages after `message_id`, oldest first, each with where it came from (`source`:
         None for the companion's replies and for messages stored before provenance was kept)."""
         return self.soul.query(_SOURCED + "WHERE m.id > ? ORDER BY m.id DESC LIMIT ?", (message_id, limit))[::-1]
 
-    def unanswered_opening(self) -> list[dict]:
+    def unanswered_opening(self) -> list[dict[str, Any]]:
         """What the companion said before the person ever wrote (an imported card's greeting), oldest first;
         nothing once they have written."""
         if self.soul.query("SELECT 1 FROM messages WHERE role = 'user' LIMIT 1"):
             return []
         return self.soul.query("SELECT * FROM messages WHERE role = 'companion' ORDER BY id")
 
-    def after(self, message_id: int, limit: int) -> list[dict]:
+    def after(self, message_id: int, limit: int) -> list[dict[str, Any]]:
         """The oldest `limit` messages after `message_id`, oldest first, as `since` gives them: a job that reads
         the whole history in order (deep reflection) and remembers where it stopped."""
         return self.soul.query(_SOURCED + "WHERE m.id > ? ORDER BY m.id LIMIT ?", (message_id, limit))
 
-    def these(self, message_ids) -> list[dict]:
+    def these(self, message_ids: Iterable[int]) -> list[dict[str, Any]]:
         """Some messages (those still stored), oldest first, as `since` gives them."""
         return sorted(self.soul.query_in(_SOURCED + "WHERE m.id IN ({ids})", message_ids), key=lambda r: r["id"])
 
-    def newest(self, limit: int | None = 500, *, before: int | None = None, down_to: int | None = None) -> list[dict]:
+    def newest(
+        self, limit: int | None = 500, *, before: int | None = None, down_to: int | None = None
+    ) -> list[dict[str, Any]]:
         """The newest messages, newest first, at most `limit` (None: all): those older than message `before`
         when it is given, and none older than message `down_to`. The Open Mind's conversation view reads the
         history so, a page at a time: a page is found by id, never by counting past the ones before it, so the
@@ -257,7 +264,7 @@ class Messages:
 
     def find(
         self, words: str, limit: int | None = 500, *, before: int | None = None, down_to: int | None = None
-    ) -> list[dict]:
+    ) -> list[dict[str, Any]]:
         """The messages whose text holds every word of `words` (through the full-text index, as it stems them:
         "painting" finds "painted"), as `newest` gives them and paged the same way: the Open Mind's search."""
         ids = fts.newest_holding(self.soul, "message", words, "content", limit, before=before, down_to=down_to)
@@ -266,7 +273,7 @@ class Messages:
         )
         return sorted(rows, key=lambda r: r["id"], reverse=True)
 
-    def page(self, before_id: int | None = None, limit: int = 50) -> list[dict]:
+    def page(self, before_id: int | None = None, limit: int = 50) -> list[dict[str, Any]]:
         """Older history, newest last: for a window that loads it lazily as it is scrolled. Each row says where it
         came from (`source`, None before provenance was kept) and which message it was sent with (`sent_with`)."""
         rows = self.soul.query(
@@ -275,7 +282,7 @@ class Messages:
         )
         return rows[::-1]
 
-    def elsewhere(self, after_id: int, session: str, limit: int, *, newest: bool = False) -> list[dict]:
+    def elsewhere(self, after_id: int, session: str, limit: int, *, newest: bool = False) -> list[dict[str, Any]]:
         """Messages after `after_id` of sessions other than `session`, oldest first, as `page` gives them: what
         another program on this soul (`anima chat`, another window) said since a window read its history. The
         oldest `limit` of them, or the `newest`."""

@@ -13,6 +13,7 @@ new rule). The person may correct or forget a rule in the Open Mind, as any memo
 """
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import InvalidEdit, NotFound
 from ..retrieval.fts import terms
@@ -65,7 +66,7 @@ class Evidence:
     at: str
 
 
-def _rule(row) -> Rule:
+def _rule(row: dict[str, Any]) -> Rule:
     return Rule(
         row["id"],
         row["pattern"],
@@ -163,7 +164,7 @@ class Rules:
         supports is forgotten (its pattern was drawn from the words that went), unless the person wrote its
         pattern. Whether it is retired stays as it was. Returns whether it stands."""
         rule = self._get(rule_id)
-        heard: dict[str | None, set] = {FOR: set(), AGAINST: set(), None: set()}
+        heard: dict[str | None, set[tuple[str, int]]] = {FOR: set(), AGAINST: set(), None: set()}
         for r in self.soul.query(
             "SELECT item_id, stance FROM evidence WHERE owner_kind = 'rule' AND owner_id = ? AND item_kind = 'message'",
             (rule_id,),
@@ -206,11 +207,12 @@ class Rules:
             self.soul.update("rule", rule_id, actor, retired_at=at or now())
 
     def _count(self, rule: Rule, support: int, against: int, at: str) -> None:
-        fields = {"support": support, "against": against, "confidence": confidence(support, against)}
+        conf = confidence(support, against)
+        fields: dict[str, float | str] = {"support": support, "against": against, "confidence": conf}
         # In force once, a rule whose contrary evidence outweighs it is retired; one still gathering support is
         # retired when the evidence against it is as strong as the evidence for it.
         was_in_force = rule.support >= IN_FORCE_AFTER
-        if (was_in_force and fields["confidence"] < RETIRE_BELOW) or (not was_in_force and against >= support):
+        if (was_in_force and conf < RETIRE_BELOW) or (not was_in_force and against >= support):
             fields["retired_at"] = at
         self.soul.update("rule", rule.id, "ai", **fields)
 

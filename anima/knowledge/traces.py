@@ -61,7 +61,7 @@ def specific(text: str, names: tuple[str, ...] = ()) -> list[str]:
     return out
 
 
-def only_theirs(soul: Soul, words: list[str], marked: set[int]) -> re.Pattern | None:
+def only_theirs(soul: Soul, words: list[str], marked: set[int]) -> re.Pattern[str] | None:
     """After the forget, in its transaction: the names nothing kept still holds (`marked`: the memories the
     forget marked, which hold none for this), as a pattern that finds them (with a plural or a possessive)."""
     written: list[str] = []  # the small tables' texts, read once for all the names (a card can be long)

@@ -9,6 +9,8 @@ would (secondary keys and their logic, case, whole words or not, constant entrie
 
 import json
 import re
+from collections.abc import Sequence, Set
+from typing import Any
 
 from ..errors import InvalidEdit
 from ..retrieval.indexer import Indexer
@@ -24,7 +26,7 @@ TITLE_CHARS, BODY_CHARS, KEYWORDS, KEYWORD_CHARS = 80, 1200, 12, 40
 IMPORTED_BODY_CHARS, IMPORTED_KEYWORDS, IMPORTED_KEYWORD_CHARS = 16_000, 64, 200
 
 
-def _validated(kind: str, title: str, body: str, keywords: list[str], imported: bool = False) -> dict:
+def _validated(kind: str, title: str, body: str, keywords: list[str], imported: bool = False) -> dict[str, str]:
     if kind not in CARD_KINDS:
         raise InvalidEdit(f"A world card is about one of: {', '.join(CARD_KINDS)}.")
     title, body = (title or "").strip(), (body or "").strip()
@@ -53,11 +55,11 @@ class WorldCards:
         kind: str,
         title: str,
         body: str,
-        keywords: list[str] = (),
+        keywords: Sequence[str] = (),
         actor: str = "user",
         *,
         enabled: bool = True,
-        options: dict | None = None,
+        options: dict[str, Any] | None = None,
         provenance: Provenance | None = None,
     ) -> int:
         """`options`, `provenance`: a lorebook entry's (interchange/lorebook.py); its larger limits come with them."""
@@ -71,9 +73,9 @@ class WorldCards:
             self.indexer.put("world_card", [cid], vectors)
         return cid
 
-    def update(self, card_id: int, *, actor: str = "user", **changes) -> None:
+    def update(self, card_id: int, *, actor: str = "user", **changes: str | list[str]) -> None:
         old = self.soul.get("world_card", card_id)
-        merged = {
+        merged: dict[str, Any] = {
             "kind": old["kind"],
             "title": old["title"],
             "body": old["body"],
@@ -97,7 +99,7 @@ class WorldCards:
         lorebook's disabled entry comes in off; the person may turn it on)."""
         self.soul.update("world_card", card_id, actor, enabled=int(on), updated_at=now())
 
-    def all(self) -> list[dict]:
+    def all(self) -> list[dict[str, Any]]:
         return [
             {**r, "keywords": json.loads(r["keywords"]), "options": json.loads(r["options"])}
             for r in as_stored(self.soul)
@@ -120,7 +122,7 @@ class WorldCards:
         }
 
 
-def as_stored(soul: Soul) -> list[dict]:
+def as_stored(soul: Soul) -> list[dict[str, Any]]:
     """Every world card as its row is stored (keywords and options as JSON text), by kind and title."""
     return soul.query("SELECT * FROM world_cards ORDER BY kind, title")
 
@@ -132,7 +134,7 @@ class Clerk:
         self.soul = soul
         self.recall = recall
 
-    def pick(self, text: str, k: int, exclude=frozenset()) -> list[Recalled]:
+    def pick(self, text: str, k: int, exclude: Set[tuple[str, int]] = frozenset()) -> list[Recalled]:
         cards = self.soul.query(
             "SELECT w.id, w.kind, w.title, w.body, w.keywords, w.updated_at, w.enabled, w.options, "
             "(SELECT source FROM provenance WHERE item_kind = 'world_card' AND item_id = w.id) AS origin "
@@ -141,7 +143,7 @@ class Clerk:
         disabled = {("world_card", c["id"]) for c in cards if not c["enabled"]}
         found = [r for r in self.recall.search(text, k, exclude=exclude) if r.key not in disabled]
         have = {r.key for r in found}
-        woken = []
+        woken: list[tuple[int, Recalled]] = []
         for card in cards:
             if ("world_card", card["id"]) in have or not card["enabled"]:
                 continue
@@ -184,14 +186,15 @@ def _matches(key: str, text: str, case_sensitive: bool, whole_words: bool = True
             return False
         return pattern.search(text) is not None
     flags = 0 if case_sensitive else re.I
-    pattern = rf"(?<!\w){re.escape(key)}(?!\w)" if whole_words and not UNSPACED.search(key) else re.escape(key)
-    return re.search(pattern, text, flags) is not None
+    words = rf"(?<!\w){re.escape(key)}(?!\w)" if whole_words and not UNSPACED.search(key) else re.escape(key)
+    return re.search(words, text, flags) is not None
 
 
-def _wakes(text: str, title: str, keywords: list[str], options: dict) -> str | None:
+def _wakes(text: str, title: str, keywords: list[str], options: dict[str, Any]) -> str | None:
     """The word that wakes a card in `text`, or None. A card written in Anima wakes by its title or a keyword (and
-    keeps doing so after a trip through a lorebook: `title_wakes`); a lorebook entry by its keys, then its secondary keys by their logic (SillyTavern's selectiveLogic: 0 AND ANY,
-    1 NOT ALL, 2 NOT ANY, 3 AND ALL); a constant entry always."""
+    keeps doing so after a trip through a lorebook: `title_wakes`); a lorebook entry by its keys, then its
+    secondary keys by their logic (SillyTavern's selectiveLogic: 0 AND ANY, 1 NOT ALL, 2 NOT ANY, 3 AND ALL); a
+    constant entry always."""
     if options.get("constant"):
         return "(constant)"
     case = bool(options.get("case_sensitive"))

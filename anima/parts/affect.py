@@ -9,6 +9,7 @@ shapes the companion"): the companion reads it and never writes it.
 """
 
 import json
+from typing import cast
 
 import jsonschema
 
@@ -16,12 +17,12 @@ from ..errors import InvalidEdit
 from ..store.soul import Soul
 from ..trust import secrets
 from ..trust.text import unfit_text
-from .packs import AFFECT, AFFECT_META, AFFECT_SCHEMA, profile_lines
+from .packs import AFFECT, AFFECT_META, AFFECT_SCHEMA, Profile, profile_lines
 
 _VALIDATOR = jsonschema.Draft202012Validator(AFFECT_SCHEMA)
 
 
-def check(profile) -> dict:
+def check(profile: object) -> Profile:
     """The profile with its lines trimmed, or InvalidEdit in one line that quotes none of it."""
     error = jsonschema.exceptions.best_match(_VALIDATOR.iter_errors(profile))
     if error is not None:
@@ -30,9 +31,10 @@ def check(profile) -> dict:
             f"That is not an affect profile (values, fears, seeks: lists of short lines): at {where}, "
             f"{error.validator} fails; the old profile is kept."
         )
-    if (why := unfit_text(profile_lines(profile), names=())) is not None:
+    valid = cast(Profile, profile)  # AFFECT_SCHEMA has just held it to one
+    if (why := unfit_text(profile_lines(valid), names=())) is not None:
         raise InvalidEdit(f"That affect profile's {why}; the old profile is kept.")
-    trimmed = {k: [" ".join(line.split()) for line in profile[k] if line.strip()] for k in AFFECT}
+    trimmed = {k: [" ".join(line.split()) for line in valid[k] if line.strip()] for k in AFFECT}
     for k in AFFECT:
         for line in trimmed[k]:
             if found := secrets.find(line):
@@ -42,7 +44,7 @@ def check(profile) -> dict:
     return trimmed
 
 
-def render(profile: dict) -> str:
+def render(profile: Profile) -> str:
     """The profile as the model reads it: three short lines, in the Self's voice."""
     said = {"values": "I value", "fears": "I fear", "seeks": "I seek"}
     lines = [f"{said[k]}: {'; '.join(profile[k])}." for k in AFFECT if profile.get(k)]
@@ -53,19 +55,19 @@ class Affect:
     def __init__(self, soul: Soul):
         self.soul = soul
 
-    def profile(self) -> dict:
+    def profile(self) -> Profile:
         """{"values": [...], "fears": [...], "seeks": [...]}; empty lists before any was set or installed."""
         stored = self.soul.get_meta(AFFECT_META)
         return json.loads(stored) if stored else {k: [] for k in AFFECT}
 
-    def set(self, profile: dict, actor: str = "user") -> dict:
+    def set(self, profile: object, actor: str = "user") -> Profile:
         """The person's edit (the Open Mind, `python -m anima parts affect --set FILE`): checked whole, then written.
         The companion's own proposals never come here (it steers behaviour: only the person changes it)."""
         if actor != "user":
             raise InvalidEdit("Only you change the affect profile; it was not changed.")
-        profile = check(profile)
-        self.soul.set_meta(AFFECT_META, json.dumps(profile, ensure_ascii=False))
-        return profile
+        checked = check(profile)
+        self.soul.set_meta(AFFECT_META, json.dumps(checked, ensure_ascii=False))
+        return checked
 
     def rendered(self) -> str:
         return render(self.profile())

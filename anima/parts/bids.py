@@ -20,13 +20,14 @@ followed bid's prediction goes to parts/predictions.py, due at its time plus its
 import json
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Set
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
+from typing import Any
 
 import numpy as np
 
-from ..models.chat import ChatModel
+from ..models.chat import ChatModel, Message
 from ..models.embedder import Embedder
 from ..models.structured import StructuredOutputFailed, ask_structured
 from ..store.soul import Soul
@@ -41,7 +42,7 @@ log = logging.getLogger(__name__)
 MODE_META = "parts_mode"
 
 
-class Mode(str, Enum):
+class Mode(StrEnum):
     STANDARD = "standard"  # the Self reads what the parts read
     ISOLATED = "isolated"  # the Self reads the person's own words and the bids, never text from outside
 
@@ -68,7 +69,7 @@ BID_SCHEMA = {
 }
 
 
-def arbitration_schema(n: int) -> dict:
+def arbitration_schema(n: int) -> dict[str, Any]:
     return {
         "type": "object",
         "additionalProperties": False,
@@ -170,14 +171,15 @@ class Bidding:
 
     @property
     def mode(self) -> Mode:
-        return Mode(self.soul.get_meta(MODE_META, Mode.STANDARD.value))
+        stored = self.soul.get_meta(MODE_META)
+        return Mode(stored) if stored is not None else Mode.STANDARD
 
     def set_mode(self, mode: str | Mode) -> None:
         self.soul.set_meta(MODE_META, Mode(mode).value)
 
     # ---- activation ------------------------------------------------------------
 
-    def activated(self, text: str, skip: set[int] = frozenset(), k: int = MAX_BIDDERS) -> list[Part]:
+    def activated(self, text: str, skip: Set[int] = frozenset(), k: int = MAX_BIDDERS) -> list[Part]:
         """The active parts an event wakes, best first: by triggers and words, and by meaning."""
         scores: dict[int, float] = {}
         by_id: dict[int, Part] = {}
@@ -206,7 +208,7 @@ class Bidding:
             rows = self.embedder.embed_batch(
                 [f"{p.name}. {p.data['description']} {'; '.join(p.data['triggers'])}" for p in parts]
             )
-            for p, v in zip(parts, rows):
+            for p, v in zip(parts, rows, strict=True):  # the embedder gives one row per text
                 self._vectors[p.id] = (p.updated_at, v)
         for pid in [pid for pid in self._vectors if pid not in stamps]:  # archived or forgotten since
             del self._vectors[pid]
@@ -225,7 +227,7 @@ class Bidding:
         event: str,
         shown: str | None = None,
         *,
-        skip: set[int] = frozenset(),
+        skip: Set[int] = frozenset(),
         cancel: threading.Event | None = None,
     ) -> Weighed:
         """The bids of the parts `event` wakes (but those in `skip`), and the Self's choice among them.
@@ -249,7 +251,7 @@ class Bidding:
         """One part's bid on the event, in its own voice; None when the model wrote none that holds."""
         name, person = self.names()
         d = p.data
-        prompt = [
+        prompt: list[Message] = [
             {
                 "role": "system",
                 "content": BID_PROMPT.format(
@@ -311,7 +313,7 @@ class Bidding:
         gave no valid answer."""
         name, person = self.names()
         listed = "\n".join(f"{i}. {b.line()}" for i, b in enumerate(bids, 1))
-        prompt = [
+        prompt: list[Message] = [
             {
                 "role": "system",
                 "content": SELF_PROMPT.format(name=name, person=person or "the person", affect=self.affect.rendered()),
@@ -367,7 +369,7 @@ class Bidding:
                         ),
                     )
 
-    def of(self, reply_id: int) -> list[dict]:
+    def of(self, reply_id: int) -> list[dict[str, Any]]:
         """The bids a reply weighed, in the order they were made, each with its part's name now and whether the
         Self followed it (the "Why?" of a reply)."""
         rows = self.soul.query(
@@ -377,7 +379,7 @@ class Bidding:
         )
         return [{**r, "followed": bool(r["followed"])} for r in rows]
 
-    def of_part(self, part_id: int, limit: int = 20) -> list[dict]:
+    def of_part(self, part_id: int, limit: int = 20) -> list[dict[str, Any]]:
         """A part's recent bids, newest first (the Open Mind's view of a part)."""
         rows = self.soul.query("SELECT * FROM bids WHERE part_id = ? ORDER BY id DESC LIMIT ?", (part_id, limit))
         return [{**r, "followed": bool(r["followed"])} for r in rows]

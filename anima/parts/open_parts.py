@@ -14,6 +14,7 @@
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from ..errors import InvalidEdit
 from ..models.structured import NotJSON, parse_json
@@ -29,8 +30,8 @@ PENDING, DUE, EVALUATED = "pending", "due", "evaluated"  # what Prediction.statu
 class PartShown:
     part: Part
     children: list[int]  # the parts split or merged from it
-    edits: list[dict]  # its edit history, oldest first
-    bids: list[dict] = field(default_factory=list)  # its recent bids, newest first (Bidding.of_part)
+    edits: list[dict[str, Any]]  # its edit history, oldest first
+    bids: list[dict[str, Any]] = field(default_factory=list)  # its recent bids, newest first (Bidding.of_part)
 
     @property
     def came_from(self) -> str:
@@ -47,7 +48,7 @@ class PartShown:
 
 
 def shown_parts(
-    soul: Soul, parts: Parts, archived: bool | None = None, bids: Callable[[int], list[dict]] | None = None
+    soul: Soul, parts: Parts, archived: bool | None = None, bids: Callable[[int], list[dict[str, Any]]] | None = None
 ) -> list[PartShown]:
     """The parts (active first, then archived; each oldest first) with their lineage both ways, their edits and,
     given `bids` (a part's id -> its recent bids: Bidding.of_part), their bids."""
@@ -56,7 +57,7 @@ def shown_parts(
     return [PartShown(p, parts.children(p.id), soul.history("part", p.id), bids(p.id) if bids else []) for p in every]
 
 
-def bid_line(b: dict) -> str:
+def bid_line(b: dict[str, Any]) -> str:
     """One bid as the Open Mind says it: when, whether it was followed, and what the part wanted, suggested and
     predicted (Bidding.of and of_part rows)."""
     followed = "followed" if b["followed"] else "not followed"
@@ -67,7 +68,7 @@ def bid_line(b: dict) -> str:
     )
 
 
-def edit_whole(parts: Parts, part_id: int, text: str, *, shown: dict, actor: str = "user") -> Part:
+def edit_whole(parts: Parts, part_id: int, text: str, *, shown: dict[str, Any], actor: str = "user") -> Part:
     """Apply a part's whole JSON as edited by a person from `shown`, the part as it was shown to them: InvalidEdit
     (one clear line) when it is not JSON that can be kept (parse_json), not an object, or a part the store would
     not keep, or when the part has changed since it was shown; then nothing changes."""

@@ -13,8 +13,10 @@ name an active part already has is skipped, so installing twice adds nothing.
 """
 
 import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, cast
 
 import jsonschema
 
@@ -51,6 +53,8 @@ PACK_SCHEMA = {
     },
 }
 _PACK = jsonschema.Draft202012Validator(PACK_SCHEMA)
+# An affect profile: what the Self values, fears and seeks, {"values": [lines], "fears": [...], "seeks": [...]}.
+Profile = dict[str, list[str]]
 
 
 @dataclass
@@ -65,21 +69,22 @@ def shipped() -> list[Path]:
     return sorted(PACKS_DIR.glob("*.json"))
 
 
-def check(pack) -> None:
+def check(pack: object) -> None:
     """InvalidEdit, in one line, unless the whole pack is valid (its shape, and every part in it)."""
     error = jsonschema.exceptions.best_match(_PACK.iter_errors(pack))
     if error is not None:
         where = "/" + "/".join(str(p) for p in error.absolute_path)
         raise InvalidEdit(f"That is not a parts pack: at {where}, {error.validator} fails; nothing was installed.")
-    texts = [("name", pack["name"]), ("description", pack["description"])]
-    if (why := unfit_text([*texts, *profile_lines(pack["affect_profile"])])) is not None:
+    valid = cast(dict[str, Any], pack)  # PACK_SCHEMA has just held it to a pack's object
+    texts = [("name", valid["name"]), ("description", valid["description"])]
+    if (why := unfit_text([*texts, *profile_lines(valid["affect_profile"])])) is not None:
         raise InvalidEdit(f"That pack's {why}; nothing was installed.")
-    for i, p in enumerate(pack["parts"], 1):
+    for i, p in enumerate(valid["parts"], 1):
         if (why := schema.problem(p)) is not None:
             raise InvalidEdit(f"Part {i} of the pack is not a part that can be kept: {why}; nothing was installed.")
 
 
-def profile_lines(profile: dict) -> list[tuple[str, str]]:
+def profile_lines(profile: Mapping[str, Iterable[str]]) -> list[tuple[str, str]]:
     """An affect profile's lines, each with where it is ("values 2")."""
     return [(f"{k} {i}", line) for k in AFFECT for i, line in enumerate(profile.get(k, ()), 1)]
 
@@ -108,11 +113,11 @@ def read_json(path: str | Path, unchanged: str) -> object:
         raise InvalidEdit(f"{path} is not a JSON file that can be read: {e}; {unchanged}.") from None
 
 
-def read(path: str | Path) -> dict:
+def read(path: str | Path) -> dict[str, Any]:
     """A pack file, checked whole."""
     pack = read_json(path, "nothing was installed")
     check(pack)
-    return pack
+    return cast(dict[str, Any], pack)  # check() held it to PACK_SCHEMA
 
 
 class Packs:
@@ -120,11 +125,11 @@ class Packs:
         self.parts = parts
         self.soul = parts.soul
 
-    def affect_profile(self) -> dict:
+    def affect_profile(self) -> Profile:
         stored = self.soul.get_meta(AFFECT_META)
         return json.loads(stored) if stored else {k: [] for k in AFFECT}
 
-    def install(self, pack: dict) -> Installed:
+    def install(self, pack: dict[str, Any]) -> Installed:
         """The person installs a pack: all of it is checked first, then written in one transaction."""
         check(pack)
         done = Installed(pack["name"])
@@ -140,7 +145,7 @@ class Packs:
                 active.add(p["name"])
         return done
 
-    def export(self, name: str, description: str) -> dict:
+    def export(self, name: str, description: str) -> dict[str, Any]:
         """The soul's active parts and its affect profile, as a pack another companion can install."""
         pack = {
             "name": name,

@@ -12,6 +12,8 @@ lineage across splits and merges) is kept beside it (parts/parts.py), never in i
 import json
 import re
 import unicodedata
+from collections.abc import Iterator
+from typing import Any, cast
 
 import jsonschema
 
@@ -19,7 +21,7 @@ from ..errors import InvalidEdit
 from ..store import documents
 from ..trust.text import unfit_text
 
-PART_SCHEMA: dict = documents.schema("part")
+PART_SCHEMA: dict[str, Any] = documents.schema("part")
 
 # The model writes the perspective; the runtime adds the outcomes log, the flags and the clock. What it writes is
 # a narrower part than the schema allows (every creation is a valid part's fields): shorter texts and lists, the
@@ -31,27 +33,27 @@ _P = PART_SCHEMA["properties"]
 DESCRIPTION_CHARS = 240
 
 
-def first_person(most: int) -> dict:
+def first_person(most: int) -> dict[str, Any]:
     """A description the model writes after the "I " the grammar has written. No quote, backslash or line break
     in it: a pattern is written as is, without JSON's escapes."""
     return {
         **_P["description"],
         "maxLength": min(most, _P["description"]["maxLength"]),
-        "pattern": r'^I [^"\\\x00-\x1f]{1,%d}$' % (min(most, _P["description"]["maxLength"]) - 2),
+        "pattern": rf'^I [^"\\\x00-\x1f]{{1,{min(most, _P["description"]["maxLength"]) - 2}}}$',
     }
 
 
-def cue(most: int) -> dict:
+def cue(most: int) -> dict[str, Any]:
     """A trigger the model writes after the "When " the grammar has written (a cue, not the field's outline: left
     free, the bundled model wrote "a list of at most 4 short strings" as a trigger)."""
-    return {**_P["triggers"]["items"], "maxLength": most, "pattern": r'^When [^"\\\x00-\x1f]{1,%d}$' % (most - 5)}
+    return {**_P["triggers"]["items"], "maxLength": most, "pattern": rf'^When [^"\\\x00-\x1f]{{1,{most - 5}}}$'}
 
 
-def _text(field: str, most: int) -> dict:
+def _text(field: str, most: int) -> dict[str, Any]:
     return {**_P[field], "maxLength": min(most, _P[field]["maxLength"])}
 
 
-def _lines(field: str, items: int, most: int) -> dict:
+def _lines(field: str, items: int, most: int) -> dict[str, Any]:
     return {**_P[field], "maxItems": items, "items": {**_P[field]["items"], "maxLength": most}}
 
 
@@ -99,7 +101,7 @@ SELF_TEXT = ("description", "personality")
 SAID = ("wants", "phrases", "responses")
 
 
-def schema_problem(part) -> str | None:
+def schema_problem(part: object) -> str | None:
     """Why an object is not a part by the schema, in one line that quotes none of its text; None if it is."""
     error = jsonschema.exceptions.best_match(_VALIDATOR.iter_errors(part))
     if error is None:
@@ -110,11 +112,11 @@ def schema_problem(part) -> str | None:
     return f"it breaks the part schema at {where} ({error.validator}{_limit(error)})"
 
 
-def _limit(error) -> str:
+def _limit(error: jsonschema.exceptions.ValidationError) -> str:
     return f" {error.validator_value}" if error.validator in ("maxLength", "maxItems", "minLength", "type") else ""
 
 
-def voice_problem(part: dict) -> str | None:
+def voice_problem(part: dict[str, Any]) -> str | None:
     """Why a (schema-valid) part does not speak as "I", naming the field; None if it does."""
     for field in SELF_TEXT:
         if _WE.search(part[field]):
@@ -137,7 +139,7 @@ _FORM = re.compile(
 )
 
 
-def _said_of_fields(schema: dict, said: dict[str, set[str]]) -> dict[str, set[str]]:
+def _said_of_fields(schema: dict[str, Any], said: dict[str, set[str]]) -> dict[str, set[str]]:
     """What the schema says each field holds (its `description`s, as the model may be shown them), by field name
     (a list's items under the list's name)."""
     for name, sub in schema.get("properties", {}).items():
@@ -166,7 +168,7 @@ def repeats_form(text: str, field: str = "") -> bool:
     )
 
 
-def form_problem(written, where: str = "") -> str | None:
+def form_problem(written: object, where: str = "") -> str | None:
     """Which field of what a model wrote (a part, its fields, a patch's values) repeats the form instead of saying
     something, in one line that quotes none of it; None if none does. Only for what a model wrote: a person's own
     words are theirs."""
@@ -189,12 +191,12 @@ def speaks_as_we(text: str) -> bool:
     return _WE_OPENS.search(text.strip()) is not None
 
 
-def part_bytes(part: dict) -> int:
+def part_bytes(part: object) -> int:
     # surrogatepass: half of a surrogate pair is counted, not raised on; text_problem refuses it.
     return len(json.dumps(part, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass"))
 
 
-def _texts(value, where: str = ""):
+def _texts(value: object, where: str = "") -> Iterator[tuple[str, str]]:
     """Each text in a part, with where it is ("name", "triggers/0")."""
     if isinstance(value, str):
         yield where, value
@@ -208,33 +210,34 @@ def blank(text: str) -> bool:
     return not any(unicodedata.category(c)[0] not in "CZ" for c in text)
 
 
-def text_problem(part: dict) -> str | None:
+def text_problem(part: dict[str, Any]) -> str | None:
     """unfit_text of a (schema-valid) part's texts."""
     why = unfit_text(_texts(part))
     return why and f"its {why}"
 
 
-def problem(part) -> str | None:
+def problem(part: object) -> str | None:
     """Why an object cannot be stored as a part (schema, size, voice, its characters), in one line without its
     text; or None."""
     if (why := schema_problem(part)) is not None:
         return why
-    if blank(part["name"]):
+    valid = cast(dict[str, Any], part)  # the schema has just held it to a part's object
+    if blank(valid["name"]):
         return "its name is blank"
-    if (why := text_problem(part)) is not None:
+    if (why := text_problem(valid)) is not None:
         return why
-    if (size := part_bytes(part)) > MAX_PART_BYTES:
+    if (size := part_bytes(valid)) > MAX_PART_BYTES:
         return f"it would be {size} bytes, over the {MAX_PART_BYTES} a part may hold"
-    return voice_problem(part)
+    return voice_problem(valid)
 
 
-def validate(part) -> None:
+def validate(part: object) -> None:
     """InvalidEdit (one line, none of the part's text) unless the object is a part the store may keep."""
     if (why := problem(part)) is not None:
         raise InvalidEdit(f"That is not a part that can be kept: {why}.")
 
 
-def part_from_creation(created: dict, timestamp: str) -> dict:
+def part_from_creation(created: dict[str, Any], timestamp: str) -> dict[str, Any]:
     """A whole part from what the model wrote, with the runtime's fields filled in."""
     return {
         **{k: v for k, v in created.items() if k != "originating_event"},

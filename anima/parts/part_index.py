@@ -20,8 +20,10 @@ import json
 import threading
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..retrieval.fts import stems
 from ..store.soul import Soul
@@ -31,7 +33,13 @@ TRIGGER_SHARE = 0.5  # a trigger counts when the moment holds at least this shar
 TRIGGER_WEIGHT = 2.0
 DESCRIPTION_WEIGHT = 0.5
 ROUNDING = 4  # scores are compared as rounded to this many decimals, ties broken by the lower id
-SLOTS = PART_SCHEMA["properties"]["triggers"]["maxItems"]  # a part's triggers, each a slot of its row
+SLOTS: int = PART_SCHEMA["properties"]["triggers"]["maxItems"]  # a part's triggers, each a slot of its row
+
+
+# The rows as numpy arrays: ids, archived or not, name stem counts, and each trigger slot's stem count.
+_Arrays = tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_], npt.NDArray[np.float64], npt.NDArray[np.float64]]
+# An edit of the history, as read: (id, at, item_kind, item_id).
+_Edit = tuple[object, ...]
 
 
 @dataclass(frozen=True)
@@ -53,12 +61,14 @@ class PartIndex:
         self._name_len: list[int] = []
         self._trigger: list[tuple[str, ...]] = []
         self._trigger_len: list[list[int]] = []
-        self._stems: list[dict] = []  # what each row posted, to take it back: stem -> {"trigger", "name"...}
+        self._stems: list[
+            dict[str, set[str]]
+        ] = []  # what each row posted, to take it back: stem -> {"trigger", "name"...}
         self._triggers: dict[str, set[int]] = defaultdict(set)  # stem -> {row * SLOTS + trigger i}
         self._names: dict[str, set[int]] = defaultdict(set)  # stem -> {row}
         self._descriptions: dict[str, set[int]] = defaultdict(set)  # stem -> {row}
-        self._arrays: tuple | None = None  # the rows as numpy arrays; None after a change
-        self._seen: tuple | None = None  # the newest edit read: (id, at, item_kind, item_id); None: not built
+        self._arrays: _Arrays | None = None  # the rows as numpy arrays; None after a change
+        self._seen: _Edit | None = None  # the newest edit read: (id, at, item_kind, item_id); None: not built
         # Parts forgotten since the last search. The soul tells it while it may hold its own lock, and a search
         # holds this index's lock while it reads the soul: the listener only notes the id, never waits.
         self._gone: set[int] = set()
@@ -83,8 +93,8 @@ class PartIndex:
         hits, named, described = np.zeros(n * SLOTS), np.zeros(n), np.zeros(n)
         for s in said:  # a stem is in a set once per trigger, name, description: no index repeats in one add
             for postings, counts in ((self._triggers, hits), (self._names, named), (self._descriptions, described)):
-                if rows := postings.get(s):
-                    counts[np.fromiter(rows, np.int64, len(rows))] += 1
+                if posted := postings.get(s):
+                    counts[np.fromiter(posted, np.int64, len(posted))] += 1
         share = np.divide(hits, trigger_len, out=np.zeros_like(hits), where=trigger_len > 0).reshape(n, SLOTS)
         share[share < TRIGGER_SHARE] = 0.0
         best_i = share.argmax(axis=1)  # the first of the best (a later trigger as good does not replace it)
@@ -104,7 +114,7 @@ class PartIndex:
         ranked = heapq.nsmallest(k, ((-round(float(score[r]), ROUNDING), int(pid[r]), int(r)) for r in rows))
         return [Scored(p, -sc, self._trigger[r][best_i[r]] if best[r] > 0 else None) for sc, p, r in ranked]
 
-    def _numpy(self) -> tuple:
+    def _numpy(self) -> _Arrays:
         if self._arrays is None:
             self._arrays = (
                 np.array(self._pid, np.int64),
@@ -147,7 +157,7 @@ class PartIndex:
         for r in self.soul.query("SELECT id, data, archived FROM parts"):
             self._put(r["id"], json.loads(r["data"]), bool(r["archived"]))
 
-    def _still(self, seen: tuple) -> bool:
+    def _still(self, seen: _Edit) -> bool:
         """Whether the newest edit it read is still there, the same edit (its id is not reused)."""
         if seen[0] == 0:
             return True
@@ -160,20 +170,17 @@ class PartIndex:
         for r in self.soul.query_in("SELECT id, data, archived FROM parts WHERE id IN ({ids})", ids):
             self._put(r["id"], json.loads(r["data"]), bool(r["archived"]))
 
-    def _put(self, pid: int, data: dict, archived: bool) -> None:
+    def _put(self, pid: int, data: dict[str, Any], archived: bool) -> None:
         row = self._row.get(pid)
         if row is None:
             row = self._row[pid] = len(self._pid)
-            for column, blank in (
-                (self._pid, -1),
-                (self._archived, False),
-                (self._name_len, 0),
-                (self._trigger, ()),
-                (self._trigger_len, [0] * SLOTS),
-                (self._stems, {}),
-            ):
-                column.append(blank)
-        roles: dict = defaultdict(set)
+            self._pid.append(-1)
+            self._archived.append(False)
+            self._name_len.append(0)
+            self._trigger.append(())
+            self._trigger_len.append([0] * SLOTS)
+            self._stems.append({})
+        roles: dict[str, set[str]] = defaultdict(set)
         lens = [0] * SLOTS
         for i, t in enumerate(data["triggers"][:SLOTS]):
             words = stems(t)

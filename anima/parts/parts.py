@@ -18,7 +18,9 @@ person (trust/gate.py): the AI's patch to a core part, or one that sets
 import copy
 import json
 import logging
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any, NoReturn, cast
 
 import jsonpatch
 import jsonpointer
@@ -42,15 +44,16 @@ LINEAGE_HOW = ("split", "merge")
 @dataclass(frozen=True)
 class Part:
     id: int
-    data: dict  # the part itself, as the schema gives it
+    data: dict[str, Any]  # the part itself, as the schema gives it
     archived: bool
     created_at: str
     updated_at: str
-    lineage: dict = field(default_factory=dict)  # {"from": [part ids], "how": "split" | "merge"}; {} when born
+    # {"from": [part ids], "how": "split" | "merge"}; {} when born
+    lineage: dict[str, Any] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
-        return self.data["name"]
+        return cast(str, self.data["name"])  # the part schema holds it to a string
 
     @property
     def status(self) -> str:
@@ -60,7 +63,7 @@ class Part:
     def core(self) -> bool:
         return bool(self.data.get("core_part"))
 
-    def runtime(self) -> dict:
+    def runtime(self) -> dict[str, Any]:
         """What the runtime keeps beside the part."""
         return {
             "id": self.id,
@@ -78,7 +81,7 @@ class Found:
     trigger: str | None  # the trigger that matched best, if one did
 
 
-def _part(row: dict) -> Part:
+def _part(row: dict[str, Any]) -> Part:
     return Part(
         row["id"],
         json.loads(row["data"]),
@@ -107,7 +110,7 @@ class Parts:
         where = "" if archived is None else f" WHERE archived = {int(archived)}"
         return [_part(r) for r in self.soul.query(f"SELECT * FROM parts{where} ORDER BY id")]
 
-    def some(self, ids) -> list[Part]:
+    def some(self, ids: Iterable[int]) -> list[Part]:
         """The parts with these ids, in no order; one that is not there is left out."""
         return [_part(r) for r in self.soul.query_in("SELECT * FROM parts WHERE id IN ({ids})", ids)]
 
@@ -140,7 +143,13 @@ class Parts:
     # ---- writing -------------------------------------------------------------
 
     def create(
-        self, data: dict, actor: str, provenance: Provenance, *, parents: list[int] = (), how: str | None = None
+        self,
+        data: dict[str, Any],
+        actor: str,
+        provenance: Provenance,
+        *,
+        parents: Sequence[int] = (),
+        how: str | None = None,
     ) -> int:
         """Store a new part from an object that passes every check (parts/part.py), with where it came from.
         `parents` and `how` record a split or a merge (the new part's lineage)."""
@@ -149,7 +158,7 @@ class Parts:
             raise InvalidEdit("Only you can make a part a core part; the part was not created.")
         if actor != "user":
             _written_for_itself(data)
-        lineage = {}
+        lineage: dict[str, Any] = {}
         if parents:
             if how not in LINEAGE_HOW:
                 raise ValueError(f"a part made from others was made by {LINEAGE_HOW}, not {how!r}")
@@ -177,7 +186,7 @@ class Parts:
             if p.archived != archived:
                 self.soul.update("part", part_id, actor, archived=int(archived), updated_at=now())
 
-    def patch(self, part_id: int, operations, actor: str, *, shown: dict | None = None) -> Part:
+    def patch(self, part_id: int, operations: object, actor: str, *, shown: dict[str, Any] | None = None) -> Part:
         """Apply an RFC 6902 patch to one part: all of it, as one edit in the history, or none of it.
         InvalidEdit (one line, none of the part's text) when it is refused; the refusal is logged. `shown`: the
         part as it was shown to whoever wrote the patch; refused when it has changed since (reflection added a
@@ -204,7 +213,7 @@ class Parts:
                 )
         return self.get(part_id)
 
-    def _patched(self, part: Part, operations, actor: str) -> dict:
+    def _patched(self, part: Part, operations: object, actor: str) -> dict[str, Any]:
         """The part as the patch would leave it, computed on a copy; refused with the first reason found."""
         pid = part.id
         if not isinstance(operations, list):
@@ -224,12 +233,12 @@ class Parts:
             except jsonpatch.JsonPatchTestFailed:
                 self._refuse(pid, "test failed", f"operation {i} ({_said(op)}) tests a value the part does not hold")
             except jsonpatch.JsonPatchConflict as e:
-                why = (
+                misfit = (
                     "moves a value into its own child"
                     if "own children" in str(e)
                     else "does not fit the part (a path that does not exist, or outside a list)"
                 )
-                self._refuse(pid, "conflict", f"operation {i} ({_said(op)}) {why}")
+                self._refuse(pid, "conflict", f"operation {i} ({_said(op)}) {misfit}")
             except (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException):
                 self._refuse(pid, "bad path", f"operation {i} ({_said(op)}) names a path the part does not have")
             # Each step is capped, not just the result: a copy of a value into itself doubles it every time.
@@ -244,7 +253,7 @@ class Parts:
             self._refuse(pid, "invalid result", f"the result is not a valid part: {why}")
         return doc
 
-    def _check_operation(self, pid: int, i: int, op, actor: str) -> None:
+    def _check_operation(self, pid: int, i: int, op: object, actor: str) -> None:
         if not isinstance(op, dict) or op.get("op") not in OPERATIONS:
             self._refuse(pid, "bad operation", f"operation {i} is not one of {', '.join(OPERATIONS)}")
         for key in ("path", "from") if op["op"] in ("move", "copy") else ("path",):
@@ -278,13 +287,13 @@ class Parts:
             self._refuse(pid, "no value", f"operation {i} ({_said(op)}) has no value")
 
     @staticmethod
-    def _refuse(pid: int, category: str, reason: str):
+    def _refuse(pid: int, category: str, reason: str) -> NoReturn:
         # The log is plaintext: it says which part and what kind of refusal, never the part's or the patch's words.
         log.info("a change to part #%d was refused: %s", pid, category)
         raise InvalidEdit(f"Part #{pid} was not changed: {reason}.")
 
 
-def _said(op: dict) -> str:
+def _said(op: dict[str, Any]) -> str:
     """An operation, for the one line that refuses it: its name and path (shortened, on one line)."""
     path = " ".join(str(op.get("path", "")).split())
     return f"{op.get('op')} {path[:60]}{'…' if len(path) > 60 else ''}"
@@ -294,7 +303,7 @@ def _said(op: dict) -> str:
 HISTORY_FIELDS = ("originating_event",)
 
 
-def _strings(value):
+def _strings(value: object) -> Iterator[str]:
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
@@ -306,12 +315,12 @@ def _strings(value):
             yield from _strings(v)
 
 
-def unkept(data: dict) -> str | None:
+def unkept(data: dict[str, Any]) -> str | None:
     """Why a part the model wrote or changed cannot be kept, or None: its words reach the prompts where parts
     bid, so none of them may keep a secret, a link or a code, or speak of obeying or being owned (verdict.tainted)."""
     return next((why for text in _strings(data) if (why := tainted(text))), None)
 
 
-def _written_for_itself(data: dict) -> None:
+def _written_for_itself(data: dict[str, Any]) -> None:
     if why := unkept(data):
         raise InvalidEdit(f"A part cannot be kept with those words: {why}.")

@@ -18,13 +18,17 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidEdit, NotFound
-from ..models.chat import ChatModel
+from ..models.chat import ChatModel, Message
 from ..models.structured import StructuredOutputFailed, ask_structured
 from ..store.soul import Soul
 from ..trust.text import clean
 from .parts import Parts
+
+if TYPE_CHECKING:  # bids.py reads predictions: only its Bid's name is needed here
+    from .bids import Bid
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +137,7 @@ class Predictions:
     def now(self) -> datetime:
         return self.clock()
 
-    def record(self, bid, made_at: datetime) -> int:
+    def record(self, bid: "Bid", made_at: datetime) -> int:
         """A followed bid's prediction, due at `made_at` + its timeframe."""
         due = made_at + timedelta(seconds=bid.timeframe_s)
         return self.soul.add(
@@ -167,7 +171,7 @@ class Predictions:
         due = [Prediction(**r) for r in rows if datetime.fromisoformat(r["due_at"]) <= now]
         return due[:limit]
 
-    def since(self, p: Prediction) -> list[dict]:
+    def since(self, p: Prediction) -> list[dict[str, Any]]:
         """What was said after the reply that followed the prediction (oldest first, at most SINCE_MESSAGES)."""
         rows = self.soul.query("SELECT message_id FROM bids WHERE prediction_id = ?", (p.id,))
         if rows:
@@ -215,7 +219,7 @@ class Evaluation:
             or "(nothing was said since)"
         )
         name, _ = self.names()
-        prompt = [
+        prompt: list[Message] = [
             {
                 "role": "system",
                 "content": EVALUATION_PROMPT.format(
@@ -245,7 +249,7 @@ class Evaluation:
             return None
         return self.apply(p, got)
 
-    def apply(self, p: Prediction, got: dict) -> Evaluated:
+    def apply(self, p: Prediction, got: dict[str, Any]) -> Evaluated:
         """Write the result and the evidence (one transaction), then the model's revision (all or none)."""
         # The model's words go into the part's own trail, whose rules refuse control and invisible characters.
         result = " ".join(clean(got["result"]).split())[:400]
