@@ -77,8 +77,7 @@ class Regeneration:
         done = MadeAgain()
         if not self.pending():  # no write transaction for nothing
             return done
-        # Each flagged episode: those made again of it, embedded (as Episodes.ready gives them: fields and vector).
-        again: dict[int, list[tuple[NewEpisode, dict[str, Any], object]]] = {}
+        again = {}  # each flagged episode: those made again of it, embedded (its type: Episodes.ready's)
         for episode_id in self.episodes.flagged()[:EPISODES_PER_RUN]:
             said = spoken(self.messages.these(self.episodes.made_of(episode_id)))
             anew = cut(said) if said else []
