@@ -9,6 +9,7 @@ look is one pragma.
 """
 
 import threading
+from typing import Any
 
 from ..knowledge.messages import Messages, from_outside
 from ..parts.bids import HIDDEN
@@ -40,7 +41,7 @@ class SaidElsewhere:
                 return set()
             return {("message", i) for i in self.messages.ids_elsewhere(self._to, self.session)}
 
-    def catch_up(self, hide: bool) -> tuple[list[dict], list[Entry]]:
+    def catch_up(self, hide: bool) -> tuple[list[dict[str, Any]], list[Entry]]:
         """The messages other sessions stored since the last look, oldest first (the newest KEPT of them, as
         Messages.elsewhere gives them), and the transcript's entries for them (text from outside HIDDEN: `hide`,
         as a turn hides it in isolation mode)."""
@@ -55,7 +56,7 @@ class SaidElsewhere:
         return rows, entries(rows, hide)
 
 
-def entries(rows: list[dict], hide: bool) -> list[Entry]:
+def entries(rows: list[dict[str, Any]], hide: bool) -> list[Entry]:
     """Stored messages, oldest first, as the transcript holds a turn's: the text from outside sent with a message
     goes in its entry, labelled, as the turn composed it (HIDDEN: `hide`)."""
     made: list[Entry] = []

@@ -16,11 +16,13 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from typing import Any
 
 from ..knowledge.memories import Memories
-from ..knowledge.messages import External, Messages, NewMessage
+from ..knowledge.messages import Embedded, External, Messages, NewMessage
 from ..knowledge.recalls import WorkspaceRecord
 from ..knowledge.world import Clerk
 from ..models.chat import ChatModel
@@ -65,7 +67,7 @@ class Prepared:
     # The transcript's entries that did not fit, and the items of all the prompt read (the transcript kept, the
     # note): its reply outlives a forget only while those items are still stored (record_turn).
     left_out: tuple[Entry, ...] = ()
-    read: frozenset = frozenset()
+    read: frozenset[tuple[str, int]] = frozenset()
 
 
 class Conversation:
@@ -119,14 +121,14 @@ class Conversation:
         self._heard: list[tuple[Weighed, int | None]] = []
         self._drafted: tuple[str, Weighed] | None = None  # bids weighed on the draft as it was typed
         # What recall found for the draft, the mark of the transcript and the soul it found it in, and when.
-        self._draft_recall: tuple[str, tuple, list[Recalled], float] | None = None
+        self._draft_recall: tuple[str, tuple[int, object], list[Recalled], float] | None = None
         self._changes = 0  # bumped by every change to the transcript (what recall leaves out depends on it)
         self._last_reply: int | None = None
         self._forgets_seen = messages.soul.forgets()  # the soul's forgets the live session has caught up with
         # What entries that left the transcript (aged notes, trimmed turns) carried, and whether any was unvouched:
         # the model's computed prompt still holds what it computed after them while they were there (a dropped
         # block, models/shift.py), so another program's forget of it must still clear that (catch_up_forgotten).
-        self._left_keys: set = set()
+        self._left_keys: set[tuple[str, int]] = set()
         self._left_unvouched = False
         # What another program on the soul says from now on (`anima chat` beside the window) joins this session's
         # transcript before the next turn: the person reads it in both, and may go on from it in either.
@@ -189,7 +191,7 @@ class Conversation:
         outside = {s.value for s in EXTERNAL}
         return [r for r in found if r.row.get("origin") not in outside]
 
-    def catch_up_elsewhere(self) -> list[dict]:
+    def catch_up_elsewhere(self) -> list[dict[str, Any]]:
         """What another program on this soul stored of its own conversation since the last look joins the
         transcript (conversation/elsewhere.py); returns those messages. A turn calls it before its message is
         stored, and says what it took (TurnStream.meanwhile)."""
@@ -201,7 +203,7 @@ class Conversation:
                 self.serial += 1  # what was read ahead did not know of it
         return rows
 
-    def said_elsewhere(self, after_id: int, limit: int) -> list[dict]:
+    def said_elsewhere(self, after_id: int, limit: int) -> list[dict[str, Any]]:
         """What another program on this soul stored of its own conversation after message `after_id`, the oldest
         `limit` first (Messages.elsewhere): this session's own messages are never among them."""
         return self.messages.elsewhere(after_id, self.session, limit)
@@ -288,11 +290,13 @@ class Conversation:
         ]
         return self.messages.record_many(sent, citing_first=bool(typed))
 
-    def recall_for(self, text: str, message_ids: list[int] = (), k: int | None = None) -> list[Recalled]:
+    def recall_for(self, text: str, message_ids: Sequence[int] = (), k: int | None = None) -> list[Recalled]:
         """What this message newly brings to mind, at most `k` items (see recall_new)."""
         return self.recall_new(text, message_ids, k)[0]
 
-    def recall_new(self, text: str, message_ids: list[int] = (), k: int | None = None) -> tuple[list[Recalled], bool]:
+    def recall_new(
+        self, text: str, message_ids: Sequence[int] = (), k: int | None = None
+    ) -> tuple[list[Recalled], bool]:
         """What a message (or an exchange, read ahead) newly brings to mind, at most `k` items: not what the
         transcript already holds or its notes already say (workspace/note.py said_already), nor the message itself
         (its own words and what was sent with it). And whether it brought to mind items the notes hold or say (the
@@ -347,7 +351,7 @@ class Conversation:
             return None
         return kept[2], kept[0]
 
-    def _recall_mark(self) -> tuple:
+    def _recall_mark(self) -> tuple[int, object]:
         with self.lock:
             changes = self._changes
         return changes, self.searched()
@@ -413,7 +417,7 @@ class Conversation:
             transcript, brief = list(self._transcript), self._follows_read_ahead()
         ws = self.workspace()
 
-        def assemble(f):
+        def assemble(f: SelfFloor) -> Assembled:
             return ws.assemble(
                 f,
                 self.name,
@@ -466,7 +470,8 @@ class Conversation:
             self._sent_turn(prepared, learned, user_ids)  # the message was stored: the model read it
             raise
         if overtaken:
-            return self._overtaken(user_ids, prepared.assembled.messages[-1]["content"])
+            self._overtaken(user_ids, prepared.assembled.messages[-1]["content"])
+            return None
         self._sent_turn(prepared, learned, user_ids)
         if reply_id is not None:
             with self.lock:
@@ -496,7 +501,7 @@ class Conversation:
             for f in (field.name for field in dataclasses.fields(SelfFloor))
         )
 
-    def _store_reply(self, ready, prepared: Prepared, user_ids: list[int]) -> int:
+    def _store_reply(self, ready: Embedded, prepared: Prepared, user_ids: list[int]) -> int:
         """The reply, what its workspace held, the bids it weighed and the heat of the memories it used: one
         transaction (the caller's), so a forget finds all of it or none."""
         reply_id = self.messages.store(ready)[0]
@@ -598,7 +603,7 @@ class Conversation:
                 self._changes += 1
             return len(aged)
 
-    def _left(self, entries) -> None:  # under the lock
+    def _left(self, entries: Iterable[Entry]) -> None:  # under the lock
         for e in entries:
             self._left_keys |= e.keys
             self._left_unvouched |= not e.vouched
@@ -629,6 +634,8 @@ class Conversation:
         """The parts' mode changes (parts/bids.py): bids weighed so far are dropped, and the next message's parts
         bid again."""
         self.interrupt()  # bids weighed in the other mode are not used
+        if self.bidding is None:  # a conversation without parts has no mode: the error it always raised
+            raise AttributeError("'NoneType' object has no attribute 'set_mode'")
         self.bidding.set_mode(mode)
         with self.lock:
             self._heard, self._drafted = [], None
@@ -636,12 +643,15 @@ class Conversation:
 
     # ---- forgetting -----------------------------------------------------------
 
-    def forget(self, keys: set, names: re.Pattern | None = None, unvouched: bool = False) -> int:
+    def forget(
+        self, keys: AbstractSet[tuple[str, int]], names: re.Pattern[str] | None = None, unvouched: bool = False
+    ) -> int:
         """What was forgotten leaves the live session: entries that carry a forgotten item or name `names` (and,
         `unvouched`, every note its keys do not vouch for), what was learned of it, and the prompt the model
         computed from it (never reused). Returns entries dropped."""
 
-        def touched(text: str, entry_keys=frozenset()) -> bool:
+        # `about` of a bid heard between turns may be None (no reply yet): a key that matches nothing.
+        def touched(text: str, entry_keys: AbstractSet[tuple[str, int | None]] = frozenset()) -> bool:
             return bool(entry_keys & keys) or (names is not None and names.search(text) is not None)
 
         with self.lock:

@@ -149,7 +149,7 @@ _NAMED = {
 _MARKUP = set("<>&\"'")
 
 
-def _decoded(m: re.Match) -> str:
+def _decoded(m: re.Match[str]) -> str:
     if m.group(3):
         return _NAMED[m.group(3).lower()]
     try:
@@ -159,7 +159,7 @@ def _decoded(m: re.Match) -> str:
     return m.group() if ch in _MARKUP or (not ch.isprintable() and ch not in "\n\t") else ch
 
 
-def _css_decoded(m: re.Match) -> str:
+def _css_decoded(m: re.Match[str]) -> str:
     try:
         ch = chr(int(m.group(1), 16))
     except (ValueError, OverflowError):
@@ -205,7 +205,7 @@ def _without_references(text: str) -> str:
         return text
     text = _DEFINITION.sub("", text)
 
-    def pointed(m: re.Match) -> str:
+    def pointed(m: re.Match[str]) -> str:
         bang, words, label = m.group(1), m.group(2), m.group(3)
         if " ".join((label or words).lower().split()) not in labels:
             return m.group()
@@ -308,7 +308,7 @@ class Unannounced:
     person seems to feel (announces_emotion). `dropped`: the sentences that did; `passed`: the characters let
     through. The person sees a sentence a little later (when it ends), never one that announces."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.pending = ""
         self.dropped = 0
         self.passed = 0

@@ -18,7 +18,8 @@ person's own words, a marker where that text was, and the bids.
 """
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from ..errors import KnownError
 from ..knowledge.messages import EmptyMessage, External
@@ -45,12 +46,12 @@ class TurnStream:
         conversation: Conversation,
         text: str,
         *,
-        external: list[External] = (),
+        external: Sequence[External] = (),
         cancel: threading.Event | None = None,
         reply_tokens: int = 384,
         temperature: float = 0.7,
         after: Callable[[str, str], None] = lambda user_text, reply: None,
-        heard: Callable[[list[dict]], None] | None = None,
+        heard: Callable[[list[dict[str, Any]]], None] | None = None,
     ):
         conversation.interrupt()  # the person comes first: the work between turns yields before anything is read
         self.conversation = conversation

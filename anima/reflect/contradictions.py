@@ -10,6 +10,7 @@ hold at once. Meta `contradictions_checked_through` remembers the newest fact ch
 
 import logging
 import threading
+from typing import Any
 
 from ..knowledge.memories import Memories
 from ..models.chat import ChatModel
@@ -29,7 +30,7 @@ INSTRUCTIONS = (
 )
 
 
-def schema(pairs: int) -> dict:
+def schema(pairs: int) -> dict[str, Any]:
     return {
         "type": "object",
         "additionalProperties": False,
@@ -52,7 +53,7 @@ def schema(pairs: int) -> dict:
     }
 
 
-def candidates(facts: list[dict], through: int) -> list[tuple[dict, dict]]:
+def candidates(facts: list[dict[str, Any]], through: int) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """(older, newer) pairs: each fact stated since `through` beside the older facts it shares words with, the
     most alike first (by the share of their words in common), at most PAIRS."""
     scored = []

@@ -27,13 +27,14 @@ import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from ..errors import InvalidEdit
 from ..knowledge.episodes import ARC_CHARS, ASSESSMENT_CHARS, SUMMARY_CHARS, Episode, Episodes, NewEpisode
 from ..knowledge.memories import Memories
 from ..knowledge.messages import Messages, spoken
-from ..knowledge.rules import PATTERN_CHARS, Rules
-from ..models.chat import ChatModel
+from ..knowledge.rules import PATTERN_CHARS, Rule, Rules
+from ..models.chat import ChatModel, Message
 from ..models.structured import LONGEST_STRING, StructuredOutputFailed, ask_structured
 from ..retrieval.fts import terms
 from ..self.identity import Ruling
@@ -103,6 +104,12 @@ CONSIDERING = (
 )
 
 
+class Summarised(Protocol):
+    """What deep reflection's `tending` returns (hygiene.Tended): it says what it did in one line."""
+
+    def summary(self) -> str: ...
+
+
 @dataclass
 class Deepened:
     """What one run of deep reflection did (counts for the log)."""
@@ -118,7 +125,7 @@ class Deepened:
     identity: Ruling | None = None
     sampled: list[int] = field(default_factory=list)  # the older episodes read beside the new ones
     superseded: int = 0  # older facts a newer one contradicted
-    tended: object = None  # what parts hygiene did (hygiene.Tended), when it ran
+    tended: Summarised | None = None  # what parts hygiene did (hygiene.Tended), when it ran
     made_again: MadeAgain | None = None  # what a forget flagged, made again (regenerate.py)
     dropped: int = 0  # answers code refused (ungrounded, unfit)
     preempted: bool = False
@@ -136,13 +143,13 @@ class Deepened:
         )
 
 
-def _enum(n: int) -> dict:
+def _enum(n: int) -> dict[str, Any]:
     return {"type": "integer", "enum": list(range(1, n + 1)) or [0]}
 
 
-def reading_schema(n: int, rules: int, feedback: bool = True) -> dict:
+def reading_schema(n: int, rules: int, feedback: bool = True) -> dict[str, Any]:
     """`feedback`: False when episodes alone are asked for (an episode made again: regenerate.py)."""
-    schema = {
+    schema: dict[str, Any] = {
         "type": "object",
         "additionalProperties": False,
         "required": ["episodes", "feedback"],
@@ -187,7 +194,7 @@ def reading_schema(n: int, rules: int, feedback: bool = True) -> dict:
     return schema
 
 
-def considering_schema(episodes: int) -> dict:
+def considering_schema(episodes: int) -> dict[str, Any]:
     return {
         "type": "object",
         "additionalProperties": False,
@@ -204,7 +211,7 @@ def considering_schema(episodes: int) -> dict:
     }
 
 
-def _drawn(name: str, chars: int, episodes: int) -> dict:
+def _drawn(name: str, chars: int, episodes: int) -> dict[str, Any]:
     """A text drawn from experiences, with their numbers: what it cites, so that a forget that reaches one of them
     reaches it too (store/forget.py)."""
     return {
@@ -248,7 +255,7 @@ class DeepReflection:
         *,
         names: Callable[[], tuple[str, str]] = lambda: ("Anima", ""),
         rng: random.Random | None = None,
-        tending: Callable[[threading.Event | None], object] | None = None,
+        tending: Callable[[threading.Event | None], Summarised] | None = None,
     ):
         """`tending(cancel)`: the parts' hygiene (hygiene.py), run last, when the rest is done."""
         self.soul = soul
@@ -299,7 +306,7 @@ class DeepReflection:
 
     # ---- 1. reading: episodes and feedback ------------------------------------------
 
-    def _read(self, rows: list[dict], cancel, done: Deepened) -> bool:
+    def _read(self, rows: list[dict[str, Any]], cancel: threading.Event | None, done: Deepened) -> bool:
         """One step; False when it was pre-empted (nothing written, the messages stay unread)."""
         newest = rows[-1]["id"]
         said = spoken(rows)
@@ -318,7 +325,7 @@ class DeepReflection:
         done.steps += 1
         return True
 
-    def _reading_prompt(self, said: list[dict], rules, feedback: bool = True) -> list[dict]:
+    def _reading_prompt(self, said: list[dict[str, Any]], rules: list[Rule], feedback: bool = True) -> list[Message]:
         name, person = self.names()
         person = person or "the person"
         lines = "\n".join(
@@ -337,14 +344,16 @@ class DeepReflection:
             {"role": "user", "content": f"The messages:\n{lines}\n\nRules I am learning:\n{known}"},
         ]
 
-    def _episodes(self, found: list[dict], said: list[dict], done: Deepened) -> None:
+    def _episodes(self, found: list[dict[str, Any]], said: list[dict[str, Any]], done: Deepened) -> None:
         for new in self._checked(found, said, done):
             try:
                 done.episodes.append(self.episodes.record_new(new))
             except InvalidEdit:
                 done.dropped += 1
 
-    def cut_again(self, said: list[dict], cancel, done: Deepened) -> list[NewEpisode] | None:
+    def cut_again(
+        self, said: list[dict[str, Any]], cancel: threading.Event | None, done: Deepened
+    ) -> list[NewEpisode] | None:
         """The episodes what is left of a flagged one makes (regenerate.py): the messages it still cites, read as
         a step is, with the same checks, for episodes only. None: pre-empted (nothing was decided)."""
         if self._cancelled(cancel):
@@ -352,7 +361,14 @@ class DeepReflection:
         answer = self._ask_reading(said, [], cancel, done, feedback=False)
         return None if answer is None else self._checked(answer["episodes"], said, done)
 
-    def _ask_reading(self, said: list[dict], rules, cancel, done: Deepened, feedback: bool = True) -> dict | None:
+    def _ask_reading(
+        self,
+        said: list[dict[str, Any]],
+        rules: list[Rule],
+        cancel: threading.Event | None,
+        done: Deepened,
+        feedback: bool = True,
+    ) -> dict[str, Any] | None:
         """The model's reading of these messages (`feedback`: with the feedback in them); None when a turn
         pre-empted it; with no valid answer, an empty one (counted as malformed: nothing is written of it)."""
         what = "deep reflection" if feedback else "making an episode again"
@@ -375,7 +391,7 @@ class DeepReflection:
             done.malformed += 1
             return {"episodes": [], "feedback": []}
 
-    def _checked(self, found: list[dict], said: list[dict], done: Deepened) -> list[NewEpisode]:
+    def _checked(self, found: list[dict[str, Any]], said: list[dict[str, Any]], done: Deepened) -> list[NewEpisode]:
         """The episodes of an answer that hold (see the module's docstring); those that do not are counted."""
         out: list[NewEpisode] = []
         taken: set[int] = set()
@@ -403,7 +419,9 @@ class DeepReflection:
             out.append(NewEpisode(summary, tuple(m["id"] for m in group), arc, e["significance"] / STEPS, assessment))
         return out
 
-    def _feedback(self, found: list[dict], said: list[dict], rules, done: Deepened) -> None:
+    def _feedback(
+        self, found: list[dict[str, Any]], said: list[dict[str, Any]], rules: list[Rule], done: Deepened
+    ) -> None:
         counted: set[tuple[int, int]] = set()  # (rule, message): one message is one piece of evidence
         for f in found:
             n = f["message"]
@@ -443,7 +461,7 @@ class DeepReflection:
         through = self.soul.get_int(CONSIDERED_THROUGH, 0)
         return [e for e in self.episodes.all(flagged=False) if e.id > through]
 
-    def _consider(self, cancel, done: Deepened) -> None:
+    def _consider(self, cancel: threading.Event | None, done: Deepened) -> None:
         new = self._unconsidered()
         newest = max(e.id for e in new)
         new = sorted(new, key=lambda e: -e.significance)[:NEW_CONSIDERED]
@@ -523,7 +541,7 @@ class DeepReflection:
             self._identity(once(" ".join(answer["identity"].split())), current, words, done)
             self.soul.set_meta(CONSIDERED_THROUGH, str(newest))
 
-    def _considering_prompt(self, shown: list[Episode], older: int, identity: str) -> list[dict]:
+    def _considering_prompt(self, shown: list[Episode], older: int, identity: str) -> list[Message]:
         name, person = self.names()
         person = person or "the person"
 

@@ -13,13 +13,14 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..knowledge.rules import Rules
-from ..models.chat import ChatModel
+from ..models.chat import ChatModel, Message
 from ..models.structured import LONGEST_STRING, StructuredOutputFailed, ask_structured
 from ..retrieval.fts import terms
 from ..self.identity import Ruling
-from ..self.selfmodel import SelfModel
+from ..self.selfmodel import SelfFloor, SelfModel
 from ..store.sections import cap
 from ..store.soul import Soul
 from .governed import GovernedRewrite
@@ -55,7 +56,7 @@ class Evolved:
         }[self.ruling]
 
 
-def schema() -> dict:
+def schema() -> dict[str, Any]:
     return {
         "type": "object",
         "additionalProperties": False,
@@ -114,10 +115,10 @@ class Evolution:
         log.info("evolution: %s", ruling.value if ruling else "not written")
         return Evolved(ruling, persona, growth_id)
 
-    def _prompt(self, floor, growth, rules, insights) -> list[dict]:
+    def _prompt(self, floor: SelfFloor, growth: list[str], rules: list[str], insights: list[str]) -> list[Message]:
         name, person = self.names()
 
-        def listed(items):
+        def listed(items: list[str]) -> str:
             return "\n".join(f"- {x}" for x in items) or "(nothing yet)"
 
         return [

@@ -21,15 +21,17 @@ step pre-empted by a turn is picked up by the next one, messages included.
 import logging
 import re
 import threading
+from typing import Any
 
 from ..knowledge.memories import Memories
 from ..knowledge.messages import own_words
-from ..models.chat import ChatModel
+from ..models.chat import ChatModel, Message
 from ..models.structured import StructuredOutputFailed, ask_structured
 from ..retrieval.fts import stems
 from ..self.feelings import FEELING_WORDS
 from ..self.selfmodel import SelfModel
 from ..store.provenance import Provenance, Source
+from ..store.soul import Soul
 from ..trust.gate import Gate, block_lines
 from ..trust.kin import KIN
 from ..trust.verdict import Change, Verdict, unfit
@@ -141,7 +143,7 @@ def account(fact: str, person: str) -> str:
     return f"{person or 'They'} mentioned that {fact}"
 
 
-def schema(lines: int) -> dict:
+def schema(lines: int) -> dict[str, Any]:
     return {
         "type": "object",
         "additionalProperties": False,
@@ -167,14 +169,14 @@ def schema(lines: int) -> dict:
 class HumanNotes:
     """Reads the person's new messages and keeps the human block and their stated facts current."""
 
-    def __init__(self, soul, chat: ChatModel, self_model: SelfModel, memories: Memories, gate: Gate):
+    def __init__(self, soul: Soul, chat: ChatModel, self_model: SelfModel, memories: Memories, gate: Gate):
         self.soul = soul
         self.chat = chat
         self.self_model = self_model
         self.memories = memories
         self.gate = gate
 
-    def unread(self) -> tuple[list[dict], int | None]:
+    def unread(self) -> tuple[list[dict[str, Any]], int | None]:
         """The person's messages since the last step, the newest few, that speak of themselves; and the id of
         the newest unread one (None when nothing is unread)."""
         through = self.soul.get_int(READ_THROUGH, 0)
@@ -199,7 +201,7 @@ class HumanNotes:
         lines = block_lines(self.self_model.read().human)
         known = "\n".join(f"{i}. {ln}" for i, ln in enumerate(lines, 1)) or "(none yet)"
         said = "\n".join(f"- {m['content'][:1000]}" for m in messages)
-        prompt = [
+        prompt: list[Message] = [
             {"role": "system", "content": INSTRUCTIONS},
             {"role": "user", "content": f"Their newest messages:\n{said}\n\nYour notes:\n{known}"},
         ]
@@ -223,7 +225,9 @@ class HumanNotes:
         self._mark_read(newest)
         return learned, block
 
-    def apply(self, facts: list[dict], messages: list[dict]) -> tuple[list[tuple[int, str]], str | None]:
+    def apply(
+        self, facts: list[dict[str, Any]], messages: list[dict[str, Any]]
+    ) -> tuple[list[tuple[int, str]], str | None]:
         """Facts grounded in their words go through the gate (trust/gate.py): what passes is written into the human
         block and remembered; the rest waits as a proposal for the person, or is refused (a secret)."""
         said = "\n".join(m["content"] for m in messages)

@@ -27,10 +27,11 @@ import re
 import threading
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 from ..errors import InvalidEdit, NotFound
-from ..knowledge.messages import spoken
-from ..models.chat import ChatModel
+from ..knowledge.messages import Messages, spoken
+from ..models.chat import ChatModel, Message
 from ..models.structured import DEFAULT_TEMPERATURE, StructuredOutputFailed, ask_structured, token_budget, warmer
 from ..parts import part as schema
 from ..parts.parts import Part, Parts
@@ -49,7 +50,7 @@ MESSAGE_CHARS = 300
 WHY_CHARS = 240
 
 
-class Action(str, Enum):
+class Action(str, Enum):  # noqa: UP042 (a StrEnum's str() is its value, not "Action.KEEP": kept as it was)
     KEEP = "keep"
     EVALUATE = "evaluate"
     CONSOLIDATE = "consolidate"
@@ -122,7 +123,7 @@ WRITTEN = ("name", "description", "personality", "triggers", "phrases", "wants")
 INHERITED = ("conclude_when", "emotion", "intensity", "responses")
 
 
-def _written(outcomes: list[int]) -> dict:
+def _written(outcomes: list[int]) -> dict[str, Any]:
     props = {
         "name": _P["name"],
         "description": schema.first_person(320),
@@ -140,7 +141,7 @@ def _written(outcomes: list[int]) -> dict:
     return {"type": "object", "additionalProperties": False, "required": list(props), "properties": props}
 
 
-def split_schema(outcomes: list[int]) -> dict:
+def split_schema(outcomes: list[int]) -> dict[str, Any]:
     child = _written(outcomes)
     return {
         "type": "object",
@@ -150,7 +151,7 @@ def split_schema(outcomes: list[int]) -> dict:
     }
 
 
-def merge_schema(neighbours: int) -> dict:
+def merge_schema(neighbours: int) -> dict[str, Any]:
     return {
         "type": "object",
         "additionalProperties": False,
@@ -170,14 +171,14 @@ TEXT_CHARS = 240  # a text the model rewrites (the schema allows the description
 _LINE = {"type": "string", "minLength": 1, "maxLength": 120}
 
 
-def _operation(op: str, paths: list[str], value: dict | None = None) -> dict:
+def _operation(op: str, paths: list[str], value: dict[str, Any] | None = None) -> dict[str, Any]:
     props = {"op": {"type": "string", "enum": [op]}, "path": {"type": "string", "enum": paths}}
     if value is not None:
         props["value"] = value
     return {"type": "object", "additionalProperties": False, "required": list(props), "properties": props}
 
 
-def patch_schema(p: Part, shown: list[int]) -> dict:
+def patch_schema(p: Part, shown: list[int]) -> dict[str, Any]:
     """The consolidation patches this part can take (`shown`: the indexes of the outcomes the model read)."""
     triggers = [f"/triggers/{i}" for i in range(len(p.data["triggers"]))]
     outcomes = [f"/suggestions_and_results/{i}" for i in shown]
@@ -263,7 +264,7 @@ def tend(
     chat: ChatModel,
     parts: Parts,
     *,
-    messages=None,
+    messages: Messages | None = None,
     name: str = "Anima",
     cancel: threading.Event | None = None,
     limit: int = PER_RUN,
@@ -275,7 +276,9 @@ def tend(
 
 
 class Hygiene:
-    def __init__(self, soul: Soul, chat: ChatModel, parts: Parts, *, messages=None, name: str = "Anima"):
+    def __init__(
+        self, soul: Soul, chat: ChatModel, parts: Parts, *, messages: Messages | None = None, name: str = "Anima"
+    ):
         self.soul = soul
         self.chat = chat
         self.parts = parts
@@ -320,7 +323,7 @@ class Hygiene:
 
     # ---- one part ------------------------------------------------------------
 
-    def _tend(self, p: Part, recent: str, cancel) -> Tried:
+    def _tend(self, p: Part, recent: str, cancel: threading.Event | None) -> Tried:
         neighbours = self._neighbours(p)
         shown = outcomes_shown(p)
         convo = self.prompt(p, neighbours, shown, recent)
@@ -334,7 +337,7 @@ class Hygiene:
                         self.chat, convo, CHOICE_SCHEMA, what="hygiene choice", cancel=cancel, temperature=temperature
                     )
                     action = Action(choice["action"])
-                    answer = [{"role": "assistant", "content": json.dumps(choice, ensure_ascii=False)}]
+                    answer: list[Message] = [{"role": "assistant", "content": json.dumps(choice, ensure_ascii=False)}]
                     detail = None
                     if action in DETAIL:
                         if action is Action.MERGE and not neighbours:
@@ -381,7 +384,13 @@ class Hygiene:
         return tried
 
     def _apply(
-        self, p: Part, action: Action, detail: dict | None, neighbours: list[Part], shown: list[int], tried: Tried
+        self,
+        p: Part,
+        action: Action,
+        detail: dict[str, Any] | None,
+        neighbours: list[Part],
+        shown: list[int],
+        tried: Tried,
     ) -> None:
         """Write the change whole, or raise InvalidEdit with every part as it was."""
         made_by = Provenance(Source.REFLECTION, detail="parts hygiene")
@@ -390,10 +399,12 @@ class Hygiene:
         if action is Action.EVALUATE:
             self.parts.patch(p.id, [{"op": "replace", "path": "/needs_evaluation", "value": True}], "ai")
         elif action is Action.CONSOLIDATE:
+            assert detail is not None  # _tend asks for the detail of each action in DETAIL
             consolidate(self.parts, p.id, detail["patch"])
         elif action is Action.ARCHIVE:
             self.parts.set_archived(p.id, True, "ai")
         elif action is Action.SPLIT:
+            assert detail is not None
             _written_whole(detail["parts"])
             children = [
                 _whole(
@@ -411,6 +422,7 @@ class Hygiene:
                 tried.made = [self.parts.create(c, "ai", made_by, parents=[p.id], how="split") for c in children]
                 self.parts.set_archived(p.id, True, "ai")
         elif action is Action.MERGE:
+            assert detail is not None
             _written_whole([detail["merged"]])
             other = neighbours[detail["with"] - 1]
             other = self.parts.get(other.id)
@@ -439,7 +451,7 @@ class Hygiene:
         found = self.parts.search(cue, k=NEIGHBOURS + 1)
         return [f.part for f in found if f.part.id != p.id and not f.part.core][:NEIGHBOURS]
 
-    def prompt(self, p: Part, neighbours: list[Part], shown: list[int], recent: str) -> list[dict]:
+    def prompt(self, p: Part, neighbours: list[Part], shown: list[int], recent: str) -> list[Message]:
         """What the model reads to tend one part (the bench asks it for patches the same way)."""
         data = {k: v for k, v in p.data.items() if k != "suggestions_and_results"}
         log_ = p.data["suggestions_and_results"]
@@ -495,7 +507,7 @@ class _Refused(Exception):
         self.category = category
 
 
-def _again(why: str) -> dict:
+def _again(why: str) -> Message:
     return {
         "role": "user",
         "content": f"That was refused: {why} Nothing was changed. Decide again (keep is always possible).",
@@ -506,7 +518,7 @@ def _again(why: str) -> dict:
 _ITEMS = re.compile(r"^/(triggers|suggestions_and_results)/(\d+)(/.*)?$")
 
 
-def as_shown(part_id: int, patch: list) -> list:
+def as_shown(part_id: int, patch: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The model's consolidation with its items named as the part was shown to it, rewritten as RFC 6902 reads
     a patch (each operation on the part the ones before it left). Told to remove the higher-numbered item first,
     the bundled model still removed a lower-numbered trigger and then /triggers/3, the fourth as shown, which by
@@ -536,7 +548,7 @@ def as_shown(part_id: int, patch: list) -> list:
     return out
 
 
-def consolidate(parts: Parts, part_id: int, patch: list) -> Part:
+def consolidate(parts: Parts, part_id: int, patch: list[dict[str, Any]]) -> Part:
     """Apply a consolidation the model wrote (its items named as shown: as_shown): refused (InvalidEdit, the part
     as it was) when a value repeats the form instead of saying something, or when Parts.patch refuses it."""
     patch = as_shown(part_id, patch)
@@ -547,7 +559,7 @@ def consolidate(parts: Parts, part_id: int, patch: list) -> Part:
     return parts.patch(part_id, patch, "ai")
 
 
-def _written_whole(written: list[dict]) -> None:
+def _written_whole(written: list[dict[str, Any]]) -> None:
     for n, w in enumerate(written, 1):
         if (why := schema.form_problem(w)) is not None:
             raise InvalidEdit(f"Part {n} of {len(written)} cannot be kept: {why}.")
@@ -559,7 +571,7 @@ def outcomes_shown(p: Part) -> list[int]:
     return list(range(max(0, n - OUTCOMES_SHOWN), n))
 
 
-def _whole(written: dict, sources: list[Part], outcomes: list[dict]) -> dict:
+def _whole(written: dict[str, Any], sources: list[Part], outcomes: list[dict[str, Any]]) -> dict[str, Any]:
     """A whole part from what the model wrote in hygiene and the part(s) it is made from."""
     first = sources[0].data
     return {
@@ -572,7 +584,7 @@ def _whole(written: dict, sources: list[Part], outcomes: list[dict]) -> dict:
     }
 
 
-def _check(made: list[dict], *sources: Part) -> None:
+def _check(made: list[dict[str, Any]], *sources: Part) -> None:
     """InvalidEdit unless every part to be made is one the store keeps, and each is a part of its own."""
     for n, part in enumerate(made, 1):
         if (why := schema.problem(part)) is not None:

@@ -8,9 +8,9 @@ charge, a new person or project it will meet again) and why. Only then does a
 second call write the part (parts/part.py's creation schema); code fills in the
 clock and the flags, and the part must pass every check (the schema, its size, the
 "I" voice: one in another voice is refused and the model asked again, a bounded
-number of times; so is one that fills a field with the form it was shown, "text"). The same moment makes a part in one companion and nothing in
-another: the affect profile is the lever, and a soul without one (no pack installed,
-none written by the person) creates none.
+number of times; so is one that fills a field with the form it was shown, "text"). The same moment makes a
+part in one companion and nothing in another: the affect profile is the lever, and a soul without one (no pack
+installed, none written by the person) creates none.
 """
 
 import json
@@ -19,8 +19,9 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
-from ..models.chat import ChatModel
+from ..models.chat import ChatModel, Message
 from ..models.structured import StructuredOutputFailed, ask_structured, warmer
 from ..parts import part as part_schema
 from ..parts.affect import Affect
@@ -109,7 +110,7 @@ class PartCreation:
         person = person or "the person"
         held = [p.name for p in self.parts.all()]
         exchange = exchange[-EXCHANGE_CHARS:]
-        ask = [
+        ask: list[Message] = [
             {
                 "role": "system",
                 "content": MATTERED_PROMPT.format(
@@ -148,10 +149,10 @@ class PartCreation:
         return Considered(Outcome.CREATED, verdict["signal"], pid)
 
     def _write(
-        self, exchange: str, verdict: dict, name: str, person: str, cancel: threading.Event | None
-    ) -> dict | None:
+        self, exchange: str, verdict: dict[str, Any], name: str, person: str, cancel: threading.Event | None
+    ) -> dict[str, Any] | None:
         """The part the model writes for it, whole and checked; None if none passed within the tries."""
-        prompt = [
+        prompt: list[Message] = [
             {
                 "role": "system",
                 "content": f"{part_schema.CREATION_PROMPT}\nYou are the Self of {name}, a "

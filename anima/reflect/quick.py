@@ -26,11 +26,12 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from enum import Enum
+from typing import Any
 
 from ..knowledge.messages import Messages, spoken
-from ..models.chat import ChatModel
+from ..models.chat import ChatModel, Message
 from ..models.structured import StructuredOutputFailed, ask_structured
 from ..retrieval.fts import terms
 from ..self import working_memory
@@ -96,7 +97,7 @@ class Reflected:
     let_go: int = 0  # items the model let go
     lapsed: int = 0  # items pruned past their day
     signal_id: int | None = None
-    signal: dict | None = None
+    signal: dict[str, Any] | None = None
     overruled: int = 0  # reads dropped because the person said otherwise
     ungrounded: int = 0  # reads dropped because their evidence was not in the person's words
 
@@ -118,7 +119,7 @@ SIGNED = {"type": "integer", "enum": list(range(-STEPS, STEPS + 1))}
 UNSIGNED = {"type": "integer", "enum": list(range(STEPS + 1))}
 
 
-def schema(items: int) -> dict:
+def schema(items: int) -> dict[str, Any]:
     return {
         "type": "object",
         "additionalProperties": False,
@@ -178,7 +179,7 @@ def about(text: str, exchange: set[str], least_words: int) -> bool:
     return len(text.split()) >= least_words and bool(set(terms(text)) & exchange)
 
 
-def read_from(text: str, theirs: list[dict]) -> str:
+def read_from(text: str, theirs: list[dict[str, Any]]) -> str:
     """The person's message a line was most likely read from (the most shared words; the newest on a tie)."""
     words = set(terms(text))
     return max(theirs, key=lambda m: (len(words & set(terms(m["content"]))), m["id"]))["content"] if theirs else ""
@@ -206,7 +207,7 @@ class QuickReflection:
         self.names = names
         self.now = now
 
-    def unread(self) -> tuple[list[dict], int | None]:
+    def unread(self) -> tuple[list[dict[str, Any]], int | None]:
         """The newest few messages since the last run that are the person's own words or the companion's replies
         (text sent with a message is information, not how they are), oldest first; and the newest unread id."""
         rows = self.messages.since(self.soul.get_int(READ_THROUGH, 0), MESSAGES_PER_STEP)
@@ -271,7 +272,7 @@ class QuickReflection:
         if newest is not None:
             self.soul.set_meta(READ_THROUGH, str(newest))
 
-    def _prompt(self, said: list[dict], items: list[working_memory.Item], on) -> list[dict]:
+    def _prompt(self, said: list[dict[str, Any]], items: list[working_memory.Item], on: date) -> list[Message]:
         name, person = self.names()
         person = person or "the person"
         exchange = "\n".join(
@@ -288,7 +289,14 @@ class QuickReflection:
             },
         ]
 
-    def _apply(self, answer: dict, said: list[dict], items: list[working_memory.Item], on, now) -> Reflected:
+    def _apply(
+        self,
+        answer: dict[str, Any],
+        said: list[dict[str, Any]],
+        items: list[working_memory.Item],
+        on: date,
+        now: datetime,
+    ) -> Reflected:
         """What of a valid answer is written: decided here, in code, before anything is."""
         done = Reflected(Outcome.APPLIED, messages=len(said))
         name, person = self.names()
@@ -322,13 +330,15 @@ class QuickReflection:
         done.signal = self._signal(answer["read"], said, now, done)
         return done
 
-    def _signal(self, read: dict, said: list[dict], now: datetime, done: Reflected) -> dict | None:
+    def _signal(
+        self, read: dict[str, Any], said: list[dict[str, Any]], now: datetime, done: Reflected
+    ) -> dict[str, Any] | None:
         """The signal to record: their own statement when they made one (a contrary read is dropped), else the
         model's read when it noticed something and its evidence holds."""
         theirs = [m for m in said if m["role"] == "user"]
         if not theirs:
             return None
-        stated: tuple[Stated, dict] | None = None
+        stated: tuple[Stated, dict[str, Any]] | None = None
         for m in theirs:  # the newest statement wins
             if (s := stated_feeling(m["content"])) is not None:
                 stated = (s, m)
@@ -370,7 +380,9 @@ class QuickReflection:
         )
         return self._with_trajectory(label, evidence, source["id"], now, reading)
 
-    def _with_trajectory(self, label: str, evidence: str, message_id: int, now: datetime, reading: Reading) -> dict:
+    def _with_trajectory(
+        self, label: str, evidence: str, message_id: int, now: datetime, reading: Reading
+    ) -> dict[str, Any]:
         moving = trajectory(self.feelings.earlier(now), reading.valence, reading.arousal)
         return {
             "signal": label,

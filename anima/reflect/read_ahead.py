@@ -18,6 +18,8 @@ Only for backends that keep their computed prefix in this process (llama.cpp).
 import logging
 
 from ..conversation import Conversation
+from ..models.chat import Message
+from ..parts.bids import Weighed
 from ..trust.text import clean
 from ..workspace import note_entry
 
@@ -26,7 +28,7 @@ log = logging.getLogger(__name__)
 READ_AHEAD_ITEMS = 3
 
 
-def read_ahead(conversation: Conversation, exchange: str, serial: int, weighed=None) -> None:
+def read_ahead(conversation: Conversation, exchange: str, serial: int, weighed: Weighed | None = None) -> None:
     """`serial`: the conversation's serial when the exchange ended; a turn begun since makes this stale.
     `weighed`: the parts' bids on the exchange (parts/bids.py): the ones the Self follows join the note."""
     c = conversation
@@ -45,6 +47,7 @@ def read_ahead(conversation: Conversation, exchange: str, serial: int, weighed=N
             _let_go(c, serial)
         return
     note = note_entry("", "", items, learned, query=exchange, bids=chosen)
+    assert note is not None  # items, learned facts or bids always make a note
     ws = c.workspace()
     floor, start, transcript = c.floor(), 0, c.entries()
     messages = ws.prefix(floor, c.name, transcript, note)
@@ -91,6 +94,6 @@ def read_draft(conversation: Conversation, text: str) -> None:
     _read(c, prepared.assembled.messages)
 
 
-def _read(c: Conversation, messages: list[dict]) -> None:
+def _read(c: Conversation, messages: list[Message]) -> None:
     """The model reads `messages` now (one token asked for, and let go), so a turn that sends them finds them read."""
     c.chat.stream(messages, max_tokens=1, temperature=0.0).read()

@@ -127,7 +127,7 @@ class Reflector:
         self.latest_draft = text
         before, serial, preempt = self.thread, c.serial, self.preempt
 
-        def run():
+        def run() -> None:
             if before is not None:
                 before.join()
             if self.latest_draft != text or c.serial != serial or preempt.is_set():
@@ -151,7 +151,8 @@ class Reflector:
     def deepen(self) -> Deepened | None:
         """Deep reflection now, in the caller's thread, once the work between turns is done. A turn that starts
         meanwhile pre-empts it; the next call goes on where it stopped. None when it failed (told to listeners)."""
-        if self.deep is None:
+        deep = self.deep
+        if deep is None:
             return None
         with self._deep_state:
             asked_after = self._turns_started
@@ -167,7 +168,7 @@ class Reflector:
                 self.wait()
                 if cancel.is_set():
                     return Deepened(preempted=True)
-                self._guarded("reflecting deeply", lambda: done.append(self.deep.run(cancel)))
+                self._guarded("reflecting deeply", lambda: done.append(deep.run(cancel)))
             finally:
                 with self._deep_state:
                     self._deep_cancel = None
@@ -176,6 +177,8 @@ class Reflector:
     def reflect_now(self) -> Reflected:
         """Quick reflection now, in the caller's thread, on what it has not read yet (the conversation was
         interrupted first, so nothing else between turns uses the model meanwhile)."""
+        if self.quick is None:  # made without quick reflection: the error it always raised
+            raise AttributeError("'NoneType' object has no attribute 'run'")
         done = self.quick.run()
         if done.working_memory is not None:
             self.conversation.note_reflected(done.working_memory)
@@ -184,6 +187,8 @@ class Reflector:
     def evaluate_now(self) -> list[Evaluated]:
         """Judge the predictions that fell due, now, in the caller's thread (the conversation was interrupted
         first)."""
+        if self.evaluation is None:  # made without evaluation: the error it always raised
+            raise AttributeError("'NoneType' object has no attribute 'run'")
         return self.evaluation.run()
 
     def wait(self) -> None:
@@ -213,13 +218,14 @@ class Reflector:
         self.conversation.note_learned(learned, block)
 
     def _reflect(self, preempt: threading.Event) -> None:
+        assert self.quick is not None  # _run reflects only with quick reflection
         done = self.quick.run(preempt)
         if done.outcome is not Outcome.PREEMPTED:
             self.unreflected = 0
         if done.working_memory is not None:
             self.conversation.note_reflected(done.working_memory)
 
-    def _guarded(self, what: str, job, *args) -> bool:
+    def _guarded(self, what: str, job: Callable[..., object], *args: object) -> bool:
         """Run one job; a failure is a bug, logged and told, and never reaches the next turn. What the job read
         before a forget (by this program or another) is not written after it (Soul.unforgotten)."""
         try:

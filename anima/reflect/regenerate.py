@@ -26,6 +26,7 @@ flagged, an episode a person wrote in since) costs a rebuild, once for the run.
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..knowledge.episodes import Episodes, NewEpisode
 from ..knowledge.messages import Messages, spoken
@@ -70,13 +71,13 @@ class Regeneration:
     def pending(self) -> bool:
         return bool(self.episodes.flagged() or self.growth.flagged() or self.rules.flagged())
 
-    def run(self, cut: Callable[[list[dict]], list[NewEpisode] | None]) -> MadeAgain:
+    def run(self, cut: Callable[[list[dict[str, Any]]], list[NewEpisode] | None]) -> MadeAgain:
         """`cut(said)`: the episodes some messages make (deep reflection's reading); None when a turn pre-empted
         it (what was cut before is written, the rest stays flagged)."""
         done = MadeAgain()
         if not self.pending():  # no write transaction for nothing
             return done
-        again: dict[int, list[tuple]] = {}  # each flagged episode: those made again of it, embedded
+        again = {}  # each flagged episode: those made again of it, embedded (its type: Episodes.ready's)
         for episode_id in self.episodes.flagged()[:EPISODES_PER_RUN]:
             said = spoken(self.messages.these(self.episodes.made_of(episode_id)))
             anew = cut(said) if said else []

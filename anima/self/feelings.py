@@ -14,7 +14,8 @@ computed here, by code (`trajectory`), never by the model.
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 from ..errors import InvalidEdit
 from ..knowledge.wording import cut, when
@@ -109,7 +110,7 @@ class Feelings:
         when_noticed = parse_time(at) if at else datetime.now(UTC)
         if when_noticed is None:
             raise InvalidEdit(f"{at!r} is not a time.")
-        dimensions = {}
+        dimensions: dict[str, Any] = {}  # the reading's columns of the signal's row
         if reading is not None:
             r = reading
             if not (
@@ -151,7 +152,7 @@ class Feelings:
         )
         return [(r["valence"], r["arousal"]) for r in rows]
 
-    def recent(self, at: datetime | None = None) -> list[dict]:
+    def recent(self, at: datetime | None = None) -> list[dict[str, Any]]:
         """The signals that have not faded yet, newest first."""
         at = at or datetime.now(UTC)
         since = (at - FADES_AFTER).astimezone(UTC).isoformat(timespec="microseconds")
@@ -205,7 +206,7 @@ class Feelings:
         """The workspace's emotional tier: one line per recent signal, or nothing."""
         return self.tier(at)[0]
 
-    def tier(self, at: datetime | None = None) -> tuple[str, frozenset]:
+    def tier(self, at: datetime | None = None) -> tuple[str, frozenset[tuple[str, int]]]:
         """The emotional tier (context), and the keys of the signals it says it from: one read, so a forget of
         one of them finds the key of every line it took."""
         on = (at or datetime.now(UTC)).astimezone().date()
@@ -213,7 +214,7 @@ class Feelings:
         return "\n".join(_line(s, on) for s in signals), frozenset(("signal", s["id"]) for s in signals)
 
 
-def _line(s: dict, on) -> str:
+def _line(s: dict[str, Any], on: date) -> str:
     if s.get("evidence_type") == "explicit":  # their own words about themselves: said as theirs
         return f"- {when(s['at'], on)}, in their words: {s['signal']} ({s['evidence']})"
     after = AFTER_TRAJECTORY.get(s.get("trajectory") or "stable", "")

@@ -8,10 +8,11 @@ is also measured in the chat model's own tokens, as the workspace renders it: an
 would take more than FLOOR_CAP_TOKENS is refused, and the companion's learning fits what it writes to both.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from ..errors import InvalidEdit
 from ..knowledge.rules import Rules
@@ -47,7 +48,7 @@ class SelfFloor:
     rules: str = ""  # the behavioural rules in force, as lines (knowledge/rules.py): learned, not stated
 
 
-def check_plain(name: str, content) -> None:
+def check_plain(name: str, content: object) -> None:
     """InvalidEdit unless `content` is text that shows as it is: no control character but tab and newline, none
     invisible or turning the text's direction, no half of a surrogate pair (the rule of a part's texts). A terminal
     obeyed "\x1b[2J" in the inner state `anima reflect` printed; "\ud800" could not be written at all."""
@@ -131,7 +132,7 @@ class SelfModel:
             return None
         return tokens
 
-    def growth(self, limit: int = 50) -> list[dict]:
+    def growth(self, limit: int = 50) -> list[dict[str, Any]]:
         """The newest growth-log entries that stand, newest first: what the model reads of the log (evolving the
         persona). None a forget flagged: its words may carry what went. (One citing an episode a forget flagged
         went in that forget: store/forget.py _blank.) The Open Mind shows every entry (GrowthLog)."""
@@ -139,7 +140,7 @@ class SelfModel:
             "SELECT at, entry FROM growth_log WHERE needs_regeneration = 0 ORDER BY id DESC LIMIT ?", (limit,)
         )
 
-    def grow(self, entry: str, evidence: list[tuple[str, int]] = ()) -> int:
+    def grow(self, entry: str, evidence: Sequence[tuple[str, int]] = ()) -> int:
         """Append to the growth log (append-only: never edited, never trimmed)."""
         entry = entry.strip()
         if not entry or len(entry) > 600:

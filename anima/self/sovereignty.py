@@ -11,6 +11,7 @@ Both are 0 for a companion that never overrides; None when there was nothing to 
 """
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..store.provenance import Source
 from ..store.soul import Soul
@@ -34,7 +35,7 @@ class Sovereignty:
         return round(self.misaligned_after / self.corrections, 3) if self.corrections else None
 
     def lines(self) -> list[str]:
-        def pct(x):
+        def pct(x: float | None) -> str:
             return "nothing to measure yet" if x is None else f"{x:.0%}"
 
         return [
@@ -66,7 +67,7 @@ def measure(soul: Soul) -> Sovereignty:
     ]
     signals = soul.query("SELECT * FROM emotional_signals ORDER BY at, id")
     reads = [s for s in signals if s["evidence_type"] not in (None, "explicit") and s["valence"] is not None]
-    by_message: dict[int, list[dict]] = {}
+    by_message: dict[int, list[dict[str, Any]]] = {}
     for s in reads:
         if s["message_id"] is not None:
             by_message.setdefault(s["message_id"], []).append(s)

@@ -24,8 +24,10 @@ the rest again (models/shift.py).
 """
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import date
+from typing import TYPE_CHECKING, Any
 
 from ..errors import KnownError
 from ..knowledge.wording import today
@@ -33,6 +35,10 @@ from ..retrieval.recall import Recalled
 from ..self.selfmodel import FLOOR_CAP_TOKENS, SelfFloor
 from ..store.sections import ALWAYS, WRITTEN, section, title
 from .note import render_item, render_note
+
+if TYPE_CHECKING:
+    from ..models.chat import Message
+    from ..parts.bids import Bid
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +61,7 @@ class Held:
     id: int
     rank: int
     score: float
-    components: dict
+    components: dict[str, Any]
 
 
 @dataclass
@@ -64,7 +70,7 @@ class Entry:
 
     role: str
     content: str
-    keys: frozenset = frozenset()  # the recalled items a note carries
+    keys: frozenset[tuple[str, int]] = frozenset()  # the recalled items a note carries
     # Whether its keys vouch for all it says. A note that says what was on my mind, or what parts of me bid, says
     # it in words no stored item's presence can check: after another program forgets (a person, say), it goes.
     vouched: bool = True
@@ -76,7 +82,7 @@ class Entry:
 
 @dataclass
 class Assembled:
-    messages: list[dict]
+    messages: "list[Message]"
     tiers: dict[str, int]  # tier name -> tokens
     held: list[Held] = field(default_factory=list)
     note: Entry | None = None
@@ -103,12 +109,12 @@ def note_entry(
     focus: str,
     emotional: str,
     items: list[Recalled],
-    learned: list[tuple[int, str]],
+    learned: Sequence[tuple[int, str]],
     *,
     query: str = "",
     brief: bool = False,
-    on=None,
-    bids=(),
+    on: date | None = None,
+    bids: Sequence["Bid"] = (),
 ) -> Entry | None:
     """A turn's note (or one read ahead) as it enters the transcript, with the items it carries; None if empty.
     See render_note for `query`, `brief`, `on` and `bids`."""
@@ -140,7 +146,7 @@ class Workspace:
 
     def prefix(
         self, floor: SelfFloor, companion_name: str, transcript: list[Entry], note: Entry | None
-    ) -> list[dict] | None:
+    ) -> "list[Message] | None":
         """The stable part the next turn will send, with `note` (if any) at its end; None if it would not fit
         untrimmed (leaving room for a next message and its own note)."""
         floor_text = render_floor(floor, companion_name)
@@ -148,7 +154,8 @@ class Workspace:
         used = self.count(floor_text) + sum(self.count(e.content) + 4 for e in entries)
         if used + NEXT_TURN_ROOM > self.budget:
             return None
-        return [{"role": "system", "content": floor_text}] + [{"role": e.role, "content": e.content} for e in entries]
+        messages: list[Message] = [{"role": "system", "content": floor_text}]
+        return messages + [{"role": e.role, "content": e.content} for e in entries]
 
     def trimmed_start(self, floor: SelfFloor, companion_name: str, transcript: list[Entry], note: Entry) -> int:
         """Where the transcript would start after the trim a next turn would make (see assemble)."""
@@ -207,9 +214,9 @@ class Workspace:
         *,
         focus: str = "",
         emotional: str = "",
-        learned: list[tuple[int, str]] = (),
+        learned: Sequence[tuple[int, str]] = (),
         brief: bool = False,
-        bids=(),
+        bids: Sequence["Bid"] = (),
         recalled_for: str | None = None,
     ) -> Assembled:
         """`brief`: this message's note follows one read ahead, so it is cut to what touches the message.
@@ -247,7 +254,7 @@ class Workspace:
         # The transcript, trimmed from the front in steps when it does not fit.
         start, spent = self._trim(transcript, left)
 
-        messages = [{"role": "system", "content": floor_text}]
+        messages: list[Message] = [{"role": "system", "content": floor_text}]
         messages += [{"role": e.role, "content": e.content} for e in transcript[start:]]
         if note:
             messages.append({"role": "system", "content": note.content})

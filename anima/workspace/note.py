@@ -8,13 +8,18 @@ an item that touch the message.
 """
 
 import re
+from collections.abc import Sequence
 from datetime import date
+from typing import TYPE_CHECKING
 
 from ..knowledge.wording import cut, today, when
 from ..retrieval.fts import stems
 from ..retrieval.recall import Recalled
 from ..store.provenance import EXTERNAL
 from ..store.sections import section
+
+if TYPE_CHECKING:
+    from ..parts.bids import Bid
 
 # A recalled item is a reminder, not a transcript: each costs prompt time on every warm turn.
 ITEM_CHARS = 240
@@ -30,6 +35,8 @@ ALSO_RECALLED = "# Also recalled"
 BIDS = "# What parts of me bid, and I follow"
 # Sentence ends, and the "[shares …]" a message's picture is described by.
 _SENTENCES = re.compile(r"[^.!?…\[]+(?:[.!?…]+|\[[^\]]*\]|$)")
+# A saying, as said_already compares them: who said it, whether it came from outside, its content words.
+_Saying = tuple[str | None, bool, frozenset[str]]
 
 
 def excerpt(text: str, query: str, limit: int) -> str:
@@ -48,7 +55,7 @@ def excerpt(text: str, query: str, limit: int) -> str:
     return ("…" if best > 0 else "") + chosen
 
 
-def said_already(items: list[Recalled], notes: list[str], query: str = "") -> set:
+def said_already(items: list[Recalled], notes: list[str], query: str = "") -> set[tuple[str, int]]:
     """The keys of messages that would tell the model nothing new: the same speaker said nearly the same words
     (SAID_ALREADY of the content words, both ways) in a line the conversation's notes hold, or in an item before it
     in `items` (best first), with the same standing (text from outside, or not). People say a thing again, and
@@ -57,10 +64,14 @@ def said_already(items: list[Recalled], notes: list[str], query: str = "") -> se
     job!" beside "Bea applied for the job…"); memories, episodes and cards are never left out for a message: each
     says more than its words (what is no longer true, what was lived)."""
     said = [_said(line) for note in notes for line in note.splitlines() if line.startswith("- [")]
-    out = set()
+    out: set[tuple[str, int]] = set()
     for r in items:
         speaker = r.row.get("speaker") if r.kind == "message" else None
-        saying = (speaker, r.row.get("origin") in OUTSIDE, frozenset(stems(excerpt(r.text, query, ITEM_CHARS))))
+        saying: _Saying = (
+            speaker,
+            r.row.get("origin") in OUTSIDE,
+            frozenset(stems(excerpt(r.text, query, ITEM_CHARS))),
+        )
         if speaker and saying[2] and any(_alike(saying, other) for other in said):
             out.add(r.key)
         else:
@@ -68,16 +79,17 @@ def said_already(items: list[Recalled], notes: list[str], query: str = "") -> se
     return out
 
 
-def _said(line: str) -> tuple[str | None, bool, frozenset]:
+def _said(line: str) -> _Saying:
     """A note's line as (who said it, from outside, its content words), read back from render_item's layout."""
     body = line.split("] ", 1)[1] if "] " in line else line
+    speaker: str | None
     speaker, _, words = body.partition(": ")
     if not words or len(speaker) > 80:
         speaker, words = None, body
     return speaker, OUTSIDE_MARK in words, frozenset(stems(words.replace(OUTSIDE_MARK, "")))
 
 
-def _alike(a: tuple, b: tuple) -> bool:
+def _alike(a: _Saying, b: _Saying) -> bool:
     (who, outside, words), (other, other_outside, other_words) = a, b
     return (
         who == other
@@ -101,12 +113,12 @@ def render_note(
     focus: str,
     emotional: str,
     items: list[Recalled],
-    learned: list[str] = (),
+    learned: Sequence[str] = (),
     *,
     query: str = "",
     brief: bool = False,
     on: date | None = None,
-    bids=(),
+    bids: Sequence["Bid"] = (),
 ) -> str:
     """`query`: what the items were recalled for. `brief`: the note a message adds after one read ahead.
     `bids`: the parts' bids the Self chose to follow (parts/bids.py Bid), each in its part's own words."""
