@@ -49,9 +49,8 @@ class Forgotten:
     lines: Counter[str] = field(default_factory=Counter)
     edits: int = 0
     labels: int = 0
-    flagged: set[tuple[str, int]] = field(
-        default_factory=set
-    )  # kept items that cited what went: (kind, id), marked for it
+    # kept items that cited what went: (kind, id), marked for it
+    flagged: set[tuple[str, int]] = field(default_factory=set)
 
     def by_kind(self) -> dict[str, int]:
         counts = Counter(kind for kind, _ in self.items)
