@@ -9,7 +9,7 @@ from collections.abc import Callable
 import sqlcipher3
 
 from .migrations import CARDS_TO_KEEP
-from .soul import Soul
+from .soul import Row, Soul
 
 Kept = Callable[[str], tuple[str, int]]  # a stored text -> (what is kept of it, how many sentences went)
 
@@ -20,7 +20,7 @@ def set_avatar(con: sqlcipher3.Connection, card_id: int, avatar: str) -> None:
     con.execute("UPDATE character_cards SET avatar = ? WHERE id = ?", (avatar, card_id))
 
 
-def newest(soul: Soul) -> dict | None:
+def newest(soul: Soul) -> Row | None:
     """The last imported card's row, or None."""
     rows = soul.query("SELECT * FROM character_cards ORDER BY id DESC LIMIT 1")
     return rows[0] if rows else None

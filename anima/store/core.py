@@ -41,8 +41,9 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
+import sqlcipher3
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
@@ -72,13 +73,13 @@ def _nonce(prefix: bytes, index: int, final: bool) -> bytes:
     return prefix + struct.pack(">IB", index, 1 if final else 0)
 
 
-def _encode(value):
+def _encode(value: object) -> object:
     if isinstance(value, bytes):
         return {"$b64": base64.b64encode(value).decode("ascii")}
     return value
 
 
-def _decode(value):
+def _decode(value: Any) -> Any:  # a value of the content's JSON
     if isinstance(value, dict):
         if len(value) != 1 or type(value.get("$b64")) is not str:
             raise _Unfit("a value is an object that is not bytes as Anima writes them")
@@ -86,18 +87,24 @@ def _decode(value):
     return value
 
 
+# A table a core carries: (name, columns, its rows); the rows as they are read, or a list.
+TableRows = tuple[str, list[str], Iterable[list[Any]]]
+# Tables as {name: {"columns": [...], "rows": [...]}}, as dump_tables and read_core give them.
+TablesDict = dict[str, dict[str, Any]]
+
+
 class Tables:
     """The tables a core carries, each as (name, columns, its rows), as often as they are asked for (a core too
     compressible is written again, stored); `rows`: how many rows in all (an export's progress counts them)."""
 
-    def __init__(self, read: Callable[[], Iterable[core_content.Table]], rows: int):
+    def __init__(self, read: Callable[[], Iterable[TableRows]], rows: int) -> None:
         self._read, self.rows = read, rows
 
-    def __iter__(self) -> Iterator[core_content.Table]:
+    def __iter__(self) -> Iterator[TableRows]:
         return iter(self._read())
 
     @classmethod
-    def of(cls, tables: dict) -> "Tables":
+    def of(cls, tables: TablesDict) -> "Tables":
         """From {name: {"columns": [...], "rows": [...]}}, as dump_tables and read_core give them."""
         return cls(
             lambda: ((name, t["columns"], t["rows"]) for name, t in tables.items()),
@@ -105,14 +112,14 @@ class Tables:
         )
 
     @classmethod
-    def read(cls, con, names) -> "Tables":
+    def read(cls, con: sqlcipher3.Connection, names: Iterable[str]) -> "Tables":
         """These tables (those the file has), read from `con` a thousand rows at a time: the connection holds one
         read transaction while the core is written, so every read sees the same soul."""
         present = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         names = [t for t in names if t in present]  # an older schema lacks the newer tables
         rows = sum(con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in names)
 
-        def read():
+        def read() -> Iterator[TableRows]:
             for table in names:
                 cur = con.execute(f"SELECT * FROM {table} ORDER BY rowid")
                 yield table, [d[0] for d in cur.description], _fetched(cur)
@@ -120,19 +127,19 @@ class Tables:
         return cls(read, rows)
 
 
-def _fetched(cur) -> Iterator[list]:
+def _fetched(cur: sqlcipher3.Cursor) -> Iterator[list[object]]:
     while rows := cur.fetchmany(_ROWS_AT_ONCE):
         for row in rows:
             yield [_encode(v) for v in row]
 
 
-def dump_tables(con, tables) -> dict:
+def dump_tables(con: sqlcipher3.Connection, tables: Iterable[str]) -> TablesDict:
     return {name: {"columns": columns, "rows": list(rows)} for name, columns, rows in Tables.read(con, tables)}
 
 
 def write_core(
     path: Path,
-    tables: dict | Tables,
+    tables: TablesDict | Tables,
     schema_version: int,
     passphrase: str,
     progress: Progress | None = None,
@@ -246,7 +253,7 @@ def _sealed(payload: Iterator[bytes], schema_version: int, passphrase: str) -> I
 @dataclass
 class CoreContents:
     schema_version: int
-    tables: dict
+    tables: TablesDict
 
 
 class _Header(NamedTuple):
@@ -265,7 +272,7 @@ class Reader:
     What it holds is bounded by the file's size: only a regular file is read, its magic and header are checked
     from its first bytes, and each chunk is read, checked and inflated in turn, within content_limit."""
 
-    def __init__(self, path: Path, passphrase: str, progress: Progress | None = None):
+    def __init__(self, path: Path, passphrase: str, progress: Progress | None = None) -> None:
         self.path, self._progress = Path(path), progress
         self._f = _open(self.path)
         try:
@@ -282,7 +289,7 @@ class Reader:
     def __enter__(self) -> "Reader":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self._f.close()
 
     def tables(self) -> Iterator[core_content.Table]:
@@ -311,13 +318,13 @@ def read_core(path: Path, passphrase: str, progress: Progress | None = None) -> 
     """Read and fully verify a core, whole (what it holds, in memory: a small core's, or a test's). Raises BadCore
     or WrongPassphrase; never returns part of one. An import reads it a batch at a time (Reader)."""
     with Reader(path, passphrase, progress) as reader:
-        tables = {}
+        tables: TablesDict = {}
         for name, columns, rows in reader.tables():
             tables.setdefault(name, {"columns": columns, "rows": []})["rows"].extend(rows)
     return CoreContents(reader.schema_version, tables)
 
 
-def _open(path: Path):
+def _open(path: Path) -> BinaryIO:
     try:
         return files.open_regular(path)
     except FileNotFoundError:
@@ -328,7 +335,7 @@ def _open(path: Path):
         raise BadCore(f"{path} cannot be read ({e.strerror or e}).") from None
 
 
-def _header(f, size: int, path: Path) -> _Header:
+def _header(f: BinaryIO, size: int, path: Path) -> _Header:
     magic = f.read(len(MAGIC))
     if magic[:10] != MAGIC[:10]:
         raise BadCore(f"{path} is not an Anima core file.")
@@ -411,7 +418,9 @@ def content_limit(core_bytes: int) -> int:
     return CONTENT_FLOOR + CONTENT_RATIO * core_bytes
 
 
-def _inflated(f, size: int, aead: AESGCM, head: _Header, path: Path, progress: Progress | None) -> Iterator[bytes]:
+def _inflated(
+    f: BinaryIO, size: int, aead: AESGCM, head: _Header, path: Path, progress: Progress | None
+) -> Iterator[bytes]:
     """The inflated content, at most INFLATE_STEP at a time, each chunk checked before it is inflated; within
     content_limit(size)."""
     inflate, limit, index, total = zlib.decompressobj(), content_limit(size), 0, 0
@@ -436,7 +445,7 @@ def _inflated(f, size: int, aead: AESGCM, head: _Header, path: Path, progress: P
         raise BadCore(f"{path} passed its checks but its content cannot be read (it does not end where it should).")
 
 
-def _inflate(inflate, piece: bytes, room: int, limit: int, path: Path) -> Iterator[bytes]:
+def _inflate(inflate: "zlib._Decompress", piece: bytes, room: int, limit: int, path: Path) -> Iterator[bytes]:
     """One chunk inflated, at most INFLATE_STEP a step and never past the `room` left: no step is unbounded,
     and what is held is one step, not all it might inflate to."""
     try:
@@ -478,7 +487,7 @@ def columns_at(schema_version: int) -> dict[str, frozenset[str]]:
         con.close()
 
 
-def _fit_columns(table, columns: list, has: dict, schema_version: int) -> None:
+def _fit_columns(table: str, columns: list[Any], has: dict[str, frozenset[str]], schema_version: int) -> None:
     if table not in has:
         raise _Unfit(
             f"it holds a table {core_content.shown(table)}, which a soul of schema {schema_version} does not have"
@@ -498,7 +507,7 @@ _INTEGER_RANGE = range(-(2**63), 2**63)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _fit_row(row, width: int, table: str) -> list:
+def _fit_row(row: object, width: int, table: str) -> list[Any]:
     if type(row) is not list or len(row) != width:
         raise _Unfit(f"table {table} has a row that is not one value for each of its {width} columns")
     row = [_decode(v) for v in row]
@@ -518,7 +527,7 @@ def _fit_row(row, width: int, table: str) -> list:
     return row
 
 
-def _take(f, size: int, limit: int, path: Path) -> bytes:
+def _take(f: BinaryIO, size: int, limit: int, path: Path) -> bytes:
     """One length-prefixed part; its length is checked against `limit` and the file's size before it is read."""
     length = struct.unpack(">I", _read(f, 4, path))[0]
     if length > limit or f.tell() + length > size:
@@ -526,7 +535,7 @@ def _take(f, size: int, limit: int, path: Path) -> bytes:
     return _read(f, length, path)
 
 
-def _read(f, n: int, path: Path) -> bytes:
+def _read(f: BinaryIO, n: int, path: Path) -> bytes:
     data = f.read(n)
     if len(data) < n:
         raise BadCore(f"{path} is truncated.")

@@ -17,6 +17,7 @@ import codecs
 import json
 import re
 from collections.abc import Callable, Iterator
+from typing import Any
 
 _WS = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
@@ -58,7 +59,9 @@ class _Text:
     def next_char(self) -> str:
         """The next character past white space ('' at the end), not taken."""
         while True:
-            self.pos = _WS.match(self.buf, self.pos).end()
+            space = _WS.match(self.buf, self.pos)
+            assert space is not None  # white space or none: it matches anywhere
+            self.pos = space.end()
             if self.pos < len(self.buf):
                 return self.buf[self.pos]
             if not self.more():
@@ -69,7 +72,7 @@ class _Text:
             raise NotContent(f"expected {char!r} at character {self.pos}, found {self._here()}")
         self.pos += 1
 
-    def value(self):
+    def value(self) -> Any:
         """The next JSON value, read by json itself once the text read holds all of it."""
         self.next_char()
         while True:
@@ -100,18 +103,19 @@ class _Text:
         return char == separator
 
 
-def shown(name) -> str:
+def shown(name: object) -> str:
     """A name or text from the file, as one short line (it may be anything: long, a number, control characters)."""
     text = repr(name)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-Table = tuple[str, list, list]  # (name, columns, a batch of rows): a table's first batch may hold no rows
+Table = tuple[str, list[str], list[list[Any]]]  # (name, columns, a batch of rows): a first batch may hold no rows
+# fit_columns(name, columns) raises for what no soul has; fit_row(row, width, name) gives the row as it is stored.
+FitColumns = Callable[[str, list[Any]], None]
+FitRow = Callable[[Any, int, str], list[Any]]
 
 
-def tables(
-    pieces: Iterator[bytes], fit_columns: Callable[[object, object], None], fit_row: Callable[[object, int, str], list]
-) -> Iterator[Table]:
+def tables(pieces: Iterator[bytes], fit_columns: FitColumns, fit_row: FitRow) -> Iterator[Table]:
     """Each table of the content as (name, columns, rows), its rows a batch at a time. `fit_columns(name,
     columns)` raises for a table or columns no soul of the core's schema has; `fit_row(row, width, name)` gives
     the row as it is stored, or raises. NotContent (or the json module's ValueError, or UnicodeDecodeError)
@@ -148,16 +152,16 @@ def _members(text: _Text) -> Iterator[str]:
 def _key(text: _Text) -> str:
     if text.next_char() != '"':
         raise NotContent(f"expected a name in double quotes at character {text.pos}")
-    key = text.value()
+    key: str = text.value()  # a JSON string: it opens with '"'
     text.take(":")
     return key
 
 
-def _tables(text: _Text, fit_columns, fit_row) -> Iterator[Table]:
+def _tables(text: _Text, fit_columns: FitColumns, fit_row: FitRow) -> Iterator[Table]:
     if text.next_char() != "{":
         raise TypeError("its tables are not named")
     text.pos += 1
-    names = set()
+    names: set[str] = set()
     for name in _members(text):
         if name in names:
             raise NotContent(f"it names a table {shown(name)} twice")
@@ -165,12 +169,12 @@ def _tables(text: _Text, fit_columns, fit_row) -> Iterator[Table]:
         yield from _table(text, name, fit_columns, fit_row)
 
 
-def _table(text: _Text, name: str, fit_columns, fit_row) -> Iterator[Table]:
+def _table(text: _Text, name: str, fit_columns: FitColumns, fit_row: FitRow) -> Iterator[Table]:
     shape = TypeError(f"table {shown(name)} is not columns and rows")
     if text.next_char() != "{":
         raise shape
     text.pos += 1
-    columns = None
+    columns: list[str] | None = None
     rows_read = False
     for key in _members(text):
         if key == "columns":
@@ -191,11 +195,12 @@ def _table(text: _Text, name: str, fit_columns, fit_row) -> Iterator[Table]:
         raise shape
 
 
-def _rows(text: _Text, name: str, columns: list, fit_row) -> Iterator[Table]:
+def _rows(text: _Text, name: str, columns: list[str], fit_row: FitRow) -> Iterator[Table]:
     if text.next_char() != "[":
         raise TypeError(f"table {shown(name)} is not columns and rows")
     text.pos += 1
-    batch, width, given = [], len(columns), False
+    batch: list[list[Any]] = []
+    width, given = len(columns), False
     if text.next_char() == "]":
         text.pos += 1
     else:

@@ -7,16 +7,21 @@ written (parts/part.py); what a core brings is checked here, as it is imported.
 
 import functools
 import json
+from typing import Any, cast
 
 import jsonschema
+import sqlcipher3
 
 from .kinds import KINDS, RESOURCES
 
 
 @functools.cache
-def schema(kind: str) -> dict:
+def schema(kind: str) -> dict[str, Any]:
     """The schema of `kind`'s document, as its file declares it."""
-    return json.loads((RESOURCES / KINDS[kind].document[1]).read_text(encoding="utf-8"))
+    document = KINDS[kind].document
+    if document is None:  # as indexing None raised before, said
+        raise TypeError(f"a {kind} stores no document")
+    return cast(dict[str, Any], json.loads((RESOURCES / document[1]).read_text(encoding="utf-8")))  # a JSON object
 
 
 @functools.cache
@@ -24,7 +29,7 @@ def validator(kind: str) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(schema(kind))
 
 
-def misfit(con) -> str | None:
+def misfit(con: sqlcipher3.Connection) -> str | None:
     """The first stored document that does not fit its schema, said without a word of its text ("part #3 breaks
     its schema at /triggers (type)"); None when every one fits."""
     for kind in KINDS.values():

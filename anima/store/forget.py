@@ -20,8 +20,11 @@ import logging
 import re
 import threading
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import sqlcipher3
 
 from ..errors import NotFound
 from . import ids
@@ -43,10 +46,11 @@ class Forgotten:
     where kept items came from (a file's name) that named the person."""
 
     items: list[tuple[str, int]] = field(default_factory=list)
-    lines: Counter = field(default_factory=Counter)
+    lines: Counter[str] = field(default_factory=Counter)
     edits: int = 0
     labels: int = 0
-    flagged: set = field(default_factory=set)  # kept items that cited what went: (kind, id), marked for it
+    # kept items that cited what went: (kind, id), marked for it
+    flagged: set[tuple[str, int]] = field(default_factory=set)
 
     def by_kind(self) -> dict[str, int]:
         counts = Counter(kind for kind, _ in self.items)
@@ -106,7 +110,7 @@ class Forgotten:
         return len(self.items) + sum(self.lines.values()) + self.edits + self.labels
 
 
-def name_pattern(name: str) -> re.Pattern | None:
+def name_pattern(name: str) -> re.Pattern[str] | None:
     """How a name is found in a text: as a whole word (case aside, any spacing inside it), or, in a script
     written without spaces, anywhere in a run of letters."""
     words = name.split()
@@ -118,7 +122,7 @@ def name_pattern(name: str) -> re.Pattern | None:
     return re.compile(rf"(?<!\w){body}(?!\w)", re.I)
 
 
-def said(value) -> str:
+def said(value: object) -> str:
     """The text of a stored value; JSON (a part, a card's keywords) is read as the strings it holds."""
     if not isinstance(value, str):
         return ""
@@ -130,7 +134,7 @@ def said(value) -> str:
     return value
 
 
-def _strings(value):
+def _strings(value: object) -> Iterator[str]:
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
@@ -143,7 +147,11 @@ def _strings(value):
 
 
 def forget_item(
-    con, kind: str, item_id: int, lines: Counter | None = None, flagged: set | None = None
+    con: sqlcipher3.Connection,
+    kind: str,
+    item_id: int,
+    lines: Counter[str] | None = None,
+    flagged: set[tuple[str, int]] | None = None,
 ) -> list[tuple[str, int]]:
     """Remove one item and everything derived from it alone; returns the keys that went (the item first).
     `lines` counts the lines of sections (and, under "edit_history", the edits) that went with it; `flagged` takes
@@ -202,14 +210,14 @@ def forget_item(
     return gone
 
 
-def forget_person(con, name: str) -> Forgotten:
+def forget_person(con: sqlcipher3.Connection, name: str) -> Forgotten:
     """Everything whose own words name `name`, in one transaction (the caller's). A message's own words include
     who it is from when it came from outside (a file "Zorblatt-diary.txt", text pasted from them); what learning
     drew from a message that goes, goes with it ("They are allergic to peanuts", learned from "Zorblatt is
     allergic to peanuts", would otherwise stay, as a fact about the person). Labels of where a kept item came from
     that name them (a lorebook's file name) are cleared."""
     pattern = name_pattern(name)
-    out, seen = Forgotten(), set()
+    out, seen = Forgotten(), set[tuple[str, int]]()
     if pattern is None:
         return out
 
@@ -243,10 +251,10 @@ def forget_person(con, name: str) -> Forgotten:
     return out
 
 
-def _from_outside(con) -> dict[int, str]:
+def _from_outside(con: sqlcipher3.Connection) -> dict[int, str]:
     """Who each message that came from outside is from, as its speaker says ("file notes.txt", a name): the
     person's own messages and the companion's carry their names there, which name nobody else."""
-    outside = tuple(s.value for s in EXTERNAL) + (Source.THIRD_PARTY.value,)
+    outside = (*(s.value for s in EXTERNAL), Source.THIRD_PARTY.value)
     return dict(
         con.execute(
             f"SELECT m.id, m.speaker FROM messages m JOIN provenance p ON p.item_kind = 'message' "
@@ -256,7 +264,7 @@ def _from_outside(con) -> dict[int, str]:
     )
 
 
-def forget_traces(con, pattern: re.Pattern) -> Forgotten:
+def forget_traces(con: sqlcipher3.Connection, pattern: re.Pattern[str]) -> Forgotten:
     """What the companion wrote with words of a forgotten message that no record left holds (knowledge/traces.py finds
     them): drawn from it, though nothing links them to it (a model cites the wrong experience, an identity and an
     inner state cite none). Only what the companion wrote, never a person's words: the lines of the self-model that
@@ -306,18 +314,18 @@ def forget_traces(con, pattern: re.Pattern) -> Forgotten:
 
 
 def _forget_lines(
-    con,
-    pattern: re.Pattern,
+    con: sqlcipher3.Connection,
+    pattern: re.Pattern[str],
     kinds: tuple[str, ...] | None = None,
     *,
     keep: dict[int, set[str]] | None = None,
     actor: str | None = None,
-) -> Counter:
+) -> Counter[str]:
     """Remove the lines of the self-model's sections and the blocks (or of `kinds` alone; never those `keep` holds
     for the item) that match, and every edit (of those kinds, by `actor` if given) whose before or after held such
     a line; returns the lines removed by kind (the edits under "edit_history")."""
     keep = keep or {}
-    removed = Counter()
+    removed: Counter[str] = Counter()
     for k in KINDS.values():
         if not k.sections or (kinds is not None and k.name not in kinds):
             continue
@@ -327,7 +335,8 @@ def _forget_lines(
             if len(kept) != len(lines):
                 removed[k.name] += len(lines) - len(kept)
                 con.execute(f"UPDATE {k.table} SET content = ? WHERE id = ?", ("\n".join(kept).strip(), item_id))
-    where, args = [], []
+    where: list[str] = []
+    args: list[str] = []
     if kinds is not None:
         where.append(f"item_kind IN ({','.join('?' * len(kinds))})")
         args += kinds
@@ -337,7 +346,7 @@ def _forget_lines(
     edits = con.execute(
         "SELECT id, item_id, before, after FROM edit_history" + (" WHERE " + " AND ".join(where) if where else ""), args
     ).fetchall()
-    for edit_id, item_id, before, after in edits:
+    for edit_id, _item_id, before, after in edits:
         if any(pattern.search(line) for v in (before, after) for line in said(v).splitlines()):
             con.execute("DELETE FROM edit_history WHERE id = ?", (edit_id,))
             ids.forgotten(con, "edit_history", edit_id)
@@ -349,7 +358,9 @@ def _forget_lines(
 BLANK = "…"
 
 
-def _blank(con, kind: str, item_id: int, lines: Counter | None, flagged: set) -> list[tuple[str, int]]:
+def _blank(
+    con: sqlcipher3.Connection, kind: str, item_id: int, lines: Counter[str] | None, flagged: set[tuple[str, int]]
+) -> list[tuple[str, int]]:
     """A made-again item (kinds.Kind.made_again: an episode) that a forget flagged loses its words at once, with
     its vector and the edits that held them: made from what went, they may carry it. It keeps what it cites, from
     which deep reflection makes it again (reflect/regenerate.py). What cites it goes, and is returned
@@ -365,10 +376,12 @@ def _blank(con, kind: str, item_id: int, lines: Counter | None, flagged: set) ->
     return _take_citers(con, kind, item_id, lines, flagged)
 
 
-def _take_citers(con, kind: str, item_id: int, lines: Counter | None, flagged: set) -> list[tuple[str, int]]:
+def _take_citers(
+    con: sqlcipher3.Connection, kind: str, item_id: int, lines: Counter[str] | None, flagged: set[tuple[str, int]]
+) -> list[tuple[str, int]]:
     """Forget what cites a made-again item (a growth entry, an insight: drawn from it, they cannot be made again
     and may hold its words), when it is blanked or forgotten; returns the keys that went."""
-    gone = []
+    gone: list[tuple[str, int]] = []
     for citer_kind, citer_id in con.execute(
         "SELECT owner_kind, owner_id FROM evidence WHERE item_kind = ? AND item_id = ?", (kind, item_id)
     ).fetchall():
@@ -377,7 +390,7 @@ def _take_citers(con, kind: str, item_id: int, lines: Counter | None, flagged: s
     return gone
 
 
-def blanked(con, kind: str, item_id: int) -> bool:
+def blanked(con: sqlcipher3.Connection, kind: str, item_id: int) -> bool:
     """Whether this is a made-again item as a forget left it (_blank), its words gone, and nothing written to it
     since: its edits went with the blanking, so any edit is a person's text put in since (a correction typed and
     cleared, or undone back to the blank), which may still sit in the full-text index and in free pages."""
@@ -393,13 +406,13 @@ def blanked(con, kind: str, item_id: int) -> bool:
     return row is not None and tuple(row) == (1, BLANK, *[""] * (len(k.text) - 1)) and edited is None
 
 
-def _flag_citers(con, kind: str, item_id: int) -> set[tuple[str, int]]:
+def _flag_citers(con: sqlcipher3.Connection, kind: str, item_id: int) -> set[tuple[str, int]]:
     """Flag what cites this item (and drop the links); returns the keys flagged now (one an earlier forget
     flagged is not said to be marked again)."""
     owners = con.execute(
         "SELECT owner_kind, owner_id FROM evidence WHERE item_kind = ? AND item_id = ?", (kind, item_id)
     ).fetchall()
-    flagged = set()
+    flagged: set[tuple[str, int]] = set()
     for owner_kind, owner_id in owners:
         owner = KINDS.get(owner_kind)
         if (
@@ -414,7 +427,7 @@ def _flag_citers(con, kind: str, item_id: int) -> set[tuple[str, int]]:
     return flagged
 
 
-def _drop_edits(con, kind: str, item_id: int) -> None:
+def _drop_edits(con: sqlcipher3.Connection, kind: str, item_id: int) -> None:
     """An item's edit history (its old values)."""
     (last_edit,) = con.execute(
         "SELECT max(id) FROM edit_history WHERE item_kind = ? AND item_id = ?", (kind, item_id)
@@ -424,7 +437,7 @@ def _drop_edits(con, kind: str, item_id: int) -> None:
     con.execute("DELETE FROM edit_history WHERE item_kind = ? AND item_id = ?", (kind, item_id))
 
 
-def _drop_traces(con, kind: str, item_id: int) -> None:
+def _drop_traces(con: sqlcipher3.Connection, kind: str, item_id: int) -> None:
     """Everything about one item outside its own row."""
     con.execute("DELETE FROM evidence WHERE owner_kind = ? AND owner_id = ?", (kind, item_id))
     con.execute("DELETE FROM embeddings WHERE item_kind = ? AND item_id = ?", (kind, item_id))
@@ -443,13 +456,13 @@ FORGETS = "forgets"
 REWRITE_DUE = "rewrite_due"
 
 
-def forgets(con) -> int:
+def forgets(con: sqlcipher3.Connection) -> int:
     """How many forgets the soul has seen, by any program, as `con` sees it."""
     row = con.execute("SELECT value FROM meta WHERE key = ?", (FORGETS,)).fetchone()
     return int(row[0]) if row else 0
 
 
-def counted(con, gone: Forgotten | None = None) -> None:
+def counted(con: sqlcipher3.Connection, gone: Forgotten | None = None) -> None:
     """One more forget (the caller's transaction), and its file rebuild owed. A person's name that matched
     nothing (`gone` empty) removed nothing that a program holding it, or an export being written, must drop, so
     the count stays; the rebuild is still owed: copies of that name may sit in free space from text that went
@@ -463,7 +476,7 @@ def counted(con, gone: Forgotten | None = None) -> None:
     con.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, '1')", (REWRITE_DUE,))
 
 
-def merge_segments(con) -> None:
+def merge_segments(con: sqlcipher3.Connection) -> None:
     """After a forget commits: merge the full-text indexes' segments, so the deleted terms are gone from them."""
     for table in full_text_tables():
         con.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
@@ -490,7 +503,7 @@ def room_to_rewrite(size: int) -> int:
     return int(size * copies) + REWRITE_ROOM_SPARE
 
 
-def rewrite_file(con, path: Path) -> None:
+def rewrite_file(con: sqlcipher3.Connection, path: Path) -> None:
     """After the merge: rebuild the whole file from its live rows (VACUUM), so no page keeps a copy of what went.
 
     secure_delete zeroes a deleted row's cell and every freed page, but not the copies SQLite leaves behind when it
@@ -538,7 +551,7 @@ def _text(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
-def empty_wal(con) -> bool:
+def empty_wal(con: sqlcipher3.Connection) -> bool:
     """Fold the WAL into the file and empty it. False when another program's reader kept it from being emptied
     (the forgotten words are still in it)."""
     busy, _, _ = con.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()

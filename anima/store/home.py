@@ -7,8 +7,9 @@ complete, verified files; the app never deletes or overwrites a soul in place.
 
 import logging
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from .. import files, paths
 from ..errors import (
@@ -32,10 +33,12 @@ from .soul import Soul
 
 log = logging.getLogger(__name__)
 DEFAULT_NAME = "Anima"  # a new companion's name when it is given none
+# Called with the names a core holds (the companion's, the person's); raises to refuse the new passphrase.
+JudgeNew = Callable[[tuple[str, ...]], object]
 
 
 class PassphraseNeeded(KnownError):
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__("This companion is locked: enter its passphrase (or set ANIMA_PASSPHRASE).")
 
 
@@ -240,8 +243,8 @@ class Home:
         passphrase: str,
         replace: bool = False,
         progress: core.Progress | None = None,
-        before_swap=None,
-        judge_new=None,
+        before_swap: Callable[[], object] | None = None,
+        judge_new: JudgeNew | None = None,
     ) -> None:
         """Verify the whole core, build a new soul from it beside the old, then swap it in atomically.
 
@@ -256,7 +259,16 @@ class Home:
             # The same mistake in more words, not a second one: chained, the terminal said it twice (cli._first_said).
             raise type(e)(f"{e} Nothing was imported; the companion here, if any, is as it was.") from None
 
-    def _import(self, path, export_passphrase, passphrase, replace, progress, before_swap, judge_new) -> None:
+    def _import(
+        self,
+        path: Path | str,
+        export_passphrase: str,
+        passphrase: str,
+        replace: bool,
+        progress: core.Progress | None,
+        before_swap: Callable[[], object] | None,
+        judge_new: JudgeNew | None,
+    ) -> None:
         if not self.exists():
             self.ensure_vacant()  # a key file without its soul: refused before the core is read
         # The core is read once, as the new soul is built from it: what is held is a batch of rows, not the
@@ -344,9 +356,9 @@ class Home:
             # OverflowError, UnicodeEncodeError: a value SQLite cannot take (core.Reader refuses those it knows of).
             except (sqlcipher3.Error, InvalidEdit, ReadOnlyRecord, OverflowError, UnicodeEncodeError) as e:
                 # SQLite's own words: the edit's sentence ("the old value is kept") is about an edit, not an import.
-                why = e.__cause__ if isinstance(e, (InvalidEdit, ReadOnlyRecord)) and e.__cause__ else e
+                cause = e.__cause__ if isinstance(e, (InvalidEdit, ReadOnlyRecord)) and e.__cause__ else e
                 raise BadCore(
-                    f"The core's content does not fit the soul's rules ({why}); nothing was imported."
+                    f"The core's content does not fit the soul's rules ({cause}); nothing was imported."
                 ) from None
             from .soul import translate
 
@@ -414,10 +426,13 @@ def _quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _judged(tables: Iterator[core_content.Table], judge_new, path) -> Iterator[core_content.Table]:
+def _judged(
+    tables: Iterator[core_content.Table], judge_new: JudgeNew, path: Path | str
+) -> Iterator[core_content.Table]:
     """The core's tables as read, `judge_new` called with its names once its settings (meta) are read: Anima
     writes them first, so a refused passphrase stops the import before the rest is built."""
-    meta, judged = None, False
+    meta: dict[str, list[Any]] | None = None  # {"columns": [...], "rows": [...]}
+    judged = False
     for table in tables:
         name, columns, rows = table
         if name == "meta":
@@ -431,7 +446,7 @@ def _judged(tables: Iterator[core_content.Table], judge_new, path) -> Iterator[c
         judge_new(_names(meta, path))
 
 
-def _names(meta: dict | None, path) -> tuple[str, ...]:
+def _names(meta: dict[str, list[Any]] | None, path: Path | str) -> tuple[str, ...]:
     """The companion's name and the person's, as the core's meta holds them (a meta of another shape is a
     damaged core, not a traceback)."""
     meta = meta or {"columns": ["key", "value"], "rows": []}

@@ -6,6 +6,8 @@ never meant. Forgetting raises the table's floor (kept in meta, so it travels wi
 rows are numbered above it. The floor tells no more than the ids of the items still there do: how many were given.
 """
 
+import sqlcipher3
+
 
 def _key(table: str) -> str:
     return f"ids_after:{table}"
@@ -19,7 +21,7 @@ def new_id(table: str) -> str:
     )
 
 
-def forgotten(con, table: str, item_id: int) -> None:
+def forgotten(con: sqlcipher3.Connection, table: str, item_id: int) -> None:
     """`item_id` of `table` was forgotten (in the caller's transaction): it is never given again."""
     con.execute(
         "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE "

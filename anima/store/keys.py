@@ -29,6 +29,7 @@ import unicodedata
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
@@ -70,7 +71,7 @@ class Cost:
         return self.n * self.r < other.n * other.r or self.work < other.work
 
     @classmethod
-    def read(cls, kdf: dict) -> "Cost":
+    def read(cls, kdf: dict[str, Any]) -> "Cost":
         """The bounded cost a file's "kdf" entry names; ValueError (the file is not to be trusted) otherwise."""
         if kdf.get("name") != "scrypt":
             raise ValueError(f"key derivation {kdf.get('name')!r} is not supported")

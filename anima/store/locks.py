@@ -25,17 +25,21 @@ import errno
 import logging
 import os
 import stat
+import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import DiskFull, KnownError, SoulInUse, full_disk
 from .soul import OPENING
 
-try:
-    import fcntl
-except ImportError:  # Windows
-    fcntl = None
+# By platform, as the type checker reads it (Windows has no fcntl, and only Windows has msvcrt).
+if sys.platform == "win32":
     import msvcrt
+
+    fcntl = None
+else:
+    import fcntl
 
 log = logging.getLogger(__name__)
 
@@ -148,7 +152,7 @@ class Presence:
 
 
 @contextmanager
-def alone(directory: Path, again: str = "import again"):
+def alone(directory: Path, again: str = "import again") -> Iterator[None]:
     """Held while a soul.db is put in place: SoulInUse at once, nothing waited for, when another program (or another
     soul of this one) has the soul open. `again`: what the person does once it is closed."""
     if not SHARED:
@@ -167,18 +171,18 @@ def alone(directory: Path, again: str = "import again"):
 
 
 @contextmanager
-def key_writes(directory: Path):
+def key_writes(directory: Path) -> Iterator[None]:
     """Held while soul.key is checked and written: one writer at a time, across programs."""
     fd = _open(directory / KEY_WRITES, "the key file was not changed", write=True)
     try:
         if SHARED:
             _flock(fd, fcntl.LOCK_EX, directory, "the key file was not changed")
-        else:
+        elif sys.platform == "win32":  # always, where presence is not shared
             msvcrt.locking(fd, msvcrt.LK_LOCK, 1)  # tries for 10 s, then OSError: the caller says it was not written
         try:
             yield
         finally:
-            if not SHARED:
+            if not SHARED and sys.platform == "win32":
                 msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
     finally:
         os.close(fd)

@@ -6,6 +6,7 @@ written by a newer Anima and is refused, untouched.
 """
 
 import contextlib
+from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import sqlcipher3
@@ -15,7 +16,7 @@ from ..errors import NewerSchema
 from .sections import Kept, kept_in
 
 
-def m001_soul(con):
+def m001_soul(con: sqlcipher3.Connection) -> None:
     """The soul: everything the companion is and knows."""
     run_script(
         con,
@@ -215,7 +216,7 @@ def _refresh_context(which: str, ref: str) -> str:
 
 
 @contextlib.contextmanager
-def messages_indexed_after(con):
+def messages_indexed_after(con: sqlcipher3.Connection) -> Iterator[None]:
     """Messages inserted into an empty table in bulk (an import) get their full-text rows once, after the last,
     not one by one: each insert's trigger also rewrites the message before it (its context key), and at 100,000
     messages that took ~40 s of an import's ~55 (measured on two cores). In the caller's transaction: a failure
@@ -237,7 +238,7 @@ def messages_indexed_after(con):
     con.execute(trigger[0])
 
 
-def m002_full_text(con):
+def m002_full_text(con: sqlcipher3.Connection) -> None:
     """FTS5 (BM25) over what recall searches, kept in step by triggers, inside the encrypted file.
 
     A message is found by its own words and by its neighbours' (the turn before
@@ -245,13 +246,18 @@ def m002_full_text(con):
     found through the question it answers. So messages_fts keeps its own
     content, and forgetting a message also rewrites its neighbours' keys.
     """
+    # Each backslash joins a statement's two lines: the schema's text is the one that shipped.
     run_script(
         con,
         """
-    CREATE VIRTUAL TABLE messages_fts USING fts5(speaker, content, context, tokenize='porter unicode61 remove_diacritics 2');
-    CREATE VIRTUAL TABLE memories_fts USING fts5(content, content='memories', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
-    CREATE VIRTUAL TABLE episodes_fts USING fts5(summary, content='episodes', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
-    CREATE VIRTUAL TABLE world_cards_fts USING fts5(title, body, keywords, content='world_cards', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
+    CREATE VIRTUAL TABLE messages_fts USING fts5(speaker, content, context, \
+tokenize='porter unicode61 remove_diacritics 2');
+    CREATE VIRTUAL TABLE memories_fts USING fts5(content, content='memories', content_rowid='id', \
+tokenize='porter unicode61 remove_diacritics 2');
+    CREATE VIRTUAL TABLE episodes_fts USING fts5(summary, content='episodes', content_rowid='id', \
+tokenize='porter unicode61 remove_diacritics 2');
+    CREATE VIRTUAL TABLE world_cards_fts USING fts5(title, body, keywords, content='world_cards', content_rowid='id', \
+tokenize='porter unicode61 remove_diacritics 2');
     """,
     )
     run_script(
@@ -297,7 +303,7 @@ def m002_full_text(con):
         )
 
 
-def m003_workspace_record(con):
+def m003_workspace_record(con: sqlcipher3.Connection) -> None:
     """What each reply's workspace held and why: the "why did you recall that" of the window."""
     run_script(
         con,
@@ -352,7 +358,7 @@ _M004_GRAM_COLUMNS = {
 GRAM_END = "  "
 
 
-def m004_unspaced_scripts(con):
+def m004_unspaced_scripts(con: sqlcipher3.Connection) -> None:
     """A trigram index beside the stemmed one, for text in scripts written without spaces.
 
     FTS5's unicode61 tokenizer keeps a run of Chinese, Japanese or Thai as one
@@ -365,10 +371,10 @@ def m004_unspaced_scripts(con):
     for table, cols in _M004_GRAM_COLUMNS.items():
         names = ", ".join(cols)
 
-        def has_unspaced(row: str) -> str:
+        def has_unspaced(row: str, cols: tuple[str, ...] = cols) -> str:
             return " OR ".join(f"{row}.{c} GLOB '*[{script}]*'" for c in cols)
 
-        def ended(row: str) -> str:
+        def ended(row: str, cols: tuple[str, ...] = cols) -> str:
             return ", ".join(f"{row}.{c} || '{GRAM_END}'" for c in cols)
 
         run_script(
@@ -387,7 +393,7 @@ def m004_unspaced_scripts(con):
         )
 
 
-def m005_provenance_and_proposals(con):
+def m005_provenance_and_proposals(con: sqlcipher3.Connection) -> None:
     """Where everything came from, and the changes that wait for the person's say (the trust gate).
 
     provenance: one row per item of any kind: who it came from (the person in
@@ -432,7 +438,7 @@ def m005_provenance_and_proposals(con):
     )
 
 
-def m006_signal_dimensions(con):
+def m006_signal_dimensions(con: sqlcipher3.Connection) -> None:
     """An emotional signal as a reading along dimensions, with how sure and on what evidence (seed 003, 4.2, 4.5).
 
     valence (-1..1), arousal (0..1) and dominance (0..1) are the reading; `signal`
@@ -458,7 +464,7 @@ def m006_signal_dimensions(con):
     )
 
 
-def m007_part_lineage(con):
+def m007_part_lineage(con: sqlcipher3.Connection) -> None:
     """A part's lineage, beside it: the parts it was split or merged from (seed 000, split / merge).
 
     {"from": [part ids], "how": "split" | "merge"}, or {} for a part born on its
@@ -474,7 +480,7 @@ def m007_part_lineage(con):
     )
 
 
-def m008_rule_evidence(con):
+def m008_rule_evidence(con: sqlcipher3.Connection) -> None:
     """A behavioural rule's evidence, counted both ways (seed 003, 6.2): the exchanges that support it and those
     that contradict it. Which messages they were is in `evidence` (cite); its confidence follows from these two
     (knowledge/rules.py), and it is in force only once enough support has come in."""
@@ -487,7 +493,7 @@ def m008_rule_evidence(con):
     )
 
 
-def m009_bids(con):
+def m009_bids(con: sqlcipher3.Connection) -> None:
     """The bids a reply weighed (seed 000, "One turn"): each activated part's focus, suggestion and prediction,
     and whether the Self followed it, for the "Why?" of the reply. A bid goes with the reply that weighed it,
     the message it was made for, and the part that made it (forgetting any of them removes it); a followed
@@ -516,7 +522,7 @@ def m009_bids(con):
     )
 
 
-def m010_character_cards(con):
+def m010_character_cards(con: sqlcipher3.Connection) -> None:
     """Character cards and lorebooks (SillyTavern's chara_card_v2 / v3 and World Info; interchange/cards.py).
 
     A world card gains `enabled` (a lorebook's disabled entry comes in disabled: the clerk never wakes it) and
@@ -547,7 +553,7 @@ def m010_character_cards(con):
     )
 
 
-def m011_vector_feed(con):
+def m011_vector_feed(con: sqlcipher3.Connection) -> None:
     """What other programs on the same soul need to keep their in-memory vector index in step, and the built
     approximate index kept inside the encrypted file (retrieval/indexer.py, retrieval/snapshot.py).
 
@@ -616,7 +622,7 @@ def m011_vector_feed(con):
     )
 
 
-def m012_evidence_stance(con):
+def m012_evidence_stance(con: sqlcipher3.Connection) -> None:
     """Which way a message bears on a behavioural rule, 'for' or 'against' (NULL for every other owner's
     evidence, and for a rule's evidence cited before this, whose direction was not kept). A rule's support then
     counts conversations, not messages (seed 003, 6.1: "three conversations where you interrupted"): a second
@@ -634,7 +640,7 @@ def m012_evidence_stance(con):
 CARDS_TO_KEEP = "cards_to_keep"
 
 
-def m013_cards_to_keep(con):
+def m013_cards_to_keep(con: sqlcipher3.Connection) -> None:
     """Character cards stored whole, before an import left out a card's secrets, trackers and words that make the
     companion answer to someone else (interchange/card_kept.py): marked to be kept as a card imported now is.
 
@@ -667,7 +673,7 @@ MIGRATIONS = (
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
-def run_script(con, script: str) -> None:
+def run_script(con: sqlcipher3.Connection, script: str) -> None:
     """Run statements one by one inside the caller's transaction (executescript would commit first)."""
     pending = ""
     for line in script.splitlines(keepends=True):
@@ -683,14 +689,14 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
-def current_version(con) -> int:
+def current_version(con: sqlcipher3.Connection) -> int:
     con.execute("""CREATE TABLE IF NOT EXISTS schema_migrations (
         version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)""")
     row = con.execute("SELECT max(version) FROM schema_migrations").fetchone()
     return row[0] or 0
 
 
-def migrate(con, target: int = SCHEMA_VERSION) -> int:
+def migrate(con: sqlcipher3.Connection, target: int = SCHEMA_VERSION) -> int:
     """Bring the schema up to `target`, one recorded transaction per migration."""
     version = current_version(con)
     if version > SCHEMA_VERSION:

@@ -2,10 +2,10 @@
 export, interchange/export.py) never holds it whole."""
 
 from .kinds import SOUL_TABLES
-from .soul import Soul
+from .soul import Row, Soul
 
 
-def page(soul: Soul, table: str, after: int | None, limit: int) -> list[tuple[int, dict]]:
+def page(soul: Soul, table: str, after: int | None, limit: int) -> list[tuple[int, Row]]:
     """Up to `limit` rows of one of the soul's tables (kinds.SOUL_TABLES) past rowid `after` (None: from the
     first), in rowid order, each with its rowid."""
     if table not in SOUL_TABLES:

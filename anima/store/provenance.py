@@ -5,11 +5,15 @@ own words (and governed reflection, and the person's own edits in the app)
 change what is always in context; text from outside never does by itself.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 
-class Source(str, Enum):
+# Not StrEnum (UP042): its str() is the value ("person"), not "Source.PERSON" as here, which could change what
+# is written wherever a Source is formatted.
+class Source(str, Enum):  # noqa: UP042
     PERSON = "person"  # the person, speaking for themselves, in their own words
     PASTED = "pasted"  # text they pasted or quoted
     FILE = "file"  # a file they attached
@@ -57,7 +61,7 @@ class Provenance:
         return Source(self.source) in EXTERNAL
 
 
-def shown(row: dict | None) -> str:
+def shown(row: Mapping[str, Any] | None) -> str:
     """A stored provenance row (or none, for items stored before provenance was kept), for a person."""
     if not row:
         return "not recorded"

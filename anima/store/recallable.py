@@ -4,10 +4,12 @@ How recall ranks them is retrieval's (retrieval/recall.py, indexer.py); the
 SQL is here, over the tables the registry names (kinds.py).
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import cast
 
 from .kinds import KINDS, RECALLED
-from .soul import STANDING, Soul, by_kind
+from .soul import STANDING, Row, Soul, by_kind
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,7 @@ def _select(kind: str) -> str:
 _SELECT = {kind: _select(kind) for kind in RECALLED}  # a recalled kind with no reading fails here, at import
 
 
-def rows(soul: Soul, keys) -> dict[tuple[str, int], dict]:
+def rows(soul: Soul, keys: Iterable[tuple[str, int]]) -> dict[tuple[str, int], Row]:
     """The current rows of some recallable items, by key (forgotten ones are simply absent)."""
     return {
         (kind, r["id"]): r for kind, ids in by_kind(keys).items() for r in soul.query_in(_SELECT[kind] + "({ids})", ids)
@@ -63,7 +65,7 @@ _MESSAGES = KINDS["message"].table
 
 
 def newest_message(soul: Soul) -> int | None:
-    return soul.query(f"SELECT max(id) AS m FROM {_MESSAGES}")[0]["m"]
+    return cast(int | None, soul.query(f"SELECT max(id) AS m FROM {_MESSAGES}")[0]["m"])
 
 
 def speakers(soul: Soul, after: int = 0) -> list[str]:
@@ -92,7 +94,7 @@ def vectors(soul: Soul, model: str, dim: int) -> list[tuple[str, int, bytes]]:
     return [(r["item_kind"], r["item_id"], r["vector"]) for r in found]
 
 
-def unembedded(soul: Soul, kind: str, model: str, dim: int) -> list[dict]:
+def unembedded(soul: Soul, kind: str, model: str, dim: int) -> list[Row]:
     """The items of a recallable kind that have no vector from this embedder: id and the columns their vector
     is made from (the registry's `embedded`)."""
     k = KINDS[kind]
@@ -107,7 +109,7 @@ def unembedded(soul: Soul, kind: str, model: str, dim: int) -> list[dict]:
     )
 
 
-def vectors_of(soul: Soul, keys, model: str, dim: int) -> dict[tuple[str, int], bytes]:
+def vectors_of(soul: Soul, keys: Iterable[tuple[str, int]], model: str, dim: int) -> dict[tuple[str, int], bytes]:
     """The stored vectors one embedder made of some items, by key (those it made none of are absent)."""
     return {
         (kind, r["item_id"]): r["vector"]

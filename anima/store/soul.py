@@ -12,10 +12,11 @@ import logging
 import re
 import shutil
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 import sqlcipher3
 
@@ -36,9 +37,15 @@ from ..errors import (
     full_disk,
 )
 from . import forget, ids, migrations, wal
+from .forget import Forgotten
 from .kinds import KINDS
 from .kinds import kind as _kind_of
 from .provenance import Provenance
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from .locks import Presence
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +105,7 @@ def translate(e: sqlcipher3.Error, path: Path | None = None) -> Exception:
         )
     if isinstance(e, sqlcipher3.IntegrityError):
         return InvalidEdit(f"That change breaks a rule of the store ({e}); the old value is kept.")
-    return e
+    return cast(Exception, e)  # a sqlcipher3.Error (the library has no types)
 
 
 # Below this much free space, a disk that fails a read or write is taken to be full: SQLite reports a full disk
@@ -217,13 +224,18 @@ class Standing(enum.Enum):
     IDLE = "idle"  # open, between transactions: reads see only what is committed
 
 
+# A row of the soul's database, by column name (Soul.query).
+Row = dict[str, Any]
+# What a statement's ? or :name stand for.
+Params = Sequence[object] | Mapping[str, object]
+
 # SQLite takes so many parameters in one statement (999 in builds before 3.32): longer lists go in chunks.
 IN_CHUNK = 500
 # The condition an item of a made-again kind (kinds.Kind.made_again) meets while it stands: not flagged by a forget.
 STANDING = "needs_regeneration = 0 AND "
 
 
-def by_kind(keys) -> dict[str, list[int]]:
+def by_kind(keys: Iterable[tuple[str, int]]) -> dict[str, list[int]]:
     """(kind, id) keys grouped as kind -> ids, in their order."""
     out: dict[str, list[int]] = {}
     for kind, item_id in keys:
@@ -304,7 +316,7 @@ class Soul:
     # ---- plumbing -------------------------------------------------------
 
     # The home's presence lock (store/locks.py), when Home opened this soul: let go once the file is closed.
-    presence = None
+    presence: "Presence | None" = None
 
     def close(self) -> None:
         with self._lock:
@@ -362,12 +374,12 @@ class Soul:
 
     def data_version(self) -> int:
         """SQLite's count that changes when another connection (another program) commits to the file."""
-        return self.query("PRAGMA data_version")[0]["data_version"]
+        return cast(int, self.query("PRAGMA data_version")[0]["data_version"])
 
-    def __enter__(self):
+    def __enter__(self) -> "Soul":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     @contextmanager
@@ -430,12 +442,12 @@ class Soul:
             except sqlcipher3.Error:
                 log.warning("rollback failed after a failed write; the WAL keeps only what was committed")
 
-    def query(self, sql: str, params=()) -> list[sqlcipher3.Row]:
+    def query(self, sql: str, params: Params = ()) -> list[Row]:
         with self._lock:
             try:
                 cur = self._open().execute(sql, params)
                 cols = [d[0] for d in cur.description or ()]
-                return [dict(zip(cols, row)) for row in cur.fetchall()]
+                return [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
             except sqlcipher3.Error as e:
                 raise translate(e, self.path) from e
 
@@ -468,7 +480,7 @@ class Soul:
                 self._read.notify_all()
 
     def schema_version(self) -> int:
-        return self.query("SELECT max(version) AS v FROM schema_migrations")[0]["v"]
+        return cast(int, self.query("SELECT max(version) AS v FROM schema_migrations")[0]["v"])
 
     def check(self) -> None:
         """Full integrity check of the file (page HMACs and the b-trees); DamagedSoul if anything fails."""
@@ -511,7 +523,7 @@ class Soul:
 
     # ---- records, with their edit history --------------------------------
 
-    def add(self, kind: str, actor: str, /, provenance: Provenance | None = None, **fields) -> int:
+    def add(self, kind: str, actor: str, /, provenance: Provenance | None = None, **fields: object) -> int:
         """Store a new item, with where it came from (store/provenance.py) when that is known."""
         table, allowed = _kind(kind)
         _check_fields(kind, fields, allowed)
@@ -522,7 +534,7 @@ class Soul:
                 f"VALUES ({ids.new_id(table)}, {', '.join('?' * len(cols))})",
                 [fields[c] for c in cols],
             )
-            item_id = cur.lastrowid
+            item_id: int = cur.lastrowid
             if provenance is not None:
                 con.execute(
                     "INSERT INTO provenance VALUES (?, ?, ?, ?, ?)",
@@ -533,14 +545,14 @@ class Soul:
                 self._record(con, actor, kind, item_id, "create", None, fields)
         return item_id
 
-    def get(self, kind: str, item_id: int) -> dict:
+    def get(self, kind: str, item_id: int) -> Row:
         table, _ = _kind(kind)
         rows = self.query(f"SELECT * FROM {table} WHERE id = ?", (item_id,))
         if not rows:
             raise NotFound(f"There is no {kind.replace('_', ' ')} #{item_id}.")
         return rows[0]
 
-    def update(self, kind: str, item_id: int, actor: str, /, **fields) -> dict:
+    def update(self, kind: str, item_id: int, actor: str, /, **fields: object) -> Row:
         """Change some fields of one item; returns the row as it was before."""
         table, allowed = _kind(kind)
         _check_fields(kind, fields, allowed)
@@ -553,20 +565,29 @@ class Soul:
             self._record(con, actor, kind, item_id, "update", {c: before[c] for c in fields}, fields)
         return before
 
-    def provenance(self, kind: str, item_id: int) -> dict | None:
+    def provenance(self, kind: str, item_id: int) -> Row | None:
         rows = self.query(
             "SELECT source, message_id, detail FROM provenance WHERE item_kind = ? AND item_id = ?", (kind, item_id)
         )
         return rows[0] if rows else None
 
-    def history(self, kind: str | None = None, item_id: int | None = None) -> list[dict]:
+    def history(self, kind: str | None = None, item_id: int | None = None) -> list[Row]:
         sql, params = "SELECT * FROM edit_history", []
         if kind is not None:
             sql += " WHERE item_kind = ?" + (" AND item_id = ?" if item_id is not None else "")
             params = [kind] + ([item_id] if item_id is not None else [])
         return self.query(sql + " ORDER BY id", params)
 
-    def _record(self, con, actor, kind, item_id, op, before, after) -> None:
+    def _record(
+        self,
+        con: sqlcipher3.Connection,
+        actor: str,
+        kind: str,
+        item_id: int,
+        op: str,
+        before: Mapping[str, object] | None,
+        after: Mapping[str, object] | None,
+    ) -> None:
         if actor not in ("user", "ai"):
             raise ValueError(f"actor must be 'user' or 'ai', not {actor!r}")
         con.execute(
@@ -596,10 +617,10 @@ class Soul:
 
     # ---- embeddings -------------------------------------------------------
 
-    def put_vector(self, kind: str, item_id: int, model: str, vector) -> None:
+    def put_vector(self, kind: str, item_id: int, model: str, vector: "ArrayLike") -> None:
         self.put_vectors(kind, [item_id], model, [vector])
 
-    def put_vectors(self, kind: str, item_ids: list[int], model: str, vectors) -> None:
+    def put_vectors(self, kind: str, item_ids: list[int], model: str, vectors: Iterable["ArrayLike"]) -> None:
         """Store (or replace) the embeddings of some items of one kind, in one transaction; only of items still
         stored: re-indexing embeds rows read seconds before, and another program may have forgotten one since
         (its vector, left behind, would be a trace of it that nothing removes)."""
@@ -609,7 +630,7 @@ class Soul:
         with self.transaction() as con:
             present = {i for _, i in self.present((kind, i) for i in item_ids)}  # read in this transaction
             rows = []
-            for item_id, vector in zip(item_ids, vectors):
+            for item_id, vector in zip(item_ids, vectors, strict=False):  # as before: no check of their lengths
                 if item_id in present:
                     v = np.asarray(vector, dtype="<f4").ravel()
                     rows.append((kind, item_id, model, v.size, v.tobytes()))
@@ -625,7 +646,7 @@ class Soul:
         """Called after an item is forgotten, so in-memory indexes drop it too."""
         self._forget_listeners.append(listener)
 
-    def forget(self, kind: str, item_id: int) -> "forget.Forgotten":
+    def forget(self, kind: str, item_id: int) -> Forgotten:
         """Forget one item and what was derived from it alone; says what went. Inside a longer transaction of
         this thread (deep reflection making an episode again in place of one) it is part of it: the indexes drop
         the item and the file is scrubbed once that commits, and never if it rolls back."""
@@ -642,7 +663,7 @@ class Soul:
                 self._count_forget(con, gone)
         return gone
 
-    def forget_traces(self, pattern: re.Pattern) -> "forget.Forgotten":
+    def forget_traces(self, pattern: re.Pattern[str]) -> Forgotten:
         """Forget what the companion wrote with words that only a forgotten message held (store/forget.py
         forget_traces); a forget when anything went."""
         with self.transaction() as con:
@@ -651,14 +672,14 @@ class Soul:
                 self._count_forget(con, gone)
         return gone
 
-    def forget_person(self, name: str) -> "forget.Forgotten":
+    def forget_person(self, name: str) -> Forgotten:
         """Forget everything whose own words name a person (store/forget.py); says what went, by kind."""
         with self.transaction() as con:
             gone = forget.forget_person(con, name)
             self._count_forget(con, gone)
         return gone
 
-    def _count_forget(self, con, gone: "forget.Forgotten") -> None:
+    def _count_forget(self, con: sqlcipher3.Connection, gone: Forgotten) -> None:
         """In the forget's transaction: it is counted (forget.counted), and once it commits the indexes and the
         file are rid of what went. Work under unforgotten() that made this forget itself knows what went: its
         next writes are not refused for it."""
@@ -666,7 +687,7 @@ class Soul:
         mine = forget.forgets(con)
         working = getattr(self._worked_since, "forgets", None) is not None
 
-        def then():
+        def then() -> None:
             if working:
                 self._worked_since.forgets = mine
             self._forgotten(gone.taken)
@@ -692,7 +713,7 @@ class Soul:
         table, _ = _kind(kind)
         return [r["id"] for r in self.query(f"SELECT id FROM {table} WHERE needs_regeneration = 1 ORDER BY id")]
 
-    def present(self, keys, *, standing: bool = False) -> set[tuple[str, int]]:
+    def present(self, keys: Iterable[tuple[str, int]], *, standing: bool = False) -> set[tuple[str, int]]:
         """Those of these (kind, id) keys whose item is still stored; `standing`: and not flagged to be made
         again (kinds.Kind.made_again), which stands for nothing until it is."""
         return {
@@ -705,7 +726,7 @@ class Soul:
             )
         }
 
-    def query_in(self, sql: str, ids, params=()) -> list[dict]:
+    def query_in(self, sql: str, ids: Iterable[int], params: Sequence[object] = ()) -> list[Row]:
         """The rows of `sql` for any number of ids: its `{ids}` takes them IN_CHUNK at a time, after `params`."""
         ids, out = list(ids), []
         for i in range(0, len(ids), IN_CHUNK):
@@ -802,19 +823,19 @@ def _kind(kind: str) -> tuple[str, tuple[str, ...]]:
     return k.table, k.columns
 
 
-def _check_fields(kind: str, fields: dict, allowed: tuple[str, ...]) -> None:
+def _check_fields(kind: str, fields: Mapping[str, object], allowed: tuple[str, ...]) -> None:
     unknown = set(fields) - set(allowed)
     if unknown:
         raise ValueError(f"{kind} has no field(s) {sorted(unknown)}")
 
 
-def _row(con, table: str, item_id: int) -> dict | None:
+def _row(con: sqlcipher3.Connection, table: str, item_id: int) -> Row | None:
     cur = con.execute(f"SELECT * FROM {table} WHERE id = ?", (item_id,))
     row = cur.fetchone()
-    return None if row is None else dict(zip([d[0] for d in cur.description], row))
+    return None if row is None else dict(zip([d[0] for d in cur.description], row, strict=True))
 
 
-def _json(d) -> str | None:
+def _json(d: Mapping[str, object] | None) -> str | None:
     if d is None:
         return None
     return json.dumps({k: (v.hex() if isinstance(v, bytes) else v) for k, v in d.items()}, ensure_ascii=False)

@@ -81,10 +81,11 @@ def begin_graph(
     con: sqlcipher3.Connection, model: str, dim: int, through: int, parts: int, header: str, made_at: int
 ) -> int:
     """A graph being written (state 'writing'), in `parts` parts; returns its id."""
-    return con.execute(
+    graph: int = con.execute(
         "INSERT INTO vector_snapshots(model, dim, through, parts, header, made_at) VALUES (?, ?, ?, ?, ?, ?)",
         (model, dim, through, parts, header, made_at),
     ).lastrowid
+    return graph
 
 
 def add_graph_part(con: sqlcipher3.Connection, graph: int, n: int, data: bytes) -> None:
