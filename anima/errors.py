@@ -11,6 +11,10 @@ class KnownError(Exception):
     """A mistake of the user's or the environment's, with a message for people."""
 
     exit_status = 2
+    # Set by a turn that failed after the person's message was stored (conversation/turn.py): the window and the
+    # terminal then say it was saved, and the message's ids, so it is not sent twice.
+    message_saved: bool = False
+    user_ids: list[int]
 
 
 class WrongPassphrase(KnownError):
