@@ -6,7 +6,7 @@ from collections.abc import Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from ..errors import KnownError
 
@@ -70,8 +70,8 @@ class Stream:
     def __iter__(self) -> Iterator[str]:
         self.stop_reason = yield from self._collect()
 
-    def _collect(self):
-        reason = None
+    def _collect(self) -> Generator[str, None, StopReason]:
+        reason: StopReason | None = None
         try:
             while True:
                 piece = next(self._pieces)
@@ -103,7 +103,7 @@ class ChatModel(ABC):
         temperature: float,
         stop: tuple[str, ...],
         cancel: threading.Event,
-        schema: dict | None,
+        schema: dict[str, Any] | None,
     ) -> Generator[str, None, StopReason]:
         """Yield the reply's text for `messages`; return why it ended.
 
@@ -120,7 +120,7 @@ class ChatModel(ABC):
         temperature: float = 0.7,
         stop: tuple[str, ...] = (),
         cancel: threading.Event | None = None,
-        schema: dict | None = None,
+        schema: dict[str, Any] | None = None,
     ) -> Stream:
         return Stream(
             self.stream_text(
@@ -133,7 +133,7 @@ class ChatModel(ABC):
             )
         )
 
-    def complete(self, messages: list[Message], **kwargs) -> str:
+    def complete(self, messages: list[Message], **kwargs: Any) -> str:
         return self.stream(messages, **kwargs).read()
 
     def count_tokens(self, text: str) -> int:
@@ -141,7 +141,7 @@ class ChatModel(ABC):
         return len(text) // 4 + 1
 
     @contextmanager
-    def aside(self):
+    def aside(self) -> Iterator[None]:
         """A call that is not the conversation (a bid, reflection): the conversation's computed
         prefix must survive it. Backends that keep such state save and restore it here."""
         yield

@@ -17,6 +17,7 @@ one that changes endpoint and stream format last, and the prompt alone when ever
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 
 class Dialect(Enum):
@@ -47,7 +48,7 @@ class Request:
     the reply streams as JSON lines (Ollama's native API) rather than server-sent events."""
 
     path: str
-    body: dict
+    body: dict[str, Any]
     json_lines: bool = False
 
 
@@ -57,7 +58,7 @@ def native_root(base_url: str) -> str:
     return base[:-3] if base.endswith("/v1") else base
 
 
-def shape(dialect: Dialect, body: dict, schema: dict) -> Request:
+def shape(dialect: Dialect, body: dict[str, Any], schema: dict[str, Any]) -> Request:
     """`body` (an OpenAI chat completion request) changed to ask for `schema` in `dialect`."""
     if dialect is Dialect.JSON_SCHEMA:
         return Request(

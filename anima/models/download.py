@@ -53,7 +53,7 @@ class _Dropped(Exception):
 
 def download(
     url: str,
-    dest: str | os.PathLike,
+    dest: str | os.PathLike[str],
     *,
     size: int | None = None,
     sha256: str | None = None,
@@ -85,7 +85,14 @@ def download(
     return dest
 
 
-def _fetch(url, part: Path, total: int | None, progress, cancel: threading.Event, timeout: float) -> int | None:
+def _fetch(
+    url: str,
+    part: Path,
+    total: int | None,
+    progress: Callable[[int, int | None], None],
+    cancel: threading.Event,
+    timeout: float,
+) -> int | None:
     """One request, from where the part ends; returns the file's total size when known."""
     have = part.stat().st_size if part.exists() else 0
     if total is not None and have > total:
@@ -126,7 +133,15 @@ def _fetch(url, part: Path, total: int | None, progress, cancel: threading.Event
     return total
 
 
-def _copy(response, part: Path, mode: str, done: int, total, progress, cancel) -> None:
+def _copy(
+    response: http.client.HTTPResponse,
+    part: Path,
+    mode: str,
+    done: int,
+    total: int | None,
+    progress: Callable[[int, int | None], None],
+    cancel: threading.Event,
+) -> None:
     last = 0.0
     progress(done, total)
     try:

@@ -7,6 +7,7 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 
 from .chat import ModelError
 from .loading import Background
@@ -26,11 +27,12 @@ class Embedder(ABC):
     dim: int = 384
 
     @abstractmethod
-    def embed_batch(self, texts: list[str]) -> np.ndarray:
+    def embed_batch(self, texts: list[str]) -> npt.NDArray[np.float32]:
         """One L2-normalised float32 row per text."""
 
-    def embed(self, text: str) -> np.ndarray:
-        return self.embed_batch([text])[0]
+    def embed(self, text: str) -> npt.NDArray[np.float32]:
+        row: npt.NDArray[np.float32] = self.embed_batch([text])[0]
+        return row
 
 
 def minilm_path() -> str:
@@ -64,7 +66,7 @@ class MiniLMEmbedder(Embedder):
     dim = 384
     MAX_TOKENS = MAX_TOKENS
 
-    def __init__(self, path: str | None = None, batch_size: int = 64, onnx: str | os.PathLike | None = None):
+    def __init__(self, path: str | None = None, batch_size: int = 64, onnx: str | os.PathLike[str] | None = None):
         """`path`: a sentence-transformers folder for the torch fallback; `onnx`: the exported folder."""
         self.batch_size = batch_size
         self._model = Background("embedder", lambda: self._load(path, Path(onnx) if onnx else onnx_dir()))
@@ -83,7 +85,7 @@ class MiniLMEmbedder(Embedder):
         return self._model.get().runtime
 
     @staticmethod
-    def _load(path: str | None, folder: Path):
+    def _load(path: str | None, folder: Path) -> "_Onnx | _Torch":
         if (folder / MODEL_FILE).is_file() and (folder / TOKENIZER_FILE).is_file():
             return _Onnx(folder)
         log.warning(
@@ -93,7 +95,7 @@ class MiniLMEmbedder(Embedder):
         )
         return _Torch(path or minilm_path())
 
-    def embed_batch(self, texts: list[str]) -> np.ndarray:
+    def embed_batch(self, texts: list[str]) -> npt.NDArray[np.float32]:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         return self._model.get().embed(list(texts), self.batch_size)
@@ -117,7 +119,7 @@ class _Onnx:
             str(folder / MODEL_FILE), options, providers=["CPUExecutionProvider"]
         )
 
-    def embed(self, texts: list[str], batch_size: int) -> np.ndarray:
+    def embed(self, texts: list[str], batch_size: int) -> npt.NDArray[np.float32]:
         out = np.empty((len(texts), 384), dtype=np.float32)
         # Texts of similar length together, so a batch pads little (as sentence-transformers does).
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
@@ -143,10 +145,10 @@ class _Torch:
         from sentence_transformers import SentenceTransformer
         from transformers.utils import logging as hf_logging
 
-        hf_logging.disable_progress_bar()  # no progress bars on the user's terminal
+        hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]  # no progress bars on the user's terminal
         self.model = SentenceTransformer(path, device="cpu")
 
-    def embed(self, texts: list[str], batch_size: int) -> np.ndarray:
+    def embed(self, texts: list[str], batch_size: int) -> npt.NDArray[np.float32]:
         vectors = self.model.encode(
             texts, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
         )

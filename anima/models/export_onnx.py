@@ -14,6 +14,7 @@ import shutil
 import sys
 import warnings
 from pathlib import Path
+from typing import cast
 
 from .embedder import MAX_TOKENS, MODEL_FILE, TOKENIZER_FILE, minilm_path, onnx_dir
 
@@ -28,20 +29,23 @@ def export(dest: Path, source: str | None = None) -> Path:
     from sentence_transformers import SentenceTransformer
     from transformers.utils import logging as hf_logging
 
-    hf_logging.disable_progress_bar()
+    hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
 
     source = source or minilm_path()
     model = SentenceTransformer(source, device="cpu")
-    bert = model[0].auto_model.eval()
+    # The transformer (a transformers PreTrainedModel); torch's Module.__getattr__ says Tensor | Module.
+    bert = cast(torch.nn.Module, model[0].auto_model).eval()
 
     class Pooled(torch.nn.Module):
         """What SentenceTransformer.encode computes (modules.json: Transformer, mean Pooling, Normalize)."""
 
-        def __init__(self):
+        def __init__(self) -> None:
             super().__init__()
             self.bert = bert
 
-        def forward(self, input_ids, attention_mask, token_type_ids):
+        def forward(
+            self, input_ids: torch.Tensor, attention_mask: torch.Tensor, token_type_ids: torch.Tensor
+        ) -> torch.Tensor:
             out = self.bert(
                 input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
             ).last_hidden_state
@@ -100,7 +104,7 @@ def export(dest: Path, source: str | None = None) -> Path:
     return dest
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m anima.models.export_onnx", description=__doc__.splitlines()[0])
     p.add_argument("--dest", type=Path, default=None, help=f"folder to write (default: {onnx_dir()})")
     p.add_argument("--if-missing", action="store_true", help="do nothing when the folder already holds the model")

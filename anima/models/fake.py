@@ -6,11 +6,17 @@ import threading
 import time
 from collections import deque
 from collections.abc import Generator
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .chat import Capabilities, ChatModel, Message, ModelClosed, StopReason
 from .embedder import Embedder
+
+# What a FakeChatModel replies: a text (streamed word by word), its pieces, or an exception to raise.
+Reply = str | list[str] | BaseException
+DEFAULT_CAPABILITIES = Capabilities()  # frozen: one instance serves every fake
 
 
 class FakeChatModel(ChatModel):
@@ -23,11 +29,11 @@ class FakeChatModel(ChatModel):
 
     name = "fake"
 
-    def __init__(self, capabilities: Capabilities = Capabilities(), delay: float = 0.0):
+    def __init__(self, capabilities: Capabilities = DEFAULT_CAPABILITIES, delay: float = 0.0):
         self.capabilities = capabilities
         self.delay = delay  # seconds per piece, to look like a model that takes its time
-        self.queue: deque = deque()
-        self.history: list[dict] = []
+        self.queue: deque[Reply] = deque()
+        self.history: list[dict[str, Any]] = []
         self.forgotten = 0  # times forget_computed was called
         self.closed = False
 
@@ -46,12 +52,19 @@ class FakeChatModel(ChatModel):
     def close(self) -> None:
         self.closed = True
 
-    def enqueue(self, *replies) -> "FakeChatModel":
+    def enqueue(self, *replies: Reply) -> "FakeChatModel":
         self.queue.extend(replies)
         return self
 
     def stream_text(
-        self, messages: list[Message], *, max_tokens, temperature, stop, cancel: threading.Event, schema
+        self,
+        messages: list[Message],
+        *,
+        max_tokens: int,
+        temperature: float,
+        stop: tuple[str, ...],
+        cancel: threading.Event,
+        schema: dict[str, Any] | None,
     ) -> Generator[str, None, StopReason]:
         self._open()
         self.history.append(
@@ -94,7 +107,7 @@ class FakeEmbedder(Embedder):
     def __init__(self, dim: int = 384):
         self.dim = dim
 
-    def embed_batch(self, texts: list[str]) -> np.ndarray:
+    def embed_batch(self, texts: list[str]) -> npt.NDArray[np.float32]:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for row, text in enumerate(texts):
             for word in re.findall(r"\w+", text.lower()):

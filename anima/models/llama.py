@@ -6,15 +6,23 @@ import json
 import logging
 import os
 import threading
-from collections.abc import Generator
-from contextlib import contextmanager, nullcontext
+from collections.abc import Generator, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, cast
 
 from .chat import DEFAULT_CONTEXT_TOKENS, Capabilities, ChatModel, Message, ModelClosed, ModelError, StopReason
 from .defaults import default_gguf
 from .loading import Background
 from .reencode import ReencodeFailed, reencoded
-from .shift import common_prefix, drop_block, exact_prompt, shiftable
+from .shift import PromptTokens, common_prefix, drop_block, exact_prompt, shiftable
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+    from llama_cpp import Llama, LlamaGrammar
+    from llama_cpp.llama_types import ChatCompletionRequestMessage, CreateChatCompletionStreamResponse
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +54,7 @@ def machine_threads() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _computed(llm) -> tuple[bytes, object, int]:
+def _computed(llm: "Llama") -> "tuple[bytes, npt.NDArray[np.intc], int]":
     """What the context has computed: the cache, and which tokens it holds. Not Llama.save_state, which also
     copies the logits of the last batch (512 x the vocabulary, 100 MB for the default model) that nothing here
     reads: restoring them took 1.7 of the 1.8 s a turn waited for deep reflection to step aside (measured)."""
@@ -60,7 +68,7 @@ def _computed(llm) -> tuple[bytes, object, int]:
     return ctypes.string_at(buffer, n), llm.input_ids.copy(), llm.n_tokens
 
 
-def _restore(llm, state: tuple[bytes, object, int]) -> None:
+def _restore(llm: "Llama", state: "tuple[bytes, npt.NDArray[np.intc], int]") -> None:
     import llama_cpp
 
     data, input_ids, n_tokens = state
@@ -77,7 +85,7 @@ class LlamaChatModel(ChatModel):
 
     def __init__(
         self,
-        path: str | os.PathLike | None = None,
+        path: str | os.PathLike[str] | None = None,
         *,
         n_ctx: int = DEFAULT_CONTEXT_TOKENS,
         n_gpu_layers: int = -1,
@@ -98,12 +106,13 @@ class LlamaChatModel(ChatModel):
         # One generation at a time on one llama context. Re-entrant: a side call holds it from saving
         # the context to restoring it, and streams inside.
         self._lock = threading.RLock()
-        self._grammars: dict[str, object] = {}
+        self._grammars: dict[str, LlamaGrammar] = {}
         self._counts: dict[str, int] = {}
         self.dropped = 0  # tokens the last trim dropped from the computed prompt
         self._sent: list[Message] = []  # the messages whose prompt the context holds (shift.py)
-        self._prompt_tokens = None  # shift.PromptTokens, set at load where a trim can be dropped from the cache
-        self._exact_prompt = None  # shift.PromptTokens, set at load where the model uses its own template
+        # Set at load where a trim can be dropped from the cache.
+        self._prompt_tokens: PromptTokens | None = None
+        self._exact_prompt: PromptTokens | None = None  # set at load where the model uses its own template
         self._asides = 0  # side calls under way (aside): they read their prompts in pieces
         self._closed = False
         self._llm = Background(f"chat model {self.name}", self._load)
@@ -119,7 +128,7 @@ class LlamaChatModel(ChatModel):
     def ready(self) -> bool:
         return self._llm.ready
 
-    def _load(self):
+    def _load(self) -> "Llama":
         if self._closed:  # closed while its load waited for its turn (models/loading.py): it is never opened
             raise ModelClosed(self.name)
         import llama_cpp
@@ -151,12 +160,12 @@ class LlamaChatModel(ChatModel):
                 log.warning("%s; using the original (prompts read more slowly)", e)
         return self._open(llama_cpp, self.path, layers)
 
-    def _open(self, llama_cpp, path: Path, layers: int):
+    def _open(self, llama_cpp: ModuleType, path: Path, layers: int) -> "Llama":
         try:
             # Keys cached as Q8_0: every new token is compared with every cached key, and on a CPU that
             # comparison is ~10% of a warm turn's wait faster in Q8_0 than in F16 at 2,000-3,000 tokens, for
             # +0.3% perplexity (measured on LoCoMo dialogue with the default model); half the memory too.
-            llm = llama_cpp.Llama(
+            llm: Llama = llama_cpp.Llama(
                 str(path),
                 n_ctx=self.n_ctx,
                 n_gpu_layers=layers,
@@ -175,7 +184,7 @@ class LlamaChatModel(ChatModel):
         return llm
 
     @property
-    def llama(self):
+    def llama(self) -> "Llama":
         """The loaded llama_cpp.Llama (waits for the background load). ModelClosed once closed: llama.cpp's
         freed model, used again, crashes the whole process."""
         if self._closed:
@@ -195,7 +204,7 @@ class LlamaChatModel(ChatModel):
         return n
 
     @contextmanager
-    def aside(self):
+    def aside(self) -> Iterator[None]:
         """Save the context (the conversation's computed prefix) and put it back after the side call.
         Nothing else uses the model in between, so what others evaluate is never rolled back."""
         llm = self.llama
@@ -209,7 +218,7 @@ class LlamaChatModel(ChatModel):
                 _restore(llm, state)
                 self._sent = sent
 
-    def _grammar(self, schema: dict):
+    def _grammar(self, schema: dict[str, Any]) -> "LlamaGrammar":
         from llama_cpp import LlamaGrammar
 
         key = json.dumps(schema)  # property order is the order the model writes them in
@@ -218,7 +227,14 @@ class LlamaChatModel(ChatModel):
         return self._grammars[key]
 
     def stream_text(
-        self, messages: list[Message], *, max_tokens, temperature, stop, cancel: threading.Event, schema
+        self,
+        messages: list[Message],
+        *,
+        max_tokens: int,
+        temperature: float,
+        stop: tuple[str, ...],
+        cancel: threading.Event,
+        schema: dict[str, Any] | None,
     ) -> Generator[str, None, StopReason]:
         llm = self.llama
         grammar = self._grammar(schema) if schema else None
@@ -226,21 +242,26 @@ class LlamaChatModel(ChatModel):
             self._drop_trimmed(llm, messages)
             if self._asides and not self._read_in_pieces(llm, messages, cancel):
                 return StopReason.CANCELLED
-            chunks = llm.create_chat_completion(
-                list(messages),
-                stream=True,
-                max_tokens=max_tokens,
-                temperature=temperature,
-                stop=list(stop) or None,
-                grammar=grammar,
-                repeat_penalty=self.repeat_penalty,
+            # Streamed: a generator of chunks. Our messages' roles are the chat roles llama_cpp names.
+            chunks = cast(
+                "Generator[CreateChatCompletionStreamResponse, None, None]",
+                llm.create_chat_completion(
+                    cast("list[ChatCompletionRequestMessage]", list(messages)),
+                    stream=True,
+                    max_tokens=max_tokens,
+                    temperature=temperature,
+                    stop=list(stop) or None,
+                    grammar=grammar,
+                    repeat_penalty=self.repeat_penalty,
+                ),
             )
             try:
                 for chunk in chunks:
                     if cancel.is_set():
                         return StopReason.CANCELLED
                     choice = chunk["choices"][0]
-                    text = choice["delta"].get("content")
+                    # A streamed delta's content: a str, or absent (the last chunk's empty delta).
+                    text = cast("str | None", choice["delta"].get("content"))
                     if text:
                         yield text
                     if choice.get("finish_reason") == "length":
@@ -249,7 +270,7 @@ class LlamaChatModel(ChatModel):
             finally:
                 chunks.close()
 
-    def _read_in_pieces(self, llm, messages: list[Message], cancel: threading.Event) -> bool:
+    def _read_in_pieces(self, llm: "Llama", messages: list[Message], cancel: threading.Event) -> bool:
         """Read a side call's prompt, all but its last token, PIECE tokens at a time; False if cancelled between
         pieces. What was read is the computed prefix create_chat_completion then finds (it reads the last token
         itself, for the logits it samples from)."""
@@ -266,20 +287,20 @@ class LlamaChatModel(ChatModel):
             llm.eval(tokens[i : min(i + PIECE, len(tokens) - 1)])
         return not cancel.is_set()
 
-    def _drop_trimmed(self, llm, messages: list[Message]) -> None:
+    def _drop_trimmed(self, llm: "Llama", messages: list[Message]) -> None:
         """When the transcript lost a run of entries since the last call (its oldest turns, trimmed; or notes that
         aged out, conversation/live.py), the floor unchanged, drop them from the computed prompt instead of
         reading everything after them again."""
         sent, self._sent = self._sent, list(messages)
         if len(sent) < 2 or len(messages) < 2 or messages[0] != sent[0]:
             return  # a first call, or a new floor (all after it must be read again anyway)
-        differ = next((i for i, (now, then) in enumerate(zip(messages, sent)) if now != then), None)
+        differ = next((i for i, (now, then) in enumerate(zip(messages, sent, strict=False)) if now != then), None)
         if differ is None or messages[differ] not in sent[differ + 1 :]:
             return  # a continuation, or a new end (a note, a message): nothing sent before comes back later
         if self._prompt_tokens:
             self.dropped = drop_block(llm, self._prompt_tokens(list(messages)))
 
-    def _loaded(self):
+    def _loaded(self) -> "Llama | None":
         """The model if it has loaded (never waits for it, never loads it); None otherwise, and once closed."""
         if not self._llm.ready or self._closed:
             return None
@@ -295,7 +316,7 @@ class LlamaChatModel(ChatModel):
             self._counts.clear()
             llm = self._loaded()
             if llm is not None:
-                llm.reset()
+                llm.reset()  # type: ignore[no-untyped-call]
                 clear = getattr(llm, "_ctx", None) and getattr(llm._ctx, "kv_cache_clear", None)
                 if clear:
                     clear()
@@ -307,7 +328,7 @@ class LlamaChatModel(ChatModel):
             llm.close()
 
 
-def _keep_output(llama_cpp) -> None:
+def _keep_output(llama_cpp: ModuleType) -> None:
     """Leave the process's output alone while a model loads, and send llama.cpp's own messages to the log.
 
     With verbose=False, llama-cpp-python points the whole process's stdout and stderr at /dev/null for the load
@@ -326,17 +347,17 @@ def _keep_output(llama_cpp) -> None:
         llama_cpp.llama_log_set(_log_callback, None)
 
 
-_log_callback = None
+_log_callback: object = None  # llama_cpp.llama_log_callback(_logged), once made
 # ggml_log_level as this llama.cpp has it: 1 debug, 2 info, 3 warn, 4 error, 5 the line before goes on (the
 # numbers llama-cpp-python's own callback reads are older ones: it took errors for debug).
 _GGML_WARN_AND_ERROR = (3, 4)
 
 
-def _logged(level: int, text: bytes, user_data) -> None:
+def _logged(level: int, text: bytes, user_data: object) -> None:
     line = text.decode("utf-8", errors="replace").rstrip()
     if line:
         log.log(logging.INFO if level in _GGML_WARN_AND_ERROR else logging.DEBUG, "llama.cpp: %s", line)
 
 
-def _nothing_suppressed(disable: bool = True):
+def _nothing_suppressed(disable: bool = True) -> AbstractContextManager[None]:
     return nullcontext()

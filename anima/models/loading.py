@@ -5,7 +5,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -97,7 +97,8 @@ class Background(Generic[T]):
             raise TimeoutError(f"{self.what} did not load within {timeout} s")
         if self._error is not None:
             raise self._error
-        return self._value
+        # Done without an error: the load returned, and its value (a T, None only if T allows it) is here.
+        return cast(T, self._value)
 
 
 def _ticket() -> int:

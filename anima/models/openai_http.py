@@ -18,7 +18,8 @@ import threading
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterable
+from typing import Any, cast
 
 from .chat import Capabilities, ChatModel, Message, ModelError, StopReason
 from .dialects import AUTO, Dialect, Request, native_root, parse, shape
@@ -86,7 +87,7 @@ class OpenAIChatModel(ChatModel):
         root = native_root(self.base_url) if request.json_lines else self.base_url
         return root + request.path
 
-    def _open(self, request: Request):
+    def _open(self, request: Request) -> http.client.HTTPResponse:
         headers = {
             "Content-Type": "application/json",
             "Accept": "application/x-ndjson" if request.json_lines else "text/event-stream",
@@ -99,7 +100,8 @@ class OpenAIChatModel(ChatModel):
             http_request = urllib.request.Request(
                 self._url(request), data=json.dumps(request.body).encode("utf-8"), headers=headers, method="POST"
             )
-            return urllib.request.urlopen(http_request, timeout=self.timeout)
+            # An http:// or https:// request: urlopen answers with an HTTPResponse (typeshed says Any).
+            return cast(http.client.HTTPResponse, urllib.request.urlopen(http_request, timeout=self.timeout))
         except urllib.error.HTTPError as e:
             try:
                 detail = e.read(300).decode("utf-8", "replace").strip()
@@ -125,7 +127,9 @@ class OpenAIChatModel(ChatModel):
             )
         return ModelError(f"The model server at {self.base_url} refused the request (HTTP {e.code}): {e.detail}")
 
-    def _open_structured(self, body: dict, schema: dict):
+    def _open_structured(
+        self, body: dict[str, Any], schema: dict[str, Any]
+    ) -> tuple[http.client.HTTPResponse, Request]:
         """Open a structured request in the known dialect, or find one: (response, request)."""
         tried = (self.dialect,) if self.dialect is not None else self._dialects
         for i, dialect in enumerate(tried):
@@ -156,9 +160,16 @@ class OpenAIChatModel(ChatModel):
         raise AssertionError("unreachable: the last dialect raises")
 
     def stream_text(
-        self, messages: list[Message], *, max_tokens, temperature, stop, cancel: threading.Event, schema
+        self,
+        messages: list[Message],
+        *,
+        max_tokens: int,
+        temperature: float,
+        stop: tuple[str, ...],
+        cancel: threading.Event,
+        schema: dict[str, Any] | None,
     ) -> Generator[str, None, StopReason]:
-        body = {
+        body: dict[str, Any] = {
             "model": self.name,
             "messages": list(messages),
             "stream": True,
@@ -178,7 +189,9 @@ class OpenAIChatModel(ChatModel):
         with response:
             return (yield from self._read(response, request.json_lines, cancel))
 
-    def _read(self, response, json_lines: bool, cancel: threading.Event) -> Generator[str, None, StopReason]:
+    def _read(
+        self, response: Iterable[bytes], json_lines: bool, cancel: threading.Event
+    ) -> Generator[str, None, StopReason]:
         where = self.base_url
         try:
             for line in response:
@@ -216,9 +229,10 @@ class OpenAIChatModel(ChatModel):
         raise ModelError(f"The model server at {where} went away before finishing its reply.")
 
 
-def _choice(data: bytes, where: str) -> dict:
+def _choice(data: bytes, where: str) -> dict[str, Any]:
     try:
-        return json.loads(data)["choices"][0]
+        choice: dict[str, Any] = json.loads(data)["choices"][0]
+        return choice
     except (ValueError, KeyError, IndexError, TypeError):
         raise ModelError(f"The server at {where} sent a reply that is not OpenAI-compatible: {data[:80]!r}") from None
 

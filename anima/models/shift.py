@@ -15,8 +15,16 @@ llama-cpp-python will (the model's own chat template from its metadata).
 """
 
 import logging
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
+import numpy.typing as npt
+
+from .chat import Message
+
+if TYPE_CHECKING:
+    from llama_cpp import Llama
+    from llama_cpp.llama_types import ChatCompletionRequestMessage
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +35,7 @@ WORTH = 32
 class PromptTokens:
     """The tokens llama-cpp-python's create_chat_completion will build for `messages` (the GGUF's own template)."""
 
-    def __init__(self, llm, template: str):
+    def __init__(self, llm: "Llama", template: str):
         from llama_cpp import llama_chat_format
 
         self.llm = llm
@@ -39,24 +47,25 @@ class PromptTokens:
             stop_token_ids=[eos],
         )
 
-    def __call__(self, messages: list[dict]) -> list[int]:
-        result = self._format(messages=messages)
+    def __call__(self, messages: list[Message]) -> list[int]:
+        # Our messages' roles are the chat roles llama_cpp names.
+        result = self._format(messages=cast("list[ChatCompletionRequestMessage]", messages))
         return self.llm.tokenize(result.prompt.encode("utf-8"), add_bos=not result.added_special, special=True)
 
 
-def exact_prompt(llm) -> PromptTokens | None:
+def exact_prompt(llm: "Llama") -> PromptTokens | None:
     """How to tokenize prompts exactly as create_chat_completion will, where the model uses its own template."""
     template = llm.metadata.get("tokenizer.chat_template") if llm.chat_format == "chat_template.default" else None
     return PromptTokens(llm, template) if template else None
 
 
-def shiftable(llm) -> PromptTokens | None:
+def shiftable(llm: "Llama") -> PromptTokens | None:
     """How to tokenize prompts for drop_block, where a shift can be made: the tokens can be known exactly
     (exact_prompt), this llama-cpp-python exposes the cache operations, and the cache can shift."""
     return exact_prompt(llm) if can_shift(llm) else None
 
 
-def can_shift(llm) -> bool:
+def can_shift(llm: "Llama") -> bool:
     """Whether this llama-cpp-python exposes what a shift needs, and this model's cache can shift positions
     (not every architecture can)."""
     import llama_cpp
@@ -69,19 +78,19 @@ def can_shift(llm) -> bool:
         and hasattr(llama_cpp, "llama_memory_can_shift")
         and hasattr(llm, "_model")
     )
-    if not needed:
+    if not needed or ctx is None:  # (None has no memory: not needed)
         log.info("this llama-cpp-python cannot drop tokens from its cache: a trim reads the prompt again")
         return False
     return bool(llama_cpp.llama_memory_can_shift(ctx.memory))
 
 
-def common_prefix(a: np.ndarray, b: np.ndarray) -> int:
+def common_prefix(a: npt.NDArray[np.intc], b: npt.NDArray[np.intc]) -> int:
     n = min(len(a), len(b))
     differ = np.flatnonzero(a[:n] != b[:n])
     return int(differ[0]) if len(differ) else n
 
 
-def drop_block(llm, wanted: list[int]) -> int:
+def drop_block(llm: "Llama", wanted: list[int]) -> int:
     """If `wanted` is the cached prompt with one block removed after their common prefix, remove that block from
     the cache and shift what follows it back. Returns how many tokens were dropped (0: nothing done).
     Only for a model where shiftable(llm)."""
@@ -100,13 +109,14 @@ def drop_block(llm, wanted: list[int]) -> int:
             break
     else:
         return 0
-    gap = int(start - p)
-    kept = common_prefix(cached[start:], new[p:])  # the tokens after the block that stay valid
-    if not llm._ctx.kv_cache_seq_rm(-1, p, start):
+    end = int(start)  # where the block ends (a numpy integer as found)
+    gap = end - p
+    kept = common_prefix(cached[end:], new[p:])  # the tokens after the block that stay valid
+    if not llm._ctx.kv_cache_seq_rm(-1, p, end):
         return 0
-    llm._ctx.kv_cache_seq_rm(-1, start + kept, -1)  # what follows the kept run no longer matches anything
-    llm._ctx.kv_cache_seq_shift(0, start, start + kept, -gap)
-    llm.input_ids[p : p + kept] = cached[start : start + kept]
+    llm._ctx.kv_cache_seq_rm(-1, end + kept, -1)  # what follows the kept run no longer matches anything
+    llm._ctx.kv_cache_seq_shift(0, end, end + kept, -gap)
+    llm.input_ids[p : p + kept] = cached[end : end + kept]
     llm.n_tokens = p + kept
     if hasattr(llm, "_requires_eval"):
         llm._requires_eval = True  # the last logits belong to the old prompt

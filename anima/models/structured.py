@@ -12,7 +12,9 @@ times. Never a half-valid object.
 import json
 import math
 import re
+import threading
 from dataclasses import dataclass
+from typing import Any, NoReturn, cast
 
 import jsonschema
 
@@ -58,7 +60,7 @@ class UncappedSchema(ValueError):
 LONGEST_STRING = 1000
 
 
-def check_caps(schema: dict, where: str = "$") -> None:
+def check_caps(schema: dict[str, Any], where: str = "$") -> None:
     t = schema.get("type")
     types = set(t) if isinstance(t, list) else {t}
     if "string" in types and "maxLength" not in schema and "enum" not in schema and "const" not in schema:
@@ -81,27 +83,29 @@ def check_caps(schema: dict, where: str = "$") -> None:
         raise UncappedSchema(f"{where}: an object must not allow additional properties")
 
 
-def token_budget(schema: dict) -> int:
+def token_budget(schema: dict[str, Any]) -> int:
     """A cap on tokens that a valid object can need: its caps, plus room for punctuation."""
     t = schema.get("type")
     if t == "string":
-        return schema.get("maxLength", 16) // 2 + 4
+        longest: int = schema.get("maxLength", 16)
+        return longest // 2 + 4
     if t == "array":
-        return schema["maxItems"] * (token_budget(schema.get("items", {})) + 2) + 4
+        most: int = schema["maxItems"]
+        return most * (token_budget(schema.get("items", {})) + 2) + 4
     if t == "object":
         return sum(len(k) // 3 + 4 + token_budget(s) for k, s in schema.get("properties", {}).items()) + 4
     return 8
 
 
-def outline(schema: dict, indent: str = "", *, limits: bool = True) -> str:
+def outline(schema: dict[str, Any], indent: str = "", *, limits: bool = True) -> str:
     """The fields of an object schema as short lines a small model can follow. `limits`: say what each field
     holds and how long it may be; False (an ask with names_only, where decoding keeps to the schema anyway): a
-    field is named and nothing more, because the bundled model copies what it is shown into the answer. Asked for a part once for
-    each of bench/parts.py's moments: shown "text, at most 200 characters", it wrote such a phrase as an answer in
-    2 of 12; shown what each field holds (the schema's `description`s), it copied those words in 10 of 13; shown
-    the names alone, it wrote 12 parts in 12. A model behind a server that cannot keep to a schema is shown the caps and
-    the descriptions (and the schema itself)."""
-    lines = []
+    field is named and nothing more, because the bundled model copies what it is shown into the answer. Asked for
+    a part once for each of bench/parts.py's moments: shown "text, at most 200 characters", it wrote such a
+    phrase as an answer in 2 of 12; shown what each field holds (the schema's `description`s), it copied those
+    words in 10 of 13; shown the names alone, it wrote 12 parts in 12. A model behind a server that cannot keep
+    to a schema is shown the caps and the descriptions (and the schema itself)."""
+    lines: list[str] = []
     for name, sub in schema.get("properties", {}).items():
         t, said = sub.get("type"), sub.get("description") if limits else None
         most = f"at most {sub.get('maxItems')} " if limits else ""
@@ -133,7 +137,7 @@ def outline(schema: dict, indent: str = "", *, limits: bool = True) -> str:
     return "\n".join(lines)
 
 
-def _inline(schema: dict, limits: bool = True) -> str:
+def _inline(schema: dict[str, Any], limits: bool = True) -> str:
     """One alternative of a list's items, on one line: its fields and what each holds."""
     if schema.get("type") != "object":
         return (
@@ -179,7 +183,7 @@ def parse_json(text: str, *, strict: bool = True) -> object:
     return value
 
 
-def _no_constant(name: str):
+def _no_constant(name: str) -> NoReturn:
     raise NotJSON(f"it holds {name}, which is not a number in JSON")
 
 
@@ -189,9 +193,9 @@ def _finite(written: str) -> float:
     return number
 
 
-def _check_value(value) -> None:
+def _check_value(value: object) -> None:
     """NotJSON when a value parsed from JSON nests too deep or holds a lone surrogate; walked without recursion."""
-    stack = [(value, 1)]
+    stack: list[tuple[object, int]] = [(value, 1)]
     while stack:
         v, depth = stack.pop()
         if isinstance(v, str):
@@ -217,7 +221,7 @@ def parse_object(raw: str) -> object:
     return parse_json(text[start : end + 1], strict=False)
 
 
-def as_schema_says(value, schema: dict):
+def as_schema_says(value: object, schema: dict[str, Any]) -> object:
     """The value with each whole-number float where the schema says integer made an int: JSON Schema counts 1.0
     an integer, and Python does not index a list with it. For a value the schema validates."""
     if isinstance(value, float) and value.is_integer() and _integral(schema):
@@ -236,7 +240,7 @@ def as_schema_says(value, schema: dict):
     return value
 
 
-def _integral(schema: dict) -> bool:
+def _integral(schema: dict[str, Any]) -> bool:
     t = schema.get("type")
     return "integer" in (t if isinstance(t, list) else [t]) or any(type(e) is int for e in schema.get("enum", ()))
 
@@ -244,15 +248,15 @@ def _integral(schema: dict) -> bool:
 def ask_structured(
     model: ChatModel,
     messages: list[Message],
-    schema: dict,
+    schema: dict[str, Any],
     *,
     what: str = "object",
     retries: int = DEFAULT_RETRIES,
     max_tokens: int | None = None,
     temperature: float = DEFAULT_TEMPERATURE,
-    cancel=None,
+    cancel: threading.Event | None = None,
     names_only: bool = False,
-) -> dict:
+) -> dict[str, Any]:
     """`names_only`: where decoding keeps to the schema, the model is shown the fields' names alone (see
     outline: the bundled model copied what it was told a field holds into the parts it wrote). Only for the
     asks where that was measured (parts and their patches): with names alone for every ask, its learning wrote
@@ -265,7 +269,7 @@ def ask_structured(
     for tried in range(retries + 1):
         # Read again each try: a model server finds out on the first call whether it can keep to a schema
         # (dialects.py), and one that cannot must be shown the schema on the retry.
-        convo = [*messages, {"role": "user", "content": _instruction(model, schema, names_only)}, *said]
+        convo: list[Message] = [*messages, {"role": "user", "content": _instruction(model, schema, names_only)}, *said]
         stream = model.stream(
             convo, max_tokens=cap, temperature=warmer(temperature, tried), cancel=cancel, schema=schema
         )
@@ -278,7 +282,8 @@ def ask_structured(
             errors = sorted(validator.iter_errors(obj), key=lambda e: list(e.absolute_path))
             if errors:
                 raise ValueError("; ".join(_describe(e) for e in errors[:3]))
-            return as_schema_says(obj, schema)
+            # Validated against an object schema (parse_object only returns what a pair of braces holds).
+            return cast(dict[str, Any], as_schema_says(obj, schema))
         except ValueError as e:  # NotJSON is a ValueError
             error = str(e) if stream.stop_reason is not StopReason.LENGTH else f"cut off at {cap} tokens: {e}"
             attempts.append(Attempt(raw, error, stream.stop_reason))
@@ -292,7 +297,7 @@ def ask_structured(
     raise StructuredOutputFailed(what, attempts)
 
 
-def _instruction(model: ChatModel, schema: dict, names_only: bool = False) -> str:
+def _instruction(model: ChatModel, schema: dict[str, Any], names_only: bool = False) -> str:
     # Even where decoding is constrained to the shape, the model needs to see what the fields are;
     # a backend that cannot constrain it also gets the schema itself.
     constrained = model.capabilities.schema_constrained

@@ -66,11 +66,12 @@ def span(query: str, now: datetime) -> tuple[datetime, datetime] | None:
     return None
 
 
-def _window(found: dict, now: datetime) -> tuple[datetime, datetime] | None:
-    year = int(found["year"]) if found.get("year") else None
+def _window(found: dict[str, str | None], now: datetime) -> tuple[datetime, datetime] | None:
+    year = int(y) if (y := found.get("year")) else None
     month = MONTHS.get((found.get("month") or "").lower())
-    day = int(found["day"]) if found.get("day") else None
+    day = int(d) if (d := found.get("day")) else None
     if month is None:
+        assert year is not None  # every pattern without a month is a year's
         start = now.replace(year=year, month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
         return start, start.replace(year=year + 1)
     if year is None:  # the latest such month or day that is not in the future

@@ -11,6 +11,7 @@ that searches is in store/full_text.py.
 
 import functools
 import re
+from collections.abc import Iterable
 
 import snowballstemmer
 
@@ -51,7 +52,8 @@ def pairs(run: str) -> list[str]:
 
 def terms(text: str) -> list[str]:
     """The content words of a text; a run of unspaced text gives its character pairs (see pairs)."""
-    seen, out = set(), []
+    seen: set[str] = set()
+    out: list[str] = []
     for m in _WORD.finditer(text.lower()):
         for w in pairs(m.group(1)) if m.group(1) else (m.group(0),):
             if w not in STOPWORDS and w not in seen and len(w) > 1:
@@ -70,7 +72,8 @@ _STEM = snowballstemmer.stemmer("porter")  # the Porter algorithm, as FTS5's por
 @functools.lru_cache(maxsize=1 << 16)
 def _stem(word: str) -> str:
     # Stemming is pure and a vocabulary is small: finding parts stems every trigger of every part per moment.
-    return _STEM.stemWord(word)
+    stem: str = _STEM.stemWord(word)
+    return stem
 
 
 def adds_no_terms(before: str, text: str) -> bool:
@@ -104,7 +107,7 @@ def informative(soul: Soul, table: str, words: list[str]) -> list[str]:
     return kept or words
 
 
-def search(soul: Soul, query: str, kinds, limit: int = 100) -> list[tuple[tuple[str, int], float]]:
+def search(soul: Soul, query: str, kinds: Iterable[str], limit: int = 100) -> list[tuple[tuple[str, int], float]]:
     """(key, bm25) best first; bm25 is SQLite's (lower is better), comparable within one table only. An item
     found by both indexes scores the sum of its two (BM25 adds up over a query's terms)."""
     words = [w for w in terms(query) if not UNSPACED.search(w)]  # the stemmed index has no pairs
@@ -112,9 +115,10 @@ def search(soul: Soul, query: str, kinds, limit: int = 100) -> list[tuple[tuple[
     scores: dict[tuple[str, int], float] = {}
     for kind in kinds:
         table = KINDS[kind].table
-        found = []
-        if words:
-            found += full_text.matches(soul, table, "fts", match_expression(informative(soul, table, words)), limit)
+        found: list[tuple[int, float]] = []
+        # (an expression whenever there are words: informative keeps at least one)
+        if words and (expression := match_expression(informative(soul, table, words))):
+            found += full_text.matches(soul, table, "fts", expression, limit)
         if runs and (expr := gram_expression(soul, table, runs)):
             found += full_text.matches(soul, table, "grams", expr, limit)
         for item_id, bm25 in found:
@@ -131,7 +135,7 @@ def gram_expression(soul: Soul, table: str, runs: list[str]) -> str | None:
     in two spaces, so every pair in it begins one), the rarest pairs first; pairs common in a large table are
     left out while rarer ones remain, as words are (informative)."""
     units = list(dict.fromkeys(p for run in runs for p in pairs(run)))
-    found = []  # (documents holding the pair, at most; its trigrams)
+    found: list[tuple[int, list[str]]] = []  # (documents holding the pair, at most; its trigrams)
     for unit in units:
         if grams := full_text.grams_beginning(soul, table, unit):
             found.append((sum(doc for _, doc in grams), [g for g, _ in grams]))
@@ -141,8 +145,8 @@ def gram_expression(soul: Soul, table: str, runs: list[str]) -> str | None:
     items = full_text.items(soul, table)
     if len(found) > 1 and items >= COMMON_FROM_ITEMS:
         found = [f for f in found if f[0] <= COMMON_SHARE * items] or found
-    grams = [g for _, unit_grams in found for g in unit_grams][:GRAM_TERMS]
-    return " OR ".join(_quoted(g) for g in grams)
+    searched = [g for _, unit_grams in found for g in unit_grams][:GRAM_TERMS]
+    return " OR ".join(_quoted(g) for g in searched)
 
 
 def every_word(soul: Soul, table: str, text: str, column: str) -> tuple[full_text.Index, str] | None:
@@ -155,7 +159,7 @@ def every_word(soul: Soul, table: str, text: str, column: str) -> tuple[full_tex
     runs = UNSPACED.findall(text.lower())
     if not runs:
         return ("fts", f"{column} : ({' AND '.join(_quoted(w) for w in words)})") if words else None
-    needed = []
+    needed: list[str] = []
     for unit in dict.fromkeys(runs + words):
         if len(unit) >= 3:  # the trigram index finds any three characters or more where they stand in a text
             needed.append(_quoted(unit))

@@ -19,10 +19,12 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import sqlcipher3
 
 from ..errors import KnownError, SoulClosed
@@ -39,7 +41,7 @@ Key = tuple[str, int]
 PART = 1 << 20  # bytes of a kept graph per row, each written in a transaction of its own (short: never a turn's wait)
 
 
-def key_text(kind: str, row: dict) -> str:
+def key_text(kind: str, row: dict[str, Any]) -> str:
     """The text an item's vector is made from: its kind's `embedded` columns (store/kinds.py), "Speaker: text",
     "Title: body" (recall shapes a question that names a speaker the same way)."""
     return ": ".join(row[c] for c in KINDS[kind].embedded if row.get(c))
@@ -63,7 +65,7 @@ class Indexer:
         self._sync = threading.RLock()  # taken after the soul's lock, never before it
         self._feed = vector_rows.has_feed(soul)
         self._applied = 0  # every feed row up to this seq is in the index
-        self._version = None  # PRAGMA data_version when the feed was last read
+        self._version: int | None = None  # PRAGMA data_version when the feed was last read
         self._loaded = False  # the stored vectors have been read (until then the loader follows the feed)
         self.ready = threading.Event()  # set once recall by meaning has every stored vector (exactly, at first)
         self._unknown = False  # a write of ours joined a transaction that is not ours: the feed will say
@@ -80,17 +82,17 @@ class Indexer:
 
     # ---- writing ------------------------------------------------------------
 
-    def mark(self) -> tuple:
+    def mark(self) -> tuple[bool, bool, int]:
         """What recall by meaning searches, as a mark: it changes when the stored vectors are loaded (or read
         again), added or removed, even where nothing was written to the soul."""
         return self.ready.is_set(), self._loaded, self.index.changes
 
-    def embed(self, kind: str, rows: list[dict]) -> np.ndarray:
+    def embed(self, kind: str, rows: list[dict[str, Any]]) -> npt.NDArray[np.float32]:
         """The vectors of some items of one kind (rows with their `embedded` columns), in one batch."""
         return self.embedder.embed_batch([key_text(kind, r) for r in rows])
 
     @contextmanager
-    def transaction(self):
+    def transaction(self) -> Iterator[sqlcipher3.Connection]:
         """The soul's transaction, in which put() stores vectors: they join the in-memory index once it
         commits, and never if it does not. Inside a transaction that is not one of these (a caller's own
         soul.transaction()), the vectors are found in the feed at the next recall instead."""
@@ -124,11 +126,11 @@ class Indexer:
                 self.index.add_many([(kind, i) for i in ids], vectors)
                 self._unsaved += len(ids)
             # What the feed gained in this transaction is ours, and now in the index.
-            if self._loaded and before is not None and before == self._applied:
+            if self._loaded and before is not None and after is not None and before == self._applied:
                 self._applied = after
         self._save_if_due()
 
-    def put(self, kind: str, ids: list[int], vectors) -> None:
+    def put(self, kind: str, ids: list[int], vectors: npt.ArrayLike) -> None:
         """Store the vectors of some items of one kind, in the current transaction() (or one of their own)."""
         if not ids:
             return
@@ -137,7 +139,7 @@ class Indexer:
             self.soul.put_vectors(kind, ids, self.embedder.name, vectors)
             self._pending.append((kind, list(ids), vectors))
 
-    def index_items(self, kind: str, rows: list[dict]) -> None:
+    def index_items(self, kind: str, rows: list[dict[str, Any]]) -> None:
         """Embed rows of one kind (batched) that are already stored, store their vectors, add them to the
         in-memory index."""
         if not rows:
@@ -198,9 +200,9 @@ class Indexer:
         log.info("vector index read from the soul: %d vectors, %d changed since it was kept", n, len(changed))
         return n
 
-    def missing(self) -> dict[str, list[dict]]:
+    def missing(self) -> dict[str, list[dict[str, Any]]]:
         """Recallable items with no usable vector (never embedded, damaged, or from another embedder)."""
-        out = {}
+        out: dict[str, list[dict[str, Any]]] = {}
         for kind in RECALLED:
             if rows := recallable.unembedded(self.soul, kind, self.embedder.name, self.embedder.dim):
                 out[kind] = rows
@@ -222,7 +224,7 @@ class Indexer:
         the terminal or the window's bug dialog: what lacks a vector is still found by its words, and is indexed
         at the next opening."""
 
-        def run():
+        def run() -> None:
             try:
                 self.load()
                 self.reindex_missing()
@@ -279,8 +281,9 @@ class Indexer:
             latest[(kind, item_id)] = op
         if latest:
             stored = self._stored([key for key, op in latest.items() if op == "put"])
-            keys, vectors = [], []
-            for key, op in latest.items():
+            keys: list[Key] = []
+            vectors: list[npt.NDArray[Any]] = []
+            for key in latest:
                 v = stored.get(key)
                 if v is None:  # dropped, forgotten since, or another embedder's
                     if self.index.vector(key) is not None:
@@ -328,8 +331,8 @@ class Indexer:
         self._saving.start()
         return self._saving
 
-    def _guarded(self, job):
-        def run():
+    def _guarded(self, job: Callable[[], object]) -> Callable[[], None]:
+        def run() -> None:
             try:
                 job()
             except SoulClosed:  # the soul closed under a background save: the graph is kept another time
@@ -403,7 +406,7 @@ class Indexer:
             with self.soul.transaction() as con:
                 vector_rows.remove_graph(con, graph)
 
-    def _kept(self) -> tuple[int, dict, bytes] | None:
+    def _kept(self) -> tuple[int, dict[str, Any], bytes] | None:
         """The kept graph for this embedder: (through, header, payload), or None."""
         kept = vector_rows.kept_graph(self.soul, self.embedder.name, self.embedder.dim)
         if kept is None:

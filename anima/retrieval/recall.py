@@ -10,15 +10,22 @@ that reads the items is in store/recallable.py.
 
 import math
 import re
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterable, Set
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from ..store import recallable
 from ..store.kinds import RECALLED
 from ..store.soul import Soul
 from . import dates, fts
 from .indexer import Indexer
+
+Key = tuple[str, int]  # (item kind, item id)
 
 _EMBEDDING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="query-embedding")
 
@@ -62,8 +69,8 @@ class Recalled:
     text: str
     at: str
     score: float
-    components: dict = field(default_factory=dict)
-    row: dict = field(default_factory=dict)
+    components: dict[str, Any] = field(default_factory=dict)
+    row: dict[str, Any] = field(default_factory=dict)
 
     @property
     def key(self) -> tuple[str, int]:
@@ -107,10 +114,10 @@ def shaped_like_a_key(query: str, named: set[str]) -> str:
     return f"{name}: {' '.join(rest.split())}"
 
 
-def rrf(rankings: list[list], weights: list[float]) -> dict:
+def rrf(rankings: list[list[Key]], weights: list[float]) -> dict[Key, tuple[float, list[int | None]]]:
     """Weighted Reciprocal Rank Fusion: key -> (score, [rank in each list or None])."""
-    fused: dict = {}
-    for i, (ranking, weight) in enumerate(zip(rankings, weights)):
+    fused: dict[Key, tuple[float, list[int | None]]] = {}
+    for i, (ranking, weight) in enumerate(zip(rankings, weights, strict=False)):
         for rank, key in enumerate(ranking, start=1):
             score, ranks = fused.get(key, (0.0, [None] * len(rankings)))
             ranks[i] = rank
@@ -130,10 +137,10 @@ class Recall:
         query: str,
         k: int = 10,
         *,
-        kinds=KINDS,
+        kinds: Iterable[str] = KINDS,
         now: datetime | None = None,
-        query_vector=None,
-        exclude=frozenset(),
+        query_vector: npt.ArrayLike | None = None,
+        exclude: Set[Key] = frozenset(),
     ) -> list[Recalled]:
         """`exclude`: keys that take no part at all (a message recalling for itself would shift every rank)."""
         now = now or datetime.now(UTC)
@@ -143,15 +150,16 @@ class Recall:
         self.indexer.catch_up()
         named = self._named_speakers(query)
         # The query's embedding and the full-text search run at the same time (both release the GIL).
-        pending = None
+        pending: Future[npt.NDArray[np.float32]] | None = None
         if query.strip() and query_vector is None:
             pending = _EMBEDDING.submit(self.indexer.embedder.embed, shaped_like_a_key(query, named))
         lexical = [
             key for key, _ in fts.search(self.soul, query, kinds, CANDIDATES + len(exclude)) if key not in exclude
         ][:CANDIDATES]
-        vector = []
+        vector: list[tuple[Key, float]] = []
         if query.strip():
             q = pending.result() if pending is not None else query_vector
+            assert q is not None  # no embedding pending: the caller gave the query's vector
             vector = [
                 (key, sim)
                 for key, sim in self.indexer.index.search(q, CANDIDATES * 2)
@@ -162,12 +170,17 @@ class Recall:
         fused = rrf([lexical, [key for key, _ in vector]], [LEXICAL_WEIGHT, VECTOR_WEIGHT])
         rows = self.items(fused.keys())
         asked_span = dates.span(query, now)
-        out = {}
+        out: dict[Key, Recalled] = {}
         for key, (score, (bm25_rank, vector_rank)) in fused.items():
             row = rows.get(key)
             if row is None:
                 continue  # forgotten between the search and now
-            c = {"bm25_rank": bm25_rank, "vector_rank": vector_rank, "vector_sim": sims.get(key), "rrf": score}
+            c: dict[str, Any] = {
+                "bm25_rank": bm25_rank,
+                "vector_rank": vector_rank,
+                "vector_sim": sims.get(key),
+                "rrf": score,
+            }
             if key[0] == "message" and row.get("speaker") in named:
                 score *= NAMED_SPEAKER_BOOST
                 c["named_speaker"] = row["speaker"]
@@ -205,13 +218,13 @@ class Recall:
             self._speakers_at = newest
         return self._speakers_cache
 
-    def _share_with_neighbours(self, found: dict) -> None:
+    def _share_with_neighbours(self, found: dict[Key, Recalled]) -> None:
         """Each message lends a share of its score to the turns just before and after it (same session)."""
         ids = [key[1] for key in found if key[0] == "message"]
         if not ids:
             return
         base = {key: r.score for key, r in found.items()}
-        lent: dict = {}
+        lent: dict[int, float] = {}
         for message_id, before, after in recallable.neighbours(self.soul, ids):
             share = NEIGHBOUR_SHARE * base[("message", message_id)]
             for nid in (before, after):
@@ -235,8 +248,8 @@ class Recall:
                 r.score = max(r.score, base.get(("message", nid), 0.0) + share)
                 r.components["from_neighbour"] = share
 
-    def _rerank(self, kind: str, row: dict, now: datetime, c: dict) -> float:
-        importance = row.get("importance", 0.5)
+    def _rerank(self, kind: str, row: dict[str, Any], now: datetime, c: dict[str, Any]) -> float:
+        importance: float = row.get("importance", 0.5)
         factor = 0.75 + 0.5 * importance
         c["importance"] = importance
         if kind == "memory":
@@ -253,6 +266,6 @@ class Recall:
             c.update(recency=recency, heat=heat, suppression=suppression, superseded=row["valid_to"] is not None)
         return factor
 
-    def items(self, keys) -> dict:
+    def items(self, keys: Iterable[Key]) -> dict[Key, dict[str, Any]]:
         """The current rows of some recallable items, by key (forgotten ones are simply absent)."""
         return recallable.rows(self.soul, keys)

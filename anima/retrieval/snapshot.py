@@ -12,9 +12,11 @@ The format is our own (a JSON header and raw little-endian arrays), not pickle: 
 """
 
 import json
+from typing import Any
 
 import hnswlib
 import numpy as np
+import numpy.typing as npt
 
 from ..store.kinds import RECALLED
 
@@ -55,7 +57,7 @@ class BadSnapshot(ValueError):
     """A stored graph that cannot be used (another format, another hnswlib, damage): it is built again."""
 
 
-def pack(state: dict, keys: list[Key | None]) -> tuple[dict, bytes]:
+def pack(state: dict[str, Any], keys: list[Key | None]) -> tuple[dict[str, Any], bytes]:
     """hnswlib's state (Index.__getstate__()[0]) and the item each label stands for (None: removed) ->
     (header, payload). The payload holds no vector."""
     n, size = state["cur_element_count"], state["size_data_per_element"]
@@ -83,7 +85,7 @@ def pack(state: dict, keys: list[Key | None]) -> tuple[dict, bytes]:
     return header, b"".join(pieces)
 
 
-def unpack(header: dict, payload: bytes, dim: int) -> tuple[dict, list[Key | None]]:
+def unpack(header: dict[str, Any], payload: bytes, dim: int) -> tuple[dict[str, Any], list[Key | None]]:
     """(header, payload) -> (hnswlib's state without vectors, the item of each label). BadSnapshot when it
     cannot be used. fill() puts the vectors in before the state is given to hnswlib."""
     try:
@@ -92,7 +94,7 @@ def unpack(header: dict, payload: bytes, dim: int) -> tuple[dict, list[Key | Non
         state = dict(header["state"])
         if state.get("space") != "ip" or state.get("dim") != dim:
             raise BadSnapshot(f"a {state.get('space')} index of dimension {state.get('dim')}")
-        arrays = {}
+        arrays: dict[str, npt.NDArray[Any]] = {}
         for name, spec in header["arrays"].items():
             offset, length = int(spec["offset"]), int(spec["bytes"])
             if offset < 0 or offset + length > len(payload):
@@ -112,7 +114,7 @@ def unpack(header: dict, payload: bytes, dim: int) -> tuple[dict, list[Key | Non
         kinds = header["kinds"]
         keys = [
             None if c < 0 else (kinds[c], int(i))
-            for c, i in zip(arrays["key_kinds"].tolist(), arrays["key_ids"].tolist())
+            for c, i in zip(arrays["key_kinds"].tolist(), arrays["key_ids"].tolist(), strict=True)  # (checked above)
         ]
         if any(k is not None and k[0] not in RECALLED for k in keys):
             raise BadSnapshot("it names kinds this Anima does not recall")
@@ -123,14 +125,15 @@ def unpack(header: dict, payload: bytes, dim: int) -> tuple[dict, list[Key | Non
         raise BadSnapshot(str(e)) from None
 
 
-def labels_of(state: dict) -> np.ndarray:
+def labels_of(state: dict[str, Any]) -> npt.NDArray[np.uint64]:
     """The label of each node (its internal id's order), as unpack() gives the state."""
     start, end = _vector_span(state)
     at = int(state["label_offset"]) - (end - start)
-    return state["links0"][:, at : at + 8].copy().view("<u8").ravel()
+    labels: npt.NDArray[np.uint64] = state["links0"][:, at : at + 8].copy().view("<u8").ravel()
+    return labels
 
 
-def fill(state: dict, nodes: np.ndarray, vectors: np.ndarray) -> hnswlib.Index:
+def fill(state: dict[str, Any], nodes: npt.NDArray[np.int64], vectors: npt.NDArray[np.float32]) -> hnswlib.Index:
     """The index, vectors put back: `vectors[i]` is node `nodes[i]`'s (a node given none, its item gone,
     keeps zeros). The state's links are used as they are."""
     n = int(state["cur_element_count"])
@@ -153,7 +156,7 @@ def fill(state: dict, nodes: np.ndarray, vectors: np.ndarray) -> hnswlib.Index:
     return index
 
 
-def _vector_span(state: dict) -> tuple[int, int]:
+def _vector_span(state: dict[str, Any]) -> tuple[int, int]:
     """Where a node's vector lies in its level-0 record: hnswlib puts it between the links and the label."""
     start, dim = int(state["offset_data"]), int(state["dim"])
     end = start + 4 * dim
@@ -171,5 +174,5 @@ def _hnswlib_version() -> str:
         return "unknown"
 
 
-def dumps_header(header: dict) -> str:
+def dumps_header(header: dict[str, Any]) -> str:
     return json.dumps(header, separators=(",", ":"))

@@ -15,16 +15,20 @@ background, so a turn never waits for the graph to grow.
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Set
+from typing import Any, cast
 
 import hnswlib
 import numpy as np
+import numpy.typing as npt
 
 from . import snapshot
 
 log = logging.getLogger(__name__)
 
 Key = tuple[str, int]  # (item kind, item id)
+Row = tuple[str, int, bytes]  # (kind, id, vector bytes), as read from the embeddings table
+Matrix = npt.NDArray[np.float32]
 
 
 class VectorIndex:
@@ -45,7 +49,7 @@ class VectorIndex:
     def _clear(self) -> None:
         self._keys: list[Key | None] = []  # label -> key (None once removed)
         self._labels: dict[Key, int] = {}  # key -> label
-        self._matrix = np.zeros((0, self.dim), dtype=np.float32)
+        self._matrix: Matrix = np.zeros((0, self.dim), dtype=np.float32)
         self._count = 0
         self._hnsw: hnswlib.Index | None = None
         self._graphed = 0  # labels below this are in the graph
@@ -72,7 +76,7 @@ class VectorIndex:
         """`listener()` hears, from the building thread, that a graph was built and took over."""
         self._built_listeners.append(listener)
 
-    def load(self, rows) -> int:
+    def load(self, rows: Iterable[Row]) -> int:
         """Add (kind, id, vector-bytes) rows as read from the embeddings table. Returns how many were usable."""
         stored = read(rows, self.dim, spare=0)
         if stored.keys:
@@ -87,12 +91,12 @@ class VectorIndex:
             self._hold = not build
             self._matrix, self._count = stored.matrix, len(stored.keys)
             self._keys = list(stored.keys)
-            self._labels = {k: i for i, k in enumerate(self._keys)}
+            self._labels = {k: i for i, k in enumerate(stored.keys)}  # (self._keys is a copy of them)
         if build and len(self) >= self.APPROXIMATE_FROM:
             self.build_in_background()
         return len(self)
 
-    def add_many(self, keys: list[Key], vectors: np.ndarray) -> None:
+    def add_many(self, keys: list[Key], vectors: npt.ArrayLike) -> None:
         vectors = np.asarray(vectors, dtype=np.float32).reshape(-1, self.dim)
         with self._lock:
             for key in keys:
@@ -118,7 +122,7 @@ class VectorIndex:
         if self._hnsw is None and not self._hold and len(self) >= self.APPROXIMATE_FROM:
             self.build_in_background()
 
-    def add(self, key: Key, vector) -> None:
+    def add(self, key: Key, vector: npt.ArrayLike) -> None:
         self.add_many([key], np.asarray(vector)[None, :])
 
     def remove(self, key: Key) -> None:
@@ -136,12 +140,14 @@ class VectorIndex:
 
     def _graph_locked(self, start: int, end: int) -> None:
         """Labels start..end join the graph (the lock held); removed ones are marked so at once."""
-        if end > self._hnsw.get_max_elements():
-            self._hnsw.resize_index(max(end, 2 * self._hnsw.get_max_elements()))
-        self._hnsw.add_items(self._matrix[start:end], np.arange(start, end), num_threads=1)
+        hnsw = self._hnsw
+        assert hnsw is not None  # called only where there is a graph
+        if end > hnsw.get_max_elements():
+            hnsw.resize_index(max(end, 2 * hnsw.get_max_elements()))
+        hnsw.add_items(self._matrix[start:end], np.arange(start, end), num_threads=1)
         for label in range(start, end):
             if self._keys[label] is None:
-                self._hnsw.mark_deleted(label)
+                hnsw.mark_deleted(label)
         self._graphed = end
 
     def _graph_tail_in_background(self) -> None:
@@ -149,7 +155,7 @@ class VectorIndex:
             return
         generation = self._generation
 
-        def run():
+        def run() -> None:
             while True:
                 with self._lock:
                     if self._generation != generation or self._hnsw is None:
@@ -216,7 +222,7 @@ class VectorIndex:
         for listener in self._built_listeners:
             listener()
 
-    def snapshot(self) -> tuple[dict, list[Key | None]] | None:
+    def snapshot(self) -> tuple[dict[str, Any], list[Key | None]] | None:
         """The graph as hnswlib states it, and the item of each of its labels; None while there is none."""
         with self._lock:
             if self._hnsw is None or self._building:
@@ -224,14 +230,18 @@ class VectorIndex:
             (state,) = self._hnsw.__getstate__()
             return state, list(self._keys[: self._graphed])
 
-    def restore(self, state: dict, keys: list[Key | None], rows, changed=frozenset()) -> int:
+    def restore(
+        self, state: dict[str, Any], keys: list[Key | None], rows: Iterable[Row], changed: Set[Key] = frozenset()
+    ) -> int:
         """Hold exactly the (kind, id, vector-bytes) `rows`, with the graph snapshot.unpack() read (`state`,
         `keys`: the item of each of its labels). An item whose vector changed since the graph was kept
         (`changed`) or that is new to it joins it afresh; one no longer in `rows` is marked deleted. Returns how
         many vectors it holds. snapshot.BadSnapshot when the graph cannot be used (nothing changed then)."""
         return self.install(self.prepare(state, keys, read(rows, self.dim), changed))
 
-    def prepare(self, state: dict, keys: list[Key | None], stored: "Stored", changed=frozenset()) -> "_Restored":
+    def prepare(
+        self, state: dict[str, Any], keys: list[Key | None], stored: "Stored", changed: Set[Key] = frozenset()
+    ) -> "_Restored":
         """restore()'s work, done without the lock (searches go on meanwhile); install() puts it in place.
         `stored` (read()) may be what replace() holds: when the graph's labels are the stored vectors' order, as
         they are unless items changed since it was kept, its matrix is shared, not copied."""
@@ -250,7 +260,8 @@ class VectorIndex:
         known = at >= 0
         everything = bool(known.all())
         if everything and n == m and np.array_equal(at, np.arange(m)):
-            matrix, held = stored.matrix, list(stored.keys)  # in the graph's order already
+            matrix = stored.matrix
+            held: list[Key | None] = list(stored.keys)  # in the graph's order already
             fresh = np.zeros(0, dtype=np.int64)
         else:
             fresh = np.nonzero(~known)[0]
@@ -258,7 +269,7 @@ class VectorIndex:
             matrix[at[known]] = stored.vectors if everything else stored.vectors[known]
             alive = np.zeros(n, dtype=bool)
             alive[at[known]] = True
-            held = [k if a else None for k, a in zip(keys, alive.tolist())]
+            held = [k if a else None for k, a in zip(keys, alive.tolist(), strict=True)]
         node_of = np.empty(n, dtype=np.int64)  # a label's node in the graph
         node_of[labels.astype(np.int64)] = np.arange(n)
         index = snapshot.fill(state, node_of[at[known]], stored.vectors if everything else stored.vectors[known])
@@ -283,7 +294,7 @@ class VectorIndex:
                 self.add_many(restored.fresh_keys, restored.fresh)
         return len(self)
 
-    def vector(self, key: Key):
+    def vector(self, key: Key) -> Matrix | None:
         with self._lock:
             label = self._labels.get(key)
             return None if label is None else self._matrix[label].copy()
@@ -292,7 +303,7 @@ class VectorIndex:
         with self._lock:
             return set(self._labels)
 
-    def search(self, query, k: int, exact: bool = False) -> list[tuple[Key, float]]:
+    def search(self, query: npt.ArrayLike, k: int, exact: bool = False) -> list[tuple[Key, float]]:
         """The k nearest keys by cosine similarity (vectors are normalised), best first."""
         q = np.asarray(query, dtype=np.float32).reshape(self.dim)
         with self._lock:
@@ -306,7 +317,7 @@ class VectorIndex:
                     return found
             return self._exact_locked(q, k, 0, self._count)
 
-    def _exact_locked(self, q, k: int, start: int, end: int) -> list[tuple[Key, float]]:
+    def _exact_locked(self, q: Matrix, k: int, start: int, end: int) -> list[tuple[Key, float]]:
         if end <= start:
             return []
         scores = self._matrix[start:end] @ q
@@ -317,31 +328,42 @@ class VectorIndex:
             return []
         top = np.argpartition(-scores, k - 1)[:k]
         top = top[np.argsort(-scores[top])]
-        return [(self._keys[start + int(i)], float(scores[i])) for i in top]
+        # A removed label scores -inf, below every live one: the k best are live (a key, never None).
+        return [(cast(Key, self._keys[start + int(i)]), float(scores[i])) for i in top]
 
-    def _approximate_locked(self, q, k: int) -> list[tuple[Key, float]] | None:
+    def _approximate_locked(self, q: Matrix, k: int) -> list[tuple[Key, float]] | None:
         """The graph's nearest and the tail's (exactly), merged; None if the graph cannot answer."""
         tail = self._exact_locked(q, k, self._graphed, self._count)
         in_tail = sum(1 for key in self._keys[self._graphed : self._count] if key is not None)
         in_graph = min(k, len(self._labels) - in_tail)
         found = list(tail)
         if in_graph > 0:
-            self._hnsw.set_ef(max(self.ef_search, in_graph))
+            hnsw = self._hnsw
+            assert hnsw is not None  # called only where there is a graph
+            hnsw.set_ef(max(self.ef_search, in_graph))
             try:
-                labels, distances = self._hnsw.knn_query(q[None, :], k=in_graph)
+                labels, distances = hnsw.knn_query(q[None, :], k=in_graph)
             except RuntimeError:  # too few live nodes reachable (many deleted): exact answers instead
                 return None
             found += [
-                (self._keys[int(lab)], 1.0 - float(d))
-                for lab, d in zip(labels[0], distances[0])
-                if self._keys[int(lab)] is not None
+                (key, 1.0 - float(d))
+                for lab, d in zip(labels[0], distances[0], strict=True)  # k labels and k distances
+                if (key := self._keys[int(lab)]) is not None
             ]
         found.sort(key=lambda kv: -kv[1])
         return found[:k]
 
 
 class _Restored:
-    def __init__(self, index, matrix, count, keys, fresh_keys, fresh):
+    def __init__(
+        self,
+        index: hnswlib.Index,
+        matrix: Matrix,
+        count: int,
+        keys: list[Key | None],
+        fresh_keys: list[Key],
+        fresh: Matrix,
+    ):
         self.index, self.matrix, self.count, self.keys = index, matrix, count, keys
         self.fresh_keys, self.fresh = fresh_keys, fresh
 
@@ -353,21 +375,21 @@ class Stored:
     """Vectors as read from the embeddings table: their keys, and a writable matrix of them with room to grow
     (its rows past the keys' are unused)."""
 
-    def __init__(self, keys: list[Key], matrix: np.ndarray):
+    def __init__(self, keys: list[Key], matrix: Matrix):
         self.keys, self.matrix = keys, matrix
 
     @property
-    def vectors(self) -> np.ndarray:
+    def vectors(self) -> Matrix:
         return self.matrix[: len(self.keys)]
 
 
-def read(rows, dim: int, spare: int = SPARE) -> Stored:
+def read(rows: Iterable[Row], dim: int, spare: int = SPARE) -> Stored:
     """(kind, id, vector bytes) rows -> Stored (one of another dimension is left out, and said)."""
     width = 4 * dim
     rows = rows if isinstance(rows, list) else list(rows)
     matrix = np.empty((len(rows) + spare, dim), dtype="<f4")
-    into = memoryview(matrix).cast("B")  # each row's bytes copied straight in: no joined copy of them all
-    keys = []
+    into = matrix.data.cast("B")  # each row's bytes copied straight in: no joined copy of them all
+    keys: list[Key] = []
     for kind, item_id, blob in rows:
         if len(blob) != width:
             log.warning("skipping a stored vector of dimension %d (index is %d)", len(blob) // 4, dim)
