@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 import sqlcipher3
 
 from .. import files
@@ -48,7 +50,7 @@ class Embedded:
 
     messages: list[NewMessage]
     rows: list[dict[str, Any]]
-    vectors: object  # numpy array, one row per message
+    vectors: npt.NDArray[np.float32]  # one row per message
 
 
 @dataclass(frozen=True)

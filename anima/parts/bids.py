@@ -215,9 +215,11 @@ class Bidding:
         ids = [pid for pid in stamps if pid in self._vectors]
         if not ids:
             return []
-        if stale or self._matrix[0] != ids:
-            self._matrix = (ids, np.stack([self._vectors[pid][1] for pid in ids]))
-        near = self._matrix[1] @ self.embedder.embed(text[:EVENT_CHARS])
+        matrix = self._matrix[1]
+        if stale or matrix is None or self._matrix[0] != ids:
+            matrix = np.stack([self._vectors[pid][1] for pid in ids])
+            self._matrix = (ids, matrix)
+        near = matrix @ self.embedder.embed(text[:EVENT_CHARS])
         return [(ids[i], float(near[i])) for i in np.flatnonzero(near >= MEANING_FLOOR)]
 
     # ---- bids and the Self's choice ----------------------------------------------

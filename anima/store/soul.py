@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, cast, overload
 
 import sqlcipher3
 
@@ -498,6 +498,10 @@ class Soul:
 
     # ---- meta -----------------------------------------------------------
 
+    @overload
+    def get_meta(self, key: str, default: str) -> str: ...
+    @overload
+    def get_meta(self, key: str, default: None = None) -> str | None: ...
     def get_meta(self, key: str, default: str | None = None) -> str | None:
         rows = self.query("SELECT value FROM meta WHERE key = ?", (key,))
         return rows[0]["value"] if rows else default
