@@ -729,9 +729,8 @@ def _first_said(e: KnownError) -> str:
     """What to say, on one line: the first mistake, when closing the soul after it failed too (a full disk
     fails the checkpoint at close as well) and so replaced it; then what closing said."""
 
-    def before(
-        error: BaseException,
-    ) -> BaseException | None:  # what it was raised from, or was being handled when it was raised (not "from None")
+    # What it was raised from, or was being handled when it was raised (not "from None").
+    def before(error: BaseException) -> BaseException | None:
         # Closing translates SQLite's error "from" it, and that error was raised while the first mistake was
         # being handled: the first is found behind the cause (a reply shown, then not saved on a full disk).
         return error.__cause__ or (None if error.__suppress_context__ else error.__context__)
