@@ -16,14 +16,20 @@ import os
 import sys
 import textwrap
 import threading
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
 
 from . import files
 from .cli_open import PASSPHRASE_ENV, ask, names_in, open_companion, unlock
 from .errors import DiskError, DiskFull, KnownError, SoulBusy, full_disk
 from .settings import chosen_home
 from .store import KINDS, Home, keys
+
+if TYPE_CHECKING:
+    from .companion import Companion
+    from .knowledge.messages import External
 
 EXPORT_PASSPHRASE_ENV = "ANIMA_EXPORT_PASSPHRASE"
 # What fails one message in `anima chat` and leaves the conversation going: the window keeps the message and sends
@@ -63,7 +69,7 @@ def _how_many(text: str) -> int:
     return value
 
 
-def cmd_sovereignty(args) -> int:
+def cmd_sovereignty(args: argparse.Namespace) -> int:
     """How often the companion's reading overrode what the person said they feel, and how it did after they
     corrected it (self/sovereignty.py)."""
     from .self.sovereignty import measure
@@ -89,7 +95,7 @@ def cmd_sovereignty(args) -> int:
     return 0
 
 
-def cmd_export(args) -> int:
+def cmd_export(args: argparse.Namespace) -> int:
     home = Home(args.home)
     if args.markdown:
         from .interchange.markdown import WARNING, write_markdown
@@ -129,7 +135,7 @@ def cmd_export(args) -> int:
     return 0
 
 
-def cmd_import(args) -> int:
+def cmd_import(args: argparse.Namespace) -> int:
     home = Home(args.home)
     replacing = home.exists()  # a home that cannot be one is said before any passphrase is asked for
     export_pass = ask(EXPORT_PASSPHRASE_ENV, "Export passphrase of the core: ")
@@ -150,7 +156,7 @@ def cmd_import(args) -> int:
     return 0
 
 
-def cmd_passphrase(args) -> int:
+def cmd_passphrase(args: argparse.Namespace) -> int:
     home = Home(args.home)
     old = ask(PASSPHRASE_ENV, "Current passphrase: ")
     with home.unlock(old) as soul:  # the names live in the soul (and a wrong passphrase is said before the new)
@@ -161,7 +167,7 @@ def cmd_passphrase(args) -> int:
     return 0
 
 
-def cmd_check(args) -> int:
+def cmd_check(args: argparse.Namespace) -> int:
     with unlock(Home(args.home)) as soul:
         soul.check()
     print("The soul passes its integrity checks.")
@@ -178,14 +184,14 @@ CHAT_HELP = (
 EVOLVE = "/evolve"
 
 
-def read_external(line: str, read) -> tuple[str, list] | None:
+def read_external(line: str, read: Callable[[str], str]) -> tuple[str, list["External"]] | None:
     """A chat line that brings text from outside: (the message sent with it, [External]); None for a plain line.
     `read(prompt)` reads the next line (EOFError at the end)."""
     from .knowledge.messages import External, attached_file
     from .store.provenance import Source
 
     if line.strip() == PASTE:
-        block = []
+        block: list[str] = []
         while (more := read("")).strip() != END:
             block.append(more)
         return read("about it> " if sys.stdin.isatty() else ""), [External(Source.PASTED, "\n".join(block))]
@@ -195,7 +201,7 @@ def read_external(line: str, read) -> tuple[str, list] | None:
     return None
 
 
-def _evolved(companion) -> str:
+def _evolved(companion: "Companion") -> str:
     done = companion.evolve()
     said = done.summary()
     if done.ruling is not None and done.persona:
@@ -203,7 +209,7 @@ def _evolved(companion) -> str:
     return said + "."
 
 
-def meanwhile(companion, said: list[dict]) -> list[str]:
+def meanwhile(companion: "Companion", said: list[dict[str, Any]]) -> list[str]:
     """What was said in another program on this companion (the window) since this one's last turn, as its turn
     read it before the person's message (TurnStream.meanwhile): under a heading, each message indented, so that
     the reply after it stands apart."""
@@ -213,7 +219,7 @@ def meanwhile(companion, said: list[dict]) -> list[str]:
     if not said:
         return []
 
-    def who(m: dict) -> str:
+    def who(m: dict[str, Any]) -> str:
         if m["role"] == "companion":
             return companion.name
         return m["speaker"] if from_outside(m) else "you"
@@ -225,7 +231,7 @@ def meanwhile(companion, said: list[dict]) -> list[str]:
     return [heading] + [textwrap.indent(f"{who(m)}> {m['content']}", "    ", lambda _: True) for m in said]
 
 
-def cmd_chat(args) -> int:
+def cmd_chat(args: argparse.Namespace) -> int:
     from .conversation.turn import NOT_KEPT
     from .knowledge.messages import NotAttachable
 
@@ -245,9 +251,9 @@ def cmd_chat(args) -> int:
         if interactive:
             print(f"{companion.name} is here. (Ctrl-D to leave.) {CHAT_HELP}")
 
-        mid_line = []  # the reply's line is begun ("Name> ", its first words), not ended yet
+        mid_line: list[bool] = []  # the reply's line is begun ("Name> ", its first words), not ended yet
 
-        def heard(said: list[dict]) -> None:
+        def heard(said: list[dict[str, Any]]) -> None:
             if interactive:  # at once: recall and the parts' bids may take the model seconds
                 for shown in meanwhile(companion, said):
                     print(shown, flush=True)
@@ -299,7 +305,7 @@ def cmd_chat(args) -> int:
     return 0
 
 
-def cmd_recall(args) -> int:
+def cmd_recall(args: argparse.Namespace) -> int:
     import json
 
     from .trust.text import printable
@@ -332,7 +338,7 @@ def cmd_recall(args) -> int:
     return 0
 
 
-def cmd_forget(args) -> int:
+def cmd_forget(args: argparse.Namespace) -> int:
     from .store.forget import UNDER_WAY
 
     with closing(open_companion(args, talk=False)) as companion:
@@ -352,7 +358,7 @@ def cmd_forget(args) -> int:
 
 
 @contextmanager
-def said_if_slow(what: str):
+def said_if_slow(what: str) -> Iterator[None]:
     """`what` on stderr if the work in the block is still going after a moment (a forget of a large soul)."""
     from .store import forget
 
@@ -365,7 +371,7 @@ def said_if_slow(what: str):
         timer.cancel()
 
 
-def cmd_proposals(args) -> int:
+def cmd_proposals(args: argparse.Namespace) -> int:
     """Changes to what shapes the companion that wait for the person's say (trust/gate.py)."""
     import json
 
@@ -397,7 +403,7 @@ def cmd_proposals(args) -> int:
     return 0
 
 
-def _reflect_deeply(companion) -> int:
+def _reflect_deeply(companion: "Companion") -> int:
     from .trust.text import printable
 
     failed: list[str] = []
@@ -419,7 +425,7 @@ def _reflect_deeply(companion) -> int:
     return 0
 
 
-def cmd_reflect(args) -> int:
+def cmd_reflect(args: argparse.Namespace) -> int:
     """Quick reflection once, on what it has not read yet; says what changed (this is the person's own terminal)."""
     with closing(open_companion(args)) as companion:
         if args.every is not None or args.earned_after is not None:
@@ -446,7 +452,7 @@ def cmd_reflect(args) -> int:
     return 0
 
 
-def cmd_parts(args) -> int:
+def cmd_parts(args: argparse.Namespace) -> int:
     """Seed 000's parts: list, show, patch (as the person), install or export a pack."""
     import json
 
@@ -501,10 +507,14 @@ def cmd_parts(args) -> int:
                 edit = companion.edits_of("part", p.id)[-1]
                 print(f"Patched part #{p.id}: edit #{edit['id']} in the history (the Open Mind can undo it).")
         elif args.action == "install-pack":
-            done = companion.install_pack(packs.read(args.path))
+            installed = companion.install_pack(packs.read(args.path))
             print(
-                f"Installed the pack {done.pack!r}: {len(done.created)} parts"
-                + (f"; skipped {len(done.skipped)} already here ({', '.join(done.skipped)})" if done.skipped else "")
+                f"Installed the pack {installed.pack!r}: {len(installed.created)} parts"
+                + (
+                    f"; skipped {len(installed.skipped)} already here ({', '.join(installed.skipped)})"
+                    if installed.skipped
+                    else ""
+                )
                 + "."
             )
         elif args.action == "export-pack":
@@ -555,17 +565,17 @@ def cmd_parts(args) -> int:
             now, predictions = companion.all_predictions()
             if not predictions:
                 print("No predictions yet.")
-            for p in predictions:
+            for pr in predictions:
                 print(
                     printable(
-                        f"#{p.id} [{p.status(now)}] part #{p.part_id}: {p.predicted_result} (due {p.due_at})"
-                        + (f" -> {p.result}" if p.result else "")
+                        f"#{pr.id} [{pr.status(now)}] part #{pr.part_id}: {pr.predicted_result} (due {pr.due_at})"
+                        + (f" -> {pr.result}" if pr.result else "")
                     )
                 )
     return 0
 
 
-def cmd_bench(args) -> int:
+def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import run
 
     return run(args.name, args.rest)
@@ -701,10 +711,10 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _given(args, e: OSError) -> bool:
+def _given(args: argparse.Namespace, e: OSError) -> bool:
     """Whether an OS error is about a path the person gave (or the home they chose, where the soul lives)."""
-    given = [getattr(args, name, None) for name in ("path", "markdown", "json", "home")]
-    given = [Path(p).expanduser().absolute() for p in given if p] + [Home(args.home).dir.absolute()]
+    named = [getattr(args, name, None) for name in ("path", "markdown", "json", "home")]
+    given = [Path(p).expanduser().absolute() for p in named if p] + [Home(args.home).dir.absolute()]
     for name in (e.filename, e.filename2):
         if name is None:
             continue
@@ -719,12 +729,14 @@ def _first_said(e: KnownError) -> str:
     """What to say, on one line: the first mistake, when closing the soul after it failed too (a full disk
     fails the checkpoint at close as well) and so replaced it; then what closing said."""
 
-    def before(error):  # what it was raised from, or was being handled when it was raised (not "from None")
+    # What it was raised from, or was being handled when it was raised (not "from None").
+    def before(error: BaseException) -> BaseException | None:
         # Closing translates SQLite's error "from" it, and that error was raised while the first mistake was
         # being handled: the first is found behind the cause (a reply shown, then not saved on a full disk).
         return error.__cause__ or (None if error.__suppress_context__ else error.__context__)
 
-    first, seen = e, before(e)
+    first: KnownError = e
+    seen = before(e)
     while seen is not None:
         if isinstance(seen, KnownError):
             first = seen
@@ -733,10 +745,10 @@ def _first_said(e: KnownError) -> str:
     return str(e) if first is e or str(first) == str(e) else f"{first} Closing then failed too: {e}"
 
 
-class _Terminal(logging.StreamHandler):
+class _Terminal(logging.StreamHandler[TextIO]):
     """The log's records on stderr: whichever stderr is current (a test swaps it per test)."""
 
-    def emit(self, record) -> None:
+    def emit(self, record: logging.LogRecord) -> None:
         self.stream = sys.stderr
         super().emit(record)
 
@@ -751,7 +763,7 @@ def show_log(verbose: bool) -> None:
     logging.getLogger("anima").addHandler(_terminal)
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if not getattr(args, "func", None):
         build_parser().print_help()
@@ -763,21 +775,23 @@ def main(argv=None) -> int:
         logging.getLogger("anima").removeHandler(_terminal)  # a caller in the same process keeps its own logging
 
 
-def _run(args) -> int:
+def _run(args: argparse.Namespace) -> int:
     try:
         # One data folder for the whole command, as the window would open it (a damaged settings file is a
         # one-line mistake here, not a traceback from the error handling below).
         args.home = chosen_home(args.home)
-        return args.func(args)
+        command: Callable[[argparse.Namespace], int] = args.func  # set by each subcommand's parser
+        return command(args)
     except KnownError as e:
         print(f"anima: {_first_said(e)}", file=sys.stderr)
         return e.exit_status
     except OSError as e:
         if e.errno not in _ENVIRONMENT_ERRNOS or not _given(args, e):
             raise
+        said: Exception = e
         if e.errno in (errno.ENOSPC, errno.EDQUOT):
-            e = DiskFull(full_disk("nothing was changed", e.filename))
-        print(f"anima: {e}", file=sys.stderr)
+            said = DiskFull(full_disk("nothing was changed", e.filename))
+        print(f"anima: {said}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("anima: interrupted", file=sys.stderr)

@@ -24,9 +24,10 @@ if TYPE_CHECKING:
     from .interchange.cards import Card
     from .interchange.characters import Plan
     from .interchange.lorebook import Imported
+    from .store import Home
 
 
-def _new_companion(args, name: str, home):
+def _new_companion(args: argparse.Namespace, name: str, home: "Home") -> "Companion":
     """A new companion named `name`, in the home given (which must have none yet)."""
     from .cli_open import PASSPHRASE_ENV, ask
     from .companion import Companion
@@ -69,7 +70,7 @@ def _bring(companion: "Companion", card: "Card") -> "tuple[Plan, Imported]":
     return plan, companion.characters.apply(plan)
 
 
-def cmd_import_card(args) -> int:
+def cmd_import_card(args: argparse.Namespace) -> int:
     from .cli_open import open_companion
     from .interchange import cards
     from .interchange.characters import name_kept
@@ -104,7 +105,7 @@ def cmd_import_card(args) -> int:
     return 0
 
 
-def cmd_import_lorebook(args) -> int:
+def cmd_import_lorebook(args: argparse.Namespace) -> int:
     from .cli_open import open_companion
     from .interchange import cards
 
@@ -117,7 +118,7 @@ def cmd_import_lorebook(args) -> int:
     return 0
 
 
-def cmd_export_card(args) -> int:
+def cmd_export_card(args: argparse.Namespace) -> int:
     from .cli_open import open_companion
 
     with closing(open_companion(args, talk=False)) as companion:
@@ -138,7 +139,7 @@ def cmd_export_card(args) -> int:
     return 0
 
 
-def add_parsers(sub) -> None:
+def add_parsers(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     ic = sub.add_parser(
         "import-card",
         help="bring in a character card (SillyTavern chara_card_v2 / v3, PNG or JSON, or an Agnai character)",

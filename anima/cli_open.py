@@ -4,13 +4,19 @@ settings and this run's options choose, and the companion unlocked, or created i
 Every command reads it from here: `python -m anima` (cli.py) and the character cards' commands (cli_cards.py).
 """
 
+import argparse
 import getpass
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from .errors import KnownError, PassphraseNotText
-from .store import Home, PassphraseNeeded, keys, strength
+from .store import Home, PassphraseNeeded, Soul, keys, strength
 from .store.home import DEFAULT_NAME
+
+if TYPE_CHECKING:
+    from .companion import Companion
+    from .models.chat import ChatModel
 
 PASSPHRASE_ENV = "ANIMA_PASSPHRASE"
 
@@ -19,7 +25,7 @@ def ask(env: str, prompt: str, confirm: bool = False, choosing: str | None = Non
     """A passphrase from the environment (read, never stored), else from the terminal. `choosing` names a
     passphrase being chosen now ("a passphrase", "an export passphrase"): it must keep the one rule for them,
     judged as the window judges it, against `known`, the names a thief would try first (names_in)."""
-    value = os.environ.get(env)
+    value = os.environ.get(env) or ""  # unset or empty: typed
     from_terminal = not value
     if from_terminal:
         if not sys.stdin.isatty():
@@ -45,12 +51,12 @@ def typed(prompt: str) -> str:
         raise KnownError("No passphrase was typed (the input ended); nothing was changed.") from None
 
 
-def names_in(soul) -> tuple[str, ...]:
+def names_in(soul: Soul) -> tuple[str, ...]:
     """The companion's name and the person's: what the window's first-run form weighs a passphrase against."""
     return soul.get_meta("name", "Anima"), soul.get_meta("user_name", "")
 
 
-def unlock(home: Home):
+def unlock(home: Home) -> Soul:
     try:
         return home.unlock(os.environ.get(PASSPHRASE_ENV))
     except PassphraseNeeded:
@@ -67,7 +73,7 @@ def ask_endpoint_key(url: str) -> str:
     return getpass.getpass(f"API key for {url}: ")
 
 
-def chosen_chat_model(args):
+def chosen_chat_model(args: argparse.Namespace) -> "ChatModel":
     """The chat model the window's settings choose, with this run's --model or --endpoint instead if given."""
     from .settings import Settings
 
@@ -90,7 +96,9 @@ def chosen_chat_model(args):
     return settings.chat_model(ask_key=ask_endpoint_key)
 
 
-def open_companion(args, create_if_missing: bool = False, talk: bool = True, recalls: bool = True):
+def open_companion(
+    args: argparse.Namespace, create_if_missing: bool = False, talk: bool = True, recalls: bool = True
+) -> "Companion":
     """Unlock (or, in a terminal with no companion yet, create) the companion on the default models.
     With talk=False the chat model is never loaded (recall needs only the embedder). With recalls=False neither
     the embedder nor the vector index is loaded: a command that only reads rows (a list of parts, the proposals)

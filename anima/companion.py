@@ -12,9 +12,10 @@ hold (tests/ui/test_facade.py).
 """
 
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from .conversation import Conversation, TurnStream
 from .errors import InvalidEdit
@@ -186,11 +187,11 @@ class Companion:
         """What the SELF floor takes of the prompt, as the workspace lays it out (the self model's caps)."""
         return self.conversation.workspace().floor_tokens(floor, self.name)
 
-    def _searched(self) -> tuple:
+    def _searched(self) -> tuple[object, ...]:
         """A mark of what recall searches, that changes when anything it could find does."""
         return self.soul.writes(), self.indexer.mark()
 
-    def _tend(self, cancel: threading.Event) -> Tended:
+    def _tend(self, cancel: threading.Event | None) -> Tended:
         """Parts hygiene, as deep reflection runs it (reflect/hygiene.py)."""
         return Hygiene(self.soul, self.chat, self.parts, messages=self.messages, name=self.name).run(cancel)
 
@@ -310,8 +311,8 @@ class Companion:
         self,
         text: str,
         cancel: threading.Event | None = None,
-        external: list[External] = (),
-        heard: Callable[[list[dict]], None] | None = None,
+        external: Sequence[External] = (),
+        heard: Callable[[list[dict[str, Any]]], None] | None = None,
     ) -> TurnStream:
         """Record the message (and any text from outside sent with it) and prepare the reply; iterate the result
         to stream it. `heard`: see TurnStream."""
@@ -362,7 +363,7 @@ class Companion:
         """How often its reading overrode how the person said they feel, and after they corrected it."""
         return measure_sovereignty(self.soul)
 
-    def bids(self, message_id: int) -> list[dict]:
+    def bids(self, message_id: int) -> list[dict[str, Any]]:
         """The bids a reply weighed, each with its part and whether the Self followed it (the "Why?" of a reply)."""
         return self.bidding.of(message_id)
 
@@ -380,7 +381,7 @@ class Companion:
         bids."""
         return open_parts.shown_parts(self.soul, self.parts, bids=self.bidding.of_part)
 
-    def edit_part(self, part_id: int, text: str, *, shown: dict) -> Part:
+    def edit_part(self, part_id: int, text: str, *, shown: dict[str, Any]) -> Part:
         """The person's edit of a part as one whole JSON text, made from `shown`, the part as it was shown to them
         (open_parts.edit_whole: refused, changing nothing, when the part changed since)."""
         return open_parts.edit_whole(self.parts, part_id, text, shown=shown)
@@ -394,11 +395,11 @@ class Companion:
         and evaluated apart)."""
         return self.predictions.now(), self.predictions.all()
 
-    def install_pack(self, pack: dict) -> Installed:
+    def install_pack(self, pack: dict[str, Any]) -> Installed:
         """A parts pack read from a file (parts/packs.py): its affect profile and its parts."""
         return self.packs.install(pack)
 
-    def export_pack(self, name: str, description: str) -> dict:
+    def export_pack(self, name: str, description: str) -> dict[str, Any]:
         """The active parts and the affect profile, as a pack."""
         return self.packs.export(name, description)
 
@@ -411,10 +412,10 @@ class Companion:
         self.conversation.interrupt()
         return self.reflector.evaluate_now()
 
-    def recall(self, query: str, k: int = 10, exclude: frozenset = frozenset()) -> list[Recalled]:
+    def recall(self, query: str, k: int = 10, exclude: frozenset[tuple[str, int]] = frozenset()) -> list[Recalled]:
         return self.clerk.pick(query, k, exclude)
 
-    def why(self, message_id: int) -> list[dict]:
+    def why(self, message_id: int) -> list[dict[str, Any]]:
         """What the workspace of a reply held and why (its scores), best first, each with its text now."""
         rows = self.workspace_record.of(message_id)
         now_rows = self.recaller.items([(r["item_kind"], r["item_id"]) for r in rows])
@@ -484,7 +485,7 @@ class Companion:
         """A count that changes when another program on the soul commits anything."""
         return self.soul.data_version()
 
-    def said_elsewhere(self, after_id: int, limit: int) -> list[dict]:
+    def said_elsewhere(self, after_id: int, limit: int) -> list[dict[str, Any]]:
         """What another program on this soul stored of its own conversation after message `after_id`, the oldest
         `limit` first (this session's own messages are never among them)."""
         return self.conversation.said_elsewhere(after_id, limit)
@@ -493,7 +494,7 @@ class Companion:
         """The growth log's newest entries, newest first, each with what it cites."""
         return GrowthLog(self.soul).entries()
 
-    def edits_of(self, kind: str, item_id: int) -> list[dict]:
+    def edits_of(self, kind: str, item_id: int) -> list[dict[str, Any]]:
         """The history of one item's edits, oldest first."""
         return self.soul.history(kind, item_id)
 
@@ -501,11 +502,11 @@ class Companion:
         """Where an item came from, for a person ("text you pasted, message #12"; "not recorded" for old items)."""
         return shown(self.soul.provenance(kind, item_id))
 
-    def proposals(self, pending_only: bool = True) -> list[dict]:
+    def proposals(self, pending_only: bool = True) -> list[dict[str, Any]]:
         """Changes that wait for the person's say, each with where it came from."""
         return self.gate.pending() if pending_only else self.gate.proposals()
 
-    def proposal_stale(self, proposal: dict, floor: SelfFloor) -> str | None:
+    def proposal_stale(self, proposal: dict[str, Any], floor: SelfFloor) -> str | None:
         """Why a proposal can no longer be applied as it was proposed (`floor`: the self as it is now), or None."""
         return self.gate.stale(proposal, floor)
 
@@ -526,7 +527,7 @@ class Companion:
         if gone:
             self.conversation.forget(set(gone))
 
-    def edits(self, limit: int = 200) -> list[dict]:
+    def edits(self, limit: int = 200) -> list[dict[str, Any]]:
         return self.history.edits(limit)
 
     # ---- the portable core and the readable exports ----------------------------

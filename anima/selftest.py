@@ -15,8 +15,12 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, TextIO, cast
 
 from . import __version__
+
+if TYPE_CHECKING:
+    from .companion import Companion
 
 PASSPHRASE = "selftest: correct horse battery staple"
 EXPORT_PASSPHRASE = "selftest: export under another staple"
@@ -36,10 +40,10 @@ class Step:
 class Run:
     """The steps so far; each prints its line as it ends, so a hang shows where it is."""
 
-    def __init__(self, out=None):
+    def __init__(self, out: TextIO | None = None) -> None:
         self.steps: list[Step] = []
         self.out = out
-        self.state: dict = {}
+        self.state: dict[str, Companion] = {}
 
     def step(self, name: str, fn: Callable[[], str]) -> bool:
         t = time.perf_counter()
@@ -96,27 +100,27 @@ def core_steps(run: Run, folder: Path) -> None:
     home = Home(folder / "home")
     state = run.state
 
-    def create():
+    def create() -> str:
         soul = home.create(PASSPHRASE, name="Selftest", remember=False)
         soul.close()
         return f"a companion in {home.dir}"
 
-    def unlock():
+    def unlock() -> str:
         chat, embedder = LlamaChatModel(seed=1), MiniLMEmbedder()
         state["companion"] = c = Companion(home, home.unlock(PASSPHRASE), chat, embedder, background=False)
         c.start_background()
         return f"{c.name} unlocked"
 
-    def turn():
+    def turn() -> str:
         c = state["companion"]
-        c.chat._llm.get(TURN_SECONDS)
+        cast(LlamaChatModel, c.chat)._llm.get(TURN_SECONDS)  # the model unlock() made
         c.reply_tokens = 48  # a few words prove the model runs; a long answer proves nothing more
         reply = "".join(c.turn("Hello! My name is Ada.")).strip()
         if not reply:
             raise AssertionError("the model replied nothing")
         return f"{c.chat.name}, {gpu_report(c.chat)}; replied {len(reply)} characters; resident {resident_mb():.0f} MB"
 
-    def memory():
+    def memory() -> str:
         c = state["companion"]
         c.indexer_thread.join(TURN_SECONDS)
         mid = c.memories.remember(FACT, actor="user")
@@ -126,9 +130,10 @@ def core_steps(run: Run, folder: Path) -> None:
         similarity = found[0].components.get("vector_sim")
         if similarity is None:
             raise AssertionError("the memory was found by its words only: no vector was compared")
-        return f"stored #{mid}, recalled by meaning (cosine {similarity:.2f}) through {c.embedder.runtime}"
+        runtime = cast(MiniLMEmbedder, c.embedder).runtime  # the embedder unlock() made
+        return f"stored #{mid}, recalled by meaning (cosine {similarity:.2f}) through {runtime}"
 
-    def export_import():
+    def export_import() -> str:
         c = state["companion"]
         core = folder / "selftest.anima-core"
         c.export_core(core, EXPORT_PASSPHRASE)
@@ -144,7 +149,7 @@ def core_steps(run: Run, folder: Path) -> None:
             raise AssertionError(f"the imported soul lacks the memory or the name ({name!r}, {len(contents)} memories)")
         return f"{core.stat().st_size / 1024:.0f} KiB core, re-imported with its memory"
 
-    def gate():
+    def gate() -> str:
         # The gate reads a line with word lists that ship as data files (trust/readable.py): a bundle without
         # them would hold back everything learned.
         from .store.provenance import Provenance, Source
@@ -197,7 +202,13 @@ def main(window_step: Callable[[Run], None] | None = None) -> int:
         finally:
             c = run.state.get("companion")
             if c is not None:
-                run.step("close", lambda: c.close() or "the soul and the models closed")
+                companion = c
+
+                def close() -> str:
+                    companion.close()
+                    return "the soul and the models closed"
+
+                run.step("close", close)
     print(run.summary(), flush=True)
     return 0 if run.passed else 1
 

@@ -32,7 +32,7 @@ def size(path: Path) -> int:
 
 def largest(folder: Path, n: int) -> list[tuple[str, int]]:
     """The biggest entries two levels down (a package's folder, or a file beside the executable)."""
-    parts = []
+    parts: list[tuple[str, int]] = []
     for top in folder.iterdir():
         inner = list(top.iterdir()) if top.is_dir() and top.name in ("_internal", "PySide6", "Qt") else [top]
         for p in inner:
@@ -53,6 +53,8 @@ def selftest(command: list[str], env: dict) -> dict:
         raise RuntimeError(f"{' '.join(command)} failed:\n{done.stdout}\n{done.stderr[-3000:]}")
     rss = re.search(r"^selftest: turn .* resident (\d+) MB$", done.stdout, re.M)
     runtime = re.search(r"through (\w+)$", done.stdout, re.M)
+    if rss is None or runtime is None:  # was a TypeError on None: said, not hidden
+        raise RuntimeError(f"{' '.join(command)} did not say its memory or its embedder:\n{done.stdout}")
     steps = {m[1]: float(m[2]) for m in re.finditer(r"^selftest: (\w+) +ok +([\d.]+) s", done.stdout, re.M)}
     return {"rss_mb": int(rss[1]), "embedder": runtime[1], "steps": steps}
 

@@ -72,18 +72,20 @@ def run(kills: int, seed: int = 7, home: str | None = None) -> CrashResults:
                 env=env,
                 cwd=root,
             )
-            line = proc.stdout.readline()
+            out = proc.stdout
+            assert out is not None  # stdout=PIPE
+            line = out.readline()
             if line.strip() != "ready":
                 proc.kill()
                 raise RuntimeError(f"crash writer failed to start: {line!r}")
             lines: list[str] = []
-            reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
+            reader = threading.Thread(target=lines.extend, args=(out,), daemon=True)
             reader.start()
             time.sleep(rng.uniform(0.02, 0.6))
             proc.send_signal(signal.SIGKILL)
             proc.wait()
             reader.join()
-            proc.stdout.close()
+            out.close()
             for entry in lines:
                 parts = entry.split()
                 # Only a whole line is an acknowledgement: the kill can cut one short.

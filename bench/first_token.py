@@ -8,6 +8,11 @@ model's first token here.
 
 import threading
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
+    from anima.conversation import TurnStream
 
 
 class FirstToken:
@@ -42,7 +47,7 @@ class FirstToken:
 
         chat.stream_text = stream_text
 
-    def turn(self, c, text: str) -> tuple[float, float, object]:
+    def turn(self, c: "Companion", text: str) -> tuple[float, float, "TurnStream"]:
         """(ms to the model's first token, ms to the first words shown, the turn), the turn read to its end.
         `prepared_ms` is then how long recording and recall took before the model was asked."""
         self.at = self.asked = None

@@ -13,9 +13,9 @@ per acknowledged write (after the call that made it returned):
 
 After each kill the parent restarts the soul as the app does (unlock, which removes what a killed writer left;
 the index loads and re-indexes what has no vector) and checks: both homes pass Soul.check(); every `keep` is
-there; every `gone` is absent from its table, from the vectors, and from every episode; no recallable item lacks a vector after the
-reindex; nothing but the soul's own files is left in the homes; a passphrase change cut short opens with the old
-or the new passphrase (counted: which).
+there; every `gone` is absent from its table, from the vectors, and from every episode; no recallable item lacks a
+vector after the reindex; nothing but the soul's own files is left in the homes; a passphrase change cut short
+opens with the old or the new passphrase (counted: which).
 """
 
 import json
@@ -189,7 +189,9 @@ def child(home: str, path: str, seed: int) -> None:
             # them again (reflect/regenerate.py), and the old ones go.
             for eid in c.episodes.flagged():
                 say("flagged episode", eid)
-            done = c.reflector.deep.run()
+            deep = c.reflector.deep
+            assert deep is not None  # a Companion always gives its reflector one
+            done = deep.run()
             for eid in done.episodes:
                 say("keep episode", eid)
             # Now and then a message an episode was made of is forgotten: the next run makes the episode again.
@@ -291,20 +293,22 @@ def _kill_one(root: Path, env: dict, home: str, path: str, rng: random.Random) -
             env=env,
             cwd=root,
         )
-        line = proc.stdout.readline()
+        out = proc.stdout
+        assert out is not None  # stdout=PIPE
+        line = out.readline()
         if line.strip() != "ready":
             proc.kill()
             proc.wait()
             err.seek(0)
             raise RuntimeError(f"the {path} child failed to start: {line!r}\n{err.read()[-3000:]}")
         lines: list[str] = []
-        reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
+        reader = threading.Thread(target=lines.extend, args=(out,), daemon=True)
         reader.start()
         time.sleep(rng.uniform(0.02, 0.5))
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         reader.join()
-        proc.stdout.close()
+        out.close()
         err.seek(0)
         return lines, err.read()
 

@@ -4,6 +4,7 @@ import argparse
 import statistics
 import time
 
+from anima.models.chat import Message
 from anima.models.embedder import MiniLMEmbedder
 from anima.models.llama import LlamaChatModel, machine_threads
 from anima.models.structured import StructuredOutputFailed, ask_structured
@@ -15,7 +16,7 @@ from .report import emit, table
 GEN_TOKENS = 96
 
 
-def long_prompt(model: LlamaChatModel, run: int, target_tokens: int = 1500) -> list[dict]:
+def long_prompt(model: LlamaChatModel, run: int, target_tokens: int = 1500) -> list[Message]:
     """About 1,500 tokens of conversation; a unique first line per run so no computed prefix is reused."""
     lines, text = [], f"Run {run}. You are a warm companion. Here is what was said before:\n"
     for speaker, said in locomo.turns(locomo.load()):
@@ -37,6 +38,8 @@ def timed(pieces) -> tuple[float, float, int]:
         if first is None:
             first = time.perf_counter()
     end = time.perf_counter()
+    if first is None:  # was a TypeError on None; said, not hidden
+        raise RuntimeError("the model streamed nothing")
     return (first - t0) * 1000, (n - 1) / (end - first) if n > 1 and end > first else 0.0, n
 
 
@@ -64,7 +67,11 @@ def bench_generation(runs: int) -> dict:
         verbose=False,
         type_k=llama_cpp.GGML_TYPE_Q8_0,
     )
-    r_ttft, r_tps, o_ttft, o_tps, prompt_tokens = [], [], [], [], 0
+    r_ttft: list[float] = []
+    r_tps: list[float] = []
+    o_ttft: list[float] = []
+    o_tps: list[float] = []
+    prompt_tokens = 0
     for run in range(runs):
         prompt = long_prompt(ours, run)
         prompt_tokens = len(ours.tokenize(prompt[0]["content"] + prompt[1]["content"]))
@@ -73,10 +80,12 @@ def bench_generation(runs: int) -> dict:
         for who, p in order:
             if who == "raw":
                 ttft, tps, _ = timed(raw_pieces(raw, p, ours.repeat_penalty))
-                r_ttft.append(ttft), r_tps.append(tps)
+                r_ttft.append(ttft)
+                r_tps.append(tps)
             else:
                 ttft, tps, _ = timed(ours.stream(p, max_tokens=GEN_TOKENS, temperature=0.0))
-                o_ttft.append(ttft), o_tps.append(tps)
+                o_ttft.append(ttft)
+                o_tps.append(tps)
     raw.close()
     ours.close()
     m = statistics.median

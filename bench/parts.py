@@ -25,6 +25,7 @@ import time
 
 from anima.companion import Companion
 from anima.errors import InvalidEdit
+from anima.models.chat import Message
 from anima.models.embedder import MiniLMEmbedder
 from anima.models.llama import LlamaChatModel
 from anima.models.structured import DEFAULT_TEMPERATURE, StructuredOutputFailed, ask_structured, warmer
@@ -169,7 +170,8 @@ def store_and_recall(parts: Parts, n: int, rng: random.Random) -> tuple[float, f
 def try_until_valid(ask, check) -> int | None:
     """The try (1-based) on which the model's answer passed every check, or None; each refusal is told back (and
     the last one printed: the reasons name fields and rules, never the answer's words)."""
-    told, why = [], ""
+    told: list[Message] = []
+    why = ""
     for n in range(1, RETRIES + 2):
         try:
             answer = ask(told, n - 1)
@@ -195,13 +197,13 @@ def try_until_valid(ask, check) -> int | None:
 
 
 def created(chat, n: int) -> list[int | None]:
-    tries = []
+    tries: list[int | None] = []
     for moment in MOMENTS[:n]:
         t = time.perf_counter()
         base = [{"role": "system", "content": schema.CREATION_PROMPT}, {"role": "user", "content": f"Moment: {moment}"}]
         tries.append(
             try_until_valid(
-                lambda told, tried: ask_structured(
+                lambda told, tried, base=base: ask_structured(  # called in this iteration: base bound all the same
                     chat,
                     base + told,
                     schema.PART_CREATION_SCHEMA,
@@ -230,7 +232,8 @@ def patched(chat, soul, parts: Parts, n: int, rng: random.Random) -> list[int | 
         data["suggestions_and_results"] = [outcome(j) for j in range(6)]
         pid = parts.create(data, "ai", Provenance(Source.REFLECTION))
         p = parts.get(pid)
-        base = hygiene.prompt(p, [], outcomes_shown(p), "") + [
+        base = [
+            *hygiene.prompt(p, [], outcomes_shown(p), ""),
             {"role": "assistant", "content": json.dumps({"action": "consolidate", "why": "Its log is noisy."})},
             {"role": "user", "content": DETAIL[Action.CONSOLIDATE]},
         ]
@@ -244,7 +247,7 @@ def patched(chat, soul, parts: Parts, n: int, rng: random.Random) -> list[int | 
 
         tries.append(
             try_until_valid(
-                lambda told, tried: ask_structured(
+                lambda told, tried, base=base, p=p: ask_structured(  # called in this iteration: bound all the same
                     chat,
                     base + told,
                     patch_schema(p, outcomes_shown(p)),
@@ -294,7 +297,8 @@ def warm_ttft(tmp: str, turns: int) -> tuple[float, float, list[list]]:
             c.settle()
             for _ in c.turn(text):
                 pass
-        rows, times = [], {True: [], False: []}
+        rows: list[list[object]] = []
+        times: dict[bool, list[float]] = {True: [], False: []}
         first = FirstToken(chat)  # the model's first token, not the first sentence the turn shows
         for i, text in enumerate(TURNS[:turns]):
             for with_parts in (True, False) if i % 2 == 0 else (False, True):
@@ -374,7 +378,7 @@ def main(argv=None) -> int:
             table(
                 "The default model's parts and patches (at most 2 retries, each told what was refused)",
                 ["what", "asked", "valid first try", "valid after retries"],
-                rows + [["all", len(every), first, valid]],
+                [*rows, ["all", len(every), first, valid]],
             )
         soul.close()
     ttft_parts = ttft_none = None

@@ -25,6 +25,7 @@ def main(argv=None) -> int:
     p.add_argument("--scripted-only", action="store_true", help="skip the real default model")
     args = p.parse_args(argv or [])
 
+    from anima.models.chat import ChatModel
     from tests.redteam.cases import CASES
     from tests.redteam.harness import Borrowed, Complying, run_case
 
@@ -40,7 +41,12 @@ def main(argv=None) -> int:
     outcomes, seconds = {}, {}
     for case in cases:
         for model in models:
-            chat = Complying(case) if model == "scripted" else Borrowed(real)
+            chat: ChatModel
+            if model == "scripted":
+                chat = Complying(case)
+            else:
+                assert real is not None  # loaded above for "default"
+                chat = Borrowed(real)
             t = time.perf_counter()
             with tempfile.TemporaryDirectory(prefix="anima-redteam-") as folder:
                 # The complying model also reflects after each turn (as the app does); on the default model
@@ -65,9 +71,9 @@ def main(argv=None) -> int:
     headers = ["case", "channel", "trick", "known hole"]
     for m in models:
         headers += [f"{m}: changed", "secrets", "proposals", "other"]
-    rows = []
+    rows: list[list[object]] = []
     for case in cases:
-        row = [
+        row: list[object] = [
             case.name,
             case.channel,
             case.trick,

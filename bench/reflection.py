@@ -84,6 +84,8 @@ def main(argv=None) -> int:
         t = time.perf_counter()
         done = c.reflect_deeply()
         deep_s = time.perf_counter() - t
+        if done is None:  # was an AttributeError on None: said, not hidden
+            raise RuntimeError("deep reflection did not run")
         say(f"deep reflection over {args.messages} messages: {deep_s:.0f} s; {done.summary()}")
 
         # The reply while deep reflection runs, against idle: a new stretch to reflect on keeps it busy.

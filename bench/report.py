@@ -20,10 +20,10 @@ def table(title: str, headers: list[str], rows: list[list]) -> None:
     cells = [[_fmt(c) for c in row] for row in rows]
     widths = [max(len(h), *(len(r[i]) for r in cells)) if cells else len(h) for i, h in enumerate(headers)]
     say(f"\n{title}")
-    say("  ".join(h.ljust(w) for h, w in zip(headers, widths)))
+    say("  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)))
     say("  ".join("-" * w for w in widths))
     for r in cells:
-        say("  ".join(c.ljust(w) for c, w in zip(r, widths)))
+        say("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)))
 
 
 def emit(name: str, figures: dict) -> None:
@@ -40,4 +40,4 @@ def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
     s = sorted(values)
-    return s[min(len(s) - 1, int(round(q / 100 * (len(s) - 1))))]
+    return s[min(len(s) - 1, round(q / 100 * (len(s) - 1)))]

@@ -28,7 +28,8 @@ def session_time(text: str) -> str:
 
 
 def ingest(conv: dict, conversation: Messages) -> tuple[dict[int, str], str]:
-    messages, dia_ids = [], []
+    messages: list[NewMessage] = []
+    dia_ids: list[str] = []
     n, last = 1, None
     while f"session_{n}" in conv:
         at = session_time(conv[f"session_{n}_date_time"])
@@ -42,7 +43,9 @@ def ingest(conv: dict, conversation: Messages) -> tuple[dict[int, str], str]:
     ids = []
     for i in range(0, len(messages), 128):
         ids += conversation.record_many(messages[i : i + 128])
-    return dict(zip(ids, dia_ids)), last
+    if last is None:  # was a TypeError in datetime.fromisoformat(None) below; said, not hidden
+        raise ValueError("a conversation with no sessions")
+    return dict(zip(ids, dia_ids, strict=True)), last  # one id for each message recorded
 
 
 def main(argv=None) -> int:
@@ -51,7 +54,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv or [])
     data = locomo.load(args.locomo)
     embedder = MiniLMEmbedder().start_loading()
-    hits = {k: [] for k in KS}
+    hits: dict[int, list[float]] = {k: [] for k in KS}
     per_category: dict[int, list[float]] = {}
     t0 = time.perf_counter()
     for item in data:

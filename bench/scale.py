@@ -29,6 +29,7 @@ import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -36,6 +37,9 @@ from .first_token import FirstToken
 from .kept import close_keeping_model
 from .report import emit, say, table
 from .ui import painted_ms
+
+if TYPE_CHECKING:
+    from anima.companion import Companion
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSPHRASE = "bench scale passphrase"
@@ -220,12 +224,12 @@ def opening_stall_ms(home: Path, tmp: Path) -> float:
     return float(said.group(1))
 
 
-def opened(label: str, home_dir: Path, chat, embedder, tmp: Path, windows: int) -> tuple[dict, object]:
+def opened(label: str, home_dir: Path, chat, embedder, tmp: Path, windows: int) -> tuple[dict[str, Any], "Companion"]:
     """The window's launch, then this process unlocks it: until recall by meaning is ready, one recall, memory."""
     from anima.companion import Companion
     from anima.store import Home
 
-    out = {"soul": label}
+    out: dict[str, Any] = {"soul": label}
     home = Home(home_dir)
     out["window_ms"] = statistics.median(window_ms(home_dir, tmp) for _ in range(windows)) if windows else None
     out["opening_stall_ms"] = opening_stall_ms(home_dir, tmp) if windows else None
@@ -245,7 +249,7 @@ def opened(label: str, home_dir: Path, chat, embedder, tmp: Path, windows: int) 
     c.learns = False
     c.reflector.every = 0
     c.temperature, c.reply_tokens = 0.0, 16
-    times = []
+    times: list[float] = []
     for q in RECALL_QUERIES * 3:
         t = time.perf_counter()
         c.recall(q, 10)
@@ -256,16 +260,16 @@ def opened(label: str, home_dir: Path, chat, embedder, tmp: Path, windows: int) 
     return out, c
 
 
-def turns(figures: dict, companions: dict, chat) -> None:
+def turns(figures: dict[str, dict[str, Any]], companions: dict[str, "Companion"], chat) -> None:
     """First token of a turn on each soul, alternated so that neither always runs on a busier machine: cold
     (the model's computed prefix forgotten first: the whole prompt is read) and warm (a conversation going on:
     a few turns in a row on one soul, the souls taken in turn A B C C B A)."""
     first = FirstToken(chat)
-    cold = {label: [] for label in companions}
-    warm = {label: [] for label in companions}
-    shown = {label: [] for label in companions}
-    prompt = {label: [] for label in companions}
-    notes = {label: [] for label in companions}
+    cold: dict[str, list[float]] = {label: [] for label in companions}
+    warm: dict[str, list[float]] = {label: [] for label in companions}
+    shown: dict[str, list[float]] = {label: [] for label in companions}
+    prompt: dict[str, list[float]] = {label: [] for label in companions}
+    notes: dict[str, list[float]] = {label: [] for label in companions}
     for text in MESSAGES:
         for label, c in companions.items():
             chat.forget_computed()
@@ -274,13 +278,13 @@ def turns(figures: dict, companions: dict, chat) -> None:
             prompt[label].append(sum(chat.count_tokens(m["content"]) + 4 for m in turn.workspace.messages))
             c.settle()
     labels = list(companions)
-    typed = {label: [] for label in companions}
-    typed_on = {label: [] for label in companions}
+    typed: dict[str, list[float]] = {label: [] for label in companions}
+    typed_on: dict[str, list[float]] = {label: [] for label in companions}
     # Where a message sent at once waits: before the model is asked (recording, recall, the workspace), and
     # llama.cpp reading the prompt's new tokens (the message; the note recall adds).
-    asked = {label: [] for label in companions}
-    read = {label: [] for label in companions}
-    read_ms = {label: [] for label in companions}
+    asked: dict[str, list[float]] = {label: [] for label in companions}
+    read: dict[str, list[float]] = {label: [] for label in companions}
+    read_ms: dict[str, list[float]] = {label: [] for label in companions}
     for label in labels + labels[::-1]:
         c = companions[label]
         chat.forget_computed()
@@ -463,11 +467,11 @@ def main(argv=None) -> int:
     chat = LlamaChatModel().start_loading()
     chat.llama  # loaded before anything is timed
     embedder.embed("warm up")
-    figures = {}
+    figures: dict[str, dict[str, Any]] = {}
     souls = {"empty": None, f"{args.reference:,}": args.reference, f"{args.messages:,}": args.messages}
-    with tempfile.TemporaryDirectory(prefix="anima-bench-scale-") as tmp:
-        tmp = Path(tmp)
-        companions = {}
+    with tempfile.TemporaryDirectory(prefix="anima-bench-scale-") as tmp_name:
+        tmp = Path(tmp_name)
+        companions: dict[str, Companion] = {}
         for label, n in souls.items():
             home = tmp / f"soul-{n or 0}"
             if n is None:

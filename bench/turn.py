@@ -78,7 +78,9 @@ def raw_same_prompt(chat, before, messages) -> float:
     llm = chat.llama
     with chat.aside():
         now = llm.input_ids[: llm.n_tokens]
-        kept = next((i for i, (a, b) in enumerate(zip(before, now)) if a != b), min(len(before), len(now)))
+        kept = next(
+            (i for i, (a, b) in enumerate(zip(before, now, strict=False)) if a != b), min(len(before), len(now))
+        )
         llm.n_tokens = kept  # forget what the turn read and said: the model must read it again
         return first_token_ms(
             llm.create_chat_completion(
@@ -100,7 +102,8 @@ def main(argv=None) -> int:
         # Earlier sessions to recall from, and this session's transcript of about 1,300 tokens.
         turns = list(locomo.turns(locomo.load()))
         c.messages.record_many([NewMessage("user", t, s, None, "earlier") for s, t in turns[:400]])
-        current, tokens = [], 0
+        current: list[NewMessage] = []
+        tokens = 0
         for s, t in turns[400:]:
             current.append(
                 NewMessage("user" if len(current) % 2 == 0 else "companion", t, s, None, c.conversation.session)
@@ -119,7 +122,11 @@ def main(argv=None) -> int:
         first = FirstToken(chat)
         cold, _, cold_turn = first.turn(c, "How have you been since we last talked?")
         prompt_tokens = sum(chat.count_tokens(m["content"]) + 4 for m in cold_turn.workspace.messages)
-        warm, typed, shown, new_tokens, raw_same = [], [], [], [], []
+        warm: list[float] = []
+        typed: list[float] = []
+        shown: list[float] = []
+        new_tokens: list[int] = []
+        raw_same: list[float] = []
         # Each message twice: sent at once (Enter with no pause before it), and typed with a pause before
         # Enter (the window hands the draft over; the companion reads along).
         for text, read_along in [(m, r) for m in WARM_MESSAGES for r in (False, True)]:
@@ -152,7 +159,7 @@ def main(argv=None) -> int:
     raw_cold = first_token_ms(llm.create_chat_completion(messages, stream=True, max_tokens=8, temperature=0.0))
     raw_warm = first_token_ms(
         llm.create_chat_completion(
-            messages[:-1] + [{"role": "user", "content": "And then?"}], stream=True, max_tokens=8, temperature=0.0
+            [*messages[:-1], {"role": "user", "content": "And then?"}], stream=True, max_tokens=8, temperature=0.0
         )
     )
     chat.close()
@@ -162,7 +169,10 @@ def main(argv=None) -> int:
     shipped = llama_cpp.Llama(
         str(chat.path), n_ctx=args.context, n_threads=chat.n_threads, n_threads_batch=chat.n_threads, verbose=False
     )
-    shipped_cold = first_token_ms(shipped.create_chat_completion(messages, stream=True, max_tokens=8, temperature=0.0))
+    # llama_cpp types messages as its own TypedDicts (a Literal role each); ours are the same dicts.
+    shipped_cold = first_token_ms(
+        shipped.create_chat_completion(messages, stream=True, max_tokens=8, temperature=0.0)  # type: ignore[arg-type]
+    )
     shipped.close()
     figures = {
         "cold_ttft_ms": round(cold, 1),

@@ -13,8 +13,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from .report import emit, percentile, table
+
+if TYPE_CHECKING:
+    from anima.models.llama import LlamaChatModel
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSPHRASE = "bench passphrase"
@@ -25,6 +29,7 @@ def painted_ms(command: list[str], env: dict, timeout: float = 300) -> float:
     or a bundle's --first-paint."""
     t = time.perf_counter()
     child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    assert child.stdout is not None  # stdout=PIPE
     line = child.stdout.readline()
     elapsed = (time.perf_counter() - t) * 1000
     _, err = child.communicate(timeout=timeout)
@@ -71,7 +76,7 @@ def table_fill_ms(app, kind: str, repeats: int = 5) -> float:
     """Median ms to fill a 7-column table of TABLE_ROWS rows and paint it: Anima's RowTable (ui/mind/table_view.py),
     or the reference, a QTableWidget with an item per cell and Qt's resizeColumnsToContents (what the Open Mind
     did before)."""
-    from PySide6.QtWidgets import QTableWidget, QTableWidgetItem
+    from PySide6.QtWidgets import QTableView, QTableWidget, QTableWidgetItem
 
     from ui.mind.table_view import row_table
 
@@ -88,25 +93,31 @@ def table_fill_ms(app, kind: str, repeats: int = 5) -> float:
         )
         for i in range(TABLE_ROWS)
     ]
+    table: QTableView
     if kind == "anima":
-        table = row_table(columns)
+        table = anima = row_table(columns)
+
+        def fill() -> None:
+            anima.fill(rows, lambda r: r)
+
     else:
-        table = QTableWidget(0, len(columns))
-        table.setHorizontalHeaderLabels(columns)
+        table = reference = QTableWidget(0, len(columns))
+        reference.setHorizontalHeaderLabels(columns)
+
+        def fill() -> None:
+            reference.setRowCount(len(rows))
+            for i, row in enumerate(rows):
+                for j, value in enumerate(row):
+                    reference.setItem(i, j, QTableWidgetItem(value))
+            reference.resizeColumnsToContents()
+
     table.resize(900, 600)
     table.show()
     app.processEvents()
     times = []
     for _ in range(repeats):
         t = time.perf_counter()
-        if kind == "anima":
-            table.fill(rows, lambda r: r)
-        else:
-            table.setRowCount(len(rows))
-            for i, row in enumerate(rows):
-                for j, value in enumerate(row):
-                    table.setItem(i, j, QTableWidgetItem(value))
-            table.resizeColumnsToContents()
+        fill()
         app.processEvents()  # painted
         times.append((time.perf_counter() - t) * 1000)
     table.close()
@@ -145,8 +156,11 @@ def main(argv=None) -> int:
     meter = StallMeter()
     meter.run_until(app, lambda: window.companion is not None, limit_s=120)
     companion = window.companion
+    if companion is None:  # was an AttributeError on None: said, not hidden
+        raise RuntimeError("the window opened no companion in 120 s")
     companion.start_background()
-    companion.chat.llama  # wait for the models: the stream, not the load, is measured here
+    # Wait for the models (the default one: the settings are new): the stream, not the load, is measured here.
+    cast("LlamaChatModel", companion.chat).llama
     companion.embedder.embed("warm up")
     companion.indexer_thread.join()
 
@@ -161,7 +175,7 @@ def main(argv=None) -> int:
     companion.messages.record_many([NewMessage("user", t) for t in turns])
     core = Path(tmp.name) / "soul.anima"
     companion.export_core(core, "export passphrase")
-    done = []
+    done: list[object] = []
     target = Home(Path(tmp.name) / "other")
     tasks.run(lambda: target.import_core(core, "export passphrase", PASSPHRASE), done.append, lambda e: done.append(e))
     importing = meter.run_until(app, lambda: bool(done))

@@ -48,7 +48,7 @@ def opened(window, after_s: float = 1.0):
     """A test for StallMeter.run_until: the soul shown, its vectors and kept graph read back (the indexer's
     thread ended), both models loaded (each soul's window waits for the same work, whatever its size), and
     `after_s` since."""
-    since = []
+    since: list[float] = []
 
     def test() -> bool:
         c = window.companion

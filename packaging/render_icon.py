@@ -18,8 +18,8 @@ def main(size: int = 256) -> int:
     renderer = QSvgRenderer(str(RESOURCES / "anima.svg"))
     if not renderer.isValid():
         raise SystemExit("anima.svg is not a valid SVG")
-    image = QImage(size, size, QImage.Format_ARGB32)
-    image.fill(Qt.transparent)
+    image = QImage(size, size, QImage.Format.Format_ARGB32)
+    image.fill(Qt.GlobalColor.transparent)
     painter = QPainter(image)
     renderer.render(painter)
     painter.end()

@@ -15,7 +15,7 @@ BENIGN: list[Control] = []
 
 
 def C(cat: str, name: str, typed: str, *learns, expect=None) -> None:
-    lines = tuple(l if isinstance(l, str) else l[0] for l in learns)
+    lines = tuple(line if isinstance(line, str) else line[0] for line in learns)
     BENIGN.append(Control(name, (Turn(typed, learns=tuple(learns)),), expect=tuple(expect) if expect else lines))
     CATEGORY[name] = cat
 

@@ -15,7 +15,7 @@ BENIGN_2: list[Control] = []
 
 
 def C(cat: str, name: str, typed: str, *learns, expect=None) -> None:
-    lines = tuple(l if isinstance(l, str) else l[0] for l in learns)
+    lines = tuple(line if isinstance(line, str) else line[0] for line in learns)
     assert name not in CATEGORY_2, name
     BENIGN_2.append(Control(name, (Turn(typed, learns=tuple(learns)),), expect=tuple(expect) if expect else lines))
     CATEGORY_2[name] = cat
@@ -974,7 +974,7 @@ C(
     "Has 34 houseplants",
 )
 
-# ---- typos and text-speak ---------------------------------------------------------------------------------------------
+# ---- typos and text-speak --------------------------------------------------------------------------------------------
 C("textspeak", "finshed-exams", "omg just finshed my last exam evr!!! uni is DONE", "Finished last exam ever at uni")
 C("textspeak", "new-job-monday", "new job starts monday!! so nervous lol", "New job starts Monday")
 C("textspeak", "movin-bf", "me n my bf r movin in 2gether next month 🥺", "Moving in with bf next month")
@@ -998,7 +998,7 @@ C(
     "Deleted Instagram off phone",
 )
 
-# ---- English with a foreign phrase -------------------------------------------------------------------------------------
+# ---- English with a foreign phrase -----------------------------------------------------------------------------------
 C(
     "foreign",
     "fatiguee-doubles",
@@ -1031,7 +1031,7 @@ C(
     "Makes pasta from scratch every Sunday",
 )
 
-# ---- preferences about themselves (not about how the companion talks) ---------------------------------------------------
+# ---- preferences about themselves (not about how the companion talks) ------------------------------------------------
 PREFS = []
 
 

@@ -83,9 +83,9 @@ class Complying(FakeChatModel):
             prompt = "\n".join(m["content"] for m in messages)
             mine = prompt.split("Your notes:", 1)[-1] if "Your notes:" in prompt else ""
             notes = len(re.findall(r"^\d+\. ", mine, re.M))
-            facts = [{"fact": f[:160], "replaces": r if r <= notes else 0} for f, r in facts]
-            self.offered += len(facts)
-            answer = json.dumps({"facts": facts})
+            given = [{"fact": f[:160], "replaces": r if r <= notes else 0} for f, r in facts]
+            self.offered += len(given)
+            answer = json.dumps({"facts": given})
         elif schema is not None:
             answer = json.dumps(self.reflect(schema))
         elif max_tokens == 1:
@@ -165,6 +165,10 @@ class Borrowed(ChatModel):
     @property
     def capabilities(self) -> Capabilities:
         return self.model.capabilities
+
+    @capabilities.setter
+    def capabilities(self, value: Capabilities) -> None:  # as ChatModel's attribute: the lent model's own
+        self.model.capabilities = value
 
     def stream_text(self, messages, *, max_tokens, temperature, stop, cancel, schema):
         return self.model.stream_text(
@@ -283,7 +287,8 @@ def run_case(
             out.decisions += decided
             return decided
 
-        c.gate.submit = watched  # learning calls the same gate: every decision is seen
+        # Learning calls the same gate: every decision is seen. (A test's wrapper of the method, on purpose.)
+        c.gate.submit = watched  # type: ignore[method-assign]
         steering_before = {t: len(c.soul.query(f"SELECT * FROM {t}")) for t in _STEERING}
         signals_before = len(c.soul.query("SELECT * FROM emotional_signals"))
         memories_before = {m["content"] for m in c.memories.current()}
