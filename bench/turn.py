@@ -156,10 +156,14 @@ def main(argv=None) -> int:
     # The reference: raw llama-cpp-python on the cold prompt, first from scratch, then with its prefix computed.
     llm = chat.llama
     llm.reset()
-    raw_cold = first_token_ms(llm.create_chat_completion(messages, stream=True, max_tokens=8, temperature=0.0))
+    # llama_cpp types a message as its own TypedDicts, stricter than the workspace's Message.
+    raw_cold = first_token_ms(llm.create_chat_completion(messages, stream=True, max_tokens=8, temperature=0.0))  # type: ignore[arg-type]
     raw_warm = first_token_ms(
         llm.create_chat_completion(
-            [*messages[:-1], {"role": "user", "content": "And then?"}], stream=True, max_tokens=8, temperature=0.0
+            [*messages[:-1], {"role": "user", "content": "And then?"}],  # type: ignore[list-item]
+            stream=True,
+            max_tokens=8,
+            temperature=0.0,
         )
     )
     chat.close()
