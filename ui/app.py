@@ -20,13 +20,13 @@ def follow_system_theme(app: QApplication) -> None:
     if QGuiApplication.styleHints().colorScheme() == Qt.ColorScheme.Dark:
         palette = QPalette()
         for role, color in (
-            (QPalette.Window, "#232629"),
-            (QPalette.WindowText, "#eff0f1"),
-            (QPalette.Base, "#1b1e20"),
-            (QPalette.Text, "#eff0f1"),
-            (QPalette.Button, "#31363b"),
-            (QPalette.ButtonText, "#eff0f1"),
-            (QPalette.Highlight, "#3daee9"),
+            (QPalette.ColorRole.Window, "#232629"),
+            (QPalette.ColorRole.WindowText, "#eff0f1"),
+            (QPalette.ColorRole.Base, "#1b1e20"),
+            (QPalette.ColorRole.Text, "#eff0f1"),
+            (QPalette.ColorRole.Button, "#31363b"),
+            (QPalette.ColorRole.ButtonText, "#eff0f1"),
+            (QPalette.ColorRole.Highlight, "#3daee9"),
         ):
             palette.setColor(role, color)
         app.setPalette(palette)
@@ -84,7 +84,7 @@ class _AfterFirstPaint(QObject):
         QApplication.instance().installEventFilter(self)
 
     def eventFilter(self, obj, event):
-        if event.type() == QEvent.Paint and isinstance(obj, QWidget) and obj.window() is self.parent():
+        if event.type() == QEvent.Type.Paint and isinstance(obj, QWidget) and obj.window() is self.parent():
             QApplication.instance().removeEventFilter(self)
             QTimer.singleShot(0, self.then)
         return False

@@ -120,7 +120,7 @@ class CrashHandler(QObject):
         self.faults = None
         self.showing = False
         self._previous = None
-        self._bug.connect(self._show, Qt.QueuedConnection)
+        self._bug.connect(self._show, Qt.ConnectionType.QueuedConnection)
 
     # ---- installing ----------------------------------------------------------
 

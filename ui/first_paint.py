@@ -13,7 +13,7 @@ class FirstPaint(QObject):
     def eventFilter(self, obj, event):
         if (
             not self.seen
-            and event.type() == QEvent.Paint
+            and event.type() == QEvent.Type.Paint
             and hasattr(obj, "window")
             and isinstance(obj.window(), QMainWindow)
         ):

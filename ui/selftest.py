@@ -21,7 +21,7 @@ def window_step(run: selftest.Run) -> None:
 
         class Painted(QObject):
             def eventFilter(self, obj, event):
-                if event.type() == QEvent.Paint and not painted:
+                if event.type() == QEvent.Type.Paint and not painted:
                     painted.append(time.perf_counter())
                 return False
 

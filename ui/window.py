@@ -101,7 +101,7 @@ class MainWindow(QMainWindow):
         col.addWidget(self.disk_banner)
         col.addWidget(self.input.attachments)
         col.addLayout(row)
-        self.split = QSplitter(Qt.Horizontal)
+        self.split = QSplitter(Qt.Orientation.Horizontal)
         self.split.addWidget(chat)
         self.setCentralWidget(self.split)
         self._mind = None  # the Open Mind: built when first wanted (mind)
@@ -119,7 +119,7 @@ class MainWindow(QMainWindow):
         self.trouble.setStyleSheet("color: #c0392b;")
         self.pending = QLabel("")  # changes that wait for the person's say: a link to them
         self.pending.setObjectName("pending-changes")
-        self.pending.setTextFormat(Qt.RichText)
+        self.pending.setTextFormat(Qt.TextFormat.RichText)
         self.pending.linkActivated.connect(lambda _: self.show_proposals())
         self.background_failed.connect(self.show_background_failure)
         self.proposals_changed.connect(self.refresh_pending)  # queued: the core tells from its own threads
@@ -683,10 +683,10 @@ class MainWindow(QMainWindow):
             TITLE,
             f"{said} not been saved yet: they wait for room on the disk, or for the other program to "
             "finish. Closing now loses them. Close anyway?",
-            QMessageBox.Close | QMessageBox.Cancel,
-            QMessageBox.Cancel,
+            QMessageBox.StandardButton.Close | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
         )
-        return answer == QMessageBox.Close
+        return answer == QMessageBox.StandardButton.Close
 
     def closeEvent(self, event) -> None:
         # The title bar's close button (spontaneous: the window system's) asks as the menu does; a close from code

@@ -38,7 +38,7 @@ class Wrapped(QLabel):
         return height
 
     def changeEvent(self, event) -> None:
-        if event.type() in (QEvent.FontChange, QEvent.StyleChange):
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._heights.clear()
         super().changeEvent(event)
 
@@ -50,14 +50,16 @@ class Bubble(QFrame):
         self.words_id = message_id  # its own words' (message_id is its first shown id: its words', else an outside's)
         self.unsaved: QLabel | None = None  # the note on a reply that was not saved
         self.setObjectName("bubble-" + role)
-        self.setFrameShape(QFrame.StyledPanel)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
         if role == "user":
             self.setStyleSheet("QFrame#bubble-user { background: palette(alternate-base); }")
         layout = QVBoxLayout(self)
         self.label = Wrapped()
-        self.label.setTextFormat(Qt.MarkdownText)
+        self.label.setTextFormat(Qt.TextFormat.MarkdownText)
         self.label.setWordWrap(True)
-        self.label.setTextInteractionFlags(Qt.TextSelectableByMouse | Qt.TextSelectableByKeyboard)
+        self.label.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
         layout.addWidget(self.label)
         self.outside: list[OutsideText] = []
         for label, body in outside:  # (its label, its text): what was sent with the message from outside
@@ -66,7 +68,7 @@ class Bubble(QFrame):
         self.why = QPushButton("Why?")
         self.why.setFlat(True)
         self.why.setVisible(role == "companion" and message_id is not None)
-        layout.addWidget(self.why, alignment=Qt.AlignRight)
+        layout.addWidget(self.why, alignment=Qt.AlignmentFlag.AlignRight)
         self.set_text(text)
 
     def set_text(self, text: str) -> None:

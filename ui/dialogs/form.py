@@ -38,8 +38,8 @@ class FormDialog(QDialog):
         self.progress = QProgressBar()
         self.progress.hide()
         layout.addWidget(self.progress)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        self.buttons.button(QDialogButtonBox.Ok).setText(ok_text)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(ok_text)
         self.buttons.accepted.connect(self.submit)
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)
@@ -47,7 +47,7 @@ class FormDialog(QDialog):
 
     def secret(self, label: str) -> QLineEdit:
         field = QLineEdit()
-        field.setEchoMode(QLineEdit.Password)
+        field.setEchoMode(QLineEdit.EchoMode.Password)
         self.form.addRow(label, field)
         return field
 

@@ -162,7 +162,7 @@ class ConversationView(TableView):
             QMessageBox.question(
                 self, "Forget", f"Forget message #{m['id']} (“{words}”) everywhere? This cannot be undone."
             )
-            == QMessageBox.Yes
+            == QMessageBox.StandardButton.Yes
         ):
             gone = []
 

@@ -52,7 +52,7 @@ class EpisodeDialog(QDialog):
         form.addRow("Emotional arc", self.arc)
         form.addRow("How much it mattered (0 to 1)", self.significance)
         form.addRow("How I think I did", self.assessment)
-        buttons = QDialogButtonBox(QDialogButtonBox.Save | QDialogButtonBox.Cancel)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
@@ -109,6 +109,6 @@ class EpisodesView(TableView):
             return self.say("Select an episode first.")
         if (
             QMessageBox.question(self, "Forget", f"Forget the episode “{e.summary}” completely? This cannot be undone.")
-            == QMessageBox.Yes
+            == QMessageBox.StandardButton.Yes
         ):
             self.forgetting(lambda: self.companion.forget("episode", e.id))

@@ -44,6 +44,6 @@ class GrowthView(TableView):
             return self.say("Select an entry first.")
         if (
             QMessageBox.question(self, "Forget", f"Forget “{g.entry}” completely? This cannot be undone.")
-            == QMessageBox.Yes
+            == QMessageBox.StandardButton.Yes
         ):
             self.forgetting(lambda: self.companion.forget("growth_log", g.id))

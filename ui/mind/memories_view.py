@@ -57,7 +57,7 @@ class MemoriesView(TableView):
             return self.say("Select a memory first.")
         if (
             QMessageBox.question(self, "Forget", f"Forget “{m['content']}” completely? This cannot be undone.")
-            == QMessageBox.Yes
+            == QMessageBox.StandardButton.Yes
         ):
             self.forgetting(lambda: self.companion.forget("memory", m["id"]))
 

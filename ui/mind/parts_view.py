@@ -76,7 +76,7 @@ class PartsView(MindView):
         self.details.addTab(json_page, "JSON")
         self.details.addTab(self.edits, "Edits")
 
-        split = QSplitter(Qt.Vertical)
+        split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.table)
         split.addWidget(self.details)
         buttons = QHBoxLayout()

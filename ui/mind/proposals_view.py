@@ -47,9 +47,11 @@ class ProposalsView(TableView):
         self.layout_.insertWidget(0, self.intro)
         self.detail = QLabel()
         self.detail.setObjectName("proposal-detail")
-        self.detail.setTextFormat(Qt.PlainText)
+        self.detail.setTextFormat(Qt.TextFormat.PlainText)
         self.detail.setWordWrap(True)
-        self.detail.setTextInteractionFlags(Qt.TextSelectableByMouse | Qt.TextSelectableByKeyboard)
+        self.detail.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
         self.layout_.insertWidget(self.layout_.indexOf(self.table) + 1, self.detail)
         self.accept_button = self.action("Accept", self.accept)
         self.reject_button = self.action("Reject", self.reject)

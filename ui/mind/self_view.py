@@ -60,7 +60,7 @@ class SelfView(MindView):
             editor.setMaximumHeight(90)
             self.editors[name] = editor
             col.addWidget(editor)
-            note = QLabel(objectName=f"elsewhere-{name}", wordWrap=True, textFormat=Qt.PlainText)
+            note = QLabel(objectName=f"elsewhere-{name}", wordWrap=True, textFormat=Qt.TextFormat.PlainText)
             note.setStyleSheet("color: #c0392b;")
             note.hide()
             self.elsewhere[name] = note

@@ -94,6 +94,6 @@ class SignalsView(TableView):
             return self.say("Select a signal first.")
         if (
             QMessageBox.question(self, "Forget", f"Forget that you seemed “{s.signal}”? This cannot be undone.")
-            == QMessageBox.Yes
+            == QMessageBox.StandardButton.Yes
         ):
             self.forgetting(lambda: self.companion.forget("signal", s.id))

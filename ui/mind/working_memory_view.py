@@ -43,7 +43,7 @@ class ItemDialog(QDialog):
         form.addRow("Hold on to", self.note)
         form.addRow(self.lapses)
         form.addRow("Until (through that day)", self.until)
-        buttons = QDialogButtonBox(QDialogButtonBox.Save | QDialogButtonBox.Cancel)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
@@ -97,7 +97,7 @@ class WorkingMemoryView(TableView):
         item = self.selected()
         if item is None:
             return self.say("Select an item first.")
-        if QMessageBox.question(self, "Forget", f"Stop holding on to “{item.note}”?") == QMessageBox.Yes:
+        if QMessageBox.question(self, "Forget", f"Stop holding on to “{item.note}”?") == QMessageBox.StandardButton.Yes:
             self.change(lambda: self._rewrite(item, None))
 
 
