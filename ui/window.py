@@ -37,6 +37,11 @@ from anima import __version__
 from anima.errors import DiskError, DiskFull, KnownError, SoulBusy
 
 from . import errors, tasks
+from .chat.attachments import outside
+from .chat.disk_banner import DiskBanner
+from .chat.elsewhere import FOLLOW_MS, Elsewhere
+from .chat.input import MessageBox
+from .chat.transcript import Bubble, Transcript
 
 if TYPE_CHECKING:
     from anima.companion import Companion
@@ -48,11 +53,6 @@ IDLE_MS = 3 * 60_000  # idle this long (no typing, no turn): the companion refle
 TITLE = f"Anima {__version__}"  # the app's name and version, in every title
 NEWEST_AGAIN_MOST_MS = 60_000  # the longest wait between reads of a newest page of history that failed
 log = logging.getLogger(__name__)
-from .chat.attachments import outside
-from .chat.disk_banner import DiskBanner
-from .chat.elsewhere import FOLLOW_MS, Elsewhere
-from .chat.input import MessageBox
-from .chat.transcript import Bubble, Transcript
 
 
 class MainWindow(QMainWindow):

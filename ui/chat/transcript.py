@@ -90,7 +90,7 @@ class Bubble(QFrame):
         ids = list(ids)
         if clean(self.text) and ids:
             self.words_id = ids.pop(0)
-        for box, message_id in zip([b for b in self.outside if clean(b.text)], ids):
+        for box, message_id in zip([b for b in self.outside if clean(b.text)], ids, strict=False):
             box.message_id = message_id
         self._first_id()
 
@@ -256,7 +256,7 @@ class Transcript(QScrollArea):
             outside=[(o["speaker"], o["content"]) for o in sent_with],
             **where,
         )
-        for box, o in zip(b.outside, sent_with):
+        for box, o in zip(b.outside, sent_with, strict=True):  # a box per text from outside
             box.message_id = o["id"]
         if b.forget(self.forgotten):  # read as a forget ran: none of what went is shown
             self.withdraw([b])

@@ -144,7 +144,8 @@ class SettingsDialog(FormDialog):
         self.gpu_layers.setValue(settings.gpu_layers)
         self.gpu_layers.setSpecialValueText("all")
         self.form.addRow("GPU layers", self.gpu_layers)
-        # What this llama.cpp build does with them (anima/models/gpu.py), asked off the UI thread: it may load llama.cpp.
+        # What this llama.cpp build does with them (anima/models/gpu.py), asked off the UI thread: it may load
+        # llama.cpp.
         self.gpu = QLabel("")
         self.form.addRow("", self.gpu)
         companion = getattr(parent, "companion", None)  # the window's, once one is shown: its model's report

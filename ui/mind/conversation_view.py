@@ -4,7 +4,7 @@ said it, message #123"); any one can be forgotten."""
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QLabel, QLineEdit, QMessageBox
 
@@ -60,7 +60,7 @@ def read(
     return Listing(words, rows[:page], len(rows) > page, after)
 
 
-class ConversationView(TableView):
+class ConversationView(TableView[dict[str, Any]]):
     title = "Conversation"
     columns = ("when", "who", "message")
     page = 200

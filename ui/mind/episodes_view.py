@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
 )
 
-from anima.knowledge.episodes import ARC_CHARS, ASSESSMENT_CHARS, SUMMARY_CHARS
+from anima.knowledge.episodes import ARC_CHARS, ASSESSMENT_CHARS, SUMMARY_CHARS, Episode
 
 from .table_view import TableView
 
@@ -66,7 +66,7 @@ class EpisodeDialog(QDialog):
         }
 
 
-class EpisodesView(TableView):
+class EpisodesView(TableView[Episode]):
     title = "Episodes"
     columns = ("when", "what happened", "mood", "mattered", "how I think I did")
     dialog = EpisodeDialog  # a test may put a scripted one in its place

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QLabel, QMessageBox
 
+from anima.self.growth import GrowthEntry
+
 from .table_view import TableView
 
 if TYPE_CHECKING:
@@ -19,7 +21,7 @@ def cited(entry) -> str:
     return (said or "nothing cited") + flag
 
 
-class GrowthView(TableView):
+class GrowthView(TableView[GrowthEntry]):
     title = "Growth"
     columns = ("when", "how I changed", "from")
 

@@ -9,7 +9,7 @@ a change since (the line it would replace is gone, the text a rewrite was
 made against changed) says so and cannot be accepted: it waits to be rejected.
 """
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QLabel
@@ -30,7 +30,7 @@ def change(p: dict) -> str:
     return f"{OPS.get(p['op'], p['op'])}: {p['content']}"
 
 
-class ProposalsView(TableView):
+class ProposalsView(TableView[dict[str, Any]]):
     title = "Proposed changes"
     columns = ("change", "instead of", "why it waits", "from", "to", "status", "proposed")
     WIDTH = 240  # at most, of a column: the selected change is shown in full below
@@ -55,10 +55,10 @@ class ProposalsView(TableView):
         self.layout_.insertWidget(self.layout_.indexOf(self.table) + 1, self.detail)
         self.accept_button = self.action("Accept", self.accept)
         self.reject_button = self.action("Reject", self.reject)
-        self.actions.addStretch(1)
+        self.actions_.addStretch(1)
         self.resolved = QCheckBox("Show resolved ones too")
         self.resolved.toggled.connect(lambda _: self.refresh())
-        self.actions.addWidget(self.resolved)
+        self.actions_.addWidget(self.resolved)
         self.table.itemSelectionChanged.connect(self._selected)
         self._selected()
 

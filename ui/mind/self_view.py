@@ -106,7 +106,7 @@ class SelfView(MindView):
         self._show_rhythm(rhythm.every, rhythm.earned_after)
         self.origin.setText(floor.origin)
         self.guardrails.setText(floor.guardrails)
-        for name, editor in self.editors.items():
+        for name in self.editors:
             self._show_text(name, getattr(floor, name))
 
     def _show_rhythm(self, every: int, earned_after: int) -> None:

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QInputDialog, QLabel, QMessageBox
 
 from anima.retrieval.recall import parse_time
 from anima.self.feelings import FADES_AFTER
+from anima.self.feelings import Signal as Reading  # not a Qt signal: a reading of how the person seemed
 
 from .table_view import TableView
 
@@ -39,7 +40,7 @@ def reading(signal) -> str:
     )
 
 
-class SignalsView(TableView):
+class SignalsView(TableView[Reading]):
     title = "Feelings"
     columns = ("you seemed", "evidence", "when", "in mind", "from", "trend", "reading")
 

@@ -53,7 +53,7 @@ class ItemDialog(QDialog):
         return wm.Item(" ".join(self.note.text().split()), until)
 
 
-class WorkingMemoryView(TableView):
+class WorkingMemoryView(TableView[wm.Item]):
     title = "Working memory"
     columns = ("what I hold", "until")
     dialog = ItemDialog  # a test may put a scripted one in its place

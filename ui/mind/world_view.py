@@ -1,6 +1,6 @@
 """World cards: the people, places, situations, projects, platforms and threads of your life."""
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLineEdit, QMessageBox, QPlainTextEdit
 
@@ -46,7 +46,7 @@ class CardDialog(QDialog):
         }
 
 
-class WorldView(TableView):
+class WorldView(TableView[dict[str, Any]]):
     title = "World"
     columns = ("about", "title", "card", "keywords", "woken")
 
