@@ -99,7 +99,7 @@ class ProposalsView(TableView[dict[str, Any]]):
     def _selected(self) -> None:
         p = self.selected()
         waits = p is not None and p["status"] == "pending"
-        self.accept_button.setEnabled(waits and not p["stale"])
+        self.accept_button.setEnabled(waits and p is not None and not p["stale"])
         self.reject_button.setEnabled(waits)
         if p is None:
             self.detail.setText("Nothing waits for you." if not self.rows else "")

@@ -60,7 +60,8 @@ class SelfView(MindView):
             editor.setMaximumHeight(90)
             self.editors[name] = editor
             col.addWidget(editor)
-            note = QLabel(objectName=f"elsewhere-{name}", wordWrap=True, textFormat=Qt.TextFormat.PlainText)
+            note = QLabel(wordWrap=True, textFormat=Qt.TextFormat.PlainText)
+            note.setObjectName(f"elsewhere-{name}")
             note.setStyleSheet("color: #c0392b;")
             note.hide()
             self.elsewhere[name] = note
@@ -72,10 +73,12 @@ class SelfView(MindView):
         # How I have changed is the Inner life tab's growth log; here, how often I reflect (anima/reflect/rhythm.py).
         col.addWidget(QLabel("<b>How I reflect</b>"))
         rhythm = QFormLayout()
-        self.every = QSpinBox(objectName="reflect-every", minimum=0, maximum=1000)
+        self.every = QSpinBox(minimum=0, maximum=1000)
+        self.every.setObjectName("reflect-every")
         self.every.setSpecialValueText("never")
         rhythm.addRow("Quick reflection after every … turns", self.every)
-        self.earned_after = QSpinBox(objectName="earned-after", minimum=0, maximum=1000)
+        self.earned_after = QSpinBox(minimum=0, maximum=1000)
+        self.earned_after.setObjectName("earned-after")
         rhythm.addRow("Who I am may change after … conversations that mattered", self.earned_after)
         col.addLayout(rhythm)
         save = QPushButton("Save")
