@@ -19,5 +19,5 @@ class FirstPaint(QObject):
         ):
             self.seen = True
             print("painted", flush=True)
-            QTimer.singleShot(0, QApplication.instance().quit)
+            QTimer.singleShot(0, QApplication.quit)  # static: the instance's
         return False
