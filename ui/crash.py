@@ -113,6 +113,14 @@ class WithheldMessages(logging.Formatter):
         return "".join(lines).rstrip("\n")
 
 
+# The hooks found at install (sys's, threading's), and whether faulthandler was on.
+_Hooks = tuple[
+    Callable[[type[BaseException], BaseException, TracebackType | None], Any],
+    Callable[[threading.ExceptHookArgs], Any],
+    bool,
+]
+
+
 class CrashHandler(QObject):
     """Made and installed on the UI thread (after the QApplication); `report` may be called from any thread."""
 
@@ -125,15 +133,7 @@ class CrashHandler(QObject):
         self.file_handler: logging.Handler | None = None
         self.faults: TextIOWrapper | None = None
         self.showing = False
-        # The hooks found at install, and whether faulthandler was on.
-        self._previous: (
-            tuple[
-                Callable[[type[BaseException], BaseException, TracebackType | None], Any],
-                Callable[[threading.ExceptHookArgs], Any],
-                bool,
-            ]
-            | None
-        ) = None
+        self._previous: _Hooks | None = None
         self._bug.connect(self._show, Qt.ConnectionType.QueuedConnection)
 
     # ---- installing ----------------------------------------------------------

@@ -75,9 +75,8 @@ class MainWindow(QMainWindow):
         # Sent while a reply was under way (or before the companion was ready): (typed text, attachments, its
         # bubble, or None when it is not shown yet), oldest first.
         self.queued: list[tuple[str, list[External], Bubble | None]] = []
-        self._history_pending: object | None = (
-            None  # while a soul's newest page is read, a token: nothing is sent meanwhile
-        )
+        # While a soul's newest page is read, a token: nothing is sent meanwhile.
+        self._history_pending: object | None = None
 
         self.transcript = Transcript()
         self.transcript.wants_older.connect(self.load_older)

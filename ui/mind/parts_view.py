@@ -89,9 +89,8 @@ class PartsView(MindView):
         self.rows: list = []
         # A refused edit's text, kept for the person to fix, with the part as it was shown when they wrote it.
         self._draft: tuple[int, str, dict[str, Any] | None] | None = None
-        self._shown: dict[str, Any] | None = (
-            None  # the part as the JSON text was made from it: a save is checked against it
-        )
+        # The part as the JSON text was made from it: a save is checked against it.
+        self._shown: dict[str, Any] | None = None
         self._put: tuple[int, str] | None = None  # the part and the text this view last put in the editor
 
     @staticmethod

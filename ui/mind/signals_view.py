@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QInputDialog, QLabel, QMessageBox
 
 from anima.retrieval.recall import parse_time
 from anima.self.feelings import FADES_AFTER
-from anima.self.feelings import Signal as Reading  # not a Qt signal: a reading of how the person seemed
+from anima.self.feelings import Signal as FeltSignal  # not a Qt signal: how the person seemed
 
 from .table_view import TableView
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 EVIDENCE = {"explicit": "you said so", "wording": "how you wrote", "behaviour": "what you did"}
 
 
-def noticed(signal: Reading) -> datetime:
+def noticed(signal: FeltSignal) -> datetime:
     """When it was noticed. The store writes a time parse_time reads; an unreadable one fails the view, as it
     always did (it would be a bug in the store)."""
     at = parse_time(signal.at)
@@ -30,7 +30,7 @@ def noticed(signal: Reading) -> datetime:
     return at
 
 
-def fading(signal: Reading, now: datetime | None = None) -> str:
+def fading(signal: FeltSignal, now: datetime | None = None) -> str:
     """ "faded", or how long it stays in mind ("fades in 2 days", "fades today")."""
     now = now or datetime.now(UTC)
     if signal.faded(now):
@@ -48,7 +48,7 @@ def reading(signal) -> str:
     )
 
 
-class SignalsView(TableView[Reading]):
+class SignalsView(TableView[FeltSignal]):
     title = "Feelings"
     columns = ("you seemed", "evidence", "when", "in mind", "from", "trend", "reading")
 
