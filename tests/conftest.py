@@ -137,3 +137,42 @@ def typed_lines(monkeypatch, lines, echo: bool = False) -> None:
             raise EOFError from None
 
     monkeypatch.setattr("builtins.input", typed)
+
+
+@pytest.fixture
+def dc(anima_home):
+    """A companion on a real encrypted soul, the fake model playing the model, for deep reflection (its tests are
+    tests/reflect/test_deep.py); no work between turns may fail."""
+    import random
+
+    from anima.companion import Companion
+    from anima.models.fake import FakeChatModel, FakeEmbedder
+
+    c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", FakeChatModel(), FakeEmbedder(), user_name="Ada")
+    c.indexer_thread.join()
+    c.reflector.deep.rng = random.Random(7)
+    failed = []
+    c.on_background_failure(failed.append)
+    yield c
+    c.close()
+    assert failed == []
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """An 8 MiB filesystem of its own (tmpfs), unmounted after the test (tests/store/test_full_disk.py)."""
+    import os
+    import shutil
+    import subprocess
+
+    where = tmp_path / "disk"
+    where.mkdir()
+    if os.geteuid() != 0 or not shutil.which("mount"):
+        pytest.skip("mounting a small tmpfs needs root here; the simulated tests in this file cover the same")
+    r = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=8m,mode=0700", "tmpfs", str(where)], capture_output=True, text=True
+    )
+    if r.returncode:
+        pytest.skip(f"no tmpfs mount here ({r.stderr.strip()}); the simulated tests in this file cover the same")
+    yield where
+    subprocess.run(["umount", "-l", str(where)], check=True)

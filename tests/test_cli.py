@@ -368,19 +368,22 @@ def test_a_mistake_that_closing_met_again_is_said_once():
     from anima.cli import _first_said
     from anima.errors import DiskFull
 
+    def closing(said: str) -> None:  # raises while the first mistake is handled: chained to it implicitly
+        raise DiskFull(said)
+
     said = "The disk is full: nothing was imported. Free some space and try again."
     try:
         try:
             raise DiskFull(said)
         except DiskFull:
-            raise DiskFull(said)
+            closing(said)
     except DiskFull as e:
         assert _first_said(e) == said
     try:
         try:
             raise DiskFull("The disk is full: nothing of this change was saved.")
         except DiskFull:
-            raise DiskFull("The disk is full: the WAL stays.")
+            closing("The disk is full: the WAL stays.")
     except DiskFull as e:
         assert _first_said(e) == (
             "The disk is full: nothing of this change was saved. Closing then failed too: "

@@ -101,7 +101,7 @@ def test_a_model_path_that_is_a_pipe_is_one_clear_line_without_waiting(tmp_path)
     with pytest.raises(ModelError, match=re.escape(says)):
         chosen_chat_model(chat_args())
     (tmp_path / "folder.gguf").mkdir()
-    with pytest.raises(ModelError, match="is a folder; choose a .gguf model file"):
+    with pytest.raises(ModelError, match=r"is a folder; choose a \.gguf model file"):
         read_header(tmp_path / "folder.gguf")
 
 
@@ -130,7 +130,7 @@ def test_with_no_keychain_the_key_is_asked_for_each_time(server, monkeypatch):
     saved(endpoint_url=server.url, endpoint_model="m", endpoint_uses_key=True)
     # Not a terminal: told how to give it, at once.
     monkeypatch.setattr("sys.stdin.isatty", lambda: False)
-    with pytest.raises(KnownError, match="needs its API key.*ANIMA_ENDPOINT_KEY"):
+    with pytest.raises(KnownError, match=r"needs its API key.*ANIMA_ENDPOINT_KEY"):
         chosen_chat_model(chat_args())
     # A terminal: asked, and the key works for this run.
     asked = []
@@ -145,7 +145,7 @@ def test_in_the_window_a_missing_key_is_said_at_the_first_request(server):
     keyring.set_keyring(keyring.backends.null.Keyring())
     model = Settings(endpoint_url=server.url, endpoint_model="m", endpoint_uses_key=True).chat_model()
     assert server.seen == []  # made without asking anything
-    with pytest.raises(ModelError, match="needs its API key.*enter it in Settings"):
+    with pytest.raises(ModelError, match=r"needs its API key.*enter it in Settings"):
         model.complete([{"role": "user", "content": "hi"}])
     endpoint_key.keep(server.url, "sk-secret")  # entered in Settings: kept until the app closes
     assert model.complete([{"role": "user", "content": "hi"}])

@@ -17,7 +17,7 @@ from anima import cli
 from anima.store import Home
 from tests.conftest import PASSPHRASE
 from tests.store.records import fill as fill_soul
-from tests.store.test_full_disk import fill, small_disk  # noqa: F401  (small_disk is a fixture)
+from tests.store.test_full_disk import fill
 
 ROOT = Path(__file__).resolve().parent.parent
 EXPORTS = [("--json", "all.json"), ("--markdown", "mind")]
@@ -66,13 +66,7 @@ def on_disk(where: Path) -> dict[str, bytes | None]:
 @pytest.mark.slow  # runs `python -m anima`
 @pytest.mark.parametrize("flag, name", EXPORTS)
 @pytest.mark.parametrize("room", [0, 4096])
-def test_a_readable_export_onto_a_full_disk_is_one_line_and_leaves_nothing(
-    home,
-    small_disk,
-    flag,
-    name,  # noqa: F811
-    room,
-):
+def test_a_readable_export_onto_a_full_disk_is_one_line_and_leaves_nothing(home, small_disk, flag, name, room):
     (small_disk / "out").mkdir()
     filler = fill(small_disk, leave=room)
     before = on_disk(small_disk)
@@ -91,12 +85,7 @@ def test_a_readable_export_onto_a_full_disk_is_one_line_and_leaves_nothing(
 
 @pytest.mark.slow  # runs `python -m anima`
 @pytest.mark.parametrize("flag, name", EXPORTS)
-def test_an_export_already_there_is_untouched_by_one_that_meets_a_full_disk(
-    home,
-    small_disk,
-    flag,  # noqa: F811
-    name,
-):
+def test_an_export_already_there_is_untouched_by_one_that_meets_a_full_disk(home, small_disk, flag, name):
     target = small_disk / name
     if flag == "--json":
         target.write_text("the export of yesterday")
@@ -111,7 +100,7 @@ def test_an_export_already_there_is_untouched_by_one_that_meets_a_full_disk(
 
 
 @pytest.mark.slow  # runs `python -m anima`
-def test_a_markdown_export_into_a_mounted_disk_s_own_root(home, small_disk):  # noqa: F811
+def test_a_markdown_export_into_a_mounted_disk_s_own_root(home, small_disk):
     """The root of a disk (a USB stick) has no folder beside it on that disk: the export is built inside."""
     (small_disk / "notes.txt").write_text("the person's own")
     r = anima("export", "--markdown", str(small_disk))

@@ -32,7 +32,7 @@ def test_no_passphrase_and_no_terminal_is_one_line(monkeypatch):
 def test_a_home_with_no_companion_is_said_and_nothing_is_made(fakes, anima_home):
     from anima.cli import build_parser
 
-    with pytest.raises(KnownError, match="No companion lives in .* yet"):
+    with pytest.raises(KnownError, match=r"No companion lives in .* yet"):
         cli_open.open_companion(build_parser().parse_args(["recall", "anything"]))
     assert not Home(anima_home).exists()
 

@@ -36,7 +36,7 @@ def test_a_full_disk_leaves_the_old_content_and_no_partial_file(tmp_path, monkey
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(files.os, "write", full)
-    with pytest.raises(DiskFull, match="export.json was not changed"):
+    with pytest.raises(DiskFull, match=r"export\.json was not changed"):
         files.write_pieces_atomically(target, iter([b"new ", b"content"]))
     monkeypatch.setattr(files.os, "write", real_write)
     assert target.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == ["export.json"]

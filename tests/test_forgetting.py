@@ -138,7 +138,7 @@ def test_a_name_in_a_script_without_spaces_is_found_inside_a_sentence(companion)
 
 
 def test_forgetting_a_learned_fact_takes_its_line_in_the_human_block_and_its_history(talked):
-    c, chat = talked
+    c, _chat = talked
     [fact] = [m for m in c.memories.current() if m["content"] == "Has a partner named Sam"]
     c.forget("memory", fact["id"])
     assert "Has a partner named Sam" not in c.self_model.read().human

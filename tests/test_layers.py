@@ -50,7 +50,7 @@ def imports(path: Path) -> list[tuple[int, list[str]]]:
             if node.module:  # from ..store.soul import Soul
                 found.append((node.lineno, base + node.module.split(".")))
             else:  # from . import secrets, readable: each a module
-                found += [(node.lineno, base + [a.name]) for a in node.names]
+                found += [(node.lineno, [*base, a.name]) for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "anima":
             found.append((node.lineno, node.module.split(".")[1:]))
         elif isinstance(node, ast.Import):

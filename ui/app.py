@@ -4,7 +4,7 @@ import os
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QIcon, QPalette
 from PySide6.QtWidgets import QApplication, QStyleFactory, QWidget
 
@@ -20,13 +20,13 @@ def follow_system_theme(app: QApplication) -> None:
     if QGuiApplication.styleHints().colorScheme() == Qt.ColorScheme.Dark:
         palette = QPalette()
         for role, color in (
-            (QPalette.Window, "#232629"),
-            (QPalette.WindowText, "#eff0f1"),
-            (QPalette.Base, "#1b1e20"),
-            (QPalette.Text, "#eff0f1"),
-            (QPalette.Button, "#31363b"),
-            (QPalette.ButtonText, "#eff0f1"),
-            (QPalette.Highlight, "#3daee9"),
+            (QPalette.ColorRole.Window, "#232629"),
+            (QPalette.ColorRole.WindowText, "#eff0f1"),
+            (QPalette.ColorRole.Base, "#1b1e20"),
+            (QPalette.ColorRole.Text, "#eff0f1"),
+            (QPalette.ColorRole.Button, "#31363b"),
+            (QPalette.ColorRole.ButtonText, "#eff0f1"),
+            (QPalette.ColorRole.Highlight, "#3daee9"),
         ):
             palette.setColor(role, color)
         app.setPalette(palette)
@@ -59,8 +59,9 @@ def attach(window: MainWindow, prepared, failed) -> bool:
 
     settings, home, soul = prepared
     window.settings = settings
-    if crash.installed() is not None:
-        crash.installed().use_home(home.dir)  # the log lives with the companion from now on
+    handler = crash.installed()
+    if handler is not None:
+        handler.use_home(home.dir)  # the log lives with the companion from now on
     if soul is None:
         dialog = (UnlockDialog if home.exists() else FirstRunDialog)(home, window)
         if not dialog.exec():
@@ -75,17 +76,24 @@ def attach(window: MainWindow, prepared, failed) -> bool:
     return True
 
 
+def _app() -> QCoreApplication:
+    """The application, which main() made before any window."""
+    app = QApplication.instance()
+    assert app is not None
+    return app
+
+
 class _AfterFirstPaint(QObject):
     """Calls `then` once, after the window has first been painted."""
 
     def __init__(self, window: MainWindow, then):
         super().__init__(window)
         self.then = then
-        QApplication.instance().installEventFilter(self)
+        _app().installEventFilter(self)
 
     def eventFilter(self, obj, event):
-        if event.type() == QEvent.Paint and isinstance(obj, QWidget) and obj.window() is self.parent():
-            QApplication.instance().removeEventFilter(self)
+        if event.type() == QEvent.Type.Paint and isinstance(obj, QWidget) and obj.window() is self.parent():
+            _app().removeEventFilter(self)
             QTimer.singleShot(0, self.then)
         return False
 

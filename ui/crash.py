@@ -20,7 +20,11 @@ import os
 import sys
 import threading
 import traceback
+from collections.abc import Callable
+from io import TextIOWrapper
 from pathlib import Path
+from types import TracebackType
+from typing import Any
 
 import platformdirs
 from PySide6.QtCore import QObject, Qt, Signal, Slot
@@ -59,7 +63,9 @@ def private(path: str, flags: int) -> int:
 class PrivateLog(logging.handlers.RotatingFileHandler):
     """A rotating log made 0600, as is the new one each rotation starts (its backups are those, renamed)."""
 
-    def _open(self):
+    _builtin_open: Callable[..., TextIOWrapper]  # logging.FileHandler's own `open`; typeshed leaves it out
+
+    def _open(self) -> TextIOWrapper:
         return self._builtin_open(
             self.baseFilename, self.mode, encoding=self.encoding, errors=self.errors, opener=private
         )
@@ -107,6 +113,14 @@ class WithheldMessages(logging.Formatter):
         return "".join(lines).rstrip("\n")
 
 
+# The hooks found at install (sys's, threading's), and whether faulthandler was on.
+_Hooks = tuple[
+    Callable[[type[BaseException], BaseException, TracebackType | None], Any],
+    Callable[[threading.ExceptHookArgs], Any],
+    bool,
+]
+
+
 class CrashHandler(QObject):
     """Made and installed on the UI thread (after the QApplication); `report` may be called from any thread."""
 
@@ -115,12 +129,12 @@ class CrashHandler(QObject):
     def __init__(self, folder: Path | None = None):
         super().__init__()
         self.folder = folder or log_dir()
-        self.log_path = self.folder / LOG_NAME
+        self.log_path: Path | None = self.folder / LOG_NAME  # None: on stderr alone
         self.file_handler: logging.Handler | None = None
-        self.faults = None
+        self.faults: TextIOWrapper | None = None
         self.showing = False
-        self._previous = None
-        self._bug.connect(self._show, Qt.QueuedConnection)
+        self._previous: _Hooks | None = None
+        self._bug.connect(self._show, Qt.ConnectionType.QueuedConnection)
 
     # ---- installing ----------------------------------------------------------
 
@@ -196,6 +210,7 @@ class CrashHandler(QObject):
 
     def _excepthook(self, kind, error, tb) -> None:
         if issubclass(kind, KeyboardInterrupt):
+            assert self._previous is not None  # it is sys.excepthook only while installed
             self._previous[0](kind, error, tb)
             return
         self.report(error.with_traceback(tb), "the window")

@@ -13,11 +13,11 @@ class FirstPaint(QObject):
     def eventFilter(self, obj, event):
         if (
             not self.seen
-            and event.type() == QEvent.Paint
+            and event.type() == QEvent.Type.Paint
             and hasattr(obj, "window")
             and isinstance(obj.window(), QMainWindow)
         ):
             self.seen = True
             print("painted", flush=True)
-            QTimer.singleShot(0, QApplication.instance().quit)
+            QTimer.singleShot(0, QApplication.quit)  # static: the instance's
         return False

@@ -17,11 +17,12 @@ def window_step(run: selftest.Run) -> None:
         from .window import MainWindow
 
         app = QApplication.instance()
-        painted = []
+        assert app is not None  # made by main()
+        painted: list[float] = []
 
         class Painted(QObject):
             def eventFilter(self, obj, event):
-                if event.type() == QEvent.Paint and not painted:
+                if event.type() == QEvent.Type.Paint and not painted:
                     painted.append(time.perf_counter())
                 return False
 
@@ -46,7 +47,7 @@ def window_step(run: selftest.Run) -> None:
             w.close()
             w.deleteLater()
             app.processEvents()
-        return f"{app.platformName()}: painted in {(painted[0] - t) * 1000:.0f} ms, titled {title!r}, closed"
+        return f"{QApplication.platformName()}: painted in {(painted[0] - t) * 1000:.0f} ms, titled {title!r}, closed"
 
     run.step("window", window)
 

@@ -10,6 +10,15 @@ from PySide6.QtCore import QObject, QRunnable, QThread, QThreadPool, Signal, Slo
 if TYPE_CHECKING:
     from anima.companion import Companion
 
+    from .chat.transcript import Bubble
+
+
+def note(error: BaseException, **said: object) -> None:
+    """Attach to an error what the UI thread is told with it (its traceback's text, whether the message was saved,
+    the ids it was stored under): attributes its type does not declare, read with getattr."""
+    for name, value in said.items():
+        setattr(error, name, value)
+
 
 class _Signals(QObject):
     done = Signal(object)
@@ -26,7 +35,7 @@ class _Job(QRunnable):
         try:
             result = self.fn()
         except Exception as e:  # handed to the UI thread, which shows it or re-raises a bug
-            e.__traceback_text__ = traceback.format_exc()
+            note(e, __traceback_text__=traceback.format_exc())
             self._tell(self.signals.failed, e)
         else:
             self._tell(self.signals.done, result)
@@ -83,6 +92,7 @@ class TurnWorker(QThread):
     piece = Signal(str)
     finished_turn = Signal(object)
     failed = Signal(object)
+    bubble: "Bubble"  # the bubble of the message it answers: set by the window as it starts it
 
     def __init__(self, companion: "Companion", text: str, cancel, parent=None, external=()):
         super().__init__(parent)
@@ -96,11 +106,11 @@ class TurnWorker(QThread):
             for p in turn:
                 self.piece.emit(p)
         except Exception as e:  # shown in the window; a bug is re-raised there
-            e.__traceback_text__ = traceback.format_exc()
+            note(e, __traceback_text__=traceback.format_exc())
             # A full disk before it was recorded: the window gives it back (the turn says so when it failed after).
-            e.message_saved = getattr(e, "message_saved", False) or turn is not None
+            note(e, message_saved=getattr(e, "message_saved", False) or turn is not None)
             if turn is not None:
-                e.user_ids = turn.user_ids  # the stored messages, for their bubble
+                note(e, user_ids=turn.user_ids)  # the stored messages, for their bubble
             self.failed.emit(e)
         else:
             self.finished_turn.emit(turn)
@@ -132,7 +142,7 @@ class ReflectWorker(QThread):
                 self.began.emit()
                 done = self.companion.reflect_deeply()
         except Exception as e:  # shown in the window; a bug is re-raised there
-            e.__traceback_text__ = traceback.format_exc()
+            note(e, __traceback_text__=traceback.format_exc())
             self.failed.emit(e)
         else:
             self.finished_reflecting.emit(done)

@@ -15,6 +15,7 @@ shows what it made when it ends.
 
 import logging
 import threading
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
@@ -36,19 +37,22 @@ from anima import __version__
 from anima.errors import DiskError, DiskFull, KnownError, SoulBusy
 
 from . import errors, tasks
+from .chat.attachments import outside
+from .chat.disk_banner import DiskBanner
+from .chat.elsewhere import FOLLOW_MS, Elsewhere
+from .chat.input import MessageBox
+from .chat.transcript import Bubble, Transcript
 
 if TYPE_CHECKING:
     from anima.companion import Companion
+    from anima.knowledge.messages import External
+
+    from .mind.panel import OpenMind
 
 IDLE_MS = 3 * 60_000  # idle this long (no typing, no turn): the companion reflects deeply
 TITLE = f"Anima {__version__}"  # the app's name and version, in every title
 NEWEST_AGAIN_MOST_MS = 60_000  # the longest wait between reads of a newest page of history that failed
 log = logging.getLogger(__name__)
-from .chat.attachments import outside
-from .chat.disk_banner import DiskBanner
-from .chat.elsewhere import FOLLOW_MS, Elsewhere
-from .chat.input import MessageBox
-from .chat.transcript import Transcript
 
 
 class MainWindow(QMainWindow):
@@ -64,14 +68,15 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.setWindowTitle(TITLE)
         self.resize(1100, 720)
-        self.worker = None
+        self.worker: tasks.TurnWorker | None = None
         self.reflecting: tasks.ReflectWorker | None = None
         self.closing = False  # the person closed it: it goes once the reply (or reflection) under way has stopped
         self.cancel: threading.Event | None = None
         # Sent while a reply was under way (or before the companion was ready): (typed text, attachments, its
         # bubble, or None when it is not shown yet), oldest first.
-        self.queued: list[tuple[str, list, object]] = []
-        self._history_pending = None  # while a soul's newest page is read, a token: nothing is sent meanwhile
+        self.queued: list[tuple[str, list[External], Bubble | None]] = []
+        # While a soul's newest page is read, a token: nothing is sent meanwhile.
+        self._history_pending: object | None = None
 
         self.transcript = Transcript()
         self.transcript.wants_older.connect(self.load_older)
@@ -101,10 +106,10 @@ class MainWindow(QMainWindow):
         col.addWidget(self.disk_banner)
         col.addWidget(self.input.attachments)
         col.addLayout(row)
-        self.split = QSplitter(Qt.Horizontal)
+        self.split = QSplitter(Qt.Orientation.Horizontal)
         self.split.addWidget(chat)
         self.setCentralWidget(self.split)
-        self._mind = None  # the Open Mind: built when first wanted (mind)
+        self._mind: OpenMind | None = None  # the Open Mind: built when first wanted (mind)
         self._pending_count = 0
 
         self.loading = QProgressBar()
@@ -119,7 +124,7 @@ class MainWindow(QMainWindow):
         self.trouble.setStyleSheet("color: #c0392b;")
         self.pending = QLabel("")  # changes that wait for the person's say: a link to them
         self.pending.setObjectName("pending-changes")
-        self.pending.setTextFormat(Qt.RichText)
+        self.pending.setTextFormat(Qt.TextFormat.RichText)
         self.pending.linkActivated.connect(lambda _: self.show_proposals())
         self.background_failed.connect(self.show_background_failure)
         self.proposals_changed.connect(self.refresh_pending)  # queued: the core tells from its own threads
@@ -168,12 +173,17 @@ class MainWindow(QMainWindow):
         from .dialogs import card_import
 
         cards = self.menuBar().addMenu("&File")
-        for text, fn in (
+        card_actions: tuple[tuple[str, Callable[[MainWindow], None]], ...] = (
             ("Import character &card…", card_import.import_card),
             ("Import &lorebook…", card_import.import_lorebook),
             ("E&xport character card…", card_import.export_card),
-        ):
-            cards.addAction(text, lambda fn=fn: fn(self))
+        )
+
+        def opener(card_fn: Callable[[MainWindow], None]) -> Callable[[], None]:
+            return lambda: card_fn(self)
+
+        for text, card_fn in card_actions:
+            cards.addAction(text, opener(card_fn))
 
     def set_companion(self, companion: "Companion", looks: tuple[str, bytes] | None = None) -> None:
         """Show a soul: at start, or another one after an import (a fresh transcript and Open Mind). `looks`: its
@@ -205,7 +215,7 @@ class MainWindow(QMainWindow):
         stays, below that history, and so does a reply under way on the same soul (`same_soul`: a card was
         applied to it). Nothing is sent until that page is shown, so the page cannot hold a message sent meanwhile
         too, and messages go in the order they were typed."""
-        keep = [bubble for _, _, bubble in self.queued if bubble is not None]
+        keep: list[Bubble | None] = [bubble for _, _, bubble in self.queued if bubble is not None]
         if same_soul and self.worker is not None:
             keep += [self.worker.bubble, self.transcript.streaming]
         self.transcript.clear(keep=keep)
@@ -255,17 +265,17 @@ class MainWindow(QMainWindow):
 
     # ---- chat ---------------------------------------------------------------
 
-    def send(self, text: str, external: list = ()) -> None:
+    def send(self, text: str, external: Sequence["External"] = ()) -> None:
         """Send the typed text and the attachments (External: text from outside) that go with it."""
         external = list(external)
         if self.disk_banner.waiting:
             self.disk_banner.clear()  # the person sent what waited in the box themselves
         self._send(text, external, self._echo(text, external))
 
-    def _echo(self, text: str, external: list):
+    def _echo(self, text: str, external: list["External"]) -> Bubble:
         return self.transcript.add("user", text, outside=[(e.label, e.text) for e in external])
 
-    def _send(self, text: str, external: list, bubble) -> None:
+    def _send(self, text: str, external: list["External"], bubble: Bubble | None) -> None:
         """Start the turn of a message whose bubble is shown (or None: shown now), or queue it behind the one under
         way."""
         if not self._can_send():
@@ -276,6 +286,7 @@ class MainWindow(QMainWindow):
         self.idle.stop()  # a turn: no idle stretch until it has ended (it pre-empts deep reflection itself)
         self.transcript.start_reply(answering=bubble)
         self.cancel = threading.Event()
+        assert self.companion is not None  # _can_send
         self.worker = tasks.TurnWorker(self.companion, text, self.cancel, self, external=external)
         self.worker.bubble = bubble
         self.worker.recorded.connect(lambda ids: self.transcript.recorded(bubble, ids))
@@ -312,6 +323,7 @@ class MainWindow(QMainWindow):
         was sent with it) takes it off the screen. A turn that began told them already (TurnWorker.recorded)."""
         ids = getattr(error, "user_ids", None)
         if ids:
+            assert self.worker is not None  # the turn that failed
             self.transcript.recorded(self.worker.bubble, ids)
 
     def reply_failed(self, error) -> None:
@@ -329,6 +341,7 @@ class MainWindow(QMainWindow):
         seconds, for a busy soul), before the messages queued behind it; one that was saved stays in the
         transcript, and the reply that was not is marked so."""
         worker, reply = self.worker, self.transcript.streaming
+        assert worker is not None and self.companion is not None  # the turn that failed (reply_failed)
         self.transcript.end_reply(None)
         waiting = not getattr(error, "message_saved", False)
         if waiting:
@@ -366,6 +379,7 @@ class MainWindow(QMainWindow):
             self._send(*self.queued.pop(0))
 
     def _next(self) -> None:
+        assert self.worker is not None  # the turn that ended
         self.worker.wait()
         self.worker = None
         self.stop.setEnabled(False)
@@ -512,6 +526,7 @@ class MainWindow(QMainWindow):
         tasks.run(companion.evolve, evolved, failed, self)
 
     def _reflect(self, only_if_pending: bool) -> None:
+        assert self.companion is not None  # idle_reached, reflect_now
         worker = self.reflecting = tasks.ReflectWorker(self.companion, only_if_pending, self)
         worker.began.connect(lambda: self.reflecting_label.setText("Reflecting…"))
         worker.finished_reflecting.connect(lambda done: self._reflected(worker, done))
@@ -583,7 +598,7 @@ class MainWindow(QMainWindow):
         self.refresh_mind()
 
     @property
-    def mind(self):
+    def mind(self) -> "OpenMind | None":
         """The Open Mind on the soul shown (None before one is), built when first wanted: its views took ~100 ms
         of the UI thread at every opening (measured with bench/ui_child.py anima-opening, a 1,000-message soul), and
         most openings never show it."""
@@ -613,6 +628,8 @@ class MainWindow(QMainWindow):
         from .dialogs.core_io import ExportDialog
 
         companion = self.companion
+        if companion is None:  # as _with_names: nothing to export
+            return
         self._with_names(lambda known: ExportDialog(companion, self, known=known).exec())
 
     def import_(self) -> None:
@@ -634,7 +651,9 @@ class MainWindow(QMainWindow):
     def passphrase(self) -> None:
         from .dialogs.unlock import ChangePassphraseDialog
 
-        home = self.companion.home if self.companion is not None else None
+        if self.companion is None:  # as _with_names: no soul to change it for
+            return
+        home = self.companion.home
         self._with_names(lambda known: ChangePassphraseDialog(home, self, known=known).exec())
 
     def _with_names(self, open_dialog) -> None:
@@ -683,10 +702,10 @@ class MainWindow(QMainWindow):
             TITLE,
             f"{said} not been saved yet: they wait for room on the disk, or for the other program to "
             "finish. Closing now loses them. Close anyway?",
-            QMessageBox.Close | QMessageBox.Cancel,
-            QMessageBox.Cancel,
+            QMessageBox.StandardButton.Close | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
         )
-        return answer == QMessageBox.Close
+        return answer == QMessageBox.StandardButton.Close
 
     def closeEvent(self, event) -> None:
         # The title bar's close button (spontaneous: the window system's) asks as the menu does; a close from code

@@ -128,7 +128,7 @@ def test_nan_and_infinity_are_not_json_in_a_card_or_a_lorebook(number, tmp_path)
         cards.read(in_png)
     book_file = tmp_path / "book.json"
     book_file.write_text(json.dumps(world_info(wi_entry(0, ["a"], "A is a place.", order=7.5))).replace("7.5", number))
-    with pytest.raises(cards.CardRefused, match="lorebook in book.json is not valid JSON"):
+    with pytest.raises(cards.CardRefused, match=r"lorebook in book\.json is not valid JSON"):
         cards.read_lorebook(book_file)
 
 

@@ -115,7 +115,7 @@ def test_secondary_keys_wake_as_their_logic_says(companion, tmp_path):
 def test_a_card_is_also_a_lorebook_and_a_bare_character_book_is_one(companion, tmp_path):
     card = tmp_path / "mira.png"
     card.write_bytes(png(v2()))
-    b, done = bring(companion, card)
+    _b, done = bring(companion, card)
     assert len(done.created) == 1 and companion.name == "Anima"  # only its lorebook came in
     bare = tmp_path / "book.json"
     bare.write_text(
@@ -123,7 +123,7 @@ def test_a_card_is_also_a_lorebook_and_a_bare_character_book_is_one(companion, t
             book(entry(0, ["Pier"], "The pier is half sunk."), entry(1, "Tide, tides", "The tide comes twice a day."))
         )
     )
-    b, done = bring(companion, bare)
+    _b, done = bring(companion, bare)
     assert len(done.created) == 2
     assert {tuple(c["keywords"]) for c in companion.world.all()} >= {("Pier",), ("Tide", "tides")}
 
@@ -235,7 +235,7 @@ def test_formatting_tags_are_no_link_in_an_entry_and_tags_that_load_or_link_stil
     path.write_text(
         json.dumps(world_info(*(wi_entry(i, [f"k{i}"], text) for i, text in enumerate(harmless + loading))))
     )
-    b, done = bring(companion, path)
+    _b, done = bring(companion, path)
     assert done.held == len(loading)
     on = {c["body"] for c in companion.world.all() if c["enabled"]}
     assert on == set(harmless)
@@ -362,7 +362,7 @@ def risu_book() -> dict:
 def test_novelai_agnai_and_risu_lorebooks_come_in_entry_by_entry(companion, tmp_path, made):
     path = tmp_path / "eldoria.json"
     path.write_text(json.dumps(made()))
-    b, done = bring(companion, path)
+    _b, done = bring(companion, path)
     by_title = {c["title"]: c for c in companion.world.all()}
     assert (by_title["Saltmarsh"]["body"], by_title["Saltmarsh"]["keywords"], by_title["Saltmarsh"]["enabled"]) == (
         "Saltmarsh is the village across the bay.",

@@ -24,7 +24,7 @@ def test_undoing_the_new_fact_brings_the_old_one_back_as_the_only_current_one(su
 
 
 def test_undoing_the_closing_of_the_old_fact_leaves_exactly_one_current_fact(superseded):
-    c, old, new = superseded
+    c, old, _new = superseded
     [closed] = [e for e in c.edits() if e["op"] == "update" and e["item_id"] == old and "superseded_by" in e["after"]]
     c.undo(closed["id"])
     assert current(c) == ["Works as a nurse"]

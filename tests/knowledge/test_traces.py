@@ -2,7 +2,7 @@
 real encrypted soul, the words looked for in the decrypted file after the forget, with controls before it."""
 
 from anima.store.provenance import Provenance, Source
-from tests.reflect.test_deep import dc, talk  # noqa: F401 (dc: the fixture)
+from tests.reflect.test_deep import talk
 from tests.reflect.test_regenerate import in_file
 
 SECRET = "I never told anyone about my affair with Quentavius."

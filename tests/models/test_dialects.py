@@ -153,7 +153,7 @@ def test_a_server_without_structured_output_is_shown_the_schema_in_the_prompt(si
     model = OpenAIChatModel(s.url, "m", timeout=5)
     assert model.capabilities.schema_constrained
     ask_structured(model, [{"role": "user", "content": "hi"}], SCHEMA)
-    path, body = s.seen[-1]
+    _path, body = s.seen[-1]
     assert "response_format" not in body and "guided_json" not in body
     assert not model.capabilities.schema_constrained
     # The retry after it was found out, and every call after, carry the schema itself.
@@ -189,7 +189,7 @@ def test_a_dialect_set_in_the_settings_that_the_server_refuses_is_a_clear_error(
 def test_a_refused_key_is_not_taken_for_a_dialect(simulated):
     s = simulated("json_schema", key="sk-right")
     model = OpenAIChatModel(s.url, "m", timeout=5, api_key="sk-wrong")
-    with pytest.raises(ModelError, match="refused the API key \\(HTTP 401\\).*ANIMA_ENDPOINT_KEY"):
+    with pytest.raises(ModelError, match=r"refused the API key \(HTTP 401\).*ANIMA_ENDPOINT_KEY"):
         ask_structured(model, [{"role": "user", "content": "hi"}], SCHEMA)
     assert len(s.seen) == 1 and model.dialect is None
     right = OpenAIChatModel(s.url, "m", timeout=5, api_key=lambda: "sk-right")  # found when the request is made

@@ -92,7 +92,7 @@ def test_an_endpoint_that_is_down_is_a_clear_error():
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # closed again when the block ends: nothing listens there
     model = OpenAIChatModel(f"http://127.0.0.1:{port}/v1", "m", timeout=5)
-    with pytest.raises(ModelError, match="Cannot reach .*refused"):  # refused at once, not waited out
+    with pytest.raises(ModelError, match=r"Cannot reach .*refused"):  # refused at once, not waited out
         model.complete([{"role": "user", "content": "hi"}])
 
 
@@ -131,7 +131,7 @@ def test_a_slow_endpoint_times_out_with_a_clear_error():
     server = serve(Slow)
     model = OpenAIChatModel(f"http://127.0.0.1:{server.server_address[1]}/v1", "m", timeout=0.5)
     try:
-        with pytest.raises(ModelError, match="did not answer within 0.5 s"):
+        with pytest.raises(ModelError, match=r"did not answer within 0\.5 s"):
             model.complete([{"role": "user", "content": "hi"}])
     finally:
         given_up.set()

@@ -143,7 +143,7 @@ def test_schemas_without_caps_are_refused_before_any_call():
         check_caps(
             {"type": "object", "properties": {"x": {"type": "array", "items": {"type": "string", "maxLength": 3}}}}
         )
-    with pytest.raises(UncappedSchema, match="llama.cpp"):  # its grammar refuses it, by crashing the process
+    with pytest.raises(UncappedSchema, match=r"llama\.cpp"):  # its grammar refuses it, by crashing the process
         check_caps({"type": "object", "properties": {"x": {"type": "string", "maxLength": 1200}}})
     check_caps(PART_SCHEMA)
     check_caps(PART_CREATION_SCHEMA)

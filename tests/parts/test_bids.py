@@ -175,7 +175,7 @@ def test_a_revision_that_breaks_the_part_is_refused_and_the_evidence_is_still_ke
 
 
 def test_a_bid_that_speaks_as_we_is_asked_again_and_junk_is_left_out(day):
-    c, _, pid = day
+    c, _, _pid = day
     c.chat.enqueue(bid(suggestion="We should open the worksheet"), bid(), follow(1), "Open it.")
     turn = c.turn("math homework")
     turn.read()

@@ -21,7 +21,9 @@ from tests.store.records import NOW
 # Seed 000's example, exactly as the seed writes it (confidence and timeframe as strings).
 FEAR_OF_DOGS = """{
 "name": "Fear of Dogs",
-"description": "A protective part that holds the trauma associated with dogs. I believe that dogs are dangerous and that the only way to be safe is to avoid them completely. I become hyper-vigilant and reactive when I notice dog-related cues.",
+"description": "A protective part that holds the trauma associated with dogs. I believe that dogs are dangerous \
+and that the only way to be safe is to avoid them completely. I become hyper-vigilant and reactive when I notice \
+dog-related cues.",
 "suggestions_and_results": [
 {
 "predicted_result": "The dog will bite me",
@@ -46,7 +48,8 @@ FEAR_OF_DOGS = """{
 "timestamp": "2026-02-13T13:29:51-08:00",
 "result": "I was chased by a dog and it almost bit me when I was a child"
 },
-"conclude_when": "When I have overwhelming evidence that dogs I encounter in daily life are not dangerous and avoidance is no longer needed.",
+"conclude_when": "When I have overwhelming evidence that dogs I encounter in daily life are not dangerous and \
+avoidance is no longer needed.",
 "emotion": "Terror",
 "intensity": "High",
 "personality": "Stubborn and alarmist. I speak in short, urgent sentences. I scan for threat and exit routes.",
@@ -291,7 +294,7 @@ def test_only_the_person_rewrites_how_a_part_began(soul, parts, dogs):
     assert parts.patch(dogs, patch, "user").data["originating_event"]["result"] == "Zed created me"
 
 
-# ---- patches ----------------------------------------------------------------------------------------------------------
+# ---- patches ---------------------------------------------------------------------------------------------------------
 
 BAD_PATCHES = {  # what it is: (the patch, what the refusal says)
     "a missing path": ([{"op": "remove", "path": "/no_such_field"}], "does not exist"),
@@ -598,7 +601,7 @@ def test_a_pack_installs_and_exports_round_trip(companion, tmp_path, name):
 def test_a_pack_with_one_bad_part_installs_nothing(soul, parts):
     pack = packs_module.read(packs_module.PACKS_DIR / "villain-npc.json")
     pack["parts"][-1] = {**pack["parts"][-1], "description": "We retreat together."}
-    with pytest.raises(InvalidEdit, match='Part 4 of the pack .* never "we".*; nothing was installed'):
+    with pytest.raises(InvalidEdit, match=r'Part 4 of the pack .* never "we".*; nothing was installed'):
         Packs(parts).install(pack)
     assert parts.all(archived=None) == [] and soul.get_meta("affect_profile") is None
     for bad in ({"name": "x"}, [], {**pack, "parts": "none"}, {**pack, "affect_profile": {"values": []}}):

@@ -62,18 +62,6 @@ def talk(c: Companion, day: float, *lines: str) -> list[int]:
     ]
 
 
-@pytest.fixture
-def dc(anima_home):
-    c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", FakeChatModel(), FakeEmbedder(), user_name="Ada")
-    c.indexer_thread.join()
-    c.reflector.deep.rng = random.Random(7)
-    failed = []
-    c.on_background_failure(failed.append)
-    yield c
-    c.close()
-    assert failed == []
-
-
 def asked(c: Companion) -> list[str]:
     """The user part of each structured call, in order."""
     return [call["messages"][1]["content"] for call in c.chat.history if call["schema"] is not None]
@@ -699,7 +687,7 @@ def test_what_considering_draws_must_come_from_the_experiences_it_cites(dc):
         ),
     )
     done = c.reflect_deeply()
-    cello, kayak = done.episodes
+    _cello, kayak = done.episodes
     assert [g["entry"] for g in c.self_model.growth(10)] == ["I learned to listen when Ada talks about the cello"]
     kept = {m["content"]: c.soul.citations("memory", m["id"]) for m in c.memories.all()}
     assert kept == {"Ada's friend Zorbulon is generous with his kayak": [("episode", kayak)]}

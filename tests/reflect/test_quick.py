@@ -256,7 +256,7 @@ def test_a_signal_is_recorded_with_evidence_and_dimensions_and_its_trajectory_is
         ("stretched thin by the deadline", -0.8, 0.9, "cannot keep up with this deadline"),
     ]
     said = ["Long day today.", "The deadline again, ugh.", "I cannot keep up with this deadline anymore"]
-    for (label, v, a, evidence), text in zip(reads, said):
+    for (label, v, a, evidence), text in zip(reads, said, strict=True):
         say(c, text, "That sounds like a lot.", answer("Ada's week is heavy.", read=seemed(label, v, a, evidence)))
         clock.at += timedelta(hours=5)
     rows = signals(c)

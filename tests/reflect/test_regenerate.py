@@ -10,7 +10,7 @@ import threading
 import pytest
 
 from anima.errors import NotFound
-from tests.reflect.test_deep import considering, dc, reading, talk  # noqa: F401 (dc: the fixture)
+from tests.reflect.test_deep import considering, reading, talk
 from tests.store.pages import holds
 
 JO = (
@@ -272,7 +272,7 @@ def test_an_insight_cites_its_experiences_and_goes_with_one_made_from_a_forgotte
         ),
     )
     done = c.reflect_deeply()
-    secret, cello = done.episodes
+    _secret, cello = done.episodes
     by_text = {m["content"]: m["id"] for m in c.memories.all()}
     assert set(by_text) == {"Ada carries her affair with Quentavius alone", "Ada likes learning the cello"}
     assert c.soul.citations("memory", by_text["Ada likes learning the cello"]) == [("episode", cello)]
@@ -324,7 +324,7 @@ def test_a_rule_nothing_supports_any_more_goes_unless_the_person_worded_it(dc):
         kept_ask = kept_ask or ids[2]
         if day == 1:
             short_ask = ids[2]
-    secret, short = sorted(c.rules.all(), key=lambda r: r.id)
+    _secret, short = sorted(c.rules.all(), key=lambda r: r.id)
     c.rules.correct(short.id, "Keep answers to a few sentences")  # the person's words now
     c.forget("message", kept_ask)
     c.forget("message", short_ask)

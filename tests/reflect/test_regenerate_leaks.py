@@ -9,7 +9,7 @@ import pytest
 from anima.knowledge.episodes import NewEpisode
 from anima.reflect.deep import CONSIDERED_THROUGH, READ_THROUGH
 from anima.reflect.regenerate import EPISODES_PER_RUN
-from tests.reflect.test_deep import considering, dc, reading, talk  # noqa: F401 (dc: the fixture)
+from tests.reflect.test_deep import considering, reading, talk
 from tests.reflect.test_regenerate import JO, in_file
 
 

@@ -24,7 +24,6 @@ from anima.retrieval.vectors import VectorIndex
 from anima.store import Home
 from anima.store import soul as soul_module
 from tests.conftest import PASSPHRASE
-from tests.store.test_full_disk import small_disk  # noqa: F401  (a fixture: a real 8 MiB tmpfs)
 
 WORDS = (
     "apple banana cherry dog eagle falcon grape house island jungle kite lemon mango night ocean piano "
@@ -143,7 +142,7 @@ def test_on_a_really_full_disk_every_message_kept_has_its_vector(small_disk):
     for leave in (64, 96, 128, 160, 192):
         home = Home(small_disk / f"home{leave}")
         home.create(PASSPHRASE).close()
-        soul, indexer, messages = opened(home)
+        soul, _indexer, messages = opened(home)
         messages.record("user", "first")
         soul.query("PRAGMA wal_checkpoint(TRUNCATE)")
         filler = small_disk / "filler"
@@ -291,7 +290,7 @@ def test_the_built_graph_is_kept_read_back_and_caught_up(home, small_graphs, cap
     after = [indexer.index.search(q, 10) for q in queries]
     exact = [indexer.index.search(q, 10, exact=True) for q in queries]
     # Bag-of-words vectors tie often: the graph is as good as exact when it finds as close ones.
-    as_close = np.mean([np.mean([s >= e[-1][1] - 1e-6 for _, s in a]) for a, e in zip(after, exact)])
+    as_close = np.mean([np.mean([s >= e[-1][1] - 1e-6 for _, s in a]) for a, e in zip(after, exact, strict=True)])
     assert as_close >= 0.95
     soul.close()
 

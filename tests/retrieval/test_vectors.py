@@ -20,7 +20,7 @@ def test_exact_until_built_then_approximate_and_they_agree():
     index.build()
     assert index.approximate
     approx = [[k for k, _ in index.search(q, 10)] for q in queries]
-    overlap = np.mean([len(set(a) & set(e)) / 10 for a, e in zip(approx, exact)])
+    overlap = np.mean([len(set(a) & set(e)) / 10 for a, e in zip(approx, exact, strict=True)])
     assert overlap >= 0.95
     assert exact[0] == [k for k, _ in index.search(queries[0], 10, exact=True)]
 

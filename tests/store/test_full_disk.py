@@ -23,22 +23,6 @@ from tests.conftest import PASSPHRASE
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
-@pytest.fixture
-def small_disk(tmp_path):
-    """An 8 MiB filesystem of its own (tmpfs), unmounted after the test."""
-    where = tmp_path / "disk"
-    where.mkdir()
-    if os.geteuid() != 0 or not shutil.which("mount"):
-        pytest.skip("mounting a small tmpfs needs root here; the simulated tests in this file cover the same")
-    r = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=8m,mode=0700", "tmpfs", str(where)], capture_output=True, text=True
-    )
-    if r.returncode:
-        pytest.skip(f"no tmpfs mount here ({r.stderr.strip()}); the simulated tests in this file cover the same")
-    yield where
-    subprocess.run(["umount", "-l", str(where)], check=True)
-
-
 def fill(disk: Path, leave: int = 0) -> Path:
     """Take every free byte of the disk but `leave`; returns the filler file (delete it to free the space)."""
     filler = disk / "filler"

@@ -14,13 +14,13 @@ from anima.errors import DiskError, DiskFull
 from anima.store import Home, keys
 from bench import diskfull
 from tests.conftest import PASSPHRASE
-from tests.store.test_full_disk import simulate, small_disk  # noqa: F401  (small_disk is a fixture)
+from tests.store.test_full_disk import simulate
 
 # A home at rest: the soul, its key, and the two empty lock files (anima/store/locks.py).
 HOME = [".soul.key.lock", ".soul.lock", "soul.db", "soul.key"]
 
 
-def test_a_full_disk_at_each_step_is_one_known_error_and_nothing_half_saved(small_disk):  # noqa: F811
+def test_a_full_disk_at_each_step_is_one_known_error_and_nothing_half_saved(small_disk):
     cases = diskfull.run_cases(small_disk, command_line=False)
     assert [c.step for c in cases] == [
         "a turn",
@@ -47,7 +47,7 @@ def test_a_full_disk_at_each_step_is_one_known_error_and_nothing_half_saved(smal
 
 
 @pytest.mark.slow  # four runs of `python -m anima`
-def test_the_commands_on_a_full_disk_say_one_line_and_exit_2(small_disk):  # noqa: F811
+def test_the_commands_on_a_full_disk_say_one_line_and_exit_2(small_disk):
     home = Home(small_disk / "home")
     c = diskfull.companion(home)
     c.export_core(small_disk / "core.anima", diskfull.EXPORT_PASSPHRASE)
@@ -140,10 +140,10 @@ def test_simulated_a_full_disk_when_the_key_file_or_a_core_is_written(anima_home
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(keys.os, "write", full)
-    with pytest.raises(DiskFull, match="soul.key was not changed"):
+    with pytest.raises(DiskFull, match=r"soul\.key was not changed"):
         home.change_passphrase(PASSPHRASE, "a new passphrase")
     assert home.key_path.read_bytes() == before
-    with home.unlock(PASSPHRASE) as soul, pytest.raises(DiskFull, match="core.anima was not changed"):
+    with home.unlock(PASSPHRASE) as soul, pytest.raises(DiskFull, match=r"core\.anima was not changed"):
         Home.export(soul, tmp_path / "core.anima", "an export passphrase")
     monkeypatch.setattr(keys.os, "write", real_write)
     assert sorted(p.name for p in home.dir.iterdir()) == HOME  # no partial file

@@ -160,7 +160,7 @@ def test_a_wrong_passphrase_on_an_old_key_file_is_the_clear_error_and_upgrades_n
     make_legacy(home)
     before = home.key_path.read_bytes()
     monkeypatch.delenv(keys.INSECURE_TEST_COST_ENV)
-    with pytest.raises(WrongPassphrase, match="Wrong passphrase for this companion. Nothing was changed."):
+    with pytest.raises(WrongPassphrase, match=r"Wrong passphrase for this companion\. Nothing was changed\."):
         home.unlock("not the passphrase")
     assert home.key_path.read_bytes() == before
 

@@ -43,7 +43,7 @@ def test_creating_or_importing_over_a_key_without_its_soul_is_refused(moved):
 
 @pytest.mark.parametrize("command", [["chat"], ["import", "CORE"], ["recall", "moved"]])
 def test_the_terminal_says_so_in_one_line_before_asking_anything(moved, monkeypatch, capsys, command):
-    home, away, core = moved
+    home, _away, core = moved
     before = state(home)
     monkeypatch.setenv("ANIMA_PASSPHRASE", "another good passphrase")
     monkeypatch.setenv("ANIMA_EXPORT_PASSPHRASE", EXPORT)

@@ -15,7 +15,6 @@ from anima.errors import NoAccess
 from anima.store import Home
 from anima.store import soul as soul_module
 from tests.conftest import PASSPHRASE
-from tests.store.test_full_disk import small_disk  # noqa: F401  (a fixture: a real 8 MiB tmpfs)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

@@ -172,7 +172,7 @@ def test_a_write_kept_waiting_past_the_busy_timeout_is_a_clear_mistake_and_nothi
     try:
         soul.con.execute("PRAGMA busy_timeout = 50")  # the same wait, shorter
         holder.execute("BEGIN IMMEDIATE")
-        with pytest.raises(SoulBusy, match="Another program on this soul kept it busy.*nothing of this change"):
+        with pytest.raises(SoulBusy, match=r"Another program on this soul kept it busy.*nothing of this change"):
             soul.add("message", "user", session="s", role="user", content="waiting", created_at="2026")
         holder.execute("ROLLBACK")
         soul.add("message", "user", session="s", role="user", content="after", created_at="2026")

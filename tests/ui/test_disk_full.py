@@ -8,11 +8,11 @@ from PySide6.QtCore import Qt
 from anima.settings import Settings
 from anima.store import Home
 from tests.conftest import PASSPHRASE
-from tests.store.test_full_disk import fill, small_disk  # noqa: F401  (small_disk is a fixture)
+from tests.store.test_full_disk import fill
 
 
 @pytest.fixture
-def disk_window(qtbot, small_disk, monkeypatch):  # noqa: F811
+def disk_window(qtbot, small_disk, monkeypatch):
     from anima.companion import Companion
     from anima.models.fake import FakeChatModel, FakeEmbedder
     from ui import errors
@@ -74,7 +74,7 @@ def test_closing_while_a_message_waits_for_room_asks_first(qtbot, disk_window, m
     from PySide6.QtGui import QCloseEvent
     from PySide6.QtWidgets import QMessageBox
 
-    w, c, disk, _ = disk_window
+    w, _c, disk, _ = disk_window
     fill(disk)
     typed(qtbot, w, "I moved to Lisbon")
     qtbot.waitUntil(lambda: w.disk_banner.isVisible() and w.worker is None, timeout=10_000)

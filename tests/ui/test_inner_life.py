@@ -2,6 +2,7 @@
 through the view is stored, a forget removes it."""
 
 from datetime import UTC, datetime, timedelta
+from typing import Any, ClassVar
 
 from PySide6.QtWidgets import QInputDialog, QMessageBox, QPushButton
 
@@ -76,7 +77,7 @@ def test_the_growth_log_shows_each_entry_with_what_it_cites_and_a_forget_removes
 class ScriptedEpisode:
     """Stands in for the episode dialog: accepts with the values a test gives."""
 
-    values_ = {}
+    values_: ClassVar[dict[str, Any]] = {}
 
     def __init__(self, episode, parent=None):
         self.episode = episode
@@ -188,7 +189,7 @@ def test_rules_show_status_and_evidence_apart_from_stated_preferences(qtbot, win
     pref = c.memories.remember("Ada prefers tea to coffee", kind="preference")
     fact = c.memories.remember("Ada is a nurse")
     view = open_view(qtbot, window, "How to help you")
-    status = dict(zip(cells(view.rules.table, 0), cells(view.rules.table, 1)))
+    status = dict(zip(cells(view.rules.table, 0), cells(view.rules.table, 1), strict=True))
     assert status == {
         "Give the bottom line first": "in force",
         "Use fewer exclamation marks": "gathering evidence",
@@ -213,7 +214,9 @@ def test_rules_show_status_and_evidence_apart_from_stated_preferences(qtbot, win
     view.retire_rule()
     qtbot.waitUntil(
         lambda: (
-            dict(zip(cells(view.rules.table, 0), cells(view.rules.table, 1)))["Use fewer exclamation marks"]
+            dict(zip(cells(view.rules.table, 0), cells(view.rules.table, 1), strict=True))[
+                "Use fewer exclamation marks"
+            ]
             == "retired"
         ),
         timeout=10_000,

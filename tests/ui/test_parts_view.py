@@ -74,7 +74,7 @@ def test_parts_show_active_and_archived_with_outcomes_json_lineage_and_edits(qtb
 
 def test_a_json_edit_is_stored_and_one_that_breaks_the_schema_is_refused_and_nothing_changes(qtbot, window):
     c = window.companion
-    roly, tech, _ = roly_split(c)
+    _roly, tech, _ = roly_split(c)
     view = open_view(qtbot, window, "Parts")
     view.select(tech)
     data = json.loads(view.json.toPlainText())
@@ -97,7 +97,7 @@ def test_a_json_edit_is_stored_and_one_that_breaks_the_schema_is_refused_and_not
         view.json.setPlainText(broken)
         view.loaded = False
         view.save()
-        qtbot.waitUntil(lambda: view.error.isVisible() and says in view.error.text(), timeout=10_000)
+        qtbot.waitUntil(lambda says=says: view.error.isVisible() and says in view.error.text(), timeout=10_000)
         qtbot.waitUntil(lambda: view.loaded, timeout=10_000)
         assert c.parts.get(tech) == before, broken
         assert view.json.toPlainText() == broken  # the person's text stays, to be fixed
@@ -107,7 +107,7 @@ def test_a_json_edit_is_stored_and_one_that_breaks_the_schema_is_refused_and_not
 
 def test_a_part_is_archived_and_made_active_again_from_the_view(qtbot, window):
     c = window.companion
-    roly, tech, _ = roly_split(c)
+    _roly, tech, _ = roly_split(c)
     view = open_view(qtbot, window, "Parts")
     view.select(tech)
     view.toggle_archived()
@@ -247,7 +247,7 @@ def test_the_affect_profile_is_edited_in_the_window_and_a_bad_edit_keeps_the_old
         view.boxes["seeks"].setPlainText(broken)
         view.loaded = False
         view.save()
-        qtbot.waitUntil(lambda: view.error.isVisible() and says in view.error.text(), timeout=10_000)
+        qtbot.waitUntil(lambda says=says: view.error.isVisible() and says in view.error.text(), timeout=10_000)
         qtbot.waitUntil(lambda: view.loaded, timeout=10_000)
         assert "the old profile is kept" in view.error.text()
         assert c.affect.profile() == kept
@@ -258,7 +258,7 @@ def test_the_affect_profile_is_edited_in_the_window_and_a_bad_edit_keeps_the_old
 
 def test_json_that_cannot_be_kept_is_refused_in_the_view_and_nothing_changes(qtbot, window):
     c = window.companion
-    roly, tech, _ = roly_split(c)
+    _roly, tech, _ = roly_split(c)
     view = open_view(qtbot, window, "Parts")
     view.select(tech)
     before = c.parts.get(tech)
@@ -272,7 +272,7 @@ def test_json_that_cannot_be_kept_is_refused_in_the_view_and_nothing_changes(qtb
         view.json.setPlainText(broken)
         view.loaded = False
         view.save()
-        qtbot.waitUntil(lambda: view.error.isVisible() and says in view.error.text(), timeout=10_000)
+        qtbot.waitUntil(lambda says=says: view.error.isVisible() and says in view.error.text(), timeout=10_000)
         qtbot.waitUntil(lambda: view.loaded, timeout=10_000)
         assert view.error.text().startswith(f"Part #{tech} was not changed: ")
         assert c.parts.get(tech) == before and view.json.toPlainText() == broken
@@ -281,7 +281,7 @@ def test_json_that_cannot_be_kept_is_refused_in_the_view_and_nothing_changes(qtb
 
 def test_a_json_save_over_a_change_made_since_it_was_shown_is_refused_and_revert_shows_the_part_now(qtbot, window):
     c = window.companion
-    roly, tech, _ = roly_split(c)
+    _roly, tech, _ = roly_split(c)
     view = open_view(qtbot, window, "Parts")
     view.select(tech)
     data = json.loads(view.json.toPlainText())

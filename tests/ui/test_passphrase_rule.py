@@ -169,7 +169,7 @@ def test_the_window_reads_the_names_off_the_ui_thread_for_a_new_passphrase(qtbot
     for menu_item in (window.passphrase, window.export):
         count = len(seen)
         menu_item()
-        qtbot.waitUntil(lambda: len(seen) > count, timeout=10_000)
+        qtbot.waitUntil(lambda count=count: len(seen) > count, timeout=10_000)
     person.stop()
     assert seen == [("ChangePassphraseDialog", False), ("ExportDialog", False)]  # "Anima" weighed: too guessable
     assert on_ui == []

@@ -157,7 +157,7 @@ def test_an_import_refused_because_another_program_is_open_leaves_the_window_its
     c.memories.remember("said after the export")
     said, kept = [], []
 
-    def run_dialog(self):
+    def run_dialog(self, retry: bool):
         self.path.setText(str(core))
         self.export_pass.setText("export passphrase")
         self.passphrase.setText(PASSPHRASE)
@@ -175,8 +175,8 @@ def test_an_import_refused_because_another_program_is_open_leaves_the_window_its
         )
         return 1 if self.result_value is not None else 0
 
-    monkeypatch.setattr(ImportDialog, "exec", run_dialog)
     for retry in (False, True):
+        monkeypatch.setattr(ImportDialog, "exec", lambda self, retry=retry: run_dialog(self, retry))
         other = OtherProgram(monkeypatch)
         try:
             window.import_()

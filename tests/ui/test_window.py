@@ -245,11 +245,10 @@ def test_an_open_mind_view_follows_what_another_program_forgot(qtbot, window, an
     window.toggle_mind()
     view = window.mind.open_view("Episodes")
     qtbot.waitUntil(lambda: view.loaded, timeout=10_000)
-    cells = lambda: [
-        view.table.text(i, j)
-        for i in range(view.table.rowCount())  # noqa: E731
-        for j in range(view.table.columnCount())
-    ]
+
+    def cells():
+        return [view.table.text(i, j) for i in range(view.table.rowCount()) for j in range(view.table.columnCount())]
+
     assert any("Quillonby" in t for t in cells())
     with Home(anima_home).unlock(PASSPHRASE) as other:
         other.forget("message", said)

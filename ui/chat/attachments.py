@@ -46,11 +46,11 @@ class Chip(QFrame):
         super().__init__(parent)
         self.external = external
         self.setObjectName("attachment")
-        self.setFrameShape(QFrame.StyledPanel)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
         row = QHBoxLayout(self)
         row.setContentsMargins(6, 2, 2, 2)
         self.label = QLabel(describe(external.label, external.text))
-        self.label.setTextFormat(Qt.PlainText)
+        self.label.setTextFormat(Qt.TextFormat.PlainText)
         self.label.setToolTip(preview(external.text))
         row.addWidget(self.label)
         self.remove = QToolButton()
@@ -112,16 +112,18 @@ class OutsideText(QFrame):
         self.text = text
         self.message_id: int | None = None  # stored as a message of its own; known once stored
         self.setObjectName("outside-text")
-        self.setFrameShape(QFrame.Box)
+        self.setFrameShape(QFrame.Shape.Box)
         self.setStyleSheet("QFrame#outside-text { border: 1px dashed palette(mid); }")
         col = QVBoxLayout(self)
         col.setContentsMargins(6, 4, 6, 4)
         self.header = QLabel(f"Text from outside: {describe(label, text)}")
-        self.header.setTextFormat(Qt.PlainText)
+        self.header.setTextFormat(Qt.TextFormat.PlainText)
         self.header.setStyleSheet("font-style: italic;")
         col.addWidget(self.header)
         self.body = QLabel(preview(text))
-        self.body.setTextFormat(Qt.PlainText)
+        self.body.setTextFormat(Qt.TextFormat.PlainText)
         self.body.setWordWrap(True)
-        self.body.setTextInteractionFlags(Qt.TextSelectableByMouse | Qt.TextSelectableByKeyboard)
+        self.body.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
         col.addWidget(self.body)

@@ -139,7 +139,9 @@ class DiskBanner(QFrame):
         tasks.run(lambda: _free(folder), measured, failed, self)
 
     def _compare(self, free: int) -> None:
-        if self.isVisible() and self.poll.isActive() and free >= self.free_at_failure + ROOM:
+        at_failure = self.free_at_failure
+        assert at_failure is not None  # measured() calls this only once the first measure is in
+        if self.isVisible() and self.poll.isActive() and free >= at_failure + ROOM:
             self._waited()
 
 

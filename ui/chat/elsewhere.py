@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
+from PySide6.QtWidgets import QWidget
 
 from anima.errors import KnownError
 
@@ -108,7 +109,9 @@ class Elsewhere(QObject):
             self._looking = False
             if not isinstance(error, KnownError):
                 self.timer.stop()  # said once, not every FOLLOW_MS
-                errors.show(self.parent(), error)  # a bug: never swallowed
+                window = self.parent()
+                assert isinstance(window, QWidget)  # the window it follows what others say for
+                errors.show(window, error)  # a bug: never swallowed
                 return
             # The soul closing for an import, another program writing a long while: the next tick looks again.
             log.info("looking at what another program did failed (%s); looking again", type(error).__name__)

@@ -39,7 +39,10 @@ class MessageBox(QPlainTextEdit):
             self.drafted.emit(text)
 
     def keyPressEvent(self, event):
-        if event.key() in (Qt.Key_Return, Qt.Key_Enter) and not event.modifiers() & Qt.ShiftModifier:
+        if (
+            event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+            and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+        ):
             self.submit()
             return
         super().keyPressEvent(event)

@@ -7,6 +7,8 @@ Text from outside sent with a message is shown apart from the person's words,
 as plain text (chat/attachments.py).
 """
 
+from collections.abc import Iterable, Sequence
+
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
@@ -38,26 +40,30 @@ class Wrapped(QLabel):
         return height
 
     def changeEvent(self, event) -> None:
-        if event.type() in (QEvent.FontChange, QEvent.StyleChange):
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._heights.clear()
         super().changeEvent(event)
 
 
 class Bubble(QFrame):
-    def __init__(self, role: str, text: str, message_id: int | None, parent=None, outside: list[tuple[str, str]] = ()):
+    def __init__(
+        self, role: str, text: str, message_id: int | None, parent=None, outside: Sequence[tuple[str, str]] = ()
+    ):
         super().__init__(parent)
         self.role, self.message_id, self.text = role, message_id, text
         self.words_id = message_id  # its own words' (message_id is its first shown id: its words', else an outside's)
         self.unsaved: QLabel | None = None  # the note on a reply that was not saved
         self.setObjectName("bubble-" + role)
-        self.setFrameShape(QFrame.StyledPanel)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
         if role == "user":
             self.setStyleSheet("QFrame#bubble-user { background: palette(alternate-base); }")
         layout = QVBoxLayout(self)
         self.label = Wrapped()
-        self.label.setTextFormat(Qt.MarkdownText)
+        self.label.setTextFormat(Qt.TextFormat.MarkdownText)
         self.label.setWordWrap(True)
-        self.label.setTextInteractionFlags(Qt.TextSelectableByMouse | Qt.TextSelectableByKeyboard)
+        self.label.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
         layout.addWidget(self.label)
         self.outside: list[OutsideText] = []
         for label, body in outside:  # (its label, its text): what was sent with the message from outside
@@ -66,7 +72,7 @@ class Bubble(QFrame):
         self.why = QPushButton("Why?")
         self.why.setFlat(True)
         self.why.setVisible(role == "companion" and message_id is not None)
-        layout.addWidget(self.why, alignment=Qt.AlignRight)
+        layout.addWidget(self.why, alignment=Qt.AlignmentFlag.AlignRight)
         self.set_text(text)
 
     def set_text(self, text: str) -> None:
@@ -84,7 +90,7 @@ class Bubble(QFrame):
         ids = list(ids)
         if clean(self.text) and ids:
             self.words_id = ids.pop(0)
-        for box, message_id in zip([b for b in self.outside if clean(b.text)], ids):
+        for box, message_id in zip([b for b in self.outside if clean(b.text)], ids, strict=False):
             box.message_id = message_id
         self._first_id()
 
@@ -101,12 +107,12 @@ class Bubble(QFrame):
         for box in gone:
             self.outside.remove(box)
             box.deleteLater()
-        if self.words_id in message_ids:
-            gone.append(self.words_id)
+        forgot_words = self.words_id in message_ids
+        if forgot_words:
             self.words_id = None
             self.set_text("")
         self._first_id()
-        return bool(gone) and not self.text and not self.outside
+        return (bool(gone) or forgot_words) and not self.text and not self.outside
 
     def mark_unsaved(self) -> None:
         """A reply the soul did not keep (the disk filled, say): greyed and said, so it is not taken as kept."""
@@ -115,7 +121,9 @@ class Bubble(QFrame):
         note = QLabel(NOT_KEPT)
         note.setObjectName("unsaved")
         note.setStyleSheet("color: #c0392b; font-style: italic;")
-        self.layout().addWidget(note)
+        layout = self.layout()
+        assert layout is not None  # set in __init__
+        layout.addWidget(note)
         note.show()  # now, not on a later turn of the event loop (a child added to a shown bubble waits for one)
         self.unsaved = note
 
@@ -158,14 +166,19 @@ class Transcript(QScrollArea):
         text: str,
         message_id: int | None = None,
         at_top: bool = False,
-        outside: list[tuple[str, str]] = (),
+        outside: Sequence[tuple[str, str]] = (),
         at: int | None = None,
         follow: bool = True,
     ) -> Bubble:
         """A bubble at the bottom, or at the top (older history), or before the `at`-th shown bubble. The view
         follows it to the bottom (`follow`, never for older history)."""
         b = Bubble(role, text, message_id, outside=outside)
-        b.why.clicked.connect(lambda: b.message_id is not None and self.why_asked.emit(b.message_id))
+
+        def why() -> None:
+            if b.message_id is not None:
+                self.why_asked.emit(b.message_id)
+
+        b.why.clicked.connect(why)
         at = 0 if at_top else len(self.bubbles) if at is None else at
         if at < len(self.bubbles):  # by the neighbour's place: a withdrawn bubble may still be in the column
             self.column.insertWidget(self.column.indexOf(self.bubbles[at]), b)
@@ -199,12 +212,12 @@ class Transcript(QScrollArea):
         """The older page asked for could not be read: the next scroll to the top asks again."""
         self.loading_older = False
 
-    def said_elsewhere(self, messages: list[dict], waiting: list[Bubble] = ()) -> None:
+    def said_elsewhere(self, messages: list[dict], waiting: Iterable[Bubble] = ()) -> None:
         """Newer messages another program stored (`anima chat`, another window), oldest first, as Messages.page
         gives them: in the order the soul stores them, among this window's own, above those not stored yet
         (`waiting`: the message being answered, those queued; and the reply under way). A reader scrolled up
         in the history stays where they are."""
-        waiting = {*waiting, self.streaming}
+        held = {*waiting, self.streaming}
         bar = self.verticalScrollBar()
         follow = bar.value() >= bar.maximum()
         if not follow:
@@ -212,7 +225,7 @@ class Transcript(QScrollArea):
         for m, sent_with in self._grouped(messages):
             first = (m or sent_with[0])["id"]
             at = len(self.bubbles)
-            while at and (self.bubbles[at - 1] in waiting or (self.bubbles[at - 1].message_id or 0) > first):
+            while at and (self.bubbles[at - 1] in held or (self.bubbles[at - 1].message_id or 0) > first):
                 at -= 1
             self._place(m, sent_with, at=at, follow=follow)
 
@@ -243,7 +256,7 @@ class Transcript(QScrollArea):
             outside=[(o["speaker"], o["content"]) for o in sent_with],
             **where,
         )
-        for box, o in zip(b.outside, sent_with):
+        for box, o in zip(b.outside, sent_with, strict=True):  # a box per text from outside
             box.message_id = o["id"]
         if b.forget(self.forgotten):  # read as a forget ran: none of what went is shown
             self.withdraw([b])

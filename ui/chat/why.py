@@ -92,7 +92,7 @@ class WhyDialog(QDialog):
             self.bids.setColumnWidth(column, width)
         self.bids.setVisible(bool(bids))
         layout.addWidget(self.bids)
-        buttons = QDialogButtonBox(QDialogButtonBox.Close)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         self.resize(1060, 520 if bids else 360)

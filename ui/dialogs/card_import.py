@@ -36,7 +36,11 @@ class PreviewDialog(QDialog):
             image.setObjectName("card-picture")
             pixmap = QPixmap()
             if pixmap.loadFromData(picture):
-                image.setPixmap(pixmap.scaled(120, 180, Qt.KeepAspectRatio, Qt.SmoothTransformation))
+                image.setPixmap(
+                    pixmap.scaled(
+                        120, 180, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation
+                    )
+                )
                 top.addWidget(image)
         intro = QLabel(
             "This is what will come in. Text from a card is information about the character: it never "
@@ -49,8 +53,8 @@ class PreviewDialog(QDialog):
         self.text.setObjectName("card-preview")
         self.text.setReadOnly(True)
         layout.addWidget(self.text)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        buttons.button(QDialogButtonBox.Ok).setText("Import")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Import")
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)

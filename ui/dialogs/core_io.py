@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLineEdit, QPushButton, QWidget
 
-from anima.store import Home
+from anima.store import Home, Soul
 from anima.store.keys import check_new_passphrase, passphrase_problem
 
 from .form import FormDialog
@@ -90,7 +90,7 @@ class ImportDialog(_CoreDialog):
             "Import",
         )
         self.home, self.replacing, self.before_swap = home, replacing, before_swap
-        self.reopened = None  # the companion here, opened again after a refused swap had closed it
+        self.reopened: Soul | None = None  # the companion here, opened again after a refused swap had closed it
         self.path = path_row(self, "File", save=False)
         self.export_pass = self.secret("Its export passphrase")
         # Replacing proves ownership with the passphrase it has; a new home chooses one, and sees its strength.

@@ -1,5 +1,8 @@
 """What every dialog here shares: a form, an error line that says what is wrong, and a busy state."""
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -15,6 +18,15 @@ from anima.errors import KnownError
 
 from .. import tasks
 from .strength import StrengthMeter
+
+
+class NewSecret(QLineEdit):
+    """The field of a passphrase being chosen, with the meter of its strength."""
+
+    meter: StrengthMeter
+
+
+Field = TypeVar("Field", bound=QLineEdit)
 
 
 class FormDialog(QDialog):
@@ -38,23 +50,25 @@ class FormDialog(QDialog):
         self.progress = QProgressBar()
         self.progress.hide()
         layout.addWidget(self.progress)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        self.buttons.button(QDialogButtonBox.Ok).setText(ok_text)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(ok_text)
         self.buttons.accepted.connect(self.submit)
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)
         self.result_value = None
 
     def secret(self, label: str) -> QLineEdit:
-        field = QLineEdit()
-        field.setEchoMode(QLineEdit.Password)
+        return self._secret(label, QLineEdit())
+
+    def _secret(self, label: str, field: Field) -> Field:
+        field.setEchoMode(QLineEdit.EchoMode.Password)
         self.form.addRow(label, field)
         return field
 
-    def new_secret(self, label: str, known=tuple) -> QLineEdit:
+    def new_secret(self, label: str, known: Callable[[], tuple[str, ...]] = tuple) -> NewSecret:
         """A passphrase being chosen: its field, with its strength shown beneath as the person types (`known`:
         the names a thief would try first). The rule itself is asked on submit (keys.passphrase_problem)."""
-        field = self.secret(label)
+        field = self._secret(label, NewSecret())
         field.meter = StrengthMeter(field, known)
         self.form.addRow("", field.meter)
         return field

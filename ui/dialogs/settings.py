@@ -65,7 +65,7 @@ class Download(QThread):
                 cancel=self.cancel,
             )
         except Exception as e:  # shown in the dialog; a bug is re-raised there
-            e.__traceback_text__ = traceback.format_exc()
+            tasks.note(e, __traceback_text__=traceback.format_exc())
             self.failed.emit(e)
         else:
             self.downloaded.emit(path)
@@ -144,14 +144,17 @@ class SettingsDialog(FormDialog):
         self.gpu_layers.setValue(settings.gpu_layers)
         self.gpu_layers.setSpecialValueText("all")
         self.form.addRow("GPU layers", self.gpu_layers)
-        # What this llama.cpp build does with them (anima/models/gpu.py), asked off the UI thread: it may load llama.cpp.
+        # What this llama.cpp build does with them (anima/models/gpu.py), asked off the UI thread: it may load
+        # llama.cpp.
         self.gpu = QLabel("")
         self.form.addRow("", self.gpu)
         companion = getattr(parent, "companion", None)  # the window's, once one is shown: its model's report
-        tasks.run(
-            lambda: companion.gpu_report() if companion is not None else gpu_report(),
-            lambda said: shiboken6.isValid(self.gpu) and self.gpu.setText(said),
-        )
+
+        def show_gpu(said: str) -> None:
+            if shiboken6.isValid(self.gpu):
+                self.gpu.setText(said)
+
+        tasks.run(lambda: companion.gpu_report() if companion is not None else gpu_report(), show_gpu)
         self.context = QSpinBox()
         self.context.setRange(1024, 131072)
         self.context.setSingleStep(1024)
@@ -214,6 +217,7 @@ class SettingsDialog(FormDialog):
         self.cancel_button.setEnabled(False)
 
     def _downloaded(self, path) -> None:
+        assert self.downloading is not None  # the download that ended
         name = self.downloading.model.name
         self._finished()
         self.download_progress.setValue(1000)

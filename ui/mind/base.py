@@ -58,7 +58,12 @@ class MindView(QWidget):
         refused edit is shown. One that takes a while says `doing` until it ends."""
         self.say("")
         slow = QTimer(self, singleShot=True, interval=SLOW_MS)
-        slow.timeout.connect(lambda: (self.say(doing), self.setEnabled(False)))
+
+        def still_saving() -> None:
+            self.say(doing)
+            self.setEnabled(False)
+
+        slow.timeout.connect(still_saving)
         slow.start()
 
         def ended():

@@ -4,7 +4,7 @@ said it, message #123"); any one can be forgotten."""
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QLabel, QLineEdit, QMessageBox
 
@@ -60,7 +60,7 @@ def read(
     return Listing(words, rows[:page], len(rows) > page, after)
 
 
-class ConversationView(TableView):
+class ConversationView(TableView[dict[str, Any]]):
     title = "Conversation"
     columns = ("when", "who", "message")
     page = 200
@@ -73,8 +73,13 @@ class ConversationView(TableView):
             "Find messages by their words, or go to one by its number (#123), then press Enter"
         )
         self.search.setClearButtonEnabled(True)
-        self.search.returnPressed.connect(self.find)
-        self.search.textChanged.connect(lambda text: text.strip() or self.find())  # cleared: the conversation
+        self.search.returnPressed.connect(self.find_words)
+
+        def cleared(text: str) -> None:  # the conversation again
+            if not text.strip():
+                self.find_words()
+
+        self.search.textChanged.connect(cleared)
         self.layout_.insertWidget(0, self.search)
         self.note = QLabel()
         self.note.setObjectName("note")
@@ -86,7 +91,7 @@ class ConversationView(TableView):
         self.went_back = False  # older pages were added: a reload reads down to the oldest shown
         self.more = False
 
-    def find(self) -> None:
+    def find_words(self) -> None:  # not `find`: that is QWidget.find, which it hid
         """List the messages holding the search's words (the conversation, when it is empty), from the newest."""
         words = self.search.text().strip()
         if words == self.words:
@@ -134,8 +139,12 @@ class ConversationView(TableView):
             )
         if self.words:
             # "#7 boat" is a search for the words "7" and "boat" (the index drops the "#"): say how to go to #7.
-            hint = _NUMBER.search(self.words)
-            hint = f" (To go to message #{hint.group(1)}, search “#{hint.group(1)}” alone.)" if hint else ""
+            number_typed = _NUMBER.search(self.words)
+            hint = (
+                f" (To go to message #{number_typed.group(1)}, search “#{number_typed.group(1)}” alone.)"
+                if number_typed
+                else ""
+            )
             if not n:
                 return f"No message holds every word of “{self.words}”.{hint}"
             return f"{n} message{'s' * (n != 1)} holding “{self.words}”, newest first.{older}{hint}"
@@ -162,7 +171,7 @@ class ConversationView(TableView):
             QMessageBox.question(
                 self, "Forget", f"Forget message #{m['id']} (“{words}”) everywhere? This cannot be undone."
             )
-            == QMessageBox.Yes
+            == QMessageBox.StandardButton.Yes
         ):
             gone = []
 

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
 )
 
-from anima.knowledge.episodes import ARC_CHARS, ASSESSMENT_CHARS, SUMMARY_CHARS
+from anima.knowledge.episodes import ARC_CHARS, ASSESSMENT_CHARS, SUMMARY_CHARS, Episode
 
 from .table_view import TableView
 
@@ -52,7 +52,7 @@ class EpisodeDialog(QDialog):
         form.addRow("Emotional arc", self.arc)
         form.addRow("How much it mattered (0 to 1)", self.significance)
         form.addRow("How I think I did", self.assessment)
-        buttons = QDialogButtonBox(QDialogButtonBox.Save | QDialogButtonBox.Cancel)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
@@ -66,7 +66,7 @@ class EpisodeDialog(QDialog):
         }
 
 
-class EpisodesView(TableView):
+class EpisodesView(TableView[Episode]):
     title = "Episodes"
     columns = ("when", "what happened", "mood", "mattered", "how I think I did")
     dialog = EpisodeDialog  # a test may put a scripted one in its place
@@ -109,6 +109,6 @@ class EpisodesView(TableView):
             return self.say("Select an episode first.")
         if (
             QMessageBox.question(self, "Forget", f"Forget the episode “{e.summary}” completely? This cannot be undone.")
-            == QMessageBox.Yes
+            == QMessageBox.StandardButton.Yes
         ):
             self.forgetting(lambda: self.companion.forget("episode", e.id))

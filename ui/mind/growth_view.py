@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QLabel, QMessageBox
 
+from anima.self.growth import GrowthEntry
+
 from .table_view import TableView
 
 if TYPE_CHECKING:
@@ -19,7 +21,7 @@ def cited(entry) -> str:
     return (said or "nothing cited") + flag
 
 
-class GrowthView(TableView):
+class GrowthView(TableView[GrowthEntry]):
     title = "Growth"
     columns = ("when", "how I changed", "from")
 
@@ -44,6 +46,6 @@ class GrowthView(TableView):
             return self.say("Select an entry first.")
         if (
             QMessageBox.question(self, "Forget", f"Forget “{g.entry}” completely? This cannot be undone.")
-            == QMessageBox.Yes
+            == QMessageBox.StandardButton.Yes
         ):
             self.forgetting(lambda: self.companion.forget("growth_log", g.id))

@@ -1,6 +1,6 @@
 """The conversation history and the record of every edit, each edit undoable."""
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .table_view import TableView
 
@@ -8,7 +8,7 @@ if TYPE_CHECKING:
     from anima.companion import Companion
 
 
-class HistoryView(TableView):
+class HistoryView(TableView[dict[str, Any]]):
     title = "Edits"
     columns = ("when", "who", "what", "change")
 

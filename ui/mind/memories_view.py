@@ -2,7 +2,7 @@
 
 "source" is how it was learned; "from" is its provenance: who said it and in which message."""
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 
@@ -16,7 +16,7 @@ SOURCES = {"user_stated": "you said it", "inferred": "I inferred it", "untrusted
 SOURCE_FORGOTTEN = "; the message it was learned from was forgotten"
 
 
-class MemoriesView(TableView):
+class MemoriesView(TableView[dict[str, Any]]):
     title = "Memories"
     columns = ("memory", "from", "source", "true from", "until", "superseded by", "importance")
 
@@ -57,7 +57,7 @@ class MemoriesView(TableView):
             return self.say("Select a memory first.")
         if (
             QMessageBox.question(self, "Forget", f"Forget “{m['content']}” completely? This cannot be undone.")
-            == QMessageBox.Yes
+            == QMessageBox.StandardButton.Yes
         ):
             self.forgetting(lambda: self.companion.forget("memory", m["id"]))
 

@@ -4,6 +4,8 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QTabWidget
 
 from . import VIEWS
+from .base import MindView
+from .group import ViewGroup
 from .inner_life import InnerLife
 from .memories_view import MemoriesView
 from .parts_tab import PartsTab
@@ -23,7 +25,7 @@ class OpenMind(QTabWidget):
     def __init__(self, companion: "Companion", parent=None):
         super().__init__(parent)
         self.setUsesScrollButtons(True)
-        self.views = {}
+        self.views: dict[str, MindView] = {}
         for cls in VIEWS:
             view = cls(companion)
             self.views[cls.title] = view
@@ -37,13 +39,21 @@ class OpenMind(QTabWidget):
             for view in group.views:
                 self.views[view.title] = view
         self.groups = (self.inner_life, self.parts)
-        self.proposals: ProposalsView = self.views[ProposalsView.title]
-        self.currentChanged.connect(lambda i: self.widget(i).refresh())
-        for view in self.views.values():
-            view.forgotten.connect(self.forgotten)
+        proposals = self.views[ProposalsView.title]
+        assert isinstance(proposals, ProposalsView)
+        self.proposals = proposals
+        self.currentChanged.connect(lambda i: self._tab(i).refresh())
+        for each in self.views.values():
+            each.forgotten.connect(self.forgotten)
+
+    def _tab(self, index: int) -> MindView | ViewGroup:
+        """What a tab holds: a view, or a group of them."""
+        tab = self.widget(index)
+        assert isinstance(tab, (MindView, ViewGroup))
+        return tab
 
     def refresh(self) -> None:
-        self.currentWidget().refresh()
+        self._tab(self.currentIndex()).refresh()
 
     def open_view(self, title: str):
         """Bring a view forward by its title, one in a group included; returns it."""

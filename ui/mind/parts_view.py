@@ -5,7 +5,7 @@ is: a JSON that breaks the schema is refused with a clear message and nothing ch
 made since the part was shown, which Revert then shows), archives it or makes it active again."""
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -26,6 +26,7 @@ from .table_view import row_table
 
 if TYPE_CHECKING:
     from anima.companion import Companion
+    from anima.parts.parts import Part
 
 
 def outcome_line(o: dict) -> str:
@@ -76,7 +77,7 @@ class PartsView(MindView):
         self.details.addTab(json_page, "JSON")
         self.details.addTab(self.edits, "Edits")
 
-        split = QSplitter(Qt.Vertical)
+        split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.table)
         split.addWidget(self.details)
         buttons = QHBoxLayout()
@@ -87,8 +88,9 @@ class PartsView(MindView):
         self.layout_.addLayout(buttons)
         self.rows: list = []
         # A refused edit's text, kept for the person to fix, with the part as it was shown when they wrote it.
-        self._draft: tuple[int, str, dict] | None = None
-        self._shown: dict | None = None  # the part as the JSON text was made from it: a save is checked against it
+        self._draft: tuple[int, str, dict[str, Any] | None] | None = None
+        # The part as the JSON text was made from it: a save is checked against it.
+        self._shown: dict[str, Any] | None = None
         self._put: tuple[int, str] | None = None  # the part and the text this view last put in the editor
 
     @staticmethod
@@ -173,7 +175,7 @@ class PartsView(MindView):
             return self.say("Select a part first.")
         pid, text, shown = s.part.id, self.json.toPlainText(), self._shown
         self._draft = (pid, text, shown)
-        stored = []
+        stored: list[Part] = []
 
         def saved():
             if self._draft == (pid, text, shown):  # not a newer edit made while this one was saved
@@ -181,7 +183,11 @@ class PartsView(MindView):
             if self._shown is shown:  # the text shown is now the part as stored, before the view reloads
                 self._shown = stored[0].data
 
-        self.change(lambda: stored.append(self.companion.edit_part(pid, text, shown=shown)), saved)
+        def store() -> None:
+            assert shown is not None  # show_part put the part selected in the editor, from the part as it was
+            stored.append(self.companion.edit_part(pid, text, shown=shown))
+
+        self.change(store, saved)
 
     def revert(self) -> None:
         """The part's JSON as it is now: a refused edit's text is let go, and the parts are read again."""

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel
 
-from anima.parts.open_parts import DUE, EVALUATED, PENDING
+from anima.parts.open_parts import DUE, EVALUATED, PENDING, PredictionShown
 
 from .table_view import TableView
 
@@ -21,7 +21,7 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-class PredictionsView(TableView):
+class PredictionsView(TableView[tuple[str, PredictionShown]]):
     title = "Predictions"
     columns = ("state", "part", "I suggested", "I predicted", "confidence", "due", "what came of it")
     clock = staticmethod(utc_now)  # a test may move time

@@ -9,7 +9,7 @@ a change since (the line it would replace is gone, the text a rewrite was
 made against changed) says so and cannot be accepted: it waits to be rejected.
 """
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QLabel
@@ -30,7 +30,7 @@ def change(p: dict) -> str:
     return f"{OPS.get(p['op'], p['op'])}: {p['content']}"
 
 
-class ProposalsView(TableView):
+class ProposalsView(TableView[dict[str, Any]]):
     title = "Proposed changes"
     columns = ("change", "instead of", "why it waits", "from", "to", "status", "proposed")
     WIDTH = 240  # at most, of a column: the selected change is shown in full below
@@ -47,16 +47,18 @@ class ProposalsView(TableView):
         self.layout_.insertWidget(0, self.intro)
         self.detail = QLabel()
         self.detail.setObjectName("proposal-detail")
-        self.detail.setTextFormat(Qt.PlainText)
+        self.detail.setTextFormat(Qt.TextFormat.PlainText)
         self.detail.setWordWrap(True)
-        self.detail.setTextInteractionFlags(Qt.TextSelectableByMouse | Qt.TextSelectableByKeyboard)
+        self.detail.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
         self.layout_.insertWidget(self.layout_.indexOf(self.table) + 1, self.detail)
         self.accept_button = self.action("Accept", self.accept)
         self.reject_button = self.action("Reject", self.reject)
-        self.actions.addStretch(1)
+        self.actions_.addStretch(1)
         self.resolved = QCheckBox("Show resolved ones too")
         self.resolved.toggled.connect(lambda _: self.refresh())
-        self.actions.addWidget(self.resolved)
+        self.actions_.addWidget(self.resolved)
         self.table.itemSelectionChanged.connect(self._selected)
         self._selected()
 
@@ -97,7 +99,7 @@ class ProposalsView(TableView):
     def _selected(self) -> None:
         p = self.selected()
         waits = p is not None and p["status"] == "pending"
-        self.accept_button.setEnabled(waits and not p["stale"])
+        self.accept_button.setEnabled(waits and p is not None and not p["stale"])
         self.reject_button.setEnabled(waits)
         if p is None:
             self.detail.setText("Nothing waits for you." if not self.rows else "")

@@ -89,7 +89,7 @@ class RulesView(MindView):
         self.preferences = Rows("What you told me you prefer", ("preference", "true from", "until"))
         self.preferences.action("Edit…", "edit-preference", self.edit_preference)
         self.preferences.action("Forget", "forget-preference", self.forget_preference)
-        split = QSplitter(Qt.Vertical)
+        split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.rules)
         split.addWidget(self.preferences)
         self.layout_.addWidget(self.error)
@@ -150,7 +150,7 @@ class RulesView(MindView):
             return self.say("Select a rule first.")
         if (
             QMessageBox.question(self, "Forget", f"Forget the rule “{r.pattern}” completely? This cannot be undone.")
-            == QMessageBox.Yes
+            == QMessageBox.StandardButton.Yes
         ):
             self.forgetting(lambda: self.companion.forget("rule", r.id))
 
@@ -170,6 +170,6 @@ class RulesView(MindView):
             return self.say("Select a preference first.")
         if (
             QMessageBox.question(self, "Forget", f"Forget “{m['content']}” completely? This cannot be undone.")
-            == QMessageBox.Yes
+            == QMessageBox.StandardButton.Yes
         ):
             self.forgetting(lambda: self.companion.forget("memory", m["id"]))

@@ -60,7 +60,8 @@ class SelfView(MindView):
             editor.setMaximumHeight(90)
             self.editors[name] = editor
             col.addWidget(editor)
-            note = QLabel(objectName=f"elsewhere-{name}", wordWrap=True, textFormat=Qt.PlainText)
+            note = QLabel(wordWrap=True, textFormat=Qt.TextFormat.PlainText)
+            note.setObjectName(f"elsewhere-{name}")
             note.setStyleSheet("color: #c0392b;")
             note.hide()
             self.elsewhere[name] = note
@@ -72,10 +73,12 @@ class SelfView(MindView):
         # How I have changed is the Inner life tab's growth log; here, how often I reflect (anima/reflect/rhythm.py).
         col.addWidget(QLabel("<b>How I reflect</b>"))
         rhythm = QFormLayout()
-        self.every = QSpinBox(objectName="reflect-every", minimum=0, maximum=1000)
+        self.every = QSpinBox(minimum=0, maximum=1000)
+        self.every.setObjectName("reflect-every")
         self.every.setSpecialValueText("never")
         rhythm.addRow("Quick reflection after every … turns", self.every)
-        self.earned_after = QSpinBox(objectName="earned-after", minimum=0, maximum=1000)
+        self.earned_after = QSpinBox(minimum=0, maximum=1000)
+        self.earned_after.setObjectName("earned-after")
         rhythm.addRow("Who I am may change after … conversations that mattered", self.earned_after)
         col.addLayout(rhythm)
         save = QPushButton("Save")
@@ -106,7 +109,7 @@ class SelfView(MindView):
         self._show_rhythm(rhythm.every, rhythm.earned_after)
         self.origin.setText(floor.origin)
         self.guardrails.setText(floor.guardrails)
-        for name, editor in self.editors.items():
+        for name in self.editors:
             self._show_text(name, getattr(floor, name))
 
     def _show_rhythm(self, every: int, earned_after: int) -> None:

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QInputDialog, QLabel, QMessageBox
 
 from anima.retrieval.recall import parse_time
 from anima.self.feelings import FADES_AFTER
+from anima.self.feelings import Signal as FeltSignal  # not a Qt signal: how the person seemed
 
 from .table_view import TableView
 
@@ -21,12 +22,20 @@ if TYPE_CHECKING:
 EVIDENCE = {"explicit": "you said so", "wording": "how you wrote", "behaviour": "what you did"}
 
 
-def fading(signal, now: datetime | None = None) -> str:
+def noticed(signal: FeltSignal) -> datetime:
+    """When it was noticed. The store writes a time parse_time reads; an unreadable one fails the view, as it
+    always did (it would be a bug in the store)."""
+    at = parse_time(signal.at)
+    assert at is not None
+    return at
+
+
+def fading(signal: FeltSignal, now: datetime | None = None) -> str:
     """ "faded", or how long it stays in mind ("fades in 2 days", "fades today")."""
     now = now or datetime.now(UTC)
     if signal.faded(now):
         return "faded"
-    left = parse_time(signal.at) + FADES_AFTER - now
+    left = noticed(signal) + FADES_AFTER - now
     return f"fades in {left.days} day{'s' if left.days != 1 else ''}" if left.days else "fades today"
 
 
@@ -39,7 +48,7 @@ def reading(signal) -> str:
     )
 
 
-class SignalsView(TableView):
+class SignalsView(TableView[FeltSignal]):
     title = "Feelings"
     columns = ("you seemed", "evidence", "when", "in mind", "from", "trend", "reading")
 
@@ -70,7 +79,7 @@ class SignalsView(TableView):
             lambda s: (
                 s.signal,
                 s.evidence,
-                parse_time(s.at).astimezone().strftime("%Y-%m-%d %H:%M"),
+                noticed(s).astimezone().strftime("%Y-%m-%d %H:%M"),
                 fading(s, now),
                 EVIDENCE.get(s.evidence_type or "", ""),
                 s.trajectory or "",
@@ -94,6 +103,6 @@ class SignalsView(TableView):
             return self.say("Select a signal first.")
         if (
             QMessageBox.question(self, "Forget", f"Forget that you seemed “{s.signal}”? This cannot be undone.")
-            == QMessageBox.Yes
+            == QMessageBox.StandardButton.Yes
         ):
             self.forgetting(lambda: self.companion.forget("signal", s.id))

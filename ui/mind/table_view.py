@@ -6,7 +6,7 @@ with Qt measuring each column's widest cell. Qt's measuring asks a model for eig
 thousand rows, each a call into Python (0.65-4 s for 2,000 rows, on two busy cores), so the widths are measured
 here instead, from the longest texts of each column (fit_columns)."""
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QPushButton, QTableView
@@ -15,6 +15,8 @@ from .base import MindView
 
 if TYPE_CHECKING:
     from anima.companion import Companion
+
+Row = TypeVar("Row")  # what a view lists: a row of the soul database, or the core's own type for it
 
 MEASURED = 5  # a column's longest texts (by characters) whose width is measured: the widest is among them
 CELL_MARGIN = 12  # the room Qt's delegate leaves around a cell's text, and the header's around a title
@@ -36,17 +38,17 @@ class RowsModel(QAbstractTableModel):
     def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.columns)
 
-    def data(self, index, role=Qt.DisplayRole):
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
             return None
-        if role in (Qt.DisplayRole, Qt.ToolTipRole):
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             return self.cells[index.row()][index.column()] or None
-        if role == Qt.ForegroundRole and index.row() in self.dimmed:
+        if role == Qt.ItemDataRole.ForegroundRole and index.row() in self.dimmed:
             return self.dim_brush
         return None
 
-    def headerData(self, section, orientation, role=Qt.DisplayRole):
-        if orientation == Qt.Horizontal and role == Qt.DisplayRole:
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return self.columns[section]
         return super().headerData(section, orientation, role)
 
@@ -84,9 +86,9 @@ class RowTable(QTableView):
         self.setModel(self.rows_model)
         self.keys: list = []  # what each row's item is known by (its id), for the selection to follow it
         self.selectionModel().selectionChanged.connect(lambda *_: self.itemSelectionChanged.emit())
-        self.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.setSelectionMode(QAbstractItemView.SingleSelection)
-        self.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.horizontalHeader().setStretchLastSection(True)
 
     def rowCount(self) -> int:
@@ -142,35 +144,35 @@ def row_table(columns: tuple[str, ...]) -> RowTable:
     return RowTable(columns)
 
 
-class TableView(MindView):
+class TableView(MindView, Generic[Row]):
     columns: tuple[str, ...] = ()
 
     def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
         self.table = row_table(self.columns)
-        self.actions = QHBoxLayout()
+        self.actions_ = QHBoxLayout()  # not `actions`: that is QWidget.actions(), which it hid
         self.layout_.addWidget(self.error)
         self.layout_.addWidget(self.table)
-        self.layout_.addLayout(self.actions)
-        self.rows: list[dict] = []
+        self.layout_.addLayout(self.actions_)
+        self.rows: list[Row] = []
 
     def action(self, text: str, fn) -> QPushButton:
         button = QPushButton(text)
         button.setObjectName(text.lower().replace(" ", "-").replace("…", ""))
         button.clicked.connect(fn)
-        self.actions.addWidget(button)
+        self.actions_.addWidget(button)
         return button
 
-    def fill(self, rows: list[dict], cells) -> None:
+    def fill(self, rows: list[Row], cells) -> None:
         """The rows shown anew; the selection follows its item (RowTable.fill)."""
         self.rows = rows
         self.table.fill(rows, cells)
 
-    def extend(self, rows: list[dict], cells) -> None:
+    def extend(self, rows: list[Row], cells) -> None:
         """More rows below those shown, which stay as they are (and the one selected stays selected)."""
         self.rows = self.rows + rows
         self.table.extend(rows, cells)
 
-    def selected(self) -> dict | None:
+    def selected(self) -> Row | None:
         i = self.table.currentRow()
         return self.rows[i] if 0 <= i < len(self.rows) else None

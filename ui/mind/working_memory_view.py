@@ -5,7 +5,7 @@ The items are lines of the self-model's working-memory section
 line as the person's edit, every other line as it was."""
 
 from datetime import date
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QDate
 from PySide6.QtWidgets import (
@@ -36,24 +36,26 @@ class ItemDialog(QDialog):
         self.note.setMaxLength(wm.NOTE_CHARS)
         self.lapses = QCheckBox("Let it go after a day")
         self.lapses.setChecked(item.until is not None)
-        self.until = QDateEdit(QDate(item.until) if item.until else QDate.currentDate())
+        day = item.until
+        self.until = QDateEdit(QDate(day.year, day.month, day.day) if day else QDate.currentDate())
         self.until.setCalendarPopup(True)
         self.until.setEnabled(self.lapses.isChecked())
         self.lapses.toggled.connect(self.until.setEnabled)
         form.addRow("Hold on to", self.note)
         form.addRow(self.lapses)
         form.addRow("Until (through that day)", self.until)
-        buttons = QDialogButtonBox(QDialogButtonBox.Save | QDialogButtonBox.Cancel)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
 
     def value(self) -> wm.Item:
-        until = self.until.date().toPython() if self.lapses.isChecked() else None
+        # QDate.toPython gives a datetime.date (typed object in PySide6's stubs).
+        until = cast(date, self.until.date().toPython()) if self.lapses.isChecked() else None
         return wm.Item(" ".join(self.note.text().split()), until)
 
 
-class WorkingMemoryView(TableView):
+class WorkingMemoryView(TableView[wm.Item]):
     title = "Working memory"
     columns = ("what I hold", "until")
     dialog = ItemDialog  # a test may put a scripted one in its place
@@ -97,7 +99,7 @@ class WorkingMemoryView(TableView):
         item = self.selected()
         if item is None:
             return self.say("Select an item first.")
-        if QMessageBox.question(self, "Forget", f"Stop holding on to “{item.note}”?") == QMessageBox.Yes:
+        if QMessageBox.question(self, "Forget", f"Stop holding on to “{item.note}”?") == QMessageBox.StandardButton.Yes:
             self.change(lambda: self._rewrite(item, None))
 
 

@@ -1,6 +1,6 @@
 """World cards: the people, places, situations, projects, platforms and threads of your life."""
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLineEdit, QMessageBox, QPlainTextEdit
 
@@ -32,7 +32,7 @@ class CardDialog(QDialog):
         form.addRow("Title", self.title_)
         form.addRow("Card", self.body)
         form.addRow("Keywords", self.keywords)
-        buttons = QDialogButtonBox(QDialogButtonBox.Save | QDialogButtonBox.Cancel)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
@@ -46,7 +46,7 @@ class CardDialog(QDialog):
         }
 
 
-class WorldView(TableView):
+class WorldView(TableView[dict[str, Any]]):
     title = "World"
     columns = ("about", "title", "card", "keywords", "woken")
 
@@ -97,5 +97,8 @@ class WorldView(TableView):
         card = self.selected()
         if card is None:
             return self.say("Select a card first.")
-        if QMessageBox.question(self, "Delete", f"Delete the card “{card['title']}”?") == QMessageBox.Yes:
+        if (
+            QMessageBox.question(self, "Delete", f"Delete the card “{card['title']}”?")
+            == QMessageBox.StandardButton.Yes
+        ):
             self.forgetting(lambda: self.companion.forget("world_card", card["id"]))
