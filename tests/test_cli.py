@@ -644,7 +644,7 @@ def test_a_reply_another_program_kept_from_being_stored_says_the_message_was(com
 def test_a_file_that_cannot_be_attached_is_one_line_and_the_conversation_goes_on(companion, monkeypatch, capsys,
                                                                                   tmp_path):
     """`/file PATH` read whatever PATH named: /dev/zero until the memory ran out, a FIFO for ever; a missing file
-    ended the conversation. It reads a file as the window attaches one (mind/messages.attached_file)."""
+    ended the conversation. It reads a file as the window attaches one (knowledge/messages.attached_file)."""
     import os
 
     from anima import cli

@@ -56,7 +56,7 @@ def test_a_refused_card_is_one_line_and_nothing_is_made(fakes, anima_home, tmp_p
 
 
 def test_import_card_says_what_it_left_out_and_export_card_writes_none_of_it(fakes, anima_home, tmp_path, capsys):
-    from tests.mind.test_cards_left_out import SPANISH, hostile, texts_of
+    from tests.interchange.test_cards_left_out import SPANISH, hostile, texts_of
     card = tmp_path / "nova.png"
     card.write_bytes(png(hostile()))
     assert cli.main(["import-card", str(card), "--into-new"]) == 0

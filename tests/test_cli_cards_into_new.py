@@ -94,7 +94,7 @@ def test_an_existing_companion_is_never_touched(fakes, anima_home, tmp_path, cap
 
 @pytest.mark.parametrize("command", ["import-card", "import-lorebook"])
 def test_a_device_or_a_folder_is_one_line_and_nothing_is_made(fakes, anima_home, tmp_path, capsys, command):
-    # (a pipe: tests/mind/test_card_inputs.py, where a reader that would wait on it is answered)
+    # (a pipe: tests/interchange/test_card_inputs.py, where a reader that would wait on it is answered)
     for path, what in (("/dev/null", "a device or a pipe"), (tmp_path, "a folder")):
         assert cli.main([command, str(path)] + (["--into-new"] if command == "import-card" else [])) == 2
         assert f"it is {what}, not a file" in one_line(capsys)

@@ -13,7 +13,7 @@ from anima.models.chat import Capabilities
 from anima.models.fake import FakeChatModel, FakeEmbedder
 from anima.store import Home
 from tests.conftest import PASSPHRASE
-from tests.mind.test_human import facts
+from tests.reflect.test_human import facts
 from tests.store.pages import holds
 
 CONVERSATION = [

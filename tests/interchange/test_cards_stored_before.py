@@ -8,7 +8,7 @@ from anima.interchange.card_kept import kept
 from anima.models.fake import FakeChatModel, FakeEmbedder
 from anima.store import Home, migrations
 from tests.conftest import PASSPHRASE
-from tests.mind.test_cards_left_out import hostile
+from tests.interchange.test_cards_left_out import hostile
 from tests.store.pages import holds
 from tests.store.test_soul import at_schema
 

@@ -15,7 +15,7 @@ from anima.errors import ForgottenMeanwhile
 from anima.models.fake import FakeChatModel, FakeEmbedder
 from anima.store import Home
 from tests.conftest import PASSPHRASE
-from tests.mind.test_human import facts
+from tests.reflect.test_human import facts
 from tests.reflect.test_deep import considering, reading, talk
 
 NAME = "Kestrelmund"

@@ -4,7 +4,7 @@ shown ("text", "a list of at most 4 short strings") is refused and the model tol
 import json
 
 from anima.reflect.parts import Outcome
-from tests.mind.test_affect import EXCHANGE, PROFILE, mattered, new_part
+from tests.parts.test_affect import EXCHANGE, PROFILE, mattered, new_part
 
 
 def hollow(**fields) -> str:

@@ -87,7 +87,7 @@ def clock():
 def rc(anima_home, clock):
     c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", Aside(), FakeEmbedder(), user_name="Ada")
     c.indexer_thread.join()
-    c.learns = False  # learning about the person has its own tests (tests/mind/test_human.py)
+    c.learns = False  # learning about the person has its own tests (tests/reflect/test_human.py)
     failed = []
     c.on_background_failure(failed.append)
     yield reflecting(c, clock)
