@@ -12,7 +12,7 @@ from anima.parts.bids import Bid, Weighed
 from anima.store.provenance import Provenance, Source
 from tests.reflect.test_hygiene import outcome, part
 
-from .conftest import send
+from tests.ui.conftest import send
 from .test_inner_life import cells, open_view, reload
 
 
