@@ -41,7 +41,7 @@ def test_the_inner_life_shares_one_tab_and_the_panel_fits_the_window(qtbot, wind
     assert panel.count() == 8  # six tabs, the inner life (its five views behind one selector) and parts
     assert [panel.inner_life.selector.itemText(i) for i in range(panel.inner_life.selector.count())] == \
         ["Growth", "Episodes", "How to help you", "Feelings", "Working memory"]
-    qtbot.wait(50)
+    qtbot.waitUntil(lambda: window.mind.width() > 0, timeout=10_000)  # laid out
     assert window.width() <= 1100 and window.mind.width() < window.width()
     screenshot(window, "open-mind-inner-life")
 
