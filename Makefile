@@ -9,7 +9,7 @@ LLAMA_CMAKE_cpu    :=
 LLAMA_CMAKE_cuda   := -DGGML_CUDA=on
 LLAMA_CMAKE_vulkan := -DGGML_VULKAN=on
 
-.PHONY: setup run chat test bench clean dist
+.PHONY: setup run chat test lint format bench clean dist
 
 setup: $(STAMP) $(if $(GPU),$(VENV)/.llama-$(GPU))
 
@@ -44,6 +44,19 @@ test: setup
 	@if [ -n "$$DISPLAY" ]; then $(PY) -m pytest -q; \
 	elif command -v xvfb-run >/dev/null; then xvfb-run -a -s "-screen 0 1280x1024x24" $(PY) -m pytest -q; \
 	else QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q; fi
+
+# The linter, the formatter and the type checker, as pyproject.toml sets them (mypy: strict on anima/).
+lint: setup
+	@status=0; \
+	$(PY) -m ruff check . || status=1; \
+	$(PY) -m ruff format --check . || status=1; \
+	$(PY) -m mypy || status=1; \
+	exit $$status
+
+# What the linter can mend by itself, and the code laid out as the formatter lays it.
+format: setup
+	$(PY) -m ruff check --fix .
+	$(PY) -m ruff format .
 
 bench: setup
 	@if [ -n "$$DISPLAY" ]; then $(PY) -m anima bench all; \
