@@ -41,7 +41,7 @@ def test_an_export_onto_the_soul_its_key_or_the_home_is_refused(tmp_path):
     home = tmp_path / "home"
     home.mkdir()
     for target in (home / "soul.db", home / "soul.key", home / "SOUL.DB", home, home / "."):
-        with pytest.raises(KnownError, match="the companion's own .*nothing was written"):
+        with pytest.raises(KnownError, match=r"the companion's own .*nothing was written"):
             paths.export_target(target, home)
 
 

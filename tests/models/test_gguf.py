@@ -40,7 +40,7 @@ def test_what_is_not_a_whole_gguf_header_is_one_sentence(head, says):
 def test_a_missing_file_a_folder_and_a_pipe_are_refused_before_anything_is_opened(tmp_path):
     with pytest.raises(ModelError, match="There is no model file at"):
         read_header(tmp_path / "missing.gguf")
-    with pytest.raises(ModelError, match="is a folder; choose a .gguf model file"):
+    with pytest.raises(ModelError, match=r"is a folder; choose a \.gguf model file"):
         read_header(tmp_path)
     pipe = tmp_path / "pipe.gguf"
     os.mkfifo(pipe)
