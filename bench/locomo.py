@@ -7,7 +7,7 @@ DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "eval" / "l
 
 
 def load(path: str | Path | None = None) -> list[dict]:
-    p = Path(path) if path else DEFAULT
+    p = Path(path or DEFAULT)  # `bench mind --locomo PATH` sets DEFAULT to the text typed
     if not p.exists():
         raise SystemExit(f"LoCoMo data not found at {p}; pass --locomo PATH")
     return json.loads(p.read_text())

@@ -171,8 +171,12 @@ def build(n: int, embedder) -> Path:
     return done
 
 
-def build_all(sizes) -> None:
+def build_all(sizes, source: Path) -> None:
+    """Build the souls of `sizes` messages from the LoCoMo-format file `source` (a child of its own: see main)."""
     from anima.models.embedder import MiniLMEmbedder
+    from bench import locomo
+
+    locomo.DEFAULT = source
 
     embedder = MiniLMEmbedder().start_loading()
     for n in sizes:
@@ -446,7 +450,12 @@ def main(argv=None) -> int:
     p.add_argument("--reference", type=int, default=1_000, help="a small soul's messages, beside the empty one")
     p.add_argument("--windows", type=int, default=3, help="window launches per soul (median)")
     p.add_argument("--session-turns", type=int, default=2000, help="turns of the fake-model session (0: none)")
+    p.add_argument("--locomo", help="LoCoMo-format file (default: ../shared/eval/locomo_dev.json)")
     args = p.parse_args(argv or [])
+    from bench import locomo
+
+    if args.locomo:
+        locomo.DEFAULT = Path(args.locomo)
     from anima.models.embedder import MiniLMEmbedder
     from anima.models.llama import LlamaChatModel
     from anima.store import Home
@@ -456,7 +465,7 @@ def main(argv=None) -> int:
     if not all((cache_dir(n) / "soul.db").exists() for n in sizes):
         # Built in a child: what building holds (the vectors, a graph built from scratch) would otherwise stay in
         # this process's resident memory and be counted as the souls' (930 MB for the empty soul, not 460).
-        child = multiprocessing.get_context("spawn").Process(target=build_all, args=(sizes,))
+        child = multiprocessing.get_context("spawn").Process(target=build_all, args=(sizes, locomo.DEFAULT))
         child.start()
         child.join()
         if child.exitcode != 0:

@@ -1,3 +1,6 @@
+import time
+from collections.abc import Callable
+
 import keyring
 import keyring.backends.fail
 import pytest
@@ -137,6 +140,16 @@ def typed_lines(monkeypatch, lines, echo: bool = False) -> None:
             raise EOFError from None
 
     monkeypatch.setattr("builtins.input", typed)
+
+
+def until(condition: Callable[[], object], timeout: float = 30.0, what: str = "the condition") -> None:
+    """Wait until `condition()` is true, looking again every few milliseconds, for what another thread or program
+    does (never a bare sleep: a machine busier than the one a test was written on takes longer). An assertion
+    fails after `timeout` seconds, naming `what`."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"waited {timeout} s for {what}"
+        time.sleep(0.005)
 
 
 @pytest.fixture

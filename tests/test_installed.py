@@ -100,7 +100,7 @@ def test_a_wheel_installed_elsewhere_runs_a_real_turn(tmp_path, anima_home, anim
     guardrails = child("-c", "from anima.self.selfmodel import shipped; print(shipped('guardrails'))")
     assert guardrails.strip() == (ROOT / "anima" / "resources" / "guardrails.md").read_text(encoding="utf-8").strip()
     packs = child(
-        "-c", "from anima.mind import packs; print(*(packs.read(p)['name'] for p in packs.shipped()), sep='|')"
+        "-c", "from anima.parts import packs; print(*(packs.read(p)['name'] for p in packs.shipped()), sep='|')"
     )
     assert set(packs.strip().split("|")) == {"Personal assistant", "Villain NPC"}  # the part schema and packs ship
 

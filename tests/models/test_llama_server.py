@@ -10,7 +10,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.request
 
 import pytest
@@ -21,6 +20,7 @@ from anima.models.defaults import default_gguf
 from anima.models.dialects import Dialect
 from anima.models.openai_http import OpenAIChatModel
 from anima.models.structured import ask_structured
+from tests.conftest import until
 
 pytestmark = pytest.mark.slow  # a real server on the real model
 
@@ -73,17 +73,21 @@ class LlamaServer:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{self.url}/models", timeout=2) as r:
-                    json.load(r)
-                return
-            except OSError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    self.stop()
-                    raise RuntimeError("llama_cpp.server did not start") from None
-                time.sleep(0.2)
+        try:
+            until(lambda: self.process.poll() is not None or self.answers(), timeout=60, what="llama_cpp.server")
+            if self.process.poll() is not None:
+                raise RuntimeError("llama_cpp.server did not start")
+        except BaseException:
+            self.stop()
+            raise
+
+    def answers(self) -> bool:
+        try:
+            with urllib.request.urlopen(f"{self.url}/models", timeout=2) as r:
+                json.load(r)
+            return True
+        except OSError:
+            return False
 
     def kill(self):
         """Gone at once, as a crashed or closed server is."""

@@ -1,17 +1,25 @@
 """Background loads (models/loading.py): one at a time, in the order started, each failure its own."""
 
+import sys
 import threading
-import time
 
 import pytest
 
 from anima.models.loading import Background
+from tests.conftest import until
 
 
-def _until(test, limit_s: float = 60) -> None:
-    end = time.monotonic() + limit_s  # another test's model may still be loading ahead of these
-    while not test() and time.monotonic() < end:
-        time.sleep(0.01)
+def waiting(thread_name: str) -> bool:
+    """Whether the thread named so is blocked on a condition (a load waiting for its turn)."""
+    frames = sys._current_frames()
+    for thread in threading.enumerate():
+        if thread.name == thread_name:
+            frame = frames.get(thread.ident)
+            while frame is not None:
+                if frame.f_code is threading.Condition.wait.__code__:
+                    return True
+                frame = frame.f_back
+    return False
 
 
 def test_loads_run_one_at_a_time_in_the_order_they_were_started():
@@ -25,8 +33,8 @@ def test_loads_run_one_at_a_time_in_the_order_they_were_started():
 
     a = Background("first", first).start()
     b = Background("second", lambda: said.append("second begins") or 2).start()
-    _until(lambda: said)
-    time.sleep(0.3)  # the second, free to run, would have ended by now
+    until(lambda: said, timeout=60, what="the first load")  # another test's model may still be loading first
+    until(lambda: b.ready or waiting("load second"), what="the second load to end or wait its turn")
     assert said == ["first begins"] and not b.ready
     gate.set()
     assert b.get(30) == 2 and a.get(30) == 1
@@ -70,10 +78,18 @@ def test_a_program_ending_waits_for_the_load_under_way_but_never_begins_one_stil
     import subprocess
     import sys
 
+    # The first load ends only once the program, ending, has let the second go: it is under way at the end.
     script = (
         f"import time\nfrom pathlib import Path\nfrom anima.models.loading import Background\n"
-        f"Background('first', lambda: (time.sleep(1), Path(r'{tmp_path}/first').touch())).start()\n"
-        f"Background('second', lambda: Path(r'{tmp_path}/second').touch()).start()\n"
+        f"def first():\n"
+        f"    deadline = time.monotonic() + 60\n"
+        f"    while not second._skipped and time.monotonic() < deadline:\n"
+        f"        time.sleep(0.005)\n"
+        f"    Path(r'{tmp_path}/first').touch()\n"
+        f"loads = Background('first', first), Background('second', lambda: Path(r'{tmp_path}/second').touch())\n"
+        f"second = loads[1]\n"
+        f"for load in loads:\n"
+        f"    load.start()\n"
     )
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and r.stderr == ""

@@ -6,7 +6,6 @@ history; a turn comes first and deep reflection finishes later; a malformed answ
 import json
 import random
 import threading
-import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -476,6 +475,22 @@ def test_a_turn_pre_empts_deep_reflection_which_finishes_later(anima_home):
         c.close()
 
 
+class Counted:
+    """The reflector's state lock, telling when the thread `name` has let go of it (deep reflection has read the
+    count of turns started, and goes on to wait for its turn)."""
+
+    def __init__(self, name: str):
+        self.lock, self.name, self.let_go = threading.Lock(), name, threading.Event()
+
+    def __enter__(self):
+        self.lock.acquire()
+
+    def __exit__(self, *exc) -> None:
+        self.lock.release()
+        if threading.current_thread().name == self.name:
+            self.let_go.set()
+
+
 def test_a_turn_sent_as_deep_reflection_is_asked_for_still_pre_empts_it(anima_home):
     # The window asks for deep reflection after a quiet while; the person may press Enter in the same instant. A turn
     # that begins after the ask but before deep reflection marks itself running found nothing to stop: it is counted,
@@ -487,10 +502,13 @@ def test_a_turn_sent_as_deep_reflection_is_asked_for_still_pre_empts_it(anima_ho
         c.reflector.every = 0
         talk(c, 0, "I adopted a puppy called Bruno.", "Congratulations on Bruno!")
         results = []
+        counted = Counted("deep")
+        c.reflector._deep_state = counted
         with c.reflector._deep_lock:  # held as a deep reflection finishing would hold it: the ask waits here
             deep = threading.Thread(target=lambda: results.append(c.reflect_deeply()), name="deep")
             deep.start()
-            time.sleep(1)  # the ask is past its count, waiting for the lock (were it not, the model would be asked)
+            # The ask is past its count, waiting for the lock (were it not, the model would be asked).
+            assert counted.let_go.wait(30)
             c.reflector.turn_started()
         deep.join(60)
         assert results and results[0] is not None and results[0].preempted, results

@@ -6,7 +6,6 @@ import hashlib
 import logging
 import shutil
 import threading
-import time
 
 import numpy as np
 import pytest
@@ -23,7 +22,7 @@ from anima.retrieval.recall import Recall
 from anima.retrieval.vectors import VectorIndex
 from anima.store import Home
 from anima.store import soul as soul_module
-from tests.conftest import PASSPHRASE
+from tests.conftest import PASSPHRASE, until
 
 WORDS = (
     "apple banana cherry dog eagle falcon grape house island jungle kite lemon mango night ocean piano "
@@ -259,13 +258,6 @@ def test_a_program_that_missed_pruned_changes_reads_its_index_again(home, small_
 # ---- the graph kept in the soul ---------------------------------------------------------------------------------
 
 
-def wait_for(condition, timeout=30.0):
-    end = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < end, "timed out"
-        time.sleep(0.01)
-
-
 def kept_blob(soul) -> bytes:
     return b"".join(r["data"] for r in soul.query("SELECT data FROM vector_snapshot_parts ORDER BY snapshot_id, n"))
 
@@ -273,7 +265,7 @@ def kept_blob(soul) -> bytes:
 def test_the_built_graph_is_kept_read_back_and_caught_up(home, small_graphs, caplog):
     soul, indexer, messages = opened(home)
     ids = messages.record_many([NewMessage("user", t) for t in texts(500)])
-    wait_for(lambda: soul.query("SELECT 1 FROM vector_snapshots WHERE state = 'complete'"))  # built, then kept
+    until(lambda: soul.query("SELECT 1 FROM vector_snapshots WHERE state = 'complete'"), what="the graph kept")
     queries = [FakeEmbedder().embed(t) for t in texts(20, seed=1)]
     later = messages.record("user", "apple apple apple after the graph was kept")
     soul.forget("message", ids[3])
@@ -327,7 +319,7 @@ def test_a_damaged_kept_graph_is_built_again(home, small_graphs, caplog):
     with caplog.at_level(logging.WARNING, logger="anima.retrieval"):
         soul, indexer, _ = opened(home)
     assert "cannot be used" in caplog.text and len(indexer.index) == 400
-    wait_for(lambda: indexer.index.approximate)
+    until(lambda: indexer.index.approximate, what="the graph read back")
     soul.close()
 
 

@@ -123,7 +123,6 @@ def copies_made_during(soul, fn) -> list[bytes]:
     through this program's open descriptors as they were written (Linux: /proc)."""
     import os
     import threading
-    import time
 
     seen, done = {}, threading.Event()
 
@@ -137,7 +136,7 @@ def copies_made_during(soul, fn) -> list[bytes]:
                             seen[target] = max(seen.get(target, b""), f.read(), key=len)
                 except OSError:
                     pass
-            time.sleep(0.002)
+            done.wait(0.002)  # the next look, or none once the work is done
 
     watcher = threading.Thread(target=watch)
     watcher.start()

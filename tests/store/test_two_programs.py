@@ -7,12 +7,11 @@ import json
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import PASSPHRASE
+from tests.conftest import PASSPHRASE, until
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -87,12 +86,13 @@ def test_settings_and_the_self_model_the_other_program_changed_are_read_again(co
 
 
 def test_both_writing_at_once_never_meet_a_locked_soul_and_every_write_is_kept(companion, other):
-    written, errors, stop = [], [], threading.Event()
+    written, errors, stop, writes = [], [], threading.Event(), [0]
 
     def here():
         n = 0
         while not stop.is_set():
             n += 1
+            writes[0] = n
             try:
                 written.append(companion.messages.record("user", f"program a writes line {n} about kites"))
                 if n % 5 == 0:
@@ -107,7 +107,8 @@ def test_both_writing_at_once_never_meet_a_locked_soul_and_every_write_is_kept(c
     try:
         there = other("write 2.5")
         other.quit()  # its closing checkpoint, with this program still writing
-        time.sleep(0.3)
+        closed_at = writes[0]
+        until(lambda: writes[0] >= closed_at + 10 or errors, what="writes after the other program closed")
     finally:
         stop.set()
         thread.join()

@@ -83,3 +83,32 @@ def held_reply(window, monkeypatch):
     held = HeldReply(window.companion.chat, monkeypatch)
     yield held
     held.release.set()  # a failed test's thread is not left waiting
+
+
+def laid_out(transcript) -> bool:
+    """Whether every bubble of `transcript` is laid out, as tall as its text needs at the width it was given (Qt
+    lays a layout out on a later turn of the event loop): a condition to wait on."""
+    from PySide6.QtWidgets import QLabel
+
+    return all(
+        b.label.width() > 0 and b.label.height() >= QLabel.heightForWidth(b.label, b.label.width()) - 1
+        for b in transcript.bubbles
+    )
+
+
+def looked(qtbot, window) -> None:
+    """One whole look at what other programs on the soul did, as the window's timer makes one every FOLLOW_MS."""
+    elsewhere = window.elsewhere
+    qtbot.waitUntil(lambda: not elsewhere._looking, timeout=10_000)  # one under way ends first
+    elsewhere.look()
+    qtbot.waitUntil(lambda: not elsewhere._looking, timeout=10_000)
+
+
+def settled(qtbot) -> None:
+    """Everything the UI thread was asked to do so far is done: a call queued behind it has run (a fence in its
+    event queue, not a while)."""
+    from PySide6.QtCore import QTimer
+
+    reached = []
+    QTimer.singleShot(0, lambda: reached.append(True))
+    qtbot.waitUntil(lambda: bool(reached), timeout=10_000)

@@ -48,8 +48,23 @@ def said(c) -> list[str]:
     return [r["content"] for r in c.soul.query("SELECT content FROM messages ORDER BY id")]
 
 
-def test_a_full_disk_during_a_send_keeps_the_message_and_sends_it_when_space_returns(qtbot, disk_window):
+def compared(monkeypatch) -> list[int]:
+    """The free space the banner compares with the space at the failure, each time it looks (every POLL_MS)."""
+    from ui.chat.disk_banner import DiskBanner
+
+    seen, real = [], DiskBanner._compare
+
+    def compare(banner, free: int) -> None:
+        seen.append(free)
+        real(banner, free)
+
+    monkeypatch.setattr(DiskBanner, "_compare", compare)
+    return seen
+
+
+def test_a_full_disk_during_a_send_keeps_the_message_and_sends_it_when_space_returns(qtbot, disk_window, monkeypatch):
     w, c, disk, dialogs = disk_window
+    looks = compared(monkeypatch)
     c.chat.enqueue("Glad you told me.")
     filler = fill(disk)
     typed(qtbot, w, "I moved to Lisbon")
@@ -59,7 +74,7 @@ def test_a_full_disk_during_a_send_keeps_the_message_and_sends_it_when_space_ret
     assert w.input.toPlainText() == "I moved to Lisbon"  # back in the box, not lost
     assert "I moved to Lisbon" not in [b.text for b in w.transcript.bubbles]  # not shown as sent
     assert said(c) == [] and dialogs == []  # nothing half-saved; no modal error
-    qtbot.wait(400)
+    qtbot.waitUntil(lambda: len(looks) >= 2, timeout=10_000)
     assert w.disk_banner.isVisible() and said(c) == []  # still full: it waits
     filler.unlink()
     qtbot.waitUntil(lambda: said(c) == ["I moved to Lisbon", "Glad you told me."] and w.worker is None, timeout=10_000)
@@ -141,6 +156,7 @@ def test_a_full_disk_after_the_message_was_saved_says_so_and_keeps_it_shown(qtbo
     monkeypatch.setattr(errors, "show", lambda parent, error, title="Anima": dialogs.append(error))
     free = [1000]
     monkeypatch.setattr(disk_banner, "_free", lambda folder: free[0])
+    looks = compared(monkeypatch)
     window.disk_banner.poll.setInterval(100)
     c = window.companion
 
@@ -158,7 +174,7 @@ def test_a_full_disk_after_the_message_was_saved_says_so_and_keeps_it_shown(qtbo
     assert reply.unsaved is not None and reply.unsaved.isVisible()  # the reply on screen says it was not kept
     assert reply.unsaved.text().startswith("Not saved") and reply.message_id is None
     assert said(c) == ["Saved before the disk filled"] and dialogs == []
-    qtbot.wait(400)
+    qtbot.waitUntil(lambda: len(looks) >= 2, timeout=10_000)
     assert window.disk_banner.isVisible()  # still full
     free[0] += disk_banner.ROOM
     qtbot.waitUntil(lambda: not window.disk_banner.isVisible(), timeout=10_000)  # room again: nothing left to say

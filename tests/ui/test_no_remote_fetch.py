@@ -11,6 +11,7 @@ import urllib.request
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from tests.ui.conftest import send
 from ui.chat.transcript import Bubble
@@ -18,7 +19,8 @@ from ui.chat.transcript import Bubble
 
 @pytest.fixture
 def server():
-    """A server on 127.0.0.1 that records the path of every request; yields (address, hits)."""
+    """A server on 127.0.0.1 that records the path of every request, one request at a time, in the order they
+    came; yields (address, hits)."""
     hits = []
 
     class Recorder(http.server.BaseHTTPRequestHandler):
@@ -31,7 +33,7 @@ def server():
         def log_message(self, *args):
             pass
 
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Recorder)
+    httpd = http.server.HTTPServer(("127.0.0.1", 0), Recorder)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     address = f"http://127.0.0.1:{httpd.server_address[1]}"
@@ -42,6 +44,17 @@ def server():
     httpd.shutdown()
     httpd.server_close()
     thread.join()
+
+
+def fetched_by(widget, address: str, hits: list[str]) -> list[str]:
+    """What rendering `widget` fetched: it is painted now (a grab lays out and paints its whole document, loading
+    whatever it names), then a request of our own goes to the server, which serves requests one at a time in the
+    order they came: once it has answered ours, it has seen any request the render made."""
+    widget.grab()
+    QApplication.processEvents()  # anything the render left to the event loop
+    urllib.request.urlopen(f"{address}/fence", timeout=30).close()
+    assert hits.pop() == "/fence"
+    return list(hits)
 
 
 def leaky(address: str) -> str:
@@ -73,9 +86,8 @@ def test_a_streamed_reply_with_a_remote_image_fetches_nothing(qtbot, window, ser
     bubble = window.transcript.streaming
     window.worker.piece.connect(lambda _: renders.append(bubble.label.text()))
     qtbot.waitUntil(lambda: window.worker is None and bubble.message_id is not None, timeout=10_000)
-    qtbot.wait(300)  # time for any request a render would have made
     assert len(set(renders)) > 1  # it rendered while streaming
-    assert hits == []
+    assert fetched_by(window, address, hits) == []
     stored = c.soul.query("SELECT content FROM messages WHERE id = ?", (bubble.message_id,))[0]["content"]
     assert bubble.text == bubble.label.text() == stored  # the reply as stored (turn.text), not as streamed
     assert address not in stored and "[image not shown: x]" in stored and "a link" in stored
@@ -91,8 +103,7 @@ def test_a_bubble_never_loads_a_remote_resource_even_from_raw_markup(qtbot, serv
         bubble.show()
         qtbot.waitExposed(bubble)
         assert bubble.label.textFormat() == Qt.MarkdownText
-    qtbot.wait(300)
-    assert hits == []
+        assert fetched_by(bubble, address, hits) == []
 
 
 def test_history_with_a_remote_image_fetches_nothing(qtbot, fake_companion, server):
@@ -105,8 +116,7 @@ def test_history_with_a_remote_image_fetches_nothing(qtbot, fake_companion, serv
     qtbot.addWidget(w)
     w.show()
     qtbot.waitUntil(lambda: len(w.transcript.bubbles) == 1, timeout=10_000)
-    qtbot.wait(300)
-    assert hits == []
+    assert fetched_by(w, address, hits) == []
 
 
 def test_a_reply_that_streams_normally_ends_as_streamed(qtbot, window):

@@ -8,6 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from anima.errors import DiskFull, SoulBusy
+from tests.ui.conftest import settled
 from tests.ui.test_disk_full import said, typed
 
 BUSY = SoulBusy(
@@ -79,7 +80,7 @@ def test_messages_sent_behind_a_failed_one_stay_apart_and_go_out_after_it(qtbot,
     assert window.worker is not None and len(window.queued) == 1  # B waits while A's turn runs
     b_queued.set()
     qtbot.waitUntil(lambda: window.disk_banner.isVisible() and window.worker is None, timeout=10_000)
-    qtbot.wait(300)  # B is not sent into the same failure meanwhile
+    settled(qtbot)  # B is not sent into the same failure meanwhile
     assert window.input.toPlainText() == "message A"  # only A, not A and B merged
     assert said(c) == [] and len(window.queued) == 1
     assert "The message you sent after it will follow" in window.disk_banner.label.text()

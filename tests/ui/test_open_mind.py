@@ -322,5 +322,7 @@ def test_a_view_shows_the_load_asked_for_last_whichever_ends_first(qtbot):
     view.refresh()
     qtbot.waitUntil(lambda: shown == ["after the forget"])
     first_may_end.set()
-    qtbot.wait(300)
+    from ui import tasks
+
+    qtbot.waitUntil(lambda: not tasks._keep, timeout=10_000)  # the first load has ended, and been told
     assert shown == ["after the forget"] and view.loaded

@@ -102,9 +102,10 @@ def test_idle_reflection_runs_in_a_qthread_and_a_turn_pre_empts_it(qtbot, anima_
     timer = QTimer(window, interval=10)
     timer.timeout.connect(lambda: ticks.append(1))
     timer.start()
-    qtbot.wait(300)  # the model is held in the reflector's thread; the window goes on painting and answering
+    # The model is held in the reflector's thread; the window goes on answering its timer all the while.
+    qtbot.waitUntil(lambda: len(ticks) >= 10, timeout=10_000)
     timer.stop()
-    assert len(ticks) >= 10
+    assert window.reflecting is not None and window.reflecting.isRunning() and not results
     screenshot(window, "window-reflecting")
 
     c.chat.enqueue("He sounds lovely.")
@@ -124,8 +125,9 @@ def test_idle_reflection_runs_in_a_qthread_and_a_turn_pre_empts_it(qtbot, anima_
     qtbot.waitUntil(lambda: len(results) == 2, timeout=10_000)
     assert not results[1].preempted and results[1].messages == 4
     assert [e.summary for e in c.episodes.all()] == ["Ada adopted a puppy called Bruno", "Bruno chewed Ada's shoe"]
-    # Once per idle stretch, and nothing left to reflect on: no third run.
-    qtbot.wait(3 * IDLE_MS)
+    # Once per idle stretch, and nothing left to reflect on: no third run, and none to come, with no idle stretch
+    # under way (only activity starts one).
+    qtbot.waitUntil(lambda: window.reflecting is None and not window.idle.isActive(), timeout=10_000)
     assert len(calls) == 2 and failed == []
 
 
@@ -133,14 +135,17 @@ def test_nothing_to_reflect_on_means_no_reflection_and_typing_restarts_the_stret
     c = make(anima_home, FakeChatModel())
     calls = counted(c)
     window = shown(c)
-    qtbot.wait(3 * IDLE_MS)
+    idle = []
+    window.idle.timeout.connect(lambda: idle.append(True))
+    qtbot.waitUntil(lambda: bool(idle) and window.reflecting is None, timeout=10_000)  # an idle stretch went by
     assert calls == [] and window.reflecting_label.text() == ""  # nothing pending: never starts
     c.messages.record("user", "I start as a nurse in Leeds on Monday.")
     c.messages.record("companion", "Congratulations!")
     c.chat.enqueue(reading(([1, 2], "Ada starts as a nurse in Leeds", "nervous -> hopeful", 6)), considering())
-    for _ in range(4):  # typing keeps the person from being idle
+    for _ in range(4):  # typing keeps the person from being idle: each key starts the stretch again
         qtbot.keyClicks(window.input, "hm")
-        qtbot.wait(IDLE_MS // 2)
+        assert window.idle.remainingTime() > IDLE_MS // 2
+        qtbot.waitUntil(lambda: window.idle.remainingTime() <= IDLE_MS // 2, timeout=10_000)  # half gone by
     assert calls == []
     qtbot.waitUntil(lambda: len(calls) == 1 and window.reflecting is None, timeout=10_000)
     assert len(c.episodes.all()) == 1

@@ -7,7 +7,7 @@ The other program here is a second companion unlocked on the same home, with its
 from anima.knowledge.messages import External
 from anima.store.provenance import Source
 from tests.conftest import talk
-from tests.ui.conftest import send
+from tests.ui.conftest import laid_out, looked, send
 from ui.chat.elsewhere import FOLLOW_MS
 
 
@@ -33,7 +33,8 @@ def test_what_the_terminal_says_shows_in_the_window_in_the_order_it_was_stored(q
     # The window's next message goes below them, and nothing is shown twice, at the next looks either.
     window.companion.chat.enqueue("And again.")
     send(qtbot, window, "back in the window")
-    qtbot.wait(2 * FOLLOW_MS + 500)
+    looked(qtbot, window)
+    looked(qtbot, window)
     assert shown(window)[4:] == [("user", "back in the window"), ("companion", "And again.")]
     assert len(window.transcript.bubbles) == 6
     # "Why?" on the terminal's reply asks about the reply it is.
@@ -148,9 +149,16 @@ def test_a_reader_scrolled_up_in_the_history_stays_there(qtbot, window, terminal
     bar = window.transcript.verticalScrollBar()
     qtbot.waitUntil(lambda: bar.maximum() > 200, timeout=10_000)
     bar.setValue(100)
+    before = bar.maximum()
     talk(terminal, "from the terminal", "Hello in the terminal.")
-    qtbot.waitUntil(lambda: shown(window)[-1] == ("companion", "Hello in the terminal."), timeout=10_000)
-    qtbot.wait(100)
+    qtbot.waitUntil(
+        lambda: (
+            shown(window)[-1] == ("companion", "Hello in the terminal.")
+            and bar.maximum() > before
+            and laid_out(window.transcript)
+        ),
+        timeout=10_000,
+    )
     assert bar.value() == 100
 
 
@@ -210,12 +218,14 @@ def test_a_reader_of_an_older_page_is_not_moved_by_a_message_from_elsewhere(qtbo
     qtbot.waitUntil(lambda: bar.maximum() > 1000, timeout=10_000)
     t._anchor = None  # the reader scrolls to the top
     bar.setValue(0)
+    before = bar.maximum()
     t.prepend([message(i) for i in range(70, 100)])  # which loads an older page
-    qtbot.wait(300)
+    qtbot.waitUntil(lambda: bar.maximum() > before and laid_out(t), timeout=10_000)  # the page is laid out
     reading = bar.value()
     assert reading > 0
+    before = bar.maximum()
     t.said_elsewhere([message(200, "from the terminal")])
-    qtbot.wait(300)
+    qtbot.waitUntil(lambda: bar.maximum() > before and laid_out(t), timeout=10_000)
     assert t.bubbles[-1].text == "from the terminal"
     assert bar.value() == reading
 

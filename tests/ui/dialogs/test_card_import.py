@@ -6,6 +6,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QMessageBox
 
 from tests.interchange.cardfiles import PICTURE, png, v2, wi_entry, world_info
+from ui import tasks
 from ui.dialogs import card_import
 
 
@@ -49,11 +50,12 @@ def test_the_file_menu_previews_a_card_then_imports_it(qtbot, window, monkeypatc
 
 
 def test_a_cancelled_preview_changes_nothing_and_a_refused_card_says_one_line(qtbot, window, monkeypatch, tmp_path):
-    monkeypatch.setattr(card_import.PreviewDialog, "exec", lambda dialog: 0)
+    previewed = []
+    monkeypatch.setattr(card_import.PreviewDialog, "exec", lambda dialog: previewed.append(dialog) or 0)
     path = tmp_path / "mira.json"
     path.write_text(json.dumps(v2()))
     card_import.import_card(window, str(path))
-    qtbot.wait(300)
+    qtbot.waitUntil(lambda: bool(previewed) and not tasks._keep, timeout=10_000)  # shown, cancelled, all ended
     said = []
     monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: said.append(text))
     bad = tmp_path / "bad.png"

@@ -2,6 +2,8 @@
 
 from PySide6.QtGui import QFont
 
+from tests.ui.conftest import laid_out
+
 
 def test_a_bubble_grows_as_its_reply_streams_in(qtbot, window):
     """The reply's bubble asks its height again as each piece arrives: one remembered from a shorter text would
@@ -36,7 +38,7 @@ def test_the_heights_laid_out_match_the_labels_own(qtbot, window):
 
     for i in range(12):
         window.transcript.add("user" if i % 2 else "companion", f"message {i} " + "and more words " * (i * 3))
-    qtbot.wait(200)
+    qtbot.waitUntil(lambda: laid_out(window.transcript), timeout=10_000)
     for b in window.transcript.bubbles:
         width = b.label.width()
         assert b.label.height() >= QLabel.heightForWidth(b.label, width) - 1

@@ -47,7 +47,7 @@ def test_the_inner_life_shares_one_tab_and_the_panel_fits_the_window(qtbot, wind
         "Feelings",
         "Working memory",
     ]
-    qtbot.wait(50)
+    qtbot.waitUntil(lambda: window.mind.width() > 0, timeout=10_000)  # laid out
     assert window.width() <= 1100 and window.mind.width() < window.width()
     screenshot(window, "open-mind-inner-life")
 

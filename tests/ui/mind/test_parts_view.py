@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt
 from anima.parts.bids import Bid, Weighed
 from anima.store.provenance import Provenance, Source
 from tests.reflect.test_hygiene import outcome, part
+from tests.ui.conftest import send
 
-from .conftest import send
 from .test_inner_life import cells, open_view, reload
 
 
@@ -52,7 +52,7 @@ def test_parts_and_predictions_share_one_tab_and_the_panel_fits_the_window(qtbot
     selector = panel.parts.selector
     assert [selector.itemText(i) for i in range(selector.count())] == ["Parts", "Predictions", "Affect"]
     assert panel.tabText(panel.indexOf(panel.parts)) == "Parts"
-    qtbot.wait(50)
+    qtbot.waitUntil(lambda: window.mind.width() > 0, timeout=10_000)  # laid out
     assert window.width() <= 1100 and window.mind.width() < window.width()
 
 

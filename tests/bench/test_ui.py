@@ -1,0 +1,17 @@
+"""`anima bench ui` at its smallest: launch to first paint against a bare PySide6 window, the event loop's stalls
+while a reply streams and long jobs run, and a table filled against Qt's own."""
+
+import pytest
+
+from tests.bench.running import bench, locomo_file
+
+
+@pytest.mark.slow  # launches windows, streams a reply on the real default model
+def test_launch_stalls_and_table_fill_are_reported_beside_their_references(tmp_path):
+    ran = bench("ui", "--launches", "1", locomo=locomo_file(tmp_path))
+    assert ran.returncode == 0, ran.err
+    figures = ran.figures
+    assert figures["bench"] == "ui" and figures["bare_ms"] > 0 and figures["anima_ms"] > 0
+    assert figures["startup_ratio"] > 0 and figures["anima_ready_ms"] > 0
+    assert 0 <= figures["p99_stall_ms"] <= figures["max_stall_ms"]
+    assert figures["table_fill_ms"] > 0 and figures["table_fill_ms_reference"] > 0
