@@ -64,7 +64,7 @@ def test_a_crash_while_changing_the_passphrase_leaves_the_old_or_the_new_one_wor
         except WrongPassphrase:
             proc = ctx.Process(target=_change_forever, args=(str(anima_home), "two", "one"))
         proc.start()
-        time.sleep(0.3 + 0.05 * i)
+        time.sleep(0.3 + 0.05 * i)  # not a wait for anything: the moment of the kill, varied across a change
         os.kill(proc.pid, signal.SIGKILL)
         proc.join()
         opened = 0
