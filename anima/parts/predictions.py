@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..errors import InvalidEdit, NotFound
 from ..models.chat import ChatModel, Message
@@ -27,8 +27,21 @@ from ..store.soul import Soul
 from ..trust.text import clean
 from .parts import Parts
 
-if TYPE_CHECKING:  # bids.py reads predictions: only its Bid's name is needed here
-    from .bids import Bid
+
+class Predicting(Protocol):
+    """What a prediction is recorded from: a followed Bid (bids.py, which records through this module)."""
+
+    @property
+    def part_id(self) -> int: ...
+    @property
+    def suggestion(self) -> str: ...
+    @property
+    def predicted_result(self) -> str: ...
+    @property
+    def confidence(self) -> str: ...  # "70%", as the part schema writes it
+    @property
+    def timeframe_s(self) -> int: ...
+
 
 log = logging.getLogger(__name__)
 
@@ -137,7 +150,7 @@ class Predictions:
     def now(self) -> datetime:
         return self.clock()
 
-    def record(self, bid: "Bid", made_at: datetime) -> int:
+    def record(self, bid: Predicting, made_at: datetime) -> int:
         """A followed bid's prediction, due at `made_at` + its timeframe."""
         due = made_at + timedelta(seconds=bid.timeframe_s)
         return self.soul.add(

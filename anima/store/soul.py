@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast, overload
+from typing import TYPE_CHECKING, Any, Protocol, cast, overload
 
 import sqlcipher3
 
@@ -45,9 +45,14 @@ from .provenance import Provenance
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-    from .locks import Presence
-
 log = logging.getLogger(__name__)
+
+
+class Held(Protocol):
+    """What a soul lets go when it closes: the home's presence lock (store/locks.py, which reads this module's
+    wording, so the soul names it by what it does)."""
+
+    def release(self) -> None: ...
 
 
 def now() -> str:
@@ -316,7 +321,7 @@ class Soul:
     # ---- plumbing -------------------------------------------------------
 
     # The home's presence lock (store/locks.py), when Home opened this soul: let go once the file is closed.
-    presence: "Presence | None" = None
+    presence: Held | None = None
 
     def close(self) -> None:
         with self._lock:
