@@ -137,6 +137,30 @@ def test_a_name_in_a_script_without_spaces_is_found_inside_a_sentence(companion)
     assert [m["content"] for m in companion.memories.current()] == ["我喜欢咖啡"]
 
 
+def test_a_name_is_forgotten_in_every_spelling_of_it(companion):
+    """Red team: `forget --person` left "Mal\u200dlory" (a zero-width joiner inside) and "\u041callory" (a
+    Cyrillic Em first), and recall still returned both."""
+    for said in (
+        "Mallory wants my door code",
+        "Mal\u200dlory called again",
+        "\u041callory is at the door",
+        "\uff2d\uff41\uff4c\uff4c\uff4f\uff52\uff59 sent a letter",  # full-width letters
+        "MALLORY left",
+        "My sister likes small dogs",  # "small" holds "mall": no other word is one of theirs
+    ):
+        companion.memories.remember(said)
+    gone = companion.forget_person("mallory")
+    assert gone.by_kind() == {"memory": 5}
+    assert [m["content"] for m in companion.memories.current()] == ["My sister likes small dogs"]
+    assert not [r for r in companion.recall("Mallory door code letter", 20) if "dogs" not in r.text]
+
+
+def test_a_name_of_another_script_is_one_name_in_either_case(companion):
+    companion.memories.remember("\u041c\u0430\u0440\u0438\u044f \u043f\u0440\u0438\u0448\u043b\u0430")  # Мария пришла
+    companion.memories.remember("\u0430\u043d\u043d\u0430 \u043f\u0440\u0438\u0448\u043b\u0430")  # анна пришла
+    assert companion.forget_person("\u041c\u0410\u0420\u0418\u042f").by_kind() == {"memory": 1}  # МАРИЯ
+
+
 def test_forgetting_a_learned_fact_takes_its_line_in_the_human_block_and_its_history(talked):
     c, _chat = talked
     [fact] = [m for m in c.memories.current() if m["content"] == "Has a partner named Sam"]

@@ -25,7 +25,7 @@ FLOORS = (  # from the top down
     {"retrieval", "settings"},
     {"models"},
     {"store"},
-    {"files", "paths", "bench"},
+    {"files", "paths", "bench", "spelling"},
     {"errors"},
     {"__init__"},  # the package's face: its version
 )

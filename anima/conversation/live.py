@@ -13,7 +13,6 @@ call, is in workspace/assemble.py.
 
 import dataclasses
 import logging
-import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -32,6 +31,7 @@ from ..retrieval.recall import Recalled
 from ..self.feelings import Feelings
 from ..self.selfmodel import SelfFloor, SelfModel
 from ..self.working_memory import held as held_today
+from ..spelling import Finds
 from ..store.provenance import EXTERNAL, Provenance, Source
 from ..store.soul import now
 from ..trust.text import clean
@@ -643,9 +643,7 @@ class Conversation:
 
     # ---- forgetting -----------------------------------------------------------
 
-    def forget(
-        self, keys: AbstractSet[tuple[str, int]], names: re.Pattern[str] | None = None, unvouched: bool = False
-    ) -> int:
+    def forget(self, keys: AbstractSet[tuple[str, int]], names: Finds | None = None, unvouched: bool = False) -> int:
         """What was forgotten leaves the live session: entries that carry a forgotten item or name `names` (and,
         `unvouched`, every note its keys do not vouch for), what was learned of it, and the prompt the model
         computed from it (never reused). Returns entries dropped."""

@@ -27,6 +27,7 @@ from pathlib import Path
 import sqlcipher3
 
 from ..errors import NotFound
+from ..spelling import Finds, SameName, folds
 from . import ids
 from .kinds import KINDS, full_text_tables, plural
 from .provenance import EXTERNAL, Source
@@ -110,16 +111,16 @@ class Forgotten:
         return len(self.items) + sum(self.lines.values()) + self.edits + self.labels
 
 
-def name_pattern(name: str) -> re.Pattern[str] | None:
-    """How a name is found in a text: as a whole word (case aside, any spacing inside it), or, in a script
-    written without spaces, anywhere in a run of letters."""
-    words = name.split()
-    if not words:
+def name_pattern(name: str) -> SameName | None:
+    """How a name is found in a text, whatever its spelling (anima/spelling.py: folded, then matched): as a whole
+    word (any spacing inside it), or, in a script written without spaces, anywhere in a run of letters."""
+    if not name.split():
         return None
-    body = r"\s+".join(re.escape(w) for w in words)
-    if UNSPACED.search(name):
-        return re.compile(body, re.I)
-    return re.compile(rf"(?<!\w){body}(?!\w)", re.I)
+    patterns = []
+    for folded in folds(name):
+        body = r"\s+".join(re.escape(w) for w in folded.split())
+        patterns.append(re.compile(body if UNSPACED.search(name) else rf"(?<!\w){body}(?!\w)"))
+    return SameName(tuple(patterns))
 
 
 def said(value: object) -> str:
@@ -315,7 +316,7 @@ def forget_traces(con: sqlcipher3.Connection, pattern: re.Pattern[str]) -> Forgo
 
 def _forget_lines(
     con: sqlcipher3.Connection,
-    pattern: re.Pattern[str],
+    pattern: Finds,
     kinds: tuple[str, ...] | None = None,
     *,
     keep: dict[int, set[str]] | None = None,
