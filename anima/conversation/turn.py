@@ -25,6 +25,7 @@ from ..errors import KnownError
 from ..knowledge.messages import EmptyMessage, External
 from ..models.chat import StopReason
 from ..parts.bids import HIDDEN
+from ..trust import secrets
 from ..trust.text import clean
 from ..workspace.external import compose
 from .live import Conversation
@@ -89,6 +90,11 @@ class TurnStream:
             e.message_saved, e.user_ids = True, ids
             raise
         self.workspace = self.prepared.assembled
+        # A secret the prompt holds (said in this session, or in this very message) or that recall found is never
+        # said back: its value is masked in the reply before it is shown or stored (trust/secrets.py). Recalled
+        # lines reach the prompt masked already (workspace/note.py); a model may still guess at one from the rest.
+        read = [str(m["content"]) for m in self.workspace.messages] + [r.text for r in self.recalled]
+        self.secrets = secrets.values("\n".join(read))
         self.reply_id: int | None = None
         self.stop_reason: StopReason | None = None
         self.text = ""
@@ -117,13 +123,13 @@ class TurnStream:
         try:
             while True:
                 for piece in stream:
-                    if said := held.let_through(piece):
+                    if said := self._unrepeated(held.let_through(piece)):
                         self.text += said
                         yield said
                     if held.opened_with_it and not again:
                         break
                 else:
-                    said = held.rest()
+                    said = self._unrepeated(held.rest())
                     if not held.opened_with_it or again:
                         if said:
                             self.text += said
@@ -145,6 +151,10 @@ class TurnStream:
             )
             if self.reply_id is not None:
                 self._after(self.user_text, self.text.strip())
+
+    def _unrepeated(self, said: str) -> str:
+        """A sentence of the reply as it may be shown: without the value of a secret the prompt holds."""
+        return secrets.masked(said, self.secrets) if said and self.secrets else said
 
     @property
     def not_kept(self) -> bool:

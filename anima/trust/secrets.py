@@ -613,3 +613,46 @@ def find(text: str) -> list[str]:
     if _cards(text):
         found.append("a card number")
     return list(dict.fromkeys(found))
+
+
+# What stands where a secret's value was, in a reply or a recalled line.
+MASK = "[secret not repeated]"
+
+
+def values(text: str) -> set[str]:
+    """The values of the secrets `text` holds, as `masked` finds them again: each run of four digits or more (the
+    digits alone), each word of letters and digits, and a password's last word, of every secret `find` would name."""
+    if not text:
+        return set()
+    text = judged(text)
+    spans = [m.group() for _, pattern in _PATTERNS for m in pattern.finditer(text)]
+    spans += [m.group() for m in _CODE.finditer(text) if not (m.group(1) and _PUBLIC.match(m.group(1)))]
+    found = set(_cards(text))
+    for span in spans:
+        runs, words = _values(span)
+        found |= {r for r in runs if not _YEAR.fullmatch(r)} | words
+        last = span.split()[-1].strip("\"'“”«».,!?") if span.split() else ""
+        if len(last) >= 4 and not _IS_WORD.fullmatch(last):  # "hunter" of "my password is hunter"
+            found.add(last.lower())
+    return found
+
+
+_IS_WORD = re.compile(r"(?i:is|was|are|ist|est|es|:|=)")
+
+
+def masked(text: str, secret_values: set[str]) -> str:
+    """`text` with each of `secret_values` (from `values`) replaced by MASK, however it is written: a digit run
+    with the separators a person puts in ("48 21", "4-8-2-1"), a word in any case."""
+    for value in sorted(secret_values, key=len, reverse=True):
+        if value.isdigit():
+            body = r"[\s.,/·-]{0,2}".join(value)
+            text = re.sub(rf"(?<!\d){body}(?!\d)", MASK, text)
+        else:
+            text = re.sub(rf"(?<!\w){re.escape(value)}(?!\w)", MASK, text, flags=re.I)
+    return text
+
+
+def unrepeated(text: str) -> str:
+    """`text` with the values of the secrets it holds masked: a recalled line that said one."""
+    found = values(text)
+    return masked(text, found) if found else text

@@ -17,6 +17,7 @@ from ..retrieval.fts import stems
 from ..retrieval.recall import Recalled
 from ..store.provenance import EXTERNAL
 from ..store.sections import section
+from ..trust import secrets
 
 if TYPE_CHECKING:
     from ..parts.bids import Bid
@@ -106,7 +107,8 @@ def render_item(r: Recalled, on: date, query: str = "", brief: bool = False) -> 
         note += OUTSIDE_MARK
     who = f"{r.row['speaker']}: " if r.kind == "message" and r.row.get("speaker") else ""
     label = ", ".join(filter(None, (when(r.at, on), "" if who else LABELS[r.kind])))
-    return f"- [{label}] {who}{excerpt(r.text, query, limit)}{note}"
+    # A secret said once is never recalled into another prompt (raw history included): its value is masked.
+    return f"- [{label}] {who}{excerpt(secrets.unrepeated(r.text), query, limit)}{note}"
 
 
 def render_note(

@@ -1,9 +1,12 @@
 """A turn end to end with the fast fakes: recording, the why of a reply, feedback, and bad input."""
 
+import re
+
 import pytest
 
 from anima.errors import InvalidEdit
 from anima.knowledge.messages import EmptyMessage
+from anima.trust import secrets
 
 
 def test_a_turn_streams_records_both_messages_and_why(companion):
@@ -177,3 +180,32 @@ def test_a_reply_whose_embedding_fails_leaves_the_message_in_the_conversation(co
     with pytest.raises(KnownError, match="embedding model failed"):
         companion.turn("hello there, I am Ada").read()
     assert ("user", "hello there, I am Ada") in _said(companion)
+
+
+def test_a_reply_never_says_a_secret_back_shown_or_stored(companion):
+    """Red team: replies that said "I won't keep that" repeated the card number or the door code in the same
+    breath, and were stored so."""
+    companion.chat.enqueue("Noted, the door code 4 8 2 1 is safe with me. Card 4111-1111-1111-1111 too!")
+    turn = companion.turn("the door code is 4821 and my card is 4111 1111 1111 1111")
+    shown = "".join(turn)
+    stored = companion.soul.query("SELECT content FROM messages WHERE role = 'companion'")[0]["content"]
+    assert shown.startswith("I won't keep")
+    for text in (shown, stored):
+        digits = re.sub(r"\D", "", text)
+        assert "4821" not in digits and "4111111111111111" not in digits
+    assert shown.strip() == stored.strip()  # what is stored is what was shown
+
+
+def test_a_secret_said_once_is_not_recalled_into_a_later_session(companion):
+    """Red team: a password said in one session was recalled from raw history into a later session's prompt
+    and repeated in a reply."""
+    companion.chat.enqueue("Okay.")
+    companion.turn("my bank password is hunter22, the bank is Barclays").read()
+    companion.start_session()
+    companion.chat.enqueue("Your Barclays password is hunter22.")
+    turn = companion.turn("what is my Barclays bank password?")
+    reply = turn.read()
+    prompt = "\n".join(m["content"] for m in turn.workspace.messages)
+    assert "Barclays" in prompt  # the message was recalled
+    assert "hunter22" not in prompt.lower() and "hunter22" not in reply.lower()
+    assert secrets.MASK in reply
