@@ -14,6 +14,7 @@ from ..retrieval.indexer import Indexer
 from ..store.provenance import Provenance, Source, shown
 from ..store.soul import Soul, now
 from ..trust import secrets
+from ..trust.text import unfit_text
 
 SOURCES = ("user_stated", "inferred", "untrusted")
 MAX_CHARS = 1000
@@ -243,6 +244,8 @@ def _checked(content: str) -> str:
         raise InvalidEdit(f"A memory is plain text of at most {MAX_CHARS} characters.")
     if found := secrets.find(content):
         raise InvalidEdit(f"That holds {found[0]}: secrets are never kept as memories.")
+    if bad := unfit_text([("The memory", content)]):  # a direction override would turn what it shows around
+        raise InvalidEdit(f"{bad}: write it without that character.")
     return content.strip()
 
 

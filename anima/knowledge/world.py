@@ -18,6 +18,7 @@ from ..retrieval.recall import Recall, Recalled
 from ..store.forget import UNSPACED
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul, now
+from ..trust.text import unfit_text
 
 CARD_KINDS = ("person", "place", "situation", "project", "platform", "thread")
 TITLE_CHARS, BODY_CHARS, KEYWORDS, KEYWORD_CHARS = 80, 1200, 12, 40
@@ -40,6 +41,9 @@ def _validated(kind: str, title: str, body: str, keywords: list[str], imported: 
     if len(title) > TITLE_CHARS or len(body) > body_chars:
         raise InvalidEdit(f"A card's title holds at most {TITLE_CHARS} characters and its text {body_chars}.")
     keywords = [k.strip() for k in keywords or [] if k and k.strip()]
+    texts = [("The card's title", title), ("The card's text", body), *(("A keyword", k) for k in keywords)]
+    if bad := unfit_text(texts, names=("The card's title", "A keyword")):
+        raise InvalidEdit(f"{bad}: write it without that character.")
     if len(keywords) > most or any(len(k) > chars for k in keywords):
         raise InvalidEdit(f"A card has at most {most} keywords of at most {chars} characters.")
     return {"kind": kind, "title": title, "body": body, "keywords": json.dumps(keywords, ensure_ascii=False)}
