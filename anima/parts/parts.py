@@ -26,6 +26,7 @@ import jsonpatch
 import jsonpointer
 
 from ..errors import InvalidEdit, NotFound
+from ..spelling import fold
 from ..store.provenance import Provenance
 from ..store.soul import Soul, now
 from ..trust.verdict import tainted
@@ -166,16 +167,27 @@ class Parts:
                 self.get(pid)
             lineage = {"from": list(parents), "how": how}
         t = now()
-        return self.soul.add(
-            "part",
-            actor,
-            provenance=provenance,
-            name=data["name"],
-            data=json.dumps(data, ensure_ascii=False),
-            lineage=json.dumps(lineage),
-            created_at=t,
-            updated_at=t,
-        )
+        with self.soul.transaction():  # the check and the write together: another program may name one meanwhile
+            self._name_free(data["name"], but=parents)
+            return self.soul.add(
+                "part",
+                actor,
+                provenance=provenance,
+                name=data["name"],
+                data=json.dumps(data, ensure_ascii=False),
+                lineage=json.dumps(lineage),
+                created_at=t,
+                updated_at=t,
+            )
+
+    def _name_free(self, name: str, but: Iterable[int] = ()) -> None:
+        """InvalidEdit when an active part other than `but` has this name, however spelled (anima/spelling.py):
+        two parts of one name could not be told apart in the Open Mind, in a bid or in a patch's words. Archived
+        parts are past self-state and keep theirs; a split or merge names its parts while they are still active."""
+        key, skip = fold(name.strip()), set(but)
+        for p in self.all():
+            if p.id not in skip and fold(p.name.strip()) == key:
+                raise InvalidEdit(f'There is a part named "{p.name}" already (#{p.id}): give this one another name.')
 
     def set_archived(self, part_id: int, archived: bool, actor: str) -> None:
         """Archive a part (it stops bidding and stays as past self-state) or make it active again."""
@@ -202,6 +214,8 @@ class Parts:
             after = self._patched(before, operations, actor)
             if actor != "user" and after != before.data:
                 _written_for_itself(after)
+            if after["name"] != before.name:
+                self._name_free(after["name"], but=[part_id])
             if after != before.data:
                 self.soul.update(
                     "part",

@@ -613,3 +613,21 @@ def test_a_pack_file_that_is_not_json_is_a_clear_mistake(tmp_path):
     (tmp_path / "pack.json").write_text("{not json", encoding="utf-8")
     with pytest.raises(InvalidEdit, match="is not a JSON file"):
         packs_module.read(tmp_path / "pack.json")
+
+
+def test_two_active_parts_never_share_a_name_however_spelled(soul, parts, dogs):
+    name = parts.get(dogs).name
+    twin = fear()
+    for spelled in (name, name.upper(), f" {name} ", name.replace("o", "\u043e")):  # a Cyrillic o
+        twin["name"] = spelled
+        with pytest.raises(InvalidEdit, match=rf'There is a part named "{name}" already \(#{dogs}\)'):
+            parts.create(twin, "user", MADE)
+    other = fear()
+    other["name"] = "Wary of heights"
+    second = parts.create(other, "user", MADE)
+    with pytest.raises(InvalidEdit, match="already"):
+        parts.patch(second, [{"op": "replace", "path": "/name", "value": name}], "user")
+    assert [p.name for p in parts.all()] == [name, "Wary of heights"]
+    parts.set_archived(dogs, True, "user")  # an archived part is past self-state: its name may be worn again
+    twin["name"] = name
+    assert parts.get(parts.create(twin, "user", MADE)).name == name
