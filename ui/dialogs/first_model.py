@@ -223,8 +223,8 @@ class FirstModelDialog(QDialog):
                 item.setForeground(self.palette().placeholderText())
             self.models.addItem(item)
         # The one chosen stays chosen when the list is redrawn if it fits; else the first that fits (row 0).
-        keep = was is not None and dict(self.judged).get(was) is Fit.FITS
-        self.models.setCurrentRow([m for m, _ in self.judged].index(was) if keep else 0)
+        rows = [m for m, judged in self.judged if judged is Fit.FITS]
+        self.models.setCurrentRow(rows.index(was) if was in rows else 0)  # those that fit come first
 
     def start_download(self) -> None:
         row = self.models.currentRow()
@@ -304,7 +304,13 @@ class FirstModelDialog(QDialog):
         self.look_button.setEnabled(False)
         self.servers_status.setText("Looking for Ollama and LM Studio on this computer…")
         places = self.places
-        tasks.run(lambda: servers.find(places), self._while_open(self._found), self._while_open(self._failed), self)
+        asked = self._asked = object()  # only the latest look's answer is shown: an earlier one may come later
+
+        def found(servers_found: list[servers.Server]) -> None:
+            if self._asked is asked:
+                self._found(servers_found)
+
+        tasks.run(lambda: servers.find(places), self._while_open(found), self._while_open(self._failed), self)
 
     def _found(self, found: list[servers.Server]) -> None:
         self.looking = False
@@ -418,9 +424,11 @@ MODEL_FIELDS = (
 )
 
 
-def switch_if_changed(window, old: Settings, new: Settings) -> None:
+def switch_if_changed(window, old: Settings, new: Settings | None) -> None:
     """Settings were saved: when they choose another model, the window's companion answers with it from the next
     reply on (made and switched off the window's thread), without a restart."""
+    if new is None:
+        return
     window.settings = new
     companion = window.companion
     if companion is None or all(getattr(old, f) == getattr(new, f) for f in MODEL_FIELDS):

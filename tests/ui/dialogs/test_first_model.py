@@ -127,15 +127,16 @@ def test_screenshots_of_the_dialog(qtbot, ollama, screenshot, width, height):
     screenshot(dialog, f"first-run-{width}-light")
 
 
-def test_choosing_a_model_on_a_local_server_switches_the_window_without_a_restart(qtbot, window, ollama):
+def test_choosing_a_model_on_a_local_server_switches_the_window_without_a_restart(qtbot, window, ollama, monkeypatch):
+    import anima.models.servers
     from ui.dialogs.first_model import choose_mind
+
+    monkeypatch.setattr(anima.models.servers, "PLACES", (ollama.place(),))  # where it looks: this test's server
 
     window.companion.chat.enqueue("From the tiny one.")
     assert send(qtbot, window, "hello").text == "From the tiny one."
     qtbot.waitUntil(lambda: window.model_label.text() == "Mind: fake", timeout=5_000)
     dialog = choose_mind(window)
-    dialog.places = (ollama.place(),)
-    dialog.look()
     qtbot.waitUntil(lambda: dialog.server_models.count() == 2, timeout=10_000)
     assert dialog.server_models.item(0).text() == "llama3.2:3b — Ollama"
     assert "Found Ollama at" in dialog.servers_status.text()
@@ -150,8 +151,6 @@ def test_choosing_a_model_on_a_local_server_switches_the_window_without_a_restar
     qtbot.waitUntil(lambda: window.model_label.text() == "Mind: qwen3:4b", timeout=5_000)
 
     again = choose_mind(window)  # the model in use is marked where it is listed
-    again.places = (ollama.place(),)
-    again.look()
     qtbot.waitUntil(lambda: again.server_models.count() == 2, timeout=10_000)
     assert again.server_models.item(1).text() == "qwen3:4b — Ollama (in use)"
     assert again.now.text().startswith(f"In use now: qwen3:4b on the server at {ollama.root}/v1")
@@ -199,3 +198,29 @@ def test_the_first_run_shows_the_choice_after_the_soul_is_made(qtbot, anima_home
     assert send(qtbot, window, "hello").text == "Hello, I run on your Ollama."
     window.close()
     window.companion.close()
+
+
+def test_settings_saved_with_a_server_switches_the_window_at_once(qtbot, window, ollama):
+    from dataclasses import replace
+
+    from ui.dialogs.first_model import switch_if_changed
+
+    old = window.settings
+    switch_if_changed(window, old, replace(old, data_folder="/elsewhere"))  # not what a model is made from
+    assert window.companion.model_name == "fake"
+    new = replace(old, endpoint_url=ollama.root + "/v1", endpoint_model="llama3.2:3b")
+    switch_if_changed(window, old, new)
+    qtbot.waitUntil(lambda: window.companion.model_name == "llama3.2:3b", timeout=10_000)
+    assert window.settings is new
+    assert send(qtbot, window, "still there?").text == "Hello, I run on your Ollama."
+
+
+def test_the_settings_catalogue_marks_the_model_in_use(qtbot, files, anima_home):
+    from anima.models.catalogue import local_path
+    from ui.dialogs.settings import SettingsDialog
+
+    huge, small = entries(files)
+    dialog = SettingsDialog(Settings(model_path=str(local_path(small))), catalogue=[huge, small])
+    qtbot.addWidget(dialog)
+    assert dialog.catalogue.item(1).text().endswith("(in use)")
+    assert "(in use)" not in dialog.catalogue.item(0).text()
