@@ -60,6 +60,15 @@ class SwitchableChat(ChatModel):
             raise AttributeError(attribute)
         return getattr(self._current, attribute)
 
+    def __setattr__(self, attribute: str, value: Any) -> None:
+        # Its own state, and the methods its class defines (a test may replace stream_text), are its own; anything
+        # else set on it (a name, a fake's flags) is set on the model in use, as it is read from there.
+        own = getattr(type(self), attribute, None)
+        if attribute.startswith("_") or (own is not None and not isinstance(own, property)):
+            object.__setattr__(self, attribute, value)
+        else:
+            setattr(self._current, attribute, value)
+
     def on_switch(self, listener: Any) -> None:
         """`listener(model)` hears, from whichever thread made it, that `model` now answers."""
         self._listeners.append(listener)

@@ -95,3 +95,12 @@ def test_a_switch_from_another_thread_while_calls_run_never_splits_a_call():
     assert texts == ["a b c d e f"] * 5 and chat.current is old
     hold.release()
     assert chat.current is new and chat.complete([]) == "new"
+
+
+def test_what_is_set_on_it_beyond_the_interface_is_set_on_the_model_in_use():
+    old = FakeChatModel()
+    chat = SwitchableChat(old)
+    chat.delay = 0.5
+    assert old.delay == 0.5 and "delay" not in vars(chat)
+    chat.name = "renamed"
+    assert old.name == "renamed" == chat.name
