@@ -124,7 +124,10 @@ class FirstModelDialog(QDialog):
         self.error.hide()
         layout.addWidget(self.error)
         self.buttons = QDialogButtonBox()
-        self.keep = self.buttons.addButton("Keep the tiny one for now", QDialogButtonBox.ButtonRole.RejectRole)
+        bundled = not (settings.model_path or settings.endpoint_url)
+        self.keep = self.buttons.addButton(
+            "Keep the tiny one for now" if bundled else "Keep the one in use", QDialogButtonBox.ButtonRole.RejectRole
+        )
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)
         folder = settings.data_folder

@@ -67,6 +67,7 @@ def test_it_says_the_bundled_model_is_tiny_and_fits_the_catalogue_to_this_machin
     text = " ".join(label.text() for label in dialog.findChildren(type(dialog.now)))
     assert TINY in text and "tiny" in TINY and "offline" in TINY
     assert dialog.now.text() == "In use now: the tiny bundled model (SmolLM2 135M)."
+    assert dialog.keep.text() == "Keep the tiny one for now"
     assert dialog.memory.text().startswith("This machine has ")
     rows = [dialog.models.item(i).text() for i in range(dialog.models.count())]
     assert rows[0].startswith("Small Test (fits this machine)") and "MIT" in rows[0] and "2 MB to download" in rows[0]
@@ -154,6 +155,7 @@ def test_choosing_a_model_on_a_local_server_switches_the_window_without_a_restar
     qtbot.waitUntil(lambda: again.server_models.count() == 2, timeout=10_000)
     assert again.server_models.item(1).text() == "qwen3:4b — Ollama (in use)"
     assert again.now.text().startswith(f"In use now: qwen3:4b on the server at {ollama.root}/v1")
+    assert again.keep.text() == "Keep the one in use"
     again.reject()
 
 
