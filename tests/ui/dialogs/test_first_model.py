@@ -226,3 +226,26 @@ def test_the_settings_catalogue_marks_the_model_in_use(qtbot, files, anima_home)
     qtbot.addWidget(dialog)
     assert dialog.catalogue.item(1).text().endswith("(in use)")
     assert "(in use)" not in dialog.catalogue.item(0).text()
+
+
+def test_a_choice_made_while_a_reply_streams_takes_over_when_that_reply_ends(qtbot, window, held_reply, ollama):
+    from PySide6.QtCore import Qt as Keys
+
+    from ui.dialogs.first_model import FirstModelDialog as Dialog
+
+    window.companion.chat.enqueue("The tiny one finishes what it began.")
+    window.input.setFocus()
+    qtbot.keyClicks(window.input, "tell me something")
+    qtbot.keyClick(window.input, Keys.Key_Return)
+    assert held_reply.holding.wait(10)  # the reply is under way on the tiny model
+    dialog = Dialog(window.settings, window.companion, window, places=[ollama.place()])
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: dialog.server_models.count() == 2, timeout=10_000)
+    dialog.use_server_model()
+    qtbot.waitUntil(lambda: dialog.result_value is not None, timeout=10_000)  # saved; waits for the turn's end
+    assert window.companion.model_name == "fake" and window.worker is not None
+    held_reply.release.set()
+    qtbot.waitUntil(lambda: window.worker is None, timeout=10_000)
+    assert window.transcript.bubbles[-1].text == "The tiny one finishes what it began."
+    assert window.companion.model_name == "llama3.2:3b" and ollama.asked == []
+    assert send(qtbot, window, "and now?").text == "Hello, I run on your Ollama."
