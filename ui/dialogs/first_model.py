@@ -182,7 +182,10 @@ class FirstModelDialog(QDialog):
         self.models = QListWidget()
         self.models.setWordWrap(True)
         self.models.setAlternatingRowColors(True)
-        self.models.setStyleSheet("QListWidget::item { padding: 5px 4px; }")  # two lines each: room between
+        # Two lines each, room between them; wrapped to the list's width (a side padding would clip the wrap).
+        self.models.setStyleSheet("QListWidget::item { padding-top: 4px; padding-bottom: 4px; }")
+        self.models.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.models.setResizeMode(QListWidget.ResizeMode.Adjust)
         col.addWidget(self.models, 1)
         row = QHBoxLayout()
         self.download_button = QPushButton("Download and use")
@@ -286,7 +289,7 @@ class FirstModelDialog(QDialog):
         self.servers_status.setWordWrap(True)
         col.addWidget(self.servers_status)
         self.server_models = QListWidget()
-        self.server_models.setStyleSheet("QListWidget::item { padding: 5px 4px; }")
+        self.server_models.setStyleSheet("QListWidget::item { padding-top: 4px; padding-bottom: 4px; }")
         col.addWidget(self.server_models, 1)
         row = QHBoxLayout()
         self.use_server_button = QPushButton("Use this model")
