@@ -12,6 +12,7 @@ hold (tests/ui/test_facade.py).
 """
 
 import threading
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -32,6 +33,7 @@ from .knowledge.world import Clerk, WorldCards
 from .models.chat import ChatModel
 from .models.embedder import Embedder
 from .models.gpu import gpu_report
+from .models.switch import SwitchableChat
 from .parts import open_parts
 from .parts.affect import Affect
 from .parts.bids import Bidding, Mode
@@ -99,7 +101,8 @@ class Companion:
         """`clock`: when predictions are made and fall due (tests move it)."""
         self.home = home
         self.soul = soul
-        self.chat = chat
+        # Every room is handed the model in use, which the person may change while it runs (use_model).
+        chat = self.chat = chat if isinstance(chat, SwitchableChat) else SwitchableChat(chat)
         self.embedder = embedder
         self.reply_tokens = 384
         self.temperature = 0.7
@@ -276,6 +279,20 @@ class Companion:
     def model_name(self) -> str:
         return self.chat.name
 
+    def use_model(self, chat: ChatModel) -> bool:
+        """Answer with `chat` from now on, without a restart: at once when no turn is under way (True), else from
+        the end of that turn (False); the model it replaces is closed. Work between turns yields first (it waits
+        for it: call it off the window's thread)."""
+        self.conversation.interrupt()
+        start = getattr(chat, "start_loading", None)
+        if start is not None:
+            start()
+        return self.chat.switch(chat)
+
+    def on_model_switch(self, listener: Callable[[str], None]) -> None:
+        """`listener(name)` hears, from any thread, that the model named `name` now answers."""
+        self.chat.on_switch(lambda model: listener(model.name))
+
     def model_ready(self) -> bool:
         """Whether the chat model has loaded (one the person chose may take many seconds); one that loads nothing
         is always ready."""
@@ -286,7 +303,7 @@ class Companion:
         first, so the report can count its layers."""
         if load:
             getattr(self.chat, "llama", None)  # a local model's llama.cpp handle waits until it has loaded
-        return gpu_report(self.chat)
+        return gpu_report(self.chat.current)
 
     def indexing(self) -> bool:
         """Whether the vector index is still loading or re-indexing in the background."""
@@ -315,17 +332,25 @@ class Companion:
         heard: Callable[[list[dict[str, Any]]], None] | None = None,
     ) -> TurnStream:
         """Record the message (and any text from outside sent with it) and prepare the reply; iterate the result
-        to stream it. `heard`: see TurnStream."""
-        return TurnStream(
-            self.conversation,
-            text,
-            external=external,
-            cancel=cancel,
-            reply_tokens=self.reply_tokens,
-            temperature=self.temperature,
-            after=self.reflector.after,
-            heard=heard,
-        )
+        to stream it. `heard`: see TurnStream. The model stays the same until the reply has ended (use_model)."""
+        hold = self.chat.hold()
+        try:
+            stream = TurnStream(
+                self.conversation,
+                text,
+                external=external,
+                cancel=cancel,
+                reply_tokens=self.reply_tokens,
+                temperature=self.temperature,
+                after=self.reflector.after,
+                heard=heard,
+                ended=hold.release,
+            )
+        except BaseException:
+            hold.release()
+            raise
+        weakref.finalize(stream, hold.release)  # a turn prepared and never read
+        return stream
 
     def interrupt(self) -> None:
         """Stop the work between turns as a turn would (deep reflection at the model's next token) and wait for

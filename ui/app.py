@@ -59,6 +59,7 @@ def attach(window: MainWindow, prepared, failed) -> bool:
 
     settings, home, soul = prepared
     window.settings = settings
+    first_run = soul is None and not home.exists()  # a soul is made now: the mind is chosen before the first chat
     handler = crash.installed()
     if handler is not None:
         handler.use_home(home.dir)  # the log lives with the companion from now on
@@ -67,11 +68,15 @@ def attach(window: MainWindow, prepared, failed) -> bool:
         if not dialog.exec():
             return False
         soul = dialog.result_value
+
     # The models and the index load once the window shows the companion, never before (DESIGN.md).
+    def opened(companion: Companion) -> None:
+        QTimer.singleShot(50, companion.start_background)
+        if first_run:
+            window.choose_mind()
+
     window.open_companion(
-        lambda: Companion(home, soul, settings.chat_model(), MiniLMEmbedder(), background=False),
-        failed,
-        then=lambda companion: QTimer.singleShot(50, companion.start_background),
+        lambda: Companion(home, soul, settings.chat_model(), MiniLMEmbedder(), background=False), failed, then=opened
     )
     return True
 

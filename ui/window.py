@@ -133,6 +133,9 @@ class MainWindow(QMainWindow):
         status.addWidget(self.loading)
         status.addWidget(self.trouble)
         status.addWidget(self.pending)
+        self.model_label = QLabel("")  # the model in use (Anima ▸ Choose the mind… changes it, without a restart)
+        self.model_label.setObjectName("model-in-use")
+        status.addPermanentWidget(self.model_label)
         status.addPermanentWidget(self.reflecting_label)
         status.addPermanentWidget(self.busy)
         self.setStatusBar(status)
@@ -161,6 +164,7 @@ class MainWindow(QMainWindow):
             ("Change &passphrase…", None, self.passphrase),
             ("&Reflect now", None, self.reflect_now),
             ("E&volve my persona", None, self.evolve),
+            ("Choose the mi&nd…", None, self.choose_mind),
             ("&Settings…", "Ctrl+,", self.open_settings),
             ("&Quit", "Ctrl+Q", self.quit_asked),
         ):
@@ -474,6 +478,7 @@ class MainWindow(QMainWindow):
         ready = self.companion.model_ready()  # a model still loading (or not started)
         self.loading.setVisible(not ready)
         self.loading_label.setText("" if ready else "Waking the mind… (you can already write)")
+        self.model_label.setText(f"Mind: {self.companion.model_name}")
         indexing = self.companion.indexing()
         self.busy.setText("thinking in the background…" if indexing or self.worker else "")
 
@@ -680,7 +685,15 @@ class MainWindow(QMainWindow):
 
         dialog = SettingsDialog(self.settings or Settings.load(), self)
         if dialog.exec():
-            self.settings = dialog.result_value
+            from .dialogs.first_model import switch_if_changed
+
+            switch_if_changed(self, dialog.settings, dialog.result_value)
+
+    def choose_mind(self) -> None:
+        """The menu's "Choose the mind…" (and the first run): a real model instead of the tiny one, at once."""
+        from .dialogs.first_model import choose_mind
+
+        choose_mind(self)
 
     def quit_asked(self) -> None:
         """The person asked to close (the menu, Ctrl+Q, the title bar's button: closeEvent)."""

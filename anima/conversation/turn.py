@@ -53,11 +53,13 @@ class TurnStream:
         temperature: float = 0.7,
         after: Callable[[str, str], None] = lambda user_text, reply: None,
         heard: Callable[[list[dict[str, Any]]], None] | None = None,
+        ended: Callable[[], None] = lambda: None,
     ):
         conversation.interrupt()  # the person comes first: the work between turns yields before anything is read
         self.conversation = conversation
         self.cancel = cancel or threading.Event()
         self.reply_tokens, self.temperature, self._after = reply_tokens, temperature, after
+        self._ended = ended  # the reply is over, however it ended: the model may change (Companion.use_model)
         typed = clean(text)
         external = [External(e.source, clean(e.text), e.name) for e in external if clean(e.text)]
         if not typed and not external:
@@ -144,13 +146,16 @@ class TurnStream:
                     cancel=self.cancel,
                 )
         finally:
-            self.stop_reason = stream.stop_reason or StopReason.CANCELLED
-            self.text = safe_reply(self.text)
-            self.reply_id = self.conversation.record_turn(
-                self.prepared, len(self.learned), self.user_ids, self.text, self.forgets_at
-            )
-            if self.reply_id is not None:
-                self._after(self.user_text, self.text.strip())
+            try:
+                self.stop_reason = stream.stop_reason or StopReason.CANCELLED
+                self.text = safe_reply(self.text)
+                self.reply_id = self.conversation.record_turn(
+                    self.prepared, len(self.learned), self.user_ids, self.text, self.forgets_at
+                )
+                if self.reply_id is not None:
+                    self._after(self.user_text, self.text.strip())
+            finally:
+                self._ended()
 
     def _unrepeated(self, said: str) -> str:
         """A sentence of the reply as it may be shown: without the value of a secret the prompt holds."""

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from anima.errors import KnownError
-from anima.models.catalogue import CATALOGUE, downloaded, local_path
+from anima.models.catalogue import CATALOGUE, downloaded, in_use, local_path
 from anima.models.dialects import CHOICES, LABELS
 from anima.models.gpu import gpu_report
 from anima.settings import Settings
@@ -75,15 +75,15 @@ class SettingsDialog(FormDialog):
     def __init__(self, settings: Settings, parent=None, catalogue=CATALOGUE):
         super().__init__(
             "Settings",
-            "Changes to the model take effect the next time Anima starts. "
-            "See models/README.md for which model suits which machine.",
+            "A change of model takes effect from the next reply, without a restart (the data folder, from the next "
+            "start). See models/README.md for which model suits which machine.",
             parent,
             "Save",
         )
         self.settings = settings
         self.models = tuple(catalogue)
         self.catalogue = QListWidget()
-        self.catalogue.addItems([m.describe() for m in self.models])
+        self.catalogue.addItems([self._described(m) for m in self.models])
         self.catalogue.setCurrentRow(0)
         self.catalogue.setWordWrap(True)
         self.form.addRow(
@@ -179,10 +179,15 @@ class SettingsDialog(FormDialog):
 
     # ---- the catalogue ----------------------------------------------------------
 
+    def _described(self, model, on_disk: bool = False) -> str:
+        """A catalogue line, marked when it is on disk and when it is the model in use (the saved settings')."""
+        used = not self.settings.endpoint_url and in_use(model, self.settings.model_path, self.settings.data_folder)
+        return model.describe() + (" (downloaded)" if on_disk else "") + (" (in use)" if used else "")
+
     def _mark_downloaded(self, on_disk: list[bool]) -> None:
         for i, yes in enumerate(on_disk):
             if yes:
-                self.catalogue.item(i).setText(self.models[i].describe() + " (downloaded)")
+                self.catalogue.item(i).setText(self._described(self.models[i], True))
 
     def start_download(self) -> None:
         row = self.catalogue.currentRow()
@@ -223,7 +228,7 @@ class SettingsDialog(FormDialog):
         self.download_progress.setValue(1000)
         self.model_path.setText(str(path))
         self.endpoint_url.clear()  # the model chosen is this file, not a server
-        self.download_status.setText(f"{name} is downloaded and checked. Save to use it from the next start.")
+        self.download_status.setText(f"{name} is downloaded and checked. Save to use it from the next reply.")
         self._mark_downloaded([m.file == path.name for m in self.models])
 
     def _failed(self, error) -> None:
@@ -245,7 +250,7 @@ class SettingsDialog(FormDialog):
         def checked(_header):
             self.model_path.setText(path)
             self.endpoint_url.clear()
-            self.download_status.setText("Save to use this model from the next start.")
+            self.download_status.setText("Save to use this model from the next reply.")
 
         def failed(error):
             if not isinstance(error, KnownError):
