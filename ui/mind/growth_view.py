@@ -23,6 +23,12 @@ def cited(entry) -> str:
 
 class GrowthView(TableView[GrowthEntry]):
     title = "Growth"
+    kinds = ("growth_log",)
+    headline = 1
+    timeline = True
+    reflects = True
+    about = "How I have changed, in my own words, each with the experiences it came from. I never rewrite an entry."
+    appears = "Growth comes from deep reflection, when what we lived through changes how I see myself."
     columns = ("when", "how I changed", "from")
 
     def __init__(self, companion: "Companion", parent=None):

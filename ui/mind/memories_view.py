@@ -18,6 +18,15 @@ SOURCE_FORGOTTEN = "; the message it was learned from was forgotten"
 
 class MemoriesView(TableView[dict[str, Any]]):
     title = "Memories"
+    kinds = ("memory",)
+    about = (
+        "What I know and remember: facts about you and what you prefer, each with when it was true and where "
+        "I learned it."
+    )
+    appears = (
+        "Memories appear as we talk: what you tell me about yourself, and what I learn from our conversations. "
+        "You can also ask me to remember something."
+    )
     columns = ("memory", "from", "source", "true from", "until", "superseded by", "importance")
 
     def __init__(self, companion: "Companion", parent=None):

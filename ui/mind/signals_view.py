@@ -50,6 +50,9 @@ def reading(signal) -> str:
 
 class SignalsView(TableView[FeltSignal]):
     title = "Feelings"
+    kinds = ("signal",)
+    about = "How you seemed to feel, on what evidence, and whether it has faded. You can correct any reading."
+    appears = "Feelings are noticed after a turn, by quick reflection, when what you said shows how you feel."
     columns = ("you seemed", "evidence", "when", "in mind", "from", "trend", "reading")
 
     def __init__(self, companion: "Companion", parent=None):

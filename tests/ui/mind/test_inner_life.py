@@ -36,22 +36,6 @@ def said(c, *lines):
     return [c.messages.record("user" if i % 2 == 0 else "companion", text) for i, text in enumerate(lines)]
 
 
-def test_the_inner_life_shares_one_tab_and_the_panel_fits_the_window(qtbot, window, screenshot):
-    window.toggle_mind()
-    panel = window.mind
-    assert panel.count() == 8  # six tabs, the inner life (its five views behind one selector) and parts
-    assert [panel.inner_life.selector.itemText(i) for i in range(panel.inner_life.selector.count())] == [
-        "Growth",
-        "Episodes",
-        "How to help you",
-        "Feelings",
-        "Working memory",
-    ]
-    qtbot.waitUntil(lambda: window.mind.width() > 0, timeout=10_000)  # laid out
-    assert window.width() <= 1100 and window.mind.width() < window.width()
-    screenshot(window, "open-mind-inner-life")
-
-
 def test_the_growth_log_shows_each_entry_with_what_it_cites_and_a_forget_removes_one(
     qtbot, window, monkeypatch, screenshot
 ):
@@ -188,7 +172,7 @@ def test_rules_show_status_and_evidence_apart_from_stated_preferences(qtbot, win
     c.rules.retire(retired, "ai")
     pref = c.memories.remember("Ada prefers tea to coffee", kind="preference")
     fact = c.memories.remember("Ada is a nurse")
-    view = open_view(qtbot, window, "How to help you")
+    view = open_view(qtbot, window, "Rules")
     status = dict(zip(cells(view.rules.table, 0), cells(view.rules.table, 1), strict=True))
     assert status == {
         "Give the bottom line first": "in force",
