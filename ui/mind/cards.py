@@ -71,40 +71,57 @@ class CardDelegate(QStyledItemDelegate):
         return "  ·  ".join(said)
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
-        text = QFontMetrics(option.font).lineSpacing() * TEXT_LINES
-        detail = QFontMetrics(small(option.font)).lineSpacing() * DETAIL_LINES
-        return QSize(200, PAD * 2 + text + 4 + detail + GAP)
+        return QSize(200, card_height(option))
 
     def paint(
         self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> None:
-        palette: QPalette = option.palette
-        painter.save()
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        card = QRectF(option.rect).adjusted(1, 1, -1, -GAP)
-        if self.timeline:
-            x = option.rect.left() + TIMELINE / 2
-            painter.setPen(palette.color(QPalette.ColorRole.Mid))
-            painter.drawLine(QPointF(x, option.rect.top()), QPointF(x, option.rect.bottom()))
-            painter.setBrush(palette.color(QPalette.ColorRole.Highlight))
-            painter.drawEllipse(QPointF(x, card.top() + PAD + 8), 4.5, 4.5)
-            card.setLeft(card.left() + TIMELINE)
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)
-        fill = palette.color(QPalette.ColorRole.Base)
-        if selected:
-            fill = QColor(palette.color(QPalette.ColorRole.Highlight))
-            fill.setAlpha(48)
-        painter.setBrush(fill)
-        painter.setPen(palette.color(QPalette.ColorRole.Highlight if selected else QPalette.ColorRole.Mid))
-        painter.drawRoundedRect(card, RADIUS, RADIUS)
-        inner = card.toRect().adjusted(PAD, PAD, -PAD, -PAD)
-        dimmed = index.data(Qt.ItemDataRole.ForegroundRole) is not None
-        text_role = QPalette.ColorRole.PlaceholderText if dimmed else QPalette.ColorRole.Text
-        painter.setPen(palette.color(text_role))
         headline = index.model().index(index.row(), self.headline).data(Qt.ItemDataRole.DisplayRole) or ""
-        line = QFontMetrics(option.font).lineSpacing()
-        draw_lines(painter, inner, str(headline), option.font, TEXT_LINES)
-        painter.setPen(palette.color(QPalette.ColorRole.PlaceholderText))
-        below = inner.adjusted(0, line * TEXT_LINES + 4, 0, 0)
-        draw_lines(painter, below, self.details(index), small(option.font), DETAIL_LINES)
-        painter.restore()
+        dimmed = index.data(Qt.ItemDataRole.ForegroundRole) is not None
+        paint_card(painter, option, str(headline), self.details(index), dimmed=dimmed, timeline=self.timeline)
+
+
+def card_height(option: QStyleOptionViewItem, text_lines: int = TEXT_LINES, detail_lines: int = DETAIL_LINES) -> int:
+    text = QFontMetrics(option.font).lineSpacing() * text_lines
+    detail = QFontMetrics(small(option.font)).lineSpacing() * detail_lines
+    return PAD * 2 + text + 4 + detail + GAP
+
+
+def paint_card(
+    painter: QPainter,
+    option: QStyleOptionViewItem,
+    text: str,
+    details: str,
+    *,
+    dimmed: bool = False,
+    timeline: bool = False,
+    text_lines: int = TEXT_LINES,
+    detail_lines: int = DETAIL_LINES,
+) -> None:
+    """One card in `option.rect`: `text` on its first lines, `details` smaller and quieter under it."""
+    palette: QPalette = option.palette
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    card = QRectF(option.rect).adjusted(1, 1, -1, -GAP)
+    if timeline:
+        x = option.rect.left() + TIMELINE / 2
+        painter.setPen(palette.color(QPalette.ColorRole.Mid))
+        painter.drawLine(QPointF(x, option.rect.top()), QPointF(x, option.rect.bottom()))
+        painter.setBrush(palette.color(QPalette.ColorRole.Highlight))
+        painter.drawEllipse(QPointF(x, card.top() + PAD + 8), 4.5, 4.5)
+        card.setLeft(card.left() + TIMELINE)
+    selected = bool(option.state & QStyle.StateFlag.State_Selected)
+    fill = palette.color(QPalette.ColorRole.Base)
+    if selected:
+        fill = QColor(palette.color(QPalette.ColorRole.Highlight))
+        fill.setAlpha(48)
+    painter.setBrush(fill)
+    painter.setPen(palette.color(QPalette.ColorRole.Highlight if selected else QPalette.ColorRole.Mid))
+    painter.drawRoundedRect(card, RADIUS, RADIUS)
+    inner = card.toRect().adjusted(PAD, PAD, -PAD, -PAD)
+    painter.setPen(palette.color(QPalette.ColorRole.PlaceholderText if dimmed else QPalette.ColorRole.Text))
+    draw_lines(painter, inner, text, option.font, text_lines)
+    painter.setPen(palette.color(QPalette.ColorRole.PlaceholderText))
+    below = inner.adjusted(0, QFontMetrics(option.font).lineSpacing() * text_lines + 4, 0, 0)
+    draw_lines(painter, below, details, small(option.font), detail_lines)
+    painter.restore()

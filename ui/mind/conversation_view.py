@@ -89,7 +89,7 @@ class ConversationView(TableView[dict[str, Any]]):
         self.note.setObjectName("note")
         self.layout_.insertWidget(self.layout_.indexOf(self.table), self.note)
         self.action("Forget this message", self.forget)
-        self.older = self.action("Show older", self.show_older)
+        self.older = self.action("Show older", self.show_older, always=True)
         self.older.setEnabled(False)
         self.table.doubleClicked.connect(lambda index: self.open_message(self.rows[index.row()]["id"]))
         self.words = ""  # what is listed: the conversation (""), or the messages that hold these words

@@ -40,10 +40,10 @@ def change(e: dict) -> str:
 
 class HistoryView(TableView[dict[str, Any]]):
     title = "History of edits"
-    headline = 3
+    headline = 2
     about = "Every change to my mind, by you or by me, newest first. Any edit can be undone."
     appears = "An edit appears here each time you or I change something in my mind."
-    columns = ("when", "who", "what", "it now says")
+    columns = ("when", "what", "it now says")
 
     def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
@@ -53,15 +53,7 @@ class HistoryView(TableView[dict[str, Any]]):
         return self.companion.edits()
 
     def show_data(self, rows):
-        self.fill(
-            rows,
-            lambda e: (
-                e["at"][:16].replace("T", " "),
-                "you" if e["actor"] == "user" else "I",
-                what(e),
-                change(e) or "(emptied)",
-            ),
-        )
+        self.fill(rows, lambda e: (e["at"][:16].replace("T", " "), what(e), change(e) or "(emptied)"))
 
     def undo(self):
         e = self.selected()

@@ -33,7 +33,7 @@ class MemoriesView(TableView[dict[str, Any]]):
         super().__init__(companion, parent)
         self.action("Edit…", self.edit)
         self.action("Forget", self.forget)
-        self.action("Forget a person…", self.forget_person)
+        self.action("Forget a person…", self.forget_person, always=True)
 
     def load(self):
         return self.companion.memories.all()  # each with "from": its provenance in words

@@ -1,6 +1,7 @@
 """The Open Mind: one place to read a mind. A list of what it holds on the left (Self, About you, Memories...,
 each a view of its own: ui/mind/__init__.py VIEWS) and the one chosen on the right, the same layout for every
-kind; above them, a search across the whole mind (Ctrl+Shift+F, the window's action) whose results open the item in its view.
+kind; above them, a search across the whole mind (Ctrl+Shift+F, the window's action) whose results open the item
+in its view.
 
 It was tabs, a "Show:" drop-down inside some, and sub-tabs inside those; at 900 px only two tabs could be seen."""
 

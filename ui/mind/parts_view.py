@@ -183,6 +183,10 @@ class PartsView(MindView):
         self.select(self._revealing if self._revealing in [s.part.id for s in rows] else keep.part.id if keep else None)
         self._revealing = None
 
+    @property
+    def is_empty(self) -> bool:
+        return self.pages.currentWidget() is self.empty
+
     def reveal(self, kind: str, item_id: int, place: str = "") -> None:
         self._revealing = item_id
         self.refresh()

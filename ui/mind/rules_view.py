@@ -10,6 +10,7 @@ retire or forget a rule, and edit or forget a preference."""
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
@@ -48,6 +49,7 @@ class Rows(QGroupBox):
         if empty is not None:
             self.pages.addWidget(empty)
         self.col.addWidget(self.pages)
+        self.on_items: list[QWidget] = []  # what acts on, or shows, a selected row: hidden while there is none
         self.buttons = QHBoxLayout()
         self.col.addLayout(self.buttons)
         self.rows: list = []
@@ -57,6 +59,7 @@ class Rows(QGroupBox):
         button.setObjectName(name)
         button.clicked.connect(fn)
         self.buttons.addWidget(button)
+        self.on_items.append(button)
         return button
 
     def fill(self, rows: list, cells) -> None:
@@ -64,6 +67,8 @@ class Rows(QGroupBox):
         self.table.fill(rows, cells)
         if self.empty is not None:
             self.pages.setCurrentWidget(self.table if rows else self.empty)
+            for widget in self.on_items:
+                widget.setVisible(bool(rows))
 
     def selected(self):
         i = self.table.currentRow()
@@ -100,15 +105,25 @@ class RulesView(MindView):
         self.evidence.setMaximumHeight(110)
         self.rules.col.insertWidget(1, self.evidence_title)
         self.rules.col.insertWidget(2, self.evidence)
+        self.rules.on_items += [self.evidence_title, self.evidence]
         self.rules.action("Correct…", "correct-rule", self.correct_rule)
         self.rules.action("Retire", "retire-rule", self.retire_rule)
         self.rules.action("Forget", "forget-rule", self.forget_rule)
-        self.preferences = Rows("What you told me you prefer", ("preference", "true from", "until"))
+        none_stated = QLabel(
+            "None yet. When you tell me how you like things (“I prefer short answers”), I keep it here, in your words.",
+            wordWrap=True,
+        )
+        none_stated.setAlignment(Qt.AlignmentFlag.AlignTop)
+        none_stated.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.preferences = Rows("What you told me you prefer", ("preference", "true from", "until"), none_stated)
         self.preferences.action("Edit…", "edit-preference", self.edit_preference)
         self.preferences.action("Forget", "forget-preference", self.forget_preference)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.rules)
         split.addWidget(self.preferences)
+        split.setChildrenCollapsible(False)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 1)
         self.layout_.addWidget(self.error)
         self.layout_.addWidget(split)
         self.evidence_of: dict[int, list] = {}

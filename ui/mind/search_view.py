@@ -3,21 +3,58 @@ was found (by its words, by its meaning); opening one (double-click, Enter) open
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
+from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette
+from PySide6.QtWidgets import (
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from anima.errors import KnownError
 from anima.store.kinds import KINDS
 from anima.store.sections import section
 
 from .. import errors, tasks
+from . import cards
 
 if TYPE_CHECKING:
     from anima.companion import Companion
 
 SHOWN_CHARS = 220  # of a result's text: its view shows the whole
 FOUND = Qt.ItemDataRole.UserRole  # a result's (kind, id, place); a heading has none
+HOW = Qt.ItemDataRole.UserRole + 1  # how a result was found, and when it is from
+
+
+class ResultDelegate(QStyledItemDelegate):
+    """A kind's name as a heading over its results, each result a card (cards.py): its text, then how it was
+    found."""
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        if index.data(FOUND) is None:
+            return QSize(200, round(QFontMetrics(option.font).lineSpacing() * 1.4) + 10)
+        return QSize(200, cards.card_height(option, 2, 1))
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        text = index.data(Qt.ItemDataRole.DisplayRole) or ""
+        if index.data(FOUND) is not None:
+            cards.paint_card(painter, option, text, index.data(HOW) or "", text_lines=2, detail_lines=1)
+            return
+        painter.save()
+        font = QFont(option.font)
+        font.setBold(True)
+        painter.setFont(font)
+        # A heading cannot be selected, which Qt paints as disabled (grey): it is read as any text is.
+        painter.setPen(option.palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.Text))
+        rect = option.rect.adjusted(2, 8, 0, 0)
+        painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, text)
+        painter.restore()
 
 
 def heading(kind: str) -> str:
@@ -46,9 +83,12 @@ class SearchResults(QWidget):
         self.setObjectName("search-results")
         self.note = QLabel(wordWrap=True)
         self.note.setObjectName("search-note")
+        self.note.setMinimumHeight(self.note.fontMetrics().lineSpacing() * 2 + 4)  # two lines, whatever the width
         self.list = QListWidget()
         self.list.setObjectName("search-list")
-        self.list.setWordWrap(True)
+        self.list.setItemDelegate(ResultDelegate(self.list))
+        self.list.setFrameShape(QListWidget.Shape.NoFrame)
+        self.list.viewport().setAutoFillBackground(False)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setVerticalScrollMode(QListWidget.ScrollMode.ScrollPerPixel)
         self.list.itemActivated.connect(self._activated)
@@ -78,18 +118,15 @@ class SearchResults(QWidget):
         if not n:
             self.note.setText(f"Nothing in my mind matches “{words}”, by its words or by its meaning.")
         else:
-            self.note.setText(f"{n} found for “{words}”. Double-click one (or press Enter) to open it.")
-        bold = QFont(self.list.font())
-        bold.setBold(True)
+            self.note.setText(f"{n} found for “{words}”: double-click one to open it.")
         for kind, items in found.items():
-            head = QListWidgetItem(heading(kind))
-            head.setFont(bold)
+            head = QListWidgetItem(f"{heading(kind)} ({len(items)})")
             head.setFlags(Qt.ItemFlag.NoItemFlags)
             self.list.addItem(head)
             for f in items:
                 text = " ".join(f.text.split())
-                text = text[:SHOWN_CHARS] + "…" * (len(text) > SHOWN_CHARS)
-                item = QListWidgetItem(f"{text}\n{where(f)}")
+                item = QListWidgetItem(text[:SHOWN_CHARS] + "…" * (len(text) > SHOWN_CHARS))
+                item.setData(HOW, where(f))
                 item.setData(FOUND, (f.kind, f.id, f.place))
                 item.setToolTip(f.text)
                 self.list.addItem(item)

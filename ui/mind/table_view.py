@@ -163,6 +163,7 @@ class TableView(MindView, Generic[Row]):
         self.layout_.addWidget(self.pages)
         self.layout_.addLayout(self.actions_)
         self.rows: list[Row] = []
+        self._on_items: list[QPushButton] = []  # the actions on an item, hidden while there is none
         self._revealing: object | None = None  # an item to select once it is listed (a search result opened)
 
     @property
@@ -179,11 +180,14 @@ class TableView(MindView, Generic[Row]):
             self.empty.note.setText("Deep reflection found nothing to make of this yet: talk a little more first.")
             self.empty.note.show()
 
-    def action(self, text: str, fn) -> QPushButton:
+    def action(self, text: str, fn, always: bool = False) -> QPushButton:
+        """A button under the cards; one that acts on an item is hidden while there is none (not `always`)."""
         button = QPushButton(text)
         button.setObjectName(text.lower().replace(" ", "-").replace("…", ""))
         button.clicked.connect(fn)
         self.actions_.addWidget(button)
+        if not always:
+            self._on_items.append(button)
         return button
 
     def fill(self, rows: list[Row], cells) -> None:
@@ -191,6 +195,8 @@ class TableView(MindView, Generic[Row]):
         self.rows = rows
         self.table.fill(rows, cells)
         self.pages.setCurrentWidget(self.table if rows else self.empty)
+        for button in self._on_items:
+            button.setVisible(bool(rows))
         if self._revealing is not None and self._revealing in self.table.keys:
             self.table.selectRow(self.table.keys.index(self._revealing))
             self.table.scrollTo(self.table.currentIndex())

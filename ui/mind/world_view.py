@@ -56,7 +56,7 @@ class WorldView(TableView[dict[str, Any]]):
 
     def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
-        self.action("New card…", self.new)
+        self.action("New card…", self.new, always=True)
         self.action("Edit card…", self.edit)
         self.action("Turn on / off", self.toggle)
         self.action("Delete card", self.delete)
