@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from anima.store.provenance import shown
 
@@ -32,10 +32,11 @@ def _clip(text: str) -> str:
 
 
 def what_changed(before: str, after: str) -> list[str]:
-    """The lines a change added ("+ ...") and took away ("− ..."); a text rewritten whole, as it is now."""
-    old = [line.strip() for line in before.splitlines() if line.strip()]
-    new = [line.strip() for line in after.splitlines() if line.strip()]
-    if len(old) <= 1 and len(new) <= 1:
+    """The lines a change added ("+ ...") and took away ("− ..."); a text of one line, as it is now and was."""
+    old = [line.strip().removeprefix("- ") for line in before.splitlines() if line.strip()]
+    new = [line.strip().removeprefix("- ") for line in after.splitlines() if line.strip()]
+    lined = any(line.lstrip().startswith("- ") for line in (before + "\n" + after).splitlines())
+    if not lined and len(old) <= 1 and len(new) <= 1:
         if not after.strip():
             return ["emptied"]
         return [f"now: {_clip(after)}"] + ([f"was: {_clip(before)}"] if before.strip() else [])
@@ -45,7 +46,7 @@ def what_changed(before: str, after: str) -> list[str]:
 
 
 def came_from(name: str, change: dict[str, Any], proposals: list[dict[str, Any]], growth: list) -> str:
-    """What a change came from, in words."""
+    """What a change came from, in words. `growth`: the growth-log entries that tell why it was made."""
     for p in proposals:
         if p["target"] == name and p["status"] == "accepted" and _near(p["resolved_at"], change["at"]):
             return f"you accepted a proposed change ({p['reason']}), from {shown(p)}"
@@ -60,17 +61,26 @@ def came_from(name: str, change: dict[str, Any], proposals: list[dict[str, Any]]
 def lines(name: str, history: list[dict[str, Any]], proposals: list[dict[str, Any]], growth: list) -> list[str]:
     """Each change, newest first, as a person reads it."""
     out = []
-    for change in reversed(history):
+    # Governed reflection writes a section, then says why in the growth log (reflect/governed.py): an entry tells
+    # of the companion's own change made last before it.
+    told: dict[int, list] = {}
+    mine = [i for i, c in enumerate(history) if c["actor"] == "ai"]
+    for g in growth:
+        before = [i for i in mine if _near(g.at, history[i]["at"]) and history[i]["at"] <= g.at]
+        if before:
+            told.setdefault(before[-1], []).append(g)
+    for i, change in reversed(list(enumerate(history))):
         when = change["at"][:16].replace("T", " ")
-        said = "; ".join(what_changed(change["before"], change["after"]))
-        out.append(f"{when}, {came_from(name, change, proposals, growth)}: {said}")
+        said = "\n".join(f"    {line}" for line in what_changed(change["before"], change["after"]))
+        out.append(f"{when} — {came_from(name, change, proposals, told.get(i, []))}\n{said}")
     return out
 
 
 class SectionHistory(QWidget):
-    """Under a section's editor: "How it changed (n)", which opens the list of its changes."""
+    """Under a section's editor: "How it changed (n)", which opens the list of its changes, and the editor's
+    Save button on the same row."""
 
-    def __init__(self, name: str, parent=None):
+    def __init__(self, name: str, save: QWidget, parent=None):
         super().__init__(parent)
         self.setObjectName(f"history-{name}")
         self.toggle = QToolButton()
@@ -88,7 +98,11 @@ class SectionHistory(QWidget):
         col = QVBoxLayout(self)
         col.setContentsMargins(0, 0, 0, 0)
         col.setSpacing(2)
-        col.addWidget(self.toggle, 0, Qt.AlignmentFlag.AlignLeft)
+        row = QHBoxLayout()
+        row.addWidget(self.toggle)
+        row.addStretch(1)
+        row.addWidget(save)
+        col.addLayout(row)
         col.addWidget(self.list)
         self.set([])
 

@@ -12,7 +12,6 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QPlainTextEdit,
     QPushButton,
@@ -85,11 +84,8 @@ class SelfView(MindView):
             save = QPushButton("Save")
             save.setObjectName(f"save-{name}")
             save.clicked.connect(lambda _=False, n=name: self.save(n))
-            row = QHBoxLayout()
-            self.histories[name] = SectionHistory(name)
-            row.addWidget(self.histories[name], 1, Qt.AlignmentFlag.AlignTop)
-            row.addWidget(save, 0, Qt.AlignmentFlag.AlignTop)
-            col.addLayout(row)
+            self.histories[name] = SectionHistory(name, save)
+            col.addWidget(self.histories[name])
         rhythm_widgets = QWidget()
         rhythm_col = QVBoxLayout(rhythm_widgets)
         rhythm_col.setContentsMargins(0, 0, 0, 0)
