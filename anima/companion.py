@@ -431,6 +431,10 @@ class Companion:
         """Every kind at once, by words and by meaning, grouped by kind (kind -> found, best first)."""
         return self.mind_search.search(query, per_kind)
 
+    def last_recalled(self, kind: str) -> dict[int, str]:
+        """Why each item of `kind` was recalled the last time a reply held it, in words, by id."""
+        return self.workspace_record.last(kind)
+
     def section_history(self, name: str) -> list[dict[str, Any]]:
         """How a section of the self changed, oldest first: when, who, what it said before and after."""
         return self.self_model.history(name)

@@ -27,7 +27,7 @@ class MemoriesView(TableView[dict[str, Any]]):
         "Memories appear as we talk: what you tell me about yourself, and what I learn from our conversations. "
         "You can also ask me to remember something."
     )
-    columns = ("memory", "from", "source", "true from", "until", "superseded by", "importance")
+    columns = ("memory", "from", "how", "true since", "until", "replaced by", "matters", "last recalled")
 
     def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
@@ -36,7 +36,9 @@ class MemoriesView(TableView[dict[str, Any]]):
         self.action("Forget a person…", self.forget_person, always=True)
 
     def load(self):
-        return self.companion.memories.all()  # each with "from": its provenance in words
+        recalled = self.companion.last_recalled("memory")
+        # each with "from": its provenance in words
+        return [{**m, "recalled": recalled.get(m["id"], "")} for m in self.companion.memories.all()]
 
     def show_data(self, rows):
         self.fill(
@@ -49,6 +51,7 @@ class MemoriesView(TableView[dict[str, Any]]):
                 (m["valid_to"] or "")[:10],
                 f"#{m['superseded_by']}" if m["superseded_by"] else "",
                 f"{m['importance']:.2f}",
+                m["recalled"],
             ),
         )
 

@@ -4,6 +4,7 @@ whole text as its tooltip. Edit and Forget act on the card selected."""
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog, QMessageBox, QPushButton
 
+from tests.ui.conftest import send
 from tests.ui.mind.test_panel import shown
 from ui.mind.table_view import row_table
 
@@ -40,3 +41,16 @@ def test_a_memory_is_edited_and_forgotten_from_its_card(qtbot, window, monkeypat
     qtbot.mouseClick(view.findChild(QPushButton, "forget"), Qt.LeftButton)
     qtbot.waitUntil(lambda: all("Miso" not in m["content"] for m in view.rows), timeout=10_000)
     assert all("Miso" not in m["content"] for m in c.memories.all())
+
+
+def test_a_memory_card_says_why_it_was_recalled_last(qtbot, window):
+    c = window.companion
+    cat = c.memories.remember("Ada's cat is called Miso")
+    c.wait_until_indexed()
+    c.chat.enqueue("Miso sounds lovely.")
+    reply = send(qtbot, window, "What is my cat called?")
+    window.toggle_mind()
+    view = shown(qtbot, window, "Memories")
+    row = next(i for i, m in enumerate(view.rows) if m["id"] == cat)
+    details = view.table.itemDelegate().details(view.table.model().index(row, 0))
+    assert f"last recalled: for message #{reply.message_id}, by your words" in details
