@@ -34,6 +34,8 @@ def draw_lines(painter: QPainter, rect: QRect, text: str, font: QFont, most: int
         line.setLineWidth(rect.width())
         lines.append(line)
     layout.endLayout()
+    painter.save()
+    painter.setFont(font)  # the elided last line is drawn as text, in the painter's font
     y = rect.top()
     for i, line in enumerate(lines):
         if i == len(lines) - 1 and line.textStart() + line.textLength() < len(text):
@@ -42,6 +44,7 @@ def draw_lines(painter: QPainter, rect: QRect, text: str, font: QFont, most: int
         else:
             line.draw(painter, QPointF(rect.left(), y - line.y()))
         y += metrics.lineSpacing()
+    painter.restore()
 
 
 def small(font: QFont) -> QFont:

@@ -87,7 +87,7 @@ class ConversationView(TableView[dict[str, Any]]):
         self.layout_.insertWidget(0, self.search)
         self.note = QLabel()
         self.note.setObjectName("note")
-        self.layout_.insertWidget(self.layout_.indexOf(self.table), self.note)
+        self.layout_.insertWidget(self.layout_.indexOf(self.pages), self.note)
         self.action("Forget this message", self.forget)
         self.older = self.action("Show older", self.show_older, always=True)
         self.older.setEnabled(False)

@@ -42,9 +42,10 @@ def outcome_line(o: dict) -> str:
 
 
 def summary(s) -> str:
-    """A part as a person reads it: who it is in its own words, what it wants, what wakes it, how it feels."""
+    """A part as a person reads it, under its name: who it is in its own words, what it wants, what wakes it, how
+    it feels, where it came from."""
     d = s.part.data
-    said = [f"{d['name']} ({s.part.status}{', core' if s.part.core else ''})", d["description"]]
+    said = [d["description"]]
     if d.get("wants"):
         said.append("I want: " + "; ".join(d["wants"]))
     if d.get("triggers"):
@@ -108,6 +109,13 @@ class PartsView(MindView):
         readable = QWidget()
         read_col = QVBoxLayout(readable)
         read_col.setContentsMargins(0, 0, 0, 0)
+        self.part_name = QLabel(textFormat=Qt.TextFormat.PlainText, wordWrap=True)
+        self.part_name.setObjectName("part-name")
+        font = self.part_name.font()
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        self.part_name.setFont(font)
+        read_col.addWidget(self.part_name)
         read_col.addWidget(self.summary)
         for heading, listing in (
             ("What came of my suggestions", self.outcomes),
@@ -222,6 +230,7 @@ class PartsView(MindView):
         self.edits.clear()
         self.bids.clear()
         self.summary.setText(summary(s) if s is not None else "")
+        self.part_name.setText(f"{s.part.name} ({s.part.status}{', core' if s.part.core else ''})" if s else "")
         if s is None:
             self.json.setPlainText("")
             self.archive_button.setEnabled(False)

@@ -57,7 +57,7 @@ class ProposalsView(TableView[dict[str, Any]]):
         self.detail.setTextInteractionFlags(
             Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
         )
-        self.layout_.insertWidget(self.layout_.indexOf(self.table) + 1, self.detail)
+        self.layout_.insertWidget(self.layout_.indexOf(self.pages) + 1, self.detail)
         self.accept_button = self.action("Accept", self.accept)
         self.reject_button = self.action("Reject", self.reject)
         self.actions_.addStretch(1)
