@@ -247,7 +247,7 @@ def test_feelings_show_evidence_and_fading_and_the_person_has_the_last_word(qtbo
     assert cells(view.table, 4) == ["how you wrote", "you said so"]
     assert cells(view.table, 5)[0] == "escalating"
     assert "70% sure" in cells(view.table, 6)[0]  # wording caps how sure a reading can be
-    assert view.measures.text().startswith("Interpretive override: nothing to measure yet")  # "fine." is no "I'm"
+    assert view.measures.text() == "Whether I let you say how you feel: nothing to measure yet."  # "fine." is no "I'm"
     screenshot(window, "open-mind-feelings")
 
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("just busy, not upset", True))
@@ -359,3 +359,14 @@ def test_how_often_it_reflects_is_set_in_the_self_view_and_kept_in_the_soul(qtbo
     qtbot.waitUntil(lambda: c.rhythm.read().every == 3, timeout=10_000)
     assert c.reflector.every == 3 and c.soul.get_meta("quick_reflection_every") == "3"
     assert c.soul.get_meta("identity_earned_after") == "5"
+
+
+def test_whether_i_let_you_say_how_you_feel_reads_in_words():
+    from anima.self.sovereignty import Sovereignty
+    from ui.mind.signals_view import in_words
+
+    m = Sovereignty(statements=4, overrides=1, corrections=2, misaligned_after=0, reads_to_align=None)
+    assert in_words(m) == (
+        "When you told me how you felt, my own reading disagreed 1 of 4 times. "
+        "After you corrected a reading, I still disagreed 0 of 2 times."
+    )
