@@ -49,6 +49,7 @@ def test_the_growth_log_shows_each_entry_with_what_it_cites_and_a_forget_removes
     view = open_view(qtbot, window, "Growth")
     assert cells(view.table, 1) == ["I give the bottom line first now.", "I learned to ask before advising."]
     assert cells(view.table, 2)[1] == f"episode #{episode}: Ada starts a new job in Leeds"
+    assert cells(view.table, 0)[0].startswith("today, ")  # a moment on the timeline, in words
     screenshot(window, "open-mind-growth")
     view.table.selectRow(1)
     yes(monkeypatch)
@@ -370,3 +371,14 @@ def test_whether_i_let_you_say_how_you_feel_reads_in_words():
         "When you told me how you felt, my own reading disagreed 1 of 4 times. "
         "After you corrected a reading, I still disagreed 0 of 2 times."
     )
+
+
+def test_a_moment_on_the_growth_timeline_reads_in_words():
+    from datetime import date
+
+    from ui.mind.growth_view import moment
+
+    on = date(2026, 12, 6)
+    assert moment("2026-12-06T12:00:00+00:00", on) == "today, 6 December 2026"
+    assert moment("2026-11-15T12:00:00+00:00", on) == "3 weeks ago, 15 November 2026"
+    assert moment("2026-03-02T12:00:00+00:00", on) == "2 March 2026"
