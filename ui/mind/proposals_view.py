@@ -60,7 +60,6 @@ class ProposalsView(TableView[dict[str, Any]]):
         self.layout_.insertWidget(self.layout_.indexOf(self.pages) + 1, self.detail)
         self.accept_button = self.action("Accept", self.accept)
         self.reject_button = self.action("Reject", self.reject)
-        self.actions_.addStretch(1)
         self.resolved = QCheckBox("Show resolved ones too")
         self.resolved.toggled.connect(lambda _: self.refresh())
         self.actions_.addWidget(self.resolved)

@@ -159,6 +159,8 @@ class TableView(MindView, Generic[Row]):
         self.pages.addWidget(self.table)
         self.pages.addWidget(self.empty)
         self.actions_ = QHBoxLayout()  # not `actions`: that is QWidget.actions(), which it hid
+        self.actions_.addStretch(1)
+        self._buttons = 0  # buttons in that row, each at its own width on the left
         self.layout_.addWidget(self.error)
         self.layout_.addWidget(self.pages)
         self.layout_.addLayout(self.actions_)
@@ -185,7 +187,8 @@ class TableView(MindView, Generic[Row]):
         button = QPushButton(text)
         button.setObjectName(text.lower().replace(" ", "-").replace("…", ""))
         button.clicked.connect(fn)
-        self.actions_.addWidget(button)
+        self.actions_.insertWidget(self._buttons, button)  # left, before the row's stretch
+        self._buttons += 1
         if not always:
             self._on_items.append(button)
         return button
