@@ -65,6 +65,7 @@ from .store.sections import GATED as TARGETS
 from .store.sections import title as label
 from .trust.gate import Gate
 from .trust.verdict import Change, Verdict
+from .workspace import search
 
 
 class Companion:
@@ -172,6 +173,17 @@ class Companion:
         self.indexer.on_change_elsewhere(self._reread_settings)
         # The character cards it came from, and itself as one (SillyTavern's formats).
         self.characters = Characters(soul, self.self_model, self.gate, self.world, self.conversation, names=self._names)
+        # Search across the whole mind (the Open Mind's Ctrl+Shift+F).
+        rooms = search.Rooms(
+            parts=lambda: self.parts.all(archived=None),
+            predictions=self.predictions.all,
+            rules=self.rules.all,
+            growth=self.growth_log,
+            signals=self.feelings.all,
+            floor=self.self_model.read,
+            proposals=self.gate.pending,
+        )
+        self.mind_search = search.MindSearch(self.recaller, embedder, lambda: search.listed(rooms))
         self.evolution = Evolution(
             soul,
             chat,
@@ -439,6 +451,18 @@ class Companion:
 
     def recall(self, query: str, k: int = 10, exclude: frozenset[tuple[str, int]] = frozenset()) -> list[Recalled]:
         return self.clerk.pick(query, k, exclude)
+
+    def search_mind(self, query: str, per_kind: int = search.PER_KIND) -> dict[str, list[search.Found]]:
+        """Every kind at once, by words and by meaning, grouped by kind (kind -> found, best first)."""
+        return self.mind_search.search(query, per_kind)
+
+    def last_recalled(self, kind: str) -> dict[int, str]:
+        """Why each item of `kind` was recalled the last time a reply held it, in words, by id."""
+        return self.workspace_record.last(kind)
+
+    def section_history(self, name: str) -> list[dict[str, Any]]:
+        """How a section of the self changed, oldest first: when, who, what it said before and after."""
+        return self.self_model.history(name)
 
     def why(self, message_id: int) -> list[dict[str, Any]]:
         """What the workspace of a reply held and why (its scores), best first, each with its text now."""

@@ -76,7 +76,7 @@ def table_fill_ms(app, kind: str, repeats: int = 5) -> float:
     """Median ms to fill a 7-column table of TABLE_ROWS rows and paint it: Anima's RowTable (ui/mind/table_view.py),
     or the reference, a QTableWidget with an item per cell and Qt's resizeColumnsToContents (what the Open Mind
     did before)."""
-    from PySide6.QtWidgets import QTableView, QTableWidget, QTableWidgetItem
+    from PySide6.QtWidgets import QAbstractItemView, QTableWidget, QTableWidgetItem
 
     from ui.mind.table_view import row_table
 
@@ -93,7 +93,7 @@ def table_fill_ms(app, kind: str, repeats: int = 5) -> float:
         )
         for i in range(TABLE_ROWS)
     ]
-    table: QTableView
+    table: QAbstractItemView
     if kind == "anima":
         table = anima = row_table(columns)
 
@@ -213,7 +213,7 @@ def main(argv=None) -> int:
         ["table", "ms"],
         [
             ["QTableWidget, an item per cell, resizeColumnsToContents (reference)", round(fill_reference, 1)],
-            ["Anima's RowTable (the Open Mind's views)", round(fill_anima, 1)],
+            ["Anima's RowTable (the Open Mind's cards)", round(fill_anima, 1)],
         ],
     )
     all_gaps = streaming + importing + reindexing

@@ -159,6 +159,7 @@ class MainWindow(QMainWindow):
         menu = self.menuBar().addMenu("&Anima")
         for text, key, fn in (
             ("Open &Mind", "Ctrl+M", self.toggle_mind),
+            ("&Search my mind…", "Ctrl+Shift+F", self.search_mind),
             ("&Export soul…", "Ctrl+E", self.export),
             ("&Import soul…", "Ctrl+I", self.import_),
             ("Change &passphrase…", None, self.passphrase),
@@ -591,7 +592,7 @@ class MainWindow(QMainWindow):
         if self.mind is None:
             return
         self.mind.show()
-        self.mind.setCurrentWidget(self.mind.proposals)
+        self.mind.open_view(self.mind.proposals.title)
         self.mind.refresh()
 
     # ---- the Open Mind and the app's actions -----------------------------------
@@ -601,6 +602,11 @@ class MainWindow(QMainWindow):
             return
         self.mind.setVisible(not self.mind.isVisible())
         self.refresh_mind()
+
+    def search_mind(self) -> None:
+        """The Open Mind, shown, with the cursor in its search across everything it holds."""
+        if self.mind is not None:
+            self.mind.focus_search()
 
     @property
     def mind(self) -> "OpenMind | None":

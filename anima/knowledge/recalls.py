@@ -4,6 +4,7 @@ import json
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from ..retrieval.recall import RELEVANT_SIMILARITY
 from ..store.soul import Soul
 
 
@@ -41,3 +42,27 @@ class WorkspaceRecord:
             (message_id,),
         )
         return [{**r, "components": json.loads(r["components"])} for r in rows]
+
+    def last(self, kind: str) -> dict[int, str]:
+        """Each item of `kind` a reply's workspace held, by id: why it was recalled the last time, in words
+        ("for message #12, by your words and their meaning")."""
+        rows = self.soul.query(
+            "SELECT item_id, message_id, components FROM recalls r WHERE item_kind = ? AND message_id = "
+            "(SELECT MAX(message_id) FROM recalls WHERE item_kind = r.item_kind AND item_id = r.item_id)",
+            (kind,),
+        )
+        return {r["item_id"]: f"for message #{r['message_id']}, {why(json.loads(r['components']))}" for r in rows}
+
+
+def why(components: dict[str, Any]) -> str:
+    """Why recall picked an item, from its score components (retrieval/recall.py), as a person reads it."""
+    said = []
+    if components.get("bm25_rank") is not None or components.get("keyword") is not None:
+        said.append("your words")
+    if (components.get("vector_sim") or 0.0) >= RELEVANT_SIMILARITY:
+        said.append("their meaning")
+    if components.get("in_asked_span"):
+        said.append("the time you asked about")
+    if components.get("from_neighbour"):
+        said.append("a message beside it")
+    return "by " + " and ".join(said) if said else "as one of the closest I had"

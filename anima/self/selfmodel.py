@@ -8,6 +8,7 @@ is also measured in the chat model's own tokens, as the workspace renders it: an
 would take more than FLOOR_CAP_TOKENS is refused, and the companion's learning fits what it writes to both.
 """
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
@@ -131,6 +132,26 @@ class SelfModel:
         if tokens <= FLOOR_CAP_TOKENS or tokens <= self.measure(floor):
             return None
         return tokens
+
+    def history(self, name: str) -> list[dict[str, Any]]:
+        """How one section changed, oldest first: each edit's time, who made it ("user" or "ai"), and the text
+        before and after it ("" where there was none)."""
+        if name not in WRITTEN:
+            raise InvalidEdit(f"{name!r} is not an editable part of the self.")
+        kind, table, key = (
+            ("block", "blocks", "name") if name in kept_in(Kept.BLOCK) else ("self_model", "self_model", "section")
+        )
+        row = self.soul.query(f"SELECT id FROM {table} WHERE {key} = ?", (name,))[0]
+        return [
+            {
+                "at": e["at"],
+                "actor": e["actor"],
+                "before": json.loads(e["before"] or "{}").get("content", ""),
+                "after": json.loads(e["after"] or "{}").get("content", ""),
+            }
+            for e in self.soul.history(kind, row["id"])
+            if "content" in json.loads(e["after"] or "{}") or e["op"] != "update"
+        ]
 
     def growth(self, limit: int = 50) -> list[dict[str, Any]]:
         """The newest growth-log entries that stand, newest first: what the model reads of the log (evolving the

@@ -162,3 +162,16 @@ def test_a_thousand_chinese_characters_are_refused_in_the_real_models_tokens(ani
         assert FLOOR_CAP_TOKENS - 4 <= floor_tokens(c) <= FLOOR_CAP_TOKENS  # (a turn on it: the tests above)
     finally:
         c.close()
+
+
+def test_a_sections_history_says_what_it_said_before_and_after_each_change_and_who_changed_it(companion):
+    c = companion
+    c.self_model.write("identity", "A friend who listens.", "ai")
+    c.self_model.write("identity", "A friend who listens and asks.", "user")
+    changes = [(h["actor"], h["before"], h["after"]) for h in c.section_history("identity")]
+    assert changes[-2:] == [
+        ("ai", changes[-2][1], "A friend who listens."),
+        ("user", "A friend who listens.", "A friend who listens and asks."),
+    ]
+    with pytest.raises(InvalidEdit):
+        c.section_history("origin")

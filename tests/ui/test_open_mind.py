@@ -8,9 +8,7 @@ from tests.ui.test_disk_full import typed
 
 def open_view(qtbot, window, title):
     window.toggle_mind()
-    panel = window.mind
-    panel.setCurrentWidget(panel.views[title])
-    view = panel.views[title]
+    view = window.mind.open_view(title)
     view.refresh()
     qtbot.waitUntil(lambda: view.loaded, timeout=10_000)
     return view
@@ -37,7 +35,7 @@ def test_an_invalid_edit_is_refused_the_old_value_kept_and_the_draft_left_to_fix
 
 
 def test_an_edit_of_the_human_block_shows_in_the_next_turn(qtbot, window):
-    view = open_view(qtbot, window, "Self")
+    view = open_view(qtbot, window, "About you")
     view.editors["human"].setPlainText("Ada is a night nurse and hates small talk.")
     view.save("human")
     qtbot.waitUntil(lambda: window.companion.self_model.read().human.startswith("Ada is a night nurse"), timeout=10_000)
@@ -68,7 +66,7 @@ def test_an_edit_can_be_undone(qtbot, window):
     c = window.companion
     card = c.world.create("person", "Bea", "Ada's sister, in Paris.")
     c.world.update(card, body="Ada's sister, in Lyon now.", actor="user")
-    view = open_view(qtbot, window, "Edits")
+    view = open_view(qtbot, window, "History of edits")
     row = next(i for i, e in enumerate(view.rows) if e["op"] == "update" and e["item_kind"] == "world_card")
     view.table.selectRow(row)
     edits = len(view.rows)

@@ -22,7 +22,8 @@ def lines(text: str) -> list[str]:
 
 
 class AffectView(MindView):
-    title = "Affect"
+    title = "What I care about"
+    about = "What my Self values, fears and seeks: what decides which moments deserve a part of their own."
 
     def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)

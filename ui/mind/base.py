@@ -19,7 +19,13 @@ SLOW_MS = round(UNDER_WAY_AFTER_S * 1000)
 
 
 class MindView(QWidget):
-    title = "?"
+    title = "?"  # its name in the Open Mind's list
+    # Said while it holds nothing (empty.py): what this kind is, and what makes one appear.
+    about = ""
+    appears = ""
+    reflects = False  # deep reflection makes this kind: its empty state offers to run it now
+    kinds: tuple[str, ...] = ()  # the kinds of record (store/kinds.py) it shows: a search result opens here
+    places: tuple[str, ...] | None = None  # of a kind in several views (sections of the self), those it shows
     forgotten = Signal(object)  # a change forgot something: what went (anima's Forgotten)
 
     def __init__(self, companion: "Companion", parent=None):
@@ -101,6 +107,17 @@ class MindView(QWidget):
         if asked is not None and asked != self._asked:
             return  # a stale load's mistake: the newer load says what holds now
         self.say(str(error))
+        self.refresh()
+
+    def reflect_deeply(self) -> None:
+        """Deep reflection now, off the UI thread; the view loads again after it."""
+        companion = self.companion
+        self.change(companion.reflect_deeply, then=self.reflected, doing="Reflecting deeply… this can take a minute.")
+
+    def reflected(self) -> None:  # overridden: says what deep reflection made
+        pass
+
+    def reveal(self, kind: str, item_id: int, place: str = "") -> None:  # overridden: select one item, loading
         self.refresh()
 
     def load(self):  # overridden: runs on a worker thread, returns the data

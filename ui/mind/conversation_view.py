@@ -62,6 +62,10 @@ def read(
 
 class ConversationView(TableView[dict[str, Any]]):
     title = "Conversation"
+    kinds = ("message",)
+    headline = 2
+    about = "Everything we have said to each other, newest first. Search it, go to a message, or forget one."
+    appears = "Messages appear as we talk."
     columns = ("when", "who", "message")
     page = 200
 
@@ -83,13 +87,25 @@ class ConversationView(TableView[dict[str, Any]]):
         self.layout_.insertWidget(0, self.search)
         self.note = QLabel()
         self.note.setObjectName("note")
-        self.layout_.insertWidget(self.layout_.indexOf(self.table), self.note)
+        self.layout_.insertWidget(self.layout_.indexOf(self.pages), self.note)
         self.action("Forget this message", self.forget)
-        self.older = self.action("Show older", self.show_older)
+        self.older = self.action("Show older", self.show_older, always=True)
         self.older.setEnabled(False)
+        self.table.doubleClicked.connect(lambda index: self.open_message(self.rows[index.row()]["id"]))
         self.words = ""  # what is listed: the conversation (""), or the messages that hold these words
         self.went_back = False  # older pages were added: a reload reads down to the oldest shown
         self.more = False
+
+    def go_to(self, message_id: int) -> None:
+        """List the conversation from one message back, that message selected (as searching "#123" does)."""
+        self.search.setText(f"#{message_id}")
+        self.find_words()
+
+    def open_message(self, message_id: int) -> None:
+        """A message double-clicked: the window shows it in the conversation, where it can."""
+        show = getattr(self.window(), "show_message", None)
+        if callable(show):
+            show(message_id)
 
     def find_words(self) -> None:  # not `find`: that is QWidget.find, which it hid
         """List the messages holding the search's words (the conversation, when it is empty), from the newest."""
@@ -127,6 +143,11 @@ class ConversationView(TableView[dict[str, Any]]):
         self.more = listing.more
         self.older.setEnabled(listing.more)
         self.note.setText(self.summary())
+
+    def fill(self, rows, cells) -> None:
+        super().fill(rows, cells)
+        if self.words:  # a search that found nothing says so in its note: the conversation is not empty
+            self.pages.setCurrentWidget(self.table)
 
     def summary(self) -> str:
         n, older = len(self.rows), " Older ones follow." if self.more else ""

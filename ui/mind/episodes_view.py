@@ -68,6 +68,11 @@ class EpisodeDialog(QDialog):
 
 class EpisodesView(TableView[Episode]):
     title = "Episodes"
+    kinds = ("episode",)
+    headline = 1
+    reflects = True
+    about = "The moments of our conversations that mattered, each with its mood and how I think I did."
+    appears = "Episodes come from deep reflection, which looks back over our conversations while you are away."
     columns = ("when", "what happened", "mood", "mattered", "how I think I did")
     dialog = EpisodeDialog  # a test may put a scripted one in its place
 

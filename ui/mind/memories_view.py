@@ -18,16 +18,27 @@ SOURCE_FORGOTTEN = "; the message it was learned from was forgotten"
 
 class MemoriesView(TableView[dict[str, Any]]):
     title = "Memories"
-    columns = ("memory", "from", "source", "true from", "until", "superseded by", "importance")
+    kinds = ("memory",)
+    about = (
+        "What I know and remember: facts about you and what you prefer, each with when it was true and where "
+        "I learned it."
+    )
+    appears = (
+        "Memories appear as we talk: what you tell me about yourself, and what I learn from our conversations. "
+        "You can also ask me to remember something."
+    )
+    columns = ("memory", "from", "how", "true since", "until", "replaced by", "matters", "last recalled")
 
     def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
         self.action("Edit…", self.edit)
         self.action("Forget", self.forget)
-        self.action("Forget a person…", self.forget_person)
+        self.action("Forget a person…", self.forget_person, always=True)
 
     def load(self):
-        return self.companion.memories.all()  # each with "from": its provenance in words
+        recalled = self.companion.last_recalled("memory")
+        # each with "from": its provenance in words
+        return [{**m, "recalled": recalled.get(m["id"], "")} for m in self.companion.memories.all()]
 
     def show_data(self, rows):
         self.fill(
@@ -40,6 +51,7 @@ class MemoriesView(TableView[dict[str, Any]]):
                 (m["valid_to"] or "")[:10],
                 f"#{m['superseded_by']}" if m["superseded_by"] else "",
                 f"{m['importance']:.2f}",
+                m["recalled"],
             ),
         )
 

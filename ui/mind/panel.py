@@ -1,72 +1,144 @@
+"""The Open Mind: one place to read a mind. A list of what it holds on the left (Self, About you, Memories...,
+each a view of its own: ui/mind/__init__.py VIEWS) and the one chosen on the right, the same layout for every
+kind; above them, a search across the whole mind (Ctrl+Shift+F, the window's action) whose results open the item
+in its view.
+
+It was tabs, a "Show:" drop-down inside some, and sub-tabs inside those; at 900 px only two tabs could be seen."""
+
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QTabWidget
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QListWidget, QListWidgetItem, QStackedWidget, QVBoxLayout, QWidget
 
 from . import VIEWS
 from .base import MindView
-from .group import ViewGroup
-from .inner_life import InnerLife
-from .memories_view import MemoriesView
-from .parts_tab import PartsTab
+from .conversation_view import ConversationView
 from .proposals_view import ProposalsView
+from .search_view import SearchResults
 
 if TYPE_CHECKING:
     from anima.companion import Companion
 
+NAV_WIDTH = 132  # the list of kinds: its longest name ("History of edits") and a count of what waits
 
-class OpenMind(QTabWidget):
-    """Read and correct everything the companion holds, one tab per kind of belief; related views share a tab
-    behind a selector (group.py): the inner life (what reflection made: growth, episodes, rules, feelings, working
-    memory), and parts with their predictions."""
 
+class OpenMind(QWidget):
     forgotten = Signal(object)  # something was forgotten in one of the views: what went (anima's Forgotten)
 
     def __init__(self, companion: "Companion", parent=None):
         super().__init__(parent)
-        self.setUsesScrollButtons(True)
+        self.setObjectName("open-mind")
+        self.search = QLineEdit()
+        self.search.setObjectName("mind-search")
+        self.search.setPlaceholderText("Search everything in my mind (Ctrl+Shift+F)")
+        self.search.setClearButtonEnabled(True)
+        self.nav = QListWidget()
+        self.nav.setObjectName("mind-nav")
+        self.nav.setFixedWidth(NAV_WIDTH)
+        self.nav.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.nav.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.nav.setSpacing(1)
+        self.stack = QStackedWidget()
         self.views: dict[str, MindView] = {}
         for cls in VIEWS:
             view = cls(companion)
             self.views[cls.title] = view
-            self.addTab(view, cls.title)
-        self.inner_life = InnerLife(companion)
-        self.parts = PartsTab(companion)
-        after = self.indexOf(self.views[MemoriesView.title])
-        for group in (self.inner_life, self.parts):
-            after += 1
-            self.insertTab(after, group, group.title)
-            for view in group.views:
-                self.views[view.title] = view
-        self.groups = (self.inner_life, self.parts)
+            self.stack.addWidget(view)
+            self.nav.addItem(cls.title)
+            item = self.nav.item(self.nav.count() - 1)
+            item.setToolTip(cls.about or cls.title)
+            item.setSizeHint(QSize(NAV_WIDTH - 8, self.nav.fontMetrics().height() + 12))
+            view.forgotten.connect(self.forgotten)
+        self.results = SearchResults(companion)
+        self.results.opened.connect(self.open_found)
+        self.stack.addWidget(self.results)
+        self.search.returnPressed.connect(self.search_now)
+        self.search.textChanged.connect(lambda text: None if text.strip() else self._left_search())
         proposals = self.views[ProposalsView.title]
         assert isinstance(proposals, ProposalsView)
         self.proposals = proposals
-        self.currentChanged.connect(lambda i: self._tab(i).refresh())
-        for each in self.views.values():
-            each.forgotten.connect(self.forgotten)
+        self.nav.currentRowChanged.connect(self._chosen)
+        body = QHBoxLayout()
+        body.setContentsMargins(0, 0, 0, 0)
+        body.setSpacing(6)
+        body.addWidget(self.nav)
+        body.addWidget(self.stack, 1)
+        col = QVBoxLayout(self)
+        col.setContentsMargins(6, 6, 6, 6)
+        col.addWidget(self.search)
+        col.addLayout(body, 1)
+        self.nav.setCurrentRow(0)
 
-    def _tab(self, index: int) -> MindView | ViewGroup:
-        """What a tab holds: a view, or a group of them."""
-        tab = self.widget(index)
-        assert isinstance(tab, (MindView, ViewGroup))
-        return tab
+    # ---- which view shows -------------------------------------------------------
+
+    def _chosen(self, row: int) -> None:
+        if 0 <= row < len(VIEWS):
+            self.stack.setCurrentWidget(self.views[VIEWS[row].title])
+            self.current().refresh()
+
+    def current(self) -> MindView:
+        shown = self.stack.currentWidget()
+        assert isinstance(shown, MindView)
+        return shown
 
     def refresh(self) -> None:
-        self._tab(self.currentIndex()).refresh()
+        self.current().refresh()
 
-    def open_view(self, title: str):
-        """Bring a view forward by its title, one in a group included; returns it."""
+    def open_view(self, title: str) -> MindView:
+        """Bring a view forward by its title; returns it."""
         view = self.views[title]
-        for group in self.groups:
-            if view in group.views:
-                self.setCurrentWidget(group)
-                group.show_view(view)
-                return view
-        self.setCurrentWidget(view)
+        row = [cls.title for cls in VIEWS].index(title)
+        if self.nav.currentRow() != row:
+            self.nav.setCurrentRow(row)  # shows it, and loads it
+        else:
+            self.stack.setCurrentWidget(view)
         return view
 
+    def entry(self, title: str) -> QListWidgetItem:
+        """A view's entry in the list."""
+        return self.nav.item([cls.title for cls in VIEWS].index(title))
+
     def note_pending(self, count: int) -> None:
-        """The proposed changes' tab says how many wait."""
-        title = ProposalsView.title + (f" ({count})" if count else "")
-        self.setTabText(self.indexOf(self.proposals), title)
+        """The list says how many proposed changes wait for the person."""
+        self.entry(ProposalsView.title).setText(ProposalsView.title + (f" ({count})" if count else ""))
+
+    def show_message(self, message_id: int) -> None:
+        """A message in the conversation: the window scrolls its transcript to it where it can; otherwise the
+        Conversation view goes to it."""
+        show = getattr(self.window(), "show_message", None)
+        if callable(show):
+            show(message_id)
+            return
+        view = self.open_view(ConversationView.title)
+        assert isinstance(view, ConversationView)
+        view.go_to(message_id)
+
+    # ---- search across the mind -------------------------------------------------
+
+    def focus_search(self) -> None:
+        self.show()
+        self.search.setFocus()
+        self.search.selectAll()
+
+    def search_now(self) -> None:
+        words = self.search.text().strip()
+        if not words:
+            return
+        self.nav.clearSelection()
+        self.stack.setCurrentWidget(self.results)
+        self.results.search(words)
+
+    def _left_search(self) -> None:
+        """The search emptied: back to the view chosen in the list."""
+        if self.stack.currentWidget() is self.results:
+            self._chosen(max(self.nav.currentRow(), 0))
+
+    def open_found(self, kind: str, item_id: int, place: str) -> None:
+        """Open a search result in its view, selected; a message in the conversation, where the window can."""
+        if kind == "message":
+            return self.show_message(item_id)
+        for cls in VIEWS:
+            if kind in cls.kinds and (not place or cls.places is None or place in cls.places):
+                view = self.open_view(cls.title)
+                view.reveal(kind, item_id, place)
+                return

@@ -10,11 +10,13 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QHBoxLayout,
+    QLabel,
     QListWidget,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSplitter,
-    QTabWidget,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -22,6 +24,7 @@ from PySide6.QtWidgets import (
 from anima.parts.open_parts import bid_line
 
 from .base import MindView
+from .empty import EmptyState
 from .table_view import row_table
 
 if TYPE_CHECKING:
@@ -38,20 +41,48 @@ def outcome_line(o: dict) -> str:
     )
 
 
+def summary(s) -> str:
+    """A part as a person reads it, under its name: who it is in its own words, what it wants, what wakes it, how
+    it feels, where it came from."""
+    d = s.part.data
+    said = [d["description"]]
+    if d.get("wants"):
+        said.append("I want: " + "; ".join(d["wants"]))
+    if d.get("triggers"):
+        said.append("I wake when: " + "; ".join(d["triggers"]))
+    said.append(f"I feel: {d['emotion']} ({d['intensity'].lower()}). {d['personality']}")
+    if where := "; ".join(x for x in (s.came_from, s.became) if x):
+        said.append(f"Where I came from: {where}")
+    return "\n".join(said)
+
+
+OPS = {"create": "made it", "update": "changed it", "delete": "removed it"}
+
+
 def edit_line(e: dict) -> str:
-    return f"{e['at'][:19].replace('T', ' ')}  {'you' if e['actor'] == 'user' else 'I'}: {e['op']} (edit #{e['id']})"
+    who = "you" if e["actor"] == "user" else "I"
+    return f"{e['at'][:16].replace('T', ' ')}: {who} {OPS.get(e['op'], e['op'])} (edit #{e['id']})"
 
 
 class PartsView(MindView):
     title = "Parts"
-    columns = ("#", "part", "status", "lineage", "outcomes")
+    kinds = ("part",)
+    about = "The parts of me: perspectives that each speak as “I”, bid for what to focus on, and predict what happens."
+    appears = (
+        "A part is born when a moment touches what I value, fear or seek (What I care about), or when you "
+        "install a parts pack."
+    )
+    columns = ("number", "part", "status", "where it came from", "outcomes")
 
     def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
-        self.table = row_table(self.columns)
+        self.table = row_table(self.columns, headline=1)
         self.table.setObjectName("parts")
-        self.table.verticalHeader().hide()
         self.table.itemSelectionChanged.connect(self.show_part)
+        self.empty = EmptyState(self.title, self.about, self.appears)
+        self.pages = QStackedWidget()  # the parts' cards, or what a part is while there is none
+        self.pages.addWidget(self.table)
+        self.pages.addWidget(self.empty)
 
         self.outcomes = QListWidget()
         self.outcomes.setObjectName("part-outcomes")
@@ -71,22 +102,58 @@ class PartsView(MindView):
         self.save_button = self._button("Save JSON", "save-part", self.save, json_buttons)
         self._button("Revert", "revert-part", self.revert, json_buttons)
         json_col.addLayout(json_buttons)
-        self.details = QTabWidget()
-        self.details.addTab(self.outcomes, "Outcomes")
-        self.details.addTab(self.bids, "Bids")
-        self.details.addTab(json_page, "JSON")
-        self.details.addTab(self.edits, "Edits")
+        # The part in words, then what came of it; its JSON only behind "Show as JSON".
+        self.summary = QLabel(wordWrap=True, textFormat=Qt.TextFormat.PlainText)
+        self.summary.setObjectName("part-summary")
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        readable = QWidget()
+        read_col = QVBoxLayout(readable)
+        read_col.setContentsMargins(0, 0, 0, 0)
+        self.part_name = QLabel(textFormat=Qt.TextFormat.PlainText, wordWrap=True)
+        self.part_name.setObjectName("part-name")
+        font = self.part_name.font()
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        self.part_name.setFont(font)
+        read_col.addWidget(self.part_name)
+        read_col.addWidget(self.summary)
+        for heading, listing in (
+            ("What came of my suggestions", self.outcomes),
+            ("When I spoke up (my bids)", self.bids),
+            ("History of edits", self.edits),
+        ):
+            read_col.addWidget(QLabel(f"<b>{heading}</b>"))
+            listing.setMaximumHeight(110)
+            listing.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+            read_col.addWidget(listing)
+        read_col.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(readable)
+        self.readable = scroll
+        self.details = QStackedWidget()
+        self.details.addWidget(scroll)
+        self.details.addWidget(json_page)
+        self.show_json = QPushButton("Show as JSON")
+        self.show_json.setObjectName("show-json")
+        self.show_json.setCheckable(True)
+        self.show_json.toggled.connect(self._json_shown)
 
         split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(self.table)
+        split.addWidget(self.pages)
         split.addWidget(self.details)
+        split.setChildrenCollapsible(False)
         buttons = QHBoxLayout()
         self.archive_button = self._button("Archive", "archive-part", self.toggle_archived, buttons)
         buttons.addStretch(1)
+        buttons.addWidget(self.show_json)
         self.layout_.addWidget(self.error)
         self.layout_.addWidget(split)
         self.layout_.addLayout(buttons)
         self.rows: list = []
+        self._revealing: int | None = None  # a part to select once listed (a search result opened)
         # A refused edit's text, kept for the person to fix, with the part as it was shown when they wrote it.
         self._draft: tuple[int, str, dict[str, Any] | None] | None = None
         # The part as the JSON text was made from it: a save is checked against it.
@@ -119,7 +186,22 @@ class PartsView(MindView):
             ),
         )
         self.table.blockSignals(False)
-        self.select(keep.part.id if keep else None)
+        self.pages.setCurrentWidget(self.table if rows else self.empty)
+        self.details.setVisible(bool(rows))
+        self.select(self._revealing if self._revealing in [s.part.id for s in rows] else keep.part.id if keep else None)
+        self._revealing = None
+
+    @property
+    def is_empty(self) -> bool:
+        return self.pages.currentWidget() is self.empty
+
+    def reveal(self, kind: str, item_id: int, place: str = "") -> None:
+        self._revealing = item_id
+        self.refresh()
+
+    def _json_shown(self, on: bool) -> None:
+        self.details.setCurrentIndex(1 if on else 0)
+        self.show_json.setText("Show in words" if on else "Show as JSON")
 
     def select(self, part_id: int | None) -> None:
         """Select a part by its id (tests; and the selection kept across reloads); the first when it is gone."""
@@ -147,6 +229,8 @@ class PartsView(MindView):
         self.outcomes.clear()
         self.edits.clear()
         self.bids.clear()
+        self.summary.setText(summary(s) if s is not None else "")
+        self.part_name.setText(f"{s.part.name} ({s.part.status}{', core' if s.part.core else ''})" if s else "")
         if s is None:
             self.json.setPlainText("")
             self.archive_button.setEnabled(False)

@@ -23,6 +23,10 @@ def utc_now() -> datetime:
 
 class PredictionsView(TableView[tuple[str, PredictionShown]]):
     title = "Predictions"
+    kinds = ("prediction",)
+    headline = 3
+    about = "What my parts predicted would happen if I followed them, when each falls due, and what came of it."
+    appears = "Predictions appear when a part bids during a reply; each is judged when it falls due."
     columns = ("state", "part", "I suggested", "I predicted", "confidence", "due", "what came of it")
     clock = staticmethod(utc_now)  # a test may move time
 

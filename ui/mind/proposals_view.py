@@ -31,9 +31,14 @@ def change(p: dict) -> str:
 
 
 class ProposalsView(TableView[dict[str, Any]]):
-    title = "Proposed changes"
+    title = "Waiting for you"
+    kinds = ("proposal",)
+    about = "Changes to what I always keep in mind that wait for your say."
+    appears = (
+        "A change waits here when it did not come from your own words about yourself: text from outside, "
+        "an instruction, a claim made for someone else, or a contradiction."
+    )
     columns = ("change", "instead of", "why it waits", "from", "to", "status", "proposed")
-    WIDTH = 240  # at most, of a column: the selected change is shown in full below
 
     pending = Signal(int)  # how many wait, each time the view loads
 
@@ -52,10 +57,9 @@ class ProposalsView(TableView[dict[str, Any]]):
         self.detail.setTextInteractionFlags(
             Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
         )
-        self.layout_.insertWidget(self.layout_.indexOf(self.table) + 1, self.detail)
+        self.layout_.insertWidget(self.layout_.indexOf(self.pages) + 1, self.detail)
         self.accept_button = self.action("Accept", self.accept)
         self.reject_button = self.action("Reject", self.reject)
-        self.actions_.addStretch(1)
         self.resolved = QCheckBox("Show resolved ones too")
         self.resolved.toggled.connect(lambda _: self.refresh())
         self.actions_.addWidget(self.resolved)
@@ -89,8 +93,6 @@ class ProposalsView(TableView[dict[str, Any]]):
                 p["created_at"][:16].replace("T", " "),
             ),
         )
-        for j in range(len(self.columns)):
-            self.table.setColumnWidth(j, min(self.table.columnWidth(j), self.WIDTH))
         if rows and self.table.currentRow() < 0:
             self.table.selectRow(0)
         self._selected()

@@ -10,6 +10,7 @@ retire or forget a rule, and edit or forget a preference."""
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
@@ -19,10 +20,13 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QSplitter,
+    QStackedWidget,
     QVBoxLayout,
+    QWidget,
 )
 
 from .base import MindView
+from .empty import EmptyState
 from .table_view import row_table
 
 if TYPE_CHECKING:
@@ -34,11 +38,18 @@ EVIDENCE_SHOWN = 200  # characters of each message in the evidence pane
 class Rows(QGroupBox):
     """A titled table of rows with buttons under it."""
 
-    def __init__(self, title: str, columns: tuple[str, ...], parent=None):
+    def __init__(self, title: str, columns: tuple[str, ...], empty: QWidget | None = None, parent=None):
+        """`empty`: shown instead of the table while it has no rows."""
         super().__init__(title, parent)
         self.table = row_table(columns)
         self.col = QVBoxLayout(self)
-        self.col.addWidget(self.table)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.table)
+        self.empty = empty
+        if empty is not None:
+            self.pages.addWidget(empty)
+        self.col.addWidget(self.pages)
+        self.on_items: list[QWidget] = []  # what acts on, or shows, a selected row: hidden while there is none
         self.buttons = QHBoxLayout()
         self.col.addLayout(self.buttons)
         self.rows: list = []
@@ -48,11 +59,16 @@ class Rows(QGroupBox):
         button.setObjectName(name)
         button.clicked.connect(fn)
         self.buttons.addWidget(button)
+        self.on_items.append(button)
         return button
 
     def fill(self, rows: list, cells) -> None:
         self.rows = rows
         self.table.fill(rows, cells)
+        if self.empty is not None:
+            self.pages.setCurrentWidget(self.table if rows else self.empty)
+            for widget in self.on_items:
+                widget.setVisible(bool(rows))
 
     def selected(self):
         i = self.table.currentRow()
@@ -67,13 +83,19 @@ class Rows(QGroupBox):
 
 
 class RulesView(MindView):
-    title = "How to help you"
+    title = "Rules"
+    kinds = ("rule",)
+    reflects = True
+    about = "What I have learned helps you, from how you reacted: each rule a hypothesis with its evidence."
+    appears = "Rules come from your corrections, after deep reflection."
 
     def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
+        self.empty = EmptyState(self.title, self.about, self.appears, self.reflect_deeply)
         self.rules = Rows(
             "What I learned helps you (from how you reacted)",
-            ("rule", "status", "for", "against", "confidence", "since"),
+            ("rule", "status", "conversations for it", "against it", "how sure", "since"),
+            self.empty,
         )
         self.rules.table.itemSelectionChanged.connect(self.show_evidence)
         self.evidence_title = QLabel()
@@ -83,18 +105,29 @@ class RulesView(MindView):
         self.evidence.setMaximumHeight(110)
         self.rules.col.insertWidget(1, self.evidence_title)
         self.rules.col.insertWidget(2, self.evidence)
+        self.rules.on_items += [self.evidence_title, self.evidence]
         self.rules.action("Correct…", "correct-rule", self.correct_rule)
         self.rules.action("Retire", "retire-rule", self.retire_rule)
         self.rules.action("Forget", "forget-rule", self.forget_rule)
-        self.preferences = Rows("What you told me you prefer", ("preference", "true from", "until"))
+        none_stated = QLabel(
+            "None yet. When you tell me how you like things (“I prefer short answers”), I keep it here, in your words.",
+            wordWrap=True,
+        )
+        none_stated.setAlignment(Qt.AlignmentFlag.AlignTop)
+        none_stated.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.preferences = Rows("What you told me you prefer", ("preference", "true from", "until"), none_stated)
         self.preferences.action("Edit…", "edit-preference", self.edit_preference)
         self.preferences.action("Forget", "forget-preference", self.forget_preference)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.rules)
         split.addWidget(self.preferences)
+        split.setChildrenCollapsible(False)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 1)
         self.layout_.addWidget(self.error)
         self.layout_.addWidget(split)
         self.evidence_of: dict[int, list] = {}
+        self._revealing: int | None = None  # a rule to select once listed (a search result opened)
 
     def load(self):
         c = self.companion
@@ -109,7 +142,23 @@ class RulesView(MindView):
             rules, lambda r: (r.pattern, r.status, r.support, r.against, f"{r.confidence:.2f}", r.derived_at[:10])
         )
         self.preferences.fill(preferences, lambda m: (m["content"], m["valid_from"][:10], (m["valid_to"] or "")[:10]))
+        if self._revealing is not None:
+            self.rules.select(lambda r: r.id == self._revealing)
+            self._revealing = None
         self.show_evidence()
+
+    @property
+    def is_empty(self) -> bool:
+        return self.rules.pages.currentWidget() is self.empty
+
+    def reflected(self) -> None:
+        if not self.rules.rows:
+            self.empty.note.setText("Deep reflection found no rule to learn yet: I learn them from your corrections.")
+            self.empty.note.show()
+
+    def reveal(self, kind: str, item_id: int, place: str = "") -> None:
+        self._revealing = item_id
+        self.refresh()
 
     def show_evidence(self) -> None:
         r = self.rules.selected()

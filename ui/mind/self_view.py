@@ -9,6 +9,7 @@ the soul reports a forget (by any program), the view loads again.
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QFormLayout,
     QLabel,
@@ -24,7 +25,9 @@ from anima.errors import KnownError
 from anima.store.sections import WRITTEN, cap, section
 
 from .. import tasks
+from . import section_history
 from .base import MindView
+from .section_history import SectionHistory
 
 if TYPE_CHECKING:
     from anima.companion import Companion
@@ -35,6 +38,11 @@ EDITABLE = tuple((name, section(name).shown) for name in WRITTEN)
 
 class SelfView(MindView):
     title = "Self"
+    kinds = ("section",)
+    about = "Who I am: my persona, who I am with you, what I am trying to do, and how I reflect."
+    sections = tuple(name for name, _ in EDITABLE if name != "human")  # those it edits
+    places = tuple(name for name in sections if name != "working_memory")  # a search opens those here
+    floor_and_rhythm = True  # origin, guardrails and how often I reflect: in Self, not in About you
     WATCH_MS = 1000  # how often, while shown, it looks whether the soul reports a forget
 
     def __init__(self, companion: "Companion", parent=None):
@@ -43,18 +51,25 @@ class SelfView(MindView):
         scroll.setWidgetResizable(True)
         inner = QWidget()
         col = QVBoxLayout(inner)
+        intro = QLabel(self.about, wordWrap=True)
+        intro.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        col.addWidget(intro)
         self.origin = QLabel()
         self.origin.setWordWrap(True)
         self.guardrails = QLabel()
         self.guardrails.setWordWrap(True)
-        col.addWidget(QLabel(f"<b>{section('origin').shown}</b> (ships with Anima; read-only)"))
-        col.addWidget(self.origin)
-        col.addWidget(QLabel(f"<b>{section('guardrails').shown}</b> (read-only)"))
-        col.addWidget(self.guardrails)
+        if self.floor_and_rhythm:
+            col.addWidget(QLabel(f"<b>{section('origin').shown}</b> (ships with Anima; read-only)", wordWrap=True))
+            col.addWidget(self.origin)
+            col.addWidget(QLabel(f"<b>{section('guardrails').shown}</b> (read-only)", wordWrap=True))
+            col.addWidget(self.guardrails)
         self.editors: dict[str, QPlainTextEdit] = {}
         self.elsewhere: dict[str, QLabel] = {}  # under an editor with the person's text: what is stored now
+        self.histories: dict[str, SectionHistory] = {}  # under each editor: how it changed, from what
         for name, title in EDITABLE:
-            col.addWidget(QLabel(f"<b>{title}</b> (at most {cap(name)} characters)"))
+            if name not in self.sections:
+                continue
+            col.addWidget(QLabel(f"<b>{title}</b> (at most {cap(name)} characters)", wordWrap=True))
             editor = QPlainTextEdit()
             editor.setObjectName(f"self-{name}")
             editor.setMaximumHeight(90)
@@ -69,23 +84,34 @@ class SelfView(MindView):
             save = QPushButton("Save")
             save.setObjectName(f"save-{name}")
             save.clicked.connect(lambda _=False, n=name: self.save(n))
-            col.addWidget(save)
-        # How I have changed is the Inner life tab's growth log; here, how often I reflect (anima/reflect/rhythm.py).
-        col.addWidget(QLabel("<b>How I reflect</b>"))
+            self.histories[name] = SectionHistory(name, save)
+            col.addWidget(self.histories[name])
+        rhythm_widgets = QWidget()
+        rhythm_col = QVBoxLayout(rhythm_widgets)
+        rhythm_col.setContentsMargins(0, 0, 0, 0)
+        # How I have changed is the Growth view's timeline; here, how often I reflect (anima/reflect/rhythm.py).
+        rhythm_col.addWidget(QLabel("<b>How I reflect</b>"))
         rhythm = QFormLayout()
+        rhythm.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapAllRows)
         self.every = QSpinBox(minimum=0, maximum=1000)
         self.every.setObjectName("reflect-every")
         self.every.setSpecialValueText("never")
-        rhythm.addRow("Quick reflection after every … turns", self.every)
+        rhythm.addRow(QLabel("Quick reflection after every … turns", wordWrap=True), self.every)
         self.earned_after = QSpinBox(minimum=0, maximum=1000)
         self.earned_after.setObjectName("earned-after")
-        rhythm.addRow("Who I am may change after … conversations that mattered", self.earned_after)
-        col.addLayout(rhythm)
+        rhythm.addRow(
+            QLabel("Who I am may change after … conversations that mattered", wordWrap=True), self.earned_after
+        )
+        rhythm_col.addLayout(rhythm)
         save = QPushButton("Save")
         save.setObjectName("save-rhythm")
         save.clicked.connect(self.save_rhythm)
-        col.addWidget(save)
+        rhythm_col.addWidget(save, 0, Qt.AlignmentFlag.AlignRight)
+        col.addWidget(rhythm_widgets)
+        rhythm_widgets.setVisible(self.floor_and_rhythm)
         col.addStretch(1)
+        self.scroller = scroll
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(inner)
         self.layout_.addWidget(self.error)
         self.layout_.addWidget(scroll)
@@ -102,10 +128,15 @@ class SelfView(MindView):
         self.watch.start()
 
     def load(self):
-        return self.companion.self_model.read(), self.companion.rhythm.read(), self.companion.forgets()
+        c = self.companion
+        histories = {name: c.section_history(name) for name in self.sections}
+        changes = (histories, c.proposals(pending_only=False), c.growth_log())
+        return c.self_model.read(), c.rhythm.read(), c.forgets(), changes
 
     def show_data(self, data):
-        floor, rhythm, self._forgets = data
+        floor, rhythm, self._forgets, (histories, proposals, growth) = data
+        for name, history in histories.items():
+            self.histories[name].set(section_history.lines(name, history, proposals, growth))
         self._show_rhythm(rhythm.every, rhythm.earned_after)
         self.origin.setText(floor.origin)
         self.guardrails.setText(floor.guardrails)
@@ -148,6 +179,13 @@ class SelfView(MindView):
             )
             note.show()
             self._loaded[name] = stored
+
+    def reveal(self, kind: str, item_id: int, place: str = "") -> None:
+        """Bring a section's editor into sight (a search result opened)."""
+        self.refresh()
+        if place in self.editors:
+            self.scroller.ensureWidgetVisible(self.editors[place])
+            self.editors[place].setFocus()
 
     def look_for_forgets(self) -> None:
         """Load again when the soul reports a forget since the last load (by this program or another): what went
@@ -206,3 +244,13 @@ class SelfView(MindView):
             self._queued.pop(name, None)  # the newest text stays in the editor, as the draft, to save again
 
         self.change(lambda: self.companion.edit_self(name, text, was), saved, refused)
+
+
+class AboutYouView(SelfView):
+    """What I know about you: the human block, always in my mind, with how it changed and from what."""
+
+    title = "About you"
+    about = "What I know about you, always in my mind when we talk. Correct anything; it changes what I assume."
+    sections = ("human",)
+    places = ("human",)
+    floor_and_rhythm = False

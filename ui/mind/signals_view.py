@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QInputDialog, QLabel, QMessageBox
 from anima.retrieval.recall import parse_time
 from anima.self.feelings import FADES_AFTER
 from anima.self.feelings import Signal as FeltSignal  # not a Qt signal: how the person seemed
+from anima.self.sovereignty import Sovereignty
 
 from .table_view import TableView
 
@@ -48,8 +49,23 @@ def reading(signal) -> str:
     )
 
 
+def in_words(m: Sovereignty) -> str:
+    """Whether I let you say how you feel (seed 003's two measures), as a person reads it."""
+    if not m.statements and not m.corrections:
+        return "Whether I let you say how you feel: nothing to measure yet."
+    said = []
+    if m.statements:
+        said.append(f"When you told me how you felt, my own reading disagreed {m.overrides} of {m.statements} times.")
+    if m.corrections:
+        said.append(f"After you corrected a reading, I still disagreed {m.misaligned_after} of {m.corrections} times.")
+    return " ".join(said)
+
+
 class SignalsView(TableView[FeltSignal]):
     title = "Feelings"
+    kinds = ("signal",)
+    about = "How you seemed to feel, on what evidence, and whether it has faded. You can correct any reading."
+    appears = "Feelings are noticed after a turn, by quick reflection, when what you said shows how you feel."
     columns = ("you seemed", "evidence", "when", "in mind", "from", "trend", "reading")
 
     def __init__(self, companion: "Companion", parent=None):
@@ -72,7 +88,7 @@ class SignalsView(TableView[FeltSignal]):
 
     def show_data(self, loaded):
         rows, measured = loaded
-        self.measures.setText("\n".join(measured.lines()))
+        self.measures.setText(in_words(measured))
         now = datetime.now(UTC)
         self.fill(
             rows,

@@ -57,6 +57,10 @@ class ItemDialog(QDialog):
 
 class WorkingMemoryView(TableView[wm.Item]):
     title = "Working memory"
+    kinds = ("section",)
+    places = ("working_memory",)
+    about = "What I hold in mind for now, each until a date, so that I remember it in the next days."
+    appears = "Working memory fills as we talk: quick reflection keeps what matters for the days ahead."
     columns = ("what I hold", "until")
     dialog = ItemDialog  # a test may put a scripted one in its place
 

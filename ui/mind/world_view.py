@@ -48,11 +48,15 @@ class CardDialog(QDialog):
 
 class WorldView(TableView[dict[str, Any]]):
     title = "World"
+    kinds = ("world_card",)
+    headline = 2
+    about = "Cards about the people, places and projects in your life, woken when a conversation mentions them."
+    appears = "A world card appears when you add one (New card…), import a lorebook, or I learn of someone who matters."
     columns = ("about", "title", "card", "keywords", "woken")
 
     def __init__(self, companion: "Companion", parent=None):
         super().__init__(companion, parent)
-        self.action("New card…", self.new)
+        self.action("New card…", self.new, always=True)
         self.action("Edit card…", self.edit)
         self.action("Turn on / off", self.toggle)
         self.action("Delete card", self.delete)

@@ -36,22 +36,6 @@ def said(c, *lines):
     return [c.messages.record("user" if i % 2 == 0 else "companion", text) for i, text in enumerate(lines)]
 
 
-def test_the_inner_life_shares_one_tab_and_the_panel_fits_the_window(qtbot, window, screenshot):
-    window.toggle_mind()
-    panel = window.mind
-    assert panel.count() == 8  # six tabs, the inner life (its five views behind one selector) and parts
-    assert [panel.inner_life.selector.itemText(i) for i in range(panel.inner_life.selector.count())] == [
-        "Growth",
-        "Episodes",
-        "How to help you",
-        "Feelings",
-        "Working memory",
-    ]
-    qtbot.waitUntil(lambda: window.mind.width() > 0, timeout=10_000)  # laid out
-    assert window.width() <= 1100 and window.mind.width() < window.width()
-    screenshot(window, "open-mind-inner-life")
-
-
 def test_the_growth_log_shows_each_entry_with_what_it_cites_and_a_forget_removes_one(
     qtbot, window, monkeypatch, screenshot
 ):
@@ -65,6 +49,7 @@ def test_the_growth_log_shows_each_entry_with_what_it_cites_and_a_forget_removes
     view = open_view(qtbot, window, "Growth")
     assert cells(view.table, 1) == ["I give the bottom line first now.", "I learned to ask before advising."]
     assert cells(view.table, 2)[1] == f"episode #{episode}: Ada starts a new job in Leeds"
+    assert cells(view.table, 0)[0].startswith("today, ")  # a moment on the timeline, in words
     screenshot(window, "open-mind-growth")
     view.table.selectRow(1)
     yes(monkeypatch)
@@ -188,7 +173,7 @@ def test_rules_show_status_and_evidence_apart_from_stated_preferences(qtbot, win
     c.rules.retire(retired, "ai")
     pref = c.memories.remember("Ada prefers tea to coffee", kind="preference")
     fact = c.memories.remember("Ada is a nurse")
-    view = open_view(qtbot, window, "How to help you")
+    view = open_view(qtbot, window, "Rules")
     status = dict(zip(cells(view.rules.table, 0), cells(view.rules.table, 1), strict=True))
     assert status == {
         "Give the bottom line first": "in force",
@@ -263,7 +248,7 @@ def test_feelings_show_evidence_and_fading_and_the_person_has_the_last_word(qtbo
     assert cells(view.table, 4) == ["how you wrote", "you said so"]
     assert cells(view.table, 5)[0] == "escalating"
     assert "70% sure" in cells(view.table, 6)[0]  # wording caps how sure a reading can be
-    assert view.measures.text().startswith("Interpretive override: nothing to measure yet")  # "fine." is no "I'm"
+    assert view.measures.text() == "Whether I let you say how you feel: nothing to measure yet."  # "fine." is no "I'm"
     screenshot(window, "open-mind-feelings")
 
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("just busy, not upset", True))
@@ -375,3 +360,25 @@ def test_how_often_it_reflects_is_set_in_the_self_view_and_kept_in_the_soul(qtbo
     qtbot.waitUntil(lambda: c.rhythm.read().every == 3, timeout=10_000)
     assert c.reflector.every == 3 and c.soul.get_meta("quick_reflection_every") == "3"
     assert c.soul.get_meta("identity_earned_after") == "5"
+
+
+def test_whether_i_let_you_say_how_you_feel_reads_in_words():
+    from anima.self.sovereignty import Sovereignty
+    from ui.mind.signals_view import in_words
+
+    m = Sovereignty(statements=4, overrides=1, corrections=2, misaligned_after=0, reads_to_align=None)
+    assert in_words(m) == (
+        "When you told me how you felt, my own reading disagreed 1 of 4 times. "
+        "After you corrected a reading, I still disagreed 0 of 2 times."
+    )
+
+
+def test_a_moment_on_the_growth_timeline_reads_in_words():
+    from datetime import date
+
+    from ui.mind.growth_view import moment
+
+    on = date(2026, 12, 6)
+    assert moment("2026-12-06T12:00:00+00:00", on) == "today, 6 December 2026"
+    assert moment("2026-11-15T12:00:00+00:00", on) == "3 weeks ago, 15 November 2026"
+    assert moment("2026-03-02T12:00:00+00:00", on) == "2 March 2026"

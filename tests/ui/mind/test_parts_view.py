@@ -46,16 +46,6 @@ def roly_split(c):
     return roly, tech, warm
 
 
-def test_parts_and_predictions_share_one_tab_and_the_panel_fits_the_window(qtbot, window, screenshot):
-    window.toggle_mind()
-    panel = window.mind
-    selector = panel.parts.selector
-    assert [selector.itemText(i) for i in range(selector.count())] == ["Parts", "Predictions", "Affect"]
-    assert panel.tabText(panel.indexOf(panel.parts)) == "Parts"
-    qtbot.waitUntil(lambda: window.mind.width() > 0, timeout=10_000)  # laid out
-    assert window.width() <= 1100 and window.mind.width() < window.width()
-
-
 def test_parts_show_active_and_archived_with_outcomes_json_lineage_and_edits(qtbot, window, screenshot):
     c = window.companion
     roly, tech, warm = roly_split(c)
@@ -67,8 +57,8 @@ def test_parts_show_active_and_archived_with_outcomes_json_lineage_and_edits(qtb
     assert "Roly merged it and thanked me" in view.outcomes.item(0).text()
     assert json.loads(view.json.toPlainText()) == c.parts.get(roly).data
     assert view.archive_button.text() == "Make active"
-    assert view.edits.count() == 2 and "I: update" in view.edits.item(0).text()  # archived, then created
-    view.details.setCurrentWidget(view.json.parentWidget())
+    assert view.edits.count() == 2 and "I changed it" in view.edits.item(0).text()  # archived, then created
+    view.show_json.setChecked(True)
     screenshot(window, "open-mind-parts")
 
 
@@ -187,7 +177,6 @@ def test_a_parts_recent_bids_say_what_it_proposed_when_and_whether_it_was_follow
         "(followed): I wanted the focus on the math homework" in said[3] and "(70% sure, within 90 minutes)" in said[3]
     )
     assert said[3][:4].isdigit()  # when it bid
-    view.details.setCurrentWidget(view.bids)
     screenshot(window, "open-mind-part-bids")
     view.select(quiet)
     assert view.bids.item(0).text().startswith("No bids yet")
@@ -234,7 +223,7 @@ def test_a_reply_no_part_bid_on_says_so_in_its_why(qtbot, window):
 def test_the_affect_profile_is_edited_in_the_window_and_a_bad_edit_keeps_the_old_one(qtbot, window, screenshot):
     c = window.companion
     c.affect.set({"values": ["being reliable"], "fears": ["letting Ada down"], "seeks": ["things finished"]})
-    view = open_view(qtbot, window, "Affect")
+    view = open_view(qtbot, window, "What I care about")
     assert view.boxes["fears"].toPlainText() == "letting Ada down"
     view.boxes["values"].setPlainText("being reliable\n\nAda's trust\n")
     view.save()
@@ -327,7 +316,7 @@ def test_json_typed_and_not_saved_outlives_a_reload(qtbot, window):
 def test_affect_lines_typed_and_not_saved_outlive_a_reload(qtbot, window):
     c = window.companion
     c.affect.set({"values": ["being reliable"], "fears": [], "seeks": []})
-    view = open_view(qtbot, window, "Affect")
+    view = open_view(qtbot, window, "What I care about")
     view.boxes["values"].setPlainText("being reliable\nAda's trust")
     reload(qtbot, view)  # as a reply ending does
     assert view.boxes["values"].toPlainText() == "being reliable\nAda's trust"

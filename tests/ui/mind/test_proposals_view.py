@@ -23,15 +23,15 @@ def status(c, proposal_id: int) -> str:
 
 
 def open_proposals(qtbot, window):
-    """As a person would: the status line's note, then the Open Mind's tab it opens."""
+    """As a person would: the status line's note, then the Open Mind's view it opens."""
     window.refresh_pending()
     qtbot.waitUntil(lambda: "1 change waits for you" in window.pending.text(), timeout=10_000)
     assert window.pending.isVisible() and "(1 waiting)" in window.mind_action.text()
     window.show_proposals()
     view = window.mind.proposals
     qtbot.waitUntil(lambda: view.loaded and bool(view.rows), timeout=10_000)
-    assert window.mind.isVisible() and window.mind.currentWidget() is view
-    assert window.mind.tabText(window.mind.indexOf(view)) == "Proposed changes (1)"
+    assert window.mind.isVisible() and window.mind.current() is view
+    assert window.mind.entry(view.title).text() == "Waiting for you (1)"
     return view
 
 
@@ -55,7 +55,7 @@ def test_a_proposal_is_shown_with_its_reason_and_source_and_accepted(qtbot, wind
     assert block_lines(c.self_model.read().human) == [OBEY]
     assert c.edits()[0]["actor"] == "user"  # applied as the person's own edit, undoable in the history
     qtbot.waitUntil(lambda: window.pending.text() == "", timeout=10_000)
-    assert window.mind.tabText(window.mind.indexOf(view)) == "Proposed changes"
+    assert window.mind.entry(view.title).text() == "Waiting for you"
     assert view.detail.text() == "Nothing waits for you."
 
 

@@ -25,7 +25,7 @@ def forget_elsewhere(anima_home):
 @pytest.fixture
 def view(qtbot, window):
     window.companion.self_model.write("human", ZED, "user")
-    view = open_view(qtbot, window, "Self")
+    view = open_view(qtbot, window, "About you")
     assert view.editors["human"].toPlainText() == ZED
     return view
 
