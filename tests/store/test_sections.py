@@ -30,7 +30,7 @@ def test_every_section_of_the_floor_is_in_the_registry_and_every_stored_one_has_
 def test_a_cap_changed_in_the_registry_holds_in_the_gate_the_prompt_and_the_open_mind(
     companion, qtbot, smaller_human_block
 ):
-    from ui.mind.self_view import SelfView
+    from ui.mind.self_view import AboutYouView
 
     # The gate: the line past the new cap does not fit what is always in mind, and stays out.
     own = Provenance(Source.APP)
@@ -49,7 +49,7 @@ def test_a_cap_changed_in_the_registry_holds_in_the_gate_the_prompt_and_the_open
     assert f"# {SECTIONS['human'].heading}\n- {KEPT}" in floor and "nurse" not in floor
 
     # The Open Mind says the new limit above the human block's editor.
-    view = SelfView(companion)
+    view = AboutYouView(companion)  # the human block is edited under "About you"
     qtbot.addWidget(view)
     shown = [label.text() for label in view.findChildren(QLabel)]
     assert f"<b>{SECTIONS['human'].shown}</b> (at most {CAP} characters)" in shown
