@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from . import files
 from .cli_open import PASSPHRASE_ENV, ask, names_in, open_companion, unlock
 from .errors import DiskError, DiskFull, KnownError, SoulBusy, full_disk
+from .paths import export_target
 from .settings import chosen_home
 from .store import KINDS, Home, keys
 
@@ -97,6 +98,12 @@ def cmd_sovereignty(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     home = Home(args.home)
+    target = args.json or args.path
+    if target and not args.markdown and not args.overwrite and export_target(target, home.dir).exists():
+        # Said before any passphrase is asked for: a backup kept under that name is not replaced unasked.
+        raise KnownError(
+            f"{target} exists already: nothing was written. Choose another name, or add --overwrite to replace it."
+        )
     if args.markdown:
         from .interchange.markdown import WARNING, write_markdown
 
@@ -602,6 +609,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("path", nargs="?")
     e.add_argument("--markdown", metavar="DIR", help="write a readable, NOT encrypted, SELF.md and world/*.md")
     e.add_argument("--json", metavar="FILE", help="write every record of every kind as readable, NOT encrypted, JSON")
+    e.add_argument("--overwrite", action="store_true", help="replace the file at PATH (or FILE) if there is one")
     e.set_defaults(func=cmd_export)
     i = sub.add_parser("import", help="read a core file into this home")
     i.add_argument("path")

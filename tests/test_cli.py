@@ -898,3 +898,21 @@ def test_bytes_that_are_not_utf8_on_standard_input_are_read_as_replacement_chara
     said = [m["content"] for m in companion.messages.since(0, 10) if m["role"] == "user"]
     assert said == ["caf\ufffd au lait, in Latin-1", "and the next line"]
     assert all(s.encode("utf-8") for s in said)  # no lone surrogate: each is text a tokenizer takes
+
+
+def test_an_export_onto_a_file_that_is_there_is_refused_unless_asked(anima_home, tmp_path, monkeypatch, capsys):
+    """Issue 43: export overwrote an existing file without asking (a backup kept under that name was lost)."""
+    from anima import cli
+
+    said = _exports(anima_home, monkeypatch)
+    for args in (["export"], ["export", "--json"]):
+        backup = tmp_path / "backup"
+        backup.write_bytes(b"last week's backup")
+        assert cli.main([*args, str(backup)]) == 2
+        err = capsys.readouterr().err
+        assert "exists already: nothing was written" in err and "--overwrite" in err and err.count("\n") == 1
+        assert backup.read_bytes() == b"last week's backup"
+        assert cli.main(["export", "--overwrite", *args[1:], str(backup)]) == 0
+        assert backup.read_bytes() != b"last week's backup"
+        capsys.readouterr()
+    assert _still_there(anima_home, said)
