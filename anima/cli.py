@@ -13,6 +13,7 @@ import io
 import json
 import logging
 import os
+import stat
 import sys
 import textwrap
 import threading
@@ -151,6 +152,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     else:
         home.ensure_vacant()
         passphrase = ask(PASSPHRASE_ENV, "New passphrase for this computer: ", confirm=True, choosing="a passphrase")
+    # The home is made readable by its owner only (paths.owner_only): a folder of theirs that was not is said so.
+    was = stat.S_IMODE(home.dir.stat().st_mode) if home.dir.is_dir() else 0
     # The names a thief tries first are inside the core: the new passphrase is judged against them once it is read.
     home.import_core(
         args.path,
@@ -160,6 +163,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         judge_new=lambda names: keys.check_new_passphrase(passphrase, "a passphrase", names),
     )
     print(f"Imported {args.path} into {home.dir}.")
+    if was & 0o077 and not stat.S_IMODE(home.dir.stat().st_mode) & 0o077:
+        print(f"{home.dir} is now readable by you only (it was {was:o}): the soul's folder is kept private.")
     return 0
 
 

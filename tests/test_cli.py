@@ -916,3 +916,22 @@ def test_an_export_onto_a_file_that_is_there_is_refused_unless_asked(anima_home,
         assert backup.read_bytes() != b"last week's backup"
         capsys.readouterr()
     assert _still_there(anima_home, said)
+
+
+def test_an_import_into_a_folder_of_theirs_says_it_made_it_private(anima_home, tmp_path, monkeypatch, capsys):
+    """Issue 43: an import into an existing folder made it 0700 without a word."""
+    from anima import cli
+
+    _exports(anima_home, monkeypatch)
+    core = tmp_path / "soul.core"
+    assert cli.main(["export", str(core)]) == 0
+    theirs = tmp_path / "theirs"
+    theirs.mkdir(mode=0o755)
+    theirs.chmod(0o755)
+    monkeypatch.setenv("ANIMA_HOME", str(theirs))
+    capsys.readouterr()
+    assert cli.main(["import", str(core)]) == 0
+    out = capsys.readouterr().out
+    assert f"{theirs} is now readable by you only (it was 755)" in out
+    assert theirs.stat().st_mode & 0o777 == 0o700
+    assert _still_there(theirs, "kept safe")
