@@ -332,8 +332,8 @@ def _count(entries: Sized) -> None:
 
 
 def parse(data: object, name: str = "") -> Lorebook:
-    """Any lorebook: a World Info file, a bare character book, another tool's (_TOOLS), or a character card that
-    carries one."""
+    """Any lorebook: a World Info file, a bare character book, another tool's (_TOOLS), or a character card (or
+    an Agnai character) that carries one."""
     if not isinstance(data, dict):
         raise LorebookRefused("It is not a lorebook (a JSON object with entries). Nothing was imported.")
     if str(data.get("spec", "")).startswith("chara_card_") and isinstance(data.get("data"), dict):
@@ -341,6 +341,12 @@ def parse(data: object, name: str = "") -> Lorebook:
         if not isinstance(book, dict):
             raise LorebookRefused("It is a character card with no lorebook in it. Nothing was imported.")
         return from_book(book, _text(data["data"].get("name")) or name)
+    # Agnai's character file keeps its memory book under `characterBook` (null when it has none).
+    if "characterBook" in data and not isinstance(data.get("entries"), (dict, list)):
+        book = data["characterBook"]
+        if not isinstance(book, dict):
+            raise LorebookRefused("It is a character with no lorebook in it. Nothing was imported.")
+        return from_book(book, _text(book.get("name")) or _text(data.get("name")) or name)
     if isinstance(data.get("entries"), (dict, list)) or _tool(data):
         book = from_book(data, name)
         # Entries that are all without the field a lorebook keeps an entry's text in are some other file's, not

@@ -375,3 +375,22 @@ def test_novelai_agnai_and_risu_lorebooks_come_in_entry_by_entry(companion, tmp_
     if made is not risu_book:
         assert by_title["Grimhold"]["enabled"] == 0 and done.disabled == 1
     assert companion.provenance("world_card", by_title["Gulls"]["id"]) == "an imported card (eldoria.json)"
+
+
+def test_an_agnai_character_file_brings_its_memory_book(companion, tmp_path):
+    """Issue 43: `import-lorebook` refused an Agnai character file, which keeps its book under `characterBook`."""
+    character = {
+        "kind": "character",
+        "name": "Captain Wren",
+        "persona": {"kind": "text", "attributes": {"text": ["A gruff but kind sea captain."]}},
+        "greeting": "Ahoy.",
+        "characterBook": agnai_memory_book(),
+    }
+    path = tmp_path / "wren.json"
+    path.write_text(json.dumps(character))
+    _b, done = bring(companion, path)
+    titles = {c["title"] for c in companion.world.all()}
+    assert {"Saltmarsh", "Gulls", "Grimhold", "Map"} <= titles and len(done.created) == 4
+    path.write_text(json.dumps({**character, "characterBook": None}))
+    with pytest.raises(cards.CardRefused, match="a character with no lorebook in it"):
+        bring(companion, path)
