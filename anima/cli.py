@@ -199,7 +199,7 @@ EVOLVE = "/evolve"
 def read_external(line: str, read: Callable[[str], str]) -> tuple[str, list["External"]] | None:
     """A chat line that brings text from outside: (the message sent with it, [External]); None for a plain line.
     `read(prompt)` reads the next line (EOFError at the end)."""
-    from .knowledge.messages import External, attached_file
+    from .knowledge.messages import TYPED_MOST, External, attached_file
     from .store.provenance import Source
 
     if line.strip() == PASTE:
@@ -210,6 +210,9 @@ def read_external(line: str, read: Callable[[str], str]) -> tuple[str, list["Ext
     if line.startswith("/file "):
         path, _, message = line[len("/file ") :].strip().partition(" ")
         return message, [attached_file(Path(path).expanduser())]  # as the window attaches it
+    if len(line.strip()) > TYPED_MOST:  # no one types this much in a line: pasted, and sent as a paste is
+        print(f"(A line of {len(line.strip()):,} characters: sent as pasted text, not as your own words.)")
+        return "", [External(Source.PASTED, line.strip())]
     return None
 
 

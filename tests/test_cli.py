@@ -935,3 +935,16 @@ def test_an_import_into_a_folder_of_theirs_says_it_made_it_private(anima_home, t
     assert f"{theirs} is now readable by you only (it was 755)" in out
     assert theirs.stat().st_mode & 0o777 == 0o700
     assert _still_there(theirs, "kept safe")
+
+
+def test_a_chat_line_too_long_to_be_typed_is_sent_as_pasted_text(capsys):
+    """Issue 43: a line of 1,000,000 characters on the terminal's input was one typed message (104 s, 802 MB)."""
+    from anima import cli
+    from anima.knowledge.messages import TYPED_MOST
+    from anima.store.provenance import Source
+
+    line = "x" * (TYPED_MOST + 1)
+    message, [pasted] = cli.read_external(line, input)
+    assert message == "" and pasted.source is Source.PASTED and pasted.text == line
+    assert f"A line of {TYPED_MOST + 1:,} characters: sent as pasted text" in capsys.readouterr().out
+    assert cli.read_external("x" * TYPED_MOST, input) is None  # a long typed line is still typed

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ..errors import KnownError
-from ..knowledge.messages import EmptyMessage, External
+from ..knowledge.messages import TYPED_MOST, EmptyMessage, External, MessageTooLong
 from ..models.chat import StopReason
 from ..parts.bids import HIDDEN
 from ..trust import secrets
@@ -64,6 +64,8 @@ class TurnStream:
         external = [External(e.source, clean(e.text), e.name) for e in external if clean(e.text)]
         if not typed and not external:
             raise EmptyMessage()
+        if len(typed) > TYPED_MOST:
+            raise MessageTooLong(len(typed))
         event = compose(typed, [(e.label, e.text) for e in external])  # what the parts read
         self.user_text = compose(typed, [(e.label, HIDDEN) for e in external]) if conversation.isolated() else event
         # What another program on the soul said since the last turn, read before this message (`anima chat` shows

@@ -34,6 +34,22 @@ class EmptyMessage(KnownError):
         super().__init__("The message is empty; nothing was sent.")
 
 
+# What a person types in one message, at most. A longer text is something pasted or a file's: sent as text from
+# outside (External), which the turn reads as information, cut in the prompt (workspace/external.py) and kept
+# whole. Measured before this limit: a typed line of 1,000,000 characters took 104 s and peaked at 802 MB in its
+# turn (the parts' stems, the clerk's keys and the dates reader each read all of it); 16,000 characters is about
+# 4,000 tokens, more than the default model's whole context gives a message.
+TYPED_MOST = 16_000
+
+
+class MessageTooLong(KnownError):
+    def __init__(self, length: int) -> None:
+        super().__init__(
+            f"The message is {length:,} characters; one typed message holds at most {TYPED_MOST:,}. Nothing was "
+            "sent: attach a long text as a file, or paste it (a paste is attached as text from outside)."
+        )
+
+
 @dataclass
 class NewMessage:
     role: str

@@ -5,7 +5,8 @@ import re
 import pytest
 
 from anima.errors import InvalidEdit
-from anima.knowledge.messages import EmptyMessage
+from anima.knowledge.messages import EmptyMessage, External, MessageTooLong
+from anima.store.provenance import Source
 from anima.trust import secrets
 
 
@@ -54,13 +55,22 @@ def test_an_empty_message_is_refused_and_nothing_is_stored(companion, text):
     assert companion.soul.query("SELECT * FROM messages") == []
 
 
-def test_an_enormous_message_is_kept_whole_and_cut_only_in_the_workspace(companion):
+def test_an_enormous_typed_message_is_refused_in_words_and_nothing_is_stored(companion):
+    """Issue 43: a typed line of 1,000,000 characters took 104 s and 802 MB in its turn."""
+    huge = ("word " * 210_000)[:1_000_000]
+    with pytest.raises(MessageTooLong, match=r"999,999 characters; one typed message holds at most 16,000"):
+        companion.turn(huge)
+    assert companion.soul.query("SELECT * FROM messages") == []
+
+
+def test_an_enormous_paste_is_kept_whole_and_cut_only_in_the_workspace(companion):
     huge = ("word " * 210_000)[:1_000_000]
     companion.chat.enqueue("That is a lot.")
-    turn = companion.turn(huge)
-    assert turn.workspace.user_text_cut
+    turn = companion.turn("what do you make of this?", external=[External(Source.PASTED, huge)])
+    sent = turn.workspace.messages[-1]["content"]
+    assert len(sent) < 20_000 and "the rest is stored" in sent
     turn.read()
-    stored = companion.soul.query("SELECT content FROM messages WHERE role = 'user'")[0]["content"]
+    stored = companion.soul.query("SELECT content FROM messages WHERE speaker = 'pasted text'")[0]["content"]
     assert len(stored) == len(huge.strip())
 
 

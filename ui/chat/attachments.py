@@ -10,9 +10,10 @@ it is shown as plain text in its own box, never rendered as Markdown.
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
-from anima.knowledge.messages import External, from_outside
+from anima.knowledge.messages import TYPED_MOST, External, from_outside
 
 SHOWN_LINES = 8  # of outside text in a transcript bubble; the rest is in its tooltip and stored
+SHOWN_CHARS = 2_000  # of those lines: one line of 1,000,000 characters laid out in a label froze the window 46 s
 
 
 def lines(text: str) -> int:
@@ -20,8 +21,9 @@ def lines(text: str) -> int:
 
 
 def is_outside_paste(text: str) -> bool:
-    """A paste of more than one line is text from outside; a single line stays ordinary typing."""
-    return lines(text) > 1
+    """A paste of more than one line is text from outside; a single line stays ordinary typing, unless it is
+    longer than one typed message may be (TYPED_MOST)."""
+    return lines(text) > 1 or len(text.strip()) > TYPED_MOST
 
 
 def describe(label: str, text: str) -> str:
@@ -101,7 +103,9 @@ class AttachmentBar(QWidget):
 def preview(text: str) -> str:
     shown = text.strip("\r\n").splitlines()
     more = len(shown) - SHOWN_LINES
-    return "\n".join(shown[:SHOWN_LINES]) + (f"\n… ({more} more line{'s' * (more != 1)})" if more > 0 else "")
+    head = "\n".join(shown[:SHOWN_LINES])
+    cut = f"\n… ({len(text) - SHOWN_CHARS:,} more characters)" if len(head) > SHOWN_CHARS else ""
+    return head[:SHOWN_CHARS] + (cut or (f"\n… ({more} more line{'s' * (more != 1)})" if more > 0 else ""))
 
 
 class OutsideText(QFrame):

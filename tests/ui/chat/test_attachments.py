@@ -72,6 +72,24 @@ def test_a_single_line_paste_stays_ordinary_typing(qtbot, window):
     assert not window.input.attachments.chips
 
 
+def test_a_paste_of_one_enormous_line_is_attached_and_shown_cut(qtbot, window):
+    """Issue 43: a paste of 1,000,000 characters on one line went into the message box as typing and froze the
+    window for about 46 s; the core now refuses a typed message that long (knowledge/messages.py TYPED_MOST)."""
+    huge = "x" * 1_000_000
+    window.input.setFocus()
+    QApplication.clipboard().setText(huge)
+    qtbot.keyClick(window.input, Qt.Key_V, Qt.ControlModifier)
+    assert window.input.toPlainText() == ""
+    assert chips(window.input.attachments) == ["pasted text (1 line)"]
+    assert len(window.input.attachments.chips[0].label.toolTip()) < 2_100
+    window.companion.chat.enqueue("A long row of x.")
+    press_enter(qtbot, window)
+    [box] = window.transcript.bubbles[-2].outside
+    assert box.body.text().startswith("x" * 2_000) and box.body.text().endswith("(998,000 more characters)")
+    stored = window.companion.soul.query("SELECT content FROM messages WHERE speaker = 'pasted text'")
+    assert stored == [{"content": huge}]  # kept whole
+
+
 def test_an_attachment_can_be_removed_before_sending(qtbot, window):
     window.input.setFocus()
     QApplication.clipboard().setText(NOTES)
