@@ -794,7 +794,9 @@ def test_recall_shows_a_stored_escape_as_text_and_never_sends_it_to_the_terminal
     from anima import cli
 
     monkeypatch.setattr(cli, "open_companion", lambda args, **_: _LeftOpen(companion))
-    companion.memories.remember("Ada likes tea \x1b[2J\x1b]0;pwned\x07\u202eeno")
+    mid = companion.memories.remember("Ada likes tea")
+    # A memory can no longer be written so (knowledge/memories.py refuses it), but a soul written before may hold one.
+    companion.soul.update("memory", mid, "user", content="Ada likes tea \x1b[2J\x1b]0;pwned\x07\u202eeno")
     assert cli.main(["recall", "tea"]) == 0
     out = capsys.readouterr().out
     assert "Ada likes tea \\x1b[2J\\x1b]0;pwned\\x07\\u202eeno" in out

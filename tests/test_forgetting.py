@@ -77,14 +77,15 @@ def test_forgetting_a_person_leaves_no_trace_and_keeps_what_does_not_name_them(t
 
     gone = c.forget_person("Sam")
 
-    assert gone.by_kind()["message"] == 2 and gone.by_kind()["memory"] == 1 and gone.by_kind()["world_card"] == 1
+    # Their two messages and the companion's replies to them ("I hope it heals soon." names no one, and goes).
+    assert gone.by_kind()["message"] == 4 and gone.by_kind()["memory"] == 1 and gone.by_kind()["world_card"] == 1
     assert gone.by_kind()["signal"] == 1 and gone.by_kind()["block lines"] == 1
     exported = everything(c, tmp_path)
     assert not re.search(r"\bsam\b", exported, re.I)
     data = json.loads(exported)
-    # Every message that does not name Sam is still there, the neighbour of one that did included.
+    # Every other message is still there, the neighbours of one that named Sam included.
     kept = [m["content"] for m in data["messages"]]
-    assert kept == [t for pair in CONVERSATION for t in pair if "Sam" not in t]
+    assert kept == [t for said, reply in CONVERSATION if "Sam" not in said for t in (said, reply)]
     assert "Sister Bea has a dog" in c.self_model.read().human
     # Recall, by word and by meaning.
     assert not [r for r in c.recall("Sam partner knee", 20) if "Sam" in r.text]
@@ -107,12 +108,14 @@ def test_forgetting_a_person_leaves_no_trace_and_keeps_what_does_not_name_them(t
     c.soul.check()
 
 
-def test_a_name_matches_what_an_item_says_never_its_neighbours(talked):
+def test_a_name_takes_what_names_them_and_the_replies_to_it_never_other_neighbours(talked):
+    """Issue 43: the companion's replies to what the person said of someone stayed when they were forgotten."""
     c, _ = talked
     gone = c.forget_person("Bea")
     kept = [m["content"] for m in c.messages.newest(100)]
-    assert "That sounds lovely, where did you go?" in kept and "A family day out, then." in kept
-    assert gone.by_kind()["message"] == 2
+    assert "That sounds lovely, where did you go?" in kept and "I love the lake in autumn." in kept
+    assert "A family day out, then." not in kept and "Dogs make every hike an adventure." not in kept
+    assert gone.by_kind()["message"] == 4
     assert c.forget_person("Samantha").total == 0  # a longer name is another person
     forgets, before = c.soul.forgets(), c.edits()
     for blank in ("", "   ", "\t\n"):  # QA: "   " was taken, said "Forgot nothing", and counted a forget
@@ -471,7 +474,8 @@ def test_forgetting_a_person_takes_what_came_from_them_what_was_learned_from_the
     c.settle()
     assert "Is allergic to peanuts" in c.self_model.read().human
     gone = c.forget_person("Zorblatt")
-    assert gone.by_kind()["message"] == 2 and gone.by_kind()["memory"] == 1 and gone.labels == 1
+    # The file's message, their friend's, and the replies to each ("Lantern boats!", "Good to know.").
+    assert gone.by_kind()["message"] == 4 and gone.by_kind()["memory"] == 1 and gone.labels == 1
     assert "peanuts" not in c.self_model.read().human
     assert not [m for m in c.memories.current() if "peanuts" in m["content"]]
     assert card in [w["id"] for w in c.world.all()]  # its own words do not name him

@@ -215,8 +215,10 @@ def forget_person(con: sqlcipher3.Connection, name: str) -> Forgotten:
     """Everything whose own words name `name`, in one transaction (the caller's). A message's own words include
     who it is from when it came from outside (a file "Zorblatt-diary.txt", text pasted from them); what learning
     drew from a message that goes, goes with it ("They are allergic to peanuts", learned from "Zorblatt is
-    allergic to peanuts", would otherwise stay, as a fact about the person). Labels of where a kept item came from
-    that name them (a lorebook's file name) are cleared."""
+    allergic to peanuts", would otherwise stay, as a fact about the person). The companion's reply to a message of
+    the person's that goes, goes too: it was written from that message and speaks of them ("Tell her no", after
+    "Mallory asked for my door code"), named or not. Labels of where a kept item came from that name them (a
+    lorebook's file name) are cleared."""
     pattern = name_pattern(name)
     out, seen = Forgotten(), set[tuple[str, int]]()
     if pattern is None:
@@ -240,7 +242,11 @@ def forget_person(con: sqlcipher3.Connection, name: str) -> Forgotten:
                         "SELECT id FROM memories WHERE source_message_id = ?", (item_id,)
                     ).fetchall():
                         forget("memory", memory)
+                    replies = _reply_to(con, item_id)
                 forget(k.name, item_id)
+                if k.name == "message":
+                    for reply in replies:  # its words about them, whether or not it names them
+                        forget("message", reply)
     # Lines that name them, and the history of every edit whose old or new value named them (undoing it would
     # bring them back).
     out.lines.update(_forget_lines(con, pattern))
@@ -250,6 +256,21 @@ def forget_person(con: sqlcipher3.Connection, name: str) -> Forgotten:
             con.execute("UPDATE provenance SET detail = '' WHERE item_kind = ? AND item_id = ?", (kind, item_id))
             out.labels += 1
     return out
+
+
+def _reply_to(con: sqlcipher3.Connection, message_id: int) -> list[int]:
+    """The companion's reply to a message of the person's: the first of its messages after it in the session,
+    before the person spoke again on their own; none for the companion's own message."""
+    return [
+        reply
+        for (reply,) in con.execute(
+            "SELECT r.id FROM messages m JOIN messages r ON r.session = m.session AND r.id > m.id "
+            "AND r.role = 'companion' WHERE m.id = ? AND m.role = 'user' AND NOT EXISTS (SELECT 1 FROM messages u "
+            "JOIN provenance p ON p.item_kind = 'message' AND p.item_id = u.id AND p.source = 'person' "
+            "WHERE u.session = m.session AND u.id > m.id AND u.id < r.id AND u.role = 'user') ORDER BY r.id LIMIT 1",
+            (message_id,),
+        ).fetchall()
+    ]
 
 
 def _from_outside(con: sqlcipher3.Connection) -> dict[int, str]:
