@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 from anima import __version__
 from anima.errors import DiskError, DiskFull, KnownError, SoulBusy
 
-from . import errors, tasks
+from . import errors, tasks, theme
 from .chat.attachments import outside
 from .chat.disk_banner import DiskBanner
 from .chat.elsewhere import FOLLOW_MS, Elsewhere
@@ -82,6 +82,7 @@ class MainWindow(QMainWindow):
         self.transcript.wants_older.connect(self.load_older)
         self.transcript.why_asked.connect(self.show_why)
         self.input = MessageBox()
+        self.transcript.opener_chosen.connect(self.input.start_with)
         self.input.send.connect(self.send)
         self.input.drafted.connect(self.read_along)
         self.input.textChanged.connect(self.note_activity)
@@ -206,6 +207,7 @@ class MainWindow(QMainWindow):
     def show_looks(self, name: str, picture: bytes | None) -> None:
         """The companion's name in the title, and its picture (its card's, if it came from one) as the icon."""
         self.setWindowTitle(f"{name} — {TITLE}")
+        self.transcript.set_names(name)
         pixmap = QPixmap()
         if picture and pixmap.loadFromData(picture):
             self.setWindowIcon(QIcon(pixmap))
@@ -681,6 +683,7 @@ class MainWindow(QMainWindow):
         dialog = SettingsDialog(self.settings or Settings.load(), self)
         if dialog.exec():
             self.settings = dialog.result_value
+            theme.use(self.settings.theme)  # live: the rest takes effect at the next start
 
     def quit_asked(self) -> None:
         """The person asked to close (the menu, Ctrl+Q, the title bar's button: closeEvent)."""

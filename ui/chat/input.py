@@ -27,6 +27,7 @@ class MessageBox(QPlainTextEdit):
             "Write a message… (Enter sends, Shift+Enter for a new line; "
             "pasted text and dropped files are attached as text from outside)"
         )
+        self.setObjectName("message-box")
         self.setMaximumHeight(110)
         self.attachments = AttachmentBar()  # placed by the window, above the box
         self.pause = QTimer(self, singleShot=True, interval=self.PAUSE_MS)
@@ -57,6 +58,12 @@ class MessageBox(QPlainTextEdit):
         self.pause.stop()
         self.send.emit(text, external)
         return True
+
+    def start_with(self, text: str) -> None:
+        """An opener chosen: in the box, to send as it is or to change first."""
+        self.setPlainText(text)
+        self.moveCursor(self.textCursor().MoveOperation.End)
+        self.setFocus()
 
     def give_back(self, text: str, external: list[External]) -> None:
         """A message that could not be saved comes back to the box, before whatever was typed since."""
