@@ -58,7 +58,7 @@ LIGHT = Theme(
     on_highlight="#ffffff",
     error="#b3261e",
     warning="#8a5300",
-    success="#1b7a3a",
+    success="#176b33",
     pygments_style="default",
 )
 
@@ -67,7 +67,7 @@ DARK = Theme(
     window="#16181c",
     surface="#1f2228",
     sidebar="#1a1c21",
-    person_bubble="#26406b",
+    person_bubble="#22385c",
     companion_bubble="#23262d",
     text="#e7e9ee",
     muted="#a0a8b5",
@@ -255,9 +255,10 @@ class Looks(QObject):
         self.choice = choice
         self._apply(resolve(choice))
 
-    def _system_changed(self, _scheme) -> None:
+    def _system_changed(self, scheme: Qt.ColorScheme) -> None:
+        """The desktop switched between light and dark: followed, when the setting says "system"."""
         if self.choice not in THEMES:
-            self._apply(resolve(self.choice))
+            self._apply(DARK if scheme == Qt.ColorScheme.Dark else LIGHT)
 
     def _apply(self, t: Theme) -> None:
         self.theme = t

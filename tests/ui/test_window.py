@@ -14,7 +14,9 @@ def test_enter_sends_and_shift_enter_adds_a_line(qtbot, window):
     )
     assert window.transcript.bubbles[-2].text == "first line\nsecond line"
     assert window.input.toPlainText() == ""
-    assert window.transcript.bubbles[-1].label.textFormat() == Qt.MarkdownText
+    # Shown as they were typed, on two lines, and the reply's Markdown rendered.
+    assert "first line<br />\nsecond line" in window.transcript.bubbles[-2].label.text()
+    assert "<strong>Yes</strong>" in window.transcript.bubbles[-1].label.text()
 
 
 def test_history_loads_lazily_when_scrolled_to_the_top(qtbot, fake_companion):

@@ -10,8 +10,8 @@ as plain text (chat/attachments.py).
 from collections.abc import Iterable, Sequence
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QCursor, QGuiApplication, QTextDocument
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QToolTip, QVBoxLayout, QWidget
+from PySide6.QtGui import QGuiApplication, QTextDocument
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMainWindow, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from anima.conversation.outward import safe_reply
 from anima.conversation.turn import NOT_KEPT
@@ -188,7 +188,9 @@ class Bubble(QFrame):
             index = int(href[len(COPY) :])
             if 0 <= index < len(self.rendered.code):
                 QGuiApplication.clipboard().setText(self.rendered.code[index])
-                QToolTip.showText(QCursor.pos(), "Copied", self.label)
+                window = self.window()
+                if isinstance(window, QMainWindow):
+                    window.statusBar().showMessage("Code copied", 2000)
 
     def set_id(self, message_id: int) -> None:
         self.message_id = self.words_id = message_id
