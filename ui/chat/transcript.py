@@ -286,13 +286,13 @@ class Transcript(QScrollArea):
         self.forgotten = set()
         self._show_empty()
 
-    def set_names(self, companion: str) -> None:
+    def set_names(self, name: str) -> None:
         """The companion's name, on its messages and in the empty state."""
-        self.names["companion"] = companion
-        self.empty.set_name(companion)
+        self.names["companion"] = name
+        self.empty.set_name(name)
         for b in self.bubbles:
             if b.role == "companion":
-                b.set_name(companion)
+                b.set_name(name)
 
     def room(self) -> int:
         """The width bubbles have: the viewport's, less the column's margins, at most COLUMN (centred)."""
