@@ -8,6 +8,7 @@ as plain text (chat/attachments.py).
 """
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QTextDocument
@@ -21,7 +22,9 @@ from .. import theme
 from .attachments import OutsideText
 from .empty_state import EmptyState
 from .meta import Avatar, when
-from .rich_text import COPY, Rendered, render
+
+if TYPE_CHECKING:
+    from .rich_text import Rendered
 
 
 class Wrapped(QLabel):
@@ -91,7 +94,7 @@ class Bubble(QFrame):
         self.words_id = message_id  # its own words' (message_id is its first shown id: its words', else an outside's)
         self.unsaved: QLabel | None = None  # the note on a reply that was not saved
         self.created_at = created_at
-        self.rendered = Rendered("", ())
+        self.rendered: Rendered  # (set_text)
         self.setObjectName("bubble-" + role)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 6, 0, 6)
@@ -101,7 +104,6 @@ class Bubble(QFrame):
         self.meta = QLabel(self._meta_text(name))
         self.meta.setObjectName("bubble-meta")
         self.avatar = Avatar(name)
-        self.avatar.setVisible(not mine)
         header = QHBoxLayout()
         header.setSpacing(8)
         if mine:
@@ -111,6 +113,7 @@ class Bubble(QFrame):
         if not mine:
             header.addStretch(1)
         outer.addLayout(header)
+        self.avatar.setVisible(not mine)  # (once in its layout: a widget shown with no parent is a window)
         self.body = QFrame()
         self.body.setObjectName("bubble-body")
         self.body.setProperty("role", role)
@@ -144,8 +147,9 @@ class Bubble(QFrame):
         self.why.setObjectName("why")
         self.why.setFlat(True)
         self.why.setToolTip("What your companion recalled and weighed for this reply")
-        self.why.setVisible(role == "companion" and message_id is not None)
         layout.addWidget(self.why, alignment=Qt.AlignmentFlag.AlignRight)
+        self.why.setVisible(role == "companion" and message_id is not None)
+        self._why_width = 0  # its width, asked once (fit)
         self._room = WIDEST + INDENT  # the width the transcript gives it (fit)
         self.set_text(text)
 
@@ -159,6 +163,8 @@ class Bubble(QFrame):
         self.avatar.set_name(name)
 
     def set_text(self, text: str) -> None:
+        from .rich_text import render  # when a message is first shown, not before the window's first paint
+
         self.text = text
         self.rendered = render(text, theme.current())
         self.label.setText(self.rendered.html)
@@ -178,12 +184,16 @@ class Bubble(QFrame):
         if self.outside or self.rendered.code or len(self.text) > LONG or "<table" in self.rendered.html:
             width = most
         else:
-            width = min(most, max(self.label.natural_width(), self.why.sizeHint().width()) + 2 * PADDING)
+            if not self._why_width:
+                self._why_width = self.why.sizeHint().width()
+            width = min(most, max(self.label.natural_width(), self._why_width) + 2 * PADDING)
         if self.body.minimumWidth() != width or self.body.maximumWidth() != width:
             self.body.setFixedWidth(width)
 
     def _link(self, href: str) -> None:
         """A code block's Copy link copies exactly its code; no other link is followed from a message."""
+        from .rich_text import COPY
+
         if href.startswith(COPY):
             index = int(href[len(COPY) :])
             if 0 <= index < len(self.rendered.code):
