@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication, QStyleFactory
+from PySide6.QtWidgets import QApplication, QStyleFactory, QWidget
 
 
 @dataclass(frozen=True)
@@ -223,6 +223,10 @@ QLabel#avatar {{
     font-size: {TYPE["caption"]}pt;
 }}
 QLabel#unsaved {{ color: {t.error}; font-style: italic; }}
+QLabel[tone="error"] {{ color: {t.error}; }}
+QLabel[tone="warning"] {{ color: {t.warning}; }}
+QLabel[tone="success"] {{ color: {t.success}; }}
+QLabel[tone="muted"] {{ color: {t.muted}; }}
 QPushButton#why {{ color: {t.link}; font-size: {TYPE["caption"]}pt; padding: 0 4px; }}
 QLabel#empty-title {{ font-size: {TYPE["display"]}pt; font-weight: 600; color: {t.text}; }}
 QLabel#empty-line {{ color: {t.muted}; font-size: {TYPE["body"]}pt; }}
@@ -236,6 +240,14 @@ QPushButton#opener {{
 }}
 QPushButton#opener:hover {{ border-color: {t.accent}; }}
 """
+
+
+def tone(widget: QWidget, name: str) -> None:
+    """Colour a label's text by what it says ("error", "warning", "success", "muted"), in the theme in use and
+    in the next one: a colour written into a widget's own stylesheet would not follow the theme."""
+    widget.setProperty("tone", name)
+    widget.style().unpolish(widget)
+    widget.style().polish(widget)
 
 
 class Looks(QObject):

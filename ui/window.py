@@ -122,7 +122,7 @@ class MainWindow(QMainWindow):
         self.reflecting_label.setObjectName("reflecting")
         self.reflecting_label.setStyleSheet("color: palette(placeholder-text);")
         self.trouble = QLabel("")  # work between turns that failed: a bug, also in the log
-        self.trouble.setStyleSheet("color: #c0392b;")
+        theme.tone(self.trouble, "error")
         self.pending = QLabel("")  # changes that wait for the person's say: a link to them
         self.pending.setObjectName("pending-changes")
         self.pending.setTextFormat(Qt.TextFormat.RichText)

@@ -98,3 +98,17 @@ def test_a_theme_setting_is_kept_and_a_wrong_one_refused():
 
     with pytest.raises(KnownError, match="theme"):
         Settings(theme="purple").save()
+
+
+def test_a_toned_label_reads_in_each_theme_and_follows_a_change(qtbot):
+    from PySide6.QtWidgets import QLabel
+
+    label = QLabel("The soul could not be read.")
+    qtbot.addWidget(label)
+    theme.tone(label, "error")
+    label.show()
+    for t in (theme.DARK, theme.LIGHT):
+        theme.use(t.name)
+        label.ensurePolished()
+        assert label.palette().color(QPalette.ColorRole.WindowText).name() == t.error
+        assert theme.contrast(t.error, t.window) >= AA
