@@ -274,6 +274,7 @@ class Transcript(QScrollArea):
         self.setWidget(inner)
         self.names = {"user": "You", "companion": "Anima"}
         theme.looks().changed.connect(self._restyle)
+        QGuiApplication.clipboard().dataChanged.connect(self._copied)
         self.bubbles: list[Bubble] = []
         self.streaming: Bubble | None = None
         self._pending = ""
@@ -315,6 +316,15 @@ class Transcript(QScrollArea):
         for b in self.bubbles:
             b.fit(room)
         super().resizeEvent(event)
+
+    def _copied(self) -> None:
+        """Text copied from a bubble loses the unseen breaks its long words were given (rich_text.BREAK_EVERY):
+        what is pasted elsewhere is what was written."""
+        clipboard = QGuiApplication.clipboard()
+        text = clipboard.text()
+        ours = clipboard.ownsClipboard() or any(b.label.hasSelectedText() for b in self.bubbles)
+        if "\u200b" in text and ours:  # (another program's text is left as it is)
+            clipboard.setText(text.replace("\u200b", ""))
 
     def _restyle(self, _theme) -> None:
         for b in self.bubbles:

@@ -151,3 +151,16 @@ def test_the_theme_changes_live_code_colours_included(qtbot, window):
         assert theme.LIGHT.code_background in b.label.text()
     finally:
         theme.use("system")
+
+
+def test_text_copied_from_a_bubble_is_what_was_written(qtbot, window):
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QGuiApplication
+
+    b = window.transcript.add("user", LONG_LINE)
+    qtbot.waitUntil(lambda: laid_out(window.transcript), timeout=10_000)
+    b.label.setFocus()
+    qtbot.keyClick(b.label, Qt.Key_A, Qt.ControlModifier)  # select all
+    assert "\u200b" in b.label.selectedText()  # the unseen breaks that let it wrap
+    qtbot.keyClick(b.label, Qt.Key_C, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: QGuiApplication.clipboard().text() == LONG_LINE, timeout=5_000)
