@@ -217,6 +217,7 @@ QScrollBar::add-page, QScrollBar::sub-page {{ background: none; }}
 QFrame#bubble-body {{ border-radius: 14px; border: 1px solid {t.border}; background: {t.companion_bubble}; }}
 QFrame#bubble-body[role="user"] {{ background: {t.person_bubble}; border-color: {t.person_bubble}; }}
 QFrame#bubble-body QLabel {{ background: transparent; border: none; }}
+QFrame#outside-text {{ border: 1px dashed {t.muted}; border-radius: 8px; background: {t.surface}; }}
 QLabel#bubble-meta {{ color: {t.muted}; font-size: {TYPE["caption"]}pt; }}
 QLabel#avatar {{
     background: {t.accent}; color: {t.on_accent}; border-radius: 13px; font-weight: bold;
