@@ -89,7 +89,7 @@ DARK = Theme(
 THEMES = {t.name: t for t in (LIGHT, DARK)}
 
 # The type scale, in points: every size the window uses is one of these.
-TYPE = {"caption": 8.5, "body": 10.5, "title": 13.5, "display": 20.0}
+TYPE = {"caption": 8.5, "body": 10.5, "subtitle": 12.0, "title": 13.5, "display": 20.0}
 MONO = "DejaVu Sans Mono, Menlo, Consolas, monospace"
 
 

@@ -81,7 +81,6 @@ def shoot(qtbot, widget: QWidget, window, name: str) -> None:
             assert widget.grab().save(str(path)), f"could not save {path}"
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("name", list(SCREENS))
 def test_screens_are_saved_at_both_sizes_in_both_themes(qtbot, window, name):
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -18,7 +18,7 @@ from pygments.styles import get_style_by_name
 from pygments.token import Token
 from pygments.util import ClassNotFound
 
-from ..theme import MONO, Theme, contrast
+from ..theme import MONO, TYPE, Theme, contrast
 
 COPY = "copy:"  # a code block's Copy link: copy:<its index in Rendered.code>
 BREAK_EVERY = 24  # a run of this many characters with no space gets a break opportunity (a URL, a long line)
@@ -139,17 +139,27 @@ _TIGHT = {
     "<p>": '<p style="margin-top:0; margin-bottom:6px;">',
     "<ul>": '<ul style="margin-top:0; margin-bottom:6px;">',
     "<ol>": '<ol style="margin-top:0; margin-bottom:6px;">',
-    "<blockquote>": '<blockquote style="margin-left:10px; margin-top:0; margin-bottom:6px;">',
 }
+# A heading in a message is a heading in a chat, not on a page: the type scale's, not Qt's xx-large.
+_HEADINGS = {1: TYPE["title"], 2: TYPE["subtitle"], 3: TYPE["body"], 4: TYPE["body"], 5: TYPE["body"], 6: TYPE["body"]}
 
 
 def _styled(body: str, t: Theme) -> str:
     for tag, styled in _TIGHT.items():
         body = body.replace(tag, styled)
-    body = re.sub(r"<h([1-6])>", r'<h\1 style="margin-top:4px; margin-bottom:4px;">', body)
+    body = re.sub(
+        r"<h([1-6])>",
+        lambda m: f'<h{m[1]} style="margin-top:4px; margin-bottom:4px; font-size:{_HEADINGS[int(m[1])]}pt;">',
+        body,
+    )
+    body = body.replace(
+        "<blockquote>",
+        f'<blockquote style="margin-left:12px; margin-top:0; margin-bottom:6px; color:{t.muted}; font-style:italic;">',
+    )
     body = body.replace("<code>", f'<code style="font-family:{MONO}; background-color:{t.code_background};">')
     body = body.replace(
-        "<table>", f'<table cellspacing="0" cellpadding="4" border="1" style="border-color:{t.border};">'
+        "<table>",
+        f'<table cellspacing="0" cellpadding="6" border="1" style="border-color:{t.border}; margin-bottom:6px;">',
     )
     return body.strip()
 
