@@ -42,8 +42,25 @@ def render(markdown: str, theme: Theme) -> Rendered:
 @lru_cache(maxsize=1024)
 def _render(markdown: str, theme: Theme) -> Rendered:
     env: dict = {"code": [], "theme": theme}
-    body = _md.render(markdown, env)
+    body = _md.render(markdown, env) if _MARKUP.search(markdown) else _plain(markdown)
     return Rendered(_breakable(_styled(body, theme)), tuple(env["code"]))
+
+
+# Anything Markdown could read as markup: most chat messages have none, and are rendered without the parser
+# (a tenth of the time; tests/ui/chat/test_rich_text.py checks both give the same HTML).
+_MARKUP = re.compile(r"[\\`*_\[\]#<>|~&]|^ {0,3}([-+*>=]|\d{1,9}[.)])|^ {4}|^\s*\t", re.M)
+
+
+def _plain(text: str) -> str:
+    """Text with no markup as markdown-it renders it: paragraphs at blank lines, a <br /> at each line break."""
+    paragraphs = [p for p in re.split(r"\n[ \t]*\n", text.strip("\n")) if p.strip()]
+    return "".join(
+        "<p>" + "<br />\n".join(_escape(line.strip()) for line in p.strip().split("\n")) + "</p>\n" for p in paragraphs
+    )
+
+
+def _escape(text: str) -> str:
+    return html.escape(text, quote=False).replace('"', "&quot;")
 
 
 def _fence(self, tokens, idx, options, env) -> str:

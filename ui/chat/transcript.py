@@ -103,17 +103,17 @@ class Bubble(QFrame):
         name = name if name is not None else ("You" if mine else "Anima")
         self.meta = QLabel(self._meta_text(name))
         self.meta.setObjectName("bubble-meta")
-        self.avatar = Avatar(name)
+        self.avatar = None if mine else Avatar(name)  # the person's messages have none
         header = QHBoxLayout()
         header.setSpacing(8)
         if mine:
             header.addStretch(1)
-        header.addWidget(self.avatar)
+        if self.avatar is not None:
+            header.addWidget(self.avatar)
         header.addWidget(self.meta)
         if not mine:
             header.addStretch(1)
         outer.addLayout(header)
-        self.avatar.setVisible(not mine)  # (once in its layout: a widget shown with no parent is a window)
         self.body = QFrame()
         self.body.setObjectName("bubble-body")
         self.body.setProperty("role", role)
@@ -160,7 +160,8 @@ class Bubble(QFrame):
     def set_name(self, name: str) -> None:
         """Who said it (the companion's name, once known)."""
         self.meta.setText(self._meta_text(name))
-        self.avatar.set_name(name)
+        if self.avatar is not None:
+            self.avatar.set_name(name)
 
     def set_text(self, text: str) -> None:
         from .rich_text import render  # when a message is first shown, not before the window's first paint
@@ -168,7 +169,9 @@ class Bubble(QFrame):
         self.text = text
         self.rendered = render(text, theme.current())
         self.label.setText(self.rendered.html)
-        self.label.setVisible(bool(text) or not self.outside)
+        shown = bool(text) or not self.outside
+        if self.label.isHidden() == shown:  # (showing a label styled by the stylesheet polishes it again)
+            self.label.setVisible(shown)
         self.fit(self._room)
 
     def restyle(self) -> None:

@@ -52,6 +52,26 @@ def test_breaks_keep_tags_and_entities_whole():
     assert "&am" + ZWSP not in broken and "&" + ZWSP + "amp;" not in broken
 
 
+def test_plain_text_renders_as_the_markdown_parser_renders_it():
+    from ui.chat.rich_text import _MARKUP, _md, _plain
+
+    plain = [
+        "Hello there",
+        "first line\nsecond line",
+        "  indented a little  \n  and again\n\n\nthird paragraph",
+        'He said "hi", it\'s fine! Really? Yes.',
+        "trailing spaces   \nhard break before",
+        "\n\nblank lines around\n\n",
+        "numbers 1. inside 2) a line, and 3 + 4 - 5 = 2: at 10:30",
+        "",
+    ]
+    for text in plain:
+        assert not _MARKUP.search(text), text  # takes the fast path
+        assert _plain(text) == _md.render(text, {"code": [], "theme": theme.LIGHT}), text
+    for text in ("1. a list", "- a list", "> quote", "a *b*", "`c`", "&amp;", "x <b>", "    code", "Title\n==="):
+        assert _MARKUP.search(text), text  # the parser reads these
+
+
 def test_legible_moves_a_faint_colour_until_it_reads():
     moved = legible("#dddddd", "#ffffff", "#111111")
     assert theme.contrast(moved, "#ffffff") >= 4.5

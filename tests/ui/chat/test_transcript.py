@@ -112,7 +112,7 @@ def test_the_person_on_the_right_the_companion_on_the_left_no_wider_than_reads_w
     assert span(mine)[0] > view / 2 and span(theirs)[0] < view / 4  # sides
     assert span(mine)[1] > span(theirs)[1]
     assert mine.body.width() < 200 < theirs.body.width() <= WIDEST  # as wide as its text, up to the cap
-    assert theirs.avatar.isVisible() and not mine.avatar.isVisible()
+    assert theirs.avatar is not None and theirs.avatar.isVisible() and mine.avatar is None
 
 
 def test_each_message_says_who_and_when(qtbot, window):
@@ -124,7 +124,7 @@ def test_each_message_says_who_and_when(qtbot, window):
     assert b.meta.text() == f"{window.companion.name}  ·  {when(at)}"
     assert t.add("user", "Hi").meta.text().startswith("You  ·  ")
     t.set_names("Mira")
-    assert b.meta.text().startswith("Mira") and b.avatar.text() == "M"
+    assert b.meta.text().startswith("Mira") and b.avatar is not None and b.avatar.text() == "M"
 
 
 def test_a_code_blocks_copy_link_copies_exactly_its_code(qtbot, window):
