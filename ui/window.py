@@ -411,6 +411,9 @@ class MainWindow(QMainWindow):
         companion = self.companion
 
         def load():
+            from .chat import rich_text
+
+            rich_text.warm()  # here, off the UI thread: the page's bubbles render with what it loads
             page = companion.messages.page(before_id, 30)
             return [{**m, "outside": outside(m)} for m in page]
 

@@ -33,6 +33,16 @@ class Rendered:
     code: tuple[str, ...]  # each code block's text, exactly as written: what its Copy link copies
 
 
+def warm() -> None:
+    """Load what rendering needs the first time (the parser's rules, a lexer's patterns: ~100 ms), so that the
+    thread that calls this pays it and not the first page of bubbles. Cheap once done."""
+    for language in ("python", "bash"):
+        lexer = _lexer(language)
+        if lexer is not None:
+            list(lexer.get_tokens("x = 1"))
+    _md.render("*warm*")
+
+
 def render(markdown: str, theme: Theme) -> Rendered:
     """The label's HTML for a message's Markdown, in a theme's colours (the same text renders once per theme:
     a reply re-rendered as it streams, or laid out again, costs nothing)."""
