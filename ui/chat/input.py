@@ -38,7 +38,13 @@ class MessageBox(QPlainTextEdit):
         self.textChanged.connect(self.pause.start)
 
     def _fit_height(self) -> None:
-        lines = min(8, max(2, int(self.document().size().height())))
+        lines = int(self.document().size().height())
+        if self.document().isEmpty():  # the placeholder's lines, at this width
+            width = max(1, self.viewport().width() - 2 * int(self.document().documentMargin()))
+            wrap = Qt.TextFlag.TextWordWrap
+            lines = self.fontMetrics().boundingRect(0, 0, width, 10_000, wrap, self.placeholderText()).height()
+            lines //= self.fontMetrics().lineSpacing()
+        lines = min(8, max(2, lines))
         margins = self.contentsMargins().top() + self.contentsMargins().bottom()
         height = lines * self.fontMetrics().lineSpacing() + 2 * int(self.document().documentMargin()) + margins + 4
         if height != self.height():

@@ -273,7 +273,7 @@ class Transcript(QScrollArea):
         self.empty = EmptyState()
         self.empty.chosen.connect(self.opener_chosen)
         self.empty.hide()
-        self.column.addWidget(self.empty)
+        self.column.addWidget(self.empty, 1)  # all the height, when shown: its openers sit near the middle
         self.setWidget(inner)
         self.names = {"user": "You", "companion": "Anima"}
         theme.looks().changed.connect(self._restyle)
