@@ -30,6 +30,7 @@ class Settings:
     gpu_layers: int = -1  # -1: all layers, when the llama.cpp build has a GPU backend
     context_tokens: int = DEFAULT_CONTEXT_TOKENS  # see models/chat.py
     data_folder: str = ""  # empty: $ANIMA_HOME or the platform's user data dir
+    theme: str = "system"  # the window's look: one of THEMES ("system" follows the desktop's light or dark)
 
     @staticmethod
     def path() -> Path:
@@ -77,6 +78,8 @@ class Settings:
 
         if self.endpoint_dialect not in CHOICES:
             raise KnownError(f"The structured-output dialect must be one of {', '.join(CHOICES)}.")
+        if self.theme not in THEMES:
+            raise KnownError(f"The theme must be one of {', '.join(THEMES)}.")
         if self.model_path:
             from .models.gguf import read_header
 
@@ -129,6 +132,8 @@ def chosen_home(explicit: str | None = None) -> str | None:
     window and the terminal open the same companion), else None: $ANIMA_HOME or the platform's user data dir."""
     return explicit or Settings.load().data_folder or None
 
+
+THEMES = ("system", "light", "dark")
 
 # A settings file is a few hundred bytes. Read no more than this: the path may lead to something endless.
 _LARGEST = 1 << 20

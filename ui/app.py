@@ -4,32 +4,19 @@ import os
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QGuiApplication, QIcon, QPalette
-from PySide6.QtWidgets import QApplication, QStyleFactory, QWidget
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication, QWidget
 
 import anima
 
-from . import crash, tasks
+from . import crash, tasks, theme
 from .window import MainWindow
 
 
 def follow_system_theme(app: QApplication) -> None:
-    """Fusion with the system's light or dark scheme (Qt 6.5+ reports it)."""
-    app.setStyle(QStyleFactory.create("Fusion"))
-    if QGuiApplication.styleHints().colorScheme() == Qt.ColorScheme.Dark:
-        palette = QPalette()
-        for role, color in (
-            (QPalette.ColorRole.Window, "#232629"),
-            (QPalette.ColorRole.WindowText, "#eff0f1"),
-            (QPalette.ColorRole.Base, "#1b1e20"),
-            (QPalette.ColorRole.Text, "#eff0f1"),
-            (QPalette.ColorRole.Button, "#31363b"),
-            (QPalette.ColorRole.ButtonText, "#eff0f1"),
-            (QPalette.ColorRole.Highlight, "#3daee9"),
-        ):
-            palette.setColor(role, color)
-        app.setPalette(palette)
+    """The theme of the system's light or dark scheme (Qt 6.5+ reports it), until the settings are read (attach)."""
+    theme.use("system")
 
 
 def prepare():
@@ -60,6 +47,7 @@ def attach(window: MainWindow, prepared, failed) -> bool:
     settings, home, soul = prepared
     window.settings = settings
     first_run = soul is None and not home.exists()  # a soul is made now: the mind is chosen before the first chat
+    theme.use(settings.theme)
     handler = crash.installed()
     if handler is not None:
         handler.use_home(home.dir)  # the log lives with the companion from now on

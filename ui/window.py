@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 from anima import __version__
 from anima.errors import DiskError, DiskFull, KnownError, SoulBusy
 
-from . import errors, tasks
+from . import errors, tasks, theme
 from .chat.attachments import outside
 from .chat.disk_banner import DiskBanner
 from .chat.elsewhere import FOLLOW_MS, Elsewhere
@@ -82,6 +82,7 @@ class MainWindow(QMainWindow):
         self.transcript.wants_older.connect(self.load_older)
         self.transcript.why_asked.connect(self.show_why)
         self.input = MessageBox()
+        self.transcript.opener_chosen.connect(self.input.start_with)
         self.input.send.connect(self.send)
         self.input.drafted.connect(self.read_along)
         self.input.textChanged.connect(self.note_activity)
@@ -121,7 +122,7 @@ class MainWindow(QMainWindow):
         self.reflecting_label.setObjectName("reflecting")
         self.reflecting_label.setStyleSheet("color: palette(placeholder-text);")
         self.trouble = QLabel("")  # work between turns that failed: a bug, also in the log
-        self.trouble.setStyleSheet("color: #c0392b;")
+        theme.tone(self.trouble, "error")
         self.pending = QLabel("")  # changes that wait for the person's say: a link to them
         self.pending.setObjectName("pending-changes")
         self.pending.setTextFormat(Qt.TextFormat.RichText)
@@ -211,6 +212,7 @@ class MainWindow(QMainWindow):
     def show_looks(self, name: str, picture: bytes | None) -> None:
         """The companion's name in the title, and its picture (its card's, if it came from one) as the icon."""
         self.setWindowTitle(f"{name} — {TITLE}")
+        self.transcript.set_names(name)
         pixmap = QPixmap()
         if picture and pixmap.loadFromData(picture):
             self.setWindowIcon(QIcon(pixmap))
@@ -414,6 +416,9 @@ class MainWindow(QMainWindow):
         companion = self.companion
 
         def load():
+            from .chat import rich_text
+
+            rich_text.warm()  # here, off the UI thread: the page's bubbles render with what it loads
             page = companion.messages.page(before_id, 30)
             return [{**m, "outside": outside(m)} for m in page]
 
@@ -694,6 +699,8 @@ class MainWindow(QMainWindow):
             from .dialogs.first_model import switch_if_changed
 
             switch_if_changed(self, dialog.settings, dialog.result_value)
+            if dialog.result_value is not None:
+                theme.use(dialog.result_value.theme)  # live: the rest takes effect at the next start
 
     def choose_mind(self) -> None:
         """The menu's "Choose the mind…" (and the first run): a real model instead of the tiny one, at once."""

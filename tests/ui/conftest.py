@@ -34,8 +34,10 @@ def fake_companion(companion):
 
 @pytest.fixture
 def window(qtbot, fake_companion):
+    from ui import theme
     from ui.window import MainWindow
 
+    theme.use("system")  # as the app does (app.py): its look, and its sizes
     w = MainWindow(fake_companion, Settings())
     qtbot.addWidget(w)
     w.show()

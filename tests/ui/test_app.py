@@ -82,3 +82,24 @@ def test_the_companion_opens_off_the_ui_thread_while_the_window_paints_and_takes
     assert on_ui == []  # nor did showing it read the soul on the UI thread
     window.close()
     window.companion.close()
+
+
+def test_the_app_opens_in_the_theme_saved(qtbot, anima_home, monkeypatch):
+    """The settings are read off the UI thread after the first paint (in the system's theme); the saved theme
+    is applied as soon as they are."""
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from ui import theme
+    from ui.app import attach
+    from ui.window import MainWindow
+
+    Settings(theme="dark").save()
+    window = MainWindow()
+    qtbot.addWidget(window)
+    monkeypatch.setattr(window, "open_companion", lambda *args, **kwargs: None)  # the soul is not what is tested
+    try:
+        assert attach(window, (Settings.load(), Home(anima_home), object()), lambda error: None)
+        assert QApplication.palette().color(QPalette.ColorRole.Window).name() == theme.DARK.window
+    finally:
+        theme.use("system")

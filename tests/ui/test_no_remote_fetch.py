@@ -14,6 +14,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from tests.ui.conftest import send
+from ui import theme
+from ui.chat.rich_text import render
 from ui.chat.transcript import Bubble
 
 
@@ -89,7 +91,8 @@ def test_a_streamed_reply_with_a_remote_image_fetches_nothing(qtbot, window, ser
     assert len(set(renders)) > 1  # it rendered while streaming
     assert fetched_by(window, address, hits) == []
     stored = c.soul.query("SELECT content FROM messages WHERE id = ?", (bubble.message_id,))[0]["content"]
-    assert bubble.text == bubble.label.text() == stored  # the reply as stored (turn.text), not as streamed
+    assert bubble.text == stored  # the reply as stored (turn.text), not as streamed
+    assert bubble.label.text() == render(stored, theme.current()).html
     assert address not in stored and "[image not shown: x]" in stored and "a link" in stored
     screenshot(window, "chat-reply-without-remote-image")
 
@@ -102,7 +105,8 @@ def test_a_bubble_never_loads_a_remote_resource_even_from_raw_markup(qtbot, serv
         qtbot.addWidget(bubble)
         bubble.show()
         qtbot.waitExposed(bubble)
-        assert bubble.label.textFormat() == Qt.MarkdownText
+        assert bubble.label.textFormat() == Qt.RichText
+        assert "<img" not in bubble.label.text() and "&lt;img" in bubble.label.text()  # raw markup shown as text
         assert fetched_by(bubble, address, hits) == []
 
 

@@ -14,7 +14,9 @@ def test_enter_sends_and_shift_enter_adds_a_line(qtbot, window):
     )
     assert window.transcript.bubbles[-2].text == "first line\nsecond line"
     assert window.input.toPlainText() == ""
-    assert window.transcript.bubbles[-1].label.textFormat() == Qt.MarkdownText
+    # Shown as they were typed, on two lines, and the reply's Markdown rendered.
+    assert "first line<br />\nsecond line" in window.transcript.bubbles[-2].label.text()
+    assert "<strong>Yes</strong>" in window.transcript.bubbles[-1].label.text()
 
 
 def test_history_loads_lazily_when_scrolled_to_the_top(qtbot, fake_companion):
@@ -275,3 +277,20 @@ def test_an_open_mind_view_follows_what_another_program_wrote(qtbot, window, ani
                 "UPDATE episodes SET summary = 'Ada and Jo walked to the old lighthouse' WHERE id = ?", (episode,)
             )
     qtbot.waitUntil(lambda: view.table.text(0, 1) == "Ada and Jo walked to the old lighthouse", timeout=10_000)
+
+
+def test_the_message_box_grows_with_what_is_typed_and_no_further_than_eight_lines(qtbot, window):
+    box = window.input
+    two_lines = box.height()
+    assert two_lines < 90  # compact when empty: room for the placeholder's two lines
+    for i in range(4):
+        qtbot.keyClicks(box, f"line {i}")
+        qtbot.keyClick(box, Qt.Key_Return, Qt.ShiftModifier)
+    assert box.height() > two_lines
+    for _ in range(20):
+        qtbot.keyClick(box, Qt.Key_Return, Qt.ShiftModifier)
+    tallest = box.height()
+    qtbot.keyClick(box, Qt.Key_Return, Qt.ShiftModifier)
+    assert box.height() == tallest < 8 * two_lines / 2 + 30
+    box.clear()
+    assert box.height() == two_lines

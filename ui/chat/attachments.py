@@ -117,7 +117,7 @@ class OutsideText(QFrame):
         self.message_id: int | None = None  # stored as a message of its own; known once stored
         self.setObjectName("outside-text")
         self.setFrameShape(QFrame.Shape.Box)
-        self.setStyleSheet("QFrame#outside-text { border: 1px dashed palette(mid); }")
+        # Set apart from the person's own words by a dashed border: ui/theme.py, QFrame#outside-text.
         col = QVBoxLayout(self)
         col.setContentsMargins(6, 4, 6, 4)
         self.header = QLabel(f"Text from outside: {describe(label, text)}")

@@ -4,8 +4,8 @@ A paste of more than one line, and a file dropped on the box or attached, do not
 becomes an attachment (chat/attachments.py) that is sent with it, marked as text from outside.
 """
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QPlainTextEdit
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtWidgets import QPlainTextEdit, QSizePolicy
 
 from anima.errors import KnownError
 from anima.knowledge.messages import External, attached_file
@@ -27,11 +27,37 @@ class MessageBox(QPlainTextEdit):
             "Write a message… (Enter sends, Shift+Enter for a new line; "
             "pasted text and dropped files are attached as text from outside)"
         )
-        self.setMaximumHeight(110)
+        self.setObjectName("message-box")
+        # As tall as what is typed, from two lines (the placeholder's) to eight, as chat apps' boxes are.
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.document().contentsChanged.connect(self._fit_height)
+        self._fit_height()
         self.attachments = AttachmentBar()  # placed by the window, above the box
         self.pause = QTimer(self, singleShot=True, interval=self.PAUSE_MS)
         self.pause.timeout.connect(self._paused)
         self.textChanged.connect(self.pause.start)
+
+    def _fit_height(self) -> None:
+        lines = int(self.document().size().height())
+        if self.document().isEmpty():  # the placeholder's lines, at this width
+            width = max(1, self.viewport().width() - 2 * int(self.document().documentMargin()))
+            wrap = Qt.TextFlag.TextWordWrap
+            lines = self.fontMetrics().boundingRect(0, 0, width, 10_000, wrap, self.placeholderText()).height()
+            lines //= self.fontMetrics().lineSpacing()
+        lines = min(8, max(2, lines))
+        margins = self.contentsMargins().top() + self.contentsMargins().bottom()
+        height = lines * self.fontMetrics().lineSpacing() + 2 * int(self.document().documentMargin()) + margins + 4
+        if height != self.height():
+            self.setFixedHeight(height)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_height()  # wrapped lines change with the width
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._fit_height()
 
     def _paused(self) -> None:
         text = self.toPlainText().strip()
@@ -57,6 +83,12 @@ class MessageBox(QPlainTextEdit):
         self.pause.stop()
         self.send.emit(text, external)
         return True
+
+    def start_with(self, text: str) -> None:
+        """An opener chosen: in the box, to send as it is or to change first."""
+        self.setPlainText(text)
+        self.moveCursor(self.textCursor().MoveOperation.End)
+        self.setFocus()
 
     def give_back(self, text: str, external: list[External]) -> None:
         """A message that could not be saved comes back to the box, before whatever was typed since."""

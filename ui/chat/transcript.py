@@ -8,15 +8,23 @@ as plain text (chat/attachments.py).
 """
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtGui import QGuiApplication, QTextDocument
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMainWindow, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from anima.conversation.outward import safe_reply
 from anima.conversation.turn import NOT_KEPT
 from anima.trust.text import clean
 
+from .. import theme
 from .attachments import OutsideText
+from .empty_state import EmptyState
+from .meta import Avatar, when
+
+if TYPE_CHECKING:
+    from .rich_text import Rendered
 
 
 class Wrapped(QLabel):
@@ -28,9 +36,11 @@ class Wrapped(QLabel):
     def __init__(self):
         super().__init__()
         self._heights: dict[int, int] = {}
+        self._natural: int | None = None
 
     def setText(self, text: str) -> None:
         self._heights.clear()
+        self._natural = None
         super().setText(text)
 
     def heightForWidth(self, width: int) -> int:
@@ -39,46 +49,161 @@ class Wrapped(QLabel):
             height = self._heights[width] = super().heightForWidth(width)
         return height
 
+    def natural_width(self) -> int:
+        """The width its text takes on one line a paragraph (its widest line, unwrapped): a short message's
+        bubble is no wider than that. Shaped once a text."""
+        if self._natural is None:
+            doc = QTextDocument()
+            doc.setDocumentMargin(0)
+            doc.setDefaultFont(self.font())
+            doc.setHtml(self.text())
+            self._natural = int(doc.idealWidth()) + 8  # (what the label's own layout adds, and a pixel to spare)
+        return self._natural
+
     def changeEvent(self, event) -> None:
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._heights.clear()
+            self._natural = None
         super().changeEvent(event)
 
 
+MARGIN = 16  # the column's, each side
+COLUMN = 920  # on a wide window the conversation is a column this wide, centred: the eye need not cross it all
+WIDEST = 720  # a bubble's most pixels: ~70 characters a line, as long a line as reads well
+PADDING = 14  # inside a bubble, each side
+INDENT = Avatar.SIZE + 8  # the companion's bubbles start past its avatar
+LONG = 280  # characters: a message this long fills its bubble's width, not worth measuring
+
+
 class Bubble(QFrame):
+    """One message: its sender and time above it, and the bubble, on the right for the person and on the left,
+    past the companion's avatar, for the companion, no wider than reads well (fit)."""
+
     def __init__(
-        self, role: str, text: str, message_id: int | None, parent=None, outside: Sequence[tuple[str, str]] = ()
+        self,
+        role: str,
+        text: str,
+        message_id: int | None,
+        parent=None,
+        outside: Sequence[tuple[str, str]] = (),
+        created_at: str | None = None,
+        name: str | None = None,
     ):
         super().__init__(parent)
         self.role, self.message_id, self.text = role, message_id, text
         self.words_id = message_id  # its own words' (message_id is its first shown id: its words', else an outside's)
         self.unsaved: QLabel | None = None  # the note on a reply that was not saved
+        self.created_at = created_at
+        self.rendered: Rendered  # (set_text)
         self.setObjectName("bubble-" + role)
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        if role == "user":
-            self.setStyleSheet("QFrame#bubble-user { background: palette(alternate-base); }")
-        layout = QVBoxLayout(self)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 6, 0, 6)
+        outer.setSpacing(4)
+        mine = role == "user"
+        name = name if name is not None else ("You" if mine else "Anima")
+        self.meta = QLabel(self._meta_text(name))
+        self.meta.setObjectName("bubble-meta")
+        self.avatar = None if mine else Avatar(name)  # the person's messages have none
+        header = QHBoxLayout()
+        header.setSpacing(8)
+        if mine:
+            header.addStretch(1)
+        if self.avatar is not None:
+            header.addWidget(self.avatar)
+        header.addWidget(self.meta)
+        if not mine:
+            header.addStretch(1)
+        outer.addLayout(header)
+        self.body = QFrame()
+        self.body.setObjectName("bubble-body")
+        self.body.setProperty("role", role)
+        layout = QVBoxLayout(self.body)
+        layout.setContentsMargins(PADDING, 9, PADDING, 9)
+        layout.setSpacing(6)
+        row = QHBoxLayout()
+        if mine:
+            row.addStretch(1)
+        else:
+            row.addSpacing(INDENT)
+        row.addWidget(self.body)
+        if not mine:
+            row.addStretch(1)
+        outer.addLayout(row)
         self.label = Wrapped()
-        self.label.setTextFormat(Qt.TextFormat.MarkdownText)
+        self.label.setTextFormat(Qt.TextFormat.RichText)
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(
-            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
+            Qt.TextInteractionFlag.TextSelectableByMouse
+            | Qt.TextInteractionFlag.TextSelectableByKeyboard
+            | Qt.TextInteractionFlag.LinksAccessibleByMouse
         )
+        self.label.linkActivated.connect(self._link)
         layout.addWidget(self.label)
         self.outside: list[OutsideText] = []
         for label, body in outside:  # (its label, its text): what was sent with the message from outside
             self.outside.append(OutsideText(label, body))
             layout.addWidget(self.outside[-1])
         self.why = QPushButton("Why?")
+        self.why.setObjectName("why")
         self.why.setFlat(True)
-        self.why.setVisible(role == "companion" and message_id is not None)
+        self.why.setToolTip("What your companion recalled and weighed for this reply")
         layout.addWidget(self.why, alignment=Qt.AlignmentFlag.AlignRight)
+        self.why.setVisible(role == "companion" and message_id is not None)
+        self._why_width = 0  # its width, asked once (fit)
+        self._room = WIDEST + INDENT  # the width the transcript gives it (fit)
         self.set_text(text)
 
+    def _meta_text(self, name: str) -> str:
+        at = when(self.created_at)
+        return f"{name}  ·  {at}" if at else name
+
+    def set_name(self, name: str) -> None:
+        """Who said it (the companion's name, once known)."""
+        self.meta.setText(self._meta_text(name))
+        if self.avatar is not None:
+            self.avatar.set_name(name)
+
     def set_text(self, text: str) -> None:
+        from .rich_text import render  # when a message is first shown, not before the window's first paint
+
         self.text = text
-        self.label.setText(text)
-        self.label.setVisible(bool(text) or not self.outside)
+        self.rendered = render(text, theme.current())
+        self.label.setText(self.rendered.html)
+        shown = bool(text) or not self.outside
+        if self.label.isHidden() == shown:  # (showing a label styled by the stylesheet polishes it again)
+            self.label.setVisible(shown)
+        self.fit(self._room)
+
+    def restyle(self) -> None:
+        """The theme changed: the text's colours (its code's) are in its HTML."""
+        self.set_text(self.text)
+
+    def fit(self, room: int) -> None:
+        """Size the bubble for a transcript `room` pixels wide: as wide as its text, at most WIDEST and a little
+        less than the room, and never wider than the room (a long word or line wraps inside it)."""
+        self._room = room
+        indent = 0 if self.role == "user" else INDENT
+        most = max(120, min(WIDEST, room - indent - (48 if room > 560 else 8)))
+        if self.outside or self.rendered.code or len(self.text) > LONG or "<table" in self.rendered.html:
+            width = most
+        else:
+            if not self._why_width:
+                self._why_width = self.why.sizeHint().width()
+            width = min(most, max(self.label.natural_width(), self._why_width) + 2 * PADDING)
+        if self.body.minimumWidth() != width or self.body.maximumWidth() != width:
+            self.body.setFixedWidth(width)
+
+    def _link(self, href: str) -> None:
+        """A code block's Copy link copies exactly its code; no other link is followed from a message."""
+        from .rich_text import COPY
+
+        if href.startswith(COPY):
+            index = int(href[len(COPY) :])
+            if 0 <= index < len(self.rendered.code):
+                QGuiApplication.clipboard().setText(self.rendered.code[index])
+                window = self.window()
+                if isinstance(window, QMainWindow):
+                    window.statusBar().showMessage("Code copied", 2000)
 
     def set_id(self, message_id: int) -> None:
         self.message_id = self.words_id = message_id
@@ -120,8 +245,8 @@ class Bubble(QFrame):
         self.label.setStyleSheet("color: palette(placeholder-text);")
         note = QLabel(NOT_KEPT)
         note.setObjectName("unsaved")
-        note.setStyleSheet("color: #c0392b; font-style: italic;")
-        layout = self.layout()
+        note.setWordWrap(True)
+        layout = self.body.layout()
         assert layout is not None  # set in __init__
         layout.addWidget(note)
         note.show()  # now, not on a later turn of the event loop (a child added to a shown bubble waits for one)
@@ -131,14 +256,28 @@ class Bubble(QFrame):
 class Transcript(QScrollArea):
     wants_older = Signal(int)  # the id of the oldest shown message
     why_asked = Signal(int)  # a reply's message id
+    opener_chosen = Signal(str)  # an opener of the empty state, for the message box
 
     def __init__(self, parent=None):
         super().__init__(parent)
+        self.setObjectName("transcript")
         self.setWidgetResizable(True)
+        # Never wider than the window: bubbles fit the width (a long word or line wraps inside its bubble).
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         inner = QWidget()
+        inner.setObjectName("transcript-column")
         self.column = QVBoxLayout(inner)
+        self.column.setContentsMargins(MARGIN, 8, MARGIN, 12)
         self.column.addStretch(1)
+        # A new conversation: who the companion is and a few openers, instead of a blank area.
+        self.empty = EmptyState()
+        self.empty.chosen.connect(self.opener_chosen)
+        self.empty.hide()
+        self.column.addWidget(self.empty, 1)  # all the height, when shown: its openers sit near the middle
         self.setWidget(inner)
+        self.names = {"user": "You", "companion": "Anima"}
+        theme.looks().changed.connect(self._restyle)
+        QGuiApplication.clipboard().dataChanged.connect(self._copied)
         self.bubbles: list[Bubble] = []
         self.streaming: Bubble | None = None
         self._pending = ""
@@ -159,6 +298,47 @@ class Transcript(QScrollArea):
         self.withdraw([b for b in self.bubbles if b not in keep])
         self.all_loaded = False
         self.forgotten = set()
+        self._show_empty()
+
+    def set_names(self, name: str) -> None:
+        """The companion's name, on its messages and in the empty state."""
+        self.names["companion"] = name
+        self.empty.set_name(name)
+        for b in self.bubbles:
+            if b.role == "companion":
+                b.set_name(name)
+
+    def room(self) -> int:
+        """The width bubbles have: the viewport's, less the column's margins, at most COLUMN (centred)."""
+        return max(0, min(COLUMN, self.viewport().width() - 2 * MARGIN))
+
+    def resizeEvent(self, event) -> None:
+        room = self.room()
+        side = max(MARGIN, (self.viewport().width() - room) // 2)
+        self.column.setContentsMargins(side, 8, side, 12)
+        for b in self.bubbles:
+            b.fit(room)
+        super().resizeEvent(event)
+
+    def _copied(self) -> None:
+        """Text copied from a bubble loses the unseen breaks its long words were given (rich_text.BREAK_EVERY):
+        what is pasted elsewhere is what was written."""
+        clipboard = QGuiApplication.clipboard()
+        text = clipboard.text()
+        ours = clipboard.ownsClipboard() or any(b.label.hasSelectedText() for b in self.bubbles)
+        if "\u200b" in text and ours:  # (another program's text is left as it is)
+            clipboard.setText(text.replace("\u200b", ""))
+
+    def _restyle(self, _theme) -> None:
+        for b in self.bubbles:
+            b.restyle()
+
+    def _show_empty(self) -> None:
+        """The empty state, while a conversation has no message and its whole history has been read."""
+        empty = not self.bubbles and self.all_loaded
+        if empty != self.empty.isVisibleTo(self):
+            self.empty.setVisible(empty)
+            self.column.setStretch(0, 0 if empty else 1)
 
     def add(
         self,
@@ -169,10 +349,12 @@ class Transcript(QScrollArea):
         outside: Sequence[tuple[str, str]] = (),
         at: int | None = None,
         follow: bool = True,
+        created_at: str | None = None,
     ) -> Bubble:
         """A bubble at the bottom, or at the top (older history), or before the `at`-th shown bubble. The view
-        follows it to the bottom (`follow`, never for older history)."""
-        b = Bubble(role, text, message_id, outside=outside)
+        follows it to the bottom (`follow`, never for older history). `created_at`: when it was said (None: now)."""
+        b = Bubble(role, text, message_id, outside=outside, created_at=created_at, name=self.names.get(role))
+        b.fit(self.room())
 
         def why() -> None:
             if b.message_id is not None:
@@ -185,6 +367,7 @@ class Transcript(QScrollArea):
         else:
             self.column.addWidget(b)
         self.bubbles.insert(at, b)
+        self._show_empty()
         if follow and not at_top:
             self._anchor = 0
             self._to_bottom()
@@ -207,6 +390,7 @@ class Transcript(QScrollArea):
             self._place(m, sent_with, at_top=True)
         self.all_loaded = not messages
         self.loading_older = False
+        self._show_empty()
 
     def older_unread(self) -> None:
         """The older page asked for could not be read: the next scroll to the top asks again."""
@@ -254,6 +438,7 @@ class Transcript(QScrollArea):
             m["content"] if m else "",
             m["id"] if m else None,
             outside=[(o["speaker"], o["content"]) for o in sent_with],
+            created_at=first.get("created_at"),
             **where,
         )
         for box, o in zip(b.outside, sent_with, strict=True):  # a box per text from outside
@@ -299,6 +484,7 @@ class Transcript(QScrollArea):
                 b.deleteLater()
             if b is self.streaming:
                 self.streaming = None
+        self._show_empty()
 
     def recorded(self, bubble: Bubble, ids: list[int]) -> None:
         """A sent message was stored: its bubble learns the ids, so that forgetting it (or what was sent with it)

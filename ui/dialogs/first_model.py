@@ -36,13 +36,12 @@ from anima.models.catalogue import CATALOGUE, CatalogueModel, downloaded, fittin
 from anima.models.machine import Fit, Memory, measure
 from anima.settings import Settings
 
-from .. import tasks
+from .. import tasks, theme
 from .settings import Download
 
 if TYPE_CHECKING:
     from anima.companion import Companion
 
-ERROR_COLOUR = "#c0392b"  # the forms' error colour (form.py): red on light and dark alike
 IN_USE = "in use"
 TINY = (
     "Anima came with a tiny model (SmolLM2, 135 million parameters) so that it works offline from the first "
@@ -120,7 +119,7 @@ class FirstModelDialog(QDialog):
         self.error = QLabel()
         self.error.setObjectName("error")
         self.error.setWordWrap(True)
-        self.error.setStyleSheet(f"color: {ERROR_COLOUR};")
+        theme.tone(self.error, "error")  # the theme's error colour, readable on light and dark
         self.error.hide()
         layout.addWidget(self.error)
         self.buttons = QDialogButtonBox()

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 
 from anima.errors import KnownError
 
-from .. import tasks
+from .. import tasks, theme
 from .strength import StrengthMeter
 
 
@@ -44,7 +44,7 @@ class FormDialog(QDialog):
         self.error = QLabel()
         self.error.setObjectName("error")
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #c0392b;")
+        theme.tone(self.error, "error")
         self.error.hide()
         layout.addWidget(self.error)
         self.progress = QProgressBar()

@@ -30,7 +30,7 @@ from anima.errors import KnownError
 from anima.models.catalogue import CATALOGUE, downloaded, in_use, local_path
 from anima.models.dialects import CHOICES, LABELS
 from anima.models.gpu import gpu_report
-from anima.settings import Settings
+from anima.settings import THEMES, Settings
 from anima.store import keychain
 
 from .. import tasks
@@ -161,6 +161,11 @@ class SettingsDialog(FormDialog):
         self.context.setValue(settings.context_tokens)
         self.form.addRow("Context size (tokens)", self.context)
         self.data_folder = self.text("Data folder (empty = default)", settings.data_folder)
+        self.theme = QComboBox()  # applied when saved, at once
+        for choice in THEMES:
+            self.theme.addItem("Like the system" if choice == "system" else choice.capitalize(), choice)
+        self.theme.setCurrentIndex(max(0, self.theme.findData(settings.theme)))
+        self.form.addRow("Theme", self.theme)
         folder = settings.data_folder
         tasks.run(
             lambda: [downloaded(m, folder) for m in self.models], self._while_open(self._mark_downloaded), parent=self
@@ -275,6 +280,7 @@ class SettingsDialog(FormDialog):
             gpu_layers=self.gpu_layers.value(),
             context_tokens=self.context.value(),
             data_folder=self.data_folder.text().strip(),
+            theme=self.theme.currentData(),
         )
 
     def submit(self):

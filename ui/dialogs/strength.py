@@ -6,8 +6,10 @@ from PySide6.QtWidgets import QLabel, QLineEdit
 
 from anima.store import strength
 
-# One colour per zxcvbn score, from very weak to very strong.
-_COLOURS = ("#c0392b", "#d35400", "#b7950b", "#27ae60", "#1e8449")
+from .. import theme
+
+# The theme's tone for each zxcvbn score, from very weak to very strong.
+_TONES = ("error", "error", "warning", "success", "success")
 
 
 class StrengthMeter(QLabel):
@@ -30,4 +32,4 @@ class StrengthMeter(QLabel):
             return
         self.estimate = found = strength.estimate(passphrase, self._known())
         self.setText(f"Strength: {found}")
-        self.setStyleSheet(f"color: {_COLOURS[found.score]};")
+        theme.tone(self, _TONES[found.score])

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from anima.errors import KnownError
 from anima.store.forget import UNDER_WAY, UNDER_WAY_AFTER_S, Forgotten
 
-from .. import errors, tasks
+from .. import errors, tasks, theme
 
 if TYPE_CHECKING:
     from anima.companion import Companion
@@ -35,7 +35,7 @@ class MindView(QWidget):
         self.error = QLabel()
         self.error.setObjectName("error")
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #c0392b;")
+        theme.tone(self.error, "error")
         self.error.hide()
         self.loaded = False
         self._asked = 0  # refreshes asked for: the last one's data is shown

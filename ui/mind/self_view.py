@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from anima.errors import KnownError
 from anima.store.sections import WRITTEN, cap, section
 
-from .. import tasks
+from .. import tasks, theme
 from . import section_history
 from .base import MindView
 from .section_history import SectionHistory
@@ -77,7 +77,7 @@ class SelfView(MindView):
             col.addWidget(editor)
             note = QLabel(wordWrap=True, textFormat=Qt.TextFormat.PlainText)
             note.setObjectName(f"elsewhere-{name}")
-            note.setStyleSheet("color: #c0392b;")
+            theme.tone(note, "error")
             note.hide()
             self.elsewhere[name] = note
             col.addWidget(note)

@@ -1,6 +1,7 @@
 """The transcript's bubbles remember their heights (chat/transcript.py, Wrapped): never a stale one."""
 
 from PySide6.QtGui import QFont
+from pytestqt.exceptions import TimeoutError
 
 from tests.ui.conftest import laid_out
 
@@ -42,3 +43,124 @@ def test_the_heights_laid_out_match_the_labels_own(qtbot, window):
     for b in window.transcript.bubbles:
         width = b.label.width()
         assert b.label.height() >= QLabel.heightForWidth(b.label, width) - 1
+
+
+LONG_LINE = "x" * 300
+CODE = "print('" + "y" * 160 + "')\nfor i in range(3):\n    print(i)"
+
+
+def fits(transcript) -> list[str]:
+    """What a person could not read in full: anything wider than the transcript's view, a word wider than its
+    bubble, a text cut off below, a "Why?" out of reach."""
+    view = transcript.viewport()
+    wrong = []
+    if transcript.horizontalScrollBar().isVisible() or transcript.widget().width() > view.width():
+        wrong.append("the transcript is wider than its view")
+    for i, b in enumerate(transcript.bubbles):
+        body = b.body.geometry().translated(b.mapTo(transcript.widget(), b.body.pos()) - b.body.pos())
+        if body.left() < 0 or body.right() > view.width():
+            wrong.append(f"bubble {i} reaches past the view")
+        if b.label.minimumSizeHint().width() > b.label.width():
+            wrong.append(f"bubble {i} holds a word wider than itself")
+        if b.label.height() < b.label.heightForWidth(b.label.width()) - 1:
+            wrong.append(f"bubble {i} is cut off")
+        if b.why.isVisibleTo(b):
+            right = b.why.mapTo(transcript.viewport(), b.why.rect().topRight()).x()
+            if right > view.width() or b.why.width() < b.why.minimumSizeHint().width():
+                wrong.append(f"bubble {i}'s Why? is out of reach")
+    return wrong
+
+
+def assert_fits(qtbot, transcript) -> None:
+    """Wait for the layout to settle, then say what does not fit, if anything."""
+    try:
+        qtbot.waitUntil(lambda: laid_out(transcript) and not fits(transcript), timeout=5_000)
+    except TimeoutError:
+        pass
+    assert fits(transcript) == []
+
+
+def test_a_long_line_and_code_never_widen_the_transcript_with_the_open_mind_open(qtbot, window):
+    window.resize(900, 600)
+    t = window.transcript
+    t.add("user", LONG_LINE)
+    t.add("companion", f"Here:\n\n```python\n{CODE}\n```\n\nAnd {LONG_LINE}", message_id=2)
+    window.toggle_mind()
+    assert window.mind is not None and window.mind.isVisible()
+    qtbot.waitUntil(lambda: t.viewport().width() < 500, timeout=10_000)
+    assert_fits(qtbot, t)
+    assert t.bubbles[1].why.isVisible()
+    window.resize(1400, 900)  # and wider again: the bubbles follow
+    qtbot.waitUntil(lambda: t.viewport().width() > 700, timeout=10_000)
+    assert_fits(qtbot, t)
+
+
+def test_the_person_on_the_right_the_companion_on_the_left_no_wider_than_reads_well(qtbot, window):
+    from ui.chat.transcript import WIDEST
+
+    window.resize(1400, 900)
+    t = window.transcript
+    mine = t.add("user", "Hi there")
+    theirs = t.add("companion", "Hello! " * 80, message_id=5)
+
+    def span(b):
+        left = b.body.mapTo(t.viewport(), b.body.rect().topLeft()).x()
+        return left, left + b.body.width()
+
+    view = t.viewport().width()
+    qtbot.waitUntil(lambda: laid_out(t) and span(mine)[0] > 0, timeout=10_000)
+    assert span(mine)[0] > view / 2 and span(theirs)[0] < view / 4  # sides
+    assert span(mine)[1] > span(theirs)[1]
+    assert mine.body.width() < 200 < theirs.body.width() <= WIDEST  # as wide as its text, up to the cap
+    assert theirs.avatar is not None and theirs.avatar.isVisible() and mine.avatar is None
+
+
+def test_each_message_says_who_and_when(qtbot, window):
+    from ui.chat.meta import when
+
+    t = window.transcript
+    at = "2026-12-01T08:05:00+00:00"
+    b = t.add("companion", "Morning.", message_id=3, created_at=at)
+    assert b.meta.text() == f"{window.companion.name}  ·  {when(at)}"
+    assert t.add("user", "Hi").meta.text().startswith("You  ·  ")
+    t.set_names("Mira")
+    assert b.meta.text().startswith("Mira") and b.avatar is not None and b.avatar.text() == "M"
+
+
+def test_a_code_blocks_copy_link_copies_exactly_its_code(qtbot, window):
+    from PySide6.QtGui import QGuiApplication
+
+    b = window.transcript.add("companion", f"One:\n\n```python\n{CODE}\n```\n\nTwo:\n\n```\nls -la\n```", message_id=4)
+    b.label.linkActivated.emit("copy:1")
+    assert QGuiApplication.clipboard().text() == "ls -la"
+    b.label.linkActivated.emit("copy:0")
+    assert QGuiApplication.clipboard().text() == CODE
+    assert window.statusBar().currentMessage() == "Code copied"
+    b.label.linkActivated.emit("https://example.org")  # no other link is followed from a message
+    assert QGuiApplication.clipboard().text() == CODE
+
+
+def test_the_theme_changes_live_code_colours_included(qtbot, window):
+    from ui import theme
+
+    b = window.transcript.add("companion", "```python\nx = 1\n```", message_id=6)
+    try:
+        theme.use("dark")
+        assert theme.DARK.code_background in b.label.text()
+        theme.use("light")
+        assert theme.LIGHT.code_background in b.label.text()
+    finally:
+        theme.use("system")
+
+
+def test_text_copied_from_a_bubble_is_what_was_written(qtbot, window):
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QGuiApplication
+
+    b = window.transcript.add("user", LONG_LINE)
+    qtbot.waitUntil(lambda: laid_out(window.transcript), timeout=10_000)
+    b.label.setFocus()
+    qtbot.keyClick(b.label, Qt.Key_A, Qt.ControlModifier)  # select all
+    assert "\u200b" in b.label.selectedText()  # the unseen breaks that let it wrap
+    qtbot.keyClick(b.label, Qt.Key_C, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: QGuiApplication.clipboard().text() == LONG_LINE, timeout=5_000)

@@ -17,6 +17,7 @@ from tests.models.fake_gguf import fake_gguf
 from tests.models.model_server import LocalModelServer, closed_port
 from tests.models.range_server import FileServer
 from tests.ui.conftest import send
+from ui import theme
 from ui.dialogs.first_model import TINY, FirstModelDialog
 
 DATA = fake_gguf(2_000_000)
@@ -108,9 +109,11 @@ def test_a_file_that_is_not_gguf_is_refused_in_the_error_colour(qtbot, tmp_path)
     dialog.use_file(str(page))
     qtbot.waitUntil(lambda: dialog.error.isVisible(), timeout=10_000)
     assert "GGUF" in dialog.error.text() and dialog.result_value is None
-    dialog.error.ensurePolished()
-    colour = dialog.error.palette().color(dialog.error.foregroundRole())
-    assert colour != QColor("black") and colour.red() > 150 and colour.green() < 100
+    for choice in ("light", "dark"):  # the theme's error colour, whichever is in use
+        theme.use(choice)
+        dialog.error.ensurePolished()
+        colour = dialog.error.palette().color(dialog.error.foregroundRole())
+        assert colour == QColor(theme.THEMES[choice].error)
 
 
 def test_no_server_running_is_said_and_nothing_is_listed(qtbot):

@@ -82,3 +82,26 @@ def test_a_model_file_that_is_not_gguf_is_refused_and_nothing_saved(qtbot, tmp_p
     qtbot.keyClicks(dialog.model_path, str(page))
     assert save(qtbot, dialog) is None
     assert "is not a GGUF model file" in dialog.error.text() and not Settings.path().exists()
+
+
+def test_the_theme_is_chosen_in_settings_and_applied_at_once(qtbot, window, monkeypatch):
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from ui import theme
+
+    def choose_dark(dialog) -> int:
+        dialog.theme.setCurrentIndex(dialog.theme.findData("dark"))
+        dialog.submit()
+        qtbot.waitUntil(lambda: dialog.result_value is not None, timeout=10_000)
+        return 1
+
+    monkeypatch.setattr(SettingsDialog, "exec", choose_dark)
+    bubble = window.transcript.add("companion", "```python\nx = 1\n```", message_id=1)
+    try:
+        window.open_settings()
+        assert Settings.load().theme == "dark" and window.settings.theme == "dark"
+        assert QApplication.palette().color(QPalette.ColorRole.Window).name() == theme.DARK.window
+        assert theme.DARK.code_background in bubble.label.text()  # what is on screen follows, no restart
+    finally:
+        theme.use("system")

@@ -1,0 +1,94 @@
+"""The main screens, as a person sees them, at a small and a large window size, in the light and the dark theme:
+test-artifacts/screenshots/<screen>-<width>-<theme>.png, to look at. Adding a screen is one line in SCREENS."""
+
+from collections.abc import Callable
+
+import pytest
+from PySide6.QtWidgets import QApplication, QWidget
+
+from ui import theme
+
+from .conftest import SHOTS, laid_out, settled
+
+SIZES = ((900, 600), (1400, 900))
+CODE_REPLY = (
+    "Here is a function that keeps only the lines you asked for:\n\n"
+    "```python\n"
+    "def kept(lines: list[str], word: str) -> list[str]:\n"
+    '    """The lines that mention `word`, in their order."""\n'
+    "    return [line for line in lines if word.lower() in line.lower()]  # a long comment that runs on past "
+    "the width of any bubble, so that it has to wrap inside the block\n"
+    "```\n\n"
+    "Call it with **your list** and the word; it never changes the list itself."
+)
+LONG_LINE = "https://example.org/" + "a-very-long-path-with-no-spaces-" * 9 + "end"
+
+
+def conversation(window, qtbot) -> QWidget:
+    """A conversation with a question of two typed lines, a reply with code, and a long unbroken line."""
+    c = window.companion
+    c.messages.record("user", "Could you write me a small filter?\nIn Python, please.")
+    c.messages.record("companion", CODE_REPLY)
+    c.messages.record("user", f"And this link: {LONG_LINE}")
+    c.messages.record("companion", "That link is long, but it wraps. Anything else?")
+    window.show_history()
+    qtbot.waitUntil(lambda: not window.reading_history and len(window.transcript.bubbles) == 4, timeout=10_000)
+    return window
+
+
+def empty_chat(window, qtbot) -> QWidget:
+    qtbot.waitUntil(window.transcript.empty.isVisible, timeout=10_000)
+    return window
+
+
+def open_mind(window, qtbot) -> QWidget:
+    conversation(window, qtbot)
+    window.toggle_mind()
+    assert window.mind is not None and window.mind.isVisible()
+    return window
+
+
+def settings(window, qtbot) -> QWidget:
+    from anima.settings import Settings
+    from ui.dialogs.settings import SettingsDialog
+
+    dialog = SettingsDialog(Settings(), window)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    return dialog
+
+
+# One line a screen: its name, and how to bring it up from a fresh window on a fresh soul.
+SCREENS: dict[str, Callable[..., QWidget]] = {
+    "empty-chat": empty_chat,
+    "conversation": conversation,
+    "open-mind": open_mind,
+    "settings": settings,
+}
+
+
+def shoot(qtbot, widget: QWidget, window, name: str) -> None:
+    for width, height in SIZES:
+        if widget is window:
+            window.resize(width, height)
+        for choice in ("light", "dark"):
+            theme.use(choice)
+            settled(qtbot)
+            qtbot.waitUntil(lambda: laid_out(window.transcript), timeout=10_000)
+            QApplication.processEvents()
+            path = SHOTS / f"{name}-{width}-{choice}.png"
+            assert widget.grab().save(str(path)), f"could not save {path}"
+
+
+@pytest.mark.parametrize("name", list(SCREENS))
+def test_screens_are_saved_at_both_sizes_in_both_themes(qtbot, window, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    try:
+        widget = SCREENS[name](window, qtbot)
+        shoot(qtbot, widget, window, name)
+    finally:
+        theme.use("system")
+    for width, _ in SIZES:
+        for choice in ("light", "dark"):
+            assert (SHOTS / f"{name}-{width}-{choice}.png").stat().st_size > 10_000
