@@ -19,6 +19,7 @@ from .search_view import SearchResults
 if TYPE_CHECKING:
     from anima.companion import Companion
 
+PANE_MIN = 300  # px: the detail pane at its narrowest (a card's text still reads at ~40 characters)
 NAV_WIDTH = 132  # the list of kinds: its longest name ("History of edits") and a count of what waits
 
 
@@ -39,6 +40,9 @@ class OpenMind(QWidget):
         self.nav.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.nav.setSpacing(1)
         self.stack = QStackedWidget()
+        # A stack is as wide as its widest page wants (463 px: a view's row of buttons), hidden pages too: at 900 px
+        # the chat beside it was left 260 px. Each page is laid out to what it is given; its buttons elide.
+        self.stack.setMinimumWidth(PANE_MIN)
         self.views: dict[str, MindView] = {}
         for cls in VIEWS:
             view = cls(companion)

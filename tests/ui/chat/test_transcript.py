@@ -83,8 +83,11 @@ def assert_fits(qtbot, transcript) -> None:
 def test_a_long_line_and_code_never_widen_the_transcript_with_the_open_mind_open(qtbot, window):
     window.resize(900, 600)
     t = window.transcript
+    reply = f"Here:\n\n```python\n{CODE}\n```\n\nAnd {LONG_LINE}"
+    # Stored, as a shown reply is: the Open Mind drops a bubble whose message the soul no longer holds.
+    stored = window.companion.messages.record("companion", reply)
     t.add("user", LONG_LINE)
-    t.add("companion", f"Here:\n\n```python\n{CODE}\n```\n\nAnd {LONG_LINE}", message_id=2)
+    t.add("companion", reply, message_id=stored)
     window.toggle_mind()
     assert window.mind is not None and window.mind.isVisible()
     qtbot.waitUntil(lambda: t.viewport().width() < 500, timeout=10_000)
