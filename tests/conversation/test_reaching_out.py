@@ -232,6 +232,15 @@ def test_a_turn_that_begins_stops_it_and_nothing_is_sent(companion, reach):
     assert got[0].outcome is Outcome.INTERRUPTED and c.messages.newest(10) == []
 
 
+def test_settings_out_of_reach_are_refused():
+    from anima.errors import KnownError
+
+    for wrong in (Settings(reach_out_per_day=25), Settings(reach_out_per_day=-1), Settings(quiet_from="25:00")):
+        with pytest.raises(KnownError):
+            wrong.validate()
+    Settings(reach_out_per_day=0, quiet_from="7:30", quiet_to="23:59").validate()
+
+
 def test_the_settings_give_the_limits():
     assert limits_of(Settings()) == Limits(1, time(22, 0), time(8, 0))
     assert limits_of(Settings(reach_out_per_day=0, quiet_from="23:15", quiet_to="7:00")) == Limits(

@@ -35,6 +35,7 @@ from anima.store import keychain
 
 from .. import tasks
 from .form import FormDialog
+from .reaching_out import ReachingOutGroup
 
 _running: set = set()  # downloads still finishing after their dialog closed (a cancel ends them at the next chunk)
 
@@ -161,6 +162,8 @@ class SettingsDialog(FormDialog):
         self.context.setValue(settings.context_tokens)
         self.form.addRow("Context size (tokens)", self.context)
         self.data_folder = self.text("Data folder (empty = default)", settings.data_folder)
+        self.reaching_out = ReachingOutGroup(settings)
+        self.form.addRow(self.reaching_out)
         folder = settings.data_folder
         tasks.run(
             lambda: [downloaded(m, folder) for m in self.models], self._while_open(self._mark_downloaded), parent=self
@@ -275,6 +278,7 @@ class SettingsDialog(FormDialog):
             gpu_layers=self.gpu_layers.value(),
             context_tokens=self.context.value(),
             data_folder=self.data_folder.text().strip(),
+            **self.reaching_out.chosen(),
         )
 
     def submit(self):
