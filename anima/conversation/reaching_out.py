@@ -50,10 +50,11 @@ DUE_WITHIN = timedelta(days=2)  # a prediction due longer ago than this is not a
 TALKING_S = 15 * 60  # the person wrote this recently: they are talking with it, not to be interrupted
 MESSAGE_CHARS = 400  # one short paragraph
 MESSAGE_TOKENS = 120
+PERSONA_CHARS = 600
 MOST_PER_DAY = 24
 
 PROMPT = (
-    "You are {name}, {person}'s companion. {person} has not written: you are the one starting a conversation, "
+    "You are {name}, {person}'s companion.{persona}\n{person} has not written: you are the one starting a conversation, "
     "with one message. Why you write now: {why}.\n"
     "Write that one message to {person}: one short, warm paragraph (one to three sentences) that says plainly "
     "what made you write, naming it. Speak as yourself to them. Write only your own words: no name before them, "
@@ -225,8 +226,11 @@ class ReachingOut:
         """The model's message, or None when its answer is unusable; and why each answer was refused."""
         name, person = self.conversation.names()
         person = person or "the person"
+        # Its own voice: the persona, as the floor holds it (short: the message is one paragraph).
+        persona = " ".join(self.self_model.read().persona.split())[:PERSONA_CHARS]
+        persona = f" Who you are: {persona}" if persona else ""
         prompt: list[Message] = [
-            {"role": "system", "content": PROMPT.format(name=name, person=person, why=d.why)},
+            {"role": "system", "content": PROMPT.format(name=name, person=person, why=d.why, persona=persona)},
             {"role": "user", "content": f"(Write your message to {person} now.)"},
         ]
         with self.chat.aside():

@@ -76,6 +76,9 @@ def test_closed_it_lives_on_in_the_tray_and_open_brings_it_back(qtbot, window, t
     assert actions == ["Open", "Quit"]
     window.reaching_out.tray.contextMenu().actions()[0].trigger()
     assert window.isVisible()
+    window.reaching_out.to_tray()
+    window.reaching_out.tray.contextMenu().actions()[1].trigger()  # Quit: the window closes for good
+    assert window.closing and not window.isVisible() and window.reaching_out.tray is None
 
 
 def test_with_reaching_out_off_or_no_tray_closing_quits_as_before(qtbot, window, tray, monkeypatch):
