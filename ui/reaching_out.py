@@ -15,9 +15,7 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon
 
-from anima.conversation.reaching_out import Outcome, limits_of
 from anima.errors import KnownError
-from anima.settings import Settings
 
 from . import tasks
 
@@ -53,6 +51,10 @@ class ReachingOut(QObject):
         return self._has_text or time.monotonic() - self._typed_at < TYPING_S
 
     def limits(self):
+        # Imported at the first look: importing the window takes no more of the core than it did.
+        from anima.conversation.reaching_out import limits_of
+        from anima.settings import Settings
+
         return limits_of(self.window.settings or Settings())
 
     def look(self) -> None:
@@ -71,6 +73,8 @@ class ReachingOut(QObject):
         )
 
     def _done(self, companion: "Companion", done) -> None:
+        from anima.conversation.reaching_out import Outcome
+
         self.looking = False
         if done.outcome is not Outcome.SENT or self.window.companion is not companion:  # another soul since
             return
