@@ -54,8 +54,8 @@ PERSONA_CHARS = 600
 MOST_PER_DAY = 24
 
 PROMPT = (
-    "You are {name}, {person}'s companion.{persona}\n{person} has not written: you are the one starting a conversation, "
-    "with one message. Why you write now: {why}.\n"
+    "You are {name}, {person}'s companion.{persona}\n"
+    "{person} has not written: you are the one starting a conversation, with one message. Why you write now: {why}.\n"
     "Write that one message to {person}: one short, warm paragraph (one to three sentences) that says plainly "
     "what made you write, naming it. Speak as yourself to them. Write only your own words: no name before them, "
     "no quotation marks around the whole, nothing {person} would say."
