@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .conversation import Conversation, TurnStream
+from .conversation.reaching_out import Limits, ReachedOut, ReachingOut
 from .errors import InvalidEdit
 from .interchange.characters import Characters
 from .interchange.export import export_json
@@ -139,6 +140,16 @@ class Companion:
             searched=self._searched,
             session=session,
             bidding=self.bidding,
+        )
+        # It speaks first when a note or a prediction falls due, within the person's limits (the window asks).
+        self.reaching_out = ReachingOut(
+            soul,
+            chat,
+            self.conversation,
+            self.self_model,
+            self.predictions,
+            self.messages,
+            lambda: clock().astimezone(),
         )
         # Learning about the person as they talk (reflect/human.py); a person may turn it off for this soul.
         self.gate = Gate(soul, self.self_model)
@@ -363,6 +374,12 @@ class Companion:
             raise
         weakref.finalize(stream, hold.release)  # a turn prepared and never read
         return stream
+
+    def reach_out(self, limits: Limits, typing: Callable[[], bool] = lambda: False) -> ReachedOut:
+        """Speak first if a working-memory note or a prediction fell due and `limits` allow (the person's settings);
+        says how it ended. Blocks while the model writes: call it off the window's thread. `typing()`: whether the
+        person is typing now (nothing is sent then)."""
+        return self.reaching_out.look(limits, typing)
 
     def interrupt(self) -> None:
         """Stop the work between turns as a turn would (deep reflection at the model's next token) and wait for

@@ -8,6 +8,7 @@ endpoint's API key lives in the OS keychain.
 import errno
 import json
 import os
+import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
@@ -31,6 +32,11 @@ class Settings:
     context_tokens: int = DEFAULT_CONTEXT_TOKENS  # see models/chat.py
     data_folder: str = ""  # empty: $ANIMA_HOME or the platform's user data dir
     theme: str = "system"  # the window's look: one of THEMES ("system" follows the desktop's light or dark)
+    # The companion speaks first when a note or a prediction falls due (conversation/reaching_out.py): at most this
+    # many times a day (0: never), and never in the quiet hours ("HH:MM" to "HH:MM", wrapping midnight).
+    reach_out_per_day: int = 1
+    quiet_from: str = "22:00"
+    quiet_to: str = "08:00"
 
     @staticmethod
     def path() -> Path:
@@ -67,6 +73,11 @@ class Settings:
     def validate(self) -> None:
         if self.context_tokens < 1024 or self.context_tokens > 131072:
             raise KnownError("The context size must be between 1,024 and 131,072 tokens.")
+        if not 0 <= self.reach_out_per_day <= 24:
+            raise KnownError("Reaching out is at most 24 times a day (0 turns it off).")
+        for said in (self.quiet_from, self.quiet_to):
+            if not re.fullmatch(r"([01]?\d|2[0-3]):[0-5]\d", said):
+                raise KnownError(f'Quiet hours are times of day such as "22:00"; "{said}" is not one.')
         if self.endpoint_url:
             from .models.openai_http import address_problem
 

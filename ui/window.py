@@ -42,6 +42,7 @@ from .chat.disk_banner import DiskBanner
 from .chat.elsewhere import FOLLOW_MS, Elsewhere
 from .chat.input import MessageBox
 from .chat.transcript import Bubble, Transcript
+from .reaching_out import ReachingOut
 
 if TYPE_CHECKING:
     from anima.companion import Companion
@@ -151,6 +152,7 @@ class MainWindow(QMainWindow):
         self._asked = False  # the person already said to close, losing what waits (quit_asked)
         self.idle = QTimer(self, singleShot=True)
         self.idle.timeout.connect(self.idle_reached)
+        self.reaching_out = ReachingOut(self)  # it may write first, within the person's limits; the tray
         self._menu()
         self.input.setFocus()
         if companion is not None:
@@ -737,10 +739,14 @@ class MainWindow(QMainWindow):
         # The title bar's close button (spontaneous: the window system's) asks as the menu does; a close from code
         # (the app quitting after a failure, a test) does not stop for a question.
         asked, self._asked = self._asked, False
+        if event.spontaneous() and not asked and self.reaching_out.to_tray():  # it lives on in the tray
+            event.ignore()
+            return
         if event.spontaneous() and not asked and not self._unsent_may_go():
             event.ignore()
             return
         self.closing = True
+        self.reaching_out.stop()
         self.stop_reply()
         if self.reflecting is not None:
             self.reflecting.companion.interrupt()  # stops deep reflection at the model's next token

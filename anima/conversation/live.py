@@ -266,10 +266,11 @@ class Conversation:
             self._forgets_seen = max(self._forgets_seen, count)
 
     def greet(self, text: str, provenance: Provenance) -> int:
-        """The companion opens the conversation (an imported card's first message): stored as its own words in
-        this session and in the transcript, so its next reply follows from it. A turn that begins meanwhile
-        makes the greeting stale work: it is still stored, and the transcript keeps what the turn sent. Like a
-        reply, it keeps no remote image or address (outward.safe_reply): a card's author wrote it, not the model."""
+        """The companion opens the conversation (an imported card's first message, or reaching out when a note
+        falls due: reaching_out.py): stored as its own words in this session and in the transcript, so its next
+        reply follows from it. A turn that begins meanwhile makes the greeting stale work: it is still stored, and
+        the transcript keeps what the turn sent. Like a reply, it keeps no remote image or address
+        (outward.safe_reply): a card's author or the model wrote it, not the person."""
         text = safe_reply(text)
         message_id = self.messages.record(
             "companion", text, speaker=self.name, session=self.session, provenance=provenance

@@ -35,6 +35,7 @@ from anima.store import keychain
 
 from .. import tasks
 from .form import FormDialog
+from .reaching_out import ReachingOutGroup
 
 _running: set = set()  # downloads still finishing after their dialog closed (a cancel ends them at the next chunk)
 
@@ -166,6 +167,8 @@ class SettingsDialog(FormDialog):
             self.theme.addItem("Like the system" if choice == "system" else choice.capitalize(), choice)
         self.theme.setCurrentIndex(max(0, self.theme.findData(settings.theme)))
         self.form.addRow("Theme", self.theme)
+        self.reaching_out = ReachingOutGroup(settings)
+        self.form.addRow(self.reaching_out)
         folder = settings.data_folder
         tasks.run(
             lambda: [downloaded(m, folder) for m in self.models], self._while_open(self._mark_downloaded), parent=self
@@ -281,6 +284,7 @@ class SettingsDialog(FormDialog):
             context_tokens=self.context.value(),
             data_folder=self.data_folder.text().strip(),
             theme=self.theme.currentData(),
+            **self.reaching_out.chosen(),
         )
 
     def submit(self):
