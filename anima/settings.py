@@ -30,6 +30,7 @@ class Settings:
     gpu_layers: int = -1  # -1: all layers, when the llama.cpp build has a GPU backend
     context_tokens: int = DEFAULT_CONTEXT_TOKENS  # see models/chat.py
     data_folder: str = ""  # empty: $ANIMA_HOME or the platform's user data dir
+    companion: str = ""  # the companion that opens by default (store/companions.py); empty: the first one
 
     @staticmethod
     def path() -> Path:
@@ -124,10 +125,24 @@ class Settings:
         return LlamaChatModel(self.model_path or None, n_ctx=self.context_tokens, n_gpu_layers=self.gpu_layers)
 
 
-def chosen_home(explicit: str | None = None) -> str | None:
-    """The data folder a terminal command opens: `--home`, else the one chosen in the window's settings (so the
+def chosen_data(explicit: str | None = None) -> str | None:
+    """The data folder a terminal command works in: `--home`, else the one chosen in the window's settings (so the
     window and the terminal open the same companion), else None: $ANIMA_HOME or the platform's user data dir."""
     return explicit or Settings.load().data_folder or None
+
+
+def chosen_home(explicit: str | None = None, companion: str | None = None) -> str | None:
+    """The home a terminal command opens: the companion named (`--companion`), else the one the settings open by
+    default, in the data folder chosen_data() gives; the first companion (the data folder itself) when neither
+    names one, as before there were several."""
+    from .store.companions import Companions
+
+    settings = Settings.load()
+    data = explicit or settings.data_folder or None
+    name = companion or settings.companion
+    if not name:
+        return data
+    return str(Companions(data).home(name).dir)
 
 
 # A settings file is a few hundred bytes. Read no more than this: the path may lead to something endless.
@@ -185,3 +200,13 @@ def _key_finder(url: str, needed: bool) -> Callable[[], str | None]:
         return key
 
     return find
+
+
+def choose_companion(name: str) -> None:
+    """Open the companion called `name` by default from now on, in the window and the terminal (MAIN: the first
+    one, the data folder's own)."""
+    from .store.companions import MAIN
+
+    settings = Settings.load()
+    settings.companion = "" if name.strip().casefold() == MAIN else name.strip()
+    settings.save()

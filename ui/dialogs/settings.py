@@ -275,6 +275,8 @@ class SettingsDialog(FormDialog):
             gpu_layers=self.gpu_layers.value(),
             context_tokens=self.context.value(),
             data_folder=self.data_folder.text().strip(),
+            # The companion opened by default is one of this data folder's: another folder opens its first one.
+            companion=self.settings.companion if self.data_folder.text().strip() == self.settings.data_folder else "",
         )
 
     def submit(self):
