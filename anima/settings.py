@@ -139,10 +139,11 @@ def chosen_home(explicit: str | None = None, companion: str | None = None) -> st
 
     settings = Settings.load()
     data = explicit or settings.data_folder or None
-    name = companion or settings.companion
-    if not name:
-        return data
-    return str(Companions(data).home(name).dir)
+    if companion:
+        return str(Companions(data).home(companion).dir)
+    if settings.companion:
+        return str(Companions(data).opening(settings.companion).dir)
+    return data
 
 
 # A settings file is a few hundred bytes. Read no more than this: the path may lead to something endless.

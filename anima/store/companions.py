@@ -84,6 +84,15 @@ class Companions:
                 return listed.home
         return Home(self.folder / name)
 
+    def opening(self, chosen: str) -> Home:
+        """The home that opens by default: the one `chosen` in the settings while it lives here, else the first
+        (one removed by hand leaves its name in the settings: the window then opens the first, not a new one)."""
+        if chosen:
+            home = self.home(chosen)
+            if home.exists():
+                return home
+        return Home(self.data)
+
     def find(self, name: str) -> Listed:
         """The companion called `name`; NoCompanion when none is."""
         home = self.home(name)
