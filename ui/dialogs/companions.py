@@ -21,24 +21,22 @@ from .unlock import FirstRunDialog, UnlockDialog
 if TYPE_CHECKING:
     from anima.companion import Companion
 
-    from ..window import MainWindow
-
 Then = Callable[["Companion"], object]
 
 
-def companions_of(window: "MainWindow") -> Companions:
+def companions_of(window) -> Companions:
     """The companions of the data folder the window's settings name."""
     return Companions((window.settings.data_folder if window.settings is not None else "") or None)
 
 
-def _default_name(window: "MainWindow") -> str:
+def _default_name(window) -> str:
     return ((window.settings.companion if window.settings is not None else "") or MAIN).casefold()
 
 
 class CompanionsDialog(QDialog):
     """Each companion, by its folder's name (its own name is inside its encrypted soul, read once unlocked)."""
 
-    def __init__(self, window: "MainWindow"):
+    def __init__(self, window):
         super().__init__(window)
         self.main_window = window
         self.companions = companions_of(window)
@@ -118,7 +116,7 @@ class CompanionsDialog(QDialog):
         tasks.run(save, saved, lambda e: errors.show(self, e), self)
 
 
-def choose(window: "MainWindow") -> CompanionsDialog:
+def choose(window) -> CompanionsDialog:
     """The menu's Companion ▸ Companions…: the list, shown without waiting for it."""
     dialog = CompanionsDialog(window)
     dialog.open()
@@ -147,7 +145,7 @@ class NewCompanionDialog(FirstRunDialog):
         super().work(made)
 
 
-def _free(window: "MainWindow") -> bool:
+def _free(window) -> bool:
     if window.companion is None:
         return False
     if window.worker is not None:
@@ -156,7 +154,7 @@ def _free(window: "MainWindow") -> bool:
     return True
 
 
-def new_companion(window: "MainWindow", name: str = "", then: Then = lambda c: None) -> NewCompanionDialog | None:
+def new_companion(window, name: str = "", then: Then = lambda c: None) -> NewCompanionDialog | None:
     """Make a new companion, then show it in the window in place of the one shown (closed, not changed)."""
     if not _free(window):
         return None
@@ -168,7 +166,7 @@ def new_companion(window: "MainWindow", name: str = "", then: Then = lambda c: N
     return dialog
 
 
-def switch_to(window: "MainWindow", home: Home, then: Then = lambda c: None) -> None:
+def switch_to(window, home: Home, then: Then = lambda c: None) -> None:
     """Show the companion of `home` in place of the one shown: unlocked from the keychain, else its passphrase is
     asked (UnlockDialog); the one shown is closed only once the other is open."""
     if not _free(window):
@@ -196,8 +194,10 @@ def switch_to(window: "MainWindow", home: Home, then: Then = lambda c: None) -> 
     tasks.run(remembered, tried, lambda e: errors.show(window, e), window)
 
 
-def _swap(window: "MainWindow", old: "Companion | None", home: Home, soul: Soul, then: Then) -> None:
-    """Close `old` and show a companion on `soul` in its place, with its models."""
+def _swap(window, old: "Companion | None", home: Home, soul: Soul | None, then: Then) -> None:
+    """Close `old` and show a companion on `soul` (a dialog's result: open) in its place, with its models."""
+    if soul is None:
+        return
     if old is None or window.companion is not old or window.worker is not None:
         soul.close()  # the window changed meanwhile (another switch, a reply begun): nothing is switched
         window.statusBar().showMessage("Busy: try again when the reply has ended.", 4000)
