@@ -133,3 +133,16 @@ def test_the_default_companion_is_chosen_in_the_settings(anima_home):
     assert chosen_home(None, MAIN) == str(anima_home)  # named for this command: it wins
     choose_companion(MAIN)
     assert Settings.load().companion == "" and chosen_home(None) is None
+
+
+def test_a_default_removed_by_hand_opens_the_first_not_a_new_one(anima_home):
+    import shutil
+
+    Home(anima_home).create(PASSPHRASE).close()
+    companions = Companions(anima_home)
+    bea = make(companions, "Bea", OTHER)
+    choose_companion("Bea")
+    shutil.rmtree(bea.dir)  # the person moved the folder away
+    assert companions.opening("Bea").dir == anima_home
+    assert chosen_home(None) == str(anima_home)
+    assert companions.opening("").dir == anima_home
