@@ -15,7 +15,7 @@ from anima.settings import Settings, choose_companion
 from anima.store import Home, PassphraseNeeded, Soul
 from anima.store.companions import MAIN, Companions, Listed
 
-from .. import errors, tasks
+from .. import crash, errors, tasks
 from .unlock import FirstRunDialog, UnlockDialog
 
 if TYPE_CHECKING:
@@ -203,6 +203,9 @@ def _swap(window, old: "Companion | None", home: Home, soul: Soul | None, then: 
         window.statusBar().showMessage("Busy: try again when the reply has ended.", 4000)
         return
     window.companion = None  # what is typed meanwhile waits for the new one
+    handler = crash.installed()
+    if handler is not None:
+        handler.use_home(home.dir)  # the log lives with the companion shown, as at the start (app.attach)
     if window.reflecting is not None:
         window.reflecting.companion.interrupt()  # closing the soul stops it too; sooner this way
 
