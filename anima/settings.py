@@ -139,11 +139,11 @@ def chosen_home(explicit: str | None = None, companion: str | None = None) -> st
 
     settings = Settings.load()
     data = explicit or settings.data_folder or None
+    companions = Companions(data)
     if companion:
-        return str(Companions(data).home(companion).dir)
-    if settings.companion:
-        return str(Companions(data).opening(settings.companion).dir)
-    return data
+        return str(companions.home(companion).dir)
+    home = companions.opening(settings.companion)
+    return data if home.dir == companions.data else str(home.dir)
 
 
 # A settings file is a few hundred bytes. Read no more than this: the path may lead to something endless.

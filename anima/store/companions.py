@@ -85,13 +85,15 @@ class Companions:
         return Home(self.folder / name)
 
     def opening(self, chosen: str) -> Home:
-        """The home that opens by default: the one `chosen` in the settings while it lives here, else the first
-        (one removed by hand leaves its name in the settings: the window then opens the first, not a new one)."""
+        """The home that opens by default: the one `chosen` in the settings while it lives here (one removed by
+        hand leaves its name in the settings), else the first, else the first of the others (the first was
+        removed); with none at all, the data folder, where the first run makes the first."""
         if chosen:
             home = self.home(chosen)
             if home.exists():
                 return home
-        return Home(self.data)
+        listed = self.list()
+        return listed[0].home if listed else Home(self.data)
 
     def find(self, name: str) -> Listed:
         """The companion called `name`; NoCompanion when none is."""

@@ -91,6 +91,7 @@ def test_removing_the_first_keeps_the_others_and_the_persons_files(anima_home):
     assert not Home(anima_home).exists() and not Home(anima_home).key_path.exists()
     assert (anima_home / "notes.txt").read_text() == "mine"
     assert [c.name for c in companions.list()] == ["Bea"]
+    assert chosen_home(None) == str(bea.dir)  # the one left opens, not a first run in the empty data folder
     bea.unlock(OTHER).close()
 
 
@@ -144,5 +145,5 @@ def test_a_default_removed_by_hand_opens_the_first_not_a_new_one(anima_home):
     choose_companion("Bea")
     shutil.rmtree(bea.dir)  # the person moved the folder away
     assert companions.opening("Bea").dir == anima_home
-    assert chosen_home(None) == str(anima_home)
+    assert chosen_home(None) is None  # the first: the data folder, as $ANIMA_HOME names it
     assert companions.opening("").dir == anima_home

@@ -4,6 +4,7 @@ that comes in as a new companion unless the person confirms it should replace th
 import json
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QLabel, QMessageBox
 
 from anima.store import Home
@@ -11,7 +12,7 @@ from anima.store.companions import FOLDER, MAIN, Companions
 from tests.conftest import PASSPHRASE
 from tests.interchange.cardfiles import v2
 from tests.ui.conftest import send
-from ui.dialogs import card_import
+from ui.dialogs import card_import, companions
 from ui.dialogs.companions import CompanionsDialog, NewCompanionDialog
 from ui.dialogs.unlock import UnlockDialog
 
@@ -152,3 +153,30 @@ def test_a_card_replaces_the_companion_shown_only_once_confirmed(qtbot, shown, a
     assert window.companion is first and first.name == "Mira"  # this one, replaced
     assert [c.name for c in Companions(anima_home).list()] == [MAIN]  # no new companion
     assert visible(window, NewCompanionDialog) is None
+
+
+def test_no_switch_while_a_reply_is_under_way(qtbot, shown, anima_home, held_reply):
+    window = shown
+    Companions(anima_home).new_home("Bea").create(OTHER, name="Bea").close()
+    first = window.companion
+    first.chat.enqueue("A long answer.")
+    window.input.setFocus()
+    qtbot.keyClicks(window.input, "Tell me")
+    qtbot.keyClick(window.input, Qt.Key.Key_Return)
+    assert held_reply.holding.wait(10)
+    companions.switch_to(window, Home(anima_home / FOLDER / "Bea"))
+    assert "Busy with a reply" in window.statusBar().currentMessage()
+    assert visible(window, UnlockDialog) is None and window.companion is first
+    held_reply.release.set()
+    qtbot.waitUntil(lambda: window.worker is None, timeout=20_000)
+
+
+def test_saving_the_settings_keeps_the_default_companion_of_that_data_folder(qtbot, anima_home):
+    from anima.settings import Settings
+    from ui.dialogs.settings import SettingsDialog
+
+    dialog = SettingsDialog(Settings(companion="Bea"))
+    qtbot.addWidget(dialog)
+    assert dialog.chosen().companion == "Bea"
+    dialog.data_folder.setText(str(anima_home / "elsewhere"))  # another folder: its first companion opens
+    assert dialog.chosen().companion == ""
