@@ -88,3 +88,17 @@ def test_a_name_that_is_a_path_is_one_line(two, monkeypatch, capsys):
     assert code == 2 and "cannot name a companion's folder" in err and len(err.splitlines()) == 1
     code, _, err = run(monkeypatch, capsys, OTHER, "companions", "new", "Bea")
     assert code == 2 and "lives here already" in err
+
+
+def test_chat_with_a_new_name_makes_that_companion_beside_the_others(two, monkeypatch, capsys):
+    from anima.models import embedder, fake, llama
+    from tests.conftest import typed_lines
+
+    monkeypatch.setattr(llama, "LlamaChatModel", lambda *a, **k: fake.FakeChatModel())
+    monkeypatch.setattr(embedder, "MiniLMEmbedder", lambda *a, **k: fake.FakeEmbedder())
+    monkeypatch.setenv("ANIMA_NAME", "Cleo")
+    typed_lines(monkeypatch, [])  # the input ends at once
+    code, _, err = run(monkeypatch, capsys, "Cleo's own passphrase here", "--companion", "Cleo", "chat")
+    assert code == 0 and f"Created Cleo in {two / FOLDER / 'Cleo'}." in err
+    assert [c.name for c in Companions(two).list()] == ["main", "Bea", "Cleo"]
+    Home(two).unlock(PASSPHRASE).close()  # the others are as they were
