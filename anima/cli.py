@@ -1,5 +1,5 @@
-"""The command line: `python -m anima [chat | reflect | recall | forget | export | import | passphrase | check |
-bench]`.
+"""The command line: `python -m anima [--companion NAME] [chat | reflect | recall | forget | export | import |
+passphrase | check | companions | bench]`.
 
 A mistake of the user's or the environment's ends with exit status 2 and one
 line on stderr; anything else is a bug and keeps its traceback (exit 1). An
