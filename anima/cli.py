@@ -1,5 +1,5 @@
-"""The command line: `python -m anima [chat | reflect | recall | forget | export | import | passphrase | check |
-bench]`.
+"""The command line: `python -m anima [--companion NAME] [chat | reflect | recall | forget | export | import |
+passphrase | check | companions | bench]`.
 
 A mistake of the user's or the environment's ends with exit status 2 and one
 line on stderr; anything else is a bug and keeps its traceback (exit 1). An
@@ -26,7 +26,7 @@ from . import files
 from .cli_open import PASSPHRASE_ENV, ask, names_in, open_companion, unlock
 from .errors import DiskError, DiskFull, KnownError, SoulBusy, full_disk
 from .paths import export_target
-from .settings import chosen_home
+from .settings import chosen_data, chosen_home
 from .store import KINDS, Home, keys
 
 if TYPE_CHECKING:
@@ -607,6 +607,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="data directory (default: the one chosen in the window's Settings, else "
         "$ANIMA_HOME, else the user data dir)",
     )
+    p.add_argument(
+        "--companion",
+        metavar="NAME",
+        help="which companion of the data folder (`companions list`; default: the one chosen to open by default)",
+    )
     sub = p.add_subparsers(dest="command")
     so = sub.add_parser(
         "sovereignty", help="how often my reading overrode how you said you feel, and after you corrected me"
@@ -720,6 +725,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .cli_cards import add_parsers as card_parsers
 
     card_parsers(sub)
+    from .cli_companions import add_parser as companions_parser
+
+    companions_parser(sub)
     b = sub.add_parser("bench", help="run a benchmark (store, mind, or all)")
     b.add_argument("name")
     b.add_argument("rest", nargs=argparse.REMAINDER)
@@ -795,7 +803,8 @@ def _run(args: argparse.Namespace) -> int:
     try:
         # One data folder for the whole command, as the window would open it (a damaged settings file is a
         # one-line mistake here, not a traceback from the error handling below).
-        args.home = chosen_home(args.home)
+        args.data = chosen_data(args.home)  # the data folder, for `companions`
+        args.home = chosen_home(args.home, getattr(args, "companion", None))
         command: Callable[[argparse.Namespace], int] = args.func  # set by each subcommand's parser
         return command(args)
     except KnownError as e:

@@ -4,8 +4,9 @@ character cards and lorebooks (interchange/cards.py, interchange/lorebook.py) fr
 Each import prints what it brings (the same preview the window shows) and then what it did, and again what
 was not taken in (a persona not in English) or not kept (a card's secrets, links and words of obeying: they are
 never stored nor exported); a card that cannot come in is refused with one line, and nothing is changed. An
-export says what it did not write. `--into-new` makes the companion only to bring the card into it: when the
-import then fails, what the command made (the home, or what it added to a folder with no companion in it) is
+export says what it did not write. `--into-new` makes the companion only to bring the card into it (beside the
+one of the data folder, in companions/, when one lives there; `--companion NAME` names it): when the import then
+fails, what the command made (the home, or what it added to a folder with no companion in it) is
 removed again, so the same command can be tried again, and a home that was there is never touched.
 """
 
@@ -75,6 +76,7 @@ def cmd_import_card(args: argparse.Namespace) -> int:
     from .interchange import cards
     from .interchange.characters import name_kept
     from .store import Home
+    from .store.companions import Companions
     from .store.home import DEFAULT_NAME
 
     card = cards.read(args.path)  # refused here, before anything is opened or made
@@ -83,13 +85,17 @@ def cmd_import_card(args: argparse.Namespace) -> int:
             plan, done = _bring(companion, card)
     else:
         home = Home(args.home)
-        if home.exists():
-            raise KnownError(
-                f"A companion already lives in {home.dir}: import the card into it (without "
-                "--into-new), or give another home with --home."
-            )
-        made = _Made(home.dir)
         name = name_kept(card, DEFAULT_NAME)  # never one the card's checks left out: export would write it
+        if home.exists():
+            if getattr(args, "companion", None):
+                raise KnownError(
+                    f"A companion already lives in {home.dir}: import the card into it (without "
+                    "--into-new), or name a new one with --companion."
+                )
+            # The card's character becomes a companion of its own beside the one here (store/companions.py).
+            companions = Companions(getattr(args, "data", None) or args.home)
+            home = companions.new_home(companions.free_name(name))
+        made = _Made(home.dir)
         try:
             with closing(_new_companion(args, name, home)) as companion:
                 plan, done = _bring(companion, card)
@@ -145,7 +151,11 @@ def add_parsers(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> N
         help="bring in a character card (SillyTavern chara_card_v2 / v3, PNG or JSON, or an Agnai character)",
     )
     ic.add_argument("path", metavar="FILE")
-    ic.add_argument("--into-new", action="store_true", help="make a new companion from it (in --home, empty)")
+    ic.add_argument(
+        "--into-new",
+        action="store_true",
+        help="make a new companion from it (beside the one here, named after the card, or --companion NAME)",
+    )
     ic.add_argument("--model", help=argparse.SUPPRESS)
     ic.set_defaults(func=cmd_import_card)
     il = sub.add_parser(

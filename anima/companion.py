@@ -336,10 +336,11 @@ class Companion:
         """Wait for the vector index to load (a command that recalls or forgets needs all of it)."""
         self.indexer_thread.join()
 
-    def on_soul(self, soul: Soul) -> "Companion":
-        """A companion on `soul`, in this one's home, with this one's models (the window's import: this one is
-        closed with models=False, and loading them again would take seconds)."""
-        return Companion(self.home, soul, self.chat, self.embedder)
+    def on_soul(self, soul: Soul, home: Home | None = None) -> "Companion":
+        """A companion on `soul`, in this one's home (or `home`: another companion the window switches to), with
+        this one's models (the window's import: this one is closed with models=False, and loading them again would
+        take seconds)."""
+        return Companion(home or self.home, soul, self.chat, self.embedder)
 
     # ---- a turn -------------------------------------------------------------
 

@@ -82,9 +82,12 @@ def export_target(target: str | os.PathLike[str], home_dir: Path, folder: bool =
 
     path = Path(os.path.abspath(Path(target).expanduser())).resolve()
     home_dir = Path(os.path.abspath(home_dir)).resolve()
-    if _same(path, home_dir) or (_same(path.parent, home_dir) and own_file(path.name)):
+    # Another companion's files too (store/companions.py: several live in one data folder): an export of this one
+    # onto another's soul.db would replace that soul.
+    if _same(path, home_dir) or (own_file(path.name) and (_same(path.parent, home_dir) or _a_home(path.parent))):
         raise KnownError(
-            f"{target} is the companion's own {'folder' if path == home_dir else 'file'}, where its "
+            f"{target} is {'the' if _same(path.parent, home_dir) or path == home_dir else 'another'} "
+            f"companion's own {'folder' if path == home_dir else 'file'}, where its "
             "soul lives: nothing was written. Export to another name or place."
         )
     try:
@@ -101,6 +104,11 @@ def export_target(target: str | os.PathLike[str], home_dir: Path, folder: bool =
     if not folder and what:
         raise KnownError(f"{target} is {what}, not a file: nothing was written. Choose a file name to export to.")
     return path
+
+
+def _a_home(folder: Path) -> bool:
+    """Whether a companion lives in `folder` (its soul or its key is there)."""
+    return os.path.lexists(soul_path(folder)) or os.path.lexists(key_path(folder))
 
 
 def not_a_file(path: Path) -> str | None:

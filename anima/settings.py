@@ -37,6 +37,7 @@ class Settings:
     reach_out_per_day: int = 1
     quiet_from: str = "22:00"
     quiet_to: str = "08:00"
+    companion: str = ""  # the companion that opens by default (store/companions.py); empty: the first one
 
     @staticmethod
     def path() -> Path:
@@ -138,13 +139,29 @@ class Settings:
         return LlamaChatModel(self.model_path or None, n_ctx=self.context_tokens, n_gpu_layers=self.gpu_layers)
 
 
-def chosen_home(explicit: str | None = None) -> str | None:
-    """The data folder a terminal command opens: `--home`, else the one chosen in the window's settings (so the
+def chosen_data(explicit: str | None = None) -> str | None:
+    """The data folder a terminal command works in: `--home`, else the one chosen in the window's settings (so the
     window and the terminal open the same companion), else None: $ANIMA_HOME or the platform's user data dir."""
     return explicit or Settings.load().data_folder or None
 
 
 THEMES = ("system", "light", "dark")
+
+
+def chosen_home(explicit: str | None = None, companion: str | None = None) -> str | None:
+    """The home a terminal command opens: the companion named (`--companion`), else the one the settings open by
+    default, in the data folder chosen_data() gives; the first companion (the data folder itself) when neither
+    names one, as before there were several."""
+    from .store.companions import Companions
+
+    settings = Settings.load()
+    data = explicit or settings.data_folder or None
+    companions = Companions(data)
+    if companion:
+        return str(companions.home(companion).dir)
+    home = companions.opening(settings.companion)
+    return data if home.dir == companions.data else str(home.dir)
+
 
 # A settings file is a few hundred bytes. Read no more than this: the path may lead to something endless.
 _LARGEST = 1 << 20
@@ -201,3 +218,13 @@ def _key_finder(url: str, needed: bool) -> Callable[[], str | None]:
         return key
 
     return find
+
+
+def choose_companion(name: str) -> None:
+    """Open the companion called `name` by default from now on, in the window and the terminal (MAIN: the first
+    one, the data folder's own)."""
+    from .store.companions import MAIN
+
+    settings = Settings.load()
+    settings.companion = "" if name.strip().casefold() == MAIN else name.strip()
+    settings.save()

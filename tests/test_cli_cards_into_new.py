@@ -11,6 +11,7 @@ from anima.errors import DiskFull
 from anima.interchange.characters import Characters
 from anima.models import embedder, fake, llama
 from anima.store import Home
+from anima.store.companions import Companions
 from tests.conftest import PASSPHRASE
 from tests.interchange.cardfiles import png, v2
 
@@ -87,11 +88,28 @@ def test_an_existing_companion_is_never_touched(fakes, anima_home, tmp_path, cap
     capsys.readouterr()
     before = sorted(os.listdir(anima_home))
     failing_apply(monkeypatch)
-    assert cli.main(["import-card", str(card), "--into-new"]) == 2  # refused: a companion lives there
+    # A companion lives there: the new one would go beside it; the import fails, and takes only what it made.
+    assert cli.main(["import-card", str(card), "--into-new"]) == 2
+    assert "disk is full" in one_line(capsys)
+    assert cli.main(["--companion", "main", "import-card", str(card), "--into-new"]) == 2  # named: refused
     assert "already lives" in one_line(capsys)
     assert cli.main(["import-card", str(card)]) == 2  # into it: the import fails, the companion stays
     one_line(capsys)
     assert sorted(os.listdir(anima_home)) == before and Home(anima_home).exists()
+
+
+def test_a_card_into_new_beside_a_companion_makes_one_of_its_own(fakes, anima_home, tmp_path, capsys):
+    Home(anima_home).create(PASSPHRASE, name="Old").close()
+    card = tmp_path / "mira.json"
+    card.write_text(json.dumps(v2()))
+    assert cli.main(["import-card", str(card), "--into-new"]) == 0
+    assert cli.main(["import-card", str(card), "--into-new"]) == 0  # again: a second one, never the first
+    assert [c.name for c in Companions(anima_home).list()] == ["main", "Mira", "Mira 2"]
+    with Home(anima_home).unlock(PASSPHRASE) as soul:
+        assert soul.get_meta("name") == "Old"
+    with Home(anima_home / "companions" / "Mira 2").unlock(PASSPHRASE) as soul:
+        assert soul.get_meta("name") == "Mira"
+    assert "Created Mira in" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("command", ["import-card", "import-lorebook"])

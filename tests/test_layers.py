@@ -13,7 +13,7 @@ ANIMA = Path(__file__).resolve().parent.parent / "anima"
 FLOORS = (  # from the top down
     {"__main__"},
     {"cli"},
-    {"cli_cards"},
+    {"cli_cards", "cli_companions"},
     {"cli_open", "selftest"},
     {"companion"},
     {"reflect", "interchange"},  # learning and reflection; files of other apps (a card's greeting opens the chat)

@@ -47,6 +47,19 @@ def test_an_export_onto_the_soul_its_key_or_the_home_is_refused(tmp_path):
             paths.export_target(target, home)
 
 
+def test_an_export_onto_another_companions_soul_is_refused(tmp_path):
+    """Several companions live in one data folder (store/companions.py): one's export never replaces another's
+    soul or key; a file of another name beside them is written."""
+    home, other = tmp_path / "home", tmp_path / "home" / "companions" / "Bea"
+    other.mkdir(parents=True)
+    (other / "soul.db").write_bytes(b"Bea's soul")
+    for target in (other / "soul.db", other / "soul.key", other / "soul.db-wal"):
+        with pytest.raises(KnownError, match=r"another companion's own file.*nothing was written"):
+            paths.export_target(target, home)
+    assert paths.export_target(other / "backup.animacore", home) == other / "backup.animacore"
+    assert paths.export_target(tmp_path / "soul.db", home) == tmp_path / "soul.db"  # no companion lives there
+
+
 def test_an_export_follows_a_link_to_where_it_points(tmp_path):
     home, stick = tmp_path / "home", tmp_path / "stick"
     home.mkdir()

@@ -24,10 +24,11 @@ def prepare():
     (the keychain, or ANIMA_PASSPHRASE for scripted use). Returns (settings, home, soul or None)."""
     from anima.companion import Companion  # noqa: F401  (imported here, off the UI thread)
     from anima.settings import Settings
-    from anima.store import Home, PassphraseNeeded
+    from anima.store import PassphraseNeeded
+    from anima.store.companions import Companions
 
     settings = Settings.load()
-    home = Home(settings.data_folder or None)
+    home = Companions(settings.data_folder or None).opening(settings.companion)  # the first, unless another is chosen
     if not home.exists():
         return settings, home, None
     try:

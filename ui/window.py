@@ -192,6 +192,9 @@ class MainWindow(QMainWindow):
 
         for text, card_fn in card_actions:
             cards.addAction(text, opener(card_fn))
+        from .dialogs import companions
+
+        self.menuBar().addMenu("&Companion").addAction("&Companions…", lambda: companions.choose(self))
 
     def set_companion(self, companion: "Companion", looks: tuple[str, bytes] | None = None) -> None:
         """Show a soul: at start, or another one after an import (a fresh transcript and Open Mind). `looks`: its

@@ -25,8 +25,12 @@ LOREBOOK_FILTER = "Lorebooks (*.json *.png);;All files (*)"
 class PreviewDialog(QDialog):
     """What an import will bring, for the person to read before it is applied."""
 
-    def __init__(self, title: str, lines: list[str], picture: bytes = b"", parent=None):
+    def __init__(self, title: str, lines: list[str], picture: bytes = b"", parent=None, card: str = ""):
+        """`card`: the name of a card's character. Its import makes a new companion by default; bringing it into
+        the one shown instead (its name and persona replaced) is asked for apart, and confirmed."""
         super().__init__(parent)
+        self.card = card
+        self.replacing = False
         self.setWindowTitle(title)
         self.resize(640, 520)
         layout = QVBoxLayout(self)
@@ -54,10 +58,34 @@ class PreviewDialog(QDialog):
         self.text.setReadOnly(True)
         layout.addWidget(self.text)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Import")
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Import as a new companion" if card else "Import")
+        if card:
+            self.replace_button = buttons.addButton(
+                "Replace this companion instead", QDialogButtonBox.ButtonRole.ActionRole
+            )
+            self.replace_button.setObjectName("replace-companion")
+            self.replace_button.clicked.connect(self.replace_instead)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+
+    def replace_instead(self) -> None:
+        """Bring the card into the companion shown, once the person confirms it: what it was called and its persona
+        are the card's from then on."""
+        from PySide6.QtWidgets import QMessageBox
+
+        answer = QMessageBox.question(
+            self,
+            "Replace this companion?",
+            f"{self.card} takes the place of the companion you have open: its name and its persona become the "
+            "card's (what it remembers stays). Import the card as a new companion instead to keep it as it is. "
+            "Replace it?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            self.replacing = True
+            self.accept()
 
 
 def _ready(window) -> bool:
@@ -97,21 +125,37 @@ def import_card(window, path: str | None = None) -> None:
             return
     companion = window.companion
 
-    def previewed(plan) -> None:
-        dialog = PreviewDialog(f"Import {Path(path).name}", plan.lines(), plan.card.avatar, window)
-        if dialog.exec():
-            # What was not taken in or not kept is said again after it, as the terminal does.
-            tasks.run(
-                lambda: _applied(companion, lambda: companion.characters.apply(plan)),
-                lambda applied: _refresh(
-                    window,
-                    companion,
-                    applied,
-                    lambda done: " ".join([f"Imported {plan.name}, with {done.summary()}.", *plan.notices()]),
-                ),
-                lambda e: errors.show(window, e),
+    def bring(target: "Companion", plan, again: bool) -> None:
+        """Apply the card to `target` off the UI thread; `again`: planned anew against it (a new companion: the
+        plan previewed was made against the one shown then). What was not taken in or not kept is said again
+        after it, as the terminal does."""
+
+        def apply():
+            planned = target.characters.plan(plan.card) if again else plan
+            return _applied(target, lambda: target.characters.apply(planned))
+
+        tasks.run(
+            apply,
+            lambda applied: _refresh(
                 window,
-            )
+                target,
+                applied,
+                lambda done: " ".join([f"Imported {plan.name}, with {done.summary()}.", *plan.notices()]),
+            ),
+            lambda e: errors.show(window, e),
+            window,
+        )
+
+    def previewed(plan) -> None:
+        dialog = PreviewDialog(f"Import {Path(path).name}", plan.lines(), plan.card.avatar, window, card=plan.name)
+        if not dialog.exec():
+            return
+        if dialog.replacing:
+            bring(companion, plan, again=False)
+        else:  # a companion of its own, which the window then shows; the one shown stays as it was
+            from .companions import new_companion
+
+            new_companion(window, plan.name, then=lambda new: bring(new, plan, again=True))
 
     tasks.run(lambda: companion.characters.plan(cards.read(path)), previewed, lambda e: errors.show(window, e), window)
 

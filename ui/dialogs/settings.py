@@ -285,6 +285,8 @@ class SettingsDialog(FormDialog):
             data_folder=self.data_folder.text().strip(),
             theme=self.theme.currentData(),
             **self.reaching_out.chosen(),
+            # The companion opened by default is one of this data folder's: another folder opens its first one.
+            companion=self.settings.companion if self.data_folder.text().strip() == self.settings.data_folder else "",
         )
 
     def submit(self):

@@ -24,6 +24,7 @@ def test_the_file_menu_previews_a_card_then_imports_it(qtbot, window, monkeypatc
     def exec_(dialog):
         shown.append(dialog.text.toPlainText())
         screenshot(dialog, "card-import-preview")
+        dialog.replacing = True  # into the companion shown (a card comes in as a new one by default)
         return 1
 
     monkeypatch.setattr(card_import.PreviewDialog, "exec", exec_)
@@ -69,7 +70,7 @@ def test_a_cancelled_preview_changes_nothing_and_a_refused_card_says_one_line(qt
 def test_the_status_line_says_what_a_card_left_out_after_import_and_export(qtbot, window, monkeypatch, tmp_path):
     """The window says, after the import and after the export, what the terminal says: sentences of the card not
     kept (an author's PIN, a reporting link), as well as what came in."""
-    monkeypatch.setattr(card_import.PreviewDialog, "exec", lambda dialog: 1)
+    monkeypatch.setattr(card_import.PreviewDialog, "exec", lambda dialog: setattr(dialog, "replacing", True) or 1)
     path = tmp_path / "nova.json"
     path.write_text(
         json.dumps(
