@@ -96,12 +96,18 @@ class Continuation:
         self.before: str = row["content"]
         self.text: str = self.before
         self.stop_reason: StopReason | None = None
+        self.user_ids: list[int] = []  # as a TurnStream's: no message of the person's is stored
         self._pieces: Iterator[str] | None = None
 
     def __iter__(self) -> Iterator[str]:
         if self._pieces is None:
             self._pieces = self._generate()
         return self._pieces
+
+    @property
+    def not_kept(self) -> bool:
+        """As a TurnStream's: what it said was stored (a continuation is never dropped for a forget)."""
+        return False
 
     def _generate(self) -> Iterator[str]:
         c = self.conversation

@@ -17,6 +17,7 @@ from anima.conversation.turn import NOT_KEPT
 from anima.trust.text import clean
 
 from .attachments import OutsideText
+from .message_actions import MessageActions
 
 
 class Wrapped(QLabel):
@@ -73,6 +74,10 @@ class Bubble(QFrame):
         self.why.setFlat(True)
         self.why.setVisible(role == "companion" and message_id is not None)
         layout.addWidget(self.why, alignment=Qt.AlignmentFlag.AlignRight)
+        self.action_row = MessageActions(
+            self, role, self.label
+        )  # copy, edit, regenerate, continue, delete; ‹ 1/2 › (message_actions.py)
+        layout.addWidget(self.action_row)
         self.set_text(text)
 
     def set_text(self, text: str) -> None:
@@ -131,6 +136,7 @@ class Bubble(QFrame):
 class Transcript(QScrollArea):
     wants_older = Signal(int)  # the id of the oldest shown message
     why_asked = Signal(int)  # a reply's message id
+    action_asked = Signal(object, str)  # a bubble, and what its row asked (chat/message_actions.py)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -179,6 +185,7 @@ class Transcript(QScrollArea):
                 self.why_asked.emit(b.message_id)
 
         b.why.clicked.connect(why)
+        b.action_row.asked.connect(lambda what: self.action_asked.emit(b, what))
         at = 0 if at_top else len(self.bubbles) if at is None else at
         if at < len(self.bubbles):  # by the neighbour's place: a withdrawn bubble may still be in the column
             self.column.insertWidget(self.column.indexOf(self.bubbles[at]), b)
@@ -258,6 +265,9 @@ class Transcript(QScrollArea):
         )
         for box, o in zip(b.outside, sent_with, strict=True):  # a box per text from outside
             box.message_id = o["id"]
+        if m:
+            b.action_row.set_versions(m.get("versions"))
+            b.action_row.set_ending(m.get("ending"))
         if b.forget(self.forgotten):  # read as a forget ran: none of what went is shown
             self.withdraw([b])
 
@@ -268,6 +278,10 @@ class Transcript(QScrollArea):
         self.streaming = self.add("companion", "…", at=at)
         self._pending = ""
         return self.streaming
+
+    def resume_reply(self, bubble: Bubble) -> None:
+        """A reply streams on where it stopped (continued): its bubble takes the new text after what it shows."""
+        self.streaming, self._pending = bubble, bubble.text + " "
 
     def piece(self, text: str) -> None:
         self._pending += text
