@@ -425,9 +425,11 @@ class MainWindow(QMainWindow):
             self.cancel.set()
 
     def escape(self) -> None:
-        """Esc: a reply under way stops, as Stop does."""
+        """Esc: a reply under way stops, as Stop does; else a message being edited is left as it was."""
         if self.worker is not None:
             self.stop_reply()
+        else:
+            self.message_actions.escape()
 
     def load_older(self, before_id, then=lambda: None, again: int = 0) -> None:
         """A page of history above what is shown; then `then()`, whether it was read or not.

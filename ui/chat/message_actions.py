@@ -188,7 +188,8 @@ class MessageActions(QWidget):
 
 
 class Editor(QWidget):
-    """A message being edited: Enter (or the button) sends it again, Esc (or the button) leaves it as it was."""
+    """A message being edited: Enter (or the button) sends it again, Esc (the window's: Actions.escape) or the
+    button leaves it as it was."""
 
     sent = Signal(str)
     cancelled = Signal()
@@ -258,6 +259,12 @@ class Actions(QObject):
                 if b is last_reply:
                     offered |= {"regenerate", "step"} | ({"continue"} if b.action_row.ending is not None else set())
             b.action_row.offer(offered)
+
+    def escape(self) -> None:
+        """Esc with no reply under way: a message being edited is left as it was."""
+        for b in self.transcript.bubbles:
+            if b.action_row.editor is not None:
+                b.action_row.editor.cancelled.emit()
 
     def replied(self, bubble: Bubble | None, turn: object) -> None:
         """A reply ended: how, when not by itself (the person stopped it, or it reached its limit)."""

@@ -39,6 +39,11 @@ def test_edit_and_resend_keeps_the_old_pair_and_the_stepper_goes_between_them(qt
     qtbot.mouseClick(reveal(qtbot, sent, "edit"), Qt.MouseButton.LeftButton)
     editor = sent.action_row.editor
     assert editor is not None and editor.box.toPlainText() == "I have a dgo"
+    qtbot.keyClick(editor.box, Qt.Key.Key_Escape)  # Esc leaves it as it was
+    qtbot.waitUntil(lambda: sent.action_row.editor is None and sent.label.isVisible())
+    qtbot.mouseClick(reveal(qtbot, sent, "edit"), Qt.MouseButton.LeftButton)
+    editor = sent.action_row.editor
+    assert editor is not None
     editor.box.selectAll()
     c.chat.enqueue("What is your dog called?")
     qtbot.keyClicks(editor.box, "I have a dog")
