@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QIcon, QKeySequence, QPixmap, QShortcut
+from PySide6.QtGui import QAction, QIcon, QKeySequence, QPixmap
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -83,7 +83,6 @@ class MainWindow(QMainWindow):
         self.transcript.wants_older.connect(self.load_older)
         self.transcript.why_asked.connect(self.show_why)
         self.message_actions = Actions(self)  # what a message's own buttons do (chat/message_actions.py)
-        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, self.escape)
         self.input = MessageBox()
         self.input.send.connect(self.send)
         self.input.drafted.connect(self.read_along)
@@ -423,6 +422,14 @@ class MainWindow(QMainWindow):
     def stop_reply(self) -> None:
         if self.cancel is not None:
             self.cancel.set()
+
+    def keyPressEvent(self, event) -> None:
+        # Esc reaches the window from whichever widget has the focus (none of them takes it): not a shortcut, which
+        # waits for the window to be active (a virtual screen with no window manager never makes it so).
+        if event.key() == Qt.Key.Key_Escape:
+            self.escape()
+            return
+        super().keyPressEvent(event)
 
     def escape(self) -> None:
         """Esc: a reply under way stops, as Stop does; else a message being edited is left as it was."""
