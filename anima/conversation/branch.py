@@ -9,6 +9,7 @@ cut back to before the exchange and goes on from the version chosen.
 
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from ..errors import InvalidEdit
@@ -30,13 +31,15 @@ CONTINUE = (
 def regenerate(conversation: Conversation, reply_id: int, **turn: Any) -> TurnStream:
     """A new reply to the message `reply_id` answered: a new version of it, the one the conversation goes on
     from. `turn`: TurnStream's settings (cancel, reply_tokens, temperature, after)."""
+    conversation.interrupt()  # the work between turns yields before the transcript is cut back
     user_id, last = conversation.last_exchange()
     if reply_id != last or user_id is None:
         raise InvalidEdit("Only the last reply to a message of yours can be made again.")
     gone = conversation.rewind(user_id)
     sent = next(e for e in gone if ("message", user_id) in e.keys)
     ids = sorted(i for k, i in sent.keys if k == "message")
-    return TurnStream(conversation, sent.content, resend=ids, reply_of=reply_id, **turn)
+    with _restored_on_failure(conversation):
+        return TurnStream(conversation, sent.content, resend=ids, reply_of=reply_id, **turn)
 
 
 def edit_and_resend(conversation: Conversation, message_id: int, text: str, **turn: Any) -> TurnStream:
@@ -44,13 +47,15 @@ def edit_and_resend(conversation: Conversation, message_id: int, text: str, **tu
     old one stays with that) and a new reply; the old message and its reply stay as the version before."""
     if not clean(text):
         raise EmptyMessage()
+    conversation.interrupt()
     user_id, _ = conversation.last_exchange()
     if message_id != user_id:
         raise InvalidEdit("Only your last message can be edited and sent again.")
     with conversation.messages.writing() as con:
         conversation.messages.branches.tie(con, message_id)  # its reply goes with it, as the version before
     conversation.rewind(message_id)
-    return TurnStream(conversation, text, version_of=message_id, **turn)
+    with _restored_on_failure(conversation):
+        return TurnStream(conversation, text, version_of=message_id, **turn)
 
 
 def choose(conversation: Conversation, message_id: int, index: int) -> Versions:
@@ -64,12 +69,29 @@ def choose(conversation: Conversation, message_id: int, index: int) -> Versions:
     if shown not in conversation.last_exchange():
         raise InvalidEdit("The conversation has gone on from this version: only the last exchange can be changed.")
     conversation.rewind(shown)
-    branches.choose(versions.slot, versions.ids[index])
+    with _restored_on_failure(conversation):
+        branches.choose(versions.slot, versions.ids[index])
+    _replay_chosen(conversation)
+    return branches.versions(message_id)
+
+
+def _replay_chosen(conversation: Conversation) -> None:
+    """The transcript, cut back, takes the messages of the conversation stored after its end, as chosen."""
     after = max(
         (i for e in conversation.entries() if e.role != "system" for k, i in e.keys if k == "message"), default=0
     )
     conversation.replay([m for m in conversation.messages.recent(conversation.session, 200) if m["id"] > after])
-    return branches.versions(message_id)
+
+
+@contextmanager
+def _restored_on_failure(conversation: Conversation) -> Iterator[None]:
+    """A turn made again that fails before it streams (a full disk, a busy soul) leaves the transcript as the
+    soul has it: what was cut back comes back."""
+    try:
+        yield
+    except BaseException:
+        _replay_chosen(conversation)
+        raise
 
 
 class Continuation:

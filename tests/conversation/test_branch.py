@@ -132,3 +132,18 @@ def test_a_version_set_aside_is_not_recalled_the_chosen_one_is(companion):
     again.read()
     found = {r.key for r in companion.recall("tortoise Zorblatt Sheldon", k=10)}
     assert ("message", again.reply_id) in found and ("message", first.reply_id) not in found
+
+
+def test_a_reply_made_again_that_fails_before_it_streams_leaves_the_transcript_as_it_was(companion, monkeypatch):
+    from anima.errors import SoulBusy
+
+    first = said(companion, "name my cat", "Call it Biscuit.")
+    before = [(e.role, e.content) for e in companion.conversation.entries()]
+
+    def busy(*args, **kwargs):
+        raise SoulBusy("busy")
+
+    monkeypatch.setattr(companion.conversation, "prepare", busy)
+    with pytest.raises(SoulBusy):
+        companion.regenerate(first.reply_id)
+    assert [(e.role, e.content) for e in companion.conversation.entries()] == before
