@@ -154,3 +154,14 @@ def test_the_right_click_menu_holds_the_actions_the_message_offers(qtbot, window
     assert "Copy message" in names and "Delete message" in names
     assert ("Edit and send again" in names) == (role == "user")
     assert ("Regenerate reply" in names) == (role == "companion")
+
+
+def test_copy_puts_that_message_s_text_on_the_clipboard(qtbot, window):
+    from PySide6.QtGui import QGuiApplication
+
+    window.companion.chat.enqueue("Hello there, Ada.")
+    send(qtbot, window, "hello")
+    reply = window.transcript.bubbles[-1]
+    QGuiApplication.clipboard().setText("something else")
+    qtbot.mouseClick(reveal(qtbot, reply, "copy"), Qt.MouseButton.LeftButton)
+    assert QGuiApplication.clipboard().text() == "Hello there, Ada."
