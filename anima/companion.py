@@ -18,12 +18,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .conversation import Conversation, TurnStream
+from .conversation import Conversation, TurnStream, branch
 from .conversation.reaching_out import Limits, ReachedOut, ReachingOut
 from .errors import InvalidEdit
 from .interchange.characters import Characters
 from .interchange.export import export_json
 from .knowledge import traces
+from .knowledge.branches import Versions
 from .knowledge.episodes import Episodes
 from .knowledge.history import History
 from .knowledge.memories import Memories
@@ -381,6 +382,36 @@ class Companion:
         says how it ended. Blocks while the model writes: call it off the window's thread. `typing()`: whether the
         person is typing now (nothing is sent then)."""
         return self.reaching_out.look(limits, typing)
+
+    # ---- the last exchange again: versions, as SillyTavern's swipes (conversation/branch.py) ----------------
+
+    def regenerate(self, reply_id: int, cancel: threading.Event | None = None) -> TurnStream:
+        """A new reply to the message the last reply answered; the old one is kept as a version."""
+        return branch.regenerate(self.conversation, reply_id, **self._turning(cancel))
+
+    def edit_and_resend(self, message_id: int, text: str, cancel: threading.Event | None = None) -> TurnStream:
+        """The person's last message as they corrected it, and a new reply; the old pair is kept as a version."""
+        return branch.edit_and_resend(self.conversation, message_id, text, **self._turning(cancel))
+
+    def choose_branch(self, message_id: int, index: int) -> Versions:
+        """Step to version `index` (0-based) of a message of the last exchange (‹ 1/2 ›): the soul records it, and
+        the conversation goes on from it."""
+        self.conversation.interrupt()
+        return branch.choose(self.conversation, message_id, index)
+
+    def continue_reply(self, reply_id: int, cancel: threading.Event | None = None) -> branch.Continuation:
+        """The model goes on with the last reply where it was cut off or stopped; iterate it to stream."""
+        return branch.Continuation(
+            self.conversation, reply_id, cancel=cancel, reply_tokens=self.reply_tokens, temperature=self.temperature
+        )
+
+    def _turning(self, cancel: threading.Event | None) -> dict[str, Any]:
+        return {
+            "cancel": cancel,
+            "reply_tokens": self.reply_tokens,
+            "temperature": self.temperature,
+            "after": self.reflector.after,
+        }
 
     def interrupt(self) -> None:
         """Stop the work between turns as a turn would (deep reflection at the model's next token) and wait for

@@ -94,14 +94,20 @@ class TurnWorker(QThread):
     failed = Signal(object)
     bubble: "Bubble"  # the bubble of the message it answers: set by the window as it starts it
 
-    def __init__(self, companion: "Companion", text: str, cancel, parent=None, external=()):
+    def __init__(self, companion: "Companion", text: str, cancel, parent=None, external=(), begin=None):
+        """`begin(cancel)`: a turn on the last exchange (a reply made again, a message edited, a reply continued:
+        chat/message_actions.py) in place of a new message's."""
         super().__init__(parent)
         self.companion, self.text, self.cancel, self.external = companion, text, cancel, list(external)
+        self.begin = begin
 
     def run(self):
         turn = None
         try:
-            turn = self.companion.turn(self.text, self.cancel, external=self.external)
+            if self.begin is not None:
+                turn = self.begin(self.cancel)
+            else:
+                turn = self.companion.turn(self.text, self.cancel, external=self.external)
             self.recorded.emit(list(turn.user_ids))
             for p in turn:
                 self.piece.emit(p)

@@ -41,6 +41,7 @@ from .chat.attachments import outside
 from .chat.disk_banner import DiskBanner
 from .chat.elsewhere import FOLLOW_MS, Elsewhere
 from .chat.input import MessageBox
+from .chat.message_actions import Actions
 from .chat.transcript import Bubble, Transcript
 from .reaching_out import ReachingOut
 
@@ -82,6 +83,7 @@ class MainWindow(QMainWindow):
         self.transcript = Transcript()
         self.transcript.wants_older.connect(self.load_older)
         self.transcript.why_asked.connect(self.show_why)
+        self.message_actions = Actions(self)  # what a message's own buttons do (chat/message_actions.py)
         self.input = MessageBox()
         self.transcript.opener_chosen.connect(self.input.start_with)
         self.input.send.connect(self.send)
@@ -299,15 +301,38 @@ class MainWindow(QMainWindow):
         self.transcript.start_reply(answering=bubble)
         self.cancel = threading.Event()
         assert self.companion is not None  # _can_send
-        self.worker = tasks.TurnWorker(self.companion, text, self.cancel, self, external=external)
-        self.worker.bubble = bubble
-        self.worker.recorded.connect(lambda ids: self.transcript.recorded(bubble, ids))
-        self.worker.piece.connect(self.transcript.piece)
-        self.worker.finished_turn.connect(self.reply_done)
-        self.worker.failed.connect(self.reply_failed)
-        self.worker.finished.connect(self._thread_ended)  # after the signals above: they are handled first
+        self._start(tasks.TurnWorker(self.companion, text, self.cancel, self, external=external), bubble)
+
+    def run_again(self, begin, bubble: Bubble, reply: Bubble | None = None, then=lambda: None) -> None:
+        """A turn on the last exchange (chat/message_actions.py): `begin(cancel)` makes its stream; `bubble`: the
+        message it answers; `reply`: a reply that streams on (continued), else a new one below `bubble`; `then()`
+        once it has ended, whichever way."""
+        if self.worker is not None or self.companion is None:
+            return
+        self.idle.stop()
+        if reply is None:
+            self.transcript.start_reply(answering=bubble)
+        else:
+            self.transcript.resume_reply(reply)
+        self.cancel = threading.Event()
+        worker = tasks.TurnWorker(self.companion, "", self.cancel, self, begin=begin)
+        self._start(worker, bubble, then)
+
+    def _start(self, worker: tasks.TurnWorker, bubble: Bubble, then=None) -> None:
+        """Start a turn's worker; `then()` once the window has taken its reply (or its failure)."""
+        self.worker = worker
+        worker.bubble = bubble
+        worker.recorded.connect(lambda ids: self.transcript.recorded(bubble, ids))
+        worker.piece.connect(self.transcript.piece)
+        worker.finished_turn.connect(self.reply_done)
+        worker.failed.connect(self.reply_failed)
+        if then is not None:  # after those two: slots run in the order they were connected
+            worker.finished_turn.connect(lambda _: then())
+            worker.failed.connect(lambda _: then())
+        worker.finished.connect(self._thread_ended)  # after the signals above: they are handled first
         self.stop.setEnabled(True)
-        self.worker.start()
+        self.message_actions.refresh()
+        worker.start()
 
     def read_along(self, text: str) -> None:
         # Only while no reply is under way; the companion reads in its own thread and never blocks the window.
@@ -328,6 +353,7 @@ class MainWindow(QMainWindow):
         self.transcript.end_reply(turn.reply_id, turn.text)  # as stored: no remote image, no link with data
         if turn.not_kept and reply is not None:
             reply.mark_unsaved()  # something was forgotten while it was written: shown, never kept
+        self.message_actions.replied(reply, turn)  # "Stopped", "Cut off"
         self._next()
 
     def _recorded(self, error) -> None:
@@ -395,6 +421,7 @@ class MainWindow(QMainWindow):
         self.worker.wait()
         self.worker = None
         self.stop.setEnabled(False)
+        self.message_actions.refresh()
         self.refresh_mind()
         self.note_activity()
         # While a message that could not be saved waits in the box, those after it wait too: they go after it.
@@ -407,6 +434,21 @@ class MainWindow(QMainWindow):
     def stop_reply(self) -> None:
         if self.cancel is not None:
             self.cancel.set()
+
+    def keyPressEvent(self, event) -> None:
+        # Esc reaches the window from whichever widget has the focus (none of them takes it): not a shortcut, which
+        # waits for the window to be active (a virtual screen with no window manager never makes it so).
+        if event.key() == Qt.Key.Key_Escape:
+            self.escape()
+            return
+        super().keyPressEvent(event)
+
+    def escape(self) -> None:
+        """Esc: a reply under way stops, as Stop does; else a message being edited is left as it was."""
+        if self.worker is not None:
+            self.stop_reply()
+        else:
+            self.message_actions.escape()
 
     def load_older(self, before_id, then=lambda: None, again: int = 0) -> None:
         """A page of history above what is shown; then `then()`, whether it was read or not.
@@ -430,6 +472,7 @@ class MainWindow(QMainWindow):
         def shown(page) -> None:
             if companion is self.companion:  # not a soul swapped out while its page was read
                 self.transcript.prepend(page)
+                self.message_actions.refresh()
                 if before_id is None:  # its newest: what another program says after it shows as it comes
                     self.elsewhere.history_read(page)
             then()

@@ -20,6 +20,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
+from ..knowledge.branches import Placed
 from ..knowledge.memories import Memories
 from ..knowledge.messages import Embedded, External, Messages, NewMessage
 from ..knowledge.recalls import WorkspaceRecord
@@ -134,6 +135,9 @@ class Conversation:
         # transcript before the next turn: the person reads it in both, and may go on from it in either.
         self._elsewhere = SaidElsewhere(messages, self.session)
         self._interrupted: list[Callable[[], None]] = []  # who yields when the person comes first (interrupt)
+        # Messages the person set aside this session (a reply made again, a message edited: rewind): not brought
+        # back by recall into the turn that replaces them, nor after.
+        self._aside: set[tuple[str, int]] = set()
 
     # ---- the person comes first ------------------------------------------------
 
@@ -308,7 +312,7 @@ class Conversation:
             entries, follows = list(self._transcript), self._follows_read_ahead()
         # What another program said and this session has not taken in yet is not recalled either: it joins the
         # transcript in its place at the next turn, and the model would read it twice.
-        present = set().union(*(e.keys for e in entries)) | self._elsewhere.unread()
+        present = set().union(*(e.keys for e in entries)) | self._elsewhere.unread() | self._aside
         if k is None:  # after a note read ahead, a message adds only what it newly brings up
             k = RECALL_K_AFTER_READ_AHEAD if follows else RECALL_K
         found = [
@@ -446,11 +450,18 @@ class Conversation:
         return Prepared(assembled, floor, floor.inner_state, feelings, weighed, tuple(transcript[:start]), read)
 
     def record_turn(
-        self, prepared: Prepared, learned: int, user_ids: list[int], reply: str, forgets_at: int | None = None
+        self,
+        prepared: Prepared,
+        learned: int,
+        user_ids: list[int],
+        reply: str,
+        forgets_at: int | None = None,
+        placed: Placed | None = None,
     ) -> int | None:
         """The transcript grows by exactly what was sent and said, so the next turn's prefix matches. Records the
         reply and what its workspace held; returns the reply's id (None when it stopped before a word, or when
-        something it was made from was forgotten while it was written). `forgets_at`: what begin_turn returned."""
+        something it was made from was forgotten while it was written). `forgets_at`: what begin_turn returned.
+        `placed`: the reply's place among versions, and how it ended (knowledge/branches.py)."""
         said = clean(reply)  # a reply of invisible characters only is none: it stopped before a word
         reply_id = None
         try:
@@ -466,7 +477,7 @@ class Conversation:
                     and self._lost(prepared, user_ids)
                 )
                 if not overtaken and ready is not None:
-                    reply_id = self._store_reply(ready, prepared, user_ids)
+                    reply_id = self._store_reply(ready, prepared, user_ids, placed)
         except BaseException:
             self._sent_turn(prepared, learned, user_ids)  # the message was stored: the model read it
             raise
@@ -502,10 +513,13 @@ class Conversation:
             for f in (field.name for field in dataclasses.fields(SelfFloor))
         )
 
-    def _store_reply(self, ready: Embedded, prepared: Prepared, user_ids: list[int]) -> int:
+    def _store_reply(self, ready: Embedded, prepared: Prepared, user_ids: list[int], placed: Placed | None) -> int:
         """The reply, what its workspace held, the bids it weighed and the heat of the memories it used: one
         transaction (the caller's), so a forget finds all of it or none."""
         reply_id = self.messages.store(ready)[0]
+        if placed is not None:
+            with self.messages.writing() as con:
+                self.messages.branches.place(con, reply_id, placed)
         with self.lock:
             weighed = [*self._heard, *([(prepared.weighed, user_ids[0])] if prepared.weighed else [])]
         held = prepared.assembled.held
@@ -550,6 +564,73 @@ class Conversation:
             self._floor_sent = None
         log.info("something was forgotten while a reply was written: the reply is not kept")
         return None
+
+    # ---- versions of the last exchange (conversation/branch.py) --------------------------------------------
+
+    def last_exchange(self) -> tuple[int | None, int | None]:
+        """The ids of the person's last message in the transcript (its own words, or what was sent) and of the
+        reply after it (None: none yet)."""
+        reply = None
+        with self.lock:
+            for entry in reversed(self._transcript):
+                ids = sorted(i for k, i in entry.keys if k == "message")
+                if not ids:  # a note
+                    continue
+                if entry.role == "user":
+                    return ids[0], reply
+                if reply is not None:  # two replies together (a greeting): no message of the person's before
+                    break
+                reply = ids[0]
+        return None, reply
+
+    def rewind(self, message_id: int) -> list[Entry]:
+        """The transcript loses the entry that carries message `message_id` and all after it (the last exchange
+        is made again); returns what it lost. The model reads what comes in their place from there."""
+        with self.lock:
+            at = next(
+                (i for i, e in enumerate(self._transcript) if ("message", message_id) in e.keys), len(self._transcript)
+            )
+            gone, self._transcript = self._transcript[at:], self._transcript[:at]
+            self._aside |= {key for e in gone if e.role != "system" for key in e.keys}
+            self._changes += 1
+            self.serial += 1  # what was read ahead read what went
+            self._draft_recall = None
+            self._nothing_ahead_at = None
+            self._heard, self._drafted = [], None
+            self._last_reply = next(
+                (i for e in reversed(self._transcript) if e.role == "assistant" for k, i in e.keys if k == "message"),
+                None,
+            )
+        return gone
+
+    def replay(self, rows: Sequence[dict[str, Any]]) -> None:
+        """Stored messages (a version the person stepped to, and what follows it) join the transcript's end."""
+        with self.lock:
+            for m in rows:
+                self._aside.discard(("message", m["id"]))
+                self._transcript.append(
+                    Entry(
+                        "assistant" if m["role"] == "companion" else "user",
+                        m["content"],
+                        frozenset({("message", m["id"])}),
+                    )
+                )
+                if m["role"] == "companion":
+                    self._last_reply = m["id"]
+            self._changes += 1
+            self.serial += 1
+
+    def revised(self, message_id: int, text: str) -> None:
+        """A reply in the transcript now says `text` (continued where it was cut off)."""
+        with self.lock:
+            self._transcript = [
+                dataclasses.replace(e, content=text)
+                if ("message", message_id) in e.keys and e.role == "assistant"
+                else e
+                for e in self._transcript
+            ]
+            self._changes += 1
+            self.serial += 1
 
     # ---- between turns --------------------------------------------------------
 

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ..errors import KnownError
+from ..knowledge.branches import Ending, Placed
 from ..knowledge.messages import TYPED_MOST, EmptyMessage, External, MessageTooLong
 from ..models.chat import StopReason
 from ..parts.bids import HIDDEN
@@ -33,6 +34,7 @@ from .outward import ATTENTIONAL, Unannounced, notices, safe_reply
 
 # Said of a reply shown but not stored (something it was made from was forgotten while it was written).
 NOT_KEPT = "Not saved: your companion will not remember this reply."
+ENDINGS = {StopReason.CANCELLED: Ending.STOPPED, StopReason.LENGTH: Ending.CUT_OFF}
 
 
 class TurnStream:
@@ -54,7 +56,13 @@ class TurnStream:
         after: Callable[[str, str], None] = lambda user_text, reply: None,
         heard: Callable[[list[dict[str, Any]]], None] | None = None,
         ended: Callable[[], None] = lambda: None,
+        resend: Sequence[int] = (),
+        version_of: int | None = None,
+        reply_of: int | None = None,
     ):
+        """`resend`: the ids of a message already stored, answered again (its text is `text`); `version_of`: the
+        message sent is a new version of that one (edited and sent again); `reply_of`: the reply is a new version
+        of that one (made again). See conversation/branch.py."""
         conversation.interrupt()  # the person comes first: the work between turns yields before anything is read
         self.conversation = conversation
         self.cancel = cancel or threading.Event()
@@ -75,7 +83,12 @@ class TurnStream:
             heard(self.meanwhile)
         drafted = conversation.recalled_for_draft(self.user_text)  # asked before the message is stored
         self.forgets_at = conversation.begin_turn()
-        ids = conversation.record_sent(typed, external)
+        ids = list(resend) or conversation.record_sent(typed, external)
+        if version_of is not None:
+            with conversation.messages.writing() as con:
+                conversation.messages.branches.add(con, ids[0], version_of)
+        self.branched = bool(resend) or version_of is not None or reply_of is not None
+        self.reply_of = reply_of
         self.user_ids = ids
         self.user_id = ids[0]
         try:
@@ -152,7 +165,7 @@ class TurnStream:
                 self.stop_reason = stream.stop_reason or StopReason.CANCELLED
                 self.text = safe_reply(self.text)
                 self.reply_id = self.conversation.record_turn(
-                    self.prepared, len(self.learned), self.user_ids, self.text, self.forgets_at
+                    self.prepared, len(self.learned), self.user_ids, self.text, self.forgets_at, self.placed
                 )
                 if self.reply_id is not None:
                     self._after(self.user_text, self.text.strip())
@@ -162,6 +175,18 @@ class TurnStream:
     def _unrepeated(self, said: str) -> str:
         """A sentence of the reply as it may be shown: without the value of a secret the prompt holds."""
         return secrets.masked(said, self.secrets) if said and self.secrets else said
+
+    @property
+    def ending(self) -> Ending | None:
+        """How the reply ended when it did not end by itself: the person stopped it, or it reached its limit."""
+        return ENDINGS.get(self.stop_reason) if self.stop_reason is not None else None
+
+    @property
+    def placed(self) -> Placed | None:
+        """The reply's place among versions (a turn made again, or after a message edited), and how it ended."""
+        if not self.branched and self.ending is None:
+            return None
+        return Placed(self.reply_of, self.user_id if self.branched else None, self.ending)
 
     @property
     def not_kept(self) -> bool:

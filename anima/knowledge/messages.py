@@ -22,6 +22,7 @@ from ..store.ids import new_id
 from ..store.provenance import EXTERNAL, Provenance, Source
 from ..store.soul import Soul, now
 from ..trust.text import clean
+from .branches import Branches
 
 _NEWEST = 2**63 - 1  # past SQLite's largest rowid: the page before it is the newest
 # One conversation: messages of one session with no pause longer than this between them. A window left open
@@ -179,6 +180,7 @@ class Messages:
     def __init__(self, soul: Soul, indexer: Indexer):
         self.soul = soul
         self.indexer = indexer
+        self.branches = Branches(soul)  # versions of a message, and which one the conversation goes on from
 
     def record(
         self,
@@ -243,8 +245,23 @@ class Messages:
         return ids
 
     def recent(self, session: str, limit: int = 50) -> list[dict[str, Any]]:
+        """The session's newest `limit` messages in the conversation, oldest first: of a message with versions,
+        only the one chosen (knowledge/branches.py)."""
         rows = self.soul.query("SELECT * FROM messages WHERE session = ? ORDER BY id DESC LIMIT ?", (session, limit))
-        return rows[::-1]
+        hidden = self.branches.hidden([r["id"] for r in rows])
+        return [r for r in rows[::-1] if r["id"] not in hidden]
+
+    def revise(self, message_id: int, content: str) -> None:
+        """A reply's text as it now stands (continued where it was cut off): stored with its new vector, the old
+        text kept in the edit history as the AI's edit."""
+        text = clean(content)
+        if not text:
+            raise EmptyMessage()
+        row = {**self.soul.get("message", message_id), "content": text}
+        vectors = self.indexer.embed("message", [row])
+        with self.writing():
+            self.soul.update("message", message_id, "ai", content=text)
+            self.indexer.put("message", [message_id], vectors)
 
     def since(self, message_id: int, limit: int) -> list[dict[str, Any]]:
         """The newest `limit` messages after `message_id`, oldest first, each with where it came from (`source`:
@@ -293,12 +310,20 @@ class Messages:
 
     def page(self, before_id: int | None = None, limit: int = 50) -> list[dict[str, Any]]:
         """Older history, newest last: for a window that loads it lazily as it is scrolled. Each row says where it
-        came from (`source`, None before provenance was kept) and which message it was sent with (`sent_with`)."""
-        rows = self.soul.query(
-            _PAGED + "WHERE m.id < ? ORDER BY m.id DESC LIMIT ?",
-            (before_id if before_id is not None else _NEWEST, limit),
-        )
-        return rows[::-1]
+        came from (`source`, None before provenance was kept) and which message it was sent with (`sent_with`).
+        Of a message with versions only the one chosen is in it, with `versions` (knowledge/branches.Versions)
+        to step through them; a reply that did not end by itself says how it ended (`ending`, branches.Ending)."""
+        before = before_id if before_id is not None else _NEWEST
+        while True:
+            rows = self.soul.query(_PAGED + "WHERE m.id < ? ORDER BY m.id DESC LIMIT ?", (before, limit))
+            hidden = self.branches.hidden([r["id"] for r in rows])
+            shown = [r for r in rows if r["id"] not in hidden]
+            if shown or len(rows) < limit:  # a page of versions set aside only: the one before it
+                break
+            before = rows[-1]["id"]
+        ids = [r["id"] for r in shown]
+        versions, endings = self.branches.shown_versions(ids), self.branches.endings(ids)
+        return [{**r, "versions": versions.get(r["id"]), "ending": endings.get(r["id"])} for r in shown[::-1]]
 
     def elsewhere(self, after_id: int, session: str, limit: int, *, newest: bool = False) -> list[dict[str, Any]]:
         """Messages after `after_id` of sessions other than `session`, oldest first, as `page` gives them: what

@@ -32,6 +32,13 @@ COUNTS_KEPT = 4096  # token counts remembered (a session's transcript, with room
 # pieces: llama.cpp reads a whole prompt in one go otherwise, and a turn that pre-empts deep reflection waited
 # for all of it (16 messages, ~20 s on two cores). See bench/reflection.py for what it costs and saves.
 PIECE = 64
+# And every call, a turn's too, has llama.cpp look for the cancel between the steps of reading a piece (its
+# abort callback, set while a prompt is read): the person who pressed Stop while a long prompt was read waited
+# for all of it (~6 s; 31 s for 2,900 tokens on two busy cores), and now waits ~0.06 s. While a reply is
+# written the cancel is looked at between tokens: the callback is not kept then, as llama.cpp calls it at every
+# step of every token (a thousand calls into Python each). STOP_S: the longest a reply may go on after Stop
+# (tests/models/test_llama_stop.py measures it).
+STOP_S = 0.5
 
 
 def check_gguf(path: Path) -> Path:
@@ -240,7 +247,7 @@ class LlamaChatModel(ChatModel):
         grammar = self._grammar(schema) if schema else None
         with self._lock:
             self._drop_trimmed(llm, messages)
-            if self._asides and not self._read_in_pieces(llm, messages, cancel):
+            if not self._read_prompt(llm, messages, cancel, PIECE if self._asides else llm.n_batch):
                 return StopReason.CANCELLED
             # Streamed: a generator of chunks. Our messages' roles are the chat roles llama_cpp names.
             chunks = cast(
@@ -270,10 +277,10 @@ class LlamaChatModel(ChatModel):
             finally:
                 chunks.close()
 
-    def _read_in_pieces(self, llm: "Llama", messages: list[Message], cancel: threading.Event) -> bool:
-        """Read a side call's prompt, all but its last token, PIECE tokens at a time; False if cancelled between
-        pieces. What was read is the computed prefix create_chat_completion then finds (it reads the last token
-        itself, for the logits it samples from)."""
+    def _read_prompt(self, llm: "Llama", messages: list[Message], cancel: threading.Event, piece: int) -> bool:
+        """Read the prompt, all but its last token, `piece` tokens at a time; False if cancelled while it reads
+        (between pieces, or within one: _aborting). What was read is the computed prefix create_chat_completion
+        then finds (it reads the last token itself, for the logits it samples from)."""
         if self._exact_prompt is None:
             return not cancel.is_set()
         import numpy as np
@@ -281,10 +288,16 @@ class LlamaChatModel(ChatModel):
         tokens = self._exact_prompt(list(messages))
         have = common_prefix(llm.input_ids[: llm.n_tokens], np.asarray(tokens))
         llm.n_tokens = min(have, len(tokens) - 1)  # eval() drops the rest of the cache
-        for i in range(llm.n_tokens, len(tokens) - 1, PIECE):
-            if cancel.is_set():
-                return False
-            llm.eval(tokens[i : min(i + PIECE, len(tokens) - 1)])
+        with _aborting(llm, cancel):
+            for i in range(llm.n_tokens, len(tokens) - 1, piece):
+                if cancel.is_set():
+                    return False
+                try:
+                    llm.eval(tokens[i : min(i + piece, len(tokens) - 1)])
+                except RuntimeError:  # llama_decode returned 2: aborted. What it read of the piece is dropped
+                    if cancel.is_set():  # by the next eval (it removes the cache past n_tokens, not counted).
+                        return False
+                    raise
         return not cancel.is_set()
 
     def _drop_trimmed(self, llm: "Llama", messages: list[Message]) -> None:
@@ -326,6 +339,20 @@ class LlamaChatModel(ChatModel):
         self._closed = True
         if llm is not None:
             llm.close()
+
+
+@contextmanager
+def _aborting(llm: "Llama", cancel: threading.Event) -> Iterator[None]:
+    """llama.cpp stops reading (llama_decode returns 2) as soon as `cancel` is set, while this lasts."""
+    import llama_cpp
+
+    ctx = llm._ctx.ctx
+    callback = llama_cpp.ggml_abort_callback(lambda _data: cancel.is_set())  # kept alive until it is unset
+    llama_cpp.llama_set_abort_callback(ctx, callback, None)
+    try:
+        yield
+    finally:
+        llama_cpp.llama_set_abort_callback(ctx, llama_cpp.ggml_abort_callback(), None)
 
 
 def _keep_output(llama_cpp: ModuleType) -> None:

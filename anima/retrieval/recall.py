@@ -168,7 +168,7 @@ class Recall:
             vector = vector[:CANDIDATES]
         sims = dict(vector)
         fused = rrf([lexical, [key for key, _ in vector]], [LEXICAL_WEIGHT, VECTOR_WEIGHT])
-        rows = self.items(fused.keys())
+        rows = self._found(fused.keys())
         asked_span = dates.span(query, now)
         out: dict[Key, Recalled] = {}
         for key, (score, (bm25_rank, vector_rank)) in fused.items():
@@ -232,7 +232,7 @@ class Recall:
                     lent[nid] = max(lent.get(nid, 0.0), share)
         missing = [nid for nid in lent if ("message", nid) not in found]
         if missing:
-            for key, row in self.items([("message", nid) for nid in missing]).items():
+            for key, row in self._found([("message", nid) for nid in missing]).items():
                 found[key] = Recalled(
                     "message",
                     key[1],
@@ -265,6 +265,14 @@ class Recall:
             factor *= recency * heat * (1.0 - 0.8 * suppression) * superseded
             c.update(recency=recency, heat=heat, suppression=suppression, superseded=row["valid_to"] is not None)
         return factor
+
+    def _found(self, keys: Iterable[Key]) -> dict[Key, dict[str, Any]]:
+        """The rows of items recall may bring back: not a version of a message the person set aside
+        (knowledge/branches.py)."""
+        rows = self.items(keys)
+        for i in recallable.set_aside(self.soul, [i for kind, i in rows if kind == "message"]):
+            del rows[("message", i)]
+        return rows
 
     def items(self, keys: Iterable[Key]) -> dict[Key, dict[str, Any]]:
         """The current rows of some recallable items, by key (forgotten ones are simply absent)."""

@@ -216,8 +216,17 @@ KINDS: dict[str, Kind] = {k.name: k for k in _ALL}
 RECALLED: tuple[str, ...] = tuple(k.name for k in _ALL if k.recalled)
 INDEXED: tuple[Kind, ...] = tuple(k for k in _ALL if k.full_text)
 # Records about records: the history of every edit, what cites what, what each reply's workspace held, and the
-# bids it weighed.
-LEDGERS = ("edit_history", "evidence", "recalls", "provenance", "bids")
+# bids it weighed; the versions of a message and which one the conversation goes on from, and how a reply ended.
+LEDGERS = (
+    "edit_history",
+    "evidence",
+    "recalls",
+    "provenance",
+    "bids",
+    "message_versions",
+    "version_chosen",
+    "reply_endings",
+)
 # Every table that makes up the soul (what a portable core carries and an import restores).
 SOUL_TABLES = ("meta", *(k.table for k in _ALL), *LEDGERS, "embeddings")
 

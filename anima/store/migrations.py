@@ -655,6 +655,33 @@ def m013_cards_to_keep(con: sqlcipher3.Connection) -> None:
     )
 
 
+def m014_actions_branches(con: sqlcipher3.Connection) -> None:
+    """Versions of a message (a reply made again, a message edited and sent again), which one the conversation
+    goes on from, and how a reply ended when it did not end by itself (knowledge/branches.py). Each row goes with
+    its message when that is forgotten."""
+    run_script(
+        con,
+        """
+    CREATE TABLE message_versions (
+        message_id INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+        slot INTEGER NOT NULL,
+        follows INTEGER
+    );
+    CREATE INDEX message_versions_slot ON message_versions(slot);
+    CREATE TABLE version_chosen (
+        slot INTEGER PRIMARY KEY,
+        message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+        chosen_at TEXT NOT NULL
+    );
+    CREATE INDEX version_chosen_message ON version_chosen(message_id);
+    CREATE TABLE reply_endings (
+        message_id INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+        ending TEXT NOT NULL CHECK (ending IN ('stopped', 'cut_off'))
+    );
+    """,
+    )
+
+
 MIGRATIONS = (
     m001_soul,
     m002_full_text,
@@ -669,6 +696,7 @@ MIGRATIONS = (
     m011_vector_feed,
     m012_evidence_stance,
     m013_cards_to_keep,
+    m014_actions_branches,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -64,6 +64,19 @@ def rows(soul: Soul, keys: Iterable[tuple[str, int]]) -> dict[tuple[str, int], R
 _MESSAGES = KINDS["message"].table
 
 
+def set_aside(soul: Soul, message_ids: Iterable[int]) -> set[int]:
+    """Of these messages, the versions a person set aside: another version of the same place in the
+    conversation is the chosen one (knowledge/branches.py). Recall leaves them out."""
+    return {
+        r["message_id"]
+        for r in soul.query_in(
+            "SELECT v.message_id FROM message_versions v JOIN version_chosen c ON c.slot = v.slot "
+            "WHERE c.message_id != v.message_id AND v.message_id IN ({ids})",
+            message_ids,
+        )
+    }
+
+
 def newest_message(soul: Soul) -> int | None:
     return cast(int | None, soul.query(f"SELECT max(id) AS m FROM {_MESSAGES}")[0]["m"])
 

@@ -21,6 +21,7 @@ from anima.trust.text import clean
 from .. import theme
 from .attachments import OutsideText
 from .empty_state import EmptyState
+from .message_actions import MessageActions
 from .meta import Avatar, when
 
 if TYPE_CHECKING:
@@ -151,6 +152,17 @@ class Bubble(QFrame):
         self.why.setVisible(role == "companion" and message_id is not None)
         self._why_width = 0  # its width, asked once (fit)
         self._room = WIDEST + INDENT  # the width the transcript gives it (fit)
+        # Copy, edit, regenerate, continue, delete; ‹ 1/2 › (message_actions.py): under the bubble, on its side.
+        self.action_row = MessageActions(self, role, self.label)
+        actions = QHBoxLayout()
+        if mine:
+            actions.addStretch(1)
+        else:
+            actions.addSpacing(INDENT)
+        actions.addWidget(self.action_row)
+        if not mine:
+            actions.addStretch(1)
+        outer.addLayout(actions)
         self.set_text(text)
 
     def _meta_text(self, name: str) -> str:
@@ -257,6 +269,7 @@ class Transcript(QScrollArea):
     wants_older = Signal(int)  # the id of the oldest shown message
     why_asked = Signal(int)  # a reply's message id
     opener_chosen = Signal(str)  # an opener of the empty state, for the message box
+    action_asked = Signal(object, str)  # a bubble, and what its row asked (chat/message_actions.py)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -361,6 +374,7 @@ class Transcript(QScrollArea):
                 self.why_asked.emit(b.message_id)
 
         b.why.clicked.connect(why)
+        b.action_row.asked.connect(lambda what: self.action_asked.emit(b, what))
         at = 0 if at_top else len(self.bubbles) if at is None else at
         if at < len(self.bubbles):  # by the neighbour's place: a withdrawn bubble may still be in the column
             self.column.insertWidget(self.column.indexOf(self.bubbles[at]), b)
@@ -443,6 +457,9 @@ class Transcript(QScrollArea):
         )
         for box, o in zip(b.outside, sent_with, strict=True):  # a box per text from outside
             box.message_id = o["id"]
+        if m:
+            b.action_row.set_versions(m.get("versions"))
+            b.action_row.set_ending(m.get("ending"))
         if b.forget(self.forgotten):  # read as a forget ran: none of what went is shown
             self.withdraw([b])
 
@@ -453,6 +470,10 @@ class Transcript(QScrollArea):
         self.streaming = self.add("companion", "…", at=at)
         self._pending = ""
         return self.streaming
+
+    def resume_reply(self, bubble: Bubble) -> None:
+        """A reply streams on where it stopped (continued): its bubble takes the new text after what it shows."""
+        self.streaming, self._pending = bubble, bubble.text + " "
 
     def piece(self, text: str) -> None:
         self._pending += text
