@@ -275,13 +275,19 @@ class Messages:
         )
         return sorted(rows, key=lambda r: r["id"], reverse=True)
 
-    def page(self, before_id: int | None = None, limit: int = 50) -> list[dict[str, Any]]:
-        """Older history, newest last: for a window that loads it lazily as it is scrolled. Each row says where it
-        came from (`source`, None before provenance was kept) and which message it was sent with (`sent_with`)."""
-        rows = self.soul.query(
-            _PAGED + "WHERE m.id < ? ORDER BY m.id DESC LIMIT ?",
-            (before_id if before_id is not None else _NEWEST, limit),
-        )
+    def page(
+        self, before_id: int | None = None, limit: int = 50, *, session: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Older history, newest last: for a window that loads it lazily as it is scrolled (of one conversation,
+        `session`, or of all). Each row says where it came from (`source`, None before provenance was kept) and
+        which message it was sent with (`sent_with`)."""
+        before = before_id if before_id is not None else _NEWEST
+        if session is not None:
+            rows = self.soul.query(
+                _PAGED + "WHERE m.session = ? AND m.id < ? ORDER BY m.id DESC LIMIT ?", (session, before, limit)
+            )
+        else:
+            rows = self.soul.query(_PAGED + "WHERE m.id < ? ORDER BY m.id DESC LIMIT ?", (before, limit))
         return rows[::-1]
 
     def elsewhere(self, after_id: int, session: str, limit: int, *, newest: bool = False) -> list[dict[str, Any]]:
