@@ -30,6 +30,7 @@ class Settings:
     gpu_layers: int = -1  # -1: all layers, when the llama.cpp build has a GPU backend
     context_tokens: int = DEFAULT_CONTEXT_TOKENS  # see models/chat.py
     data_folder: str = ""  # empty: $ANIMA_HOME or the platform's user data dir
+    sidebar_shown: bool = True  # the window's conversations at the left (View: toggle_sidebar)
 
     @staticmethod
     def path() -> Path:

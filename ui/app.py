@@ -68,11 +68,13 @@ def attach(window: MainWindow, prepared, failed) -> bool:
             return False
         soul = dialog.result_value
     # The models and the index load once the window shows the companion, never before (DESIGN.md).
-    window.open_companion(
-        lambda: Companion(home, soul, settings.chat_model(), MiniLMEmbedder(), background=False),
-        failed,
-        then=lambda companion: QTimer.singleShot(50, companion.start_background),
-    )
+
+    def build() -> Companion:
+        companion = Companion(home, soul, settings.chat_model(), MiniLMEmbedder(), background=False)
+        companion.titles_by_model = True  # each conversation is titled from its first exchange (issue 39)
+        return companion
+
+    window.open_companion(build, failed, then=lambda companion: QTimer.singleShot(50, companion.start_background))
     return True
 
 

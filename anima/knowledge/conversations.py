@@ -148,6 +148,14 @@ class Conversations:
                 ).rowcount
             )
 
+    def newer_than(self, session: str, message_id: int) -> int:
+        """How many messages of a conversation are `message_id` and after it: the page that reaches down to it."""
+        return int(
+            self.soul.query("SELECT count(*) AS n FROM messages WHERE session = ? AND id >= ?", (session, message_id))[
+                0
+            ]["n"]
+        )
+
     def message_ids(self, session: str) -> list[int]:
         """Every message of a conversation, oldest first (what forgetting it forgets)."""
         return [r["id"] for r in self.soul.query("SELECT id FROM messages WHERE session = ? ORDER BY id", (session,))]
