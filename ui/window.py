@@ -115,12 +115,15 @@ class MainWindow(QMainWindow):
         self.sidebar = Sidebar(
             lambda: self.companion, self.show_conversation, lambda: not self._can_send() or bool(self.queued)
         )
-        self.split.addWidget(self.sidebar)
         self.split.addWidget(chat)
-        self.split.setStretchFactor(1, 1)
         self.sidebar.setVisible(settings is None or getattr(settings, "sidebar_shown", True))
         self._search: SearchPopup | None = None
-        self.setCentralWidget(self.split)
+        beside = QSplitter(Qt.Orientation.Horizontal)  # the sidebar, then the chat and the Open Mind
+        beside.addWidget(self.sidebar)
+        beside.addWidget(self.split)
+        beside.setStretchFactor(1, 1)
+        beside.setSizes([220, 880])
+        self.setCentralWidget(beside)
         self._mind: OpenMind | None = None  # the Open Mind: built when first wanted (mind)
         self._pending_count = 0
 
@@ -479,7 +482,11 @@ class MainWindow(QMainWindow):
         companion, session = self.companion, self.showing
 
         def load():
-            page = companion.messages.page(before_id, most, session=session)
+            page = (
+                companion.messages.page(before_id, most)
+                if session is None
+                else companion.messages.page(before_id, most, session=session)
+            )
             # One conversation's newest page: what others say is followed from the soul's newest message.
             newest = companion.messages.newest(1) if session is not None and before_id is None else page
             return [{**m, "outside": outside(m)} for m in page], newest

@@ -56,7 +56,6 @@ class SearchPopup(QDialog):
 
     def open_search(self) -> None:
         self.show()
-        self.raise_()
         self.activateWindow()
         self.box.setFocus()
         self.box.selectAll()

@@ -4,7 +4,7 @@ Ctrl+N, the list grouped by day and newest first, a rename that persists, a dele
 from datetime import date
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from anima.companion import Companion
 from anima.knowledge.conversations import Listed
@@ -24,11 +24,25 @@ def listed(window) -> list[str]:
     return [t for titles in window.sidebar.groups().values() for t in titles]
 
 
+def pressable(qtbot, window) -> None:
+    """The window active, as a person's click makes it: the keys of its actions (Ctrl+N, Ctrl+K) reach it then."""
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5_000)
+    window.input.setFocus()
+
+
 def new_conversation(qtbot, window) -> str:
     before = window.companion.session
-    window.activateWindow()
+    pressable(qtbot, window)
     qtbot.keyClick(window.input, Qt.Key_N, Qt.ControlModifier)
-    qtbot.waitUntil(lambda: window.companion.session != before and not window.reading_history, timeout=10_000)
+    qtbot.waitUntil(
+        lambda: (
+            window.companion.session != before
+            and window.showing == window.companion.session
+            and not window.reading_history
+        ),
+        timeout=10_000,
+    )
     return window.companion.session
 
 
