@@ -38,7 +38,6 @@ class SearchPopup(QDialog):
         self.resize(560, 420)
         self.box = QLineEdit()
         self.box.setPlaceholderText("Search every conversation…")
-        self.box.textChanged.connect(lambda _: self._pause.start())
         self.box.returnPressed.connect(self._choose_current)
         self.results = QListWidget()
         self.results.setObjectName("search-results")
@@ -52,6 +51,7 @@ class SearchPopup(QDialog):
         col.addWidget(self.results)
         self._pause = QTimer(self, singleShot=True, interval=PAUSE_MS)
         self._pause.timeout.connect(self.search)
+        self.box.textChanged.connect(lambda _: self._pause.start())
         self.searching = False
 
     def open_search(self) -> None:
@@ -113,7 +113,7 @@ class SearchPopup(QDialog):
         self.hide()
         self.chosen.emit(session, message_id)
 
-    def _failed(self, error: BaseException) -> None:
+    def _failed(self, error: Exception) -> None:
         self.searching = False
         if isinstance(error, SoulClosed):
             log.info("search stopped: the soul was closed")

@@ -307,7 +307,7 @@ class Sidebar(QWidget):
         menu.addAction("Delete (forget for good)…", lambda: self.delete(item.data(SESSION)))
         menu.popup(self.list.viewport().mapToGlobal(at))
 
-    def _failed(self, error: BaseException) -> None:
+    def _failed(self, error: Exception) -> None:
         if isinstance(error, SoulClosed):  # the window is closing, or an import swapped the soul
             log.info("the conversations were not read: the soul was closed")
             return
