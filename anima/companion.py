@@ -25,6 +25,7 @@ from .interchange.characters import Characters
 from .interchange.export import export_json
 from .knowledge import traces
 from .knowledge.branches import Versions
+from .knowledge.conversations import Conversations
 from .knowledge.episodes import Episodes
 from .knowledge.history import History
 from .knowledge.memories import Memories
@@ -52,6 +53,7 @@ from .reflect.hygiene import Hygiene, Tended, tend
 from .reflect.parts import PartCreation
 from .reflect.quick import EVERY, QuickReflection, Reflected
 from .reflect.rhythm import Rhythms
+from .reflect.titles import Titling
 from .retrieval.indexer import Indexer
 from .retrieval.recall import Recall, Recalled
 from .self.feelings import Feelings
@@ -77,6 +79,7 @@ class Companion:
     home: Home  # where it lives: its folder, its passphrase
     self_model: SelfModel  # the five sections, working memory
     messages: Messages  # the conversation as stored: pages, search
+    conversations: Conversations  # one soul, many conversations: listed, titled, searched (forgotten: below)
     memories: Memories
     world: WorldCards
     episodes: Episodes
@@ -89,6 +92,9 @@ class Companion:
     # A turn's settings, which the terminal sets from its options (--temperature).
     reply_tokens: int
     temperature: float
+    # Whether a conversation's title is asked of the model after its first exchange (else its first line stands
+    # in): the app turns it on; a fake model answers only what a test enqueues.
+    titles_by_model: bool = False
 
     def __init__(
         self,
@@ -179,6 +185,8 @@ class Companion:
             creation=PartCreation(chat, self.parts, self.affect, self._names, clock),
         )
         self.rhythm = Rhythms(soul, self.reflector)
+        self.conversations = Conversations(soul)
+        self.titling = Titling(chat, self.conversations)
         # Another program on this soul (the window and `python -m anima chat`) may change these meanwhile: they
         # are read again when it has written something (the indexer notices, at the next recall).
         self._settings = self._stored_settings()
@@ -348,6 +356,48 @@ class Companion:
     def start_session(self) -> None:
         """A new conversation: recent turns start empty, and earlier ones come back by recall."""
         self.conversation.restart()
+
+    # ---- conversations (one soul, many of them) ------------------------------------
+
+    @property
+    def session(self) -> str:
+        """The live conversation's session: what the window shows and a turn adds to."""
+        return self.conversation.session
+
+    def new_conversation(self) -> str:
+        """Start a new conversation (Ctrl+N); returns its session. It is listed once it has a message."""
+        self.conversation.restart()
+        return self.conversation.session
+
+    def open_conversation(self, session: str) -> None:
+        """Go on with an earlier conversation: its newest turns are the transcript again; recall still reaches
+        every conversation (one soul)."""
+        self.conversations.get(session)  # NotFound for one forgotten meanwhile: the live one stays
+        self.conversation.restart(session)
+
+    def title_conversation(self, session: str) -> str | None:
+        """Title a conversation from its first exchange through the model, when it can (titles_by_model, the model
+        loaded, no turn meanwhile), after the work between turns; returns the title kept, or None (its first line
+        stands in). Blocks: call it off the UI thread."""
+        if not self.titles_by_model or not self.model_ready():
+            return None
+        titled = self.reflector.aside("titling a conversation", lambda cancel: self.titling.title(session, cancel))
+        return titled if isinstance(titled, str) else None
+
+    def forget_conversation(self, session: str) -> Forgotten:
+        """Forget a whole conversation, absolutely: each of its messages as `forget` forgets one (both indexes,
+        recalls, what only they held, the live transcript and the model's computed prompt), in one transaction,
+        and its title with it. The live conversation, if it was this one, starts anew."""
+        self.conversation.interrupt()
+        gone = Forgotten()
+        with self.soul.transaction():
+            for message_id in self.conversations.message_ids(session):
+                if self.soul.present({("message", message_id)}):  # not gone already with one before it
+                    gone.add(self._forget_one("message", message_id))
+        self.conversation.forget(set(gone.taken))
+        if self.conversation.session == session:
+            self.conversation.restart()
+        return gone
 
     def turn(
         self,
@@ -525,13 +575,18 @@ class Companion:
         """Forget one item everywhere, the live conversation and the model's computed prompt included; for a
         message, what the companion wrote with words only it held too (knowledge/traces.py)."""
         self.conversation.interrupt()  # nothing between turns may hold it meanwhile
+        gone = self._forget_one(kind, item_id)
+        self.conversation.forget(set(gone.taken))
+        return gone
+
+    def _forget_one(self, kind: str, item_id: int) -> Forgotten:
+        """One item and what only its words reached, in one transaction (or the caller's)."""
         with self.soul.transaction():
             words = traces.specific_words(self.soul, kind, item_id, (self.name, self.user_name))
             gone = self.soul.forget(kind, item_id)
             pattern = traces.only_theirs(self.soul, words, {i for k, i in gone.flagged if k == "memory"})
             if pattern is not None:
                 gone.add(self.soul.forget_traces(pattern))
-        self.conversation.forget(set(gone.taken))
         return gone
 
     def forget_person(self, name: str) -> Forgotten:

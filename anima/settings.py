@@ -38,6 +38,7 @@ class Settings:
     quiet_from: str = "22:00"
     quiet_to: str = "08:00"
     companion: str = ""  # the companion that opens by default (store/companions.py); empty: the first one
+    sidebar_shown: bool = True  # the window's conversations at the left (View: toggle_sidebar)
 
     @staticmethod
     def path() -> Path:

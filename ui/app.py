@@ -59,14 +59,18 @@ def attach(window: MainWindow, prepared, failed) -> bool:
         soul = dialog.result_value
 
     # The models and the index load once the window shows the companion, never before (DESIGN.md).
+
+    def build() -> Companion:
+        companion = Companion(home, soul, settings.chat_model(), MiniLMEmbedder(), background=False)
+        companion.titles_by_model = True  # each conversation is titled from its first exchange (issue 39)
+        return companion
+
     def opened(companion: Companion) -> None:
         QTimer.singleShot(50, companion.start_background)
         if first_run:
             window.choose_mind()
 
-    window.open_companion(
-        lambda: Companion(home, soul, settings.chat_model(), MiniLMEmbedder(), background=False), failed, then=opened
-    )
+    window.open_companion(build, failed, then=opened)
     return True
 
 

@@ -42,6 +42,7 @@ from .chat.disk_banner import DiskBanner
 from .chat.elsewhere import FOLLOW_MS, Elsewhere
 from .chat.input import MessageBox
 from .chat.message_actions import Actions
+from .chat.sidebar import Sidebar
 from .chat.transcript import Bubble, Transcript
 from .reaching_out import ReachingOut
 
@@ -49,12 +50,17 @@ if TYPE_CHECKING:
     from anima.companion import Companion
     from anima.knowledge.messages import External
 
+    from .chat.search import SearchPopup
     from .mind.panel import OpenMind
 
 IDLE_MS = 3 * 60_000  # idle this long (no typing, no turn): the companion reflects deeply
 TITLE = f"Anima {__version__}"  # the app's name and version, in every title
 NEWEST_AGAIN_MOST_MS = 60_000  # the longest wait between reads of a newest page of history that failed
 log = logging.getLogger(__name__)
+
+
+# px: a window narrower than this hides the conversations while the Open Mind is open beside the chat
+BESIDE_THE_MIND = 1150
 
 
 class MainWindow(QMainWindow):
@@ -111,8 +117,21 @@ class MainWindow(QMainWindow):
         col.addWidget(self.input.attachments)
         col.addLayout(row)
         self.split = QSplitter(Qt.Orientation.Horizontal)
+        # The conversations at the left (ui/chat/sidebar.py); `showing`: the one the transcript shows (None: the
+        # whole history, as the window opens).
+        self.showing: str | None = None
+        self.sidebar = Sidebar(
+            lambda: self.companion, self.show_conversation, lambda: not self._can_send() or bool(self.queued)
+        )
         self.split.addWidget(chat)
-        self.setCentralWidget(self.split)
+        self.sidebar.setVisible(settings is None or getattr(settings, "sidebar_shown", True))
+        self._search: SearchPopup | None = None
+        beside = QSplitter(Qt.Orientation.Horizontal)  # the sidebar, then the chat and the Open Mind
+        beside.addWidget(self.sidebar)
+        beside.addWidget(self.split)
+        beside.setStretchFactor(1, 1)
+        beside.setSizes([220, 880])
+        self.setCentralWidget(beside)
         self._mind: OpenMind | None = None  # the Open Mind: built when first wanted (mind)
         self._pending_count = 0
 
@@ -180,6 +199,11 @@ class MainWindow(QMainWindow):
             action.triggered.connect(fn)
             menu.addAction(action)
         self.mind_action = menu.actions()[0]  # its text says when changes wait for the person
+        # The conversations' keys, on the window itself (the File and View menus may show them too).
+        for key, fn in (("Ctrl+N", self.new_conversation), ("Ctrl+K", self.search_conversations)):
+            action = QAction(self, shortcut=QKeySequence(key), shortcutContext=Qt.ShortcutContext.WindowShortcut)
+            action.triggered.connect(fn)
+            self.addAction(action)
         from .dialogs import card_import
 
         cards = self.menuBar().addMenu("&File")
@@ -210,7 +234,9 @@ class MainWindow(QMainWindow):
         if self._mind is not None:  # the last soul's
             self._mind.deleteLater()
             self._mind = None
+        self.showing = None
         self.show_history()
+        self.sidebar.refresh()
         self.update_status()
         self.show_pending(0)
         self.refresh_pending()
@@ -224,7 +250,7 @@ class MainWindow(QMainWindow):
         if picture and pixmap.loadFromData(picture):
             self.setWindowIcon(QIcon(pixmap))
 
-    def show_history(self, same_soul: bool = False) -> None:
+    def show_history(self, same_soul: bool = False, then: Callable[[], None] = lambda: None, most: int = 30) -> None:
         """The transcript anew, from the soul's newest page of history. A message typed while the companion opened
         stays, below that history, and so does a reply under way on the same soul (`same_soul`: a card was
         applied to it). Nothing is sent until that page is shown, so the page cannot hold a message sent meanwhile
@@ -235,11 +261,12 @@ class MainWindow(QMainWindow):
         self.transcript.clear(keep=keep)
         self.elsewhere.reset()
         token = self._history_pending = object()
-        self.load_older(None, then=lambda: self._history_shown(token))
+        self.load_older(None, then=lambda: self._history_shown(token, then), most=most)
 
-    def _history_shown(self, token) -> None:
+    def _history_shown(self, token, then: Callable[[], None] = lambda: None) -> None:
         if self._history_pending is token:  # not a page read for a soul shown before this one
             self._history_pending = None
+            then()
             self._send_queued()
 
     @property
@@ -349,6 +376,7 @@ class MainWindow(QMainWindow):
 
     def reply_done(self, turn) -> None:
         self.disk_banner.saved()  # a turn was saved: there is room again, and the soul is free
+        self.sidebar.turn_ended()
         reply = self.transcript.streaming
         self.transcript.end_reply(turn.reply_id, turn.text)  # as stored: no remote image, no link with data
         if turn.not_kept and reply is not None:
@@ -427,6 +455,55 @@ class MainWindow(QMainWindow):
         # While a message that could not be saved waits in the box, those after it wait too: they go after it.
         self._send_queued()
 
+    # ---- conversations (ui/chat/sidebar.py, ui/chat/search.py) ---------------------------
+
+    def new_conversation(self) -> None:
+        """A new conversation (Ctrl+N): the transcript empties; the companion still remembers the others."""
+        self.sidebar.new_conversation()
+
+    def open_conversation(self, session: str, message_id: int | None = None) -> None:
+        """Go on with an earlier conversation, scrolled to `message_id` (highlighted) when it is given."""
+        self.sidebar.open(session, message_id)
+
+    def show_conversation(self, session: str, message_id: int | None) -> None:
+        """The companion switched to `session`: the transcript shows it (down to `message_id`, highlighted)."""
+        from .chat.search import show_found
+
+        self.showing = session
+        companion = self.companion
+
+        def shown() -> None:
+            if message_id is not None and companion is self.companion and self.showing == session:
+                show_found(self.transcript, message_id)
+
+        if message_id is None or companion is None:
+            self.show_history(then=shown)
+            return
+        # A page reaching down to the message: the newest messages of the conversation up to it, and a few before.
+        tasks.run(
+            lambda: companion.conversations.newer_than(session, message_id) + 5,
+            lambda most: self.show_history(then=shown, most=max(30, most)),
+            lambda e: errors.show(self, e),
+            self,
+        )
+
+    def toggle_sidebar(self) -> None:
+        """Show or hide the conversations (remembered in the settings)."""
+        shown = self.sidebar.isHidden()
+        self.sidebar.setVisible(shown)
+        if self.settings is not None:
+            self.settings.sidebar_shown = shown
+            tasks.run(self.settings.save, None, lambda e: errors.show(self, e), self)
+
+    def search_conversations(self) -> None:
+        """Search every conversation (Ctrl+K); a result chosen opens its conversation at that message."""
+        if self._search is None:
+            from .chat.search import SearchPopup
+
+            self._search = SearchPopup(lambda: self.companion, self)
+            self._search.chosen.connect(self.open_conversation)
+        self._search.open_search()
+
     def forgotten(self, gone) -> None:
         """Something was forgotten in the Open Mind: the bubbles of messages that went leave the transcript."""
         self.transcript.forget({item_id for kind, item_id in gone.items if kind == "message"})
@@ -450,7 +527,7 @@ class MainWindow(QMainWindow):
         else:
             self.message_actions.escape()
 
-    def load_older(self, before_id, then=lambda: None, again: int = 0) -> None:
+    def load_older(self, before_id, then=lambda: None, again: int = 0, most: int = 30) -> None:
         """A page of history above what is shown; then `then()`, whether it was read or not.
 
         A page that could not be read (another program holding the soul past the busy timeout, a read error) is
@@ -460,21 +537,28 @@ class MainWindow(QMainWindow):
         if self.companion is None:
             then()
             return
-        companion = self.companion
+        companion, session = self.companion, self.showing
 
         def load():
             from .chat import rich_text
 
             rich_text.warm()  # here, off the UI thread: the page's bubbles render with what it loads
-            page = companion.messages.page(before_id, 30)
-            return [{**m, "outside": outside(m)} for m in page]
+            page = (
+                companion.messages.page(before_id, most)
+                if session is None
+                else companion.messages.page(before_id, most, session=session)
+            )
+            # One conversation's newest page: what others say is followed from the soul's newest message.
+            newest = companion.messages.newest(1) if session is not None and before_id is None else page
+            return [{**m, "outside": outside(m)} for m in page], newest
 
-        def shown(page) -> None:
-            if companion is self.companion:  # not a soul swapped out while its page was read
+        def shown(loaded) -> None:
+            page, newest = loaded
+            if companion is self.companion and session == self.showing:  # not swapped out while it was read
                 self.transcript.prepend(page)
                 self.message_actions.refresh()
                 if before_id is None:  # its newest: what another program says after it shows as it comes
-                    self.elsewhere.history_read(page)
+                    self.elsewhere.history_read(newest)
             then()
 
         def failed(error) -> None:
@@ -653,7 +737,14 @@ class MainWindow(QMainWindow):
     def toggle_mind(self) -> None:
         if self.mind is None:
             return
-        self.mind.setVisible(not self.mind.isVisible())
+        shown = not self.mind.isVisible()
+        self.mind.setVisible(shown)
+        # Sidebar, chat and the Open Mind do not all fit a narrow window (at 900 px the chat kept ~200 px): the
+        # conversations step aside while the Open Mind is open there, and come back as the setting says.
+        if shown and self.width() < BESIDE_THE_MIND:
+            self.sidebar.hide()
+        elif not shown:
+            self.sidebar.setVisible(self.settings is None or self.settings.sidebar_shown)
         self.refresh_mind()
 
     def search_mind(self) -> None:

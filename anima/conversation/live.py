@@ -104,10 +104,7 @@ class Conversation:
         # Each opening is a new session: its turns are the recent history; earlier sessions come back by recall.
         self.session = session or now()
         # A greeting the person has not answered yet opens this conversation too, whichever session stored it.
-        self._transcript: list[Entry] = [
-            Entry("assistant" if m["role"] == "companion" else "user", m["content"], frozenset({("message", m["id"])}))
-            for m in messages.recent(self.session, HISTORY_ON_OPEN) or messages.unanswered_opening()
-        ]
+        self._transcript: list[Entry] = self._reopened(self.session) or self._entries(messages.unanswered_opening())
         self._floor_sent: SelfFloor | None = None  # the floor at the head of the transcript's prefix
         self._focus_shown = self._feelings_shown = ""
         self._learned: list[tuple[int, str]] = []  # learned, not yet in a note the model has read
@@ -138,6 +135,17 @@ class Conversation:
         # Messages the person set aside this session (a reply made again, a message edited: rewind): not brought
         # back by recall into the turn that replaces them, nor after.
         self._aside: set[tuple[str, int]] = set()
+
+    def _reopened(self, session: str) -> list[Entry]:
+        """The newest turns of a session, as its transcript when it is opened again."""
+        return self._entries(self.messages.recent(session, HISTORY_ON_OPEN))
+
+    @staticmethod
+    def _entries(rows: list[dict[str, Any]]) -> list[Entry]:
+        return [
+            Entry("assistant" if m["role"] == "companion" else "user", m["content"], frozenset({("message", m["id"])}))
+            for m in rows
+        ]
 
     # ---- the person comes first ------------------------------------------------
 
@@ -698,14 +706,16 @@ class Conversation:
                 self._changes += 1  # a draft recalled before it recalled for a note that was not brief
                 self._nothing_ahead_at = self._changes
 
-    def restart(self) -> None:
-        """A new conversation: recent turns start empty, and earlier ones come back by recall."""
+    def restart(self, session: str | None = None) -> None:
+        """A new conversation (or `session`, an earlier one, opened again with its newest turns): recent turns start
+        empty, and earlier ones come back by recall."""
         self.interrupt()
-        session = now()
+        transcript = [] if session is None else self._reopened(session)
+        session = session or now()
         self._elsewhere.restart(session)  # first: a soul that fails it leaves the session as it was
         with self.lock:
             self.session = session
-            self._transcript = []
+            self._transcript = transcript
             self._changes += 1
             self._draft_recall = None
             self._heard, self._drafted = [], None

@@ -308,14 +308,18 @@ class Messages:
         )
         return sorted(rows, key=lambda r: r["id"], reverse=True)
 
-    def page(self, before_id: int | None = None, limit: int = 50) -> list[dict[str, Any]]:
-        """Older history, newest last: for a window that loads it lazily as it is scrolled. Each row says where it
-        came from (`source`, None before provenance was kept) and which message it was sent with (`sent_with`).
-        Of a message with versions only the one chosen is in it, with `versions` (knowledge/branches.Versions)
-        to step through them; a reply that did not end by itself says how it ended (`ending`, branches.Ending)."""
+    def page(
+        self, before_id: int | None = None, limit: int = 50, *, session: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Older history, newest last: for a window that loads it lazily as it is scrolled (of one conversation,
+        `session`, or of all). Each row says where it came from (`source`, None before provenance was kept) and
+        which message it was sent with (`sent_with`). Of a message with versions only the one chosen is in it,
+        with `versions` (knowledge/branches.Versions) to step through them; a reply that did not end by itself
+        says how it ended (`ending`, branches.Ending)."""
         before = before_id if before_id is not None else _NEWEST
+        where, args = ("m.session = ? AND ", (session,)) if session is not None else ("", ())
         while True:
-            rows = self.soul.query(_PAGED + "WHERE m.id < ? ORDER BY m.id DESC LIMIT ?", (before, limit))
+            rows = self.soul.query(_PAGED + f"WHERE {where}m.id < ? ORDER BY m.id DESC LIMIT ?", (*args, before, limit))
             hidden = self.branches.hidden([r["id"] for r in rows])
             shown = [r for r in rows if r["id"] not in hidden]
             if shown or len(rows) < limit:  # a page of versions set aside only: the one before it

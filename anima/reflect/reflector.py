@@ -140,6 +140,23 @@ class Reflector:
         self.thread = threading.Thread(target=run, name="read-along", daemon=True)
         self.thread.start()
 
+    def aside(self, what: str, job: Callable[[threading.Event], object]) -> object:
+        """Run `job(preempt)` in the reflector's thread after the work under way (one model: never beside it), and
+        wait for it; a turn that starts meanwhile sets `preempt` and waits for it to stop. Its result, or None
+        when it failed (logged and told, as every job between turns) or a turn came first."""
+        before, preempt, done = self.thread, self.preempt, []
+
+        def run() -> None:
+            if before is not None:
+                before.join()
+            if not preempt.is_set():
+                self._guarded(what, lambda: done.append(job(preempt)))
+
+        thread = self.thread = threading.Thread(target=run, name="reflector-aside", daemon=True)
+        thread.start()
+        thread.join()
+        return done[0] if done else None
+
     @property
     def reflecting_deeply(self) -> bool:
         return self._deep_cancel is not None

@@ -682,6 +682,48 @@ def m014_actions_branches(con: sqlcipher3.Connection) -> None:
     )
 
 
+def m015_conversations(con: sqlcipher3.Connection) -> None:
+    """Conversations: each session is one, listed newest first with its last activity and how many messages it
+    holds (issue 39). Triggers keep the list in step with the messages, whoever writes them (the window, the
+    terminal, an import), so listing 200 conversations never counts 10,000 messages.
+
+    `title`: the person's name for it, or the model's for its first exchange; NULL reads as the first line of the
+    person's first message (knowledge/conversations.py). `titled_upto`: the last message the model's title was
+    made from: forgetting any message up to it clears that title, which may hold its words (a rename, the
+    person's own words, is kept). A conversation whose last message goes goes with it. Existing sessions become
+    conversations here, untitled."""
+    run_script(
+        con,
+        """
+    CREATE TABLE conversations (
+        session TEXT PRIMARY KEY,
+        title TEXT,
+        titled_upto INTEGER,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        messages INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX conversations_updated ON conversations(updated_at, session);
+    INSERT INTO conversations(session, created_at, updated_at, messages)
+        SELECT session, min(created_at), max(created_at), count(*) FROM messages GROUP BY session;
+    CREATE TRIGGER conversations_ai AFTER INSERT ON messages BEGIN
+        INSERT INTO conversations(session, created_at, updated_at, messages)
+            VALUES (new.session, new.created_at, new.created_at, 1)
+            ON CONFLICT(session) DO UPDATE SET
+                updated_at = max(updated_at, excluded.updated_at), messages = messages + 1;
+    END;
+    CREATE TRIGGER conversations_ad AFTER DELETE ON messages BEGIN
+        UPDATE conversations SET
+            messages = messages - 1,
+            title = CASE WHEN old.id <= titled_upto THEN NULL ELSE title END,
+            titled_upto = CASE WHEN old.id <= titled_upto THEN NULL ELSE titled_upto END
+            WHERE session = old.session;
+        DELETE FROM conversations WHERE session = old.session AND messages <= 0;
+    END;
+    """,
+    )
+
+
 MIGRATIONS = (
     m001_soul,
     m002_full_text,
@@ -697,6 +739,7 @@ MIGRATIONS = (
     m012_evidence_stance,
     m013_cards_to_keep,
     m014_actions_branches,
+    m015_conversations,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

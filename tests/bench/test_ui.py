@@ -15,3 +15,7 @@ def test_launch_stalls_and_table_fill_are_reported_beside_their_references(tmp_p
     assert figures["startup_ratio"] > 0 and figures["anima_ready_ms"] > 0
     assert 0 <= figures["p99_stall_ms"] <= figures["max_stall_ms"]
     assert figures["table_fill_ms"] > 0 and figures["table_fill_ms_reference"] > 0
+    # Conversations (issue 39): the longest opened, a search across all, with the history and the sidebar filled.
+    assert figures["history_messages"] == 10_000 and figures["conversations"] == 200
+    assert figures["open_conversation_ms"] > 0 and figures["search_ms"] > 0 and figures["paint_ratio"] > 0
+    assert 0 <= figures["stall_p99_ms"] <= figures["stall_max_ms"]
