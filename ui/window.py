@@ -15,11 +15,11 @@ shows what it made when it ends.
 
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QIcon, QKeySequence, QPixmap
+from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -153,37 +153,20 @@ class MainWindow(QMainWindow):
             self.set_companion(companion)
 
     def _menu(self):
-        menu = self.menuBar().addMenu("&Anima")
-        for text, key, fn in (
-            ("Open &Mind", "Ctrl+M", self.toggle_mind),
-            ("&Export soul…", "Ctrl+E", self.export),
-            ("&Import soul…", "Ctrl+I", self.import_),
-            ("Change &passphrase…", None, self.passphrase),
-            ("&Reflect now", None, self.reflect_now),
-            ("E&volve my persona", None, self.evolve),
-            ("&Settings…", "Ctrl+,", self.open_settings),
-            ("&Quit", "Ctrl+Q", self.quit_asked),
-        ):
-            action = QAction(text, self)
-            if key:
-                action.setShortcut(QKeySequence(key))
-            action.triggered.connect(fn)
-            menu.addAction(action)
-        self.mind_action = menu.actions()[0]  # its text says when changes wait for the person
-        from .dialogs import card_import
+        from . import menus
 
-        cards = self.menuBar().addMenu("&File")
-        card_actions: tuple[tuple[str, Callable[[MainWindow], None]], ...] = (
-            ("Import character &card…", card_import.import_card),
-            ("Import &lorebook…", card_import.import_lorebook),
-            ("E&xport character card…", card_import.export_card),
-        )
+        self.actions_by_name = menus.build(self)  # declared in menus.py, with what each runs
+        self.mind_action = self.actions_by_name["toggle_mind"]  # its text says when changes wait for the person
 
-        def opener(card_fn: Callable[[MainWindow], None]) -> Callable[[], None]:
-            return lambda: card_fn(self)
+    def show_shortcuts(self) -> None:
+        from .help import ShortcutSheet
 
-        for text, card_fn in card_actions:
-            cards.addAction(text, opener(card_fn))
+        ShortcutSheet(self).exec()
+
+    def show_about(self) -> None:
+        from .help import AboutDialog
+
+        AboutDialog(self, self.companion).exec()
 
     def set_companion(self, companion: "Companion", looks: tuple[str, bytes] | None = None) -> None:
         """Show a soul: at start, or another one after an import (a fresh transcript and Open Mind). `looks`: its
