@@ -90,7 +90,10 @@ def licence() -> str:
         meta = metadata.metadata("anima")
     except metadata.PackageNotFoundError:
         return "not declared"
-    return meta["License-Expression"] or meta["License"] or "not declared"  # a missing field reads as None
+    for field in ("License-Expression", "License"):
+        if said := meta.get_all(field):
+            return str(said[0])
+    return "not declared"
 
 
 def about_text(companion: "Companion | None") -> str:

@@ -7,19 +7,15 @@ sheet (help.py) reads its keys from this same list, so it cannot say a key the m
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QApplication, QMenu, QWidget
-
-if TYPE_CHECKING:
-    from .window import MainWindow
+from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QWidget
 
 
 @dataclass(frozen=True)
 class Item:
     title: str  # with its & accelerator
-    run: "str | Callable[[MainWindow], None]"  # a window method's name, or a function of the window
+    run: "str | Callable[[QMainWindow], None]"  # a window method's name, or a function of the window
     shortcut: QKeySequence.StandardKey | str | None = None
     tip: str = ""
     args: tuple = ()  # passed to a window method
@@ -40,10 +36,10 @@ class Item:
 SEPARATOR = None
 
 
-def _card(name: str) -> Callable[["MainWindow"], None]:
+def _card(name: str) -> Callable[[QMainWindow], None]:
     """A card command of dialogs/card_import.py, imported when first used (its module is not needed at start)."""
 
-    def run(window: "MainWindow") -> None:
+    def run(window: QMainWindow) -> None:
         from .dialogs import card_import
 
         getattr(card_import, name)(window)
@@ -52,10 +48,10 @@ def _card(name: str) -> Callable[["MainWindow"], None]:
     return run
 
 
-def _edit(slot: str) -> Callable[["MainWindow"], None]:
+def _edit(slot: str) -> Callable[[QMainWindow], None]:
     """An Edit command, for the text field that has the focus (the message box, a field of the Open Mind)."""
 
-    def run(window: "MainWindow") -> None:
+    def run(window: QMainWindow) -> None:
         focused = QApplication.focusWidget()
         if focused is not None and callable(getattr(focused, slot, None)):
             getattr(focused, slot)()
@@ -64,8 +60,8 @@ def _edit(slot: str) -> Callable[["MainWindow"], None]:
     return run
 
 
-def _zoom(step: int) -> Callable[["MainWindow"], None]:
-    def run(window: "MainWindow") -> None:
+def _zoom(step: int) -> Callable[[QMainWindow], None]:
+    def run(window: QMainWindow) -> None:
         zoom(window, step)
 
     run.__name__ = f"zoom{step:+d}"
@@ -162,7 +158,7 @@ def available(window: object, item: Item) -> bool:
     return not isinstance(item.run, str) or callable(getattr(window, item.run, None))
 
 
-def build(window: "MainWindow") -> dict[str, QAction]:
+def build(window: QMainWindow) -> dict[str, QAction]:
     """Fill the window's menu bar; returns its actions by the name of what each runs."""
     actions: dict[str, QAction] = {}
     groups: dict[str, QActionGroup] = {}
@@ -184,7 +180,7 @@ def build(window: "MainWindow") -> dict[str, QAction]:
     return actions
 
 
-def _action(window: "MainWindow", menu: QMenu, item: Item) -> QAction:
+def _action(window: QMainWindow, menu: QMenu, item: Item) -> QAction:
     action = QAction(item.title, window)
     if item.shortcut is not None:
         action.setShortcut(QKeySequence(item.shortcut))
