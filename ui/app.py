@@ -64,7 +64,9 @@ def attach(window: MainWindow, prepared, failed) -> bool:
         handler.use_home(home.dir)  # the log lives with the companion from now on
     if soul is None:
         dialog = (UnlockDialog if home.exists() else FirstRunDialog)(home, window)
-        if not dialog.exec():
+        accepted = dialog.exec()
+        window.activateWindow()  # typing goes back to the message box (no window manager does it on a bare X)
+        if not accepted:
             return False
         soul = dialog.result_value
     # The models and the index load once the window shows the companion, never before (DESIGN.md).

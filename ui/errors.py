@@ -6,13 +6,22 @@ still cannot pass unseen.
 
 import logging
 
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from anima.errors import KnownError, SoulClosed
 
 from . import crash
 
 log = logging.getLogger(__name__)
+
+
+def colour(widget: QWidget | None = None) -> str:
+    """The colour an error is written in, readable on the window's background: the one place it is chosen (a
+    theme, when there is one, says it here)."""
+    palette = widget.palette() if widget is not None else QApplication.palette()
+    dark = palette.color(QPalette.ColorRole.Window).lightness() < 128
+    return "#ff6b5e" if dark else "#c0392b"
 
 
 def outlived(error: Exception) -> bool:

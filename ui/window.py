@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 from anima import __version__
 from anima.errors import DiskError, DiskFull, KnownError, SoulBusy
 
-from . import errors, tasks
+from . import access, errors, tasks
 from .chat.attachments import outside
 from .chat.disk_banner import DiskBanner
 from .chat.elsewhere import FOLLOW_MS, Elsewhere
@@ -79,6 +79,8 @@ class MainWindow(QMainWindow):
         self._history_pending: object | None = None
 
         self.transcript = Transcript()
+        self.transcript.setAccessibleName("Conversation")
+        access.InOrder(self.transcript)  # its "Why?" buttons come right after it on Tab, oldest first
         self.transcript.wants_older.connect(self.load_older)
         self.transcript.why_asked.connect(self.show_why)
         self.input = MessageBox()
@@ -148,6 +150,7 @@ class MainWindow(QMainWindow):
         self.idle = QTimer(self, singleShot=True)
         self.idle.timeout.connect(self.idle_reached)
         self._menu()
+        access.name_controls(self)
         self.input.setFocus()
         if companion is not None:
             self.set_companion(companion)
@@ -594,6 +597,8 @@ class MainWindow(QMainWindow):
             self._mind.note_pending(self._pending_count)
             self._mind.hide()
             self.split.addWidget(self._mind)
+            self._mind.setAccessibleName("Open Mind")
+            access.name_controls(self._mind)
             self.split.setSizes([650, 450])
         return self._mind
 
