@@ -63,6 +63,7 @@ def attach(window: MainWindow, prepared, failed) -> bool:
     if handler is not None:
         handler.use_home(home.dir)  # the log lives with the companion from now on
     if soul is None:
+        window.show_opening(False)  # nothing opens until the person has answered (or made one, at first run)
         dialog = (UnlockDialog if home.exists() else FirstRunDialog)(home, window)
         accepted = dialog.exec()
         window.activateWindow()  # typing goes back to the message box (no window manager does it on a bare X)

@@ -117,13 +117,13 @@ class MainWindow(QMainWindow):
         self.loading = QProgressBar()
         self.loading.setRange(0, 0)
         self.loading.setMaximumWidth(160)
-        self.loading_label = QLabel("Opening your companion…")
+        self.loading_label = QLabel("Starting…")  # the core loads; whether a companion exists is not known yet
         self.busy = QLabel("")
         self.reflecting_label = QLabel("")  # quiet: the companion reflects deeply
         self.reflecting_label.setObjectName("reflecting")
         self.reflecting_label.setStyleSheet("color: palette(placeholder-text);")
         self.trouble = QLabel("")  # work between turns that failed: a bug, also in the log
-        self.trouble.setStyleSheet("color: #c0392b;")
+        self.trouble.setStyleSheet(f"color: {errors.colour(self)};")
         self.pending = QLabel("")  # changes that wait for the person's say: a link to them
         self.pending.setObjectName("pending-changes")
         self.pending.setTextFormat(Qt.TextFormat.RichText)
@@ -245,9 +245,13 @@ class MainWindow(QMainWindow):
             self.set_companion(companion, looks)
             then(companion)
 
-        self.loading_label.setText("Opening your companion…")
-        self.loading.show()
+        self.show_opening(True)
         tasks.run(opened, built, failed, self)
+
+    def show_opening(self, on: bool) -> None:
+        """Say that the companion is opening, with a spinner; or nothing (a dialog asks first: no companion yet)."""
+        self.loading_label.setText("Opening your companion…" if on else "")
+        self.loading.setVisible(on)
 
     # ---- chat ---------------------------------------------------------------
 

@@ -33,7 +33,7 @@ from anima.models.gpu import gpu_report
 from anima.settings import Settings
 from anima.store import keychain
 
-from .. import tasks
+from .. import errors, tasks
 from .form import FormDialog
 
 _running: set = set()  # downloads still finishing after their dialog closed (a cancel ends them at the next chunk)
@@ -197,7 +197,7 @@ class SettingsDialog(FormDialog):
         self.cancel_button.setEnabled(True)
         self.download_progress.setValue(0)
         self.download_progress.show()
-        self.download_status.setText(f"Downloading {model.name}…")
+        self.status(f"Downloading {model.name}…")
         self.downloading.start()
 
     def cancel_download(self) -> None:
@@ -223,7 +223,7 @@ class SettingsDialog(FormDialog):
         self.download_progress.setValue(1000)
         self.model_path.setText(str(path))
         self.endpoint_url.clear()  # the model chosen is this file, not a server
-        self.download_status.setText(f"{name} is downloaded and checked. Save to use it from the next start.")
+        self.status(f"{name} is downloaded and checked. Save to use it from the next start.")
         self._mark_downloaded([m.file == path.name for m in self.models])
 
     def _failed(self, error) -> None:
@@ -231,7 +231,13 @@ class SettingsDialog(FormDialog):
         self.download_progress.hide()
         if not isinstance(error, KnownError):
             raise error
-        self.download_status.setText(str(error))
+        self.status(str(error), error=True)
+
+    def status(self, text: str, error: bool = False) -> None:
+        """What the download or the file chosen came to, under the catalogue; a failure in the error colour."""
+        self.download_status.setText(text)
+        self.download_status.setStyleSheet(f"color: {errors.colour(self)};" if error else "")
+        self.fit()
 
     def choose_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "A GGUF model file", "", "GGUF models (*.gguf);;All files (*)")
@@ -245,12 +251,12 @@ class SettingsDialog(FormDialog):
         def checked(_header):
             self.model_path.setText(path)
             self.endpoint_url.clear()
-            self.download_status.setText("Save to use this model from the next start.")
+            self.status("Save to use this model from the next start.")
 
         def failed(error):
             if not isinstance(error, KnownError):
                 raise error
-            self.download_status.setText(str(error))
+            self.status(str(error), error=True)
 
         tasks.run(lambda: read_header(path), self._while_open(checked), self._while_open(failed), self)
 
