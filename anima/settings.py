@@ -30,6 +30,12 @@ class Settings:
     gpu_layers: int = -1  # -1: all layers, when the llama.cpp build has a GPU backend
     context_tokens: int = DEFAULT_CONTEXT_TOKENS  # see models/chat.py
     data_folder: str = ""  # empty: $ANIMA_HOME or the platform's user data dir
+    # The window as it was last closed (ui/window_state.py), as plain values; its place and size are Qt's own
+    # bytes, in base64. Written alone as the window closes (keep): never asked to be valid, never a secret.
+    window_geometry: str = ""
+    window_maximized: bool = False
+    window_split: str = ""  # the widths of the chat and the Open Mind beside it: "650,450"
+    mind_open: bool = False
 
     @staticmethod
     def path() -> Path:
@@ -90,13 +96,23 @@ class Settings:
                 setattr(self, name, str(Path(value).expanduser().absolute()))
         # Written where a link to it leads (the link stays a link), keeping the keys this version does not know,
         # as load() leaves them: an older or a newer Anima wrote them, and saving once lost them (QA).
+        self._write(asdict(self))
+
+    def keep(self, *names: str) -> None:
+        """Write only these settings, as they are here, leaving the rest of the file as it is: the window's place,
+        written as it closes, neither undoes a change saved meanwhile (the terminal) nor asks the rest to be
+        valid (a model file since deleted)."""
+        values = asdict(self)
+        self._write({name: values[name] for name in names})
+
+    def _write(self, values: dict[str, object]) -> None:
         p = Path(os.path.realpath(self.path()))
         p.parent.mkdir(parents=True, exist_ok=True)
         try:
             kept = json.loads((_read(p) or b"{}").decode("utf-8"))
         except (KnownError, ValueError, RecursionError):
             kept = {}  # damaged: what this version knows is all there is to keep
-        whole = {**(kept if isinstance(kept, dict) else {}), **asdict(self)}
+        whole = {**(kept if isinstance(kept, dict) else {}), **values}
         write_atomically(p, json.dumps(whole, indent=1).encode("utf-8"))
 
     def chat_model(self, ask_key: Callable[[str], str] | None = None) -> ChatModel:

@@ -101,8 +101,20 @@ class _AfterFirstPaint(QObject):
         return False
 
 
+def remembered():
+    """The settings, read before the window first shows so that it opens as large and where it was left (a
+    file of a few hundred bytes); None when they cannot be read: prepare() says why, once the window shows."""
+    from anima.errors import KnownError
+    from anima.settings import Settings
+
+    try:
+        return Settings.load()
+    except KnownError:
+        return None
+
+
 def start() -> MainWindow:
-    window = MainWindow()
+    window = MainWindow(settings=remembered())
 
     def failed(error):
         from . import errors

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QWidget
+from PySide6.QtWidgets import QMainWindow, QMenu, QWidget
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ def _edit(slot: str) -> Callable[[QMainWindow], None]:
     """An Edit command, for the text field that has the focus (the message box, a field of the Open Mind)."""
 
     def run(window: QMainWindow) -> None:
-        focused = QApplication.focusWidget()
+        focused = window.focusWidget()  # the window's own, whether or not it is the active window just now
         if focused is not None and callable(getattr(focused, slot, None)):
             getattr(focused, slot)()
 

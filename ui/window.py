@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 from anima import __version__
 from anima.errors import DiskError, DiskFull, KnownError, SoulBusy
 
-from . import access, errors, tasks
+from . import access, errors, tasks, window_state
 from .chat.attachments import outside
 from .chat.disk_banner import DiskBanner
 from .chat.elsewhere import FOLLOW_MS, Elsewhere
@@ -68,6 +68,9 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.setWindowTitle(TITLE)
         self.resize(1100, 720)
+        if settings is not None:
+            window_state.restore(self, settings)  # before it is shown: it never jumps
+        self._mind_restored = False  # the Open Mind was opened once at start, as it was left
         self.worker: tasks.TurnWorker | None = None
         self.reflecting: tasks.ReflectWorker | None = None
         self.closing = False  # the person closed it: it goes once the reply (or reflection) under way has stopped
@@ -188,6 +191,9 @@ class MainWindow(QMainWindow):
         self.show_pending(0)
         self.refresh_pending()
         self.note_activity()
+        if not self._mind_restored and self.settings is not None and self.settings.mind_open:
+            self._mind_restored = True
+            self.toggle_mind()  # open, as it was left when the window last closed
 
     def show_looks(self, name: str, picture: bytes | None) -> None:
         """The companion's name in the title, and its picture (its card's, if it came from one) as the icon."""
@@ -603,7 +609,7 @@ class MainWindow(QMainWindow):
             self.split.addWidget(self._mind)
             self._mind.setAccessibleName("Open Mind")
             access.name_controls(self._mind)
-            self.split.setSizes([650, 450])
+            self.split.setSizes(window_state.split_sizes(self.settings) or [650, 450])
         return self._mind
 
     def _written_elsewhere(self) -> None:
@@ -722,4 +728,7 @@ class MainWindow(QMainWindow):
         self.idle.stop()
         self.poll.stop()
         self.elsewhere.stop()
+        if self.settings is not None:
+            mind_open = self._mind is not None and self._mind.isVisible()
+            window_state.remember(self, self.settings, self.split, mind_open)
         super().closeEvent(event)

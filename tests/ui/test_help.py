@@ -2,6 +2,7 @@
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QApplication
 
 
 def test_ctrl_slash_opens_the_shortcut_sheet_made_from_the_real_shortcuts(qtbot, window, monkeypatch, screenshot):
@@ -15,8 +16,8 @@ def test_ctrl_slash_opens_the_shortcut_sheet_made_from_the_real_shortcuts(qtbot,
         return 0
 
     monkeypatch.setattr(ShortcutSheet, "exec", exec_)
-    window.activateWindow()
-    qtbot.waitActive(window)
+    window.activateWindow()  # a shortcut goes to the active window
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5_000)
     window.input.setFocus()
     qtbot.keyClick(window.input, Qt.Key_Slash, Qt.ControlModifier)
     qtbot.waitUntil(lambda: bool(shown), timeout=5_000)

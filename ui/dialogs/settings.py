@@ -9,6 +9,7 @@ The API key goes to the OS keychain, off the window's thread, when Save is press
 is kept until Anima closes and asked for again the next time. It is never written to the settings file.
 """
 
+import dataclasses
 import threading
 import traceback
 
@@ -267,7 +268,9 @@ class SettingsDialog(FormDialog):
     # ---- saving -------------------------------------------------------------------
 
     def chosen(self) -> Settings:
-        return Settings(
+        # What this dialog does not show (the window's size and place) stays as it was.
+        return dataclasses.replace(
+            self.settings,
             model_path=self.model_path.text().strip(),
             endpoint_url=self.endpoint_url.text().strip(),
             endpoint_model=self.endpoint_model.text().strip(),
