@@ -162,6 +162,7 @@ class SettingsDialog(FormDialog):
         self.context.setValue(settings.context_tokens)
         self.form.addRow("Context size (tokens)", self.context)
         self.data_folder = self.text("Data folder (empty = default)", settings.data_folder)
+        self.first_field = self.catalogue  # it opens on the models to choose from, first in the form
         folder = settings.data_folder
         tasks.run(
             lambda: [downloaded(m, folder) for m in self.models], self._while_open(self._mark_downloaded), parent=self

@@ -102,3 +102,14 @@ def test_first_run_opens_in_the_passphrase_and_tab_goes_on_to_again(qtbot, anima
     QTest.keyClick(QApplication.focusWidget(), Qt.Key_Backtab)
     QTest.keyClick(QApplication.focusWidget(), Qt.Key_Backtab)
     assert QApplication.focusWidget() is dialog.user_name
+
+
+def test_settings_open_on_the_catalogue_and_export_on_its_file(qtbot, companion):
+    from anima.settings import Settings
+    from ui.dialogs.settings import SettingsDialog
+
+    settings = shown(qtbot, SettingsDialog(Settings()))
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is settings.catalogue, timeout=5_000)
+    settings.close()
+    export = shown(qtbot, ExportDialog(companion))
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is export.path, timeout=5_000)
