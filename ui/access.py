@@ -51,11 +51,14 @@ def reachable(root: QWidget) -> list[QWidget]:
 
 
 def has_name(w: QWidget) -> bool:
-    """Whether a screen reader has a name to say for `w`: its accessible name, or a button's or tabs' own text."""
+    """Whether a screen reader has a name to say for `w`: its accessible name, or a button's, a label's or tabs'
+    own words."""
     if w.accessibleName().strip():
         return True
-    if isinstance(w, QAbstractButton):
-        return bool(w.text().replace("&", "").strip())
+    if isinstance(w, QAbstractButton):  # a "×" alone is read out as "multiplication sign": no name
+        return any(c.isalnum() for c in w.text())
+    if isinstance(w, QLabel):  # what it says is its name (a label that can be selected from the keyboard)
+        return bool(_plain(w.text()))
     if isinstance(w, QTabBar):
         return w.count() > 0 and all(w.tabText(i).strip() for i in range(w.count()))
     return False

@@ -14,12 +14,19 @@ from ui.help import AboutDialog, ShortcutSheet
 
 
 def test_the_window_and_the_whole_open_mind_name_every_control(qtbot, window):
+    from anima.knowledge.messages import External
+    from anima.store.provenance import Source
+
+    window.input.attachments.add(External(Source.PASTED, "a pasted\nletter"))
+    window.transcript.add("user", "read this", outside=[("pasted", "a pasted\nletter")])
     window.toggle_mind()
     assert window.mind.isVisible()
     assert len(access.reachable(window)) > 40  # the walk reaches into the Open Mind's tabs, shown or not
     assert access.unnamed(window) == []
     assert window.input.accessibleName() == "Message"
     assert window.transcript.accessibleName() == "Conversation"
+    [remove] = [w for w in access.reachable(window) if w.objectName() == "remove-attachment"]
+    assert remove.accessibleName().startswith("Remove ")  # not "×", said as "multiplication sign"
 
 
 def test_every_dialog_names_every_control(qtbot, window, anima_home, tmp_path):
