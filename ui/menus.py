@@ -20,6 +20,7 @@ class Item:
     tip: str = ""
     args: tuple = ()  # passed to a window method
     group: str = ""  # items of one group are choices: one is checked
+    submenu: str = ""  # shown in a menu of that title inside its menu
 
     @property
     def plain(self) -> str:
@@ -125,9 +126,9 @@ MENUS: tuple[tuple[str, tuple[Item | None, ...]], ...] = (
             Item("Open &Mind", "toggle_mind", "Ctrl+M", "Read and correct everything your companion holds"),
             Item("Conversations &sidebar", "toggle_sidebar", "Ctrl+B"),
             SEPARATOR,
-            Item("&System theme", "set_theme", args=("system",), group="theme"),
-            Item("&Light theme", "set_theme", args=("light",), group="theme"),
-            Item("&Dark theme", "set_theme", args=("dark",), group="theme"),
+            Item("&System", "set_theme", args=("system",), group="theme", submenu="&Theme"),
+            Item("&Light", "set_theme", args=("light",), group="theme", submenu="&Theme"),
+            Item("&Dark", "set_theme", args=("dark",), group="theme", submenu="&Theme"),
             SEPARATOR,
             Item("Zoom &in", _zoom(1), Std.ZoomIn),
             Item("Zoom &out", _zoom(-1), Std.ZoomOut),
@@ -166,11 +167,17 @@ def build(window: QMainWindow) -> dict[str, QAction]:
         menu = window.menuBar().addMenu(title)
         menu.setObjectName(title.replace("&", "").lower())
         shown = [entry for entry in entries if entry is None or available(window, entry)]
+        submenus: dict[str, QMenu] = {}
         for entry in _tidy(shown):
             if entry is None:
                 menu.addSeparator()
                 continue
-            action = _action(window, menu, entry)
+            into = menu
+            if entry.submenu:
+                if entry.submenu not in submenus:
+                    submenus[entry.submenu] = menu.addMenu(entry.submenu)
+                into = submenus[entry.submenu]
+            action = _action(window, into, entry)
             if entry.group:
                 group = groups.setdefault(entry.group, QActionGroup(window))
                 action.setCheckable(True)

@@ -19,6 +19,9 @@ def test_every_declared_item_the_window_can_do_is_in_its_menu_with_its_shortcut(
     declared = 0
     for menu_title, item in menus.items():
         menu = menu_of(window, menu_title.replace("&", ""))
+        if item.submenu:  # inside a menu of its own, there when one of its items is
+            inner = [a.menu() for a in menu.actions() if a.text() == item.submenu]
+            menu = inner[0] if inner else menu
         found = [a for a in menu.actions() if a.text() == item.title]
         if not menus.available(window, item):
             assert found == [], f"{item.title}: shown, but the window cannot do it"
@@ -85,3 +88,20 @@ def test_zoom_makes_the_text_larger_and_actual_size_brings_it_back(window):
     assert window.input.font().pointSizeF() == first + 1
     window.actions_by_name["zoom+0"].trigger()
     assert window.input.font().pointSizeF() == first
+
+
+def test_choices_go_in_a_menu_of_their_own_and_one_is_checked(qtbot, monkeypatch):
+    """The theme's choices: a Theme menu inside View once the window can set a theme, one of them checked."""
+    from anima.settings import Settings
+    from ui.window import MainWindow
+
+    chosen = []
+    monkeypatch.setattr(MainWindow, "set_theme", lambda self, name: chosen.append(name), raising=False)
+    w = MainWindow(None, Settings())
+    qtbot.addWidget(w)
+    [theme] = [a.menu() for a in menu_of(w, "View").actions() if a.text() == "&Theme"]
+    assert titles(theme) == ["&System", "&Light", "&Dark"]
+    w.actions_by_name["set_theme:dark"].trigger()
+    assert chosen == ["dark"] and w.actions_by_name["set_theme:dark"].isChecked()
+    w.actions_by_name["set_theme:light"].trigger()
+    assert not w.actions_by_name["set_theme:dark"].isChecked()
