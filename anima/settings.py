@@ -39,6 +39,12 @@ class Settings:
     quiet_to: str = "08:00"
     companion: str = ""  # the companion that opens by default (store/companions.py); empty: the first one
     sidebar_shown: bool = True  # the window's conversations at the left (View: toggle_sidebar)
+    # The window as it was last closed (ui/window_state.py), as plain values; its place and size are Qt's own
+    # bytes, in base64. Written alone as the window closes (keep): never asked to be valid, never a secret.
+    window_geometry: str = ""
+    window_maximized: bool = False
+    window_split: str = ""  # the widths of the chat and the Open Mind beside it: "650,450"
+    mind_open: bool = False
 
     @staticmethod
     def path() -> Path:
@@ -106,13 +112,23 @@ class Settings:
                 setattr(self, name, str(Path(value).expanduser().absolute()))
         # Written where a link to it leads (the link stays a link), keeping the keys this version does not know,
         # as load() leaves them: an older or a newer Anima wrote them, and saving once lost them (QA).
+        self._write(asdict(self))
+
+    def keep(self, *names: str) -> None:
+        """Write only these settings, as they are here, leaving the rest of the file as it is: the window's place,
+        written as it closes, neither undoes a change saved meanwhile (the terminal) nor asks the rest to be
+        valid (a model file since deleted)."""
+        values = asdict(self)
+        self._write({name: values[name] for name in names})
+
+    def _write(self, values: dict[str, object]) -> None:
         p = Path(os.path.realpath(self.path()))
         p.parent.mkdir(parents=True, exist_ok=True)
         try:
             kept = json.loads((_read(p) or b"{}").decode("utf-8"))
         except (KnownError, ValueError, RecursionError):
             kept = {}  # damaged: what this version knows is all there is to keep
-        whole = {**(kept if isinstance(kept, dict) else {}), **asdict(self)}
+        whole = {**(kept if isinstance(kept, dict) else {}), **values}
         write_atomically(p, json.dumps(whole, indent=1).encode("utf-8"))
 
     def chat_model(self, ask_key: Callable[[str], str] | None = None) -> ChatModel:

@@ -53,8 +53,11 @@ def attach(window: MainWindow, prepared, failed) -> bool:
     if handler is not None:
         handler.use_home(home.dir)  # the log lives with the companion from now on
     if soul is None:
+        window.show_opening(False)  # nothing opens until the person has answered (or made one, at first run)
         dialog = (UnlockDialog if home.exists() else FirstRunDialog)(home, window)
-        if not dialog.exec():
+        accepted = dialog.exec()
+        window.activateWindow()  # typing goes back to the message box (no window manager does it on a bare X)
+        if not accepted:
             return False
         soul = dialog.result_value
 
@@ -96,8 +99,20 @@ class _AfterFirstPaint(QObject):
         return False
 
 
+def remembered():
+    """The settings, read before the window first shows so that it opens as large and where it was left (a
+    file of a few hundred bytes); None when they cannot be read: prepare() says why, once the window shows."""
+    from anima.errors import KnownError
+    from anima.settings import Settings
+
+    try:
+        return Settings.load()
+    except KnownError:
+        return None
+
+
 def start() -> MainWindow:
-    window = MainWindow()
+    window = MainWindow(settings=remembered())
 
     def failed(error):
         from . import errors

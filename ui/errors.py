@@ -15,6 +15,14 @@ from . import crash
 log = logging.getLogger(__name__)
 
 
+def colour(widget: QWidget | None = None) -> str:
+    """The colour an error is written in, readable on the window's background: the theme's (theme.py), the one
+    place it is chosen."""
+    from . import theme
+
+    return theme.current().error
+
+
 def outlived(error: Exception) -> bool:
     """Background work that finished after its companion was closed (the window closed, an import swapped the
     soul): nobody waits for it, and a dialog about it would only puzzle. Logged, not shown."""

@@ -175,7 +175,7 @@ def palette(t: Theme) -> QPalette:
     return p
 
 
-def stylesheet(t: Theme) -> str:
+def stylesheet(t: Theme, zoom: float = 0.0) -> str:
     """The one application stylesheet: rounded fields and buttons, slim scroll bars, the transcript's bubbles."""
     return f"""
 QMainWindow, QDialog {{ background: {t.window}; }}
@@ -218,21 +218,21 @@ QFrame#bubble-body {{ border-radius: 14px; border: 1px solid {t.border}; backgro
 QFrame#bubble-body[role="user"] {{ background: {t.person_bubble}; border-color: {t.person_bubble}; }}
 QFrame#bubble-body QLabel {{ background: transparent; border: none; }}
 QFrame#outside-text {{ border: 1px dashed {t.muted}; border-radius: 8px; background: {t.surface}; }}
-QLabel#bubble-meta {{ color: {t.muted}; font-size: {TYPE["caption"]}pt; }}
+QLabel#bubble-meta {{ color: {t.muted}; font-size: {TYPE["caption"] + zoom:g}pt; }}
 QLabel#avatar {{
     background: {t.accent}; color: {t.on_accent}; border-radius: 13px; font-weight: bold;
-    font-size: {TYPE["caption"]}pt;
+    font-size: {TYPE["caption"] + zoom:g}pt;
 }}
 QLabel#unsaved {{ color: {t.error}; font-style: italic; }}
 QLabel[tone="error"] {{ color: {t.error}; }}
 QLabel[tone="warning"] {{ color: {t.warning}; }}
 QLabel[tone="success"] {{ color: {t.success}; }}
 QLabel[tone="muted"] {{ color: {t.muted}; }}
-QPushButton#why {{ color: {t.link}; font-size: {TYPE["caption"]}pt; padding: 0 4px; }}
-QLabel#empty-title {{ font-size: {TYPE["display"]}pt; font-weight: 600; color: {t.text}; }}
-QLabel#empty-line {{ color: {t.muted}; font-size: {TYPE["body"]}pt; }}
+QPushButton#why {{ color: {t.link}; font-size: {TYPE["caption"] + zoom:g}pt; padding: 0 4px; }}
+QLabel#empty-title {{ font-size: {TYPE["display"] + zoom:g}pt; font-weight: 600; color: {t.text}; }}
+QLabel#empty-line {{ color: {t.muted}; font-size: {TYPE["body"] + zoom:g}pt; }}
 QLabel#empty-avatar {{
-    background: {t.accent}; color: {t.on_accent}; border-radius: 28px; font-size: {TYPE["title"]}pt;
+    background: {t.accent}; color: {t.on_accent}; border-radius: 28px; font-size: {TYPE["title"] + zoom:g}pt;
     font-weight: bold;
 }}
 QPushButton#opener {{
@@ -261,12 +261,19 @@ class Looks(QObject):
         self.app = app
         self.choice = "system"
         self.theme = resolve("system")
+        self.zoom = 0.0  # points added to every size of the type scale (View ▸ Zoom)
         app.styleHints().colorSchemeChanged.connect(self._system_changed)
 
     def use(self, choice: str) -> None:
         """Apply a setting's choice ("system", "light", "dark") to the whole application, live."""
         self.choice = choice
         self._apply(resolve(choice))
+
+    def zoomed(self, points: float) -> None:
+        """Every size of the type scale `points` larger than declared (0: as declared), live. The stylesheet
+        sets sizes, which keeps a widget from taking its parent's font: zooming is done here, not per widget."""
+        self.zoom = points
+        self._apply(self.theme)
 
     def _system_changed(self, scheme: Qt.ColorScheme) -> None:
         """The desktop switched between light and dark: followed, when the setting says "system"."""
@@ -277,10 +284,10 @@ class Looks(QObject):
         self.theme = t
         self.app.setStyle(QStyleFactory.create("Fusion"))
         font = QFont(self.app.font())
-        font.setPointSizeF(TYPE["body"])
+        font.setPointSizeF(TYPE["body"] + self.zoom)
         self.app.setFont(font)
         self.app.setPalette(palette(t))
-        self.app.setStyleSheet(stylesheet(t))
+        self.app.setStyleSheet(stylesheet(t, self.zoom))
         self.changed.emit(t)
 
 

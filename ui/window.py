@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QIcon, QKeySequence, QPixmap
+from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 from anima import __version__
 from anima.errors import DiskError, DiskFull, KnownError, SoulBusy
 
-from . import errors, tasks, theme
+from . import access, errors, tasks, theme, window_state
 from .chat.attachments import outside
 from .chat.disk_banner import DiskBanner
 from .chat.elsewhere import FOLLOW_MS, Elsewhere
@@ -76,6 +76,9 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.setWindowTitle(TITLE)
         self.resize(1100, 720)
+        if settings is not None:
+            window_state.restore(self, settings)  # before it is shown: it never jumps
+        self._mind_restored = False  # the Open Mind was opened once at start, as it was left
         self.worker: tasks.TurnWorker | None = None
         self.reflecting: tasks.ReflectWorker | None = None
         self.closing = False  # the person closed it: it goes once the reply (or reflection) under way has stopped
@@ -87,6 +90,8 @@ class MainWindow(QMainWindow):
         self._history_pending: object | None = None
 
         self.transcript = Transcript()
+        self.transcript.setAccessibleName("Conversation")
+        access.InOrder(self.transcript)  # its "Why?" buttons come right after it on Tab, oldest first
         self.transcript.wants_older.connect(self.load_older)
         self.transcript.why_asked.connect(self.show_why)
         self.message_actions = Actions(self)  # what a message's own buttons do (chat/message_actions.py)
@@ -138,7 +143,7 @@ class MainWindow(QMainWindow):
         self.loading = QProgressBar()
         self.loading.setRange(0, 0)
         self.loading.setMaximumWidth(160)
-        self.loading_label = QLabel("Opening your companion…")
+        self.loading_label = QLabel("Starting…")  # the core loads; whether a companion exists is not known yet
         self.busy = QLabel("")
         self.reflecting_label = QLabel("")  # quiet: the companion reflects deeply
         self.reflecting_label.setObjectName("reflecting")
@@ -175,52 +180,33 @@ class MainWindow(QMainWindow):
         self.idle.timeout.connect(self.idle_reached)
         self.reaching_out = ReachingOut(self)  # it may write first, within the person's limits; the tray
         self._menu()
+        access.name_controls(self)
         self.input.setFocus()
         if companion is not None:
             self.set_companion(companion)
 
     def _menu(self):
-        menu = self.menuBar().addMenu("&Anima")
-        for text, key, fn in (
-            ("Open &Mind", "Ctrl+M", self.toggle_mind),
-            ("&Search my mind…", "Ctrl+Shift+F", self.search_mind),
-            ("&Export soul…", "Ctrl+E", self.export),
-            ("&Import soul…", "Ctrl+I", self.import_),
-            ("Change &passphrase…", None, self.passphrase),
-            ("&Reflect now", None, self.reflect_now),
-            ("E&volve my persona", None, self.evolve),
-            ("Choose the mi&nd…", None, self.choose_mind),
-            ("&Settings…", "Ctrl+,", self.open_settings),
-            ("&Quit", "Ctrl+Q", self.quit_asked),
-        ):
-            action = QAction(text, self)
-            if key:
-                action.setShortcut(QKeySequence(key))
-            action.triggered.connect(fn)
-            menu.addAction(action)
-        self.mind_action = menu.actions()[0]  # its text says when changes wait for the person
-        # The conversations' keys, on the window itself (the File and View menus may show them too).
-        for key, fn in (("Ctrl+N", self.new_conversation), ("Ctrl+K", self.search_conversations)):
-            action = QAction(self, shortcut=QKeySequence(key), shortcutContext=Qt.ShortcutContext.WindowShortcut)
-            action.triggered.connect(fn)
-            self.addAction(action)
-        from .dialogs import card_import
+        from . import menus
 
-        cards = self.menuBar().addMenu("&File")
-        card_actions: tuple[tuple[str, Callable[[MainWindow], None]], ...] = (
-            ("Import character &card…", card_import.import_card),
-            ("Import &lorebook…", card_import.import_lorebook),
-            ("E&xport character card…", card_import.export_card),
-        )
+        self.actions_by_name = menus.build(self)  # declared in menus.py, with what each runs
+        self.mind_action = self.actions_by_name["toggle_mind"]  # its text says when changes wait for the person
 
-        def opener(card_fn: Callable[[MainWindow], None]) -> Callable[[], None]:
-            return lambda: card_fn(self)
+    def set_theme(self, choice: str) -> None:
+        """View ▸ Theme: applied at once, and kept in the settings."""
+        theme.use(choice)
+        if self.settings is not None:
+            self.settings.theme = choice
+            tasks.run(self.settings.save, None, lambda e: errors.show(self, e), self)
 
-        for text, card_fn in card_actions:
-            cards.addAction(text, opener(card_fn))
-        from .dialogs import companions
+    def show_shortcuts(self) -> None:
+        from .help import ShortcutSheet
 
-        self.menuBar().addMenu("&Companion").addAction("&Companions…", lambda: companions.choose(self))
+        ShortcutSheet(self).exec()
+
+    def show_about(self) -> None:
+        from .help import AboutDialog
+
+        AboutDialog(self, self.companion).exec()
 
     def set_companion(self, companion: "Companion", looks: tuple[str, bytes] | None = None) -> None:
         """Show a soul: at start, or another one after an import (a fresh transcript and Open Mind). `looks`: its
@@ -241,6 +227,9 @@ class MainWindow(QMainWindow):
         self.show_pending(0)
         self.refresh_pending()
         self.note_activity()
+        if not self._mind_restored and self.settings is not None and self.settings.mind_open:
+            self._mind_restored = True
+            self.toggle_mind()  # open, as it was left when the window last closed
 
     def show_looks(self, name: str, picture: bytes | None) -> None:
         """The companion's name in the title, and its picture (its card's, if it came from one) as the icon."""
@@ -300,9 +289,13 @@ class MainWindow(QMainWindow):
             self.set_companion(companion, looks)
             then(companion)
 
-        self.loading_label.setText("Opening your companion…")
-        self.loading.show()
+        self.show_opening(True)
         tasks.run(opened, built, failed, self)
+
+    def show_opening(self, on: bool) -> None:
+        """Say that the companion is opening, with a spinner; or nothing (a dialog asks first: no companion yet)."""
+        self.loading_label.setText("Opening your companion…" if on else "")
+        self.loading.setVisible(on)
 
     # ---- chat ---------------------------------------------------------------
 
@@ -766,7 +759,9 @@ class MainWindow(QMainWindow):
             self._mind.note_pending(self._pending_count)
             self._mind.hide()
             self.split.addWidget(self._mind)
-            self.split.setSizes([650, 450])
+            self._mind.setAccessibleName("Open Mind")
+            access.name_controls(self._mind)
+            self.split.setSizes(window_state.split_sizes(self.settings) or [650, 450])
         return self._mind
 
     def _written_elsewhere(self) -> None:
@@ -899,4 +894,7 @@ class MainWindow(QMainWindow):
         self.idle.stop()
         self.poll.stop()
         self.elsewhere.stop()
+        if self.settings is not None:
+            mind_open = self._mind is not None and self._mind.isVisible()
+            window_state.remember(self, self.settings, self.split, mind_open)
         super().closeEvent(event)

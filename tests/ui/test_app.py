@@ -103,3 +103,31 @@ def test_the_app_opens_in_the_theme_saved(qtbot, anima_home, monkeypatch):
         assert QApplication.palette().color(QPalette.ColorRole.Window).name() == theme.DARK.window
     finally:
         theme.use("system")
+
+
+def test_no_companion_is_said_to_be_opening_behind_the_first_run_dialog(qtbot, anima_home, monkeypatch):
+    """QA: "Opening your companion…" and a spinner showed behind the dialog that makes the first one."""
+    from PySide6.QtCore import Qt, QTimer
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    from ui.app import start
+    from ui.dialogs.unlock import FirstRunDialog
+
+    monkeypatch.delenv("ANIMA_PASSPHRASE", raising=False)
+    behind = []
+
+    def look_then_close():
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, FirstRunDialog):
+            QTimer.singleShot(20, look_then_close)
+            return
+        behind.append((window.loading_label.text(), window.loading.isVisible()))
+        QTest.keyClick(dialog, Qt.Key.Key_Escape)  # not now: the window closes
+
+    QTimer.singleShot(0, look_then_close)
+    window = start()
+    qtbot.addWidget(window)
+    qtbot.waitUntil(lambda: bool(behind) and not window.isVisible(), timeout=20_000)
+    assert behind == [("", False)]
+    assert not Home(anima_home).exists()

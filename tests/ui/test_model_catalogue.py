@@ -9,6 +9,7 @@ from anima.models.download import part_of
 from anima.settings import Settings
 from tests.models.fake_gguf import fake_gguf
 from tests.models.range_server import FileServer
+from ui import errors
 from ui.dialogs.settings import SettingsDialog
 
 DATA = fake_gguf(2_000_000)
@@ -89,11 +90,13 @@ def test_a_gguf_file_i_already_have_is_checked_before_it_is_used(qtbot, server, 
     dialog.use_file(str(page))
     qtbot.waitUntil(lambda: "not a GGUF" in dialog.download_status.text(), timeout=5_000)
     assert dialog.model_path.text() == ""
+    assert errors.colour(dialog) in dialog.download_status.styleSheet()  # a refusal, not news: QA saw it in black
     mine = tmp_path / "mine.gguf"
     mine.write_bytes(fake_gguf())
     dialog.use_file(str(mine))
     qtbot.waitUntil(lambda: dialog.model_path.text() == str(mine), timeout=5_000)
     assert dialog.endpoint_url.text() == ""
+    assert dialog.download_status.styleSheet() == ""
 
 
 def test_closing_the_dialog_stops_the_download_and_keeps_what_came(qtbot, server, anima_home, screenshot):

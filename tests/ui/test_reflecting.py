@@ -164,7 +164,7 @@ def test_reflect_now_runs_at_once_and_the_open_mind_shows_what_it_made(qtbot, an
     qtbot.waitUntil(lambda: view.loaded, timeout=10_000)
     assert view.rows == []
     c.chat.enqueue(reading(([1, 2], "Bea moved to Lyon", "proud", 5)), considering())
-    action = next(a for a in window.menuBar().actions()[0].menu().actions() if a.text() == "&Reflect now")
+    action = window.actions_by_name["reflect_now"]  # under Companion (ui/menus.py)
     with qtbot.waitSignal(window.reflected, timeout=10_000) as done:
         action.trigger()
     assert done.args[0].episodes
@@ -178,7 +178,7 @@ def test_evolve_my_persona_from_the_menu_runs_off_the_ui_thread(qtbot, window):
     c.soul.set_meta(EARNED_AFTER, "0")
     c.self_model.grow("I learned that Ada likes being asked before advice.")
     c.chat.enqueue(json.dumps({"persona": "I ask Ada before I give advice."}))
-    [action] = [a for a in window.menuBar().actions()[0].menu().actions() if "volve" in a.text()]
+    action = window.actions_by_name["evolve"]
     action.trigger()
     qtbot.waitUntil(lambda: c.self_model.read().persona == "I ask Ada before I give advice.", timeout=10_000)
     qtbot.waitUntil(lambda: "my persona is rewritten" in window.statusBar().currentMessage(), timeout=10_000)

@@ -72,8 +72,8 @@ def test_export_then_import_through_the_dialogs(qtbot, window, tmp_path, screens
     export.show()
     screenshot(export, "export")
     export.submit()
-    qtbot.waitUntil(lambda: export.result() == 1, timeout=30_000)
-    assert core.exists()
+    qtbot.waitUntil(lambda: export.written is not None, timeout=30_000)
+    assert core.exists() and f"Exported to {core}" in export.intro.text()  # it says so, and stays till closed
 
     elsewhere = Home(tmp_path / "other-computer")
     bad = ImportDialog(elsewhere, replacing=False)

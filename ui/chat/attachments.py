@@ -59,6 +59,7 @@ class Chip(QFrame):
         self.remove.setText("×")
         self.remove.setToolTip("Remove it; it is not sent")
         self.remove.setObjectName("remove-attachment")
+        self.remove.setAccessibleName(f"Remove {describe(external.label, external.text)}")
         self.remove.clicked.connect(lambda: self.removed.emit(self))
         row.addWidget(self.remove)
 

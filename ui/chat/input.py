@@ -1,4 +1,6 @@
-"""The message box: Enter sends, Shift+Enter starts a new line; text from outside waits beside it as attachments.
+"""The message box: Enter sends, Shift+Enter starts a new line, Tab moves on to the next control (as everywhere
+else in the window: a person on the keyboard must be able to leave it); text from outside waits beside it as
+attachments.
 
 A paste of more than one line, and a file dropped on the box or attached, do not join the typed text: each
 becomes an attachment (chat/attachments.py) that is sent with it, marked as text from outside.
@@ -13,6 +15,13 @@ from anima.store.provenance import Source
 
 from .. import errors
 from .attachments import AttachmentBar, is_outside_paste
+
+# What the keys do in the message box, declared once: the shortcut sheet (help.py) shows these.
+KEYS = (
+    ("Enter", "Send the message"),
+    ("Shift+Enter", "A new line"),
+    ("Tab, Shift+Tab", "The next control, the one before"),
+)
 
 
 class MessageBox(QPlainTextEdit):
@@ -32,6 +41,8 @@ class MessageBox(QPlainTextEdit):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.document().contentsChanged.connect(self._fit_height)
         self._fit_height()
+        self.setAccessibleName("Message")
+        self.setTabChangesFocus(True)
         self.attachments = AttachmentBar()  # placed by the window, above the box
         self.pause = QTimer(self, singleShot=True, interval=self.PAUSE_MS)
         self.pause.timeout.connect(self._paused)

@@ -82,6 +82,7 @@ class Sidebar(QWidget):
         self.new_button.clicked.connect(self.new_conversation)
         self.list = _List()
         self.list.setObjectName("conversations")
+        self.list.setAccessibleName("Conversations")
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.EditKeyPressed)  # F2
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.list.customContextMenuRequested.connect(self._menu)

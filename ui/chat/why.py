@@ -46,6 +46,7 @@ class WhyDialog(QDialog):
             )
         )
         self.tree = QTreeWidget()
+        self.tree.setAccessibleName("What was recalled")
         self.tree.setHeaderLabels(["#", "what", "text", "why", "from", "score"])
         sources = sources or {}
         for it in items:
@@ -73,6 +74,7 @@ class WhyDialog(QDialog):
         )
         self.bids = QTreeWidget()
         self.bids.setObjectName("why-bids")
+        self.bids.setAccessibleName("What the parts proposed")
         self.bids.setHeaderLabels(["part", "followed", "focus", "suggestion", "predicted", "sure", "within"])
         for b in bids:
             self.bids.addTopLevelItem(

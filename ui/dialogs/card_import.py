@@ -55,6 +55,7 @@ class PreviewDialog(QDialog):
         layout.addLayout(top)
         self.text = QPlainTextEdit("\n".join(lines))
         self.text.setObjectName("card-preview")
+        self.text.setAccessibleName("What will come in")
         self.text.setReadOnly(True)
         layout.addWidget(self.text)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)

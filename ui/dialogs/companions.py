@@ -134,7 +134,7 @@ class NewCompanionDialog(FirstRunDialog):
         if name:
             self.name.setText(name)
 
-    def work(self, fn) -> None:
+    def work(self, fn, then=None) -> None:
         name = self.name.text().strip()
 
         def made():
@@ -142,7 +142,7 @@ class NewCompanionDialog(FirstRunDialog):
             self.home = self.companions.new_home(self.companions.free_name(name))
             return fn()  # FirstRunDialog's create, into self.home
 
-        super().work(made)
+        super().work(made, then)
 
 
 def _free(window) -> bool:

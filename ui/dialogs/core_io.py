@@ -1,10 +1,17 @@
-"""Export and import of the portable core, with progress and clear errors."""
+"""Export and import of the portable core, with progress and clear errors.
 
+An export says where it wrote the file when it is done, and can be cancelled while it writes: the file being
+written is let go (files.write_pieces_atomically), so a cancelled export leaves nothing behind.
+"""
+
+import threading
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLineEdit, QPushButton, QWidget
+from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QHBoxLayout, QLineEdit, QPushButton, QWidget
 
+from anima.errors import KnownError
 from anima.store import Home, Soul
 from anima.store.keys import check_new_passphrase, passphrase_problem
 
@@ -12,6 +19,10 @@ from .form import FormDialog
 
 if TYPE_CHECKING:
     from anima.companion import Companion
+
+
+class ExportCancelled(KnownError):
+    """The person cancelled an export while it was written."""
 
 
 class _Progress(QObject):
@@ -24,6 +35,11 @@ def path_row(dialog: FormDialog, label: str, save: bool) -> QLineEdit:
     layout.setContentsMargins(0, 0, 0, 0)
     field = QLineEdit()
     browse = QPushButton("Choose…")
+    browse.setAccessibleName(f"Choose the {label.lower()}")
+    field.setAccessibleName(label)
+    field.textChanged.connect(lambda _: dialog.say(""))
+    if dialog.first_field is None:
+        dialog.first_field = field
 
     def choose():
         pick = QFileDialog.getSaveFileName if save else QFileDialog.getOpenFileName
@@ -67,6 +83,35 @@ class ExportDialog(_CoreDialog):
         self.path = path_row(self, "File", save=True)
         self.passphrase = self.new_secret("Export passphrase", known=lambda: self.known)
         self.again = self.secret("Again")
+        self.cancel = threading.Event()  # set by Cancel while the export is written
+        self.written: Path | None = None  # where it was written, once it is
+
+    def reject(self) -> None:
+        """Cancel: while the file is written, stop writing it (the dialog stays, and says so); else close."""
+        if self.progress.isVisible() and self.written is None:
+            self.cancel.set()
+            self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setEnabled(False)
+            return
+        super().reject()
+
+    def busy(self, on: bool) -> None:
+        super().busy(on)
+        # While it writes, Cancel stays: it stops the export.
+        self.buttons.setEnabled(True)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(not on)
+        if not on:
+            self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setEnabled(True)  # after a cancel
+
+    def _exported(self, path: str) -> None:
+        self.written = Path(path)
+        self.progress.hide()
+        self.intro.setText(f"Exported to {path}. Carry that file and its export passphrase to another computer.")
+        self.intro.setObjectName("done")
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).hide()
+        cancel = self.buttons.button(QDialogButtonBox.StandardButton.Cancel)
+        cancel.setText("Close")
+        cancel.setFocus()
+        self.fit()
 
     def submit(self):
         path, pw = self.path.text().strip(), self.passphrase.text()
@@ -76,8 +121,19 @@ class ExportDialog(_CoreDialog):
             return self.say(problem)
         if pw != self.again.text():
             return self.say("The two export passphrases differ: type it twice the same.")
-        progress = self._track()
-        self.work(lambda: self.companion.export_core(path, pw, progress))
+        track, cancel = self._track(), self.cancel
+        cancel.clear()
+
+        def progress(done: int, total: int) -> None:
+            if cancel.is_set():  # raised inside the writing: the file being written is let go
+                raise ExportCancelled("The export was cancelled; no file was written.")
+            track(done, total)
+
+        def export() -> str:
+            self.companion.export_core(path, pw, progress)
+            return path
+
+        self.work(export, then=self._exported)
 
 
 class ImportDialog(_CoreDialog):

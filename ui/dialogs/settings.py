@@ -9,6 +9,7 @@ The API key goes to the OS keychain, off the window's thread, when Save is press
 is kept until Anima closes and asked for again the next time. It is never written to the settings file.
 """
 
+import dataclasses
 import threading
 import traceback
 
@@ -33,7 +34,7 @@ from anima.models.gpu import gpu_report
 from anima.settings import THEMES, Settings
 from anima.store import keychain
 
-from .. import tasks
+from .. import errors, tasks
 from .form import FormDialog
 from .reaching_out import ReachingOutGroup
 
@@ -169,6 +170,7 @@ class SettingsDialog(FormDialog):
         self.form.addRow("Theme", self.theme)
         self.reaching_out = ReachingOutGroup(settings)
         self.form.addRow(self.reaching_out)
+        self.first_field = self.catalogue  # it opens on the models to choose from, first in the form
         folder = settings.data_folder
         tasks.run(
             lambda: [downloaded(m, folder) for m in self.models], self._while_open(self._mark_downloaded), parent=self
@@ -210,7 +212,7 @@ class SettingsDialog(FormDialog):
         self.cancel_button.setEnabled(True)
         self.download_progress.setValue(0)
         self.download_progress.show()
-        self.download_status.setText(f"Downloading {model.name}…")
+        self.status(f"Downloading {model.name}…")
         self.downloading.start()
 
     def cancel_download(self) -> None:
@@ -236,7 +238,7 @@ class SettingsDialog(FormDialog):
         self.download_progress.setValue(1000)
         self.model_path.setText(str(path))
         self.endpoint_url.clear()  # the model chosen is this file, not a server
-        self.download_status.setText(f"{name} is downloaded and checked. Save to use it from the next reply.")
+        self.status(f"{name} is downloaded and checked. Save to use it from the next reply.")
         self._mark_downloaded([m.file == path.name for m in self.models])
 
     def _failed(self, error) -> None:
@@ -244,7 +246,13 @@ class SettingsDialog(FormDialog):
         self.download_progress.hide()
         if not isinstance(error, KnownError):
             raise error
-        self.download_status.setText(str(error))
+        self.status(str(error), error=True)
+
+    def status(self, text: str, error: bool = False) -> None:
+        """What the download or the file chosen came to, under the catalogue; a failure in the error colour."""
+        self.download_status.setText(text)
+        self.download_status.setStyleSheet(f"color: {errors.colour(self)};" if error else "")
+        self.fit()
 
     def choose_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "A GGUF model file", "", "GGUF models (*.gguf);;All files (*)")
@@ -258,12 +266,12 @@ class SettingsDialog(FormDialog):
         def checked(_header):
             self.model_path.setText(path)
             self.endpoint_url.clear()
-            self.download_status.setText("Save to use this model from the next reply.")
+            self.status("Save to use this model from the next reply.")
 
         def failed(error):
             if not isinstance(error, KnownError):
                 raise error
-            self.download_status.setText(str(error))
+            self.status(str(error), error=True)
 
         tasks.run(lambda: read_header(path), self._while_open(checked), self._while_open(failed), self)
 
@@ -274,7 +282,9 @@ class SettingsDialog(FormDialog):
     # ---- saving -------------------------------------------------------------------
 
     def chosen(self) -> Settings:
-        return Settings(
+        # What this dialog does not show (the window's size and place) stays as it was.
+        return dataclasses.replace(
+            self.settings,
             model_path=self.model_path.text().strip(),
             endpoint_url=self.endpoint_url.text().strip(),
             endpoint_model=self.endpoint_model.text().strip(),

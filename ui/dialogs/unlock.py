@@ -20,6 +20,7 @@ class FirstRunDialog(FormDialog):
         self.user_name = self.text("Your name")
         self.passphrase = self.new_secret("Passphrase", known=self.known)
         self.again = self.secret("Again")
+        self.first_field = self.passphrase  # the name has one already; the passphrase is what only they can give
         from PySide6.QtWidgets import QCheckBox
 
         self.remember = QCheckBox("Remember on this computer (in the system keychain)")

@@ -35,6 +35,7 @@ class OpenMind(QWidget):
         self.search.setClearButtonEnabled(True)
         self.nav = QListWidget()
         self.nav.setObjectName("mind-nav")
+        self.nav.setAccessibleName("What the mind holds")
         self.nav.setFixedWidth(NAV_WIDTH)
         self.nav.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.nav.setTextElideMode(Qt.TextElideMode.ElideRight)

@@ -86,6 +86,7 @@ class SearchResults(QWidget):
         self.note.setMinimumHeight(self.note.fontMetrics().lineSpacing() * 2 + 4)  # two lines, whatever the width
         self.list = QListWidget()
         self.list.setObjectName("search-list")
+        self.list.setAccessibleName("What was found in the mind")
         self.list.setItemDelegate(ResultDelegate(self.list))
         self.list.setFrameShape(QListWidget.Shape.NoFrame)
         self.list.viewport().setAutoFillBackground(False)

@@ -14,11 +14,8 @@ def test_the_file_menu_previews_a_card_then_imports_it(qtbot, window, monkeypatc
     titles = [a.text() for a in window.menuBar().actions()]
     assert "&File" in titles
     file_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&File")
-    assert [a.text() for a in file_menu.actions()] == [
-        "Import character &card…",
-        "Import &lorebook…",
-        "E&xport character card…",
-    ]
+    titles = [a.text() for a in file_menu.actions()]
+    assert {"Import character &card…", "Import &lorebook…", "E&xport character card…"} <= set(titles)
     shown = []
 
     def exec_(dialog):

@@ -34,8 +34,7 @@ def visible(window, kind):
 
 
 def listed(qtbot, window) -> CompanionsDialog:
-    menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Companion")
-    menu.actions()[0].trigger()
+    window.actions_by_name["_companions"].trigger()  # Companion ▸ Companions… (ui/menus.py)
     qtbot.waitUntil(lambda: visible(window, CompanionsDialog) is not None, timeout=10_000)
     dialog = visible(window, CompanionsDialog)
     qtbot.waitUntil(lambda: dialog.list.count() > 0, timeout=10_000)
