@@ -131,12 +131,12 @@ class MainWindow(QMainWindow):
         self.split.addWidget(chat)
         self.sidebar.setVisible(settings is None or getattr(settings, "sidebar_shown", True))
         self._search: SearchPopup | None = None
-        beside = QSplitter(Qt.Orientation.Horizontal)  # the sidebar, then the chat and the Open Mind
-        beside.addWidget(self.sidebar)
-        beside.addWidget(self.split)
-        beside.setStretchFactor(1, 1)
-        beside.setSizes([220, 880])
-        self.setCentralWidget(beside)
+        self.beside = QSplitter(Qt.Orientation.Horizontal)  # the sidebar, then the chat and the Open Mind
+        self.beside.addWidget(self.sidebar)
+        self.beside.addWidget(self.split)
+        self.beside.setStretchFactor(1, 1)
+        self.beside.setSizes([220, 880])
+        self.setCentralWidget(self.beside)
         self._mind: OpenMind | None = None  # the Open Mind: built when first wanted (mind)
         self._pending_count = 0
 
@@ -728,15 +728,17 @@ class MainWindow(QMainWindow):
     # ---- the Open Mind and the app's actions -----------------------------------
 
     def toggle_mind(self) -> None:
+        showing = self._mind is None or not self._mind.isVisible()
+        if showing and self.width() < BESIDE_THE_MIND:
+            # Sidebar, chat and the Open Mind do not all fit a narrow window (at 900 px the chat kept ~200 px):
+            # the conversations step aside while the Open Mind is open there, and come back as the setting says.
+            # Laid out at once (refresh): the Open Mind's width is then set on the splitter's width to be.
+            self.sidebar.hide()
+            self.beside.refresh()
         if self.mind is None:
             return
-        shown = not self.mind.isVisible()
-        self.mind.setVisible(shown)
-        # Sidebar, chat and the Open Mind do not all fit a narrow window (at 900 px the chat kept ~200 px): the
-        # conversations step aside while the Open Mind is open there, and come back as the setting says.
-        if shown and self.width() < BESIDE_THE_MIND:
-            self.sidebar.hide()
-        elif not shown:
+        self.mind.setVisible(showing)
+        if not showing:
             self.sidebar.setVisible(self.settings is None or self.settings.sidebar_shown)
         self.refresh_mind()
 

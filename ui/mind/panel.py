@@ -44,6 +44,7 @@ class OpenMind(QWidget):
         # A stack is as wide as its widest page wants (463 px: a view's row of buttons), hidden pages too: at 900 px
         # the chat beside it was left 260 px. Each page is laid out to what it is given; its buttons elide.
         self.stack.setMinimumWidth(PANE_MIN)
+        self.stack.setMinimumHeight(PANE_MIN)  # the same of its height: the window stays within a 600 px screen
         self.views: dict[str, MindView] = {}
         for cls in VIEWS:
             view = cls(companion)
