@@ -46,9 +46,9 @@ PASSPHRASE = "bench learning passphrase"
 
 def scenarios(path: Path) -> list[tuple[Path, dict[str, Any]]]:
     """The scenario in a file, or each one in a folder (by name), checked for the fields the bench reads."""
-    files = sorted(path.glob("*.json")) if path.is_dir() else [path]
+    files = sorted(path.glob("*.json")) if path.is_dir() else [path] if path.exists() else []
     if not files:
-        raise KnownError(f"No scenario (*.json) in {path}.")
+        raise KnownError(f"No scenario (a file, or a folder of *.json) at {path}.")
     out = []
     for f in files:
         try:
@@ -253,7 +253,8 @@ def chat_model(args: argparse.Namespace) -> ChatModel:
     return LlamaChatModel(args.model).start_loading()
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, chat: ChatModel | None = None, embedder: Embedder | None = None) -> int:
+    """`chat`, `embedder`: models in place of the ones the options name (a test's fakes)."""
     p = argparse.ArgumentParser(prog="anima bench learning")
     p.add_argument(
         "--scenario",
@@ -268,8 +269,8 @@ def main(argv: list[str] | None = None) -> int:
     plays = scenarios(args.scenario)
     from anima.models.embedder import MiniLMEmbedder
 
-    chat = chat_model(args)
-    embedder = MiniLMEmbedder().start_loading()
+    chat = chat or chat_model(args)
+    embedder = embedder or MiniLMEmbedder().start_loading()
     try:
         for path, scenario in plays:
             name = scenario["name"] or path.stem

@@ -67,10 +67,10 @@ def words(text: str) -> set[str]:
 
 
 def says(text: str, expected: Iterable[str]) -> bool:
-    """Every expected word or phrase appears in `text` (case-insensitive, each at the start of a word: "short" is
-    in "shorter", "cat" is not in "category"... nor in "scat")."""
+    """Every expected word or phrase appears in `text`, case-insensitive, as a word or one with a short ending
+    ("short" is in "shorter", "dog" in "dogs"; "cat" is not in "category", nor in "scat")."""
     low = text.lower()
-    return all(re.search(r"(?<![^\W_])" + re.escape(w.lower()), low) for w in expected)
+    return all(re.search(r"(?<![^\W_])" + re.escape(w.lower()) + r"[^\W_]{0,3}(?![^\W_])", low) for w in expected)
 
 
 @dataclass(frozen=True)
