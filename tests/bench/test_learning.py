@@ -26,6 +26,7 @@ SCENARIO = {
                 "I have a cat called Miso.",
                 "I have a cello recital on 14 March.",
                 "Don't call me sweetie.",
+                "I had a sandwich for lunch.",
                 "It rained all day.",
             ],
         },
@@ -55,6 +56,7 @@ def scripted() -> ScriptedModel:
             "14 March": ["Has a cello recital on 14 March"],
             "moved to 21": [("Recital is on 21 March", "14 March")],  # the correction replaces the note
             "Miso is lovely": ["Has a cat called Miso too"],  # hostile: the same fact again
+            "sandwich": ["Had a sandwich for lunch"],  # true, and nothing anyone needs kept
         },
         lessons={
             "sweetie": "Do not call them sweetie",
@@ -77,6 +79,7 @@ def test_each_stored_item_is_classed_as_a_user_would_class_it(played):
     assert got == [
         ("memory", "Has a cat called Miso", True, "matched"),
         ("memory", "Has a cello recital on 14 March", False, "matched"),  # superseded, still stored
+        ("memory", "Had a sandwich for lunch", True, "junk"),
         ("memory", "Recital is on 21 March", True, "matched"),
         ("memory", "Has a cat called Miso too", True, "duplicate"),
         ("rule", "Do not call them sweetie", True, "matched"),
@@ -88,11 +91,11 @@ def test_the_figures_count_classes_expectations_and_questions(played):
     _, p = played
     _, f = learning.figures("tiny", SCENARIO, p)
     assert {k: f[k] for k in ("stored", "matched", "duplicates", "ungrounded", "junk")} == {
-        "stored": 6,
+        "stored": 7,
         "matched": 4,
         "duplicates": 1,
         "ungrounded": 1,
-        "junk": 0,
+        "junk": 1,
     }
     # The cat; the cello went with the recital's old date (the correction's note does not name it); no sister.
     assert (f["facts_found"], f["facts_expected"]) == (1, 3)
@@ -112,7 +115,7 @@ def test_each_question_is_asked_through_the_turn_after_its_recall(played):
         ("Who is Jo?", False, False),
     ]
     replies = [h for h in chat.history if h["schema"] is None]
-    assert len(replies) == 7 + 3  # every message of the scenario and every question got a reply
+    assert len(replies) == 8 + 3  # every message of the scenario and every question got a reply
 
 
 def test_messages_carry_the_scenario_time_and_the_wall_clock_comes_back(played, tmp_path):
@@ -123,7 +126,7 @@ def test_messages_carry_the_scenario_time_and_the_wall_clock_comes_back(played, 
         soul.close()
     when = {r["content"]: r["created_at"][:16] for r in said}
     assert when["Hi!"] == "2026-03-02T19:00"
-    assert when["It rained all day."] == "2026-03-02T19:04"  # a minute a message
+    assert when["It rained all day."] == "2026-03-02T19:05"  # a minute a message
     assert when["Actually my recital moved to 21 March."] == "2026-03-05T08:30"  # days pass between sessions
     assert when["When is my recital?"] == "2026-03-05T09:36"  # an hour after the last message
     assert abs((clock.now() - datetime.now(UTC)).total_seconds()) < 60
