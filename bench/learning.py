@@ -157,6 +157,10 @@ def _play(
                 t = time.perf_counter()
                 c.settle()  # learning and quick reflection, as the app runs them after the reply
                 played.between_s.append(time.perf_counter() - t)
+                progress(
+                    f"  session {n}, message {i + 1}/{len(session['messages'])}: reply {played.turn_s[-1]:.1f} s, "
+                    f"after it {played.between_s[-1]:.1f} s"
+                )
             when += timedelta(minutes=5)
             _set(when)
             t = time.perf_counter()
