@@ -64,6 +64,11 @@ def scenarios(path: Path) -> list[tuple[Path, dict[str, Any]]]:
     return out
 
 
+def shortened(scenario: dict[str, Any], messages: int) -> dict[str, Any]:
+    """The scenario with only the first `messages` of each session (its expectations as they were)."""
+    return {**scenario, "sessions": [{**s, "messages": s["messages"][:messages]} for s in scenario["sessions"]]}
+
+
 def at(text: str) -> datetime:
     """A session's time; one with no zone is UTC."""
     t = datetime.fromisoformat(text)
@@ -269,8 +274,11 @@ def main(argv: list[str] | None = None, chat: ChatModel | None = None, embedder:
     p.add_argument("--model", help="a GGUF file (default: the bundled SmolLM2-135M)")
     p.add_argument("--endpoint", help="an OpenAI-compatible server's URL, in place of a local model")
     p.add_argument("--endpoint-model", default="default", help="the model that server should use")
+    p.add_argument("--messages", type=int, help="play at most this many messages of each session (a slow machine)")
     args = p.parse_args(argv or [])
     plays = scenarios(args.scenario)
+    if args.messages:
+        plays = [(f, shortened(s, args.messages)) for f, s in plays]
     from anima.models.embedder import MiniLMEmbedder
 
     chat = chat or chat_model(args)

@@ -164,6 +164,20 @@ def test_the_last_line_has_every_figure_and_a_folder_gives_one_line_per_scenario
     assert "what the soul holds" in out.getvalue() and "Recommend jazz records" in out.getvalue()
 
 
+def test_a_shortened_scenario_plays_the_first_messages_of_each_session(tmp_path, monkeypatch):
+    (tmp_path / "tiny.json").write_text(json.dumps(SCENARIO), encoding="utf-8")
+    monkeypatch.setattr(printed, "_OUT", io.StringIO())
+    chat = scripted()
+    assert learning.main(["--scenario", str(tmp_path / "tiny.json"), "--messages", "2"], chat, FakeEmbedder()) == 0
+    sent = [h["messages"][-1]["content"] for h in chat.history if h["schema"] is None]
+    assert sent[:4] == [
+        "Hi!",
+        "I have a cat called Miso.",
+        "Actually my recital moved to 21 March.",
+        ("Miso is lovely, I have a cat called Miso."),
+    ]
+
+
 def test_a_file_that_is_no_scenario_is_said_so(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"name": "x", "sessions": [{"at": "tuesday", "messages": ["hi"]}]}), encoding="utf-8")
@@ -189,9 +203,8 @@ def test_our_scenarios_load_and_expect_only_what_their_person_says():
 
 @pytest.mark.slow  # the real default model through a whole (tiny) scenario
 def test_the_benchmark_runs_on_the_default_model(tmp_path):
-    tiny = {**SCENARIO, "sessions": [{**s, "messages": s["messages"][:2]} for s in SCENARIO["sessions"]]}
-    (tmp_path / "tiny.json").write_text(json.dumps(tiny), encoding="utf-8")
-    ran = bench("learning", "--scenario", str(tmp_path / "tiny.json"))
+    (tmp_path / "tiny.json").write_text(json.dumps(SCENARIO), encoding="utf-8")
+    ran = bench("learning", "--scenario", str(tmp_path / "tiny.json"), "--messages", "2")
     assert ran.returncode == 0, ran.err
     assert ran.figures["bench"] == "learning" and ran.figures["scenario"] == "tiny"
     assert ran.figures["turn_s"] > 0 and ran.figures["stored"] >= 0
