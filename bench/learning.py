@@ -241,11 +241,8 @@ def report(name: str, scenario: dict[str, Any], played: Played) -> dict[str, Any
             for a in played.asked
         ],
     )
-    table(
-        f"learning, {name}: scores",
-        ["what", "value"],
-        [[k, v] for k, v in out.items() if k != "scenario"] + [["not met", "; ".join(scored.missing) or "-"]],
-    )
+    table(f"learning, {name}: scores", ["what", "value"], [[k, v] for k, v in out.items() if k != "scenario"])
+    say(f"not met: {'; '.join(scored.missing) or 'nothing'}")
     return out
 
 
