@@ -104,7 +104,9 @@ def test_the_figures_count_classes_expectations_and_questions(played):
     assert (f["world_ok"], f["world_expected"]) == (0, 1)  # nothing here writes world cards
     assert f["qa_recall_at_10"] == pytest.approx(2 / 3, abs=0.001)  # the recital and the cat; never a sister
     assert f["qa_in_reply"] == pytest.approx(1 / 3, abs=0.001)  # only the cat's reply was scripted to say it
-    assert f["tokens_per_turn"] > 0 and f["turn_s"] > 0 and f["reflection_s"] > 0
+    # Timed: every message's reply and what follows it, and one deep reflection a session (the last one included).
+    assert len(p.turn_s) == len(p.between_s) == len(p.tokens) == 8 and len(p.reflection_s) == 2
+    assert f["tokens_per_turn"] > 0 and min(p.turn_s) > 0 and min(p.reflection_s) > 0
 
 
 def test_each_question_is_asked_through_the_turn_after_its_recall(played):
