@@ -20,6 +20,7 @@ NAMES = (
     "faults",
     "bundle",
     "scale",
+    "learning",
 )
 
 

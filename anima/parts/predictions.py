@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from ..errors import InvalidEdit, NotFound
 from ..models.chat import ChatModel, Message
 from ..models.structured import StructuredOutputFailed, ask_structured
+from ..store.clock import now as clock_now
 from ..store.soul import Soul
 from ..trust.text import clean
 from .parts import Parts
@@ -109,7 +110,7 @@ EVALUATION_PROMPT = (
 
 
 def utc_now() -> datetime:
-    return datetime.now(UTC)
+    return clock_now()  # the process's clock (store/clock.py): a benchmark may move it
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..store import recallable
+from ..store import clock, recallable
 from ..store.kinds import RECALLED
 from ..store.soul import Soul
 from . import dates, fts
@@ -143,7 +143,7 @@ class Recall:
         exclude: Set[Key] = frozenset(),
     ) -> list[Recalled]:
         """`exclude`: keys that take no part at all (a message recalling for itself would shift every rank)."""
-        now = now or datetime.now(UTC)
+        now = now or clock.now()
         now = now if now.tzinfo else now.replace(tzinfo=UTC)  # stored times are all zoned
         kinds = tuple(kinds)
         # What another program on this soul stored or forgot since the last recall (one pragma when nothing).

@@ -14,7 +14,6 @@ import shutil
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast, overload
 
@@ -36,7 +35,7 @@ from ..errors import (
     failing_disk,
     full_disk,
 )
-from . import forget, ids, migrations, wal
+from . import clock, forget, ids, migrations, wal
 from .forget import Forgotten
 from .kinds import KINDS
 from .kinds import kind as _kind_of
@@ -56,7 +55,7 @@ class Held(Protocol):
 
 
 def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds")
+    return clock.now().isoformat(timespec="microseconds")
 
 
 def raw_key_pragma(key: bytes) -> str:
