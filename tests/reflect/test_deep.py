@@ -719,3 +719,14 @@ def test_a_word_in_another_form_is_the_same_word_to_what_considering_cites():
     cited, shown = "Ada went kayaking on the lake", "Ada went kayaking on the lake Ada bought a kayak"
     assert drawn_from_cited("I learned Ada loves her kayak", cited, shown)
     assert not drawn_from_cited("I learned Ada loves her kayak", "Ada started the cello", shown)
+
+
+def test_a_word_in_common_is_no_contradiction_whatever_the_model_says(dc, caplog):
+    c = dc
+    miso = c.memories.remember("A cat named Miso")
+    c.memories.remember("Silly cat")  # junk a small model wrote, sharing one word with the true fact
+    c.chat.enqueue(json.dumps({"pairs": [{"pair": 1, "verdict": "changed"}]}))  # what the model would say
+    c.reflect_deeply()
+    assert miso in {m["id"] for m in c.memories.current()}
+    assert c.soul.get("memory", miso)["suppression"] == 0
+    assert len(c.chat.queue) == 1  # no pair was worth asking about
