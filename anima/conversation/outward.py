@@ -80,7 +80,11 @@ _SCHEMES = (
 # A CSS escape ("\68ttps:" in a url()) a renderer reads as its character.
 _CSS_ESCAPE = re.compile(r"\\([0-9a-fA-F]{1,6})\s?")
 # Tabs and line breaks inside an address, which a browser drops ("/<tab>/evil.example").
-_BROKEN_ADDRESS = re.compile(r"(?<=[/\\:])[\t\r\n]+|[\t\r\n]+(?=[/\\])")
+# After a colon only where a scheme ends ("javascript:<newline>alert"): "Here are a few:<newline><newline>1." is
+# a list, and the reply is stored as it was shown.
+_BROKEN_ADDRESS = re.compile(
+    r"(?<=[/\\])[\t\r\n]+|(?:" + "|".join(f"(?<={s}:)" for s in _SCHEMES) + r")[\t\r\n]+|[\t\r\n]+(?=[/\\])", re.I
+)
 _RUNS = rf"(?:{'|'.join(_SCHEMES)})\s*:"
 # A browser drops tabs and line breaks inside an address: "java<tab>script:" is "javascript:".
 _SPLIT_SCHEME = re.compile(

@@ -46,6 +46,8 @@ from ..trust.gate import Gate
 from ..trust.verdict import unfit
 from ..trust.words import once
 from .contradictions import resolve as resolve_contradictions
+from .feedback import lesson as feedback_lesson
+from .feedback import not_feedback
 from .governed import GovernedRewrite
 from .regenerate import MadeAgain, Regeneration
 from .voice import (
@@ -434,6 +436,11 @@ class DeepReflection:
                 or unfit(lesson)
                 or addressed(lesson)
             ):
+                log.info("deep reflection left out a piece of feedback: not the person's, or not fit to keep")
+                done.dropped += 1
+                continue
+            if (why := not_feedback(m["content"], lesson)) is not None:
+                log.info("deep reflection left out a piece of feedback: %s", why)
                 done.dropped += 1
                 continue
             rule = rules[f["rule"] - 1] if 1 <= f["rule"] <= len(rules) else None
@@ -451,6 +458,25 @@ class DeepReflection:
             if target is not None and (target, m["id"]) in counted:
                 continue
             rid = self.rules.learn(lesson, m["id"], rule_id=target, at=m["created_at"])
+            counted.add((rid, m["id"]))
+            done.feedback += 1
+            done.rules_touched.add(rid)
+        self._plain_feedback(said, counted, done)
+
+    def _plain_feedback(self, said: list[dict[str, Any]], counted: set[tuple[int, int]], done: Deepened) -> None:
+        """Feedback said plainly ("Please keep your answers shorter") is evidence whatever the model found: said
+        twice on one point, it is a rule citing both."""
+        for m in said:
+            if m["role"] != "user" or m["source"] not in (None, Source.PERSON.value):
+                continue
+            if (taught := feedback_lesson(m["content"])) is None:
+                continue
+            target = getattr(self.rules.matching(taught), "id", None)
+            if target is not None and any(r == target and i == m["id"] for r, i in counted):
+                continue
+            if any(i == m["id"] for _, i in counted) and target is None:
+                continue  # the model found it, in its own words: one message is one piece of evidence
+            rid = self.rules.learn(taught, m["id"], rule_id=target, at=m["created_at"])
             counted.add((rid, m["id"]))
             done.feedback += 1
             done.rules_touched.add(rid)

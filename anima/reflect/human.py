@@ -173,6 +173,11 @@ def schema(lines: int) -> dict[str, Any]:
     }
 
 
+def _holds(line: str, named: str) -> bool:
+    """Whether a line holds the name of a name line ("Name is Abdulrahman" holds "Is called Abdulrahman")."""
+    return named.split()[-1] in line.split()
+
+
 class HumanNotes:
     """Reads the person's new messages and keeps the human block and their stated facts current."""
 
@@ -251,20 +256,20 @@ class HumanNotes:
         before = self.self_model.read().human  # again: a person may have edited it meanwhile
         lines = block_lines(before)
         person = self._learn_name(messages, lines)
-        changes, learned = self._named(messages, lines, person), []
+        changes: list[Change] = []
+        learned: list[tuple[int, str]] = []
         for f in facts:
             fact = about_them(" ".join(f["fact"].split()).rstrip("."))
             words = stems(fact)
             if not words or len(words & said_words) < GROUNDED * len(words):
                 dropped("a fact", "most of its words are not what they said")
                 continue
-            if len(words) < 2:
+            if re.fullmatch(r"[A-Za-z\u00c0-\u024f'’-]+", fact):  # "Dana"; not a line in an unspaced script
                 dropped("a fact", "one word states nothing (their name is read from their words)")
                 continue
-            if (
-                any(near(fact, ln) for ln in lines)
-                or any(near(fact, c.content) for c in changes)
-                or (person and person in fact.split() and re.search(r"\b(?:name|called)\b", fact, re.I))
+            # Beside a line it waits to join, only the same again: a shorter line may pass where a longer one waits.
+            if any(near(fact, ln) for ln in lines) or any(
+                near(fact, c.content) and near(c.content, fact) for c in changes
             ):
                 dropped("a fact", "it is already held")
                 continue
@@ -299,6 +304,8 @@ class HumanNotes:
                     source["content"],
                 )
             )
+        # Their name, when the model wrote no line that holds it.
+        changes += [n for n in self._named(messages, lines) if not any(_holds(c.content, n.content) for c in changes)]
         for d in self.gate.submit(changes):
             if d.verdict is Verdict.APPLY:
                 c = d.change
@@ -316,11 +323,12 @@ class HumanNotes:
                 person = name
         return person
 
-    def _named(self, messages: list[dict[str, Any]], lines: list[str], person: str) -> list[Change]:
+    def _named(self, messages: list[dict[str, Any]], lines: list[str]) -> list[Change]:
         """The line of the human block that holds the name they gave, read by code: a small model writes a bare
         "Dana" that no check can read, or nothing."""
         for m in reversed(messages):
-            if (name := stated_name(m["content"])) is None or name_line(name) in lines:
+            name = stated_name(m["content"])
+            if name is None or any(_holds(ln, name_line(name)) for ln in lines):
                 continue
             old = next((ln for ln in lines if ln.startswith(name_line(""))), None)
             return [

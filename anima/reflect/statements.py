@@ -43,18 +43,18 @@ def name_line(name: str) -> str:
 
 # A correction: what follows replaces what they said before ("Actually the recital moved to 21 March").
 CORRECTS = re.compile(
-    r"^\W*(?:actually|correction|sorry|oops|wait|no|nope|update)\b|\b(?:i meant|not \w+ but|moved to|changed to|"
-    r"instead|rather than|no longer|not anymore|any ?more|postponed|rescheduled|brought forward|pushed back)\b",
+    r"^\W*(?:actually|correction)\b|\b(?:i meant|moved to|changed to|instead|rather than|no longer|not anymore|"
+    r"postponed|rescheduled|brought forward|pushed back)\b",
     re.I,
 )
 
 # Feedback on how the companion talks: an instruction to it about its replies, names or manner.
 FEEDBACK = re.compile(
     r"\b(?:(?:please\s+)?(?:keep|make)\s+(?:your|the)\s+(?:answers?|repl(?:y|ies)|messages?|responses?)|"
-    r"(?:don'?t|do not|never|stop)\s+(?:call(?:ing)?|calling)\s+me|"
-    r"(?:stop|quit)\s+(?:\w+ing)\b|you(?:'re| are)\s+(?:rambling|repeating|too\s+\w+)|"
-    r"(?:too|so)\s+(?:long|wordy|verbose|formal|chatty)|(?:be|answer|reply)\s+(?:more\s+)?"
-    r"(?:brief|briefer|shorter|concise|direct))",
+    r"(?:don['’]?t|do not|never|stop)\s+(?:call(?:ing)?)\s+me|you(?:['’]re| are)\s+(?:rambling|repeating yourself)|"
+    r"(?:you(?:['’]re| are)|(?:your )?(?:answers?|repl(?:y|ies)|responses?) (?:are|is|were|was))\s+"
+    r"(?:(?:way|far|much|a bit|a little)\s+)?too\s+(?:long|wordy|verbose|formal|chatty)|"
+    r"(?:be|answer|reply)\s+(?:more\s+)?(?:brief|briefer|shorter|concise|direct))",
     re.I,
 )
 
@@ -63,10 +63,19 @@ def sentences(text: str) -> list[str]:
     return [s for s in re.split(r"(?<=[.!?])\s+|\n+", text.strip()) if s.strip()]
 
 
+# A question that asks for something ("What's my cat's name?", "When is my recital?"); "do you think I should tell
+# my manager I'm pregnant?" tells as it asks.
+_ASKS = re.compile(
+    r"^\W*(?:what|when|where|who|which|whose)(?:['’]s|\s+(?:is|are|was|were|did|do|does))?\s+(?:my|i)\b[^?]*\?\W*$",
+    re.I,
+)
+
+
 def statements(text: str) -> str:
-    """The sentences of a message that state something about its writer: not questions, not feedback on how the
-    companion talks ("What's my cat's name?" states no fact; "Don't call me sweetie" is about the talk)."""
-    return " ".join(s for s in sentences(text) if not s.rstrip().endswith("?") and not FEEDBACK.search(s))
+    """The sentences of a message that state something about its writer: not a question that asks for something,
+    not feedback on how the companion talks ("What's my cat's name?" states no fact; "Don't call me sweetie" is
+    about the talk)."""
+    return " ".join(s for s in sentences(text) if not _ASKS.match(s) and not FEEDBACK.search(s))
 
 
 # The person's voice, turned to a line about them: "I'm scared of dogs" -> "Is scared of dogs".
@@ -110,6 +119,8 @@ def _third_person(verb: str) -> str:
 def about_them(fact: str) -> str:
     """A fact in the person's own voice written about them (as the human block holds it); any other unchanged."""
     fact = fact.strip()
+    if re.search(r"[.!?;]\s+\S", fact):
+        return fact  # more than one statement: the gate reads it as the model wrote it
     out = None
     for opener, said in _OPENERS:
         m = re.match(rf"(?:{opener})\b\s*", fact, re.I)
@@ -144,7 +155,7 @@ _SAME = {"name": "call", "named": "call"}  # "a cat named Miso", "a cat called M
 def slot(fact: str, lines: list[str]) -> int | None:
     """The index of the line a correction is about: the one that shares most of what it is about, if any."""
     words = subject(fact)
-    scored = [(len(words & subject(ln)), i) for i, ln in enumerate(lines)]
+    scored = [(len(words & subject(ln)), i) for i, ln in enumerate(lines) if same_slot(ln, fact)]
     best = max(scored, default=(0, -1))
     return best[1] if best[0] > 0 else None
 

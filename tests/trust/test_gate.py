@@ -400,3 +400,13 @@ def test_the_persons_words_passed_on_by_any_verb_are_given_away(given, not_given
     whole: someone is given the person's words. What they send themselves, and the rest of the story, is not."""
     assert answers_elsewhere(given)
     assert not answers_elsewhere(not_given)
+
+
+def test_a_proposal_like_one_that_waits_is_not_made_again(companion):
+    pasted = Provenance(Source.PASTED)
+    [a] = companion.gate.submit([fact("Has a cat called Miso", provenance=pasted)])
+    [b] = companion.gate.submit([fact("Has a cat called Miso", provenance=pasted)])
+    [c] = companion.gate.submit([fact("Cat called Miso", provenance=pasted)])
+    [d] = companion.gate.submit([fact("Has a grey cat called Miso", provenance=pasted)])  # says more: its own
+    assert a.proposal_id == b.proposal_id == c.proposal_id != d.proposal_id
+    assert len(companion.proposals()) == 2
