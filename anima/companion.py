@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .conversation import Conversation, TurnStream
+from .conversation.noted import Noted, noted
 from .errors import InvalidEdit
 from .interchange.characters import Characters
 from .interchange.export import export_json
@@ -501,6 +502,12 @@ class Companion:
     def provenance(self, kind: str, item_id: int) -> str:
         """Where an item came from, for a person ("text you pasted, message #12"; "not recorded" for old items)."""
         return shown(self.soul.provenance(kind, item_id))
+
+    def noted(self, message_ids: list[int], wait: float = 120.0) -> list[Noted]:
+        """What the turn of these messages taught: learned, or waiting for the person's OK (the cue under the
+        reply). Waits up to `wait` seconds for learning from it to finish (call it off the UI thread)."""
+        self.reflector.learned(wait)
+        return noted(self.memories, self.gate, message_ids)
 
     def proposals(self, pending_only: bool = True) -> list[dict[str, Any]]:
         """Changes that wait for the person's say, each with where it came from."""
