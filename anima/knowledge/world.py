@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import InvalidEdit
 from ..retrieval.indexer import Indexer
-from ..retrieval.recall import Recall, Recalled
+from ..retrieval.recall import COMPANION_WORDS, Recall, Recalled
 from ..store.forget import UNSPACED
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul, now
@@ -141,7 +141,11 @@ class Clerk:
             "FROM world_cards AS w"
         )
         disabled = {("world_card", c["id"]) for c in cards if not c["enabled"]}
-        found = [r for r in self.recall.search(text, k, exclude=exclude) if r.key not in disabled]
+        found = [
+            r
+            for r in self.recall.search(text, k, exclude=exclude, companion_words=COMPANION_WORDS)
+            if r.key not in disabled
+        ]
         have = {r.key for r in found}
         woken: list[tuple[int, Recalled]] = []
         for card in cards:
