@@ -88,5 +88,6 @@ class Role:
 
 
 def logged(reason: str, sentence: str) -> None:
-    """Every sentence of the model's that is dropped is logged, with why."""
-    log.info("Reply sentence left out (%s): %r", reason, sentence[:200])
+    """Every sentence of the model's that is dropped is logged, with why; its length, never its words (the log
+    is plaintext, the soul is not)."""
+    log.info("a reply's sentence was left out: it %s (%d characters)", reason, len(sentence))
