@@ -49,6 +49,7 @@ from .reflect.hygiene import Hygiene, Tended, tend
 from .reflect.parts import PartCreation
 from .reflect.quick import EVERY, QuickReflection, Reflected
 from .reflect.rhythm import Rhythms
+from .reflect.world import WorldKeeping
 from .retrieval.indexer import Indexer
 from .retrieval.recall import Recall, Recalled
 from .self.feelings import Feelings
@@ -159,6 +160,7 @@ class Companion:
                 self.gate,
                 names=self._names,
                 tending=self._tend,
+                world=WorldKeeping(soul, chat, self.messages, self.world, self._names),
             ),
             evaluation=Evaluation(chat, self.parts, self.predictions, self._names),
             creation=PartCreation(chat, self.parts, self.affect, self._names, clock),

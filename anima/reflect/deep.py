@@ -13,6 +13,8 @@ where it stopped (meta), so nothing is processed twice:
    significance, the most significant always in) and the current identity, and answers with growth-log
    entries, insights across experiences, and perhaps a new identity, which governance rules on
    (self/identity.py).
+3. The world (world.py, meta `deep_world_through`): the people, places and pets the person's new messages name
+   again get a world card, or have theirs brought up to date, each checked by code as below.
 
 Code decides what is written: an episode's messages must exist in the step and be the person's own words or
 the companion's replies, its summary must share words with them; feedback must be in the person's own words;
@@ -60,6 +62,7 @@ from .voice import (
     grounded,
     speaks_for_itself,
 )
+from .world import Kept, WorldKeeping
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +133,7 @@ class Deepened:
     tended: Summarised | None = None  # what parts hygiene did (hygiene.Tended), when it ran
     made_again: MadeAgain | None = None  # what a forget flagged, made again (regenerate.py)
     dropped: int = 0  # answers code refused (ungrounded, unfit)
+    world: Kept | None = None  # the world cards made and brought up to date (world.py)
     preempted: bool = False
 
     def summary(self) -> str:
@@ -142,6 +146,7 @@ class Deepened:
             f"{len(self.sampled)} older episode(s) sampled; {self.dropped} answer(s) dropped"
             + (f"; parts: {self.tended.summary()}" if self.tended is not None else "")
             + (f"; {self.made_again.summary()}" if self.made_again and not self.made_again.nothing else "")
+            + (f"; world cards: {len(self.world.made)} made, {len(self.world.updated)} updated" if self.world else "")
         )
 
 
@@ -258,8 +263,10 @@ class DeepReflection:
         names: Callable[[], tuple[str, str]] = lambda: ("Anima", ""),
         rng: random.Random | None = None,
         tending: Callable[[threading.Event | None], Summarised] | None = None,
+        world: WorldKeeping | None = None,
     ):
-        """`tending(cancel)`: the parts' hygiene (hygiene.py), run last, when the rest is done."""
+        """`tending(cancel)`: the parts' hygiene (hygiene.py), run last, when the rest is done. `world`: the world
+        cards kept for the names that come up again (world.py), once the messages are read."""
         self.soul = soul
         self.chat = chat
         self.messages = messages
@@ -273,6 +280,7 @@ class DeepReflection:
         self.names = names
         self.rng = rng or random.Random()
         self.tending = tending
+        self.world = world
 
     def pending(self) -> bool:
         """Whether there is anything to reflect on."""
@@ -296,6 +304,9 @@ class DeepReflection:
             self._consider(cancel, done)
         if not self._cancelled(cancel):
             done.superseded = resolve_contradictions(self.soul, self.chat, self.memories, self.names()[1], cancel) or 0
+        if not self._cancelled(cancel) and self.world is not None:
+            done.world = self.world.run(cancel)
+            done.dropped += done.world.dropped
         if not self._cancelled(cancel) and self.tending is not None:
             done.tended = self.tending(cancel)
         done.preempted = self._cancelled(cancel)

@@ -93,6 +93,7 @@ def test_episodes_are_cut_by_subject_and_no_message_is_read_twice(dc):
             ]
         ),
         considering(),
+        json.dumps({"cards": []}),  # Jo came up again: a world card is asked for (tests/reflect/test_world.py)
     )
     done = c.reflect_deeply()
     assert len(done.episodes) == 2 and done.messages == 6
