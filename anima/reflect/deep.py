@@ -1,7 +1,7 @@
 """Deep reflection: when it is quiet, the companion goes over what happened and learns from it (seed 003, 3.2,
 3.3, 5.2 and 6).
 
-First, what a forget flagged is made again from what is left (regenerate.py). Then two jobs, each remembering
+First, what a forget flagged is made again from what is left (regenerate.py). Then three jobs, each remembering
 where it stopped (meta), so nothing is processed twice:
 1. Reading (meta `deep_read_through`): the messages in order, STEP at a time. For each step one structured
    call cuts episodes at the shifts in what was talked about (a group may be non-contiguous: seed 003, 5.2.1),

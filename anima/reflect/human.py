@@ -35,7 +35,7 @@ from ..store.soul import Soul
 from ..trust.gate import Gate, block_lines
 from ..trust.kin import KIN
 from ..trust.verdict import Change, Verdict, unfit
-from .statements import CORRECTS, about_them, name_line, near, slot, stated_name, statements
+from .statements import CORRECTS, facts_in, name_line, near, slot, stated_name, statements, states_nothing
 
 log = logging.getLogger(__name__)
 
@@ -258,14 +258,16 @@ class HumanNotes:
         person = self._learn_name(messages, lines)
         changes: list[Change] = []
         learned: list[tuple[int, str]] = []
-        for f in facts:
-            fact = about_them(" ".join(f["fact"].split()).rstrip("."))
+        for f, fact in [(given, fact) for given in facts for fact in facts_in(given["fact"])]:
             words = stems(fact)
             if not words or len(words & said_words) < GROUNDED * len(words):
                 dropped("a fact", "most of its words are not what they said")
                 continue
             if re.fullmatch(r"[A-Za-z\u00c0-\u024f'’-]+", fact):  # "Dana"; not a line in an unspaced script
                 dropped("a fact", "one word states nothing (their name is read from their words)")
+                continue
+            if (why := states_nothing(fact)) is not None:
+                dropped("a fact", why)
                 continue
             # Beside a line it waits to join, only the same again: a shorter line may pass where a longer one waits.
             if any(near(fact, ln) for ln in lines) or any(

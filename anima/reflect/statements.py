@@ -179,8 +179,45 @@ def same_slot(older: str, newer: str) -> bool:
     if not x or not y:
         return False
     shared = len(x & y)
-    if shared >= 2 or (shared >= 1 and shared >= 0.5 * max(len(x), len(y))):
+    # Half of what the longer is about, at least: two long lines share a couple of words without being about one
+    # thing ("Is anxious about the recital, their hands shake when they play", "Is playing Bach at the recital").
+    if shared >= 1 and shared >= 0.5 * max(len(x), len(y)):
         return True
     # "Works as a nurse", "Works as a teacher": one predicate, its object changed.
     first = [re.findall(r"[a-z]+", t.lower())[:1] for t in (older, newer)]
     return first[0] == first[1] and bool(first[0]) and first[0][0] not in ("has", "is", "a", "the", "their", "loves")
+
+
+# A correction's opener says that it corrects, not what: "Actually the recital moved" is "The recital moved".
+_OPENER = re.compile(r"^\W*(?:actually|correction|in fact)\b[\s,:;-]*", re.I)
+
+
+def facts_in(fact: str) -> list[str]:
+    """A fact the model wrote, as the lines about them it holds: a small model copies a whole message ("I'm
+    learning the cello. I have a recital on 14 March"), which is two lines, each turned about them (about_them)."""
+    out = []
+    for s in sentences(" ".join(fact.split())):
+        s = _OPENER.sub("", s).strip().rstrip(".!")
+        if s:
+            out.append(about_them(s[0].upper() + s[1:]))
+    return out
+
+
+# How things are at the moment, not what lasts: the emotional reading's, not a fact to keep ("Is going to
+# practise now", "Is still anxious about it, but a bit less than yesterday").
+_MOMENTARY = re.compile(
+    r"\b(?:today|tonight|yesterday|last night|this (?:morning|afternoon|evening)|right now|at the moment|"
+    r"just now)\b|\bgoing to \w+ now\b",
+    re.I,
+)
+
+
+def states_nothing(fact: str) -> str | None:
+    """Why a line the model wrote is no fact to keep about them, or None: a label ("Silly Cat": a few words, each
+    capitalised, saying nothing of anyone), or how things are at the moment."""
+    words = fact.split()
+    if len(words) <= 3 and all(w[:1].isupper() for w in words):
+        return "a label states nothing"
+    if _MOMENTARY.search(fact):
+        return "it says how things are at the moment, not what lasts"
+    return None

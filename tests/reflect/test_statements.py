@@ -2,7 +2,16 @@
 
 import pytest
 
-from anima.reflect.statements import about_them, near, same_slot, slot, stated_name, statements
+from anima.reflect.statements import (
+    about_them,
+    facts_in,
+    near,
+    same_slot,
+    slot,
+    stated_name,
+    statements,
+    states_nothing,
+)
 
 
 @pytest.mark.parametrize(
@@ -54,3 +63,20 @@ def test_near_duplicates_say_nothing_new():
     assert near("Has a cat named Miso", "Has a cat called Miso")
     assert not near("Has a recital on 21 March", "Has a recital on 14 March")
     assert not near("Works as a software tester", "Works as a software engineer")
+
+
+def test_two_long_lines_sharing_a_couple_of_words_are_not_one_slot():
+    anxious = "Is quite anxious about the recital, their hands shake when they play in front of people"
+    assert not same_slot(anxious, "Is playing a Bach suite at the recital")
+    assert not same_slot("Is really happy for Jo, she worked so hard for it", "Is so happy Jo is settling in well")
+
+
+def test_a_copied_message_is_the_lines_it_holds_and_a_label_or_a_moment_is_no_fact():
+    assert facts_in("I'm learning the cello. I have a recital on 14 March.") == [
+        "Is learning the cello",
+        "Has a recital on 14 March",
+    ]
+    assert facts_in("Actually the recital moved to 21 March") == ["The recital moved to 21 March"]
+    assert states_nothing("Silly Cat") and states_nothing("Is going to practise now")
+    assert states_nothing("Is still anxious about it, but a bit less than yesterday")
+    assert states_nothing("Plays the cello") is None and states_nothing("Works as a product manager now") is None
