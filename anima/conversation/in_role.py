@@ -31,9 +31,13 @@ PERSON_LABELS = ("User", "Human", "Person", "Me")
 _NOTE_WORDING = re.compile(
     r"\bin their (?:own )?words\s*:|^\W*(?:\w+[\s,]+){0,4}they (?:seemed|said they felt)\b|\(evidence\b", re.I
 )
-# A recalled item's label ("[yesterday, said]", "[3 weeks ago]"): a note's, never a reply's.
+# A recalled item's label ("[yesterday, said]", "[3 weeks ago]", "[11 May 2026] Dana:"): a note's, never a
+# reply's. When it was and what kind of knowing, in brackets; not a link ("[the docs](...)") nor "[smiles]".
 _ITEM_LABEL = re.compile(
-    r"^\W*-?\s*\[[^\]\n]{1,40}\]|\[[^\]\n]{0,40}\b(?:" + "|".join(re.escape(v) for v in LABELS.values()) + r")\]", re.I
+    r"\[[^\]\n]{0,40}\b(?:"
+    + "|".join(re.escape(v) for v in LABELS.values())
+    + r"|ago|yesterday|today|tonight|last (?:week|month|year|night)|\d{4})\b[^\]\n]{0,40}\](?![(\[:])",
+    re.I,
 )
 # A repeat of the person's words opens a reply in their voice when it says the same content words, both ways.
 SAME_WORDS = 0.8
@@ -73,7 +77,8 @@ class Role:
             return FEELING_NOTE
         if _ITEM_LABEL.search(sentence):
             return "echoes a note"
-        if re.match(r"\W*#", sentence) or any(h in low for h in self.headings):
+        opening = low.lstrip("#-*> ").rstrip(" .!")
+        if any(opening == h or opening.startswith(h + ":") for h in self.headings):  # a heading, as a note has it
             return "echoes a note's heading"
         if first and self.repeats_them(sentence):
             return "repeats the person's words as its own"

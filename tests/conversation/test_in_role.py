@@ -38,6 +38,10 @@ def test_a_sentence_that_echoes_a_note_is_out_of_role(sentence):
         "In your words, it was a long day.",
         "They said the recital moved, right?",
         "I'm glad you told me about Miso.",
+        "[The recital guide](notes.md) has tips.",  # a link, not a label
+        "[smiles] That's lovely news about Jo.",
+        "Who I am to you matters less than how you feel.",
+        "# Plan for the recital",  # a heading of the reply's own
     ],
 )
 def test_a_reply_that_uses_what_it_knows_is_in_role(sentence):
