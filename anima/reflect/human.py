@@ -51,10 +51,14 @@ MESSAGES_PER_STEP = 4
 READ_THROUGH = "human_read_through"
 
 # Only a message that speaks of its writer can state something about them; the rest costs no model call.
+# The person's voice, in English and in the languages most written in Latin letters (French, German, Spanish,
+# Italian, Portuguese, Dutch): read in any of them (the gate's checks, in English, decide what waits for them).
 # Chat drops the "I" ("Got the job!!!", "Moved to Bristol yesterday", "ive just moved"): a sentence that opens
 # with what happened to its writer speaks of them too.
 SPEAKS_OF_SELF = re.compile(
-    r"\b(i|i'm|im|i've|ive|i'd|i'll|my|mine|me|myself|we|we're|our|call me)\b|(?:^|[.!?]\s+)(?:(?:just|finally|"
+    r"\b(i|i'm|im|i've|ive|i'd|i'll|my|mine|me|myself|we|we're|our|call me)\b|"
+    r"\b(?:j['’]|je|moi|mon|ma|mes|ich|mein|meine|meinen|mich|mir|yo|mis|mío|mía|io|mio|mia|miei|eu|meu|minha|"
+    r"ik|mijn)\b|(?:^|[.!?]\s+)(?:(?:just|finally|"
     r"(?:lol|omg|ok|so|well|guess what)\W*)\s*)*(?:got|moved|started|finished|passed|quit|lost|bought|adopted|went|met|"
     r"became|married|joined|left|graduated|turned|booked|found|had|broke|failed|won|signed|landed|retired|"
     r"starting|moving|getting|going|off to|back from|just|new|first)\b",

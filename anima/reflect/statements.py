@@ -14,10 +14,16 @@ import re
 from ..retrieval.fts import stems
 from ..trust.readable import english
 
-# "My name is Dana", "call me Dana", "I'm called Dana"; not "don't call me sweetie".
+# "My name is Dana", "call me Dana", "I'm called Dana"; not "don't call me sweetie". And as the languages most
+# written in Latin letters say it ("Je m'appelle Dana", "Ich heiße Dana", "Me llamo Dana"): the name is read by
+# code in any of them, though the gate's checks read only English (a fact in French waits for the person).
 _NAME = r"(?P<name>[A-Z][a-z\u00c0-\u024f]+(?:[-'’][A-Z]?[a-z\u00c0-\u024f]+)?)"
+_SURE = (
+    r"my name is|my name's|je m['’]appelle|mon nom est|mon pr[ée]nom est|ich hei(?:ß|ss)e|mein name ist|me llamo|"
+    r"mi nombre es|mi chiamo|il mio nome [èe]|eu me chamo|meu nome [ée]|me chamo|ik heet|mijn naam is"
+)
 _NAMED = re.compile(
-    rf"(?<!don't )(?<!do not )(?<!never )(?<!stop )(?<!dont )\b(?i:my name is|my name's|call me|i'm called|i am "
+    rf"(?<!don't )(?<!do not )(?<!never )(?<!stop )(?<!dont )\b(?i:(?P<sure>{_SURE})|call me|i'm called|i am "
     rf"called|i go by)\s+{_NAME}\b"
 )
 _BARE = re.compile(rf"^\s*(?i:hi|hello|hey)?[\s,!.]*(?i:i'm|i am|it's|this is)\s+{_NAME}\s*[.!]*\s*$")
@@ -31,7 +37,7 @@ def stated_name(text: str) -> str | None:
             continue
         name = m["name"]
         # "I'm Happy", "call me Later": a word, not a name (one they give as a name anyway is kept by "my name is").
-        if (m.re is _NAMED and "name" in m.group(0).lower()) or not english(name.lower()):
+        if (m.re is _NAMED and m["sure"]) or not english(name.lower()):
             return name
     return None
 
@@ -43,7 +49,8 @@ def name_line(name: str) -> str:
 
 # A correction: what follows replaces what they said before ("Actually the recital moved to 21 March").
 CORRECTS = re.compile(
-    r"^\W*(?:actually|correction)\b|\b(?:i meant|moved to|changed to|instead|rather than|no longer|not anymore|"
+    r"^\W*(?:actually|correction|en fait|en r[ée]alit[ée]|eigentlich|en realidad|de hecho|in realt[àa]|na verdade|"
+    r"eigenlijk)\b|\b(?:i meant|moved to|changed to|instead|rather than|no longer|not anymore|"
     r"postponed|rescheduled|brought forward|pushed back)\b",
     re.I,
 )

@@ -260,3 +260,13 @@ def test_a_near_duplicate_is_not_learned_twice(learning):
     say(c, "My cat Miso is lovely, I have a cat named Miso.", "Aw.", facts(("Has a cat named Miso", 0)))
     assert block_lines(c.self_model.read().human) == ["Has a cat called Miso"]
     assert len(c.memories.current()) == 1
+
+
+def test_their_name_and_their_statements_in_another_language_are_read(nameless):
+    c = nameless
+    say(c, "Je m'appelle Dana. J'ai un chat qui s'appelle Miso.", "Enchantée !", facts(("A un chat, Miso", 0)))
+    assert c.user_name == "Dana" and block_lines(c.self_model.read().human) == ["Is called Dana"]
+    [waiting] = c.proposals()  # read, and waiting for them: the gate's checks read English only
+    assert waiting["content"] == "A un chat, Miso" and "cannot read" in waiting["reason"]
+    say(c, "Ich heiße Dana und ich spiele Cello.", "Schön!", facts(("Spielt Cello", 0)))
+    assert len(c.chat.queue) == 0  # a message in German was read too (its answer was asked for)

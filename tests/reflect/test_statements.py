@@ -23,6 +23,10 @@ from anima.reflect.statements import (
         ("Don't call me sweetie.", None),
         ("I'm Happy.", None),  # a word, not a name
         ("Hi there!", None),
+        ("Je m'appelle Dana.", "Dana"),
+        ("Ich heiße Dana und spiele Cello.", "Dana"),
+        ("Hola, me llamo Dana.", "Dana"),
+        ("Mi chiamo Dana.", "Dana"),
     ],
 )
 def test_the_name_a_person_gives(text, name):
