@@ -173,3 +173,18 @@ def test_who_is_jo_brings_what_the_person_said_above_the_companions_made_up_repl
     monkeypatch.setattr("anima.knowledge.world.COMPANION_WORDS", 1.0)
     alike = ranked()
     assert said not in [r.id for r in alike] and alike[0].row["role"] == "companion"  # the fault, unweighed
+
+
+def test_forgetting_what_superseded_a_fact_makes_it_current_again(companion):
+    """Issue 42: junk the contradiction check took for a change ("Silly cat") closed "A cat named Miso";
+    forgetting the junk must bring the fact back, current and unfaded, as the human block still says it."""
+    m = companion.memories
+    miso = m.remember("Ada has a cat named Miso")
+    junk = m.remember("Silly cat")
+    m.resolve(miso, junk)
+    assert [x["id"] for x in m.current()] == [junk]
+    companion.forget("memory", junk)
+    row = companion.soul.get("memory", miso)
+    assert row["valid_to"] is None and row["superseded_by"] is None and row["suppression"] == 0
+    assert [x["id"] for x in m.current()] == [miso]
+    assert companion.recall("what is the cat called", 3)[0].key == ("memory", miso)
