@@ -39,6 +39,7 @@ _ITEM_LABEL = re.compile(
     + r"|ago|yesterday|today|tonight|last (?:week|month|year|night)|\d{4})\b[^\]\n]{0,40}\](?![(\[:])",
     re.I,
 )
+_FIRST_PERSON = re.compile(r"\b(?:i|i['’]m|i['’]ve|i['’]d|i['’]ll|my|me|mine|myself)\b", re.I)
 # A repeat of the person's words opens a reply in their voice when it says the same content words, both ways.
 SAME_WORDS = 0.8
 
@@ -85,6 +86,10 @@ class Role:
         return None
 
     def repeats_them(self, sentence: str) -> bool:
+        """Their own words about themselves, said again in the first person ("I'm scared of dogs."): their voice.
+        An answer that says what they asked back ("Jo is a nurse in Leeds." to "Is Jo a nurse in Leeds?") is not."""
+        if not _FIRST_PERSON.search(sentence):
+            return False
         said = frozenset(stems(sentence))
         if len(self.typed) < 2 or not said:
             return False
