@@ -12,6 +12,7 @@ line in another language still reaches the person as a proposal.
 import re
 
 from ..retrieval.fts import stems
+from ..trust import secrets
 from ..trust.readable import english
 
 # "My name is Dana", "call me Dana", "I'm called Dana"; not "don't call me sweetie". And as the languages most
@@ -201,9 +202,13 @@ _OPENER = re.compile(r"^\W*(?:actually|correction|in fact)\b[\s,:;-]*", re.I)
 
 def facts_in(fact: str) -> list[str]:
     """A fact the model wrote, as the lines about them it holds: a small model copies a whole message ("I'm
-    learning the cello. I have a recital on 14 March"), which is two lines, each turned about them (about_them)."""
+    learning the cello. I have a recital on 14 March"), which is two lines, each turned about them (about_them).
+    Split only where a new sentence begins with a capital ("Uses Miso2015! for everything" is one line); a line
+    holding a secret is never split, so the gate refuses it whole (a part without the secret would pass)."""
+    fact = " ".join(fact.split())
+    parts = [fact] if secrets.find(fact) else re.split(r"(?<=[.!?])\s+(?=[A-Z])", fact)
     out = []
-    for s in sentences(" ".join(fact.split())):
+    for s in parts:
         s = _OPENER.sub("", s).strip().rstrip(".!")
         if s:
             out.append(about_them(s[0].upper() + s[1:]))
@@ -211,19 +216,20 @@ def facts_in(fact: str) -> list[str]:
 
 
 # How things are at the moment, not what lasts: the emotional reading's, not a fact to keep ("Is going to
-# practise now", "Is still anxious about it, but a bit less than yesterday").
+# practise now", "Is still anxious about it, but a bit less than yesterday"). News is not ("Got engaged last
+# night", "Moved to Bristol yesterday").
 _MOMENTARY = re.compile(
-    r"\b(?:today|tonight|yesterday|last night|this (?:morning|afternoon|evening)|right now|at the moment|"
-    r"just now)\b|\bgoing to \w+ now\b",
-    re.I,
+    r"\bgoing to \w+ (?:right )?now\b|\bright now\b|\bat the moment\b|\bjust now\b|\bthan (?:yesterday|before)\b", re.I
 )
+# What a line about them opens with when it says something: a verb ("Celebrates Diwali", "Is Muslim").
+_SAYS = re.compile(r"^(?:[A-Z][a-z]*(?:s|ed)|Is|Has|Was|Were|Got|Will|Would|Can|Can't|Did|Does|Do|Their|They)\b")
 
 
 def states_nothing(fact: str) -> str | None:
     """Why a line the model wrote is no fact to keep about them, or None: a label ("Silly Cat": a few words, each
     capitalised, saying nothing of anyone), or how things are at the moment."""
     words = fact.split()
-    if len(words) <= 3 and all(w[:1].isupper() for w in words):
+    if len(words) <= 3 and all(w[:1].isupper() for w in words) and not _SAYS.match(fact):
         return "a label states nothing"
     if _MOMENTARY.search(fact):
         return "it says how things are at the moment, not what lasts"

@@ -84,3 +84,7 @@ def test_a_copied_message_is_the_lines_it_holds_and_a_label_or_a_moment_is_no_fa
     assert states_nothing("Silly Cat") and states_nothing("Is going to practise now")
     assert states_nothing("Is still anxious about it, but a bit less than yesterday")
     assert states_nothing("Plays the cello") is None and states_nothing("Works as a product manager now") is None
+    assert states_nothing("Got engaged last night") is None and states_nothing("Celebrates Diwali") is None
+    assert states_nothing("Is Muslim") is None
+    assert facts_in("Uses Miso2015! for pretty much everything") == ["Uses Miso2015! for pretty much everything"]
+    assert facts_in("I use Miso2015. For everything.") == ["I use Miso2015. For everything"]  # a secret: whole
