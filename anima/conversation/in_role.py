@@ -27,6 +27,7 @@ IN_ROLE = (
 FEELING_NOTE = "echoes a note of how they feel"
 # Names a transcript may give the person's turn, beside their own name.
 PERSON_LABELS = ("User", "Human", "Person", "Me")
+STOPS = 4  # stop sequences an OpenAI-compatible server takes at most
 # How a note speaks of the person (self/feelings.py's lines, in the third person): a reply speaks to them.
 _NOTE_WORDING = re.compile(
     r"\bin their (?:own )?words\s*:|^\W*(?:\w+[\s,]+){0,4}they (?:seemed|said they felt)\b|\(evidence\b", re.I
@@ -56,14 +57,15 @@ class Role:
             if len(h.split()) >= 2  # "Rules" alone is a word a reply may use
         }
         self.headings |= {OUTSIDE_MARK.strip(" ()").lower()}
-        names = [n for n in {person.strip(), *PERSON_LABELS} if n]
+        names = [n for n in dict.fromkeys([person.strip(), *PERSON_LABELS]) if n]
         self.names = names
         self._label = re.compile(r"(?:^|\n)[ \t>*_-]*(?:" + "|".join(re.escape(n) for n in names) + r")[*_]*\s*:", re.I)
         self.typed = frozenset(stems(typed))
 
     def stops(self) -> tuple[str, ...]:
-        """Where a real model is stopped: a line that opens the person's turn."""
-        return tuple(f"\n{n}:" for n in self.names)
+        """Where a real model is stopped: a line that opens the person's turn. At most STOPS (an OpenAI-style
+        server refuses more); the rest of the names are caught as the reply streams (speaks_as_them)."""
+        return tuple(f"\n{n}:" for n in self.names)[:STOPS]
 
     def speaks_as_them(self, text: str) -> int | None:
         """Where in `text` a turn in the person's name begins (a label: "Dana:", "User:"), or None."""
