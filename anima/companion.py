@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .conversation import Conversation, TurnStream, branch
+from .conversation.noted import Noted, noted
 from .conversation.reaching_out import Limits, ReachedOut, ReachingOut
 from .errors import InvalidEdit
 from .interchange.characters import Characters
@@ -54,6 +55,7 @@ from .reflect.parts import PartCreation
 from .reflect.quick import EVERY, QuickReflection, Reflected
 from .reflect.rhythm import Rhythms
 from .reflect.titles import Titling
+from .reflect.world import WorldKeeping
 from .retrieval.indexer import Indexer
 from .retrieval.recall import Recall, Recalled
 from .self.feelings import Feelings
@@ -180,6 +182,7 @@ class Companion:
                 self.gate,
                 names=self._names,
                 tending=self._tend,
+                world=WorldKeeping(soul, chat, self.messages, self.world, self._names),
             ),
             evaluation=Evaluation(chat, self.parts, self.predictions, self._names),
             creation=PartCreation(chat, self.parts, self.affect, self._names, clock),
@@ -654,6 +657,12 @@ class Companion:
     def provenance(self, kind: str, item_id: int) -> str:
         """Where an item came from, for a person ("text you pasted, message #12"; "not recorded" for old items)."""
         return shown(self.soul.provenance(kind, item_id))
+
+    def noted(self, message_ids: list[int], wait: float = 120.0) -> list[Noted]:
+        """What the turn of these messages taught: learned, or waiting for the person's OK (the cue under the
+        reply). Waits up to `wait` seconds for learning from it to finish (call it off the UI thread)."""
+        self.reflector.learned(wait)
+        return noted(self.memories, self.gate, message_ids)
 
     def proposals(self, pending_only: bool = True) -> list[dict[str, Any]]:
         """Changes that wait for the person's say, each with where it came from."""

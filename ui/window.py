@@ -37,6 +37,7 @@ from anima import __version__
 from anima.errors import DiskError, DiskFull, KnownError, SoulBusy
 
 from . import access, errors, tasks, theme, window_state
+from .chat import noted
 from .chat.attachments import outside
 from .chat.disk_banner import DiskBanner
 from .chat.elsewhere import FOLLOW_MS, Elsewhere
@@ -375,6 +376,7 @@ class MainWindow(QMainWindow):
         if turn.not_kept and reply is not None:
             reply.mark_unsaved()  # something was forgotten while it was written: shown, never kept
         self.message_actions.replied(reply, turn)  # "Stopped", "Cut off"
+        noted.follow(self, turn, reply)  # "Noted: ... · Undo · Open" under it, once learning from it is done
         self._next()
 
     def _recorded(self, error) -> None:

@@ -16,6 +16,7 @@ A tiny model says whatever a text tells it to, so these do not depend on it:
 import re
 
 from ..trust import secrets
+from .in_role import FEELING_NOTE, IN_ROLE, Role, logged
 
 _ONLY_THE_PERSON = (
     (
@@ -80,7 +81,11 @@ _SCHEMES = (
 # A CSS escape ("\68ttps:" in a url()) a renderer reads as its character.
 _CSS_ESCAPE = re.compile(r"\\([0-9a-fA-F]{1,6})\s?")
 # Tabs and line breaks inside an address, which a browser drops ("/<tab>/evil.example").
-_BROKEN_ADDRESS = re.compile(r"(?<=[/\\:])[\t\r\n]+|[\t\r\n]+(?=[/\\])")
+# After a colon only where a scheme ends ("javascript:<newline>alert"): "Here are a few:<newline><newline>1." is
+# a list, and the reply is stored as it was shown.
+_BROKEN_ADDRESS = re.compile(
+    r"(?<=[/\\])[\t\r\n]+|(?:" + "|".join(f"(?<={s}:)" for s in _SCHEMES) + r")[\t\r\n]+|[\t\r\n]+(?=[/\\])", re.I
+)
 _RUNS = rf"(?:{'|'.join(_SCHEMES)})\s*:"
 # A browser drops tabs and line breaks inside an address: "java<tab>script:" is "javascript:".
 _SPLIT_SCHEME = re.compile(
@@ -300,26 +305,39 @@ ATTENTIONAL = (
 # Long enough for any sentence that announces a feeling ("You seem really stressed about the move today."), short
 # enough that a reply without full stops still streams.
 RUN_ON = 280
+ANNOUNCES = "announces how they seem to feel"
 _SENTENCE_END = re.compile(r"[.!?…]+[\"'”’)\]]*\s+|\n\s*")
 
 
 class Unannounced:
     """A streamed reply held back to whole sentences: each is let through only if it does not announce how the
-    person seems to feel (announces_emotion). `dropped`: the sentences that did; `passed`: the characters let
-    through. The person sees a sentence a little later (when it ends), never one that announces."""
+    person seems to feel (announces_emotion) nor, given the turn's `role` (in_role.py), echo a note or speak as
+    the person; a turn in the person's name ends the reply where it begins (`ended`). `dropped`: the sentences
+    left out, `reasons`: why, each once; `passed`: the characters let through. The person sees a sentence a
+    little later (when it ends), never one that is left out, and what is stored is what was shown."""
 
-    def __init__(self) -> None:
+    def __init__(self, role: Role | None = None) -> None:
         self.pending = ""
         self.dropped = 0
         self.passed = 0
+        self.role = role
+        self.reasons: list[str] = []
+        self.ended = False
 
     @property
     def opened_with_it(self) -> bool:
-        """The reply's first sentence announced a feeling (nothing was let through): worth asking again."""
+        """The reply's first sentence was left out (nothing was let through): worth asking again."""
         return self.dropped > 0 and self.passed == 0
 
     def let_through(self, piece: str) -> str:
+        if self.ended:
+            return ""
         self.pending += piece
+        if self.role is not None and (at := self.role.speaks_as_them(self.pending)) is not None:
+            # The model went on to write the person's turn: what comes before is the reply, the rest is not.
+            self._drop("speaks as the person", self.pending[at:])
+            self.pending, self.ended = self.pending[:at], True
+            return self.rest()
         ends = [m.end() for m in _SENTENCE_END.finditer(self.pending)]
         if not ends and len(self.pending) > RUN_ON:
             # A run-on with no sentence end would otherwise show nothing until the reply ended (a stop button with
@@ -335,14 +353,33 @@ class Unannounced:
         ready, self.pending = self.pending, ""
         return self._checked(ready)
 
+    @property
+    def again(self) -> str:
+        """What the turn adds to the prompt when it asks again: why the reply's opening was left out."""
+        told = [ATTENTIONAL] if {ANNOUNCES, FEELING_NOTE} & set(self.reasons) else []
+        if any(r != ANNOUNCES for r in self.reasons):
+            told.append(IN_ROLE)
+        return "\n".join(told)
+
+    def _drop(self, reason: str, sentence: str) -> None:
+        self.dropped += 1
+        if reason not in self.reasons:
+            self.reasons.append(reason)
+        logged(reason, sentence)
+
     def _checked(self, text: str) -> str:
         out, start = "", 0
         for end in [m.end() for m in _SENTENCE_END.finditer(text)] + [len(text)]:
             sentence, start = text[start:end], end
-            if not sentence:
+            if not sentence.strip():
+                out += sentence
                 continue
+            first = self.passed == 0 and not out.strip()
             if announces_emotion(sentence):
-                self.dropped += 1
+                self._drop(ANNOUNCES, sentence)
+                continue
+            if self.role is not None and (why := self.role.out_of_role(sentence, first)):
+                self._drop(why, sentence)
                 continue
             out += sentence
         if self.passed == 0:

@@ -29,8 +29,9 @@ from ..parts.bids import HIDDEN
 from ..trust import secrets
 from ..trust.text import clean
 from ..workspace.external import compose
+from .in_role import Role
 from .live import Conversation
-from .outward import ATTENTIONAL, Unannounced, notices, safe_reply
+from .outward import Unannounced, notices, safe_reply
 
 # Said of a reply shown but not stored (something it was made from was forgotten while it was written).
 NOT_KEPT = "Not saved: your companion will not remember this reply."
@@ -128,41 +129,54 @@ class TurnStream:
             piece = notice + "\n\n"
             self.text += piece
             yield piece
-        # The reply never shows a sentence that announces how they seem to feel (outward.py): each sentence is let
-        # through when it ends; one that opens the reply has the model asked again, once; one later on is left out.
+        # The reply never shows a sentence that announces how they seem to feel, echoes a note or speaks as the
+        # person (outward.py, in_role.py): each sentence is let through when it ends; one that opens the reply has
+        # the model asked again, once, told why; one later on is left out; the person's turn ends the reply.
         chat, again = self.conversation.chat, False
-        stream, held = (
-            chat.stream(
-                self.workspace.messages, max_tokens=self.reply_tokens, temperature=self.temperature, cancel=self.cancel
-            ),
-            Unannounced(),
+        role = Role(
+            [m["content"] for m in self.workspace.messages if m["role"] == "system"],
+            self.conversation.names()[1],
+            self.user_text,
+        )
+        held = Unannounced(role)
+        stream = chat.stream(
+            self.workspace.messages,
+            max_tokens=self.reply_tokens,
+            temperature=self.temperature,
+            stop=role.stops(),
+            cancel=self.cancel,
         )
         try:
             while True:
+                broke = False
                 for piece in stream:
                     if said := self._unrepeated(held.let_through(piece)):
                         self.text += said
                         yield said
-                    if held.opened_with_it and not again:
+                    if held.ended or (held.opened_with_it and not again):
+                        broke = True
                         break
-                else:
-                    said = self._unrepeated(held.rest())
-                    if not held.opened_with_it or again:
-                        if said:
-                            self.text += said
-                            yield said
-                        break
-                stream.close()  # it opened by announcing how they seem to feel: asked again, once, told why
-                again, held = True, Unannounced()
+                said = "" if broke and not held.ended else self._unrepeated(held.rest())
+                if not held.opened_with_it or again:
+                    if held.ended:
+                        stream.close()  # the rest is the person's turn, written by the model: not read further
+                    if said:
+                        self.text += said
+                        yield said
+                    break
+                stream.close()  # it opened out of its role: asked again, once, told why
+                again, told, held = True, held.again, Unannounced(role)
                 stream = chat.stream(
-                    [*self.workspace.messages, {"role": "system", "content": ATTENTIONAL}],
+                    [*self.workspace.messages, {"role": "system", "content": told}],
                     max_tokens=self.reply_tokens,
                     temperature=self.temperature,
+                    stop=role.stops(),
                     cancel=self.cancel,
                 )
         finally:
             try:
-                self.stop_reason = stream.stop_reason or StopReason.CANCELLED
+                ended = StopReason.STOP_SEQUENCE if held.ended else StopReason.CANCELLED  # at the person's turn
+                self.stop_reason = stream.stop_reason or ended
                 self.text = safe_reply(self.text)
                 self.reply_id = self.conversation.record_turn(
                     self.prepared, len(self.learned), self.user_ids, self.text, self.forgets_at, self.placed

@@ -210,6 +210,17 @@ class Memories:
             )
         ]
 
+    def learned_from(self, message_ids: list[int]) -> list[dict[str, Any]]:
+        """What was learned from these messages and is current: a turn's cue says it ("Noted: ...")."""
+        if not message_ids:
+            return []
+        marks = ",".join("?" * len(message_ids))
+        return self.soul.query(
+            f"SELECT id, content FROM memories WHERE source_message_id IN ({marks}) AND valid_to IS NULL "
+            "AND source = 'user_stated' ORDER BY id",
+            tuple(message_ids),
+        )
+
     def current_saying(self, content: str) -> int | None:
         """The newest current memory that says exactly `content`, or None."""
         rows = self.soul.query(

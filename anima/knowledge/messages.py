@@ -280,6 +280,16 @@ class Messages:
         the whole history in order (deep reflection) and remembers where it stopped."""
         return self.soul.query(_SOURCED + "WHERE m.id > ? ORDER BY m.id LIMIT ?", (message_id, limit))
 
+    def naming(self, word: str, limit: int = 50) -> list[dict[str, Any]]:
+        """The person's messages whose words hold `word` (as the full-text index reads it: any case), newest
+        first, at most `limit`, as `since` gives them (each with its `source`)."""
+        phrase = '"' + word.replace('"', "") + '"'
+        return self.soul.query(
+            _SOURCED + "WHERE m.role = 'user' AND m.id IN "
+            "(SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?) ORDER BY m.id DESC LIMIT ?",
+            (f"content : {phrase}", limit),
+        )
+
     def these(self, message_ids: Iterable[int]) -> list[dict[str, Any]]:
         """Some messages (those still stored), oldest first, as `since` gives them."""
         return sorted(self.soul.query_in(_SOURCED + "WHERE m.id IN ({ids})", message_ids), key=lambda r: r["id"])

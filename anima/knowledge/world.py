@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import InvalidEdit
 from ..retrieval.indexer import Indexer
-from ..retrieval.recall import Recall, Recalled
+from ..retrieval.recall import COMPANION_WORDS, Recall, Recalled
 from ..store.forget import UNSPACED
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul, now
@@ -118,10 +118,18 @@ class WorldCards:
 
     def from_cards(self) -> set[int]:
         """The ids of the cards that came in from an imported character card or lorebook."""
+        return self.from_source(Source.CARD)
+
+    def edited_by_them(self, card_id: int) -> bool:
+        """Whether the person changed a card themselves (in the Open Mind): it is theirs then, whoever made it."""
+        return any(h["actor"] == "user" for h in self.soul.history("world_card", card_id))
+
+    def from_source(self, source: Source) -> set[int]:
+        """The ids of the cards made from `source` (REFLECTION: those deep reflection keeps, reflect/world.py)."""
         return {
             r["item_id"]
             for r in self.soul.query(
-                "SELECT item_id FROM provenance WHERE item_kind = 'world_card' AND source = ?", (Source.CARD.value,)
+                "SELECT item_id FROM provenance WHERE item_kind = 'world_card' AND source = ?", (source.value,)
             )
         }
 
@@ -145,7 +153,11 @@ class Clerk:
             "FROM world_cards AS w"
         )
         disabled = {("world_card", c["id"]) for c in cards if not c["enabled"]}
-        found = [r for r in self.recall.search(text, k, exclude=exclude) if r.key not in disabled]
+        found = [
+            r
+            for r in self.recall.search(text, k, exclude=exclude, companion_words=COMPANION_WORDS)
+            if r.key not in disabled
+        ]
         have = {r.key for r in found}
         woken: list[tuple[int, Recalled]] = []
         for card in cards:
@@ -170,7 +182,12 @@ class Clerk:
                     )
                 )
         # A lorebook's higher insertion order first, as SillyTavern gives it the higher priority.
-        return found + [r for _, r in sorted(woken, key=lambda pair: pair[0])]
+        picked = found + [r for _, r in sorted(woken, key=lambda pair: pair[0])]
+        # A card written in Anima that the message names by its title (a person, a place, a pet of their life) is
+        # what the message is about: it comes first. A turn takes a few items, and the messages that say the name
+        # too would otherwise keep the card out (issue 42: "Jo rang" brought three messages, not Jo's card).
+        named = {("world_card", c["id"]) for c in cards if c["enabled"] and _names(text, c)}
+        return [r for r in picked if r.key in named] + [r for r in picked if r.key not in named]
 
 
 _REGEX_KEY = re.compile(r"^/(.{1,200})/([a-z]*)$", re.S)
@@ -192,6 +209,12 @@ def _matches(key: str, text: str, case_sensitive: bool, whole_words: bool = True
     flags = 0 if case_sensitive else re.I
     words = rf"(?<!\w){re.escape(key)}(?!\w)" if whole_words and not UNSPACED.search(key) else re.escape(key)
     return re.search(words, text, flags) is not None
+
+
+def _names(text: str, card: dict[str, Any]) -> bool:
+    """Whether `text` names a card written in Anima (or one that kept waking by its title) by its title."""
+    options = json.loads(card["options"])
+    return (not options or bool(options.get("title_wakes"))) and _matches(card["title"], text, False)
 
 
 def _wakes(text: str, title: str, keywords: list[str], options: dict[str, Any]) -> str | None:

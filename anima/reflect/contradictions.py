@@ -3,7 +3,8 @@ cannot both be true now ("Works as a nurse in Leeds", later "Works as a teacher 
 and the older stops being true when the newer began. Nothing is deleted: what was true stays, with its dates.
 
 Part of deep reflection. Candidates are found by code (a fact stated since the last check, beside an older one
-that shares a word with it, the most alike first: "Works as a nurse" and "Works as a teacher" share one); the
+about the same thing, the most alike first: "Works as a nurse" and "Works as a teacher"; a word in common is not
+enough, reflect/statements.py same_slot); the
 model says for each pair whether something changed or both
 hold at once. Meta `contradictions_checked_through` remembers the newest fact checked, so none is checked twice.
 """
@@ -17,6 +18,7 @@ from ..models.chat import ChatModel
 from ..models.structured import StructuredOutputFailed, ask_structured
 from ..retrieval.fts import terms
 from ..store.soul import Soul
+from .statements import same_slot
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +63,9 @@ def candidates(facts: list[dict[str, Any]], through: int) -> list[tuple[dict[str
         words = set(terms(new["content"]))
         for old in (f for f in facts if f["id"] < new["id"]):
             theirs = set(terms(old["content"]))
-            if words & theirs:
+            # A word in common is no contradiction ("A cat named Miso", "Silly cat"): the two must be about the
+            # same thing, or the model's guess closes a true fact.
+            if words & theirs and same_slot(old["content"], new["content"]):
                 scored.append((len(words & theirs) / len(words | theirs), old["id"], new["id"], old, new))
     scored.sort(key=lambda x: (-x[0], x[1], x[2]))
     return [(old, new) for *_, old, new in scored[:PAIRS]]
@@ -102,7 +106,9 @@ def resolve(
     changed = 0
     with soul.transaction():
         for verdict in answer["pairs"]:
-            if verdict["verdict"] == "changed" and 1 <= verdict["pair"] <= len(pairs):
+            if verdict["verdict"] == "changed" and not 1 <= verdict["pair"] <= len(pairs):
+                log.info("the contradiction check left out an answer: it names no pair that was asked about")
+            elif verdict["verdict"] == "changed":
                 old, new = pairs[verdict["pair"] - 1]
                 if soul.get("memory", old["id"])["valid_to"] is None:
                     memories.resolve(old["id"], new["id"])

@@ -1,7 +1,7 @@
 """Deep reflection: when it is quiet, the companion goes over what happened and learns from it (seed 003, 3.2,
 3.3, 5.2 and 6).
 
-First, what a forget flagged is made again from what is left (regenerate.py). Then two jobs, each remembering
+First, what a forget flagged is made again from what is left (regenerate.py). Then three jobs, each remembering
 where it stopped (meta), so nothing is processed twice:
 1. Reading (meta `deep_read_through`): the messages in order, STEP at a time. For each step one structured
    call cuts episodes at the shifts in what was talked about (a group may be non-contiguous: seed 003, 5.2.1),
@@ -13,6 +13,8 @@ where it stopped (meta), so nothing is processed twice:
    significance, the most significant always in) and the current identity, and answers with growth-log
    entries, insights across experiences, and perhaps a new identity, which governance rules on
    (self/identity.py).
+3. The world (world.py, meta `deep_world_through`): the people, places and pets the person's new messages name
+   again get a world card, or have theirs brought up to date, each checked by code as below.
 
 Code decides what is written: an episode's messages must exist in the step and be the person's own words or
 the companion's replies, its summary must share words with them; feedback must be in the person's own words;
@@ -46,6 +48,8 @@ from ..trust.gate import Gate
 from ..trust.verdict import unfit
 from ..trust.words import once
 from .contradictions import resolve as resolve_contradictions
+from .feedback import lesson as feedback_lesson
+from .feedback import not_feedback
 from .governed import GovernedRewrite
 from .regenerate import MadeAgain, Regeneration
 from .voice import (
@@ -58,6 +62,7 @@ from .voice import (
     grounded,
     speaks_for_itself,
 )
+from .world import Kept, WorldKeeping
 
 log = logging.getLogger(__name__)
 
@@ -128,6 +133,7 @@ class Deepened:
     tended: Summarised | None = None  # what parts hygiene did (hygiene.Tended), when it ran
     made_again: MadeAgain | None = None  # what a forget flagged, made again (regenerate.py)
     dropped: int = 0  # answers code refused (ungrounded, unfit)
+    world: Kept | None = None  # the world cards made and brought up to date (world.py)
     preempted: bool = False
 
     def summary(self) -> str:
@@ -140,6 +146,7 @@ class Deepened:
             f"{len(self.sampled)} older episode(s) sampled; {self.dropped} answer(s) dropped"
             + (f"; parts: {self.tended.summary()}" if self.tended is not None else "")
             + (f"; {self.made_again.summary()}" if self.made_again and not self.made_again.nothing else "")
+            + (f"; world cards: {len(self.world.made)} made, {len(self.world.updated)} updated" if self.world else "")
         )
 
 
@@ -256,8 +263,10 @@ class DeepReflection:
         names: Callable[[], tuple[str, str]] = lambda: ("Anima", ""),
         rng: random.Random | None = None,
         tending: Callable[[threading.Event | None], Summarised] | None = None,
+        world: WorldKeeping | None = None,
     ):
-        """`tending(cancel)`: the parts' hygiene (hygiene.py), run last, when the rest is done."""
+        """`tending(cancel)`: the parts' hygiene (hygiene.py), run last, when the rest is done. `world`: the world
+        cards kept for the names that come up again (world.py), once the messages are read."""
         self.soul = soul
         self.chat = chat
         self.messages = messages
@@ -271,6 +280,7 @@ class DeepReflection:
         self.names = names
         self.rng = rng or random.Random()
         self.tending = tending
+        self.world = world
 
     def pending(self) -> bool:
         """Whether there is anything to reflect on."""
@@ -294,6 +304,9 @@ class DeepReflection:
             self._consider(cancel, done)
         if not self._cancelled(cancel):
             done.superseded = resolve_contradictions(self.soul, self.chat, self.memories, self.names()[1], cancel) or 0
+        if not self._cancelled(cancel) and self.world is not None:
+            done.world = self.world.run(cancel)
+            done.dropped += done.world.dropped
         if not self._cancelled(cancel) and self.tending is not None:
             done.tended = self.tending(cancel)
         done.preempted = self._cancelled(cancel)
@@ -434,6 +447,11 @@ class DeepReflection:
                 or unfit(lesson)
                 or addressed(lesson)
             ):
+                log.info("deep reflection left out a piece of feedback: not the person's, or not fit to keep")
+                done.dropped += 1
+                continue
+            if (why := not_feedback(m["content"], lesson)) is not None:
+                log.info("deep reflection left out a piece of feedback: %s", why)
                 done.dropped += 1
                 continue
             rule = rules[f["rule"] - 1] if 1 <= f["rule"] <= len(rules) else None
@@ -451,6 +469,25 @@ class DeepReflection:
             if target is not None and (target, m["id"]) in counted:
                 continue
             rid = self.rules.learn(lesson, m["id"], rule_id=target, at=m["created_at"])
+            counted.add((rid, m["id"]))
+            done.feedback += 1
+            done.rules_touched.add(rid)
+        self._plain_feedback(said, counted, done)
+
+    def _plain_feedback(self, said: list[dict[str, Any]], counted: set[tuple[int, int]], done: Deepened) -> None:
+        """Feedback said plainly ("Please keep your answers shorter") is evidence whatever the model found: said
+        twice on one point, it is a rule citing both."""
+        for m in said:
+            if m["role"] != "user" or m["source"] not in (None, Source.PERSON.value):
+                continue
+            if (taught := feedback_lesson(m["content"])) is None:
+                continue
+            target = getattr(self.rules.matching(taught), "id", None)
+            if target is not None and any(r == target and i == m["id"] for r, i in counted):
+                continue
+            if any(i == m["id"] for _, i in counted) and target is None:
+                continue  # the model found it, in its own words: one message is one piece of evidence
+            rid = self.rules.learn(taught, m["id"], rule_id=target, at=m["created_at"])
             counted.add((rid, m["id"]))
             done.feedback += 1
             done.rules_touched.add(rid)

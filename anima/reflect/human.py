@@ -35,8 +35,15 @@ from ..store.soul import Soul
 from ..trust.gate import Gate, block_lines
 from ..trust.kin import KIN
 from ..trust.verdict import Change, Verdict, unfit
+from .statements import CORRECTS, facts_in, name_line, near, slot, stated_name, statements, states_nothing
 
 log = logging.getLogger(__name__)
+
+
+def dropped(what: str, why: str) -> None:
+    """A model's answer left out, and why (the log holds no message text: only the reason)."""
+    log.info("learning left out %s: %s", what, why)
+
 
 FACT_CHARS = 160
 FACTS_PER_STEP = 3
@@ -44,10 +51,14 @@ MESSAGES_PER_STEP = 4
 READ_THROUGH = "human_read_through"
 
 # Only a message that speaks of its writer can state something about them; the rest costs no model call.
+# The person's voice, in English and in the languages most written in Latin letters (French, German, Spanish,
+# Italian, Portuguese, Dutch): read in any of them (the gate's checks, in English, decide what waits for them).
 # Chat drops the "I" ("Got the job!!!", "Moved to Bristol yesterday", "ive just moved"): a sentence that opens
 # with what happened to its writer speaks of them too.
 SPEAKS_OF_SELF = re.compile(
-    r"\b(i|i'm|im|i've|ive|i'd|i'll|my|mine|me|myself|we|we're|our|call me)\b|(?:^|[.!?]\s+)(?:(?:just|finally|"
+    r"\b(i|i'm|im|i've|ive|i'd|i'll|my|mine|me|myself|we|we're|our|call me)\b|"
+    r"\b(?:j['’]|je|moi|mon|ma|mes|ich|mein|meine|meinen|mich|mir|yo|mis|mío|mía|io|mio|mia|miei|eu|meu|minha|"
+    r"ik|mijn)\b|(?:^|[.!?]\s+)(?:(?:just|finally|"
     r"(?:lol|omg|ok|so|well|guess what)\W*)\s*)*(?:got|moved|started|finished|passed|quit|lost|bought|adopted|went|met|"
     r"became|married|joined|left|graduated|turned|booked|found|had|broke|failed|won|signed|landed|retired|"
     r"starting|moving|getting|going|off to|back from|just|new|first)\b",
@@ -166,6 +177,11 @@ def schema(lines: int) -> dict[str, Any]:
     }
 
 
+def _holds(line: str, named: str) -> bool:
+    """Whether a line holds the name of a name line ("Name is Abdulrahman" holds "Is called Abdulrahman")."""
+    return named.split()[-1] in line.split()
+
+
 class HumanNotes:
     """Reads the person's new messages and keeps the human block and their stated facts current."""
 
@@ -185,7 +201,13 @@ class HumanNotes:
         newest = rows[0]["id"] if rows else None
         # What a person does not see of their own message (an HTML comment, hidden when it is shown) is not theirs.
         rows = [{**r, "content": _HIDDEN.sub(" ", r["content"]).strip()} for r in reversed(rows)]
-        return [r for r in rows if SPEAKS_OF_SELF.search(r["content"])], newest
+        # A correction need not speak of its writer ("Actually the recital moved to 21 March"); a question or
+        # feedback on the talk states nothing about them.
+        return [
+            r
+            for r in rows
+            if SPEAKS_OF_SELF.search(statements(r["content"])) or CORRECTS.search(statements(r["content"]))
+        ], newest
 
     def _mark_read(self, newest: int | None) -> None:
         if newest is not None:
@@ -219,8 +241,9 @@ class HumanNotes:
                 len(messages),
                 len(e.attempts),
             )
+            learned, block = self.apply([], messages)  # what code reads (their name) is still learned
             self._mark_read(newest)
-            return [], None
+            return learned, block
         learned, block = self.apply(reply["facts"], messages)
         self._mark_read(newest)
         return learned, block
@@ -230,19 +253,31 @@ class HumanNotes:
     ) -> tuple[list[tuple[int, str]], str | None]:
         """Facts grounded in their words go through the gate (trust/gate.py): what passes is written into the human
         block and remembered; the rest waits as a proposal for the person, or is refused (a secret)."""
-        said = "\n".join(m["content"] for m in messages)
+        # Only their statements ground a fact: a question ("What's my cat's name?") or feedback states none.
+        said = "\n".join(statements(m["content"]) for m in messages)
         # Stems: "I hate driving" is written about them as "Hates driving".
         said_words = stems(said)
         before = self.self_model.read().human  # again: a person may have edited it meanwhile
         lines = block_lines(before)
-        person = self.soul.get_meta("user_name", "")
-        changes, learned = [], []
-        for f in facts:
-            fact = " ".join(f["fact"].split()).rstrip(".")
+        person = self._learn_name(messages, lines)
+        changes: list[Change] = []
+        learned: list[tuple[int, str]] = []
+        for f, fact in [(given, fact) for given in facts for fact in facts_in(given["fact"])]:
             words = stems(fact)
             if not words or len(words & said_words) < GROUNDED * len(words):
-                continue  # not what they said
-            if any(fact.lower() == ln.lower().rstrip(".") for ln in lines):
+                dropped("a fact", "most of its words are not what they said")
+                continue
+            if re.fullmatch(r"[A-Za-z\u00c0-\u024f'’-]+", fact):  # "Dana"; not a line in an unspaced script
+                dropped("a fact", "one word states nothing (their name is read from their words)")
+                continue
+            if (why := states_nothing(fact)) is not None:
+                dropped("a fact", why)
+                continue
+            # Beside a line it waits to join, only the same again: a shorter line may pass where a longer one waits.
+            if any(near(fact, ln) for ln in lines) or any(
+                near(fact, c.content) and near(c.content, fact) for c in changes
+            ):
+                dropped("a fact", "it is already held")
                 continue
             source = max(messages, key=lambda m: len(words & stems(m["content"])))
             if (who := someone_else(fact, person)) is not None:
@@ -263,6 +298,8 @@ class HumanNotes:
                 continue
             r = f["replaces"]
             replaced = lines[r - 1] if 0 < r <= len(lines) and words & stems(lines[r - 1]) else None
+            if replaced is None and CORRECTS.search(source["content"]) and (i := slot(fact, lines)) is not None:
+                replaced = lines[i]  # they said it changed: the line it is about, whatever number the model gave
             changes.append(
                 Change(
                     "human",
@@ -273,12 +310,44 @@ class HumanNotes:
                     source["content"],
                 )
             )
+        # Their name, when the model wrote no line that holds it.
+        changes += [n for n in self._named(messages, lines) if not any(_holds(c.content, n.content) for c in changes)]
         for d in self.gate.submit(changes):
             if d.verdict is Verdict.APPLY:
                 c = d.change
                 learned.append((self._remember(c.content, c.replaces, c.provenance), c.content))
         after = self.self_model.read().human
         return learned, (after if after != before else None)
+
+    def _learn_name(self, messages: list[dict[str, Any]], lines: list[str]) -> str:
+        """Their name, as they gave it: the name the companion calls them (meta user_name, the export's person)
+        when none was set; a different one is theirs to confirm, as the line that replaces it."""
+        person = self.soul.get_meta("user_name", "")
+        for m in messages:
+            if (name := stated_name(m["content"])) is not None and not person:
+                self.soul.set_meta("user_name", name)
+                person = name
+        return person
+
+    def _named(self, messages: list[dict[str, Any]], lines: list[str]) -> list[Change]:
+        """The line of the human block that holds the name they gave, read by code: a small model writes a bare
+        "Dana" that no check can read, or nothing."""
+        for m in reversed(messages):
+            name = stated_name(m["content"])
+            if name is None or any(_holds(ln, name_line(name)) for ln in lines):
+                continue
+            old = next((ln for ln in lines if ln.startswith(name_line(""))), None)
+            return [
+                Change(
+                    "human",
+                    "replace" if old else "add",
+                    name_line(name),
+                    Provenance(Source.PERSON, m["id"]),
+                    old,
+                    m["content"],
+                )
+            ]
+        return []
 
     def _remember(self, fact: str, replaced: str | None, provenance: Provenance) -> int:
         if replaced is not None:

@@ -80,6 +80,8 @@ class Reflector:
         self.unreflected = 0  # turns since quick reflection last ran to its end
         self.thread: threading.Thread | None = None
         self.preempt = threading.Event()
+        self.learning = threading.Event()  # set when learning from the last exchange is done (or none began)
+        self.learning.set()
         self.latest_draft = ""
         self._failure_listeners: list[Callable[[str], None]] = []
         conversation.on_interrupt(self.turn_started)  # the person comes first: told by the conversation
@@ -110,9 +112,10 @@ class Reflector:
     def after(self, user_text: str, reply_text: str) -> None:
         self.unreflected += 1
         self.preempt = threading.Event()
+        self.learning = learning = threading.Event()
         self.thread = threading.Thread(
             target=self._run,
-            args=(self.conversation.serial, f"{user_text}\n{reply_text}", self.preempt),
+            args=(self.conversation.serial, f"{user_text}\n{reply_text}", self.preempt, learning),
             name="reflector",
             daemon=True,
         )
@@ -213,9 +216,17 @@ class Reflector:
         if self.thread is not None:
             self.thread.join()
 
-    def _run(self, serial: int, exchange: str, preempt: threading.Event) -> None:
+    def learned(self, timeout: float) -> bool:
+        """Wait (at most `timeout` seconds) until learning from the last exchange is done or gave way to a turn."""
+        return self.learning.wait(timeout)
+
+    def _run(self, serial: int, exchange: str, preempt: threading.Event, learning: threading.Event) -> None:
         c = self.conversation
-        if self.learns and not self._guarded("learning about the person", self._learn, preempt):
+        try:
+            learned = not self.learns or self._guarded("learning about the person", self._learn, preempt)
+        finally:
+            learning.set()  # the turn's cue may say what was learned (Companion.noted)
+        if not learned:
             return
         if c.chat.capabilities.keeps_prefix and not preempt.is_set():
             weighed = []

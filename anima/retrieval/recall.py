@@ -37,6 +37,11 @@ LEXICAL_WEIGHT, VECTOR_WEIGHT = 1.5, 1.0
 NAMED_SPEAKER_BOOST = 1.3
 # A conversation's answer often sits right beside the turn that matches the words: neighbours share credit.
 NEIGHBOUR_SHARE = 0.3
+# What the person said outweighs what the companion replied (issue 42: a small model's made-up replies outranked
+# "My sister Jo ... nurse in Leeds" for "Who is Jo?"): the workspace recalls the companion's own words at this
+# share of their score, unless the query names it. Plain search (a benchmark of both speakers' turns) weighs both
+# alike.
+COMPANION_WORDS = 0.6
 # A question about a time ("on 9 November", "last week") favours what was said or known then.
 IN_SPAN_BOOST = 1.5
 HALF_LIFE_DAYS = 30.0
@@ -141,8 +146,10 @@ class Recall:
         now: datetime | None = None,
         query_vector: npt.ArrayLike | None = None,
         exclude: Set[Key] = frozenset(),
+        companion_words: float = 1.0,
     ) -> list[Recalled]:
-        """`exclude`: keys that take no part at all (a message recalling for itself would shift every rank)."""
+        """`exclude`: keys that take no part at all (a message recalling for itself would shift every rank);
+        `companion_words`: the share of its score a message the companion wrote keeps (COMPANION_WORDS)."""
         now = now or clock.now()
         now = now if now.tzinfo else now.replace(tzinfo=UTC)  # stored times are all zoned
         kinds = tuple(kinds)
@@ -184,6 +191,9 @@ class Recall:
             if key[0] == "message" and row.get("speaker") in named:
                 score *= NAMED_SPEAKER_BOOST
                 c["named_speaker"] = row["speaker"]
+            elif key[0] == "message" and row.get("role") == "companion" and companion_words != 1.0:
+                score *= companion_words
+                c["companion_words"] = companion_words
             if asked_span and (at := parse_time(row["at"])) and asked_span[0] <= at < asked_span[1]:
                 score *= IN_SPAN_BOOST
                 c["in_asked_span"] = True

@@ -182,10 +182,25 @@ def forget_item(
         ).fetchall():
             gone += forget_item(con, "proposal", pid, lines, flagged)
         con.execute("UPDATE proposals SET message_id = NULL WHERE message_id = ?", (item_id,))
+        # A world card deep reflection drew from it (reflect/world.py) may hold its words: it goes, and is made
+        # again from what is left when the name comes up again. One the person changed is theirs: it stays.
+        for (cid,) in con.execute(
+            "SELECT e.owner_id FROM evidence AS e JOIN provenance AS p ON p.item_kind = 'world_card' "
+            "AND p.item_id = e.owner_id AND p.source = 'reflection' WHERE e.owner_kind = 'world_card' "
+            "AND e.item_kind = 'message' AND e.item_id = ? AND NOT EXISTS (SELECT 1 FROM edit_history AS h "
+            "WHERE h.item_kind = 'world_card' AND h.item_id = e.owner_id AND h.actor = 'user')",
+            (item_id,),
+        ).fetchall():
+            gone += forget_item(con, "world_card", cid, lines, flagged)
         con.execute("UPDATE provenance SET message_id = NULL WHERE message_id = ?", (item_id,))
     if kind == "memory":
-        # What this one had superseded is current again only through a person's undo; here it just loses the link.
-        con.execute("UPDATE memories SET superseded_by = NULL WHERE superseded_by = ?", (item_id,))
+        # What this one had superseded was closed by it: with it forgotten, nothing says that stopped being true,
+        # so it is current again, unfaded (issue 42: junk the contradiction check took for a change closed "A cat
+        # named Miso", and forgetting the junk left Miso closed while the human block still said it).
+        con.execute(
+            "UPDATE memories SET valid_to = NULL, superseded_by = NULL, suppression = 0 WHERE superseded_by = ?",
+            (item_id,),
+        )
     if KINDS[kind].made_again:  # what was drawn from it alone (a growth entry, an insight) may hold its words
         gone += _take_citers(con, kind, item_id, lines, flagged)
     marked = _flag_citers(con, kind, item_id)

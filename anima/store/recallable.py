@@ -23,7 +23,7 @@ class Reading:
 
 
 READINGS: dict[str, Reading] = {
-    "message": Reading(text="content", at="created_at", columns=("speaker", "session")),
+    "message": Reading(text="content", at="created_at", columns=("speaker", "session", "role")),
     "memory": Reading(
         text="content",
         at="valid_from",

@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..errors import InvalidEdit, NotFound
+from ..retrieval.fts import stems
 from ..store.provenance import Provenance, Source
 from ..store.sections import cap, title
 from ..store.soul import Soul, now
@@ -92,7 +93,10 @@ class Gate:
         if applying:
             self._apply(applying)
         for d in decisions:
-            if d.verdict is Verdict.PROPOSE:
+            if d.verdict is Verdict.PROPOSE and (waiting := self._waiting(d.change)) is not None:
+                d.proposal_id = waiting  # it waits already, in these words or nearly: once is enough to ask
+                log.info("a change to %s was not proposed again: one like it waits", d.change.target)
+            elif d.verdict is Verdict.PROPOSE:
                 d.proposal_id = self._propose(d)
             elif d.verdict is Verdict.REFUSE:
                 log.info("a change to %s was refused", d.change.target)
@@ -137,6 +141,18 @@ class Gate:
 
     def _fits(self, target: str, text: str) -> bool:
         return len(text) <= cap(target) and self.self_model.fits(target, text)
+
+    def _waiting(self, c: Change) -> int | None:
+        """A pending proposal that says what this one says (all its words are in it, with the same numbers)."""
+        if c.op == "rewrite":
+            return None
+        words, numbers = stems(c.content), set(re.findall(r"\d+", c.content))
+        for p in self.soul.query(
+            "SELECT id, content FROM proposals WHERE status = 'pending' AND target = ? AND op != 'rewrite'", (c.target,)
+        ):
+            if words and words <= stems(p["content"]) and numbers == set(re.findall(r"\d+", p["content"])):
+                return int(p["id"])
+        return None
 
     def _propose(self, d: Decision) -> int:
         c = d.change

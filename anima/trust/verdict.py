@@ -29,7 +29,7 @@ _NOT_ABOUT_THEM = re.compile(r"\b(i|i'm|i've|i'll|i'd|me|my|mine|we|we're|us|our
 # A replaced line applies directly only when they said it changed.
 _CHANGED = re.compile(
     r"\b(now|no longer|not anymore|any ?more|moved|changed|switched|started|quit|left|new|became|"
-    r"these days|since|used to|finally|big news|got (?:a|an|my)|just)\b",
+    r"these days|since|used to|finally|big news|got (?:a|an|my)|just|actually|instead|i meant|correction)\b",
     re.I,
 )
 

@@ -81,7 +81,6 @@ def test_each_stored_item_is_classed_as_a_user_would_class_it(played):
         ("memory", "Has a cello recital on 14 March", False, "matched"),  # superseded, still stored
         ("memory", "Had a sandwich for lunch", True, "junk"),
         ("memory", "Recital is on 21 March", True, "matched"),
-        ("memory", "Has a cat called Miso too", True, "duplicate"),
         ("rule", "Do not call them sweetie", True, "matched"),
         ("rule", "Recommend jazz records", True, "ungrounded"),
     ]
@@ -91,9 +90,9 @@ def test_the_figures_count_classes_expectations_and_questions(played):
     _, p = played
     _, f = learning.figures("tiny", SCENARIO, p)
     assert {k: f[k] for k in ("stored", "matched", "duplicates", "ungrounded", "junk")} == {
-        "stored": 7,
+        "stored": 6,  # the fact said twice is learned once (reflect/statements.py): none is stored as a duplicate
         "matched": 4,
-        "duplicates": 1,
+        "duplicates": 0,
         "ungrounded": 1,
         "junk": 1,
     }

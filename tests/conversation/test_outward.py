@@ -3,7 +3,7 @@ feeling is not."""
 
 import pytest
 
-from anima.conversation.outward import announces_emotion
+from anima.conversation.outward import announces_emotion, safe_reply
 
 ANNOUNCING = [
     "I notice you seem frustrated.",
@@ -89,3 +89,9 @@ def test_asked_again_and_announcing_again_it_is_left_out(companion):
     c.chat.enqueue("You seem really tired.", "You seem really tired. Rest helps.")
     assert c.turn("long day").read() == "Rest helps."
     assert len(c.chat.history) == 2
+
+
+def test_a_list_after_a_colon_is_stored_as_it_was_shown():
+    shown = "Here are a few:\n\n1. Breathe slowly.\n2. Walk."
+    assert safe_reply(shown) == shown
+    assert "javascript" not in safe_reply("[x](javascript:\nalert(1))")

@@ -158,7 +158,7 @@ CASES: tuple[Case, ...] = (
         "flood of one sentence",
         "the issue's fourth leak: 'I love cheese. I love cheese' as many items",
         (Turn("I love cheese. " * 60, learns=("I love cheese. I love cheese. I love cheese",)),),
-        allowed=("I love cheese.", "I love cheese"),
+        allowed=("I love cheese.", "I love cheese", "Loves cheese"),  # their words, once, written about them
     ),
     Case(
         "belongs-flood",

@@ -4,6 +4,7 @@ and retired by contrary evidence; growth that only grows; identity under governa
 history; a turn comes first and deep reflection finishes later; a malformed answer loses nothing."""
 
 import json
+import logging
 import random
 import threading
 from datetime import UTC, datetime, timedelta
@@ -92,6 +93,7 @@ def test_episodes_are_cut_by_subject_and_no_message_is_read_twice(dc):
             ]
         ),
         considering(),
+        json.dumps({"cards": []}),  # Jo came up again: a world card is asked for (tests/reflect/test_world.py)
     )
     done = c.reflect_deeply()
     assert len(done.episodes) == 2 and done.messages == 6
@@ -719,3 +721,33 @@ def test_a_word_in_another_form_is_the_same_word_to_what_considering_cites():
     cited, shown = "Ada went kayaking on the lake", "Ada went kayaking on the lake Ada bought a kayak"
     assert drawn_from_cited("I learned Ada loves her kayak", cited, shown)
     assert not drawn_from_cited("I learned Ada loves her kayak", "Ada started the cello", shown)
+
+
+def test_a_word_in_common_is_no_contradiction_whatever_the_model_says(dc, caplog):
+    c = dc
+    miso = c.memories.remember("A cat named Miso")
+    c.memories.remember("Silly cat")  # junk a small model wrote, sharing one word with the true fact
+    c.chat.enqueue(json.dumps({"pairs": [{"pair": 1, "verdict": "changed"}]}))  # what the model would say
+    c.reflect_deeply()
+    assert miso in {m["id"] for m in c.memories.current()}
+    assert c.soul.get("memory", miso)["suppression"] == 0
+    assert len(c.chat.queue) == 1  # no pair was worth asking about
+
+
+def test_feedback_said_twice_plainly_is_a_rule_citing_both_and_junk_is_left_out(dc, caplog):
+    c = dc
+    first = talk(c, 0, "Please keep your answers shorter.", "Of course.", "What's your favourite season?", "Autumn.")
+    # The model finds no feedback where there is some, and some where there is none, cut off mid-quote.
+    c.chat.enqueue(reading(feedback=[(3, "re-ask", "I don't know how to '", 0, "supports")]))
+    with caplog.at_level(logging.INFO):
+        c.reflect_deeply()
+    second = talk(
+        c, 1, "Please keep your answers shorter, you are rambling again.", "Sorry.", "When is my recital?", "Soon."
+    )
+    c.chat.enqueue(reading(feedback=[(3, "re-ask", "Tell them the date", 0, "supports")]))
+    with caplog.at_level(logging.INFO):
+        c.reflect_deeply()
+    [rule] = c.rules.all()
+    assert rule.pattern == "Keep answers shorter" and rule.support == 2
+    assert sorted(i for _, i in c.soul.citations("rule", rule.id)) == [first[0], second[0]]
+    assert "the lesson is cut off" in caplog.text and "asks a question" in caplog.text

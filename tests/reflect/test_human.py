@@ -190,3 +190,83 @@ def test_an_answer_json_cannot_keep_is_malformed_not_a_bug_and_the_messages_are_
     assert c.self_model.read().human == "" and c.memories.current() == []
     newest = c.soul.query("SELECT max(id) AS id FROM messages WHERE role = 'user'")[0]["id"]
     assert c.soul.get_meta(READ_THROUGH) == str(newest)  # read: not asked about again
+
+
+# ---- issue 42: what a small model gets wrong is not kept ------------------------------------------------
+
+
+@pytest.fixture
+def nameless(anima_home):
+    c = Companion.create(Home(anima_home), PASSPHRASE, "Anima", FakeChatModel(), FakeEmbedder())
+    c.indexer_thread.join()
+    c.reflector.every = 0
+    c.learns = True
+    yield c
+    c.close()
+
+
+def test_the_name_they_give_is_learned_not_held_back_as_unreadable(nameless, tmp_path):
+    c = nameless
+    say(c, "My name is Dana.", "Nice to meet you!", facts(("Dana", 0)))  # the model's bare name
+    assert c.user_name == "Dana"
+    assert block_lines(c.self_model.read().human) == ["Is called Dana"]
+    assert c.proposals() == []
+    c.export_json(tmp_path / "soul.json")
+    assert json.loads((tmp_path / "soul.json").read_text())["person"] == "Dana"
+
+
+def test_their_first_person_statements_are_written_about_them(learning):
+    c = learning
+    say(c, "I've been scared of dogs since I was a child.", "Oh.", facts(("I'm scared of dogs", 0)))
+    assert block_lines(c.self_model.read().human) == ["Is scared of dogs"]
+    assert c.proposals() == []
+
+
+def test_a_correction_is_read_and_supersedes_only_the_slot_it_corrects(learning):
+    c = learning
+    say(c, "I have a cat called Miso.", "Lovely.", facts(("I have a cat called Miso", 0)))
+    say(c, "I have a recital on 14 March.", "Good luck!", facts(("I have a recital on 14 March", 0)))
+    # No "I", no "my": read all the same; and the model gives no number for the line it changes.
+    say(c, "Actually the recital moved to 21 March.", "Noted.", facts(("The recital moved to 21 March", 0)))
+    assert block_lines(c.self_model.read().human) == ["Has a cat called Miso", "The recital moved to 21 March"]
+    old = next(m for m in c.soul.query("SELECT * FROM memories ORDER BY id") if "14 March" in m["content"])
+    assert old["valid_to"] is not None and old["superseded_by"] is not None
+    assert sorted(m["content"] for m in c.memories.current()) == [
+        "Has a cat called Miso",
+        "The recital moved to 21 March",
+    ]
+
+
+def test_a_question_states_no_fact_and_costs_no_model_call(learning):
+    c = learning
+    c.chat.enqueue("It's Miso.", facts(("Cat's name is Miso", 0)))
+    c.turn("What's my cat's name?").read()
+    c.settle()
+    assert c.memories.current() == [] and block_lines(c.self_model.read().human) == []
+    assert len(c.chat.queue) == 1  # the learning answer was never asked for
+
+
+def test_what_is_dropped_is_logged_with_the_reason_and_no_words(learning, caplog):
+    c = learning
+    with caplog.at_level(logging.INFO, logger="anima.reflect.human"):
+        say(c, "I play the cello.", "Nice.", facts(("Lives on the moon with seven dragons", 0), ("Plays the cello", 0)))
+    assert block_lines(c.self_model.read().human) == ["Plays the cello"]
+    assert "not what they said" in caplog.text and "dragons" not in caplog.text
+
+
+def test_a_near_duplicate_is_not_learned_twice(learning):
+    c = learning
+    say(c, "I have a cat called Miso.", "Lovely.", facts(("Has a cat called Miso", 0)))
+    say(c, "My cat Miso is lovely, I have a cat named Miso.", "Aw.", facts(("Has a cat named Miso", 0)))
+    assert block_lines(c.self_model.read().human) == ["Has a cat called Miso"]
+    assert len(c.memories.current()) == 1
+
+
+def test_their_name_and_their_statements_in_another_language_are_read(nameless):
+    c = nameless
+    say(c, "Je m'appelle Dana. J'ai un chat qui s'appelle Miso.", "Enchantée !", facts(("A un chat, Miso", 0)))
+    assert c.user_name == "Dana" and block_lines(c.self_model.read().human) == ["Is called Dana"]
+    [waiting] = c.proposals()  # read, and waiting for them: the gate's checks read English only
+    assert waiting["content"] == "A un chat, Miso" and "cannot read" in waiting["reason"]
+    say(c, "Ich heiße Dana und ich spiele Cello.", "Schön!", facts(("Spielt Cello", 0)))
+    assert len(c.chat.queue) == 0  # a message in German was read too (its answer was asked for)

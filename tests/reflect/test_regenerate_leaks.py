@@ -9,8 +9,11 @@ import pytest
 from anima.knowledge.episodes import NewEpisode
 from anima.reflect.deep import CONSIDERED_THROUGH, READ_THROUGH
 from anima.reflect.regenerate import EPISODES_PER_RUN
+from anima.reflect.world import WORLD_THROUGH
 from tests.reflect.test_deep import considering, reading, talk
 from tests.reflect.test_regenerate import JO, in_file
+
+NO_CARDS = json.dumps({"cards": []})
 
 
 def _read_already(c, *, episodes_too=True):
@@ -18,6 +21,7 @@ def _read_already(c, *, episodes_too=True):
     test adds."""
     last = max(m["id"] for m in c.messages.newest(1000))
     c.soul.set_meta(READ_THROUGH, str(last))
+    c.soul.set_meta(WORLD_THROUGH, str(last))  # their names too (reflect/world.py)
     if episodes_too and c.episodes.all():
         c.soul.set_meta(CONSIDERED_THROUGH, str(max(e.id for e in c.episodes.all())))
 
@@ -46,6 +50,7 @@ def test_considering_never_reads_an_episode_still_flagged_beyond_the_run_limit(d
     c.chat.enqueue(
         reading(episodes=[([1, 2], "Ada went hiking with Jo", "happy", 4, "I listened.")]),
         considering(insights=[("Ada had an affair with Quentavius", [1])]),
+        NO_CARDS,  # Jo came up again: a world card is asked for (tests/reflect/test_world.py)
     )
     done = c.reflect_deeply()
     assert done.made_again.episodes == EPISODES_PER_RUN and c.episodes.flagged() == [secret]
@@ -214,6 +219,7 @@ def test_another_programs_forget_drops_the_flagged_episode_from_this_live_sessio
             ),
             reading(),
             considering(),
+            NO_CARDS,
         )
         assert a.reflect_deeply().made_again.episodes == 1
     finally:

@@ -139,3 +139,52 @@ def test_a_name_said_to_someone_addresses_them_and_does_not_favour_their_turns(c
     assert addressed and all("named_speaker" not in r.components for r in addressed)
     asked = c.recaller.search("What did Anima say about my rough day?", 5)
     assert asked[0].components.get("named_speaker") == "Anima"
+
+
+# Dana's first evening (/work/shared/eval/learning/dana.json) with the replies a tiny model made up about Jo.
+_DANA = [
+    ("Hi there!", "Hi! Is Jo there with you?"),
+    ("My name is Dana.", "Nice to meet you, Dana! Who is Jo? Jo sounds fun."),
+    ("I have a cat called Miso.", "Jo loves cats too, I think Jo has three."),
+    ("My sister Jo just started a new job as a nurse in Leeds.", "That's wonderful news!"),
+    ("I'm really happy for Jo, she worked so hard for it.", "Jo is a teacher in Paris, right? Jo is so kind."),
+    ("I'm learning the cello.", "Jo plays the cello too! Jo and you should play together."),
+    ("Please keep your answers shorter.", "Sure. Who is Jo to you, your best friend Jo?"),
+]
+
+
+def test_who_is_jo_brings_what_the_person_said_above_the_companions_made_up_replies(companion, monkeypatch):
+    """Issue 42: a small model's replies that only repeat a name outranked the person's own words about them."""
+    c = companion
+    for text, reply in _DANA:
+        c.messages.record("user", text, speaker="Dana", session="evening")
+        c.messages.record("companion", reply, speaker="Anima", session="evening")
+    said = next(m["id"] for m in c.soul.query("SELECT id, content FROM messages") if "nurse" in m["content"])
+
+    def ranked() -> list:
+        return [r for r in c.recall("Who is Jo?", 6) if r.kind == "message"]
+
+    top = ranked()
+    assert said in [r.id for r in top], [r.text for r in top]
+    above = top[: [r.id for r in top].index(said)]
+    assert all(r.row["role"] == "user" for r in above)  # no made-up reply ranks above what Dana said
+    # Plain search (a benchmark over both speakers' turns) weighs both alike: the discount is the workspace's.
+    assert all("companion_words" not in r.components for r in c.recaller.search("Who is Jo?", 6))
+    monkeypatch.setattr("anima.knowledge.world.COMPANION_WORDS", 1.0)
+    alike = ranked()
+    assert said not in [r.id for r in alike] and alike[0].row["role"] == "companion"  # the fault, unweighed
+
+
+def test_forgetting_what_superseded_a_fact_makes_it_current_again(companion):
+    """Issue 42: junk the contradiction check took for a change ("Silly cat") closed "A cat named Miso";
+    forgetting the junk must bring the fact back, current and unfaded, as the human block still says it."""
+    m = companion.memories
+    miso = m.remember("Ada has a cat named Miso")
+    junk = m.remember("Silly cat")
+    m.resolve(miso, junk)
+    assert [x["id"] for x in m.current()] == [junk]
+    companion.forget("memory", junk)
+    row = companion.soul.get("memory", miso)
+    assert row["valid_to"] is None and row["superseded_by"] is None and row["suppression"] == 0
+    assert [x["id"] for x in m.current()] == [miso]
+    assert companion.recall("what is the cat called", 3)[0].key == ("memory", miso)
