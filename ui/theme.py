@@ -202,6 +202,9 @@ QListWidget, QTableView, QTreeView {{
     background: {t.surface}; alternate-background-color: {t.sidebar}; border: 1px solid {t.border};
     border-radius: 8px;
 }}
+QListWidget#conversations {{ background: {t.sidebar}; border: none; padding: 2px; }}
+QListWidget#conversations::item {{ padding: 5px 8px; border-radius: 6px; }}
+QListWidget#conversations::item:selected {{ background: {t.highlight}; color: {t.on_highlight}; }}
 QTabWidget::pane {{ border: 1px solid {t.border}; border-radius: 8px; background: {t.sidebar}; }}
 QTabBar::tab {{ padding: 5px 10px; color: {t.muted}; background: transparent; border: none; }}
 QTabBar::tab:selected {{ color: {t.text}; border-bottom: 2px solid {t.accent}; }}

@@ -4,6 +4,7 @@ test-artifacts/screenshots/<screen>-<width>-<theme>.png, to look at. Adding a sc
 from collections.abc import Callable
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QWidget
 
 from ui import theme
@@ -59,12 +60,64 @@ def settings(window, qtbot) -> QWidget:
     return dialog
 
 
+def branch(window, qtbot) -> QWidget:
+    """A conversation whose last reply was made again: ‹ 2/2 › under it, and the code above."""
+    from tests.ui.chat.test_message_actions import reveal
+    from tests.ui.conftest import send
+
+    conversation(window, qtbot)
+    c = window.companion
+    c.chat.enqueue("Call it Biscuit.")
+    send(qtbot, window, "name my cat")
+    c.chat.enqueue("Call it Pepper: small, warm and a little fierce.")
+    qtbot.mouseClick(reveal(qtbot, window.transcript.bubbles[-1], "regenerate"), Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(
+        lambda: window.worker is None and window.transcript.bubbles[-1].text.startswith("Call it Pepper"),
+        timeout=20_000,
+    )
+    qtbot.waitUntil(window.transcript.bubbles[-1].action_row.shown.isVisible, timeout=10_000)
+    return window
+
+
+def sidebar_search(window, qtbot) -> QWidget:
+    """Three conversations in the sidebar, and Ctrl+K's search across them with its results."""
+    c = window.companion
+    for said, reply in (
+        ("My sister Jo starts as a nurse in Leeds.", "That is a big step for Jo."),
+        ("The cello recital moved to 21 March.", "Then there is a week more to practise."),
+        ("Jo called: she loves the hospital.", "I'm glad Jo is settling in."),
+    ):
+        window.new_conversation()
+        c.messages.record("user", said, session=c.session)
+        c.messages.record("companion", reply, session=c.session)
+    window.sidebar.refresh()
+    window.search_conversations()
+    window._search.box.setText("Jo")
+    qtbot.waitUntil(lambda: window._search.results.count() >= 2, timeout=10_000)
+    return window
+
+
+def first_run(window, qtbot) -> QWidget:
+    """The choice of a mind offered before the first chat: the tiny bundled model said to be tiny."""
+    from anima.settings import Settings
+    from ui.dialogs.first_model import FirstModelDialog
+
+    dialog = FirstModelDialog(Settings(), window.companion, window, places=[])
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    return dialog
+
+
 # One line a screen: its name, and how to bring it up from a fresh window on a fresh soul.
 SCREENS: dict[str, Callable[..., QWidget]] = {
     "empty-chat": empty_chat,
     "conversation": conversation,
     "open-mind": open_mind,
     "settings": settings,
+    "first-run": first_run,
+    "branch": branch,
+    "sidebar-search": sidebar_search,
 }
 
 

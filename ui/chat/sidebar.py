@@ -84,6 +84,10 @@ class Sidebar(QWidget):
         self.list.setObjectName("conversations")
         self.list.setAccessibleName("Conversations")
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.EditKeyPressed)  # F2
+        # A long title is cut with "…" at the sidebar's width, never scrolled sideways (its full title is its tip).
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.list.setWordWrap(False)
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.list.customContextMenuRequested.connect(self._menu)
         self.list.itemClicked.connect(self._clicked)
@@ -91,7 +95,8 @@ class Sidebar(QWidget):
         self.list.itemChanged.connect(self._edited)
         self.list.delete_pressed.connect(self.delete_selected)
         col = QVBoxLayout(self)
-        col.setContentsMargins(0, 0, 0, 0)
+        col.setContentsMargins(6, 6, 0, 6)
+        col.setSpacing(6)
         col.addWidget(self.new_button)
         col.addWidget(self.list)
         self.setMinimumWidth(180)
