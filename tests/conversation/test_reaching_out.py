@@ -112,6 +112,38 @@ def test_quiet_hours_wrap_midnight(companion, reach, clock, at, quiet):
     assert len(c.messages.newest(10)) == (0 if quiet else 1)
 
 
+def test_a_note_due_in_the_quiet_hours_waits_until_they_end(companion, reach, clock):
+    c = companion
+    hold(c, note(RECITAL, DAY.date()))
+    clock.at = datetime.combine(DAY.date(), time(6, 30), tzinfo=ZONE)
+    for _ in range(3):  # each look while it is quiet: nothing
+        assert reach.look(Limits()).outcome is Outcome.QUIET_HOURS
+        clock.at += timedelta(minutes=30)
+    assert c.messages.newest(10) == []
+    c.chat.enqueue("Good morning! I remembered the recital is today.")
+    done = reach.look(Limits())  # 08:00: the quiet hours are over
+    assert done.outcome is Outcome.SENT and done.about == RECITAL
+
+
+def test_a_week_of_twenty_due_notes_keeps_the_cap_and_never_speaks_twice(companion, reach, clock):
+    c = companion
+    notes = [(f"Errand {i}", DAY.date() + timedelta(days=i % 7)) for i in range(20)]  # 20 fit in its 800 characters
+    hold(c, *(note(text, until) for text, until in notes))
+    c.chat.enqueue(*[f"I was thinking of errand {i}." for i in range(20)])
+    sent: list[tuple[datetime, str]] = []
+    start = datetime.combine(DAY.date(), time(0, 0), tzinfo=ZONE)
+    for hour in range(7 * 24):  # a look every hour for a week, as the window looks every minute
+        clock.at = start + timedelta(hours=hour)
+        done = reach.look(Limits(per_day=1))
+        if done.outcome is Outcome.SENT:
+            sent.append((clock.at, done.about))
+    days = [at.date() for at, _ in sent]
+    assert len(days) == len(set(days)) == 7  # one a day, every day something was due
+    assert len({about for _, about in sent}) == len(sent)  # never the same note twice
+    assert all(time(8, 0) <= at.time() < time(22, 0) for at, _ in sent)  # never in the quiet hours
+    assert len(c.messages.newest(100)) == 7
+
+
 def test_quiet_hours_within_a_day_and_none():
     day = Limits(quiet_from=time(13, 0), quiet_to=time(14, 0))
     assert day.quiet(time(13, 30)) and not day.quiet(time(14, 0)) and not day.quiet(time(23, 0))

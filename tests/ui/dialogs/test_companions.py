@@ -7,6 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QLabel, QMessageBox
 
+from anima.interchange.export import export_json
 from anima.store import Home
 from anima.store.companions import FOLDER, MAIN, Companions
 from tests.conftest import PASSPHRASE
@@ -108,6 +109,7 @@ def test_a_new_companion_from_the_list_is_made_and_shown(qtbot, shown, anima_hom
 
 def test_a_card_comes_in_as_a_new_companion_by_default(qtbot, shown, anima_home, monkeypatch, tmp_path):
     window = shown
+    window.companion.export_json(tmp_path / "before.json")  # the companion shown, as it was
     monkeypatch.setattr(card_import.PreviewDialog, "exec", lambda dialog: 1)  # Enter: the default button
     path = tmp_path / "mira.json"
     path.write_text(json.dumps(v2()))
@@ -124,6 +126,8 @@ def test_a_card_comes_in_as_a_new_companion_by_default(qtbot, shown, anima_home,
     with Home(anima_home).unlock(PASSPHRASE) as soul:  # the companion that was shown is as it was
         assert soul.get_meta("name") == "Anima"
         assert soul.query("SELECT count(*) AS n FROM world_cards")[0]["n"] == 0
+        export_json(soul, tmp_path / "after.json")
+    assert json.loads((tmp_path / "after.json").read_text()) == json.loads((tmp_path / "before.json").read_text())
 
 
 def test_a_card_replaces_the_companion_shown_only_once_confirmed(qtbot, shown, anima_home, monkeypatch, tmp_path):

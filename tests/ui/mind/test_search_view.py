@@ -57,6 +57,7 @@ def test_a_search_finds_every_kind_grouped_and_opens_a_memory_in_its_view(qtbot,
     assert results.isVisible()
     found = results.results()
     assert ("memory", cat, "") in found and ("world_card", card, "") in found and ("rule", rule, "") in found
+    assert len({kind for kind, _, _ in found}) >= 4  # and the message the rule came from: four kinds at once
     headings = [
         results.list.item(i).text() for i in range(results.list.count()) if not results.list.item(i).data(FOUND)
     ]
