@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
-    QProgressBar,
     QPushButton,
     QTabWidget,
     QVBoxLayout,
@@ -37,7 +36,7 @@ from anima.models.machine import Fit, Memory, measure
 from anima.settings import Settings
 
 from .. import tasks, theme
-from .settings import Download
+from .model_download import Download, DownloadPanel
 
 if TYPE_CHECKING:
     from anima.companion import Companion
@@ -92,7 +91,6 @@ class FirstModelDialog(QDialog):
         self.settings, self.companion = settings, companion
         self.catalogue, self.places = tuple(catalogue), tuple(servers.PLACES if places is None else places)
         self.result_value: Settings | None = None
-        self.downloading: Download | None = None
         self.judged: list[tuple[CatalogueModel, Fit]] = []
         self.found: list[servers.Server] = []
         self.resize(760, 560)
@@ -186,24 +184,15 @@ class FirstModelDialog(QDialog):
         self.models.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.models.setResizeMode(QListWidget.ResizeMode.Adjust)
         col.addWidget(self.models, 1)
-        row = QHBoxLayout()
-        self.download_button = QPushButton("Download and use")
-        self.download_button.setDefault(True)
-        self.cancel_button = QPushButton("Cancel download")
-        self.cancel_button.setEnabled(False)
-        row.addWidget(self.download_button)
-        row.addWidget(self.cancel_button)
-        row.addStretch(1)
-        col.addLayout(row)
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 1000)  # thousandths: a byte count past 2 GB does not fit Qt's int
-        self.progress.hide()
-        col.addWidget(self.progress)
-        self.download_status = QLabel("")
-        self.download_status.setWordWrap(True)
-        col.addWidget(self.download_status)
+        self.download = DownloadPanel("Download and use")
+        self.download.download_button.setDefault(True)
+        self.download.row.addStretch(1)
+        col.addWidget(self.download)
+        # What the tests and the rest of the dialog reach: the panel's own.
+        self.download_button, self.cancel_button = self.download.download_button, self.download.cancel_button
+        self.progress, self.download_status = self.download.progress, self.download.status
         self.download_button.clicked.connect(self.start_download)
-        self.cancel_button.clicked.connect(self.cancel_download)
+        self.download.downloaded.connect(lambda path: self.choose(model_path=str(path)))
         self._show_catalogue(Memory(None, None), [False] * len(self.catalogue))
         return tab
 
@@ -231,53 +220,20 @@ class FirstModelDialog(QDialog):
         rows = [m for m, judged in self.judged if judged is Fit.FITS]
         self.models.setCurrentRow(rows.index(was) if was in rows else 0)  # those that fit come first
 
+    @property
+    def downloading(self) -> Download | None:
+        return self.download.downloading
+
     def start_download(self) -> None:
         row = self.models.currentRow()
         if row < 0 or self.downloading is not None:
             return
         model = self.judged[row][0]
         self.say("")
-        self.downloading = Download(model, local_path(model, self.settings.data_folder))
-        self.downloading.progressed.connect(self._while_open(self._progressed))
-        self.downloading.downloaded.connect(self._while_open(self._downloaded))
-        self.downloading.failed.connect(self._while_open(self._download_failed))
-        self.download_button.setEnabled(False)
-        self.cancel_button.setEnabled(True)
-        self.progress.setValue(0)
-        self.progress.show()
-        self.download_status.setText(f"Downloading {model.name}…")
-        self.downloading.start()
+        self.download.start(model, local_path(model, self.settings.data_folder))
 
     def cancel_download(self) -> None:
-        if self.downloading is not None:
-            self.downloading.cancel.set()
-
-    def _progressed(self, done: int, total: int | None) -> None:
-        if total and self.downloading is not None:
-            self.progress.setValue(int(1000 * done / total))
-            self.download_status.setText(
-                f"Downloading {self.downloading.model.name}: {done / 1e6:,.0f} of {total / 1e6:,.0f} MB"
-            )
-
-    def _download_over(self) -> None:
-        self.downloading = None
-        self.download_button.setEnabled(True)
-        self.cancel_button.setEnabled(False)
-
-    def _downloaded(self, path) -> None:
-        assert self.downloading is not None
-        name = self.downloading.model.name
-        self._download_over()
-        self.progress.setValue(1000)
-        self.download_status.setText(f"{name} is downloaded and checked.")
-        self.choose(model_path=str(path))
-
-    def _download_failed(self, error) -> None:
-        self._download_over()
-        self.progress.hide()
-        if not isinstance(error, KnownError):
-            raise error
-        self.download_status.setText(str(error))
+        self.download.cancel()
 
     # ---- servers running here -------------------------------------------------------
 

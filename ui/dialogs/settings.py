@@ -10,22 +10,9 @@ is kept until Anima closes and asked for again the next time. It is never writte
 """
 
 import dataclasses
-import threading
-import traceback
 
 import shiboken6
-from PySide6.QtCore import QThread, Signal
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QFileDialog,
-    QHBoxLayout,
-    QLabel,
-    QListWidget,
-    QProgressBar,
-    QPushButton,
-    QSpinBox,
-)
+from PySide6.QtWidgets import QCheckBox, QComboBox, QFileDialog, QLabel, QListWidget, QPushButton, QSpinBox
 
 from anima.errors import KnownError
 from anima.models.catalogue import CATALOGUE, downloaded, in_use, local_path
@@ -36,41 +23,8 @@ from anima.store import keychain
 
 from .. import errors, tasks
 from .form import FormDialog
+from .model_download import Download, DownloadPanel
 from .reaching_out import ReachingOutGroup
-
-_running: set = set()  # downloads still finishing after their dialog closed (a cancel ends them at the next chunk)
-
-
-class Download(QThread):
-    """One catalogue model downloading: `progressed(done, total)`, then `downloaded(path)` or `failed(error)`."""
-
-    progressed = Signal(object, object)  # objects: a size past 2 GB does not fit Qt's int
-    downloaded = Signal(object)
-    failed = Signal(object)
-
-    def __init__(self, model, dest):
-        super().__init__()
-        self.model, self.dest, self.cancel = model, dest, threading.Event()
-        _running.add(self)
-        self.finished.connect(lambda: _running.discard(self))
-
-    def run(self):
-        from anima.models.download import download
-
-        try:
-            path = download(
-                self.model.url,
-                self.dest,
-                size=self.model.size,
-                sha256=self.model.sha256,
-                progress=self.progressed.emit,
-                cancel=self.cancel,
-            )
-        except Exception as e:  # shown in the dialog; a bug is re-raised there
-            tasks.note(e, __traceback_text__=traceback.format_exc())
-            self.failed.emit(e)
-        else:
-            self.downloaded.emit(path)
 
 
 class SettingsDialog(FormDialog):
@@ -92,25 +46,18 @@ class SettingsDialog(FormDialog):
             QLabel("A better mind: these run on a laptop. Nothing is downloaded until you press Download.")
         )
         self.form.addRow(self.catalogue)
-        self.download_button = QPushButton("Download")
-        self.cancel_button = QPushButton("Cancel download")
-        self.cancel_button.setEnabled(False)
+        self.download = DownloadPanel(
+            "Download", "{name} is downloaded and checked. Save to use it from the next reply.", self.status
+        )
         self.choose_button = QPushButton("Use a GGUF file I have…")
-        row = QHBoxLayout()
-        for button in (self.download_button, self.cancel_button, self.choose_button):
-            row.addWidget(button)
-        self.form.addRow(row)
-        self.download_progress = QProgressBar()
-        self.download_progress.setRange(0, 1000)  # in thousandths: a byte count past 2 GB does not fit Qt's int
-        self.download_progress.hide()
-        self.download_status = QLabel()
-        self.download_status.setWordWrap(True)
-        self.form.addRow(self.download_progress)
-        self.form.addRow(self.download_status)
+        self.download.row.addWidget(self.choose_button)
+        self.form.addRow(self.download)
+        # What the tests and the rest of the dialog reach: the panel's own.
+        self.download_button, self.cancel_button = self.download.download_button, self.download.cancel_button
+        self.download_progress, self.download_status = self.download.progress, self.download.status
         self.download_button.clicked.connect(self.start_download)
-        self.cancel_button.clicked.connect(self.cancel_download)
+        self.download.downloaded.connect(self._downloaded)
         self.choose_button.clicked.connect(self.choose_file)
-        self.downloading: Download | None = None
         self.model_path = self.text("Model file (GGUF; empty = bundled)", settings.model_path)
         self.endpoint_url = self.text("Or an OpenAI-compatible server", settings.endpoint_url)
         self.endpoint_url.setPlaceholderText("http://127.0.0.1:11434/v1")
@@ -199,54 +146,24 @@ class SettingsDialog(FormDialog):
             if yes:
                 self.catalogue.item(i).setText(self._described(self.models[i], True))
 
+    @property
+    def downloading(self) -> Download | None:
+        return self.download.downloading
+
     def start_download(self) -> None:
         row = self.catalogue.currentRow()
         if row < 0 or self.downloading is not None:
             return
         model = self.models[row]
-        self.downloading = Download(model, local_path(model, self.data_folder.text().strip()))
-        self.downloading.progressed.connect(self._while_open(self._progressed))
-        self.downloading.downloaded.connect(self._while_open(self._downloaded))
-        self.downloading.failed.connect(self._while_open(self._failed))
-        self.download_button.setEnabled(False)
-        self.cancel_button.setEnabled(True)
-        self.download_progress.setValue(0)
-        self.download_progress.show()
-        self.status(f"Downloading {model.name}…")
-        self.downloading.start()
+        self.download.start(model, local_path(model, self.data_folder.text().strip()))
 
     def cancel_download(self) -> None:
-        if self.downloading is not None:
-            self.downloading.cancel.set()
-
-    def _progressed(self, done: int, total: int | None) -> None:
-        if total and self.downloading is not None:
-            self.download_progress.setValue(int(1000 * done / total))
-            self.download_status.setText(
-                f"Downloading {self.downloading.model.name}: {done / 1e6:,.0f} of {total / 1e6:,.0f} MB"
-            )
-
-    def _finished(self) -> None:
-        self.downloading = None
-        self.download_button.setEnabled(True)
-        self.cancel_button.setEnabled(False)
+        self.download.cancel()
 
     def _downloaded(self, path) -> None:
-        assert self.downloading is not None  # the download that ended
-        name = self.downloading.model.name
-        self._finished()
-        self.download_progress.setValue(1000)
         self.model_path.setText(str(path))
         self.endpoint_url.clear()  # the model chosen is this file, not a server
-        self.status(f"{name} is downloaded and checked. Save to use it from the next reply.")
         self._mark_downloaded([m.file == path.name for m in self.models])
-
-    def _failed(self, error) -> None:
-        self._finished()
-        self.download_progress.hide()
-        if not isinstance(error, KnownError):
-            raise error
-        self.status(str(error), error=True)
 
     def status(self, text: str, error: bool = False) -> None:
         """What the download or the file chosen came to, under the catalogue; a failure in the error colour."""
