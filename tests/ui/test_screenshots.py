@@ -72,7 +72,12 @@ def branch(window, qtbot) -> QWidget:
     c.chat.enqueue("Call it Pepper: small, warm and a little fierce.")
     qtbot.mouseClick(reveal(qtbot, window.transcript.bubbles[-1], "regenerate"), Qt.MouseButton.LeftButton)
     qtbot.waitUntil(
-        lambda: window.worker is None and window.transcript.bubbles[-1].text.startswith("Call it Pepper"),
+        lambda: (
+            window.worker is None
+            and not window.reading_history  # the page is read again after it, with its versions
+            and bool(window.transcript.bubbles)
+            and window.transcript.bubbles[-1].text.startswith("Call it Pepper")
+        ),
         timeout=20_000,
     )
     qtbot.waitUntil(window.transcript.bubbles[-1].action_row.shown.isVisible, timeout=10_000)

@@ -12,7 +12,21 @@ is kept until Anima closes and asked for again the next time. It is never writte
 import dataclasses
 
 import shiboken6
-from PySide6.QtWidgets import QCheckBox, QComboBox, QFileDialog, QLabel, QListWidget, QPushButton, QSpinBox
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QFrame,
+    QLabel,
+    QListWidget,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
 
 from anima.errors import KnownError
 from anima.models.catalogue import CATALOGUE, downloaded, in_use, local_path
@@ -38,12 +52,15 @@ class SettingsDialog(FormDialog):
         )
         self.settings = settings
         self.models = tuple(catalogue)
+        self._scrolled()
         self.catalogue = QListWidget()
         self.catalogue.addItems([self._described(m) for m in self.models])
         self.catalogue.setCurrentRow(0)
         self.catalogue.setWordWrap(True)
         self.form.addRow(
-            QLabel("A better mind: these run on a laptop. Nothing is downloaded until you press Download.")
+            QLabel(
+                "A better mind: these run on a laptop. Nothing is downloaded until you press Download.", wordWrap=True
+            )
         )
         self.form.addRow(self.catalogue)
         self.download = DownloadPanel(
@@ -96,6 +113,7 @@ class SettingsDialog(FormDialog):
         # What this llama.cpp build does with them (anima/models/gpu.py), asked off the UI thread: it may load
         # llama.cpp.
         self.gpu = QLabel("")
+        self.gpu.setWordWrap(True)
         self.form.addRow("", self.gpu)
         companion = getattr(parent, "companion", None)  # the window's, once one is shown: its model's report
 
@@ -122,6 +140,25 @@ class SettingsDialog(FormDialog):
         tasks.run(
             lambda: [downloaded(m, folder) for m in self.models], self._while_open(self._mark_downloaded), parent=self
         )
+
+    def _scrolled(self) -> None:
+        """The form in a scroll area, the dialog no taller than the screen: its fields (the catalogue, the model,
+        the look, reaching out) were 850 px tall, past a 600 px screen, Save out of reach."""
+        layout = self.layout()
+        assert isinstance(layout, QVBoxLayout)
+        layout.removeItem(self.form)
+        body = QWidget()
+        body.setLayout(self.form)
+        # As wide as the scroll area, never wider (its catalogue's lines wrap): a form scrolls down, not across.
+        body.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(body)
+        layout.insertWidget(1, scroll, 1)
+        screen = self.screen().availableGeometry() if self.screen() is not None else None
+        self.resize(640, min(780, screen.height() - 40) if screen is not None else 780)
 
     def _while_open(self, fn):
         """`fn`, called only while this dialog still exists: work off the thread may end after it closed."""
