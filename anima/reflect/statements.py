@@ -219,7 +219,11 @@ def facts_in(fact: str) -> list[str]:
 # practise now", "Is still anxious about it, but a bit less than yesterday"). News is not ("Got engaged last
 # night", "Moved to Bristol yesterday").
 _MOMENTARY = re.compile(
-    r"\bgoing to \w+ (?:right )?now\b|\bright now\b|\bat the moment\b|\bjust now\b|\bthan (?:yesterday|before)\b", re.I
+    r"\bgoing to \w+ (?:right )?now\b|\bright now\b|\bat the moment\b|\bjust now\b|\bthan (?:yesterday|before)\b"
+    # How they are today ("Is fine today", "Feels tired tonight"); not what they do today ("Is moving today").
+    r"|^(?:is|feels?|felt|was)\s+(?!\w+ing\b)(?:[\w'-]+\s+){1,3}?"
+    r"(?:today|tonight|this (?:morning|afternoon|evening))\b",
+    re.I,
 )
 # What a line about them opens with when it says something: a verb ("Celebrates Diwali", "Is Muslim").
 _SAYS = re.compile(r"^(?:[A-Z][a-z]*(?:s|ed)|Is|Has|Was|Were|Got|Will|Would|Can|Can't|Did|Does|Do|Their|They)\b")

@@ -88,3 +88,18 @@ def test_a_copied_message_is_the_lines_it_holds_and_a_label_or_a_moment_is_no_fa
     assert states_nothing("Is Muslim") is None
     assert facts_in("Uses Miso2015! for pretty much everything") == ["Uses Miso2015! for pretty much everything"]
     assert facts_in("I use Miso2015. For everything.") == ["I use Miso2015. For everything"]  # a secret: whole
+
+
+@pytest.mark.parametrize(
+    ("fact", "momentary"),
+    [
+        ("Is fine today", True),  # red team: "I'm fine today, thanks." was kept in the human block
+        ("Feels tired tonight", True),
+        ("Was happy this morning", True),
+        ("Is moving to Leeds today", False),  # what they do today is news
+        ("Has a recital today", False),
+        ("Is a nurse in Leeds", False),
+    ],
+)
+def test_how_they_are_today_is_no_fact_to_keep(fact, momentary):
+    assert (states_nothing(fact) is not None) == momentary

@@ -141,7 +141,9 @@ def test_learning_that_meets_a_full_disk_is_told_and_done_again_later(qtbot, dis
     c.chat.enqueue(learned)
     c.reflector.after("I moved to Lisbon last spring", "Oh, how lovely.")
     c.settle()
-    assert [m["content"] for m in c.soul.query("SELECT content FROM memories")] == ["moved to Lisbon last spring"]
+    assert [m["content"] for m in c.soul.query("SELECT content FROM memories")] == [
+        "Moved to Lisbon last spring"
+    ]  # written about them (reflect/statements.py)
 
 
 def test_a_full_disk_after_the_message_was_saved_says_so_and_keeps_it_shown(qtbot, window, monkeypatch):

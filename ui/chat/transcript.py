@@ -265,6 +265,10 @@ class Bubble(QFrame):
         self.unsaved = note
 
 
+# Keys that move the view: the reader reading back, no longer at the newest.
+_SCROLL_KEYS = (Qt.Key.Key_PageUp, Qt.Key.Key_PageDown, Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_Home, Qt.Key.Key_End)
+
+
 class Transcript(QScrollArea):
     wants_older = Signal(int)  # the id of the oldest shown message
     why_asked = Signal(int)  # a reply's message id
@@ -528,9 +532,20 @@ class Transcript(QScrollArea):
         ids = [b.message_id for b in self.bubbles if b.message_id is not None]
         return min(ids) if ids else None
 
+    def wheelEvent(self, event) -> None:
+        self._anchor = None  # the reader is scrolling: stop pinning the view
+        super().wheelEvent(event)
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() in _SCROLL_KEYS:
+            self._anchor = None
+        super().keyPressEvent(event)
+
     def _scrolled(self, value: int) -> None:
-        if self.verticalScrollBar().isSliderDown() or self.underMouse():
-            self._anchor = None  # the reader is scrolling: stop pinning the view
+        # The reader drags the bar (a wheel or a key: above). Not "the mouse is over it": a bubble growing after
+        # it was laid out (its row of actions) moves the bar too, and the view then stayed short of the newest.
+        if self.verticalScrollBar().isSliderDown():
+            self._anchor = None
         if value == 0 and not self.loading_older and not self.all_loaded and self.oldest_id() is not None:
             self.loading_older = True
             self.wants_older.emit(self.oldest_id())

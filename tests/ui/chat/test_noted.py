@@ -45,7 +45,7 @@ def test_what_waits_says_so_and_open_shows_the_proposals(qtbot, window):
         and "Undo" not in shown.text()
     )
     shown.linkActivated.emit("open")
-    assert window.mind.isVisible() and window.mind.currentWidget() is window.mind.proposals
+    assert window.mind.isVisible() and window.mind.current() is window.mind.proposals
 
 
 def test_a_turn_that_taught_nothing_has_no_cue(qtbot, window):
