@@ -19,6 +19,9 @@ _FORMAL = re.compile(r"\btoo\s+formal\b", re.I)
 # What a question that asks for something opens with: "What did I tell you about my sister?" is no feedback; "No, I
 # meant the other one" and "I said the bottom line first!" are.
 _ASKS = re.compile(r"^\W*(?:what|when|where|who|which|whose|how|why|do|does|did|can|could|is|are|will|would)\b", re.I)
+# A lesson in the first person ("I am a retired history teacher.", "I'm glad to hear that."): the model copied a
+# line of the conversation, the person's or its own; a lesson says how I should reply ("Keep answers short").
+_SPOKEN = re.compile(r"^\W*(?:i|i['’]m|i['’]ve|i['’]ll|i['’]d|my|we|we['’]re)\b", re.I)
 _CORRECTS = re.compile(r"^\W*(?:no\b|not\b|i said|i meant|i asked|again\b|still\b)", re.I)
 
 
@@ -41,8 +44,19 @@ def not_feedback(message: str, found: str) -> str | None:
     (and says nothing of the replies) is not feedback, and a lesson cut off mid-quote is not a lesson."""
     if found.count('"') % 2 or found.count("“") != found.count("”") or re.search(r"['‘\"“]\s*$", found):
         return "the lesson is cut off"
+    if _SPOKEN.match(found):
+        return "the lesson is someone's words, not how I should reply"
+    if not (FEEDBACK.search(message) or _CORRECTS.match(message)) and _echoes(found, message):
+        return "the lesson repeats a message that is no feedback"
     if message.rstrip().endswith("?") and _ASKS.match(message) and not FEEDBACK.search(message):
         return "the message it cites asks a question and says nothing of the replies"
     if not (FEEDBACK.search(message) or _CORRECTS.match(message) or not message.rstrip().endswith("?")):
         return "the message it cites is no feedback"
     return None
+
+
+def _echoes(found: str, message: str) -> bool:
+    """Whether a lesson is mostly the message's own words (four in five of its words are there)."""
+    words = re.findall(r"\w+", found.lower())
+    said = set(re.findall(r"\w+", message.lower()))
+    return bool(words) and sum(w in said for w in words) >= 0.8 * len(words)

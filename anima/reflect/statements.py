@@ -58,7 +58,7 @@ CORRECTS = re.compile(
 
 # Feedback on how the companion talks: an instruction to it about its replies, names or manner.
 FEEDBACK = re.compile(
-    r"\b(?:(?:please\s+)?(?:keep|make)\s+(?:your|the)\s+(?:answers?|repl(?:y|ies)|messages?|responses?)|"
+    r"\b(?:(?:please\s+)?(?:keep|make)\s+(?:your\s+|the\s+)?(?:answers?|repl(?:y|ies)|messages?|responses?)|"
     r"(?:don['’]?t|do not|never|stop)\s+(?:call(?:ing)?)\s+me|you(?:['’]re| are)\s+(?:rambling|repeating yourself)|"
     r"(?:you(?:['’]re| are)|(?:your )?(?:answers?|repl(?:y|ies)|responses?) (?:are|is|were|was))\s+"
     r"(?:(?:way|far|much|a bit|a little)\s+)?too\s+(?:long|wordy|verbose|formal|chatty)|"
@@ -220,8 +220,9 @@ def facts_in(fact: str) -> list[str]:
 # night", "Moved to Bristol yesterday").
 _MOMENTARY = re.compile(
     r"\bgoing to \w+ (?:right )?now\b|\bright now\b|\bat the moment\b|\bjust now\b|\bthan (?:yesterday|before)\b"
-    # How they are today ("Is fine today", "Feels tired tonight"); not what they do today ("Is moving today").
-    r"|^(?:is|feels?|felt|was)\s+(?!\w+ing\b)(?:[\w'-]+\s+){1,3}?"
+    # How they are today ("Is fine today", "Feels tired tonight"); not what they do or what befell them today
+    # ("Is moving today", "Was made redundant today").
+    r"|^(?:is\s+(?!\w+(?:ing|ed)\b)|feels?\s+)(?:[\w'-]+\s+){0,2}?"
     r"(?:today|tonight|this (?:morning|afternoon|evening))\b",
     re.I,
 )

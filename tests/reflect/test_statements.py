@@ -95,7 +95,8 @@ def test_a_copied_message_is_the_lines_it_holds_and_a_label_or_a_moment_is_no_fa
     [
         ("Is fine today", True),  # red team: "I'm fine today, thanks." was kept in the human block
         ("Feels tired tonight", True),
-        ("Was happy this morning", True),
+        ("Feels low this morning", True),
+        ("Was made redundant today after 11 years at the bank", False),  # news
         ("Is moving to Leeds today", False),  # what they do today is news
         ("Has a recital today", False),
         ("Is a nurse in Leeds", False),
