@@ -742,6 +742,9 @@ class MainWindow(QMainWindow):
         self.mind.setVisible(showing)
         if not showing:
             self.sidebar.setVisible(self.settings is None or self.settings.sidebar_shown)
+        elif saved := window_state.split_sizes(self.settings):
+            # As wide as it was left, once the window has its size: sizes set before are scaled to the new width.
+            QTimer.singleShot(0, lambda: self.split.setSizes([max(self.split.width() - saved[1], 0), saved[1]]))
         self.refresh_mind()
 
     def search_mind(self) -> None:

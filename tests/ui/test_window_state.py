@@ -37,7 +37,7 @@ def test_size_place_the_open_mind_and_its_width_come_back_after_a_restart(qtbot,
     assert again.pos() == place
     assert again.mind is not None and again.mind.isVisible()
     # The Open Mind as wide as it was; the chat takes the rest (within the few pixels of a frame laid out anew).
-    qtbot.waitUntil(lambda: again.split.sizes()[1] == sizes[1], timeout=5_000)
+    qtbot.waitUntil(lambda: abs(again.split.sizes()[1] - sizes[1]) <= 2, timeout=5_000)
     assert abs(again.split.sizes()[0] - sizes[0]) <= 6
     again.toggle_mind()  # closed this time: it stays closed at the next start
     again.close()
