@@ -5,7 +5,8 @@ from collections.abc import Callable
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtGui import QPainter, QPixmap
+from PySide6.QtWidgets import QApplication, QDialog, QWidget
 
 from ui import theme
 
@@ -34,6 +35,8 @@ def conversation(window, qtbot) -> QWidget:
     c.messages.record("companion", "That link is long, but it wraps. Anything else?")
     window.show_history()
     qtbot.waitUntil(lambda: not window.reading_history and len(window.transcript.bubbles) == 4, timeout=10_000)
+    window.sidebar.refresh()  # recorded here, not sent: the sidebar learns of it as it would after a reply
+    qtbot.waitUntil(lambda: window.sidebar.list.count() >= 1, timeout=10_000)
     return window
 
 
@@ -92,10 +95,15 @@ def sidebar_search(window, qtbot) -> QWidget:
         ("The cello recital moved to 21 March.", "Then there is a week more to practise."),
         ("Jo called: she loves the hospital.", "I'm glad Jo is settling in."),
     ):
-        window.new_conversation()
+        before = c.session
+        window.new_conversation()  # in a worker: the new session is the companion's once it is made
+        qtbot.waitUntil(lambda before=before: c.session != before and window.sidebar.current == c.session)
         c.messages.record("user", said, session=c.session)
         c.messages.record("companion", reply, session=c.session)
+    window.show_history()
+    qtbot.waitUntil(lambda: not window.reading_history and len(window.transcript.bubbles) == 2, timeout=10_000)
     window.sidebar.refresh()
+    qtbot.waitUntil(lambda: window.sidebar.list.count() >= 3, timeout=10_000)
     window.search_conversations()
     window._search.box.setText("Jo")
     qtbot.waitUntil(lambda: window._search.results.count() >= 2, timeout=10_000)
@@ -136,7 +144,22 @@ def shoot(qtbot, widget: QWidget, window, name: str) -> None:
             qtbot.waitUntil(lambda: laid_out(window.transcript), timeout=10_000)
             QApplication.processEvents()
             path = SHOTS / f"{name}-{width}-{choice}.png"
-            assert widget.grab().save(str(path)), f"could not save {path}"
+            assert with_popups(widget).save(str(path)), f"could not save {path}"
+
+
+def with_popups(widget: QWidget) -> QPixmap:
+    """The widget as the person sees it: with the dialogs it opened over it (Ctrl+K's search) drawn where they
+    stand, over its middle as a window manager places them (a grab holds one window; Xvfb has no manager)."""
+    shot = widget.grab()
+    over = [d for d in widget.findChildren(QDialog) if d.isVisible() and d.isWindow()]
+    if over:
+        painter = QPainter(shot)
+        for dialog in over:
+            painter.drawPixmap(
+                (widget.width() - dialog.width()) // 2, (widget.height() - dialog.height()) // 3, dialog.grab()
+            )
+        painter.end()
+    return shot
 
 
 @pytest.mark.parametrize("name", list(SCREENS))

@@ -3,17 +3,31 @@ first with their conversation and a snippet; choosing one opens its conversation
 highlighted for a moment (`show_found`). The search runs in a worker (the full-text index, knowledge/
 conversations.py), a short pause after the last key, and an answer to words since changed is dropped."""
 
+import html
 import logging
+import re
 from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QDialog, QLabel, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QPainter, QTextDocument
+from PySide6.QtWidgets import (
+    QDialog,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from anima.errors import KnownError, SoulClosed
 
-from .. import errors, tasks
+from .. import errors, tasks, theme
 
 if TYPE_CHECKING:
     from anima.companion import Companion
@@ -24,7 +38,58 @@ if TYPE_CHECKING:
 PAUSE_MS = 120  # typed on within this: one search, for the words as they are then
 HIGHLIGHT_MS = 2500
 FOUND = Qt.ItemDataRole.UserRole  # an item's (session, message id)
+SHOWN = Qt.ItemDataRole.UserRole + 1  # an item's (where: title · date, who, snippet, the words searched)
+PAD = 8
 log = logging.getLogger(__name__)
+
+
+def marked(snippet: str, words: str) -> str:
+    """The snippet as HTML with each word searched for (or a word it begins: the index is stemmed) in bold."""
+    terms = sorted({w for w in re.findall(r"\w+", words.lower()) if w}, key=len, reverse=True)
+    if not terms:
+        return html.escape(snippet)
+    found = re.compile(r"\b(" + "|".join(re.escape(t) for t in terms) + r")\w*", re.IGNORECASE)
+    out, at = [], 0
+    for m in found.finditer(snippet):
+        out += [html.escape(snippet[at : m.start()]), "<b>", html.escape(m.group(0)), "</b>"]
+        at = m.end()
+    return "".join([*out, html.escape(snippet[at:])])
+
+
+class _Result(QStyledItemDelegate):
+    """A result as two lines: where it was said (muted), then who said it and the words around the match, the
+    match in bold; both follow the theme in use."""
+
+    def _document(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QTextDocument:
+        where, who, snippet, words = index.data(SHOWN)
+        look = theme.current()
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        text, muted = (look.on_highlight, look.on_highlight) if selected else (look.text, look.muted)
+        doc = QTextDocument()
+        doc.setDefaultFont(option.font)
+        doc.setDocumentMargin(0)
+        doc.setTextWidth(max(100, option.rect.width() - 2 * PAD))
+        doc.setHtml(
+            f'<div style="color:{muted}; font-size:small">{html.escape(where)}</div>'
+            f'<div style="color:{text}"><span style="color:{muted}">{html.escape(who)}:</span> '
+            f"{marked(snippet, words)}</div>"
+        )
+        return doc
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index) -> None:
+        look = theme.current()
+        painter.save()
+        rect = option.rect
+        if option.state & QStyle.StateFlag.State_Selected:
+            painter.fillRect(rect.adjusted(2, 1, -2, -1), QColor(look.highlight))
+        doc = self._document(option, index)
+        painter.translate(rect.left() + PAD, rect.top() + PAD)
+        doc.drawContents(painter, QRectF(0, 0, rect.width() - 2 * PAD, rect.height()))
+        painter.restore()
+
+    def sizeHint(self, option: QStyleOptionViewItem, index) -> QSize:
+        doc = self._document(option, index)
+        return QSize(int(doc.idealWidth()) + 2 * PAD, int(doc.size().height()) + 2 * PAD)
 
 
 class SearchPopup(QDialog):
@@ -41,6 +106,9 @@ class SearchPopup(QDialog):
         self.box.returnPressed.connect(self._choose_current)
         self.results = QListWidget()
         self.results.setObjectName("search-results")
+        self.results.setItemDelegate(_Result(self.results))
+        self.results.setWordWrap(True)
+        self.results.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.results.itemActivated.connect(self._choose)
         self.results.itemClicked.connect(self._choose)
         self.said = QLabel("")
@@ -71,7 +139,7 @@ class SearchPopup(QDialog):
             return
         self.searching = True
 
-        def find() -> tuple[list["Found"], dict[str, str]]:
+        def find() -> tuple[list["Found"], dict[str, str], str]:
             found = companion.conversations.search(words)
             titles = {}
             for session in {f.session for f in found}:
@@ -79,7 +147,7 @@ class SearchPopup(QDialog):
                     titles[session] = companion.conversations.get(session).title
                 except KnownError:  # forgotten between the two reads
                     titles[session] = "(forgotten)"
-            return found, titles
+            return found, titles, companion.name
 
         def found(result) -> None:
             if words != self.box.text() or companion is not self.companion():
@@ -89,13 +157,15 @@ class SearchPopup(QDialog):
 
         tasks.run(find, found, self._failed, self)
 
-    def show_found(self, found: list["Found"], titles: dict[str, str]) -> None:
+    def show_found(self, found: list["Found"], titles: dict[str, str], name: str) -> None:
         self.results.clear()
         for f in found:
             when = datetime.fromisoformat(f.at).astimezone().strftime("%d %b %Y")
-            who = "You" if f.role == "user" else "Companion"
-            item = QListWidgetItem(f"{titles.get(f.session, '')} · {when}\n{who}: {f.snippet}")
+            who = "You" if f.role == "user" else name
+            where = f"{titles.get(f.session, '')} · {when}"
+            item = QListWidgetItem(f"{where}\n{who}: {f.snippet}")  # read aloud, and what tests read
             item.setData(FOUND, (f.session, f.message_id))
+            item.setData(SHOWN, (where, who, f.snippet, self.box.text()))
             self.results.addItem(item)
         self.said.setText(
             "Nothing found." if not found else f"{len(found)} messages" if len(found) > 1 else "1 message"

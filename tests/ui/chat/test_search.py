@@ -30,7 +30,7 @@ def test_ctrl_k_finds_a_message_in_another_conversation_and_jumps_to_it_highligh
     qtbot.waitUntil(lambda: popup.results.count() == 2, timeout=10_000)
     texts = [popup.results.item(i).text() for i in range(2)]
     assert all("We should name the boat Albatross" in t.split("\n")[0] for t in texts)  # its conversation's title
-    assert "Companion: Albatross it is." in texts[0] and "You: We should name the boat Albatross" in texts[1]
+    assert "Anima: Albatross it is." in texts[0] and "You: We should name the boat Albatross" in texts[1]
 
     popup.results.setCurrentRow(1)
     assert popup.results.currentItem().data(FOUND) == (older, target)
