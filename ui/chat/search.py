@@ -10,24 +10,13 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QPainter, QTextDocument
-from PySide6.QtWidgets import (
-    QDialog,
-    QLabel,
-    QLineEdit,
-    QListWidget,
-    QListWidgetItem,
-    QStyle,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import QDialog, QLabel, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from anima.errors import KnownError, SoulClosed
 
-from .. import errors, tasks, theme
+from .. import errors, tasks
+from ..entries import Entries, Index
 
 if TYPE_CHECKING:
     from anima.companion import Companion
@@ -39,7 +28,6 @@ PAUSE_MS = 120  # typed on within this: one search, for the words as they are th
 HIGHLIGHT_MS = 2500
 FOUND = Qt.ItemDataRole.UserRole  # an item's (session, message id)
 SHOWN = Qt.ItemDataRole.UserRole + 1  # an item's (where: title · date, who, snippet, the words searched)
-PAD = 8
 log = logging.getLogger(__name__)
 
 
@@ -56,40 +44,14 @@ def marked(snippet: str, words: str) -> str:
     return "".join([*out, html.escape(snippet[at:])])
 
 
-class _Result(QStyledItemDelegate):
-    """A result as two lines: where it was said (muted), then who said it and the words around the match, the
-    match in bold; both follow the theme in use."""
-
-    def _document(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QTextDocument:
-        where, who, snippet, words = index.data(SHOWN)
-        look = theme.current()
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)
-        text, muted = (look.on_highlight, look.on_highlight) if selected else (look.text, look.muted)
-        doc = QTextDocument()
-        doc.setDefaultFont(option.font)
-        doc.setDocumentMargin(0)
-        doc.setTextWidth(max(100, option.rect.width() - 2 * PAD))
-        doc.setHtml(
-            f'<div style="color:{muted}; font-size:small">{html.escape(where)}</div>'
-            f'<div style="color:{text}"><span style="color:{muted}">{html.escape(who)}:</span> '
-            f"{marked(snippet, words)}</div>"
-        )
-        return doc
-
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index) -> None:
-        look = theme.current()
-        painter.save()
-        rect = option.rect
-        if option.state & QStyle.StateFlag.State_Selected:
-            painter.fillRect(rect.adjusted(2, 1, -2, -1), QColor(look.highlight))
-        doc = self._document(option, index)
-        painter.translate(rect.left() + PAD, rect.top() + PAD)
-        doc.drawContents(painter, QRectF(0, 0, rect.width() - 2 * PAD, rect.height()))
-        painter.restore()
-
-    def sizeHint(self, option: QStyleOptionViewItem, index) -> QSize:
-        doc = self._document(option, index)
-        return QSize(int(doc.idealWidth()) + 2 * PAD, int(doc.size().height()) + 2 * PAD)
+def _result(index: "Index", text: str, muted: str) -> str:
+    """Where it was said (small, muted), then who said it and the words around the match, the match in bold."""
+    where, who, snippet, words = index.data(SHOWN)
+    return (
+        f'<div style="color:{muted}; font-size:small">{html.escape(where)}</div>'
+        f'<div style="color:{text}"><span style="color:{muted}">{html.escape(who)}:</span> '
+        f"{marked(snippet, words)}</div>"
+    )
 
 
 class SearchPopup(QDialog):
@@ -106,7 +68,7 @@ class SearchPopup(QDialog):
         self.box.returnPressed.connect(self._choose_current)
         self.results = QListWidget()
         self.results.setObjectName("search-results")
-        self.results.setItemDelegate(_Result(self.results))
+        self.results.setItemDelegate(Entries(self.results, _result))
         self.results.setWordWrap(True)
         self.results.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.results.itemActivated.connect(self._choose)

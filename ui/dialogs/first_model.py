@@ -36,6 +36,7 @@ from anima.models.machine import Fit, Memory, measure
 from anima.settings import Settings
 
 from .. import tasks, theme
+from ..entries import Entries
 from .model_download import Download, DownloadPanel
 
 if TYPE_CHECKING:
@@ -178,9 +179,7 @@ class FirstModelDialog(QDialog):
         col.addWidget(self.memory)
         self.models = QListWidget()
         self.models.setWordWrap(True)
-        self.models.setAlternatingRowColors(True)
-        # Two lines each, room between them; wrapped to the list's width (a side padding would clip the wrap).
-        self.models.setStyleSheet("QListWidget::item { padding-top: 4px; padding-bottom: 4px; }")
+        self.models.setItemDelegate(Entries(self.models))  # the name, then its details, room between them
         self.models.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.models.setResizeMode(QListWidget.ResizeMode.Adjust)
         col.addWidget(self.models, 1)

@@ -36,6 +36,7 @@ from anima.settings import THEMES, Settings
 from anima.store import keychain
 
 from .. import errors, tasks
+from ..entries import Entries
 from .form import FormDialog
 from .model_download import Download, DownloadPanel
 from .reaching_out import ReachingOutGroup
@@ -57,6 +58,7 @@ class SettingsDialog(FormDialog):
         self.catalogue.addItems([self._described(m) for m in self.models])
         self.catalogue.setCurrentRow(0)
         self.catalogue.setWordWrap(True)
+        self.catalogue.setItemDelegate(Entries(self.catalogue))
         self.form.addRow(
             QLabel(
                 "A better mind: these run on a laptop. Nothing is downloaded until you press Download.", wordWrap=True
@@ -176,7 +178,9 @@ class SettingsDialog(FormDialog):
     def _described(self, model, on_disk: bool = False) -> str:
         """A catalogue line, marked when it is on disk and when it is the model in use (the saved settings')."""
         used = not self.settings.endpoint_url and in_use(model, self.settings.model_path, self.settings.data_folder)
-        return model.describe() + (" (downloaded)" if on_disk else "") + (" (in use)" if used else "")
+        marks = (["downloaded"] if on_disk else []) + (["in use"] if used else [])
+        head, _, body = model.describe().partition(": ")
+        return head + (f" ({', '.join(marks)})" if marks else "") + "\n" + body
 
     def _mark_downloaded(self, on_disk: list[bool]) -> None:
         for i, yes in enumerate(on_disk):

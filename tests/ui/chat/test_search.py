@@ -60,3 +60,10 @@ def test_words_found_nowhere_say_so(qtbot, window):
 
 def test_a_message_not_shown_is_not_highlighted(qtbot, window):
     assert show_found(window.transcript, 12345) is None
+
+
+def test_the_words_searched_for_are_bold_in_a_result_and_the_rest_is_shown_as_typed():
+    from ui.chat.search import marked
+
+    assert marked("Jo <3 painting, Jon too", "paint jo") == "<b>Jo</b> &lt;3 <b>painting</b>, <b>Jon</b> too"
+    assert marked("nothing here", "   ") == "nothing here"

@@ -227,7 +227,7 @@ def test_the_settings_catalogue_marks_the_model_in_use(qtbot, files, anima_home)
     huge, small = entries(files)
     dialog = SettingsDialog(Settings(model_path=str(local_path(small))), catalogue=[huge, small])
     qtbot.addWidget(dialog)
-    assert dialog.catalogue.item(1).text().endswith("(in use)")
+    assert dialog.catalogue.item(1).text().split("\n")[0].endswith("(in use)")  # beside the model's name
     assert "(in use)" not in dialog.catalogue.item(0).text()
 
 
