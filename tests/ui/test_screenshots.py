@@ -29,10 +29,13 @@ LONG_LINE = "https://example.org/" + "a-very-long-path-with-no-spaces-" * 9 + "e
 def conversation(window, qtbot) -> QWidget:
     """A conversation with a question of two typed lines, a reply with code, and a long unbroken line."""
     c = window.companion
-    c.messages.record("user", "Could you write me a small filter?\nIn Python, please.")
-    c.messages.record("companion", CODE_REPLY)
-    c.messages.record("user", f"And this link: {LONG_LINE}")
-    c.messages.record("companion", "That link is long, but it wraps. Anything else?")
+    for role, said in (
+        ("user", "Could you write me a small filter?\nIn Python, please."),
+        ("companion", CODE_REPLY),
+        ("user", f"And this link: {LONG_LINE}"),
+        ("companion", "That link is long, but it wraps. Anything else?"),
+    ):
+        c.messages.record(role, said, session=c.session)  # the conversation shown, as a turn would
     window.show_history()
     qtbot.waitUntil(lambda: not window.reading_history and len(window.transcript.bubbles) == 4, timeout=10_000)
     window.sidebar.refresh()  # recorded here, not sent: the sidebar learns of it as it would after a reply
@@ -140,11 +143,24 @@ def shoot(qtbot, widget: QWidget, window, name: str) -> None:
             window.resize(width, height)
         for choice in ("light", "dark"):
             theme.use(choice)
-            settled(qtbot)
-            qtbot.waitUntil(lambda: laid_out(window.transcript), timeout=10_000)
-            QApplication.processEvents()
+            steady(qtbot, window.transcript)
             path = SHOTS / f"{name}-{width}-{choice}.png"
             assert with_popups(widget).save(str(path)), f"could not save {path}"
+
+
+def steady(qtbot, transcript) -> None:
+    """Laid out and staying so: a resize reaches the bubbles over several turns of the event loop, and a check
+    between two of them saw each label as tall as its text at a width it was about to leave (the code reply shot
+    cut after its code block at 1400 px)."""
+    seen = None
+    for _ in range(50):
+        settled(qtbot)
+        QApplication.processEvents()
+        now = [(b.label.width(), b.label.height()) for b in transcript.bubbles]
+        if now == seen and laid_out(transcript):
+            return
+        seen = now
+    raise AssertionError("the transcript kept changing its layout")
 
 
 def with_popups(widget: QWidget) -> QPixmap:
