@@ -28,7 +28,7 @@ from ..errors import (
     SoulInUse,
 )
 from . import core, core_content, documents, forget, keychain, keys, locks, migrations, wal
-from .kinds import SOUL_TABLES
+from .kinds import CONVERSATIONS, SOUL_TABLES
 from .soul import Soul
 
 log = logging.getLogger(__name__)
@@ -337,7 +337,8 @@ class Home:
                             # Names core.Reader checked against this schema's own; quoted all the same.
                             cols = ", ".join(_quoted(c) for c in columns)
                             marks = ", ".join("?" * len(columns))
-                            con.executemany(f"INSERT INTO {_quoted(table)}({cols}) VALUES ({marks})", rows)
+                            verb = "INSERT OR REPLACE" if table == CONVERSATIONS else "INSERT"
+                            con.executemany(f"{verb} INTO {_quoted(table)}({cols}) VALUES ({marks})", rows)
                     if (why := documents.misfit(con)) is not None:
                         # What reads it takes its fields as given: every turn failed on a part of another shape.
                         raise BadCore(f"The core's {why}: it is not what Anima writes. Nothing was imported.")

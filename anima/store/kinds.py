@@ -227,8 +227,12 @@ LEDGERS = (
     "version_chosen",
     "reply_endings",
 )
-# Every table that makes up the soul (what a portable core carries and an import restores).
-SOUL_TABLES = ("meta", *(k.table for k in _ALL), *LEDGERS, "embeddings")
+# A conversation's row (its title, its counts): a trigger makes one as each message is stored, so an import,
+# having restored the messages, lets the core's row (with the title) take the place of the one the trigger made.
+CONVERSATIONS = "conversations"
+# Every table that makes up the soul (what a portable core carries and an import restores), in the order an
+# import restores them: conversations after the messages.
+SOUL_TABLES = ("meta", *(k.table for k in _ALL), *LEDGERS, CONVERSATIONS, "embeddings")
 
 
 def kind(name: str) -> Kind:

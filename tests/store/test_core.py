@@ -51,6 +51,33 @@ def test_export_then_import_into_an_empty_home_gives_equal_rows(exported, tmp_pa
     assert progress and progress[-1][0] == progress[-1][1]
 
 
+def test_conversations_keep_their_titles_and_counts_on_the_new_machine(anima_home, tmp_path):
+    from anima.knowledge.conversations import Conversations
+
+    with Home(anima_home).create(PASSPHRASE) as soul:
+        for i in range(3):
+            soul.add("message", "user", session="boat", role="user", content=f"boat plan {i}", created_at="2026")
+        soul.add("message", "user", session="cello", role="user", content="the recital", created_at="2026")
+        Conversations(soul).rename("boat", "Plans for the boat")
+        Home.export(soul, tmp_path / "soul.core", EXPORT)
+    target = Home(tmp_path / "elsewhere")
+    target.import_core(tmp_path / "soul.core", EXPORT, "new machine passphrase")
+    with target.unlock("new machine passphrase") as soul:
+        got = {c.session: (c.title, c.messages) for c in Conversations(soul).listed()}
+    assert got == {"boat": ("Plans for the boat", 3), "cello": ("the recital", 1)}
+
+
+def test_every_table_with_what_the_companion_knows_is_carried(anima_home):
+    """A table the core leaves out is lost at every move to another machine (conversations' titles were): each
+    table is carried, or derived from those that are (full-text indexes, the vector index's feed and snapshots,
+    the migrations' ledger)."""
+    derived = ("_fts", "_grams", "vector_", "sqlite_", "schema_migrations", "forget_gate")
+    with Home(anima_home).create(PASSPHRASE) as soul:
+        tables = {r["name"] for r in soul.query("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    left = {t for t in tables if not any(d in t for d in derived)}
+    assert left <= set(SOUL_TABLES), sorted(left - set(SOUL_TABLES))
+
+
 def test_import_refuses_a_home_that_already_has_a_companion_unless_asked(exported, anima_home):
     path, rows = exported
     home = Home(anima_home)
