@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThread, QThreadPool, Signal, Slot
 
+from anima.errors import KnownError
+
 if TYPE_CHECKING:
     from anima.companion import Companion
 
@@ -79,6 +81,19 @@ def _while_alive(parent: QObject | None, fn: Callable) -> Callable:
     def call(value) -> None:
         if shiboken6.isValid(parent):
             fn(value)
+
+    return call
+
+
+def while_open(widget: QObject, fn: Callable) -> Callable:
+    """`fn`, called only while `widget` still exists: work off the thread (a download, a measure) may end after
+    its dialog closed. An error that is a bug and not one of ours is raised all the same: never lost with it."""
+
+    def call(*args) -> None:
+        if shiboken6.isValid(widget):
+            fn(*args)
+        elif args and isinstance(args[0], Exception) and not isinstance(args[0], KnownError):
+            raise args[0]
 
     return call
 

@@ -42,3 +42,23 @@ def test_a_widget_deleted_while_the_work_ran_is_not_told(qtbot):
     may_end.set()
     qtbot.waitUntil(lambda: bool(ended))
     assert told == []
+
+
+def test_an_answer_reaches_a_dialog_only_while_it_is_open_and_a_bug_is_never_lost_with_it(qtbot):
+    import pytest
+    from PySide6.QtWidgets import QDialog
+
+    from anima.errors import WrongPassphrase
+    from ui.tasks import while_open
+
+    dialog = QDialog()
+    got = []
+    answer = while_open(dialog, got.append)
+    answer("measured")
+    assert got == ["measured"]
+    shiboken6.delete(dialog)
+    answer("too late")  # closed meanwhile: nothing to show it on
+    answer(WrongPassphrase("known: the person was told where it happened"))
+    assert got == ["measured"]
+    with pytest.raises(KeyError):
+        answer(KeyError("a bug"))

@@ -13,7 +13,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import shiboken6
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
@@ -129,11 +128,11 @@ class FirstModelDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)
         folder = settings.data_folder
-        tasks.run(lambda: measure(), self._while_open(self._measured), self._while_open(self._failed), self)
+        tasks.run(lambda: measure(), tasks.while_open(self, self._measured), tasks.while_open(self, self._failed), self)
         tasks.run(
             lambda: [downloaded(m, folder) for m in self.catalogue],
-            self._while_open(self._on_disk),
-            self._while_open(self._failed),
+            tasks.while_open(self, self._on_disk),
+            tasks.while_open(self, self._failed),
             self,
         )
         self.look()
@@ -150,15 +149,6 @@ class FirstModelDialog(QDialog):
             what = "the tiny bundled model (SmolLM2 135M)"
         running = self.companion.model_name if self.companion is not None else None
         return f"In use now: {what}" + (f" — answering as “{running}”." if running else ".")
-
-    def _while_open(self, fn):
-        def call(*args):
-            if shiboken6.isValid(self):
-                fn(*args)
-            elif args and isinstance(args[0], Exception) and not isinstance(args[0], KnownError):
-                raise args[0]
-
-        return call
 
     def say(self, message: str) -> None:
         self.error.setText(message)
@@ -270,7 +260,9 @@ class FirstModelDialog(QDialog):
             if self._asked is asked:
                 self._found(servers_found)
 
-        tasks.run(lambda: servers.find(places), self._while_open(found), self._while_open(self._failed), self)
+        tasks.run(
+            lambda: servers.find(places), tasks.while_open(self, found), tasks.while_open(self, self._failed), self
+        )
 
     def _found(self, found: list[servers.Server]) -> None:
         self.looking = False
@@ -333,8 +325,8 @@ class FirstModelDialog(QDialog):
         self.say("")
         tasks.run(
             lambda: read_header(path),
-            self._while_open(lambda _header: self.choose(model_path=path)),
-            self._while_open(self._failed),
+            tasks.while_open(self, lambda _header: self.choose(model_path=path)),
+            tasks.while_open(self, self._failed),
             self,
         )
 
@@ -365,7 +357,7 @@ class FirstModelDialog(QDialog):
             self.setEnabled(True)
             self._failed(error)
 
-        tasks.run(apply, self._while_open(done), self._while_open(failed), self)
+        tasks.run(apply, tasks.while_open(self, done), tasks.while_open(self, failed), self)
 
     def done(self, result) -> None:
         self.cancel_download()  # what came is kept: Download goes on from there next time

@@ -11,7 +11,6 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-import shiboken6
 from PySide6.QtCore import QThread, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
@@ -97,25 +96,14 @@ class DownloadPanel(QWidget):
     def _set_status(self, text: str, error: bool) -> None:
         self.status.setText(text)
 
-    def _while_open(self, fn):
-        """`fn`, called only while this panel still exists: a download may end after its dialog closed."""
-
-        def call(*args):
-            if shiboken6.isValid(self):
-                fn(*args)
-            elif args and isinstance(args[0], Exception) and not isinstance(args[0], KnownError):
-                raise args[0]  # a bug is never lost with its dialog
-
-        return call
-
     def start(self, model: CatalogueModel, dest: Path) -> None:
         """Download `model` to `dest` (what came before a cancel is kept, and it goes on from there)."""
         if self.downloading is not None:
             return
         self.downloading = Download(model, dest)
-        self.downloading.progressed.connect(self._while_open(self._progressed))
-        self.downloading.downloaded.connect(self._while_open(self._downloaded))
-        self.downloading.failed.connect(self._while_open(self._failed))
+        self.downloading.progressed.connect(tasks.while_open(self, self._progressed))
+        self.downloading.downloaded.connect(tasks.while_open(self, self._downloaded))
+        self.downloading.failed.connect(tasks.while_open(self, self._failed))
         self.download_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.progress.setValue(0)

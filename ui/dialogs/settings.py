@@ -140,7 +140,9 @@ class SettingsDialog(FormDialog):
         self.first_field = self.catalogue  # it opens on the models to choose from, first in the form
         folder = settings.data_folder
         tasks.run(
-            lambda: [downloaded(m, folder) for m in self.models], self._while_open(self._mark_downloaded), parent=self
+            lambda: [downloaded(m, folder) for m in self.models],
+            tasks.while_open(self, self._mark_downloaded),
+            parent=self,
         )
 
     def _scrolled(self) -> None:
@@ -161,17 +163,6 @@ class SettingsDialog(FormDialog):
         layout.insertWidget(1, scroll, 1)
         screen = self.screen().availableGeometry() if self.screen() is not None else None
         self.resize(640, min(780, screen.height() - 40) if screen is not None else 780)
-
-    def _while_open(self, fn):
-        """`fn`, called only while this dialog still exists: work off the thread may end after it closed."""
-
-        def call(*args):
-            if shiboken6.isValid(self):
-                fn(*args)
-            elif args and isinstance(args[0], Exception) and not isinstance(args[0], KnownError):
-                raise args[0]  # a bug is never lost with its dialog
-
-        return call
 
     # ---- the catalogue ----------------------------------------------------------
 
@@ -231,7 +222,7 @@ class SettingsDialog(FormDialog):
                 raise error
             self.status(str(error), error=True)
 
-        tasks.run(lambda: read_header(path), self._while_open(checked), self._while_open(failed), self)
+        tasks.run(lambda: read_header(path), tasks.while_open(self, checked), tasks.while_open(self, failed), self)
 
     def done(self, result) -> None:
         self.cancel_download()  # closing the dialog stops a download; what came is kept for the next time
