@@ -103,13 +103,21 @@ class MainWindow(QMainWindow):
         self.input.textChanged.connect(self.note_activity)
         self.stop = QPushButton("Stop")
         self.stop.setEnabled(False)
+        self.stop.setToolTip("End the reply here (Esc)")
         self.stop.clicked.connect(self.stop_reply)
         self.attach = QPushButton("Attach file…")
         self.attach.setToolTip("Send a text file with your message, marked as text from outside")
         self.attach.clicked.connect(self.attach_file)
+        # Send where Stop is while no reply streams (one place to look, as chat apps have it); Enter sends too.
+        self.send_button = QPushButton("Send")
+        self.send_button.setToolTip("Send your message (Enter)")
+        self.send_button.setDefault(True)  # drawn in the accent: the main thing to press here
+        self.send_button.clicked.connect(self.input.submit)
         buttons = QVBoxLayout()
         buttons.addWidget(self.attach)
         buttons.addWidget(self.stop)
+        buttons.addWidget(self.send_button)
+        self.stop.hide()
         row = QHBoxLayout()
         row.addWidget(self.input)
         row.addLayout(buttons)
@@ -351,9 +359,15 @@ class MainWindow(QMainWindow):
             worker.finished_turn.connect(lambda _: then())
             worker.failed.connect(lambda _: then())
         worker.finished.connect(self._thread_ended)  # after the signals above: they are handled first
-        self.stop.setEnabled(True)
+        self._streaming(True)
         self.message_actions.refresh()
         worker.start()
+
+    def _streaming(self, yes: bool) -> None:
+        """Stop in Send's place while a reply streams; Send back once it ended."""
+        self.stop.setEnabled(yes)
+        self.stop.setVisible(yes)
+        self.send_button.setVisible(not yes)
 
     def read_along(self, text: str) -> None:
         # Only while no reply is under way; the companion reads in its own thread and never blocks the window.
@@ -443,7 +457,7 @@ class MainWindow(QMainWindow):
         assert self.worker is not None  # the turn that ended
         self.worker.wait()
         self.worker = None
-        self.stop.setEnabled(False)
+        self._streaming(False)
         self.message_actions.refresh()
         self.refresh_mind()
         self.note_activity()

@@ -174,6 +174,21 @@ def test_a_reply_can_be_stopped(qtbot, window):
     assert len(stored) == 1 and len(stored[0]["content"].split()) < 5000
 
 
+def test_the_send_button_sends_and_gives_its_place_to_stop_while_the_reply_streams(qtbot, window):
+    window.companion.chat.delay = 0.002
+    window.companion.chat.enqueue(" ".join(f"word{i}" for i in range(300)))
+    assert window.send_button.isVisible() and not window.stop.isVisible()
+    qtbot.keyClicks(window.input, "hello by button")
+    qtbot.mouseClick(window.send_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: window.stop.isVisible() and window.stop.isEnabled(), timeout=5_000)
+    assert not window.send_button.isVisible() and window.input.toPlainText() == ""
+    qtbot.waitUntil(lambda: window.worker is None, timeout=20_000)
+    assert window.send_button.isVisible() and not window.stop.isVisible()
+    assert window.transcript.bubbles[-2].text == "hello by button"
+    qtbot.mouseClick(window.send_button, Qt.LeftButton)  # nothing typed: nothing sent
+    assert window.worker is None and len(window.transcript.bubbles) == 2
+
+
 def test_a_pause_in_typing_hands_the_draft_to_the_companion_and_never_blocks(qtbot, window, monkeypatch):
     drafts = []
     monkeypatch.setattr(window.companion, "read_draft", drafts.append)

@@ -33,8 +33,7 @@ class MessageBox(QPlainTextEdit):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setPlaceholderText(
-            "Write a message… (Enter sends, Shift+Enter for a new line; "
-            "pasted text and dropped files are attached as text from outside)"
+            "Write a message…  (Shift+Enter: new line. Pasted lines and dropped files come as attachments.)"
         )
         self.setObjectName("message-box")
         # As tall as what is typed, from two lines (the placeholder's) to eight, as chat apps' boxes are.
