@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QLabel,
     QListWidget,
     QListWidgetItem,
     QMenu,
@@ -27,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from anima.errors import SoulClosed
 
-from .. import errors, tasks
+from .. import errors, tasks, theme
 
 if TYPE_CHECKING:
     from anima.companion import Companion
@@ -97,8 +98,16 @@ class Sidebar(QWidget):
         col = QVBoxLayout(self)
         col.setContentsMargins(6, 6, 0, 6)
         col.setSpacing(6)
+        # Before the first message there is nothing to list: say what will be (issue 39's empty states).
+        self.empty = QLabel("Your conversations will be listed here, newest first.")
+        theme.tone(self.empty, "muted")
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignHCenter)
+        self.empty.setContentsMargins(8, 8, 8, 8)
         col.addWidget(self.new_button)
+        col.addWidget(self.empty)
         col.addWidget(self.list)
+        self.empty.hide()
         self.setMinimumWidth(180)
 
     # ---- what is listed ------------------------------------------------------------
@@ -141,6 +150,7 @@ class Sidebar(QWidget):
                 item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
                 self.list.addItem(item)
             self.select(current)
+            self.empty.setVisible(not listed)
         finally:
             self._filling = False
 

@@ -47,10 +47,13 @@ def new_conversation(qtbot, window) -> str:
 
 
 def test_ctrl_n_starts_a_new_conversation_and_the_sidebar_lists_both(qtbot, window):
+    qtbot.waitUntil(window.sidebar.empty.isVisible, timeout=10_000)  # nothing yet: it says what will be here
+    assert "conversations will be listed here" in window.sidebar.empty.text()
     window.companion.chat.enqueue("Paris in spring is lovely.")
     send(qtbot, window, "I want to visit Paris")
     first = window.companion.session
     qtbot.waitUntil(lambda: listed(window) == ["I want to visit Paris"], timeout=10_000)
+    assert not window.sidebar.empty.isVisible()
     assert window.sidebar.selected() == first
 
     second = new_conversation(qtbot, window)
