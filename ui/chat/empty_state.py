@@ -10,7 +10,7 @@ OPENERS = (
     "Tell me a little about yourself.",
     "I'd like to talk about my day.",
     "Help me think something through.",
-    "What can you remember about me, and where is it kept?",
+    "What do you remember about me?",
 )
 WHAT = (
     "Your companion, here on this computer. It remembers what you tell it, and all of it stays in one encrypted "
@@ -56,8 +56,10 @@ class EmptyState(QWidget):
             button.clicked.connect(lambda _=False, t=text: self.chosen.emit(t))
             column.addWidget(button, alignment=Qt.AlignmentFlag.AlignHCenter)
             self.openers.append(button)
+        # One width, a tidy stack, as wide as the longest (short openers: the chat beside a 900 px Open Mind is
+        # ~410 px, and a wider stack was cut at its right edge with the line above it).
         widest = min(460, max(b.sizeHint().width() for b in self.openers))
-        for button in self.openers:  # one width: a tidy stack
+        for button in self.openers:
             button.setFixedWidth(widest)
         column.addStretch(3)
         self.set_name("Anima")

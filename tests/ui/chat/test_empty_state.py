@@ -31,3 +31,17 @@ def test_a_conversation_with_history_shows_no_empty_state(qtbot, fake_companion)
     w.show()
     qtbot.waitUntil(lambda: not w.reading_history and len(w.transcript.bubbles) == 1, timeout=10_000)
     assert not w.transcript.empty.isVisible()
+
+
+def test_beside_the_open_mind_in_a_small_window_the_empty_state_is_not_cut(qtbot, window):
+    from tests.ui.conftest import settled
+
+    window.resize(900, 600)
+    window.toggle_mind()
+    empty = window.transcript.empty
+    qtbot.waitUntil(lambda: empty.isVisible() and window.mind is not None and window.mind.isVisible(), timeout=10_000)
+    settled(qtbot)
+    room = window.transcript.viewport().width()
+    for part in (empty.line, *empty.openers):
+        right = part.mapTo(window.transcript.viewport(), part.rect().topRight()).x()
+        assert right <= room, f"{part.text()[:30]!r} ends at {right}, past the {room} px shown"
