@@ -9,8 +9,9 @@ with Qt measuring each column's widest cell. The cards are all one height, so Qt
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, Qt, Signal
-from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QListView, QPushButton, QStackedWidget
+from PySide6.QtWidgets import QAbstractItemView, QListView, QPushButton, QStackedWidget
 
+from ..flow import Flow
 from .base import MindView
 from .cards import CardDelegate
 from .empty import EmptyState
@@ -158,9 +159,8 @@ class TableView(MindView, Generic[Row]):
         self.pages = QStackedWidget()  # the cards, or what the view says while it has none
         self.pages.addWidget(self.table)
         self.pages.addWidget(self.empty)
-        self.actions_ = QHBoxLayout()  # not `actions`: that is QWidget.actions(), which it hid
-        self.actions_.addStretch(1)
-        self._buttons = 0  # buttons in that row, each at its own width on the left
+        self.actions_ = Flow()  # not `actions`: that is QWidget.actions(), which it hid
+        self._buttons = 0  # buttons in that row, each at its own width from the left, wrapping when narrow
         self.layout_.addWidget(self.error)
         self.layout_.addWidget(self.pages)
         self.layout_.addLayout(self.actions_)
@@ -187,7 +187,7 @@ class TableView(MindView, Generic[Row]):
         button = QPushButton(text)
         button.setObjectName(text.lower().replace(" ", "-").replace("…", ""))
         button.clicked.connect(fn)
-        self.actions_.insertWidget(self._buttons, button)  # left, before the row's stretch
+        self.actions_.insertWidget(self._buttons, button)  # after the others, before what a view adds itself
         self._buttons += 1
         if not always:
             self._on_items.append(button)
