@@ -53,6 +53,12 @@ def small(font: QFont) -> QFont:
     return f
 
 
+def unbroken(pair: str, most: int = 40) -> str:
+    """A short "column: value" kept on one line (a wrap between "true" and "since: 2026-12-06" read as a value
+    "true"); a long one may wrap where it must."""
+    return pair.replace(" ", "\u00a0") if len(pair) <= most else pair
+
+
 class CardDelegate(QStyledItemDelegate):
     """Paints row `r` of a RowsModel as a card: column `headline` as its text, the other columns' non-empty
     cells as "column: value" details. `timeline`: a line and a dot on the left join the cards in time order."""
@@ -81,7 +87,8 @@ class CardDelegate(QStyledItemDelegate):
     ) -> None:
         headline = index.model().index(index.row(), self.headline).data(Qt.ItemDataRole.DisplayRole) or ""
         dimmed = index.data(Qt.ItemDataRole.ForegroundRole) is not None
-        paint_card(painter, option, str(headline), self.details(index), dimmed=dimmed, timeline=self.timeline)
+        shown = "  ·  ".join(unbroken(pair) for pair in self.details(index).split("  ·  "))
+        paint_card(painter, option, str(headline), shown, dimmed=dimmed, timeline=self.timeline)
 
 
 def card_height(option: QStyleOptionViewItem, text_lines: int = TEXT_LINES, detail_lines: int = DETAIL_LINES) -> int:

@@ -54,3 +54,11 @@ def test_a_memory_card_says_why_it_was_recalled_last(qtbot, window):
     row = next(i for i, m in enumerate(view.rows) if m["id"] == cat)
     details = view.table.itemDelegate().details(view.table.model().index(row, 0))
     assert f"last recalled: for message #{reply.message_id}, by your words" in details
+
+
+def test_a_short_detail_is_drawn_on_one_line_and_a_long_one_may_wrap():
+    from ui.mind.cards import unbroken
+
+    assert unbroken("true since: 2026-12-06") == "true\u00a0since:\u00a02026-12-06"
+    long = "replaced by: Ada's sister Bea moved back from Lyon in the autumn"
+    assert unbroken(long) == long
