@@ -32,8 +32,12 @@ class MessageBox(QPlainTextEdit):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.setPlaceholderText(
-            "Write a message…  (Shift+Enter: new line. Pasted lines and dropped files come as attachments.)"
+        self.setPlaceholderText("Write a message…")
+        # The rest of what the box does, where a pointer resting on it finds it (a placeholder of two lines was
+        # cut at its third beside the Open Mind): Shift+Enter, and what a paste or a drop becomes.
+        self.setToolTip(
+            "Enter sends; Shift+Enter starts a new line. Pasted lines and dropped files are attached as text "
+            "from outside."
         )
         self.setObjectName("message-box")
         # As tall as what is typed, from two lines (the placeholder's) to eight, as chat apps' boxes are.
