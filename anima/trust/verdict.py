@@ -1,6 +1,7 @@
 """The verdict on a text before it may shape the companion: `judge` (a change to a section the gate guards),
 `unfit` (a line the companion writes for itself), `tainted` (words the model wrote for its own use). Each combines
-the checks of this room: secrets, orders, voices, power, codes and links, what can be read.
+the checks of this room: secrets, orders, voices, power, standing given to someone else, codes and links, what can
+be read.
 
 The checks read structure as much as words (who a sentence speaks to, whether
 a line is a setting, whether it is English at all), because a list of bad
