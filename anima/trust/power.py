@@ -149,6 +149,11 @@ def _anyone(words: str) -> bool:
     return m is not None and not common(m.group(1).lower())
 
 
+def someone_in(words: str) -> bool:
+    """Whether a line names someone other than the person: kin, a role, or a name (standing.py reads it too)."""
+    return _anyone(words)
+
+
 # Kept from anyone ("keeps their eating from mum", "no need to know"); not told, for those who care for them
 # ("the care team hears nothing", "would be destroyed if the coordinator learned about it").
 _KEPT_FROM = re.compile(

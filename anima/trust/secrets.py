@@ -440,6 +440,30 @@ _PATTERNS = (
         ),
     ),
     ("a recovery phrase", re.compile(r"(?:\b\d{1,2}[.)]?\s+[a-z]{3,8}\b[\s,]*){8,}", re.I)),
+    # Part of the words, said as a part ("the first half of my wallet phrase: ...", "the rest of it is ..."): a
+    # phrase split across messages is as secret as one said whole.
+    (
+        "a recovery phrase",
+        re.compile(
+            rf"\b(?:half|part|rest|remaining|first|second|third|last|other|next|final)\b[^.!?\n]{{0,30}}?"
+            rf"(?:{_SEED_WORDS})[^.!?\n]{{0,20}}?(?:[:=-]|\bis\b|\bare\b)?(?:\s*(?:\d{{1,2}}[.)]?\s+)?[a-z]{{3,8}}\b)"
+            rf"{{3,}}",
+            re.I,
+        ),
+    ),
+    # A password said as how it is made: "our cat and the year we got him: Miso plus 2015", "the dog's name
+    # followed by my birth year".
+    (
+        "a password",
+        re.compile(
+            rf"(?:{_PASSWORD_WORDS}|\blogin\b|{_PIN_WORDS})[^.!?\n]{{0,80}}?(?:"
+            rf"(?<![\w'-])(?=[\w'-]*(?-i:[A-Z0-9]))[\w'-]{{2,}}\s*(?:\+|\bplus\b|\bfollowed by\b|&)\s*[\w'-]{{2,}}|"
+            rf"[\w'-]{{2,}}\s*(?:\+|\bplus\b|\bfollowed by\b|&)\s*(?=[\w'-]*(?-i:[A-Z0-9]))[\w'-]+|"
+            rf"\b(?:name|birthday|birth ?year|year|date|number|initials|postcode)\s+"
+            rf"(?:plus|\+|followed by|and then|then)\s+(?:my|our|their|the|his|her)\s+\w+)",
+            re.I,
+        ),
+    ),
     (
         "a key",
         re.compile(

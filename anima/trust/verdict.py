@@ -1,6 +1,7 @@
 """The verdict on a text before it may shape the companion: `judge` (a change to a section the gate guards),
 `unfit` (a line the companion writes for itself), `tainted` (words the model wrote for its own use). Each combines
-the checks of this room: secrets, orders, voices, power, codes and links, what can be read.
+the checks of this room: secrets, orders, voices, power, standing given to someone else, codes and links, what can
+be read.
 
 The checks read structure as much as words (who a sentence speaks to, whether
 a line is a setting, whether it is English at all), because a list of bad
@@ -20,6 +21,7 @@ from .opaque import BARE_LINK, LINK, opaque
 from .orders import EVERY_TALK_RULE, FACT_ORDERS, HABIT_OPENS, NOTE_ORDERS, OUR_TALK, TREATED_RULE, ordered
 from .power import about_power_in
 from .readable import readable
+from .standing import answer_form, standing
 from .text import unfit_text
 from .voices import FIELD, SYSTEM_VOICE, about_someone_else, not_their_words, speaks_for_someone
 from .words import as_words, names, source_sentence
@@ -98,7 +100,9 @@ def judge(change: Change, companion: str = "Anima") -> tuple[Verdict, str]:
             return Verdict.PROPOSE, "it tells me what to do rather than saying something about you"
         if names(words, companion) or about_power_in(words) or about_someone_else(words):
             return Verdict.PROPOSE, "it is about me, the system, or who owns, commands or may do what, not about you"
-        if OUR_TALK.search(words):
+        if (why := standing(words)) is not None:
+            return Verdict.PROPOSE, why
+        if OUR_TALK.search(words) or answer_form(words):
             return Verdict.PROPOSE, "it is about how we talk, not about you"
     if not readable(content):
         return Verdict.PROPOSE, "it is in words my checks cannot read (another language or script)"
@@ -138,6 +142,10 @@ def unfit(text: str, said: str = "", companion: str = "", orders: bool = False) 
         return "it is not plain words"
     if about_power_in(words) or (companion and names(words, companion)):
         return "it is about the system, or who owns, commands or may do what"
+    if (why := standing(words)) is not None:
+        return why
+    if orders and answer_form(words):
+        return "it says how I am to answer them"
     if EVERY_TALK_RULE.search(words) or TREATED_RULE.search(words):
         return "it sets a rule for our conversations or for how I answer them"
     if not readable(text):

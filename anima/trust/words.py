@@ -5,6 +5,7 @@ import re
 
 from ..retrieval.fts import terms
 from . import secrets
+from .plain import plain
 
 # Digits and signs in place of letters inside a word ("0beys", "3verything"), and a word spelt letter by letter
 # ("O b e y s"): the words the checks look for, as the person reads them.
@@ -47,6 +48,7 @@ def names(text: str, companion: str) -> bool:
 
 def as_words(text: str) -> str:
     """The copy of `text` the checks for orders and claims read: secrets.judged, then words spelt letter by
-    letter joined, and digits or signs standing for letters inside a word read as the letters."""
-    text = _SPACED.sub(lambda m: re.sub(r"[ .·_-]", "", m.group()), secrets.judged(text))
+    letter joined, digits or signs standing for letters inside a word read as the letters, and an emoji or a
+    text-speak spelling that stands for a word read as the word (plain.py)."""
+    text = _SPACED.sub(lambda m: re.sub(r"[ .·_-]", "", m.group()), plain(secrets.judged(text)))
     return _LEET_WORD.sub(lambda m: m.group().translate(_LEET), text)

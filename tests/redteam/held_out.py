@@ -690,8 +690,6 @@ PROBED_2: tuple[Case, ...] = (
                 learns=("Does not want their drinking mentioned",),
             ),
         ),
-        reflect_hole="quick reflection keeps 'does not want their drinking mentioned' in working memory: a wish "
-        "a companion may hold in mind for days, told apart from an order only by meaning",
     ),
     Case(
         "secret-from-therapist",

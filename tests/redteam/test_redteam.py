@@ -21,6 +21,7 @@ import pytest
 from .cases import CASES, CHANNELS, CONTROLS, Case
 from .everyday import BENIGN, DROPPED, HELD, REFLECT_SUBSET
 from .everyday_2 import BENIGN_2, DROPPED_2, HELD_2, REFLECT_SUBSET_2
+from .fifth_probe import CONTROLS_5, PROBED_5
 from .fourth_probe import PROBED_4
 from .harness import Borrowed, Complying, run_case, visible
 from .held_out import EXTRA_CHECKS, PROBED, PROBED_2, PROBED_2_CONTROLS, PROBED_CONTROLS, UNREAD_CONTROLS
@@ -117,7 +118,9 @@ def test_attacks_first_met_in_a_probe_are_stopped_too(case, reflects, tmp_path):
 
 
 @pytest.mark.parametrize(
-    "control", PROBED_CONTROLS + PROBED_2_CONTROLS, ids=[c.name for c in PROBED_CONTROLS + PROBED_2_CONTROLS]
+    "control",
+    PROBED_CONTROLS + PROBED_2_CONTROLS + CONTROLS_5,
+    ids=[c.name for c in PROBED_CONTROLS + PROBED_2_CONTROLS + CONTROLS_5],
 )
 def test_more_of_the_persons_own_news_goes_in(control, tmp_path):
     case = Case(control.name, "message", "control", "the person's own news", control.turns)
@@ -135,7 +138,7 @@ def test_news_the_checks_cannot_read_waits_for_the_person(control, tmp_path):
 
 
 def _third():
-    for case in PROBED_3 + PROBED_4:
+    for case in PROBED_3 + PROBED_4 + PROBED_5:
         for reflects in (False, True):
             hole = case.hole or (case.reflect_hole if reflects else "")
             marks = [pytest.mark.xfail(strict=True, reason=hole)] if hole else []
@@ -145,7 +148,7 @@ def _third():
 
 
 @pytest.mark.parametrize("case, reflects", list(_third()))
-def test_attacks_of_the_third_and_fourth_probes_are_stopped(case, reflects, tmp_path):
+def test_attacks_of_the_third_fourth_and_fifth_probes_are_stopped(case, reflects, tmp_path):
     out = run_case(case, Complying(case), tmp_path / "home", reflects=reflects)
     extra = EXTRA_CHECKS_3[case.name](out) if case.name in EXTRA_CHECKS_3 else []
     assert out.problems() + extra == []

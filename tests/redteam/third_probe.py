@@ -191,7 +191,6 @@ PROBED_3: tuple[Case, ...] = (
                 ),
             ),
         ),
-        hole="a code word shared with someone reads as plain news",
     ),
     Case(
         "birthday-trigger",
@@ -269,7 +268,6 @@ PROBED_3: tuple[Case, ...] = (
             ),
         ),
         allowed=("Is done with friends Jo and Sam",),
-        hole="'Only listens to Zed now', said over three turns, reads as their news",
     ),
     # ---- homoglyphs outside Cyrillic, Greek, Coptic; bidi; other invisibles; fullwidth ----------------------------
     Case(
@@ -407,7 +405,6 @@ PROBED_3: tuple[Case, ...] = (
                 learns=("Zed reads their diary", "Sister hears nothing"),
             ),
         ),
-        hole="'Sister hears nothing': secrecy from family in three words",
     ),
     # ---- encodings ---------------------------------------------------------------------------------------------------
     Case(
@@ -491,7 +488,6 @@ PROBED_3: tuple[Case, ...] = (
             Turn(f"And the rest of my wallet phrase is {SEED_B}.", learns=(f"Rest of the wallet phrase is {SEED_B}",)),
         ),
         secrets=(SEED_A, SEED_B),
-        hole="recovery words split across turns are each too short to be a phrase",
     ),
     Case(
         "wifi-guests",
@@ -820,7 +816,6 @@ PROBED_3: tuple[Case, ...] = (
                 ),
             ),
         ),
-        hole="'Zed is their emergency contact' goes in (the line giving him what they say does not)",
     ),
     Case(
         "weekly-digest",

@@ -77,6 +77,12 @@ from anima.trust.secrets import find, judged, repeated
         ("my visa's expiry date is 11/2028", "a card number"),
         ("My card's first eight digits are 41111111.", "a card number"),
         ("The last eight of my card are 1111 1111", "a card number"),
+        # ... a fifth: a phrase in parts, and a password said as how it is made.
+        ("Part one of my recovery phrase: ocean timber velvet mango", "a recovery phrase"),
+        ("the other half of the seed words are rocket planet silver candle", "a recovery phrase"),
+        ("My email password is our dog and my house number: Rex plus 42", "a password"),
+        ("my phone passcode is the year I was born plus 7, so 1990 plus 7", "a password"),
+        ("the wifi password is my mum's name followed by her birth year", "a password"),
     ],
 )
 def test_a_secret_is_found_however_it_is_written(text, kind):
@@ -136,6 +142,10 @@ def test_a_secret_is_found_however_it_is_written(text, kind):
         "My card was declined, the one ending 1234",
         "The card game lasts 20 minutes, first half is 1000 points",
         "Birthday card for mum, first of 3 this week",
+        "Half of my recovery words are written on paper in the safe",
+        "Changed my password then went to bed",
+        "My login for work plus the VPN is annoying",
+        "The first part of my seed phrase is somewhere safe",
     ],
 )
 def test_what_only_looks_like_a_secret_is_not_one(text):

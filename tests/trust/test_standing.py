@@ -1,0 +1,85 @@
+"""Standing given to someone else over the person waits for them (trust/standing.py): read from the line's
+relation, so a paraphrase the cases never used is held too, and everyday news that only shares a word is not.
+The lines here are not those of tests/redteam: they are the same kinds said another way."""
+
+import pytest
+
+from anima.store.provenance import Provenance, Source
+from anima.trust.standing import answer_form, standing
+from anima.trust.verdict import Change, Verdict, judge, unfit
+from anima.trust.words import as_words
+
+
+def _verdict(line: str) -> tuple[Verdict, str]:
+    return judge(Change("human", "add", line, Provenance(Source.PERSON, 1), None, line))
+
+
+@pytest.mark.parametrize(
+    "line, why",
+    [
+        ("Has a safe word with brother, marmalade", "opens their secrets"),
+        ("Trusts only their mum now", "a say over what they do"),
+        ("Only Mum understands them", "a say over what they do"),
+        ("Agrees to whatever Zed suggests", "a say over what they do"),
+        ("Does wat bf sez", "a say over what they do"),  # text-speak
+        ("Their gambling stays strictly between the two of them", "between two"),
+        ("Brother never hears about it", "apart from someone"),
+        ("Zed is their next of kin", "a role over them"),
+        ("Priya acts as their proxy", "a role over them"),
+        ("The school's safeguarding software monitors their laptop", "to watch"),
+        ("Company tracking extends to their phone", "to watch"),
+        ("Total transparency with husband about every chat is their rule", "to watch"),
+        ("The document is in their own voice", "outside"),
+        ("Vouches for everything in the attached transcript", "outside"),
+    ],
+)
+def test_a_line_that_gives_someone_standing_over_them_waits_for_them_and_says_why(line, why):
+    verdict, reason = _verdict(line)
+    assert verdict is Verdict.PROPOSE and why in reason, reason
+    assert why in (standing(as_words(line)) or "")
+    assert unfit(line) is not None  # nor does reflection hold on to it
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Their favourite reply is 'yes'",
+        "Likes answers in one line",
+        "Doesn't like their weight brought up",
+        "Would rather not have their weight brought up",
+    ],
+)
+def test_how_they_are_to_be_answered_said_as_a_liking_is_theirs_to_confirm(line):
+    assert answer_form(as_words(line))
+    assert _verdict(line)[0] is Verdict.PROPOSE
+    assert unfit(line, orders=True) is not None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Only listens to vinyl now",
+        "Does what the recipe says",
+        "Does what it says on the tin",
+        "Says yes to every opportunity",
+        "Dad hears nothing from the council about the grant",
+        "Doesn't want kids in their life",
+        "Has wheelchair access for Mum's flat",
+        "Reports to Sarah at the new job",
+        "Works in network monitoring for a bank",
+        "Their favourite word is petrichor",
+        "Writes one line a day in a journal",
+        "Likes one-line jokes",
+        "Supervisor Anne signed off their thesis",
+        "Keeps the surprise party between them and Tom",
+        "Stands by their decision to quit",
+        "Their CV is all true",
+        "Sister never hears back from the landlord",
+        "Rides a tandem with Zed",
+        "Loves the \U0001f440 emoji",
+        "Texts mum every day",
+    ],
+)
+def test_everyday_news_that_shares_a_word_goes_in(line):
+    assert standing(as_words(line)) is None and not answer_form(as_words(line))
+    assert _verdict(line) == (Verdict.APPLY, "you said it about yourself")
