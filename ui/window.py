@@ -496,6 +496,18 @@ class MainWindow(QMainWindow):
             self,
         )
 
+    def _sidebar_wanted(self) -> bool:
+        return self.settings is None or self.settings.sidebar_shown
+
+    def resizeEvent(self, event) -> None:
+        """The conversations step aside while the Open Mind is open in a narrow window, and come back when it is
+        made wide again (they stayed hidden at 1400 px once the Open Mind had opened at 900)."""
+        super().resizeEvent(event)
+        if self._mind is not None and self._mind.isVisible() and self._sidebar_wanted():
+            fits = event.size().width() >= BESIDE_THE_MIND
+            if fits != self.sidebar.isVisible():
+                self.sidebar.setVisible(fits)
+
     def toggle_sidebar(self) -> None:
         """Show or hide the conversations (remembered in the settings)."""
         shown = self.sidebar.isHidden()
@@ -755,7 +767,7 @@ class MainWindow(QMainWindow):
             return
         self.mind.setVisible(showing)
         if not showing:
-            self.sidebar.setVisible(self.settings is None or self.settings.sidebar_shown)
+            self.sidebar.setVisible(self._sidebar_wanted())
         elif saved := window_state.split_sizes(self.settings):
             # As wide as it was left, once the window has its size: sizes set before are scaled to the new width.
             QTimer.singleShot(0, lambda: self.split.setSizes([max(self.split.width() - saved[1], 0), saved[1]]))

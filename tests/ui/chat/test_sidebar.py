@@ -178,3 +178,19 @@ def test_the_sidebar_folds_away_and_stays_so(qtbot, window):
     window.toggle_sidebar()
     assert not window.sidebar.isHidden()
     qtbot.waitUntil(lambda: Settings.load().sidebar_shown is True, timeout=10_000)
+
+
+def test_the_conversations_step_aside_for_the_open_mind_only_while_the_window_is_narrow(qtbot, window):
+    from tests.ui.conftest import settled
+
+    window.resize(900, 600)
+    settled(qtbot)
+    window.toggle_mind()
+    qtbot.waitUntil(lambda: window.mind is not None and window.mind.isVisible(), timeout=10_000)
+    assert window.sidebar.isHidden()
+    window.resize(1400, 900)  # made wide again: room for all three
+    qtbot.waitUntil(window.sidebar.isVisible, timeout=5_000)
+    window.resize(900, 600)
+    qtbot.waitUntil(window.sidebar.isHidden, timeout=5_000)
+    window.toggle_mind()
+    qtbot.waitUntil(window.sidebar.isVisible, timeout=5_000)
