@@ -282,7 +282,9 @@ class HumanNotes:
             source = max(messages, key=lambda m: len(words & stems(m["content"])))
             if (who := someone_else(fact, person)) is not None:
                 told = account(fact, person)
-                if not unfit(told):  # a memory, recalled when it matters; never always in mind
+                if why := unfit(told):
+                    dropped("a fact about someone else", f"not fit to keep ({why})")
+                else:  # a memory, recalled when it matters; never always in mind
                     learned.append(
                         (
                             self.memories.remember(
