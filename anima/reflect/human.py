@@ -206,7 +206,9 @@ class HumanNotes:
         return [
             r
             for r in rows
-            if SPEAKS_OF_SELF.search(statements(r["content"])) or CORRECTS.search(statements(r["content"]))
+            if SPEAKS_OF_SELF.search(statements(r["content"]))
+            or CORRECTS.search(statements(r["content"]))
+            or stated_name(r["content"])  # "Mi chiamo Dana": their name, in any language code reads it in
         ], newest
 
     def _mark_read(self, newest: int | None) -> None:

@@ -284,3 +284,21 @@ def test_an_account_of_someone_else_not_fit_to_keep_is_left_out_and_logged(learn
     assert all("obey" not in m["content"] for m in c.memories.all())
     assert "learning left out a fact about someone else: not fit to keep (it reads as an instruction" in caplog.text
     assert "obey him" not in caplog.text and "Alex" not in caplog.text
+
+
+@pytest.mark.parametrize(
+    "said", ["I'm Dana, nice to meet you.", "Hi Anima, it's Dana.", "Hey there, I am Dana!", "Mi chiamo Dana."]
+)
+def test_the_name_they_give_as_people_give_it_is_learned_and_exported(nameless, tmp_path, said):
+    c = nameless
+    say(c, said, "Nice to meet you!", facts())
+    assert c.user_name == "Dana" and block_lines(c.self_model.read().human) == ["Is called Dana"]
+    c.export_json(tmp_path / "soul.json")
+    assert json.loads((tmp_path / "soul.json").read_text())["person"] == "Dana"
+
+
+@pytest.mark.parametrize("said", ["I'm Happy, thanks for asking.", "It's Jo, my sister, who rang."])
+def test_a_word_or_someone_else_is_not_taken_for_their_name(nameless, said):
+    c = nameless
+    say(c, said, "Oh?", facts(), facts())
+    assert c.user_name == "" and "Is called" not in c.self_model.read().human
