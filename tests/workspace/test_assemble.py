@@ -256,3 +256,16 @@ def test_a_fact_the_human_block_holds_is_not_recalled_into_the_same_turn(compani
     assert spent["human"] > 0 and spent["memories"] > 0 and spent["message"] > 0 and spent["rules"] == 0
     assert [w["item_kind"] for w in companion.why(t.reply_id)] == ["memory"]
     assert companion.tokens_by_tier(t.user_id) is None  # a message of the person's had no workspace
+
+
+def test_a_note_read_ahead_does_not_recall_what_the_floor_says(reading_companion):
+    c, chat = reading_companion()
+    c.self_model.write("human", "- Has a cat called Miso", "user")
+    c.memories.remember("Has a cat called Miso")
+    c.memories.remember("Miso sleeps on the piano all afternoon")
+    chat.enqueue("Does your cat Miso still sleep on the piano?", ".")
+    c.turn("hello there").read()
+    c.settle()
+    note = c.conversation.entries()[-1]
+    assert note.role == "system" and "sleeps on the piano" in note.content
+    assert "Has a cat called Miso" not in note.content  # the floor says it, at the head of the same prompt
