@@ -91,10 +91,11 @@ class Assembled:
     note: Entry | None = None
     kept_from: int = 0  # the transcript entries before this index did not fit
     user_text_cut: bool = False
-    # What each tier took (budget.py TIERS, in their order; the joins between them aside), and how many items a
-    # ranked tier left out to keep within its budget.
+    # What each tier took (budget.py TIERS, in their order): together, all `tiers` take (the floor's headings and
+    # joins count as "self", the note's as its recalled kinds'). And how many items a ranked tier left out to keep
+    # within its budget.
     by_tier: dict[str, int] = field(default_factory=dict)
-    left_out: dict[str, int] = field(default_factory=dict)
+    over_budget: dict[str, int] = field(default_factory=dict)
 
 
 _over_noted: int | None = None  # the over-cap floor last logged (once, not every turn)
@@ -263,10 +264,10 @@ class Workspace:
         on = today()  # one day for the counting and the writing, even at midnight
         query = user_text if recalled_for is None else recalled_for
         fresh = unsaid_items(recalled, transcript, floor.human, learned)
-        items, costs, left_out = self._recalled(fresh, int(left * RECALL_SHARE), on, query, brief)
+        items, costs, over_budget = self._recalled(fresh, int(left * RECALL_SHARE), on, query, brief)
         shown_bids = ranked_fit(bids, lambda b: self.count(b.line()) + 1, self.budgets["parts"])
         if len(shown_bids) < len(bids):
-            left_out["parts"] = len(bids) - len(shown_bids)
+            over_budget["parts"] = len(bids) - len(shown_bids)
         note = note_entry(focus, emotional, items, learned, query=query, brief=brief, on=on, bids=shown_bids)
         note_tokens = self.count(note.content) if note else 0
         left -= note_tokens
@@ -285,7 +286,7 @@ class Workspace:
         by_tier |= self._note_tiers(note_tokens, focus, emotional, learned, shown_bids, items, costs)
         by_tier["message"] = user_tokens
         by_tier = {name: by_tier.get(name, 0) for name in TIER_NAMES}
-        log.debug("a turn's workspace in tokens by tier: %s; left out to keep to budget: %s", by_tier, left_out)
+        log.debug("a turn's workspace in tokens by tier: %s; left out to keep to budget: %s", by_tier, over_budget)
         return Assembled(
             messages,
             {"floor": floor_tokens, "transcript": spent, "note": note_tokens, "message": user_tokens},
@@ -294,7 +295,7 @@ class Workspace:
             start,
             cut,
             by_tier,
-            left_out,
+            over_budget,
         )
 
     def _recalled(

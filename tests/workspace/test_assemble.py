@@ -232,8 +232,8 @@ def test_each_ranked_tier_keeps_to_its_budget_and_loses_its_lowest_ranked_items_
     assert kept_memories == list(range(len(kept_memories))) and 0 < len(kept_memories) < 10
     assert kept_messages == list(range(100, 100 + len(kept_messages))) and 0 < len(kept_messages) < 10
     assert out.by_tier["memories"] <= ws.budgets["memories"] and out.by_tier["messages"] <= ws.budgets["messages"]
-    assert out.left_out["memories"] == 10 - len(kept_memories)
-    assert out.left_out["messages"] == 10 - len(kept_messages)
+    assert out.over_budget["memories"] == 10 - len(kept_memories)
+    assert out.over_budget["messages"] == 10 - len(kept_messages)
     # The report names every tier in order, and adds up to the whole prompt.
     assert list(out.by_tier) == list(TIER_NAMES)
     total = sum(words(m["content"]) for m in out.messages)
@@ -269,3 +269,17 @@ def test_a_note_read_ahead_does_not_recall_what_the_floor_says(reading_companion
     note = c.conversation.entries()[-1]
     assert note.role == "system" and "sleeps on the piano" in note.content
     assert "Has a cat called Miso" not in note.content  # the floor says it, at the head of the same prompt
+
+
+def test_the_bids_followed_keep_to_the_parts_budget_in_the_selfs_order(companion):
+    from anima.parts.bids import Bid
+
+    bids = [Bid(i, f"Part {i}", "the recital " * 10, "breathe " * 10, "calm " * 10, "70%", 600) for i in range(12)]
+    ws = Workspace(words, 3072)
+    out = ws.assemble(companion.self_model.read(), "Anima", [], [], "hello", bids=[*bids, bids[0]])
+    note = out.messages[-2]["content"]
+    shown = [b.part for b in bids if f"- {b.part}:" in note]
+    assert shown == [f"Part {i}" for i in range(len(shown))] and 0 < len(shown) < 12  # the Self's first choices
+    assert note.count("- Part 0:") == 1  # a part bids once
+    assert out.over_budget == {"parts": 12 - len(shown)} and out.by_tier["parts"] <= ws.budgets["parts"] + 10
+    assert out.note is not None and out.note.keys == {("part", i) for i in range(len(shown))}
