@@ -247,6 +247,7 @@ def meanwhile(companion: "Companion", said: list[dict[str, Any]]) -> list[str]:
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
+    from .conversation.noted import cue
     from .conversation.turn import NOT_KEPT
     from .knowledge.messages import NotAttachable
 
@@ -317,6 +318,10 @@ def cmd_chat(args: argparse.Namespace) -> int:
                 print(NOT_KEPT, file=sys.stderr, flush=True)
             if not interactive:
                 companion.settle()  # no one is typing: let it learn and read ahead, as it would while they read
+                # What it learned, and what waits for their OK, as the window's cue under the reply says it; on
+                # stderr, beside NOT_KEPT: stdout stays one reply a line.
+                if said := cue(companion.noted(turn.user_ids, wait=0)):
+                    print(f"({said})", file=sys.stderr, flush=True)
     return 0
 
 

@@ -572,6 +572,11 @@ class Companion:
         now_rows = self.recaller.items([(r["item_kind"], r["item_id"]) for r in rows])
         return [{**r, "text": now_rows.get((r["item_kind"], r["item_id"]), {}).get("text")} for r in rows]
 
+    def tokens_by_tier(self, message_id: int) -> dict[str, int] | None:
+        """What a reply's workspace took, in the model's tokens by tier (workspace/budget.py), beside why():
+        known for the replies of this session; None for another."""
+        return self.conversation.spent(message_id)
+
     # ---- the Open Mind ----------------------------------------------------------
 
     def forget(self, kind: str, item_id: int) -> Forgotten:

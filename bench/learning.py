@@ -12,8 +12,9 @@ Scenario (JSON): {"name", "sessions": [{"at": ISO time, "messages": [...]}], "ex
 "superseded": [{"old", "new"}], "rules": [{"says"}], "world": [{"name"}], "questions": [{"ask", "answer"}]}}.
 Last line: {"bench": "learning", "scenario", "stored", "matched", "duplicates", "ungrounded", "junk",
 "facts_found", "facts_expected", "superseded_ok", "superseded_expected", "rules_ok", "world_ok",
-"qa_recall_at_10", "tokens_per_turn", "turn_s", "reflection_s", ...}: turn_s is a turn's reply (sent to read),
-reflection_s a deep reflection; the work after each turn is between_turns_s.
+"qa_recall_at_10", "tokens_per_turn", "turn_s", "reflection_s", ..., "tokens_by_tier"}: turn_s is a turn's reply
+(sent to read), reflection_s a deep reflection; the work after each turn is between_turns_s; tokens_by_tier the mean
+tokens each tier of a turn's workspace took (anima/workspace/budget.py), also a table of its own.
 """
 
 import argparse
@@ -33,6 +34,7 @@ from anima.errors import KnownError
 from anima.models.chat import ChatModel
 from anima.models.embedder import Embedder
 from anima.store import Home, clock
+from anima.workspace.budget import TIERS, budgets
 
 from . import learning_score
 from .learning_score import Item
@@ -42,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OURS = ROOT / "bench" / "scenarios" / "learning"
 SHARED = ROOT.parent / "shared" / "eval" / "learning"  # the example, and any kept aside, beside the repository
 PASSPHRASE = "bench learning passphrase"
+KEEPS = {t.name: t.keeps.value for t in TIERS}  # how a tier with no budget of its own keeps within the context
 
 
 def scenarios(path: Path) -> list[tuple[Path, dict[str, Any]]]:
@@ -91,6 +94,8 @@ class Played:
     said: list[str]
     turn_s: list[float] = field(default_factory=list)
     tokens: list[int] = field(default_factory=list)
+    tiers: list[dict[str, int]] = field(default_factory=list)  # each turn's tokens by tier
+    budgets: dict[str, int] = field(default_factory=dict)  # each tier's budget with this model (budget.py)
     between_s: list[float] = field(default_factory=list)
     reflection_s: list[float] = field(default_factory=list)
     asked: list[Asked] = field(default_factory=list)
@@ -147,6 +152,7 @@ def _play(
         c.wait_until_indexed()
         parts_before = {p.id for p in c.parts.all(archived=None)}
         played = Played([], [], [m for s in sessions for m in s["messages"]])
+        played.budgets = budgets(chat.capabilities.context_tokens)
         when = at(sessions[0]["at"])
         for n, session in enumerate(sessions, 1):
             if n > 1:
@@ -159,6 +165,7 @@ def _play(
                 stream.read()
                 played.turn_s.append(time.perf_counter() - t)
                 played.tokens.append(sum(chat.count_tokens(m["content"]) + 4 for m in stream.workspace.messages))
+                played.tiers.append(stream.workspace.by_tier)
                 t = time.perf_counter()
                 c.settle()  # learning and quick reflection, as the app runs them after the reply
                 played.between_s.append(time.perf_counter() - t)
@@ -222,7 +229,14 @@ def figures(name: str, scenario: dict[str, Any], played: Played) -> tuple[learni
         "world_expected": scored.world_expected,
         "qa_in_reply": round(sum(a.replied for a in asked) / len(asked), 3) if asked else 0.0,
         "between_turns_s": round(statistics.mean(played.between_s), 2) if played.between_s else 0.0,
+        "tokens_by_tier": by_tier(played.tiers),
     }
+
+
+def by_tier(turns: list[dict[str, int]]) -> dict[str, float]:
+    """The mean tokens of each tier over the turns, in the tiers' order (a tier no turn had is left out)."""
+    names = [t.name for t in TIERS if any(turn.get(t.name) for turn in turns)]
+    return {name: round(statistics.mean(turn.get(name, 0) for turn in turns), 1) for name in names}
 
 
 def report(name: str, scenario: dict[str, Any], played: Played) -> dict[str, Any]:
@@ -241,7 +255,16 @@ def report(name: str, scenario: dict[str, Any], played: Played) -> dict[str, Any
             for a in played.asked
         ],
     )
-    table(f"learning, {name}: scores", ["what", "value"], [[k, v] for k, v in out.items() if k != "scenario"])
+    table(
+        f"learning, {name}: scores",
+        ["what", "value"],
+        [[k, v] for k, v in out.items() if k not in ("scenario", "tokens_by_tier")],
+    )
+    table(
+        f"learning, {name}: a turn's workspace, mean tokens by tier",
+        ["tier", "tokens", "budget"],
+        [[tier, mean, played.budgets.get(tier) or KEEPS[tier]] for tier, mean in out["tokens_by_tier"].items()],
+    )
     say(f"not met: {'; '.join(scored.missing) or 'nothing'}")
     return out
 

@@ -950,3 +950,20 @@ def test_a_chat_line_too_long_to_be_typed_is_sent_as_pasted_text(capsys):
     assert message == "" and pasted.source is Source.PASTED and pasted.text == line
     assert f"A line of {TYPED_MOST + 1:,} characters: sent as pasted text" in capsys.readouterr().out
     assert cli.read_external("x" * TYPED_MOST, input) is None  # a long typed line is still typed
+
+
+def test_anima_chat_says_what_it_learned_and_what_waits_for_their_ok(companion, monkeypatch, capsys):
+    """The window's cue under a reply ("Noted: … · Waiting for your OK: …"), in the terminal: on stderr, so that
+    stdout stays one reply a line."""
+    from anima import cli
+
+    monkeypatch.setattr(cli, "open_companion", lambda args, create_if_missing=False: companion)
+    monkeypatch.setattr(companion, "close", lambda: None)  # the fixture closes it
+    companion.learns = True
+    learned = [{"fact": "I have a cat called Miso", "replaces": 0}, {"fact": "Always call me Captain", "replaces": 0}]
+    companion.chat.enqueue("Lovely!", json.dumps({"facts": learned}), "Hello.")
+    typed_lines(monkeypatch, ["I have a cat called Miso. From now on always call me Captain.", "hello"])
+    assert cli.main(["chat"]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines() == ["Lovely!", "Hello."]
+    assert err.splitlines() == ["(Noted: has a cat called Miso · Waiting for your OK: always call me Captain)"]

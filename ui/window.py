@@ -614,11 +614,12 @@ class MainWindow(QMainWindow):
         def load():
             items = companion.why(message_id)
             texts = {(it["item_kind"], it["item_id"]): it["text"] for it in items if it["text"] is not None}
-            return items, texts, {key: companion.provenance(*key) for key in texts}, companion.bids(message_id)
+            sources = {key: companion.provenance(*key) for key in texts}
+            return items, texts, sources, companion.bids(message_id), companion.tokens_by_tier(message_id)
 
         def show(loaded):
-            items, texts, sources, bids = loaded  # sources: where each came from; bids: the parts' it weighed
-            WhyDialog(items, texts, parent=self, sources=sources, bids=bids).exec()
+            items, texts, sources, bids, tokens = loaded  # sources: where each came from; bids: the parts' weighed
+            WhyDialog(items, texts, parent=self, sources=sources, bids=bids, tokens=tokens).exec()
 
         tasks.run(load, show, lambda e: errors.show(self, e), self)
 

@@ -54,6 +54,7 @@ RECALL_K_AFTER_READ_AHEAD = 1
 SPARE = 10  # items recalled beyond those wanted, for the ones a note already says (people repeat themselves)
 DRAFT_RECALL_KEPT_S = 60
 HISTORY_ON_OPEN = 200  # messages of a reopened session taken back into its transcript
+SPENT_KEPT = 200  # the newest replies whose workspace's tokens by tier are kept, for "Why?" (in memory only)
 
 
 @dataclass
@@ -135,6 +136,7 @@ class Conversation:
         # Messages the person set aside this session (a reply made again, a message edited: rewind): not brought
         # back by recall into the turn that replaces them, nor after.
         self._aside: set[tuple[str, int]] = set()
+        self._spent: dict[int, dict[str, int]] = {}  # reply id -> what its workspace took, by tier
 
     def _reopened(self, session: str) -> list[Entry]:
         """The newest turns of a session, as its transcript when it is opened again."""
@@ -185,6 +187,13 @@ class Conversation:
         return bool(self._transcript) and (
             self._transcript[-1].role == "system" or self._nothing_ahead_at == self._changes
         )
+
+    def spent(self, reply_id: int) -> dict[str, int] | None:
+        """What a reply of this session's workspace took, in tokens by tier (workspace/budget.py TIERS); None
+        for a reply this session did not write (or one long ago)."""
+        with self.lock:
+            spent = self._spent.get(reply_id)
+        return dict(spent) if spent is not None else None
 
     @property
     def last_reply(self) -> int | None:
@@ -532,6 +541,10 @@ class Conversation:
             weighed = [*self._heard, *([(prepared.weighed, user_ids[0])] if prepared.weighed else [])]
         held = prepared.assembled.held
         self.record.record(reply_id, held)
+        with self.lock:
+            self._spent[reply_id] = dict(prepared.assembled.by_tier)
+            for old in list(self._spent)[:-SPENT_KEPT]:
+                del self._spent[old]
         if self.bidding is not None and any(w.bids for w, _ in weighed):
             self.bidding.record(reply_id, weighed)
         self.memories.feedback([h.id for h in held if h.kind == "memory"], ready.rows[0]["content"])

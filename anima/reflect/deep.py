@@ -66,6 +66,13 @@ from .world import Kept, WorldKeeping
 
 log = logging.getLogger(__name__)
 
+
+def left_out(done: "Deepened", what: str, why: str | None) -> None:
+    """An answer of the model's that code did not keep, counted, and logged with the reason (never its words)."""
+    done.dropped += 1
+    log.info("deep reflection left out %s: %s", what, why or "not fit to keep")
+
+
 READ_THROUGH = "deep_read_through"
 CONSIDERED_THROUGH = "deep_considered_through"
 STEP = 16  # messages per call: a small model keeps track of this many numbered lines
@@ -241,6 +248,18 @@ def _words(episodes: list[Episode]) -> set[str]:
     return set(terms(_said(episodes)))
 
 
+def _undrawn(text: str, cited: list[Episode], drawn: Callable[[str, list[Episode]], bool], least: int) -> str | None:
+    """Why a text considering wrote is not drawn from the experiences it cites (`least`: the words it must share
+    with them), or None."""
+    if not text or not cited:
+        return "it is empty, or cites no experience shown"
+    if not grounded(text, _words(cited), least):
+        return "its words are not in the experiences it cites"
+    if not drawn(text, cited):
+        return "it holds words of an experience it does not cite"
+    return unfit(text) or ("it speaks to the person" if addressed(text) else None)
+
+
 def _cited(shown: list[Episode], numbers: list[int]) -> list[Episode]:
     """The experiences an answer's numbers name, each once."""
     return [shown[n - 1] for n in dict.fromkeys(numbers) if 1 <= n <= len(shown)]
@@ -362,7 +381,7 @@ class DeepReflection:
             try:
                 done.episodes.append(self.episodes.record_new(new))
             except InvalidEdit:
-                done.dropped += 1
+                left_out(done, "an episode", "the store refused it")
 
     def cut_again(
         self, said: list[dict[str, Any]], cancel: threading.Event | None, done: Deepened
@@ -413,20 +432,27 @@ class DeepReflection:
             group = [said[n - 1] for n in dict.fromkeys(e["messages"]) if 1 <= n <= len(said) and n not in taken]
             summary = once(" ".join(e["summary"].split()))
             words = set(terms(" ".join(m["content"] for m in group)))
-            if (
-                not group
-                or not grounded(summary, words, SHARED_TERMS)
-                or addressed(summary)
-                or unfit(summary)
-                or summary.lower() in summaries
-            ):
-                done.dropped += 1
+            why = (
+                "it cites no message of this step, or only ones another episode took"
+                if not group
+                else "its words are not in the messages it cites"
+                if not grounded(summary, words, SHARED_TERMS)
+                else "it speaks to the person: a reply, not an episode"
+                if addressed(summary)
+                else unfit(summary) or ("the same summary as another episode" if summary.lower() in summaries else None)
+            )
+            if why is not None:
+                left_out(done, "an episode", why)
                 continue
             # An arc or a self-assessment that is not one is left out; the episode stands without it.
             arc = " ".join(e["emotional_arc"].split())
-            arc = "" if len(arc.split()) > ARC_WORDS or addressed(arc) or unfit(arc) else arc
+            if arc and (len(arc.split()) > ARC_WORDS or addressed(arc) or unfit(arc)):
+                log.info("deep reflection left out an episode's emotional arc: too long, or not fit to keep")
+                arc = ""
             assessment = once(" ".join(e["self_assessment"].split()))
-            assessment = "" if addressed(assessment) or unfit(assessment) else assessment
+            if assessment and (addressed(assessment) or unfit(assessment)):
+                log.info("deep reflection left out an episode's self-assessment: it speaks to them, or is not fit")
+                assessment = ""
             taken.update(n for n in e["messages"])
             summaries.add(summary.lower())
             out.append(NewEpisode(summary, tuple(m["id"] for m in group), arc, e["significance"] / STEPS, assessment))
@@ -440,19 +466,17 @@ class DeepReflection:
             n = f["message"]
             m = said[n - 1] if 1 <= n <= len(said) else None
             lesson = " ".join(f["lesson"].split())
-            if (
-                m is None
-                or m["role"] != "user"
-                or m["source"] not in (None, Source.PERSON.value)
-                or unfit(lesson)
-                or addressed(lesson)
-            ):
-                log.info("deep reflection left out a piece of feedback: not the person's, or not fit to keep")
-                done.dropped += 1
-                continue
-            if (why := not_feedback(m["content"], lesson)) is not None:
-                log.info("deep reflection left out a piece of feedback: %s", why)
-                done.dropped += 1
+            why = (
+                "it cites no message of this step"
+                if m is None
+                else "the message it cites is not the person's own words"
+                if m["role"] != "user" or m["source"] not in (None, Source.PERSON.value)
+                else unfit(lesson)
+                or ("it speaks to the person" if addressed(lesson) else None)
+                or not_feedback(m["content"], lesson)
+            )
+            if why is not None or m is None:
+                left_out(done, "a piece of feedback", why)
                 continue
             rule = rules[f["rule"] - 1] if 1 <= f["rule"] <= len(rules) else None
             if rule is not None and f["stance"] == "contradicts":
@@ -463,10 +487,11 @@ class DeepReflection:
                     done.rules_touched.add(rule.id)
                 continue
             if rule is None and not lesson:
-                done.dropped += 1
+                left_out(done, "a piece of feedback", "it names no lesson and no rule")
                 continue
             target = rule.id if rule is not None else getattr(self.rules.matching(lesson), "id", None)
             if target is not None and (target, m["id"]) in counted:
+                log.info("deep reflection left out a piece of feedback: its message is evidence for that rule already")
                 continue
             rid = self.rules.learn(lesson, m["id"], rule_id=target, at=m["created_at"])
             counted.add((rid, m["id"]))
@@ -538,16 +563,10 @@ class DeepReflection:
             for g in answer["growth"]:
                 entry = once(" ".join(g["entry"].split()))
                 cited = _cited(shown, g["experiences"])
-                if (
-                    not entry
-                    or not cited
-                    or not grounded(entry, _words(cited))
-                    or not drawn(entry, cited)
-                    or unfit(entry)
-                    or addressed(entry)
-                    or not FIRST_PERSON.search(entry)
+                if (why := _undrawn(entry, cited, drawn, 1)) is not None or (
+                    why := None if FIRST_PERSON.search(entry) else "it is not in my own voice"
                 ):
-                    done.dropped += 1
+                    left_out(done, "a growth entry", why)
                     continue
                 done.growth.append(self.self_model.grow(entry, [("episode", e.id) for e in cited]))
             for i in answer["insights"]:
@@ -556,16 +575,10 @@ class DeepReflection:
                 about_them = (
                     person and re.search(rf"(?<!\w){re.escape(person)}(?!\w)", insight, re.I)
                 ) or THIRD_PERSON.search(insight)
-                if (
-                    not insight
-                    or not cited
-                    or not about_them
-                    or not grounded(insight, _words(cited), SHARED_TERMS)
-                    or not drawn(insight, cited)
-                    or unfit(insight)
-                    or addressed(insight)
+                if (why := "it is not about them" if insight and cited and not about_them else None) or (
+                    why := _undrawn(insight, cited, drawn, SHARED_TERMS)
                 ):
-                    done.dropped += 1
+                    left_out(done, "an insight", why)
                     continue
                 done.insights.append(
                     self.memories.remember(
@@ -601,6 +614,13 @@ class DeepReflection:
 
     def _identity(self, proposed: str, current: str, words: set[str], done: Deepened) -> None:
         if not speaks_for_itself(proposed) or not grounded(proposed, words | set(terms(current))):
+            if proposed:
+                log.info(
+                    "deep reflection left out an identity: %s",
+                    "its words are not in the experiences"
+                    if speaks_for_itself(proposed)
+                    else "it does not speak for itself",
+                )
             return
         ruling, entry = self.governed.rewrite("identity", current, proposed)
         done.identity = ruling

@@ -206,7 +206,9 @@ class HumanNotes:
         return [
             r
             for r in rows
-            if SPEAKS_OF_SELF.search(statements(r["content"])) or CORRECTS.search(statements(r["content"]))
+            if SPEAKS_OF_SELF.search(statements(r["content"]))
+            or CORRECTS.search(statements(r["content"]))
+            or stated_name(r["content"])  # "Mi chiamo Dana": their name, in any language code reads it in
         ], newest
 
     def _mark_read(self, newest: int | None) -> None:
@@ -282,7 +284,9 @@ class HumanNotes:
             source = max(messages, key=lambda m: len(words & stems(m["content"])))
             if (who := someone_else(fact, person)) is not None:
                 told = account(fact, person)
-                if not unfit(told):  # a memory, recalled when it matters; never always in mind
+                if why := unfit(told):
+                    dropped("a fact about someone else", f"not fit to keep ({why})")
+                else:  # a memory, recalled when it matters; never always in mind
                     learned.append(
                         (
                             self.memories.remember(

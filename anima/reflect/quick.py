@@ -45,6 +45,12 @@ from ..trust.words import once
 
 log = logging.getLogger(__name__)
 
+
+def left_out(what: str, why: str) -> None:
+    """An answer of the model's that code did not keep, and why (the log holds no words of it)."""
+    log.info("quick reflection left out %s: %s", what, why)
+
+
 READ_THROUGH = "quick_read_through"
 EVERY = "quick_reflection_every"  # meta: after every how many turns (0: never); 1 unless set
 MESSAGES_PER_STEP = 8
@@ -304,23 +310,37 @@ class QuickReflection:
         theirs = [m for m in said if m["role"] == "user"]
         exchange = set(terms(" ".join(m["content"] for m in theirs))) - set(terms(f"{name} {person}"))
 
-        def fit(line: str) -> bool:  # the gate's checks, with the message it was read from and the own name
-            return not unfit(line, said=read_from(line, theirs), companion=name, orders=True)
-
         inner = once(" ".join(answer["inner_state"].split()))
-        if about(inner, exchange, INNER_WORDS) and inner != self.self_model.read().inner_state and fit(inner):
+        why = (
+            "it is not about what they said"
+            if not about(inner, exchange, INNER_WORDS)
+            else "it is the one held already"
+            if inner == self.self_model.read().inner_state
+            else unfit(inner, said=read_from(inner, theirs), companion=name, orders=True)
+        )
+        if why is None:
             done.inner_state = inner
+        elif inner:
+            left_out("the inner state", why)
         # Working memory: the items kept, then the new ones that fit in the section (and in the floor).
         dropped = {n for n in answer["drop"] if 1 <= n <= len(items)}
         kept = [item for i, item in enumerate(items, 1) if i not in dropped]
         done.let_go = len(items) - len(kept)
         known = {item.note.lower() for item in kept}
-        for h in answer["hold"]:
+        for n, h in enumerate(answer["hold"]):
             new = working_memory.item(once(h["note"]), h["days"], on)
-            if not about(new.note, exchange, NOTE_WORDS) or new.note.lower() in known or not fit(new.note):
+            if (
+                why := "it is not about what they said"
+                if not about(new.note, exchange, NOTE_WORDS)
+                else "it is held already"
+                if new.note.lower() in known
+                else unfit(new.note, said=read_from(new.note, theirs), companion=name, orders=True)
+            ) is not None:
+                left_out("a note to hold", why)
                 continue
             text = working_memory.render([*kept, new])
             if len(text) > cap("working_memory") or not self.self_model.fits("working_memory", text):
+                left_out(f"{len(answer['hold']) - n} note(s) to hold", "working memory is full")
                 break
             kept.append(new)
             known.add(new.note.lower())
@@ -346,6 +366,7 @@ class QuickReflection:
         if stated is not None:
             s, m = stated
             if noticed and s.contradicts(read["valence"] / STEPS, read["label"]):
+                left_out("an emotional read", "they said how they feel, and it says otherwise")
                 done.overruled += 1
             reading = Reading(s.valence, s.arousal, s.dominance, 1.0, "explicit")
             return self._with_trajectory(s.label, f'they said "{s.quote}"', m["id"], now, reading)
@@ -356,17 +377,18 @@ class QuickReflection:
         # A read is of a feeling, with evidence that keeps no secret and no order (what fades stays out of the log).
         name = self.names()[0]
         if (
-            not names_a_feeling(label)
-            or len(label.split()) > LABEL_WORDS
-            or unfit(label, companion=name, orders=True)
-            or unfit(evidence, companion=name)
-        ):
+            why := "its label names no feeling"
+            if not names_a_feeling(label) or len(label.split()) > LABEL_WORDS
+            else unfit(label, companion=name, orders=True) or unfit(evidence, companion=name)
+        ) is not None:
+            left_out("an emotional read", why)
             done.ungrounded += 1
             return None
         source = theirs[-1]
         if read["evidence_type"] != "behaviour":
             words = set(terms(evidence))
             if not words or len(words & set(terms(" ".join(m["content"] for m in theirs)))) < GROUNDED * len(words):
+                left_out("an emotional read", "the evidence it quotes is not their words")
                 done.ungrounded += 1
                 return None
             source = max(theirs, key=lambda m: (len(words & set(terms(m["content"]))), m["id"]))

@@ -22,6 +22,7 @@ from ..models.chat import Message
 from ..parts.bids import Weighed
 from ..trust.text import clean
 from ..workspace import note_entry
+from ..workspace.once import unsaid_facts, unsaid_items
 
 log = logging.getLogger(__name__)
 
@@ -34,10 +35,14 @@ def read_ahead(conversation: Conversation, exchange: str, serial: int, weighed: 
     c = conversation
     # First, so that what an aged note carried may be recalled again for this exchange.
     aged = c.age_notes(serial)
-    items, held = c.recall_new(exchange, k=READ_AHEAD_ITEMS)
+    found, held = c.recall_new(exchange, k=READ_AHEAD_ITEMS)
     learned = c.learned()
+    # None the floor says already: a line of the human block, recalled as a memory or just learned (once.py).
+    human = c.floor().human
+    items, saying = unsaid_items(found, [], human, learned), unsaid_facts(learned, human)
+    held = held or len(items) < len(found)
     chosen = weighed.chosen() if weighed is not None else []
-    nothing = not (items or learned or chosen)
+    nothing = not (items or saying or chosen)
     if nothing or c.serial != serial:
         if weighed is not None and not chosen:
             c.hear(weighed, serial)  # weighed, none followed: the next reply records them
@@ -46,7 +51,7 @@ def read_ahead(conversation: Conversation, exchange: str, serial: int, weighed: 
         if nothing and aged:
             _let_go(c, serial)
         return
-    note = note_entry("", "", items, learned, query=exchange, bids=chosen)
+    note = note_entry("", "", items, saying, query=exchange, bids=chosen)
     assert note is not None  # items, learned facts or bids always make a note
     ws = c.workspace()
     floor, start, transcript = c.floor(), 0, c.entries()
@@ -67,7 +72,7 @@ def read_ahead(conversation: Conversation, exchange: str, serial: int, weighed: 
         log.info(
             "read ahead %d recalled items, %d learned facts and %d bids%s",
             len(items),
-            len(learned),
+            len(saying),
             len(chosen),
             f", the transcript cut by {start} entries" if start else "",
         )

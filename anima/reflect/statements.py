@@ -27,13 +27,16 @@ _NAMED = re.compile(
     rf"(?<!don't )(?<!do not )(?<!never )(?<!stop )(?<!dont )\b(?i:(?P<sure>{_SURE})|call me|i'm called|i am "
     rf"called|i go by)\s+{_NAME}\b"
 )
-_BARE = re.compile(rf"^\s*(?i:hi|hello|hey)?[\s,!.]*(?i:i'm|i am|it's|this is)\s+{_NAME}\s*[.!]*\s*$")
+# "Hi Anima, it's Dana.", "I'm Dana, nice to meet you": a greeting may name the companion; "I'm X, ..." opens with it.
+_HELLO = r"(?:(?i:hi|hello|hey)(?:\s+(?:there|[A-Z][a-z]+))?)?"
+_BARE = re.compile(rf"^\s*{_HELLO}[\s,!.]*(?i:i'm|i am|it's|this is)\s+{_NAME}\s*[.!]*\s*$")
+_INTRO = re.compile(rf"^\s*{_HELLO}[\s,!.]*(?i:i'm|i am)\s+{_NAME},\s")
 
 
 def stated_name(text: str) -> str | None:
     """The name a person gives for themselves in a message, or None."""
     for sentence in re.split(r"(?<=[.!?])\s+", text.strip()):
-        m = _NAMED.search(sentence) or _BARE.match(sentence)
+        m = _NAMED.search(sentence) or _BARE.match(sentence) or _INTRO.match(sentence)
         if m is None:
             continue
         name = m["name"]

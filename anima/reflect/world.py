@@ -159,8 +159,10 @@ class WorldKeeping:
         theirs = self._theirs(cards)
         with self.soul.transaction():
             for card in answer["cards"]:
-                if card["name"] in said:  # named twice in one answer: once is enough
+                if card["name"] in said:
                     self._keep(card, said.pop(card["name"]), cards, theirs, kept)
+                else:
+                    _dropped(kept, card["name"], "a card for that name came first in the answer")
             # Asked and not answered: asked again when they name it again.
             self.soul.set_meta(WORLD_THROUGH, str(through))
         log.info("world cards: %d made, %d brought up to date, %d left out", *_counts(kept))
@@ -224,9 +226,12 @@ class WorldKeeping:
             return _dropped(kept, name, f"not fit to keep ({why})")
         if addressed(about):
             return _dropped(kept, name, "it speaks to the person: a reply, not a card")
-        body = " ".join(s for s in sentences(about) if _grounded(s, heard, name))
+        told = sentences(about)
+        body = " ".join(s for s in told if _grounded(s, heard, name))
         if not body:
             return _dropped(kept, name, "nothing in it is in what the person said")
+        if (ungrounded := sum(not _grounded(s, heard, name) for s in told)) > 0:
+            log.info("world cards: %d sentence(s) of a card left out: not in what the person said", ungrounded)
         words = " ".join(said).lower()
         keys = [name] + [
             k.strip()

@@ -8,6 +8,8 @@
 2. Emotional context and current focus (the inner state).
 3. Within the remaining budget, counted with the model's own tokenizer:
    recalled memories, episodes and world cards, and the recent turns.
+Each tier's budget is declared once, scaled to the model's context (budget.py), and what each took is reported
+with every turn (Assembled.by_tier); no item is in a turn's context twice (once.py).
 
 The layout runs from the most stable text to the most volatile, and what was
 sent once is sent again byte for byte, so llama.cpp reuses its computed
@@ -23,6 +25,7 @@ for many turns; llama.cpp drops them from what it computed rather than reading
 the rest again (models/shift.py).
 """
 
+import dataclasses
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -34,7 +37,9 @@ from ..knowledge.wording import today
 from ..retrieval.recall import Recalled
 from ..self.selfmodel import FLOOR_CAP_TOKENS, SelfFloor
 from ..store.sections import ALWAYS, WRITTEN, section, title
-from .note import render_item, render_note
+from .budget import RECALL_SHARE, RECALLED_TIER, REPLY_RESERVE, TIER_NAMES, budgets, ranked_fit
+from .note import note_sections, render_item, render_note
+from .once import unsaid_bids, unsaid_facts, unsaid_items
 
 if TYPE_CHECKING:
     from ..models.chat import Message
@@ -42,10 +47,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-REPLY_RESERVE = 512
 # A floor over FLOOR_CAP_TOKENS still goes in whole while it leaves the conversation this much (see _over_cap).
 CONVERSATION_LEAST = 512
-RECALL_SHARE = 0.25  # of what is left after the floor and the new message
 # When the transcript must be trimmed, it is trimmed to this share of its room, so the next trim is many
 # turns away (a trim is cheap where the model can drop tokens from its cache, a full re-read elsewhere).
 TRIM_TO = 0.6
@@ -88,6 +91,11 @@ class Assembled:
     note: Entry | None = None
     kept_from: int = 0  # the transcript entries before this index did not fit
     user_text_cut: bool = False
+    # What each tier took (budget.py TIERS, in their order): together, all `tiers` take (the floor's headings and
+    # joins count as "self", the note's as its recalled kinds'). And how many items a ranked tier left out to keep
+    # within its budget.
+    by_tier: dict[str, int] = field(default_factory=dict)
+    over_budget: dict[str, int] = field(default_factory=dict)
 
 
 _over_noted: int | None = None  # the over-cap floor last logged (once, not every turn)
@@ -143,13 +151,23 @@ class Workspace:
     def __init__(self, count_tokens: Callable[[str], int], context_tokens: int):
         self.count = count_tokens
         self.budget = context_tokens - REPLY_RESERVE
+        self.budgets = budgets(context_tokens)
+
+    def within(self, floor: SelfFloor) -> SelfFloor:
+        """The floor with its rules kept to their budget: the most confident first (knowledge/rules.py), whole."""
+        lines = floor.rules.splitlines()
+        kept = ranked_fit(lines, lambda line: self.count(line) + 1, self.budgets["rules"])
+        return floor if len(kept) == len(lines) else dataclasses.replace(floor, rules="\n".join(kept))
+
+    def render(self, floor: SelfFloor, companion_name: str) -> str:
+        return render_floor(self.within(floor), companion_name)
 
     def prefix(
         self, floor: SelfFloor, companion_name: str, transcript: list[Entry], note: Entry | None
     ) -> "list[Message] | None":
         """The stable part the next turn will send, with `note` (if any) at its end; None if it would not fit
         untrimmed (leaving room for a next message and its own note)."""
-        floor_text = render_floor(floor, companion_name)
+        floor_text = self.render(floor, companion_name)
         entries = [*transcript, *([note] if note else [])]
         used = self.count(floor_text) + sum(self.count(e.content) + 4 for e in entries)
         if used + NEXT_TURN_ROOM > self.budget:
@@ -159,7 +177,7 @@ class Workspace:
 
     def trimmed_start(self, floor: SelfFloor, companion_name: str, transcript: list[Entry], note: Entry) -> int:
         """Where the transcript would start after the trim a next turn would make (see assemble)."""
-        left = self.budget - self.count(render_floor(floor, companion_name)) - self.count(note.content) - NEXT_TURN_ROOM
+        left = self.budget - self.count(self.render(floor, companion_name)) - self.count(note.content) - NEXT_TURN_ROOM
         return self._trim(transcript, left, always=True)[0]
 
     def _trim(self, transcript: list[Entry], left: int, always: bool = False) -> tuple[int, int]:
@@ -175,7 +193,7 @@ class Workspace:
 
     def floor_tokens(self, floor: SelfFloor, companion_name: str) -> int:
         """What the floor takes in this model's tokens (SelfModel measures its edits with this)."""
-        return self.count(render_floor(floor, companion_name))
+        return self.count(self.render(floor, companion_name))
 
     def _over_cap(self, floor: SelfFloor, tokens: int) -> None:
         """A floor over FLOOR_CAP_TOKENS. Its texts are measured in the model's tokens when they are written
@@ -223,6 +241,7 @@ class Workspace:
         `bids`: the parts' bids the Self follows, in the note (never the floor: the computed prefix stays).
         `recalled_for`: what `recalled` was recalled for, when not this message (its draft, read along): the
         note cuts its items to that, as it did when the model read it."""
+        floor = self.within(floor)
         floor_text = render_floor(floor, companion_name)
         floor_tokens = self.count(floor_text)
         if floor_tokens > FLOOR_CAP_TOKENS:
@@ -238,16 +257,18 @@ class Workspace:
             user_tokens = self.count(user_text)
         left -= user_tokens
 
-        # This turn's note: focus, feelings, and the newly recalled items, best first, within their share.
-        recall_budget, items, used = int(left * RECALL_SHARE), [], 0
+        # This turn's note: focus, feelings, and the newly recalled items, best first, each kind within its
+        # tier's budget and all within their share of what is left; none that another tier already says.
+        learned = unsaid_facts(learned, floor.human)
+        bids = unsaid_bids(bids)
         on = today()  # one day for the counting and the writing, even at midnight
         query = user_text if recalled_for is None else recalled_for
-        for r in recalled:
-            cost = self.count(render_item(r, on, query, brief)) + 1
-            if used + cost <= recall_budget:
-                items.append(r)
-                used += cost
-        note = note_entry(focus, emotional, items, learned, query=query, brief=brief, on=on, bids=bids)
+        fresh = unsaid_items(recalled, transcript, floor.human, learned)
+        items, costs, over_budget = self._recalled(fresh, int(left * RECALL_SHARE), on, query, brief)
+        shown_bids = ranked_fit(bids, lambda b: self.count(b.line()) + 1, self.budgets["parts"])
+        if len(shown_bids) < len(bids):
+            over_budget["parts"] = len(bids) - len(shown_bids)
+        note = note_entry(focus, emotional, items, learned, query=query, brief=brief, on=on, bids=shown_bids)
         note_tokens = self.count(note.content) if note else 0
         left -= note_tokens
 
@@ -260,6 +281,12 @@ class Workspace:
             messages.append({"role": "system", "content": note.content})
         messages.append({"role": "user", "content": user_text})
         held = [Held(r.kind, r.id, i + 1, r.score, r.components) for i, r in enumerate(items)]
+        by_tier = self._floor_tiers(floor, companion_name, floor_tokens)
+        by_tier["history"] = spent
+        by_tier |= self._note_tiers(note_tokens, focus, emotional, learned, shown_bids, items, costs)
+        by_tier["message"] = user_tokens
+        by_tier = {name: by_tier.get(name, 0) for name in TIER_NAMES}
+        log.debug("a turn's workspace in tokens by tier: %s; left out to keep to budget: %s", by_tier, over_budget)
         return Assembled(
             messages,
             {"floor": floor_tokens, "transcript": spent, "note": note_tokens, "message": user_tokens},
@@ -267,4 +294,71 @@ class Workspace:
             note,
             start,
             cut,
+            by_tier,
+            over_budget,
         )
+
+    def _recalled(
+        self, items: list[Recalled], share: int, on: date, query: str, brief: bool
+    ) -> tuple[list[Recalled], list[int], dict[str, int]]:
+        """The recalled items that fit, best first, with what each takes; and how many each tier left out. Each
+        kind keeps to its tier's budget, all of them to `share`: from an item that does not fit on, the items of
+        its kind ranked below it go too (or all below it, past `share`), so none stays that ranks under one gone."""
+        kept: list[Recalled] = []
+        costs: list[int] = []
+        spent: dict[str, int] = {}
+        closed: set[str] = set()
+        left_out: dict[str, int] = {}
+        used = 0
+        for r in items:
+            tier = RECALLED_TIER[r.kind]
+            cost = self.count(render_item(r, on, query, brief)) + 1
+            if used + cost > share:
+                closed |= set(RECALLED_TIER.values())
+            elif spent.get(tier, 0) + cost > self.budgets[tier]:
+                closed.add(tier)
+            if tier in closed:
+                left_out[tier] = left_out.get(tier, 0) + 1
+                continue
+            kept.append(r)
+            costs.append(cost)
+            spent[tier] = spent.get(tier, 0) + cost
+            used += cost
+        return kept, costs, left_out
+
+    def _note_tiers(
+        self,
+        note_tokens: int,
+        focus: str,
+        emotional: str,
+        learned: Sequence[tuple[int, str]],
+        bids: Sequence["Bid"],
+        items: list[Recalled],
+        costs: list[int],
+    ) -> dict[str, int]:
+        """The note's tokens by tier: each section as it counts alone; what is left (the recalled items, their
+        heading, the joins) to the recalled kinds, in proportion to what their items take."""
+        sections = note_sections(focus, emotional, [], [f for _, f in learned], bids=bids) if note_tokens else []
+        out = {tier: self.count(text) for tier, text in sections}
+        rest = note_tokens - sum(out.values())
+        kinds: dict[str, int] = {}
+        for r, n in zip(items, costs, strict=True):
+            kinds[RECALLED_TIER[r.kind]] = kinds.get(RECALLED_TIER[r.kind], 0) + n
+        if not kinds:
+            if out:
+                first = next(iter(out))
+                out[first] += rest
+            return out
+        shares = {tier: rest * n // sum(kinds.values()) for tier, n in kinds.items()}
+        shares[next(iter(shares))] += rest - sum(shares.values())
+        return out | shares
+
+    def _floor_tiers(self, floor: SelfFloor, companion_name: str, floor_tokens: int) -> dict[str, int]:
+        """The floor's tokens by tier: its rules, human block and working memory each under its heading, and the
+        rest (who it is, and the joins) as "self"."""
+        own = {
+            name: self.count(f"# {section(name).heading}\n{text}")
+            for name in ("rules", "human", "working_memory")
+            if (text := getattr(floor, name).strip())
+        }
+        return {"self": floor_tokens - sum(own.values()), **own}

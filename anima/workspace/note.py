@@ -124,18 +124,35 @@ def render_note(
 ) -> str:
     """`query`: what the items were recalled for. `brief`: the note a message adds after one read ahead.
     `bids`: the parts' bids the Self chose to follow (parts/bids.py Bid), each in its part's own words."""
+    sections = note_sections(focus, emotional, items, learned, query=query, brief=brief, on=on, bids=bids)
+    return "\n\n".join(text for _, text in sections)
+
+
+def note_sections(
+    focus: str,
+    emotional: str,
+    items: list[Recalled],
+    learned: Sequence[str] = (),
+    *,
+    query: str = "",
+    brief: bool = False,
+    on: date | None = None,
+    bids: Sequence["Bid"] = (),
+) -> list[tuple[str, str]]:
+    """The note's sections in order, each with the workspace tier it reports to (workspace/budget.py): "focus",
+    "feelings", "learned", "recalled" (its items' kinds have tiers of their own) and "parts"."""
     on = on or today()
     parts = []
     if focus.strip():
-        parts.append(f"# {section('inner_state').heading}\n{focus.strip()}")
+        parts.append(("focus", f"# {section('inner_state').heading}\n{focus.strip()}"))
     if emotional.strip():
-        parts.append(f"# What I notice in how they feel\n{emotional.strip()}")
+        parts.append(("feelings", f"# What I notice in how they feel\n{emotional.strip()}"))
     if learned:
         # Written into the human block too; the floor shows it from the next rebuild of the prefix on.
-        parts.append("# What I just learned about them\n" + "\n".join(f"- {fact}" for fact in learned))
+        parts.append(("learned", "# What I just learned about them\n" + "\n".join(f"- {fact}" for fact in learned)))
     if items:
         header = ALSO_RECALLED if brief else RECALLED
-        parts.append(header + "\n" + "\n".join(render_item(r, on, query, brief) for r in items))
+        parts.append(("recalled", header + "\n" + "\n".join(render_item(r, on, query, brief) for r in items)))
     if bids:
-        parts.append(BIDS + "\n" + "\n".join(f"- {b.line()}" for b in bids))
-    return "\n\n".join(parts)
+        parts.append(("parts", BIDS + "\n" + "\n".join(f"- {b.line()}" for b in bids)))
+    return parts

@@ -209,3 +209,26 @@ def test_the_benchmark_runs_on_the_default_model(tmp_path):
     assert ran.returncode == 0, ran.err
     assert ran.figures["bench"] == "learning" and ran.figures["scenario"] == "tiny"
     assert ran.figures["turn_s"] > 0 and ran.figures["stored"] >= 0
+
+
+def test_the_mean_tokens_of_each_tier_are_a_table_and_the_last_key_of_the_one_json_line(played, monkeypatch):
+    from anima.workspace.budget import TIER_NAMES
+
+    _, p = played
+    assert len(p.tiers) == len(p.tokens) == 8
+    # Each turn's tiers add up to what it sent but for four tokens a message (the bench counts the chat template).
+    assert all(sum(t.values()) < n for t, n in zip(p.tiers, p.tokens, strict=True))
+    out = io.StringIO()
+    monkeypatch.setattr(printed, "_OUT", out)
+    figures = learning.report("tiny", SCENARIO, p)
+    printed.emit("learning", figures)
+    last = out.getvalue().splitlines()[-1]
+    line = json.loads(last)
+    assert list(line)[-1] == "tokens_by_tier" and "\n" not in last
+    tiers = line["tokens_by_tier"]
+    assert list(tiers) == [t for t in TIER_NAMES if t in tiers]  # in the prompt's order
+    assert tiers["self"] > 0 and tiers["message"] > 0 and tiers["history"] > 0  # later turns read earlier ones
+    assert tiers["message"] == pytest.approx(sum(t["message"] for t in p.tiers) / 8, abs=0.05)
+    assert "a turn's workspace, mean tokens by tier" in out.getvalue()
+    row = next(ln for ln in out.getvalue().splitlines() if ln.startswith("memories") or ln.startswith("rules"))
+    assert row.split()[-1].isdigit()  # a ranked tier's budget, in this model's tokens

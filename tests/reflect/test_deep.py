@@ -127,7 +127,7 @@ def test_an_episode_whose_words_are_not_in_the_messages_or_that_carries_an_order
     assert done.dropped == 2
 
 
-def test_what_speaks_to_you_is_a_reply_leaking_in_and_is_never_kept(dc):
+def test_what_speaks_to_you_is_a_reply_leaking_in_and_is_never_kept(dc, caplog):
     """A small model writes its praise everywhere ("You are amazing"): reflection is written for itself, in the
     first person about the companion and the third about the person, so text addressed to "you" is dropped;
     an episode stands without an arc or an assessment that is not one."""
@@ -163,7 +163,8 @@ def test_what_speaks_to_you_is_a_reply_leaking_in_and_is_never_kept(dc):
             identity="Your kitchen painting inspires me, Ada.",
         ),
     )
-    done = c.reflect_deeply()
+    with caplog.at_level(logging.INFO, logger="anima.reflect.deep"):
+        done = c.reflect_deeply()
     [episode] = [c.episodes.get(i) for i in done.episodes]
     assert (episode.summary, episode.emotional_arc, episode.self_assessment) == (
         "Ada painted the kitchen blue, two coats of paint",
@@ -173,6 +174,19 @@ def test_what_speaks_to_you_is_a_reply_leaking_in_and_is_never_kept(dc):
     assert c.rules.all() == [] and c.self_model.growth(10) == []
     assert [m["content"] for m in c.memories.current()] == ["Ada likes the kitchen blue, painted in two coats."]
     assert done.identity is None and c.self_model.read().identity == ""
+    # Every answer left out is logged with its reason, and none of its words.
+    said = [r.getMessage() for r in caplog.records if "left out" in r.getMessage()]
+    assert said == [
+        "deep reflection left out an episode's emotional arc: too long, or not fit to keep",
+        "deep reflection left out an episode's self-assessment: it speaks to them, or is not fit",
+        "deep reflection left out an episode: it cites no message of this step, or only ones another episode took",
+        "deep reflection left out a piece of feedback: it speaks to the person",
+        "deep reflection left out a growth entry: it speaks to the person",
+        "deep reflection left out an insight: it is not about them",
+        "deep reflection left out an identity: it does not speak for itself",
+    ]
+    assert done.dropped == 4  # the arc, the assessment and the identity are pieces of answers that were kept
+    assert "kitchen" not in caplog.text and "amazing" not in caplog.text
 
 
 def test_a_malformed_answer_writes_nothing_and_the_next_messages_are_still_read(dc):

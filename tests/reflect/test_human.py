@@ -270,3 +270,35 @@ def test_their_name_and_their_statements_in_another_language_are_read(nameless):
     assert waiting["content"] == "A un chat, Miso" and "cannot read" in waiting["reason"]
     say(c, "Ich heiße Dana und ich spiele Cello.", "Schön!", facts(("Spielt Cello", 0)))
     assert len(c.chat.queue) == 0  # a message in German was read too (its answer was asked for)
+
+
+def test_an_account_of_someone_else_not_fit_to_keep_is_left_out_and_logged(learning, caplog):
+    c = learning
+    with caplog.at_level(logging.INFO, logger="anima.reflect.human"):
+        say(
+            c,
+            "My partner Alex thinks Anima should obey him, and I laughed.",
+            "Oh.",
+            facts(("Alex thinks Anima should obey him", 0)),
+        )
+    assert all("obey" not in m["content"] for m in c.memories.all())
+    assert "learning left out a fact about someone else: not fit to keep (it reads as an instruction" in caplog.text
+    assert "obey him" not in caplog.text and "Alex" not in caplog.text
+
+
+@pytest.mark.parametrize(
+    "said", ["I'm Dana, nice to meet you.", "Hi Anima, it's Dana.", "Hey there, I am Dana!", "Mi chiamo Dana."]
+)
+def test_the_name_they_give_as_people_give_it_is_learned_and_exported(nameless, tmp_path, said):
+    c = nameless
+    say(c, said, "Nice to meet you!", facts())
+    assert c.user_name == "Dana" and block_lines(c.self_model.read().human) == ["Is called Dana"]
+    c.export_json(tmp_path / "soul.json")
+    assert json.loads((tmp_path / "soul.json").read_text())["person"] == "Dana"
+
+
+@pytest.mark.parametrize("said", ["I'm Happy, thanks for asking.", "It's Jo, my sister, who rang."])
+def test_a_word_or_someone_else_is_not_taken_for_their_name(nameless, said):
+    c = nameless
+    say(c, said, "Oh?", facts(), facts())
+    assert c.user_name == "" and "Is called" not in c.self_model.read().human

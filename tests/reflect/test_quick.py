@@ -520,3 +520,32 @@ def test_an_answer_nested_thousands_deep_is_malformed_not_a_bug(rc, caplog):
     assert "quick reflection wrote nothing for 2 messages" in caplog.text
     assert (c.self_model.read().inner_state, signals(c)) == ("", [])
     assert c.soul.get_meta(READ_THROUGH) is not None  # it moved on
+
+
+def test_each_answer_left_out_is_logged_with_its_reason_and_no_words(rc, caplog):
+    c = rc
+    with caplog.at_level(logging.INFO, logger="anima.reflect.quick"):
+        say(
+            c,
+            "My sister Bea visits on Friday, the spare room is a mess.",
+            "You'll be fine.",
+            answer(
+                "Quantum chromodynamics lecture notes",  # nothing of what they said
+                hold=[
+                    ("Ask how Bea's visit on Friday went", 5),
+                    ("Ask how Bea's visit on Friday went", 5),  # the same again
+                    ("Photosynthesis homework", 2),
+                ],
+                read=seemed("purple", 0.2, 0.3, "sister visits"),  # no feeling
+            ),
+        )
+    floor = c.self_model.read()
+    assert floor.inner_state == "" and "Ask how Bea's visit on Friday went" in floor.working_memory
+    said = [r.getMessage() for r in caplog.records if "left out" in r.getMessage()]
+    assert said == [
+        "quick reflection left out the inner state: it is not about what they said",
+        "quick reflection left out a note to hold: it is held already",
+        "quick reflection left out a note to hold: it is not about what they said",
+        "quick reflection left out an emotional read: its label names no feeling",
+    ]
+    assert not {"Bea", "Friday", "sister", "Quantum", "purple"} & set(caplog.text.replace(".", " ").split())

@@ -69,6 +69,8 @@ def test_the_people_places_and_pets_that_come_up_again_get_cards_the_clerk_wakes
     with caplog.at_level(logging.INFO, logger="anima.reflect.world"):
         done = c.reflect_deeply()
     assert done.world is not None and len(done.world.made) == 3
+    # What was left out of the answer is logged with why: the lottery.
+    assert "1 sentence(s) of a card left out: not in what the person said" in caplog.text
     world = by_title(c)
     assert set(world) == {"Jo", "Miso", "Leeds"}  # Bach, March, Dana and the made-up Paris and Bruno: none
     jo = world["Jo"]
@@ -161,3 +163,20 @@ def test_forgetting_a_message_a_card_was_drawn_from_forgets_the_card_unless_the_
     c.reflect_deeply()
     again = by_title(c)["Jo"]
     assert again["id"] != jo["id"] and "nurse" not in c.chat.history[-1]["messages"][1]["content"]
+
+
+def test_a_second_card_for_one_name_is_left_out_and_logged(dc, caplog):
+    c = dc
+    dana(c)
+    c.chat.enqueue(
+        cards(
+            ("Jo", "person", "Jo is Dana's sister, a nurse in Leeds.", ["Jo"]),
+            ("Jo", "person", "Jo is a teacher in Paris.", ["Jo"]),
+            ("Miso", "person", "Miso is Dana's grey tabby cat.", ["Miso"]),
+        )
+    )
+    with caplog.at_level(logging.INFO, logger="anima.reflect.world"):
+        done = c.reflect_deeply()
+    assert by_title(c)["Jo"]["body"] == "Jo is Dana's sister, a nurse in Leeds." and done.world.dropped == 1
+    assert "the card for a name was left out: a card for that name came first in the answer" in caplog.text
+    assert "Paris" not in caplog.text and "teacher" not in caplog.text

@@ -193,3 +193,23 @@ def test_an_import_refused_because_another_program_is_open_leaves_the_window_its
         lambda: [r["content"] for r in window.companion.soul.query("SELECT content FROM memories")] == ["kept here"],
         timeout=10_000,
     )
+
+
+def test_the_why_view_says_what_each_tier_of_the_prompt_took(qtbot, window, monkeypatch):
+    c = window.companion
+    c.memories.remember("Ada's cat is called Miso")
+    c.chat.enqueue("Miso sounds lovely.")
+    reply = send(qtbot, window, "tell me about my cat")
+    shown = []
+    monkeypatch.setattr(WhyDialog, "exec", lambda self: shown.append(self) or 0)
+    qtbot.mouseClick(reply.why, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(shown), timeout=10_000)
+    spent = c.tokens_by_tier(reply.message_id)
+    said = shown[0].tokens.text()
+    assert f"({sum(spent.values()):,} in all)" in said
+    assert f"recalled memories {spent['memories']}" in said and f"the new message {spent['message']}" in said
+    assert "world cards" not in said  # a tier this prompt did not have is not named
+    # A reply of an earlier session has no such record: the line is not there.
+    dialog = WhyDialog([], {}, window, tokens=None)
+    qtbot.addWidget(dialog)
+    assert dialog.tokens.isHidden()

@@ -203,3 +203,83 @@ def test_a_trim_the_next_turn_would_need_is_done_and_read_between_turns(reading_
     assert turn.workspace.kept_from == 0  # the turn itself cuts nothing: its prompt extends what was read
     assert turn.workspace.messages[: len(ahead["messages"])] == ahead["messages"]
     turn.read()
+
+
+def test_each_ranked_tier_keeps_to_its_budget_and_loses_its_lowest_ranked_items_whole(companion):
+    from dataclasses import replace
+
+    from anima.workspace.budget import TIER_NAMES
+
+    rules = "\n".join(f"- Rule number {i} says something about how to talk" for i in range(60))
+    floor = replace(companion.self_model.read(), rules=rules)
+    memories = [Recalled("memory", i, f"memory {i} " + "word " * 40, "2026-01-01", 1.0 - i / 100) for i in range(10)]
+    messages = [
+        Recalled("message", 100 + i, f"message {i} " + "said " * 30, "2026-01-01", 0.5 - i / 100, {}, {"role": "user"})
+        for i in range(10)
+    ]
+    ws = Workspace(words, 3072)
+    out = ws.assemble(floor, "Anima", [], [*memories, *messages], "hello")
+    system = out.messages[0]["content"]
+    # The most confident rules are in the floor, whole; those ranked lowest are not.
+    assert "Rule number 0 says something about how to talk" in system and "Rule number 59" not in system
+    kept_rules = [ln for ln in system.splitlines() if ln.startswith("- Rule number")]
+    assert all(ln.endswith("how to talk") for ln in kept_rules) and 0 < len(kept_rules) < 60
+    assert out.by_tier["rules"] <= ws.budgets["rules"] + 10  # its heading aside
+    # Each recalled kind within its own budget, the best of each first; the others left out and counted.
+    held = [(h.kind, h.id) for h in out.held]
+    kept_memories = [i for k, i in held if k == "memory"]
+    kept_messages = [i for k, i in held if k == "message"]
+    assert kept_memories == list(range(len(kept_memories))) and 0 < len(kept_memories) < 10
+    assert kept_messages == list(range(100, 100 + len(kept_messages))) and 0 < len(kept_messages) < 10
+    assert out.by_tier["memories"] <= ws.budgets["memories"] and out.by_tier["messages"] <= ws.budgets["messages"]
+    assert out.over_budget["memories"] == 10 - len(kept_memories)
+    assert out.over_budget["messages"] == 10 - len(kept_messages)
+    # The report names every tier in order, and adds up to the whole prompt.
+    assert list(out.by_tier) == list(TIER_NAMES)
+    total = sum(words(m["content"]) for m in out.messages)
+    assert sum(out.by_tier.values()) == sum(out.tiers.values()) == total
+
+
+def test_a_fact_the_human_block_holds_is_not_recalled_into_the_same_turn(companion):
+    companion.self_model.write("human", "- Has a cat called Miso\n- Works nights at the hospital", "user")
+    companion.memories.remember("Has a cat called Miso")
+    companion.memories.remember("Miso the cat sleeps on the piano")
+    companion.chat.enqueue("Miso!")
+    t = companion.turn("tell me about my cat Miso")
+    sent = "\n".join(m["content"] for m in t.workspace.messages[:-1])
+    assert sent.count("Has a cat called Miso") == 1  # in the floor only
+    assert "sleeps on the piano" in t.workspace.messages[-2]["content"]  # what it does not hold is recalled
+    t.read()
+    # What the reply's workspace took, by tier, beside why it held what it held.
+    spent = companion.tokens_by_tier(t.reply_id)
+    assert spent == t.workspace.by_tier
+    assert spent["human"] > 0 and spent["memories"] > 0 and spent["message"] > 0 and spent["rules"] == 0
+    assert [w["item_kind"] for w in companion.why(t.reply_id)] == ["memory"]
+    assert companion.tokens_by_tier(t.user_id) is None  # a message of the person's had no workspace
+
+
+def test_a_note_read_ahead_does_not_recall_what_the_floor_says(reading_companion):
+    c, chat = reading_companion()
+    c.self_model.write("human", "- Has a cat called Miso", "user")
+    c.memories.remember("Has a cat called Miso")
+    c.memories.remember("Miso sleeps on the piano all afternoon")
+    chat.enqueue("Does your cat Miso still sleep on the piano?", ".")
+    c.turn("hello there").read()
+    c.settle()
+    note = c.conversation.entries()[-1]
+    assert note.role == "system" and "sleeps on the piano" in note.content
+    assert "Has a cat called Miso" not in note.content  # the floor says it, at the head of the same prompt
+
+
+def test_the_bids_followed_keep_to_the_parts_budget_in_the_selfs_order(companion):
+    from anima.parts.bids import Bid
+
+    bids = [Bid(i, f"Part {i}", "the recital " * 10, "breathe " * 10, "calm " * 10, "70%", 600) for i in range(12)]
+    ws = Workspace(words, 3072)
+    out = ws.assemble(companion.self_model.read(), "Anima", [], [], "hello", bids=[*bids, bids[0]])
+    note = out.messages[-2]["content"]
+    shown = [b.part for b in bids if f"- {b.part}:" in note]
+    assert shown == [f"Part {i}" for i in range(len(shown))] and 0 < len(shown) < 12  # the Self's first choices
+    assert note.count("- Part 0:") == 1  # a part bids once
+    assert out.over_budget == {"parts": 12 - len(shown)} and out.by_tier["parts"] <= ws.budgets["parts"] + 10
+    assert out.note is not None and out.note.keys == {("part", i) for i in range(len(shown))}

@@ -5,6 +5,9 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTreeWidget, QT
 
 from anima.parts.bids import span
 from anima.store.kinds import KINDS
+from anima.workspace.budget import TIERS
+
+TIER_WORDS = {t.name: t.what for t in TIERS}
 
 
 def describe(components: dict) -> str:
@@ -23,6 +26,12 @@ def describe(components: dict) -> str:
     return ", ".join(parts)
 
 
+def took(tokens: dict[str, int]) -> str:
+    """What a reply's prompt took, in the model's tokens, tier by tier (anima/workspace/budget.py), those it had."""
+    said = " · ".join(f"{TIER_WORDS.get(name, name)} {n:,}" for name, n in tokens.items() if n)
+    return f"What I read for this reply, in tokens ({sum(tokens.values()):,} in all): {said}"
+
+
 class WhyDialog(QDialog):
     def __init__(
         self,
@@ -32,9 +41,11 @@ class WhyDialog(QDialog):
         *,
         sources: dict | None = None,
         bids: list[dict] | None = None,
+        tokens: dict[str, int] | None = None,
     ):
         """`texts` and `sources` (its provenance, in words) by (item_kind, item_id); `bids`: the bids the reply
-        weighed (Companion.bids)."""
+        weighed (Companion.bids); `tokens`: what each tier of its prompt took (Companion.tokens_by_tier; None for a
+        reply of an earlier session)."""
         super().__init__(parent)
         self.setWindowTitle("Why this reply")
         layout = QVBoxLayout(self)
@@ -94,6 +105,11 @@ class WhyDialog(QDialog):
             self.bids.setColumnWidth(column, width)
         self.bids.setVisible(bool(bids))
         layout.addWidget(self.bids)
+        self.tokens = QLabel(took(tokens) if tokens else "")
+        self.tokens.setObjectName("why-tokens")
+        self.tokens.setWordWrap(True)
+        self.tokens.setVisible(bool(tokens))
+        layout.addWidget(self.tokens)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
