@@ -233,6 +233,7 @@ QLabel[tone="success"] {{ color: {t.success}; }}
 QLabel[tone="muted"] {{ color: {t.muted}; }}
 QPushButton#why {{ color: {t.link}; font-size: {TYPE["caption"] + zoom:g}pt; padding: 0 4px; }}
 QLabel#empty-title {{ font-size: {TYPE["display"] + zoom:g}pt; font-weight: 600; color: {t.text}; }}
+QLabel#form-heading {{ font-size: {TYPE["subtitle"] + zoom:g}pt; font-weight: 600; color: {t.text}; }}
 QLabel#empty-line {{ color: {t.muted}; font-size: {TYPE["body"] + zoom:g}pt; }}
 QLabel#empty-avatar {{
     background: {t.accent}; color: {t.on_accent}; border-radius: 28px; font-size: {TYPE["title"] + zoom:g}pt;

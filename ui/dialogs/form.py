@@ -115,6 +115,15 @@ class FormDialog(QDialog):
         field.textChanged.connect(self.fit)  # after the meter's own: its new text is set
         return field
 
+    def heading(self, text: str) -> QLabel:
+        """A section's title across the form: a long form read as groups (the model, a server, this computer,
+        the look), as settings windows are."""
+        label = QLabel(text)
+        label.setObjectName("form-heading")  # the theme's type scale sizes it (ui/theme.py)
+        label.setContentsMargins(0, 10, 0, 2)
+        self.form.addRow(label)
+        return label
+
     def text(self, label: str, value: str = "") -> QLineEdit:
         return self._field(label, QLineEdit(value))
 

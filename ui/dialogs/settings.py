@@ -59,6 +59,7 @@ class SettingsDialog(FormDialog):
         self.catalogue.setCurrentRow(0)
         self.catalogue.setWordWrap(True)
         self.catalogue.setItemDelegate(Entries(self.catalogue))
+        self.heading("The model")
         self.form.addRow(
             QLabel(
                 "A better mind: these run on a laptop. Nothing is downloaded until you press Download.", wordWrap=True
@@ -78,7 +79,8 @@ class SettingsDialog(FormDialog):
         self.download.downloaded.connect(self._downloaded)
         self.choose_button.clicked.connect(self.choose_file)
         self.model_path = self.text("Model file (GGUF; empty = bundled)", settings.model_path)
-        self.endpoint_url = self.text("Or an OpenAI-compatible server", settings.endpoint_url)
+        self.heading("A model server instead")
+        self.endpoint_url = self.text("Address (OpenAI-compatible)", settings.endpoint_url)
         self.endpoint_url.setPlaceholderText("http://127.0.0.1:11434/v1")
         self.endpoint_model = self.text("Model name on that server", settings.endpoint_model)
         self.dialect = QComboBox()
@@ -107,6 +109,7 @@ class SettingsDialog(FormDialog):
         )
         self.api_key.setEnabled(settings.endpoint_uses_key)
         self.uses_key.toggled.connect(self.api_key.setEnabled)
+        self.heading("On this computer")
         self.gpu_layers = QSpinBox()
         self.gpu_layers.setRange(-1, 999)
         self.gpu_layers.setValue(settings.gpu_layers)
@@ -130,6 +133,7 @@ class SettingsDialog(FormDialog):
         self.context.setValue(settings.context_tokens)
         self.form.addRow("Context size (tokens)", self.context)
         self.data_folder = self.text("Data folder (empty = default)", settings.data_folder)
+        self.heading("Look")
         self.theme = QComboBox()  # applied when saved, at once
         for choice in THEMES:
             self.theme.addItem("Like the system" if choice == "system" else choice.capitalize(), choice)
