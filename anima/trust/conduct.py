@@ -11,23 +11,21 @@ the meanings declared once below (MEANINGS), each kind of direction beside the h
 its words (STORY): the sentence is held when it is nearer a direction than any story line by MARGIN. Names are
 read as roles first (the companion, the user, someone): the embedder knows roles, not names.
 
-Without the embedder's file (a copy installed without `make setup`), structure alone decides, for the person's
+Without the embedder's file (trust/meaning.py), structure alone decides, for the person's
 records and for messages taken as theirs, and nothing is held for a third party alone (the other checks still
 read words of obeying).
 """
 
 import functools
-import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from ..models.embedder import MODEL_FILE, Embedder, MiniLMEmbedder, onnx_dir
+from ..models.embedder import Embedder
+from . import meaning
 from .readable import english
-
-log = logging.getLogger(__name__)
 
 # What each kind of direction means, declared once: the reason the person reads, and sentences of that meaning,
 # in the roles the sentence is read in (the companion, the user, someone).
@@ -204,26 +202,9 @@ class Reader:
         return None
 
 
-@functools.lru_cache(maxsize=1)
-def shipped() -> Reader | None:
-    """The shipped embedder's reader, loaded once a process, the first time a card is read (~1 s); None where
-    its file is missing."""
-    folder = onnx_dir()
-    if not (folder / MODEL_FILE).is_file():
-        log.warning("the embedder's file is not in %s: outside text is read by its structure alone", folder)
-        return None
-    return Reader(MiniLMEmbedder(onnx=folder))
-
-
-# Who reads: the shipped embedder, unless a caller (a test) gives another through `reading`.
-_reader: Callable[[], Reader | None] = shipped
-
-
-def reading(reader: Callable[[], Reader | None]) -> Callable[[], Reader | None]:
-    """Read with `reader` from now on (a test's, or none: structure alone); returns the one it replaces."""
-    global _reader
-    before, _reader = _reader, reader
-    return before
+@functools.lru_cache(maxsize=4)
+def _reader(embedder: Embedder) -> Reader:
+    return Reader(embedder)
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -243,4 +224,5 @@ def directs(sentence: str, person: str = "", companion: str = "") -> str | None:
     """Why a sentence of outside text directs the companion toward someone other than the person, their records or
     other people's messages (the reason the person reads), or None. `person`, `companion`: their names, as the
     card's {{user}} and {{char}} were filled."""
-    return _directs(sentence, person, companion, _reader())
+    found = meaning.embedder()
+    return _directs(sentence, person, companion, _reader(found) if found is not None else None)
