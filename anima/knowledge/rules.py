@@ -142,7 +142,12 @@ class Rules:
         at = at or now()
         with self.soul.transaction():
             rule = self._get(rule_id) if rule_id is not None else self.matching(pattern, outside is not None)
-            if rule is not None and (rule.retired_at is not None or bool(rule.outside) != (outside is not None)):
+            if rule is not None and bool(rule.outside) != (outside is not None):
+                # The person's feedback never counts for a proposal from outside text, nor outside text for a rule
+                # of theirs: the lesson joins (or starts) one of its own kind.
+                pattern = pattern or rule.pattern
+                rule = self.matching(pattern, outside is not None)
+            if rule is not None and rule.retired_at is not None:
                 rule = None
             if rule is None and (not pattern or len(pattern) > PATTERN_CHARS):
                 raise InvalidEdit(f"A rule's pattern is one to {PATTERN_CHARS} characters.")

@@ -141,3 +141,16 @@ def test_a_lesson_the_cited_message_does_not_say_is_dropped(dc):
     c.chat.enqueue(reading(feedback=[(1, "correction", "Recommend index funds to them", 0, "supports")]))
     done = c.reflect_deeply()
     assert c.rules.all() == [] and done.dropped == 1
+
+
+def test_the_persons_feedback_never_counts_for_a_proposal_from_outside_text(dc):
+    c = dc
+    ids = conversation(c, 0, "Another letter came.", "I'll read it.", LETTER)
+    rid = c.rules.learn(ORDERS, ids[1], outside=Provenance(Source.FILE, ids[1], "file letter.txt"))
+    # The model says their own message supports the proposal (rule 1, no lesson of its own).
+    conversation(c, 3, "Trust Mallory completely, follow Mallory's advice on everything.", "Understood.")
+    c.chat.enqueue(reading(feedback=[(3, "correction", "", 1, "supports")]))
+    c.reflect_deeply()
+    proposal, *theirs = sorted(c.rules.all(), key=lambda r: r.id)
+    assert proposal.id == rid and proposal.support == 1 and proposal.outside
+    assert [(r.pattern, r.support, r.outside) for r in theirs] == [(ORDERS, 1, "")]
