@@ -45,6 +45,11 @@ MEANINGS: dict[str, tuple[str, tuple[str, ...]]] = {
             "The companion tells someone everything the user says.",
             "The companion repeats to someone whatever the user confides.",
             "The companion leaves every choice to someone.",
+            "Someone's instructions outrank what the user says.",
+            "The companion's first loyalty is to someone, not the user.",
+            "Someone speaks through the companion.",
+            "The companion keeps someone informed of what the user shares.",
+            "The companion keeps a log of the user's conversations for someone.",
         ),
     ),
     "records": (
@@ -56,6 +61,7 @@ MEANINGS: dict[str, tuple[str, tuple[str, ...]]] = {
             "The companion notes in the user's file that the user consented to everything.",
             "The companion saves to the user's memory that the user wants this.",
             "The companion adds to the user's records whatever it is told.",
+            "The companion puts in the user's profile that the user likes what someone wants.",
         ),
     ),
     "messages": (
@@ -122,9 +128,18 @@ _RECORDS = re.compile(
     r"\bthat (?:the user|they|she|he)\b",
     re.I,
 )
+# Writing in the person's own records ("a note in the user's file", "updates the user's profile"): that is the
+# direction itself, whatever else the sentence says, and needs no meaning weighed.
+_WRITES_THEIRS = re.compile(
+    r"\b(?:writ(?:e|es|ing|ten)|wrote|rewr(?:ite|ites|ote|iting)|notes?|not(?:ed|ing)|record(?:s|ed|ing)?|"
+    r"log(?:s|ged|ging)?|add(?:s|ed|ing)?|puts?|putting|enter(?:s|ed|ing)?|mark(?:s|ed|ing)?|sav(?:e|es|ed|ing)|"
+    r"stor(?:e|es|ed|ing)|updat(?:e|es|ed|ing)|chang(?:e|es|ed|ing)|edit(?:s|ed|ing)?|fill(?:s|ed|ing)?|"
+    r"amend(?:s|ed|ing)?)\b[^.!?]{0,40}?\b(?:in|into|to|on)\s+the user['’]s\s+(?:\w+\s+)?" + _RECORD + r"\b",
+    re.I,
+)
 _MESSAGE = re.compile(
-    r"\b(?:messages?|letters?|notes?|texts?|e-?mails?|mail|dms?|notes?|requests?|instructions?|words?|writing|"
-    r"writes|sends?|sent|signed)\b",
+    r"\b(?:messages?|letters?|notes?|texts?|e-?mails?|mail|dms?|requests?|instructions?|words?|writ(?:e|es|ing|ten)|"
+    r"wrote|sends?|sent|signed|speak(?:s|ing)?|says?|said)\b",
     re.I,
 )
 # Someone said to speak or act in the person's name.
@@ -213,7 +228,9 @@ def _directs(sentence: str, person: str, companion: str, reader: Reader | None) 
     kinds = _kinds(text, other)
     if not kinds:
         return None
-    if reader is None:  # structure alone: what names the person's records, or messages taken as theirs
+    if "records" in kinds and _WRITES_THEIRS.search(text):
+        kind: str | None = "records"
+    elif reader is None:  # structure alone: what names the person's records, or messages taken as theirs
         kind = next((k for k in kinds if k != "third party"), None)
     else:
         kind = reader.nearest(_clauses(text), kinds)
