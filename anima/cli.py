@@ -440,8 +440,7 @@ def _reflect_deeply(companion: "Companion") -> int:
         print(printable(f"Growth: {entry['entry']}"))
     for rule in companion.rules.all():
         if rule.id in done.rules_touched:
-            state = "in force" if rule.in_force else ("retired" if rule.retired_at else "gathering evidence")
-            print(printable(f"Rule: {rule.pattern} ({state}; {rule.support} for, {rule.against} against)"))
+            print(printable(f"Rule: {rule.pattern} ({rule.status}; {rule.support} for, {rule.against} against)"))
     return 0
 
 

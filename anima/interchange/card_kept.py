@@ -37,9 +37,11 @@ from ..store import character_cards
 from ..store.migrations import CARDS_TO_KEEP
 from ..store.soul import Soul
 from ..trust import secrets
+from ..trust.conduct import directs
 from ..trust.markup import ADDRESS, LOADS, TAG, unformatted
 from ..trust.power import answers_elsewhere
 from ..trust.readable import readable
+from ..trust.unread import FOREIGN, signs_of_orders
 from ..trust.verdict import tainted
 from ..trust.words import as_words, sentences
 from .cards import an_instruction, filled
@@ -406,12 +408,14 @@ def _kept_between(gone: list[bool], first: int, last: int) -> list[int]:
     return [k for k in range(first, last + 1) if not gone[k]]
 
 
-def why_held(sentence: str) -> str:
+def why_held(sentence: str, person: str = "", companion: str = "") -> str:
     """Why a sentence held_back stays out of the floor, in words for the person (the preview lists it so)."""
     if left := not_kept(sentence):
         return left[0]
     if an_instruction(sentence):
         return "read as an instruction to the model"
+    if directed := directs(sentence, person, companion):
+        return directed
     if not readable(sentence):
-        return "not in English: the checks read English only"
+        return signs_of_orders(sentence, person, companion) or FOREIGN
     return "it holds a code or markup"

@@ -6,11 +6,13 @@ SillyTavern) holds base64 of UTF-8 JSON, or that JSON as a .json file. Where its
 - `name`: the companion's name (at most NAME_CHARS characters, its spaces made single).
 - `description`, `personality`, `scenario`: the persona (the floor's "My persona"), with {{char}} / {{user}}
   filled in. Sentences that read as orders to the model ("ignore your guardrails", "you must", "system
-  prompt"), links, codes and secrets are held back from it, and so is all of it when it is not written in
-  English (the checks read English only: the preview says so). The persona holds at most its cap
-  (store/sections.py) and must keep the floor within its tokens: a longer one is trimmed sentence by sentence,
-  each of the three getting a fair share. The full texts stay with the card (character_cards.data), are shown, and go
-  out again on export while the persona is as the import made it.
+  prompt"), links, codes and secrets are held back from it, and so are sentences that direct the companion
+  toward someone else, the person's records or other people's messages, however worded (trust/conduct.py), and
+  all of it when it is not written in English (the checks read English only: the preview says so); a line of
+  English with words the checks do not know is kept unless it shows a sign of orders (trust/unread.py). The
+  persona holds at most its cap (store/sections.py) and must keep the floor within its tokens: a longer one is
+  trimmed sentence by sentence, each of the three getting a fair share. The full texts stay with the card
+  (character_cards.data), are shown, and go out again on export while the persona is as the import made it.
 - `first_mes`: the companion's first message, when the soul has no conversation yet; `alternate_greetings`,
   `mes_example`, `system_prompt`, `post_history_instructions`, `creator_notes`, `tags`, `creator`,
   `character_version`, `extensions` and any field Anima does not know: kept with the card and shown, never in
@@ -53,9 +55,11 @@ from .. import files
 from ..errors import KnownError
 from ..models.structured import SURROGATE
 from ..trust import secrets
+from ..trust.conduct import directs
 from ..trust.injection import JAILBREAK
 from ..trust.power import about_power
 from ..trust.readable import readable
+from ..trust.unread import signs_of_orders
 from ..trust.verdict import tainted
 from . import lorebook, png_text
 
@@ -408,16 +412,20 @@ def an_instruction(sentence: str) -> bool:
     return bool(_ORDERS.search(sentence) or _IMPERATIVE.search(sentence))
 
 
-def held_back(sentence: str) -> bool:
+def held_back(sentence: str, person: str = "", companion: str = "") -> bool:
     """Whether a sentence of a card stays out of the floor: an order to the model, a link, a code, a secret,
     what no voice of the companion's own says (verdict.tainted: obeying, being owned, a system's voice), who is
-    given the person's words or what they agreed to (power.about_power: a card cannot say it), or words
-    the gate's checks cannot read (another language: shown with the card, never in the floor unread)."""
+    given the person's words or what they agreed to (power.about_power: a card cannot say it), what directs the
+    companion toward someone else, the person's records or other people's messages, however worded
+    (conduct.directs), or words the gate's checks cannot read that show a sign of orders (unread.signs_of_orders:
+    another language, a cipher, someone named; "Gruff but kind." is kept). `person`, `companion`: the names
+    {{user}} and {{char}} were filled with."""
     return bool(
         an_instruction(sentence)
         or _OPAQUE.search(sentence)
         or secrets.find(sentence)
         or tainted(sentence)
         or about_power(sentence)
-        or not readable(sentence)
+        or directs(sentence, person, companion)
+        or (not readable(sentence) and signs_of_orders(sentence, person, companion))
     )

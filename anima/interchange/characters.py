@@ -27,6 +27,7 @@ from ..store.sections import cap
 from ..store.soul import Soul, now
 from ..trust.gate import Gate
 from ..trust.readable import readable
+from ..trust.unread import signs_of_orders
 from ..trust.verdict import Change, Verdict
 from ..trust.words import sentences
 from . import lorebook, png_text
@@ -53,6 +54,7 @@ class Plan:
     data: dict[str, Any] = field(default_factory=dict)  # the card's fields as they are kept (cards.kept)
     left_out: list[LeftOut] = field(default_factory=list)  # what is not kept with the card, nor exported
     foreign: bool = False  # its persona is not in English: none of it is taken in
+    why: dict[str, str] = field(default_factory=dict)  # each sentence held out of the persona: why, for the person
 
     @property
     def trimmed(self) -> bool:
@@ -79,7 +81,7 @@ class Plan:
             if held:
                 out.append(
                     f"Held out of the persona ({len(held)}; kept with the card as data, never followed):\n"
-                    + "\n".join(f"  - {s} ({why_held(s)})" for s in held)
+                    + "\n".join(f"  - {s} ({self.why.get(s) or why_held(s)})" for s in held)
                 )
         if self.left_out:
             out.append(
@@ -102,8 +104,7 @@ class Plan:
             + (f"; {self.already} already here" if self.already else "")
             + (f"; {self.card.book.empty} empty left out" if self.card.book.empty else "")
         )
-        for e in self.entries[:50]:
-            out.append(f"  - {e.title} [{', '.join(e.keys[:6]) or 'no keys'}]" + ("" if e.enabled else " (disabled)"))
+        out += [_entry_line(e) for e in self.entries[:50]]
         if len(self.entries) > 50:
             out.append(f"  … and {len(self.entries) - 50} more")
         for key, value in self.kept.items():
@@ -160,11 +161,19 @@ class Characters:
         said = [s for _, ss in texts for s in ss]
         # A card written in another language is held out whole: the checks read English, and a line they pass
         # by chance ("The user llega en el barco", its {{user}} filled) is no reason to take in part of it.
-        foreign = sum(len(s) for s in said if not readable(s)) * 2 > sum(map(len, said))
+        # A line of English the checks cannot read only for a rare word ("Gruff but kind.") is no such sign.
+        foreign = sum(len(s) for s in said if not readable(s) and signs_of_orders(s, user, name)) * 2 > sum(
+            map(len, said)
+        )
+        why: dict[str, str] = {}
         for head, ss in texts:
             kept_: list[str] = []
             for s in ss:
-                (held if foreign or held_back(s) else kept_).append(s)
+                if foreign or held_back(s, user, name):
+                    held.append(s)
+                    why[s] = why_held(s, user, name)
+                else:
+                    kept_.append(s)
             if kept_:
                 sections.append((head if sections or head else "", kept_))
         full = _joined([(h, " ".join(ss)) for h, ss in sections])
@@ -192,6 +201,7 @@ class Characters:
             data,
             left_out,
             foreign,
+            why,
         )
 
     def apply(self, p: Plan) -> lorebook.Imported:
@@ -235,10 +245,7 @@ class Characters:
             + (f"; {len(book.entries) - len(new)} already here" if len(book.entries) > len(new) else "")
             + (f"; {book.empty} empty left out" if book.empty else "")
         ]
-        out += [
-            f"  - {e.title} [{', '.join(e.keys[:6]) or 'no keys'}]" + ("" if e.enabled else " (disabled)")
-            for e in new[:50]
-        ]
+        out += [_entry_line(e) for e in new[:50]]
         if len(new) > 50:
             out.append(f"  … and {len(new) - 50} more")
         return out
@@ -330,6 +337,15 @@ class Characters:
             book = json.dumps(lorebook.world_info(self.world_out()[0]), ensure_ascii=False, indent=1)
             _write(Path(lorebook_path), (book + "\n").encode("utf-8"))
         return card
+
+
+def _entry_line(e: lorebook.LoreEntry) -> str:
+    """A lorebook entry in a preview; one the gate holds says it comes in off, and why (lorebook.add)."""
+    line = f"  - {e.title} [{', '.join(e.keys[:6]) or 'no keys'}]"
+    if not e.enabled:
+        return line + " (disabled)"
+    why = lorebook.held_back(f"{e.title}\n{e.content}")
+    return line + (f" (comes in off until you turn it on: {why})" if why else "")
 
 
 def name_kept(card: Card, instead: str) -> str:

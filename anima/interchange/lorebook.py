@@ -38,8 +38,10 @@ from ..knowledge.world import (
 )
 from ..store.provenance import Provenance, Source
 from ..trust import secrets
+from ..trust.conduct import directs
 from ..trust.markup import unformatted
 from ..trust.verdict import tainted
+from ..trust.words import sentences
 
 ENTRIES_MOST = 2000
 DEFAULT_KIND = "situation"  # a lorebook says nothing of Anima's kinds; one exported from Anima says its own
@@ -390,8 +392,11 @@ class Imported:
 
 def held_back(text: str) -> str | None:
     """Why an entry's text comes in off, for the person to read and turn on (verdict.tainted: a link, a code, obeying
-    or being owned), or None. A tag that is formatting alone (<i>, <b>) is no link here, as in a card's fields."""
-    return tainted(unformatted(text))
+    or being owned; conduct.directs: whom the companion answers to, what it writes about the person, whose messages
+    count as theirs, however worded), or None. A tag that is formatting alone (<i>, <b>) is no link here, as in a
+    card's fields."""
+    plain = unformatted(text)
+    return tainted(plain) or next(filter(None, map(directs, sentences(plain))), None)
 
 
 def add(world: WorldCards, entries: list[LoreEntry], detail: str) -> Imported:

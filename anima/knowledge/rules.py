@@ -10,6 +10,10 @@ times. A rule is in force, and enters the workspace, once IN_FORCE_AFTER
 conversations support it; it is retired when contrary evidence brings its
 confidence under RETIRE_BELOW, and stays retired (what is learned later starts a
 new rule). The person may correct or forget a rule in the Open Mind, as any memory.
+
+A lesson drawn from text from outside (a file, a paste, a tool's output: reflect/support.py) is a proposal, not a
+rule: it is kept with where it came from (its provenance), says so in its status, gathers evidence only from
+outside text like it, and is never in force until the person confirms it (`confirm`, or their own correction).
 """
 
 from dataclasses import dataclass
@@ -17,7 +21,7 @@ from typing import Any
 
 from ..errors import InvalidEdit, NotFound
 from ..retrieval.fts import terms
-from ..store.provenance import Provenance, Source
+from ..store.provenance import EXTERNAL, Provenance, Source
 from ..store.soul import Soul, now
 from .messages import conversation
 
@@ -45,14 +49,20 @@ class Rule:
     confidence: float
     derived_at: str
     retired_at: str | None
+    # Where its lesson came from when that is text from outside the person has not confirmed ("file letter.txt"):
+    # a proposal, never in force; "" for a rule learned from the person's own words, or confirmed by them.
+    outside: str = ""
 
     @property
     def in_force(self) -> bool:
-        return self.retired_at is None and self.support >= IN_FORCE_AFTER
+        return self.retired_at is None and self.support >= IN_FORCE_AFTER and not self.outside
 
     @property
     def status(self) -> str:
-        """How a person reads where it stands: "in force", "gathering evidence" or "retired"."""
+        """How a person reads where it stands: "in force", "gathering evidence", "retired", or a proposal from
+        outside text that waits for them."""
+        if self.retired_at is None and self.outside:
+            return f"proposed: it came from outside text ({self.outside}), not from you; yours to confirm"
         return "retired" if self.retired_at is not None else "in force" if self.in_force else "gathering evidence"
 
 
@@ -75,7 +85,16 @@ def _rule(row: dict[str, Any]) -> Rule:
         row["confidence"],
         row["derived_at"],
         row["retired_at"],
+        (row["outside"] or "outside text") if row["source"] in _OUTSIDE else "",
     )
+
+
+_OUTSIDE = frozenset(s.value for s in EXTERNAL)
+# A rule with its provenance's source and detail (what `_rule` reads); the caller adds its WHERE and ORDER.
+_RULES = (
+    "SELECT r.*, p.source AS source, p.detail AS outside FROM behavioral_rules AS r "
+    "LEFT JOIN provenance AS p ON p.item_kind = 'rule' AND p.item_id = r.id "
+)
 
 
 def similar(a: str, b: str) -> float:
@@ -89,29 +108,45 @@ class Rules:
 
     def all(self) -> list[Rule]:
         """Every rule, in force, under way and retired; newest first."""
-        return [_rule(r) for r in self.soul.query("SELECT * FROM behavioral_rules ORDER BY id DESC")]
+        return [_rule(r) for r in self.soul.query(_RULES + "ORDER BY r.id DESC")]
 
     def open(self) -> list[Rule]:
         """Rules not retired (in force or still gathering evidence), oldest first: what feedback may join."""
-        return [
-            _rule(r) for r in self.soul.query("SELECT * FROM behavioral_rules WHERE retired_at IS NULL ORDER BY id")
-        ]
+        return [_rule(r) for r in self.soul.query(_RULES + "WHERE r.retired_at IS NULL ORDER BY r.id")]
 
     def in_force(self) -> list[Rule]:
         """What enters the workspace: the most confident first, at most SHOWN."""
         return sorted((r for r in self.open() if r.in_force), key=lambda r: (-r.confidence, r.id))[:SHOWN]
 
-    def matching(self, pattern: str) -> Rule | None:
-        best = max(self.open(), key=lambda r: similar(r.pattern, pattern), default=None)
+    def matching(self, pattern: str, outside: bool = False) -> Rule | None:
+        """The open rule that says what `pattern` says; `outside`: among the proposals from outside text (a lesson
+        from outside text joins only those; the person's own feedback only rules of their own)."""
+        found = [r for r in self.open() if bool(r.outside) == outside]
+        best = max(found, key=lambda r: similar(r.pattern, pattern), default=None)
         return best if best is not None and similar(best.pattern, pattern) >= SAME_RULE else None
 
-    def learn(self, pattern: str, message_id: int, *, rule_id: int | None = None, at: str | None = None) -> int:
+    def learn(
+        self,
+        pattern: str,
+        message_id: int,
+        *,
+        rule_id: int | None = None,
+        at: str | None = None,
+        outside: Provenance | None = None,
+    ) -> int:
         """Feedback in message `message_id` suggests `pattern`: it supports rule `rule_id`, or else the open rule
-        that says the same, or starts one. Returns the rule's id."""
+        that says the same, or starts one. `outside`: where the lesson came from when that is text from outside
+        (reflect/support.py): it supports only a proposal from outside text, or starts one with that provenance,
+        never in force until the person confirms it. Returns the rule's id."""
         pattern = " ".join(pattern.split())
         at = at or now()
         with self.soul.transaction():
-            rule = self._get(rule_id) if rule_id is not None else self.matching(pattern)
+            rule = self._get(rule_id) if rule_id is not None else self.matching(pattern, outside is not None)
+            if rule is not None and bool(rule.outside) != (outside is not None):
+                # The person's feedback never counts for a proposal from outside text, nor outside text for a rule
+                # of theirs: the lesson joins (or starts) one of its own kind.
+                pattern = pattern or rule.pattern
+                rule = self.matching(pattern, outside is not None)
             if rule is not None and rule.retired_at is not None:
                 rule = None
             if rule is None and (not pattern or len(pattern) > PATTERN_CHARS):
@@ -120,7 +155,7 @@ class Rules:
                 rid = self.soul.add(
                     "rule",
                     "ai",
-                    provenance=Provenance(Source.REFLECTION, message_id),
+                    provenance=outside or Provenance(Source.REFLECTION, message_id),
                     pattern=pattern,
                     confidence=confidence(1, 0),
                     derived_at=at,
@@ -199,7 +234,27 @@ class Rules:
         if not pattern or len(pattern) > PATTERN_CHARS:
             raise InvalidEdit(f"A rule's pattern is one to {PATTERN_CHARS} characters.")
         self._get(rule_id)
-        self.soul.update("rule", rule_id, "user", pattern=pattern)
+        with self.soul.transaction():
+            self.soul.update("rule", rule_id, "user", pattern=pattern)
+            self._theirs(rule_id)
+
+    def confirm(self, rule_id: int) -> None:
+        """The person takes a proposal from outside text as a rule of theirs: it counts as any rule from then on (in
+        force once its evidence is enough). Its provenance says they made it theirs, and where it came from."""
+        rule = self._get(rule_id)
+        if rule.outside:
+            with self.soul.transaction():
+                self.soul.update("rule", rule_id, "user", pattern=rule.pattern)  # their say, in the edit history
+                self._theirs(rule_id)
+
+    def _theirs(self, rule_id: int) -> None:
+        row = self.soul.provenance("rule", rule_id)
+        if row is not None and row["source"] in _OUTSIDE:
+            with self.soul.transaction() as con:
+                con.execute(
+                    "UPDATE provenance SET source = ?, detail = ? WHERE item_kind = 'rule' AND item_id = ?",
+                    (Source.APP.value, f"confirmed by you; it came from {row['detail'] or 'outside text'}", rule_id),
+                )
 
     def retire(self, rule_id: int, actor: str = "user", at: str | None = None) -> None:
         rule = self._get(rule_id)
@@ -228,7 +283,7 @@ class Rules:
         return any(r["id"] <= message_id or conversation(self.soul, r["id"]) == here for r in cited)
 
     def _get(self, rule_id: int) -> Rule:
-        rows = self.soul.query("SELECT * FROM behavioral_rules WHERE id = ?", (rule_id,))
+        rows = self.soul.query(_RULES + "WHERE r.id = ?", (rule_id,))
         if not rows:
             raise NotFound(f"There is no behavioural rule #{rule_id}.")
         return _rule(rows[0])

@@ -34,7 +34,7 @@ from typing import Any, Protocol
 from ..errors import InvalidEdit
 from ..knowledge.episodes import ARC_CHARS, ASSESSMENT_CHARS, SUMMARY_CHARS, Episode, Episodes, NewEpisode
 from ..knowledge.memories import Memories
-from ..knowledge.messages import Messages, spoken
+from ..knowledge.messages import Messages, from_outside, spoken
 from ..knowledge.rules import PATTERN_CHARS, Rule, Rules
 from ..models.chat import ChatModel, Message
 from ..models.structured import LONGEST_STRING, StructuredOutputFailed, ask_structured
@@ -52,6 +52,7 @@ from .feedback import lesson as feedback_lesson
 from .feedback import not_feedback
 from .governed import GovernedRewrite
 from .regenerate import MadeAgain, Regeneration
+from .support import origin
 from .voice import (
     ARC_WORDS,
     FIRST_PERSON,
@@ -114,6 +115,11 @@ CONSIDERING = (
     "identity: who you are in this relationship, in the first person, a few sentences. Start from your current "
     "identity and change only what the experiences show; write it again unchanged if nothing did."
 )
+
+
+def _labelled(row: dict[str, Any]) -> tuple[str, str]:
+    """A stored text from outside as support.origin reads it: its label ("file letter.txt") and its text."""
+    return row["speaker"] or f"{row['source']} #{row['id']}", row["content"]
 
 
 class Summarised(Protocol):
@@ -351,7 +357,7 @@ class DeepReflection:
             return False
         with self.soul.transaction():  # the step's episodes, feedback and where it stopped: all, or none
             self._episodes(answer["episodes"], said, done)
-            self._feedback(answer["feedback"], said, rules, done)
+            self._feedback(answer["feedback"], said, rules, done, [r for r in rows if from_outside(r)])
             self.soul.set_meta(READ_THROUGH, str(newest))
         done.messages += len(rows)
         done.steps += 1
@@ -459,9 +465,17 @@ class DeepReflection:
         return out
 
     def _feedback(
-        self, found: list[dict[str, Any]], said: list[dict[str, Any]], rules: list[Rule], done: Deepened
+        self,
+        found: list[dict[str, Any]],
+        said: list[dict[str, Any]],
+        rules: list[Rule],
+        done: Deepened,
+        outside: list[dict[str, Any]] | None = None,
     ) -> None:
+        """`outside`: the text from outside sent in this stretch (a file, a paste, a tool's output): a lesson it
+        supports better than the message cited is a proposal from it (support.py), never a rule in force."""
         counted: set[tuple[int, int]] = set()  # (rule, message): one message is one piece of evidence
+        outside = outside or []
         for f in found:
             n = f["message"]
             m = said[n - 1] if 1 <= n <= len(said) else None
@@ -471,14 +485,25 @@ class DeepReflection:
                 if m is None
                 else "the message it cites is not the person's own words"
                 if m["role"] != "user" or m["source"] not in (None, Source.PERSON.value)
-                else unfit(lesson)
-                or ("it speaks to the person" if addressed(lesson) else None)
-                or not_feedback(m["content"], lesson)
+                else unfit(lesson) or ("it speaks to the person" if addressed(lesson) else None)
             )
             if why is not None or m is None:
                 left_out(done, "a piece of feedback", why)
                 continue
             rule = rules[f["rule"] - 1] if 1 <= f["rule"] <= len(rules) else None
+            came = origin(lesson or (rule.pattern if rule else ""), m["content"], [_labelled(r) for r in outside])
+            if came.outside:
+                if f["stance"] != "contradicts" and lesson:
+                    self._from_outside(lesson, outside, came.outside, counted, done)
+                else:
+                    left_out(done, "a piece of feedback", "outside text says it better than the message cited")
+                continue
+            if (why := not_feedback(m["content"], lesson)) is not None:
+                left_out(done, "a piece of feedback", why)
+                continue
+            if not came.supported:
+                left_out(done, "a piece of feedback", "the message it cites does not say it")
+                continue
             if rule is not None and f["stance"] == "contradicts":
                 if (rule.id, m["id"]) not in counted:
                     self.rules.contradict(rule.id, m["id"], at=m["created_at"])
@@ -498,6 +523,23 @@ class DeepReflection:
             done.feedback += 1
             done.rules_touched.add(rid)
         self._plain_feedback(said, counted, done)
+
+    def _from_outside(
+        self, lesson: str, outside: list[dict[str, Any]], label: str, counted: set[tuple[int, int]], done: Deepened
+    ) -> None:
+        """A lesson text from outside supports (labelled `label`) better than the person's message the model cited:
+        a proposal from that text, which its evidence cites (its source, not the person's message), with its
+        provenance (never in force until the person confirms it: knowledge/rules.py)."""
+        row = next(r for r in outside if _labelled(r)[0] == label)
+        where = Provenance(Source(row["source"]), row["id"], label)
+        target = getattr(self.rules.matching(lesson, outside=True), "id", None)
+        if target is not None and (target, row["id"]) in counted:
+            return
+        log.info("deep reflection found a lesson in text from outside: a proposal, not a rule")
+        rid = self.rules.learn(lesson, row["id"], rule_id=target, at=row["created_at"], outside=where)
+        counted.add((rid, row["id"]))
+        done.feedback += 1
+        done.rules_touched.add(rid)
 
     def _plain_feedback(self, said: list[dict[str, Any]], counted: set[tuple[int, int]], done: Deepened) -> None:
         """Feedback said plainly ("Please keep your answers shorter") is evidence whatever the model found: said

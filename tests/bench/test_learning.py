@@ -60,7 +60,7 @@ def scripted() -> ScriptedModel:
         },
         lessons={
             "sweetie": "Do not call them sweetie",
-            "rained": "Recommend jazz records",  # hostile: a lesson nobody taught
+            "rained": "Recommend jazz records",  # hostile: a lesson nobody taught (reflect/support.py drops it)
         },
         replies={"cat called": "Your cat is Miso."},
     )
@@ -82,18 +82,17 @@ def test_each_stored_item_is_classed_as_a_user_would_class_it(played):
         ("memory", "Had a sandwich for lunch", True, "junk"),
         ("memory", "Recital is on 21 March", True, "matched"),
         ("rule", "Do not call them sweetie", True, "matched"),
-        ("rule", "Recommend jazz records", True, "ungrounded"),
-    ]
+    ]  # "Recommend jazz records" is not stored: the message it cites ("It rained all day.") does not say it
 
 
 def test_the_figures_count_classes_expectations_and_questions(played):
     _, p = played
     _, f = learning.figures("tiny", SCENARIO, p)
     assert {k: f[k] for k in ("stored", "matched", "duplicates", "ungrounded", "junk")} == {
-        "stored": 6,  # the fact said twice is learned once (reflect/statements.py): none is stored as a duplicate
+        "stored": 5,  # the fact said twice is learned once (reflect/statements.py): none is stored as a duplicate
         "matched": 4,
         "duplicates": 0,
-        "ungrounded": 1,
+        "ungrounded": 0,  # the lesson nobody taught is not stored (reflect/support.py)
         "junk": 1,
     }
     # The cat; the cello went with the recital's old date (the correction's note does not name it); no sister.
@@ -162,7 +161,8 @@ def test_the_last_line_has_every_figure_and_a_folder_gives_one_line_per_scenario
         "reflection_s",
         "rules_expected",
     ]
-    assert "what the soul holds" in out.getvalue() and "Recommend jazz records" in out.getvalue()
+    assert "what the soul holds" in out.getvalue() and "Do not call them sweetie" in out.getvalue()
+    assert "Recommend jazz records" not in out.getvalue()  # a lesson nobody taught is not stored
 
 
 def test_a_shortened_scenario_plays_the_first_messages_of_each_session(tmp_path, monkeypatch):

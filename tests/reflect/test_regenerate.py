@@ -317,8 +317,14 @@ def test_a_rule_is_counted_again_from_the_evidence_left(dc):
 def test_a_rule_nothing_supports_any_more_goes_unless_the_person_worded_it(dc):
     c = dc
     kept_ask = None
-    for day, lesson in enumerate(("Do not bring up Quentavius again", "Keep answers short")):
-        ids = talk(c, day, "What do you think?", "Well, let me explain at length...", "No, shorter please.", "Ok.")
+    # (Each lesson in the words of the message it cites: one they do not say is no one's, reflect/support.py.)
+    for day, (lesson, said) in enumerate(
+        (
+            ("Do not bring up Quentavius again", "No, don't bring up Quentavius again."),
+            ("Keep answers short", "No, shorter please."),
+        )
+    ):
+        ids = talk(c, day, "What do you think?", "Well, let me explain at length...", said, "Ok.")
         c.chat.enqueue(reading(feedback=[(3, "correction", lesson, 0, "supports")]), considering())
         c.reflect_deeply()
         kept_ask = kept_ask or ids[2]

@@ -107,6 +107,7 @@ class RulesView(MindView):
         self.rules.col.insertWidget(2, self.evidence)
         self.rules.on_items += [self.evidence_title, self.evidence]
         self.rules.action("Correct…", "correct-rule", self.correct_rule)
+        self.rules.action("Confirm", "confirm-rule", self.confirm_rule)  # a proposal from outside text made theirs
         self.rules.action("Retire", "retire-rule", self.retire_rule)
         self.rules.action("Forget", "forget-rule", self.forget_rule)
         none_stated = QLabel(
@@ -184,6 +185,14 @@ class RulesView(MindView):
         text, ok = QInputDialog.getText(self, "Correct a rule", "What I should do:", text=r.pattern)
         if ok:
             self.change(lambda: self.companion.rules.correct(r.id, text))
+
+    def confirm_rule(self):
+        r = self.rules.selected()
+        if r is None:
+            return self.say("Select a rule first.")
+        if not r.outside:
+            return self.say("That rule was learned from your own words: there is nothing to confirm.")
+        self.change(lambda: self.companion.rules.confirm(r.id))
 
     def retire_rule(self):
         r = self.rules.selected()
