@@ -42,8 +42,11 @@ NEIGHBOUR_SHARE = 0.3
 # share of their score, unless the query names it. Plain search (a benchmark of both speakers' turns) weighs both
 # alike.
 COMPANION_WORDS = 0.6
-# A question about a time ("on 9 November", "last week") favours what was said or known then.
-IN_SPAN_BOOST = 1.5
+# A question about a time ("on 9 November", "last week") favours what was said or known then: strongly, as the
+# answer is often in other words than the question's ("What dish did Nate make on 9 November?": "Look at this
+# homemade coconut ice cream!"), while other days share its words. (At 1.5, LoCoMo's temporal questions were
+# recalled at 0.872 at R@10; at 3.0, 0.888.)
+IN_SPAN_BOOST = 3.0
 HALF_LIFE_DAYS = 30.0
 LOW_IMPORTANCE = 0.35
 KINDS = RECALLED
@@ -173,6 +176,8 @@ class Recall:
                 if key[0] in kinds and key not in exclude
             ]
             vector = vector[:CANDIDATES]
+            nearest = {key for key, _ in vector}
+            vector += self._nearness(q, [key for key in lexical if key not in nearest])
         sims = dict(vector)
         fused = rrf([lexical, [key for key, _ in vector]], [LEXICAL_WEIGHT, VECTOR_WEIGHT])
         rows = self._found(fused.keys())
@@ -207,6 +212,16 @@ class Recall:
                 {name: round(v, _DIGITS[name]) for name, v in r.components.items() if name in _DIGITS and v is not None}
             )
         return best
+
+    def _nearness(self, query_vector: npt.ArrayLike, keys: list[Key]) -> list[tuple[Key, float]]:
+        """Items that matched the words but not among the nearest in meaning, by their nearness (best first): they
+        follow the nearest in the ranking by meaning. Their vectors are in the index: no search, one product each.
+        (The nearest are few, of a whole history; a turn that answers in other words than the question's, one
+        beyond them, counted for its words alone: LoCoMo's evidence recall@10 rose from 0.747 to 0.782.)"""
+        q = np.asarray(query_vector, dtype=np.float32)
+        index = self.indexer.index
+        near = [(key, float(v @ q)) for key in keys if (v := index.vector(key)) is not None]
+        return sorted(near, key=lambda kv: -kv[1])
 
     def _named_speakers(self, query: str) -> set[str]:
         """Speakers the query names, when it names exactly one (two names say nothing about whose turn it is)."""

@@ -44,3 +44,16 @@ def test_recall_favours_what_was_said_in_the_asked_span(companion):
     assert all("in_asked_span" not in r.components for r in asked[1:])
     plain = companion.recaller.search("What did I bake?", 3, now=NOW)
     assert all("in_asked_span" not in r.components for r in plain)
+
+
+def test_the_day_asked_about_outweighs_another_day_that_shares_more_of_the_words(companion):
+    """LoCoMo's "What dish did Nate make on 9 November, 2022?": the answer is in that day's conversation, in
+    other words than the question's, while other days said "make" and "dish" too."""
+    other = companion.messages.record(
+        "user", "I love to make a dish of pasta", speaker="Ada", at="2023-05-08T10:00:00+00:00", session="a"
+    )
+    that_day = companion.messages.record(
+        "user", "Look at this homemade coconut ice cream!", speaker="Ada", at="2023-06-16T10:00:00+00:00", session="b"
+    )
+    asked = companion.recaller.search("What dish did I make on 16 June, 2023?", 2, now=NOW)
+    assert [r.id for r in asked] == [that_day, other]

@@ -188,3 +188,22 @@ def test_forgetting_what_superseded_a_fact_makes_it_current_again(companion):
     assert row["valid_to"] is None and row["superseded_by"] is None and row["suppression"] == 0
     assert [x["id"] for x in m.current()] == [miso]
     assert companion.recall("what is the cat called", 3)[0].key == ("memory", miso)
+
+
+def test_an_item_that_matched_the_words_beyond_the_nearest_is_ranked_by_its_nearness_too(companion, monkeypatch):
+    from anima.retrieval import recall
+
+    monkeypatch.setattr(recall, "CANDIDATES", 2)  # the nearest two in meaning; a history has thousands beyond
+    m = companion.memories
+    for thing in ("kettle", "garden"):  # nearest to the question in meaning, without its word
+        m.remember(f"what does she do with the {thing}")
+    far = m.remember("violin violin zebra quartz mango")  # the word, twice, and nothing else of the question
+    near = m.remember("violin she does with what")  # the word once, and the rest of the question
+    found = {r.key: r for r in companion.recaller.search("what does she do with the violin", 10, kinds=("memory",))}
+    far_c, near_c = found[("memory", far)].components, found[("memory", near)].components
+    assert far_c["bm25_rank"] == 1 and near_c["bm25_rank"] == 2  # by their words alone the far one leads
+    # Both beyond the two nearest, each ranked by meaning after them, the nearer first, with its similarity.
+    assert (near_c["vector_rank"], far_c["vector_rank"]) == (3, 4)
+    question = companion.embedder.embed("what does she do with the violin")
+    assert near_c["vector_sim"] == round(float(companion.embedder.embed("violin she does with what") @ question), 4)
+    assert near_c["vector_sim"] > 0.5 > far_c["vector_sim"]
