@@ -131,3 +131,19 @@ def test_no_companion_is_said_to_be_opening_behind_the_first_run_dialog(qtbot, a
     qtbot.waitUntil(lambda: bool(behind) and not window.isVisible(), timeout=20_000)
     assert behind == [("", False)]
     assert not Home(anima_home).exists()
+
+
+def test_the_window_is_made_without_importing_the_core_which_loads_after_the_first_paint():
+    """What the first paint waits for is what the window needs: the core (numpy, the store, the conversation room:
+    ~0.8 s of imports on two cores, most of the start) is imported off the UI thread once it has painted (prepare),
+    and Markdown's renderer with the first page of history."""
+    import subprocess
+    import sys
+
+    from tests.bench.running import ROOT
+
+    heavy = ("numpy", "jsonschema", "anima.store", "anima.conversation", "anima.knowledge", "markdown_it", "pygments")
+    code = f"import sys, ui.app; print([m for m in {heavy!r} if m in sys.modules])"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

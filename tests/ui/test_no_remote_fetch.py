@@ -86,7 +86,10 @@ def test_a_streamed_reply_with_a_remote_image_fetches_nothing(qtbot, window, ser
     qtbot.keyClick(window.input, Qt.Key_Return)
     qtbot.waitUntil(lambda: window.transcript.streaming is not None, timeout=5_000)
     bubble = window.transcript.streaming
-    window.worker.piece.connect(lambda _: renders.append(bubble.label.text()))
+    # What it shows: its finished paragraphs, and the one being written below them (Bubble.stream).
+    window.worker.piece.connect(
+        lambda _: renders.append(bubble.label.text() + (bubble.tail.text() if bubble.tail else ""))
+    )
     qtbot.waitUntil(lambda: window.worker is None and bubble.message_id is not None, timeout=10_000)
     assert len(set(renders)) > 1  # it rendered while streaming
     assert fetched_by(window, address, hits) == []

@@ -7,10 +7,13 @@ information from outside, never as the person's own words; in the transcript
 it is shown as plain text in its own box, never rendered as Markdown.
 """
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
-from anima.knowledge.messages import TYPED_MOST, External, from_outside
+if TYPE_CHECKING:  # the core is imported off the UI thread after the first paint (app.prepare), not before it
+    from anima.knowledge.messages import External
 
 SHOWN_LINES = 8  # of outside text in a transcript bubble; the rest is in its tooltip and stored
 SHOWN_CHARS = 2_000  # of those lines: one line of 1,000,000 characters laid out in a label froze the window 46 s
@@ -23,6 +26,8 @@ def lines(text: str) -> int:
 def is_outside_paste(text: str) -> bool:
     """A paste of more than one line is text from outside; a single line stays ordinary typing, unless it is
     longer than one typed message may be (TYPED_MOST)."""
+    from anima.knowledge.messages import TYPED_MOST
+
     return lines(text) > 1 or len(text.strip()) > TYPED_MOST
 
 
@@ -34,6 +39,8 @@ def describe(label: str, text: str) -> str:
 
 def outside(message: dict) -> dict | None:
     """The provenance of a stored message when it is text from outside (else None), for the transcript."""
+    from anima.knowledge.messages import from_outside
+
     if not message.get("speaker") or not from_outside(message):  # Messages.page says where each came from
         return None
     return {"source": message["source"], "message_id": message.get("sent_with"), "detail": message.get("detail", "")}
@@ -44,7 +51,7 @@ class Chip(QFrame):
 
     removed = Signal(object)
 
-    def __init__(self, external: External, parent=None):
+    def __init__(self, external: "External", parent=None):
         super().__init__(parent)
         self.external = external
         self.setObjectName("attachment")
@@ -78,7 +85,7 @@ class AttachmentBar(QWidget):
         self.chips: list[Chip] = []
         self.hide()
 
-    def add(self, external: External) -> Chip:
+    def add(self, external: "External") -> Chip:
         chip = Chip(external)
         chip.removed.connect(self._remove)
         self.row.insertWidget(self.row.count() - 1, chip)
@@ -93,7 +100,7 @@ class AttachmentBar(QWidget):
         self.setVisible(bool(self.chips))
         self.changed.emit()
 
-    def items(self) -> list[External]:
+    def items(self) -> list["External"]:
         return [c.external for c in self.chips]
 
     def clear(self) -> None:

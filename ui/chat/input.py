@@ -6,12 +6,15 @@ A paste of more than one line, and a file dropped on the box or attached, do not
 becomes an attachment (chat/attachments.py) that is sent with it, marked as text from outside.
 """
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import QPlainTextEdit, QSizePolicy
 
 from anima.errors import KnownError
-from anima.knowledge.messages import External, attached_file
-from anima.store.provenance import Source
+
+if TYPE_CHECKING:  # the core is imported off the UI thread after the first paint (app.prepare), not before it
+    from anima.knowledge.messages import External
 
 from .. import errors
 from .attachments import AttachmentBar, is_outside_paste
@@ -104,7 +107,7 @@ class MessageBox(QPlainTextEdit):
         self.moveCursor(self.textCursor().MoveOperation.End)
         self.setFocus()
 
-    def give_back(self, text: str, external: list[External]) -> None:
+    def give_back(self, text: str, external: list["External"]) -> None:
         """A message that could not be saved comes back to the box, before whatever was typed since."""
         typed = self.toPlainText().strip()
         self.setPlainText(text + (f"\n{typed}" if typed else ""))
@@ -119,6 +122,9 @@ class MessageBox(QPlainTextEdit):
 
     def insertFromMimeData(self, source) -> None:
         """A paste or a drop: local files and text of more than one line become attachments."""
+        from anima.knowledge.messages import External
+        from anima.store.provenance import Source
+
         files = [u.toLocalFile() for u in source.urls() if u.isLocalFile()]
         if files:
             for path in files:
@@ -129,6 +135,8 @@ class MessageBox(QPlainTextEdit):
             super().insertFromMimeData(source)
 
     def attach_file(self, path: str) -> None:
+        from anima.knowledge.messages import attached_file
+
         try:
             external = attached_file(path)
         except KnownError as e:

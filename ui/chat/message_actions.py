@@ -28,12 +28,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from anima.knowledge.branches import Ending
-
 from .. import errors, tasks
 
 if TYPE_CHECKING:
-    from anima.knowledge.branches import Versions
+    from anima.knowledge.branches import Ending, Versions
 
 # The window and its bubbles are typed Any here: each imports this module (and no two modules import each other).
 Window = Any  # ui/window.py's MainWindow
@@ -47,7 +45,8 @@ ACTIONS = (
     ("continue", "Continue", "Continue reply"),
     ("delete", "Delete", "Delete message"),
 )
-ENDED = {Ending.STOPPED: "Stopped", Ending.CUT_OFF: "Cut off"}
+# By anima.knowledge.branches.Ending's values: the core is imported after the first paint (app.prepare).
+ENDED = {"stopped": "Stopped", "cut_off": "Cut off"}
 
 
 class MessageActions(QWidget):
@@ -113,7 +112,7 @@ class MessageActions(QWidget):
         self.versions = versions if versions is not None and versions.count > 1 else None
         self._look()
 
-    def set_ending(self, ending: Ending | None) -> None:
+    def set_ending(self, ending: "Ending | None") -> None:
         self.ending = ending
         self._look()
 
@@ -131,7 +130,7 @@ class MessageActions(QWidget):
             self.shown.setAccessibleName(f"Version {v.shown + 1} of {v.count}")
             self.older.setEnabled(step and v.shown > 0)
             self.newer.setEnabled(step and v.shown < v.count - 1)
-        self.ended.setText(ENDED.get(self.ending, "") if self.ending is not None else "")
+        self.ended.setText(ENDED.get(self.ending.value, "") if self.ending is not None else "")
         self.ended.setVisible(self.ending is not None)
 
     def _revealed(self) -> bool:

@@ -11,8 +11,6 @@ from html import escape
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel
 
-from anima.conversation.noted import cue
-
 from .. import errors, tasks
 
 
@@ -23,6 +21,8 @@ class NotedCue(QLabel):
     open_item = Signal()
 
     def __init__(self, items: list, parent=None):
+        from anima.conversation.noted import cue  # a cue shows after a turn: the core is imported by then
+
         super().__init__(parent)
         self.items = items
         self.setObjectName("noted")
@@ -36,6 +36,8 @@ class NotedCue(QLabel):
         self.linkActivated.connect(lambda href: (self.undo if href == "undo" else self.open_item).emit())
 
     def undone(self) -> None:
+        from anima.conversation.noted import cue
+
         self.items = [n for n in self.items if n.waiting]
         self.setText("Undone: forgotten." if not self.items else f"Undone. {escape(cue(self.items))}")
 

@@ -56,6 +56,28 @@ def _render(markdown: str, theme: Theme) -> Rendered:
     return Rendered(_breakable(_styled(body, theme)), tuple(env["code"]))
 
 
+def growing(markdown: str, theme: Theme) -> tuple[Rendered, Rendered]:
+    """A reply still being written, in two: its finished paragraphs (up to its last blank line outside a code
+    block) rendered as Markdown, and the paragraph being written as plain text, whose markup is not whole yet. The
+    first changes only when a paragraph ends (and renders once then: cached), so a bubble that shows the two in two
+    labels lays out again, at each frame, only the paragraph that grows (transcript.Bubble.stream)."""
+    cut = _settled(markdown)
+    tail = markdown[cut:]
+    return _render(markdown[:cut], theme), Rendered(_breakable(_styled(_plain(tail), theme)), ())
+
+
+_FENCE = re.compile(r"^ {0,3}(```|~~~)", re.M)
+
+
+def _settled(markdown: str) -> int:
+    """Where a reply's finished paragraphs end: after its last blank line outside a code block (0: none yet)."""
+    at = len(markdown)
+    while (at := markdown.rfind("\n\n", 0, at)) >= 0:
+        if len(_FENCE.findall(markdown, 0, at)) % 2 == 0:
+            return at + 2
+    return 0
+
+
 # Anything Markdown could read as markup: most chat messages have none, and are rendered without the parser
 # (a tenth of the time; tests/ui/chat/test_rich_text.py checks both give the same HTML).
 _MARKUP = re.compile(r"[\\`*_\[\]#<>|~&]|^ {0,3}([-+*>=]|\d{1,9}[.)])|^ {4}|^\s*\t", re.M)

@@ -5,7 +5,7 @@ import html
 import re
 
 from ui import theme
-from ui.chat.rich_text import BREAK_EVERY, COPY, _breakable, legible, render
+from ui.chat.rich_text import BREAK_EVERY, COPY, _breakable, growing, legible, render
 
 ZWSP = "\u200b"
 
@@ -82,3 +82,21 @@ def test_the_same_text_renders_once_per_theme():
     text = "```python\nx = 1\n```"
     assert render(text, theme.LIGHT) is render(text, theme.LIGHT)
     assert render(text, theme.LIGHT).html != render(text, theme.DARK).html
+
+
+def test_a_growing_reply_renders_its_finished_paragraphs_and_shows_the_one_being_written_as_it_is():
+    text = "A **bold** start.\n\n- one\n- two\n\nStill *writ"
+    done, writing = growing(text, theme.LIGHT)
+    assert done is render("A **bold** start.\n\n- one\n- two\n\n", theme.LIGHT)  # rendered once, then cached
+    assert "<strong>bold</strong>" in done.html and "<li>" in done.html
+    assert visible(writing.html) == "Still *writ" and "<em>" not in writing.html  # its markup is not whole yet
+    assert growing("No paragraph ended yet", theme.LIGHT)[0].html == ""
+
+
+def test_a_blank_line_inside_an_open_code_block_ends_no_paragraph():
+    text = "Look:\n\n```python\nx = 1\n\ny = 2"
+    done, writing = growing(text, theme.LIGHT)
+    assert visible(done.html).strip() == "Look:" and not done.code
+    assert visible(writing.html).startswith("```python") and "y = 2" in visible(writing.html)
+    closed, after = growing(text + "\n```\n\nAnd", theme.LIGHT)
+    assert closed.code == ("x = 1\n\ny = 2",) and visible(after.html) == "And"

@@ -23,6 +23,32 @@ def test_a_bubble_grows_as_its_reply_streams_in(qtbot, window):
     assert label.heightForWidth(150) > taller
 
 
+def test_a_streaming_reply_lays_out_only_its_growing_paragraph_and_ends_whole(qtbot, window):
+    """While a reply streams, its finished paragraphs stay rendered in the bubble's label, which keeps its heights,
+    and the paragraph being written shows below them; at the end the bubble is one label of the whole reply."""
+    from ui import theme
+    from ui.chat.rich_text import render
+
+    transcript = window.transcript
+    bubble = transcript.start_reply(window.transcript.add("user", "Tell me"))
+    for piece in ("It **was** a calm day.", "\n\nThe cat ", "*sat*"):
+        transcript.piece(piece)
+        transcript._render_stream()  # a frame
+        if piece == "\n\nThe cat ":
+            height = bubble.label.heightForWidth(300)
+            heights = dict(bubble.label._heights)
+    assert (
+        bubble.tail is not None
+        and "The cat *sat*" in bubble.tail.text()
+        and "<strong>was</strong>" in bubble.label.text()
+    )
+    assert bubble.label._heights == heights and bubble.label.heightForWidth(300) == height  # not laid out again
+    qtbot.waitUntil(lambda: bubble.tail.isVisible() and bubble.label.isVisible(), timeout=5_000)
+    transcript.end_reply(7, "It **was** a calm day.\n\nThe cat *sat*")
+    assert bubble.tail is None and bubble.message_id == 7
+    assert bubble.label.text() == render("It **was** a calm day.\n\nThe cat *sat*", theme.current()).html
+
+
 def test_a_larger_font_makes_the_bubble_taller(qtbot, window):
     bubble = window.transcript.add("user", "Some words that wrap across a few lines when the bubble is narrow.")
     label = bubble.label
