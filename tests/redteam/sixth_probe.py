@@ -437,7 +437,7 @@ UNREAD_CONTROLS_6: tuple[Control, ...] = tuple(
     Control(name, (Turn(typed, learns=(line,)),), expect=(line,))
     for name, typed, line in (
         ("french-lyon", "J'habite à Lyon avec Marc depuis deux ans.", "J'habite à Lyon avec Marc depuis deux ans"),
-        ("spanish-yoga", "Hago yoga todos los días con mi madre.", "Hago yoga todos los días con mi madre"),
+        ("spanish-madrid", "Vivo en Madrid desde 2019, me encanta.", "Vivo en Madrid desde 2019"),
         ("german-parents-cologne", "Meine Eltern wohnen in Köln.", "Meine Eltern wohnen in Köln"),
         ("german-reads-crime", "Mein Freund liest gern Krimis.", "Mein Freund liest gern Krimis"),
     )
