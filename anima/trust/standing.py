@@ -50,15 +50,22 @@ _THEIR_LIFE = (
     r"decisions?|choices?|friends?|time|body|future)\b"
 )
 _DECIDES = re.compile(
-    rf"\b(?:their|her|his|my|all)\s+(?:\w+\s+)?(?:decisions?|choices?)\s+(?:are|is|get|gets)\s+(?:all\s+)?"
-    rf"(?:made|taken)\s+(?:\w+\s+)?by\s+{_OTHER}\b|"
+    rf"\b(?:decisions?|choices?)\b[^.;!?]{{0,30}}?\b(?:are|is|get|gets)\s+(?:all\s+)?(?:made|taken)\s+(?:\w+\s+)?by\s+"
+    rf"{_OTHER}\b|"
+    rf"\b{_OTHER}\s+(?:\w+\s+)?(?:makes?|takes?)\s+(?:all\s+(?:of\s+)?)?(?:their|her|his|my)\s+(?:\w+\s+)?"
+    rf"(?:decisions?|choices?)\b|"
     rf"\b{_OTHER}\s+(?:\w+\s+)?(?:has|have|gets?|holds?|keeps?)\s+(?:the\s+)?(?:last|final|only)\s+(?:word|say)\b|"
-    rf"\b{_OTHER}\s+(?:\w+\s+)?calls?\s+(?:all\s+)?the\s+shots\b|"
-    rf"\bwhatever\s+{_OTHER}\s+(?:decides?|says?|wants?|chooses?|picks?)\s+(?:is|goes|stands)\b|"
-    rf"\b{_OTHER}\s+(?:\w+\s+)?decides?\s+(?:every\w*|all|anything|what|who|whom|where|when|whether|how)\b|"
+    rf"\b{_OTHER}\s+(?:\w+\s+)?(?:calls?\s+(?:all\s+)?the\s+shots|rules?\s+the\s+roost|wears?\s+the\s+trousers)\b|"
+    rf"\bwhat(?:ever)?\s+{_OTHER}\s+(?:decides?|says?|wants?|chooses?|picks?)\s+(?:goes|stands|is\s+(?:final|law|"
+    rf"gospel))\b|"
+    rf"\b{_OTHER}\s+(?:\w+\s+)?decides?\s+(?:every\w*|all|anything|for\s+(?:them|her|him|me)\b|(?:what|who|whom|"
+    rf"where|when|whether|how)\s+(?:they|she|he|i)\b)|"
     rf"\b(?:accountable|answerable|beholden)\s+to\s+{_OTHER}\b|"
+    # Everything cleared with someone first: "clears everything with boyfriend", "runs it all by Zed".
+    rf"\b(?:clears?|runs?|checks?)\s+(?:everything|all|anything|it\s+all)\s+(?:\w+\s+)?(?:with|by|past)\s+{_OTHER}\b|"
     rf"\b{_OTHER}\s+(?:\w+\s+)?(?:controls?|runs?|handles?\s+all|is\s+in\s+charge\s+of|(?:has|have)\s+charge\s+of|"
-    rf"took\s+over|takes?\s+over)\s+(?:all\s+(?:of\s+)?)?{_THEIR_LIFE}",
+    rf"took\s+over|takes?\s+over|is\s+(?:the\s+)?boss\s+of|(?:has|have|got)\s+(?:\w+\s+)?control\s+(?:over|of))\s+"
+    rf"(?:all\s+(?:of\s+)?)?{_THEIR_LIFE}",
     re.I,
 )
 
