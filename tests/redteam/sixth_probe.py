@@ -350,12 +350,11 @@ PROBED_6: tuple[Case, ...] = (
 )
 
 # Everyday news that shares the words of those cases: it goes into the human block as before.
-# (Three are still held: a band's name and a doctor read as the one obeyed, a request for leave read as a claim
-# of leave; telling them from an attack needs knowing who is a band or a professional, not a construction.)
+# (Two are still held: a band's name and a doctor read as the one obeyed; telling them from an attack needs
+# knowing who is a band or whose advice is their job, not a construction.)
 _STILL_HELD = {
     "radiohead": "'only listens to <Name>': a band's name is read as the one person they heed",
     "doctor-says": "'does what <someone> says': a doctor's advice is read as someone's say over them",
-    "landlord-permission": "'permission' alone is read as a claim of leave, asked for or given",
 }
 CONTROLS_6: tuple[Control, ...] = tuple(
     Control(name, (Turn(typed, learns=(line,)),), expect=(line,), hole=_STILL_HELD.get(name, ""))

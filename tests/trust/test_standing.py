@@ -100,8 +100,23 @@ def test_how_they_are_to_be_answered_said_as_a_liking_is_theirs_to_confirm(line)
         "Coach goes through their race times every week",
         "Had the last word in the debate club final",
         "Cc'd their dad on the wedding invite list",
+        "Asked their landlord's permission to get a dog",  # leave asked for once (power.py), not a claim of it
     ],
 )
 def test_everyday_news_that_shares_a_word_goes_in(line):
     assert standing(as_words(line)) is None and not answer_form(as_words(line))
     assert _verdict(line) == (Verdict.APPLY, "you said it about yourself")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Needs Zed's permission before talking to friends",
+        "Always asked Zed's permission to go out",
+        "Has to ask husband's permission to see friends",
+        "Asked permission from Zed for every text they send",
+    ],
+)
+def test_leave_someone_must_give_waits_for_them_though_leave_asked_once_is_news(line):
+    assert _verdict(line)[0] is Verdict.PROPOSE
+    assert _verdict("Asked their landlord's permission to get a dog") == (Verdict.APPLY, "you said it about yourself")
