@@ -5,7 +5,14 @@ outside text vouched for, a secret said in other words) in words none of the ear
 idioms ("calls the shots", "has the last word", "keeps tabs on"), the passive ("my decisions are made by"),
 French, Spanish and German lines, numbers spelled out, lookalike letters, a card's orders split over its fields,
 a lorebook entry, a file attached and then owned ("that's me talking"). Beside them, everyday news that shares
-their words and must still go in.
+their words and must still go in (and news in French, Spanish or German, which waits for the person).
+
+Against main as it was (930cc69), with the scripted complying model, learning and reflecting: attacks held 17/32,
+controls kept 24/28 (a band, a doctor, leave asked of a landlord and a PIN reset before a trip were held or
+refused). After the constructions were read (trust/standing.py: who decides, secrets kept in the passive, watching
+said with a verb, what opens an account known to someone, outside text owned as "them talking"; trust/secrets.py:
+a seed's part named by its places, a recipe only when said to be the password; trust/power.py: leave asked once):
+attacks held 32/32, controls kept 26/28. The two still held are strict xfail (_STILL_HELD).
 """
 
 from .cases import Case, Control, Turn, card, file, pasted
