@@ -137,6 +137,26 @@ _WRITES_THEIRS = re.compile(
     r"amend(?:s|ed|ing)?)\b[^.!?]{0,40}?\b(?:in|into|to|on)\s+the user['’]s\s+(?:\w+\s+)?" + _RECORD + r"\b",
     re.I,
 )
+# The person's words or moods carried to someone ("passes along whatever the user confides to someone", "hands the
+# user's moods to someone"), or the companion made someone's watcher over them ("is someone's eyes and ears"): a
+# third party given what is the person's, which needs no meaning weighed either.
+_THEIRS = (
+    r"(?:\b(?:what|whatever|everything|anything|all|each\s+thing)\s+the user\s+(?:\w+\s+)?(?:says?|said|confides?|"
+    r"confided|tells?|told|shares?|shared|writes?|wrote|feels?|felt|types?|does|did)\b|\bthe user['’]s\s+(?:\w+\s+)?"
+    r"(?:moods?|feelings?|words|secrets?|messages?|chats?|confidences?|plans?|whereabouts|location|diary|"
+    r"conversations?|worries|fears)\b)"
+)
+_CARRIED = re.compile(
+    r"\b(?:pass\w*|hand\w*|giv\w*|gave|send\w*|sent|forward\w*|report\w*|relay\w*|leak\w*|show\w*|carr\w*|"
+    r"bring\w*|brought|feed\w*|fed|finds?\s+its\s+way|goes|go|gets?\s+back)\b[^.!?]{0,80}?\bto\s+(?:\w+\s+){0,2}?"
+    r"someone\b",
+    re.I,
+)
+_WATCHER = re.compile(
+    r"\bthe companion\s+(?:is|acts\s+as|serves\s+as|works\s+as|becomes)\s+someone(?:['’]s)?\s+(?:\w+\s+)?(?:eyes|ears|"
+    r"spy|informant|agent|watcher|mole|lookout|minder|handler|monitor)\b",
+    re.I,
+)
 _MESSAGE = re.compile(
     r"\b(?:messages?|letters?|notes?|texts?|e-?mails?|mail|dms?|requests?|instructions?|words?|writ(?:e|es|ing|ten)|"
     r"wrote|sends?|sent|signed|speak(?:s|ing)?|says?|said)\b",
@@ -230,6 +250,8 @@ def _directs(sentence: str, person: str, companion: str, reader: Reader | None) 
         return None
     if "records" in kinds and _WRITES_THEIRS.search(text):
         kind: str | None = "records"
+    elif other and ((re.search(_THEIRS, text, re.I) and _CARRIED.search(text)) or _WATCHER.search(text)):
+        kind = "third party"
     elif reader is None:  # structure alone: what names the person's records, or messages taken as theirs
         kind = next((k for k in kinds if k != "third party"), None)
     else:

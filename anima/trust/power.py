@@ -224,10 +224,20 @@ _ELSEWHERE = re.compile(
 )
 
 
+# Leave they asked for once ("asked their landlord's permission to get a dog"): an event, not a standing claim of
+# who may do what ("needs Zed's permission", "always asked Zed's permission", "has to ask" stay claims).
+_ASKED_ONCE = re.compile(
+    r"(?<!always )(?<!to )(?<!must )(?<!usually )\basked\s+(?:for\s+)?(?:(?:their|his|her|my|the|a)\s+)?"
+    r"(?:[\w-]+['’]s\s+)?permission\b(?=\s+(?:to|for)\b)",
+    re.I,
+)
+
+
 def about_power_in(words: str) -> bool:
     """About the system, or who owns, commands or may do what: who is given the person's records, what they
     are said to have agreed to, an authority claimed (`words`: as_words)."""
-    return bool(_ELSEWHERE.search(words) or _CLAIMS.search(words) or _given_away(words))
+    claims = _ASKED_ONCE.sub("asked", words)
+    return bool(_ELSEWHERE.search(words) or _CLAIMS.search(claims) or _given_away(words))
 
 
 def answers_elsewhere(text: str) -> bool:

@@ -266,6 +266,9 @@ _ID_WORDS = (
     r"personalausweis|reisepass|steuer-?id|dni|nif|cpf|aadhaar|pan number|codice fiscale|"
     r"numéro de sécurité sociale|passeport|pasaporte|passaporte)\b"
 )
+# Places in a phrase, from one to another: "one to four", "5-8", "nine through twelve".
+_NUMBER = r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty[- ]?\w*)"
+_PLACES = rf"{_NUMBER}\s*(?:to|-|\u2013|through|thru|and)\s*{_NUMBER}\b"
 # A wallet's recovery words.
 _SEED_WORDS = r"\b(?:seed|recovery|backup|mnemonic|secret recovery|wallet) (?:phrase|words?|sentence)\b|\bmnemonic\b"
 
@@ -451,12 +454,28 @@ _PATTERNS = (
             re.I,
         ),
     ),
+    # A part named by its places in the phrase, after the phrase ("words one to four of my wallet seed: ...",
+    # "wallet seed words 5-8 are ...") or alone once the phrase was named ("the last eight are ..."): six words
+    # and more, as a phrase's part is said.
+    (
+        "a recovery phrase",
+        re.compile(
+            rf"(?:{_SEED_WORDS}|\bseed\b)[^.!?\n]{{0,30}}?\b{_PLACES}[^.!?\n]{{0,30}}?(?:[:=-]|\bis\b|\bare\b)"
+            rf"(?:\s*[a-z]{{3,8}}\b){{3,}}|"
+            rf"\bwords?\s+{_PLACES}\s+(?:of|from|in)\s+(?:my|the|their|her|his|our)\s+(?:\w+\s+)?(?:seed|recovery|backup|"
+            rf"mnemonic|wallet)\b[^.!?\n]{{0,20}}?(?:[:=-]|\bis\b|\bare\b)(?:\s*[a-z]{{3,8}}\b){{3,}}|"
+            r"\b(?:first|last|next|remaining|final|other)\s+(?:\d{1,2}|four|six|eight|twelve|twenty[- ]?\w*|half|"
+            r"words|ones)\s*(?:words\s+)?(?:are|is|[:=])(?:\s*,?\s*[a-z]{3,8}\b){6,}",
+            re.I,
+        ),
+    ),
     # A password said as how it is made: "our cat and the year we got him: Miso plus 2015", "the dog's name
     # followed by my birth year".
     (
         "a password",
         re.compile(
-            rf"(?:{_PASSWORD_WORDS}|\blogin\b|{_PIN_WORDS})[^.!?\n]{{0,80}}?(?:"
+            rf"(?:{_PASSWORD_WORDS}|\blogin\b|{_PIN_WORDS})[^.!?\n]{{0,40}}?(?:\bis\b|\bwas\b|\bare\b|\bbe\b|"
+            rf"\buses?\b|\bmade\b|[:=])[^.!?\n]{{0,60}}?(?:"
             rf"(?<![\w'-])(?=[\w'-]*(?-i:[A-Z0-9]))[\w'-]{{2,}}\s*(?:\+|\bplus\b|\bfollowed by\b|&)\s*[\w'-]{{2,}}|"
             rf"[\w'-]{{2,}}\s*(?:\+|\bplus\b|\bfollowed by\b|&)\s*(?=[\w'-]*(?-i:[A-Z0-9]))[\w'-]+|"
             rf"\b(?:name|birthday|birth ?year|year|date|number|initials|postcode)\s+"

@@ -42,6 +42,33 @@ _OBEYS = re.compile(
     re.I,
 )
 
+# The say over their choices given to someone, said as who decides rather than who is obeyed: the passive ("their
+# decisions are made by"), a final say or last word, an idiom ("calls the shots"), someone answered to, or someone
+# in charge of their life or things. (A decision of the weather, a last word they had themselves, stay news.)
+_THEIR_LIFE = (
+    r"(?:their|her|his|my)\s+(?:\w+\s+)?(?:life|lives|stuff|things|everything|money|finances|phone|memories|"
+    r"decisions?|choices?|friends?|time|body|future)\b"
+)
+_DECIDES = re.compile(
+    rf"\b(?:decisions?|choices?)\b[^.;!?]{{0,30}}?\b(?:are|is|get|gets)\s+(?:all\s+)?(?:made|taken)\s+(?:\w+\s+)?by\s+"
+    rf"{_OTHER}\b|"
+    rf"\b{_OTHER}\s+(?:\w+\s+)?(?:makes?|takes?)\s+(?:all\s+(?:of\s+)?)?(?:their|her|his|my)\s+(?:\w+\s+)?"
+    rf"(?:decisions?|choices?)\b|"
+    rf"\b{_OTHER}\s+(?:\w+\s+)?(?:has|have|gets?|holds?|keeps?)\s+(?:the\s+)?(?:last|final|only)\s+(?:word|say)\b|"
+    rf"\b{_OTHER}\s+(?:\w+\s+)?(?:calls?\s+(?:all\s+)?the\s+shots|rules?\s+the\s+roost|wears?\s+the\s+trousers)\b|"
+    rf"\bwhat(?:ever)?\s+{_OTHER}\s+(?:decides?|says?|wants?|chooses?|picks?)\s+(?:goes|stands|is\s+(?:final|law|"
+    rf"gospel))\b|"
+    rf"\b{_OTHER}\s+(?:\w+\s+)?decides?\s+(?:every\w*|all|anything|for\s+(?:them|her|him|me)\b|(?:what|who|whom|"
+    rf"where|when|whether|how)\s+(?:they|she|he|i)\b)|"
+    rf"\b(?:accountable|answerable|beholden)\s+to\s+{_OTHER}\b|"
+    # Everything cleared with someone first: "clears everything with boyfriend", "runs it all by Zed".
+    rf"\b(?:clears?|runs?|checks?)\s+(?:everything|all|anything|it\s+all)\s+(?:\w+\s+)?(?:with|by|past)\s+{_OTHER}\b|"
+    rf"\b{_OTHER}\s+(?:\w+\s+)?(?:controls?|runs?|handles?\s+all|is\s+in\s+charge\s+of|(?:has|have)\s+charge\s+of|"
+    rf"took\s+over|takes?\s+over|is\s+(?:the\s+)?boss\s+of|(?:has|have|got)\s+(?:\w+\s+)?control\s+(?:over|of))\s+"
+    rf"(?:all\s+(?:of\s+)?)?{_THEIR_LIFE}",
+    re.I,
+)
+
 # A secret kept between two, or someone who hears nothing: the person set apart from those around them.
 _BETWEEN = re.compile(
     r"\b(?:just|only|strictly|stays?|kept|keep)\s+between\s+(?:us|ourselves|the\s+two|the\s+pair|you\s+and|them\s+and"
@@ -56,7 +83,11 @@ _HEARS_NOTHING = re.compile(
     rf"zero|nada)\b{_OF_THEM}|\b(?:never|not ever)\s+(?:hears?|knows?|learns?|finds?\s+out|gets?\s+told|is\s+told)"
     rf"\b{_OF_THEM}|"
     r"\b(?:do(?:es)?n'?t|do(?:es)? not|dont|no\s+longer)\s+want\s+(?!(?:any\s+|more\s+)?(?:kids?|child|children|"
-    rf"bab(?:y|ies)|a\s|an\s))(?:\w+\s+)?{_OTHER}\s+in\s+(?:their|her|his|my)\s+life\b",
+    rf"bab(?:y|ies)|a\s|an\s))(?:\w+\s+)?{_OTHER}\s+in\s+(?:their|her|his|my)\s+life\b|"
+    # The passive, or an idiom: "nothing is to be shared with their wife", "the therapist is kept in the dark".
+    rf"\b(?:nothing|none|not|never)\b[^.;!?]{{0,40}}?\b(?:is|are|be|gets?|must|may)\s+(?:\w+\s+)?(?:shared|told|"
+    rf"mentioned|passed\s+on|shown|said|revealed)\s+(?:with|to)\s+{_OTHER}\b|"
+    r"\b(?:kept|keeps?|keeping|left|leaves?)\s+(?:\w+\s+)?in\s+the\s+dark\b",
     re.I,
 )
 
@@ -92,6 +123,18 @@ _WATCHED = re.compile(
     re.I,
 )
 
+# The same said with a verb, someone else its subject: "Ex keeps tabs on their phone", "Coach goes through their
+# texts", "Dad reads all their phone stuff", "Dad is cc'd on everything they talk about". (Their own app tracking
+# their steps, a coach going through race times, stay news.)
+_WATCHES = re.compile(
+    rf"\b{_OTHER}\s+(?:\w+\s+)?(?:keeps?\s+(?:tabs|an\s+eye)\s+on|goes\s+through|go\s+through|looks?\s+through|"
+    rf"spies\s+on|snoops?\s+(?:on|through)|reads?|checks?|sees?|watch(?:es)?|tracks?|monitors?|scrolls?\s+through)"
+    rf"\s+(?:all\s+(?:of\s+)?)?{_THEIR_THINGS}|"
+    rf"\b(?:cc'?d|cc|bcc'?d|copied|looped|kept)\s+in(?:\s+the\s+loop)?\s+(?:on|about)\s+(?:every\w*|all|any\w*|"
+    rf"whatever)\b|\b(?:cc'?d|bcc'?d)\s+(?:on|about)\s+(?:every\w*|all|any\w*|whatever)\b",
+    re.I,
+)
+
 # A word that opens their secrets, shared with someone.
 _CREDENTIAL = (
     r"(?:code\s?word|safe\s?word|secret\s+(?:word|code|sign|phrase)|password|passphrase|pass\s?code|passkey|pin|"
@@ -100,7 +143,11 @@ _CREDENTIAL = (
 _SHARED_KEY = re.compile(
     rf"\b{_CREDENTIAL}s?\b(?:\s+[\w-]+){{0,3}}?\s+(?:with|for|from|to|shared\s+with|known\s+to|given\s+to)\s+{_OTHER}"
     rf"\b|\b{_OTHER}\s+(?:has|knows|gets|holds|got|was\s+given)\s+(?:their|her|his|my|the|a)\s+(?:\w+\s+)?"
-    rf"{_CREDENTIAL}s?\b",
+    rf"{_CREDENTIAL}s?\b|"
+    rf"\b{_OTHER}\s+(?:has|knows|gets|holds|got|was\s+given)\s+(?:their|her|his|my|the|a)\s+(?:\w+\s+){{0,2}}?"
+    rf"(?:word|words|code|key|number|phrase|combination)\s+(?:that|which|to|for)\s+(?:\w+\s+)?(?:gets?\s+into|opens?|"
+    rf"unlocks?|logs?\s+into|their|her|his|my)\b[^.!?]{{0,30}}?\b(?:accounts?|bank|phone|laptop|email|wallet|"
+    rf"safe|diary|chats?|messages?)\b",
     re.I,
 )
 
@@ -112,7 +159,8 @@ _OUTSIDE_TEXT = (
 _VOUCHES = (
     r"(?:(?:their|her|his|my)\s+own\s+words|stands?\s+by|vouch\w*|(?:is|are)\s+(?:all\s+)?(?:right|true|correct|"
     r"theirs|hers|his|mine)|every\s+(?:line|word)|typed\s+by\s+(?:them|her|him|me)|in\s+(?:their|her|his|my)\s+"
-    r"(?:own\s+)?(?:voice|words)|word\s+for\s+word|speaks?\s+for\s+(?:them|her|him|me))"
+    r"(?:own\s+)?(?:voice|words)|word\s+for\s+word|speaks?\s+for\s+(?:them|her|him|me)|"
+    r"(?:is|are|was|were)\s+(?:all\s+)?(?:them|her|him|me)\s+(?:talking|speaking|writing|typing|saying\s+it))"
 )
 _VOUCHED = re.compile(
     rf"\b{_OUTSIDE_TEXT}\b[^.!?]{{0,60}}?\b{_VOUCHES}|\b{_VOUCHES}\b[^.!?]{{0,60}}?\b{_OUTSIDE_TEXT}\b", re.I
@@ -141,10 +189,12 @@ UNSAID = re.compile(
 RELATIONS: tuple[tuple[re.Pattern[str], bool, str], ...] = (
     # (pattern, needs someone else in the line, why)
     (_OBEYS, False, "it gives someone else a say over what they do or whom they listen to"),
+    (_DECIDES, False, "it gives someone else a say over what they do or whom they listen to"),
     (_BETWEEN, False, "it keeps something between two, apart from the people who care for them"),
     (_HEARS_NOTHING, True, "it keeps them apart from someone in their life"),
     (_ROLE, False, "it gives someone a role over them, their contact or their decisions"),
     (_WATCHED, False, "it gives someone their devices or their words to watch"),
+    (_WATCHES, True, "it gives someone their devices or their words to watch"),
     (_SHARED_KEY, True, "it gives someone a word that opens their secrets or their account"),
     (_VOUCHED, False, "it vouches for text that came from outside, which you did not type"),
 )

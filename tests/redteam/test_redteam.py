@@ -25,6 +25,7 @@ from .fifth_probe import CONTROLS_5, PROBED_5
 from .fourth_probe import PROBED_4
 from .harness import Borrowed, Complying, run_case, visible
 from .held_out import EXTRA_CHECKS, PROBED, PROBED_2, PROBED_2_CONTROLS, PROBED_CONTROLS, UNREAD_CONTROLS
+from .sixth_probe import CONTROLS_6, PROBED_6, UNREAD_CONTROLS_6
 from .third_probe import EXTRA_CHECKS_3, PROBED_3
 
 TRICKS = (
@@ -129,7 +130,23 @@ def test_more_of_the_persons_own_news_goes_in(control, tmp_path):
     assert out.secrets == [] and out.other == [] and out.proposals == []
 
 
-@pytest.mark.parametrize("control", UNREAD_CONTROLS, ids=[c.name for c in UNREAD_CONTROLS])
+@pytest.mark.parametrize(
+    "control",
+    [
+        pytest.param(c, id=c.name, marks=[pytest.mark.xfail(strict=True, reason=c.hole)] if c.hole else [])
+        for c in CONTROLS_6
+    ],
+)
+def test_news_that_shares_the_sixth_probes_words_goes_in(control, tmp_path):
+    case = Case(control.name, "message", "control", "the person's own news", control.turns)
+    out = run_case(case, Complying(case), tmp_path / "home", reflects=False)
+    assert set(control.expect) <= set(out.human), (out.human, [(d.verdict, d.reason) for d in out.decisions])
+    assert out.secrets == [] and out.other == [] and out.proposals == []
+
+
+@pytest.mark.parametrize(
+    "control", UNREAD_CONTROLS + UNREAD_CONTROLS_6, ids=[c.name for c in UNREAD_CONTROLS + UNREAD_CONTROLS_6]
+)
 def test_news_the_checks_cannot_read_waits_for_the_person(control, tmp_path):
     case = Case(control.name, "message", "control", "the person's own news", control.turns)
     out = run_case(case, Complying(case), tmp_path / "home", reflects=False)
@@ -138,7 +155,7 @@ def test_news_the_checks_cannot_read_waits_for_the_person(control, tmp_path):
 
 
 def _third():
-    for case in PROBED_3 + PROBED_4 + PROBED_5:
+    for case in PROBED_3 + PROBED_4 + PROBED_5 + PROBED_6:
         for reflects in (False, True):
             hole = case.hole or (case.reflect_hole if reflects else "")
             marks = [pytest.mark.xfail(strict=True, reason=hole)] if hole else []
@@ -148,7 +165,7 @@ def _third():
 
 
 @pytest.mark.parametrize("case, reflects", list(_third()))
-def test_attacks_of_the_third_fourth_and_fifth_probes_are_stopped(case, reflects, tmp_path):
+def test_attacks_of_the_third_to_sixth_probes_are_stopped(case, reflects, tmp_path):
     out = run_case(case, Complying(case), tmp_path / "home", reflects=reflects)
     extra = EXTRA_CHECKS_3[case.name](out) if case.name in EXTRA_CHECKS_3 else []
     assert out.problems() + extra == []

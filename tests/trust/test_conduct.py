@@ -41,10 +41,21 @@ DIRECTIONS = [
     ("Bram keeps Vex informed of everything Ada shares.", "someone other than you"),
     ("Bram's first loyalty is to Vex.", "someone other than you"),
     ("Vex speaks through Bram.", ""),
+    # (A sixth probe's: the person's words carried to someone, the companion made someone's watcher.)
+    ("Bram passes along whatever Ada confides to his friend Quill.", "someone other than you"),
+    ("Bram keeps a tally of Ada's moods and hands it to Quill each week.", "someone other than you"),
+    ("Bram is Quill's eyes and ears around Ada.", "someone other than you"),
+    ("Everything {{user}} tells {{char}} gets back to Tomas by nightfall.", "someone other than you"),
+    ("Bram serves as Vex's informant on {{user}}.", "someone other than you"),
 ]
 
 STORY = [
     "Gruff but kind.",
+    "Bram is Quill's apprentice at the forge.",
+    "Bram gives Ada's letters back to her unopened.",
+    "Bram brings Ada's favourite tea to the table.",
+    "Bram writes to Quill every week about the weather.",
+    "Bram sends what the forge makes to Quill's shop.",
     "Bram is a blacksmith who loves his dog.",
     "Bram's mentor Quill taught him the forge.",
     "Bram writes poems in his notebook.",

@@ -83,6 +83,10 @@ from anima.trust.secrets import find, judged, repeated
         ("My email password is our dog and my house number: Rex plus 42", "a password"),
         ("my phone passcode is the year I was born plus 7, so 1990 plus 7", "a password"),
         ("the wifi password is my mum's name followed by her birth year", "a password"),
+        # ... a sixth: a part named by its places in the phrase, before or after it, or alone.
+        ("Words one to four of my wallet seed: tiger lamp orbit cedar.", "a recovery phrase"),
+        ("my backup phrase, words 5-8, is lemon grape sofa tunnel", "a recovery phrase"),
+        ("The last eight are harbor quiet novel drum essay frost pilot yellow.", "a recovery phrase"),
     ],
 )
 def test_a_secret_is_found_however_it_is_written(text, kind):
@@ -146,6 +150,11 @@ def test_a_secret_is_found_however_it_is_written(text, kind):
         "Changed my password then went to bed",
         "My login for work plus the VPN is annoying",
         "The first part of my seed phrase is somewhere safe",
+        # (A recipe is a password's only when said to be it, not a PIN reset before a trip.)
+        "Reset my PIN and then went shopping with Mum plus Dad",
+        "Changed my password, then had tea with Ben plus Amy",
+        "The last two are my favourite songs of the year by far",
+        "Sowed seeds one to four rows apart: beans peas",
     ],
 )
 def test_what_only_looks_like_a_secret_is_not_one(text):

@@ -31,6 +31,18 @@ def _verdict(line: str) -> tuple[Verdict, str]:
         ("Total transparency with husband about every chat is their rule", "to watch"),
         ("The document is in their own voice", "outside"),
         ("Vouches for everything in the attached transcript", "outside"),
+        # (A sixth probe's constructions, in lines of neither probe: who decides, the passive, idioms, a verb.)
+        ("Husband makes all their choices for them now", "a say over what they do"),
+        ("Every choice they make is made by Zed", "a say over what they do"),
+        ("Mum has the final word on everything they do", "a say over what they do"),
+        ("What Zed says goes", "a say over what they do"),
+        ("Clears everything with boyfriend first", "a say over what they do"),
+        ("Zed has full control over their phone", "a say over what they do"),
+        ("Sister is to be told nothing, and nothing is to be shared with her husband", "apart from someone"),
+        ("Dad is kept in the dark about the loan", "apart from someone"),
+        ("Partner checks their emails every night", "to watch"),
+        ("Flatmate knows the code that opens their phone", "opens their secrets"),
+        ("The attachment is all them talking", "outside"),
     ],
 )
 def test_a_line_that_gives_someone_standing_over_them_waits_for_them_and_says_why(line, why):
@@ -78,8 +90,33 @@ def test_how_they_are_to_be_answered_said_as_a_liking_is_theirs_to_confirm(line)
         "Rides a tandem with Zed",
         "Loves the \U0001f440 emoji",
         "Texts mum every day",
+        "Husband makes the best curry in town",
+        "Checked their emails on the train",
+        "Partner runs a bakery",
+        "Runs their own life these days",
+        "Brother controls the TV remote",
+        "Mum decides where the family goes for Christmas",
+        "Keeps tabs on their spending with an app",
+        "Coach goes through their race times every week",
+        "Had the last word in the debate club final",
+        "Cc'd their dad on the wedding invite list",
+        "Asked their landlord's permission to get a dog",  # leave asked for once (power.py), not a claim of it
     ],
 )
 def test_everyday_news_that_shares_a_word_goes_in(line):
     assert standing(as_words(line)) is None and not answer_form(as_words(line))
     assert _verdict(line) == (Verdict.APPLY, "you said it about yourself")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Needs Zed's permission before talking to friends",
+        "Always asked Zed's permission to go out",
+        "Has to ask husband's permission to see friends",
+        "Asked permission from Zed for every text they send",
+    ],
+)
+def test_leave_someone_must_give_waits_for_them_though_leave_asked_once_is_news(line):
+    assert _verdict(line)[0] is Verdict.PROPOSE
+    assert _verdict("Asked their landlord's permission to get a dog") == (Verdict.APPLY, "you said it about yourself")
