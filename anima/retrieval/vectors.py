@@ -47,7 +47,10 @@ class VectorIndex:
     # stall while a large soul opens), and a search asks each shard (13 at 100,000 vectors).
     SHARD = 8192
 
-    def __init__(self, dim: int = 384, ef_search: int = 128, m: int = 24, ef_construction: int = 200):
+    # ef_search is each shard's: measured on the 100,000-message soul (13 shards) against exact search, top 10 of
+    # queries near a stored vector / far from any: one graph at 128, 1.000 / 0.62 in 0.33 ms of CPU; shards at 128,
+    # 0.999 / 0.92 in 4.2 ms; at 64, 0.998 / 0.80 in 2.7 ms (p95 3.1); at 32, 0.993 / 0.67 in 2.0 ms.
+    def __init__(self, dim: int = 384, ef_search: int = 64, m: int = 24, ef_construction: int = 200):
         self.dim = dim
         self.ef_search, self.m, self.ef_construction = ef_search, m, ef_construction
         self._lock = threading.RLock()
