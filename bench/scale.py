@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parent.parent
 PASSPHRASE = "bench scale passphrase"
 EXPORT_PASSPHRASE = "bench scale export passphrase"
-VERSION = "scale-1"  # change when the built soul's content or making changes
+VERSION = "scale-2"  # change when the built soul's content or making changes (2: the graph kept in shards)
 NAMES = ["Ada", "Bea", "Chidi", "Dara", "Emeka", "Farah", "Goran", "Hana", "Ivo", "Jun", "Kofi", "Lena"]
 LEAD_INS = ["", "Anyway, ", "Oh, and ", "By the way, ", "So, ", "Honestly, ", "You know what? ", "Also, "]
 MESSAGES = [
@@ -254,11 +254,12 @@ def opened(label: str, home_dir: Path, chat, embedder, tmp: Path, windows: int) 
     c.reflector.every = 0
     c.temperature, c.reply_tokens = 0.0, 16
     times: list[float] = []
-    for q in RECALL_QUERIES * 3:
+    for q in RECALL_QUERIES * 5:
         t = time.perf_counter()
         c.recall(q, 10)
         times.append((time.perf_counter() - t) * 1000)
     out["recall_ms"] = statistics.median(times)
+    out["recall_p95_ms"] = statistics.quantiles(times, n=20)[-1]
     out["rss_mb"] = rss_mb()  # this soul open (and the smaller ones before it), the model loaded
     out["rss_added_mb"] = out["rss_mb"] - rss_before
     return out, c
@@ -344,9 +345,11 @@ def carried(label: str, c, tmp: Path) -> dict:
 
     out = {}
     [first] = c.soul.query("SELECT min(id) AS id FROM messages")
-    t = time.perf_counter()
-    c.forget("message", first["id"])
-    out["forget_s"] = time.perf_counter() - t
+    with WriteLockWatch(Home(c.home.dir)) as watch:
+        t = time.perf_counter()
+        c.forget("message", first["id"])
+        out["forget_s"] = time.perf_counter() - t
+    out["forget_lock_ms"] = watch.longest_ms
     core = tmp / f"{label}.core"
     t = time.perf_counter()
     c.export_core(core, EXPORT_PASSPHRASE)
@@ -366,6 +369,43 @@ def carried(label: str, c, tmp: Path) -> dict:
     (tmp / f"{label}-again.core").unlink()
     shutil.rmtree(tmp / f"{label}-imported")
     return out
+
+
+class WriteLockWatch:
+    """The longest the soul's write lock was held while it watched, as another program on the soul meets it: a
+    connection of its own takes and lets go of the write lock over and over (an empty write transaction), and
+    its longest wait for it is what a forget made that program wait."""
+
+    def __init__(self, home):
+        import threading
+
+        self.soul = home.unlock(PASSPHRASE)
+        self.longest_ms = 0.0
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="write lock watch", daemon=True)
+
+    def _watch(self) -> None:
+        from anima.errors import SoulBusy
+
+        while not self._done.is_set():
+            t = time.perf_counter()
+            try:
+                with self.soul.transaction():
+                    pass
+            except SoulBusy:  # held past the busy timeout (30 s): it was held at least that long, and is tried again
+                pass
+            self.longest_ms = max(self.longest_ms, (time.perf_counter() - t) * 1000)
+            self._done.wait(0.002)
+
+    def __enter__(self) -> "WriteLockWatch":
+        self._thread.start()
+        time.sleep(0.05)  # it is watching before the forget begins
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._thread.join()
+        self.soul.close()
 
 
 def in_child(what: str, source: Path, target: Path) -> float:
@@ -505,6 +545,7 @@ def main(argv=None) -> int:
         ("window_ms", "start to window painted, soul shown ms", 0),
         ("opening_stall_ms", "window's longest stall, shown to soul and models ready ms", 0),
         ("recall_ms", "one recall ms", 1),
+        ("recall_p95_ms", "one recall, 95th percentile ms", 1),
         ("first_token_ms", "first token, warm (a conversation), sent at once ms", 0),
         ("asked_ms", "  of which before the model is asked (record, recall) ms", 0),
         ("read_ms", "  of which the model reading the prompt's new tokens ms", 0),
@@ -518,6 +559,7 @@ def main(argv=None) -> int:
         ("rss_mb", "resident memory, with the model MB", 0),
         ("rss_added_mb", "memory added by the soul MB", 0),
         ("forget_s", "forget one message s", 2),
+        ("forget_lock_ms", "forget, the write lock's longest hold ms", 0),
         ("forget_peak_mb", "forget, memory at its peak MB", 0),
         ("export_s", "export s", 1),
         ("export_peak_mb", "export, memory at its peak MB", 0),
@@ -593,8 +635,10 @@ def main(argv=None) -> int:
             "opening_stall_ms": y["opening_stall_ms"],
             "opening_stall_ms_empty": e["opening_stall_ms"],
             "recall_ms": round(y["recall_ms"], 1),
+            "recall_p95_ms": round(y["recall_p95_ms"], 1),
             "rss_added_mb": round(y["rss_added_mb"], 1),
             "forget_s": round(y["forget_s"], 2),
+            "forget_lock_ms": round(y["forget_lock_ms"], 1),
             "forget_peak_mb": round(y["forget_peak_mb"], 1),
             "export_s": round(y["export_s"], 1),
             "import_s": round(y["import_s"], 1),

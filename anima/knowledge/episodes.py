@@ -100,6 +100,12 @@ class Episodes:
     def record_new(self, new: NewEpisode, actor: str = "ai") -> int:
         fields, vector = self._ready(new)
         # Embedded first and stored in the episode's own transaction: a crash never leaves it without a vector.
+        return self.record_ready((new, fields, vector), actor)
+
+    def record_ready(self, ready: Ready, actor: str = "ai") -> int:
+        """An episode ready() checked and embedded, stored with its vector in the caller's writing() (or one of its
+        own): the vector is searched as soon as that commits."""
+        new, fields, vector = ready
         with self.writing():
             return self._store(new, fields, vector, actor)
 

@@ -31,7 +31,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..errors import InvalidEdit
 from ..knowledge.episodes import ARC_CHARS, ASSESSMENT_CHARS, SUMMARY_CHARS, Episode, Episodes, NewEpisode
 from ..knowledge.memories import Memories
 from ..knowledge.messages import Messages, from_outside, spoken
@@ -355,8 +354,14 @@ class DeepReflection:
         answer = self._ask_reading(said, rules, cancel, done)
         if answer is None:
             return False
-        with self.soul.transaction():  # the step's episodes, feedback and where it stopped: all, or none
-            self._episodes(answer["episodes"], said, done)
+        # The episodes are embedded before the step's transaction (the soul's writes would wait on the embedder),
+        # and stored in one of the indexer's: their vectors are searched as soon as it commits.
+        checked = self._checked(answer["episodes"], said, done)
+        ready = self.episodes.ready(checked)
+        for _ in range(len(checked) - len(ready)):
+            left_out(done, "an episode", "the store refused it")
+        with self.episodes.writing():  # the step's episodes, feedback and where it stopped: all, or none
+            done.episodes += [self.episodes.record_ready(r) for r in ready]
             self._feedback(answer["feedback"], said, rules, done, [r for r in rows if from_outside(r)])
             self.soul.set_meta(READ_THROUGH, str(newest))
         done.messages += len(rows)
@@ -381,13 +386,6 @@ class DeepReflection:
             {"role": "system", "content": (READING + EPISODES + FEEDBACK).format(name=name, person=person)},
             {"role": "user", "content": f"The messages:\n{lines}\n\nRules I am learning:\n{known}"},
         ]
-
-    def _episodes(self, found: list[dict[str, Any]], said: list[dict[str, Any]], done: Deepened) -> None:
-        for new in self._checked(found, said, done):
-            try:
-                done.episodes.append(self.episodes.record_new(new))
-            except InvalidEdit:
-                left_out(done, "an episode", "the store refused it")
 
     def cut_again(
         self, said: list[dict[str, Any]], cancel: threading.Event | None, done: Deepened

@@ -180,9 +180,9 @@ class Indexer:
         through, header, payload = kept
         try:
             changed = {(kind, item_id) for kind, item_id, _ in vector_rows.changes(self.soul, through)}
-            state, keys = snapshot.unpack(header, payload, self.embedder.dim)
+            states, keys, shard = snapshot.unpack(header, payload, self.embedder.dim)
             del payload
-            restored = self.index.prepare(state, keys, stored, changed)
+            restored = self.index.prepare(states, keys, stored, changed, shard)
         except snapshot.BadSnapshot as e:
             log.warning("the kept vector graph cannot be used (%s); it is built again", e)
             self.index.build_in_background()

@@ -8,7 +8,9 @@ the blob. So what is kept is the graph alone: each node's links and which item i
 vector bytes are cut out before it is stored and put back, from the `embeddings` table, when it is read; an
 item forgotten meanwhile has no vector there, so its node stays empty and is marked deleted.
 
-The format is our own (a JSON header and raw little-endian arrays), not pickle: reading it runs no code.
+The format is our own (a JSON header and raw little-endian arrays), not pickle: reading it runs no code. Format 2
+keeps the graph's shards (vectors.py: a run of labels each), each with its own arrays; format 1 held one graph and
+is built again as shards.
 """
 
 import json
@@ -21,7 +23,7 @@ import numpy.typing as npt
 from ..store.kinds import RECALLED
 
 Key = tuple[str, int]
-FORMAT = 1
+FORMAT = 2
 # hnswlib's own fields, as __getstate__ gives them: arrays (stored raw) and scalars (in the header).
 _ARRAYS = {"label_lookup_external": "<u8", "label_lookup_internal": "<u4", "element_levels": "<i4", "link_lists": "i1"}
 _SCALARS = (
@@ -57,72 +59,92 @@ class BadSnapshot(ValueError):
     """A stored graph that cannot be used (another format, another hnswlib, damage): it is built again."""
 
 
-def pack(state: dict[str, Any], keys: list[Key | None]) -> tuple[dict[str, Any], bytes]:
-    """hnswlib's state (Index.__getstate__()[0]) and the item each label stands for (None: removed) ->
-    (header, payload). The payload holds no vector."""
-    n, size = state["cur_element_count"], state["size_data_per_element"]
-    start, end = _vector_span(state)
-    level0 = np.asarray(state["data_level0"], dtype=np.int8).reshape(n, size)
-    arrays = {name: np.ascontiguousarray(state[name], dtype=dtype) for name, dtype in _ARRAYS.items()}
-    # Every node's links and label, without the bytes of its vector in between.
-    arrays["links0"] = np.ascontiguousarray(np.concatenate([level0[:, :start], level0[:, end:]], axis=1))
+def pack(states: list[dict[str, Any]], keys: list[Key | None], shard: int) -> tuple[dict[str, Any], bytes]:
+    """hnswlib's state of each shard (Index.__getstate__()[0]), the item each label stands for (None: removed) and
+    the labels per shard -> (header, payload). The payload holds no vector."""
     kinds = list(RECALLED)
-    arrays["key_kinds"] = np.array([-1 if k is None else kinds.index(k[0]) for k in keys], dtype="i1")
-    arrays["key_ids"] = np.array([0 if k is None else k[1] for k in keys], dtype="<i8")
-    layout, pieces, offset = {}, [], 0
-    for name, a in arrays.items():
+    pieces: list[bytes] = []
+    offset = 0
+
+    def put(a: npt.NDArray[Any]) -> dict[str, Any]:
+        nonlocal offset
         raw = a.tobytes()
-        layout[name] = {"dtype": a.dtype.str, "shape": list(a.shape), "offset": offset, "bytes": len(raw)}
         pieces.append(raw)
         offset += len(raw)
+        return {"dtype": a.dtype.str, "shape": list(a.shape), "offset": offset - len(raw), "bytes": len(raw)}
+
+    graphs = []
+    common = {name: states[0][name] for name in _SCALARS if name in states[0]} if states else {}
+    for state in states:
+        n, size = state["cur_element_count"], state["size_data_per_element"]
+        start, end = _vector_span(state)
+        level0 = np.asarray(state["data_level0"], dtype=np.int8).reshape(n, size)
+        arrays = {name: np.ascontiguousarray(state[name], dtype=dtype) for name, dtype in _ARRAYS.items()}
+        # Every node's links and label, without the bytes of its vector in between.
+        arrays["links0"] = np.ascontiguousarray(np.concatenate([level0[:, :start], level0[:, end:]], axis=1))
+        own = {name: state[name] for name in _SCALARS if name in state and state[name] != common.get(name)}
+        graphs.append({"state": own, "arrays": {name: put(a) for name, a in arrays.items()}})
+    key_kinds = put(np.array([-1 if k is None else kinds.index(k[0]) for k in keys], dtype="i1"))
+    key_ids = put(np.array([0 if k is None else k[1] for k in keys], dtype="<i8"))
     header = {
         "format": FORMAT,
         "hnswlib": _hnswlib_version(),
         "kinds": kinds,
-        "arrays": layout,
-        "state": {name: state[name] for name in _SCALARS if name in state},
+        "shard": shard,
+        "state": common,
+        "graphs": graphs,
+        "keys": {"key_kinds": key_kinds, "key_ids": key_ids},
     }
     return header, b"".join(pieces)
 
 
-def unpack(header: dict[str, Any], payload: bytes, dim: int) -> tuple[dict[str, Any], list[Key | None]]:
-    """(header, payload) -> (hnswlib's state without vectors, the item of each label). BadSnapshot when it
-    cannot be used. fill() puts the vectors in before the state is given to hnswlib."""
+def unpack(header: dict[str, Any], payload: bytes, dim: int) -> tuple[list[dict[str, Any]], list[Key | None], int]:
+    """(header, payload) -> (hnswlib's state of each shard, without vectors; the item of each label; the labels
+    per shard). BadSnapshot when it cannot be used. fill() puts the vectors in before a state is given to
+    hnswlib."""
     try:
         if header.get("format") != FORMAT or header.get("hnswlib") != _hnswlib_version():
             raise BadSnapshot(f"format {header.get('format')} of hnswlib {header.get('hnswlib')}")
-        state = dict(header["state"])
-        if state.get("space") != "ip" or state.get("dim") != dim:
-            raise BadSnapshot(f"a {state.get('space')} index of dimension {state.get('dim')}")
-        arrays: dict[str, npt.NDArray[Any]] = {}
-        for name, spec in header["arrays"].items():
-            offset, length = int(spec["offset"]), int(spec["bytes"])
-            if offset < 0 or offset + length > len(payload):
-                raise BadSnapshot(f"{name} lies outside the stored bytes")
-            dtype = np.dtype(spec["dtype"])
-            arrays[name] = np.frombuffer(payload, dtype=dtype, count=length // dtype.itemsize, offset=offset).reshape(
-                spec["shape"]
-            )
-        n = int(state["cur_element_count"])
-        start, end = _vector_span(state)
-        kept = int(state["size_data_per_element"]) - (end - start)
-        if arrays["links0"].shape != (n, kept) or len(arrays["key_kinds"]) != len(arrays["key_ids"]):
-            raise BadSnapshot("its arrays do not fit its header")
-        for name in _ARRAYS:
-            state[name] = arrays[name]
-        state["links0"] = arrays["links0"]
+        common = dict(header["state"])
+        if common.get("space") != "ip" or common.get("dim") != dim:
+            raise BadSnapshot(f"a {common.get('space')} index of dimension {common.get('dim')}")
+        states = []
+        for graph in header["graphs"]:
+            state = {**common, **graph["state"]}
+            if state.get("space") != "ip" or state.get("dim") != dim:
+                raise BadSnapshot(f"a {state.get('space')} index of dimension {state.get('dim')}")
+            arrays = {name: _array(spec, payload) for name, spec in graph["arrays"].items()}
+            n = int(state["cur_element_count"])
+            start, end = _vector_span(state)
+            kept = int(state["size_data_per_element"]) - (end - start)
+            if arrays["links0"].shape != (n, kept):
+                raise BadSnapshot("its arrays do not fit its header")
+            for name in (*_ARRAYS, "links0"):
+                state[name] = arrays[name]
+            states.append(state)
         kinds = header["kinds"]
+        key_kinds, key_ids = (_array(header["keys"][name], payload) for name in ("key_kinds", "key_ids"))
+        if len(key_kinds) != len(key_ids):
+            raise BadSnapshot("its arrays do not fit its header")
         keys = [
             None if c < 0 else (kinds[c], int(i))
-            for c, i in zip(arrays["key_kinds"].tolist(), arrays["key_ids"].tolist(), strict=True)  # (checked above)
+            for c, i in zip(key_kinds.tolist(), key_ids.tolist(), strict=True)  # (checked above)
         ]
         if any(k is not None and k[0] not in RECALLED for k in keys):
             raise BadSnapshot("it names kinds this Anima does not recall")
-        return state, keys
+        return states, keys, int(header["shard"])
     except BadSnapshot:
         raise
     except (KeyError, TypeError, ValueError, IndexError) as e:
         raise BadSnapshot(str(e)) from None
+
+
+def _array(spec: dict[str, Any], payload: bytes) -> npt.NDArray[Any]:
+    offset, length = int(spec["offset"]), int(spec["bytes"])
+    if offset < 0 or offset + length > len(payload):
+        raise BadSnapshot("an array lies outside the stored bytes")
+    dtype = np.dtype(spec["dtype"])
+    return np.frombuffer(payload, dtype=dtype, count=length // dtype.itemsize, offset=offset).reshape(spec["shape"])
 
 
 def labels_of(state: dict[str, Any]) -> npt.NDArray[np.uint64]:

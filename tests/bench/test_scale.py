@@ -32,8 +32,10 @@ def test_a_large_soul_is_reported_against_an_empty_one(tmp_path):
         "first_token_cold_ms",
         "first_token_cold_ms_empty",
         "recall_ms",
+        "recall_p95_ms",
         "export_s",
         "import_s",
         "rss_mb",
     ):
         assert figures[key] > 0, key
+    assert figures["forget_lock_ms"] >= 0 and figures["forget_s"] > 0

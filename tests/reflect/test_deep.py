@@ -67,6 +67,34 @@ def asked(c: Companion) -> list[str]:
     return [call["messages"][1]["content"] for call in c.chat.history if call["schema"] is not None]
 
 
+def test_an_episode_is_embedded_before_the_soul_is_written_and_searched_once_it_commits(dc, monkeypatch):
+    """Deep reflection embeds its episodes before its transaction (the soul's writes, a turn's among them, would
+    wait on the embedder), and their vectors are in the index the moment it commits, not at a later look."""
+    c = dc
+    talk(c, 0, "We climbed the old lighthouse at Ferrol today.", "The view from the lighthouse must be wide!")
+    writing = []
+    embed = c.embedder.embed_batch
+
+    def watched(texts):
+        writing.append(c.soul.con.in_transaction)
+        return embed(texts)
+
+    monkeypatch.setattr(c.embedder, "embed_batch", watched)
+    c.chat.enqueue(
+        reading(episodes=[([1, 2], "Ada climbed the lighthouse at Ferrol", "proud", 5, "I asked about the view.")]),
+        considering(),
+        json.dumps({"cards": []}),
+    )
+    catch_up = c.indexer.catch_up
+    monkeypatch.setattr(c.indexer, "catch_up", lambda *a, **kw: None)  # no later look at the soul's feed
+    done = c.reflect_deeply()
+    [episode] = done.episodes
+    assert writing and not any(writing)
+    assert c.indexer.index.vector(("episode", episode)) is not None
+    monkeypatch.setattr(c.indexer, "catch_up", catch_up)
+    assert [r.id for r in c.recall("lighthouse Ferrol", k=5) if r.kind == "episode"] == [episode]
+
+
 def test_episodes_are_cut_by_subject_and_no_message_is_read_twice(dc):
     c = dc
     ids = talk(

@@ -77,8 +77,10 @@ def home(anima_home):
 
 @pytest.fixture
 def small_graphs(monkeypatch):
-    """The graph takes over from a few hundred vectors, so building it takes a fraction of a second."""
+    """The graph takes over from a few hundred vectors, so building it takes a fraction of a second; its shards
+    are small, so a few hundred vectors make several (as 100,000 do at the real size)."""
     monkeypatch.setattr(VectorIndex, "APPROXIMATE_FROM", 300)
+    monkeypatch.setattr(VectorIndex, "SHARD", 128)
 
 
 # ---- a message and its vector go together ---------------------------------------------------------------------
@@ -323,7 +325,8 @@ def test_a_damaged_kept_graph_is_built_again(home, small_graphs, caplog):
     soul.close()
 
 
-def test_snapshot_format_round_trip_holds_no_vector():
+def test_snapshot_format_round_trip_holds_no_vector(monkeypatch):
+    monkeypatch.setattr(VectorIndex, "SHARD", 256)  # three shards, the last not full
     rng = np.random.default_rng(3)
     data = rng.normal(size=(600, 384)).astype(np.float32)
     data /= np.linalg.norm(data, axis=1, keepdims=True)
@@ -334,15 +337,18 @@ def test_snapshot_format_round_trip_holds_no_vector():
     index.remove(("memory", 5))
     header, payload = snapshot.pack(*index.snapshot())
     assert not any(any_piece_in(data[i].tobytes(), payload) for i in range(0, 600, 50))
-    state, got = snapshot.unpack(header, payload, 384)
+    states, got, shard = snapshot.unpack(header, payload, 384)
     assert got[5] is None and got[6] == ("memory", 6)
     rows = [("memory", i, data[i].tobytes()) for i in range(600) if i != 5]
     again = VectorIndex(384)
-    again.restore(state, got, rows)
+    again.restore(states, got, rows, shard=shard)
     assert again.approximate and len(again) == 599
+    # Read back a shard at a time, each no larger than it was kept (hnswlib holds the GIL while it reads one).
+    assert [s.get_current_count() for s in again._shards] == [256, 256, 88]
     for q in data[:30]:
         assert again.search(q, 10) == index.search(q, 10)
-    with pytest.raises(snapshot.BadSnapshot):
-        snapshot.unpack({**header, "format": 99}, payload, 384)
+    for other in (1, 99):  # format 1 kept one graph whole: it is built again, as shards
+        with pytest.raises(snapshot.BadSnapshot):
+            snapshot.unpack({**header, "format": other}, payload, 384)
     with pytest.raises(snapshot.BadSnapshot):
         snapshot.unpack(header, payload[:1000], 384)

@@ -37,3 +37,31 @@ def test_a_removed_key_is_never_returned_by_either_search():
     for key in (("message", 7), ("message", 8)):
         assert key not in [k for k, _ in index.search(data[key[1]], 5)]
     assert len(index) == 498
+
+
+def test_a_graph_of_several_shards_finds_what_exact_search_finds_and_forgets_across_them(monkeypatch):
+    """The graph is read back a shard at a time (hnswlib holds the GIL while it reads one, and the window waits
+    that long), so it is built as shards of SHARD labels, each searched, the results merged."""
+    monkeypatch.setattr(VectorIndex, "SHARD", 256)
+    rng = np.random.default_rng(4)
+    centers = rng.normal(size=(40, 384))
+    data = unit((centers[rng.integers(0, 40, 1100)] + 0.6 * rng.normal(size=(1100, 384))).astype(np.float32))
+    index = VectorIndex(384)
+    index.add_many([("message", i) for i in range(1000)], data[:1000])
+    index.build()
+    assert [s.get_current_count() for s in index._shards] == [256, 256, 256, 232]
+    # What comes after joins the last shard, then begins new ones (searched exactly until then).
+    index.add_many([("message", i) for i in range(1000, 1100)], data[1000:])
+    assert index.wait_graphed(10)
+    assert [s.get_current_count() for s in index._shards] == [256, 256, 256, 256, 76]
+    for gone in (3, 300, 700, 1050):
+        index.remove(("message", gone))
+    queries = unit((centers[:20] + 0.6 * rng.normal(size=(20, 384))).astype(np.float32))
+    approx = [[k for k, _ in index.search(q, 10)] for q in queries]
+    exact = [[k for k, _ in index.search(q, 10, exact=True)] for q in queries]
+    overlap = np.mean([len(set(a) & set(e)) / 10 for a, e in zip(approx, exact, strict=True)])
+    assert overlap >= 0.95
+    for gone in (3, 300, 700, 1050):
+        found = [k for k, _ in index.search(data[gone], 5)]
+        assert ("message", gone) not in found and found  # its neighbours are still found
+    assert index.search(data[301], 1)[0][0] == ("message", 301)
