@@ -6,6 +6,7 @@ would see in the Open Mind: the human block, the memories and their history.
 
 import json
 import logging
+from collections import deque
 
 import pytest
 
@@ -270,3 +271,15 @@ def test_their_name_and_their_statements_in_another_language_are_read(nameless):
     assert waiting["content"] == "A un chat, Miso" and "cannot read" in waiting["reason"]
     say(c, "Ich heiße Dana und ich spiele Cello.", "Schön!", facts(("Spielt Cello", 0)))
     assert len(c.chat.queue) == 0  # a message in German was read too (its answer was asked for)
+
+
+def test_the_rest_of_a_recovery_phrase_split_over_two_messages_is_never_kept(learning):
+    """Issue 43 item 2: "my recovery words are: apple river", then "stone orange ...": a line written from the
+    second holds the phrase's words, and is refused as the whole phrase said at once would be."""
+    c = learning
+    say(c, "my recovery words are: apple river", "Okay.", facts())
+    rest = "stone orange tiger lamp desk cloud piano, I wrote them down"
+    say(c, rest, "Okay.", facts(("Wrote down the words stone orange tiger", 0)))
+    assert c.chat.queue == deque()  # the learner read both messages
+    kept = [m["content"] for m in c.memories.current()] + block_lines(c.self_model.read().human)
+    assert not any("stone" in line or "tiger" in line for line in kept)
