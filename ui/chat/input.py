@@ -10,7 +10,7 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import QPlainTextEdit, QSizePolicy
 
 from anima.errors import KnownError
-from anima.knowledge.messages import External, attached_file
+from anima.knowledge.messages import TYPED_MOST, External, MessageTooLong, attached_file
 from anima.store.provenance import Source
 
 from .. import errors
@@ -50,6 +50,7 @@ class MessageBox(QPlainTextEdit):
         self.pause = QTimer(self, singleShot=True, interval=self.PAUSE_MS)
         self.pause.timeout.connect(self._paused)
         self.textChanged.connect(self.pause.start)
+        self.textChanged.connect(self._measure)
 
     def _fit_height(self) -> None:
         lines = int(self.document().size().height())
@@ -73,6 +74,12 @@ class MessageBox(QPlainTextEdit):
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._fit_height()
 
+    def _measure(self) -> None:
+        """Past the length one typed message may have (TYPED_MOST), the bar above says so while it is typed, not
+        only when Enter is pressed; nothing is cut. characterCount is kept by the document: no copy per key."""
+        length = self.document().characterCount() - 1  # the document's closing paragraph separator
+        self.attachments.say(str(MessageTooLong(length)) if length > TYPED_MOST else "")
+
     def _paused(self) -> None:
         text = self.toPlainText().strip()
         if text:
@@ -91,6 +98,9 @@ class MessageBox(QPlainTextEdit):
         """Send what is typed and attached, as Enter does; False when there is nothing to send."""
         text, external = self.toPlainText().strip(), self.attachments.items()
         if not (text or external):
+            return False
+        if len(text) > TYPED_MOST:  # refused here, with words, and kept in the box: no dialog, nothing lost
+            self.attachments.say(str(MessageTooLong(len(text))))
             return False
         self.clear()
         self.attachments.clear()
