@@ -21,6 +21,7 @@ NAMES = (
     "bundle",
     "scale",
     "learning",
+    "limits",
 )
 
 

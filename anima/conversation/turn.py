@@ -23,7 +23,7 @@ from typing import Any
 
 from ..errors import KnownError
 from ..knowledge.branches import Ending, Placed
-from ..knowledge.messages import TYPED_MOST, EmptyMessage, External, MessageTooLong
+from ..knowledge.messages import TYPED_MOST, EmptyMessage, External, MessageTooLong, said_before
 from ..models.chat import StopReason
 from ..parts.bids import HIDDEN
 from ..trust import secrets
@@ -98,6 +98,7 @@ class TurnStream:
             self.recalled, recalled_for = (
                 drafted if drafted is not None else (conversation.recall_for(self.user_text, ids), self.user_text)
             )
+            self._mask_split(conversation)
             self.learned = conversation.learned()
             self.prepared = conversation.prepare(
                 self.user_text, self.recalled, self.learned, self.weighed, recalled_for
@@ -112,11 +113,21 @@ class TurnStream:
         # said back: its value is masked in the reply before it is shown or stored (trust/secrets.py). Recalled
         # lines reach the prompt masked already (workspace/note.py); a model may still guess at one from the rest.
         read = [str(m["content"]) for m in self.workspace.messages] + [r.text for r in self.recalled]
-        self.secrets = secrets.values("\n".join(read))
+        said = [str(m["content"]) for m in self.workspace.messages if m["role"] == "user"]
+        self.secrets = secrets.values("\n".join(read)) | secrets.across([*said, self.user_text]) | self._split
         self.reply_id: int | None = None
         self.stop_reason: StopReason | None = None
         self.text = ""
         self._pieces: Iterator[str] | None = None
+
+    def _mask_split(self, conversation: Conversation) -> None:
+        """A recalled message that is the rest of a secret said over several messages ("my recovery words are:
+        apple river", then "stone orange ..."): masked with the person's messages before it read together."""
+        self._split: set[str] = set()  # and never said back either
+        for r in self.recalled:
+            if r.kind == "message" and (found := secrets.across(said_before(conversation.messages.soul, r.id))):
+                r.text = secrets.masked(r.text, found)
+                self._split |= found
 
     def __iter__(self) -> Iterator[str]:
         # One reply per turn: iterating again continues the same stream.

@@ -21,6 +21,7 @@ from ..retrieval.indexer import Indexer
 from ..store.ids import new_id
 from ..store.provenance import EXTERNAL, Provenance, Source
 from ..store.soul import Soul, now
+from ..trust import secrets
 from ..trust.text import clean
 from .branches import Branches
 
@@ -156,6 +157,19 @@ def own_words(soul: Soul, after_id: int, limit: int) -> list[dict[str, Any]]:
         "ORDER BY id DESC LIMIT ?",
         (after_id, Source.PERSON.value, limit),
     )
+
+
+def said_before(soul: Soul, message_id: int, limit: int = secrets.SPLIT_OVER) -> list[str]:
+    """The person's own words in `message_id`'s session up to it (it included), the last `limit`, oldest first:
+    what is read together for a secret split over several messages (trust/secrets.py `across`)."""
+    rows = soul.query(
+        "SELECT content FROM messages WHERE role = 'user' AND id <= :id "
+        "AND session = (SELECT session FROM messages WHERE id = :id) AND id NOT IN "
+        "(SELECT item_id FROM provenance WHERE item_kind = 'message' AND source != :person) "
+        "ORDER BY id DESC LIMIT :limit",
+        {"id": message_id, "person": Source.PERSON.value, "limit": limit},
+    )
+    return [str(r["content"]) for r in reversed(rows)]
 
 
 def from_outside(row: dict[str, Any]) -> bool:

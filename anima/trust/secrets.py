@@ -630,12 +630,13 @@ def repeated(content: str, said: str) -> str | None:
         return None
     content, said = judged(content), judged(said)
     runs, words = _values(content)
-    if not runs and not words:
-        return None
     found = [(what, m.group()) for what, pattern in _PATTERNS for m in pattern.finditer(said)]
     found += [("a PIN", m.group()) for m in _CODE.finditer(said) if not (m.group(1) and _PUBLIC.match(m.group(1)))]
     found += [("a card number", run) for run in _cards(said)]
+    phrase = {w.lower() for w in _PHRASE_WORD.findall(content)}
     for what, secret in found:
+        if what == "a recovery phrase" and len(_phrase_words(secret) & phrase) >= 2:  # its words, however named
+            return what
         secret_runs, secret_words = _values(secret)
         secret_runs = {v for v in secret_runs if not _YEAR.fullmatch(v)}  # a sentence's year is not its PIN
         if secret_runs & runs or secret_words & words:
@@ -668,10 +669,12 @@ def values(text: str) -> set[str]:
     if not text:
         return set()
     text = judged(text)
-    spans = [m.group() for _, pattern in _PATTERNS for m in pattern.finditer(text)]
-    spans += [m.group() for m in _CODE.finditer(text) if not (m.group(1) and _PUBLIC.match(m.group(1)))]
+    spans = [(what, m.group()) for what, pattern in _PATTERNS for m in pattern.finditer(text)]
+    spans += [("a PIN", m.group()) for m in _CODE.finditer(text) if not (m.group(1) and _PUBLIC.match(m.group(1)))]
     found = set(_cards(text))
-    for span in spans:
+    for what, span in spans:
+        if what == "a recovery phrase":  # each of its words is the secret, not only the last
+            found |= _phrase_words(span)
         runs, words = _values(span)
         found |= {r for r in runs if not _YEAR.fullmatch(r)} | words
         last = span.split()[-1].strip("\"'“”«».,!?") if span.split() else ""
@@ -681,6 +684,29 @@ def values(text: str) -> set[str]:
 
 
 _IS_WORD = re.compile(r"(?i:is|was|are|ist|est|es|:|=)")
+_PHRASE_WORD = re.compile(r"\b[a-z]{3,8}\b", re.I)
+# The words around a recovery phrase that name it, not its words: never masked.
+_NAMING_WORDS = frozenset(
+    "seed recovery backup mnemonic secret wallet phrase words word sentence are the and half part rest remaining "
+    "first second third last other next final".split()
+)
+
+
+def _phrase_words(span: str) -> set[str]:
+    return {w.lower() for w in _PHRASE_WORD.findall(span)} - _NAMING_WORDS
+
+
+# How many of the person's messages in a row are read together for a secret split over them.
+SPLIT_OVER = 4
+
+
+def across(said: list[str]) -> set[str]:
+    """The values of secrets said over several of the person's messages (oldest first, the last SPLIT_OVER of
+    them): "my recovery words are: apple river", then "stone orange ...". Read together, as one text, what
+    neither holds alone is found; each message alone is read too."""
+    recent = [s for s in said if s][-SPLIT_OVER:]
+    found = set().union(*(values(s) for s in recent)) if recent else set()
+    return found | values("\n".join(recent)) if len(recent) > 1 else found
 
 
 def masked(text: str, secret_values: set[str]) -> str:

@@ -219,3 +219,30 @@ def test_a_secret_said_once_is_not_recalled_into_a_later_session(companion):
     assert "Barclays" in prompt  # the message was recalled
     assert "hunter22" not in prompt.lower() and "hunter22" not in reply.lower()
     assert secrets.MASK in reply
+
+
+PHRASE_START, PHRASE_REST = "my recovery words are: apple river", "stone orange tiger lamp desk cloud piano"
+
+
+def test_a_recovery_phrase_split_over_two_messages_is_not_said_back(companion):
+    """Issue 43 item 2: the phrase begun in one message and finished in the next, without saying so: the reply
+    to the second repeats none of its words."""
+    companion.chat.enqueue("Okay.", "So: stone orange tiger, and apple river.")
+    companion.turn(PHRASE_START).read()
+    reply = companion.turn(PHRASE_REST).read()
+    assert not {"stone", "orange", "tiger", "apple", "river"} & set(re.findall(r"\w+", reply.lower()))
+    assert secrets.MASK in reply
+
+
+def test_the_rest_of_a_split_recovery_phrase_is_masked_when_recalled_later(companion):
+    companion.chat.enqueue("Okay.", "Okay.")
+    companion.turn(PHRASE_START).read()
+    companion.turn(PHRASE_REST).read()
+    companion.start_session()
+    companion.chat.enqueue("You said stone orange tiger lamp desk cloud piano.")
+    turn = companion.turn("what did I tell you about the lamp and the cloud and the piano?")
+    reply = turn.read()
+    prompt = "\n".join(m["content"] for m in turn.workspace.messages)
+    assert any(r.kind == "message" and r.id for r in turn.recalled)  # the second half was recalled...
+    assert "stone" not in prompt and "orange" not in prompt  # ...masked
+    assert "stone" not in reply and "tiger" not in reply and secrets.MASK in reply

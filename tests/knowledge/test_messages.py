@@ -74,3 +74,15 @@ def test_a_search_in_a_script_written_without_spaces_finds_the_words_as_written(
     assert [m["id"] for m in c.messages.find("北京 烤鸭")] == [duck]
     assert [m["id"] for m in c.messages.find("烤鸭 paris")] == [both]
     assert c.messages.find("上海") == []
+
+
+def test_said_before_is_the_persons_own_words_of_that_session_up_to_a_message(companion):
+    from anima.knowledge.messages import said_before
+
+    companion.chat.enqueue("Okay.", "Okay.", "Okay.")
+    companion.turn("first of mine").read()
+    companion.turn("second of mine").read()
+    companion.start_session()
+    companion.turn("in another conversation").read()
+    second = companion.soul.query("SELECT id FROM messages WHERE content = 'second of mine'")[0]["id"]
+    assert said_before(companion.soul, second) == ["first of mine", "second of mine"]

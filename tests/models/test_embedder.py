@@ -102,3 +102,19 @@ def test_embedding_writes_nothing_outside_the_companions_folders(tmp_path):
     )
     assert r.returncode == 0 and "(1, 384)" in r.stdout, r.stderr[-2000:]
     assert [str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file()] == []
+
+
+def test_a_text_of_a_million_characters_gives_the_vector_of_its_whole_and_little_memory(onnx):
+    """Issue 43: the tokenizer split all of a 1,000,000-character paste before the model kept its first 256
+    tokens. Only READ_MOST characters are read now: the vector is the one the whole text gives."""
+    import resource
+
+    from anima.models.embedder import READ_MOST
+
+    text = "the quick brown fox jumps over a lazy dog, " * 1000  # 43,000 characters, words of every length
+    assert len(text) > READ_MOST
+    whole = onnx._model.get().embed([text], 1)[0]  # the model on all of it, no cut
+    assert np.allclose(onnx.embed(text), whole, atol=1e-5)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    onnx.embed("word " * 200_000)
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 50 * 1024  # KB: under 50 MB more

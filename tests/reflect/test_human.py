@@ -6,6 +6,7 @@ would see in the Open Mind: the human block, the memories and their history.
 
 import json
 import logging
+from collections import deque
 
 import pytest
 
@@ -302,3 +303,15 @@ def test_a_word_or_someone_else_is_not_taken_for_their_name(nameless, said):
     c = nameless
     say(c, said, "Oh?", facts(), facts())
     assert c.user_name == "" and "Is called" not in c.self_model.read().human
+
+
+def test_the_rest_of_a_recovery_phrase_split_over_two_messages_is_never_kept(learning):
+    """Issue 43 item 2: "my recovery words are: apple river", then "stone orange ...": a line written from the
+    second holds the phrase's words, and is refused as the whole phrase said at once would be."""
+    c = learning
+    say(c, "my recovery words are: apple river", "Okay.", facts())
+    rest = "stone orange tiger lamp desk cloud piano, I wrote them down"
+    say(c, rest, "Okay.", facts(("Wrote down the words stone orange tiger", 0)))
+    assert c.chat.queue == deque()  # the learner read both messages
+    kept = [m["content"] for m in c.memories.current()] + block_lines(c.self_model.read().human)
+    assert not any("stone" in line or "tiger" in line for line in kept)

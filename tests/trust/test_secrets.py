@@ -225,3 +225,15 @@ def test_everyday_words_near_a_cash_machine_or_a_card_are_not_secrets(text):
 )
 def test_a_line_is_refused_for_the_secret_itself_not_its_neighbours(line, said):
     assert repeated(line, said) is None
+
+
+def test_a_recovery_phrase_split_over_messages_is_found_when_they_are_read_together():
+    from anima.trust.secrets import MASK, across, masked
+
+    start, rest = "my recovery words are: apple river", "stone orange tiger lamp desk cloud piano"
+    assert find(start) == [] and find(rest) == []  # neither alone says a secret
+    found = across([start, rest])
+    assert {"apple", "river", "stone", "piano"} <= found and not {"recovery", "words", "are"} & found
+    assert masked(rest, found) == " ".join([MASK] * 7)
+    assert repeated("Ada's words are stone and orange", f"{start}\n{rest}") == "a recovery phrase"
+    assert across(["hello there", "I walked by the river today"]) == set()  # ordinary messages hold nothing

@@ -15,6 +15,8 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QVBoxLay
 if TYPE_CHECKING:  # the core is imported off the UI thread after the first paint (app.prepare), not before it
     from anima.knowledge.messages import External
 
+from .. import theme
+
 SHOWN_LINES = 8  # of outside text in a transcript bubble; the rest is in its tooltip and stored
 SHOWN_CHARS = 2_000  # of those lines: one line of 1,000,000 characters laid out in a label froze the window 46 s
 
@@ -72,32 +74,55 @@ class Chip(QFrame):
 
 
 class AttachmentBar(QWidget):
-    """The attachments of the message being written; hidden while there are none."""
+    """The attachments of the message being written, and why it cannot be sent as it is (too long to be typed);
+    hidden while there is neither."""
 
     changed = Signal()
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.row = QHBoxLayout(self)
+        col = QVBoxLayout(self)
+        col.setContentsMargins(0, 0, 0, 0)
+        self.why = QLabel(wordWrap=True, textFormat=Qt.TextFormat.PlainText)
+        self.why.setObjectName("message-limit")
+        theme.tone(self.why, "error")
+        self.why.hide()
+        col.addWidget(self.why)
+        self.attached = QWidget()
+        self.row = QHBoxLayout(self.attached)
         self.row.setContentsMargins(0, 0, 0, 0)
         self.row.addWidget(QLabel("Sent with it, as text from outside:"))
         self.row.addStretch(1)
+        col.addWidget(self.attached)
         self.chips: list[Chip] = []
+        self.attached.hide()
         self.hide()
+
+    def say(self, why: str) -> None:
+        """Why the message cannot be sent as it is; "" when it can."""
+        if why == self.why.text():
+            return
+        self.why.setText(why)
+        self.why.setVisible(bool(why))
+        self._show()
+
+    def _show(self) -> None:
+        self.attached.setVisible(bool(self.chips))
+        self.setVisible(bool(self.chips) or bool(self.why.text()))
 
     def add(self, external: "External") -> Chip:
         chip = Chip(external)
         chip.removed.connect(self._remove)
         self.row.insertWidget(self.row.count() - 1, chip)
         self.chips.append(chip)
-        self.show()
+        self._show()
         self.changed.emit()
         return chip
 
     def _remove(self, chip: Chip) -> None:
         self.chips.remove(chip)
         chip.deleteLater()
-        self.setVisible(bool(self.chips))
+        self._show()
         self.changed.emit()
 
     def items(self) -> list["External"]:

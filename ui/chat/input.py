@@ -53,6 +53,7 @@ class MessageBox(QPlainTextEdit):
         self.pause = QTimer(self, singleShot=True, interval=self.PAUSE_MS)
         self.pause.timeout.connect(self._paused)
         self.textChanged.connect(self.pause.start)
+        self.textChanged.connect(self._measure)
 
     def _fit_height(self) -> None:
         lines = int(self.document().size().height())
@@ -76,6 +77,14 @@ class MessageBox(QPlainTextEdit):
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._fit_height()
 
+    def _measure(self) -> None:
+        """Past the length one typed message may have (TYPED_MOST), the bar above says so while it is typed, not
+        only when Enter is pressed; nothing is cut. characterCount is kept by the document: no copy per key."""
+        from anima.knowledge.messages import TYPED_MOST, MessageTooLong  # (the core: after the first paint)
+
+        length = self.document().characterCount() - 1  # the document's closing paragraph separator
+        self.attachments.say(str(MessageTooLong(length)) if length > TYPED_MOST else "")
+
     def _paused(self) -> None:
         text = self.toPlainText().strip()
         if text:
@@ -94,6 +103,11 @@ class MessageBox(QPlainTextEdit):
         """Send what is typed and attached, as Enter does; False when there is nothing to send."""
         text, external = self.toPlainText().strip(), self.attachments.items()
         if not (text or external):
+            return False
+        from anima.knowledge.messages import TYPED_MOST, MessageTooLong
+
+        if len(text) > TYPED_MOST:  # refused here, with words, and kept in the box: no dialog, nothing lost
+            self.attachments.say(str(MessageTooLong(len(text))))
             return False
         self.clear()
         self.attachments.clear()

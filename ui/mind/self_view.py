@@ -66,6 +66,8 @@ class SelfView(MindView):
         self.editors: dict[str, QPlainTextEdit] = {}
         self.elsewhere: dict[str, QLabel] = {}  # under an editor with the person's text: what is stored now
         self.histories: dict[str, SectionHistory] = {}  # under each editor: how it changed, from what
+        self.counts: dict[str, QLabel] = {}  # under each editor: its length against its cap, and why over it
+        self.saves: dict[str, QPushButton] = {}
         for name, title in EDITABLE:
             if name not in self.sections:
                 continue
@@ -75,6 +77,11 @@ class SelfView(MindView):
             editor.setMaximumHeight(90)
             self.editors[name] = editor
             col.addWidget(editor)
+            count = QLabel(textFormat=Qt.TextFormat.PlainText)
+            count.setObjectName(f"count-{name}")
+            self.counts[name] = count
+            col.addWidget(count)
+            editor.textChanged.connect(lambda n=name: self._count(n))
             note = QLabel(wordWrap=True, textFormat=Qt.TextFormat.PlainText)
             note.setObjectName(f"elsewhere-{name}")
             theme.tone(note, "error")
@@ -84,6 +91,8 @@ class SelfView(MindView):
             save = QPushButton("Save")
             save.setObjectName(f"save-{name}")
             save.clicked.connect(lambda _=False, n=name: self.save(n))
+            self.saves[name] = save
+            self._count(name)
             self.histories[name] = SectionHistory(name, save)
             col.addWidget(self.histories[name])
         rhythm_widgets = QWidget()
@@ -142,6 +151,22 @@ class SelfView(MindView):
         self.guardrails.setText(floor.guardrails)
         for name in self.editors:
             self._show_text(name, getattr(floor, name))
+
+    def _count(self, name: str) -> None:
+        """The editor's length against the section's cap (store/sections.py, where it is declared); over it, why
+        it cannot be saved, and Save waits: nothing is ever cut to fit."""
+        most, label = cap(name), self.counts[name]
+        length = self.editors[name].document().characterCount() - 1  # less the closing paragraph separator
+        over = length > most
+        why = (
+            f"{length:,} characters: {section(name).shown} holds at most {most:,}. Shorten it to save; nothing is cut."
+        )
+        label.setText(why if over else f"{length:,} of {most:,} characters")
+        if label.property("tone") != ("error" if over else "muted"):
+            theme.tone(label, "error" if over else "muted")
+        if name in self.saves:  # made after the editor
+            self.saves[name].setEnabled(not over)
+            self.saves[name].setToolTip(why if over else "")
 
     def _show_rhythm(self, every: int, earned_after: int) -> None:
         """As with the editors: a spin box the person has changed and not saved keeps their number through a

@@ -154,3 +154,30 @@ def test_outside_text_in_earlier_history_is_shown_with_its_message(qtbot, window
     mine, reply = again.transcript.bubbles
     assert mine.text == "what do you make of this?" and reply.text == "Noted."
     assert [b.header.text() for b in mine.outside] == [f"{MARK}: file notes.txt (3 lines)"]
+
+
+def test_typing_past_the_limit_says_why_at_once_and_enter_sends_nothing_and_loses_nothing(qtbot, window):
+    """Issue 43 item 5: a typed message longer than TYPED_MOST went to the core and came back in a dialog; the
+    bar above the box says why as it is typed, Enter keeps it all in the box, and shortening it lets it go."""
+    from anima.knowledge.messages import TYPED_MOST
+
+    box, bar = window.input, window.input.attachments
+    box.setFocus()
+    box.start_with("y" * TYPED_MOST)  # the cursor at its end
+    assert not bar.isVisible()  # at the limit: nothing to say
+    qtbot.keyClicks(box, "zz")
+    assert bar.isVisible() and bar.why.isVisible() and not bar.attached.isVisible()
+    assert f"The message is {TYPED_MOST + 2:,} characters; one typed message holds at most {TYPED_MOST:,}" in (
+        bar.why.text()
+    )
+    sent = len(window.companion.chat.history)
+    qtbot.keyClick(box, Qt.Key_Return)
+    assert box.toPlainText() == "y" * TYPED_MOST + "zz"  # nothing lost, nothing cut
+    assert window.worker is None and len(window.companion.chat.history) == sent  # nothing sent
+    assert not QApplication.activeModalWidget()  # said beside the box, not in a dialog
+    qtbot.keyClick(box, Qt.Key_Backspace)
+    qtbot.keyClick(box, Qt.Key_Backspace)
+    assert not bar.isVisible()
+    window.companion.chat.enqueue("A lot of y.")
+    press_enter(qtbot, window)
+    assert box.toPlainText() == ""

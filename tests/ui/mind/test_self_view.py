@@ -112,3 +112,21 @@ def test_a_changed_rhythm_not_yet_saved_is_kept_through_a_forget_elsewhere(qtbot
     assert view.earned_after.value() == stored.earned_after
     view.save_rhythm()
     qtbot.waitUntil(lambda: window.companion.rhythm.read().every == stored.every + 3, timeout=10_000)
+
+
+def test_an_editor_past_its_sections_cap_says_why_and_save_waits_nothing_cut(qtbot, window, view):
+    """Issue 43 item 5: the Self editors had no length limit a person could see. The cap is the section's own
+    (store/sections.py); past it the line under the editor says why, Save waits, and the text stays whole."""
+    from anima.store.sections import cap
+
+    most = cap("human")
+    editor, count, save = view.editors["human"], view.counts["human"], view.saves["human"]
+    assert count.text() == f"{len(ZED)} of {most:,} characters" and save.isEnabled()
+    long = ZED + "\n- " + "x" * most
+    editor.setPlainText(long)
+    assert count.text().startswith(f"{len(long):,} characters: ") and f"holds at most {most:,}" in count.text()
+    assert not save.isEnabled() and "Shorten it to save" in save.toolTip()
+    assert editor.toPlainText() == long  # nothing cut
+    assert window.companion.self_model.read().human == ZED  # nothing saved
+    editor.setPlainText(ZED + "\n- Plays chess")
+    assert save.isEnabled() and count.text().endswith(f"of {most:,} characters")
