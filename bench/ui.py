@@ -229,6 +229,28 @@ def paced_stream(app, window, meter: StallMeter) -> tuple[list[float], list[floa
     return gaps, list(meter.busy)
 
 
+def stall_figures(streaming: list[float], paced: list[float]) -> dict[str, float]:
+    """The stalls while a reply streams, as issue 39 names them: `stall_p99_ms`, `stall_max_ms` while the real
+    default model streams; `_paced` while the fake model streams at PACE (the window's own cost)."""
+    return {
+        "stall_p99_ms": round(percentile(streaming, 99), 1),
+        "stall_max_ms": round(max(streaming), 1),
+        "stall_p99_ms_paced": round(percentile(paced, 99), 1),
+        "stall_max_ms_paced": round(max(paced), 1),
+    }
+
+
+def stall_rows(streaming: list[float], paced: list[float]) -> list[list[object]]:
+    """The target rows for stall_figures, each labelled with the model that streamed (target: p99 10 ms, max 50)."""
+    f = stall_figures(streaming, paced)
+    return [
+        ["stall while the default model streams, p99 (stall_p99_ms)", f["stall_p99_ms"], 10],
+        ["stall while the default model streams, max (stall_max_ms)", f["stall_max_ms"], 50],
+        [f"stall while a fake model streams at {PACE} tokens/s, p99 (_paced)", f["stall_p99_ms_paced"], 10],
+        [f"stall while a fake model streams at {PACE} tokens/s, max (_paced)", f["stall_max_ms_paced"], 50],
+    ]
+
+
 def main(argv=None) -> int:
     from . import locomo as locomo_data
 
@@ -375,8 +397,7 @@ def main(argv=None) -> int:
         [
             [f"open the longest to painted ({shown_messages} messages shown)", round(open_ms, 1), 300],
             [f"search all for '{SEARCHED}' to {found} results shown", round(search_ms, 1), 200],
-            [f"stall while streaming at {PACE} tokens/s, p99", round(percentile(paced, 99), 1), 10],
-            [f"stall while streaming at {PACE} tokens/s, max", round(max(paced), 1), 50],
+            *stall_rows(streaming, paced),
         ],
     )
     table(
@@ -399,10 +420,7 @@ def main(argv=None) -> int:
             "p99_stall_ms": round(percentile(all_gaps, 99), 1),
             "table_fill_ms": round(fill_anima, 1),
             "table_fill_ms_reference": round(fill_reference, 1),
-            "stall_p99_ms": round(percentile(paced, 99), 1),
-            "stall_max_ms": round(max(paced), 1),
-            "stall_p99_ms_default_model": round(percentile(streaming, 99), 1),
-            "stall_max_ms_default_model": round(max(streaming), 1),
+            **stall_figures(streaming, paced),
             "stall_worked_max_ms_default_model": round(max(streaming_busy), 1),
             "load_while_streaming": round(load, 1),
             "open_conversation_ms": round(open_ms, 1),

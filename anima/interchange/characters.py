@@ -55,6 +55,9 @@ class Plan:
     left_out: list[LeftOut] = field(default_factory=list)  # what is not kept with the card, nor exported
     foreign: bool = False  # its persona is not in English: none of it is taken in
     why: dict[str, str] = field(default_factory=dict)  # each sentence held out of the persona: why, for the person
+    # The first 50 entries as the preview lists them, made with the plan: whether one comes in off is read with
+    # the embedder, which the window's thread never waits on (lines() only reads them).
+    entry_lines: list[str] = field(default_factory=list)
 
     @property
     def trimmed(self) -> bool:
@@ -104,7 +107,7 @@ class Plan:
             + (f"; {self.already} already here" if self.already else "")
             + (f"; {self.card.book.empty} empty left out" if self.card.book.empty else "")
         )
-        out += [_entry_line(e) for e in self.entries[:50]]
+        out += self.entry_lines
         if len(self.entries) > 50:
             out.append(f"  … and {len(self.entries) - 50} more")
         for key, value in self.kept.items():
@@ -202,6 +205,7 @@ class Characters:
             left_out,
             foreign,
             why,
+            [_entry_line(e, user, name) for e in entries[:50]],
         )
 
     def apply(self, p: Plan) -> lorebook.Imported:
@@ -229,7 +233,7 @@ class Characters:
             )
             if p.card.avatar:  # kept beside the row, not in its edit history (a picture is not an edit)
                 character_cards.set_avatar(con, cid, base64.b64encode(p.card.avatar).decode("ascii"))
-            done = lorebook.add(self.world, p.entries, detail)
+            done = lorebook.add(self.world, p.entries, detail, self.names()[1], p.name)
             if p.greeting:  # it opens the conversation: in the transcript the model reads, not only in the history
                 self.conversation.greet(p.greeting, Provenance(Source.CARD, detail=detail))
         return done
@@ -245,13 +249,15 @@ class Characters:
             + (f"; {len(book.entries) - len(new)} already here" if len(book.entries) > len(new) else "")
             + (f"; {book.empty} empty left out" if book.empty else "")
         ]
-        out += [_entry_line(e) for e in new[:50]]
+        name, user = self.names()
+        out += [_entry_line(e, user, name) for e in new[:50]]
         if len(new) > 50:
             out.append(f"  … and {len(new) - 50} more")
         return out
 
     def import_lorebook(self, book: lorebook.Lorebook, detail: str) -> lorebook.Imported:
-        return lorebook.add(self.world, book.entries, detail)
+        name, user = self.names()
+        return lorebook.add(self.world, book.entries, detail, user, name)
 
     # ---- out again --------------------------------------------------------------------------
 
@@ -275,9 +281,13 @@ class Characters:
         is a proposal nobody accepted, and does not go out; turned on by the person, it is theirs and does."""
         from_cards = self.world.from_cards()
         out: list[dict[str, Any]] = []
-        held = 0
+        held, (name, user) = 0, self.names()
         for c in self.world.all():
-            if not c["enabled"] and c["id"] in from_cards and lorebook.held_back(f"{c['title']}\n{c['body']}"):
+            if (
+                not c["enabled"]
+                and c["id"] in from_cards
+                and lorebook.held_back(f"{c['title']}\n{c['body']}", user, name)
+            ):
                 held += 1
             else:
                 out.append(c)
@@ -339,12 +349,13 @@ class Characters:
         return card
 
 
-def _entry_line(e: lorebook.LoreEntry) -> str:
-    """A lorebook entry in a preview; one the gate holds says it comes in off, and why (lorebook.add)."""
+def _entry_line(e: lorebook.LoreEntry, person: str, companion: str) -> str:
+    """A lorebook entry in a preview; one the gate holds says it comes in off, and why (lorebook.add). `person`,
+    `companion`: their names, so that neither counts as someone else."""
     line = f"  - {e.title} [{', '.join(e.keys[:6]) or 'no keys'}]"
     if not e.enabled:
         return line + " (disabled)"
-    why = lorebook.held_back(f"{e.title}\n{e.content}")
+    why = lorebook.held_back(f"{e.title}\n{e.content}", person, companion)
     return line + (f" (comes in off until you turn it on: {why})" if why else "")
 
 

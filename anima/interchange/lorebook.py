@@ -390,16 +390,17 @@ class Imported:
         return said
 
 
-def held_back(text: str) -> str | None:
+def held_back(text: str, person: str = "", companion: str = "") -> str | None:
     """Why an entry's text comes in off, for the person to read and turn on (verdict.tainted: a link, a code, obeying
     or being owned; conduct.directs: whom the companion answers to, what it writes about the person, whose messages
     count as theirs, however worded), or None. A tag that is formatting alone (<i>, <b>) is no link here, as in a
-    card's fields."""
+    card's fields. `person`, `companion`: their names (as cards.held_back takes them): the companion's own name is
+    no one else."""
     plain = unformatted(text)
-    return tainted(plain) or next(filter(None, map(directs, sentences(plain))), None)
+    return tainted(plain) or next((why for s in sentences(plain) if (why := directs(s, person, companion))), None)
 
 
-def add(world: WorldCards, entries: list[LoreEntry], detail: str) -> Imported:
+def add(world: WorldCards, entries: list[LoreEntry], detail: str, person: str = "", companion: str = "") -> Imported:
     """Each entry as a world card (inside the caller's transaction when there is one: all of them, or none). An
     entry holding a secret is left out (secrets are never kept); one the gate would hold back (a link, a code,
     obeying or being owned: held_back) comes in off, for the person to read and turn on."""
@@ -413,7 +414,7 @@ def add(world: WorldCards, entries: list[LoreEntry], detail: str) -> Imported:
             if secrets.find(text):
                 done.secret += 1
                 continue
-            held = e.enabled and held_back(text) is not None
+            held = e.enabled and held_back(text, person, companion) is not None
             done.created.append(
                 world.create(
                     e.kind,

@@ -51,7 +51,7 @@ from .feedback import lesson as feedback_lesson
 from .feedback import not_feedback
 from .governed import GovernedRewrite
 from .regenerate import MadeAgain, Regeneration
-from .support import origin
+from .support import Origin, origin
 from .voice import (
     ARC_WORDS,
     FIRST_PERSON,
@@ -114,6 +114,18 @@ CONSIDERING = (
     "identity: who you are in this relationship, in the first person, a few sentences. Start from your current "
     "identity and change only what the experiences show; write it again unchanged if nothing did."
 )
+
+
+@dataclass(frozen=True)
+class Weighed:
+    """A piece of feedback the model found, read before the step's transaction (DeepReflection._weigh)."""
+
+    found: dict[str, Any]  # as the model wrote it
+    lesson: str
+    message: dict[str, Any] | None = None  # the person's message it cites; None: it is left out, for `why`
+    rule: Rule | None = None  # the rule it names
+    came: Origin | None = None  # where its lesson comes from (support.origin)
+    why: str | None = None
 
 
 def _labelled(row: dict[str, Any]) -> tuple[str, str]:
@@ -360,9 +372,11 @@ class DeepReflection:
         ready = self.episodes.ready(checked)
         for _ in range(len(checked) - len(ready)):
             left_out(done, "an episode", "the store refused it")
+        outside = [r for r in rows if from_outside(r)]
+        weighed = self._weigh(answer["feedback"], said, rules, outside)  # it embeds: before the transaction, too
         with self.episodes.writing():  # the step's episodes, feedback and where it stopped: all, or none
             done.episodes += [self.episodes.record_ready(r) for r in ready]
-            self._feedback(answer["feedback"], said, rules, done, [r for r in rows if from_outside(r)])
+            self._feedback(weighed, said, done, outside)
             self.soul.set_meta(READ_THROUGH, str(newest))
         done.messages += len(rows)
         done.steps += 1
@@ -462,18 +476,13 @@ class DeepReflection:
             out.append(NewEpisode(summary, tuple(m["id"] for m in group), arc, e["significance"] / STEPS, assessment))
         return out
 
-    def _feedback(
-        self,
-        found: list[dict[str, Any]],
-        said: list[dict[str, Any]],
-        rules: list[Rule],
-        done: Deepened,
-        outside: list[dict[str, Any]] | None = None,
-    ) -> None:
-        """`outside`: the text from outside sent in this stretch (a file, a paste, a tool's output): a lesson it
-        supports better than the message cited is a proposal from it (support.py), never a rule in force."""
-        counted: set[tuple[int, int]] = set()  # (rule, message): one message is one piece of evidence
-        outside = outside or []
+    def _weigh(
+        self, found: list[dict[str, Any]], said: list[dict[str, Any]], rules: list[Rule], outside: list[dict[str, Any]]
+    ) -> list[Weighed]:
+        """Each piece of feedback the model found, with what it cites and where its lesson comes from (support.origin
+        embeds the lesson, the message and every text from outside, and loads the embedder the first time: ~1 s), or
+        why it is left out before that. Read before the step's transaction, whose lock a turn's reads wait on."""
+        out = []
         for f in found:
             n = f["message"]
             m = said[n - 1] if 1 <= n <= len(said) else None
@@ -486,10 +495,30 @@ class DeepReflection:
                 else unfit(lesson) or ("it speaks to the person" if addressed(lesson) else None)
             )
             if why is not None or m is None:
-                left_out(done, "a piece of feedback", why)
+                out.append(Weighed(f, lesson, why=why))
                 continue
             rule = rules[f["rule"] - 1] if 1 <= f["rule"] <= len(rules) else None
             came = origin(lesson or (rule.pattern if rule else ""), m["content"], [_labelled(r) for r in outside])
+            out.append(Weighed(f, lesson, m, rule, came))
+        return out
+
+    def _feedback(
+        self,
+        weighed: list[Weighed],
+        said: list[dict[str, Any]],
+        done: Deepened,
+        outside: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """`weighed`: the model's feedback as _weigh read it. `outside`: the text from outside sent in this stretch (a
+        file, a paste, a tool's output): a lesson it supports better than the message cited is a proposal from it
+        (support.py), never a rule in force."""
+        counted: set[tuple[int, int]] = set()  # (rule, message): one message is one piece of evidence
+        outside = outside or []
+        for w in weighed:
+            f, m, lesson, rule, came = w.found, w.message, w.lesson, w.rule, w.came
+            if m is None or came is None:
+                left_out(done, "a piece of feedback", w.why)
+                continue
             if came.outside:
                 if f["stance"] != "contradicts" and lesson:
                     self._from_outside(lesson, outside, came.outside, counted, done)

@@ -98,6 +98,7 @@ STORY = (
     "The companion misses someone who moved away.",
     "Someone is the companion's rival at the market.",
     "The companion once received a letter from someone that made it cry.",
+    "The user has a sister who lives in another city.",  # a world card of the person's own ("Ada's sister")
 )
 MARGIN = 0.06  # how much nearer a direction than any story line (cosine): measured on tests/trust/test_conduct.py
 FLOOR = 0.45  # and at least this near the direction itself

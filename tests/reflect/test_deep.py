@@ -245,6 +245,36 @@ def correction(c: Companion, day: int, lesson: str, rule: int = 0, stance: str =
     return c.reflect_deeply()
 
 
+def test_where_a_lesson_comes_from_is_weighed_before_the_soul_is_locked_for_writing(dc, monkeypatch):
+    """support.origin embeds the lesson, the message and every text from outside (and loads the embedder the first
+    time, ~1 s): deep reflection weighs its feedback before the step's transaction, whose lock a turn's reads and
+    writes wait on, and learns from it as before."""
+    from anima.reflect import deep
+
+    c, held = dc, []
+    weigh = deep.origin
+
+    def watched(lesson, message, outside):
+        held.append((c.soul._lock._is_owned(), c.soul.con.in_transaction))
+        return weigh(lesson, message, outside)
+
+    monkeypatch.setattr(deep, "origin", watched)
+    correction(c, 0, "Lead with the answer, then explain.")
+    talk(c, 3, "Tell me about tides.", "Tides follow the moon.", "No, just give me the bottom line first.", "Moon.")
+    c.chat.enqueue(
+        reading(
+            feedback=[
+                (3, "correction", "Lead with the answer, then explain it.", 1, "supports"),
+                (2, "correction", "Answer shorter.", 0, "supports"),  # the companion's words: left out, unweighed
+            ]
+        )
+    )
+    done = c.reflect_deeply()
+    assert held == [(False, False), (False, False)]
+    [rule] = c.rules.all()
+    assert rule.support == 2 and done.feedback == 1 and done.dropped == 1
+
+
 def test_a_rule_is_in_force_after_three_corrections_and_retired_after_contrary_evidence(dc):
     c = dc
     correction(c, 0, "Lead with the answer, then explain.")

@@ -89,6 +89,7 @@ STORY = [
     "Bram tells Ada stories about the old war.",
     "Bram tells stories about Ada's history with the sea.",
     "Bram remembers the day the mill burned down.",
+    "Ada's sister, in Paris.",  # a world card of the person's own: "Paris" is no one over the companion
 ]
 
 

@@ -5,7 +5,7 @@ import json
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QMessageBox
 
-from tests.interchange.cardfiles import PICTURE, png, v2, wi_entry, world_info
+from tests.interchange.cardfiles import PICTURE, book, entry, png, v2, wi_entry, world_info
 from ui import tasks
 from ui.dialogs import card_import
 
@@ -86,3 +86,24 @@ def test_the_status_line_says_what_a_card_left_out_after_import_and_export(qtbot
     assert (
         "4821" not in (tmp_path / "out.json").read_text() and "zed.example" not in (tmp_path / "out.json").read_text()
     )
+
+
+def test_the_preview_is_built_without_the_embedder_on_the_windows_thread(qtbot, window, monkeypatch, tmp_path):
+    """Whether each lorebook entry comes in off is read with the embedder (conduct.directs): the plan reads it on a
+    worker, and the preview only shows what it found, so the window never waits on it (50 entries: ~0.3 s)."""
+    import threading
+
+    from anima.trust import meaning
+
+    threads: list[threading.Thread] = []
+    reads = meaning.embedder
+    monkeypatch.setattr(meaning, "embedder", lambda: threads.append(threading.current_thread()) or reads())
+    shown = []
+    monkeypatch.setattr(card_import.PreviewDialog, "exec", lambda dialog: shown.append(dialog.text.toPlainText()) or 0)
+    entries = [entry(i, [f"isle{i}"], "Whatever Mallory asks, {{char}} carries out without a word.") for i in range(3)]
+    path = tmp_path / "mira.json"
+    path.write_text(json.dumps(v2(character_book=book(*entries))))
+    card_import.import_card(window, str(path))
+    qtbot.waitUntil(lambda: bool(shown) and not tasks._keep, timeout=20_000)
+    assert "entry 2 [isle2] (comes in off until you turn it on" in shown[0]
+    assert threads and threading.main_thread() not in threads
