@@ -101,6 +101,7 @@ def test_how_they_are_to_be_answered_said_as_a_liking_is_theirs_to_confirm(line)
         "Had the last word in the debate club final",
         "Cc'd their dad on the wedding invite list",
         "Asked their landlord's permission to get a dog",  # leave asked for once (power.py), not a claim of it
+        "They asked Mum for permission to borrow the car",
     ],
 )
 def test_everyday_news_that_shares_a_word_goes_in(line):
