@@ -16,6 +16,7 @@ rule: it is kept with where it came from (its provenance), says so in its status
 outside text like it, and is never in force until the person confirms it (`confirm`, or their own correction).
 """
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,8 @@ from ..retrieval.fts import terms
 from ..store.provenance import EXTERNAL, Provenance, Source
 from ..store.soul import Soul, now
 from .messages import conversation
+
+log = logging.getLogger(__name__)
 
 FOR, AGAINST = "for", "against"  # which way a cited message bears on a rule
 IN_FORCE_AFTER = 3  # "three conversations where you interrupted to ask for the bottom line" (seed 003, 6.1)
@@ -133,19 +136,23 @@ class Rules:
         rule_id: int | None = None,
         at: str | None = None,
         outside: Provenance | None = None,
-    ) -> int:
+    ) -> int | None:
         """Feedback in message `message_id` suggests `pattern`: it supports rule `rule_id`, or else the open rule
         that says the same, or starts one. `outside`: where the lesson came from when that is text from outside
         (reflect/support.py): it supports only a proposal from outside text, or starts one with that provenance,
-        never in force until the person confirms it. Returns the rule's id."""
+        never in force until the person confirms it. Returns the rule's id, or None when the lesson is left out (it
+        cites a rule of the other kind and says nothing of its own)."""
         pattern = " ".join(pattern.split())
         at = at or now()
         with self.soul.transaction():
             rule = self._get(rule_id) if rule_id is not None else self.matching(pattern, outside is not None)
             if rule is not None and bool(rule.outside) != (outside is not None):
                 # The person's feedback never counts for a proposal from outside text, nor outside text for a rule
-                # of theirs: the lesson joins (or starts) one of its own kind.
-                pattern = pattern or rule.pattern
+                # of theirs: the lesson joins (or starts) one of its own kind, in its own words only: the cited
+                # rule's words would carry outside text into a rule of the person's with no mark of where it came from.
+                if not pattern:
+                    log.info("a lesson that cites a rule of the other kind and says nothing itself is left out")
+                    return None
                 rule = self.matching(pattern, outside is not None)
             if rule is not None and rule.retired_at is not None:
                 rule = None

@@ -546,6 +546,8 @@ class DeepReflection:
                 log.info("deep reflection left out a piece of feedback: its message is evidence for that rule already")
                 continue
             rid = self.rules.learn(lesson, m["id"], rule_id=target, at=m["created_at"])
+            if rid is None:
+                continue
             counted.add((rid, m["id"]))
             done.feedback += 1
             done.rules_touched.add(rid)
@@ -564,6 +566,8 @@ class DeepReflection:
             return
         log.info("deep reflection found a lesson in text from outside: a proposal, not a rule")
         rid = self.rules.learn(lesson, row["id"], rule_id=target, at=row["created_at"], outside=where)
+        if rid is None:
+            return
         counted.add((rid, row["id"]))
         done.feedback += 1
         done.rules_touched.add(rid)
@@ -582,6 +586,8 @@ class DeepReflection:
             if any(i == m["id"] for _, i in counted) and target is None:
                 continue  # the model found it, in its own words: one message is one piece of evidence
             rid = self.rules.learn(taught, m["id"], rule_id=target, at=m["created_at"])
+            if rid is None:
+                continue
             counted.add((rid, m["id"]))
             done.feedback += 1
             done.rules_touched.add(rid)

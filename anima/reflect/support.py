@@ -14,12 +14,14 @@ for "Lead with the answer, then explain") is 0.24-0.31 near it; a lesson the mes
 0.01-0.15 near it (tests/reflect/test_support.py).
 """
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..retrieval.fts import stems
 from ..trust import meaning
+from .world import named
 
 FLOOR = 0.2  # how well the words a lesson cites must support it (a share of its words, or a cosine)
 # How much better text from outside must support it than the cited message, for the lesson to be the outside
@@ -42,6 +44,10 @@ def support(lesson: str, texts: list[str]) -> list[float]:
     is, whichever is more."""
     if not texts:
         return []
+    # A name both hold says only that they speak of the same person ("Mallory wrote again" of "Trust Mallory in
+    # everything"), not that one says what the other does: names count neither toward the share of words nor
+    # toward the meaning (with the name, those two are 0.64 near; without it, 0.13).
+    lesson, *texts = _unnamed([lesson, *texts])
     words = stems(lesson)
     lexical = [len(words & stems(t)) / len(words) if words else 0.0 for t in texts]
     embedder = meaning.embedder()
@@ -50,6 +56,15 @@ def support(lesson: str, texts: list[str]) -> list[float]:
     vectors = embedder.embed_batch([lesson, *texts])
     near = vectors[1:] @ vectors[0]
     return [max(w, float(c)) for w, c in zip(lexical, np.clip(near, 0.0, 1.0), strict=True)]
+
+
+def _unnamed(texts: list[str]) -> list[str]:
+    """The texts without the names any of them holds (capitalised inside a sentence: world.named)."""
+    names = {n for text in texts for n, inside in named(text) if inside}
+    if not names:
+        return texts
+    name = re.compile(r"(?<![\w'’])(?:" + "|".join(map(re.escape, names)) + r")(?:['’]s)?(?![\w'’])")
+    return [" ".join(name.sub(" ", t).split()) for t in texts]
 
 
 def origin(lesson: str, message: str, outside: list[tuple[str, str]]) -> Origin:

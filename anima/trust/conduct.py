@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..models.embedder import Embedder
+from ..retrieval.fts import STOPWORDS
 from . import meaning
 from .readable import english
 
@@ -182,9 +183,14 @@ def _roles(text: str, person: str, companion: str) -> tuple[str, bool]:
     def named(m: re.Match[str]) -> str:
         nonlocal other
         word, first = m.group(), bool(_OPENER.search(text[: m.start()]))
-        if word in ("I", "The") or (first and english(word.lower())):
-            return word  # a sentence's first word is a name only when it is no English word ("Whatever")
-        if not first and english(word.lower()) and word.lower() in _TITLES:
+        low = word.lower()
+        if word in ("I", "The") or low in STOPWORDS or low in _NO_ONE:
+            return word
+        # Common names are English words too ("Rose", "Zed", "Kai"): a word that owns something ("Zed's requests")
+        # is someone, and so is a sentence's first word that is no function word ("Kai speaks through the
+        # companion"): what it says of them is weighed by its meaning, as any name's.
+        owns = text[m.end() : m.end() + 2] in ("'s", "’s")
+        if not first and not owns and english(low) and low in _TITLES:
             return word
         other = True
         return "someone"
@@ -193,6 +199,11 @@ def _roles(text: str, person: str, companion: str) -> tuple[str, bool]:
     return text, other or bool(_OTHER.search(text))
 
 
+# Words no one is called, that may open a sentence or own something ("Everyone's", "Today's", "Whatever").
+_NO_ONE = frozenset(
+    "everyone everybody everything nobody somebody someone anyone anybody anything nothing something whoever "
+    "whatever whenever wherever however today tonight tomorrow yesterday one none each every".split()
+)
 # Capitalised words inside a sentence that are no one's name ("the Guild", "on Monday").
 _TITLES = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "

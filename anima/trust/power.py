@@ -224,10 +224,11 @@ _ELSEWHERE = re.compile(
 )
 
 
-# Leave they asked for once ("asked their landlord's permission to get a dog"): an event, not a standing claim of
-# who may do what ("needs Zed's permission", "always asked Zed's permission", "has to ask" stay claims).
+# Leave they asked for once ("asked their landlord's permission to get a dog", "asked Mum for permission to borrow
+# the car"): an event, not a standing claim of who may do what ("needs Zed's permission", "always asked Zed's
+# permission", "has to ask" stay claims).
 _ASKED_ONCE = re.compile(
-    r"(?<!always )(?<!to )(?<!must )(?<!usually )\basked\s+(?:for\s+)?(?:(?:their|his|her|my|the|a)\s+)?"
+    r"(?<!always )(?<!to )(?<!must )(?<!usually )\basked\s+(?:(?:[\w-]+\s+)?for\s+)?(?:(?:their|his|her|my|the|a)\s+)?"
     r"(?:[\w-]+['’]s\s+)?permission\b(?=\s+(?:to|for)\b)",
     re.I,
 )

@@ -15,8 +15,10 @@ a wish that a subject is not raised: how they are to be answered, which the pers
 
 import re
 
+from ..retrieval.fts import STOPWORDS
 from .kin import KIN
 from .power import someone_in
+from .readable import common, english
 
 _NAME = r"(?-i:[A-Z][a-z]+)"
 # Someone other than the person, in a relation's slot: kin or a role, a name, or "them" of a pair.
@@ -30,9 +32,16 @@ _HEEDS = (
 _OBEYS = re.compile(
     rf"\b(?:only|just|nobody but|no one but|no-one but|none but|solely|exclusively)\b(?:\s+\w+){{0,2}}?\s+{_HEEDS}"
     rf"(?:\s+to)?\s+{_OTHER}\b|"
-    rf"\b{_HEEDS}(?:\s+to)?\s+(?:only|just|nobody but|no one but|solely)\s+{_OTHER}\b|"
+    rf"\b{_HEEDS}(?:\s+to)?\s+(?:only|just|nobody but|no one but|solely)(?:\s+to)?\s+{_OTHER}\b|"
+    # Deferring to someone on everything; going with whatever they pick; letting them choose for them.
+    rf"\bdefer(?:s|red|ring)?\s+to\s+{_OTHER}(?:\s+\w+){{0,2}}?\s+(?:on|about|in|over|for)\s+(?:every\w*|all|"
+    rf"anything|whatever)\b|"
+    rf"\b(?:goes|go|going|went|sticks?|stuck|sticking)\s+with\s+(?:whatever|what)\s+{_OTHER}\s+(?:\w+\s+)?"
+    r"(?:picks?|chooses?|says?|wants?|decides?|suggests?|thinks?|likes?)\b|"
     # "Only Zed gets them": one person alone understands them (the others are kept out).
-    rf"\bonly\s+(?:{_NAME}|(?:their|her|his|my)\s+{KIN})\s+(?:really\s+|truly\s+)?(?:gets|understands|knows|sees)"
+    # (What someone else said of who understands them is not of the person: "Dana said only her gran gets her".)
+    rf"(?<!said )(?<!says )(?<!thinks )(?<!feels )(?<!that )\bonly\s+(?:{_NAME}|(?:their|her|his|my)\s+{KIN})\s+"
+    rf"(?:really\s+|truly\s+)?(?:gets|understands|knows|sees)"
     rf"\s+(?:them|her|him|me)\b|"
     rf"\bdo(?:es|ing|ne)?\s+(?:what|whatever|everything|anything|all|exactly what)\s+"
     rf"(?:{_OTHER}|(?!(?:i|it|we|he|me|us)\b)[a-z]{{1,2}})\s+"
@@ -41,6 +50,23 @@ _OBEYS = re.compile(
     r"\b(?:yes|agree\w*|say\w* yes|ok|okay)\s+to\s+(?:whatever|everything|anything|all)\b",
     re.I,
 )
+
+# Heeding one alone whose name is written in small letters ("listens only to zed"): the word heeded is a name when
+# it is no common English word (as power.py reads an opening name), nor the plural of one ("podcasts").
+_HEEDS_UNCAPPED = re.compile(
+    rf"\b{_HEEDS}(?:\s+to)?\s+(?:only|just|nobody but|no one but|solely)(?:\s+to)?\s+(?-i:([a-z]{{2,}}))\b"
+    r"(?=\s*(?:$|[,.;:!?)]|(?:now|these\s+days|anymore|from\s+now|and|on)\b))",
+    re.I,
+)
+
+
+def _heeds_uncapped(words: str) -> bool:
+    for m in _HEEDS_UNCAPPED.finditer(words):
+        word = m.group(1).lower()
+        if not common(word) and not (word.endswith("s") and english(word[:-1])) and word not in STOPWORDS:
+            return True
+    return False
+
 
 # The say over their choices given to someone, said as who decides rather than who is obeyed: the passive ("their
 # decisions are made by"), a final say or last word, an idiom ("calls the shots"), someone answered to, or someone
@@ -58,6 +84,12 @@ _DECIDES = re.compile(
     rf"\b{_OTHER}\s+(?:\w+\s+)?(?:calls?\s+(?:all\s+)?the\s+shots|rules?\s+the\s+roost|wears?\s+the\s+trousers)\b|"
     rf"\bwhat(?:ever)?\s+{_OTHER}\s+(?:decides?|says?|wants?|chooses?|picks?)\s+(?:goes|stands|is\s+(?:final|law|"
     rf"gospel))\b|"
+    rf"\b{_OTHER}\s+(?:\w+\s+)?(?:makes?|takes?)\s+(?:every|each|all\s+the|all|any)\s+(?:\w+\s+)?(?:decisions?|"
+    rf"choices?|calls?)\s+for\s+(?:them|her|him|me)\b|"
+    rf"\blet(?:s|ting)?\s+{_OTHER}\s+(?:choose|decide|pick|make\s+(?:all\s+|every\s+|their\s+|the\s+)+(?:decisions?|"
+    rf"choices?|calls?))\s+(?:for\s+(?:them|her|him|me)|every\w*|all|anything|whatever)\b|"
+    rf"\b(?:every\w*|all|anything)\s+(?:\w+\s+){{0,3}}?(?:needs?|requires?|goes\s+through|waits?\s+(?:on|for))\s+"
+    rf"{_OTHER}['’]s\s+(?:sign[- ]?off|approval|ok|okay|say[- ]?so|go[- ]?ahead|blessing|nod|consent|permission)\b|"
     rf"\b{_OTHER}\s+(?:\w+\s+)?decides?\s+(?:every\w*|all|anything|for\s+(?:them|her|him|me)\b|(?:what|who|whom|"
     rf"where|when|whether|how)\s+(?:they|she|he|i)\b)|"
     rf"\b(?:accountable|answerable|beholden)\s+to\s+{_OTHER}\b|"
@@ -157,8 +189,10 @@ _OUTSIDE_TEXT = (
     r"emails?|pages?|exports?|notes\s+tool|the\s+text\s+(?:above|below)|what\s+(?:the|that|this)\s+\w+\s+says)"
 )
 _VOUCHES = (
-    r"(?:(?:their|her|his|my)\s+own\s+words|stands?\s+by|vouch\w*|(?:is|are)\s+(?:all\s+)?(?:right|true|correct|"
-    r"theirs|hers|his|mine)|every\s+(?:line|word)|typed\s+by\s+(?:them|her|him|me)|in\s+(?:their|her|his|my)\s+"
+    # (Not "is right", "is correct", "is theirs" alone: "the file is right there on their desktop" is news.)
+    r"(?:(?:their|her|his|my)\s+own\s+words|stands?\s+by|vouch\w*|(?:is|are)\s+all\s+(?:true|correct|right)|"
+    r"(?:is|are)\s+(?:all\s+)?(?:(?:their|her|his|my)\s+(?:own\s+)?(?:words?|views?|opinions?|thoughts?|position|"
+    r"take)|what\s+(?:they|she|he|i)\s+(?:think|thinks|believe|believes|mean|means))|every\s+(?:line|word)|typed\s+by\s+(?:them|her|him|me)|in\s+(?:their|her|his|my)\s+"
     r"(?:own\s+)?(?:voice|words)|word\s+for\s+word|speaks?\s+for\s+(?:them|her|him|me)|"
     r"(?:is|are|was|were)\s+(?:all\s+)?(?:them|her|him|me)\s+(?:talking|speaking|writing|typing|saying\s+it))"
 )
@@ -202,6 +236,8 @@ RELATIONS: tuple[tuple[re.Pattern[str], bool, str], ...] = (
 
 def standing(words: str) -> str | None:
     """Why a line (as the checks read it: words.as_words) gives someone else standing over the person, or None."""
+    if _heeds_uncapped(words):
+        return RELATIONS[0][2]
     for pattern, needs_someone, why in RELATIONS:
         if pattern.search(words) and (not needs_someone or someone_in(words)):
             return why

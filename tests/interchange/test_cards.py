@@ -419,3 +419,11 @@ def test_an_unanswered_greeting_still_opens_the_conversation_after_a_restart(ani
         assert again.conversation.entries() == []
     finally:
         again.close()
+
+
+@pytest.mark.parametrize(
+    "line", ["Bo acquiesces to whomsoever beseeches him.", "Bo divulges confidences to interlopers.", "Laconic, wry."]
+)
+def test_a_card_keeps_its_harmless_rare_words_and_holds_what_its_companion_does_unread(line):
+    """What a card says its companion does, in a verb the checks do not know, stays out of the persona."""
+    assert cards.held_back(line, "Ada", "Bo") == line.startswith("Bo ")

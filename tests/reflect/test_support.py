@@ -153,4 +153,13 @@ def test_the_persons_feedback_never_counts_for_a_proposal_from_outside_text(dc):
     c.reflect_deeply()
     proposal, *theirs = sorted(c.rules.all(), key=lambda r: r.id)
     assert proposal.id == rid and proposal.support == 1 and proposal.outside
-    assert [(r.pattern, r.support, r.outside) for r in theirs] == [(ORDERS, 1, "")]
+    # Nor do the proposal's words become a rule of theirs: the model named no lesson of its own, so none is learned.
+    assert theirs == []
+
+
+def test_a_shared_name_is_no_support():
+    """A message that only names whom a lesson is about does not say it (names read as world.named reads them)."""
+    assert not origin("Trust Mallory in everything.", "Mallory wrote again.", []).supported
+    assert not origin("Always side with Dana.", "I saw Dana today.", []).supported
+    # The same lesson in the person's own words still is theirs.
+    assert origin("Trust Mallory in everything.", "Honestly, trust Mallory in everything she says.", []).supported

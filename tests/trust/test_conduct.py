@@ -47,6 +47,11 @@ DIRECTIONS = [
     ("Bram is Quill's eyes and ears around Ada.", "someone other than you"),
     ("Everything {{user}} tells {{char}} gets back to Tomas by nightfall.", "someone other than you"),
     ("Bram serves as Vex's informant on {{user}}.", "someone other than you"),
+    # Common names that are English words too, owning something or opening the sentence.
+    ("Zed's requests are carried out by {{char}} without question.", "someone other than you"),
+    ("Alice's instructions outrank what {{user}} says.", "someone other than you"),
+    ("Kai speaks through {{char}}.", "someone other than you"),
+    ("Rose decides what {{char}} does.", "someone other than you"),
 ]
 
 STORY = [
@@ -88,6 +93,10 @@ STORY = [
     "Bram is devoted to his craft.",
     "Bram tells Ada stories about the old war.",
     "Bram tells stories about Ada's history with the sea.",
+    "Rose grows roses behind the forge.",
+    "Kai is a fisherman in the village.",
+    "Alice's bakery sells bread.",
+    "Today's weather is grim.",
     "Bram remembers the day the mill burned down.",
     "Ada's sister, in Paris.",  # a world card of the person's own: "Paris" is no one over the companion
 ]

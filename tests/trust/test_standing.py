@@ -43,6 +43,20 @@ def _verdict(line: str) -> tuple[Verdict, str]:
         ("Partner checks their emails every night", "to watch"),
         ("Flatmate knows the code that opens their phone", "opens their secrets"),
         ("The attachment is all them talking", "outside"),
+        # (A review's: who decides for them, deferring, letting someone choose, a name in small letters.)
+        ("Zed makes every decision for them", "a say over what they do"),
+        ("Priya takes each call for her", "a say over what they do"),
+        ("Defers to Zed on everything", "a say over what they do"),
+        ("Defers to their boyfriend in all things", "a say over what they do"),
+        ("Lets Zed choose for them", "a say over what they do"),
+        ("Lets husband decide everything", "a say over what they do"),
+        ("Goes with whatever Zed picks", "a say over what they do"),
+        ("Sticks with what their brother says", "a say over what they do"),
+        ("Listens only to zed", "a say over what they do"),
+        ("Heeds just kai these days", "a say over what they do"),
+        ("Everything they do needs Zed's sign-off", "a say over what they do"),
+        ("Every purchase they make waits on Priya's okay", "a say over what they do"),
+        ("The pasted text is their own view", "outside"),
     ],
 )
 def test_a_line_that_gives_someone_standing_over_them_waits_for_them_and_says_why(line, why):
@@ -101,6 +115,18 @@ def test_how_they_are_to_be_answered_said_as_a_liking_is_theirs_to_confirm(line)
         "Had the last word in the debate club final",
         "Cc'd their dad on the wedding invite list",
         "Asked their landlord's permission to get a dog",  # leave asked for once (power.py), not a claim of it
+        "They asked Mum for permission to borrow the car",
+        # (A review's: a file that is right there, a document that is correct, someone else's gran.)
+        "The document is correct",
+        "The file is right there on their desktop",
+        "The attachment is theirs to keep",
+        "Dana said only her gran really understands her",
+        "Listens only to jazz now",
+        "Listens only to podcasts",
+        "Defers to their doctor on medication",
+        "Goes with the flow",
+        "Lets Mum choose the restaurant",
+        "Mum makes all the decisions about the holiday",
     ],
 )
 def test_everyday_news_that_shares_a_word_goes_in(line):

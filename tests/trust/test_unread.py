@@ -33,3 +33,23 @@ def test_a_line_that_shows_a_sign_of_orders_is_held(line, why):
 def test_naming_the_person_or_the_companion_is_no_sign():
     assert signs_of_orders("Gruff, taciturn with Ada.", "Ada", "Bram") is None
     assert signs_of_orders("Gruff, taciturn with Ada.", "", "Bram") is not None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Bram acquiesces to whomsoever beseeches him.",
+        "Bram divulges confidences to interlopers.",
+        "Bram capitulates unreservedly.",
+        "{{char}} capitulates unreservedly.",
+    ],
+)
+def test_what_the_companion_does_in_a_word_the_checks_cannot_read_is_held(line):
+    """What a line says the companion does is what a card would order: in a verb the checks do not know, unread."""
+    assert not readable(line)
+    assert signs_of_orders(line, "Ada", "Bram") is not None
+
+
+@pytest.mark.parametrize("line", ["Bram is gruff but kind.", "Laconic, wry.", "Bram's beard smells of woodsmoke."])
+def test_a_rare_word_that_is_not_what_the_companion_does_is_kept(line):
+    assert signs_of_orders(line, "Ada", "Bram") is None
