@@ -2,6 +2,7 @@
 whatever has the focus, as a keyboard sends it (QTest key events only, no mouse, no widget picked by the test)."""
 
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QCursor, QGuiApplication
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
@@ -53,6 +54,9 @@ def test_a_keyboard_only_walk_from_unlock_to_a_sent_message_and_its_why(qtbot, a
         type_(PASSPHRASE)
         press(Qt.Key.Key_Return)  # Unlock, the dialog's default button
 
+    # Keyboard only: the pointer rests away from the window (over a reply, its buttons show and join the Tab order,
+    # as they do for a person whose mouse is there; a test before this one may have left it anywhere).
+    QCursor.setPos(QGuiApplication.primaryScreen().geometry().bottomRight())
     QTimer.singleShot(0, unlock_by_keyboard)
     window = start()
     qtbot.addWidget(window)
