@@ -237,3 +237,16 @@ def test_a_recovery_phrase_split_over_messages_is_found_when_they_are_read_toget
     assert masked(rest, found) == " ".join([MASK] * 7)
     assert repeated("Ada's words are stone and orange", f"{start}\n{rest}") == "a recovery phrase"
     assert across(["hello there", "I walked by the river today"]) == set()  # ordinary messages hold nothing
+
+
+def test_a_long_text_is_read_in_pieces_and_a_secret_across_any_cut_is_still_found():
+    """A pasted 1,000,000 characters was scanned whole: single regex scans held the GIL (and the window) up to
+    350 ms. Read in pieces of PIECE characters, a secret is found wherever a cut falls."""
+    from anima.trust.secrets import PIECE, REACH, pieces, values
+
+    filler = "word " * (PIECE // 5 + 400)
+    assert all(len(p) <= PIECE + 2 * REACH for p in pieces(filler * 30))  # each scan is of a bounded piece
+    whole = values("my password is Hunter2Zebra!")
+    for shift in range(0, REACH, 37):
+        text = filler[: PIECE - shift] + " my password is Hunter2Zebra! " + filler * 2
+        assert len(text) > PIECE + REACH and values(text) >= whole
