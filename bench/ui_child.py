@@ -22,11 +22,10 @@ def main(mode: str) -> None:
         app.installEventFilter(watcher)
         window.show()
     else:
-        from ui.app import follow_system_theme, start
+        from ui.app import launch
 
-        follow_system_theme(app)
         app.installEventFilter(watcher)
-        window = start()
+        window = launch(app)  # as a person's start: the name, icon, theme and crash handler too
         if mode == "anima-ready":
             # Until the soul is unlocked and shown, not just the first paint.
             watcher.seen = True
@@ -69,6 +68,9 @@ def close(window) -> None:
     if getattr(window, "companion", None) is not None:
         window.companion.close()
         window.companion.chat.close()
+    from ui import crash
+
+    crash.uninstall()
 
 
 if __name__ == "__main__":

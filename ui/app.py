@@ -134,19 +134,33 @@ def start() -> MainWindow:
     return window
 
 
+def launch(app: QApplication) -> MainWindow:
+    """What every start does before the event loop runs: the app's name and icon, the theme, the crash handler (before
+    anything can fail: a bug is shown and logged, never lost), the window. The same for a person's start,
+    `--first-paint` and bench ui's launch, so that what is timed is what a person waits for."""
+    app.setApplicationName("Anima")
+    app.setDesktopFileName("anima")  # packaging/anima.desktop: the desktop shows its icon for the window
+    app.setWindowIcon(QIcon(str(Path(anima.__file__).parent / "resources" / "anima.png")))
+    follow_system_theme(app)
+    crash.install()
+    return start()
+
+
 def first_paint() -> int:
     """`anima --first-paint`: start as a person would, print "painted" when the main window is first painted,
     and quit (bench/bundle.py times it from the process's start, the bundle's against the source's)."""
     from .first_paint import FirstPaint
 
     app = QApplication(sys.argv[:1])
-    follow_system_theme(app)
     watcher = FirstPaint()
     app.installEventFilter(watcher)
-    window = start()
-    app.exec()
-    if window.companion is not None:
-        window.companion.close()
+    try:
+        window = launch(app)
+        app.exec()
+        if window.companion is not None:
+            window.companion.close()
+    finally:
+        crash.uninstall()
     return 0 if watcher.seen else 1
 
 
@@ -169,13 +183,8 @@ def main(argv=None) -> int:
 
         return cli(argv[2:])
     app = QApplication(argv)
-    app.setApplicationName("Anima")
-    app.setDesktopFileName("anima")  # packaging/anima.desktop: the desktop shows its icon for the window
-    app.setWindowIcon(QIcon(str(Path(anima.__file__).parent / "resources" / "anima.png")))
-    follow_system_theme(app)
-    crash.install()  # before anything can fail: a bug is shown and logged, never lost
     try:
-        window = start()
+        window = launch(app)
         code = app.exec()
         if window.companion is not None:
             from anima.errors import KnownError

@@ -15,7 +15,6 @@ never written: not in a traceback, nor where a log call passes the exception as 
 
 import faulthandler
 import logging
-import logging.handlers
 import os
 import sys
 import threading
@@ -60,15 +59,48 @@ def private(path: str, flags: int) -> int:
     return fd
 
 
-class PrivateLog(logging.handlers.RotatingFileHandler):
-    """A rotating log made 0600, as is the new one each rotation starts (its backups are those, renamed)."""
+class PrivateLog(logging.FileHandler):
+    """The log, made 0600 as is each new one a rotation starts (its backups are those, renamed): past `max_bytes`
+    it is renamed anima.log.1 (.1 to .2 ..., the oldest of `backups` dropped) and a new one begun.
+
+    Not logging.handlers.RotatingFileHandler: importing logging.handlers (socket, pickle, queue) took 8 ms of the
+    ~200 ms from start to the first painted window (bench ui's paint ratio), for the dozen lines below."""
 
     _builtin_open: Callable[..., TextIOWrapper]  # logging.FileHandler's own `open`; typeshed leaves it out
+
+    def __init__(self, path: Path, max_bytes: int, backups: int):
+        super().__init__(path, encoding="utf-8", delay=True)
+        self.max_bytes, self.backups = max_bytes, backups
 
     def _open(self) -> TextIOWrapper:
         return self._builtin_open(
             self.baseFilename, self.mode, encoding=self.encoding, errors=self.errors, opener=private
         )
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            if self._full(record):
+                self._rotate()
+        except OSError:
+            self.handleError(record)
+            return
+        super().emit(record)
+
+    def _full(self, record: logging.LogRecord) -> bool:
+        if self.stream is None:
+            self.stream = self._open()
+        written = self.stream.tell()
+        return written > 0 and written + len(self.format(record).encode("utf-8")) + 1 > self.max_bytes
+
+    def _rotate(self) -> None:
+        if self.stream is not None:
+            self.stream.close()
+        self.stream = None  # opened again by the next emit (delay)
+        for n in range(self.backups - 1, 0, -1):
+            older = Path(f"{self.baseFilename}.{n}")
+            if older.exists():
+                older.replace(f"{self.baseFilename}.{n + 1}")
+        Path(self.baseFilename).replace(f"{self.baseFilename}.1")
 
 
 def withheld(error: BaseException) -> str:
@@ -130,7 +162,7 @@ class CrashHandler(QObject):
         super().__init__()
         self.folder = folder or log_dir()
         self.log_path: Path | None = self.folder / LOG_NAME  # None: on stderr alone
-        self.file_handler: logging.Handler | None = None
+        self.file_handler: PrivateLog | None = None
         self.faults: TextIOWrapper | None = None
         self.showing = False
         self._previous: _Hooks | None = None
@@ -187,7 +219,7 @@ class CrashHandler(QObject):
         folder.mkdir(exist_ok=True, mode=0o700)
         owner_only(folder)
         self.folder, self.log_path = folder, folder / LOG_NAME
-        self.file_handler = PrivateLog(self.log_path, maxBytes=1_000_000, backupCount=3, encoding="utf-8", delay=True)
+        self.file_handler = PrivateLog(self.log_path, max_bytes=1_000_000, backups=3)
         self.file_handler.setFormatter(WithheldMessages())
         for name in LOGGERS:
             logging.getLogger(name).addHandler(self.file_handler)

@@ -184,7 +184,7 @@ def test_the_log_its_rotated_backups_and_the_faults_file_are_readable_by_their_o
     old = os.umask(0o022)  # the usual one: files are 0644 unless made otherwise
     try:
         with installed(tmp_path / "logs") as handler:
-            handler.file_handler.maxBytes = 1  # each record starts a new file
+            handler.file_handler.max_bytes = 1  # each record starts a new file
             for n in range(3):
                 logging.getLogger("anima.store").warning("record %d", n)
     finally:
@@ -211,3 +211,15 @@ def test_a_log_folder_and_logs_an_older_version_left_readable_are_made_owner_onl
         "anima.log": oct(0o600),
         "faults.log": oct(0o600),
     }
+
+
+def test_the_log_keeps_three_backups_newest_first_and_never_loses_the_record_that_rotates_it(qtbot, tmp_path):
+    with installed(tmp_path / "logs") as handler:
+        handler.file_handler.max_bytes = 1  # each record starts a new file
+        for n in range(6):
+            logging.getLogger("anima.store").warning("record %d", n)
+    logs = tmp_path / "logs"
+    assert sorted(p.name for p in logs.glob("anima.log*")) == ["anima.log", "anima.log.1", "anima.log.2", "anima.log.3"]
+    said = {p.name: p.read_text(encoding="utf-8") for p in logs.glob("anima.log*")}
+    assert "record 5" in said["anima.log"] and "record 4" in said["anima.log.1"] and "record 2" in said["anima.log.3"]
+    assert not any("record 1" in text for text in said.values())  # the oldest went
