@@ -7,7 +7,7 @@ It was tabs, a "Show:" drop-down inside some, and sub-tabs inside those; at 900 
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QListWidget, QListWidgetItem, QStackedWidget, QVBoxLayout, QWidget
 
 from . import VIEWS
@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from anima.companion import Companion
 
 PANE_MIN = 300  # px: the detail pane at its narrowest (a card's text still reads at ~40 characters)
-NAV_WIDTH = 132  # the list of kinds: its longest name ("History of edits") and a count of what waits
+NAV_PADDING = 28  # px beside an entry's text: the list's frame, the item's margins and a scrollbar-free edge
+WAITING_MOST = " (99)"  # the widest count "Waiting for you" shows
 
 
 class OpenMind(QWidget):
@@ -36,7 +37,6 @@ class OpenMind(QWidget):
         self.nav = QListWidget()
         self.nav.setObjectName("mind-nav")
         self.nav.setAccessibleName("What the mind holds")
-        self.nav.setFixedWidth(NAV_WIDTH)
         self.nav.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.nav.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.nav.setSpacing(1)
@@ -53,8 +53,8 @@ class OpenMind(QWidget):
             self.nav.addItem(cls.title)
             item = self.nav.item(self.nav.count() - 1)
             item.setToolTip(cls.about or cls.title)
-            item.setSizeHint(QSize(NAV_WIDTH - 8, self.nav.fontMetrics().height() + 12))
             view.forgotten.connect(self.forgotten)
+        self._fit_nav()
         self.results = SearchResults(companion)
         self.results.opened.connect(self.open_found)
         self.stack.addWidget(self.results)
@@ -74,6 +74,22 @@ class OpenMind(QWidget):
         col.addWidget(self.search)
         col.addLayout(body, 1)
         self.nav.setCurrentRow(0)
+
+    def _fit_nav(self) -> None:
+        """The list as wide as its longest entry in the font in use (a fixed 132 px cut "What I care about" to
+        "What I care ab…"), again when the font changes (View ▸ Zoom, a theme)."""
+        metrics = self.nav.fontMetrics()
+        widest = max(
+            metrics.horizontalAdvance(cls.title + (WAITING_MOST if cls is ProposalsView else "")) for cls in VIEWS
+        )
+        self.nav.setFixedWidth(widest + NAV_PADDING)
+        for row in range(self.nav.count()):
+            self.nav.item(row).setSizeHint(QSize(widest + NAV_PADDING - 8, metrics.height() + 12))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._fit_nav()
+        super().changeEvent(event)
 
     # ---- which view shows -------------------------------------------------------
 

@@ -9,6 +9,7 @@ from tests.reflect.test_hygiene import part
 from tests.ui.conftest import settled
 from tests.ui.mind.test_inner_life import said
 from tests.ui.mind.test_proposals_view import propose
+from ui import theme
 from ui.mind import VIEWS
 
 LISTED = [
@@ -98,6 +99,34 @@ def test_every_kind_is_one_entry_of_one_list_and_opens_in_the_one_pane(qtbot, wi
         qtbot.waitUntil(lambda: panel.current().loaded, timeout=10_000)
 
 
+def cut_entries(nav) -> list[str]:
+    """The entries of the list whose text does not fit the width it is given (drawn with an ellipsis)."""
+    room = nav.viewport().width() - 2 * nav.spacing()
+    metrics = nav.fontMetrics()
+    return [
+        nav.item(i).text()
+        for i in range(nav.count())
+        if metrics.horizontalAdvance(nav.item(i).text()) + 12 > room  # the item's own margins
+    ]
+
+
+def test_no_entry_of_the_list_is_cut_with_what_waits_counted_and_the_type_made_larger(qtbot, window):
+    propose(window.companion)
+    window.resize(900, 600)
+    window.toggle_mind()
+    panel = window.mind
+    panel.note_pending(12)
+    assert cut_entries(panel.nav) == []
+    narrow = panel.nav.width()
+    looks = theme.looks()
+    looks.zoomed(3)  # as View > Zoom in does, three times
+    try:
+        settled(qtbot)
+        assert cut_entries(panel.nav) == [] and panel.nav.width() > narrow
+    finally:
+        looks.zoomed(0)
+
+
 @pytest.mark.parametrize("size", [(900, 600), (1400, 900)])
 def test_the_open_mind_is_readable_and_looked_at_at_each_size(qtbot, window, screenshot, size):
     lived(window.companion)
@@ -108,6 +137,7 @@ def test_the_open_mind_is_readable_and_looked_at_at_each_size(qtbot, window, scr
         view = shown(qtbot, window, title)
         assert panel.nav.isVisible() and view.isVisible()
         assert panel.nav.width() >= 100 and view.width() >= 250, (title, panel.nav.width(), view.width())
+        assert cut_entries(panel.nav) == [], title
         assert view.geometry().right() <= panel.width(), title
         assert scrolls_sideways(panel) == [], title
         kind = title.lower().replace(" ", "-").split("-(")[0]  # "Waiting for you (2)": waiting-for-you
