@@ -29,6 +29,15 @@ def head_and_body(index: Index, text: str, muted: str) -> str:
     return out + (f'<div style="color:{muted}">{markup.escape(body)}</div>' if body else "")
 
 
+def head_and_tip(index: Index, text: str, muted: str) -> str:
+    """An item's text as its head, over its tooltip (muted): for a drop-down, whose closed box shows the text
+    alone."""
+    head = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+    tip = str(index.data(Qt.ItemDataRole.ToolTipRole) or "")
+    out = f'<div style="color:{text}; font-weight:600">{markup.escape(head)}</div>'
+    return out + (f'<div style="color:{muted}">{markup.escape(tip)}</div>' if tip else "")
+
+
 class Entries(QStyledItemDelegate):
     def __init__(self, parent: QWidget, html: Html = head_and_body):
         super().__init__(parent)

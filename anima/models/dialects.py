@@ -31,14 +31,23 @@ class Dialect(Enum):
 AUTO = "auto"
 ORDER = (Dialect.JSON_SCHEMA, Dialect.JSON_OBJECT, Dialect.GUIDED_JSON, Dialect.OLLAMA, Dialect.PROMPT)
 CHOICES = (AUTO, *(d.value for d in ORDER))
-# What each choice is called in the settings; the server names say where each one is known to be spoken.
+# What each choice is called in the settings (short: a drop-down shows it in ~30 characters), and where it is
+# known to be spoken (shown under it in the list, and as its tooltip).
 LABELS = {
-    AUTO: "Find out (try each, remember the first that works)",
-    Dialect.JSON_SCHEMA.value: "json_schema (llama.cpp server, LM Studio, vLLM, Ollama /v1)",
-    Dialect.JSON_OBJECT.value: "json_object with a schema (llama-cpp-python's server)",
-    Dialect.GUIDED_JSON.value: "guided_json (older vLLM)",
+    AUTO: "Find out",
+    Dialect.JSON_SCHEMA.value: "json_schema",
+    Dialect.JSON_OBJECT.value: "json_object with a schema",
+    Dialect.GUIDED_JSON.value: "guided_json",
     Dialect.OLLAMA.value: "format (Ollama's own API)",
-    Dialect.PROMPT.value: "None: the schema in the prompt only",
+    Dialect.PROMPT.value: "None",
+}
+SPOKEN_BY = {
+    AUTO: "Try each in turn, and remember the first that works.",
+    Dialect.JSON_SCHEMA.value: "llama.cpp's server, LM Studio, vLLM, Ollama's /v1.",
+    Dialect.JSON_OBJECT.value: "llama-cpp-python's server.",
+    Dialect.GUIDED_JSON.value: "Older vLLM.",
+    Dialect.OLLAMA.value: "Ollama's native /api/chat.",
+    Dialect.PROMPT.value: "Any server: the schema is only described in the prompt.",
 }
 
 

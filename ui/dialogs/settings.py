@@ -30,13 +30,13 @@ from PySide6.QtWidgets import (
 
 from anima.errors import KnownError
 from anima.models.catalogue import CATALOGUE, downloaded, in_use, local_path
-from anima.models.dialects import CHOICES, LABELS
+from anima.models.dialects import CHOICES, LABELS, SPOKEN_BY
 from anima.models.gpu import gpu_report
 from anima.settings import THEMES, Settings
 from anima.store import keychain
 
 from .. import errors, tasks
-from ..entries import Entries
+from ..entries import Entries, head_and_tip
 from .form import FormDialog
 from .model_download import Download, DownloadPanel
 from .reaching_out import ReachingOutGroup
@@ -86,6 +86,10 @@ class SettingsDialog(FormDialog):
         self.dialect = QComboBox()
         for choice in CHOICES:
             self.dialect.addItem(LABELS[choice], choice)
+            self.dialect.setItemData(self.dialect.count() - 1, SPOKEN_BY[choice], Qt.ItemDataRole.ToolTipRole)
+        # Listed as the catalogues are: the name, and under it where it is spoken (the long labels were cut in the
+        # closed box at 900 px: "Find out (try each, remember the first that").
+        self.dialect.setItemDelegate(Entries(self.dialect, html=head_and_tip))
         # A hand-edited settings file may name none of them: shown as auto, and Save writes a valid one.
         self.dialect.setCurrentIndex(max(0, self.dialect.findData(settings.endpoint_dialect)))
         self.dialect.setToolTip(

@@ -2,6 +2,7 @@
 dialect, and a model file checked before it is used."""
 
 import keyring
+from PySide6.QtCore import Qt
 
 from anima.models import endpoint_key
 from anima.settings import Settings
@@ -105,3 +106,18 @@ def test_the_theme_is_chosen_in_settings_and_applied_at_once(qtbot, window, monk
         assert theme.DARK.code_background in bubble.label.text()  # what is on screen follows, no restart
     finally:
         theme.use("system")
+
+
+def test_each_structured_output_choice_reads_whole_in_the_closed_box_with_where_it_is_spoken_in_the_list(qtbot):
+    dialog = open_dialog(qtbot)
+    dialog.resize(640, 560)  # as it opens on a 900x600 screen
+    box = dialog.dialect
+    room = box.width() - 40  # the arrow and the frame
+    metrics = box.fontMetrics()
+    for row in range(box.count()):
+        label = box.itemText(row)
+        assert metrics.horizontalAdvance(label) <= room, label
+        spoken = box.itemData(row, Qt.ItemDataRole.ToolTipRole)
+        assert spoken and spoken not in label  # said under it in the list, not lost
+        html = box.itemDelegate().html(box.model().index(row, 0), "#000", "#777")
+        assert label.replace("'", "&#x27;") in html and spoken.replace("'", "&#x27;") in html
