@@ -180,6 +180,7 @@ def stylesheet(t: Theme, zoom: float = 0.0) -> str:
     return f"""
 QMainWindow, QDialog {{ background: {t.window}; }}
 QToolTip {{ background: {t.text}; color: {t.surface}; border: none; padding: 4px 6px; }}
+QDialogButtonBox {{ dialogbuttonbox-buttons-have-icons: 0; }}
 QPushButton {{
     background: {t.surface}; color: {t.text}; border: 1px solid {t.border}; border-radius: 8px;
     padding: 5px 12px; min-height: 18px;

@@ -6,7 +6,7 @@ import re
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
 from anima.settings import Settings
 from ui import theme
@@ -112,3 +112,13 @@ def test_a_toned_label_reads_in_each_theme_and_follows_a_change(qtbot):
         label.ensurePolished()
         assert label.palette().color(QPalette.ColorRole.WindowText).name() == t.error
         assert theme.contrast(t.error, t.window) >= AA
+
+
+@pytest.mark.parametrize("choice", ["light", "dark"])
+def test_dialog_buttons_are_words_without_the_desktops_stock_icons(qtbot, choice):
+    """Save and Cancel as every app of today draws them: a floppy disk and a red cross came with Fusion on Linux."""
+    theme.use(choice)
+    box = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+    qtbot.addWidget(box)
+    box.show()
+    assert [b.text().replace("&", "") for b in box.buttons()] and all(b.icon().isNull() for b in box.buttons())
