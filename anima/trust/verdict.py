@@ -100,7 +100,7 @@ def judge(change: Change, companion: str = "Anima") -> tuple[Verdict, str]:
             return Verdict.PROPOSE, "it tells me what to do rather than saying something about you"
         if names(words, companion) or about_power_in(words) or about_someone_else(words):
             return Verdict.PROPOSE, "it is about me, the system, or who owns, commands or may do what, not about you"
-        if (why := standing(words)) is not None:
+        if (why := standing(words, sentence)) is not None:
             return Verdict.PROPOSE, why
         if OUR_TALK.search(words) or answer_form(words):
             return Verdict.PROPOSE, "it is about how we talk, not about you"
@@ -142,7 +142,7 @@ def unfit(text: str, said: str = "", companion: str = "", orders: bool = False) 
         return "it is not plain words"
     if about_power_in(words) or (companion and names(words, companion)):
         return "it is about the system, or who owns, commands or may do what"
-    if (why := standing(words)) is not None:
+    if (why := standing(words, sentence)) is not None:
         return why
     if orders and answer_form(words):
         return "it says how I am to answer them"
