@@ -3,10 +3,10 @@ the checks read (who speaks for someone, who is given their words, whom a line i
 state a fact tells of: reflect/human.py)."""
 
 # Those who may claim a say over the person or the companion ("this is your doctor", "I'm the developer"), and the
-# roles they consult on one matter of their own. The last four are declared here because meaning cannot read them
-# as people: the shipped embedder puts "physio" nearer a thing than "recipe" is, and "vet" or "dentist" barely
-# nearer a person than "sign" (measured in tests/trust/test_heeded.py); a line that gives one a say over the
-# person ("does whatever the physio says") is read by this word, as "doctor" is.
+# roles they consult on one matter of their own (trust/heeded.py). The last four are declared because meaning cannot
+# tell them from things: the shipped embedder reads "physio" as nearer a thing than a person by more than "recipe"
+# is (0.07 to 0.04), and "vet" or "dentist" barely further from a thing than "sign" (0.10 to 0.07); so a line that
+# gives one of them a say over the person ("does whatever the physio says") is read by the word, as "doctor" is.
 ROLES = (
     r"(?:developer|admin\w*|creator|owner|operator|maker|programmer|doctor|psychiatrist|therapist|"
     r"psychologist|counsell?or|lawyer|boss|manager|guardian|nurse|carer|caregiver|teacher|"
