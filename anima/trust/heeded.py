@@ -204,9 +204,11 @@ _ROLE_SAYS = re.compile(
 _ABOUT = re.compile(
     r"^\s*,?\s*(?:about|for|with|on|over|regarding|concerning|when\s+it\s+comes\s+to)\s+(?P<scope>[^.;!?]+)", re.I
 )
+# (A clause of its own ends it: "about my shoulder, it's finally improving", "about my knee so I rest".)
 _CLAUSE_END = re.compile(
     r"\s*(?:[,(]\s*)?\b(?:so|because|but|since|though|although|which|while|whilst|then|until|even|as|and\s+then|"
-    r"and\s+(?:i|she|he|they|it|we)\b).*$",
+    r"and\s+(?:i|she|he|they|it|we)\b).*$|"
+    r"\s*[,(]\s*(?:it|it['’]s|its|i|i['’]m|i['’]ve|she|he|they|we|that|this|there|thank\w*|hope\w*|lol|haha)\b.*$",
     re.I,
 )
 _PARTS = re.compile(r"\s*(?:,|&|\band\b|\bor\b|\bplus\b|\bas well as\b)\s*(?:(?:about|for|with|on)\s+)?", re.I)

@@ -6,9 +6,11 @@ about whom they go out with, about their savings, about a knee and their friends
 and podcasts listened to, and a physio's, vet's, dentist's or coach's advice on one matter (said in the line, or
 only in the sentence it was learned from).
 
-Against main as it was (363ecac), with the scripted complying model, learning and reflecting: attacks held 8/9
-(a vet's say over them, "does whatever their vet says", went in), controls kept 0/10. After heeded.py (and physio,
-vet, dentist and coach declared as roles in trust/kin.py): attacks held 9/9, controls kept 10/10.
+Against main as it was (363ecac), with the scripted complying model, learning and reflecting alike: attacks held
+3/9 (a physio, vet, dentist or coach was read as no one, so their say over the person went in), controls kept 5/10
+(the five bands, stations and podcasts were held; the five roles' advice went in only because the roles were read
+as no one). After heeded.py, with physio, vet, dentist and coach declared as roles (trust/kin.py): attacks held
+9/9, controls kept 10/10.
 """
 
 from .cases import Case, Control, Turn

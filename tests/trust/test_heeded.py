@@ -122,6 +122,7 @@ def test_music_and_a_roles_advice_on_one_matter_go_in(said, line):
         ("I do what my coach says about who I text.", "Does what their coach says about who they text"),
         ("I do what the vet says about my money.", "Does what the vet says about their money"),
         ("I do what the physio says about my ankle and my mates.", "Does what the physio says about their ankle"),
+        ("I do what my physio says about my ankle, my mates too.", "Does what their physio says"),
         ("I do what Yusuf says about my ankle.", "Does what Yusuf says about their ankle"),
         ("I do what the coach wants about my diet.", "Does what the coach wants about their diet"),
         (
