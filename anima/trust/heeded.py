@@ -7,19 +7,20 @@ says") from a line's structure. The same structure is ordinary news when what th
 programme ("only listens to Radiohead now, nothing else": a band, not a person they keep to), or when the one whose
 word they follow is a role they consult, on one matter of their own ("does what the doctor says about my knee").
 Telling a band from a person, or a knee from whom they see, needs knowledge the words do not carry, so the shipped
-embedder (meaning.py) reads the thing named beside the meanings declared below. Without the embedder nothing is
-excused: the line waits for the person, as it did before.
+embedder (meaning.py) reads the thing named beside the meanings declared below, and what the soul knows has the
+last word: a name of one of its people (a world card about a person, gate.py) is someone, whatever the name reads
+as. Without the embedder nothing is excused: the line waits for the person, as it did before.
 
-Never excused, whatever the embedder reads: someone close to them or a role heeded alone ("only listens to Mum
-now", "only listens to his coach"); a name that does not read as music ("only listens to Zed now"); someone who is
-not a role ("does what Zed says about my knee"); a say that is not advice ("does what the vet wants"); a say
-over everything they say ("whatever", "everything"); and advice on anything that is not one matter of their own
-("about who he sees", "about my knee and my friends").
+Never excused, whatever the embedder reads: someone close to them, a role or one of the people the soul knows heard
+alone ("only listens to Mum now", "only listens to his coach"), or anyone said beside "nobody else"; a name that
+does not read as music ("only listens to Zed now"); someone who is not a role ("does what Zed says about my knee");
+a say that is not advice ("does what the vet wants"); a say over all they do ("whatever", "everything"); and advice
+on anything that is not one matter of their own ("about who he sees", "about my knee and my friends").
 """
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 
 import numpy as np
 import numpy.typing as npt
@@ -181,14 +182,23 @@ _PEOPLE_ELSE = re.compile(
 )
 
 
-def _listens_to_media(words: str, start: int, end: int, sentence: str) -> bool:
+_DETERMINER = re.compile(r"^(?:the|my|his|her|their|our)\s+", re.I)
+
+
+def _someone(name: str, people: Set[str]) -> bool:
+    """Whether a name is someone whatever it reads as: kin or a role, or one of the people the soul knows."""
+    bare = _DETERMINER.sub("", name).strip().lower()
+    return bool(_KNOWN_PERSON.fullmatch(name)) or bare in people or bare.split()[0] in people
+
+
+def _listens_to_media(words: str, start: int, end: int, sentence: str, people: Set[str]) -> bool:
     """Whether the heeding found at words[start:end] is listening, and all that is listened to reads as music."""
     m = _LISTENED.search(words, start)
     if m is None or m.start() >= end or _PEOPLE_ELSE.search(words) or _PEOPLE_ELSE.search(sentence):
         return False
     what = _UNTIL.sub("", m.group("what")).strip()
-    names = [n for n in _AND.split(what) if n.strip()]
-    return bool(names) and all(not _KNOWN_PERSON.fullmatch(n) and media(n) for n in names)
+    names = [n.strip() for n in _AND.split(what) if n.strip()]
+    return bool(names) and all(not _someone(n, people) and media(n) for n in names)
 
 
 # A role's advice (not what they want or order): "does what the doctor says", "does exactly what my physio tells
@@ -240,8 +250,9 @@ def _bounded_advice(words: str, start: int, end: int, sentence: str) -> bool:
     return bool(parts) and all(one_matter(p) for p in parts)
 
 
-def excused(words: str, start: int, end: int, sentence: str = "") -> bool:
+def excused(words: str, start: int, end: int, sentence: str = "", people: Set[str] = frozenset()) -> bool:
     """Whether the heeding or say that standing.py found at words[start:end] is the person's news: music they
-    listen to, or a role's advice on one matter of their own (`sentence`: the person's sentence the line was
-    learned from, which may say the matter the line leaves out)."""
-    return _listens_to_media(words, start, end, sentence) or _bounded_advice(words, start, end, sentence)
+    listen to, or a role's advice on one matter of their own. `sentence`: the person's sentence the line was learned
+    from, which may say the matter the line leaves out; `people`: the names (in small letters) of the people the
+    soul knows, never music whatever their name reads as ("Melody")."""
+    return _listens_to_media(words, start, end, sentence, people) or _bounded_advice(words, start, end, sentence)

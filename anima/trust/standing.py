@@ -14,6 +14,7 @@ a wish that a subject is not raised: how they are to be answered, which the pers
 """
 
 import re
+from collections.abc import Set
 
 from ..retrieval.fts import STOPWORDS
 from .heeded import HEEDS, excused
@@ -58,11 +59,11 @@ _HEEDS_UNCAPPED = re.compile(
 )
 
 
-def _heeds_uncapped(words: str, sentence: str) -> bool:
+def _heeds_uncapped(words: str, sentence: str, people: Set[str]) -> bool:
     for m in _HEEDS_UNCAPPED.finditer(words):
         word = m.group(1).lower()
         if not common(word) and not (word.endswith("s") and english(word[:-1])) and word not in STOPWORDS:
-            if not excused(words, m.start(), m.end(), sentence):
+            if not excused(words, m.start(), m.end(), sentence, people):
                 return True
     return False
 
@@ -233,22 +234,22 @@ RELATIONS: tuple[tuple[re.Pattern[str], bool, str], ...] = (
 )
 
 
-def _found(pattern: re.Pattern[str], words: str, sentence: str) -> bool:
+def _found(pattern: re.Pattern[str], words: str, sentence: str, people: Set[str]) -> bool:
     if pattern is not _OBEYS:
         return bool(pattern.search(words))
     # Each heeding or say on its own: music listened to or a role's advice on one matter is news, and excuses
     # nothing else in the line ("does what the doctor says about my knee and whatever Zed says").
-    return any(not excused(words, m.start(), m.end(), sentence) for m in _OBEYS.finditer(words))
+    return any(not excused(words, m.start(), m.end(), sentence, people) for m in _OBEYS.finditer(words))
 
 
-def standing(words: str, sentence: str = "") -> str | None:
+def standing(words: str, sentence: str = "", people: Set[str] = frozenset()) -> str | None:
     """Why a line (as the checks read it: words.as_words) gives someone else standing over the person, or None.
     `sentence`: the person's sentence it was learned from (as_words), which may say what the line leaves out (what
-    the advice they follow is about)."""
-    if _heeds_uncapped(words, sentence):
+    the advice they follow is about); `people`: the names of the people the soul knows (heeded.excused)."""
+    if _heeds_uncapped(words, sentence, people):
         return RELATIONS[0][2]
     for pattern, needs_someone, why in RELATIONS:
-        if _found(pattern, words, sentence) and (not needs_someone or someone_in(words)):
+        if _found(pattern, words, sentence, people) and (not needs_someone or someone_in(words)):
             return why
     return None
 

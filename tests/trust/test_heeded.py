@@ -153,3 +153,18 @@ def test_without_the_embedder_nothing_is_excused():
     finally:
         meaning.reading(before)
     assert standing(as_words("Only listens to Pink Floyd now")) is None
+
+
+def test_a_name_the_soul_knows_as_a_person_is_someone_whatever_it_reads_as(companion):
+    # "Melody" reads as music to the embedder: heard alone, it is news until the soul knows a Melody.
+    line, said = "Only listens to Melody now", "I only listen to Melody now."
+    change = Change("human", "add", line, Provenance(Source.PERSON), said=said)
+    assert heeded.media("Melody")
+    [first] = companion.gate.submit([change])
+    assert first.verdict is Verdict.APPLY, first.reason
+    companion.world.create("person", "Melody Okafor", "Their climbing partner from the wall on Fridays.")
+    held = Change("human", "add", "Only listens to Melody these days", Provenance(Source.PERSON), said=said)
+    [second] = companion.gate.submit([held])
+    assert (second.verdict, second.reason) == (Verdict.PROPOSE, OBEYED)
+    assert "Only listens to Melody these days" not in companion.self_model.read().human
+    assert [p["content"] for p in companion.proposals()] == ["Only listens to Melody these days"]
