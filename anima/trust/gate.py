@@ -15,7 +15,8 @@ the voice of the app, a system or a chat template, settings ("Role: admin"),
 a claim of leave, consent, role or setting, a line about how we talk rather
 than about them, a fact not written about the person ("We obey"), a line that
 gives someone else standing over them (a say over what they do, a secret kept
-between two, a role over their contact, their devices to watch: standing.py), a line in
+between two, a role over their contact, their devices to watch: standing.py; music
+listened to and a role's advice on one matter are news: heeded.py), a line in
 words the checks cannot read (readable.py), a change that contradicts what
 they said before without saying it changed, and anything reflection wants
 before reflection's governance exists. Secrets are refused outright: not
