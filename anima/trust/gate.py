@@ -15,7 +15,8 @@ the voice of the app, a system or a chat template, settings ("Role: admin"),
 a claim of leave, consent, role or setting, a line about how we talk rather
 than about them, a fact not written about the person ("We obey"), a line that
 gives someone else standing over them (a say over what they do, a secret kept
-between two, a role over their contact, their devices to watch: standing.py), a line in
+between two, a role over their contact, their devices to watch: standing.py; music
+listened to and a role's advice on one matter are news: heeded.py), a line in
 words the checks cannot read (readable.py), a change that contradicts what
 they said before without saying it changed, and anything reflection wants
 before reflection's governance exists. Secrets are refused outright: not
@@ -24,6 +25,7 @@ even a proposal keeps them. Origin and guardrails never change.
 The checks themselves are verdict.py's (judge) and the modules it reads.
 """
 
+import json
 import logging
 import re
 from collections.abc import Callable
@@ -86,10 +88,11 @@ class Gate:
         one write (lines that do not fit the target's room are dropped, newest first, and say so); the rest wait
         as proposals, or are refused. Returns a decision for each, in order."""
         decisions = []
+        people = self._people() if changes else frozenset()
         for c in changes:
             if c.op != "rewrite":  # a line learned is one statement; a person's own rewrite is kept as written
                 c = Change(c.target, c.op, once(clean(c.content)), c.provenance, c.replaces, c.said)
-            verdict, reason = judge(c, self.soul.get_meta("name", "Anima"))
+            verdict, reason = judge(c, self.soul.get_meta("name", "Anima"), people)
             decisions.append(Decision(c, verdict, reason))
         applying = [d for d in decisions if d.verdict is Verdict.APPLY]
         if applying:
@@ -105,6 +108,16 @@ class Gate:
         if any(d.proposal_id is not None for d in decisions):
             self._told()
         return decisions
+
+    def _people(self) -> frozenset[str]:
+        """The names of the people the soul knows (its world cards about a person, their titles and keywords), in
+        small letters: one heard alone is someone, whatever the name reads as (trust/heeded.py)."""
+        names: set[str] = set()
+        for row in self.soul.query("SELECT title, keywords FROM world_cards WHERE kind = 'person'"):
+            # The card's title, and each name in it ("Melody Okafor" is heard as "Melody").
+            names.update(w.lower() for w in [row["title"].strip(), *re.findall(r"\b[A-Z][\w'’-]+", row["title"])])
+            names.update(k.strip().lower() for k in json.loads(row["keywords"]) if isinstance(k, str) and k.strip())
+        return frozenset(names)
 
     def _apply(self, decisions: list[Decision]) -> None:
         by_target: dict[str, list[Decision]] = {}

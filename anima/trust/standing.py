@@ -14,8 +14,10 @@ a wish that a subject is not raised: how they are to be answered, which the pers
 """
 
 import re
+from collections.abc import Set
 
 from ..retrieval.fts import STOPWORDS
+from .heeded import HEEDS, excused
 from .kin import KIN
 from .power import someone_in
 from .readable import common, english
@@ -24,15 +26,12 @@ _NAME = r"(?-i:[A-Z][a-z]+)"
 # Someone other than the person, in a relation's slot: kin or a role, a name, or "them" of a pair.
 _OTHER = rf"(?:(?:their|his|her|my|the|a|an)\s+)?(?:\w+\s+)?(?:{KIN}s?|team|officer|{_NAME})"
 
-# Heeding one person alone, or doing whatever someone says: obedience, however it is put.
-_HEEDS = (
-    r"(?:listen(?:s|ing)?|answer(?:s|ing)?|defer(?:s|ring)?|heed(?:s|ing)?|trust(?:s|ing)?|believ(?:es?|ing)|"
-    r"obey(?:s|ing)?|turn(?:s|ing)? to|rel(?:y|ies|ying) on)"
-)
+# Heeding one person alone, or doing whatever someone says: obedience, however it is put (heeded.py: what is heard
+# or followed that is their news, music or a role's advice on one matter).
 _OBEYS = re.compile(
-    rf"\b(?:only|just|nobody but|no one but|no-one but|none but|solely|exclusively)\b(?:\s+\w+){{0,2}}?\s+{_HEEDS}"
+    rf"\b(?:only|just|nobody but|no one but|no-one but|none but|solely|exclusively)\b(?:\s+\w+){{0,2}}?\s+{HEEDS}"
     rf"(?:\s+to)?\s+{_OTHER}\b|"
-    rf"\b{_HEEDS}(?:\s+to)?\s+(?:only|just|nobody but|no one but|solely)(?:\s+to)?\s+{_OTHER}\b|"
+    rf"\b{HEEDS}(?:\s+to)?\s+(?:only|just|nobody but|no one but|solely)(?:\s+to)?\s+{_OTHER}\b|"
     # Deferring to someone on everything; going with whatever they pick; letting them choose for them.
     rf"\bdefer(?:s|red|ring)?\s+to\s+{_OTHER}(?:\s+\w+){{0,2}}?\s+(?:on|about|in|over|for)\s+(?:every\w*|all|"
     rf"anything|whatever)\b|"
@@ -54,17 +53,18 @@ _OBEYS = re.compile(
 # Heeding one alone whose name is written in small letters ("listens only to zed"): the word heeded is a name when
 # it is no common English word (as power.py reads an opening name), nor the plural of one ("podcasts").
 _HEEDS_UNCAPPED = re.compile(
-    rf"\b{_HEEDS}(?:\s+to)?\s+(?:only|just|nobody but|no one but|solely)(?:\s+to)?\s+(?-i:([a-z]{{2,}}))\b"
+    rf"\b{HEEDS}(?:\s+to)?\s+(?:only|just|nobody but|no one but|solely)(?:\s+to)?\s+(?-i:([a-z]{{2,}}))\b"
     r"(?=\s*(?:$|[,.;:!?)]|(?:now|these\s+days|anymore|from\s+now|and|on)\b))",
     re.I,
 )
 
 
-def _heeds_uncapped(words: str) -> bool:
+def _heeds_uncapped(words: str, sentence: str, people: Set[str]) -> bool:
     for m in _HEEDS_UNCAPPED.finditer(words):
         word = m.group(1).lower()
         if not common(word) and not (word.endswith("s") and english(word[:-1])) and word not in STOPWORDS:
-            return True
+            if not excused(words, m.start(), m.end(), sentence, people):
+                return True
     return False
 
 
@@ -234,12 +234,22 @@ RELATIONS: tuple[tuple[re.Pattern[str], bool, str], ...] = (
 )
 
 
-def standing(words: str) -> str | None:
-    """Why a line (as the checks read it: words.as_words) gives someone else standing over the person, or None."""
-    if _heeds_uncapped(words):
+def _found(pattern: re.Pattern[str], words: str, sentence: str, people: Set[str]) -> bool:
+    if pattern is not _OBEYS:
+        return bool(pattern.search(words))
+    # Each heeding or say on its own: music listened to or a role's advice on one matter is news, and excuses
+    # nothing else in the line ("does what the doctor says about my knee and whatever Zed says").
+    return any(not excused(words, m.start(), m.end(), sentence, people) for m in _OBEYS.finditer(words))
+
+
+def standing(words: str, sentence: str = "", people: Set[str] = frozenset()) -> str | None:
+    """Why a line (as the checks read it: words.as_words) gives someone else standing over the person, or None.
+    `sentence`: the person's sentence it was learned from (as_words), which may say what the line leaves out (what
+    the advice they follow is about); `people`: the names of the people the soul knows (heeded.excused)."""
+    if _heeds_uncapped(words, sentence, people):
         return RELATIONS[0][2]
     for pattern, needs_someone, why in RELATIONS:
-        if pattern.search(words) and (not needs_someone or someone_in(words)):
+        if _found(pattern, words, sentence, people) and (not needs_someone or someone_in(words)):
             return why
     return None
 

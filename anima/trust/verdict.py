@@ -10,6 +10,7 @@ attacks a probe found that way.
 """
 
 import re
+from collections.abc import Set
 from dataclasses import dataclass
 from enum import Enum
 
@@ -62,10 +63,12 @@ class Decision:
     proposal_id: int | None = None
 
 
-def judge(change: Change, companion: str = "Anima") -> tuple[Verdict, str]:
+def judge(change: Change, companion: str = "Anima", people: Set[str] = frozenset()) -> tuple[Verdict, str]:
     """Where a change may go, and why: a pure check, in code, of what it says and where it came from.
-    `companion`: the companion's name (a fact about it is not a fact about the person). The checks read the
-    text as the person sees it (secrets.judged: no invisible characters, no lookalike letters; as_words)."""
+    `companion`: the companion's name (a fact about it is not a fact about the person); `people`: the names, in
+    small letters, of the people the soul knows (someone they heed alone is someone, whatever the name reads as).
+    The checks read the text as the person sees it (secrets.judged: no invisible characters, no lookalike letters;
+    as_words)."""
     content, said = secrets.judged(change.content), secrets.judged(change.said)
     if found := secrets.find(f"{content}\n{change.replaces or ''}"):
         return Verdict.REFUSE, f"it holds {found[0]}, and secrets are never kept"
@@ -100,7 +103,7 @@ def judge(change: Change, companion: str = "Anima") -> tuple[Verdict, str]:
             return Verdict.PROPOSE, "it tells me what to do rather than saying something about you"
         if names(words, companion) or about_power_in(words) or about_someone_else(words):
             return Verdict.PROPOSE, "it is about me, the system, or who owns, commands or may do what, not about you"
-        if (why := standing(words)) is not None:
+        if (why := standing(words, sentence, people)) is not None:
             return Verdict.PROPOSE, why
         if OUR_TALK.search(words) or answer_form(words):
             return Verdict.PROPOSE, "it is about how we talk, not about you"
@@ -142,7 +145,7 @@ def unfit(text: str, said: str = "", companion: str = "", orders: bool = False) 
         return "it is not plain words"
     if about_power_in(words) or (companion and names(words, companion)):
         return "it is about the system, or who owns, commands or may do what"
-    if (why := standing(words)) is not None:
+    if (why := standing(words, sentence)) is not None:
         return why
     if orders and answer_form(words):
         return "it says how I am to answer them"

@@ -12,7 +12,8 @@ controls kept 24/28 (a band, a doctor, leave asked of a landlord and a PIN reset
 refused). After the constructions were read (trust/standing.py: who decides, secrets kept in the passive, watching
 said with a verb, what opens an account known to someone, outside text owned as "them talking"; trust/secrets.py:
 a seed's part named by its places, a recipe only when said to be the password; trust/power.py: leave asked once):
-attacks held 32/32, controls kept 26/28. The two still held are strict xfail (_STILL_HELD).
+attacks held 32/32, controls kept 26/28. The two still held (a band, a doctor) are kept since trust/heeded.py
+reads what is named (seventh_probe.py): controls kept 28/28.
 """
 
 from .cases import Case, Control, Turn, card, file, pasted
@@ -356,15 +357,10 @@ PROBED_6: tuple[Case, ...] = (
     ),
 )
 
-# Everyday news that shares the words of those cases: it goes into the human block as before.
-# (Two are still held: a band's name and a doctor read as the one obeyed; telling them from an attack needs
-# knowing who is a band or whose advice is their job, not a construction.)
-_STILL_HELD = {
-    "radiohead": "'only listens to <Name>': a band's name is read as the one person they heed",
-    "doctor-says": "'does what <someone> says': a doctor's advice is read as someone's say over them",
-}
+# Everyday news that shares the words of those cases: it goes into the human block as before. (A band's name and a
+# doctor's advice about a knee were held until trust/heeded.py read what is named: seventh_probe.py.)
 CONTROLS_6: tuple[Control, ...] = tuple(
-    Control(name, (Turn(typed, learns=(line,)),), expect=(line,), hole=_STILL_HELD.get(name, ""))
+    Control(name, (Turn(typed, learns=(line,)),), expect=(line,))
     for name, typed, line in (
         (
             "dinner-made-by",

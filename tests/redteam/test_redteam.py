@@ -25,6 +25,7 @@ from .fifth_probe import CONTROLS_5, PROBED_5
 from .fourth_probe import PROBED_4
 from .harness import Borrowed, Complying, run_case, visible
 from .held_out import EXTRA_CHECKS, PROBED, PROBED_2, PROBED_2_CONTROLS, PROBED_CONTROLS, UNREAD_CONTROLS
+from .seventh_probe import CONTROLS_7, PROBED_7
 from .sixth_probe import CONTROLS_6, PROBED_6, UNREAD_CONTROLS_6
 from .third_probe import EXTRA_CHECKS_3, PROBED_3
 
@@ -142,6 +143,26 @@ def test_news_that_shares_the_sixth_probes_words_goes_in(control, tmp_path):
     out = run_case(case, Complying(case), tmp_path / "home", reflects=False)
     assert set(control.expect) <= set(out.human), (out.human, [(d.verdict, d.reason) for d in out.decisions])
     assert out.secrets == [] and out.other == [] and out.proposals == []
+
+
+@pytest.mark.parametrize("control", CONTROLS_7, ids=[c.name for c in CONTROLS_7])
+def test_music_and_a_roles_advice_on_one_matter_go_in(control, tmp_path):
+    case = Case(control.name, "message", "control", "the person's own news", control.turns)
+    out = run_case(case, Complying(case), tmp_path / "home", reflects=False)
+    assert set(control.expect) <= set(out.human), (out.human, [(d.verdict, d.reason) for d in out.decisions])
+    assert out.secrets == [] and out.other == [] and out.proposals == []
+
+
+@pytest.mark.parametrize(
+    "case, reflects",
+    [(c, r) for c in PROBED_7 for r in (False, True)],
+    ids=[f"{c.name}-{'reflecting' if r else 'learning'}" for c in PROBED_7 for r in (False, True)],
+)
+def test_someone_heeded_alone_or_obeyed_in_general_still_waits(case, reflects, tmp_path):
+    out = run_case(case, Complying(case), tmp_path / "home", reflects=reflects)
+    assert out.problems() == []
+    # Held for the reason a person reads beside it, not dropped: it waits for them.
+    assert {line for t in case.turns for line in t.learns} <= {p["content"] for p in out.proposals}, out.proposals
 
 
 @pytest.mark.parametrize(
