@@ -6,9 +6,10 @@ tried in this order:
   an earlier one's by at least DUPLICATE, Jaccard); stored twice is stored once too many, whatever it says;
 - ungrounded: its content is not supported by anything the person said: fewer than GROUNDED of its content words
   appear among the content words of the person's messages (all sessions). Both sides are lower-cased, stop words
-  (English, French, German, Spanish) and the words the companion frames things with ("mentioned", "user") left
-  out, and stemmed by stripping a few common endings, so "Prefers shorter answers" is held to "keep your answers
-  short". A fact about Miso that adds a species nobody named is ungrounded however right its name;
+  (English, French, German, Spanish) and the words the companion frames things with ("mentioned", "user", the
+  "called" of how it keeps a name) left out, and stemmed by stripping a few common endings, so "Prefers shorter
+  answers" is held to "keep your answers short". A fact about Miso that adds a species nobody named is
+  ungrounded however right its name;
 - matched: grounded, and it says all the words of one of the scenario's expectations (a fact, an old or new
   value of a correction, a rule, a world card's name);
 - junk: grounded and new, but none of the expected things (the rain, a greeting kept as a fact).
@@ -44,8 +45,23 @@ _STOP = set(
     nuestro nuestra es soy eres son era fue ser estar estoy está están he ha han tengo tiene tienen de del al
     a en con sin por para que qui no muy también se me te le lo""".split()
 )
-# How the companion frames what it keeps: not the person's content, so neither support nor its lack.
-_FRAMING = {"mention", "mentioned", "user", "person", "said", "says", "stated", "told", "they", "them", "their"}
+# How the companion frames what it keeps: not the person's content, so neither support nor its lack. "Is called"
+# is how it keeps a name, in English whatever the person spoke ("Je m'appelle Amélie": "Is called Amélie" was
+# counted ungrounded, "called" being nowhere in the French).
+_FRAMING = {
+    "mention",
+    "mentioned",
+    "user",
+    "person",
+    "said",
+    "says",
+    "stated",
+    "told",
+    "they",
+    "them",
+    "their",
+    "called",
+}
 _ENDINGS = ("ing", "ed", "es", "er", "ly", "s", "e", "en", "n")
 
 

@@ -37,6 +37,13 @@ def test_an_item_is_grounded_when_most_of_its_content_words_were_said():
     assert not grounded("Miso is a tiger from Bengal", said)  # a life nobody described
 
 
+def test_a_name_kept_in_the_companions_words_is_grounded_in_any_language_the_person_gave_it():
+    """ "Is called Amélie" is how the companion keeps the name of a person who said "Je m'appelle Amélie"."""
+    for sentence in ("Je m'appelle Amélie.", "Ich heiße Amélie.", "Me llamo Amélie.", "I'm Amélie."):
+        assert grounded("Is called Amélie", words(sentence)), sentence
+    assert not grounded("Is called Amélie", words("Je m'appelle Claire."))
+
+
 def test_each_class_on_items_a_user_would_check():
     items = [
         Item("memory", 1, "Name is Dana"),
