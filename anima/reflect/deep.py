@@ -37,7 +37,7 @@ from ..knowledge.messages import Messages, from_outside, spoken
 from ..knowledge.rules import PATTERN_CHARS, Rule, Rules
 from ..models.chat import ChatModel, Message
 from ..models.structured import LONGEST_STRING, StructuredOutputFailed, ask_structured
-from ..retrieval.fts import terms
+from ..retrieval.fts import stems, terms
 from ..self.identity import Ruling
 from ..self.selfmodel import SelfModel
 from ..store.provenance import Provenance, Source
@@ -60,6 +60,7 @@ from .voice import (
     addressed,
     drawn_from_cited,
     grounded,
+    heard_in,
     speaks_for_itself,
 )
 from .world import Kept, WorldKeeping
@@ -629,6 +630,7 @@ class DeepReflection:
             self.soul.set_meta(CONSIDERED_THROUGH, str(newest))
             return
         words = _words(shown)
+        heard = self._heard(shown)
         person = self.names()[1]
 
         def drawn(text: str, cited: list[Episode]) -> bool:  # from these experiences, and no others
@@ -650,8 +652,14 @@ class DeepReflection:
                 about_them = (
                     person and re.search(rf"(?<!\w){re.escape(person)}(?!\w)", insight, re.I)
                 ) or THIRD_PERSON.search(insight)
-                if (why := "it is not about them" if insight and cited and not about_them else None) or (
-                    why := _undrawn(insight, cited, drawn, SHARED_TERMS)
+                if (
+                    (why := "it is not about them" if insight and cited and not about_them else None)
+                    or (why := _undrawn(insight, cited, drawn, SHARED_TERMS))
+                    or (
+                        why := None
+                        if heard_in(insight, set().union(*(heard[e.id] for e in cited)))
+                        else "they said nothing of it in the experiences it cites"
+                    )
                 ):
                     left_out(done, "an insight", why)
                     continue
@@ -665,6 +673,20 @@ class DeepReflection:
                 )
             self._identity(once(" ".join(answer["identity"].split())), current, words, done)
             self.soul.set_meta(CONSIDERED_THROUGH, str(newest))
+
+    def _heard(self, shown: list[Episode]) -> dict[int, set[str]]:
+        """Of each experience, the stems of what the person said in it, outside text left out (read before the
+        write transaction)."""
+        return {
+            e.id: stems(
+                " ".join(
+                    r["content"]
+                    for r in self.messages.these(self.episodes.made_of(e.id))
+                    if r["role"] == "user" and not from_outside(r)
+                )
+            )
+            for e in shown
+        }
 
     def _considering_prompt(self, shown: list[Episode], older: int, identity: str) -> list[Message]:
         name, person = self.names()

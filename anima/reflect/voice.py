@@ -28,6 +28,14 @@ def grounded(text: str, words: set[str], least: int = 1) -> bool:
     return len(own & words) >= min(least, len(own)) and bool(own & words)
 
 
+def heard_in(text: str, heard: set[str], least: int = SHARED_TERMS) -> bool:
+    """`text` shares at least `least` stems (all of its own, if it has fewer) with `heard`: the stems of what the
+    person said ("sleeps badly" holds to "I've been sleeping badly"). What is kept about them is held to their
+    own words, not to an episode's summary: the model wrote that, from the companion's replies too."""
+    own = stems(text)
+    return bool(own) and len(own & heard) >= min(least, len(own))
+
+
 SPECIFIC_LETTERS = 4  # shorter words say little of which experience a text came from
 
 

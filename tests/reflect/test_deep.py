@@ -217,6 +217,34 @@ def test_what_speaks_to_you_is_a_reply_leaking_in_and_is_never_kept(dc, caplog):
     assert "kitchen" not in caplog.text and "amazing" not in caplog.text
 
 
+def test_an_insight_is_held_to_what_the_person_said_not_to_the_summary_of_the_companions_replies(dc, caplog):
+    """QA on the default model (bench learning, jonas): an insight "The way it can affect people who don't have
+    access to their own code ..." was kept as a memory about the person. Its words were in the episode's summary,
+    which the model wrote from the companion's own ramble; the person had said nothing of code or access."""
+    c = dc
+    talk(
+        c,
+        0,
+        "I've been sleeping badly with the night shifts.",
+        "Open source code gives people access to their own tools; we are all part of it.",
+        "Anyway, the tram was late again.",
+        "Trams and code both need access for people.",
+    )
+    c.chat.enqueue(
+        reading(episodes=[([1, 2, 3, 4], "Talk of code, access for people, night shifts and a late tram", "", 5, "")]),
+        considering(
+            insights=[
+                ("Their view: code and access affect people, they are part of it.", [1]),
+                ("They sleep badly because of night shifts.", [1]),
+            ]
+        ),
+    )
+    with caplog.at_level(logging.INFO, logger="anima.reflect.deep"):
+        c.reflect_deeply()
+    assert [m["content"] for m in c.memories.current()] == ["They sleep badly because of night shifts."]
+    assert "deep reflection left out an insight: they said nothing of it in the experiences it cites" in caplog.text
+
+
 def test_a_malformed_answer_writes_nothing_and_the_next_messages_are_still_read(dc):
     c = dc
     talk(c, 0, "Work was long today.", "Sounds tiring.")
