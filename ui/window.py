@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 from anima import __version__
 from anima.errors import DiskError, DiskFull, KnownError, SoulBusy
 
-from . import access, errors, tasks, theme, window_state
+from . import access, errors, responsive, tasks, theme, window_state
 from .chat import noted
 from .chat.attachments import outside
 from .chat.disk_banner import DiskBanner
@@ -73,6 +73,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, companion: "Companion | None" = None, settings=None, parent=None):
         super().__init__(parent)
+        responsive.keep_up()  # before any other thread runs Python beside this one
         self.companion: Companion | None = None
         self.settings = settings
         self.setWindowTitle(TITLE)
