@@ -158,6 +158,14 @@ class Bubble(QFrame):
         outer.addLayout(actions)
         self.set_text(text)
 
+    def enterEvent(self, event) -> None:
+        self.action_row.look_again()  # hovered: its row's buttons show (chat/message_actions.py)
+        super().enterEvent(event)
+
+    def leaveEvent(self, event) -> None:
+        self.action_row.look_again()
+        super().leaveEvent(event)
+
     def _text_label(self) -> Wrapped:
         label = Wrapped()
         label.setTextFormat(Qt.TextFormat.RichText)
