@@ -576,12 +576,18 @@ class MainWindow(QMainWindow):
 
         def shown(loaded) -> None:
             page, newest = loaded
-            if companion is self.companion and session == self.showing:  # not swapped out while it was read
-                self.transcript.prepend(page)
-                self.message_actions.refresh()
-                if before_id is None:  # its newest: what another program says after it shows as it comes
-                    self.elsewhere.history_read(newest)
-            then()
+            if companion is not self.companion or session != self.showing:  # swapped out while it was read
+                then()
+                return
+
+            def placed() -> None:  # (a few bubbles at a time: the window paints meanwhile)
+                if companion is self.companion and session == self.showing:  # not swapped out meanwhile either
+                    self.message_actions.refresh()
+                    if before_id is None:  # its newest: what another program says after it shows as it comes
+                        self.elsewhere.history_read(newest)
+                then()
+
+            self.transcript.prepend(page, then=placed)
 
         def failed(error) -> None:
             known = isinstance(error, KnownError)
