@@ -11,12 +11,14 @@ class FirstPaint(QObject):
     seen = False
 
     def eventFilter(self, obj, event):
-        if (
-            not self.seen
-            and event.type() == QEvent.Type.Paint
-            and hasattr(obj, "window")
-            and isinstance(obj.window(), QMainWindow)
-        ):
+        if self.seen:
+            # Its one job done: out of every event's way. Left in, the window's thread took the GIL for each event
+            # of the app (bench scale's opening_stall_ms timed that, while the indexer's thread ran Python).
+            app = QApplication.instance()
+            if app is not None:
+                app.removeEventFilter(self)
+            return False
+        if event.type() == QEvent.Type.Paint and hasattr(obj, "window") and isinstance(obj.window(), QMainWindow):
             self.seen = True
             print("painted", flush=True)
             QTimer.singleShot(0, QApplication.quit)  # static: the instance's

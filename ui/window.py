@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 from anima import __version__
 from anima.errors import DiskError, DiskFull, KnownError, SoulBusy
 
-from . import access, errors, tasks, theme, window_state
+from . import access, errors, responsive, tasks, theme, window_state
 from .chat import noted
 from .chat.attachments import outside
 from .chat.disk_banner import DiskBanner
@@ -73,6 +73,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, companion: "Companion | None" = None, settings=None, parent=None):
         super().__init__(parent)
+        responsive.keep_up()  # before any other thread runs Python beside this one
         self.companion: Companion | None = None
         self.settings = settings
         self.setWindowTitle(TITLE)
@@ -575,12 +576,18 @@ class MainWindow(QMainWindow):
 
         def shown(loaded) -> None:
             page, newest = loaded
-            if companion is self.companion and session == self.showing:  # not swapped out while it was read
-                self.transcript.prepend(page)
-                self.message_actions.refresh()
-                if before_id is None:  # its newest: what another program says after it shows as it comes
-                    self.elsewhere.history_read(newest)
-            then()
+            if companion is not self.companion or session != self.showing:  # swapped out while it was read
+                then()
+                return
+
+            def placed() -> None:  # (a few bubbles at a time: the window paints meanwhile)
+                if companion is self.companion and session == self.showing:  # not swapped out meanwhile either
+                    self.message_actions.refresh()
+                    if before_id is None:  # its newest: what another program says after it shows as it comes
+                        self.elsewhere.history_read(newest)
+                then()
+
+            self.transcript.prepend(page, then=placed)
 
         def failed(error) -> None:
             known = isinstance(error, KnownError)

@@ -70,7 +70,7 @@ class TurnStream:
         self.reply_tokens, self.temperature, self._after = reply_tokens, temperature, after
         self._ended = ended  # the reply is over, however it ended: the model may change (Companion.use_model)
         typed = clean(text)
-        external = [External(e.source, clean(e.text), e.name) for e in external if clean(e.text)]
+        external = [External(e.source, kept, e.name) for e in external if (kept := clean(e.text))]
         if not typed and not external:
             raise EmptyMessage()
         if len(typed) > TYPED_MOST:

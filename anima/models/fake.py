@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .chat import Capabilities, ChatModel, Message, ModelClosed, StopReason
-from .embedder import Embedder
+from .embedder import READ_MOST, Embedder
 
 # What a FakeChatModel replies: a text (streamed word by word), its pieces, or an exception to raise.
 Reply = str | list[str] | BaseException
@@ -100,7 +100,9 @@ class FakeChatModel(ChatModel):
 
 
 class FakeEmbedder(Embedder):
-    """Deterministic bag-of-words vectors: texts sharing words are near; no model needed."""
+    """Deterministic bag-of-words vectors: texts sharing words are near; no model needed. Of a long text it reads
+    what the real embedder reads (READ_MOST characters): a pasted million characters is not hashed word by word
+    on the turn's thread, work no real model does, while the window waits for the GIL (bench limits)."""
 
     name = "fake-hash"
 
@@ -110,7 +112,7 @@ class FakeEmbedder(Embedder):
     def embed_batch(self, texts: list[str]) -> npt.NDArray[np.float32]:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for row, text in enumerate(texts):
-            for word in re.findall(r"\w+", text.lower()):
+            for word in re.findall(r"\w+", text[:READ_MOST].lower()):
                 h = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "little")
                 out[row, h % self.dim] += 1.0 if (h >> 32) & 1 else -1.0
         norms = np.linalg.norm(out, axis=1, keepdims=True)

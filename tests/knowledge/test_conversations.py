@@ -229,3 +229,24 @@ def test_existing_sessions_become_conversations_on_upgrade(anima_home):
         )
     finally:
         c.close()
+
+
+def test_a_pasted_line_of_a_million_characters_titles_its_conversation_as_its_first_words_and_quickly():
+    """The title reads only as far as it shows: a conversation begun with a pasted million-character line is
+    titled as a short one is (whitespace made single spaces, cut at a word), at each listing, in milliseconds."""
+    import re
+    import time
+
+    def whole(text: str) -> str:  # the title read from all of the line, as it was
+        line = re.sub(r"\s+", " ", next(ln.strip() for ln in text.splitlines() if ln.strip()))
+        if len(line) <= TITLE_MOST:
+            return line
+        cut = line[: TITLE_MOST - 1]
+        return (cut[: cut.rindex(" ")] if " " in cut else cut).rstrip(" ,;:.-") + "…"
+
+    pasted = "  Dear  Ada,\tthe\u00a0minutes of   the meeting " + "word " * 200_000
+    for text in (pasted, "\n\n" + pasted, "short  and\tspaced", "x" * 500, "a " * 30, "one two " + " " * 900 + "three"):
+        assert first_line(text) == whole(text)
+    t = time.thread_time()  # (the thread's own work: what another program takes of the CPU is not counted)
+    assert first_line(pasted).startswith("Dear Ada, the minutes of the meeting word")
+    assert time.thread_time() - t < 0.02  # the whole line read: ~40 ms

@@ -86,3 +86,19 @@ def test_said_before_is_the_persons_own_words_of_that_session_up_to_a_message(co
     companion.turn("in another conversation").read()
     second = companion.soul.query("SELECT id FROM messages WHERE content = 'second of mine'")[0]["id"]
     assert said_before(companion.soul, second) == ["first of mine", "second of mine"]
+
+
+def test_a_long_text_is_stored_without_its_invisible_characters_wherever_they_fall(companion):
+    """A pasted text far longer than a message is cleaned a piece at a time (trust/text.py: the window's thread
+    takes the GIL between pieces): invisible and control characters go wherever they fall, pieces' edges
+    included, and nothing else changes."""
+    from anima.trust import text as trust_text
+
+    piece = trust_text._PIECE
+    words = list("word " * (3 * piece // 5))
+    for at in (0, piece - 1, piece, piece + 1, 2 * piece - 1, len(words) - 1):
+        words[at] = "\u200b" if at % 2 else "\x1b"
+    (stored_id,) = companion.messages.record_many([NewMessage("user", "".join(words), "Ada")])
+    stored = companion.soul.query("SELECT content FROM messages WHERE id = ?", (stored_id,))[0]["content"]
+    assert stored == "".join(w for w in words if w not in ("\u200b", "\x1b")).strip()
+    assert "\u200b" not in stored and "\x1b" not in stored and len(stored) > 2 * piece

@@ -32,3 +32,19 @@ def test_the_fake_embedder_is_normalised_and_puts_shared_words_near():
     assert v.shape == (3, 384)
     assert np.allclose(np.linalg.norm(v, axis=1), 1.0)
     assert v[0] @ v[1] > v[0] @ v[2]
+
+
+def test_the_fake_embedder_reads_of_a_long_text_what_the_real_one_reads():
+    """As MiniLMEmbedder, the first READ_MOST characters: a pasted million characters embeds as its beginning (and
+    in milliseconds), whatever comes after it."""
+    import time
+
+    from anima.models.embedder import READ_MOST
+
+    e = FakeEmbedder()
+    start = "a letter about the garden and the rain " * (READ_MOST // 39 + 1)
+    t = time.perf_counter()
+    pasted = e.embed(start + "tax invoices quarterly numbers " * 30_000)
+    assert time.perf_counter() - t < 0.5
+    assert np.allclose(pasted, e.embed(start))
+    assert not np.allclose(e.embed("tax invoices quarterly numbers"), e.embed("garden rain letter"))

@@ -352,3 +352,32 @@ def test_snapshot_format_round_trip_holds_no_vector(monkeypatch):
             snapshot.unpack({**header, "format": other}, payload, 384)
     with pytest.raises(snapshot.BadSnapshot):
         snapshot.unpack(header, payload[:1000], 384)
+
+
+def test_the_garbage_collector_waits_while_the_vectors_are_read_back_and_runs_again_after(home, monkeypatch):
+    """Reading back a big soul's vectors made objects enough to set the collector off hundreds of times, each
+    holding the GIL while the window waited to paint: it is held off for the read, and on again after it, also
+    when the read fails."""
+    import gc
+
+    soul, indexer, messages = opened(home)
+    messages.record("user", "a message with its vector")
+    soul.close()
+    for fails in (False, True):
+        seen: list[bool] = []
+        real = Indexer.load
+
+        def load(self, fails=fails, seen=seen, real=real):
+            seen.append(gc.isenabled())
+            if fails:
+                raise DiskFull("vectors")
+            return real(self)
+
+        monkeypatch.setattr(Indexer, "load", load)
+        soul = home.unlock(PASSPHRASE)
+        indexer = Indexer(soul, FakeEmbedder())
+        assert gc.isenabled()
+        indexer.start().join()
+        assert seen == [False] and gc.isenabled()
+        assert fails or len(indexer.index) == 1
+        soul.close()

@@ -32,3 +32,12 @@ def test_markers_inside_the_text_are_defused_so_it_cannot_close_its_block():
 def test_a_long_text_is_cut_in_the_prompt_and_says_the_rest_is_stored():
     block = external_block("file big.txt", "z" * (EXTERNAL_CHARS + 500))
     assert block.count("z") == EXTERNAL_CHARS and "[…cut here; the rest is stored]" in block
+
+
+def test_a_run_of_markers_across_the_cut_is_defused_up_to_it():
+    """Only what is kept is read for markers (a pasted million characters is not rewritten whole): a run that
+    starts just before the cut is still a run, its kept part defused, and nothing past the cut reaches the model."""
+    for before in (1, 2, 3, 10):
+        text = "a" * (EXTERNAL_CHARS - before) + ">" * 50 + "tail"
+        body = external_block("pasted text", text).split(f"{OPEN}\n", 1)[1]
+        assert body.count(CLOSE) == 1 and "›" * before in body and "tail" not in body

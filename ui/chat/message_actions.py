@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
+    QApplication,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -78,13 +79,15 @@ class MessageActions(QWidget):
             row.addWidget(b)
         self.editor: Editor | None = None
         # Hover and focus show the buttons; the row keeps its height meanwhile, so the transcript does not jump.
+        # The bubble says when the pointer enters or leaves it (Bubble.enterEvent), and one connection for the
+        # whole app when the focus moves (_follow_focus): not an event filter on each bubble and button, which
+        # had the window's thread take the GIL for every event they got, each paint and move included.
         policy = self.sizePolicy()
         policy.setRetainSizeWhenHidden(True)
         self.setSizePolicy(policy)
         bubble.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         bubble.setAccessibleName(f"{'Your' if role == 'user' else 'Companion'} message")
-        for watched in (bubble, *self.buttons.values()):
-            watched.installEventFilter(self)
+        _follow_focus()
         for clicked in (bubble, label):
             clicked.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
             clicked.customContextMenuRequested.connect(lambda at, on=clicked: self.menu().popup(on.mapToGlobal(at)))
@@ -139,10 +142,10 @@ class MessageActions(QWidget):
         focused = QGuiApplication.focusObject()
         return self.bubble.underMouse() or focused is self.bubble or focused in self.buttons.values()
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() in (QEvent.Type.Enter, QEvent.Type.Leave, QEvent.Type.FocusIn, QEvent.Type.FocusOut):
-            QTimer.singleShot(0, self, self._look)  # after the focus has moved on
-        return False
+    def look_again(self) -> None:
+        """The pointer entered or left the bubble, or the focus moved to or from it or a button: its buttons show
+        or hide once it has (after this event)."""
+        QTimer.singleShot(0, self, self._look)
 
     def menu(self) -> QMenu:
         """The bubble's right-click menu: a selection's copy, and the actions it offers."""
@@ -184,6 +187,23 @@ class MessageActions(QWidget):
         self.editor.box.setFocus()
         self._look()
         return self.editor
+
+
+_followed: list[QApplication] = []  # the application whose focus changes the rows follow, once connected
+
+
+def _follow_focus() -> None:
+    app = QApplication.instance()
+    if isinstance(app, QApplication) and app not in _followed:
+        _followed[:] = [app]
+        app.focusChanged.connect(_focus_moved)
+
+
+def _focus_moved(old: QWidget | None, new: QWidget | None) -> None:
+    for widget in (old, new):
+        row = widget.parent() if isinstance(widget, QToolButton) else getattr(widget, "action_row", None)
+        if isinstance(row, MessageActions):
+            row.look_again()
 
 
 class Editor(QWidget):

@@ -7,7 +7,7 @@ Text from outside sent with a message is shown apart from the person's words,
 as plain text (chat/attachments.py).
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMainWindow, QPushBut
 from anima.trust.text import clean
 
 from .. import theme
+from ..slices import Slices
 from .attachments import OutsideText
 from .empty_state import EmptyState
 from .message_actions import MessageActions
@@ -157,6 +158,14 @@ class Bubble(QFrame):
             actions.addStretch(1)
         outer.addLayout(actions)
         self.set_text(text)
+
+    def enterEvent(self, event) -> None:
+        self.action_row.look_again()  # hovered: its row's buttons show (chat/message_actions.py)
+        super().enterEvent(event)
+
+    def leaveEvent(self, event) -> None:
+        self.action_row.look_again()
+        super().leaveEvent(event)
 
     def _text_label(self) -> Wrapped:
         label = Wrapped()
@@ -337,12 +346,17 @@ class Transcript(QScrollArea):
         self.verticalScrollBar().rangeChanged.connect(self._reanchor)
         self.loading_older = False
         self.all_loaded = False
+        self._placing: Slices | None = None  # a page of history being placed (prepend)
         # Ids forgotten in this soul (they never come back): a message forgotten before its bubble learnt its ids,
         # while its reply was being prepared, still goes the moment they are known.
         self.forgotten: set[int] = set()
 
     def clear(self, keep=()) -> None:
         """Another soul is shown: nothing of the last one stays but `keep`, bubbles of messages still to be sent."""
+        placing, self._placing = self._placing, None
+        if placing is not None:  # a page of the last one, still being placed: no more of it
+            placing.stop()
+            self.loading_older = False
         self.withdraw([b for b in self.bubbles if b not in keep])
         self.all_loaded = False
         self.forgotten = set()
@@ -429,17 +443,36 @@ class Transcript(QScrollArea):
         if self._anchor is not None:
             self.verticalScrollBar().setValue(maximum - self._anchor)
 
-    def prepend(self, messages: list[dict]) -> None:
+    def prepend(self, messages: list[dict], then: Callable[[], None] | None = None) -> None:
         """Older history, newest last, above what is shown; the view stays where the reader was.
 
-        A message whose "outside" is its provenance (text from outside) joins the message it was sent with."""
+        A message whose "outside" is its provenance (text from outside) joins the message it was sent with. With
+        `then`, placed a few bubbles at a time (ui/slices.py: the window paints and takes input meanwhile), then
+        `then()`, also when the transcript was cleared before all were placed."""
         bar = self.verticalScrollBar()
         self._anchor = bar.maximum() - bar.value()
-        for m, sent_with in reversed(self._grouped(messages)):
-            self._place(m, sent_with, at_top=True)
-        self.all_loaded = not messages
-        self.loading_older = False
-        self._show_empty()
+        groups = list(reversed(self._grouped(messages)))
+
+        def placed() -> None:
+            self.all_loaded = not messages
+            self.loading_older = False
+            self._show_empty()
+
+        if then is None:
+            for m, sent_with in groups:
+                self._place(m, sent_with, at_top=True)
+            placed()
+            return
+
+        def ended() -> None:
+            if self._placing is placing:
+                self._placing = None
+                placed()
+            then()
+
+        self.loading_older = True  # (no older page is asked for before this one is all placed)
+        self._placing = placing = Slices(groups, lambda group: self._place(*group, at_top=True), ended, self)
+        placing.start()
 
     def older_unread(self) -> None:
         """The older page asked for could not be read: the next scroll to the top asks again."""

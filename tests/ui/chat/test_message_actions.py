@@ -165,3 +165,19 @@ def test_copy_puts_that_message_s_text_on_the_clipboard(qtbot, window):
     QGuiApplication.clipboard().setText("something else")
     qtbot.mouseClick(reveal(qtbot, reply, "copy"), Qt.MouseButton.LeftButton)
     assert QGuiApplication.clipboard().text() == "Hello there, Ada."
+
+
+def test_the_pointer_over_a_bubble_shows_its_actions_and_off_it_hides_them(qtbot, window):
+    """Hover, as a person reaches for Copy with the mouse: the reply's row shows its buttons while the pointer is
+    over the bubble (its text, not the row), and hides them once it has moved off to the message box."""
+    from PySide6.QtTest import QTest
+
+    window.companion.chat.enqueue("Hello there, Ada.")
+    reply = send(qtbot, window, "hello")
+    copy, regenerate = reply.action_row.buttons["copy"], reply.action_row.buttons["regenerate"]
+    QTest.mouseMove(window.input)
+    qtbot.waitUntil(lambda: not copy.isVisible())
+    QTest.mouseMove(reply.label)
+    qtbot.waitUntil(lambda: copy.isVisible() and regenerate.isVisible(), timeout=5_000)
+    QTest.mouseMove(window.input)
+    qtbot.waitUntil(lambda: not copy.isVisible() and not regenerate.isVisible(), timeout=5_000)
