@@ -19,20 +19,20 @@ def main(mode: str) -> None:
         window = QMainWindow()
         window.setCentralWidget(QLabel("hello"))
         window.resize(1100, 720)
-        app.installEventFilter(watcher)
         window.show()
+        watcher.watch(window)  # (shown, not yet painted: that comes with the event loop)
     else:
         from ui.app import launch
 
-        app.installEventFilter(watcher)
         window = launch(app)  # as a person's start: the name, icon, theme and crash handler too
         if mode == "anima-ready":
             # Until the soul is unlocked and shown, not just the first paint.
-            watcher.seen = True
             timer = QTimer(interval=5)
             timer.timeout.connect(lambda: window.companion is not None and (print("painted", flush=True), app.quit()))
             timer.start()
-        elif mode == "anima-opening":
+        else:
+            watcher.watch(window)
+        if mode == "anima-opening":
             from bench.ui import StallMeter
 
             meter = StallMeter()

@@ -4,9 +4,9 @@ import os
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication
 
 import anima
 
@@ -77,28 +77,6 @@ def attach(window: MainWindow, prepared, failed) -> bool:
     return True
 
 
-def _app() -> QCoreApplication:
-    """The application, which main() made before any window."""
-    app = QApplication.instance()
-    assert app is not None
-    return app
-
-
-class _AfterFirstPaint(QObject):
-    """Calls `then` once, after the window has first been painted."""
-
-    def __init__(self, window: MainWindow, then):
-        super().__init__(window)
-        self.then = then
-        _app().installEventFilter(self)
-
-    def eventFilter(self, obj, event):
-        if event.type() == QEvent.Type.Paint and isinstance(obj, QWidget) and obj.window() is self.parent():
-            _app().removeEventFilter(self)
-            QTimer.singleShot(0, self.then)
-        return False
-
-
 def remembered():
     """The settings, read before the window first shows so that it opens as large and where it was left (a
     file of a few hundred bytes); None when they cannot be read: prepare() says why, once the window shows."""
@@ -129,7 +107,7 @@ def start() -> MainWindow:
         except KnownError as e:
             failed(e)
 
-    _AfterFirstPaint(window, lambda: tasks.run(prepare, ready, failed, window))
+    window.first_painted.connect(lambda: tasks.run(prepare, ready, failed, window))
     window.show()
     return window
 
@@ -153,9 +131,9 @@ def first_paint() -> int:
 
     app = QApplication(sys.argv[:1])
     watcher = FirstPaint()
-    app.installEventFilter(watcher)
     try:
         window = launch(app)
+        watcher.watch(window)
         app.exec()
         if window.companion is not None:
             window.companion.close()
