@@ -1,3 +1,5 @@
+import logging
+
 import numpy as np
 
 from anima.retrieval.vectors import VectorIndex
@@ -65,3 +67,18 @@ def test_a_graph_of_several_shards_finds_what_exact_search_finds_and_forgets_acr
         found = [k for k, _ in index.search(data[gone], 5)]
         assert ("message", gone) not in found and found  # its neighbours are still found
     assert index.search(data[301], 1)[0][0] == ("message", 301)
+
+
+def test_stored_vectors_are_read_in_order_across_chunks_and_one_of_another_dimension_is_left_out(caplog):
+    from anima.retrieval import vectors
+
+    rng = np.random.default_rng(3)
+    want = rng.standard_normal((vectors.READ_CHUNK + 5, 8)).astype("<f4")
+    rows = [("message", i, want[i].tobytes()) for i in range(len(want))]
+    rows.insert(7, ("memory", 99, np.zeros(6, dtype="<f4").tobytes()))  # an older embedder's, 6 dimensions
+    with caplog.at_level(logging.WARNING, logger="anima.retrieval.vectors"):
+        stored = vectors.read(rows, 8, spare=3)
+    assert stored.keys == [("message", i) for i in range(len(want))]
+    assert np.array_equal(stored.vectors, want)
+    assert stored.matrix.shape == (len(want) + 3, 8) and not stored.matrix[len(want) :].any()
+    assert "skipping a stored vector of dimension 6 (index is 8)" in caplog.text
